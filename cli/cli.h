@@ -1,0 +1,35 @@
+/*
+ * cli.h - what the subcommand files of the `xfbtrace` program share.
+ *
+ * One file per subcommand (cli_<name>.c), each exporting one entry point
+ * `int cli_<name>_main(int argc, char **argv)` where argv[0] is the
+ * subcommand's name.  Exit statuses follow the tools users know: 0 success,
+ * 1 "different" / the checked thing failed, 2 usage or runtime error.
+ */
+#ifndef CLI_H
+#define CLI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define CLI_EXIT_OK 0
+#define CLI_EXIT_DIFFERENT 1
+#define CLI_EXIT_ERROR 2
+
+int cli_capture_main(int argc, char **argv);
+int cli_dump_main(int argc, char **argv);
+int cli_info_main(int argc, char **argv);
+
+/* Prints "xfbtrace <cmd>: <message>" to stderr; returns CLI_EXIT_ERROR. */
+int cli_fail(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/*
+ * Parses a call range "A-B", "A-", "-B" or "N" into [*first, *last]
+ * (inclusive; an open end is 0 or UINT64_MAX).  False on a malformed range.
+ */
+bool cli_parse_range(const char *s, uint64_t *first, uint64_t *last);
+
+/* Whether stdout is a terminal (colour and progress output only then). */
+bool cli_stdout_is_tty(void);
+
+#endif

@@ -1,0 +1,311 @@
+/*
+ * cli_dump.c - `xfbtrace dump`: print a trace's records in order, as text
+ * for people or as JSON lines for scripts.
+ *
+ * A call's RET record follows its CALL directly in merged order (same order
+ * key, same thread), so a call is held open until the next record arrives
+ * and printed as one line with its return value and outputs.  Values are
+ * rendered before the reader moves on: decoded values borrow the record.
+ */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cli_format.h"
+#include "trace_reader.h"
+#include "xt_json.h"
+
+#define CMD "dump"
+
+enum dump_format { DUMP_TEXT, DUMP_JSONL };
+
+struct dumper {
+	enum dump_format fmt;
+	bool full;               /* text: print values in full */
+	struct xt_buf line;      /* the record being printed */
+	bool call_open;          /* line holds a call awaiting its RET */
+	uint64_t call_no;
+	const char *const *params; /* parameter names of the open call */
+	uint32_t nparams;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: xfbtrace dump [--calls A-B] [--format text|jsonl] [--full] FILE\n"
+		"\n"
+		"Prints every record of trace FILE in global order: calls with their\n"
+		"arguments, return values and outputs, observations (TF buffer\n"
+		"contents, query results, read-back data), properties, threads,\n"
+		"contexts and frames.\n"
+		"\n"
+		"  --calls A-B     only calls A to B (either end may be left open)\n"
+		"  --format F      text (default) or jsonl: one JSON object per line,\n"
+		"                  {\"type\":\"call\",\"no\":N,\"thread\":T,\"name\":...,\n"
+		"                  \"args\":{...},\"ret\":...} or {\"type\":\"observation\",\n"
+		"                  \"call\":N,\"kind\":...}\n"
+		"  --full          text: do not elide long strings and arrays\n");
+}
+
+static const char *record_type_name(uint16_t type)
+{
+	switch (type) {
+	case TRACE_REC_CALL: return "call";
+	case TRACE_REC_RET: return "ret";
+	case TRACE_REC_OBSERVATION: return "observation";
+	case TRACE_REC_PROPERTY: return "property";
+	case TRACE_REC_THREAD: return "thread";
+	case TRACE_REC_CONTEXT: return "context";
+	case TRACE_REC_FRAME: return "frame";
+	case TRACE_REC_MEMWRITE: return "memwrite";
+	}
+	return NULL;
+}
+
+static const char *param_name(struct dumper *d, uint32_t i, char tmp[16])
+{
+	if (d->params && i < d->nparams)
+		return d->params[i];
+	snprintf(tmp, 16, "arg%u", i);
+	return tmp;
+}
+
+static enum xt_rc flush_line(struct dumper *d)
+{
+	if (d->call_open && d->fmt == DUMP_JSONL && xt_buf_append(&d->line, "}", 1))
+		return XT_ERR_NOMEM;
+	d->call_open = false;
+	if (d->line.len) {
+		if (xt_buf_append(&d->line, "\n", 1))
+			return XT_ERR_NOMEM;
+		fwrite(d->line.data, 1, d->line.len, stdout);
+		xt_buf_reset(&d->line);
+	}
+	return XT_OK;
+}
+
+static enum xt_rc print_call(struct dumper *d, struct trace_reader *r,
+			     const struct trace_call *call)
+{
+	struct xt_buf *b = &d->line;
+	char tmp[16];
+	enum xt_rc rc;
+
+	d->params = trace_reader_func_params(r, call->func_id, &d->nparams);
+	d->call_open = true;
+	d->call_no = call->no;
+	if (d->fmt == DUMP_JSONL) {
+		rc = xt_buf_printf(b, "{\"type\":\"call\",\"no\":%" PRIu64 ",\"thread\":%u,\"name\":",
+				   call->no, call->thread_no);
+		rc = rc ? rc : xt_json_cstr(b, call->name);
+		rc = rc ? rc : xt_buf_append(b, ",\"args\":{", 9);
+		for (uint32_t i = 0; i < call->nargs && !rc; i++) {
+			if (i)
+				rc = xt_buf_append(b, ",", 1);
+			rc = rc ? rc : xt_json_cstr(b, param_name(d, i, tmp));
+			rc = rc ? rc : xt_buf_append(b, ":", 1);
+			rc = rc ? rc : cli_value_json(b, &call->args[i]);
+		}
+		return rc ? rc : xt_buf_append(b, "}", 1);
+	}
+	rc = call->thread_no ? xt_buf_printf(b, "%" PRIu64 " @%u %s(", call->no, call->thread_no, call->name)
+			     : xt_buf_printf(b, "%" PRIu64 " %s(", call->no, call->name);
+	for (uint32_t i = 0; i < call->nargs && !rc; i++) {
+		rc = xt_buf_printf(b, "%s%s = ", i ? ", " : "", param_name(d, i, tmp));
+		rc = rc ? rc : cli_value_text(b, &call->args[i], d->full);
+	}
+	return rc ? rc : xt_buf_append(b, ")", 1);
+}
+
+static enum xt_rc print_ret(struct dumper *d, const struct trace_ret *ret)
+{
+	struct xt_buf *b = &d->line;
+	char tmp[16];
+	enum xt_rc rc = XT_OK;
+
+	if (d->fmt == DUMP_JSONL) {
+		rc = xt_buf_append(b, ",\"ret\":", 7);
+		rc = rc ? rc : cli_value_json(b, &ret->ret);
+		if (ret->nouts) {
+			rc = rc ? rc : xt_buf_append(b, ",\"outs\":{", 9);
+			for (uint32_t i = 0; i < ret->nouts && !rc; i++) {
+				if (i)
+					rc = xt_buf_append(b, ",", 1);
+				rc = rc ? rc : xt_json_cstr(b, param_name(d, ret->out_index[i], tmp));
+				rc = rc ? rc : xt_buf_append(b, ":", 1);
+				rc = rc ? rc : cli_value_json(b, &ret->outs[i]);
+			}
+			rc = rc ? rc : xt_buf_append(b, "}", 1);
+		}
+		return rc;
+	}
+	if (ret->ret.tag != TRACE_TAG_NULL) {
+		rc = xt_buf_append(b, " = ", 3);
+		rc = rc ? rc : cli_value_text(b, &ret->ret, d->full);
+	}
+	for (uint32_t i = 0; i < ret->nouts && !rc; i++) {
+		rc = xt_buf_printf(b, "%s%s -> ", i ? ", " : " [", param_name(d, ret->out_index[i], tmp));
+		rc = rc ? rc : cli_value_text(b, &ret->outs[i], d->full);
+		if (!rc && i + 1 == ret->nouts)
+			rc = xt_buf_append(b, "]", 1);
+	}
+	return rc;
+}
+
+/* Records other than calls: one line each. */
+static enum xt_rc print_other(struct dumper *d, const struct trace_record *rec,
+			      const struct trace_value *v)
+{
+	struct xt_buf *b = &d->line;
+	const char *type = record_type_name(rec->type);
+	enum xt_rc rc;
+
+	if (d->fmt == DUMP_JSONL) {
+		rc = xt_buf_printf(b, "{\"type\":\"%s\",\"%s\":%" PRIu64, type,
+				   (rec->flags & TRACE_RECF_ATTACHED) ? "call" : "before_call", rec->seq);
+		if (rec->type == TRACE_REC_PROPERTY && v->tag == TRACE_TAG_MAP && v->agg.count == 1) {
+			rc = rc ? rc : xt_buf_append(b, ",\"key\":", 7);
+			rc = rc ? rc : xt_json_cstr(b, v->agg.keys[0]);
+			rc = rc ? rc : xt_buf_append(b, ",\"value\":", 9);
+			rc = rc ? rc : cli_value_json(b, &v->agg.items[0]);
+		} else if (v->tag == TRACE_TAG_MAP) {
+			for (uint32_t i = 0; i < v->agg.count && !rc; i++) {
+				/* Keys of the record itself win over the map's. */
+				if (!strcmp(v->agg.keys[i], "type") || !strcmp(v->agg.keys[i], "call"))
+					continue;
+				rc = xt_buf_append(b, ",", 1);
+				rc = rc ? rc : xt_json_cstr(b, v->agg.keys[i]);
+				rc = rc ? rc : xt_buf_append(b, ":", 1);
+				rc = rc ? rc : cli_value_json(b, &v->agg.items[i]);
+			}
+		} else {
+			rc = rc ? rc : xt_buf_append(b, ",\"value\":", 9);
+			rc = rc ? rc : cli_value_json(b, v);
+		}
+		return rc ? rc : xt_buf_append(b, "}", 1);
+	}
+	if (rec->type == TRACE_REC_PROPERTY && v->tag == TRACE_TAG_MAP && v->agg.count == 1) {
+		rc = xt_buf_printf(b, "# property %s = ", v->agg.keys[0]);
+		return rc ? rc : cli_value_text(b, &v->agg.items[0], d->full);
+	}
+	rc = xt_buf_printf(b, "%s%" PRIu64 " # %s ",
+			   (rec->flags & TRACE_RECF_ATTACHED) ? "" : "before ", rec->seq, type);
+	return rc ? rc : cli_value_text(b, v, d->full);
+}
+
+static int dump(struct trace_reader *r, struct dumper *d, uint64_t first, uint64_t last)
+{
+	struct xt_arena arena;
+	struct trace_record rec;
+	enum xt_rc rc;
+	struct xt_err err;
+	int status = CLI_EXIT_OK;
+
+	xt_arena_init(&arena, 64 * 1024);
+	xt_err_clear(&err);
+	while ((rc = trace_reader_next(r, &rec)) == XT_OK) {
+		if (rec.seq > last)
+			break;
+		if (rec.seq < first)
+			continue;
+		xt_arena_reset(&arena);
+		if (rec.type == TRACE_REC_RET) {
+			struct trace_ret ret;
+			rc = trace_reader_decode_ret(r, &rec, &arena, &ret);
+			if (!rc && d->call_open && d->call_no == ret.no)
+				rc = print_ret(d, &ret);
+			if (!rc)
+				rc = flush_line(d);
+		} else if (rec.type == TRACE_REC_CALL) {
+			struct trace_call call;
+			rc = flush_line(d);
+			rc = rc ? rc : trace_reader_decode_call(r, &rec, &arena, &call);
+			rc = rc ? rc : print_call(d, r, &call);
+		} else if (record_type_name(rec.type)) {
+			struct trace_value v;
+			rc = flush_line(d);
+			rc = rc ? rc : trace_reader_decode_value(r, &rec, &arena, &v);
+			rc = rc ? rc : print_other(d, &rec, &v);
+			rc = rc ? rc : flush_line(d);
+		} else {
+			/* A record type of a newer writer: say so, keep going. */
+			rc = flush_line(d);
+			if (!rc && d->fmt == DUMP_JSONL)
+				rc = xt_buf_printf(&d->line, "{\"type\":\"unknown\",\"record_type\":%u,"
+						   "\"seq\":%" PRIu64 ",\"bytes\":%zu}",
+						   rec.type, rec.seq, rec.payload_bytes);
+			else if (!rc)
+				rc = xt_buf_printf(&d->line, "%" PRIu64 " # unknown record type %u (%zu bytes)",
+						   rec.seq, rec.type, rec.payload_bytes);
+			rc = rc ? rc : flush_line(d);
+		}
+		if (rc) {
+			/* Decoding errors are reported through the reader's err. */
+			xt_err_copy(&err, trace_reader_err(r));
+			if (err.rc == XT_OK)
+				XT_FAIL(&err, rc, "record of call %" PRIu64 " at chunk offset %" PRIu64 ": %s",
+					rec.seq, rec.file_offset, xt_rc_name(rc));
+			break;
+		}
+	}
+	flush_line(d);
+	fflush(stdout);
+	if (rc && rc != XT_ERR_EOF) {
+		if (err.rc == XT_OK)
+			xt_err_copy(&err, trace_reader_err(r));
+		fprintf(stderr, "xfbtrace dump: %s\n", xt_err_msg(&err));
+		status = CLI_EXIT_ERROR;
+	}
+	xt_arena_fini(&arena);
+	return status;
+}
+
+int cli_dump_main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "calls", required_argument, NULL, 'c' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "full", no_argument, NULL, 'F' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	struct dumper d = { .fmt = DUMP_TEXT };
+	uint64_t first = 0, last = UINT64_MAX;
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'c':
+			if (!cli_parse_range(optarg, &first, &last))
+				return cli_fail(CMD, "bad call range '%s' (expected A-B, A-, -B or N)", optarg);
+			break;
+		case 'f':
+			if (!strcmp(optarg, "text"))
+				d.fmt = DUMP_TEXT;
+			else if (!strcmp(optarg, "jsonl"))
+				d.fmt = DUMP_JSONL;
+			else
+				return cli_fail(CMD, "unknown format '%s' (text or jsonl)", optarg);
+			break;
+		case 'F': d.full = true; break;
+		case 'h': usage(stdout); return CLI_EXIT_OK;
+		default: usage(stderr); return CLI_EXIT_ERROR;
+		}
+	}
+	if (optind + 1 != argc) {
+		usage(stderr);
+		return CLI_EXIT_ERROR;
+	}
+
+	struct trace_reader *r;
+	struct xt_err err;
+	if (trace_reader_open(&r, argv[optind], &err))
+		return cli_fail(CMD, "%s", xt_err_msg(&err));
+	int status = dump(r, &d, first, last);
+	trace_reader_close(r);
+	xt_buf_fini(&d.line);
+	return status;
+}

@@ -1,0 +1,120 @@
+/*
+ * main.c - the `xfbtrace` program: one binary, many subcommands, in the
+ * style of apitrace and git.  This file only dispatches; each subcommand
+ * lives in its own cli_<name>.c.
+ *
+ * `xfbtrace --help` lists only subcommands that work in this build.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "xt_revision.h"
+
+struct cli_command {
+	const char *name;
+	const char *summary;
+	int (*main)(int argc, char **argv);
+};
+
+static const struct cli_command commands[] = {
+	{ "capture", "run a program and record its GL calls and TF output", cli_capture_main },
+	{ "dump", "print the records of a trace (text or JSON lines)", cli_dump_main },
+	{ "info", "summarise a trace: properties, calls, observations", cli_info_main },
+};
+
+static void print_version(void)
+{
+	printf("xfbtrace %s (revision %s)\n", XFBTRACE_VERSION, XT_REVISION);
+}
+
+static void print_help(FILE *f)
+{
+	fprintf(f,
+		"usage: xfbtrace <command> [options] [args]\n"
+		"       xfbtrace <command> --help\n"
+		"       xfbtrace --version\n"
+		"\n"
+		"xfbtrace captures what OpenGL / OpenGL ES programs do, with the\n"
+		"transform-feedback output the driver produced, for driver debugging.\n"
+		"\n"
+		"commands:\n");
+	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+	fprintf(f,
+		"\n"
+		"environment:\n"
+		"  XFBTRACE_LOG   error, warn (default), info or debug\n");
+}
+
+int cli_fail(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(stderr, "xfbtrace %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return CLI_EXIT_ERROR;
+}
+
+bool cli_parse_range(const char *s, uint64_t *first, uint64_t *last)
+{
+	char *end;
+	const char *dash = strchr(s, '-');
+
+	*first = 0;
+	*last = UINT64_MAX;
+	if (!*s)
+		return false;
+	if (!dash) {
+		if (*s < '0' || *s > '9')
+			return false;
+		*first = *last = strtoull(s, &end, 10);
+		return *end == '\0';
+	}
+	if (dash != s) {
+		if (*s < '0' || *s > '9')
+			return false;
+		*first = strtoull(s, &end, 10);
+		if (end != dash)
+			return false;
+	}
+	if (dash[1]) {
+		if (dash[1] < '0' || dash[1] > '9')
+			return false;
+		*last = strtoull(dash + 1, &end, 10);
+		if (*end)
+			return false;
+	}
+	return *first <= *last;
+}
+
+bool cli_stdout_is_tty(void)
+{
+	return isatty(STDOUT_FILENO);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		print_help(stderr);
+		return CLI_EXIT_ERROR;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
+		print_version();
+		return CLI_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		print_help(stdout);
+		return CLI_EXIT_OK;
+	}
+	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].main(argc - 1, argv + 1);
+	fprintf(stderr, "xfbtrace: '%s' is not a command; see 'xfbtrace --help'\n", argv[1]);
+	return CLI_EXIT_ERROR;
+}

@@ -1,0 +1,48 @@
+"""The xfbtrace program itself: --version, --help, unknown commands."""
+import re
+import subprocess
+
+from conftest import run
+
+
+def test_version_prints_revision(xfbtrace):
+    out = run([xfbtrace, "--version"])
+    assert out.returncode == 0
+    assert re.match(r"xfbtrace \d+\.\d+\.\d+ \(revision \S+\)", out.stdout), out.stdout
+    git = subprocess.run(["git", "describe", "--always", "--dirty", "--tags"],
+                         capture_output=True, text=True, cwd=xfbtrace.parents[2])
+    if git.returncode == 0:
+        # The build's revision is the source tree's `git describe`, minus a
+        # "-dirty" that may have appeared after the build.
+        assert git.stdout.strip().replace("-dirty", "") in out.stdout
+
+
+def test_help_lists_only_working_commands(xfbtrace):
+    out = run([xfbtrace, "--help"])
+    assert out.returncode == 0
+    listed = re.findall(r"^  (\w[\w-]*) ", out.stdout, re.M)
+    assert {"capture", "dump", "info"} <= set(listed)
+    for cmd in listed:
+        sub = run([xfbtrace, cmd, "--help"])
+        assert sub.returncode == 0, f"{cmd} --help failed: {sub.stderr}"
+        assert "usage: xfbtrace " + cmd in sub.stdout
+
+
+def test_unknown_command_is_an_error(xfbtrace):
+    out = run([xfbtrace, "frobnicate"])
+    assert out.returncode == 2
+    assert "'frobnicate' is not a command" in out.stderr
+
+
+def test_missing_file_is_a_clear_error(xfbtrace, tmp_path):
+    for cmd in ("dump", "info"):
+        out = run([xfbtrace, cmd, tmp_path / "nope.xfbt"])
+        assert out.returncode == 2
+        assert "nope.xfbt" in out.stderr
+        assert "No such file" in out.stderr
+
+
+def test_bad_call_range_is_rejected(xfbtrace, tmp_path):
+    out = run([xfbtrace, "dump", "--calls", "9-3", tmp_path / "x.xfbt"])
+    assert out.returncode == 2
+    assert "bad call range" in out.stderr

@@ -1,0 +1,132 @@
+/*
+ * test_common.c - unit tests of common/: error records, buffers, arena,
+ * hashing and the fault-injection hooks themselves.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "xt_arena.h"
+#include "xt_buf.h"
+#include "xt_fault.h"
+#include "xt_hash.h"
+#include "xt_rc.h"
+#include "xt_test.h"
+
+static void test_err_records_file_and_line(void)
+{
+	struct xt_err e;
+	xt_err_clear(&e);
+	CHECK_EQ_STR(xt_err_msg(&e), "no error");
+	int line = __LINE__ + 1;
+	enum xt_rc rc = XT_FAIL(&e, XT_ERR_CORRUPT, "bad chunk at %d", 42);
+	CHECK_EQ_INT(rc, XT_ERR_CORRUPT);
+	CHECK_EQ_INT(e.line, line);
+	CHECK(strstr(xt_err_msg(&e), "bad chunk at 42 (test_common.c:") != NULL);
+	CHECK_EQ_INT(XT_FAIL(NULL, XT_ERR_IO, "ignored"), XT_ERR_IO);
+}
+
+static void test_buf_appends_and_detaches(void)
+{
+	struct xt_buf b = XT_BUF_INIT;
+	for (int i = 0; i < 1000; i++)
+		CHECK_EQ_INT(xt_buf_append(&b, "abc", 3), XT_OK);
+	CHECK_EQ_INT(b.len, 3000);
+	CHECK(xt_buf_printf(&b, "%d", 12345) == XT_OK);
+	CHECK(memcmp(b.data + 3000, "12345", 5) == 0);
+	size_t n;
+	uint8_t *p = xt_buf_detach(&b, &n);
+	CHECK_EQ_INT(n, 3005);
+	CHECK(b.data == NULL && b.len == 0);
+	free(p);
+}
+
+static void test_buf_keeps_contents_when_allocation_fails(void)
+{
+	struct xt_buf b = XT_BUF_INIT;
+	CHECK_EQ_INT(xt_buf_append(&b, "xy", 2), XT_OK);
+	xt_fault_arm(XT_FAULT_ALLOC, 1);
+	uint8_t big[4096] = { 0 };
+	CHECK_EQ_INT(xt_buf_append(&b, big, sizeof big), XT_ERR_NOMEM);
+	CHECK(xt_fault_fired(XT_FAULT_ALLOC));
+	CHECK_EQ_INT(b.len, 2);
+	CHECK(memcmp(b.data, "xy", 2) == 0);
+	xt_fault_arm(XT_FAULT_ALLOC, 0);
+	xt_buf_fini(&b);
+}
+
+static void test_arena_survives_every_allocation_failure(void)
+{
+	/* Walk n = 1, 2, ... : the n-th allocation fails until none does. */
+	for (unsigned long n = 1; n < 100; n++) {
+		struct xt_arena a;
+		int ok = 1;
+		xt_arena_init(&a, 256);
+		xt_fault_arm(XT_FAULT_ALLOC, n);
+		for (int i = 0; i < 50 && ok; i++) {
+			char *s = xt_arena_strdup(&a, "transform feedback");
+			if (!s)
+				ok = 0;
+			else
+				CHECK_EQ_STR(s, "transform feedback");
+		}
+		int fired = xt_fault_fired(XT_FAULT_ALLOC);
+		xt_fault_arm(XT_FAULT_ALLOC, 0);
+		CHECK(ok != fired);
+		xt_arena_fini(&a);
+		if (!fired)
+			return;
+	}
+	CHECK(!"arena never succeeded");
+}
+
+static void test_arena_big_allocations_stay_aligned(void)
+{
+	struct xt_arena a;
+	xt_arena_init(&a, 64);
+	for (size_t sz = 1; sz < 5000; sz = sz * 3 + 1) {
+		void *p = xt_arena_alloc(&a, sz);
+		CHECK(p != NULL);
+		CHECK(((uintptr_t)p & 15) == 0);
+		memset(p, 0xab, sz);
+	}
+	xt_arena_reset(&a);
+	CHECK(xt_arena_alloc(&a, 8) != NULL);
+	xt_arena_fini(&a);
+	xt_arena_fini(&a); /* a second fini is harmless */
+}
+
+static void test_hash_is_stable_and_discriminates(void)
+{
+	/* XXH3-64 of the empty input is a published constant. */
+	CHECK(xt_hash64("", 0) == UINT64_C(0x2D06800538D394C2));
+	CHECK(xt_hash64("a", 1) != xt_hash64("b", 1));
+	char hex[33];
+	xt_hash128_hex(xt_hash128("abc", 3), hex);
+	CHECK_EQ_INT(strlen(hex), 32);
+	struct xt_hash128 h1 = xt_hash128("abc", 3), h2 = xt_hash128("abd", 3);
+	CHECK(h1.lo != h2.lo || h1.hi != h2.hi);
+}
+
+static void test_fault_fires_exactly_once(void)
+{
+	xt_fault_arm(XT_FAULT_IO, 3);
+	CHECK(!xt_fault_io());
+	CHECK(!xt_fault_io());
+	CHECK(xt_fault_io());
+	CHECK(!xt_fault_io());
+	CHECK(xt_fault_fired(XT_FAULT_IO));
+	xt_fault_arm(XT_FAULT_IO, 0);
+	CHECK(!xt_fault_fired(XT_FAULT_IO));
+}
+
+int main(void)
+{
+	XT_RUN(test_err_records_file_and_line);
+	XT_RUN(test_buf_appends_and_detaches);
+	XT_RUN(test_buf_keeps_contents_when_allocation_fails);
+	XT_RUN(test_arena_survives_every_allocation_failure);
+	XT_RUN(test_arena_big_allocations_stay_aligned);
+	XT_RUN(test_hash_is_stable_and_discriminates);
+	XT_RUN(test_fault_fires_exactly_once);
+	XT_TEST_MAIN_END();
+}

@@ -1,0 +1,145 @@
+/*
+ * trace_format.h - the on-disk layout of an xfbtrace trace (.xfbt).
+ *
+ * The full specification, with its version history, is docs/trace-format.md;
+ * this header is its C mirror.  All integers are little-endian.
+ *
+ * A file is a FILE HEADER followed by CHUNKs up to EOF.  It comes in two
+ * forms, told apart by a header flag:
+ *
+ *   spool form      written by the capture library while the application
+ *                   runs.  Each thread owns raw SPOOL chunks ("regions") of
+ *                   the file, mapped MAP_SHARED, and commits one record at a
+ *                   time by storing the record's size last.  Whatever was
+ *                   committed is in the page cache, so it survives abort(),
+ *                   SIGSEGV, _exit() and SIGKILL of the application.  Records
+ *                   of different threads are in different regions; a reader
+ *                   merges them by their order key (below).
+ *   compacted form  written by `xfbtrace capture` (trace_compact()) from a
+ *                   spool: records in global order, in ZSTD chunks of about
+ *                   1 MiB each with an XXH3-64 checksum.
+ *
+ * FILE HEADER (32 bytes)
+ *   OFFSET SIZE MEANING
+ *   0      8    magic "XFBTRACE"
+ *   8      4    format version (TRACE_FORMAT_VERSION); readers reject others
+ *   12     4    header size in bytes (32); chunks start here
+ *   16     4    flags: TRACE_FILE_SPOOL for spool form, else compacted
+ *   20     4    reserved, 0
+ *   24     8    XXH3-64 of bytes 0..23
+ *
+ * CHUNK HEADER (32 bytes), followed by `stored_bytes` bytes of payload
+ *   0      4    magic "XCHK"
+ *   4      1    kind: TRACE_CHUNK_ZSTD or TRACE_CHUNK_SPOOL
+ *   5      3    reserved, 0
+ *   8      4    thread number (SPOOL: the region's owner; ZSTD: 0)
+ *   12     4    stored_bytes: payload bytes in the file after this header
+ *                 (SPOOL: the region's capacity; ZSTD: the compressed size)
+ *   16     4    raw_bytes: ZSTD: size of the decompressed payload; SPOOL: 0
+ *   20     4    reserved, 0
+ *   24     8    ZSTD: XXH3-64 of the decompressed payload; SPOOL: 0
+ *
+ *   A SPOOL payload is a sequence of records that ends at the first record
+ *   whose size field is 0 (not yet committed) or at the end of the region.
+ *   A ZSTD payload is one zstd frame holding whole records.
+ *
+ * RECORD (8-byte aligned; `size` counts header + payload, rounded up to 8)
+ *   0      4    size in bytes, >= 16, multiple of 8; 0 = none (spool end)
+ *   4      2    type (enum trace_rec_type); readers skip unknown types
+ *   6      2    flags (TRACE_RECF_*)
+ *   8      8    seq: the call number the record belongs to, see below
+ *   16     ...  payload, as given for each type below
+ *
+ * ORDER KEY.  Calls are numbered from 0 in the order they start, across all
+ * threads (one atomic counter).  CALL, RET, OBSERVATION, FRAME and CONTEXT
+ * records carry TRACE_RECF_ATTACHED and the number of the call they belong
+ * to.  Other records (PROPERTY, THREAD) carry the number of the next call to
+ * start and are ordered before it.  Order key = 2*seq + ATTACHED; within one
+ * thread keys never decrease; across threads a tie goes to the lower thread
+ * number.  A compacted file holds records in order-key order.
+ */
+#ifndef TRACE_FORMAT_H
+#define TRACE_FORMAT_H
+
+#include <stdint.h>
+
+#define TRACE_MAGIC "XFBTRACE"
+#define TRACE_FORMAT_VERSION 1u
+#define TRACE_FILE_HEADER_BYTES 32u
+#define TRACE_FILE_SPOOL 0x1u
+
+#define TRACE_CHUNK_MAGIC "XCHK"
+#define TRACE_CHUNK_HEADER_BYTES 32u
+#define TRACE_CHUNK_ZSTD 1u
+#define TRACE_CHUNK_SPOOL 2u
+/* Readers refuse chunks larger than this (corruption guard). */
+#define TRACE_CHUNK_MAX_BYTES (1u << 30)
+
+#define TRACE_RECORD_HEADER_BYTES 16u
+
+enum trace_rec_type {
+	/* u32 func_id, u32 thread_no, [funcdef], then u32 nargs and nargs
+	 * values.  funcdef, present when TRACE_RECF_FUNCDEF is set, is the
+	 * function's name as a STRING payload (varint length + bytes) followed
+	 * by a varint nparams and each parameter name likewise.  Every thread's
+	 * first call of a function carries its funcdef, so the first occurrence
+	 * in merged order always does.  func_id is only meaningful within one
+	 * trace.  Written before the real function runs: the call that crashes
+	 * the application is in the trace. */
+	TRACE_REC_CALL = 1,
+	/* Written after the real function returned, when it has a return value
+	 * or output memory: u32 thread_no, a value (the return value, NULL tag
+	 * for void), then u32 nouts and nouts pairs (u32 arg index, value). */
+	TRACE_REC_RET = 2,
+	/* A MAP value: {"kind": STRING, ...}.  Golden data read back from the
+	 * real driver after the call `seq`; kinds in docs/trace-format.md. */
+	TRACE_REC_OBSERVATION = 3,
+	/* STRING key, STRING value: properties of the capture (program, command
+	 * line, pid, capture time, GL vendor/renderer/version/extensions,
+	 * xfbtrace revision).  May appear anywhere; the last value wins. */
+	TRACE_REC_PROPERTY = 4,
+	/* A MAP value {"thread": UINT, "tid": UINT, ...}: a thread made its
+	 * first call. */
+	TRACE_REC_THREAD = 5,
+	/* A MAP value {"event": "create"|"current"|"destroy", "context": HANDLE,
+	 * "api": ..., ...}: the context life cycle, after call `seq`. */
+	TRACE_REC_CONTEXT = 6,
+	/* A MAP value {"frame": UINT}: frame `frame` ended with call `seq`
+	 * (eglSwapBuffers / glXSwapBuffers). */
+	TRACE_REC_FRAME = 7,
+};
+
+#define TRACE_RECF_ATTACHED 0x8000u  /* seq is the call this belongs to */
+#define TRACE_RECF_FUNCDEF 0x0001u   /* CALL: carries the function's def */
+
+/*
+ * VALUES: a tag byte followed by its payload.  varint = unsigned LEB128,
+ * at most 10 bytes.  zigzag maps signed n to (n << 1) ^ (n >> 63).
+ */
+enum trace_tag {
+	TRACE_TAG_NULL = 0x00,     /* no payload */
+	TRACE_TAG_FALSE = 0x01,
+	TRACE_TAG_TRUE = 0x02,
+	TRACE_TAG_SINT = 0x03,     /* zigzag varint */
+	TRACE_TAG_UINT = 0x04,     /* varint */
+	TRACE_TAG_FLOAT = 0x05,    /* 4 bytes IEEE-754 */
+	TRACE_TAG_DOUBLE = 0x06,   /* 8 bytes IEEE-754 */
+	TRACE_TAG_STRING = 0x07,   /* varint length, bytes (no NUL) */
+	TRACE_TAG_BLOB = 0x08,     /* varint length, bytes */
+	TRACE_TAG_ENUM = 0x09,     /* varint: a GLenum / EGLenum value */
+	TRACE_TAG_BITFIELD = 0x0a, /* varint: a GLbitfield value */
+	TRACE_TAG_ARRAY = 0x0b,    /* varint count, count values */
+	TRACE_TAG_MAP = 0x0c,      /* varint count, count (varint len, key bytes, value) */
+	TRACE_TAG_POINTER = 0x0d,  /* varint address: a pointer not followed */
+	TRACE_TAG_OFFSET = 0x0e,   /* varint: a pointer argument that is an
+	                            * offset into a bound buffer object */
+	TRACE_TAG_MEMORY = 0x0f,   /* varint address, varint length, bytes:
+	                            * client memory the pointer referenced */
+	TRACE_TAG_UNSIZED = 0x10,  /* varint address, varint len, reason bytes:
+	                            * a pointer whose extent cannot be known;
+	                            * the reason names what was missing */
+	TRACE_TAG_HANDLE = 0x11,   /* varint: an opaque handle (EGLDisplay,
+	                            * EGLContext, GLsync, ...), remapped on replay */
+};
+
+#endif
