@@ -1,0 +1,177 @@
+/*
+ * app_gl.c - shader programs, GL error checks and TF read-backs for the
+ * tests/apps programs.  Contracts: app_gl.h.  Built once per program, with
+ * or without APP_GLES, because GLES and desktop GL headers cannot be mixed.
+ */
+#include "app_gl.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void app_gl_print_info(const char *prog)
+{
+	printf("%s: GL_VERSION %s, GL_RENDERER %s\n", prog,
+	       (const char *)glGetString(GL_VERSION),
+	       (const char *)glGetString(GL_RENDERER));
+}
+
+bool app_gl_has_extension(const char *name)
+{
+	GLint n = 0;
+	glGetIntegerv(GL_NUM_EXTENSIONS, &n);
+	for (GLint i = 0; i < n; i++) {
+		const char *ext = (const char *)glGetStringi(GL_EXTENSIONS, (GLuint)i);
+		if (ext && strcmp(ext, name) == 0)
+			return true;
+	}
+	return false;
+}
+
+static const char *stage_name(GLenum stage)
+{
+	switch (stage) {
+	case GL_VERTEX_SHADER: return "vertex";
+	case GL_FRAGMENT_SHADER: return "fragment";
+#ifndef APP_GLES
+	case GL_GEOMETRY_SHADER: return "geometry";
+#endif
+	default: return "unknown";
+	}
+}
+
+static void print_log(GLuint obj, bool is_program)
+{
+	GLint len = 0;
+	if (is_program)
+		glGetProgramiv(obj, GL_INFO_LOG_LENGTH, &len);
+	else
+		glGetShaderiv(obj, GL_INFO_LOG_LENGTH, &len);
+	if (len <= 1)
+		return;
+	char *log = malloc((size_t)len);
+	if (!log)
+		return;
+	if (is_program)
+		glGetProgramInfoLog(obj, len, NULL, log);
+	else
+		glGetShaderInfoLog(obj, len, NULL, log);
+	fprintf(stderr, "%s\n", log);
+	free(log);
+}
+
+/* Compiles and attaches one stage; false after printing the log. */
+static bool attach(GLuint prog, GLenum stage, const char *src)
+{
+	GLuint sh = glCreateShader(stage);
+	glShaderSource(sh, 1, &src, NULL);
+	glCompileShader(sh);
+	GLint ok = GL_FALSE;
+	glGetShaderiv(sh, GL_COMPILE_STATUS, &ok);
+	if (!ok) {
+		fprintf(stderr, "%s shader failed to compile:\n", stage_name(stage));
+		print_log(sh, false);
+		glDeleteShader(sh);
+		return false;
+	}
+	glAttachShader(prog, sh);
+	/* Only flagged for deletion: the program keeps it alive. */
+	glDeleteShader(sh);
+	return true;
+}
+
+GLuint app_gl_program(const char *vs, const char *gs, const char *fs,
+		      const char *const *varyings, int n_varyings,
+		      GLenum buffer_mode)
+{
+	GLuint prog = glCreateProgram();
+	bool ok = attach(prog, GL_VERTEX_SHADER, vs);
+#ifndef APP_GLES
+	if (ok && gs)
+		ok = attach(prog, GL_GEOMETRY_SHADER, gs);
+#else
+	if (gs) {
+		fprintf(stderr, "geometry shaders are not used with GLES here\n");
+		ok = false;
+	}
+#endif
+	if (ok && fs)
+		ok = attach(prog, GL_FRAGMENT_SHADER, fs);
+	if (!ok) {
+		glDeleteProgram(prog);
+		return 0;
+	}
+	if (n_varyings > 0)
+		glTransformFeedbackVaryings(prog, n_varyings, varyings, buffer_mode);
+	glLinkProgram(prog);
+	GLint linked = GL_FALSE;
+	glGetProgramiv(prog, GL_LINK_STATUS, &linked);
+	if (!linked) {
+		fprintf(stderr, "program failed to link:\n");
+		print_log(prog, true);
+		glDeleteProgram(prog);
+		return 0;
+	}
+	return prog;
+}
+
+bool app_gl_failed(const char *where)
+{
+	bool any = false;
+	for (GLenum err; (err = glGetError()) != GL_NO_ERROR; any = true)
+		fprintf(stderr, "GL error 0x%04x at %s\n", (unsigned)err, where);
+	return any;
+}
+
+bool app_gl_read_mapped(struct app_check *c, GLuint buffer, GLintptr offset,
+			GLsizeiptr len, void *dst)
+{
+	glBindBuffer(GL_COPY_READ_BUFFER, buffer);
+	const void *p = glMapBufferRange(GL_COPY_READ_BUFFER, offset, len,
+					 GL_MAP_READ_BIT);
+	if (!p) {
+		fprintf(stderr, "glMapBufferRange(buffer %u, %ld, %ld) failed\n",
+			buffer, (long)offset, (long)len);
+		app_gl_failed("glMapBufferRange");
+		return false;
+	}
+	memcpy(dst, p, (size_t)len);
+	/* GL_FALSE means the store was lost while mapped: dst is garbage. */
+	GLboolean intact = glUnmapBuffer(GL_COPY_READ_BUFFER);
+	glBindBuffer(GL_COPY_READ_BUFFER, 0);
+	if (!intact) {
+		fprintf(stderr, "glUnmapBuffer(buffer %u): data store corrupted\n", buffer);
+		return false;
+	}
+	return app_check_readback(c, dst, (size_t)len);
+}
+
+#ifndef APP_GLES
+bool app_gl_read_subdata(struct app_check *c, GLuint buffer, GLintptr offset,
+			 GLsizeiptr len, void *dst)
+{
+	glBindBuffer(GL_COPY_READ_BUFFER, buffer);
+	glGetBufferSubData(GL_COPY_READ_BUFFER, offset, len, dst);
+	glBindBuffer(GL_COPY_READ_BUFFER, 0);
+	if (app_gl_failed("glGetBufferSubData"))
+		return false;
+	return app_check_readback(c, dst, (size_t)len);
+}
+#endif
+
+bool app_gl_buffer_sentinel(GLuint buffer, GLsizeiptr size_bytes)
+{
+	size_t n = (size_t)size_bytes / 4;
+	uint32_t *words = malloc(n * 4);
+	if (!words) {
+		fprintf(stderr, "out of memory for a %zu-byte sentinel buffer\n", n * 4);
+		return false;
+	}
+	for (size_t i = 0; i < n; i++)
+		words[i] = APP_SENTINEL;
+	glBindBuffer(GL_COPY_WRITE_BUFFER, buffer);
+	glBufferData(GL_COPY_WRITE_BUFFER, size_bytes, words, GL_STREAM_READ);
+	glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
+	free(words);
+	return !app_gl_failed("glBufferData (sentinel)");
+}

@@ -1,0 +1,69 @@
+/*
+ * app_gl.h - GL helpers for the tests/apps programs: shader programs with
+ * transform feedback varyings, error checks and read-backs that feed the
+ * --dump-readback file.
+ *
+ * The GLES program is compiled with -DAPP_GLES (GLES3 headers, libGLESv2),
+ * the desktop ones without (GL/glcorearb.h, libOpenGL).  Both call the GL
+ * entry points exported by those libraries directly, the way an application
+ * linked against them does, so a capture library can interpose them.
+ */
+#ifndef APP_GL_H
+#define APP_GL_H
+
+#include <stdbool.h>
+
+#ifdef APP_GLES
+#include <GLES3/gl3.h>
+#else
+#define GL_GLEXT_PROTOTYPES 1
+#include <GL/glcorearb.h>
+#endif
+
+#include "app_check.h"
+
+/* Prints GL_VERSION and GL_RENDERER prefixed with the program name. */
+void app_gl_print_info(const char *prog);
+
+/* True when the context lists the extension (glGetStringi, whole name). */
+bool app_gl_has_extension(const char *name);
+
+/*
+ * Builds a program from a vertex shader and optional geometry / fragment
+ * shaders (NULL to omit; geometry shaders only outside GLES), declaring
+ * n_varyings transform feedback varyings in buffer_mode before linking.
+ * Returns the program, or 0 after printing the compile / link log.
+ */
+GLuint app_gl_program(const char *vs, const char *gs, const char *fs,
+		      const char *const *varyings, int n_varyings,
+		      GLenum buffer_mode);
+
+/*
+ * Drains glGetError.  Returns true (after printing every error with `where`)
+ * when there was any, so callers can exit with APP_EXIT_SETUP.
+ */
+bool app_gl_failed(const char *where);
+
+/*
+ * Reads len bytes at offset of buffer through
+ * glMapBufferRange(GL_COPY_READ_BUFFER, ..., GL_MAP_READ_BIT) into dst and
+ * appends them to the read-back dump.  Returns false (message printed) when
+ * mapping, unmapping or the dump failed; dst is then undefined.
+ */
+bool app_gl_read_mapped(struct app_check *c, GLuint buffer, GLintptr offset,
+			GLsizeiptr len, void *dst);
+
+#ifndef APP_GLES
+/* Same as app_gl_read_mapped, through glGetBufferSubData (no GLES equivalent). */
+bool app_gl_read_subdata(struct app_check *c, GLuint buffer, GLintptr offset,
+			 GLsizeiptr len, void *dst);
+#endif
+
+/*
+ * Replaces the whole data store of buffer with size_bytes of APP_SENTINEL
+ * words (size_bytes a multiple of 4), usage GL_STREAM_READ.  Returns false
+ * (message printed) when out of memory or on a GL error.
+ */
+bool app_gl_buffer_sentinel(GLuint buffer, GLsizeiptr size_bytes);
+
+#endif
