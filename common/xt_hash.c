@@ -11,6 +11,11 @@ uint64_t xt_hash64(const void *data, size_t len)
 	return XXH3_64bits(data, len);
 }
 
+uint64_t xt_hash64_seed(const void *data, size_t len, uint64_t seed)
+{
+	return XXH3_64bits_withSeed(data, len, seed);
+}
+
 struct xt_hash128 xt_hash128(const void *data, size_t len)
 {
 	XXH128_hash_t h = XXH3_128bits(data, len);

@@ -30,25 +30,32 @@
  *
  * CHUNK HEADER (32 bytes), followed by `stored_bytes` bytes of payload
  *   0      4    magic "XCHK"
- *   4      1    kind: TRACE_CHUNK_ZSTD or TRACE_CHUNK_SPOOL
+ *   4      1    kind: TRACE_CHUNK_ZSTD, TRACE_CHUNK_SPOOL or TRACE_CHUNK_END
  *   5      3    reserved, 0
- *   8      4    thread number (SPOOL: the region's owner; ZSTD: 0)
+ *   8      4    thread number (SPOOL: the region's owner; others: 0)
  *   12     4    stored_bytes: payload bytes in the file after this header
- *                 (SPOOL: the region's capacity; ZSTD: the compressed size)
- *   16     4    raw_bytes: ZSTD: size of the decompressed payload; SPOOL: 0
- *   20     4    reserved, 0
- *   24     8    ZSTD: XXH3-64 of the decompressed payload; SPOOL: 0
+ *                 (SPOOL: the region's capacity; ZSTD: the compressed size;
+ *                 END: 0)
+ *   16     4    ZSTD: size of the decompressed payload; SPOOL: 0;
+ *                 END: number of ZSTD chunks in the file
+ *   20     4    header check: trace_chunk_header_check() of the 32 bytes
+ *   24     8    ZSTD: XXH3-64 of the decompressed payload; SPOOL: 0;
+ *                 END: number of records in the file
  *
  *   A SPOOL payload is a sequence of records that ends at the first record
  *   whose size field is 0 (not yet committed) or at the end of the region.
- *   A ZSTD payload is one zstd frame holding whole records.
+ *   A ZSTD payload is one zstd frame holding whole records.  A compacted
+ *   file ends with exactly one END chunk, so that a file cut at a chunk
+ *   boundary is still seen to be truncated.
  *
  * RECORD (8-byte aligned; `size` counts header + payload, rounded up to 8)
- *   0      4    size in bytes, >= 16, multiple of 8; 0 = none (spool end)
+ *   0      4    size in bytes, >= 24, multiple of 8; 0 = none (spool end)
  *   4      2    type (enum trace_rec_type); readers skip unknown types
  *   6      2    flags (TRACE_RECF_*)
  *   8      8    seq: the call number the record belongs to, see below
- *   16     ...  payload, as given for each type below
+ *   16     4    check: trace_record_check() of the record
+ *   20     4    reserved, 0
+ *   24     ...  payload, as given for each type below, then zero padding
  *
  * ORDER KEY.  Calls are numbered from 0 in the order they start, across all
  * threads (one atomic counter).  CALL, RET, OBSERVATION, FRAME and CONTEXT
@@ -61,7 +68,11 @@
 #ifndef TRACE_FORMAT_H
 #define TRACE_FORMAT_H
 
+#include <stddef.h>
 #include <stdint.h>
+#include <string.h>
+
+#include "xt_hash.h"
 
 #define TRACE_MAGIC "XFBTRACE"
 #define TRACE_FORMAT_VERSION 1u
@@ -72,10 +83,11 @@
 #define TRACE_CHUNK_HEADER_BYTES 32u
 #define TRACE_CHUNK_ZSTD 1u
 #define TRACE_CHUNK_SPOOL 2u
+#define TRACE_CHUNK_END 3u
 /* Readers refuse chunks larger than this (corruption guard). */
 #define TRACE_CHUNK_MAX_BYTES (1u << 30)
 
-#define TRACE_RECORD_HEADER_BYTES 16u
+#define TRACE_RECORD_HEADER_BYTES 24u
 
 enum trace_rec_type {
 	/* u32 func_id, u32 thread_no, [funcdef], then u32 nargs and nargs
@@ -107,6 +119,15 @@ enum trace_rec_type {
 	/* A MAP value {"frame": UINT}: frame `frame` ended with call `seq`
 	 * (eglSwapBuffers / glXSwapBuffers). */
 	TRACE_REC_FRAME = 7,
+	/* A MAP value {"addr": UINT, "data": BLOB, "why": STRING}: client
+	 * memory at `addr` held `data` when call `seq` was made.  ATTACHED to
+	 * that call and written before its CALL record in the same thread's
+	 * stream; replay applies it before executing the call.  "why" is
+	 * "client-array" (vertex data of a draw), "map-unmap" (a WRITE mapping
+	 * at unmap), "map-flush" (glFlushMappedBufferRange) or "persistent"
+	 * (bytes of a persistent mapping that changed since the last sync
+	 * point).  Written by the capture library (capture/). */
+	TRACE_REC_MEMWRITE = 8,
 };
 
 #define TRACE_RECF_ATTACHED 0x8000u  /* seq is the call this belongs to */
@@ -141,5 +162,34 @@ enum trace_tag {
 	TRACE_TAG_HANDLE = 0x11,   /* varint: an opaque handle (EGLDisplay,
 	                            * EGLContext, GLsync, ...), remapped on replay */
 };
+
+/*
+ * The integrity checks.  A record's check covers its size, type, flags, seq
+ * (as the seed) and every byte after the 24-byte header up to `size`, so a
+ * flipped bit anywhere in a record is seen in either form of file, and a
+ * spool (which has no chunk checksum) is as well protected as a compacted
+ * file.  A chunk header's check covers its 32 bytes with the check field
+ * read as 0.
+ */
+static inline uint32_t trace_record_check(const uint8_t *rec, uint32_t size)
+{
+	uint16_t type, flags;
+	uint64_t seq, seed;
+	memcpy(&type, rec + 4, 2);
+	memcpy(&flags, rec + 6, 2);
+	memcpy(&seq, rec + 8, 8);
+	seed = (seq * UINT64_C(0x9E3779B97F4A7C15)) ^ size ^ ((uint64_t)type << 32) ^
+	       ((uint64_t)flags << 48);
+	return (uint32_t)xt_hash64_seed(rec + TRACE_RECORD_HEADER_BYTES,
+					size - TRACE_RECORD_HEADER_BYTES, seed);
+}
+
+static inline uint32_t trace_chunk_header_check(const uint8_t *hdr)
+{
+	uint8_t h[TRACE_CHUNK_HEADER_BYTES];
+	memcpy(h, hdr, sizeof h);
+	memset(h + 20, 0, 4);
+	return (uint32_t)xt_hash64(h, sizeof h);
+}
 
 #endif

@@ -115,7 +115,7 @@ enum xt_rc trace_reader_decode_call(struct trace_reader *r, const struct trace_r
 				    struct xt_arena *arena, struct trace_call *out);
 enum xt_rc trace_reader_decode_ret(struct trace_reader *r, const struct trace_record *rec,
 				   struct xt_arena *arena, struct trace_ret *out);
-/* Decodes the single value of an OBSERVATION/THREAD/CONTEXT/FRAME record,
+/* Decodes the single value of an OBSERVATION/THREAD/CONTEXT/FRAME/MEMWRITE record,
  * or the key and value strings of a PROPERTY (as a MAP of one entry). */
 enum xt_rc trace_reader_decode_value(struct trace_reader *r, const struct trace_record *rec,
 				     struct xt_arena *arena, struct trace_value *out);

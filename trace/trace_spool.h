@@ -6,7 +6,7 @@
  * MAP_SHARED; trace_spool_reserve() hands out room in it and
  * trace_spool_commit() publishes the record by storing its size last with
  * release order.  No system call happens per record: only when a region is
- * full (a new region: ftruncate + mmap under the spool's mutex).  A record
+ * full (a new region: fallocate + mmap under the spool's mutex).  A record
  * larger than a region gets a region of its own.
  *
  * Everything committed is in the page cache the moment commit returns, so a
@@ -49,22 +49,31 @@ void trace_spool_close(struct trace_spool *s);
  */
 void trace_spool_abandon(struct trace_spool *s);
 
-/* Opens a stream for thread `thread_no`. NULL when out of memory. */
+/*
+ * Opens a stream for thread `thread_no`, which must be unique among the
+ * spool's streams (readers merge records per thread number).  NULL when out
+ * of memory (the spool's error record says so).  No file space is claimed
+ * until the first reserve.
+ */
 struct trace_spool_stream *trace_spool_stream_open(struct trace_spool *s,
 						   uint32_t thread_no);
 /* Closes a stream; its committed records stay.  NULL is a no-op. */
 void trace_spool_stream_close(struct trace_spool_stream *st);
 
 /*
- * Returns room for a payload of at most `max_payload_bytes`, or NULL when the
- * file cannot grow (the spool's error record says why).  Nothing is visible
- * to readers until trace_spool_commit().
+ * Returns room for a payload of at most `max_payload_bytes` (8-byte aligned),
+ * or NULL when the file cannot grow or the record would exceed
+ * TRACE_CHUNK_MAX_BYTES (the spool's error record says why; the stream stays
+ * usable and the file readable).  Nothing is visible to readers until
+ * trace_spool_commit().
  */
 uint8_t *trace_spool_reserve(struct trace_spool_stream *st, size_t max_payload_bytes);
 
 /*
- * Publishes the reserved record with its real payload size (at most what was
+ * Publishes the record reserved last on this stream (a successful reserve
+ * must precede every commit) with its real payload size (at most what was
  * reserved), type, flags and seq (see trace_format.h for the order key).
+ * Bytes of the reservation past `payload_bytes` are ignored.
  */
 void trace_spool_commit(struct trace_spool_stream *st, uint16_t type,
 			uint16_t flags, uint64_t seq, size_t payload_bytes);

@@ -1,0 +1,76 @@
+"""Every piglit TF command that passes on llvmpipe here passes under
+`xfbtrace capture` too, and its trace holds its TF calls and observations.
+
+The list is ../shared/piglit-tf.txt (all of its commands pass on llvmpipe
+without capture).  When a command does not pass under capture, it is run
+once more without capture so that the failure message shows both results.
+"""
+import pytest
+
+from conftest import PIGLIT_DIR, piglit_command, piglit_env, piglit_result, piglit_tf_lines, run
+from tracefile import blob_bytes, calls, observations, records
+
+LINES = piglit_tf_lines()
+TF_ENDING = {"glEndTransformFeedback", "glPauseTransformFeedback"}
+# Calls that change buffer contents behind an observation's back.
+BUFFER_WRITERS = {"glBufferData", "glBufferSubData", "glCopyBufferSubData", "glClearBufferData",
+                  "glClearBufferSubData", "glNamedBufferData", "glNamedBufferSubData",
+                  "glCopyNamedBufferSubData", "glBeginTransformFeedback", "glUnmapBuffer",
+                  "glInvalidateBufferData"}
+
+
+def test_piglit_list_is_there():
+    assert len(LINES) > 400
+
+
+@pytest.mark.parametrize("line", LINES)
+def test_piglit_tf_under_capture(xfbtrace, tmp_path, line):
+    trace = tmp_path / "t.xfbt"
+    argv = piglit_command(line)
+    out = run([xfbtrace, "capture", "-o", trace, "--", *argv], env=piglit_env(), cwd=PIGLIT_DIR,
+              timeout=600)
+    result = piglit_result(out.stdout)
+    if result != "pass":
+        plain = run(argv, env=piglit_env(), cwd=PIGLIT_DIR, timeout=600)
+        assert result == piglit_result(plain.stdout), (
+            f"under capture: {result} (exit {out.returncode}), without: "
+            f"{piglit_result(plain.stdout)}\n{out.stderr[-3000:]}")
+
+    recs = records(xfbtrace, trace)
+    cs = calls(recs)
+    names = {c["name"] for c in cs}
+    if line.startswith("glslparsertest"):
+        assert "glCompileShader" in names, sorted(names)
+        return
+    assert any("TransformFeedback" in n or n.startswith("glGetProgram") for n in names) \
+        or "glLinkProgram" in names, sorted(names)
+
+    # Every End/Pause with a TF buffer bound is observed.
+    tf_obs = observations(recs, "tf_buffer")
+    for o in tf_obs:
+        assert "data" in o or "unavailable" in o, o
+    observed = {o["call"] for o in tf_obs}
+    assert observed <= {c["no"] for c in cs if c["name"] in TF_ENDING}
+
+    # What the test read back from a TF buffer equals the TF output observed
+    # at the last End/Pause, where nothing wrote the buffer in between.
+    check_readbacks_match_tf_output(recs)
+
+
+def check_readbacks_match_tf_output(recs):
+    last_tf = {}      # buffer name -> (offset, bytes) at the last End/Pause
+    for r in recs:
+        if r["type"] == "call" and r["name"] in BUFFER_WRITERS:
+            last_tf.clear()
+        elif r["type"] == "observation" and r["kind"] == "tf_buffer" and "data" in r:
+            last_tf[r["buffer"]] = (r["offset"], blob_bytes(r["data"]))
+        elif r["type"] == "observation" and r["kind"] in ("map_read", "buffer_read"):
+            if r["buffer"] not in last_tf:
+                continue
+            tf_off, tf_data = last_tf[r["buffer"]]
+            got = blob_bytes(r["data"])
+            lo = max(tf_off, r["offset"])
+            hi = min(tf_off + len(tf_data), r["offset"] + len(got))
+            if lo < hi:
+                assert got[lo - r["offset"]:hi - r["offset"]] == tf_data[lo - tf_off:hi - tf_off], \
+                    f"read-back at call {r['call']} differs from the TF observation"

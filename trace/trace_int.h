@@ -1,0 +1,41 @@
+/*
+ * trace_int.h - helpers shared by the files of the trace reader
+ * (trace_reader.c, trace_value.c, trace_decode.c, trace_compact.c); not part
+ * of the module's interface.
+ *
+ * The trace_get_* readers take a cursor and the end of the buffer, advance
+ * the cursor on success and return XT_ERR_CORRUPT (without a message, the
+ * caller knows the context) when the bytes are not there or malformed.
+ */
+#ifndef TRACE_INT_H
+#define TRACE_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "trace_reader.h"
+
+/* Unsigned LEB128, at most 10 bytes, no bits beyond 64. */
+enum xt_rc trace_get_varint(const uint8_t **pp, const uint8_t *end, uint64_t *out);
+enum xt_rc trace_get_u32(const uint8_t **pp, const uint8_t *end, uint32_t *out);
+/* varint length + that many bytes (borrowed). */
+enum xt_rc trace_get_lenbytes(const uint8_t **pp, const uint8_t *end,
+			      const uint8_t **bytes, size_t *len);
+
+/* Skips a CALL's funcdef (name, nparams, names); *nparams is checked
+ * against the bytes left. */
+enum xt_rc trace_skip_funcdef(const uint8_t **pp, const uint8_t *end, uint64_t *nparams);
+
+/*
+ * Registers the funcdef of CALL record `rec` if it has one (a repeat must be
+ * byte-identical).  On error the reader's error record says why.
+ */
+enum xt_rc trace_reader_note_funcdef(struct trace_reader *r, const struct trace_record *rec);
+
+/* Records a corruption of `rec` in the reader's error: "<what> in record
+ * of type T, call N, chunk at file offset O". */
+enum xt_rc trace_reader_fail_record(struct trace_reader *r, const struct trace_record *rec,
+				    enum xt_rc rc, const char *file, int line,
+				    const char *what);
+
+#endif
