@@ -29,6 +29,7 @@ struct dumper {
 	uint64_t call_no;
 	const char *const *params; /* parameter names of the open call */
 	uint32_t nparams;
+	const char *func;        /* its name, borrowed from the reader */
 };
 
 static void usage(FILE *f)
@@ -94,6 +95,7 @@ static enum xt_rc print_call(struct dumper *d, struct trace_reader *r,
 	enum xt_rc rc;
 
 	d->params = trace_reader_func_params(r, call->func_id, &d->nparams);
+	d->func = trace_reader_func_name(r, call->func_id);
 	d->call_open = true;
 	d->call_no = call->no;
 	if (d->fmt == DUMP_JSONL) {
@@ -106,7 +108,7 @@ static enum xt_rc print_call(struct dumper *d, struct trace_reader *r,
 				rc = xt_buf_append(b, ",", 1);
 			rc = rc ? rc : xt_json_cstr(b, param_name(d, i, tmp));
 			rc = rc ? rc : xt_buf_append(b, ":", 1);
-			rc = rc ? rc : cli_value_json(b, &call->args[i]);
+			rc = rc ? rc : cli_value_json(b, &call->args[i], cli_param_fmt_of(call->name, i));
 		}
 		return rc ? rc : xt_buf_append(b, "}", 1);
 	}
@@ -114,7 +116,7 @@ static enum xt_rc print_call(struct dumper *d, struct trace_reader *r,
 			     : xt_buf_printf(b, "%" PRIu64 " %s(", call->no, call->name);
 	for (uint32_t i = 0; i < call->nargs && !rc; i++) {
 		rc = xt_buf_printf(b, "%s%s = ", i ? ", " : "", param_name(d, i, tmp));
-		rc = rc ? rc : cli_value_text(b, &call->args[i], d->full);
+		rc = rc ? rc : cli_value_text(b, &call->args[i], cli_param_fmt_of(call->name, i), d->full);
 	}
 	return rc ? rc : xt_buf_append(b, ")", 1);
 }
@@ -127,7 +129,7 @@ static enum xt_rc print_ret(struct dumper *d, const struct trace_ret *ret)
 
 	if (d->fmt == DUMP_JSONL) {
 		rc = xt_buf_append(b, ",\"ret\":", 7);
-		rc = rc ? rc : cli_value_json(b, &ret->ret);
+		rc = rc ? rc : cli_value_json(b, &ret->ret, CLI_PARAM_FMT_NONE);
 		if (ret->nouts) {
 			rc = rc ? rc : xt_buf_append(b, ",\"outs\":{", 9);
 			for (uint32_t i = 0; i < ret->nouts && !rc; i++) {
@@ -135,7 +137,8 @@ static enum xt_rc print_ret(struct dumper *d, const struct trace_ret *ret)
 					rc = xt_buf_append(b, ",", 1);
 				rc = rc ? rc : xt_json_cstr(b, param_name(d, ret->out_index[i], tmp));
 				rc = rc ? rc : xt_buf_append(b, ":", 1);
-				rc = rc ? rc : cli_value_json(b, &ret->outs[i]);
+				rc = rc ? rc : cli_value_json(b, &ret->outs[i],
+							      cli_param_fmt_of(d->func, ret->out_index[i]));
 			}
 			rc = rc ? rc : xt_buf_append(b, "}", 1);
 		}
@@ -143,11 +146,12 @@ static enum xt_rc print_ret(struct dumper *d, const struct trace_ret *ret)
 	}
 	if (ret->ret.tag != TRACE_TAG_NULL) {
 		rc = xt_buf_append(b, " = ", 3);
-		rc = rc ? rc : cli_value_text(b, &ret->ret, d->full);
+		rc = rc ? rc : cli_value_text(b, &ret->ret, CLI_PARAM_FMT_NONE, d->full);
 	}
 	for (uint32_t i = 0; i < ret->nouts && !rc; i++) {
 		rc = xt_buf_printf(b, "%s%s -> ", i ? ", " : " [", param_name(d, ret->out_index[i], tmp));
-		rc = rc ? rc : cli_value_text(b, &ret->outs[i], d->full);
+		rc = rc ? rc : cli_value_text(b, &ret->outs[i],
+					      cli_param_fmt_of(d->func, ret->out_index[i]), d->full);
 		if (!rc && i + 1 == ret->nouts)
 			rc = xt_buf_append(b, "]", 1);
 	}
@@ -169,7 +173,7 @@ static enum xt_rc print_other(struct dumper *d, const struct trace_record *rec,
 			rc = rc ? rc : xt_buf_append(b, ",\"key\":", 7);
 			rc = rc ? rc : xt_json_cstr(b, v->agg.keys[0]);
 			rc = rc ? rc : xt_buf_append(b, ",\"value\":", 9);
-			rc = rc ? rc : cli_value_json(b, &v->agg.items[0]);
+			rc = rc ? rc : cli_value_json(b, &v->agg.items[0], CLI_PARAM_FMT_NONE);
 		} else if (v->tag == TRACE_TAG_MAP) {
 			for (uint32_t i = 0; i < v->agg.count && !rc; i++) {
 				/* Keys of the record itself win over the map's. */
@@ -178,21 +182,21 @@ static enum xt_rc print_other(struct dumper *d, const struct trace_record *rec,
 				rc = xt_buf_append(b, ",", 1);
 				rc = rc ? rc : xt_json_cstr(b, v->agg.keys[i]);
 				rc = rc ? rc : xt_buf_append(b, ":", 1);
-				rc = rc ? rc : cli_value_json(b, &v->agg.items[i]);
+				rc = rc ? rc : cli_value_json(b, &v->agg.items[i], CLI_PARAM_FMT_NONE);
 			}
 		} else {
 			rc = rc ? rc : xt_buf_append(b, ",\"value\":", 9);
-			rc = rc ? rc : cli_value_json(b, v);
+			rc = rc ? rc : cli_value_json(b, v, CLI_PARAM_FMT_NONE);
 		}
 		return rc ? rc : xt_buf_append(b, "}", 1);
 	}
 	if (rec->type == TRACE_REC_PROPERTY && v->tag == TRACE_TAG_MAP && v->agg.count == 1) {
 		rc = xt_buf_printf(b, "# property %s = ", v->agg.keys[0]);
-		return rc ? rc : cli_value_text(b, &v->agg.items[0], d->full);
+		return rc ? rc : cli_value_text(b, &v->agg.items[0], CLI_PARAM_FMT_NONE, d->full);
 	}
 	rc = xt_buf_printf(b, "%s%" PRIu64 " # %s ",
 			   (rec->flags & TRACE_RECF_ATTACHED) ? "" : "before ", rec->seq, type);
-	return rc ? rc : cli_value_text(b, v, d->full);
+	return rc ? rc : cli_value_text(b, v, CLI_PARAM_FMT_NONE, d->full);
 }
 
 static int dump(struct trace_reader *r, struct dumper *d, uint64_t first, uint64_t last)

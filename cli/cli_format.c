@@ -8,6 +8,7 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "glapi.h"
 #include "xt_json.h"
@@ -37,7 +38,66 @@ static enum xt_rc text_quoted(struct xt_buf *b, const uint8_t *s, size_t n, bool
 	return rc;
 }
 
-enum xt_rc cli_value_text(struct xt_buf *b, const struct trace_value *v, bool full)
+struct cli_param_fmt cli_param_fmt_of(const char *func, uint32_t index)
+{
+	struct glapi_param_info info;
+	int id = glapi_func_lookup(func);
+	if (id < 0 || !glapi_param_info(id, index, &info))
+		return CLI_PARAM_FMT_NONE;
+	return (struct cli_param_fmt){ info.group, (int)info.elem };
+}
+
+static const char *enum_name(uint64_t value, int group)
+{
+	if (value > UINT32_MAX)
+		return NULL;
+	return group >= 0 ? glapi_enum_name_in_group((uint32_t)value, group)
+			  : glapi_enum_name((uint32_t)value);
+}
+
+/* Elements of small MEMORY values: "{1, 2}"; false if not printable so. */
+static bool text_elements(struct xt_buf *b, const struct trace_value *v, int elem,
+			  enum xt_rc *rc)
+{
+	static const uint8_t sizes[] = {
+		[GLAPI_E_U8] = 1, [GLAPI_E_I8] = 1, [GLAPI_E_U16] = 2, [GLAPI_E_I16] = 2,
+		[GLAPI_E_U32] = 4, [GLAPI_E_I32] = 4, [GLAPI_E_F32] = 4, [GLAPI_E_U64] = 8,
+		[GLAPI_E_I64] = 8, [GLAPI_E_F64] = 8,
+	};
+	size_t n, size;
+	if (elem < 0 || elem >= (int)sizeof sizes || elem == GLAPI_E_CHAR || !sizes[elem])
+		return false;
+	size = sizes[elem];
+	n = v->mem.len / size;
+	if (v->mem.len % size || n == 0 || n > TEXT_MAX_ITEMS)
+		return false;
+	*rc = xt_buf_append(b, "{", 1);
+	for (size_t i = 0; i < n && !*rc; i++) {
+		const uint8_t *p = v->mem.bytes + i * size;
+		union { uint8_t u8; int8_t i8; uint16_t u16; int16_t i16; uint32_t u32; int32_t i32;
+			float f32; uint64_t u64; int64_t i64; double f64; } x;
+		memcpy(&x, p, size);
+		const char *sep = i ? ", " : "";
+		switch (elem) {
+		case GLAPI_E_U8: *rc = xt_buf_printf(b, "%s%u", sep, x.u8); break;
+		case GLAPI_E_I8: *rc = xt_buf_printf(b, "%s%d", sep, x.i8); break;
+		case GLAPI_E_U16: *rc = xt_buf_printf(b, "%s%u", sep, x.u16); break;
+		case GLAPI_E_I16: *rc = xt_buf_printf(b, "%s%d", sep, x.i16); break;
+		case GLAPI_E_U32: *rc = xt_buf_printf(b, "%s%u", sep, x.u32); break;
+		case GLAPI_E_I32: *rc = xt_buf_printf(b, "%s%d", sep, x.i32); break;
+		case GLAPI_E_F32: *rc = xt_buf_printf(b, "%s%.9g", sep, (double)x.f32); break;
+		case GLAPI_E_U64: *rc = xt_buf_printf(b, "%s%" PRIu64, sep, x.u64); break;
+		case GLAPI_E_I64: *rc = xt_buf_printf(b, "%s%" PRId64, sep, x.i64); break;
+		default: *rc = xt_buf_printf(b, "%s%.17g", sep, x.f64); break;
+		}
+	}
+	if (!*rc)
+		*rc = xt_buf_append(b, "}", 1);
+	return true;
+}
+
+enum xt_rc cli_value_text(struct xt_buf *b, const struct trace_value *v,
+			  struct cli_param_fmt fmt, bool full)
 {
 	const char *name;
 	enum xt_rc rc = XT_OK;
@@ -53,13 +113,16 @@ enum xt_rc cli_value_text(struct xt_buf *b, const struct trace_value *v, bool fu
 	case TRACE_TAG_STRING: return text_quoted(b, v->mem.bytes, v->mem.len, full);
 	case TRACE_TAG_BLOB: return xt_buf_printf(b, "blob(%zu)", v->mem.len);
 	case TRACE_TAG_ENUM:
-		name = v->u <= UINT32_MAX ? glapi_enum_name((uint32_t)v->u) : NULL;
+		name = enum_name(v->u, fmt.group);
 		return name ? xt_buf_printf(b, "%s", name) : xt_buf_printf(b, "0x%" PRIx64, v->u);
 	case TRACE_TAG_BITFIELD: return xt_buf_printf(b, "0x%" PRIx64, v->u);
 	case TRACE_TAG_POINTER: return xt_buf_printf(b, "0x%" PRIx64, v->u);
 	case TRACE_TAG_HANDLE: return xt_buf_printf(b, "0x%" PRIx64, v->u);
 	case TRACE_TAG_OFFSET: return xt_buf_printf(b, "(offset)%" PRIu64, v->u);
-	case TRACE_TAG_MEMORY: return xt_buf_printf(b, "blob(%zu)", v->mem.len);
+	case TRACE_TAG_MEMORY:
+		if (text_elements(b, v, fmt.elem, &rc))
+			return rc;
+		return xt_buf_printf(b, "blob(%zu)", v->mem.len);
 	case TRACE_TAG_UNSIZED:
 		rc = xt_buf_printf(b, "0x%" PRIx64 " (size unknown: ", v->mem.addr);
 		if (!rc)
@@ -76,7 +139,8 @@ enum xt_rc cli_value_text(struct xt_buf *b, const struct trace_value *v, bool fu
 			if (!rc && v->tag == TRACE_TAG_MAP)
 				rc = xt_buf_printf(b, "%s = ", v->agg.keys[i]);
 			if (!rc)
-				rc = cli_value_text(b, &v->agg.items[i], full);
+				rc = cli_value_text(b, &v->agg.items[i],
+						    v->tag == TRACE_TAG_ARRAY ? fmt : CLI_PARAM_FMT_NONE, full);
 		}
 		if (!rc && show < n)
 			rc = xt_buf_printf(b, ", ...(%u items)", n);
@@ -86,7 +150,8 @@ enum xt_rc cli_value_text(struct xt_buf *b, const struct trace_value *v, bool fu
 	return xt_buf_printf(b, "<tag 0x%02x>", (unsigned)v->tag);
 }
 
-enum xt_rc cli_value_json(struct xt_buf *b, const struct trace_value *v)
+enum xt_rc cli_value_json(struct xt_buf *b, const struct trace_value *v,
+			  struct cli_param_fmt fmt)
 {
 	const char *name;
 	enum xt_rc rc = XT_OK;
@@ -105,7 +170,7 @@ enum xt_rc cli_value_json(struct xt_buf *b, const struct trace_value *v)
 		rc = rc ? rc : xt_json_hex(b, v->mem.bytes, v->mem.len);
 		return rc ? rc : xt_buf_append(b, "}", 1);
 	case TRACE_TAG_ENUM:
-		name = v->u <= UINT32_MAX ? glapi_enum_name((uint32_t)v->u) : NULL;
+		name = enum_name(v->u, fmt.group);
 		return name ? xt_json_cstr(b, name) : xt_buf_printf(b, "%" PRIu64, v->u);
 	case TRACE_TAG_BITFIELD: return xt_buf_printf(b, "%" PRIu64, v->u);
 	case TRACE_TAG_POINTER: return xt_buf_printf(b, "{\"pointer\":%" PRIu64 "}", v->u);
@@ -124,7 +189,7 @@ enum xt_rc cli_value_json(struct xt_buf *b, const struct trace_value *v)
 		for (uint32_t i = 0; i < v->agg.count && !rc; i++) {
 			if (i)
 				rc = xt_buf_append(b, ",", 1);
-			rc = rc ? rc : cli_value_json(b, &v->agg.items[i]);
+			rc = rc ? rc : cli_value_json(b, &v->agg.items[i], fmt);
 		}
 		return rc ? rc : xt_buf_append(b, "]", 1);
 	case TRACE_TAG_MAP:
@@ -134,7 +199,7 @@ enum xt_rc cli_value_json(struct xt_buf *b, const struct trace_value *v)
 				rc = xt_buf_append(b, ",", 1);
 			rc = rc ? rc : xt_json_cstr(b, v->agg.keys[i]);
 			rc = rc ? rc : xt_buf_append(b, ":", 1);
-			rc = rc ? rc : cli_value_json(b, &v->agg.items[i]);
+			rc = rc ? rc : cli_value_json(b, &v->agg.items[i], CLI_PARAM_FMT_NONE);
 		}
 		return rc ? rc : xt_buf_append(b, "}", 1);
 	}

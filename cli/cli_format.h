@@ -10,11 +10,26 @@
 #include "trace_reader.h"
 #include "xt_buf.h"
 
+/* What the API says about the parameter a value belongs to. */
+struct cli_param_fmt {
+	int group;     /* enum group for ENUM values (glapi), -1 if none */
+	int elem;      /* enum glapi_elem of MEMORY bytes, -1 if unknown */
+};
+
+#define CLI_PARAM_FMT_NONE ((struct cli_param_fmt){ -1, -1 })
+
+/* Looks up parameter `index` of function `func` (by name) in the GL API
+ * tables; CLI_PARAM_FMT_NONE when unknown. */
+struct cli_param_fmt cli_param_fmt_of(const char *func, uint32_t index);
+
 /* apitrace-like text: GL_ARRAY_BUFFER, 1.5, "str", blob(64), {1, 2}.
+ * Small MEMORY values of a known element type print as their elements.
  * `full` prints every element and string byte instead of eliding. */
-enum xt_rc cli_value_text(struct xt_buf *b, const struct trace_value *v, bool full);
+enum xt_rc cli_value_text(struct xt_buf *b, const struct trace_value *v,
+			  struct cli_param_fmt fmt, bool full);
 
 /* Strict JSON; bytes as hex; enums as their name when known. */
-enum xt_rc cli_value_json(struct xt_buf *b, const struct trace_value *v);
+enum xt_rc cli_value_json(struct xt_buf *b, const struct trace_value *v,
+			  struct cli_param_fmt fmt);
 
 #endif

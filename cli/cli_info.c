@@ -87,7 +87,7 @@ static enum xt_rc set_property(struct info *in, const char *key, const struct tr
 	if (v->tag == TRACE_TAG_STRING)
 		rc = xt_buf_append(&text, v->mem.bytes, v->mem.len);
 	else
-		rc = cli_value_text(&text, v, true);
+		rc = cli_value_text(&text, v, CLI_PARAM_FMT_NONE, true);
 	rc = rc ? rc : xt_buf_append(&text, "", 1);
 	if (rc) {
 		xt_buf_fini(&text);
@@ -209,7 +209,8 @@ static void print_text(const char *path, struct trace_reader *r, struct info *in
 	printf("\nthreads:       %" PRIu64 "\ncontexts:      %" PRIu64 "\nframes:        %" PRIu64
 	       "\nmemory writes: %" PRIu64 "\nobservations:  %" PRIu64 "\n",
 	       in->threads, in->contexts, in->frames, in->memwrites, in->observations);
-	qsort(in->kinds, in->nkinds, sizeof *in->kinds, count_cmp);
+	if (in->nkinds)
+		qsort(in->kinds, in->nkinds, sizeof *in->kinds, count_cmp);
 	for (size_t i = 0; i < in->nkinds; i++)
 		printf("  %8" PRIu64 "  %s\n", in->kinds[i].count, in->kinds[i].name);
 
@@ -224,7 +225,8 @@ static void print_text(const char *path, struct trace_reader *r, struct info *in
 		funcs[nf].name = (char *)(name ? name : "(undefined)");
 		funcs[nf++].count = in->per_func[id];
 	}
-	qsort(funcs, nf, sizeof *funcs, count_cmp);
+	if (nf)
+		qsort(funcs, nf, sizeof *funcs, count_cmp);
 	printf("functions:     %zu\n", nf);
 	for (size_t i = 0; i < nf; i++)
 		printf("  %8" PRIu64 "  %s\n", funcs[i].count, funcs[i].name);
