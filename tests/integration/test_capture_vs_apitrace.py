@@ -1,0 +1,61 @@
+"""Our capture sees every GL call apitrace sees, on the same piglit tests.
+
+apitrace is the independent reference here: each sampled piglit command is
+recorded by `apitrace` (egltrace.so; for desktop GL with a test-only shim
+that forwards glXGetProcAddressARB to eglGetProcAddress, without which
+apitrace records no GL call at all) and by `xfbtrace capture`, and the
+number of calls of every gl* function in our trace must be at least
+apitrace's.  apitrace's fake calls (marked "// fake" by `apitrace dump`) are
+left out.  We see more where apitrace looks away: GL 1.0 functions that its
+eglGetProcAddress wrapper hands out unwrapped (glGetString, glGetError), and
+client-array pointer calls it defers.
+"""
+import collections
+import os
+import re
+import shutil
+
+import pytest
+
+from conftest import PIGLIT_DIR, piglit_command, piglit_env, piglit_result, piglit_tf_lines, run
+from tracefile import calls, records
+
+EGLTRACE = "/usr/lib/x86_64-linux-gnu/apitrace/wrappers/egltrace.so"
+GLES_MARKERS = ("gles", "_gles3")
+
+# Every 12th line of the list, plus the GLES ones: a sample of all kinds.
+LINES = [l for i, l in enumerate(piglit_tf_lines())
+         if (i % 12 == 0 or "gles" in l) and not l.startswith("glslparsertest")]
+
+
+def apitrace_counts(dump_text):
+    counts = collections.Counter()
+    for line in dump_text.splitlines():
+        m = re.match(r"^(\d+) (gl[A-Z]\w*)\(", line)
+        if m and "// fake" not in line and not m.group(2).startswith("glX"):
+            counts[m.group(2)] += 1
+    return counts
+
+
+@pytest.mark.skipif(not os.path.exists(EGLTRACE) or not shutil.which("apitrace"),
+                    reason="apitrace is not installed")
+@pytest.mark.parametrize("line", LINES)
+def test_same_gl_calls_as_apitrace(xfbtrace, build_dir, tmp_path, line):
+    argv = piglit_command(line)
+    shim = build_dir / "tests" / "shims" / "libglx_to_egl.so"
+    env = dict(piglit_env(), LD_PRELOAD=f"{EGLTRACE} {shim}", TRACE_FILE=str(tmp_path / "a.trace"))
+    out = run(argv, env=env, cwd=PIGLIT_DIR, timeout=600)
+    assert piglit_result(out.stdout) == "pass", out.stdout[-2000:] + out.stderr[-2000:]
+    dump = run(["apitrace", "dump", "--color=never", tmp_path / "a.trace"], timeout=600)
+    assert dump.returncode == 0, dump.stderr
+    theirs = apitrace_counts(dump.stdout)
+    assert sum(theirs.values()) > 10, "apitrace recorded no GL calls: the shim did not work"
+
+    trace = tmp_path / "x.xfbt"
+    out = run([xfbtrace, "capture", "-o", trace, "--", *argv], env=piglit_env(), cwd=PIGLIT_DIR,
+              timeout=600)
+    assert piglit_result(out.stdout) == "pass", out.stderr[-2000:]
+    ours = collections.Counter(c["name"] for c in calls(records(xfbtrace, trace))
+                               if c["name"].startswith("gl") and not c["name"].startswith("glX"))
+    missing = {f: (n, ours[f]) for f, n in theirs.items() if ours[f] < n}
+    assert not missing, f"calls apitrace saw and we did not (apitrace, xfbtrace): {missing}"
