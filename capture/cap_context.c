@@ -1,0 +1,536 @@
+/*
+ * cap_context.c - GL contexts as the capture sees them: creation, make
+ * current and destruction through EGL and GLX (CONTEXT records), frames
+ * (FRAME records), the driver's identity (PROPERTY records after a
+ * context's first make-current), the per-context queue of GL errors that
+ * keeps our own GL calls invisible to the application, and the dispatch of
+ * the observation hooks (cap_observe.h).
+ *
+ * Contexts live in a list under cap_g.lock, touched only at create / make
+ * current / destroy.  A destroyed context's entry is kept: another thread
+ * may still have it current (EGL defers the destruction).
+ */
+#define CAP_WRAPPER_PROTOTYPES
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cap_observe.h"
+#include "cap_state.h"
+#include "glapi.h"
+#include "trace_enc.h"
+#include "xt_buf.h"
+#include "xt_fault.h"
+#include "xt_log.h"
+
+#define EGL_OPENGL_ES_API_ 0x30A0
+#define EGL_OPENGL_API_ 0x30A2
+#define EGL_NONE_ 0x3038
+#define EGL_CONTEXT_MAJOR_VERSION_ 0x3098
+#define EGL_CONTEXT_MINOR_VERSION_ 0x30FB
+#define EGL_CONTEXT_FLAGS_KHR_ 0x30FC
+#define EGL_CONTEXT_OPENGL_PROFILE_MASK_ 0x30FD
+#define EGL_CONTEXT_OPENGL_DEBUG_ 0x31B0
+#define EGL_CONTEXT_OPENGL_FORWARD_COMPATIBLE_ 0x31B1
+#define EGL_CONTEXT_OPENGL_ROBUST_ACCESS_ 0x31B2
+#define GLX_CONTEXT_MAJOR_VERSION_ARB_ 0x2091
+#define GLX_CONTEXT_MINOR_VERSION_ARB_ 0x2092
+#define GLX_CONTEXT_FLAGS_ARB_ 0x2094
+#define GLX_CONTEXT_PROFILE_MASK_ARB_ 0x9126
+#define GLX_CONTEXT_ES2_PROFILE_BIT_EXT_ 0x4
+
+static atomic_uint_fast64_t cap_frames;
+static atomic_int cap_error_warned;
+
+static struct cap_ctx *ctx_find_locked(uint64_t handle)
+{
+	for (struct cap_ctx *x = cap_g.contexts; x; x = x->next)
+		if (x->handle == handle)
+			return x;
+	return NULL;
+}
+
+/* The context of `handle`, created (desktop GL 1.0) if unknown. */
+static struct cap_ctx *ctx_get(uint64_t handle, bool create)
+{
+	struct cap_ctx *x;
+
+	pthread_mutex_lock(&cap_g.lock);
+	x = ctx_find_locked(handle);
+	if (!x && create) {
+		x = xt_calloc(1, sizeof(*x));
+		if (x) {
+			x->handle = handle;
+			x->major = 1;
+			x->next = cap_g.contexts;
+			cap_g.contexts = x;
+		}
+	}
+	pthread_mutex_unlock(&cap_g.lock);
+	return x;
+}
+
+void cap_glerror_stash_ctx(struct cap_ctx *x)
+{
+	cap_pfn_glGetError get = CAP_REAL(glGetError);
+
+	if (!x || !get)
+		return;
+	for (int i = 0; i < 8; i++) {
+		GLenum e = get();
+		if (e == GL_NO_ERROR)
+			break;
+		if (x->nerr < sizeof(x->errq) / sizeof(x->errq[0]))
+			x->errq[x->nerr++] = e;
+	}
+}
+
+void cap_glerror_drain_ctx(struct cap_ctx *x, const char *what)
+{
+	cap_pfn_glGetError get = CAP_REAL(glGetError);
+
+	if (!x || !get)
+		return;
+	for (int i = 0; i < 8; i++) {
+		GLenum e = get();
+		if (e == GL_NO_ERROR)
+			break;
+		if (!atomic_exchange(&cap_error_warned, 1))
+			xt_warn("capture: our %s raised GL error 0x%x (hidden from the application; "
+				"further such errors are not reported)", what, e);
+	}
+}
+
+void cap_glerror_stash(void)
+{
+	cap_glerror_stash_ctx(cap_tls.ctx);
+}
+
+void cap_glerror_drain(const char *what)
+{
+	cap_glerror_drain_ctx(cap_tls.ctx, what);
+}
+
+/* Pops the oldest stashed error, or returns false. */
+static bool ctx_pop_error(struct cap_ctx *x, GLenum *out)
+{
+	if (!x || x->nerr == 0)
+		return false;
+	*out = x->errq[0];
+	memmove(x->errq, x->errq + 1, (x->nerr - 1) * sizeof(x->errq[0]));
+	x->nerr--;
+	return true;
+}
+
+CAP_EXPORT GLenum glGetError(void)
+{
+	struct cap_call c;
+	cap_pfn_glGetError f = CAP_REAL(glGetError);
+	GLenum r = GL_NO_ERROR;
+
+	cap_call_enter(&c, CAP_F_glGetError, NULL);
+	if (!ctx_pop_error(cap_tls.ctx, &r) && f)
+		r = f();
+	c.ret.u = r;
+	cap_call_leave(&c);
+	return r;
+}
+
+bool cap_current_ctx(struct cap_ctx_info *out)
+{
+	struct cap_ctx *x = cap_tls.ctx;
+
+	if (!x)
+		return false;
+	out->gles = x->gles;
+	out->core = x->core;
+	out->major = x->major;
+	out->minor = x->minor;
+	return true;
+}
+
+static bool binding_supported(const struct cap_ctx *x, unsigned b)
+{
+	const int v = x->major * 10 + x->minor;
+
+	switch (b) {
+	case CAP_BIND_ARRAY:
+	case CAP_BIND_ELEMENT:
+		return true;
+	case CAP_BIND_UNPACK:
+	case CAP_BIND_PACK:
+		return x->gles ? v >= 30 : v >= 21;
+	case CAP_BIND_INDIRECT:
+		return x->gles ? v >= 31 : v >= 40;
+	case CAP_BIND_QUERY:
+		return !x->gles && v >= 44;
+	default:
+		return false;
+	}
+}
+
+uint32_t cap_ctx_binding(struct cap_ctx *x, unsigned binding)
+{
+	static const GLenum names[CAP_BIND_COUNT] = {
+		[CAP_BIND_ARRAY] = GL_ARRAY_BUFFER_BINDING,
+		[CAP_BIND_ELEMENT] = GL_ELEMENT_ARRAY_BUFFER_BINDING,
+		[CAP_BIND_UNPACK] = GL_PIXEL_UNPACK_BUFFER_BINDING,
+		[CAP_BIND_PACK] = GL_PIXEL_PACK_BUFFER_BINDING,
+		[CAP_BIND_INDIRECT] = GL_DRAW_INDIRECT_BUFFER_BINDING,
+		[CAP_BIND_QUERY] = GL_QUERY_BUFFER_BINDING,
+	};
+	cap_pfn_glGetIntegerv get = CAP_REAL(glGetIntegerv);
+	GLint v = 0;
+
+	if (!get || binding >= CAP_BIND_COUNT || !binding_supported(x, binding))
+		return 0;
+	get(names[binding], &v);
+	return (uint32_t)v;
+}
+
+/* ---- CONTEXT / FRAME records -------------------------------------------- */
+
+struct ctx_req {
+	bool gles;
+	int major, minor;
+	unsigned profile_mask;   /* EGL/GLX profile bits: 1 core, 2 compat */
+	unsigned flags;
+};
+
+static void write_create(struct cap_thread *t, uint64_t seq, uint64_t ctx, uint64_t dpy,
+			 uint64_t share, const struct ctx_req *r)
+{
+	const char *profile = "compat";
+	uint8_t *p = cap_reserve(t, 256), *s = p;
+
+	if (r->gles)
+		profile = "es";
+	else if ((r->major > 3 || (r->major == 3 && r->minor >= 2)) && !(r->profile_mask & 2))
+		profile = "core";
+	if (!p)
+		return;
+	p = trace_enc_map(p, 9);
+	p = trace_enc_key(p, "event");
+	p = trace_enc_string(p, "create", 6);
+	p = trace_enc_key(p, "context");
+	p = trace_enc_handle(p, ctx);
+	p = trace_enc_key(p, "display");
+	p = trace_enc_handle(p, dpy);
+	p = trace_enc_key(p, "share");
+	p = trace_enc_handle(p, share);
+	p = trace_enc_key(p, "api");
+	p = trace_enc_string(p, r->gles ? "gles" : "gl", r->gles ? 4 : 2);
+	p = trace_enc_key(p, "major");
+	p = trace_enc_uint(p, (uint64_t)r->major);
+	p = trace_enc_key(p, "minor");
+	p = trace_enc_uint(p, (uint64_t)r->minor);
+	p = trace_enc_key(p, "profile");
+	p = trace_enc_string(p, profile, strlen(profile));
+	p = trace_enc_key(p, "flags");
+	p = trace_enc_uint(p, r->flags);
+	cap_commit(t, TRACE_REC_CONTEXT, TRACE_RECF_ATTACHED, seq, (size_t)(p - s));
+}
+
+static void write_current(struct cap_thread *t, uint64_t seq, uint64_t ctx,
+			  uint64_t draw, uint64_t read)
+{
+	uint8_t *p = cap_reserve(t, 128), *s = p;
+
+	if (!p)
+		return;
+	p = trace_enc_map(p, 4);
+	p = trace_enc_key(p, "event");
+	p = trace_enc_string(p, "current", 7);
+	p = trace_enc_key(p, "context");
+	p = trace_enc_handle(p, ctx);
+	p = trace_enc_key(p, "draw");
+	p = trace_enc_handle(p, draw);
+	p = trace_enc_key(p, "read");
+	p = trace_enc_handle(p, read);
+	cap_commit(t, TRACE_REC_CONTEXT, TRACE_RECF_ATTACHED, seq, (size_t)(p - s));
+}
+
+static void write_destroy(struct cap_thread *t, uint64_t seq, uint64_t ctx)
+{
+	uint8_t *p = cap_reserve(t, 64), *s = p;
+
+	if (!p)
+		return;
+	p = trace_enc_map(p, 2);
+	p = trace_enc_key(p, "event");
+	p = trace_enc_string(p, "destroy", 7);
+	p = trace_enc_key(p, "context");
+	p = trace_enc_handle(p, ctx);
+	cap_commit(t, TRACE_REC_CONTEXT, TRACE_RECF_ATTACHED, seq, (size_t)(p - s));
+}
+
+static void write_frame(struct cap_thread *t, uint64_t seq)
+{
+	uint8_t *p = cap_reserve(t, 32), *s = p;
+
+	if (!p)
+		return;
+	p = trace_enc_map(p, 1);
+	p = trace_enc_key(p, "frame");
+	p = trace_enc_uint(p, atomic_fetch_add(&cap_frames, 1));
+	cap_commit(t, TRACE_REC_FRAME, TRACE_RECF_ATTACHED, seq, (size_t)(p - s));
+}
+
+static void parse_attribs(struct ctx_req *r, const int32_t *l32, const intptr_t *l64, bool glx)
+{
+	for (int i = 0; i < 256; i += 2) {
+		int64_t key = l32 ? l32[i] : l64[i];
+		int64_t v = l32 ? l32[i + 1] : l64[i + 1];
+		if (key == (glx ? 0 : EGL_NONE_))
+			break;
+		if (key == (glx ? GLX_CONTEXT_MAJOR_VERSION_ARB_ : EGL_CONTEXT_MAJOR_VERSION_))
+			r->major = (int)v;
+		else if (key == (glx ? GLX_CONTEXT_MINOR_VERSION_ARB_ : EGL_CONTEXT_MINOR_VERSION_))
+			r->minor = (int)v;
+		else if (key == (glx ? GLX_CONTEXT_FLAGS_ARB_ : EGL_CONTEXT_FLAGS_KHR_))
+			r->flags |= (unsigned)v;
+		else if (key == (glx ? GLX_CONTEXT_PROFILE_MASK_ARB_ : EGL_CONTEXT_OPENGL_PROFILE_MASK_))
+			r->profile_mask = (unsigned)v;
+		else if (!glx && key == EGL_CONTEXT_OPENGL_DEBUG_ && v)
+			r->flags |= 1;
+		else if (!glx && key == EGL_CONTEXT_OPENGL_FORWARD_COMPATIBLE_ && v)
+			r->flags |= 2;
+		else if (!glx && key == EGL_CONTEXT_OPENGL_ROBUST_ACCESS_ && v)
+			r->flags |= 4;
+	}
+	if (glx && (r->profile_mask & GLX_CONTEXT_ES2_PROFILE_BIT_EXT_))
+		r->gles = true;
+}
+
+static void on_create(struct cap_thread *t, struct cap_call *c, bool glx)
+{
+	const union cap_arg *a = c->a;
+	struct ctx_req r = { .major = 1, .minor = 0 };
+	uint64_t share = 0;
+	struct cap_ctx *x;
+
+	if (!c->ret.u)
+		return;
+	if (!glx) {
+		cap_pfn_eglQueryAPI q = CAP_REAL(eglQueryAPI);
+		r.gles = q && q() == EGL_OPENGL_ES_API_;
+		share = a[2].u;
+		if (a[3].u)
+			parse_attribs(&r, c->fid == CAP_F_eglCreateContext ?
+				      (const int32_t *)(uintptr_t)a[3].u : NULL,
+				      c->fid == CAP_F_eglCreateContext ? NULL :
+				      (const intptr_t *)(uintptr_t)a[3].u, false);
+	} else if (c->fid == CAP_F_glXCreateContextAttribsARB) {
+		share = a[2].u;
+		if (a[4].u)
+			parse_attribs(&r, (const int32_t *)(uintptr_t)a[4].u, NULL, true);
+	} else if (c->fid == CAP_F_glXCreateContext) {
+		share = a[2].u;
+	} else {
+		share = a[3].u;
+	}
+	x = ctx_get(c->ret.u, true);
+	if (x) {
+		x->display = a[0].u;
+		x->gles = r.gles;
+		x->major = r.major;
+		x->minor = r.minor;
+	}
+	write_create(t, c->seq, c->ret.u, a[0].u, share, &r);
+}
+
+static void parse_version(struct cap_ctx *x, const char *v)
+{
+	int major = 0, minor = 0;
+
+	if (!v)
+		return;
+	if (strncmp(v, "OpenGL ES", 9) == 0) {
+		x->gles = true;
+		v += 9;
+		while (*v && (*v < '0' || *v > '9'))
+			v++;
+	}
+	if (sscanf(v, "%d.%d", &major, &minor) == 2) {
+		x->major = major;
+		x->minor = minor;
+	}
+}
+
+static void gl_properties(struct cap_thread *t, struct cap_ctx *x)
+{
+	cap_pfn_glGetString gs = CAP_REAL(glGetString);
+	cap_pfn_glGetStringi gsi = CAP_REAL(glGetStringi);
+	cap_pfn_glGetIntegerv gi = CAP_REAL(glGetIntegerv);
+	static const struct { GLenum name; const char *key; } props[] = {
+		{ GL_VENDOR, "gl.vendor" },
+		{ GL_RENDERER, "gl.renderer" },
+		{ GL_VERSION, "gl.version" },
+		{ GL_SHADING_LANGUAGE_VERSION, "gl.shading_language_version" },
+	};
+	uint64_t seq;
+	struct xt_buf ext = XT_BUF_INIT;
+
+	x->props_done = true;
+	if (!gs || !gi)
+		return;
+	cap_glerror_stash_ctx(x);
+	parse_version(x, (const char *)gs(GL_VERSION));
+	if (!x->gles && (x->major > 3 || (x->major == 3 && x->minor >= 2))) {
+		GLint mask = 0;
+		gi(GL_CONTEXT_PROFILE_MASK, &mask);
+		x->core = (mask & GL_CONTEXT_CORE_PROFILE_BIT) != 0;
+	}
+	seq = atomic_load(&cap_g.next_seq);
+	for (size_t i = 0; i < sizeof(props) / sizeof(props[0]); i++) {
+		const char *s = (const char *)gs(props[i].name);
+		if (s)
+			cap_property(t, seq, props[i].key, s, strlen(s));
+	}
+	if (x->major >= 3 && gsi) {
+		GLint n = 0;
+		gi(GL_NUM_EXTENSIONS, &n);
+		for (GLint i = 0; i < n; i++) {
+			const char *e = (const char *)gsi(GL_EXTENSIONS, (GLuint)i);
+			if (!e)
+				continue;
+			if ((ext.len && xt_buf_append(&ext, " ", 1) != XT_OK) ||
+			    xt_buf_append(&ext, e, strlen(e)) != XT_OK)
+				break;
+		}
+	} else {
+		const char *e = (const char *)gs(GL_EXTENSIONS);
+		if (e)
+			xt_buf_append(&ext, e, strlen(e));
+	}
+	while (ext.len && ext.data[ext.len - 1] == ' ')
+		ext.len--;
+	cap_property(t, seq, "gl.extensions", (const char *)ext.data, ext.len);
+	xt_buf_fini(&ext);
+	cap_glerror_drain_ctx(x, "driver identity query");
+}
+
+static void on_make_current(struct cap_thread *t, struct cap_call *c, uint64_t draw,
+			    uint64_t read, uint64_t ctx)
+{
+	struct cap_ctx *x;
+
+	if (!c->ret.u)
+		return;
+	x = ctx ? ctx_get(ctx, true) : NULL;
+	t->ctx = x;
+	write_current(t, c->seq, ctx, draw, read);
+	if (x && !x->props_done)
+		gl_properties(t, x);
+}
+
+/* The buffer bound to `target`, 0 if none or unknown. */
+static GLuint bound_buffer(GLenum target)
+{
+	static const GLenum map[][2] = {
+		{ GL_ARRAY_BUFFER, GL_ARRAY_BUFFER_BINDING },
+		{ GL_ELEMENT_ARRAY_BUFFER, GL_ELEMENT_ARRAY_BUFFER_BINDING },
+		{ GL_PIXEL_PACK_BUFFER, GL_PIXEL_PACK_BUFFER_BINDING },
+		{ GL_PIXEL_UNPACK_BUFFER, GL_PIXEL_UNPACK_BUFFER_BINDING },
+		{ GL_UNIFORM_BUFFER, GL_UNIFORM_BUFFER_BINDING },
+		{ GL_TEXTURE_BUFFER, GL_TEXTURE_BUFFER_BINDING },
+		{ GL_TRANSFORM_FEEDBACK_BUFFER, GL_TRANSFORM_FEEDBACK_BUFFER_BINDING },
+		{ GL_COPY_READ_BUFFER, GL_COPY_READ_BUFFER_BINDING },
+		{ GL_COPY_WRITE_BUFFER, GL_COPY_WRITE_BUFFER_BINDING },
+		{ GL_DRAW_INDIRECT_BUFFER, GL_DRAW_INDIRECT_BUFFER_BINDING },
+		{ GL_SHADER_STORAGE_BUFFER, GL_SHADER_STORAGE_BUFFER_BINDING },
+		{ GL_DISPATCH_INDIRECT_BUFFER, GL_DISPATCH_INDIRECT_BUFFER_BINDING },
+		{ GL_QUERY_BUFFER, GL_QUERY_BUFFER_BINDING },
+		{ GL_ATOMIC_COUNTER_BUFFER, GL_ATOMIC_COUNTER_BUFFER_BINDING },
+		{ GL_PARAMETER_BUFFER, GL_PARAMETER_BUFFER_BINDING },
+	};
+	cap_pfn_glGetIntegerv gi = CAP_REAL(glGetIntegerv);
+	GLint v = 0;
+
+	if (!gi)
+		return 0;
+	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++) {
+		if (map[i][0] == target) {
+			cap_glerror_stash();
+			gi(map[i][1], &v);
+			cap_glerror_drain("buffer binding query");
+			return (GLuint)v;
+		}
+	}
+	return 0;
+}
+
+GLuint cap_ctx_bound_buffer(GLenum target)
+{
+	return bound_buffer(target);
+}
+
+static void observe_post(struct cap_call *c, unsigned hook)
+{
+	const union cap_arg *a = c->a;
+	struct glapi_func_info fi;
+
+	switch (hook) {
+	case CAP_HOOK_TF_END:
+		cap_observe_tf_end(c->seq, false);
+		break;
+	case CAP_HOOK_TF_PAUSE:
+		cap_observe_tf_end(c->seq, true);
+		break;
+	case CAP_HOOK_QUERY_OBJECT:
+		glapi_func_info((int)c->fid, &fi);
+		cap_observe_query(c->seq, fi.name, (GLuint)a[0].u, (GLenum)a[1].u,
+				  (c->offsets & 4u) ? NULL : (const void *)(uintptr_t)a[2].u,
+				  strstr(fi.name, "64") ? 8 : 4);
+		break;
+	case CAP_HOOK_QUERY_BUFFER_OBJECT:
+		glapi_func_info((int)c->fid, &fi);
+		cap_observe_query(c->seq, fi.name, (GLuint)a[0].u, (GLenum)a[2].u, NULL,
+				  strstr(fi.name, "64") ? 8 : 4);
+		break;
+	case CAP_HOOK_BUFFER_READ:
+		cap_observe_buffer_read(c->seq, bound_buffer((GLenum)a[0].u), a[1].i, a[2].i,
+					(const void *)(uintptr_t)a[3].u);
+		break;
+	case CAP_HOOK_NAMED_BUFFER_READ:
+		cap_observe_buffer_read(c->seq, (GLuint)a[0].u, a[1].i, a[2].i,
+					(const void *)(uintptr_t)a[3].u);
+		break;
+	default:
+		break;
+	}
+}
+
+void cap_ctx_post(struct cap_thread *t, struct cap_call *c, unsigned hook)
+{
+	const union cap_arg *a = c->a;
+
+	switch (hook) {
+	case CAP_HOOK_EGL_CREATE_CONTEXT:
+		on_create(t, c, false);
+		break;
+	case CAP_HOOK_GLX_CREATE_CONTEXT:
+		on_create(t, c, true);
+		break;
+	case CAP_HOOK_EGL_DESTROY_CONTEXT:
+	case CAP_HOOK_GLX_DESTROY_CONTEXT:
+		if (hook == CAP_HOOK_GLX_DESTROY_CONTEXT || c->ret.u)
+			write_destroy(t, c->seq, a[1].u);
+		break;
+	case CAP_HOOK_EGL_MAKE_CURRENT:
+	case CAP_HOOK_GLX_MAKE_CONTEXT_CURRENT:
+		on_make_current(t, c, a[1].u, a[2].u, a[3].u);
+		break;
+	case CAP_HOOK_GLX_MAKE_CURRENT:
+		on_make_current(t, c, a[1].u, a[1].u, a[2].u);
+		break;
+	case CAP_HOOK_SWAP:
+		if (c->fid == CAP_F_glXSwapBuffers || c->ret.u)
+			write_frame(t, c->seq);
+		break;
+	default:
+		if (cap_g.observe)
+			observe_post(c, hook);
+		break;
+	}
+}

@@ -1,0 +1,153 @@
+/*
+ * cap_desc.h - the recording descriptors that specs/gen_glapi.py generates
+ * into cap_desc.c: how each function's arguments are encoded, which hook
+ * the capture runs around it, and which arguments of a draw give its
+ * vertex range.
+ *
+ * The generic recorder (cap_record.c) walks these tables; the generated
+ * wrappers only pack arguments.  The enums below are named in the generated
+ * tables, so a rule in specs/gl_annotations.py without a matching C name
+ * fails to compile.
+ */
+#ifndef CAP_DESC_H
+#define CAP_DESC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cap_gl_gen.h"
+
+enum cap_kind {
+	CAP_K_VOID = 0,
+	CAP_K_SINT,
+	CAP_K_UINT,
+	CAP_K_ENUM,
+	CAP_K_BITFIELD,
+	CAP_K_BOOL,
+	CAP_K_FLOAT,
+	CAP_K_DOUBLE,
+	CAP_K_HANDLE,
+	CAP_K_POINTER,
+	CAP_K_STRING,   /* return values only: NUL-terminated string */
+	CAP_K_IN,       /* input pointer, sized by `len` */
+	CAP_K_OUT,      /* output pointer, sized by `len`, recorded in RET */
+};
+
+/* How the extent of IN / OUT memory is found. */
+enum cap_len {
+	CAP_LEN_NONE = 0,
+	CAP_LEN_CONST,      /* k elements */
+	CAP_LEN_PARAM,      /* arg[p0] * k / div elements */
+	CAP_LEN_STRING,     /* NUL-terminated */
+	CAP_LEN_OUTSTRING,  /* output string, at most arg[p0] bytes */
+	CAP_LEN_STRARRAY,   /* arg[p0] strings, lengths in arg[p1] (0xff: none) */
+	CAP_LEN_ATTRIBS,    /* key/value pairs up to key k (elem_bytes each) */
+	CAP_LEN_GLXVISUAL,  /* glXChooseVisual list (boolean keys single) */
+	CAP_LEN_HELPER,     /* cap_size_*() of args p[0..np-1] */
+	CAP_LEN_VERTEXPTR,  /* gl*Pointer: offset, or client memory (MEMWRITE at draws) */
+	CAP_LEN_UNSIZED,    /* cannot be known: UNSIZED with `why` */
+};
+
+/* Size helpers (cap_size.c). */
+enum cap_size_helper {
+	CAP_SIZE_NONE = 0,
+	CAP_SIZE_PNAME,             /* glGet*v / gl*Parameter*v by pname */
+	CAP_SIZE_PNAME_INDEXED,     /* glGet*i_v: per-index counts */
+	CAP_SIZE_COUNT_TYPE,        /* count * sizeof(type) */
+	CAP_SIZE_IMAGE,             /* format, type, width, height, depth + pixel store */
+	CAP_SIZE_TEX_IMAGE,         /* glGetTexImage: target, level, format, type */
+	CAP_SIZE_INDIRECT_ARRAYS,   /* drawcount, stride (16-byte commands) */
+	CAP_SIZE_INDIRECT_ELEMENTS, /* drawcount, stride (20-byte commands) */
+};
+
+/* Buffer bindings that make a pointer an offset (glapi.h GLAPI_B_*). */
+enum cap_binding {
+	CAP_BIND_NONE = 0,
+	CAP_BIND_ARRAY,
+	CAP_BIND_ELEMENT,
+	CAP_BIND_UNPACK,
+	CAP_BIND_PACK,
+	CAP_BIND_INDIRECT,
+	CAP_BIND_QUERY,
+	CAP_BIND_COUNT
+};
+
+/* What the capture does around a call besides recording it (cap_hooks.c). */
+enum cap_hook {
+	CAP_HOOK_NONE = 0,
+	CAP_HOOK_EGL_CREATE_CONTEXT,
+	CAP_HOOK_EGL_DESTROY_CONTEXT,
+	CAP_HOOK_EGL_MAKE_CURRENT,
+	CAP_HOOK_GLX_CREATE_CONTEXT,
+	CAP_HOOK_GLX_DESTROY_CONTEXT,
+	CAP_HOOK_GLX_MAKE_CURRENT,
+	CAP_HOOK_GLX_MAKE_CONTEXT_CURRENT,
+	CAP_HOOK_SWAP,
+	CAP_HOOK_TF_END,
+	CAP_HOOK_TF_PAUSE,
+	CAP_HOOK_QUERY_OBJECT,
+	CAP_HOOK_QUERY_BUFFER_OBJECT,
+	CAP_HOOK_BUFFER_READ,
+	CAP_HOOK_NAMED_BUFFER_READ,
+	CAP_HOOK_MAP,
+	CAP_HOOK_MAP_RANGE,
+	CAP_HOOK_NAMED_MAP,
+	CAP_HOOK_NAMED_MAP_RANGE,
+	CAP_HOOK_UNMAP,
+	CAP_HOOK_NAMED_UNMAP,
+	CAP_HOOK_FLUSH_RANGE,
+	CAP_HOOK_NAMED_FLUSH_RANGE,
+	CAP_HOOK_SYNC,
+	CAP_HOOK_VERTEX_ATTRIB_DIVISOR,
+	CAP_HOOK_DRAW,
+};
+
+struct cap_pdesc {
+	uint8_t kind;        /* enum cap_kind */
+	uint8_t len;         /* enum cap_len */
+	uint8_t elem_bytes;  /* bytes per element of IN / OUT memory */
+	uint8_t binding;     /* enum cap_binding: may be an offset if bound */
+	uint8_t helper;      /* enum cap_size_helper, for CAP_LEN_HELPER */
+	uint8_t np;          /* arguments used by the rule, in p[] */
+	uint8_t p[6];        /* their indices (0xff: none) */
+	uint32_t k;          /* multiplier / constant / terminator */
+	uint32_t div;        /* divisor, >= 1 */
+	const char *why;     /* CAP_LEN_UNSIZED: what is missing */
+};
+
+#define CAP_FD_VARIABLE 0x1u  /* some argument has variable size */
+#define CAP_FD_OUTS 0x2u      /* has output memory: RET even for void */
+#define CAP_FD_RET 0x4u       /* returns a value */
+
+struct cap_fdesc {
+	uint16_t first;       /* first parameter in cap_params[] */
+	uint8_t nparams;
+	uint8_t ret_kind;     /* enum cap_kind */
+	uint8_t hook;         /* enum cap_hook */
+	uint8_t flags;        /* CAP_FD_* */
+	uint16_t fixed_bytes; /* bound of the CALL payload without funcdef/memory */
+	int16_t draw;         /* index in cap_draws[], -1 if not a draw */
+};
+
+/* Argument index of each role of a draw call, -1 if the draw has none. */
+struct cap_draw {
+	int8_t first, count, type, indices, instances, basevertex, baseinstance;
+	int8_t start, end, drawcount, multi_first, multi_count, multi_indices;
+	int8_t multi_basevertex;
+};
+
+/* Element count of a pname (bit 31 set: read count from glGetIntegerv(low bits)). */
+struct cap_pname_count {
+	uint32_t pname;
+	uint32_t count;
+};
+
+extern const struct cap_pdesc cap_params[];
+extern const struct cap_fdesc cap_funcs[CAP_F_COUNT];
+extern const struct cap_draw cap_draws[];
+extern const struct cap_pname_count cap_pname_counts[];
+extern const unsigned cap_pname_counts_len;
+/* The exported wrapper of every function (GetProcAddress, dlsym). */
+extern void (*const cap_wrappers[CAP_F_COUNT])(void);
+
+#endif

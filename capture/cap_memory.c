@@ -1,0 +1,603 @@
+/*
+ * cap_memory.c - client memory the GL reads later than the call that
+ * named it: mapped buffer ranges and client-side vertex arrays.  Each is
+ * written as a MEMWRITE record (trace_format.h) before the CALL of the call
+ * at which the GL consumes it, so replay can put the bytes in place first.
+ *
+ *   unmap      WRITE mapping without FLUSH_EXPLICIT: the whole mapped range
+ *              ("map-unmap").  Offset, length, access and pointer are asked
+ *              of the driver right before the unmap, not tracked.
+ *   flush      glFlushMappedBufferRange: the flushed range ("map-flush").
+ *   persistent WRITE|PERSISTENT mappings get a shadow copy; at draws, sync
+ *              points (fences, waits, glFinish, glFlush, barriers) and
+ *              unmap the changed byte runs are written ("persistent") and
+ *              the shadow refreshed.  See README.md for the limits.
+ *   client     gl*Pointer with no ARRAY_BUFFER bound: at each draw, the
+ *   arrays     vertex range the draw uses of every enabled client array
+ *              ("client-array"): from first/count, or from scanning the
+ *              index data (client or buffer) for min/max, honouring
+ *              primitive restart and base vertex; instanced arrays by
+ *              divisor.  Array state is queried at the draw, not tracked.
+ *
+ * All queries go through CAP_REAL with the GL error queue around them
+ * (cap_glerror_stash / drain), so the application sees no difference.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cap_observe.h"
+#include "cap_state.h"
+#include "glapi.h"
+#include "xt_fault.h"
+#include "xt_log.h"
+
+
+/* ---- persistent-mapping shadows ----------------------------------------- */
+
+struct shadow {
+	uint8_t *ptr;      /* the application's mapping */
+	size_t len;        /* bytes mapped */
+	uint8_t *copy;     /* what the mapping held at the last sync point */
+};
+
+static struct shadow *shadows;   /* under cap_g.lock */
+static size_t nshadows, capshadows;
+
+static void shadow_diff_locked(struct cap_thread *t, uint64_t seq, struct shadow *s)
+{
+	const size_t block = 64;
+	size_t i = 0;
+
+	while (i < s->len) {
+		size_t n = s->len - i < block ? s->len - i : block;
+		size_t start, end;
+
+		if (memcmp(s->ptr + i, s->copy + i, n) == 0) {
+			i += n;
+			continue;
+		}
+		start = i;
+		end = i + n;
+		/* Extend the run over following dirty blocks. */
+		while (end < s->len) {
+			size_t m = s->len - end < block ? s->len - end : block;
+			if (memcmp(s->ptr + end, s->copy + end, m) == 0)
+				break;
+			end += m;
+		}
+		memcpy(s->copy + start, s->ptr + start, end - start);
+		cap_memwrite(t, seq, s->ptr + start, s->copy + start, end - start, "persistent");
+		i = end;
+	}
+}
+
+void cap_mem_sync_persistent(struct cap_thread *t, uint64_t seq)
+{
+	if (atomic_load_explicit(&cap_g.shadows, memory_order_relaxed) == 0)
+		return;
+	pthread_mutex_lock(&cap_g.lock);
+	for (size_t i = 0; i < nshadows; i++)
+		shadow_diff_locked(t, seq, &shadows[i]);
+	pthread_mutex_unlock(&cap_g.lock);
+}
+
+static void shadow_add(uint8_t *ptr, size_t len)
+{
+	struct shadow s = { ptr, len, xt_malloc(len ? len : 1) };
+
+	if (!s.copy) {
+		cap_stop("out of memory for a %zu-byte persistent mapping shadow", len);
+		return;
+	}
+	memcpy(s.copy, ptr, len);
+	pthread_mutex_lock(&cap_g.lock);
+	if (nshadows == capshadows) {
+		size_t ncap = capshadows ? 2 * capshadows : 8;
+		struct shadow *n = xt_realloc(shadows, ncap * sizeof(*n));
+		if (!n) {
+			pthread_mutex_unlock(&cap_g.lock);
+			xt_free(s.copy);
+			cap_stop("out of memory for persistent mapping shadows");
+			return;
+		}
+		shadows = n;
+		capshadows = ncap;
+	}
+	shadows[nshadows++] = s;
+	atomic_store(&cap_g.shadows, (int)nshadows);
+	pthread_mutex_unlock(&cap_g.lock);
+}
+
+/* Diffs and forgets the shadow of the mapping at `ptr`; false if none. */
+static bool shadow_remove(struct cap_thread *t, uint64_t seq, const void *ptr)
+{
+	bool found = false;
+
+	if (atomic_load_explicit(&cap_g.shadows, memory_order_relaxed) == 0)
+		return false;
+	pthread_mutex_lock(&cap_g.lock);
+	for (size_t i = 0; i < nshadows; i++) {
+		if (shadows[i].ptr != ptr)
+			continue;
+		shadow_diff_locked(t, seq, &shadows[i]);
+		xt_free(shadows[i].copy);
+		shadows[i] = shadows[--nshadows];
+		atomic_store(&cap_g.shadows, (int)nshadows);
+		found = true;
+		break;
+	}
+	pthread_mutex_unlock(&cap_g.lock);
+	return found;
+}
+
+/* Refreshes the shadow bytes [p, p+n) after they were written out. */
+static void shadow_refresh(const uint8_t *p, size_t n)
+{
+	if (atomic_load_explicit(&cap_g.shadows, memory_order_relaxed) == 0)
+		return;
+	pthread_mutex_lock(&cap_g.lock);
+	for (size_t i = 0; i < nshadows; i++) {
+		struct shadow *s = &shadows[i];
+		if (p >= s->ptr && p + n <= s->ptr + s->len)
+			memcpy(s->copy + (p - s->ptr), p, n);
+	}
+	pthread_mutex_unlock(&cap_g.lock);
+}
+
+/* ---- map / unmap / flush -------------------------------------------------- */
+
+struct mapping {
+	uint8_t *ptr;
+	int64_t offset, length;
+	GLbitfield access;   /* GL_MAP_*_BIT */
+};
+
+static GLbitfield access_bits(GLenum access)
+{
+	switch (access) {
+	case GL_READ_ONLY: return GL_MAP_READ_BIT;
+	case GL_WRITE_ONLY: return GL_MAP_WRITE_BIT;
+	case GL_READ_WRITE: return GL_MAP_READ_BIT | GL_MAP_WRITE_BIT;
+	default: return 0;
+	}
+}
+
+/* Asks the driver about the current mapping of a target or named buffer. */
+static bool query_mapping(struct cap_ctx *x, bool named, GLuint id, struct mapping *m)
+{
+	const bool ranges = x->major >= 3;
+	GLint mapped = 0, access = 0;
+	GLint64 off = 0, len = 0;
+	void *ptr = NULL;
+
+	memset(m, 0, sizeof(*m));
+	cap_glerror_stash_ctx(x);
+	if (named) {
+		cap_pfn_glGetNamedBufferParameteriv gi = CAP_REAL(glGetNamedBufferParameteriv);
+		cap_pfn_glGetNamedBufferParameteri64v g64 = CAP_REAL(glGetNamedBufferParameteri64v);
+		cap_pfn_glGetNamedBufferPointerv gp = CAP_REAL(glGetNamedBufferPointerv);
+		if (gi && g64 && gp) {
+			gi(id, GL_BUFFER_MAPPED, &mapped);
+			gi(id, GL_BUFFER_ACCESS_FLAGS, &access);
+			g64(id, GL_BUFFER_MAP_OFFSET, &off);
+			g64(id, GL_BUFFER_MAP_LENGTH, &len);
+			gp(id, GL_BUFFER_MAP_POINTER, &ptr);
+		}
+	} else {
+		cap_pfn_glGetBufferParameteriv gi = CAP_REAL(glGetBufferParameteriv);
+		cap_pfn_glGetBufferParameteri64v g64 = CAP_REAL(glGetBufferParameteri64v);
+		cap_pfn_glGetBufferPointerv gp = CAP_REAL(glGetBufferPointerv);
+		if (!gp)
+			gp = (cap_pfn_glGetBufferPointerv)CAP_REAL(glGetBufferPointervOES);
+		if (gi && gp) {
+			gi(id, GL_BUFFER_MAPPED, &mapped);
+			if (ranges) {
+				gi(id, GL_BUFFER_ACCESS_FLAGS, &access);
+				if (g64) {
+					g64(id, GL_BUFFER_MAP_OFFSET, &off);
+					g64(id, GL_BUFFER_MAP_LENGTH, &len);
+				} else {
+					GLint o = 0, l = 0;
+					gi(id, GL_BUFFER_MAP_OFFSET, &o);
+					gi(id, GL_BUFFER_MAP_LENGTH, &l);
+					off = o;
+					len = l;
+				}
+			} else {
+				GLint a = 0, size = 0;
+				gi(id, GL_BUFFER_ACCESS, &a);
+				gi(id, GL_BUFFER_SIZE, &size);
+				access = (GLint)access_bits((GLenum)a);
+				len = size;
+			}
+			gp(id, GL_BUFFER_MAP_POINTER, &ptr);
+		}
+	}
+	cap_glerror_drain_ctx(x, "buffer mapping query");
+	if (!mapped || !ptr || len < 0)
+		return false;
+	m->ptr = ptr;
+	m->offset = off;
+	m->length = len;
+	m->access = (GLbitfield)access;
+	return true;
+}
+
+static void unmap_pre(struct cap_thread *t, struct cap_call *c, bool named)
+{
+	struct mapping m;
+
+	if (!t->ctx || !query_mapping(t->ctx, named, (GLuint)c->a[0].u, &m))
+		return;
+	if (shadow_remove(t, c->seq, m.ptr))
+		return;
+	if ((m.access & GL_MAP_WRITE_BIT) && !(m.access & GL_MAP_FLUSH_EXPLICIT_BIT))
+		cap_memwrite(t, c->seq, m.ptr, m.ptr, (size_t)m.length, "map-unmap");
+}
+
+static void flush_pre(struct cap_thread *t, struct cap_call *c, bool named)
+{
+	struct mapping m;
+	int64_t off = c->a[1].i, len = c->a[2].i;
+
+	if (!t->ctx || !query_mapping(t->ctx, named, (GLuint)c->a[0].u, &m))
+		return;
+	if (off < 0 || len <= 0 || off + len > m.length)
+		return;  /* the GL raises INVALID_VALUE and flushes nothing */
+	cap_memwrite(t, c->seq, m.ptr + off, m.ptr + off, (size_t)len, "map-flush");
+	shadow_refresh(m.ptr + off, (size_t)len);
+}
+
+static void map_post(struct cap_thread *t, struct cap_call *c, unsigned hook)
+{
+	const union cap_arg *a = c->a;
+	uint8_t *ptr = (uint8_t *)(uintptr_t)c->ret.u;
+	GLuint buffer;
+	int64_t offset = 0, length = 0;
+	GLbitfield access;
+
+	if (!ptr || !t->ctx)
+		return;
+	switch (hook) {
+	case CAP_HOOK_MAP:
+	case CAP_HOOK_NAMED_MAP: {
+		struct mapping m;
+		access = access_bits((GLenum)a[1].u);
+		buffer = hook == CAP_HOOK_NAMED_MAP ? (GLuint)a[0].u : cap_ctx_bound_buffer((GLenum)a[0].u);
+		if (query_mapping(t->ctx, hook == CAP_HOOK_NAMED_MAP, (GLuint)a[0].u, &m))
+			length = m.length;
+		break;
+	}
+	default:
+		buffer = hook == CAP_HOOK_NAMED_MAP_RANGE ? (GLuint)a[0].u : cap_ctx_bound_buffer((GLenum)a[0].u);
+		offset = a[1].i;
+		length = a[2].i;
+		access = (GLbitfield)a[3].u;
+		break;
+	}
+	if ((access & GL_MAP_PERSISTENT_BIT) && (access & GL_MAP_WRITE_BIT) && length > 0)
+		shadow_add(ptr, (size_t)length);
+	if ((access & GL_MAP_READ_BIT) && cap_g.observe)
+		cap_observe_map(c->seq, buffer, offset, length, access, ptr);
+}
+
+/* ---- client-side vertex arrays ------------------------------------------ */
+
+enum { LEGACY_ARRAYS = 8 };
+
+static const struct legacy {
+	GLenum array, pointer, size, type, stride, binding;
+	GLint fixed_size;
+} legacy[LEGACY_ARRAYS] = {
+	{ GL_VERTEX_ARRAY, GL_VERTEX_ARRAY_POINTER, GL_VERTEX_ARRAY_SIZE, GL_VERTEX_ARRAY_TYPE,
+	  GL_VERTEX_ARRAY_STRIDE, GL_VERTEX_ARRAY_BUFFER_BINDING, 0 },
+	{ GL_NORMAL_ARRAY, GL_NORMAL_ARRAY_POINTER, 0, GL_NORMAL_ARRAY_TYPE,
+	  GL_NORMAL_ARRAY_STRIDE, GL_NORMAL_ARRAY_BUFFER_BINDING, 3 },
+	{ GL_COLOR_ARRAY, GL_COLOR_ARRAY_POINTER, GL_COLOR_ARRAY_SIZE, GL_COLOR_ARRAY_TYPE,
+	  GL_COLOR_ARRAY_STRIDE, GL_COLOR_ARRAY_BUFFER_BINDING, 0 },
+	{ GL_TEXTURE_COORD_ARRAY, GL_TEXTURE_COORD_ARRAY_POINTER, GL_TEXTURE_COORD_ARRAY_SIZE,
+	  GL_TEXTURE_COORD_ARRAY_TYPE, GL_TEXTURE_COORD_ARRAY_STRIDE,
+	  GL_TEXTURE_COORD_ARRAY_BUFFER_BINDING, 0 },
+	{ GL_SECONDARY_COLOR_ARRAY, GL_SECONDARY_COLOR_ARRAY_POINTER, GL_SECONDARY_COLOR_ARRAY_SIZE,
+	  GL_SECONDARY_COLOR_ARRAY_TYPE, GL_SECONDARY_COLOR_ARRAY_STRIDE,
+	  GL_SECONDARY_COLOR_ARRAY_BUFFER_BINDING, 0 },
+	{ GL_FOG_COORD_ARRAY, GL_FOG_COORD_ARRAY_POINTER, 0, GL_FOG_COORD_ARRAY_TYPE,
+	  GL_FOG_COORD_ARRAY_STRIDE, GL_FOG_COORD_ARRAY_BUFFER_BINDING, 1 },
+	{ GL_EDGE_FLAG_ARRAY, GL_EDGE_FLAG_ARRAY_POINTER, 0, 0,
+	  GL_EDGE_FLAG_ARRAY_STRIDE, GL_EDGE_FLAG_ARRAY_BUFFER_BINDING, 1 },
+	{ GL_INDEX_ARRAY, GL_INDEX_ARRAY_POINTER, 0, GL_INDEX_ARRAY_TYPE,
+	  GL_INDEX_ARRAY_STRIDE, GL_INDEX_ARRAY_BUFFER_BINDING, 1 },
+};
+
+void cap_mem_client_pointer(struct cap_ctx *x, unsigned fid, const union cap_arg *a)
+{
+	static const char *const names[LEGACY_ARRAYS] = {
+		"glVertexPointer", "glNormalPointer", "glColorPointer", "glTexCoordPointer",
+		"glSecondaryColorPointer", "glFogCoordPointer", "glEdgeFlagPointer", "glIndexPointer",
+	};
+	struct glapi_func_info fi;
+
+	if (!glapi_func_info((int)fid, &fi))
+		return;
+	if (strncmp(fi.name, "glVertexAttrib", 14) == 0) {
+		if (a[0].u < 32)
+			x->client_attribs |= 1u << a[0].u;
+		return;
+	}
+	for (unsigned i = 0; i < LEGACY_ARRAYS; i++)
+		if (strncmp(fi.name, names[i], strlen(names[i])) == 0)
+			x->client_legacy |= 1u << i;
+}
+
+struct vrange {
+	bool known;
+	int64_t lo, hi;        /* vertex indices, inclusive */
+	int64_t inst_lo, inst_hi;
+};
+
+static void range_add(struct vrange *r, int64_t lo, int64_t hi)
+{
+	if (hi < lo)
+		return;
+	if (!r->known) {
+		r->known = true;
+		r->lo = lo;
+		r->hi = hi;
+		return;
+	}
+	r->lo = lo < r->lo ? lo : r->lo;
+	r->hi = hi > r->hi ? hi : r->hi;
+}
+
+/* Restart index in force for `type`, or -1 when restart is off. */
+static int64_t restart_index(struct cap_ctx *x, GLenum type)
+{
+	cap_pfn_glIsEnabled is = CAP_REAL(glIsEnabled);
+	cap_pfn_glGetIntegerv gi = CAP_REAL(glGetIntegerv);
+	int64_t fixed = type == GL_UNSIGNED_BYTE ? 0xff : type == GL_UNSIGNED_SHORT ? 0xffff : 0xffffffffll;
+	const int v = x->major * 10 + x->minor;
+
+	if (!is || !gi)
+		return -1;
+	if ((x->gles && v >= 30) || (!x->gles && v >= 43))
+		if (is(GL_PRIMITIVE_RESTART_FIXED_INDEX))
+			return fixed;
+	if (!x->gles && v >= 31 && is(GL_PRIMITIVE_RESTART)) {
+		GLint idx = 0;
+		gi(GL_PRIMITIVE_RESTART_INDEX, &idx);
+		return (int64_t)(uint32_t)idx;
+	}
+	return -1;
+}
+
+static void scan_indices(struct vrange *r, const void *data, int64_t count, GLenum type,
+			 int64_t restart, int64_t basevertex)
+{
+	int64_t lo = INT64_MAX, hi = -1;
+
+	for (int64_t i = 0; i < count; i++) {
+		int64_t v = type == GL_UNSIGNED_BYTE ? ((const uint8_t *)data)[i] :
+			    type == GL_UNSIGNED_SHORT ? ((const uint16_t *)data)[i] :
+			    ((const uint32_t *)data)[i];
+		if (v == restart)
+			continue;
+		lo = v < lo ? v : lo;
+		hi = v > hi ? v : hi;
+	}
+	if (hi >= 0)
+		range_add(r, lo + basevertex, hi + basevertex);
+}
+
+/* Index data of a draw from the client or the bound element buffer. */
+static void range_elements(struct cap_ctx *x, struct vrange *r, const void *indices,
+			   int64_t count, GLenum type, int64_t basevertex, bool element_buffer)
+{
+	unsigned ib = cap_index_bytes(type);
+	int64_t restart;
+	void *tmp;
+
+	if (!ib || count <= 0)
+		return;
+	restart = restart_index(x, type);
+	if (!element_buffer) {
+		if (indices)
+			scan_indices(r, indices, count, type, restart, basevertex);
+		return;
+	}
+	tmp = xt_malloc((size_t)count * ib);
+	if (!tmp)
+		return;
+	if (!x->gles && CAP_REAL(glGetBufferSubData)) {
+		CAP_REAL(glGetBufferSubData)(GL_ELEMENT_ARRAY_BUFFER, (GLintptr)(uintptr_t)indices,
+					     (GLsizeiptr)count * ib, tmp);
+		scan_indices(r, tmp, count, type, restart, basevertex);
+	} else if (CAP_REAL(glMapBufferRange) && CAP_REAL(glUnmapBuffer)) {
+		const void *p = CAP_REAL(glMapBufferRange)(GL_ELEMENT_ARRAY_BUFFER,
+							   (GLintptr)(uintptr_t)indices,
+							   (GLsizeiptr)count * ib, GL_MAP_READ_BIT);
+		if (p) {
+			scan_indices(r, p, count, type, restart, basevertex);
+			CAP_REAL(glUnmapBuffer)(GL_ELEMENT_ARRAY_BUFFER);
+		}
+	}
+	xt_free(tmp);
+}
+
+static int64_t arg_i(const struct cap_call *c, int idx, int64_t dflt)
+{
+	return idx >= 0 ? c->a[idx].i : dflt;
+}
+
+static const void *arg_p(const struct cap_call *c, int idx)
+{
+	return idx >= 0 ? (const void *)(uintptr_t)c->a[idx].u : NULL;
+}
+
+/* The vertex and instance ranges a draw reads; r->known false if unknown. */
+static void draw_range(struct cap_ctx *x, const struct cap_call *c, const struct cap_draw *d,
+		       struct vrange *r)
+{
+	bool eb = cap_ctx_binding(x, CAP_BIND_ELEMENT) != 0;
+	GLenum type = (GLenum)(d->type >= 0 ? c->a[d->type].u : 0);
+	int64_t instances = arg_i(c, d->instances, 1);
+	int64_t base = arg_i(c, d->baseinstance, 0);
+
+	memset(r, 0, sizeof(*r));
+	r->inst_lo = base;
+	r->inst_hi = base + (instances > 0 ? instances - 1 : -1);
+	if (d->first >= 0) {
+		int64_t first = arg_i(c, d->first, 0), count = arg_i(c, d->count, 0);
+		range_add(r, first, first + count - 1);
+	} else if (d->indices >= 0) {
+		range_elements(x, r, arg_p(c, d->indices), arg_i(c, d->count, 0), type,
+			       arg_i(c, d->basevertex, 0), eb);
+	} else if (d->multi_first >= 0) {
+		const GLint *first = arg_p(c, d->multi_first);
+		const GLsizei *count = arg_p(c, d->multi_count);
+		for (int64_t i = 0; first && count && i < arg_i(c, d->drawcount, 0); i++)
+			range_add(r, first[i], (int64_t)first[i] + count[i] - 1);
+	} else if (d->multi_indices >= 0) {
+		const GLsizei *count = arg_p(c, d->multi_count);
+		const void *const *idx = arg_p(c, d->multi_indices);
+		const GLint *bv = arg_p(c, d->multi_basevertex);
+		for (int64_t i = 0; count && idx && i < arg_i(c, d->drawcount, 0); i++)
+			range_elements(x, r, idx[i], count[i], type, bv ? bv[i] : 0, eb);
+	}
+}
+
+static unsigned attrib_bytes(GLint size, GLenum type)
+{
+	switch (type) {
+	case GL_INT_2_10_10_10_REV: case GL_UNSIGNED_INT_2_10_10_10_REV:
+	case GL_UNSIGNED_INT_10F_11F_11F_REV:
+		return 4;
+	default:
+		return (unsigned)(size == GL_BGRA ? 4 : size) * cap_type_bytes(type);
+	}
+}
+
+static void write_array(struct cap_thread *t, uint64_t seq, const uint8_t *ptr, GLint size,
+			GLenum type, GLint stride, GLint divisor, const struct vrange *r)
+{
+	unsigned eb = attrib_bytes(size, type);
+	int64_t lo = r->lo, hi = r->hi;
+
+	if (!ptr || !eb)
+		return;
+	if (stride <= 0)
+		stride = (GLint)eb;
+	if (divisor > 0) {
+		if (r->inst_hi < r->inst_lo)
+			return;
+		lo = r->inst_lo / divisor;
+		hi = r->inst_hi / divisor;
+	}
+	if (lo < 0 || hi < lo)
+		return;
+	cap_memwrite(t, seq, ptr + lo * stride, ptr + lo * stride,
+		     (size_t)((hi - lo) * stride + eb), "client-array");
+}
+
+static void draw_client_arrays(struct cap_thread *t, struct cap_call *c)
+{
+	static atomic_int warned;
+	struct cap_ctx *x = t->ctx;
+	const struct cap_fdesc *fd = &cap_funcs[c->fid];
+	cap_pfn_glGetVertexAttribiv gva = CAP_REAL(glGetVertexAttribiv);
+	cap_pfn_glGetVertexAttribPointerv gvp = CAP_REAL(glGetVertexAttribPointerv);
+	cap_pfn_glIsEnabled is = CAP_REAL(glIsEnabled);
+	cap_pfn_glGetIntegerv gi = CAP_REAL(glGetIntegerv);
+	cap_pfn_glGetPointerv gp = CAP_REAL(glGetPointerv);
+	struct vrange r;
+	bool divisors;
+
+	if (!x || !(x->client_attribs | x->client_legacy) || fd->draw < 0)
+		return;
+	divisors = x->gles ? x->major >= 3 : x->major * 10 + x->minor >= 33;
+	cap_glerror_stash_ctx(x);
+	draw_range(x, c, &cap_draws[fd->draw], &r);
+	if (!r.known) {
+		if (!atomic_exchange(&warned, 1))
+			xt_warn("capture: client-side vertex arrays with a draw whose vertex range "
+				"cannot be known (indirect / transform feedback draw): not recorded");
+		cap_glerror_drain_ctx(x, "client array query");
+		return;
+	}
+	for (unsigned i = 0; gva && gvp && i < 32; i++) {
+		GLint en = 0, buf = 0, size = 4, type = GL_FLOAT, stride = 0, div = 0;
+		void *ptr = NULL;
+		if (!(x->client_attribs & (1u << i)))
+			continue;
+		gva(i, GL_VERTEX_ATTRIB_ARRAY_ENABLED, &en);
+		if (!en)
+			continue;
+		gva(i, GL_VERTEX_ATTRIB_ARRAY_BUFFER_BINDING, &buf);
+		if (buf)
+			continue;
+		gva(i, GL_VERTEX_ATTRIB_ARRAY_SIZE, &size);
+		gva(i, GL_VERTEX_ATTRIB_ARRAY_TYPE, &type);
+		gva(i, GL_VERTEX_ATTRIB_ARRAY_STRIDE, &stride);
+		if (divisors)
+			gva(i, GL_VERTEX_ATTRIB_ARRAY_DIVISOR, &div);
+		gvp(i, GL_VERTEX_ATTRIB_ARRAY_POINTER, &ptr);
+		write_array(t, c->seq, ptr, size, (GLenum)type, stride, div, &r);
+	}
+	for (unsigned i = 0; !x->gles && is && gi && gp && i < LEGACY_ARRAYS; i++) {
+		const struct legacy *l = &legacy[i];
+		GLint buf = 0, size = l->fixed_size, type = GL_UNSIGNED_BYTE, stride = 0;
+		void *ptr = NULL;
+		if (!(x->client_legacy & (1u << i)) || !is(l->array))
+			continue;
+		gi(l->binding, &buf);
+		if (buf)
+			continue;
+		if (l->size)
+			gi(l->size, &size);
+		if (l->type)
+			gi(l->type, &type);
+		gi(l->stride, &stride);
+		gp(l->pointer, &ptr);
+		write_array(t, c->seq, ptr, size, (GLenum)type, stride, 0, &r);
+	}
+	cap_glerror_drain_ctx(x, "client array query");
+}
+
+/* ---- hooks ------------------------------------------------------------------- */
+
+void cap_mem_pre(struct cap_thread *t, struct cap_call *c, unsigned hook)
+{
+	switch (hook) {
+	case CAP_HOOK_UNMAP:
+	case CAP_HOOK_NAMED_UNMAP:
+		unmap_pre(t, c, hook == CAP_HOOK_NAMED_UNMAP);
+		break;
+	case CAP_HOOK_FLUSH_RANGE:
+	case CAP_HOOK_NAMED_FLUSH_RANGE:
+		flush_pre(t, c, hook == CAP_HOOK_NAMED_FLUSH_RANGE);
+		break;
+	case CAP_HOOK_DRAW:
+		if (t->ctx)
+			draw_client_arrays(t, c);
+		cap_mem_sync_persistent(t, c->seq);
+		break;
+	case CAP_HOOK_SYNC:
+		cap_mem_sync_persistent(t, c->seq);
+		break;
+	default:
+		break;
+	}
+}
+
+void cap_mem_post(struct cap_thread *t, struct cap_call *c, unsigned hook)
+{
+	switch (hook) {
+	case CAP_HOOK_MAP:
+	case CAP_HOOK_MAP_RANGE:
+	case CAP_HOOK_NAMED_MAP:
+	case CAP_HOOK_NAMED_MAP_RANGE:
+		map_post(t, c, hook);
+		break;
+	default:
+		break;
+	}
+}

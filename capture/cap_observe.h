@@ -1,0 +1,88 @@
+/*
+ * cap_observe.h - hook points for observations (cap_observe.c) and the
+ * services the capture offers them.
+ *
+ * Observations are golden data read back from the real driver at the
+ * moment of capture (TF buffer contents, query results, data the
+ * application read back) and written as TRACE_REC_OBSERVATION records
+ * (trace_format.h) attached to the call they follow.
+ *
+ * Every cap_observe_* hook is called by the wrapper of the named functions
+ * on the calling thread, AFTER the real function returned and after the
+ * call's RET record, only while recording, only when observations are
+ * enabled (XFBTRACE_OBSERVE is not "0") and only for the outermost wrapper.
+ * `seq` is the call's number: attach records with
+ * cap_rec_commit(TRACE_REC_OBSERVATION, TRACE_RECF_ATTACHED, seq, n).
+ *
+ * Rules for hook code: call the API only through CAP_REAL() (cap_gl.h);
+ * call cap_glerror_stash() before any GL call that might raise an error
+ * and cap_glerror_drain(what) after, so the application never sees (or
+ * loses) an error because of us; restore any state changed (bindings,
+ * pixel store).  A hook must not fail loudly: on trouble, write nothing.
+ */
+#ifndef CAP_OBSERVE_H
+#define CAP_OBSERVE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cap_gl.h"
+
+/* ---- hooks (implemented in cap_observe.c) ------------------------------ */
+
+/* After glEndTransformFeedback (paused_not_ended false) or
+ * glPauseTransformFeedback (true). */
+void cap_observe_tf_end(uint64_t seq, bool paused_not_ended);
+
+/*
+ * After glGetQueryObject{i,ui,i64,ui64}v[EXT|ARB] (func names it) with the
+ * query `id`, `pname` and the application's `params` (elem_bytes 4 or 8),
+ * or after glGetQueryBufferObject*v (id is the query, params NULL: the
+ * result went to a buffer).  When a query buffer was bound, params is NULL.
+ */
+void cap_observe_query(uint64_t seq, const char *func, GLuint id,
+		       GLenum pname, const void *params, size_t elem_bytes);
+
+/* After glGetBufferSubData / glGetNamedBufferSubData: `size` bytes the
+ * application read from `buffer` at `offset` (buffer is the name bound to
+ * the target for the non-named form, 0 if it could not be queried). */
+void cap_observe_buffer_read(uint64_t seq, GLuint buffer, int64_t offset,
+			     int64_t size, const void *data);
+
+/* After glMapBuffer* / glMapNamedBuffer* returned a mapping with READ
+ * access (`ptr` non-NULL); glMapBuffer's access is translated to the
+ * GL_MAP_*_BIT form. */
+void cap_observe_map(uint64_t seq, GLuint buffer, int64_t offset,
+		     int64_t length, GLbitfield access, const void *ptr);
+
+/* ---- services (implemented by the capture) ----------------------------- */
+
+/*
+ * Room for a record payload of at most `max_payload` bytes in the calling
+ * thread's stream, or NULL when not recording (then skip the record).
+ * Encode with trace_enc.h, then cap_rec_commit() with the bytes used.
+ * One reservation at a time per thread.
+ */
+uint8_t *cap_rec_reserve(size_t max_payload);
+void cap_rec_commit(uint16_t type, uint16_t flags, uint64_t seq, size_t n);
+
+/* Whether observations are enabled (XFBTRACE_OBSERVE). */
+bool cap_observe_enabled(void);
+
+struct cap_ctx_info {
+	bool gles;       /* OpenGL ES, else desktop GL */
+	bool core;       /* desktop core profile */
+	int major;       /* context version (actual once made current) */
+	int minor;
+};
+
+/* The calling thread's current context; false if none is known. */
+bool cap_current_ctx(struct cap_ctx_info *out);
+
+/* Moves pending real GL errors into the context's queue for the app. */
+void cap_glerror_stash(void);
+/* Drains errors our own GL calls raised; warns once, naming `what`. */
+void cap_glerror_drain(const char *what);
+
+#endif

@@ -1,0 +1,282 @@
+/*
+ * cap_size.c - how many bytes a pointer argument refers to, for the size
+ * rules of cap_desc.h: registry lengths (`n`, `count*4`), and the
+ * COMPSIZE(...) forms that specs/gl_annotations.py maps to helpers here.
+ *
+ * Pixel data sizes follow the GL 4.6 specification, section 8.4.4.1
+ * (unpacking) and 18.2 (packing): row length and alignment from the pixel
+ * store state (read with the real glGetIntegerv, never tracked), skips
+ * included, so the recorded extent starts at the pointer the application
+ * passed.  When a size cannot be known the helper says what was missing
+ * and the argument is recorded UNSIZED: never a guess.
+ */
+#include <stdint.h>
+
+#include "cap_observe.h"
+#include "cap_state.h"
+#include "glapi.h"
+
+unsigned cap_index_bytes(uint32_t type)
+{
+	switch (type) {
+	case GL_UNSIGNED_BYTE: return 1;
+	case GL_UNSIGNED_SHORT: return 2;
+	case GL_UNSIGNED_INT: return 4;
+	default: return 0;
+	}
+}
+
+unsigned cap_type_bytes(uint32_t type)
+{
+	switch (type) {
+	case GL_BYTE: case GL_UNSIGNED_BYTE: return 1;
+	case GL_SHORT: case GL_UNSIGNED_SHORT: case GL_HALF_FLOAT: case GL_HALF_FLOAT_OES: return 2;
+	case GL_INT: case GL_UNSIGNED_INT: case GL_FLOAT: case GL_FIXED: return 4;
+	case GL_DOUBLE: return 8;
+	case GL_2_BYTES: return 2;
+	case GL_3_BYTES: return 3;
+	case GL_4_BYTES: return 4;
+	default: return 0;
+	}
+}
+
+static int64_t count_of(const struct cap_pdesc *d, const union cap_arg *a)
+{
+	return a[d->p[0]].i;
+}
+
+static size_t pname_count(struct cap_ctx *x, uint32_t pname, bool indexed, const char **why)
+{
+	size_t lo = 0, hi = cap_pname_counts_len;
+
+	if (indexed) {
+		switch (pname) {
+		case GL_VIEWPORT: case GL_SCISSOR_BOX: case GL_COLOR_WRITEMASK: return 4;
+		case GL_DEPTH_RANGE: return 2;
+		default: break;
+		}
+		if (glapi_enum_name(pname))
+			return 1;
+		*why = "COMPSIZE(pname): unknown pname";
+		return SIZE_MAX;
+	}
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (cap_pname_counts[mid].pname == pname) {
+			uint32_t c = cap_pname_counts[mid].count;
+			GLint n = 0;
+			cap_pfn_glGetIntegerv get = CAP_REAL(glGetIntegerv);
+			if (!(c & 0x80000000u))
+				return c;
+			if (!x || !get) {
+				*why = "COMPSIZE(pname): count query impossible";
+				return SIZE_MAX;
+			}
+			cap_glerror_stash_ctx(x);
+			get(c & 0x7fffffffu, &n);
+			cap_glerror_drain_ctx(x, "pname count query");
+			return n > 0 ? (size_t)n : 0;
+		}
+		if (cap_pname_counts[mid].pname < pname)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (glapi_enum_name(pname))
+		return 1;
+	*why = "COMPSIZE(pname): unknown pname";
+	return SIZE_MAX;
+}
+
+static unsigned format_components(uint32_t format)
+{
+	switch (format) {
+	case GL_RED: case GL_GREEN: case GL_BLUE: case GL_ALPHA: case GL_LUMINANCE:
+	case GL_DEPTH_COMPONENT: case GL_STENCIL_INDEX: case GL_COLOR_INDEX:
+	case GL_RED_INTEGER: case GL_GREEN_INTEGER: case GL_BLUE_INTEGER:
+	case GL_ALPHA_INTEGER:
+		return 1;
+	case GL_RG: case GL_RG_INTEGER: case GL_LUMINANCE_ALPHA: case GL_DEPTH_STENCIL:
+		return 2;
+	case GL_RGB: case GL_BGR: case GL_RGB_INTEGER: case GL_BGR_INTEGER:
+		return 3;
+	case GL_RGBA: case GL_BGRA: case GL_RGBA_INTEGER: case GL_BGRA_INTEGER:
+	case GL_ABGR_EXT:
+		return 4;
+	default:
+		return 0;
+	}
+}
+
+/* Bytes of one pixel, 0 if unknown; GL_BITMAP is handled by the caller. */
+static unsigned pixel_bytes(uint32_t format, uint32_t type)
+{
+	switch (type) {
+	case GL_UNSIGNED_BYTE_3_3_2: case GL_UNSIGNED_BYTE_2_3_3_REV:
+		return 1;
+	case GL_UNSIGNED_SHORT_5_6_5: case GL_UNSIGNED_SHORT_5_6_5_REV:
+	case GL_UNSIGNED_SHORT_4_4_4_4: case GL_UNSIGNED_SHORT_4_4_4_4_REV:
+	case GL_UNSIGNED_SHORT_5_5_5_1: case GL_UNSIGNED_SHORT_1_5_5_5_REV:
+		return 2;
+	case GL_UNSIGNED_INT_8_8_8_8: case GL_UNSIGNED_INT_8_8_8_8_REV:
+	case GL_UNSIGNED_INT_10_10_10_2: case GL_UNSIGNED_INT_2_10_10_10_REV:
+	case GL_UNSIGNED_INT_24_8: case GL_UNSIGNED_INT_10F_11F_11F_REV:
+	case GL_UNSIGNED_INT_5_9_9_9_REV:
+		return 4;
+	case GL_FLOAT_32_UNSIGNED_INT_24_8_REV:
+		return 8;
+	default:
+		return format_components(format) * cap_type_bytes(type);
+	}
+}
+
+struct pixel_store {
+	GLint alignment, row_length, image_height, skip_pixels, skip_rows, skip_images;
+};
+
+static bool read_pixel_store(struct cap_ctx *x, bool pack, struct pixel_store *ps)
+{
+	cap_pfn_glGetIntegerv get = CAP_REAL(glGetIntegerv);
+	const bool es2 = x->gles && x->major < 3;
+
+	*ps = (struct pixel_store){ 4, 0, 0, 0, 0, 0 };
+	if (!get)
+		return false;
+	cap_glerror_stash_ctx(x);
+	get(pack ? GL_PACK_ALIGNMENT : GL_UNPACK_ALIGNMENT, &ps->alignment);
+	if (!es2) {
+		get(pack ? GL_PACK_ROW_LENGTH : GL_UNPACK_ROW_LENGTH, &ps->row_length);
+		get(pack ? GL_PACK_SKIP_PIXELS : GL_UNPACK_SKIP_PIXELS, &ps->skip_pixels);
+		get(pack ? GL_PACK_SKIP_ROWS : GL_UNPACK_SKIP_ROWS, &ps->skip_rows);
+		/* GLES 3 has no PACK_IMAGE_HEIGHT / PACK_SKIP_IMAGES. */
+		if (!(pack && x->gles)) {
+			get(pack ? GL_PACK_IMAGE_HEIGHT : GL_UNPACK_IMAGE_HEIGHT, &ps->image_height);
+			get(pack ? GL_PACK_SKIP_IMAGES : GL_UNPACK_SKIP_IMAGES, &ps->skip_images);
+		}
+	}
+	cap_glerror_drain_ctx(x, "pixel store query");
+	if (ps->alignment <= 0)
+		ps->alignment = 1;
+	return true;
+}
+
+static size_t image_bytes(struct cap_ctx *x, bool pack, uint32_t format, uint32_t type,
+			  int64_t w, int64_t h, int64_t d, unsigned dims, const char **why)
+{
+	struct pixel_store ps;
+	uint64_t psize, row, stride, img_h, n;
+
+	if (!x) {
+		*why = "COMPSIZE(format,type,...): no current context";
+		return SIZE_MAX;
+	}
+	if (w <= 0 || h <= 0 || d <= 0)
+		return 0;
+	if (!read_pixel_store(x, pack, &ps)) {
+		*why = "COMPSIZE(format,type,...): pixel store unknown";
+		return SIZE_MAX;
+	}
+	row = (uint64_t)(ps.row_length > 0 ? ps.row_length : w);
+	if (type == GL_BITMAP) {
+		stride = (row + 7) / 8;
+		stride = (stride + (uint64_t)ps.alignment - 1) / (uint64_t)ps.alignment * (uint64_t)ps.alignment;
+		return (size_t)(stride * (uint64_t)(h + (dims >= 2 ? ps.skip_rows : 0)));
+	}
+	psize = pixel_bytes(format, type);
+	if (!psize) {
+		*why = "COMPSIZE(format,type,...): unknown format/type";
+		return SIZE_MAX;
+	}
+	stride = row * psize;
+	stride = (stride + (uint64_t)ps.alignment - 1) / (uint64_t)ps.alignment * (uint64_t)ps.alignment;
+	img_h = (uint64_t)(ps.image_height > 0 ? ps.image_height : h);
+	n = (uint64_t)(ps.skip_pixels + w) * psize;
+	if (dims >= 2)
+		n += (uint64_t)(ps.skip_rows + h - 1) * stride;
+	if (dims >= 3)
+		n += (uint64_t)(ps.skip_images + d - 1) * stride * img_h;
+	return (size_t)n;
+}
+
+static size_t tex_image_bytes(struct cap_ctx *x, const union cap_arg *a,
+			      const struct cap_pdesc *d, const char **why)
+{
+	cap_pfn_glGetTexLevelParameteriv getl = CAP_REAL(glGetTexLevelParameteriv);
+	uint32_t target = (uint32_t)a[d->p[0]].u;
+	GLint level = (GLint)a[d->p[1]].i, w = 0, h = 0, depth = 0;
+
+	if (!x || !getl) {
+		*why = "COMPSIZE(target,level,format,type): texture size unknown";
+		return SIZE_MAX;
+	}
+	cap_glerror_stash_ctx(x);
+	getl(target, level, GL_TEXTURE_WIDTH, &w);
+	getl(target, level, GL_TEXTURE_HEIGHT, &h);
+	getl(target, level, GL_TEXTURE_DEPTH, &depth);
+	cap_glerror_drain_ctx(x, "texture size query");
+	return image_bytes(x, true, (uint32_t)a[d->p[2]].u, (uint32_t)a[d->p[3]].u,
+			   w, h, depth, 3, why);
+}
+
+size_t cap_size(struct cap_ctx *x, const struct cap_pdesc *d,
+		const union cap_arg *a, bool output, const char **why)
+{
+	int64_t n;
+
+	switch (d->len) {
+	case CAP_LEN_CONST:
+		return (size_t)d->k * d->elem_bytes;
+	case CAP_LEN_PARAM:
+		n = count_of(d, a);
+		if (n <= 0)
+			return 0;
+		return (size_t)((uint64_t)n * d->k / d->div) * d->elem_bytes;
+	case CAP_LEN_HELPER:
+		break;
+	default:
+		*why = "no size rule";
+		return SIZE_MAX;
+	}
+	switch (d->helper) {
+	case CAP_SIZE_PNAME: {
+		size_t c = pname_count(x, (uint32_t)a[d->p[d->np - 1]].u, false, why);
+		return c == SIZE_MAX ? c : c * d->elem_bytes;
+	}
+	case CAP_SIZE_PNAME_INDEXED: {
+		size_t c = pname_count(x, (uint32_t)a[d->p[0]].u, true, why);
+		return c == SIZE_MAX ? c : c * d->elem_bytes;
+	}
+	case CAP_SIZE_COUNT_TYPE: {
+		unsigned tb = cap_type_bytes((uint32_t)a[d->p[1]].u);
+		n = count_of(d, a);
+		if (!tb) {
+			*why = "COMPSIZE(count,type): unknown type";
+			return SIZE_MAX;
+		}
+		return n > 0 ? (size_t)n * tb : 0;
+	}
+	case CAP_SIZE_IMAGE: {
+		/* (format, type[, width[, height[, depth]]]) */
+		int64_t w = d->np > 2 ? a[d->p[2]].i : 1;
+		int64_t h = d->np > 3 ? a[d->p[3]].i : 1;
+		int64_t depth = d->np > 4 ? a[d->p[4]].i : 1;
+		unsigned dims = d->np > 2 ? (unsigned)(d->np - 2) : 1;
+		return image_bytes(x, output, (uint32_t)a[d->p[0]].u, (uint32_t)a[d->p[1]].u,
+				   w, h, depth, dims, why);
+	}
+	case CAP_SIZE_TEX_IMAGE:
+		return tex_image_bytes(x, a, d, why);
+	case CAP_SIZE_INDIRECT_ARRAYS:
+	case CAP_SIZE_INDIRECT_ELEMENTS: {
+		uint64_t cmd = d->helper == CAP_SIZE_INDIRECT_ARRAYS ? 16 : 20;
+		int64_t stride = a[d->p[1]].i;
+		n = count_of(d, a);
+		if (n <= 0)
+			return 0;
+		return (size_t)((uint64_t)(n - 1) * (uint64_t)(stride > 0 ? stride : (int64_t)cmd) + cmd);
+	}
+	default:
+		*why = "no size helper";
+		return SIZE_MAX;
+	}
+}

@@ -1,0 +1,265 @@
+/*
+ * cap_state.c - the capture's life cycle: lazy start at the first API call,
+ * per-thread streams, fork, and stopping on internal failure.
+ *
+ * Start: the first wrapper call of the process opens the output
+ * (XFBTRACE_OUTPUT, else <program>.xfbt in the cwd, else <program>.<N>.xfbt
+ * when that exists) with O_EXCL and writes the PROPERTY records.  Nothing
+ * is needed at exit: every committed record is already in the spool file
+ * (trace_spool.h), which `xfbtrace capture` compacts afterwards.
+ *
+ * Fork: instead of a getpid() per call (apitrace's cost), a pthread_atfork
+ * child handler abandons the parent's spool and marks capture as not
+ * started; the child's next call starts <stem>.<pid>.xfbt with call and
+ * thread numbers from 0.
+ *
+ * Failure: cap_stop() prints one line and turns recording off for good;
+ * wrappers keep forwarding calls, so the application is never harmed.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cap_state.h"
+#include "trace_enc.h"
+#include "xt_fault.h"
+#include "xt_revision.h"
+
+struct cap_global cap_g = {
+	.lock = PTHREAD_MUTEX_INITIALIZER,
+};
+
+__thread struct cap_thread cap_tls __attribute__((tls_model("initial-exec")));
+
+static pthread_once_t cap_once = PTHREAD_ONCE_INIT;
+/* Set in a forked child: its trace is <stem>.<pid>.xfbt. */
+static unsigned cap_child_pid;
+
+void cap_stop(const char *fmt, ...)
+{
+	int expected = CAP_ON;
+	char msg[512];
+	va_list ap;
+
+	if (!atomic_compare_exchange_strong(&cap_g.state, &expected, CAP_STOPPED)) {
+		expected = CAP_OFF;
+		if (!atomic_compare_exchange_strong(&cap_g.state, &expected, CAP_STOPPED))
+			return;
+	}
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "xfbtrace: capture stopped: %s\n", msg);
+}
+
+static void program_name(char *out, size_t cap)
+{
+	char buf[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
+	const char *base = "app";
+
+	if (n > 0) {
+		buf[n] = '\0';
+		base = strrchr(buf, '/') ? strrchr(buf, '/') + 1 : buf;
+	} else if (program_invocation_short_name && *program_invocation_short_name) {
+		base = program_invocation_short_name;
+	}
+	snprintf(out, cap, "%.255s", base);
+}
+
+static void choose_stem(void)
+{
+	const char *env = getenv("XFBTRACE_OUTPUT");
+	const char *obs = getenv("XFBTRACE_OBSERVE");
+	char prog[256];
+	size_t n;
+
+	cap_g.observe = !(obs && strcmp(obs, "0") == 0);
+	if (env && *env) {
+		cap_g.explicit_output = true;
+		snprintf(cap_g.stem, sizeof(cap_g.stem), "%s", env);
+	} else {
+		program_name(prog, sizeof(prog));
+		snprintf(cap_g.stem, sizeof(cap_g.stem), "%s", prog);
+	}
+	n = strlen(cap_g.stem);
+	if (n > 5 && strcmp(cap_g.stem + n - 5, ".xfbt") == 0)
+		cap_g.stem[n - 5] = '\0';
+}
+
+/* Opens the spool: the explicit path as given, else the first free name. */
+static bool open_output(unsigned child_pid)
+{
+	struct xt_err err;
+	char path[sizeof(cap_g.stem) + 32];
+	enum xt_rc rc;
+
+	xt_err_clear(&err);
+	if (child_pid) {
+		snprintf(path, sizeof(path), "%s.%u.xfbt", cap_g.stem, child_pid);
+		rc = trace_spool_open(&cap_g.spool, path, 0, &err);
+	} else if (cap_g.explicit_output) {
+		const char *env = getenv("XFBTRACE_OUTPUT");
+		snprintf(path, sizeof(path), "%s", env ? env : cap_g.stem);
+		rc = trace_spool_open(&cap_g.spool, path, 0, &err);
+	} else {
+		rc = XT_ERR_IO;
+		for (unsigned i = 0; i < 10000; i++) {
+			if (i == 0)
+				snprintf(path, sizeof(path), "%s.xfbt", cap_g.stem);
+			else
+				snprintf(path, sizeof(path), "%s.%u.xfbt", cap_g.stem, i);
+			rc = trace_spool_open(&cap_g.spool, path, 0, &err);
+			if (rc == XT_OK || access(path, F_OK) != 0)
+				break;
+		}
+	}
+	if (rc != XT_OK) {
+		cap_stop("cannot create %s: %s", path, xt_err_msg(&err));
+		return false;
+	}
+	return true;
+}
+
+static void thread_exit(void *arg)
+{
+	struct cap_thread *t = arg;
+
+	pthread_mutex_lock(&cap_g.lock);
+	if (t && t->stream && t->gen == atomic_load(&cap_g.gen) && cap_g.spool) {
+		trace_spool_stream_close(t->stream);
+		t->stream = NULL;
+		t->gen = 0;
+	}
+	pthread_mutex_unlock(&cap_g.lock);
+}
+
+static void atfork_prepare(void)
+{
+	pthread_mutex_lock(&cap_g.lock);
+}
+
+static void atfork_parent(void)
+{
+	pthread_mutex_unlock(&cap_g.lock);
+}
+
+static void atfork_child(void)
+{
+	struct cap_thread *t = &cap_tls;
+
+	if (cap_g.spool) {
+		trace_spool_abandon(cap_g.spool);  /* frees the streams too */
+		cap_g.spool = NULL;
+	}
+	t->stream = NULL;
+	t->gen = 0;
+	if (atomic_load(&cap_g.state) == CAP_ON)
+		atomic_store(&cap_g.state, CAP_OFF);
+	atomic_store(&cap_g.next_seq, 0);
+	atomic_store(&cap_g.next_thread, 0);
+	cap_child_pid = (unsigned)getpid();
+	pthread_mutex_unlock(&cap_g.lock);
+}
+
+static void once_init(void)
+{
+	choose_stem();
+	if (pthread_key_create(&cap_g.thread_key, thread_exit) != 0)
+		cap_stop("pthread_key_create failed");
+	pthread_atfork(atfork_prepare, atfork_parent, atfork_child);
+}
+
+static void property_file(struct cap_thread *t, uint64_t seq, const char *key,
+			  const char *path, bool nul_to_space)
+{
+	char buf[8192];
+	ssize_t n = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return;
+	while (n < (ssize_t)sizeof(buf)) {
+		ssize_t r = read(fd, buf + n, sizeof(buf) - (size_t)n);
+		if (r <= 0)
+			break;
+		n += r;
+	}
+	close(fd);
+	while (n > 0 && (buf[n - 1] == '\0' || buf[n - 1] == '\n'))
+		n--;
+	for (ssize_t i = 0; nul_to_space && i < n; i++)
+		if (buf[i] == '\0')
+			buf[i] = ' ';
+	cap_property(t, seq, key, buf, (size_t)n);
+}
+
+static void start_properties(struct cap_thread *t)
+{
+	uint64_t seq = atomic_load(&cap_g.next_seq);
+	char buf[PATH_MAX];
+	time_t now = time(NULL);
+	struct tm tm;
+	ssize_t n;
+
+	n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
+	if (n > 0)
+		cap_property(t, seq, "program", buf, (size_t)n);
+	property_file(t, seq, "cmdline", "/proc/self/cmdline", true);
+	n = snprintf(buf, sizeof(buf), "%ld", (long)getpid());
+	cap_property(t, seq, "pid", buf, (size_t)n);
+	gmtime_r(&now, &tm);
+	n = (ssize_t)strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	cap_property(t, seq, "capture.time", buf, (size_t)n);
+	cap_property(t, seq, "xfbtrace.revision", XT_REVISION, strlen(XT_REVISION));
+	cap_property(t, seq, "capture.observe", cap_g.observe ? "1" : "0", 1);
+}
+
+bool cap_thread_begin(struct cap_thread *t)
+{
+	bool started_here = false;
+	unsigned gen;
+
+	if (atomic_load(&cap_g.state) == CAP_STOPPED)
+		return false;
+	pthread_once(&cap_once, once_init);
+	if (atomic_load(&cap_g.state) == CAP_OFF) {
+		pthread_mutex_lock(&cap_g.lock);
+		if (atomic_load(&cap_g.state) == CAP_OFF && open_output(cap_child_pid)) {
+			atomic_fetch_add(&cap_g.gen, 1);
+			atomic_store(&cap_g.state, CAP_ON);
+			started_here = true;
+		}
+		pthread_mutex_unlock(&cap_g.lock);
+	}
+	if (atomic_load(&cap_g.state) != CAP_ON)
+		return false;
+	gen = atomic_load(&cap_g.gen);
+	if (t->gen != gen) {
+		if (!t->funcdef_seen)
+			t->funcdef_seen = xt_calloc((CAP_F_COUNT + 7) / 8, 1);
+		else
+			memset(t->funcdef_seen, 0, (CAP_F_COUNT + 7) / 8);
+		pthread_mutex_lock(&cap_g.lock);
+		t->thread_no = atomic_fetch_add(&cap_g.next_thread, 1);
+		t->stream = t->funcdef_seen && cap_g.spool ?
+			trace_spool_stream_open(cap_g.spool, t->thread_no) : NULL;
+		pthread_mutex_unlock(&cap_g.lock);
+		if (!t->stream) {
+			cap_stop("cannot open a stream for thread %u: out of memory", t->thread_no);
+			return false;
+		}
+		t->gen = gen;
+		t->announce = true;
+		pthread_setspecific(cap_g.thread_key, t);
+	}
+	if (started_here)
+		start_properties(t);
+	return atomic_load(&cap_g.state) == CAP_ON;
+}

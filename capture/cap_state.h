@@ -1,0 +1,118 @@
+/*
+ * cap_state.h - the capture library's process-wide state, its per-thread
+ * state and its per-GL-context state, shared by the capture's .c files.
+ *
+ * The process-wide `cap_g` is the one hidden global the style allows for the
+ * capture.  The hot path touches only the thread's own `cap_tls` (static
+ * TLS, initial-exec) and two atomics of cap_g (state, next call number):
+ * no lock and no system call per call.  Everything that needs the lock
+ * (start, new threads, contexts, persistent maps) is rare.
+ */
+#ifndef CAP_STATE_H
+#define CAP_STATE_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cap_call.h"
+#include "cap_desc.h"
+#include "trace_spool.h"
+
+enum cap_run_state {
+	CAP_OFF = 0,      /* not started yet: the next call starts it */
+	CAP_ON = 1,       /* recording */
+	CAP_STOPPED = 2,  /* internal failure or disabled: forward only */
+};
+
+struct cap_ctx;
+
+struct cap_global {
+	atomic_int state;              /* enum cap_run_state */
+	atomic_uint_fast64_t next_seq; /* the next call number */
+	atomic_uint next_thread;       /* the next thread number */
+	atomic_uint gen;               /* bumped at every start: stale streams */
+	pthread_mutex_t lock;          /* start, threads, contexts, shadows */
+	struct trace_spool *spool;     /* NULL unless started */
+	pthread_key_t thread_key;      /* closes a thread's stream at its exit */
+	bool observe;                  /* XFBTRACE_OBSERVE != 0 */
+	bool explicit_output;          /* XFBTRACE_OUTPUT was given */
+	char stem[4096];               /* output path without ".xfbt" */
+	struct cap_ctx *contexts;      /* list, under `lock` */
+	atomic_int shadows;            /* number of persistent-map shadows */
+};
+
+extern struct cap_global cap_g;
+
+struct cap_thread {
+	struct trace_spool_stream *stream; /* valid when gen == cap_g.gen */
+	unsigned gen;                  /* generation of `stream` (0: none) */
+	uint32_t thread_no;
+	uint32_t depth;                /* wrapper nesting on this thread */
+	bool announce;                 /* THREAD record still to be written */
+	uint8_t *funcdef_seen;         /* CAP_F_COUNT bits */
+	struct cap_ctx *ctx;           /* current context, NULL if none */
+};
+
+extern __thread struct cap_thread cap_tls __attribute__((tls_model("initial-exec")));
+
+struct cap_ctx {
+	uint64_t handle;               /* EGLContext / GLXContext */
+	uint64_t display;
+	bool gles;                     /* GLES (else desktop GL) */
+	bool core;                     /* desktop core profile */
+	int major, minor;              /* requested, then actual at first current */
+	bool props_done;               /* gl.* properties written */
+	uint32_t errq[8];              /* GL errors stashed for the app, FIFO */
+	unsigned nerr;
+	uint8_t binding_bad;           /* bit b: binding b's query raised an error */
+	uint32_t client_attribs;       /* generic attribs given client pointers */
+	uint32_t client_legacy;        /* legacy arrays given client pointers */
+	struct cap_ctx *next;
+};
+
+/* cap_state.c */
+/* Starts capture or a thread's stream; false when not recording. */
+bool cap_thread_begin(struct cap_thread *t);
+/* Stops recording for good, printing one line; calls keep being forwarded. */
+void cap_stop(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* cap_record.c: records in the current thread's stream (NULL: stopped). */
+uint8_t *cap_reserve(struct cap_thread *t, size_t max_payload);
+void cap_commit(struct cap_thread *t, uint16_t type, uint16_t flags,
+		uint64_t seq, size_t payload_bytes);
+/* A MEMWRITE record for call `seq` (before its CALL). */
+void cap_memwrite(struct cap_thread *t, uint64_t seq, const void *addr,
+		  const void *data, size_t n, const char *why);
+/* PROPERTY key = value, ordered before call `seq`. */
+void cap_property(struct cap_thread *t, uint64_t seq, const char *key,
+		  const char *value, size_t value_len);
+
+/* cap_context.c */
+void cap_ctx_post(struct cap_thread *t, struct cap_call *c, unsigned hook);
+/* The binding's buffer name; 0 when nothing is bound or it cannot be queried. */
+uint32_t cap_ctx_binding(struct cap_ctx *x, unsigned binding);
+/* The buffer bound to `target` (a GL_*_BUFFER), 0 if none or unknown. */
+GLuint cap_ctx_bound_buffer(GLenum target);
+void cap_glerror_stash_ctx(struct cap_ctx *x);
+void cap_glerror_drain_ctx(struct cap_ctx *x, const char *what);
+
+/* cap_memory.c */
+void cap_mem_pre(struct cap_thread *t, struct cap_call *c, unsigned hook);
+void cap_mem_post(struct cap_thread *t, struct cap_call *c, unsigned hook);
+/* A gl*Pointer call gave client memory for its array. */
+void cap_mem_client_pointer(struct cap_ctx *x, unsigned fid, const union cap_arg *a);
+/* Diff every persistent mapping and write MEMWRITE for what changed. */
+void cap_mem_sync_persistent(struct cap_thread *t, uint64_t seq);
+
+/* cap_size.c: bytes of IN/OUT memory, or SIZE_MAX with *why set. */
+size_t cap_size(struct cap_ctx *x, const struct cap_pdesc *d,
+		const union cap_arg *a, bool output, const char **why);
+/* Bytes of one index of GL type `type` (0 if not an index type). */
+unsigned cap_index_bytes(uint32_t type);
+/* Bytes of one vertex attribute element of GL type `type`, or 0. */
+unsigned cap_type_bytes(uint32_t type);
+
+#endif

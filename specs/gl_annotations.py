@@ -1,0 +1,301 @@
+"""gl_annotations.py - what the Khronos registry cannot say about the GL,
+GLES, EGL and GLX APIs, as data for gen_glapi.py.
+
+gl.xml gives every command's C prototype and, for most pointer parameters, a
+`len` attribute: a constant, a parameter name, `param*K`, `param / K` or
+COMPSIZE(args) ("computed from these arguments, ask a human").  glx.xml says
+less, and EGL is only C headers here.  This file supplies the rest:
+
+  LEN        per (function, parameter) size rules that override the registry;
+  COMPSIZE   which C helper (capture/cap_size.c) computes each registry
+             COMPSIZE(...) form, per function-name pattern;
+  OFFSET     which pointer parameters may be offsets into a bound buffer
+             object, and the binding that decides it;
+  HOOKS      functions the capture treats specially (contexts, frames, maps,
+             draws, sync points, observation hook points);
+  DRAWS      which arguments of each draw call give its vertex range;
+  PNAME_COUNTS  element counts of glGet*/gl*Parameter pnames that are not 1.
+
+Size rules are strings in a small language:
+  "string"                 NUL-terminated input string
+  "outstring:P"            output string of at most P bytes (P a parameter)
+  "strarray:C[:L]"         C strings, lengths in array L (NULL/absent: NUL-terminated)
+  "const:K"                K elements
+  "expr:P[*K|/K]"          P times K (or divided by K) elements
+  "attribs:T:B"            (key, value) list ended by key T, B-byte items
+  "glxvisual"              glXChooseVisual list: boolean keys have no value
+  "helper:NAME:A,B,..."    computed by cap_size_NAME() from parameters A, B...
+  "vertexptr"              gl*Pointer data: offset, or client memory read at draws
+  "unsized:REASON"         cannot be known; recorded as UNSIZED with REASON
+"""
+
+# Wrappers written by hand in capture/ (they change what the call returns).
+HANDWRITTEN = {
+    "glGetError",
+    "eglGetProcAddress",
+    "glXGetProcAddress",
+    "glXGetProcAddressARB",
+}
+
+# Element counts of pnames whose value is not a single element.  Anything
+# else that is a known GL enum counts 1 (Assumption: the registry groups
+# these pnames with single-valued ones; the list below is the exceptions
+# from the GL 4.6 / GLES 3.2 specifications' state tables).  A count given
+# as a string is read at run time with glGetIntegerv(that pname).
+PNAME_COUNTS = {
+    "GL_VIEWPORT": 4, "GL_SCISSOR_BOX": 4, "GL_COLOR_CLEAR_VALUE": 4,
+    "GL_COLOR_WRITEMASK": 4, "GL_BLEND_COLOR": 4, "GL_ACCUM_CLEAR_VALUE": 4,
+    "GL_DEPTH_RANGE": 2, "GL_MAX_VIEWPORT_DIMS": 2,
+    "GL_ALIASED_POINT_SIZE_RANGE": 2, "GL_ALIASED_LINE_WIDTH_RANGE": 2,
+    "GL_SMOOTH_POINT_SIZE_RANGE": 2, "GL_SMOOTH_LINE_WIDTH_RANGE": 2,
+    "GL_VIEWPORT_BOUNDS_RANGE": 2, "GL_POLYGON_MODE": 2,
+    "GL_POINT_DISTANCE_ATTENUATION": 3,
+    "GL_MAX_COMPUTE_WORK_GROUP_COUNT": 3, "GL_MAX_COMPUTE_WORK_GROUP_SIZE": 3,
+    "GL_COMPUTE_WORK_GROUP_SIZE": 3,
+    "GL_MODELVIEW_MATRIX": 16, "GL_PROJECTION_MATRIX": 16,
+    "GL_TEXTURE_MATRIX": 16, "GL_COLOR_MATRIX": 16,
+    "GL_TRANSPOSE_MODELVIEW_MATRIX": 16, "GL_TRANSPOSE_PROJECTION_MATRIX": 16,
+    "GL_TRANSPOSE_TEXTURE_MATRIX": 16, "GL_TRANSPOSE_COLOR_MATRIX": 16,
+    "GL_CURRENT_COLOR": 4, "GL_CURRENT_SECONDARY_COLOR": 4,
+    "GL_CURRENT_NORMAL": 3, "GL_CURRENT_TEXTURE_COORDS": 4,
+    "GL_CURRENT_RASTER_POSITION": 4, "GL_CURRENT_RASTER_COLOR": 4,
+    "GL_CURRENT_RASTER_SECONDARY_COLOR": 4,
+    "GL_CURRENT_RASTER_TEXTURE_COORDS": 4, "GL_CURRENT_VERTEX_ATTRIB": 4,
+    "GL_TEXTURE_BORDER_COLOR": 4, "GL_TEXTURE_SWIZZLE_RGBA": 4,
+    "GL_TEXTURE_ENV_COLOR": 4, "GL_FOG_COLOR": 4, "GL_LIGHT_MODEL_AMBIENT": 4,
+    "GL_AMBIENT": 4, "GL_DIFFUSE": 4, "GL_SPECULAR": 4, "GL_EMISSION": 4,
+    "GL_POSITION": 4, "GL_AMBIENT_AND_DIFFUSE": 4, "GL_SPOT_DIRECTION": 3,
+    "GL_COLOR_INDEXES": 3, "GL_OBJECT_PLANE": 4, "GL_EYE_PLANE": 4,
+    "GL_TEXTURE_CROP_RECT_OES": 4, "GL_DEPTH_BOUNDS_EXT": 2,
+    "GL_COMPRESSED_TEXTURE_FORMATS": "GL_NUM_COMPRESSED_TEXTURE_FORMATS",
+    "GL_PROGRAM_BINARY_FORMATS": "GL_NUM_PROGRAM_BINARY_FORMATS",
+    "GL_SHADER_BINARY_FORMATS": "GL_NUM_SHADER_BINARY_FORMATS",
+}
+
+# Registry COMPSIZE forms -> helper, by function-name regex (first match).
+# Helpers receive the listed parameters in order (see capture/cap_size.c);
+# "pname" uses the last one.
+COMPSIZE = [
+    # glGetIntegeri_v & co: per index, never the whole-vector counts.
+    (r"^glGet\w*i_v\w*$|^glGet\w*Indexed\w*v\w*$", "COMPSIZE(target)", "pname_indexed"),
+    (r"", "COMPSIZE(pname)", "pname"),
+    (r"", "COMPSIZE(target,pname)", "pname"),
+    (r"", "COMPSIZE(target)", "pname"),
+    (r"", "COMPSIZE(value)", "pname"),
+    (r"", "COMPSIZE(count,type)", "count_type"),
+    (r"", "COMPSIZE(n,type)", "count_type"),
+    (r"^glCallLists$", "COMPSIZE(n,type)", "count_type"),
+    (r"", "COMPSIZE(format,type)", "image"),
+    (r"", "COMPSIZE(format,type,width)", "image"),
+    (r"", "COMPSIZE(format,type,width,height)", "image"),
+    (r"", "COMPSIZE(format,type,width,height,depth)", "image"),
+    (r"", "COMPSIZE(target,level,format,type)", "tex_image"),
+    (r"^glMultiDrawArraysIndirect\w*$", "COMPSIZE(drawcount,stride)", "indirect_arrays"),
+    (r"^glMultiDrawElementsIndirect\w*$", "COMPSIZE(drawcount,stride)", "indirect_elements"),
+]
+
+# Buffer bindings that make a pointer parameter an offset.
+BINDINGS = {
+    "ARRAY": "GL_ARRAY_BUFFER_BINDING",
+    "ELEMENT": "GL_ELEMENT_ARRAY_BUFFER_BINDING",
+    "UNPACK": "GL_PIXEL_UNPACK_BUFFER_BINDING",
+    "PACK": "GL_PIXEL_PACK_BUFFER_BINDING",
+    "INDIRECT": "GL_DRAW_INDIRECT_BUFFER_BINDING",
+    "QUERY": "GL_QUERY_BUFFER_BINDING",
+}
+
+# (function regex, parameter regex, binding).  Named (DSA) functions take
+# the buffer explicitly and are not listed.
+OFFSET = [
+    (r"^gl(Vertex|Normal|Color|SecondaryColor|FogCoord|TexCoord|EdgeFlag|Index)Pointer(EXT)?$", r"^pointer$", "ARRAY"),
+    (r"^glVertexAttrib[IL]?Pointer(ARB|EXT|NV)?$", r"^pointer$", "ARRAY"),
+    (r"^gl(Multi)?DrawElements\w*$|^glDrawRangeElements\w*$", r"^indices$", "ELEMENT"),
+    (r"^gl(Multi)?Draw(Arrays|Elements)Indirect\w*$", r"^indirect$", "INDIRECT"),
+    (r"^gl(Compressed)?Tex(Sub)?Image[123]D(OES|EXT|ARB)?$", r"^(pixels|data)$", "UNPACK"),
+    (r"^glDrawPixels$|^glBitmap$|^glPolygonStipple$|^glConvolutionFilter[12]D$|^glColorTable$|^glColorSubTable$", r"^(pixels|data|bitmap|mask|image|table)$", "UNPACK"),
+    (r"^glReadn?Pixels\w*$|^glGet(n|Compressed)?TexImage\w*$|^glGetPolygonStipple$", r"^(pixels|data|img|pattern|mask)$", "PACK"),
+    (r"^glGetQueryObject(u?i|u?i64)v\w*$", r"^params$", "QUERY"),
+]
+
+# Per-parameter rules; "*" as function matches any function (exact names
+# win over "*").
+LEN = {
+    ("glShaderSource", "string"): "strarray:count:length",
+    ("glShaderSourceARB", "string"): "strarray:count:length",
+    ("glTransformFeedbackVaryings", "varyings"): "strarray:count",
+    ("glTransformFeedbackVaryingsEXT", "varyings"): "strarray:count",
+    ("glCreateShaderProgramv", "strings"): "strarray:count",
+    ("glCreateShaderProgramvEXT", "strings"): "strarray:count",
+    ("glGetUniformIndices", "uniformNames"): "strarray:uniformCount",
+    ("glDrawArraysIndirect", "indirect"): "const:16",
+    ("glDrawElementsIndirect", "indirect"): "const:20",
+    ("glMultiDrawElements", "indices"): "unsized:array of index pointers",
+    ("glMultiDrawElementsEXT", "indices"): "unsized:array of index pointers",
+    ("glMultiDrawElementsBaseVertex", "indices"): "unsized:array of index pointers",
+    ("glMultiDrawElementsBaseVertexEXT", "indices"): "unsized:array of index pointers",
+    ("glGetActiveUniformsiv", "params"): "expr:uniformCount",
+    ("glGetShaderInfoLog", "infoLog"): "outstring:bufSize",
+    ("glGetProgramInfoLog", "infoLog"): "outstring:bufSize",
+    ("glGetShaderSource", "source"): "outstring:bufSize",
+    ("glGetProgramPipelineInfoLog", "infoLog"): "outstring:bufSize",
+    ("glGetActiveUniform", "name"): "outstring:bufSize",
+    ("glGetActiveAttrib", "name"): "outstring:bufSize",
+    ("glGetTransformFeedbackVarying", "name"): "outstring:bufSize",
+    ("glGetTransformFeedbackVaryingEXT", "name"): "outstring:bufSize",
+    ("glGetActiveUniformBlockName", "uniformBlockName"): "outstring:bufSize",
+    ("glGetActiveUniformName", "uniformName"): "outstring:bufSize",
+    ("glGetProgramResourceName", "name"): "outstring:bufSize",
+    ("glGetObjectLabel", "label"): "outstring:bufSize",
+    ("glGetObjectPtrLabel", "label"): "outstring:bufSize",
+    ("glGetBufferPointerv", "params"): "const:1",
+    ("glGetBufferPointervOES", "params"): "const:1",
+    ("glGetNamedBufferPointerv", "params"): "const:1",
+    ("glGetPointerv", "params"): "const:1",
+    ("glGetVertexAttribPointerv", "pointer"): "const:1",
+    # EGL (no registry lengths here: the headers only).
+    ("*", "attrib_list"): "attribs_egl",
+    ("eglInitialize", "major"): "const:1",
+    ("eglInitialize", "minor"): "const:1",
+    ("eglChooseConfig", "configs"): "expr:config_size",
+    ("eglChooseConfig", "num_config"): "const:1",
+    ("eglGetConfigs", "configs"): "expr:config_size",
+    ("eglGetConfigs", "num_config"): "const:1",
+    ("eglGetConfigAttrib", "value"): "const:1",
+    ("eglQueryContext", "value"): "const:1",
+    ("eglQuerySurface", "value"): "const:1",
+    ("eglQueryDevicesEXT", "devices"): "expr:max_devices",
+    ("eglQueryDevicesEXT", "num_devices"): "const:1",
+    ("eglQueryDisplayAttribEXT", "value"): "const:1",
+    ("eglQueryDeviceAttribEXT", "value"): "const:1",
+    ("eglGetSyncAttrib", "value"): "const:1",
+    ("eglGetSyncAttribKHR", "value"): "const:1",
+    # GLX
+    ("glXChooseVisual", "attribList"): "glxvisual",
+    ("glXChooseFBConfig", "attrib_list"): "attribs:0:4",
+    ("glXChooseFBConfig", "nelements"): "const:1",
+    ("glXCreateContextAttribsARB", "attrib_list"): "attribs:0:4",
+    ("glXCreatePbuffer", "attrib_list"): "attribs:0:4",
+    ("glXCreateWindow", "attrib_list"): "attribs:0:4",
+    ("glXCreatePixmap", "attrib_list"): "attribs:0:4",
+    ("glXGetFBConfigs", "nelements"): "const:1",
+    ("glXQueryVersion", "maj"): "const:1",
+    ("glXQueryVersion", "min"): "const:1",
+    ("glXQueryExtension", "errorb"): "const:1",
+    ("glXQueryExtension", "event"): "const:1",
+    ("glXGetConfig", "value"): "const:1",
+    ("glXGetFBConfigAttrib", "value"): "const:1",
+    ("glXQueryContext", "value"): "const:1",
+    ("glXQueryDrawable", "value"): "const:1",
+}
+
+# EGL attribute lists: EGL_NONE-terminated pairs of the parameter's type.
+EGL_NONE = 0x3038
+
+# Hooks (capture/cap_hooks.c), by exact function name.
+HOOKS = {}
+
+
+def _hook(name, *funcs):
+    for f in funcs:
+        HOOKS[f] = name
+
+
+_hook("EGL_CREATE_CONTEXT", "eglCreateContext")
+_hook("EGL_DESTROY_CONTEXT", "eglDestroyContext")
+_hook("EGL_MAKE_CURRENT", "eglMakeCurrent")
+_hook("SWAP", "eglSwapBuffers", "eglSwapBuffersWithDamageKHR",
+      "eglSwapBuffersWithDamageEXT", "glXSwapBuffers")
+_hook("GLX_CREATE_CONTEXT", "glXCreateContext", "glXCreateNewContext",
+      "glXCreateContextAttribsARB", "glXCreateContextWithConfigSGIX")
+_hook("GLX_DESTROY_CONTEXT", "glXDestroyContext")
+_hook("GLX_MAKE_CURRENT", "glXMakeCurrent")
+_hook("GLX_MAKE_CONTEXT_CURRENT", "glXMakeContextCurrent",
+      "glXMakeCurrentReadSGI")
+_hook("TF_END", "glEndTransformFeedback", "glEndTransformFeedbackEXT",
+      "glEndTransformFeedbackNV")
+_hook("TF_PAUSE", "glPauseTransformFeedback", "glPauseTransformFeedbackNV")
+_hook("QUERY_OBJECT", "glGetQueryObjectiv", "glGetQueryObjectuiv",
+      "glGetQueryObjecti64v", "glGetQueryObjectui64v",
+      "glGetQueryObjectivEXT", "glGetQueryObjectuivEXT",
+      "glGetQueryObjecti64vEXT", "glGetQueryObjectui64vEXT",
+      "glGetQueryObjectivARB", "glGetQueryObjectuivARB")
+_hook("QUERY_BUFFER_OBJECT", "glGetQueryBufferObjectiv",
+      "glGetQueryBufferObjectuiv", "glGetQueryBufferObjecti64v",
+      "glGetQueryBufferObjectui64v")
+_hook("BUFFER_READ", "glGetBufferSubData", "glGetBufferSubDataARB")
+_hook("NAMED_BUFFER_READ", "glGetNamedBufferSubData",
+      "glGetNamedBufferSubDataEXT")
+_hook("MAP", "glMapBuffer", "glMapBufferARB", "glMapBufferOES")
+_hook("MAP_RANGE", "glMapBufferRange", "glMapBufferRangeEXT")
+_hook("NAMED_MAP", "glMapNamedBuffer", "glMapNamedBufferEXT")
+_hook("NAMED_MAP_RANGE", "glMapNamedBufferRange", "glMapNamedBufferRangeEXT")
+_hook("UNMAP", "glUnmapBuffer", "glUnmapBufferARB", "glUnmapBufferOES")
+_hook("NAMED_UNMAP", "glUnmapNamedBuffer", "glUnmapNamedBufferEXT")
+_hook("FLUSH_RANGE", "glFlushMappedBufferRange", "glFlushMappedBufferRangeEXT",
+      "glFlushMappedBufferRangeAPPLE")
+_hook("NAMED_FLUSH_RANGE", "glFlushMappedNamedBufferRange",
+      "glFlushMappedNamedBufferRangeEXT")
+_hook("SYNC", "glFenceSync", "glClientWaitSync", "glWaitSync", "glFinish",
+      "glFlush", "glFenceSyncAPPLE", "glClientWaitSyncAPPLE",
+      "glWaitSyncAPPLE", "glMemoryBarrier", "glDispatchCompute",
+      "glDispatchComputeIndirect")
+_hook("VERTEX_ATTRIB_DIVISOR", "glVertexAttribDivisor",
+      "glVertexAttribDivisorARB", "glVertexAttribDivisorEXT",
+      "glVertexAttribDivisorANGLE", "glVertexAttribDivisorNV")
+
+# Draw calls: the parameter that plays each role (absent = not used).
+# Each gets the DRAW hook: client arrays and persistent maps are written
+# out before its CALL record.
+DRAWS = {
+    "glDrawArrays": dict(first="first", count="count"),
+    "glDrawArraysEXT": dict(first="first", count="count"),
+    "glDrawArraysInstanced": dict(first="first", count="count", instances="instancecount"),
+    "glDrawArraysInstancedARB": dict(first="first", count="count", instances="primcount"),
+    "glDrawArraysInstancedEXT": dict(first="start", count="count", instances="primcount"),
+    "glDrawArraysInstancedANGLE": dict(first="first", count="count", instances="primcount"),
+    "glDrawArraysInstancedNV": dict(first="first", count="count", instances="primcount"),
+    "glDrawArraysInstancedBaseInstance": dict(first="first", count="count", instances="instancecount", baseinstance="baseinstance"),
+    "glDrawArraysInstancedBaseInstanceEXT": dict(first="first", count="count", instances="instancecount", baseinstance="baseinstance"),
+    "glDrawElements": dict(count="count", type="type", indices="indices"),
+    "glDrawElementsInstanced": dict(count="count", type="type", indices="indices", instances="instancecount"),
+    "glDrawElementsInstancedARB": dict(count="count", type="type", indices="indices", instances="primcount"),
+    "glDrawElementsInstancedEXT": dict(count="count", type="type", indices="indices", instances="primcount"),
+    "glDrawElementsInstancedANGLE": dict(count="count", type="type", indices="indices", instances="primcount"),
+    "glDrawElementsInstancedNV": dict(count="count", type="type", indices="indices", instances="primcount"),
+    "glDrawElementsBaseVertex": dict(count="count", type="type", indices="indices", basevertex="basevertex"),
+    "glDrawElementsBaseVertexEXT": dict(count="count", type="type", indices="indices", basevertex="basevertex"),
+    "glDrawElementsBaseVertexOES": dict(count="count", type="type", indices="indices", basevertex="basevertex"),
+    "glDrawElementsInstancedBaseVertex": dict(count="count", type="type", indices="indices", instances="instancecount", basevertex="basevertex"),
+    "glDrawElementsInstancedBaseVertexEXT": dict(count="count", type="type", indices="indices", instances="instancecount", basevertex="basevertex"),
+    "glDrawElementsInstancedBaseVertexOES": dict(count="count", type="type", indices="indices", instances="instancecount", basevertex="basevertex"),
+    "glDrawElementsInstancedBaseInstance": dict(count="count", type="type", indices="indices", instances="instancecount", baseinstance="baseinstance"),
+    "glDrawElementsInstancedBaseInstanceEXT": dict(count="count", type="type", indices="indices", instances="instancecount", baseinstance="baseinstance"),
+    "glDrawElementsInstancedBaseVertexBaseInstance": dict(count="count", type="type", indices="indices", instances="instancecount", basevertex="basevertex", baseinstance="baseinstance"),
+    "glDrawElementsInstancedBaseVertexBaseInstanceEXT": dict(count="count", type="type", indices="indices", instances="instancecount", basevertex="basevertex", baseinstance="baseinstance"),
+    "glDrawRangeElements": dict(start="start", end="end", count="count", type="type", indices="indices"),
+    "glDrawRangeElementsEXT": dict(start="start", end="end", count="count", type="type", indices="indices"),
+    "glDrawRangeElementsBaseVertex": dict(start="start", end="end", count="count", type="type", indices="indices", basevertex="basevertex"),
+    "glDrawRangeElementsBaseVertexEXT": dict(start="start", end="end", count="count", type="type", indices="indices", basevertex="basevertex"),
+    "glDrawRangeElementsBaseVertexOES": dict(start="start", end="end", count="count", type="type", indices="indices", basevertex="basevertex"),
+    "glMultiDrawArrays": dict(multi_first="first", multi_count="count", drawcount="drawcount"),
+    "glMultiDrawArraysEXT": dict(multi_first="first", multi_count="count", drawcount="primcount"),
+    "glMultiDrawElements": dict(multi_count="count", type="type", multi_indices="indices", drawcount="drawcount"),
+    "glMultiDrawElementsEXT": dict(multi_count="count", type="type", multi_indices="indices", drawcount="primcount"),
+    "glMultiDrawElementsBaseVertex": dict(multi_count="count", type="type", multi_indices="indices", drawcount="drawcount", multi_basevertex="basevertex"),
+    "glDrawArraysIndirect": dict(),
+    "glDrawElementsIndirect": dict(),
+    "glMultiDrawArraysIndirect": dict(),
+    "glMultiDrawElementsIndirect": dict(),
+    "glMultiDrawArraysIndirectCount": dict(),
+    "glMultiDrawElementsIndirectCount": dict(),
+    "glDrawTransformFeedback": dict(),
+    "glDrawTransformFeedbackInstanced": dict(),
+    "glDrawTransformFeedbackStream": dict(),
+    "glDrawTransformFeedbackStreamInstanced": dict(),
+    "glDrawTransformFeedbackNV": dict(),
+    "glDrawTransformFeedbackEXT": dict(),
+    "glDrawTransformFeedbackInstancedEXT": dict(),
+}
+DRAW_ROLES = ["first", "count", "type", "indices", "instances", "basevertex",
+              "baseinstance", "start", "end", "drawcount", "multi_first",
+              "multi_count", "multi_indices", "multi_basevertex"]

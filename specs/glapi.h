@@ -1,0 +1,107 @@
+/*
+ * glapi.h - tables of the GL, GLES, EGL and GLX APIs: every function with
+ * its parameter names and kinds, and GLenum value -> name.
+ *
+ * Generated (glapi_funcs.c, glapi_enums.c) by specs/gen_glapi.py from the
+ * Khronos registry (gl.xml, glx.xml), the EGL headers and
+ * specs/gl_annotations.py.  Function ids are positions in the sorted list of
+ * all function names of this build: they are stable within one build only,
+ * so traces store names (trace funcdefs) and consumers map them with
+ * glapi_func_lookup().  All returned strings are static.
+ */
+#ifndef GLAPI_H
+#define GLAPI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+enum glapi_api {
+	GLAPI_API_GL = 0,   /* GL and GLES (gl.xml) */
+	GLAPI_API_EGL = 1,
+	GLAPI_API_GLX = 2,
+};
+
+/* How a parameter (or return value) is recorded; see trace_format.h tags. */
+enum glapi_kind {
+	GLAPI_K_VOID = 0,
+	GLAPI_K_SINT,       /* signed integer: SINT */
+	GLAPI_K_UINT,       /* unsigned integer: UINT */
+	GLAPI_K_ENUM,       /* GLenum / EGLenum: ENUM */
+	GLAPI_K_BITFIELD,   /* GLbitfield: BITFIELD */
+	GLAPI_K_BOOL,       /* GLboolean, EGLBoolean, Bool: TRUE / FALSE */
+	GLAPI_K_FLOAT,
+	GLAPI_K_DOUBLE,
+	GLAPI_K_HANDLE,     /* EGLDisplay, GLsync, GLXDrawable ...: HANDLE */
+	GLAPI_K_POINTER,    /* an address never followed: POINTER */
+	GLAPI_K_STRING,     /* NUL-terminated input string: STRING */
+	GLAPI_K_STRARRAY,   /* array of strings: ARRAY of STRING */
+	GLAPI_K_OUTSTRING,  /* output string: POINTER in CALL, STRING in RET */
+	GLAPI_K_ATTRIBS,    /* terminated attribute list: MEMORY */
+	GLAPI_K_VERTEXPTR,  /* gl*Pointer data: OFFSET or POINTER (+ MEMWRITE at draws) */
+	GLAPI_K_MEM_IN,     /* input memory: MEMORY, OFFSET or UNSIZED */
+	GLAPI_K_MEM_OUT,    /* output memory: POINTER in CALL, MEMORY/UNSIZED in RET */
+};
+
+/* Element type of memory a pointer parameter refers to. */
+enum glapi_elem {
+	GLAPI_E_U8 = 0, GLAPI_E_I8, GLAPI_E_CHAR, GLAPI_E_U16, GLAPI_E_I16,
+	GLAPI_E_U32, GLAPI_E_I32, GLAPI_E_F32, GLAPI_E_U64, GLAPI_E_I64,
+	GLAPI_E_F64, GLAPI_E_PTR,
+};
+
+/* The buffer binding that turns a pointer parameter into an offset. */
+enum glapi_binding {
+	GLAPI_B_NONE = 0,
+	GLAPI_B_ARRAY,      /* GL_ARRAY_BUFFER */
+	GLAPI_B_ELEMENT,    /* GL_ELEMENT_ARRAY_BUFFER */
+	GLAPI_B_UNPACK,     /* GL_PIXEL_UNPACK_BUFFER */
+	GLAPI_B_PACK,       /* GL_PIXEL_PACK_BUFFER */
+	GLAPI_B_INDIRECT,   /* GL_DRAW_INDIRECT_BUFFER */
+	GLAPI_B_QUERY,      /* GL_QUERY_BUFFER */
+};
+
+/* Group id of EGL enums (glapi_enum_name_in_group). */
+#define GLAPI_GROUP_EGL 0
+
+struct glapi_func_info {
+	const char *name;
+	unsigned nparams;
+	enum glapi_kind ret_kind;
+	enum glapi_api api;
+};
+
+struct glapi_param_info {
+	const char *name;
+	enum glapi_kind kind;
+	enum glapi_elem elem;
+	int group;                  /* enum group id (gl.xml), -1 if none */
+	enum glapi_binding binding;
+};
+
+/* Number of functions; ids are 0 .. count-1. */
+int glapi_func_count(void);
+/* Id of the function called `name`, -1 if the API has no such function. */
+int glapi_func_lookup(const char *name);
+/* Fills *out for function `id`; false (and *out untouched) if out of range. */
+bool glapi_func_info(int id, struct glapi_func_info *out);
+/* Fills *out for parameter i of function `id`; false if out of range. */
+bool glapi_param_info(int id, unsigned i, struct glapi_param_info *out);
+
+/*
+ * Canonical name of a GLenum value: the unsuffixed core name when there is
+ * one (GL_TRIANGLES rather than an _EXT alias), else the earliest defined.
+ * NULL when no GL enum has that value.  Values shared by unrelated enums
+ * (0, 1, small bits) give one of them: prefer glapi_enum_name_in_group().
+ */
+const char *glapi_enum_name(uint32_t value);
+/*
+ * Name of `value` within enum group `group` (a parameter's group, e.g.
+ * PrimitiveType); falls back to glapi_enum_name() for GL groups when the
+ * group has no such value; NULL for EGL values not known.  group < 0 is
+ * the same as glapi_enum_name().
+ */
+const char *glapi_enum_name_in_group(uint32_t value, int group);
+/* Name of a group id ("PrimitiveType", "EGL"), NULL if out of range. */
+const char *glapi_group_name(int group);
+
+#endif

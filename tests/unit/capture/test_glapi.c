@@ -1,0 +1,94 @@
+/*
+ * test_glapi.c - unit tests of the generated GL API tables (specs/glapi.h)
+ * that the capture's funcdefs, the dump and replay rely on: lookup by name,
+ * parameter kinds from the registry plus annotations, enum names.
+ */
+#include <string.h>
+
+#include "glapi.h"
+#include "xt_test.h"
+
+static int param_kind(const char *func, unsigned i, struct glapi_param_info *pi)
+{
+	int id = glapi_func_lookup(func);
+	if (id < 0 || !glapi_param_info(id, i, pi))
+		return -1;
+	return (int)pi->kind;
+}
+
+static void test_every_function_round_trips_by_name(void)
+{
+	int n = glapi_func_count();
+	CHECK(n > 3300);
+	for (int id = 0; id < n; id++) {
+		struct glapi_func_info fi;
+		CHECK(glapi_func_info(id, &fi));
+		CHECK_EQ_INT(glapi_func_lookup(fi.name), id);
+	}
+	CHECK_EQ_INT(glapi_func_lookup("glNoSuchFunction"), -1);
+	CHECK_EQ_INT(glapi_func_lookup(NULL), -1);
+	CHECK(!glapi_func_info(n, &(struct glapi_func_info){ 0 }));
+}
+
+static void test_draw_arrays_has_registry_params(void)
+{
+	struct glapi_func_info fi;
+	struct glapi_param_info pi;
+	int id = glapi_func_lookup("glDrawArrays");
+	CHECK(id >= 0 && glapi_func_info(id, &fi));
+	CHECK_EQ_INT(fi.nparams, 3);
+	CHECK_EQ_INT(fi.api, GLAPI_API_GL);
+	CHECK(glapi_param_info(id, 0, &pi));
+	CHECK_EQ_STR(pi.name, "mode");
+	CHECK_EQ_INT(pi.kind, GLAPI_K_ENUM);
+	CHECK_EQ_STR(glapi_enum_name_in_group(4, pi.group), "GL_TRIANGLES");
+	CHECK(glapi_param_info(id, 2, &pi));
+	CHECK_EQ_STR(pi.name, "count");
+	CHECK_EQ_INT(pi.kind, GLAPI_K_SINT);
+	CHECK(!glapi_param_info(id, 3, &pi));
+}
+
+static void test_annotated_kinds_and_bindings(void)
+{
+	struct glapi_param_info pi;
+	CHECK_EQ_INT(param_kind("glShaderSource", 2, &pi), GLAPI_K_STRARRAY);
+	CHECK_EQ_INT(param_kind("glTransformFeedbackVaryings", 2, &pi), GLAPI_K_STRARRAY);
+	CHECK_EQ_INT(param_kind("glGetShaderInfoLog", 3, &pi), GLAPI_K_OUTSTRING);
+	CHECK_EQ_INT(param_kind("glGetUniformLocation", 1, &pi), GLAPI_K_STRING);
+	CHECK_EQ_INT(param_kind("glDrawElements", 3, &pi), GLAPI_K_MEM_IN);
+	CHECK_EQ_INT(pi.binding, GLAPI_B_ELEMENT);
+	CHECK_EQ_INT(param_kind("glVertexAttribPointer", 5, &pi), GLAPI_K_VERTEXPTR);
+	CHECK_EQ_INT(pi.binding, GLAPI_B_ARRAY);
+	CHECK_EQ_INT(param_kind("glGetQueryObjectuiv", 2, &pi), GLAPI_K_MEM_OUT);
+	CHECK_EQ_INT(pi.binding, GLAPI_B_QUERY);
+	CHECK_EQ_INT(param_kind("glTexImage2D", 8, &pi), GLAPI_K_MEM_IN);
+	CHECK_EQ_INT(pi.binding, GLAPI_B_UNPACK);
+	CHECK_EQ_INT(param_kind("glGenBuffers", 1, &pi), GLAPI_K_MEM_OUT);
+	CHECK_EQ_INT(pi.elem, GLAPI_E_U32);
+	CHECK_EQ_INT(param_kind("eglCreateContext", 3, &pi), GLAPI_K_ATTRIBS);
+	CHECK_EQ_INT(param_kind("eglMakeCurrent", 3, &pi), GLAPI_K_HANDLE);
+	CHECK_EQ_INT(param_kind("glXMakeCurrent", 1, &pi), GLAPI_K_HANDLE);
+	CHECK_EQ_INT(param_kind("glFenceSync", 0, &pi), GLAPI_K_ENUM);
+}
+
+static void test_enum_names_prefer_core(void)
+{
+	struct glapi_param_info pi;
+	CHECK_EQ_STR(glapi_enum_name(0x8C8E), "GL_TRANSFORM_FEEDBACK_BUFFER");
+	CHECK_EQ_STR(glapi_enum_name(0x8C89), "GL_RASTERIZER_DISCARD");
+	CHECK_EQ_STR(glapi_enum_name(0x8C8C), "GL_INTERLEAVED_ATTRIBS");
+	CHECK(glapi_enum_name(0xdeadbeefu) == NULL);
+	CHECK_EQ_INT(param_kind("eglBindAPI", 0, &pi), GLAPI_K_ENUM);
+	CHECK_EQ_INT(pi.group, GLAPI_GROUP_EGL);
+	CHECK_EQ_STR(glapi_enum_name_in_group(0x30A0, pi.group), "EGL_OPENGL_ES_API");
+	CHECK_EQ_STR(glapi_group_name(GLAPI_GROUP_EGL), "EGL");
+}
+
+int main(void)
+{
+	XT_RUN(test_every_function_round_trips_by_name);
+	XT_RUN(test_draw_arrays_has_registry_params);
+	XT_RUN(test_annotated_kinds_and_bindings);
+	XT_RUN(test_enum_names_prefer_core);
+	XT_TEST_MAIN_END();
+}
