@@ -41,8 +41,25 @@ EGLContext cap_test_egl_context(struct cap_test_egl *e)
 
 void cap_test_egl_make_current(struct cap_test_egl *e, EGLContext ctx)
 {
+	GLuint fbo, rb;
+
 	if (!eglMakeCurrent(e->dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, ctx)) {
 		fprintf(stderr, "eglMakeCurrent failed: 0x%x\n", eglGetError());
+		exit(2);
+	}
+	if (ctx == EGL_NO_CONTEXT)
+		return;
+	/* Without a surface there is no default framebuffer, and every draw
+	 * fails with GL_INVALID_FRAMEBUFFER_OPERATION, even with rasterizer
+	 * discard: bind a 1x1 framebuffer object. */
+	glGenRenderbuffers(1, &rb);
+	glBindRenderbuffer(GL_RENDERBUFFER, rb);
+	glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, 1, 1);
+	glGenFramebuffers(1, &fbo);
+	glBindFramebuffer(GL_FRAMEBUFFER, fbo);
+	glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, rb);
+	if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) {
+		fprintf(stderr, "the 1x1 framebuffer is incomplete\n");
 		exit(2);
 	}
 }

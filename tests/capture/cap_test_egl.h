@@ -18,7 +18,8 @@ struct cap_test_egl {
 void cap_test_egl_init(struct cap_test_egl *e);
 /* A GLES 3.0 context sharing nothing; exits 77 on failure. */
 EGLContext cap_test_egl_context(struct cap_test_egl *e);
-/* Makes `ctx` current without a surface; exits 2 on failure. */
+/* Makes `ctx` current without a surface and binds a 1x1 framebuffer object
+ * (draws need one); exits 2 on failure. */
 void cap_test_egl_make_current(struct cap_test_egl *e, EGLContext ctx);
 /* Compiles and links a vertex-only program capturing `varyings` with
  * GL_INTERLEAVED_ATTRIBS; exits 2 on failure. */

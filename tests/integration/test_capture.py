@@ -105,6 +105,9 @@ def test_crashing_app_leaves_its_last_tf_draw(xfbtrace, build_dir, tmp_path, mod
     end_no = max(c["no"] for c in calls(recs) if c["name"] == "glEndTransformFeedback")
     obs = [o for o in observations(recs, "tf_buffer") if o["call"] == end_no]
     assert obs and "data" in obs[0]
+    # tf_out = pos * 2 + gl_VertexID: the draw really wrote, vertex 0 is (0, 0, 0, 2).
+    data = blob_bytes(obs[0]["data"])
+    assert struct.unpack_from("<4f", data, 0) == (0.0, 0.0, 0.0, 2.0)
 
 
 def test_spool_of_a_killed_program_is_readable_without_compaction(xfbtrace, build_dir, tmp_path):
@@ -141,3 +144,24 @@ def test_two_threads_are_captured_in_global_order(xfbtrace, build_dir, tmp_path)
     threads = [c["thread"] for c in cs if c["name"] == "glClearColor"]
     switches = sum(1 for a, b in zip(threads, threads[1:]) if a != b)
     assert switches == 3999
+
+
+def test_forked_child_gets_its_own_trace(xfbtrace, build_dir, tmp_path):
+    prog = build_dir / "tests" / "capture" / "cap-fork"
+    trace = tmp_path / "fork.xfbt"
+    out = capture(xfbtrace, trace, [prog])
+    children = sorted(tmp_path.glob("fork.*.xfbt"))
+    assert len(children) == 1, (children, out.stderr)
+    assert str(children[0]) in out.stderr  # compacted and reported
+
+    def tf_sizes(path):
+        recs = records(xfbtrace, path)
+        cs = calls(recs)
+        assert cs[0]["no"] == 0
+        return [o["size"] for o in observations(recs, "tf_buffer")]
+
+    # The parent draws 5 points, the child 3 (16 bytes each), each in its own trace.
+    assert tf_sizes(trace) == [5 * 16]
+    assert tf_sizes(children[0]) == [3 * 16]
+    info = run([xfbtrace, "info", children[0]])
+    assert "compacted" in info.stdout
