@@ -211,3 +211,28 @@ def test_memory_written_through_mappings_is_recorded(xfbtrace, build_dir, tmp_pa
     expected = bytearray(len(data))
     expected[100 - start:140 - start] = pattern(3, 40)
     assert data == bytes(expected)
+
+
+def test_client_arrays_are_recorded_in_the_range_each_draw_uses(xfbtrace, build_dir, tmp_path):
+    prog = build_dir / "tests" / "capture" / "cap-client-arrays"
+    trace = tmp_path / "ca.xfbt"
+    capture(xfbtrace, trace, [prog])
+    recs = records(xfbtrace, trace)
+    by_no = {c["no"]: c for c in calls(recs)}
+    pointer = next(c for c in calls(recs) if c["name"] == "glVertexAttribPointer")
+    base = pointer["args"]["pointer"]["pointer"]
+
+    def vertices(first, last):
+        return b"".join(struct.pack("<4f", *(i + 0.25 * c for c in range(4)))
+                        for i in range(first, last + 1))
+
+    writes = [r for r in recs if r["type"] == "memwrite" and r["why"] == "client-array"]
+    assert [by_no[w["call"]]["name"] for w in writes] == ["glDrawArrays", "glDrawElements"]
+    # glDrawArrays(first 3, count 4): vertices 3..6.
+    assert writes[0]["addr"] == base + 3 * 16
+    assert blob_bytes(writes[0]["data"]) == vertices(3, 6)
+    # glDrawElements with indices {5, 2, 4, 2}: vertices 2..5, indices as memory.
+    assert writes[1]["addr"] == base + 2 * 16
+    assert blob_bytes(writes[1]["data"]) == vertices(2, 5)
+    draw = by_no[writes[1]["call"]]
+    assert blob_bytes(draw["args"]["indices"]) == struct.pack("<4H", 5, 2, 4, 2)
