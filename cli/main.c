@@ -24,6 +24,7 @@ static const struct cli_command commands[] = {
 	{ "capture", "run a program and record its GL calls and TF output", cli_capture_main },
 	{ "dump", "print the records of a trace (text or JSON lines)", cli_dump_main },
 	{ "info", "summarise a trace: properties, calls, observations", cli_info_main },
+	{ "pm4", "decode PM4 command buffers with register fields", cli_pm4_main },
 };
 
 static void print_version(void)
