@@ -20,6 +20,7 @@ int cli_capture_main(int argc, char **argv);
 int cli_dump_main(int argc, char **argv);
 int cli_info_main(int argc, char **argv);
 int cli_pm4_main(int argc, char **argv);
+int cli_isa_main(int argc, char **argv);
 
 /* Prints "xfbtrace <cmd>: <message>" to stderr; returns CLI_EXIT_ERROR. */
 int cli_fail(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -25,6 +25,7 @@ static const struct cli_command commands[] = {
 	{ "dump", "print the records of a trace (text or JSON lines)", cli_dump_main },
 	{ "info", "summarise a trace: properties, calls, observations", cli_info_main },
 	{ "pm4", "decode PM4 command buffers with register fields", cli_pm4_main },
+	{ "isa", "assemble / disassemble shaders of the simulated GPU's ISA", cli_isa_main },
 };
 
 static void print_version(void)

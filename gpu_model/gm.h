@@ -1,0 +1,143 @@
+/*
+ * gm.h - the simulated GFX8-class GPU: the only interface the driver (and
+ * tests) use, shaped like a kernel winsys (allocate a buffer object, map it,
+ * submit an indirect buffer) plus read-only views for debugging: fault
+ * records, register snapshots and the streamout counters.
+ *
+ * Everything the hardware "knows" arrives through PM4 packets in GPU memory
+ * (docs: ../shared/reference/gcn-streamout.md, docs/isa.md).  The model is
+ * deterministic: the same sequence of calls with the same bytes gives the
+ * same memory, registers, counters and faults.  GPU virtual addresses are
+ * handed out by a bump allocator from a fixed base and never reused.
+ *
+ * Faults (bad packet, bad address, ring overflow, a wait that can never end,
+ * a shader that runs too long) are recorded, never crash the host, and
+ * execution resyncs at the next packet.  gm_submit_ib() returns XT_OK even
+ * when it recorded faults; look at gm_fault_count().
+ */
+#ifndef GM_H
+#define GM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "xt_rc.h"
+
+struct gm;
+struct gm_bo;
+
+/* First GPU VA handed out; BOs are 64 KiB aligned with a 64 KiB unmapped gap
+ * after each one, so small overruns fault instead of hitting a neighbour. */
+#define GM_VA_BASE 0x0000000100000000ull
+
+struct gm_options {
+	unsigned max_ib_depth;          /* nested INDIRECT_BUFFER levels; 0 = 4 */
+	uint64_t max_packets;           /* per gm_submit_ib, chains included; 0 = 1<<24 */
+	uint64_t max_wave_instructions; /* per wave before "shader timeout"; 0 = 1<<22 */
+	unsigned max_faults_kept;       /* records kept (all are counted); 0 = 256 */
+};
+
+/* Creates a GPU with all registers 0 and no memory; opts may be NULL. */
+enum xt_rc gm_create(const struct gm_options *opts, struct gm **out);
+/* Frees the GPU and all its BOs; NULL is a no-op. */
+void gm_destroy(struct gm *gm);
+/* Message of the last error a gm_* call returned (borrowed). */
+const char *gm_errmsg(const struct gm *gm);
+
+/* --- memory ------------------------------------------------------------- */
+
+/*
+ * Allocates a zero-filled BO of `size_bytes` (> 0, <= 4 GiB) aligned to
+ * `align_bytes` (power of two, at most 64 KiB; 0 = 256).  The BO stays owned
+ * by the GPU; gm_bo_free() releases it early, gm_destroy() at the latest.
+ */
+enum xt_rc gm_bo_alloc(struct gm *gm, uint64_t size_bytes, uint64_t align_bytes,
+		       struct gm_bo **out);
+void gm_bo_free(struct gm *gm, struct gm_bo *bo);
+/* CPU pointer to the BO's bytes; valid until the BO is freed. */
+void *gm_bo_map(struct gm_bo *bo);
+uint64_t gm_bo_va(const struct gm_bo *bo);
+uint64_t gm_bo_size(const struct gm_bo *bo);
+
+/* CPU access by GPU VA, as the kernel's debugfs would give; false when
+ * any byte of the range is unmapped (nothing is copied then). */
+bool gm_mem_read(struct gm *gm, uint64_t va, void *dst, uint64_t size_bytes);
+bool gm_mem_write(struct gm *gm, uint64_t va, const void *src, uint64_t size_bytes);
+
+/* --- execution ---------------------------------------------------------- */
+
+/*
+ * Executes the indirect buffer at `va` (`size_dw` dwords) to the end,
+ * including chained and nested INDIRECT_BUFFER packets, draws and shaders.
+ * Returns XT_ERR_INVALID only for a call the model cannot start (size 0,
+ * unaligned or unmapped va is a recorded fault instead).
+ */
+enum xt_rc gm_submit_ib(struct gm *gm, uint64_t va, uint32_t size_dw);
+
+/* --- faults --------------------------------------------------------------- */
+
+enum gm_fault_kind {
+	GM_FAULT_BAD_PACKET = 1,   /* malformed header / payload, unknown opcode */
+	GM_FAULT_BAD_ADDRESS,      /* CP or shader touched unmapped memory */
+	GM_FAULT_BAD_REGISTER,     /* a register write outside the packet's space */
+	GM_FAULT_RING_OVERFLOW,    /* ESGS / GSVS ring too small, GS emitted too many */
+	GM_FAULT_INFINITE_WAIT,    /* WAIT_REG_MEM whose condition can never become true */
+	GM_FAULT_IB_DEPTH,         /* nested / chained IBs beyond the limits */
+	GM_FAULT_BAD_SHADER,       /* invalid instruction, PC out of range, register out of allocation */
+	GM_FAULT_SHADER_TIMEOUT,   /* a wave ran more than max_wave_instructions */
+	GM_FAULT_BAD_STATE,        /* draw state the model cannot execute (named in reason) */
+};
+
+struct gm_fault {
+	enum gm_fault_kind kind;
+	uint64_t seq;              /* packet sequence number since gm_create (0-based) */
+	uint64_t packet_va;        /* GPU VA of the packet header */
+	uint32_t packet_header;    /* the header dword (0 if unreadable) */
+	uint64_t address;          /* faulting VA / register byte offset / shader PC VA; 0 if none */
+	char reason[200];
+};
+
+/* Total faults recorded since creation (or gm_fault_clear). */
+uint64_t gm_fault_count(const struct gm *gm);
+/* The i-th kept record (i < min(count, max_faults_kept)); NULL if none. */
+const struct gm_fault *gm_fault_get(const struct gm *gm, uint64_t i);
+void gm_fault_clear(struct gm *gm);
+/* Short stable name of a kind ("bad-packet", ...). */
+const char *gm_fault_kind_name(enum gm_fault_kind kind);
+
+/* --- registers ------------------------------------------------------------ */
+
+/* Value of the register at byte offset `reg` (any space); false if the
+ * offset is outside the modelled spaces. */
+bool gm_reg_get(const struct gm *gm, uint32_t reg, uint32_t *value);
+
+struct gm_reg_value {
+	uint32_t reg;              /* byte offset */
+	uint32_t value;
+};
+
+/*
+ * Snapshot of every register written since creation, ascending by offset,
+ * into a malloc'd array the caller frees.  With `dirty_only`, only those
+ * written since the last gm_reg_clear_dirty().  (Registers the hardware
+ * updates itself, e.g. VGT_STRMOUT_BUFFER_OFFSET_n and CP_STRMOUT_CNTL,
+ * count as written.)
+ */
+enum xt_rc gm_reg_snapshot(struct gm *gm, bool dirty_only,
+			   struct gm_reg_value **out, size_t *count);
+void gm_reg_clear_dirty(struct gm *gm);
+
+/* --- counters --------------------------------------------------------------- */
+
+struct gm_so_stats {
+	uint64_t prims_needed[4];  /* PrimStorageNeeded per stream */
+	uint64_t prims_written[4]; /* NumPrimitivesWritten per stream */
+	uint64_t draws;            /* draws executed (not predicated away) */
+	uint64_t draws_skipped;    /* draws skipped by predication */
+	uint64_t waves;            /* shader waves launched */
+	uint64_t lane_instructions;/* sum over waves of instructions x active lanes */
+};
+void gm_so_stats_get(const struct gm *gm, struct gm_so_stats *out);
+
+#endif

@@ -1,0 +1,217 @@
+/*
+ * gm_cp_so.c - the CP's streamout, query and predication packets:
+ * EVENT_WRITE (SO_VGTSTREAMOUT_FLUSH, SAMPLE_STREAMOUTSTATS[1-3],
+ * PIPELINESTAT_START/STOP), STRMOUT_BUFFER_UPDATE and SET_PREDICATION
+ * (reference sections 4.3, 5.1, 5.5-5.7).
+ *
+ * The VGT keeps each buffer's live write offset in
+ * VGT_STRMOUT_BUFFER_OFFSET_n and advances it as it writes.
+ * VGT_STRMOUT_BUFFER_FILLED_SIZE_n is only brought up to date by
+ * SO_VGTSTREAMOUT_FLUSH (the AMD register doc quoted in the reference:
+ * "to read this register, the VGT must be flushed"), so a driver that
+ * stores the filled size without flushing first stores a stale value here,
+ * as it would on hardware.
+ */
+#include <string.h>
+
+#include "gm_priv.h"
+
+static uint64_t addr48(uint32_t lo, uint32_t hi)
+{
+	return (uint64_t)lo | (uint64_t)(hi & 0xFFFFu) << 32;
+}
+
+static void so_flush(struct gm *gm)
+{
+	for (unsigned b = 0; b < 4; b++)
+		gm_regs_write(&gm->regs, REG_VGT_STRMOUT_BUFFER_FILLED_SIZE(b),
+			      gm_regs_get(&gm->regs, REG_VGT_STRMOUT_BUFFER_OFFSET(b)));
+	gm_regs_write(&gm->regs, REG_CP_STRMOUT_CNTL,
+		      gm_regs_get(&gm->regs, REG_CP_STRMOUT_CNTL) | CP_STRMOUT_CNTL_OFFSET_UPDATE_DONE(1));
+}
+
+/* SAMPLE_STREAMOUTSTATS*: {PrimStorageNeeded, NumPrimitivesWritten} of one
+ * stream as two u64 with bit 63 set (reference 5.7; order as the code of
+ * radeonsi / RADV / PAL reads it, not as their comments say). */
+static void sample_streamout_stats(struct gm *gm, unsigned stream, uint64_t va)
+{
+	uint64_t v[2] = {
+		(gm->prims_needed[stream] & ~(1ull << 63)) | 1ull << 63,
+		(gm->prims_written[stream] & ~(1ull << 63)) | 1ull << 63,
+	};
+	if (va & 7)
+		gm_fault_record(&gm->faults, GM_FAULT_BAD_PACKET, va,
+				"SAMPLE_STREAMOUTSTATS address 0x%llx is not 8-byte aligned", (unsigned long long)va);
+	gm_cp_mem_write(gm, va & ~7ull, v, sizeof v, "SAMPLE_STREAMOUTSTATS");
+}
+
+void gm_cp_event_write(struct gm *gm, const uint32_t *p, uint32_t n)
+{
+	uint32_t type;
+	int stream = -1;
+
+	if (n != 1 && n != 3) {
+		gm_fault_record(&gm->faults, GM_FAULT_BAD_PACKET, 0, "EVENT_WRITE with %u payload dwords (1 or 3)", n);
+		return;
+	}
+	type = PKT3_EVENT_WRITE_EVENT_CNTL_EVENT_TYPE_GET(p[0]);
+	switch (type) {
+	case V_SO_VGTSTREAMOUT_FLUSH:
+		so_flush(gm);
+		break;
+	case V_SAMPLE_STREAMOUTSTATS: stream = 0; break;
+	case V_SAMPLE_STREAMOUTSTATS1: stream = 1; break;
+	case V_SAMPLE_STREAMOUTSTATS2: stream = 2; break;
+	case V_SAMPLE_STREAMOUTSTATS3: stream = 3; break;
+	/* Assumption (reference 5.7, 9.5): the streamout counters run only
+	 * between PIPELINESTAT_START and _STOP; they start running. */
+	case V_PIPELINESTAT_START: gm->pipelinestat_stopped = false; break;
+	case V_PIPELINESTAT_STOP: gm->pipelinestat_stopped = true; break;
+	default:
+		break;       /* cache flushes, partial flushes, syncs: nothing to model */
+	}
+	if (stream >= 0) {
+		if (n != 3) {
+			gm_fault_record(&gm->faults, GM_FAULT_BAD_PACKET, 0,
+					"SAMPLE_STREAMOUTSTATS%s without an address", stream ? "1-3" : "");
+			return;
+		}
+		sample_streamout_stats(gm, (unsigned)stream, addr48(p[1], p[2]));
+	}
+}
+
+static uint32_t mem_value(struct gm *gm, uint64_t va, bool *ok)
+{
+	uint32_t v = 0;
+	uint8_t *ptr = gm_mem_ptr(&gm->mem, va, 4);
+	*ok = ptr != NULL;
+	if (ptr)
+		memcpy(&v, ptr, 4);
+	else
+		gm_fault_record(&gm->faults, GM_FAULT_BAD_ADDRESS, va,
+				"STRMOUT_BUFFER_UPDATE reads the offset from unmapped 0x%llx", (unsigned long long)va);
+	return v;
+}
+
+void gm_cp_strmout_buffer_update(struct gm *gm, const uint32_t *p, uint32_t n)
+{
+	uint32_t ctl, b, src, filled;
+	bool bytes, ok = true;
+
+	if (n != 5) {
+		gm_fault_record(&gm->faults, GM_FAULT_BAD_PACKET, 0,
+				"STRMOUT_BUFFER_UPDATE with %u payload dwords (expected 5)", n);
+		return;
+	}
+	ctl = p[0];
+	b = PKT3_STRMOUT_BUFFER_UPDATE_CONTROL_BUFFER_SELECT_GET(ctl);
+	src = PKT3_STRMOUT_BUFFER_UPDATE_CONTROL_OFFSET_SOURCE_GET(ctl);
+	/* Assumption (reference 9.1): DATA_TYPE = bytes applies to values in
+	 * memory only, never to the packet's own offset. */
+	bytes = PKT3_STRMOUT_BUFFER_UPDATE_CONTROL_DATA_TYPE_GET(ctl) == V_STRMOUT_DATA_TYPE_BYTES;
+	filled = gm_regs_get(&gm->regs, REG_VGT_STRMOUT_BUFFER_FILLED_SIZE(b));
+
+	/* The store reads FILLED_SIZE before the offset changes (radeonsi's end
+	 * uses OFFSET_SOURCE NONE, so the order only matters to odd drivers). */
+	if (PKT3_STRMOUT_BUFFER_UPDATE_CONTROL_STORE_BUFFER_FILLED_SIZE_GET(ctl)) {
+		uint32_t v = bytes ? filled * 4 : filled;
+		gm_cp_mem_write(gm, addr48(p[1] & ~3u, p[2]), &v, 4, "STRMOUT_BUFFER_UPDATE");
+	}
+	switch (src) {
+	case V_STRMOUT_OFFSET_FROM_PACKET:
+		gm_regs_write(&gm->regs, REG_VGT_STRMOUT_BUFFER_OFFSET(b), p[3]);
+		break;
+	case V_STRMOUT_OFFSET_FROM_VGT_FILLED_SIZE:
+		gm_regs_write(&gm->regs, REG_VGT_STRMOUT_BUFFER_OFFSET(b), filled);
+		break;
+	case V_STRMOUT_OFFSET_FROM_MEM: {
+		uint32_t v = mem_value(gm, addr48(p[3] & ~3u, p[4]), &ok);
+		if (!ok)
+			return;
+		gm_regs_write(&gm->regs, REG_VGT_STRMOUT_BUFFER_OFFSET(b), bytes ? v / 4 : v);
+		break;
+	}
+	case V_STRMOUT_OFFSET_NONE:
+		return;
+	}
+	/* A new offset ends a previous overflow of this buffer. */
+	gm->so_overflow[b] = false;
+}
+
+/* One PRIMCOUNT pair: 32 bytes {needed, written} at begin and at end. */
+static bool primcount_overflow(struct gm *gm, uint64_t va, bool *ready)
+{
+	uint64_t v[4];
+	uint8_t *ptr = gm_mem_ptr(&gm->mem, va, sizeof v);
+
+	*ready = false;
+	if (!ptr) {
+		gm_fault_record(&gm->faults, GM_FAULT_BAD_ADDRESS, va,
+				"SET_PREDICATION reads unmapped 0x%llx", (unsigned long long)va);
+		return false;
+	}
+	memcpy(v, ptr, sizeof v);
+	*ready = (v[0] & v[1] & v[2] & v[3]) >> 63;
+	for (unsigned i = 0; i < 4; i++)
+		v[i] &= ~(1ull << 63);
+	return v[2] - v[0] != v[3] - v[1];
+}
+
+void gm_cp_set_predication(struct gm *gm, const uint32_t *p, uint32_t n)
+{
+	uint32_t ctl, op;
+	uint64_t va;
+	bool visible = true, ready = true;
+	if (n != 2) {
+		gm_fault_record(&gm->faults, GM_FAULT_BAD_PACKET, 0,
+				"SET_PREDICATION with %u payload dwords (GFX8 form has 2)", n);
+		return;
+	}
+	ctl = p[1];
+	op = PKT3_SET_PREDICATION_PRED_CONTROL_PRED_OP_GET(ctl);
+	va = (uint64_t)(p[0] & ~0xFu) | (uint64_t)PKT3_SET_PREDICATION_PRED_CONTROL_ADDRESS_HI_GET(ctl) << 32;
+	switch (op) {
+	case V_PREDICATION_OP_CLEAR:
+		gm->pred_enabled = false;
+		return;
+	case V_PREDICATION_OP_PRIMCOUNT: {
+		/* Assumption (reference 5.7): "visible" means no pair overflowed
+		 * (written == needed); CONTINUE folds this pair into the previous
+		 * packet's result, so radeonsi's "draw if overflow" is
+		 * DRAW_VISIBLE = 0 over all pairs. */
+		bool ov = primcount_overflow(gm, va, &ready);
+		bool prev_ov = gm->pred_enabled && PKT3_SET_PREDICATION_PRED_CONTROL_CONTINUE_GET(ctl) &&
+			       gm->pred_visible_acc == false;
+		visible = !(ov || prev_ov);
+		break;
+	}
+	case V_PREDICATION_OP_BOOL64:
+	case V_PREDICATION_OP_BOOL32: {
+		uint64_t v = 0;
+		uint8_t *ptr = gm_mem_ptr(&gm->mem, va, op == V_PREDICATION_OP_BOOL64 ? 8 : 4);
+		if (!ptr) {
+			gm_fault_record(&gm->faults, GM_FAULT_BAD_ADDRESS, va, "SET_PREDICATION reads unmapped 0x%llx",
+					(unsigned long long)va);
+			return;
+		}
+		memcpy(&v, ptr, op == V_PREDICATION_OP_BOOL64 ? 8 : 4);
+		visible = v != 0;
+		break;
+	}
+	default:
+		gm_fault_record(&gm->faults, GM_FAULT_BAD_PACKET, 0,
+				"SET_PREDICATION PRED_OP %u is not modelled (no occlusion counters)", op);
+		gm->pred_enabled = false;
+		return;
+	}
+	if (!ready) {
+		gm_fault_record(&gm->faults, GM_FAULT_INFINITE_WAIT, va,
+				"SET_PREDICATION PRIMCOUNT data at 0x%llx lacks bit 63 (never written); predication off",
+				(unsigned long long)va);
+		gm->pred_enabled = false;
+		return;
+	}
+	gm->pred_visible_acc = visible;
+	gm->pred_enabled = true;
+	gm->pred_draw = PKT3_SET_PREDICATION_PRED_CONTROL_DRAW_VISIBLE_GET(ctl) ? visible : !visible;
+}

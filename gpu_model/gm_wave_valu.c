@@ -1,0 +1,315 @@
+/*
+ * gm_wave_valu.c - vector ALU and vector compares of the wave interpreter
+ * (docs/isa.md "Vector ALU").
+ *
+ * Uniform sources (SGPRs, constants) are broadcast into 64-lane scratch
+ * rows first, so every operation is a plain loop over lanes with unit
+ * stride.  Full-exec waves (the common case) take a loop without a mask
+ * test that compilers can vectorise; partial waves walk the set bits.
+ * Each lane reads all its inputs before writing, so a destination may
+ * overlap its sources.
+ *
+ * Float arithmetic is the host's IEEE binary32/binary64 with
+ * round-to-nearest-even and denormals kept; transcendental functions are
+ * libm's (see docs/isa.md "Precision" for what that means for determinism).
+ */
+#include <math.h>
+#include <string.h>
+
+#include "gm_priv.h"
+
+static inline float f32(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
+static inline uint32_t u32(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
+static inline double f64(uint64_t u) { double f; memcpy(&f, &u, 8); return f; }
+static inline uint64_t u64(double f) { uint64_t u; memcpy(&u, &f, 8); return u; }
+
+#define LOOP(...)                                                              \
+	do {                                                                   \
+		if (exec == ~0ull) {                                           \
+			for (unsigned l = 0; l < 64; l++) { __VA_ARGS__; }            \
+		} else {                                                       \
+			for (uint64_t m_ = exec; m_; m_ &= m_ - 1) {           \
+				unsigned l = (unsigned)__builtin_ctzll(m_);    \
+				__VA_ARGS__;                                   \
+			}                                                      \
+		}                                                              \
+	} while (0)
+
+/* 64 lanes of the low (half 0) or high (half 1) dword of source i. */
+static const uint32_t *lanes(struct gm_wave *w, const struct gm_dinst *d, unsigned i, unsigned regs,
+			     unsigned half)
+{
+	unsigned o = d->i.src[i];
+	uint32_t *row, v;
+
+	if (gm_opd_is_vgpr(o))
+		return w->v[o - GM_OPD_VGPR0 + half];
+	v = (uint32_t)(gm_wave_ssrc(w, o, regs, d->i.literal, d->f64src >> i & 1) >> (32 * half));
+	row = w->bc[i * 2 + half];
+	for (unsigned l = 0; l < 64; l++)
+		row[l] = v;
+	return row;
+}
+
+static uint32_t f32_to_f16(float f)
+{
+	uint32_t x = u32(f), sign = (x >> 16) & 0x8000, mant = x & 0x7FFFFF;
+	int exp = (int)((x >> 23) & 0xFF);
+
+	if (exp == 0xFF)
+		return sign | 0x7C00 | (mant ? 0x200 | (mant >> 13) : 0);
+	exp = exp - 127 + 15;
+	if (exp >= 31)
+		return sign | 0x7C00;
+	if (exp <= 0) {
+		uint32_t m, r, half;
+		unsigned shift;
+		if (exp < -10)
+			return sign;
+		m = mant | 0x800000;
+		shift = (unsigned)(14 - exp);
+		r = m >> shift;
+		half = 1u << (shift - 1);
+		if ((m & ((1u << shift) - 1)) > half || ((m & ((1u << shift) - 1)) == half && (r & 1)))
+			r++;
+		return sign | r;
+	}
+	{
+		uint32_t r = sign | (uint32_t)exp << 10 | mant >> 13, rem = mant & 0x1FFF;
+		if (rem > 0x1000 || (rem == 0x1000 && (r & 1)))
+			r++;   /* may carry into the exponent, which is the right answer */
+		return r;
+	}
+}
+
+static float f16_to_f32(uint32_t h)
+{
+	uint32_t sign = (h & 0x8000) << 16, exp = (h >> 10) & 0x1F, mant = h & 0x3FF;
+	if (exp == 0)
+		return (sign ? -1.0f : 1.0f) * ldexpf((float)mant, -24);
+	if (exp == 31)
+		return f32(sign | 0x7F800000 | mant << 13);
+	return f32(sign | (exp + 112) << 23 | mant << 13);
+}
+
+static uint32_t cvt_i32(double x)
+{
+	if (isnan(x)) return 0;
+	if (x >= 2147483647.0) return 0x7FFFFFFF;
+	if (x <= -2147483648.0) return 0x80000000u;
+	return (uint32_t)(int32_t)x;
+}
+
+static uint32_t cvt_u32(double x)
+{
+	if (isnan(x) || x <= 0) return 0;
+	if (x >= 4294967295.0) return 0xFFFFFFFFu;
+	return (uint32_t)x;
+}
+
+static uint32_t bfe(uint32_t v, uint32_t off, uint32_t width, bool sign)
+{
+	off &= 31;
+	width &= 31;
+	if (!width)
+		return 0;
+	v >>= off;
+	if (off + width < 32)
+		v &= (1u << width) - 1;
+	if (sign && (v >> (width - 1) & 1) && width < 32)
+		v |= ~((1u << width) - 1);
+	return v;
+}
+
+static float fract32(float x)
+{
+	float r = x - floorf(x);
+	return isinf(x) ? 0.0f * x : (r < 0x1.fffffep-1f ? r : 0x1.fffffep-1f);
+}
+
+void gm_wave_exec_valu(struct gm_wave *w, const struct gm_dinst *d)
+{
+	const struct gm_isa_inst *in = &d->i;
+	const struct gm_isa_op_info *info = &gm_isa_ops[in->op];
+	const uint64_t exec = gm_wave_exec(w);
+	const uint32_t n0 = (in->flags & GM_FLAG_NEG0) ? 0x80000000u : 0;
+	const uint32_t n1 = (in->flags & GM_FLAG_NEG1) ? 0x80000000u : 0;
+	const uint32_t n2 = (in->flags & GM_FLAG_NEG2) ? 0x80000000u : 0;
+	const uint32_t *A = NULL, *AH = NULL, *B = NULL, *BH = NULL, *C = NULL, *CH = NULL;
+	unsigned dr = in->dst - GM_OPD_VGPR0;
+	uint32_t *D = w->v[dr], *DH = info->dst_regs == 2 ? w->v[dr + 1] : NULL;
+
+	if (info->src_regs[0]) {
+		A = lanes(w, d, 0, info->src_regs[0], 0);
+		if (info->src_regs[0] == 2) AH = lanes(w, d, 0, 2, 1);
+	}
+	if (info->src_regs[1]) {
+		B = lanes(w, d, 1, info->src_regs[1], 0);
+		if (info->src_regs[1] == 2) BH = lanes(w, d, 1, 2, 1);
+	}
+	if (info->src_regs[2] && in->op != GM_OP_V_CNDMASK_B32) {
+		C = lanes(w, d, 2, info->src_regs[2], 0);
+		if (info->src_regs[2] == 2) CH = lanes(w, d, 2, 2, 1);
+	}
+#define FA f32(A[l] ^ n0)
+#define FB f32(B[l] ^ n1)
+#define FC f32(C[l] ^ n2)
+#define DA f64(((uint64_t)(AH[l] ^ n0) << 32) | A[l])
+#define DB f64(((uint64_t)(BH[l] ^ n1) << 32) | B[l])
+#define DC f64(((uint64_t)(CH[l] ^ n2) << 32) | C[l])
+#define UA (A[l] ^ n0)
+#define UB (B[l] ^ n1)
+#define UC (C[l] ^ n2)
+#define PUT64(x) do { uint64_t r_ = (x); D[l] = (uint32_t)r_; DH[l] = (uint32_t)(r_ >> 32); } while (0)
+
+	switch (in->op) {
+	case GM_OP_V_MOV_B32: LOOP(D[l] = UA); break;
+	case GM_OP_V_MOV_B64: LOOP(uint64_t t = (uint64_t)(AH[l] ^ n0) << 32 | A[l]; PUT64(t)); break;
+	case GM_OP_V_CNDMASK_B32: {
+		uint64_t mask = gm_wave_ssrc(w, in->src[2], 2, in->literal, false);
+		LOOP(D[l] = (mask >> l & 1) ? UB : UA);
+		break;
+	}
+	case GM_OP_V_LANEID_U32: LOOP(D[l] = l); break;
+	/* f32 */
+	case GM_OP_V_ADD_F32: LOOP(D[l] = u32(FA + FB)); break;
+	case GM_OP_V_SUB_F32: LOOP(D[l] = u32(FA - FB)); break;
+	case GM_OP_V_MUL_F32: LOOP(D[l] = u32(FA * FB)); break;
+	case GM_OP_V_DIV_F32: LOOP(D[l] = u32(FA / FB)); break;
+	case GM_OP_V_FMA_F32: LOOP(D[l] = u32(fmaf(FA, FB, FC))); break;
+	case GM_OP_V_MAD_F32: LOOP(float p = FA * FB; D[l] = u32(p + FC)); break;
+	case GM_OP_V_MIN_F32: LOOP(D[l] = u32(fminf(FA, FB))); break;
+	case GM_OP_V_MAX_F32: LOOP(D[l] = u32(fmaxf(FA, FB))); break;
+	case GM_OP_V_RCP_F32: LOOP(D[l] = u32(1.0f / FA)); break;
+	case GM_OP_V_RSQ_F32: LOOP(D[l] = u32(1.0f / sqrtf(FA))); break;
+	case GM_OP_V_SQRT_F32: LOOP(D[l] = u32(sqrtf(FA))); break;
+	case GM_OP_V_EXP_F32: LOOP(D[l] = u32(exp2f(FA))); break;
+	case GM_OP_V_LOG_F32: LOOP(D[l] = u32(log2f(FA))); break;
+	case GM_OP_V_SIN_F32: LOOP(D[l] = u32(sinf(FA))); break;
+	case GM_OP_V_COS_F32: LOOP(D[l] = u32(cosf(FA))); break;
+	case GM_OP_V_FLOOR_F32: LOOP(D[l] = u32(floorf(FA))); break;
+	case GM_OP_V_CEIL_F32: LOOP(D[l] = u32(ceilf(FA))); break;
+	case GM_OP_V_TRUNC_F32: LOOP(D[l] = u32(truncf(FA))); break;
+	case GM_OP_V_RNDNE_F32: LOOP(D[l] = u32(nearbyintf(FA))); break;
+	case GM_OP_V_FRACT_F32: LOOP(D[l] = u32(fract32(FA))); break;
+	case GM_OP_V_LDEXP_F32: LOOP(int e = (int32_t)B[l]; e = e > 300 ? 300 : e < -300 ? -300 : e;
+				      D[l] = u32(ldexpf(FA, e))); break;
+	case GM_OP_V_FREXP_MANT_F32: LOOP(int e; float x = FA;
+					  D[l] = u32(isfinite(x) ? frexpf(x, &e) : x)); break;
+	case GM_OP_V_FREXP_EXP_I32_F32: LOOP(int e = 0; float x = FA;
+					     if (isfinite(x)) frexpf(x, &e); D[l] = (uint32_t)e); break;
+	/* integer */
+	case GM_OP_V_ADD_U32: LOOP(D[l] = UA + UB); break;
+	case GM_OP_V_SUB_U32: LOOP(D[l] = UA - UB); break;
+	case GM_OP_V_MUL_LO_U32: LOOP(D[l] = UA * UB); break;
+	case GM_OP_V_MUL_HI_U32: LOOP(D[l] = (uint32_t)(((uint64_t)UA * UB) >> 32)); break;
+	case GM_OP_V_MUL_HI_I32: LOOP(D[l] = (uint32_t)(((int64_t)(int32_t)UA * (int32_t)UB) >> 32)); break;
+	case GM_OP_V_MAD_U32: LOOP(D[l] = UA * UB + UC); break;
+	case GM_OP_V_DIV_U32: LOOP(uint32_t b = UB; D[l] = b ? UA / b : 0xFFFFFFFFu); break;
+	case GM_OP_V_REM_U32: LOOP(uint32_t b = UB; D[l] = b ? UA % b : 0xFFFFFFFFu); break;
+	case GM_OP_V_DIV_I32: LOOP(int32_t a = (int32_t)UA, b = (int32_t)UB;
+				   D[l] = !b ? 0xFFFFFFFFu : (a == INT32_MIN && b == -1) ? (uint32_t)a : (uint32_t)(a / b)); break;
+	case GM_OP_V_REM_I32: LOOP(int32_t a = (int32_t)UA, b = (int32_t)UB;
+				   D[l] = !b ? 0xFFFFFFFFu : (b == -1) ? 0 : (uint32_t)(a % b)); break;
+	case GM_OP_V_MIN_I32: LOOP(int32_t a = (int32_t)UA, b = (int32_t)UB; D[l] = (uint32_t)(a < b ? a : b)); break;
+	case GM_OP_V_MAX_I32: LOOP(int32_t a = (int32_t)UA, b = (int32_t)UB; D[l] = (uint32_t)(a > b ? a : b)); break;
+	case GM_OP_V_MIN_U32: LOOP(uint32_t a = UA, b = UB; D[l] = a < b ? a : b); break;
+	case GM_OP_V_MAX_U32: LOOP(uint32_t a = UA, b = UB; D[l] = a > b ? a : b); break;
+	case GM_OP_V_AND_B32: LOOP(D[l] = UA & UB); break;
+	case GM_OP_V_OR_B32: LOOP(D[l] = UA | UB); break;
+	case GM_OP_V_XOR_B32: LOOP(D[l] = UA ^ UB); break;
+	case GM_OP_V_NOT_B32: LOOP(D[l] = ~UA); break;
+	case GM_OP_V_LSHL_B32: LOOP(D[l] = UA << (UB & 31)); break;
+	case GM_OP_V_LSHR_B32: LOOP(D[l] = UA >> (UB & 31)); break;
+	case GM_OP_V_ASHR_I32: LOOP(D[l] = (uint32_t)((int32_t)UA >> (UB & 31))); break;
+	case GM_OP_V_BFE_U32: LOOP(D[l] = bfe(UA, UB, UC, false)); break;
+	case GM_OP_V_BFE_I32: LOOP(D[l] = bfe(UA, UB, UC, true)); break;
+	case GM_OP_V_BFI_B32: LOOP(uint32_t m = UA; D[l] = (m & UB) | (~m & UC)); break;
+	case GM_OP_V_BFREV_B32: LOOP(uint32_t x = UA, r = 0; for (int k = 0; k < 32; k++) r |= ((x >> k) & 1u) << (31 - k); D[l] = r); break;
+	case GM_OP_V_BCNT_U32: LOOP(D[l] = (uint32_t)__builtin_popcount(UA)); break;
+	case GM_OP_V_FINDLSB_B32: LOOP(uint32_t x = UA; D[l] = x ? (uint32_t)__builtin_ctz(x) : 0xFFFFFFFFu); break;
+	case GM_OP_V_FINDMSB_U32: LOOP(uint32_t x = UA; D[l] = x ? 31u - (uint32_t)__builtin_clz(x) : 0xFFFFFFFFu); break;
+	case GM_OP_V_FINDMSB_I32: LOOP(uint32_t x = UA; if ((int32_t)x < 0) x = ~x;
+				       D[l] = x ? 31u - (uint32_t)__builtin_clz(x) : 0xFFFFFFFFu); break;
+	/* conversions */
+	case GM_OP_V_CVT_F32_I32: LOOP(D[l] = u32((float)(int32_t)UA)); break;
+	case GM_OP_V_CVT_F32_U32: LOOP(D[l] = u32((float)UA)); break;
+	case GM_OP_V_CVT_I32_F32: LOOP(D[l] = cvt_i32(FA)); break;
+	case GM_OP_V_CVT_U32_F32: LOOP(D[l] = cvt_u32(FA)); break;
+	case GM_OP_V_CVT_F16_F32: LOOP(D[l] = f32_to_f16(FA)); break;
+	case GM_OP_V_CVT_F32_F16: LOOP(D[l] = u32(f16_to_f32(UA & 0xFFFF))); break;
+	case GM_OP_V_CVT_F64_F32: LOOP(PUT64(u64((double)FA))); break;
+	case GM_OP_V_CVT_F32_F64: LOOP(D[l] = u32((float)DA)); break;
+	case GM_OP_V_CVT_F64_I32: LOOP(PUT64(u64((double)(int32_t)UA))); break;
+	case GM_OP_V_CVT_F64_U32: LOOP(PUT64(u64((double)UA))); break;
+	case GM_OP_V_CVT_I32_F64: LOOP(D[l] = cvt_i32(DA)); break;
+	case GM_OP_V_CVT_U32_F64: LOOP(D[l] = cvt_u32(DA)); break;
+	/* f64 */
+	case GM_OP_V_ADD_F64: LOOP(PUT64(u64(DA + DB))); break;
+	case GM_OP_V_MUL_F64: LOOP(PUT64(u64(DA * DB))); break;
+	case GM_OP_V_DIV_F64: LOOP(PUT64(u64(DA / DB))); break;
+	case GM_OP_V_FMA_F64: LOOP(PUT64(u64(fma(DA, DB, DC)))); break;
+	case GM_OP_V_MIN_F64: LOOP(PUT64(u64(fmin(DA, DB)))); break;
+	case GM_OP_V_MAX_F64: LOOP(PUT64(u64(fmax(DA, DB)))); break;
+	case GM_OP_V_RCP_F64: LOOP(PUT64(u64(1.0 / DA))); break;
+	case GM_OP_V_RSQ_F64: LOOP(PUT64(u64(1.0 / sqrt(DA)))); break;
+	case GM_OP_V_SQRT_F64: LOOP(PUT64(u64(sqrt(DA)))); break;
+	case GM_OP_V_FLOOR_F64: LOOP(PUT64(u64(floor(DA)))); break;
+	case GM_OP_V_TRUNC_F64: LOOP(PUT64(u64(trunc(DA)))); break;
+	case GM_OP_V_FRACT_F64: LOOP(double x = DA; double r = x - floor(x);
+				     r = isinf(x) ? 0.0 * x : (r < 0x1.fffffffffffffp-1 ? r : 0x1.fffffffffffffp-1);
+				     PUT64(u64(r))); break;
+	default:
+		break;
+	}
+	if (in->flags & GM_FLAG_CLAMP) {
+		if (d->fres == 1)
+			LOOP(float x = f32(D[l]); D[l] = u32(x > 0.0f ? (x < 1.0f ? x : 1.0f) : 0.0f));
+		else if (d->fres == 2)
+			LOOP(double x = f64((uint64_t)DH[l] << 32 | D[l]);
+			     PUT64(u64(x > 0.0 ? (x < 1.0 ? x : 1.0) : 0.0)));
+	}
+}
+
+void gm_wave_exec_vopc(struct gm_wave *w, const struct gm_dinst *d)
+{
+	const struct gm_isa_inst *in = &d->i;
+	const struct gm_isa_op_info *info = &gm_isa_ops[in->op];
+	const uint64_t exec = gm_wave_exec(w);
+	const uint32_t n0 = (in->flags & GM_FLAG_NEG0) ? 0x80000000u : 0;
+	const uint32_t n1 = (in->flags & GM_FLAG_NEG1) ? 0x80000000u : 0;
+	const uint32_t *A = lanes(w, d, 0, info->src_regs[0], 0), *B = lanes(w, d, 1, info->src_regs[1], 0);
+	const uint32_t *AH = info->src_regs[0] == 2 ? lanes(w, d, 0, 2, 1) : NULL;
+	const uint32_t *BH = info->src_regs[1] == 2 ? lanes(w, d, 1, 2, 1) : NULL;
+	uint64_t r = 0;
+
+#define CMP(cond) LOOP(if (cond) r |= 1ull << l)
+	switch (in->op) {
+	case GM_OP_V_CMP_EQ_F32: CMP(FA == FB); break;
+	case GM_OP_V_CMP_NE_F32: CMP(FA != FB); break;
+	case GM_OP_V_CMP_LT_F32: CMP(FA < FB); break;
+	case GM_OP_V_CMP_LE_F32: CMP(FA <= FB); break;
+	case GM_OP_V_CMP_GT_F32: CMP(FA > FB); break;
+	case GM_OP_V_CMP_GE_F32: CMP(FA >= FB); break;
+	case GM_OP_V_CMP_U_F32: CMP(isnan(FA) || isnan(FB)); break;
+	case GM_OP_V_CMP_EQ_I32: CMP(UA == UB); break;
+	case GM_OP_V_CMP_NE_I32: CMP(UA != UB); break;
+	case GM_OP_V_CMP_LT_I32: CMP((int32_t)UA < (int32_t)UB); break;
+	case GM_OP_V_CMP_LE_I32: CMP((int32_t)UA <= (int32_t)UB); break;
+	case GM_OP_V_CMP_GT_I32: CMP((int32_t)UA > (int32_t)UB); break;
+	case GM_OP_V_CMP_GE_I32: CMP((int32_t)UA >= (int32_t)UB); break;
+	case GM_OP_V_CMP_LT_U32: CMP(UA < UB); break;
+	case GM_OP_V_CMP_LE_U32: CMP(UA <= UB); break;
+	case GM_OP_V_CMP_GT_U32: CMP(UA > UB); break;
+	case GM_OP_V_CMP_GE_U32: CMP(UA >= UB); break;
+	case GM_OP_V_CMP_EQ_F64: CMP(DA == DB); break;
+	case GM_OP_V_CMP_NE_F64: CMP(DA != DB); break;
+	case GM_OP_V_CMP_LT_F64: CMP(DA < DB); break;
+	case GM_OP_V_CMP_LE_F64: CMP(DA <= DB); break;
+	case GM_OP_V_CMP_GT_F64: CMP(DA > DB); break;
+	case GM_OP_V_CMP_GE_F64: CMP(DA >= DB); break;
+	default: break;
+	}
+	w->s[in->dst] = (uint32_t)r;
+	w->s[in->dst + 1] = (uint32_t)(r >> 32);
+}

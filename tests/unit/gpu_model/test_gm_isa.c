@@ -1,0 +1,333 @@
+/*
+ * test_gm_isa.c - the shader ISA: assembler, disassembler round trip,
+ * decoder robustness, and the wave64 interpreter's semantics (exec mask
+ * divergence, scalar/vector ALU, f64, transcendental, memory, bounds).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gm_isa.h"
+#include "gm_priv.h"
+#include "xt_test.h"
+
+static uint32_t fbits(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
+static float ffrom(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
+
+/* Assembles `src`; on failure prints the error and returns 0 dwords. */
+static size_t asm_ok(const char *src, struct xt_buf *out)
+{
+	struct xt_err err = { 0 };
+	xt_buf_init(out);
+	if (gm_isa_assemble(src, out, &err) != XT_OK) {
+		fprintf(stderr, "assemble failed: %s\n", xt_err_msg(&err));
+		return 0;
+	}
+	return out->len / 4;
+}
+
+struct runner {
+	struct gm_mem mem;
+	struct gm_fault_log faults;
+	struct gm_wave *w;
+	struct gm_prog prog;
+};
+
+static bool run_src(struct runner *r, const char *src, uint64_t exec)
+{
+	struct xt_buf code;
+	struct gm_wave_env env = { 0 };
+	size_t n = asm_ok(src, &code);
+
+	if (!n)
+		return false;
+	if (gm_prog_decode_dw((const uint32_t *)code.data, (uint32_t)n, 0x1000, &r->prog) != XT_OK)
+		return false;
+	xt_buf_fini(&code);
+	env.mem = &r->mem;
+	env.faults = &r->faults;
+	env.max_instructions = 100000;
+	gm_wave_run(r->w, &r->prog, &env);
+	gm_prog_fini(&r->prog);
+	(void)exec;
+	return !r->w->killed;
+}
+
+static void runner_init(struct runner *r, uint64_t exec)
+{
+	gm_mem_init(&r->mem);
+	gm_fault_log_init(&r->faults, 16);
+	r->w = calloc(1, sizeof *r->w);
+	gm_wave_reset(r->w, exec, GM_NUM_SGPRS, GM_NUM_VGPRS);
+	for (unsigned l = 0; l < 64; l++)
+		r->w->v[0][l] = l;
+}
+
+static void runner_fini(struct runner *r)
+{
+	free(r->w);
+	gm_fault_log_fini(&r->faults);
+	gm_mem_fini(&r->mem);
+}
+
+static void test_asm_encodes_documented_fields(void)
+{
+	struct xt_buf b;
+	const uint32_t *dw;
+	CHECK_EQ_INT(asm_ok("v_add_f32 v1, v2, 1.0\n", &b), 2);
+	dw = (const uint32_t *)b.data;
+	CHECK_EQ_INT(dw[0] & 0xFF, GM_OP_V_ADD_F32);
+	CHECK_EQ_INT((dw[0] >> 8) & 0x3FF, GM_OPD_VGPR0 + 1);
+	CHECK_EQ_INT((dw[0] >> 18) & 0x3FF, GM_OPD_VGPR0 + 2);
+	CHECK_EQ_INT(dw[1] & 0x3FF, 242);   /* inline 1.0 */
+	xt_buf_fini(&b);
+	CHECK_EQ_INT(asm_ok("s_mov_b32 s0, 0x12345678\n", &b), 3);
+	CHECK_EQ_INT(((const uint32_t *)b.data)[2], 0x12345678);
+	xt_buf_fini(&b);
+}
+
+static void test_asm_reports_line_of_error(void)
+{
+	struct xt_buf b = XT_BUF_INIT;
+	struct xt_err err = { 0 };
+	CHECK(gm_isa_assemble("s_nop\n v_ad_f32 v1, v2, v3\n", &b, &err) == XT_ERR_CORRUPT);
+	CHECK(strstr(err.msg, "line 2") != NULL);
+	CHECK(strstr(err.msg, "v_ad_f32") != NULL);
+	xt_buf_reset(&b);
+	CHECK(gm_isa_assemble("v_add_f32 s1, v2, v3\n", &b, &err) == XT_ERR_CORRUPT);
+	CHECK(gm_isa_assemble("s_branch nowhere\n", &b, &err) == XT_ERR_CORRUPT);
+	CHECK(strstr(err.msg, "nowhere") != NULL);
+	CHECK(gm_isa_assemble("v_add_f32 v1, 0x11111111, 0x22222222\n", &b, &err) == XT_ERR_CORRUPT);
+	CHECK(gm_isa_assemble("v_add_f64 v[1:2], v[2:4], v[4:5]\n", &b, &err) == XT_ERR_CORRUPT);
+	xt_buf_fini(&b);
+}
+
+static const char *roundtrip_src =
+	"start:\n"
+	"  s_load_dwordx4 s[8:11], s[0:1], 16\n"
+	"  s_buffer_load_dword s12, s[8:11], 4\n"
+	"  v_laneid_u32 v1\n"
+	"  v_cmp_lt_u32 vcc, v1, 7\n"
+	"  s_and_saveexec_b64 s[20:21], vcc\n"
+	"  s_cbranch_execz skip\n"
+	"  v_fma_f32 v2, -v1, 0.5, lit(0x00000005) clamp\n"
+	"  v_add_f64 v[4:5], v[4:5], 1.5\n"
+	"  buffer_store_dwordx4 v[4:7], v1, s[8:11], 0 offset:16 offen glc slc\n"
+	"skip:\n"
+	"  s_or_b64 exec, exec, s[20:21]\n"
+	"  s_sendmsg gs_emit stream 2\n"
+	"  exp pos0, v[4:7] done\n"
+	"  s_branch start\n"
+	"  s_endpgm\n";
+
+static void test_disasm_roundtrips_to_same_dwords(void)
+{
+	struct xt_buf a, text = XT_BUF_INIT, b;
+	size_t n = asm_ok(roundtrip_src, &a);
+	CHECK(n > 0);
+	CHECK(gm_isa_disassemble((const uint32_t *)a.data, n, GM_DISASM_OFFSETS, &text) == XT_OK);
+	xt_buf_append(&text, "", 1);
+	CHECK(asm_ok((const char *)text.data, &b) == n);
+	CHECK(b.len == a.len && !memcmp(a.data, b.data, a.len));
+	if (b.len != a.len || memcmp(a.data, b.data, a.len))
+		fprintf(stderr, "%s", (const char *)text.data);
+	CHECK(strstr((const char *)text.data, "v_fma_f32 v2, -v1, 0.5, lit(0x00000005) clamp") != NULL);
+	xt_buf_fini(&a);
+	xt_buf_fini(&b);
+	xt_buf_fini(&text);
+}
+
+static void test_disasm_survives_garbage(void)
+{
+	uint32_t junk[257];
+	struct xt_buf text = XT_BUF_INIT, b;
+	uint32_t x = 12345;
+	for (unsigned i = 0; i < 257; i++) {
+		x = x * 1103515245u + 12345u;
+		junk[i] = x ^ (x >> 7);
+	}
+	CHECK(gm_isa_disassemble(junk, 257, 0, &text) == XT_OK);
+	xt_buf_append(&text, "", 1);
+	CHECK(asm_ok((const char *)text.data, &b) == 257);
+	CHECK(b.len == sizeof junk && !memcmp(b.data, junk, sizeof junk));
+	xt_buf_fini(&b);
+	xt_buf_fini(&text);
+}
+
+static void test_decoder_rejects_bad_operands(void)
+{
+	struct gm_isa_inst in;
+	/* v_add_f32 with dst = s5 (VALU may not write SGPRs) */
+	uint32_t dw[2] = { GM_OP_V_ADD_F32 | 5u << 8 | (GM_OPD_VGPR0 + 1) << 18, GM_OPD_VGPR0 + 2 };
+	CHECK(gm_isa_decode(dw, 2, &in, NULL) == XT_ERR_CORRUPT);
+	dw[0] = 0xFF;
+	CHECK(gm_isa_decode(dw, 2, &in, NULL) == XT_ERR_CORRUPT);
+	CHECK(gm_isa_decode(dw, 1, &in, NULL) == XT_ERR_CORRUPT);
+}
+
+static void test_wave_divergence_uses_exec_mask(void)
+{
+	struct runner r;
+	runner_init(&r, ~0ull);
+	CHECK(run_src(&r,
+		"v_cvt_f32_u32 v1, v0\n"
+		"v_cmp_lt_u32 vcc, v0, 10\n"
+		"s_and_saveexec_b64 s[4:5], vcc\n"
+		"v_mul_f32 v1, v1, 2.0\n"
+		"s_andn2_b64 exec, s[4:5], exec\n"       /* else: lanes >= 10 */
+		"v_add_f32 v1, v1, 100.0\n"
+		"s_mov_b64 exec, s[4:5]\n"
+		"s_endpgm\n", ~0ull));
+	CHECK(ffrom(r.w->v[1][3]) == 6.0f);
+	CHECK(ffrom(r.w->v[1][10]) == 110.0f);
+	CHECK(ffrom(r.w->v[1][63]) == 163.0f);
+	CHECK(gm_wave_exec(r.w) == ~0ull);
+	runner_fini(&r);
+}
+
+static void test_wave_loop_and_scalar_alu(void)
+{
+	struct runner r;
+	runner_init(&r, ~0ull);
+	/* sum 1..10 in s2 with a scalar loop; per lane: v2 = v0 * 3 + 1 via ints */
+	CHECK(run_src(&r,
+		"s_mov_b32 s1, 0\n"
+		"s_mov_b32 s2, 0\n"
+		"loop:\n"
+		"s_add_u32 s1, s1, 1\n"
+		"s_add_u32 s2, s2, s1\n"
+		"s_cmp_lt_u32 s1, 10\n"
+		"s_cbranch_scc1 loop\n"
+		"v_mad_u32 v2, v0, 3, 1\n"
+		"v_bfe_u32 v3, 0xabcd, 4, 8\n"
+		"v_findmsb_u32 v4, v0\n"
+		"s_endpgm\n", ~0ull));
+	CHECK_EQ_INT(r.w->s[2], 55);
+	CHECK_EQ_INT(r.w->v[2][7], 22);
+	CHECK_EQ_INT(r.w->v[3][0], 0xbc);
+	CHECK_EQ_INT(r.w->v[4][0], 0xFFFFFFFFu);
+	CHECK_EQ_INT(r.w->v[4][63], 5);
+	runner_fini(&r);
+}
+
+static void test_wave_float_ops_and_f64(void)
+{
+	struct runner r;
+	runner_init(&r, 0xFull);
+	CHECK(run_src(&r,
+		"v_mov_b32 v1, 2.0\n"
+		"v_sqrt_f32 v2, v1\n"
+		"v_sin_f32 v3, 0.5\n"
+		"v_exp_f32 v4, 4.0\n"
+		"v_log_f32 v5, 4.0\n"
+		"v_cvt_f64_f32 v[6:7], v1\n"
+		"v_mul_f64 v[6:7], v[6:7], 1.5\n"
+		"v_div_f64 v[8:9], 1.0, v[6:7]\n"
+		"v_cvt_f16_f32 v10, 1.5\n"
+		"v_cvt_i32_f32 v11, -2.5\n"
+		"v_add_f32 v12, v1, 4.0 clamp\n"
+		"s_endpgm\n", 0xF));
+	CHECK(ffrom(r.w->v[2][0]) == sqrtf(2.0f));
+	CHECK(ffrom(r.w->v[3][1]) == sinf(0.5f));
+	CHECK(ffrom(r.w->v[4][2]) == 16.0f);
+	CHECK(ffrom(r.w->v[5][3]) == 2.0f);
+	{
+		uint64_t b = (uint64_t)r.w->v[9][0] << 32 | r.w->v[8][0];
+		double d;
+		memcpy(&d, &b, 8);
+		CHECK(d == 1.0 / 3.0);
+	}
+	CHECK_EQ_INT(r.w->v[10][0], 0x3e00);
+	CHECK_EQ_INT((int32_t)r.w->v[11][0], -2);
+	CHECK(ffrom(r.w->v[12][0]) == 1.0f);
+	CHECK_EQ_INT(r.w->v[1][4], 0);       /* lane 4 not in exec */
+	runner_fini(&r);
+}
+
+static void test_wave_buffer_store_load_and_bounds(void)
+{
+	struct runner r;
+	struct gm_bo *bo;
+	char src[1024];
+	uint32_t *p;
+
+	runner_init(&r, ~0ull);
+	CHECK(gm_mem_alloc(&r.mem, 4096, 256, &bo) == XT_OK);
+	/* descriptor: base, stride 0, NUM_RECORDS 64 bytes, DATA_FORMAT 32 (4 << 15) */
+	snprintf(src, sizeof src,
+		 "s_mov_b32 s4, 0x%08x\n"
+		 "s_mov_b32 s5, 0x%08x\n"
+		 "s_mov_b32 s6, 64\n"
+		 "s_mov_b32 s7, 0x%08x\n"
+		 "v_lshl_b32 v1, v0, 2\n"
+		 "v_add_u32 v2, v0, 1000\n"
+		 "buffer_store_dword v2, v1, s[4:7], 0 offen\n"
+		 "buffer_load_dword v3, v1, s[4:7], 0 offen offset:4\n"
+		 "s_mov_b32 s7, 0\n"             /* DATA_FORMAT INVALID: no-op */
+		 "buffer_store_dword v0, v1, s[4:7], 0 offen\n"
+		 "s_endpgm\n",
+		 (uint32_t)gm_bo_va(bo), (uint32_t)(gm_bo_va(bo) >> 32), 4u << 15);
+	CHECK(run_src(&r, src, ~0ull));
+	p = (uint32_t *)gm_bo_map(bo);
+	CHECK_EQ_INT(p[0], 1000);
+	CHECK_EQ_INT(p[15], 1015);
+	CHECK_EQ_INT(p[16], 0);              /* lane 16 was out of bounds */
+	CHECK_EQ_INT(r.w->v[3][0], 1001);
+	CHECK_EQ_INT(r.w->v[3][15], 0);      /* 60+4 >= 64: out of bounds load is 0 */
+	CHECK_EQ_INT(r.faults.total, 0);
+	runner_fini(&r);
+}
+
+static void test_wave_unmapped_access_is_a_fault(void)
+{
+	struct runner r;
+	runner_init(&r, 1);
+	CHECK(run_src(&r,
+		"s_mov_b32 s4, 0x1000\n"
+		"s_mov_b32 s5, 0\n"
+		"s_mov_b32 s6, -1\n"
+		"s_mov_b32 s7, 0x20000\n"
+		"buffer_store_dword v0, off, s[4:7], 0\n"
+		"s_endpgm\n", 1));
+	CHECK_EQ_INT(r.faults.total, 1);
+	CHECK_EQ_INT(r.faults.recs[0].kind, GM_FAULT_BAD_ADDRESS);
+	CHECK_EQ_INT(r.faults.recs[0].address, 0x1000);
+	runner_fini(&r);
+}
+
+static void test_wave_infinite_loop_times_out(void)
+{
+	struct runner r;
+	runner_init(&r, 1);
+	CHECK(!run_src(&r, "l: s_branch l\n s_endpgm\n", 1));
+	CHECK_EQ_INT(r.faults.recs[0].kind, GM_FAULT_SHADER_TIMEOUT);
+	runner_fini(&r);
+}
+
+static void test_wave_checks_register_allocation(void)
+{
+	struct runner r;
+	runner_init(&r, 1);
+	gm_wave_reset(r.w, 1, 16, 4);
+	CHECK(!run_src(&r, "v_mov_b32 v9, 0\n s_endpgm\n", 1));
+	CHECK_EQ_INT(r.faults.recs[0].kind, GM_FAULT_BAD_SHADER);
+	runner_fini(&r);
+}
+
+int main(void)
+{
+	(void)fbits;
+	XT_RUN(test_asm_encodes_documented_fields);
+	XT_RUN(test_asm_reports_line_of_error);
+	XT_RUN(test_disasm_roundtrips_to_same_dwords);
+	XT_RUN(test_disasm_survives_garbage);
+	XT_RUN(test_decoder_rejects_bad_operands);
+	XT_RUN(test_wave_divergence_uses_exec_mask);
+	XT_RUN(test_wave_loop_and_scalar_alu);
+	XT_RUN(test_wave_float_ops_and_f64);
+	XT_RUN(test_wave_buffer_store_load_and_bounds);
+	XT_RUN(test_wave_unmapped_access_is_a_fault);
+	XT_RUN(test_wave_infinite_loop_times_out);
+	XT_RUN(test_wave_checks_register_allocation);
+	XT_TEST_MAIN_END();
+}
