@@ -19,6 +19,7 @@
 int cli_capture_main(int argc, char **argv);
 int cli_dump_main(int argc, char **argv);
 int cli_info_main(int argc, char **argv);
+int cli_replay_main(int argc, char **argv);
 int cli_pm4_main(int argc, char **argv);
 int cli_isa_main(int argc, char **argv);
 

@@ -24,6 +24,7 @@ static const struct cli_command commands[] = {
 	{ "capture", "run a program and record its GL calls and TF output", cli_capture_main },
 	{ "dump", "print the records of a trace (text or JSON lines)", cli_dump_main },
 	{ "info", "summarise a trace: properties, calls, observations", cli_info_main },
+	{ "replay", "replay a trace on the system GL and check it against its golden data", cli_replay_main },
 	{ "pm4", "decode PM4 command buffers with register fields", cli_pm4_main },
 	{ "isa", "assemble / disassemble shaders of the simulated GPU's ISA", cli_isa_main },
 };

@@ -127,6 +127,18 @@ LEN = {
     ("glCreateShaderProgramv", "strings"): "strarray:count",
     ("glCreateShaderProgramvEXT", "strings"): "strarray:count",
     ("glGetUniformIndices", "uniformNames"): "strarray:uniformCount",
+    # Names the registry sizes as COMPSIZE(name): NUL-terminated strings.
+    ("glGetProgramResourceIndex", "name"): "string",
+    ("glGetProgramResourceLocation", "name"): "string",
+    ("glGetProgramResourceLocationIndex", "name"): "string",
+    ("glGetProgramResourceLocationIndexEXT", "name"): "string",
+    ("glGetUniformBlockIndex", "uniformBlockName"): "string",
+    ("glBindFragDataLocation", "name"): "string",
+    ("glBindFragDataLocationEXT", "name"): "string",
+    ("glGetFragDataLocation", "name"): "string",
+    ("glGetFragDataLocationEXT", "name"): "string",
+    ("glActiveVaryingNV", "name"): "string",
+    ("glGetVaryingLocationNV", "name"): "string",
     ("glDrawArraysIndirect", "indirect"): "const:16",
     ("glDrawElementsIndirect", "indirect"): "const:20",
     ("glMultiDrawElements", "indices"): "unsized:array of index pointers",
@@ -299,3 +311,46 @@ DRAWS = {
 DRAW_ROLES = ["first", "count", "type", "indices", "instances", "basevertex",
               "baseinstance", "start", "end", "drawcount", "multi_first",
               "multi_count", "multi_indices", "multi_basevertex"]
+
+# Object names, which a replay remaps (the driver it runs on may hand out
+# other names than the captured one did).  Kinds are glapi.h's
+# GLAPI_O_*.  A parameter is an object name when the first rule whose
+# function and parameter regexes both match gives it a kind (None: not an
+# object) and its C type is the kind's (OBJECT_TYPES): GLuint for objects,
+# scalars or arrays; GLint locations; GLsync handles.  Programs and shaders
+# share one namespace in GL, so they share one kind.
+OBJECT_KINDS = ["BUFFER", "TEXTURE", "SHADER_OBJECT", "PIPELINE", "VERTEX_ARRAY",
+                "QUERY", "TRANSFORM_FEEDBACK", "FRAMEBUFFER", "RENDERBUFFER",
+                "SAMPLER", "SYNC", "UNIFORM_LOCATION", "ATTRIB_LOCATION"]
+OBJECT_TYPES = {"SYNC": ("GLsync",), "UNIFORM_LOCATION": ("GLint",)}
+OBJECT_DEFAULT_TYPES = ("GLuint", "GLhandleARB")
+OBJECTS = [
+    # ARB / NV assembly programs live in a namespace of their own.
+    (r"Programs?ARB$|Programs?NV$|^glProgram(String|Env|Local)|^glGetProgram(String|Env|Local)", r".", None),
+    (r"", r"^(buffer|buffers|readBuffer|writeBuffer)$", "BUFFER"),
+    (r"", r"^(texture|textures|origtexture)$", "TEXTURE"),
+    (r"", r"^(program|programObj|shader|shaders|shaderObj|obj|containerObj|attachedObj)$",
+     "SHADER_OBJECT"),
+    (r"", r"^(pipeline|pipelines)$", "PIPELINE"),
+    (r"VertexArray", r"^(array|arrays|vaobj)$", "VERTEX_ARRAY"),
+    (r"TransformFeedback", r"^(id|ids|xfb)$", "TRANSFORM_FEEDBACK"),
+    (r"Quer|ConditionalRender", r"^(id|ids)$", "QUERY"),
+    (r"", r"^(framebuffer|framebuffers|readFramebuffer|drawFramebuffer)$", "FRAMEBUFFER"),
+    (r"", r"^(renderbuffer|renderbuffers)$", "RENDERBUFFER"),
+    (r"", r"^(sampler|samplers)$", "SAMPLER"),
+    (r"", r"^sync$", "SYNC"),
+    (r"Uniform", r"^location$", "UNIFORM_LOCATION"),
+    (r"^gl(VertexAttrib|EnableVertexAttribArray|DisableVertexAttribArray|GetVertexAttrib)",
+     r"^index$", "ATTRIB_LOCATION"),
+]
+
+# Functions whose return value is an object name (or location) of a kind.
+RET_OBJECTS = {
+    "glCreateProgram": "SHADER_OBJECT", "glCreateShader": "SHADER_OBJECT",
+    "glCreateShaderProgramv": "SHADER_OBJECT", "glCreateShaderProgramvEXT": "SHADER_OBJECT",
+    "glCreateShaderProgramEXT": "SHADER_OBJECT", "glCreateProgramObjectARB": "SHADER_OBJECT",
+    "glCreateShaderObjectARB": "SHADER_OBJECT",
+    "glFenceSync": "SYNC", "glFenceSyncAPPLE": "SYNC",
+    "glGetUniformLocation": "UNIFORM_LOCATION", "glGetUniformLocationARB": "UNIFORM_LOCATION",
+    "glGetAttribLocation": "ATTRIB_LOCATION", "glGetAttribLocationARB": "ATTRIB_LOCATION",
+}

@@ -60,6 +60,29 @@ enum glapi_binding {
 	GLAPI_B_QUERY,      /* GL_QUERY_BUFFER */
 };
 
+/*
+ * Kinds of object name a parameter or return value holds (a replay remaps
+ * them); from specs/gl_annotations.py OBJECTS / RET_OBJECTS.  Programs and
+ * shaders share a namespace in GL and so a kind.
+ */
+enum glapi_object {
+	GLAPI_O_NONE = 0,
+	GLAPI_O_BUFFER,
+	GLAPI_O_TEXTURE,
+	GLAPI_O_SHADER_OBJECT,      /* programs and shaders */
+	GLAPI_O_PIPELINE,           /* program pipelines */
+	GLAPI_O_VERTEX_ARRAY,
+	GLAPI_O_QUERY,
+	GLAPI_O_TRANSFORM_FEEDBACK,
+	GLAPI_O_FRAMEBUFFER,
+	GLAPI_O_RENDERBUFFER,
+	GLAPI_O_SAMPLER,
+	GLAPI_O_SYNC,               /* GLsync handles */
+	GLAPI_O_UNIFORM_LOCATION,   /* of the program in use or named */
+	GLAPI_O_ATTRIB_LOCATION,    /* vertex attribute index */
+	GLAPI_O_COUNT
+};
+
 /* Group id of EGL enums (glapi_enum_name_in_group). */
 #define GLAPI_GROUP_EGL 0
 
@@ -68,6 +91,7 @@ struct glapi_func_info {
 	unsigned nparams;
 	enum glapi_kind ret_kind;
 	enum glapi_api api;
+	enum glapi_object ret_obj;  /* object kind of the return value */
 };
 
 struct glapi_param_info {
@@ -76,6 +100,7 @@ struct glapi_param_info {
 	enum glapi_elem elem;
 	int group;                  /* enum group id (gl.xml), -1 if none */
 	enum glapi_binding binding;
+	enum glapi_object obj;      /* object kind: the name(s) it holds */
 };
 
 /* Number of functions; ids are 0 .. count-1. */

@@ -1,0 +1,123 @@
+/*
+ * obs.h - the observation core shared by the capture library and replay:
+ * golden data read back from a GL driver after a call (TF buffer contents
+ * with the program's TF layout, query results, data the application read
+ * back), encoded as the MAP value of a TRACE_REC_OBSERVATION record.
+ *
+ * The record layouts are specified in docs/trace-format.md, "Observation
+ * kinds".  Capture (capture/cap_observe.c) and replay (replay/replay_obs.c)
+ * both call these functions, so that a replay's observations are
+ * byte-identical to the capture's whenever the driver produced the same
+ * data: that is what makes capture vs replay a like-for-like comparison.
+ *
+ * The core knows neither how GL entry points are found nor where records
+ * go.  The caller passes a table of the GL functions it uses (struct
+ * obs_gl), the current context's API and version, a record sink
+ * (reserve/commit) and hooks for GL error hygiene and for names: the names
+ * written are those the application saw, which in a replay differ from the
+ * replay driver's (app_name translates them back).
+ *
+ * Contract of every obs_* entry point: it changes nothing the application
+ * can see (bindings it touches are restored; pending errors are stashed
+ * before its first GL call and errors it raises are drained after), and it
+ * never fails loudly: when something cannot be read, it writes a record
+ * saying why or writes nothing.
+ */
+#ifndef OBS_H
+#define OBS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * The GL entry points the read-back calls.  The parameter types are the C
+ * types of the GL typedefs on the LP64 targets we build for (GLenum and
+ * GLuint = unsigned int, GLint and GLsizei = int, GLint64 = int64_t,
+ * GLintptr and GLsizeiptr = long, GLboolean = unsigned char), so a GL
+ * function pointer assigns to these members without a cast.
+ */
+struct obs_gl {
+	void (*GetIntegerv)(unsigned pname, int *data);
+	void (*GetIntegeri_v)(unsigned target, unsigned index, int *data);
+	void (*GetInteger64i_v)(unsigned target, unsigned index, int64_t *data);
+	unsigned (*GetError)(void);
+	void (*GetProgramiv)(unsigned program, unsigned pname, int *params);
+	void (*GetProgramPipelineiv)(unsigned pipeline, unsigned pname, int *params);
+	void (*GetProgramInterfaceiv)(unsigned program, unsigned iface, unsigned pname,
+				      int *params);
+	void (*GetProgramResourceiv)(unsigned program, unsigned iface, unsigned index,
+				     int prop_count, const unsigned *props, int count,
+				     int *length, int *params);
+	void (*GetTransformFeedbackVarying)(unsigned program, unsigned index, int buf_size,
+					    int *length, int *size, unsigned *type, char *name);
+	void (*BindBuffer)(unsigned target, unsigned buffer);
+	void (*GetBufferParameteriv)(unsigned target, unsigned pname, int *params);
+	void (*GetBufferParameteri64v)(unsigned target, unsigned pname, int64_t *params);
+	void (*GetBufferSubData)(unsigned target, long offset, long size, void *data);
+	void *(*MapBufferRange)(unsigned target, long offset, long length, unsigned access);
+	unsigned char (*UnmapBuffer)(unsigned target);
+	void (*GetQueryObjectui64v)(unsigned id, unsigned pname, uint64_t *params);
+};
+
+/* Kinds of object name an observation writes (obs_ctx.app_name). */
+enum obs_object {
+	OBS_OBJ_BUFFER = 0,
+	OBS_OBJ_PROGRAM,
+	OBS_OBJ_QUERY,
+};
+
+/*
+ * Where and how one observation is made.  Filled by the caller for each
+ * call into the core; every callback gets `user`.
+ */
+struct obs_ctx {
+	const struct obs_gl *gl;  /* every member non-NULL, except that the GL
+				   * 4.x / GLES 3.1 ones may be NULL when the
+				   * context's version lacks them */
+	bool gles;                /* OpenGL ES context, else desktop GL */
+	int major, minor;         /* the current context's actual version */
+	/* Room for a record payload of at most `max_payload` bytes, or NULL
+	 * (then nothing is written).  One reservation at a time. */
+	uint8_t *(*reserve)(void *user, size_t max_payload);
+	/* Commits `n` bytes of the reservation as an OBSERVATION attached
+	 * to call `seq`. */
+	void (*commit)(void *user, uint64_t seq, size_t n);
+	/* Puts pending GL errors of the application aside (they must reach
+	 * it later); called before the core's first GL call. */
+	void (*stash)(void *user);
+	/* Consumes the errors the core's own GL calls raised; `what` names
+	 * the read-back for a warning. */
+	void (*drain)(void *user, const char *what);
+	/* The name the application used for the object the driver calls
+	 * `name`; NULL means the two are the same. */
+	uint32_t (*app_name)(void *user, enum obs_object kind, uint32_t name);
+	void *user;
+};
+
+/* After glEndTransformFeedback (paused false) or glPauseTransformFeedback
+ * (paused true): one tf_buffer record per TF binding point with a buffer. */
+void obs_tf_end(const struct obs_ctx *c, uint64_t seq, bool paused);
+
+/*
+ * After glGetQueryObject{i,ui,i64,ui64}v[EXT|ARB] (`func` names it) of query
+ * `id` with `pname`: a query record when pname is GL_QUERY_RESULT.
+ * `params` holds the application's result (elem_bytes 4 or 8), or is NULL
+ * when the result went to a query buffer (then it is read again).  `id` is
+ * the driver's name of the query.
+ */
+void obs_query(const struct obs_ctx *c, uint64_t seq, const char *func, uint32_t id,
+	       uint32_t pname, const void *params, size_t elem_bytes);
+
+/* After glGetBufferSubData / glGetNamedBufferSubData: the `size` bytes at
+ * `data` the application got from `buffer` (driver's name) at `offset`. */
+void obs_buffer_read(const struct obs_ctx *c, uint64_t seq, uint32_t buffer, int64_t offset,
+		     int64_t size, const void *data);
+
+/* After a mapping of `buffer` with GL_MAP_READ_BIT in `access` (GL_MAP_*
+ * form): the `length` bytes at `ptr` visible through it.  Nothing is
+ * written for a mapping without READ access. */
+void obs_map(const struct obs_ctx *c, uint64_t seq, uint32_t buffer, int64_t offset,
+	     int64_t length, uint32_t access, const void *ptr);
+
+#endif

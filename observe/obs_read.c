@@ -1,0 +1,188 @@
+/*
+ * obs_read.c - the observations of data the application asked for: query
+ * results (`query`), glGetBufferSubData (`buffer_read`) and read mappings
+ * (`map_read`), docs/trace-format.md "Observation kinds"; plus the helpers
+ * the TF read-back shares (obs_int.h).
+ *
+ * Results whose value depends on timing (GL_QUERY_RESULT_AVAILABLE,
+ * GL_QUERY_RESULT_NO_WAIT) are not observations: they stay in the call's
+ * RET record only.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "obs_int.h"
+#include "trace_enc.h"
+#include "trace_format.h"
+
+bool obs_ctx_at_least(const struct obs_ctx *c, int gl_major, int gl_minor, int es_major,
+		      int es_minor)
+{
+	if (c->gles)
+		return es_major > 0 &&
+		       (c->major > es_major || (c->major == es_major && c->minor >= es_minor));
+	return c->major > gl_major || (c->major == gl_major && c->minor >= gl_minor);
+}
+
+uint32_t obs_app_name(const struct obs_ctx *c, enum obs_object kind, uint32_t name)
+{
+	return c->app_name && name ? c->app_name(c->user, kind, name) : name;
+}
+
+void *obs_buffer_copy(const struct obs_ctx *c, uint32_t buffer, int64_t offset, int64_t size,
+		      const char **why)
+{
+	const struct obs_gl *gl = c->gl;
+	int old = 0, mapped = 0;
+	void *data = NULL;
+
+	*why = NULL;
+	if (offset < 0 || size <= 0) {
+		*why = "empty range";
+		return NULL;
+	}
+	gl->GetIntegerv(OBS_GL_COPY_READ_BUFFER_BINDING, &old);
+	gl->BindBuffer(OBS_GL_COPY_READ_BUFFER, buffer);
+	gl->GetBufferParameteriv(OBS_GL_COPY_READ_BUFFER, OBS_GL_BUFFER_MAPPED, &mapped);
+	if (mapped) {
+		*why = "the buffer is mapped by the application";
+		goto out;
+	}
+	data = malloc((size_t)size);
+	if (!data) {
+		*why = "out of memory";
+		goto out;
+	}
+	if (!c->gles) {
+		gl->GetBufferSubData(OBS_GL_COPY_READ_BUFFER, offset, size, data);
+	} else {
+		void *p = gl->MapBufferRange(OBS_GL_COPY_READ_BUFFER, offset, size,
+					     OBS_GL_MAP_READ_BIT);
+		if (p) {
+			memcpy(data, p, (size_t)size);
+			gl->UnmapBuffer(OBS_GL_COPY_READ_BUFFER);
+		} else {
+			free(data);
+			data = NULL;
+			*why = "glMapBufferRange failed";
+		}
+	}
+out:
+	gl->BindBuffer(OBS_GL_COPY_READ_BUFFER, (unsigned)old);
+	if (data && gl->GetError() != OBS_GL_NO_ERROR) {
+		free(data);
+		data = NULL;
+		*why = "the driver refused the read-back";
+	}
+	return data;
+}
+
+int64_t obs_buffer_size(const struct obs_ctx *c, uint32_t buffer)
+{
+	const struct obs_gl *gl = c->gl;
+	int old = 0;
+	int64_t size = 0;
+
+	gl->GetIntegerv(OBS_GL_COPY_READ_BUFFER_BINDING, &old);
+	gl->BindBuffer(OBS_GL_COPY_READ_BUFFER, buffer);
+	gl->GetBufferParameteri64v(OBS_GL_COPY_READ_BUFFER, OBS_GL_BUFFER_SIZE, &size);
+	gl->BindBuffer(OBS_GL_COPY_READ_BUFFER, (unsigned)old);
+	return size;
+}
+
+/*
+ * The result of a glGetQueryObject*v call, or of one whose result went to a
+ * query buffer (params NULL): then it is asked for again into our memory,
+ * with the query buffer binding set aside for that one call.
+ */
+void obs_query(const struct obs_ctx *c, uint64_t seq, const char *func, uint32_t id,
+	       uint32_t pname, const void *params, size_t elem_bytes)
+{
+	/* glGetQueryObjectiv / i64v (and the buffer forms) are signed. */
+	const bool is_signed = strstr(func, "Objecti") != NULL;
+	uint64_t raw = 0;
+
+	if (pname != OBS_GL_QUERY_RESULT || (elem_bytes != 4 && elem_bytes != 8))
+		return;
+	if (params) {
+		memcpy(&raw, params, elem_bytes);
+	} else {
+		const struct obs_gl *gl = c->gl;
+		int qbuf = 0;
+		uint64_t v = 0;
+		c->stash(c->user);
+		if (obs_ctx_at_least(c, 4, 4, 0, 0))
+			gl->GetIntegerv(OBS_GL_QUERY_BUFFER_BINDING, &qbuf);
+		if (qbuf)
+			gl->BindBuffer(OBS_GL_QUERY_BUFFER, 0);
+		gl->GetQueryObjectui64v(id, OBS_GL_QUERY_RESULT, &v);
+		if (qbuf)
+			gl->BindBuffer(OBS_GL_QUERY_BUFFER, (unsigned)qbuf);
+		const bool failed = gl->GetError() != OBS_GL_NO_ERROR;
+		c->drain(c->user, "query result read-back");
+		if (failed)
+			return;
+		/* The application asked for elem_bytes; keep its truncation. */
+		raw = elem_bytes == 4 ? (uint32_t)v : v;
+	}
+	uint8_t *start = c->reserve(c->user, 256 + strlen(func)), *p = start;
+	if (!p)
+		return;
+	p = trace_enc_map(p, 6);
+	p = trace_enc_key(p, "kind");
+	p = trace_enc_string(p, "query", 5);
+	p = trace_enc_key(p, "function");
+	p = trace_enc_string(p, func, strlen(func));
+	p = trace_enc_key(p, "query");
+	p = trace_enc_uint(p, obs_app_name(c, OBS_OBJ_QUERY, id));
+	p = trace_enc_key(p, "pname");
+	p = trace_enc_enum(p, pname);
+	p = trace_enc_key(p, "result");
+	if (is_signed)
+		p = trace_enc_sint(p, elem_bytes == 4 ? (int64_t)(int32_t)raw : (int64_t)raw);
+	else
+		p = trace_enc_uint(p, raw);
+	p = trace_enc_key(p, "to_buffer");
+	p = trace_enc_bool(p, params == NULL);
+	c->commit(c->user, seq, (size_t)(p - start));
+}
+
+static void write_read_data(const struct obs_ctx *c, uint64_t seq, const char *kind,
+			    uint32_t buffer, int64_t offset, int64_t size, uint32_t access,
+			    bool with_access, const void *data)
+{
+	if (size < 0 || !data)
+		return;
+	uint8_t *start = c->reserve(c->user, 128 + (size_t)size), *p = start;
+	if (!p)
+		return;
+	p = trace_enc_map(p, with_access ? 6 : 5);
+	p = trace_enc_key(p, "kind");
+	p = trace_enc_string(p, kind, strlen(kind));
+	p = trace_enc_key(p, "buffer");
+	p = trace_enc_uint(p, obs_app_name(c, OBS_OBJ_BUFFER, buffer));
+	p = trace_enc_key(p, "offset");
+	p = trace_enc_uint(p, (uint64_t)offset);
+	p = trace_enc_key(p, "size");
+	p = trace_enc_uint(p, (uint64_t)size);
+	if (with_access) {
+		p = trace_enc_key(p, "access");
+		p = trace_enc_bitfield(p, access);
+	}
+	p = trace_enc_key(p, "data");
+	p = trace_enc_blob(p, data, (size_t)size);
+	c->commit(c->user, seq, (size_t)(p - start));
+}
+
+void obs_buffer_read(const struct obs_ctx *c, uint64_t seq, uint32_t buffer, int64_t offset,
+		     int64_t size, const void *data)
+{
+	write_read_data(c, seq, "buffer_read", buffer, offset, size, 0, false, data);
+}
+
+void obs_map(const struct obs_ctx *c, uint64_t seq, uint32_t buffer, int64_t offset,
+	     int64_t length, uint32_t access, const void *ptr)
+{
+	if (access & OBS_GL_MAP_READ_BIT)
+		write_read_data(c, seq, "map_read", buffer, offset, length, access, true, ptr);
+}

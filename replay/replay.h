@@ -1,0 +1,61 @@
+/*
+ * replay.h - replaying a trace (docs/trace-format.md) on a backend and
+ * checking it against the trace's golden observations; what `xfbtrace
+ * replay` runs.  Design and limits: replay/README.md.
+ *
+ * A replay reads the trace in recorded global order, executes every call
+ * on the backend (all recorded threads on the calling thread, switching
+ * contexts as the recorded threads did), makes the same observations at
+ * the same points as the capture did (observe/obs.h) and, with `check`,
+ * compares each with the golden one, and the values the driver returned to
+ * the application (glGetError, compile / link status, TF varying queries)
+ * with the recorded ones.
+ */
+#ifndef REPLAY_H
+#define REPLAY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "xt_rc.h"
+
+struct replay_options {
+	const char *backend;       /* "host" (the default when NULL) */
+	bool check;                /* compare with the golden data */
+	uint64_t first_call;       /* check observations of calls >= this */
+	uint64_t last_call;        /* replay no call after this (UINT64_MAX) */
+	unsigned max_reported;     /* differences printed in detail */
+	bool progress;             /* a progress line on stderr for long runs */
+	FILE *out;                 /* the report (differences, summary) */
+};
+
+struct replay_summary {
+	uint64_t calls;             /* calls executed */
+	uint64_t frames;
+	uint64_t observations;      /* golden observations checked */
+	uint64_t match;
+	uint64_t differ;            /* incl. observations missing or extra */
+	uint64_t not_compared;      /* timing-dependent (timer query results) */
+	uint64_t returns_compared;  /* returned values compared */
+	uint64_t returns_differ;
+	uint64_t returns_skipped;   /* implementation-dependent, not compared */
+	uint64_t replay_errors;     /* GL errors only the replay raised */
+	uint64_t unsupported_calls; /* calls not replayed */
+	uint64_t unsupported_funcs; /* ... of this many functions */
+};
+
+/* True when everything checked matched (the exit status 0 case). */
+bool replay_summary_ok(const struct replay_summary *s);
+
+/*
+ * Replays trace `path` with options `o`, printing differences, unsupported
+ * calls and the summary to o->out.  XT_OK when the replay ran to the end
+ * (whether or not anything differed: see *out); on error (unreadable or
+ * corrupt trace, no usable GL, unknown backend) another code with `err`
+ * set, *out then holding what was done so far.
+ */
+enum xt_rc replay_run(const char *path, const struct replay_options *o,
+		      struct replay_summary *out, struct xt_err *err);
+
+#endif

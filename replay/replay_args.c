@@ -1,0 +1,308 @@
+/*
+ * replay_args.c - recorded values to C arguments, by the parameter kinds of
+ * libglapi (glapi.h), with object names remapped (replay_names.h):
+ *
+ *   SINT UINT ENUM BITFIELD BOOL FLOAT DOUBLE   the value (names remapped)
+ *   STRING, STRARRAY     NUL-terminated copies (an array of them)
+ *   MEM_IN, ATTRIBS      MEMORY: an aligned copy of the recorded bytes
+ *                        (arrays of names remapped); OFFSET: (void *)offset
+ *   VERTEXPTR            OFFSET as above; a client address: the pointer
+ *                        into the client shadow (replay_mem.h) that the
+ *                        draw's MEMWRITEs will fill
+ *   MEM_OUT, OUTSTRING   scratch memory the driver writes, compared or used
+ *                        for names afterwards; OFFSET as above
+ *   HANDLE               GLsync: remapped; others cannot be replayed
+ *   POINTER              only NULL can be replayed (callbacks, opaque
+ *                        pointers)
+ *   UNSIZED              cannot be replayed faithfully: reported
+ *
+ * Hostile input: a value of a tag the kind does not allow, or sizes that
+ * do not add up, is "cannot be replayed" with the reason, never a crash.
+ */
+#include <string.h>
+
+#include "replay_host.h"
+
+/* Scratch for an output whose size the trace does not know. */
+#define UNKNOWN_OUT_BYTES ((size_t)1 << 20)
+/* Slack beyond a recorded output size, in case the driver writes more. */
+#define OUT_SLACK_BYTES 4096u
+#define MAX_OUT_BYTES ((size_t)1 << 30)
+
+static uint32_t ns_of(const struct host_ctx *x, enum glapi_object kind)
+{
+	switch (kind) {
+	case GLAPI_O_VERTEX_ARRAY:
+	case GLAPI_O_FRAMEBUFFER:
+	case GLAPI_O_TRANSFORM_FEEDBACK:
+	case GLAPI_O_PIPELINE:
+	case GLAPI_O_QUERY:
+	case GLAPI_O_ATTRIB_LOCATION:
+		return x->ns;
+	default:
+		return x->share_ns;
+	}
+}
+
+/* The program a location parameter of call `call` refers to (replay name). */
+static uint64_t location_program(struct host *h, struct host_ctx *x, int id,
+				 const struct trace_call *call)
+{
+	struct glapi_param_info pi;
+
+	for (unsigned i = 0; i < call->nargs && glapi_param_info(id, i, &pi); i++)
+		if (pi.obj == GLAPI_O_SHADER_OBJECT && pi.kind == GLAPI_K_UINT &&
+		    call->args[i].tag == TRACE_TAG_UINT)
+			return replay_names_get(h->names, x->share_ns, GLAPI_O_SHADER_OBJECT, 0,
+						call->args[i].u);
+	return x->program;
+}
+
+static uint64_t remap(struct host *h, struct host_ctx *x, enum glapi_object kind, uint64_t aux,
+		      uint64_t v)
+{
+	if (kind == GLAPI_O_NONE || (kind != GLAPI_O_UNIFORM_LOCATION && v == 0))
+		return v;
+	return replay_names_get(h->names, ns_of(x, kind), kind, aux, v);
+}
+
+static bool integer(const struct trace_value *v, int64_t *out)
+{
+	switch (v->tag) {
+	case TRACE_TAG_SINT: *out = v->i; return true;
+	case TRACE_TAG_UINT: case TRACE_TAG_ENUM: case TRACE_TAG_BITFIELD:
+		*out = (int64_t)v->u; return true;
+	case TRACE_TAG_FALSE: *out = 0; return true;
+	case TRACE_TAG_TRUE: *out = 1; return true;
+	default: return false;
+	}
+}
+
+static void *copy(struct host *h, const void *p, size_t n)
+{
+	void *d = xt_arena_alloc(&h->arena, n ? n : 1);
+	if (d && n)
+		memcpy(d, p, n);
+	return d;
+}
+
+static char *cstr(struct host *h, const struct trace_value *v)
+{
+	char *s = xt_arena_alloc(&h->arena, v->mem.len + 1);
+	if (s) {
+		memcpy(s, v->mem.bytes, v->mem.len);
+		s[v->mem.len] = '\0';
+	}
+	return s;
+}
+
+/* The recorded RET output of argument i, or NULL. */
+static const struct trace_value *ret_out(const struct trace_ret *ret, uint32_t i)
+{
+	for (uint32_t k = 0; ret && k < ret->nouts; k++)
+		if (ret->out_index[k] == i)
+			return &ret->outs[k];
+	return NULL;
+}
+
+static const char *convert_pointer(struct host *h, struct host_ctx *x, int id,
+				   const struct trace_call *call,
+				   const struct trace_ret *ret, const struct glapi_param_info *pi,
+				   uint32_t i, struct host_args *args, int64_t *ints)
+{
+	const struct trace_value *v = &call->args[i];
+	union replay_arg *a = &args->a[i];
+
+	a->p = NULL;
+	if (v->tag == TRACE_TAG_NULL)
+		return NULL;
+	if (v->tag == TRACE_TAG_OFFSET) {
+		a->p = (void *)(uintptr_t)v->u;
+		args->offset[i] = true;
+		return NULL;
+	}
+	if (v->tag == TRACE_TAG_UNSIZED)
+		return "memory of unknown size (UNSIZED in the trace)";
+	switch (pi->kind) {
+	case GLAPI_K_STRING:
+		if (v->tag != TRACE_TAG_STRING)
+			return "a string argument that is not a STRING";
+		return (a->p = cstr(h, v)) ? NULL : "out of memory";
+	case GLAPI_K_STRARRAY: {
+		if (v->tag != TRACE_TAG_ARRAY)
+			return "a string array that is not an ARRAY";
+		char **list = xt_arena_alloc(&h->arena, (v->agg.count + 1) * sizeof *list);
+		if (!list)
+			return "out of memory";
+		for (uint32_t k = 0; k < v->agg.count; k++) {
+			const struct trace_value *s = &v->agg.items[k];
+			list[k] = s->tag == TRACE_TAG_STRING ? cstr(h, s) : NULL;
+		}
+		a->p = list;
+		return NULL;
+	}
+	case GLAPI_K_VERTEXPTR:
+		if (v->tag != TRACE_TAG_POINTER)
+			return "a vertex pointer that is neither offset nor address";
+		a->p = replay_mem_client(h->mem, v->u);
+		return a->p ? NULL : "no address space left for client memory shadows";
+	case GLAPI_K_MEM_OUT:
+	case GLAPI_K_OUTSTRING: {
+		const struct trace_value *o = ret_out(ret, i);
+		size_t n = UNKNOWN_OUT_BYTES;
+		if (v->tag != TRACE_TAG_POINTER)
+			return "an output pointer that is not a POINTER";
+		if (pi->kind == GLAPI_K_OUTSTRING) {
+			/* At most the buffer size argument (before it) says. */
+			n = 4096;
+			for (uint32_t k = 0; k < i; k++) {
+				struct glapi_param_info q;
+				if (glapi_param_info(id, k, &q) && q.kind == GLAPI_K_SINT &&
+				    (!strcmp(q.name, "bufSize") || !strcmp(q.name, "bufsize") ||
+				     !strcmp(q.name, "maxLength")))
+					n = ints[k] > 0 ? (size_t)ints[k] : 1;
+			}
+		} else if (o && (o->tag == TRACE_TAG_MEMORY || o->tag == TRACE_TAG_STRING)) {
+			n = o->mem.len + OUT_SLACK_BYTES;
+		}
+		if (n > MAX_OUT_BYTES)
+			return "an output larger than 1 GiB";
+		a->p = xt_arena_alloc(&h->arena, n);
+		if (!a->p)
+			return "out of memory";
+		memset(a->p, 0, n < 65536 ? n : 65536);
+		args->out[i] = a->p;
+		args->out_bytes[i] = n;
+		return NULL;
+	}
+	case GLAPI_K_POINTER:
+		return "a callback or opaque pointer";
+	default:
+		break;
+	}
+	/* MEM_IN, ATTRIBS */
+	if (v->tag != TRACE_TAG_MEMORY)
+		return "input memory that is not MEMORY";
+	a->p = copy(h, v->mem.bytes, v->mem.len);
+	if (!a->p)
+		return "out of memory";
+	if (pi->obj != GLAPI_O_NONE && pi->elem == GLAPI_E_U32) {
+		uint32_t *names = a->p;
+		for (size_t k = 0; k < v->mem.len / 4; k++)
+			names[k] = (uint32_t)remap(h, x, pi->obj, 0, names[k]);
+	}
+	return NULL;
+}
+
+enum xt_rc host_args_convert(struct host *h, struct host_ctx *x, int id,
+			     const struct trace_call *call, const struct trace_ret *ret,
+			     struct host_args *args, const char **why)
+{
+	int64_t ints[32];
+
+	*why = NULL;
+	if (call->nargs > 32) {
+		*why = "more than 32 arguments";
+		return XT_ERR_UNSUPPORTED;
+	}
+	memset(args->out, 0, sizeof args->out);
+	memset(args->offset, 0, sizeof args->offset);
+	for (uint32_t i = 0; i < call->nargs; i++) {
+		const struct trace_value *v = &call->args[i];
+		union replay_arg *a = &args->a[i];
+		struct glapi_param_info pi;
+
+		ints[i] = 0;
+		if (!glapi_param_info(id, i, &pi)) {
+			*why = "more arguments than the function has";
+			return XT_ERR_UNSUPPORTED;
+		}
+		switch (pi.kind) {
+		case GLAPI_K_SINT:
+		case GLAPI_K_UINT:
+		case GLAPI_K_ENUM:
+		case GLAPI_K_BITFIELD:
+		case GLAPI_K_BOOL:
+			if (!integer(v, &ints[i])) {
+				*why = "an integer argument that is not an integer";
+				return XT_ERR_UNSUPPORTED;
+			}
+			a->i = ints[i];
+			if (pi.obj == GLAPI_O_UNIFORM_LOCATION)
+				a->i = (int64_t)remap(h, x, pi.obj, location_program(h, x, id, call),
+						      (uint64_t)a->i);
+			else if (pi.obj != GLAPI_O_NONE)
+				a->u = remap(h, x, pi.obj, 0, (uint64_t)a->i);
+			break;
+		case GLAPI_K_FLOAT:
+			if (v->tag != TRACE_TAG_FLOAT) {
+				*why = "a float argument that is not a FLOAT";
+				return XT_ERR_UNSUPPORTED;
+			}
+			a->f = v->f;
+			break;
+		case GLAPI_K_DOUBLE:
+			if (v->tag != TRACE_TAG_DOUBLE) {
+				*why = "a double argument that is not a DOUBLE";
+				return XT_ERR_UNSUPPORTED;
+			}
+			a->d = v->d;
+			break;
+		case GLAPI_K_HANDLE:
+			if (v->tag != TRACE_TAG_HANDLE && v->tag != TRACE_TAG_NULL) {
+				*why = "a handle argument that is not a HANDLE";
+				return XT_ERR_UNSUPPORTED;
+			}
+			if (v->tag == TRACE_TAG_HANDLE && v->u && pi.obj != GLAPI_O_SYNC) {
+				*why = "a handle of an object the replay does not model (EGL image?)";
+				return XT_ERR_UNSUPPORTED;
+			}
+			a->u = v->tag == TRACE_TAG_HANDLE ? remap(h, x, pi.obj, 0, v->u) : 0;
+			break;
+		default:
+			*why = convert_pointer(h, x, id, call, ret, &pi, i, args, ints);
+			if (*why)
+				return XT_ERR_UNSUPPORTED;
+			break;
+		}
+	}
+	return XT_OK;
+}
+
+void host_args_learn(struct host *h, struct host_ctx *x, int id, const struct trace_call *call,
+		     const struct trace_ret *ret, const struct host_args *args,
+		     const union replay_arg *rv)
+{
+	struct glapi_func_info fi;
+
+	if (!glapi_func_info(id, &fi))
+		return;
+	if (fi.ret_obj != GLAPI_O_NONE && ret) {
+		const struct trace_value *r = &ret->ret;
+		int64_t rec;
+		uint64_t aux = fi.ret_obj == GLAPI_O_UNIFORM_LOCATION
+				       ? location_program(h, x, id, call) : 0;
+		if (r->tag == TRACE_TAG_HANDLE)
+			replay_names_set(h->names, ns_of(x, fi.ret_obj), fi.ret_obj, aux, r->u,
+					 rv->u);
+		else if (integer(r, &rec) && (rec != 0 || fi.ret_obj == GLAPI_O_UNIFORM_LOCATION))
+			replay_names_set(h->names, ns_of(x, fi.ret_obj), fi.ret_obj, aux,
+					 (uint64_t)rec, fi.ret_obj == GLAPI_O_UNIFORM_LOCATION ||
+					 fi.ret_obj == GLAPI_O_ATTRIB_LOCATION ?
+					 (uint64_t)(int64_t)(int32_t)rv->u : (uint32_t)rv->u);
+	}
+	for (uint32_t i = 0; i < call->nargs && i < 32; i++) {
+		struct glapi_param_info pi;
+		const struct trace_value *o;
+		if (!args->out[i] || !glapi_param_info(id, i, &pi) || pi.obj == GLAPI_O_NONE ||
+		    pi.elem != GLAPI_E_U32 || !(o = ret_out(ret, i)) || o->tag != TRACE_TAG_MEMORY)
+			continue;
+		for (size_t k = 0; k + 4 <= o->mem.len && k + 4 <= args->out_bytes[i]; k += 4) {
+			uint32_t rec, rep;
+			memcpy(&rec, o->mem.bytes + k, 4);
+			memcpy(&rep, (const uint8_t *)args->out[i] + k, 4);
+			if (rec)
+				replay_names_set(h->names, ns_of(x, pi.obj), pi.obj, 0, rec, rep);
+		}
+	}
+}

@@ -1,0 +1,447 @@
+/*
+ * replay_check.c - the comparison of a replay with the trace's golden data,
+ * and the report: observations (byte-identical records are equal; others
+ * are decoded and the first difference is named: the call, the function,
+ * the observation's kind, binding point and buffer, the key, and for data
+ * the byte offset, the bytes on both sides and, for TF buffers, the vertex
+ * and varying), returned values, GL errors, calls not replayed.
+ *
+ * Timer query results (GL_TIME_ELAPSED, GL_TIMESTAMP) depend on timing:
+ * they are counted as "not compared", never as differences; so are the
+ * observations the backend marks as possibly derived from them (a timer
+ * result the GPU wrote into a buffer, e.g. the draw parameters of an
+ * indirect draw).
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "glapi.h"
+#include "replay_core.h"
+#include "xt_fault.h"
+
+static void detail(struct replay *rp, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Prints one difference while fewer than max_reported have been. */
+static void detail(struct replay *rp, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (rp->reported++ >= rp->opt.max_reported || !rp->opt.out)
+		return;
+	va_start(ap, fmt);
+	vfprintf(rp->opt.out, fmt, ap);
+	va_end(ap);
+	fputc('\n', rp->opt.out);
+}
+
+bool replay_checking(const struct replay *rp, uint64_t no)
+{
+	return rp->opt.check && no >= rp->opt.first_call;
+}
+
+void replay_unsupported(struct replay *rp, const struct trace_call *call, const char *why)
+{
+	rp->sum.unsupported_calls++;
+	for (size_t i = 0; i < rp->nunsup; i++) {
+		if (!strcmp(rp->unsup[i].name, call->name) && !strcmp(rp->unsup[i].why, why)) {
+			rp->unsup[i].count++;
+			return;
+		}
+	}
+	struct replay_unsup *n = xt_realloc(rp->unsup, (rp->nunsup + 1) * sizeof *n);
+	if (!n)
+		return;
+	rp->unsup = n;
+	n[rp->nunsup] = (struct replay_unsup){ xt_strdup(call->name), xt_strdup(why), call->no, 1 };
+	if (!n[rp->nunsup].name || !n[rp->nunsup].why) {
+		xt_free(n[rp->nunsup].name);
+		xt_free(n[rp->nunsup].why);
+		return;
+	}
+	rp->nunsup++;
+	rp->sum.unsupported_funcs++;
+	if (rp->opt.out)
+		fprintf(rp->opt.out, "call %" PRIu64 " %s: not replayed: %s "
+			"(later calls of it are counted, not listed)\n", call->no, call->name, why);
+}
+
+void replay_query_is_timer(struct replay *rp, uint64_t query, bool timer)
+{
+	size_t i;
+
+	for (i = 0; i < rp->ntimers && rp->timers[i] != query; i++)
+		;
+	if (i < rp->ntimers) {
+		if (!timer)
+			rp->timers[i] = rp->timers[--rp->ntimers];
+		return;
+	}
+	if (!timer)
+		return;
+	uint64_t *n = xt_realloc(rp->timers, (rp->ntimers + 1) * sizeof *n);
+	if (!n)
+		return;
+	rp->timers = n;
+	n[rp->ntimers++] = query;
+}
+
+void replay_return_checked(struct replay *rp, const struct trace_call *call, bool equal,
+			   const char *what, const char *recorded, const char *replayed)
+{
+	rp->sum.returns_compared++;
+	if (equal)
+		return;
+	rp->sum.returns_differ++;
+	detail(rp, "call %" PRIu64 " %s: returned %s differs: capture %s, replay %s", call->no,
+	       call->name, what ? what : "value", recorded ? recorded : "?",
+	       replayed ? replayed : "?");
+}
+
+void replay_return_skipped(struct replay *rp, const struct trace_call *call)
+{
+	rp->sum.returns_skipped++;
+}
+
+static const char *error_name(uint32_t e)
+{
+	const char *n = e ? glapi_enum_name(e) : "GL_NO_ERROR";
+	return n ? n : "unknown error";
+}
+
+void replay_gl_error_extra(struct replay *rp, uint64_t raised_at, const char *func,
+			   uint32_t error, uint64_t check)
+{
+	rp->sum.replay_errors++;
+	detail(rp, "call %" PRIu64 " %s: the replay raised %s (0x%x); the capture raised none "
+	       "(glGetError at call %" PRIu64 ")", raised_at, func, error_name(error), error, check);
+}
+
+void replay_gl_error_differs(struct replay *rp, const struct trace_call *call,
+			     uint32_t recorded, uint32_t replayed)
+{
+	rp->sum.returns_compared++;
+	rp->sum.returns_differ++;
+	detail(rp, "call %" PRIu64 " %s: returned capture %s, replay %s", call->no, call->name,
+	       error_name(recorded), error_name(replayed));
+}
+
+void replay_gl_error_unchecked(struct replay *rp, uint64_t raised_at, const char *func,
+			       uint32_t error)
+{
+	if (rp->opt.check && rp->opt.out && raised_at >= rp->opt.first_call)
+		fprintf(rp->opt.out, "call %" PRIu64 " %s: the replay raised %s, which no later "
+			"glGetError looked at (not compared)\n", raised_at, func, error_name(error));
+}
+
+/* ---- observations ---------------------------------------------------------- */
+
+static bool value_equal(const struct trace_value *a, const struct trace_value *b)
+{
+	if (a->tag != b->tag)
+		return false;
+	switch (a->tag) {
+	case TRACE_TAG_NULL: case TRACE_TAG_FALSE: case TRACE_TAG_TRUE:
+		return true;
+	case TRACE_TAG_SINT:
+		return a->i == b->i;
+	case TRACE_TAG_FLOAT:
+		return !memcmp(&a->f, &b->f, sizeof a->f);
+	case TRACE_TAG_DOUBLE:
+		return !memcmp(&a->d, &b->d, sizeof a->d);
+	case TRACE_TAG_STRING: case TRACE_TAG_BLOB: case TRACE_TAG_MEMORY: case TRACE_TAG_UNSIZED:
+		return a->mem.len == b->mem.len && (!a->mem.len ||
+		       !memcmp(a->mem.bytes, b->mem.bytes, a->mem.len));
+	case TRACE_TAG_ARRAY: case TRACE_TAG_MAP:
+		if (a->agg.count != b->agg.count)
+			return false;
+		for (uint32_t i = 0; i < a->agg.count; i++) {
+			if (a->tag == TRACE_TAG_MAP && strcmp(a->agg.keys[i], b->agg.keys[i]))
+				return false;
+			if (!value_equal(&a->agg.items[i], &b->agg.items[i]))
+				return false;
+		}
+		return true;
+	default:
+		return a->u == b->u;
+	}
+}
+
+/* A short text of a value for a report. */
+static void value_text(char *buf, size_t n, const struct trace_value *v)
+{
+	const char *name;
+
+	if (!v) {
+		snprintf(buf, n, "(absent)");
+		return;
+	}
+	switch (v->tag) {
+	case TRACE_TAG_SINT: snprintf(buf, n, "%" PRId64, v->i); break;
+	case TRACE_TAG_UINT: snprintf(buf, n, "%" PRIu64, v->u); break;
+	case TRACE_TAG_ENUM:
+		name = glapi_enum_name((uint32_t)v->u);
+		snprintf(buf, n, "%s", name ? name : "?");
+		if (!name)
+			snprintf(buf, n, "0x%" PRIx64, v->u);
+		break;
+	case TRACE_TAG_TRUE: snprintf(buf, n, "true"); break;
+	case TRACE_TAG_FALSE: snprintf(buf, n, "false"); break;
+	case TRACE_TAG_STRING:
+		snprintf(buf, n, "\"%.*s\"", (int)(v->mem.len < 60 ? v->mem.len : 60),
+			 (const char *)v->mem.bytes);
+		break;
+	case TRACE_TAG_BLOB: snprintf(buf, n, "%zu bytes", v->mem.len); break;
+	case TRACE_TAG_ARRAY: snprintf(buf, n, "array of %u", v->agg.count); break;
+	case TRACE_TAG_MAP: snprintf(buf, n, "map of %u", v->agg.count); break;
+	default: snprintf(buf, n, "tag 0x%x", v->tag); break;
+	}
+}
+
+static uint64_t uint_key(const struct trace_value *map, const char *key, uint64_t dflt)
+{
+	const struct trace_value *v = trace_value_get(map, key);
+	return v && v->tag == TRACE_TAG_UINT ? v->u : dflt;
+}
+
+/* Which vertex and varying byte `off` of a tf_buffer's data belongs to. */
+static void tf_position(char *buf, size_t n, const struct trace_value *obs, uint64_t off)
+{
+	const struct trace_value *layout = trace_value_get(obs, "layout");
+	const struct trace_value *strides = trace_value_get(layout, "strides");
+	const struct trace_value *vars = trace_value_get(layout, "varyings");
+	uint64_t index = uint_key(obs, "index", 0), stride = 0, best_off = 0;
+	const struct trace_value *best = NULL;
+
+	buf[0] = '\0';
+	if (strides && strides->tag == TRACE_TAG_ARRAY && index < strides->agg.count &&
+	    strides->agg.items[index].tag == TRACE_TAG_UINT)
+		stride = strides->agg.items[index].u;
+	if (!stride)
+		return;
+	uint64_t within = off % stride;
+	for (uint32_t i = 0; vars && vars->tag == TRACE_TAG_ARRAY && i < vars->agg.count; i++) {
+		const struct trace_value *v = &vars->agg.items[i];
+		uint64_t vo = uint_key(v, "offset", UINT64_MAX);
+		if (uint_key(v, "buffer", UINT64_MAX) == index && vo <= within && (!best || vo >= best_off)) {
+			best = v;
+			best_off = vo;
+		}
+	}
+	const struct trace_value *name = best ? trace_value_get(best, "name") : NULL;
+	if (name && name->tag == TRACE_TAG_STRING)
+		snprintf(buf, n, " (vertex %" PRIu64 ", %.*s + %" PRIu64 ")", off / stride,
+			 (int)(name->mem.len < 64 ? name->mem.len : 64), (const char *)name->mem.bytes,
+			 within - best_off);
+	else
+		snprintf(buf, n, " (vertex %" PRIu64 ")", off / stride);
+}
+
+static void bytes_text(char *buf, size_t n, const uint8_t *p, size_t len, size_t at)
+{
+	size_t w = at & ~(size_t)3, k = 0;
+	float f;
+
+	buf[0] = '\0';
+	for (size_t i = w; i < w + 4 && i < len; i++)
+		k += (size_t)snprintf(buf + k, n - k, "%s%02x", i > w ? " " : "", p[i]);
+	if (w + 4 <= len) {
+		memcpy(&f, p + w, 4);
+		snprintf(buf + k, n - k, " (as float %g)", (double)f);
+	}
+}
+
+/* Descends from *a / *b to their first differing element, extending the
+ * key path ("layout.varyings[1].offset"). */
+static void leaf_difference(char *path, size_t n, const struct trace_value **a,
+			    const struct trace_value **b)
+{
+	while (*a && *b && (*a)->tag == (*b)->tag &&
+	       ((*a)->tag == TRACE_TAG_MAP || (*a)->tag == TRACE_TAG_ARRAY) &&
+	       (*a)->agg.count == (*b)->agg.count) {
+		uint32_t i = 0;
+		while (i < (*a)->agg.count && value_equal(&(*a)->agg.items[i], &(*b)->agg.items[i]))
+			i++;
+		if (i == (*a)->agg.count)
+			return;
+		size_t len = strlen(path);
+		if ((*a)->tag == TRACE_TAG_MAP)
+			snprintf(path + len, n - len, ".%s", (*a)->agg.keys[i]);
+		else
+			snprintf(path + len, n - len, "[%u]", i);
+		*a = &(*a)->agg.items[i];
+		*b = &(*b)->agg.items[i];
+	}
+}
+
+static void report_difference(struct replay *rp, uint64_t no, const struct trace_value *g,
+			      const struct trace_value *r)
+{
+	const char *func = rp->last_valid && rp->last.no == no ? rp->last.name : "?";
+	const struct trace_value *kind = trace_value_get(g, "kind");
+	char where[160] = "", a[160], b[160], pos[128];
+	int k = 0;
+
+	if (kind && kind->tag == TRACE_TAG_STRING && !trace_value_get(g, "query"))
+		k = snprintf(where, sizeof where, "%.*s", (int)(kind->mem.len < 32 ? kind->mem.len : 32),
+			     (const char *)kind->mem.bytes);
+	if (trace_value_get(g, "index"))
+		k += snprintf(where + k, sizeof where - (size_t)k, " index %" PRIu64,
+			      uint_key(g, "index", 0));
+	if (trace_value_get(g, "buffer"))
+		snprintf(where + k, sizeof where - (size_t)k, " buffer %" PRIu64,
+			 uint_key(g, "buffer", 0));
+	else if (trace_value_get(g, "query"))
+		snprintf(where + k, sizeof where - (size_t)k, "query %" PRIu64,
+			 uint_key(g, "query", 0));
+	for (uint32_t i = 0; g->tag == TRACE_TAG_MAP && i < g->agg.count; i++) {
+		const char *key = g->agg.keys[i];
+		const struct trace_value *gv = &g->agg.items[i], *rv = trace_value_get(r, key);
+		if (rv && value_equal(gv, rv))
+			continue;
+		if (rv && gv->tag == TRACE_TAG_BLOB && rv->tag == TRACE_TAG_BLOB) {
+			size_t n = gv->mem.len < rv->mem.len ? gv->mem.len : rv->mem.len, off = 0;
+			while (off < n && gv->mem.bytes[off] == rv->mem.bytes[off])
+				off++;
+			bytes_text(a, sizeof a, gv->mem.bytes, gv->mem.len, off);
+			bytes_text(b, sizeof b, rv->mem.bytes, rv->mem.len, off);
+			pos[0] = '\0';
+			if (!strcmp(key, "data") && trace_value_get(g, "layout"))
+				tf_position(pos, sizeof pos, g, off);
+			detail(rp, "call %" PRIu64 " %s: %s: %s differs at byte %zu of %zu%s: "
+			       "golden %s, replay %s", no, func, where, key, off, gv->mem.len, pos, a, b);
+			return;
+		}
+		char path[128];
+		snprintf(path, sizeof path, "%s", key);
+		leaf_difference(path, sizeof path, &gv, &rv);
+		value_text(a, sizeof a, gv);
+		value_text(b, sizeof b, rv);
+		detail(rp, "call %" PRIu64 " %s: %s: %s differs: golden %s, replay %s", no, func,
+		       where, path, a, b);
+		return;
+	}
+	detail(rp, "call %" PRIu64 " %s: %s: the replay's observation has other keys", no, func,
+	       where);
+}
+
+static bool is_timer_query(struct replay *rp, const struct trace_value *g)
+{
+	const struct trace_value *kind = trace_value_get(g, "kind");
+	uint64_t q = uint_key(g, "query", 0);
+
+	if (!kind || kind->tag != TRACE_TAG_STRING || kind->mem.len != 5 ||
+	    memcmp(kind->mem.bytes, "query", 5))
+		return false;
+	for (size_t i = 0; i < rp->ntimers; i++)
+		if (rp->timers[i] == q)
+			return true;
+	return false;
+}
+
+void replay_check_observation(struct replay *rp, uint64_t no, const struct trace_record *golden)
+{
+	struct trace_value g, r;
+	struct xt_err e;
+	const uint8_t *p;
+
+	if (!replay_checking(rp, no))
+		return;
+	xt_arena_reset(&rp->cmp_arena);
+	if (trace_reader_decode_value(rp->reader, golden, &rp->cmp_arena, &g) != XT_OK)
+		return; /* the reader reports corruption on the next record */
+	rp->sum.observations++;
+	if (is_timer_query(rp, &g)) {
+		rp->sum.not_compared++;
+		if (rp->last_no == no && rp->obs_next < rp->nobs)
+			rp->obs_next++;
+		return;
+	}
+	if (rp->last_no != no || rp->obs_next >= rp->nobs) {
+		const char *func = rp->last_valid && rp->last.no == no ? rp->last.name : "?";
+		rp->sum.differ++;
+		detail(rp, "call %" PRIu64 " %s: the replay made no observation where the capture "
+		       "made one", no, func);
+		return;
+	}
+	const struct replay_obs *o = &rp->obs[rp->obs_next++];
+	if (o->timing) {
+		rp->sum.not_compared++;
+		return;
+	}
+	p = rp->obs_bytes.data + o->offset;
+	if (trace_value_decode(&p, p + o->len, &rp->cmp_arena, &r, &e) != XT_OK) {
+		rp->sum.differ++;
+		detail(rp, "call %" PRIu64 ": the replay's observation does not decode: %s", no,
+		       xt_err_msg(&e));
+		return;
+	}
+	if (value_equal(&g, &r)) {
+		rp->sum.match++;
+		return;
+	}
+	rp->sum.differ++;
+	report_difference(rp, no, &g, &r);
+}
+
+void replay_check_leftovers(struct replay *rp)
+{
+	for (; rp->obs_next < rp->nobs; rp->obs_next++) {
+		if (!replay_checking(rp, rp->last_no))
+			continue;
+		rp->sum.differ++;
+		detail(rp, "call %" PRIu64 " %s: the replay made an observation the capture did not",
+		       rp->last_no, rp->last_valid ? rp->last.name : "?");
+	}
+	rp->nobs = rp->obs_next = 0;
+	xt_buf_reset(&rp->obs_bytes);
+}
+
+void replay_check_summary(struct replay *rp, double seconds)
+{
+	const struct replay_summary *s = &rp->sum;
+	FILE *f = rp->opt.out;
+
+	if (!f)
+		return;
+	if (rp->reported > rp->opt.max_reported)
+		fprintf(f, "... and %" PRIu64 " more differences\n", rp->reported - rp->opt.max_reported);
+	fprintf(f, "replayed %" PRIu64 " calls, %" PRIu64 " frames in %.2f s on %s\n", s->calls,
+		s->frames, seconds, rp->be ? rp->be->ops->describe(rp->be) : "?");
+	if (s->unsupported_calls) {
+		fprintf(f, "not replayed: %" PRIu64 " calls of %" PRIu64 " functions:", s->unsupported_calls,
+			s->unsupported_funcs);
+		for (size_t i = 0; i < rp->nunsup; i++)
+			fprintf(f, "%s %s (first call %" PRIu64 ", %" PRIu64 " calls)", i ? "," : "",
+				rp->unsup[i].name, rp->unsup[i].first, rp->unsup[i].count);
+		fputc('\n', f);
+	}
+	if (!rp->opt.check)
+		return;
+	fprintf(f, "returned values: %" PRIu64 " compared, %" PRIu64 " differ, %" PRIu64
+		" not compared (implementation-dependent)\n", s->returns_compared, s->returns_differ,
+		s->returns_skipped);
+	if (s->replay_errors)
+		fprintf(f, "GL errors raised by the replay only: %" PRIu64 "\n", s->replay_errors);
+	fprintf(f, "%" PRIu64 " observations, %" PRIu64 " match, %" PRIu64 " differ", s->observations,
+		s->match, s->differ);
+	if (s->not_compared)
+		fprintf(f, ", %" PRIu64 " not compared (timing-dependent)", s->not_compared);
+	fputc('\n', f);
+}
+
+void replay_check_fini(struct replay *rp)
+{
+	for (size_t i = 0; i < rp->nunsup; i++) {
+		xt_free(rp->unsup[i].name);
+		xt_free(rp->unsup[i].why);
+	}
+	xt_free(rp->unsup);
+	xt_free(rp->timers);
+}
+
+bool replay_summary_ok(const struct replay_summary *s)
+{
+	return s->differ == 0 && s->returns_differ == 0 && s->replay_errors == 0;
+}

@@ -1,0 +1,74 @@
+/*
+ * replay_core.h - the state of one replay run, shared by the loop
+ * (replay_main.c) and the checks and report (replay_check.c).  Backends see
+ * it only through the services of replay_int.h.
+ */
+#ifndef REPLAY_CORE_H
+#define REPLAY_CORE_H
+
+#include <time.h>
+
+#include "replay_int.h"
+#include "xt_arena.h"
+#include "xt_buf.h"
+
+/* A function reported as not replayable. */
+struct replay_unsup {
+	char *name;
+	char *why;
+	uint64_t first;        /* its first call number */
+	uint64_t count;
+};
+
+/* One observation the backend made after the current call. */
+struct replay_obs {
+	uint64_t seq;
+	size_t offset, len;    /* in replay.obs_bytes */
+	bool timing;           /* may derive from timer results: not compared */
+};
+
+struct replay {
+	struct replay_options opt;
+	struct replay_summary sum;
+	struct replay_backend *be;
+	struct trace_reader *reader;
+
+	/* The call read but not executed yet (waiting for its RET). */
+	struct xt_buf call_payload;   /* owned copy of its CALL payload */
+	struct xt_buf ret_payload;    /* ... and of its RET payload */
+	struct xt_arena arena;        /* decoded values of the two */
+	struct trace_call call;
+	struct trace_ret ret;
+	bool have_call, have_ret;
+	uint64_t last_no;             /* number of the last call executed */
+	struct trace_call last;       /* it (valid until the next call) */
+	bool last_valid;
+
+	/* Observations the backend made for call last_no, in order. */
+	struct xt_buf obs_bytes;
+	struct replay_obs *obs;
+	size_t nobs, capobs, obs_next;
+	size_t obs_reserved_at;       /* offset of the open reservation */
+
+	struct replay_unsup *unsup;
+	size_t nunsup;
+	uint64_t *timers;             /* recorded names of timer queries */
+	size_t ntimers;
+	uint64_t reported;            /* differences printed in detail */
+	struct xt_arena cmp_arena;    /* decoding for comparisons */
+	struct timespec start, last_progress;
+	bool progress_shown;
+};
+
+/* Compares golden observation `golden` (a record of call `no`) with the
+ * backend's next observation of that call, counting and reporting. */
+void replay_check_observation(struct replay *rp, uint64_t no, const struct trace_record *golden);
+/* The backend's observations of the last call that had no golden
+ * counterpart: each is a difference. */
+void replay_check_leftovers(struct replay *rp);
+/* Prints the summary (and the not-replayed functions) to opt.out. */
+void replay_check_summary(struct replay *rp, double seconds);
+/* Frees what the checks allocated. */
+void replay_check_fini(struct replay *rp);
+
+#endif

@@ -1,0 +1,204 @@
+/*
+ * replay_host.c - the host backend: replays a trace on the system's GL
+ * driver (Mesa llvmpipe here, any EGL driver with the surfaceless platform)
+ * and makes the same observations the capture made.
+ *
+ * A GL call is executed as: make the recorded thread's context current
+ * (replay_egl.c), convert the recorded arguments (replay_args.c), call the
+ * driver's entry point through the function's generated thunk
+ * (replay_stubs.c, from specs/emit_replay.py), collect the GL errors it
+ * raised into the context's queue, learn the names it created, then run the
+ * hooks (observations, mappings, returned values: replay_obs.c).  A
+ * recorded glGetError is answered from the queue instead of the driver.
+ *
+ * Entry points are resolved by name with eglGetProcAddress through
+ * libepoxy (EGL_KHR_get_all_proc_addresses: one pointer for all contexts).
+ * libepoxy's own glFoo dispatch is used only for core GL 1.x functions of
+ * our own: it aborts the process when the current context lacks the
+ * version or extension that provides a function, and a trace captured on
+ * another driver must not crash the replay.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "replay_host.h"
+#include "xt_fault.h"
+#include "xt_log.h"
+
+static struct host *host_of(struct replay_backend *be)
+{
+	return (struct host *)be;
+}
+
+/* What is known of trace function `call->func_id` (cached). */
+static struct host_func *func_of(struct host *h, const struct trace_call *call)
+{
+	if (call->func_id >= h->nfuncs) {
+		size_t n = (size_t)call->func_id + 64;
+		struct host_func *f = xt_realloc(h->funcs, n * sizeof *f);
+		if (!f)
+			return NULL;
+		for (size_t i = h->nfuncs; i < n; i++)
+			f[i] = (struct host_func){ .id = -2 };
+		h->funcs = f;
+		h->nfuncs = n;
+	}
+	struct host_func *f = &h->funcs[call->func_id];
+	if (f->id == -2)
+		f->id = glapi_func_lookup(call->name);
+	return f;
+}
+
+static enum xt_rc host_call(struct replay_backend *be, struct replay *rp,
+			    const struct trace_call *call, const struct trace_ret *ret,
+			    struct xt_err *err)
+{
+	struct host *h = host_of(be);
+	struct host_func *f = func_of(h, call);
+	struct glapi_func_info fi;
+	struct host_args args;
+	union replay_arg rv = { 0 };
+	const char *why;
+
+	if (!f)
+		return XT_FAIL(err, XT_ERR_NOMEM, "out of memory");
+	if (f->id < 0 || !glapi_func_info(f->id, &fi)) {
+		replay_unsupported(rp, call, "not a GL, GLES, EGL or GLX function of the registry");
+		return XT_OK;
+	}
+	if (fi.api != GLAPI_API_GL)
+		return host_egl_call(h, rp, call, ret, f->id, err);
+	if (call->nargs != fi.nparams) {
+		replay_unsupported(rp, call, "its argument count differs from the registry's");
+		return XT_OK;
+	}
+	struct host_thread *t = host_thread(h, call->thread_no);
+	if (!t)
+		return XT_FAIL(err, XT_ERR_NOMEM, "out of memory");
+	if (!host_make_current(h, t)) {
+		replay_unsupported(rp, call, "no context was current on its thread");
+		return XT_OK;
+	}
+	struct host_ctx *x = t->ctx;
+	if (!h->describe[0]) {
+		const char *r = (const char *)glGetString(GL_RENDERER);
+		const char *v = (const char *)glGetString(GL_VERSION);
+		snprintf(h->describe, sizeof h->describe, "%s, %s", r ? r : "?", v ? v : "?");
+	}
+	if (!strcmp(call->name, "glGetError")) {
+		host_obs_get_error(h, rp, x, call, ret);
+		return XT_OK;
+	}
+	if (!f->resolved) {
+		f->fn = host_gl_proc(call->name);
+		f->resolved = true;
+	}
+	if (!f->fn || !replay_stubs[f->id].thunk) {
+		replay_unsupported(rp, call, "the driver has no such function");
+		return XT_OK;
+	}
+	xt_arena_reset(&h->arena);
+	enum xt_rc rc = host_args_convert(h, x, f->id, call, ret, &args, &why);
+	if (rc == XT_ERR_UNSUPPORTED) {
+		replay_unsupported(rp, call, why);
+		return XT_OK;
+	}
+	if (rc != XT_OK)
+		return XT_FAIL(err, rc, "call %llu: out of memory", (unsigned long long)call->no);
+	replay_stubs[f->id].thunk(f->fn, args.a, &rv);
+	host_obs_collect_errors(h, x, call);
+	host_args_learn(h, x, f->id, call, ret, &args, &rv);
+	host_obs_after(h, rp, x, f->id, call, ret, &args, &rv);
+	return XT_OK;
+}
+
+static enum xt_rc host_context(struct replay_backend *be, struct replay *rp,
+			       const struct trace_call *call, uint64_t call_no,
+			       const struct trace_value *event, struct xt_err *err)
+{
+	return host_egl_context(host_of(be), rp, call, call_no, event, err);
+}
+
+static enum xt_rc host_memwrite(struct replay_backend *be, struct replay *rp, uint64_t call_no,
+				uint64_t addr, const uint8_t *data, size_t n, const char *why,
+				struct xt_err *err)
+{
+	struct host *h = host_of(be);
+
+	if (!replay_mem_write(h->mem, addr, data, n) && !h->memwrite_warned) {
+		h->memwrite_warned = true;
+		xt_warn("replay: call %llu: %zu bytes of memory (%s) that no pointer or mapping of "
+			"the replay covers are dropped (reported once)",
+			(unsigned long long)call_no, n, why);
+	}
+	return XT_OK;
+}
+
+static void host_finish(struct replay_backend *be, struct replay *rp)
+{
+	struct host *h = host_of(be);
+
+	for (size_t i = 0; i < h->nctx; i++) {
+		struct host_ctx *x = h->ctx[i];
+		for (unsigned k = 0; k < x->nerr; k++)
+			replay_gl_error_unchecked(rp, x->err[k].call, x->err[k].func, x->err[k].error);
+		x->nerr = 0;
+	}
+}
+
+static const char *host_describe(struct replay_backend *be)
+{
+	struct host *h = host_of(be);
+
+	return h->describe[0] ? h->describe : "(no GL context was made current)";
+}
+
+static void host_destroy(struct replay_backend *be)
+{
+	struct host *h = host_of(be);
+
+	if (!h)
+		return;
+	host_egl_close(h);
+	replay_names_destroy(h->names);
+	replay_mem_destroy(h->mem);
+	xt_arena_fini(&h->arena);
+	xt_free(h->funcs);
+	xt_free(h);
+}
+
+static const struct replay_backend_ops host_ops = {
+	.name = "host",
+	.call = host_call,
+	.context = host_context,
+	.memwrite = host_memwrite,
+	.finish = host_finish,
+	.describe = host_describe,
+	.destroy = host_destroy,
+};
+
+enum xt_rc replay_host_create(struct replay_backend **out, struct xt_err *err)
+{
+	struct host *h = xt_calloc(1, sizeof *h);
+	enum xt_rc rc;
+
+	*out = NULL;
+	if (!h)
+		return XT_FAIL(err, XT_ERR_NOMEM, "out of memory");
+	h->base.ops = &host_ops;
+	h->dpy = EGL_NO_DISPLAY;
+	xt_arena_init(&h->arena, 1 << 16);
+	h->names = replay_names_create();
+	h->mem = replay_mem_create();
+	if (!h->names || !h->mem) {
+		host_destroy(&h->base);
+		return XT_FAIL(err, XT_ERR_NOMEM, "out of memory");
+	}
+	rc = host_egl_open(h, err);
+	if (rc != XT_OK) {
+		host_destroy(&h->base);
+		return rc;
+	}
+	*out = &h->base;
+	return XT_OK;
+}

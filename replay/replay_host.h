@@ -1,0 +1,150 @@
+/*
+ * replay_host.h - the state the host backend's files share: EGL objects
+ * (replay_egl.c), argument conversion (replay_args.c), observations and
+ * returned values (replay_obs.c), execution (replay_host.c).
+ *
+ * One replay thread runs every recorded thread's calls.  Each recorded
+ * thread has the context (and surfaces) the trace says it made current;
+ * before a GL call, host_make_current() makes that context current on the
+ * replay thread, so the global recorded order is kept across threads.
+ */
+#ifndef REPLAY_HOST_H
+#define REPLAY_HOST_H
+
+#include <epoxy/egl.h>
+#include <epoxy/gl.h>
+
+#include "glapi.h"
+#include "obs.h"
+#include "replay_int.h"
+#include "replay_mem.h"
+#include "replay_names.h"
+#include "replay_stub.h"
+#include "xt_arena.h"
+
+#define HOST_MAX_ERRORS 16
+
+/* A GL error the replay raised, not yet seen by a recorded glGetError. */
+struct host_error {
+	uint32_t error;
+	uint64_t call;        /* the call that raised it */
+	const char *func;     /* its name (glapi's static string) */
+};
+
+struct host_ctx {
+	uint64_t handle;              /* the recorded EGLContext / GLXContext */
+	EGLContext egl;
+	uint32_t ns;                  /* namespace of its container objects */
+	uint32_t share_ns;            /* ... of objects its share group shares */
+	bool gles;
+	int major, minor;             /* requested; actual once current */
+	bool version_known;           /* major/minor are the actual version */
+	bool destroyed;               /* the trace destroyed it */
+	uint32_t program;             /* replay name of the program in use */
+	struct host_error err[HOST_MAX_ERRORS];
+	unsigned nerr;
+};
+
+struct host_surface {
+	uint64_t handle;              /* recorded EGLSurface / GLXDrawable */
+	EGLSurface egl;
+};
+
+struct host_config {
+	uint64_t handle;              /* recorded EGLConfig */
+	EGLConfig egl;
+};
+
+struct host_thread {
+	uint32_t no;                  /* recorded thread number */
+	struct host_ctx *ctx;         /* current context, NULL if none */
+	EGLSurface draw, read;
+};
+
+/* What is known of a function of the trace, by its trace func_id. */
+struct host_func {
+	int id;                       /* glapi id, -1: unknown to glapi */
+	void (*fn)(void);             /* the driver's entry point (GL) */
+	bool resolved;
+};
+
+struct host {
+	struct replay_backend base;
+	EGLDisplay dpy;
+	EGLConfig config;             /* default pbuffer config */
+	struct host_ctx **ctx;
+	size_t nctx;
+	struct host_surface *surf;
+	size_t nsurf;
+	struct host_config *cfg;
+	size_t ncfg;
+	struct host_thread *threads;
+	size_t nthreads;
+	struct host_ctx *bound;       /* current on the replay thread */
+	EGLSurface bound_draw, bound_read;
+	uint64_t create_config;       /* config argument of the last context creation */
+	struct replay_names *names;
+	struct replay_mem *mem;
+	struct host_func *funcs;      /* by trace func_id */
+	size_t nfuncs;
+	struct xt_arena arena;        /* per call */
+	/* Replay names of timer queries, and of buffers a timer result was
+	 * written into (by share namespace): observations made while such a
+	 * buffer exists are marked timing-dependent. */
+	struct host_name { uint32_t ns, name; } timers[64], tainted[64];
+	unsigned ntimers, ntainted;
+	struct obs_gl obs_gl;         /* the observation core's GL table */
+	bool obs_gl_ready;
+	bool memwrite_warned;         /* an uncovered MEMWRITE was reported */
+	char describe[256];
+};
+
+/* ---- replay_egl.c ---- */
+enum xt_rc host_egl_open(struct host *h, struct xt_err *err);
+void host_egl_close(struct host *h);
+/* An EGL or GLX call, replayed by what it means (replay_egl.c). */
+enum xt_rc host_egl_call(struct host *h, struct replay *rp, const struct trace_call *call,
+			 const struct trace_ret *ret, int id, struct xt_err *err);
+enum xt_rc host_egl_context(struct host *h, struct replay *rp, const struct trace_call *call,
+			    uint64_t call_no, const struct trace_value *event, struct xt_err *err);
+/* The recorded thread's state (created on first use); NULL when out of memory. */
+struct host_thread *host_thread(struct host *h, uint32_t thread_no);
+/* Makes thread `t`'s context current on the replay thread; false if it
+ * has none (or EGL refused). */
+bool host_make_current(struct host *h, struct host_thread *t);
+
+/* ---- replay_args.c ---- */
+/* Per-call state of the argument conversion. */
+struct host_args {
+	union replay_arg a[32];
+	void *out[32];                /* MEM_OUT / OUTSTRING scratch, else NULL */
+	size_t out_bytes[32];
+	bool offset[32];              /* the argument was an OFFSET */
+};
+/*
+ * Converts call's recorded arguments into `args` for function `id` in
+ * context `x`.  On a value that cannot be replayed, *why says what (and
+ * XT_ERR_UNSUPPORTED is returned); XT_ERR_NOMEM when out of memory.
+ */
+enum xt_rc host_args_convert(struct host *h, struct host_ctx *x, int id,
+			     const struct trace_call *call, const struct trace_ret *ret,
+			     struct host_args *args, const char **why);
+/* After the call: learns the names it created (outputs and return value). */
+void host_args_learn(struct host *h, struct host_ctx *x, int id, const struct trace_call *call,
+		     const struct trace_ret *ret, const struct host_args *args,
+		     const union replay_arg *rv);
+
+/* ---- replay_obs.c ---- */
+/* The hooks after a GL call (observations, mappings, returned values). */
+void host_obs_after(struct host *h, struct replay *rp, struct host_ctx *x, int id,
+		    const struct trace_call *call, const struct trace_ret *ret,
+		    const struct host_args *args, const union replay_arg *rv);
+/* A recorded glGetError: answers from the queue and compares. */
+void host_obs_get_error(struct host *h, struct replay *rp, struct host_ctx *x,
+			const struct trace_call *call, const struct trace_ret *ret);
+/* Moves the errors the call raised into x's queue. */
+void host_obs_collect_errors(struct host *h, struct host_ctx *x, const struct trace_call *call);
+/* Resolves a GL entry point by name through libepoxy's EGL dispatch. */
+void (*host_gl_proc(const char *name))(void);
+
+#endif

@@ -1,0 +1,111 @@
+/*
+ * replay_int.h - what the files of replay/ share: the backend interface
+ * (the host backend of replay_host.c; a simulator backend plugs in the
+ * same way) and the services the replay core offers backends.
+ *
+ * The core (replay_main.c) reads records and hands the backend, in
+ * recorded order: MEMWRITE records (before the call they belong to), each
+ * call with its recorded RET, and CONTEXT records (after their call).  The
+ * backend executes them and reports back through the replay_* services:
+ * observations it made (to be compared with the golden ones), returned
+ * values, GL errors and calls it could not replay.
+ */
+#ifndef REPLAY_INT_H
+#define REPLAY_INT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "replay.h"
+#include "trace_reader.h"
+#include "xt_rc.h"
+
+struct replay;           /* the run (replay_main.c) */
+struct replay_backend;
+
+struct replay_backend_ops {
+	const char *name;
+	/* Executes one call; `ret` is NULL when the trace has no RET for it
+	 * (a void call without outputs, or the call the application died
+	 * in).  An error ends the replay (use it for "cannot go on" only:
+	 * a call that cannot be replayed is replay_unsupported()). */
+	enum xt_rc (*call)(struct replay_backend *be, struct replay *rp,
+			   const struct trace_call *call, const struct trace_ret *ret,
+			   struct xt_err *err);
+	/* A CONTEXT record attached to `call` (NULL when that call was not
+	 * seen), whose MAP value is `event`. */
+	enum xt_rc (*context)(struct replay_backend *be, struct replay *rp,
+			      const struct trace_call *call, uint64_t call_no,
+			      const struct trace_value *event, struct xt_err *err);
+	/* A MEMWRITE record of call `call_no`: client memory at recorded
+	 * address `addr` held `n` bytes `data` ("why" as recorded). */
+	enum xt_rc (*memwrite)(struct replay_backend *be, struct replay *rp, uint64_t call_no,
+			       uint64_t addr, const uint8_t *data, size_t n, const char *why,
+			       struct xt_err *err);
+	/* The end of the trace (or of --calls): report what is left. */
+	void (*finish)(struct replay_backend *be, struct replay *rp);
+	/* A line naming what the backend runs on ("llvmpipe (LLVM 15...)"). */
+	const char *(*describe)(struct replay_backend *be);
+	/* NULL is a no-op. */
+	void (*destroy)(struct replay_backend *be);
+};
+
+struct replay_backend {
+	const struct replay_backend_ops *ops;
+};
+
+/* The host backend: the system GL through EGL (replay_host.c). */
+enum xt_rc replay_host_create(struct replay_backend **out, struct xt_err *err);
+
+/* ---- services of the core (replay_main.c, replay_check.c) -------------- */
+
+/*
+ * Call `call` could not be replayed faithfully (and was skipped): `why`
+ * says what is missing.  Reported once per function with its first call
+ * number and counted.
+ */
+void replay_unsupported(struct replay *rp, const struct trace_call *call, const char *why);
+
+/*
+ * Record sink for the observations the backend makes after a call (the
+ * obs_ctx reserve / commit of observe/obs.h).  `timing` marks an
+ * observation whose data may derive from timer query results (a timer
+ * result was written into a buffer that still exists): not compared.
+ */
+uint8_t *replay_obs_reserve(struct replay *rp, size_t max_payload);
+void replay_obs_commit(struct replay *rp, uint64_t seq, size_t n, bool timing);
+
+/*
+ * Whether the observation of query `query` (application name) is
+ * compared: timer queries depend on timing.  The backend says which
+ * queries those are (replay_query_is_timer) as it sees them begin.
+ */
+void replay_query_is_timer(struct replay *rp, uint64_t query, bool timer);
+
+/* Whether returned values are being checked for call `no`. */
+bool replay_checking(const struct replay *rp, uint64_t no);
+
+/* A returned value compared: equal or not; on a difference `what`
+ * ("pname GL_LINK_STATUS", "return value") and the two values as text. */
+void replay_return_checked(struct replay *rp, const struct trace_call *call, bool equal,
+			   const char *what, const char *recorded, const char *replayed);
+/* A returned value not compared (implementation-dependent). */
+void replay_return_skipped(struct replay *rp, const struct trace_call *call);
+
+/* GL error `error` that the replay raised at call `raised_at` (function
+ * `func`) and the capture did not: seen at the glGetError call `check`. */
+void replay_gl_error_extra(struct replay *rp, uint64_t raised_at, const char *func,
+			   uint32_t error, uint64_t check);
+/* The capture's glGetError `call` returned `recorded`; the replay had
+ * `replayed` (GL_NO_ERROR or another error). */
+void replay_gl_error_differs(struct replay *rp, const struct trace_call *call,
+			     uint32_t recorded, uint32_t replayed);
+/* Errors the replay raised that no recorded glGetError ever looked at:
+ * reported apart, not counted as differences (the capture cannot say). */
+void replay_gl_error_unchecked(struct replay *rp, uint64_t raised_at, const char *func,
+			       uint32_t error);
+
+/* A frame ended (swap). */
+void replay_frame(struct replay *rp);
+
+#endif

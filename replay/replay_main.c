@@ -1,0 +1,225 @@
+/*
+ * replay_main.c - the replay loop (replay.h): reads the trace in recorded
+ * global order and hands each record to the backend at the right moment.
+ *
+ * A call is executed once its RET has been seen, i.e. when the next record
+ * that is not its RET arrives (the RET directly follows its CALL in merged
+ * order, trace_format.h), because the backend needs the recorded results:
+ * names a glGen* returned, the pointer a map returned.  Its CALL and RET
+ * payloads are copied, since the reader lends a record only until the next
+ * one.  MEMWRITE records of a call arrive before its CALL and are applied
+ * at once; OBSERVATION and CONTEXT records of a call arrive after its RET,
+ * so after it was executed: golden observations are then compared with the
+ * ones the backend made for that call.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "replay_core.h"
+#include "xt_fault.h"
+
+static double elapsed(const struct timespec *a, const struct timespec *b)
+{
+	return (double)(b->tv_sec - a->tv_sec) + (double)(b->tv_nsec - a->tv_nsec) / 1e9;
+}
+
+uint8_t *replay_obs_reserve(struct replay *rp, size_t max_payload)
+{
+	if (xt_buf_reserve(&rp->obs_bytes, max_payload) != XT_OK)
+		return NULL;
+	rp->obs_reserved_at = rp->obs_bytes.len;
+	return rp->obs_bytes.data + rp->obs_bytes.len;
+}
+
+void replay_obs_commit(struct replay *rp, uint64_t seq, size_t n, bool timing)
+{
+	if (rp->nobs == rp->capobs) {
+		size_t cap = rp->capobs ? 2 * rp->capobs : 16;
+		struct replay_obs *o = xt_realloc(rp->obs, cap * sizeof *o);
+		if (!o)
+			return;
+		rp->obs = o;
+		rp->capobs = cap;
+	}
+	rp->obs[rp->nobs++] = (struct replay_obs){ seq, rp->obs_reserved_at, n, timing };
+	rp->obs_bytes.len = rp->obs_reserved_at + n;
+}
+
+void replay_frame(struct replay *rp)
+{
+	rp->sum.frames++;
+}
+
+static void progress(struct replay *rp)
+{
+	struct timespec now;
+
+	if (!rp->opt.progress || (rp->sum.calls & 1023))
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (elapsed(&rp->start, &now) < 2 || elapsed(&rp->last_progress, &now) < 0.5)
+		return;
+	rp->last_progress = now;
+	rp->progress_shown = true;
+	fprintf(stderr, "\rxfbtrace replay: call %" PRIu64 ", frame %" PRIu64 ", %.0f s ",
+		rp->last_no, rp->sum.frames, elapsed(&rp->start, &now));
+}
+
+/* Copies a record's payload into `buf` and points `copy` at it. */
+static enum xt_rc own_record(struct xt_buf *buf, const struct trace_record *rec,
+			     struct trace_record *copy)
+{
+	xt_buf_reset(buf);
+	if (xt_buf_append(buf, rec->payload, rec->payload_bytes) != XT_OK)
+		return XT_ERR_NOMEM;
+	*copy = *rec;
+	copy->payload = buf->data;
+	return XT_OK;
+}
+
+static enum xt_rc execute_pending(struct replay *rp, struct xt_err *err)
+{
+	enum xt_rc rc;
+
+	replay_check_leftovers(rp);
+	rp->have_call = false;
+	rp->last = rp->call;
+	rp->last_no = rp->call.no;
+	rp->last_valid = true;
+	rc = rp->be->ops->call(rp->be, rp, &rp->call, rp->have_ret ? &rp->ret : NULL, err);
+	rp->sum.calls++;
+	progress(rp);
+	return rc;
+}
+
+/* One record; *stop set when the end of the --calls range is reached. */
+static enum xt_rc handle(struct replay *rp, const struct trace_record *rec, bool *stop,
+			 struct xt_err *err)
+{
+	struct trace_record copy;
+	struct trace_value v;
+	enum xt_rc rc;
+
+	if (rec->type == TRACE_REC_RET && rp->have_call && !rp->have_ret && rec->seq == rp->call.no) {
+		if (own_record(&rp->ret_payload, rec, &copy) != XT_OK)
+			return XT_FAIL(err, XT_ERR_NOMEM, "out of memory");
+		rc = trace_reader_decode_ret(rp->reader, &copy, &rp->arena, &rp->ret);
+		if (rc != XT_OK)
+			return xt_err_copy(err, trace_reader_err(rp->reader));
+		rp->have_ret = true;
+		return XT_OK;
+	}
+	if (rp->have_call && (rc = execute_pending(rp, err)) != XT_OK)
+		return rc;
+	switch (rec->type) {
+	case TRACE_REC_CALL:
+		if (rec->seq > rp->opt.last_call) {
+			*stop = true;
+			return XT_OK;
+		}
+		xt_arena_reset(&rp->arena);
+		rp->last.args = NULL;
+		rp->last.nargs = 0;
+		if (own_record(&rp->call_payload, rec, &copy) != XT_OK)
+			return XT_FAIL(err, XT_ERR_NOMEM, "out of memory");
+		rc = trace_reader_decode_call(rp->reader, &copy, &rp->arena, &rp->call);
+		if (rc != XT_OK)
+			return xt_err_copy(err, trace_reader_err(rp->reader));
+		rp->have_call = true;
+		rp->have_ret = false;
+		return XT_OK;
+	case TRACE_REC_OBSERVATION:
+		replay_check_observation(rp, rec->seq, rec);
+		return XT_OK;
+	case TRACE_REC_CONTEXT:
+	case TRACE_REC_MEMWRITE:
+		xt_arena_reset(&rp->cmp_arena);
+		rc = trace_reader_decode_value(rp->reader, rec, &rp->cmp_arena, &v);
+		if (rc != XT_OK)
+			return xt_err_copy(err, trace_reader_err(rp->reader));
+		break;
+	default:
+		return XT_OK;   /* PROPERTY, THREAD, FRAME, unknown types */
+	}
+	if (rec->type == TRACE_REC_CONTEXT)
+		return rp->be->ops->context(rp->be, rp, rp->last_valid && rp->last_no == rec->seq
+					    ? &rp->last : NULL, rec->seq, &v, err);
+	const struct trace_value *addr = trace_value_get(&v, "addr");
+	const struct trace_value *data = trace_value_get(&v, "data");
+	const struct trace_value *why = trace_value_get(&v, "why");
+	char whys[32] = "?";
+	if (!addr || addr->tag != TRACE_TAG_UINT || !data || data->tag != TRACE_TAG_BLOB)
+		return XT_FAIL(err, XT_ERR_CORRUPT, "MEMWRITE of call %" PRIu64 " (chunk at %" PRIu64
+			       ") lacks addr or data", rec->seq, rec->file_offset);
+	if (why && why->tag == TRACE_TAG_STRING && why->mem.len < sizeof whys) {
+		memcpy(whys, why->mem.bytes, why->mem.len);
+		whys[why->mem.len] = '\0';
+	}
+	return rp->be->ops->memwrite(rp->be, rp, rec->seq, addr->u, data->mem.bytes, data->mem.len,
+				     whys, err);
+}
+
+static enum xt_rc backend_create(const char *name, struct replay_backend **out,
+				 struct xt_err *err)
+{
+	if (!name || !strcmp(name, "host"))
+		return replay_host_create(out, err);
+	return XT_FAIL(err, XT_ERR_INVALID, "unknown backend '%s' (this build has: host)", name);
+}
+
+enum xt_rc replay_run(const char *path, const struct replay_options *o,
+		      struct replay_summary *out, struct xt_err *err)
+{
+	struct replay rp;
+	struct trace_record rec;
+	struct timespec end;
+	enum xt_rc rc;
+	bool stop = false;
+
+	memset(&rp, 0, sizeof rp);
+	memset(out, 0, sizeof *out);
+	rp.opt = *o;
+	xt_arena_init(&rp.arena, 1 << 16);
+	xt_arena_init(&rp.cmp_arena, 1 << 16);
+	clock_gettime(CLOCK_MONOTONIC, &rp.start);
+	rp.last_progress = rp.start;
+	rc = trace_reader_open(&rp.reader, path, err);
+	if (rc == XT_OK)
+		rc = backend_create(o->backend, &rp.be, err);
+	while (rc == XT_OK && !stop) {
+		rc = trace_reader_next(rp.reader, &rec);
+		if (rc == XT_ERR_EOF) {
+			rc = XT_OK;
+			break;
+		}
+		if (rc != XT_OK) {
+			xt_err_copy(err, trace_reader_err(rp.reader));
+			break;
+		}
+		rc = handle(&rp, &rec, &stop, err);
+	}
+	if (rc == XT_OK && rp.have_call)
+		rc = execute_pending(&rp, err);
+	if (rp.be) {
+		replay_check_leftovers(&rp);
+		rp.be->ops->finish(rp.be, &rp);
+	}
+	if (rp.progress_shown)
+		fputc('\n', stderr);
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	if (rp.be)
+		replay_check_summary(&rp, elapsed(&rp.start, &end));
+	*out = rp.sum;
+	if (rp.be)
+		rp.be->ops->destroy(rp.be);
+	trace_reader_close(rp.reader);
+	replay_check_fini(&rp);
+	xt_buf_fini(&rp.call_payload);
+	xt_buf_fini(&rp.ret_payload);
+	xt_buf_fini(&rp.obs_bytes);
+	xt_free(rp.obs);
+	xt_arena_fini(&rp.arena);
+	xt_arena_fini(&rp.cmp_arena);
+	return rc;
+}

@@ -1,0 +1,460 @@
+/*
+ * replay_obs.c - what the host backend does after a GL call besides
+ * executing it: the observations (through the observation core the capture
+ * uses, observe/obs.h, so the records are made at the same points and in
+ * the same form), the mappings whose bytes later MEMWRITEs fill, the GL
+ * error queue behind recorded glGetError calls, and the comparison of the
+ * values the driver returned to the application.
+ *
+ * Returned values compared (deterministic for a given driver and trace):
+ * glGetError results, compile / link / validate status, the program's TF
+ * varying count, mode and name length, glGetTransformFeedbackVarying,
+ * the TF object's paused / active state, glIs* and
+ * glCheckFramebufferStatus.  Every other returned value (limits, strings,
+ * extension lists, pointers, implementation-chosen locations) is counted as
+ * "not compared".  Names and locations the driver hands out are not compared
+ * but remapped (replay_names.h).
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "obs.h"
+#include "replay_host.h"
+
+void (*host_gl_proc(const char *name))(void)
+{
+	return (void (*)(void))eglGetProcAddress(name);
+}
+
+/* ---- the observation core's view of the replay ----------------------- */
+
+struct obs_user {
+	struct host *h;
+	struct replay *rp;
+	struct host_ctx *x;
+};
+
+static uint8_t *sink_reserve(void *user, size_t max_payload)
+{
+	return replay_obs_reserve(((struct obs_user *)user)->rp, max_payload);
+}
+
+static bool name_in(const struct host_name *list, unsigned n, uint32_t ns, uint32_t name)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (list[i].ns == ns && list[i].name == name)
+			return true;
+	return false;
+}
+
+static void sink_commit(void *user, uint64_t seq, size_t n)
+{
+	struct obs_user *u = user;
+	bool timing = false;
+
+	for (unsigned i = 0; i < u->h->ntainted; i++)
+		timing |= u->h->tainted[i].ns == u->x->share_ns;
+	replay_obs_commit(u->rp, seq, n, timing);
+}
+
+static void err_stash(void *user)
+{
+	/* Errors of the replayed call were collected right after it. */
+}
+
+static void err_drain(void *user, const char *what)
+{
+	for (int i = 0; i < 8 && glGetError() != GL_NO_ERROR; i++)
+		;
+}
+
+static uint32_t app_name(void *user, enum obs_object kind, uint32_t name)
+{
+	struct obs_user *u = user;
+	static const enum glapi_object kinds[] = {
+		[OBS_OBJ_BUFFER] = GLAPI_O_BUFFER,
+		[OBS_OBJ_PROGRAM] = GLAPI_O_SHADER_OBJECT,
+		[OBS_OBJ_QUERY] = GLAPI_O_QUERY,
+	};
+	uint32_t ns = kind == OBS_OBJ_QUERY ? u->x->ns : u->x->share_ns;
+
+	return (uint32_t)replay_names_app(u->h->names, ns, kinds[kind], 0, name);
+}
+
+#define PROC(member, name) gl->member = (__typeof__(gl->member))host_gl_proc(name)
+
+static bool obs_context(struct host *h, struct replay *rp, struct host_ctx *x,
+			struct obs_ctx *c, struct obs_user *u)
+{
+	struct obs_gl *gl = &h->obs_gl;
+
+	if (!h->obs_gl_ready) {
+		PROC(GetIntegerv, "glGetIntegerv");
+		PROC(GetIntegeri_v, "glGetIntegeri_v");
+		PROC(GetInteger64i_v, "glGetInteger64i_v");
+		PROC(GetError, "glGetError");
+		PROC(GetProgramiv, "glGetProgramiv");
+		PROC(GetProgramPipelineiv, "glGetProgramPipelineiv");
+		PROC(GetProgramInterfaceiv, "glGetProgramInterfaceiv");
+		PROC(GetProgramResourceiv, "glGetProgramResourceiv");
+		PROC(GetTransformFeedbackVarying, "glGetTransformFeedbackVarying");
+		PROC(BindBuffer, "glBindBuffer");
+		PROC(GetBufferParameteriv, "glGetBufferParameteriv");
+		PROC(GetBufferParameteri64v, "glGetBufferParameteri64v");
+		PROC(GetBufferSubData, "glGetBufferSubData");
+		PROC(MapBufferRange, "glMapBufferRange");
+		PROC(UnmapBuffer, "glUnmapBuffer");
+		PROC(GetQueryObjectui64v, "glGetQueryObjectui64v");
+		h->obs_gl_ready = true;
+	}
+	if (!gl->GetIntegerv || !gl->GetIntegeri_v || !gl->GetInteger64i_v || !gl->GetError ||
+	    !gl->GetProgramiv || !gl->GetTransformFeedbackVarying || !gl->BindBuffer ||
+	    !gl->GetBufferParameteriv || !gl->GetBufferParameteri64v || !gl->GetBufferSubData ||
+	    !gl->MapBufferRange || !gl->UnmapBuffer || !gl->GetQueryObjectui64v)
+		return false;
+	*u = (struct obs_user){ h, rp, x };
+	*c = (struct obs_ctx){
+		.gl = gl, .gles = x->gles, .major = x->major, .minor = x->minor,
+		.reserve = sink_reserve, .commit = sink_commit, .stash = err_stash,
+		.drain = err_drain, .app_name = app_name, .user = u,
+	};
+	return true;
+}
+
+/* ---- GL errors ----------------------------------------------------------- */
+
+void host_obs_collect_errors(struct host *h, struct host_ctx *x, const struct trace_call *call)
+{
+	for (int i = 0; i < 8; i++) {
+		GLenum e = glGetError();
+		if (e == GL_NO_ERROR)
+			break;
+		if (x->nerr < HOST_MAX_ERRORS)
+			x->err[x->nerr++] = (struct host_error){ e, call->no, call->name };
+	}
+}
+
+void host_obs_get_error(struct host *h, struct replay *rp, struct host_ctx *x,
+			const struct trace_call *call, const struct trace_ret *ret)
+{
+	/* The GL keeps the first error until glGetError: that is the answer. */
+	uint32_t replayed = x->nerr ? x->err[0].error : GL_NO_ERROR;
+	uint32_t recorded = GL_NO_ERROR;
+
+	if (ret && (ret->ret.tag == TRACE_TAG_ENUM || ret->ret.tag == TRACE_TAG_UINT))
+		recorded = (uint32_t)ret->ret.u;
+	if (replay_checking(rp, call->no)) {
+		if (recorded == GL_NO_ERROR && x->nerr) {
+			for (unsigned i = 0; i < x->nerr; i++)
+				replay_gl_error_extra(rp, x->err[i].call, x->err[i].func,
+						      x->err[i].error, call->no);
+		} else if (recorded != replayed) {
+			replay_gl_error_differs(rp, call, recorded, replayed);
+		} else {
+			replay_return_checked(rp, call, true, NULL, NULL, NULL);
+		}
+	}
+	x->nerr = 0;
+}
+
+/* ---- mappings ------------------------------------------------------------ */
+
+static GLuint bound_buffer(GLenum target)
+{
+	static const GLenum map[][2] = {
+		{ GL_ARRAY_BUFFER, GL_ARRAY_BUFFER_BINDING },
+		{ GL_ELEMENT_ARRAY_BUFFER, GL_ELEMENT_ARRAY_BUFFER_BINDING },
+		{ GL_PIXEL_PACK_BUFFER, GL_PIXEL_PACK_BUFFER_BINDING },
+		{ GL_PIXEL_UNPACK_BUFFER, GL_PIXEL_UNPACK_BUFFER_BINDING },
+		{ GL_UNIFORM_BUFFER, GL_UNIFORM_BUFFER_BINDING },
+		{ GL_TEXTURE_BUFFER, GL_TEXTURE_BUFFER_BINDING },
+		{ GL_TRANSFORM_FEEDBACK_BUFFER, GL_TRANSFORM_FEEDBACK_BUFFER_BINDING },
+		{ GL_COPY_READ_BUFFER, GL_COPY_READ_BUFFER_BINDING },
+		{ GL_COPY_WRITE_BUFFER, GL_COPY_WRITE_BUFFER_BINDING },
+		{ GL_DRAW_INDIRECT_BUFFER, GL_DRAW_INDIRECT_BUFFER_BINDING },
+		{ GL_SHADER_STORAGE_BUFFER, GL_SHADER_STORAGE_BUFFER_BINDING },
+		{ GL_DISPATCH_INDIRECT_BUFFER, GL_DISPATCH_INDIRECT_BUFFER_BINDING },
+		{ GL_QUERY_BUFFER, GL_QUERY_BUFFER_BINDING },
+		{ GL_ATOMIC_COUNTER_BUFFER, GL_ATOMIC_COUNTER_BUFFER_BINDING },
+		{ GL_PARAMETER_BUFFER, GL_PARAMETER_BUFFER_BINDING },
+	};
+	GLint v = 0;
+
+	for (size_t i = 0; i < sizeof map / sizeof map[0]; i++) {
+		if (map[i][0] == target) {
+			glGetIntegerv(map[i][1], &v);
+			while (glGetError() != GL_NO_ERROR)
+				;
+			return (GLuint)v;
+		}
+	}
+	return 0;
+}
+
+static uint64_t map_key(const struct host_ctx *x, GLuint buffer)
+{
+	return (uint64_t)x->share_ns << 32 | buffer;
+}
+
+static GLbitfield access_bits(GLenum access)
+{
+	switch (access) {
+	case GL_READ_ONLY: return GL_MAP_READ_BIT;
+	case GL_WRITE_ONLY: return GL_MAP_WRITE_BIT;
+	case GL_READ_WRITE: return GL_MAP_READ_BIT | GL_MAP_WRITE_BIT;
+	default: return 0;
+	}
+}
+
+static void after_map(struct host *h, struct replay *rp, struct host_ctx *x, unsigned hook,
+		      const struct trace_call *call, const struct trace_ret *ret,
+		      const struct host_args *args, const union replay_arg *rv)
+{
+	const bool named = hook == REPLAY_HOOK_NAMED_MAP || hook == REPLAY_HOOK_NAMED_MAP_RANGE;
+	const GLuint buffer = named ? (GLuint)args->a[0].u : bound_buffer((GLenum)args->a[0].u);
+	int64_t offset = 0, length = 0;
+	GLbitfield access;
+	struct obs_ctx c;
+	struct obs_user u;
+
+	if (!rv->p || !ret || ret->ret.tag != TRACE_TAG_POINTER || !ret->ret.u)
+		return;
+	if (hook == REPLAY_HOOK_MAP || hook == REPLAY_HOOK_NAMED_MAP) {
+		GLint64 len = 0;
+		access = access_bits((GLenum)args->a[1].u);
+		/* Through the driver's entry points, not libepoxy's dispatch,
+		 * which aborts when a context lacks a function. */
+		PFNGLGETNAMEDBUFFERPARAMETERI64VPROC gn = (PFNGLGETNAMEDBUFFERPARAMETERI64VPROC)
+			host_gl_proc("glGetNamedBufferParameteri64v");
+		PFNGLGETBUFFERPARAMETERI64VPROC gb = (PFNGLGETBUFFERPARAMETERI64VPROC)
+			host_gl_proc("glGetBufferParameteri64v");
+		if (named && gn)
+			gn(buffer, GL_BUFFER_MAP_LENGTH, &len);
+		else if (!named && gb)
+			gb((GLenum)args->a[0].u, GL_BUFFER_MAP_LENGTH, &len);
+		while (glGetError() != GL_NO_ERROR)
+			;
+		length = len;
+	} else {
+		offset = args->a[1].i;
+		length = args->a[2].i;
+		access = (GLbitfield)args->a[3].u;
+	}
+	if (length > 0)
+		replay_mem_map(h->mem, map_key(x, buffer), ret->ret.u, rv->p, (uint64_t)length);
+	if ((access & GL_MAP_READ_BIT) && obs_context(h, rp, x, &c, &u))
+		obs_map(&c, call->no, buffer, offset, length, access, rv->p);
+}
+
+/* ---- returned values ----------------------------------------------------- */
+
+static const struct trace_value *ret_out(const struct trace_ret *ret, uint32_t i)
+{
+	for (uint32_t k = 0; ret && k < ret->nouts; k++)
+		if (ret->out_index[k] == i)
+			return &ret->outs[k];
+	return NULL;
+}
+
+/* Compares recorded output i (MEMORY of ints, or STRING) with the replay's. */
+static void compare_out(struct replay *rp, const struct trace_call *call,
+			const struct trace_ret *ret, const struct host_args *args, uint32_t i,
+			const char *what)
+{
+	const struct trace_value *o = ret_out(ret, i);
+	char rec[96], rep[96];
+
+	if (!o || !args->out[i])
+		return;
+	if (o->tag == TRACE_TAG_STRING) {
+		size_t n = strnlen(args->out[i], args->out_bytes[i]);
+		bool eq = n == o->mem.len && !memcmp(args->out[i], o->mem.bytes, n);
+		snprintf(rec, sizeof rec, "\"%.*s\"", (int)(o->mem.len < 80 ? o->mem.len : 80),
+			 (const char *)o->mem.bytes);
+		snprintf(rep, sizeof rep, "\"%.*s\"", (int)(n < 80 ? n : 80),
+			 (const char *)args->out[i]);
+		replay_return_checked(rp, call, eq, what, rec, rep);
+		return;
+	}
+	if (o->tag != TRACE_TAG_MEMORY || o->mem.len > args->out_bytes[i])
+		return;
+	bool eq = !memcmp(args->out[i], o->mem.bytes, o->mem.len);
+	int32_t a = 0, b = 0;
+	memcpy(&a, o->mem.bytes, o->mem.len < 4 ? o->mem.len : 4);
+	memcpy(&b, args->out[i], o->mem.len < 4 ? o->mem.len : 4);
+	snprintf(rec, sizeof rec, "%" PRId32, a);
+	snprintf(rep, sizeof rep, "%" PRId32, b);
+	replay_return_checked(rp, call, eq, what, rec, rep);
+}
+
+static bool pname_in(uint64_t pname, const GLenum *list, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (list[i] == pname)
+			return true;
+	return false;
+}
+
+static void check_returns(struct replay *rp, int id, const struct trace_call *call,
+			  const struct trace_ret *ret, const struct host_args *args,
+			  const union replay_arg *rv)
+{
+	static const GLenum shader_pnames[] = { GL_COMPILE_STATUS };
+	static const GLenum program_pnames[] = {
+		GL_LINK_STATUS, GL_VALIDATE_STATUS, GL_TRANSFORM_FEEDBACK_VARYINGS,
+		GL_TRANSFORM_FEEDBACK_BUFFER_MODE, GL_TRANSFORM_FEEDBACK_VARYING_MAX_LENGTH,
+	};
+	static const GLenum xfb_pnames[] = { GL_TRANSFORM_FEEDBACK_PAUSED,
+					     GL_TRANSFORM_FEEDBACK_ACTIVE };
+	const char *n = call->name;
+	struct glapi_func_info fi;
+	char what[96];
+
+	if (!ret || !replay_checking(rp, call->no) || !glapi_func_info(id, &fi))
+		return;
+	if (!strcmp(n, "glGetShaderiv") && call->nargs == 3 &&
+	    pname_in(args->a[1].u, shader_pnames, 1)) {
+		snprintf(what, sizeof what, "%s", glapi_enum_name((uint32_t)args->a[1].u));
+		compare_out(rp, call, ret, args, 2, what);
+	} else if (!strcmp(n, "glGetProgramiv") && call->nargs == 3 &&
+		   pname_in(args->a[1].u, program_pnames, 5)) {
+		snprintf(what, sizeof what, "%s", glapi_enum_name((uint32_t)args->a[1].u));
+		compare_out(rp, call, ret, args, 2, what);
+	} else if ((!strcmp(n, "glGetTransformFeedbackVarying") ||
+		    !strcmp(n, "glGetTransformFeedbackVaryingEXT")) && call->nargs == 7) {
+		compare_out(rp, call, ret, args, 3, "length");
+		compare_out(rp, call, ret, args, 4, "size");
+		compare_out(rp, call, ret, args, 5, "type");
+		compare_out(rp, call, ret, args, 6, "name");
+	} else if (!strcmp(n, "glGetTransformFeedbackiv") && call->nargs == 3 &&
+		   pname_in(args->a[1].u, xfb_pnames, 2)) {
+		compare_out(rp, call, ret, args, 2, glapi_enum_name((uint32_t)args->a[1].u));
+	} else if ((!strncmp(n, "glIs", 4) || !strcmp(n, "glCheckFramebufferStatus") ||
+		    !strcmp(n, "glCheckNamedFramebufferStatus")) && fi.ret_kind != GLAPI_K_VOID) {
+		int64_t rec = ret->ret.tag == TRACE_TAG_TRUE ? 1 : ret->ret.tag == TRACE_TAG_FALSE ? 0
+			      : (int64_t)ret->ret.u;
+		int64_t rep = fi.ret_kind == GLAPI_K_BOOL ? (rv->u & 0xff) != 0 : (int64_t)(uint32_t)rv->u;
+		char a[32], b[32];
+		snprintf(a, sizeof a, "%" PRId64, rec);
+		snprintf(b, sizeof b, "%" PRId64, rep);
+		replay_return_checked(rp, call, rec == rep, "return value", a, b);
+	} else if ((fi.ret_kind != GLAPI_K_VOID && fi.ret_obj == GLAPI_O_NONE) || ret->nouts) {
+		replay_return_skipped(rp, call);
+	}
+}
+
+/* ---- timing-dependent buffers ---------------------------------------------- */
+
+static void taint_buffer(struct host *h, struct host_ctx *x, uint32_t buffer)
+{
+	if (buffer && !name_in(h->tainted, h->ntainted, x->share_ns, buffer) && h->ntainted < 64)
+		h->tainted[h->ntainted++] = (struct host_name){ x->share_ns, buffer };
+}
+
+/* A timer query's result written into a buffer by the GPU. */
+static void taint(struct host *h, struct host_ctx *x, unsigned hook,
+		  const struct trace_call *call, const struct host_args *args)
+{
+	if (hook == REPLAY_HOOK_QUERY_OBJECT && call->nargs == 3 && args->offset[2] &&
+	    name_in(h->timers, h->ntimers, x->ns, (uint32_t)args->a[0].u))
+		taint_buffer(h, x, bound_buffer(GL_QUERY_BUFFER));
+	else if (hook == REPLAY_HOOK_QUERY_BUFFER_OBJECT && call->nargs == 4 &&
+		 name_in(h->timers, h->ntimers, x->ns, (uint32_t)args->a[0].u))
+		taint_buffer(h, x, (uint32_t)args->a[1].u);
+}
+
+/* New contents from the application, or deleted: no longer timing data. */
+static void untaint(struct host *h, struct host_ctx *x, const struct trace_call *call,
+		    const struct host_args *args)
+{
+	uint32_t gone[64];
+	size_t count = 0;
+
+	if (!strcmp(call->name, "glBufferData")) {
+		gone[count++] = bound_buffer((GLenum)args->a[0].u);
+	} else if (call->nargs == 2 && call->args[1].tag == TRACE_TAG_MEMORY && args->a[1].p) {
+		count = call->args[1].mem.len / sizeof gone[0];
+		count = count > 64 ? 64 : count;
+		memcpy(gone, args->a[1].p, count * sizeof gone[0]);
+	}
+	for (size_t k = 0; k < count; k++)
+		for (unsigned i = 0; i < h->ntainted; i++)
+			if (h->tainted[i].ns == x->share_ns && h->tainted[i].name == gone[k])
+				h->tainted[i--] = h->tainted[--h->ntainted];
+}
+
+/* ---- after a call -------------------------------------------------------- */
+
+void host_obs_after(struct host *h, struct replay *rp, struct host_ctx *x, int id,
+		    const struct trace_call *call, const struct trace_ret *ret,
+		    const struct host_args *args, const union replay_arg *rv)
+{
+	const unsigned hook = replay_stubs[id].hook;
+	const char *n = call->name;
+	struct obs_ctx c;
+	struct obs_user u;
+
+	if (!strcmp(n, "glUseProgram") || !strcmp(n, "glUseProgramObjectARB"))
+		x->program = (uint32_t)args->a[0].u;
+	else if ((!strcmp(n, "glBeginQuery") || !strcmp(n, "glBeginQueryIndexed") ||
+		  !strcmp(n, "glQueryCounter")) && call->nargs >= 2) {
+		/* glQueryCounter(id, target); the others (target, [index,] id). */
+		const bool counter = n[2] == 'Q';
+		const struct trace_value *idv = &call->args[counter ? 0 : call->nargs - 1];
+		const GLenum target = (GLenum)args->a[counter ? 1 : 0].u;
+		const bool timer = target == GL_TIME_ELAPSED || target == GL_TIMESTAMP;
+		const uint32_t q = (uint32_t)args->a[counter ? 0 : call->nargs - 1].u;
+		if (idv->tag == TRACE_TAG_UINT)
+			replay_query_is_timer(rp, idv->u, timer);
+		if (timer && !name_in(h->timers, h->ntimers, x->ns, q) && h->ntimers < 64)
+			h->timers[h->ntimers++] = (struct host_name){ x->ns, q };
+	} else if (!strcmp(n, "glDeleteBuffers") || !strcmp(n, "glBufferData")) {
+		untaint(h, x, call, args);
+	}
+	taint(h, x, hook, call, args);
+	switch (hook) {
+	case REPLAY_HOOK_TF_END:
+	case REPLAY_HOOK_TF_PAUSE:
+		if (obs_context(h, rp, x, &c, &u))
+			obs_tf_end(&c, call->no, hook == REPLAY_HOOK_TF_PAUSE);
+		break;
+	case REPLAY_HOOK_QUERY_OBJECT:
+		if (call->nargs == 3 && obs_context(h, rp, x, &c, &u))
+			obs_query(&c, call->no, n, (uint32_t)args->a[0].u, (uint32_t)args->a[1].u,
+				  args->offset[2] ? NULL : args->out[2], strstr(n, "64") ? 8 : 4);
+		break;
+	case REPLAY_HOOK_QUERY_BUFFER_OBJECT:
+		if (call->nargs == 4 && obs_context(h, rp, x, &c, &u))
+			obs_query(&c, call->no, n, (uint32_t)args->a[0].u, (uint32_t)args->a[2].u,
+				  NULL, strstr(n, "64") ? 8 : 4);
+		break;
+	case REPLAY_HOOK_BUFFER_READ:
+	case REPLAY_HOOK_NAMED_BUFFER_READ:
+		if (call->nargs == 4 && args->out[3] && !args->offset[3] &&
+		    args->a[2].i >= 0 && (size_t)args->a[2].i <= args->out_bytes[3] &&
+		    obs_context(h, rp, x, &c, &u)) {
+			GLuint buffer = hook == REPLAY_HOOK_NAMED_BUFFER_READ
+					? (GLuint)args->a[0].u : bound_buffer((GLenum)args->a[0].u);
+			obs_buffer_read(&c, call->no, buffer, args->a[1].i, args->a[2].i,
+					args->out[3]);
+		}
+		break;
+	case REPLAY_HOOK_MAP:
+	case REPLAY_HOOK_MAP_RANGE:
+	case REPLAY_HOOK_NAMED_MAP:
+	case REPLAY_HOOK_NAMED_MAP_RANGE:
+		if (call->nargs >= 2)
+			after_map(h, rp, x, hook, call, ret, args, rv);
+		break;
+	case REPLAY_HOOK_UNMAP:
+		replay_mem_unmap(h->mem, map_key(x, bound_buffer((GLenum)args->a[0].u)));
+		break;
+	case REPLAY_HOOK_NAMED_UNMAP:
+		replay_mem_unmap(h->mem, map_key(x, (GLuint)args->a[0].u));
+		break;
+	default:
+		break;
+	}
+	check_returns(rp, id, call, ret, args, rv);
+}

@@ -1,0 +1,181 @@
+"""emit_glapi.py - writes libglapi's tables (glapi.h): glapi_funcs.c
+(function names, parameter names, kinds, element types, enum groups,
+buffer bindings, object kinds) and glapi_enums.c (GLenum value -> name).
+
+Python standard library only; called by gen_glapi.py.
+"""
+
+from glreg import (API_EGL, HEADER, StrPool, c_literal, object_kind, parse_gl_enums,
+                   ret_object_kind, write)
+
+def gen_enums(outdir, gl_root, egl_enums, group_ids):
+    enums, rank = parse_gl_enums(gl_root)
+    pool = StrPool()
+    canon = {}
+    grouped = {}
+    for name, value, groups, order, api in enums:
+        if value > 0xFFFFFFFF or value < 0:
+            continue
+        key = rank(name, order)
+        if value not in canon or key < canon[value][0]:
+            canon[value] = (key, name)
+        for g in groups:
+            gid = group_ids.get(g)
+            if gid is None:
+                continue
+            k2 = (gid, value)
+            if k2 not in grouped or key < grouped[k2][0]:
+                grouped[k2] = (key, name)
+    egl_gid = group_ids["EGL"]
+    for i, (name, value) in enumerate(egl_enums):
+        k2 = (egl_gid, value)
+        key = (name.split("_")[-1] in ("KHR", "EXT", "NV", "MESA", "ANDROID", "ANGLE", "IMG", "HI", "NOK", "TIZEN", "ARM", "QNX", "WL", "WEBGL"), False, 0, i)
+        if k2 not in grouped or key < grouped[k2][0]:
+            grouped[k2] = (key, name)
+    lines = [HEADER, '#include "glapi.h"\n', "#include <stddef.h>\n\n"]
+    canon_rows = ["\t{ 0x%08xu, %du }," % (v, pool.add(canon[v][1])) for v in sorted(canon)]
+    group_rows = ["\t{ %du, 0x%08xu, %du }," % (g, v, pool.add(grouped[(g, v)][1]))
+                  for (g, v) in sorted(grouped)]
+    names = sorted(group_ids, key=lambda g: group_ids[g])
+    lines.append(pool.emit("enum_strs"))
+    lines.append("\nstatic const struct { uint32_t value, name; } enum_canon[%d] = {\n" % len(canon_rows))
+    lines.append("\n".join(canon_rows) + "\n};\n")
+    lines.append("\nstatic const struct { uint32_t group, value, name; } enum_grouped[%d] = {\n" % len(group_rows))
+    lines.append("\n".join(group_rows) + "\n};\n")
+    lines.append("\nstatic const char *const group_names[%d] = {\n" % len(names))
+    lines.append("\n".join("\t%s," % c_literal(n) for n in names) + "\n};\n")
+    lines.append(ENUM_CODE)
+    write(outdir, "glapi_enums.c", "".join(lines))
+    return enums
+
+
+ENUM_CODE = r"""
+const char *glapi_enum_name(uint32_t value)
+{
+	size_t lo = 0, hi = sizeof(enum_canon) / sizeof(enum_canon[0]);
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (enum_canon[mid].value == value)
+			return enum_strs + enum_canon[mid].name;
+		if (enum_canon[mid].value < value)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+const char *glapi_enum_name_in_group(uint32_t value, int group)
+{
+	size_t lo = 0, hi = sizeof(enum_grouped) / sizeof(enum_grouped[0]);
+	uint64_t key = ((uint64_t)(uint32_t)group << 32) | value;
+
+	if (group < 0)
+		return glapi_enum_name(value);
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		uint64_t k = ((uint64_t)enum_grouped[mid].group << 32) | enum_grouped[mid].value;
+		if (k == key)
+			return enum_strs + enum_grouped[mid].name;
+		if (k < key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return group == GLAPI_GROUP_EGL ? NULL : glapi_enum_name(value);
+}
+
+const char *glapi_group_name(int group)
+{
+	if (group < 0 || group >= (int)(sizeof(group_names) / sizeof(group_names[0])))
+		return NULL;
+	return group_names[group];
+}
+"""
+
+
+# ---- functions table (libglapi) ---------------------------------------
+
+def gen_funcs(outdir, funcs, descs, group_ids):
+    pool = StrPool()
+    frows, prows = [], []
+    first = 0
+    for f, (rd, pds) in zip(funcs, descs):
+        frows.append("\t{ %du, %du, %d, GLAPI_K_%s, %d, GLAPI_O_%s }," % (
+            pool.add(f.name), first, len(f.params), rd.glapi_kind, f.api,
+            ret_object_kind(f) or "NONE"))
+        for p, d in zip(f.params, pds):
+            g = group_ids.get(p.group, -1) if p.group else -1
+            if f.api == API_EGL and p.ctype == "EGLenum":
+                g = group_ids["EGL"]
+            prows.append("\t{ %du, GLAPI_K_%s, GLAPI_E_%s, %d, %s, GLAPI_O_%s }," % (
+                pool.add(p.name), d.glapi_kind, d.elem, g,
+                "GLAPI_B_" + d.binding if d.binding else "GLAPI_B_NONE",
+                object_kind(f, p) or "NONE"))
+        first += len(f.params)
+    order = sorted(range(len(funcs)), key=lambda i: funcs[i].name)
+    out = [HEADER, '#include "glapi.h"\n\n#include <string.h>\n\n', pool.emit("func_strs")]
+    out.append("\nstatic const struct { uint32_t name, first; uint8_t nparams, ret, api, ret_obj; } funcs[%d] = {\n" % len(funcs))
+    out.append("\n".join(frows) + "\n};\n")
+    out.append("\nstatic const struct { uint32_t name; uint8_t kind, elem; int16_t group; uint8_t binding, obj; } params[%d] = {\n" % max(1, len(prows)))
+    out.append("\n".join(prows) + "\n};\n")
+    out.append("\nstatic const uint16_t by_name[%d] = {\n" % len(order))
+    for i in range(0, len(order), 12):
+        out.append("\t" + " ".join("%d," % x for x in order[i:i + 12]) + "\n")
+    out.append("};\n")
+    out.append(FUNC_CODE)
+    write(outdir, "glapi_funcs.c", "".join(out))
+
+
+FUNC_CODE = r"""
+int glapi_func_count(void)
+{
+	return (int)(sizeof(funcs) / sizeof(funcs[0]));
+}
+
+int glapi_func_lookup(const char *name)
+{
+	size_t lo = 0, hi = sizeof(by_name) / sizeof(by_name[0]);
+
+	if (!name)
+		return -1;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(func_strs + funcs[by_name[mid]].name, name);
+		if (c == 0)
+			return by_name[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}
+
+bool glapi_func_info(int id, struct glapi_func_info *out)
+{
+	if (id < 0 || id >= glapi_func_count())
+		return false;
+	out->name = func_strs + funcs[id].name;
+	out->nparams = funcs[id].nparams;
+	out->ret_kind = (enum glapi_kind)funcs[id].ret;
+	out->api = (enum glapi_api)funcs[id].api;
+	out->ret_obj = (enum glapi_object)funcs[id].ret_obj;
+	return true;
+}
+
+bool glapi_param_info(int id, unsigned i, struct glapi_param_info *out)
+{
+	if (id < 0 || id >= glapi_func_count() || i >= funcs[id].nparams)
+		return false;
+	const unsigned k = funcs[id].first + i;
+	out->name = func_strs + params[k].name;
+	out->kind = (enum glapi_kind)params[k].kind;
+	out->elem = (enum glapi_elem)params[k].elem;
+	out->group = params[k].group;
+	out->binding = (enum glapi_binding)params[k].binding;
+	out->obj = (enum glapi_object)params[k].obj;
+	return true;
+}
+"""

@@ -1,0 +1,183 @@
+"""`xfbtrace replay` on real traces: the sample apps and the piglit TF list
+captured on Mesa llvmpipe, replayed on llvmpipe (and softpipe), with
+--check comparing every observation and the deterministic returned values
+with the trace's golden data.
+
+A difference must be caught and named: tests/replay/trace_perturb writes a
+copy of a real trace with one byte of one observation's data inverted, and
+the replay must exit 1 naming that call, its function, the buffer and the
+byte.
+"""
+import os
+import re
+
+import pytest
+
+from conftest import PIGLIT_DIR, piglit_command, piglit_env, piglit_tf_lines, run
+from tracefile import calls, observations, records
+
+APPS = ["tf-particles-gles3", "tf-separate-gl33", "tf-streams-gl40"]
+LINES = piglit_tf_lines()
+SUMMARY = re.compile(r"^(\d+) observations, (\d+) match, (\d+) differ", re.M)
+
+
+def app_path(build_dir, name):
+    path = build_dir / "tests" / "apps" / name
+    assert path.exists(), f"{path} was not built"
+    return path
+
+
+def capture(xfbtrace, trace, argv, **kw):
+    out = run([xfbtrace, "capture", "-o", trace, "--", *argv], **kw)
+    assert trace.exists(), f"capture wrote no trace ({out.returncode}): {out.stderr[-2000:]}"
+    return out
+
+
+def replay(xfbtrace, trace, *args, env=None):
+    return run([xfbtrace, "replay", *args, trace], env=env, timeout=600)
+
+
+def summary(out):
+    m = SUMMARY.search(out.stdout)
+    assert m, f"no summary line:\n{out.stdout}\n{out.stderr}"
+    return tuple(int(x) for x in m.groups())
+
+
+def describe(out):
+    return f"exit {out.returncode}\n--- stdout ---\n{out.stdout[-4000:]}\n--- stderr ---\n{out.stderr[-2000:]}"
+
+
+@pytest.fixture(scope="module")
+def app_traces(xfbtrace, build_dir, tmp_path_factory):
+    d = tmp_path_factory.mktemp("apps")
+    traces = {}
+    for app in APPS:
+        traces[app] = d / f"{app}.xfbt"
+        capture(xfbtrace, traces[app], [app_path(build_dir, app)])
+    return traces
+
+
+@pytest.mark.parametrize("app", APPS)
+def test_app_trace_replays_with_every_observation_equal(xfbtrace, app_traces, app):
+    out = replay(xfbtrace, app_traces[app], "--check")
+    assert out.returncode == 0, describe(out)
+    total, match, differ = summary(out)
+    assert total > 0 and match == total and differ == 0, describe(out)
+    assert "0 differ" in out.stdout
+    assert "not replayed" not in out.stdout, describe(out)
+
+
+@pytest.mark.parametrize("line", LINES)
+def test_piglit_trace_replays_with_every_observation_equal(xfbtrace, tmp_path, line):
+    trace = tmp_path / "t.xfbt"
+    capture(xfbtrace, trace, piglit_command(line), env=piglit_env(), cwd=PIGLIT_DIR, timeout=600)
+    out = replay(xfbtrace, trace, "--check")
+    assert out.returncode == 0, describe(out)
+    total, match, differ = summary(out)
+    assert differ == 0 and match <= total, describe(out)
+
+
+def test_check_names_the_call_buffer_and_byte_of_an_altered_observation(
+        xfbtrace, build_dir, app_traces, tmp_path):
+    perturb = build_dir / "tests" / "replay" / "trace_perturb"
+    altered = tmp_path / "altered.xfbt"
+    # The second observation with data, byte 13 of it.
+    p = run([perturb, app_traces["tf-separate-gl33"], altered, "1", "13"])
+    assert p.returncode == 0, p.stderr
+    call_no, byte = map(int, re.match(r"call (\d+) byte (\d+)", p.stdout).groups())
+
+    recs = records(xfbtrace, altered)
+    obs = [o for o in observations(recs) if "data" in o]
+    golden = obs[1]
+    assert golden["call"] == call_no
+    func = next(c["name"] for c in calls(recs) if c["no"] == call_no)
+
+    out = replay(xfbtrace, altered, "--check")
+    assert out.returncode == 1, describe(out)
+    total, match, differ = summary(out)
+    assert differ == 1 and match == total - 1, describe(out)
+    line = next(l for l in out.stdout.splitlines() if "differs" in l)
+    assert line.startswith(f"call {call_no} {func}: "), line
+    assert f"buffer {golden['buffer']}" in line, line
+    assert f"at byte {byte} of {golden['size']}" in line, line
+    # The original trace of the same program stays all equal.
+    assert replay(xfbtrace, app_traces["tf-separate-gl33"], "--check").returncode == 0
+
+
+def test_perturb_refuses_an_observation_that_does_not_exist(xfbtrace, build_dir, app_traces,
+                                                            tmp_path):
+    perturb = build_dir / "tests" / "replay" / "trace_perturb"
+    p = run([perturb, app_traces["tf-streams-gl40"], tmp_path / "x.xfbt", "100000", "0"])
+    assert p.returncode == 1 and "no such observation" in p.stderr
+
+
+def test_calls_range_stops_after_its_end_and_checks_from_its_start(xfbtrace, app_traces):
+    trace = app_traces["tf-separate-gl33"]
+    recs = records(xfbtrace, trace)
+    ends = [c["no"] for c in calls(recs) if c["name"] == "glEndTransformFeedback"]
+    first, last = ends[0], ends[-1]
+    whole = summary(replay(xfbtrace, trace, "--check"))
+    out = replay(xfbtrace, trace, "--check", "--calls", f"{first}-{last}")
+    assert out.returncode == 0, describe(out)
+    assert f"replayed {last + 1} calls" in out.stdout, out.stdout
+    n_in_range = len([o for o in observations(recs) if first <= o["call"] <= last])
+    assert summary(out)[0] == n_in_range < whole[0]
+
+
+def test_softpipe_replay_runs_and_reports_against_llvmpipe_golden_data(xfbtrace, app_traces):
+    env = dict(os.environ, LIBGL_ALWAYS_SOFTWARE="1", GALLIUM_DRIVER="softpipe")
+    for app, trace in app_traces.items():
+        out = replay(xfbtrace, trace, "--check", env=env)
+        assert out.returncode in (0, 1), describe(out)
+        assert "softpipe" in out.stdout, describe(out)
+        total, match, differ = summary(out)
+        assert total > 0 and match + differ <= total, describe(out)
+        # Every difference is named with its call.
+        assert out.returncode == 0 or re.search(r"^call \d+ \w+: ", out.stdout, re.M), describe(out)
+
+
+def test_unsupported_call_is_reported_by_name_and_first_call_number(xfbtrace, tmp_path):
+    # glBitmap's client bitmap has a size the registry leaves to COMPSIZE
+    # and the capture records as UNSIZED: the replay cannot pass it.
+    line = "ext_transform_feedback-discard-bitmap -auto -fbo"
+    assert line in LINES
+    trace = tmp_path / "bitmap.xfbt"
+    capture(xfbtrace, trace, piglit_command(line), env=piglit_env(), cwd=PIGLIT_DIR)
+    bitmaps = [c["no"] for c in calls(records(xfbtrace, trace)) if c["name"] == "glBitmap"]
+    assert bitmaps
+    out = replay(xfbtrace, trace, "--check")
+    assert f"call {bitmaps[0]} glBitmap: not replayed: " in out.stdout, describe(out)
+    assert re.search(rf"not replayed: {len(bitmaps)} calls of 1 functions: glBitmap "
+                     rf"\(first call {bitmaps[0]}, {len(bitmaps)} calls\)", out.stdout), describe(out)
+
+
+def test_replay_of_missing_or_corrupt_trace_is_an_error(xfbtrace_san, build_dir, app_traces,
+                                                        tmp_path):
+    env = dict(os.environ, ASAN_OPTIONS="detect_leaks=0")
+    out = run([xfbtrace_san, "replay", "--check", tmp_path / "none.xfbt"], env=env)
+    assert out.returncode == 2 and "xfbtrace replay:" in out.stderr, describe(out)
+    data = bytearray(app_traces["tf-streams-gl40"].read_bytes())
+    for where in (len(data) // 3, len(data) // 2, len(data) - 40):
+        bad = tmp_path / f"bad{where}.xfbt"
+        flipped = bytearray(data)
+        flipped[where] ^= 0x40
+        bad.write_bytes(flipped)
+        out = run([xfbtrace_san, "replay", "--check", bad], env=env)
+        assert out.returncode == 2, describe(out)
+        assert "corrupt" in out.stderr or "checksum" in out.stderr, describe(out)
+        assert "ERROR: AddressSanitizer" not in out.stderr and "runtime error" not in out.stderr
+
+
+def test_replay_under_sanitizers_is_clean(xfbtrace_san, app_traces):
+    env = dict(os.environ, ASAN_OPTIONS="detect_leaks=0")
+    for trace in app_traces.values():
+        out = run([xfbtrace_san, "replay", "--check", trace], env=env)
+        assert out.returncode == 0, describe(out)
+        assert "runtime error" not in out.stderr, describe(out)
+
+
+def test_usage_errors_exit_2(xfbtrace, app_traces):
+    trace = app_traces["tf-streams-gl40"]
+    assert run([xfbtrace, "replay"]).returncode == 2
+    assert run([xfbtrace, "replay", "--backend", "nosuch", trace]).returncode == 2
+    assert run([xfbtrace, "replay", "--calls", "9-3", trace]).returncode == 2
