@@ -25,6 +25,9 @@ static const struct cli_command commands[] = {
 	{ "dump", "print the records of a trace (text or JSON lines)", cli_dump_main },
 	{ "info", "summarise a trace: properties, calls, observations", cli_info_main },
 	{ "replay", "replay a trace on the system GL and check it against its golden data", cli_replay_main },
+	{ "ingest", "record a trace and its golden run in a results database", cli_ingest_main },
+	{ "runs", "list the runs in a results database", cli_runs_main },
+	{ "diff", "compare the observations of two runs of a trace", cli_diff_main },
 	{ "pm4", "decode PM4 command buffers with register fields", cli_pm4_main },
 	{ "isa", "assemble / disassemble shaders of the simulated GPU's ISA", cli_isa_main },
 };

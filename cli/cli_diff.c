@@ -1,0 +1,503 @@
+/*
+ * cli_diff.c - `xfbtrace diff`: compare two runs of a trace stored in a
+ * results database, for people (aligned text, colour on a terminal) or for
+ * scripts (--json).  The comparison itself is diff/'s; this file only
+ * parses options and renders.
+ *
+ * The summary comes first, but is known only at the end, so the details
+ * are rendered into a buffer while diff_runs() reports them and printed
+ * after the summary.  The buffer holds at most --limit differences per
+ * observation.
+ *
+ * Exit status: 0 same, 1 different, 2 error (cli.h).
+ */
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "diff.h"
+#include "xt_json.h"
+
+#define CMD "diff"
+#define DEFAULT_LIMIT 20
+
+struct render {
+	bool json;
+	bool colour;
+	int64_t run_a, run_b;
+	struct xt_buf body;
+	bool first_obs;
+	bool last_one_sided;      /* text: the previous observation was */
+	enum xt_rc rc;            /* the first rendering failure */
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: xfbtrace diff --db FILE [--json] [--tolerance ulps=N|abs=X]\n"
+		"                     [--limit N] RUN_A RUN_B\n"
+		"\n"
+		"Compares the observations of two runs of the same trace (ids from\n"
+		"'xfbtrace runs'), aligned by call number, kind and index.  TF buffers\n"
+		"are decoded with the program's TF layout into vertices, varyings and\n"
+		"components; query results and other fields are compared exactly.\n"
+		"\n"
+		"  --db FILE          the results database\n"
+		"  --json             one JSON object, for scripts\n"
+		"  --tolerance T      ulps=N: floats may differ by N units in the last\n"
+		"                     place; abs=X: by X.  Then +0.0 equals -0.0 and any\n"
+		"                     NaN equals any NaN.  Default: bit for bit\n"
+		"  --limit N          differences shown per observation (default %d,\n"
+		"                     0: all); all are counted\n"
+		"\n"
+		"exit status: 0 same, 1 different, 2 error\n", DEFAULT_LIMIT);
+}
+
+static const char *scalar_name(enum diff_scalar s)
+{
+	switch (s) {
+	case DIFF_F32: return "float";
+	case DIFF_F64: return "double";
+	case DIFF_I32: return "int";
+	case DIFF_U32: return "uint";
+	}
+	return "?";
+}
+
+static const char *why_name(enum diff_why w)
+{
+	switch (w) {
+	case DIFF_WHY_VALUE: return "value";
+	case DIFF_WHY_ZERO_SIGN: return "zero-sign";
+	case DIFF_WHY_NAN_PAYLOAD: return "nan-payload";
+	case DIFF_WHY_NAN: return "nan";
+	}
+	return "?";
+}
+
+static double as_double(enum diff_scalar s, uint64_t bits)
+{
+	float f;
+	double d;
+	uint32_t b32 = (uint32_t)bits;
+	switch (s) {
+	case DIFF_F32: memcpy(&f, &b32, 4); return f;
+	case DIFF_F64: memcpy(&d, &bits, 8); return d;
+	case DIFF_I32: return (int32_t)b32;
+	case DIFF_U32: return b32;
+	}
+	return 0;
+}
+
+/* "0.5 (0x3f000000)", "-3" ... */
+static void value_text(char *out, size_t n, enum diff_scalar s, uint64_t bits)
+{
+	switch (s) {
+	case DIFF_F32:
+		snprintf(out, n, "%.9g (0x%08" PRIx32 ")", as_double(s, bits), (uint32_t)bits);
+		break;
+	case DIFF_F64:
+		snprintf(out, n, "%.17g (0x%016" PRIx64 ")", as_double(s, bits), bits);
+		break;
+	case DIFF_I32: snprintf(out, n, "%" PRId32, (int32_t)(uint32_t)bits); break;
+	case DIFF_U32: snprintf(out, n, "%" PRIu32, (uint32_t)bits); break;
+	}
+}
+
+static void delta_text(char *out, size_t n, const struct diff_item *it)
+{
+	switch (it->why) {
+	case DIFF_WHY_ZERO_SIGN: snprintf(out, n, "sign of zero"); return;
+	case DIFF_WHY_NAN_PAYLOAD: snprintf(out, n, "NaN payload"); return;
+	case DIFF_WHY_NAN: snprintf(out, n, "NaN vs number"); return;
+	case DIFF_WHY_VALUE: break;
+	}
+	if (it->ulps != UINT64_MAX)
+		snprintf(out, n, "%+.3g (%" PRIu64 " ulp%s)", it->delta, it->ulps,
+			 it->ulps == 1 ? "" : "s");
+	else
+		snprintf(out, n, "%+.17g", it->delta);
+}
+
+static const char *obs_title(char *out, size_t n, const struct diff_obs *d)
+{
+	char buffer[32] = "";
+	if (d->buffer >= 0)
+		snprintf(buffer, sizeof buffer, " (buffer %" PRId64 ")", d->buffer);
+	snprintf(out, n, "call %" PRIu64 " %s  %s #%u%s", d->call_no,
+		 d->function ? d->function : "(unknown function)", d->kind, d->index, buffer);
+	return out;
+}
+
+static enum xt_rc text_item(struct render *r, const struct diff_item *it)
+{
+	struct xt_buf *b = &r->body;
+	char va[64], vb[64], dt[64], name[160];
+	const char *red = r->colour ? "\033[31m" : "", *green = r->colour ? "\033[32m" : "";
+	const char *off = r->colour ? "\033[0m" : "";
+
+	switch (it->kind) {
+	case DIFF_ITEM_COMPONENT: {
+		const char *dot = *it->component_name == '[' || !*it->component_name ? "" : ".";
+		char prim[24] = "-";
+		value_text(va, sizeof va, it->scalar, it->a);
+		value_text(vb, sizeof vb, it->scalar, it->b);
+		delta_text(dt, sizeof dt, it);
+		if (it->element >= 0)
+			snprintf(name, sizeof name, "%s[%" PRId64 "]%s%s", it->varying, it->element,
+				 dot, it->component_name);
+		else
+			snprintf(name, sizeof name, "%s%s%s", it->varying, dot, it->component_name);
+		if (it->primitive >= 0)
+			snprintf(prim, sizeof prim, "%" PRId64, it->primitive);
+		return xt_buf_printf(b, "  %8" PRIu64 "  %6s  %-24s %s%-30s%s %s%-30s%s %s\n",
+				     it->vertex, prim, name, red, va, off, green, vb, off, dt);
+	}
+	case DIFF_ITEM_BYTES:
+		return xt_buf_printf(b, "  bytes %" PRIu64 "-%" PRIu64 " (no varying): %" PRIu64
+				     " differ, first %s0x%02" PRIx64 "%s vs %s0x%02" PRIx64 "%s\n",
+				     it->byte_offset, it->byte_offset + it->byte_count - 1,
+				     it->byte_count, red, it->a, off, green, it->b, off);
+	case DIFF_ITEM_FIELD:
+		return xt_buf_printf(b, "  %s: %s%s%s -> %s%s%s\n", it->field, red,
+				     it->a_text ? it->a_text : "(absent)", off, green,
+				     it->b_text ? it->b_text : "(absent)", off);
+	case DIFF_ITEM_SIZE:
+		return xt_buf_printf(b, "  data size: %" PRIu64 " vs %" PRIu64 " bytes (the common"
+				     " part is compared)\n", it->a, it->b);
+	case DIFF_ITEM_DATA:
+		return xt_buf_printf(b, "  data: only in run %" PRId64 "\n", it->a ? r->run_a : r->run_b);
+	case DIFF_ITEM_LAYOUT:
+		return xt_buf_printf(b, "  TF layout differs (layout %" PRIu64 " vs %" PRIu64
+				     "); run %" PRId64 "'s decodes both\n", it->a, it->b, r->run_a);
+	}
+	return XT_OK;
+}
+
+static enum xt_rc text_obs(struct render *r, const struct diff_obs *d)
+{
+	struct xt_buf *b = &r->body;
+	char title[256];
+	bool header = false;
+	enum xt_rc rc;
+
+	obs_title(title, sizeof title, d);
+	/* One-sided observations are one line each, in a block. */
+	bool gap = r->first_obs || !r->last_one_sided || d->state == DIFF_OBS_DIFFERENT;
+	r->first_obs = false;
+	r->last_one_sided = d->state != DIFF_OBS_DIFFERENT;
+	if (d->state != DIFF_OBS_DIFFERENT)
+		return xt_buf_printf(b, "%s%s%s%s: only in run %" PRId64 "\n", gap ? "\n" : "",
+				     r->colour ? "\033[1m" : "", title, r->colour ? "\033[0m" : "",
+				     d->state == DIFF_OBS_ONLY_A ? r->run_a : r->run_b);
+	rc = xt_buf_printf(b, "\n%s%s%s", r->colour ? "\033[1m" : "", title, r->colour ? "\033[0m" : "");
+	if (!rc && d->stride)
+		rc = xt_buf_printf(b, ": %" PRIu64 " of %" PRIu64 " components differ (%" PRIu64
+				   " vertices, stride %u)", d->components_differ,
+				   d->components_compared, d->vertices, d->stride);
+	if (!rc && d->bytes_differ)
+		rc = xt_buf_printf(b, "%s%" PRIu64 " bytes differ", d->stride ? "; " : ": ",
+				   d->bytes_differ);
+	rc = rc ? rc : xt_buf_append(b, "\n", 1);
+	if (!rc && d->note)
+		rc = xt_buf_printf(b, "  note: %s\n", d->note);
+	for (uint32_t i = 0; i < d->nitems && !rc; i++) {
+		if (d->items[i].kind == DIFF_ITEM_COMPONENT && !header) {
+			rc = xt_buf_printf(b, "%s  %8s  %6s  %-24s %-30s %-30s %s%s\n",
+					   r->colour ? "\033[2m" : "", "vertex", "prim", "varying",
+					   "run A", "run B", "difference", r->colour ? "\033[0m" : "");
+			header = true;
+		}
+		rc = rc ? rc : text_item(r, &d->items[i]);
+	}
+	if (!rc && d->nitems < d->differences)
+		rc = xt_buf_printf(b, "  ... %" PRIu64 " more (--limit 0 shows all)\n",
+				   d->differences - d->nitems);
+	return rc;
+}
+
+static enum xt_rc json_num_key(struct xt_buf *b, const char *key, double v, int single)
+{
+	enum xt_rc rc = xt_buf_printf(b, ",\"%s\":", key);
+	return rc ? rc : xt_json_num(b, v, single);
+}
+
+static enum xt_rc json_item(struct render *r, const struct diff_item *it)
+{
+	struct xt_buf *b = &r->body;
+	enum xt_rc rc;
+	static const char *const what[] = { "component", "bytes", "field", "size", "data", "layout" };
+
+	rc = xt_buf_printf(b, "{\"what\":\"%s\"", what[it->kind]);
+	switch (it->kind) {
+	case DIFF_ITEM_COMPONENT: {
+		int single = it->scalar == DIFF_F32;
+		rc = rc ? rc : xt_buf_printf(b, ",\"vertex\":%" PRIu64, it->vertex);
+		rc = rc ? rc : it->primitive >= 0 ? xt_buf_printf(b, ",\"primitive\":%" PRId64, it->primitive)
+					 : xt_buf_append(b, ",\"primitive\":null", 17);
+		rc = rc ? rc : xt_buf_append(b, ",\"varying\":", 11);
+		rc = rc ? rc : xt_json_cstr(b, it->varying);
+		rc = rc ? rc : it->element >= 0 ? xt_buf_printf(b, ",\"element\":%" PRId64, it->element)
+				       : xt_buf_append(b, ",\"element\":null", 15);
+		rc = rc ? rc : xt_buf_printf(b, ",\"component\":%u,\"component_name\":", it->component);
+		rc = rc ? rc : xt_json_cstr(b, it->component_name);
+		rc = rc ? rc : xt_buf_printf(b, ",\"type\":\"%s\",\"byte_offset\":%" PRIu64,
+					     scalar_name(it->scalar), it->byte_offset);
+		rc = rc ? rc : json_num_key(b, "a", as_double(it->scalar, it->a), single);
+		rc = rc ? rc : json_num_key(b, "b", as_double(it->scalar, it->b), single);
+		if (it->scalar == DIFF_F32 || it->scalar == DIFF_F64) {
+			int w = it->scalar == DIFF_F32 ? 8 : 16;
+			rc = rc ? rc : xt_buf_printf(b, ",\"a_bits\":\"0x%0*" PRIx64 "\",\"b_bits\":\"0x%0*"
+						     PRIx64 "\"", w, it->a, w, it->b);
+		}
+		rc = rc ? rc : json_num_key(b, "difference", it->delta, 0);
+		rc = rc ? rc : it->ulps != UINT64_MAX ? xt_buf_printf(b, ",\"ulps\":%" PRIu64, it->ulps)
+						: xt_buf_append(b, ",\"ulps\":null", 12);
+		rc = rc ? rc : xt_buf_printf(b, ",\"why\":\"%s\"", why_name(it->why));
+		break;
+	}
+	case DIFF_ITEM_BYTES:
+		rc = rc ? rc : xt_buf_printf(b, ",\"byte_offset\":%" PRIu64 ",\"byte_count\":%" PRIu64
+					     ",\"a\":%" PRIu64 ",\"b\":%" PRIu64, it->byte_offset,
+					     it->byte_count, it->a, it->b);
+		break;
+	case DIFF_ITEM_FIELD:
+		rc = rc ? rc : xt_buf_append(b, ",\"field\":", 9);
+		rc = rc ? rc : xt_json_cstr(b, it->field);
+		/* The values are JSON already. */
+		rc = rc ? rc : xt_buf_printf(b, ",\"a\":%s,\"b\":%s", it->a_text ? it->a_text : "null",
+					     it->b_text ? it->b_text : "null");
+		rc = rc ? rc : xt_buf_printf(b, ",\"a_present\":%s,\"b_present\":%s",
+					     it->a_text ? "true" : "false", it->b_text ? "true" : "false");
+		break;
+	case DIFF_ITEM_SIZE:
+	case DIFF_ITEM_DATA:
+	case DIFF_ITEM_LAYOUT:
+		rc = rc ? rc : xt_buf_printf(b, ",\"a\":%" PRIu64 ",\"b\":%" PRIu64, it->a, it->b);
+		break;
+	}
+	return rc ? rc : xt_buf_append(b, "}", 1);
+}
+
+static enum xt_rc json_obs(struct render *r, const struct diff_obs *d)
+{
+	struct xt_buf *b = &r->body;
+	static const char *const state[] = { "different", "only_a", "only_b" };
+	enum xt_rc rc = xt_buf_printf(b, "%s{\"call\":%" PRIu64 ",\"function\":", r->first_obs ? "" : ",",
+				      d->call_no);
+	r->first_obs = false;
+	rc = rc ? rc : d->function ? xt_json_cstr(b, d->function) : xt_buf_append(b, "null", 4);
+	rc = rc ? rc : xt_buf_append(b, ",\"kind\":", 8);
+	rc = rc ? rc : xt_json_cstr(b, d->kind);
+	rc = rc ? rc : xt_buf_printf(b, ",\"index\":%u,\"buffer\":", d->index);
+	rc = rc ? rc : d->buffer >= 0 ? xt_buf_printf(b, "%" PRId64, d->buffer) : xt_buf_append(b, "null", 4);
+	rc = rc ? rc : xt_buf_printf(b, ",\"state\":\"%s\",\"stride\":%u,\"vertices\":%" PRIu64
+				     ",\"components_compared\":%" PRIu64 ",\"components_differ\":%" PRIu64
+				     ",\"bytes_differ\":%" PRIu64 ",\"fields_differ\":%" PRIu64
+				     ",\"differences_total\":%" PRIu64 ",\"note\":",
+				     state[d->state], d->stride, d->vertices, d->components_compared,
+				     d->components_differ, d->bytes_differ, d->fields_differ,
+				     d->differences);
+	rc = rc ? rc : d->note ? xt_json_cstr(b, d->note) : xt_buf_append(b, "null", 4);
+	rc = rc ? rc : xt_buf_append(b, ",\"differences\":[", 16);
+	for (uint32_t i = 0; i < d->nitems && !rc; i++) {
+		rc = i ? xt_buf_append(b, ",", 1) : XT_OK;
+		rc = rc ? rc : json_item(r, &d->items[i]);
+	}
+	return rc ? rc : xt_buf_append(b, "]}", 2);
+}
+
+static enum xt_rc on_obs(const struct diff_obs *d, void *ctx)
+{
+	struct render *r = ctx;
+	r->rc = r->json ? json_obs(r, d) : text_obs(r, d);
+	return r->rc;
+}
+
+static void run_text(const struct db_run_info *ri, char *out, size_t n)
+{
+	snprintf(out, n, "run %" PRId64 "%s: %s %s%s%s%s%s%s%s", ri->id, ri->golden ? " (golden)" : "",
+		 ri->backend, ri->revision, ri->gl_renderer ? ", " : "",
+		 ri->gl_renderer ? ri->gl_renderer : "", ri->label ? ", label \"" : "",
+		 ri->label ? ri->label : "", ri->label ? "\"" : "",
+		 strcmp(ri->status, "ok") ? (!strcmp(ri->status, "failed") ? " [FAILED]"
+									    : " [INCOMPLETE]") : "");
+}
+
+static void tolerance_text(const struct diff_options *o, char *out, size_t n)
+{
+	switch (o->tol) {
+	case DIFF_TOL_EXACT: snprintf(out, n, "exact (bit for bit)"); break;
+	case DIFF_TOL_ULPS: snprintf(out, n, "%" PRIu64 " ulps", o->ulps); break;
+	case DIFF_TOL_ABS: snprintf(out, n, "absolute %g", o->abs); break;
+	}
+}
+
+static void print_text(struct render *r, const struct db_run_info *a, const struct db_run_info *b,
+		       const struct diff_options *o, const struct diff_summary *s, bool same)
+{
+	char ta[512], tb[512], tol[64];
+	const char *bold = r->colour ? "\033[1m" : "", *off = r->colour ? "\033[0m" : "";
+	run_text(a, ta, sizeof ta);
+	run_text(b, tb, sizeof tb);
+	tolerance_text(o, tol, sizeof tol);
+	printf("A: %s\nB: %s\n", ta, tb);
+	printf("trace %.12s %s\ntolerance: %s\n", a->trace_hash, a->program ? a->program : "", tol);
+	printf("%sresult: %s%s%s: ", bold, r->colour ? (same ? "\033[32m" : "\033[31m") : "",
+	       same ? "SAME" : "DIFFERENT", off);
+	printf("%" PRIu64 " of %" PRIu64 " observations differ (%" PRIu64 " tf_buffer, %" PRIu64
+	       " query), %" PRIu64 " only in A, %" PRIu64 " only in B\n", s->different, s->pairs,
+	       s->different_tf, s->different_query, s->only_a, s->only_b);
+	bool mib = s->data_bytes >= 1048576;
+	printf("        %" PRIu64 " of %" PRIu64 " decoded TF components differ; %" PRIu64
+	       " other bytes, %" PRIu64 " fields differ; %.1f %s of data, %" PRIu64
+	       " pairs equal by hash\n", s->components_differ, s->components_compared,
+	       s->bytes_differ, s->fields_differ, s->data_bytes / (mib ? 1048576.0 : 1024.0),
+	       mib ? "MiB" : "KiB", s->hash_matches);
+	if (strcmp(a->status, "ok") || strcmp(b->status, "ok"))
+		printf("note: a run that is not \"ok\" may lack observations; they show as only in"
+		       " the other run\n");
+	fwrite(r->body.data, 1, r->body.len, stdout);
+}
+
+static enum xt_rc json_run(struct xt_buf *b, const char *key, const struct db_run_info *ri)
+{
+	enum xt_rc rc = xt_buf_printf(b, "\"%s\":{\"id\":%" PRId64 ",\"golden\":%s,\"backend\":", key,
+				      ri->id, ri->golden ? "true" : "false");
+	rc = rc ? rc : xt_json_cstr(b, ri->backend);
+	rc = rc ? rc : xt_buf_append(b, ",\"revision\":", 12);
+	rc = rc ? rc : xt_json_cstr(b, ri->revision);
+	rc = rc ? rc : xt_buf_append(b, ",\"label\":", 9);
+	rc = rc ? rc : ri->label ? xt_json_cstr(b, ri->label) : xt_buf_append(b, "null", 4);
+	rc = rc ? rc : xt_buf_append(b, ",\"status\":", 10);
+	rc = rc ? rc : xt_json_cstr(b, ri->status);
+	return rc ? rc : xt_buf_append(b, "}", 1);
+}
+
+static enum xt_rc print_json(struct render *r, const struct db_run_info *a,
+			     const struct db_run_info *b, const struct diff_options *o,
+			     const struct diff_summary *s, bool same)
+{
+	struct xt_buf h = XT_BUF_INIT;
+	static const char *const mode[] = { "exact", "ulps", "abs" };
+	enum xt_rc rc = xt_buf_append(&h, "{", 1);
+	rc = rc ? rc : json_run(&h, "run_a", a);
+	rc = rc ? rc : xt_buf_append(&h, ",", 1);
+	rc = rc ? rc : json_run(&h, "run_b", b);
+	rc = rc ? rc : xt_buf_printf(&h, ",\"trace\":{\"id\":%" PRId64 ",\"hash\":\"%s\",\"program\":",
+				     a->trace_id, a->trace_hash);
+	rc = rc ? rc : a->program ? xt_json_cstr(&h, a->program) : xt_buf_append(&h, "null", 4);
+	rc = rc ? rc : xt_buf_printf(&h, "},\"tolerance\":{\"mode\":\"%s\",\"value\":", mode[o->tol]);
+	rc = rc ? rc : o->tol == DIFF_TOL_ULPS ? xt_buf_printf(&h, "%" PRIu64, o->ulps)
+					       : xt_json_num(&h, o->tol == DIFF_TOL_ABS ? o->abs : 0, 0);
+	rc = rc ? rc : xt_buf_printf(&h, "},\"same\":%s,\"summary\":{\"pairs\":%" PRIu64
+				     ",\"same\":%" PRIu64 ",\"different\":%" PRIu64
+				     ",\"different_tf_buffer\":%" PRIu64 ",\"different_query\":%" PRIu64
+				     ",\"only_a\":%" PRIu64 ",\"only_b\":%" PRIu64 ",\"data_bytes\":%" PRIu64
+				     ",\"hash_matches\":%" PRIu64 ",\"components_compared\":%" PRIu64
+				     ",\"components_differ\":%" PRIu64 ",\"bytes_differ\":%" PRIu64
+				     ",\"fields_differ\":%" PRIu64 "},\"observations\":[",
+				     same ? "true" : "false", s->pairs, s->same, s->different,
+				     s->different_tf, s->different_query, s->only_a, s->only_b,
+				     s->data_bytes, s->hash_matches, s->components_compared,
+				     s->components_differ, s->bytes_differ, s->fields_differ);
+	if (!rc) {
+		fwrite(h.data, 1, h.len, stdout);
+		fwrite(r->body.data, 1, r->body.len, stdout);
+		fputs("]}\n", stdout);
+	}
+	xt_buf_fini(&h);
+	return rc;
+}
+
+static bool parse_run(const char *s, int64_t *id)
+{
+	char *end;
+	long long v = strtoll(s, &end, 10);
+	if (!*s || *end || v <= 0)
+		return false;
+	*id = v;
+	return true;
+}
+
+int cli_diff_main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "db", required_argument, NULL, 'd' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "tolerance", required_argument, NULL, 't' },
+		{ "limit", required_argument, NULL, 'l' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	struct diff_options o = { .max_items = DEFAULT_LIMIT };
+	struct render r = { .first_obs = true };
+	const char *db_path = NULL;
+	char *end;
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'd': db_path = optarg; break;
+		case 'j': r.json = true; break;
+		case 't':
+			if (!diff_tolerance_parse(optarg, &o))
+				return cli_fail(CMD, "--tolerance takes ulps=N or abs=X, not '%s'", optarg);
+			break;
+		case 'l':
+			o.max_items = (uint32_t)strtoul(optarg, &end, 10);
+			if (!*optarg || *end)
+				return cli_fail(CMD, "--limit takes a number, not '%s'", optarg);
+			break;
+		case 'h': usage(stdout); return CLI_EXIT_OK;
+		default: usage(stderr); return CLI_EXIT_ERROR;
+		}
+	}
+	if (!db_path || optind + 2 != argc) {
+		usage(stderr);
+		return CLI_EXIT_ERROR;
+	}
+	if (!parse_run(argv[optind], &r.run_a) || !parse_run(argv[optind + 1], &r.run_b))
+		return cli_fail(CMD, "runs are given by their ids (see 'xfbtrace runs'), not '%s' '%s'",
+				argv[optind], argv[optind + 1]);
+	r.colour = !r.json && cli_stdout_is_tty();
+
+	struct db *db;
+	struct xt_err err;
+	struct xt_arena arena;
+	struct db_run_info ra, rb;
+	struct diff_summary sum;
+	int status;
+	if (db_open(&db, db_path, DB_OPEN_EXISTING, &err))
+		return cli_fail(CMD, "%s", xt_err_msg(&err));
+	xt_arena_init(&arena, 4096);
+	enum xt_rc rc = diff_runs(db, r.run_a, r.run_b, &o, on_obs, &r, &sum, &err);
+	if (!rc)
+		rc = db_run_get(db, r.run_a, &ra, &arena);
+	if (!rc)
+		rc = db_run_get(db, r.run_b, &rb, &arena);
+	if (rc) {
+		if (r.rc)
+			status = cli_fail(CMD, "out of memory rendering differences");
+		else
+			status = cli_fail(CMD, "%s", err.rc ? xt_err_msg(&err) : xt_err_msg(db_err(db)));
+	} else {
+		bool same = !sum.different && !sum.only_a && !sum.only_b;
+		status = same ? CLI_EXIT_OK : CLI_EXIT_DIFFERENT;
+		if (r.json) {
+			if (print_json(&r, &ra, &rb, &o, &sum, same))
+				status = cli_fail(CMD, "out of memory rendering the summary");
+		} else {
+			print_text(&r, &ra, &rb, &o, &sum, same);
+		}
+	}
+	xt_buf_fini(&r.body);
+	xt_arena_fini(&arena);
+	db_close(db);
+	return status;
+}

@@ -1,0 +1,296 @@
+/*
+ * db.h - the results database: traces, runs, their observations and a
+ * content-addressed blob store, in one SQLite file (schema: docs/db.md).
+ *
+ * A *run* is one replay (or the capture itself) of one trace by one backend
+ * at one revision.  The capture's own observations are the trace's *golden*
+ * run, recorded when the trace first enters a database (db_trace_record).
+ * Other runs are written by whoever produces observations (the host and sim
+ * replay backends) through db_run_begin / db_run_add_observation /
+ * db_run_finish.  Observation bytes go into the blob store under their
+ * XXH3-128, zstd-compressed, so identical buffers of many runs and
+ * revisions are stored once.
+ *
+ * Concurrency and crashes: the file is in WAL mode with a busy timeout, and
+ * every write is one short `BEGIN IMMEDIATE` transaction, so any number of
+ * processes may write runs into one file at once.  A golden run is written
+ * in a single transaction together with its trace row: after a crash it is
+ * absent, never partial.  Any other run is committed with status
+ * "incomplete" at db_run_begin and each observation in its own transaction;
+ * a writer that dies leaves the run "incomplete" with the observations it
+ * had committed.
+ *
+ * A `struct db` is used by one thread at a time.  Hostile database contents
+ * (edited rows, corrupt blobs, malformed JSON) give XT_ERR_CORRUPT with the
+ * row named in the message, never a crash.
+ */
+#ifndef DB_H
+#define DB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "trace_reader.h"
+#include "xt_arena.h"
+#include "xt_buf.h"
+#include "xt_rc.h"
+
+struct db;
+struct db_run;
+
+/* The schema version this build writes (PRAGMA user_version). */
+#define DB_SCHEMA_VERSION 1
+/* PRAGMA application_id of an xfbtrace results database ("XFBD"). */
+#define DB_APPLICATION_ID 0x58464244
+/* Busy timeout when XFBTRACE_DB_BUSY_MS is not set, milliseconds. */
+#define DB_BUSY_TIMEOUT_MS 60000
+/* Largest observation data a run may store, bytes (SQLite's row limit). */
+#define DB_MAX_DATA_BYTES (512u << 20)
+
+enum db_open_mode {
+	DB_OPEN_EXISTING,  /* the file must exist (readers: runs, diff) */
+	DB_OPEN_CREATE,    /* created when missing (writers: ingest, replay) */
+};
+
+/*
+ * Opens (or creates) the results database at `path`: WAL mode, the busy
+ * timeout (XFBTRACE_DB_BUSY_MS overrides DB_BUSY_TIMEOUT_MS), foreign keys
+ * on, and the schema migrated to DB_SCHEMA_VERSION in one transaction.
+ * Rejects a file that is not SQLite (XT_ERR_CORRUPT), an SQLite file of
+ * another application (XT_ERR_INVALID) and a schema newer than this build
+ * (XT_ERR_VERSION).  On error *out is NULL and `err` says why.
+ */
+enum xt_rc db_open(struct db **out, const char *path, enum db_open_mode mode,
+		   struct xt_err *err);
+/* Closes the database; NULL is a no-op.  Open run writers must be finished
+ * or abandoned first. */
+void db_close(struct db *db);
+/* The last error on `db` (borrowed, valid until the next call on it). */
+const struct xt_err *db_err(const struct db *db);
+
+/* ---- traces -------------------------------------------------------------- */
+
+struct db_trace_ref {
+	int64_t trace_id;        /* traces.id */
+	int64_t golden_run_id;   /* runs.id of its golden run */
+	bool created;            /* this call recorded the trace */
+	char hash[33];           /* content hash, 32 hex digits */
+};
+
+/*
+ * Makes sure trace file `path` is in the database, identified by its
+ * content hash (XXH3-128 of its records, so the spool and compacted forms
+ * of one capture are the same trace; docs/db.md).  When it is new, the
+ * trace row and its golden run (backend "capture", revision, driver and
+ * time from the trace's properties, label `golden_label`, which may be NULL)
+ * with every observation of the trace are written in one transaction.
+ * When it is known already, nothing is written.  A corrupt trace is
+ * XT_ERR_CORRUPT with the reader's message, and nothing is written.
+ */
+enum xt_rc db_trace_record(struct db *db, const char *path, const char *golden_label,
+			   struct db_trace_ref *out);
+
+/*
+ * Finds a trace by `ref`: its id in decimal, or a prefix of at least 4 hex
+ * digits of its hash.  XT_ERR_NOT_FOUND when none, XT_ERR_INVALID when the
+ * prefix is ambiguous.
+ */
+enum xt_rc db_trace_lookup(struct db *db, const char *ref, int64_t *trace_id);
+
+/* ---- writing a run -------------------------------------------------------- */
+
+enum db_run_status {
+	DB_RUN_INCOMPLETE = 0,  /* being written, or its writer died */
+	DB_RUN_OK,              /* the backend ran the whole trace */
+	DB_RUN_FAILED,          /* the backend stopped on an error (see summary) */
+};
+
+/* "incomplete", "ok", "failed". */
+const char *db_run_status_name(enum db_run_status s);
+
+struct db_run_desc {
+	int64_t trace_id;         /* from db_trace_record */
+	const char *backend;      /* "host", "sim", ... (not NULL) */
+	const char *revision;     /* `git describe` of the writer (not NULL) */
+	const char *gl_vendor;    /* host runs: GL_VENDOR etc.; NULL otherwise */
+	const char *gl_renderer;
+	const char *gl_version;
+	const char *label;        /* user label, or NULL */
+};
+
+/*
+ * Starts a run of trace desc->trace_id, committed at once with status
+ * "incomplete".  *out is the writer (NULL on error).
+ */
+enum xt_rc db_run_begin(struct db *db, const struct db_run_desc *desc, struct db_run **out);
+/* runs.id of the run being written. */
+int64_t db_run_id(const struct db_run *run);
+
+/*
+ * Records the driver a run runs on (GL_VENDOR, GL_RENDERER, GL_VERSION; any
+ * may be NULL, leaving that column as it is), for writers that learn them
+ * only after db_run_begin, once a context exists.
+ */
+enum xt_rc db_run_set_driver(struct db_run *run, const char *gl_vendor, const char *gl_renderer,
+			     const char *gl_version);
+
+/*
+ * One observation as the database stores it.  (call_no, kind, index) is
+ * unique within a run and is what diff aligns runs by.
+ */
+struct db_obs {
+	uint64_t call_no;          /* the call it was read after (< 2^63) */
+	const char *kind;          /* "tf_buffer", "query", ... (not NULL) */
+	uint32_t index;            /* tf_buffer: binding point; others: 0 */
+	const char *function;      /* name of call call_no, or NULL */
+	const char *primitive_mode;/* tf_buffer: the glBeginTransformFeedback
+	                            * mode ("GL_TRIANGLES"), or NULL */
+	const char *fields_json;   /* JSON object of the other keys (not NULL) */
+	const char *layout_json;   /* tf_buffer: the TF layout as JSON; else NULL */
+	const void *data;          /* the bytes read back, or NULL for none */
+	size_t data_bytes;         /* at most DB_MAX_DATA_BYTES */
+};
+
+/*
+ * Stores one observation of `run` in its own transaction (the data
+ * compressed outside it, and not at all when the blob store has the bytes
+ * already).  The same (call_no, kind, index) twice in a run is
+ * XT_ERR_INVALID.  On error nothing of this observation is stored and the
+ * run stays writable.
+ */
+enum xt_rc db_run_add_observation(struct db_run *run, const struct db_obs *obs);
+
+/*
+ * Converts an observation MAP of a trace (docs/trace-format.md, "Observation
+ * kinds") into *out: `kind`, `index` (tf_buffer) and `data` become fields of
+ * their own, `layout` becomes layout_json, every other key goes into
+ * fields_json, with enums by name, so that the same observation read by a
+ * capture and by a replay gives the same row.  `function` is the name of
+ * call `call_no` (or NULL); `tf_primitive_mode` the primitiveMode of the
+ * glBeginTransformFeedback in effect, or -1 when unknown (stored beside
+ * the fields, so diff can number primitives).  Strings live in `scratch`
+ * (reset first) and the data in the map: both must outlive *out.
+ * A map without a STRING `kind` is XT_ERR_CORRUPT.
+ */
+enum xt_rc db_obs_from_value(struct db_obs *out, const struct trace_value *map,
+			     uint64_t call_no, const char *function, int64_t tf_primitive_mode,
+			     struct xt_buf *scratch, struct xt_err *err);
+
+/*
+ * Ends a run: status, summary (may be NULL) and finish time are committed,
+ * and the writer is freed whatever the outcome.  On error the run stays
+ * "incomplete".
+ */
+enum xt_rc db_run_finish(struct db_run *run, enum db_run_status status, const char *summary);
+/* Frees the writer and leaves the run "incomplete".  NULL is a no-op. */
+void db_run_abandon(struct db_run *run);
+
+/* ---- reading -------------------------------------------------------------- */
+
+/* A run as listed; strings borrowed (see each function), never NULL except
+ * where noted. */
+struct db_run_info {
+	int64_t id;
+	int64_t trace_id;
+	const char *trace_hash;
+	const char *program;       /* the trace's program property, or NULL */
+	bool golden;
+	const char *backend;
+	const char *revision;
+	const char *gl_vendor;     /* NULL when not recorded */
+	const char *gl_renderer;   /* NULL when not recorded */
+	const char *gl_version;    /* NULL when not recorded */
+	const char *label;         /* NULL when none */
+	const char *started_at;    /* UTC, ISO 8601 */
+	const char *finished_at;   /* NULL while incomplete */
+	const char *status;        /* db_run_status_name() */
+	const char *summary;       /* NULL when none */
+	int64_t observations;      /* observations stored */
+	int64_t data_bytes;        /* their data, uncompressed bytes */
+};
+
+/* Called per run; a non-OK return stops the listing and is returned. */
+typedef enum xt_rc (*db_run_cb)(const struct db_run_info *run, void *ctx);
+
+/* Lists the runs of trace `trace_id` (0: all traces) by id; the strings of
+ * each row are valid during its callback only. */
+enum xt_rc db_runs_list(struct db *db, int64_t trace_id, db_run_cb cb, void *ctx);
+/* Reads run `run_id` into *out, its strings copied into `arena`.
+ * XT_ERR_NOT_FOUND when there is no such run. */
+enum xt_rc db_run_get(struct db *db, int64_t run_id, struct db_run_info *out,
+		      struct xt_arena *arena);
+
+/* An observation as stored; see struct db_obs. */
+struct db_obs_row {
+	uint64_t call_no;
+	const char *kind;
+	uint32_t index;
+	const char *function;      /* NULL when not recorded */
+	const char *fields_json;   /* a JSON object */
+	int64_t layout_id;         /* layouts.id, 0 for none */
+	const char *blob_hash;     /* NULL for no data */
+	int64_t data_bytes;        /* uncompressed bytes, -1 for no data */
+	int64_t buffer;            /* the fields' "buffer", -1 when absent */
+	const char *primitive_mode;/* see struct db_obs, or NULL */
+};
+
+struct db_obs_iter;
+
+/* Iterates over the observations of run `run_id` in (call_no, kind, index)
+ * order, the order diff aligns by. */
+enum xt_rc db_obs_iter_open(struct db *db, int64_t run_id, struct db_obs_iter **out);
+/* The next row (strings valid until the next call); XT_ERR_EOF at the end. */
+enum xt_rc db_obs_iter_next(struct db_obs_iter *it, struct db_obs_row *out);
+/* NULL is a no-op. */
+void db_obs_iter_close(struct db_obs_iter *it);
+
+/*
+ * Reads blob `hash` into `out` (replacing its contents): decompressed,
+ * checked against its declared size and its hash.  XT_ERR_NOT_FOUND when
+ * absent, XT_ERR_CORRUPT when any check fails.
+ */
+enum xt_rc db_blob_get(struct db *db, const char *hash, struct xt_buf *out);
+
+/*
+ * Compares two JSON objects (observation fields) key by key with SQLite's
+ * JSON functions, calling cb(key, a, b) for each key whose value differs:
+ * a and b are the values as JSON text, NULL where the key is absent.  Keys
+ * come in a's order, then those only b has.  Malformed JSON is
+ * XT_ERR_CORRUPT; a non-OK return of cb stops and is returned.
+ */
+typedef enum xt_rc (*db_json_diff_cb)(const char *key, const char *a, const char *b, void *ctx);
+enum xt_rc db_json_object_diff(struct db *db, const char *a, const char *b, db_json_diff_cb cb,
+			       void *ctx);
+
+/* One varying of a TF layout (docs/trace-format.md, tf_buffer `layout`). */
+struct db_tf_varying {
+	const char *name;          /* as the program reports it */
+	const char *type;          /* GL type name ("GL_FLOAT_VEC4"), or its
+	                            * value in decimal when the name is unknown */
+	uint32_t size;             /* array size; 0 for gl_NextBuffer */
+	uint32_t buffer;           /* binding point */
+	uint32_t offset;           /* bytes within a vertex of that buffer */
+};
+
+struct db_tf_layout {
+	int64_t program;           /* the program name in the trace */
+	const char *mode;          /* "GL_INTERLEAVED_ATTRIBS" / "GL_SEPARATE_ATTRIBS" */
+	const char *source;        /* "program-interface" or "packed" */
+	uint32_t nstrides;
+	uint32_t *strides;         /* bytes per vertex, per binding point */
+	uint32_t nvaryings;
+	struct db_tf_varying *varyings;
+};
+
+/* Limits db_layout_load enforces on hostile rows. */
+#define DB_LAYOUT_MAX_STRIDE (1u << 20)
+#define DB_LAYOUT_MAX_BUFFERS 64u
+#define DB_LAYOUT_MAX_VARYINGS 4096u
+
+/* Loads and checks layout `layout_id`, allocating in `arena`.
+ * XT_ERR_NOT_FOUND when absent, XT_ERR_CORRUPT when malformed. */
+enum xt_rc db_layout_load(struct db *db, int64_t layout_id, struct xt_arena *arena,
+			  struct db_tf_layout *out);
+
+#endif

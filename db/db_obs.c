@@ -1,0 +1,331 @@
+/*
+ * db_obs.c - observations between the trace format and the database: an
+ * observation MAP of a trace (docs/trace-format.md, "Observation kinds")
+ * becomes a row, and a stored TF layout becomes a struct again.
+ *
+ * Rows keep everything readable in SQL: the keys other than kind, index,
+ * layout and data become a JSON object (enums by their GL name, so
+ * `json_extract(fields, '$.pname')` says GL_QUERY_RESULT), the layout
+ * becomes JSON of the same shape as in the trace, and only the bytes go to
+ * the blob store.  Loading a layout parses that JSON with SQLite's own JSON
+ * functions and checks every value against the limits in db.h, because a
+ * row may have been edited by hand.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "db_int.h"
+#include "glapi.h"
+#include "xt_json.h"
+
+static enum xt_rc value_json(struct xt_buf *b, const struct trace_value *v)
+{
+	enum xt_rc rc = XT_OK;
+	const char *name;
+
+	switch (v->tag) {
+	case TRACE_TAG_NULL:
+	case TRACE_TAG_UNSIZED: return xt_buf_append(b, "null", 4);
+	case TRACE_TAG_FALSE: return xt_buf_append(b, "false", 5);
+	case TRACE_TAG_TRUE: return xt_buf_append(b, "true", 4);
+	case TRACE_TAG_SINT: return xt_buf_printf(b, "%" PRId64, v->i);
+	case TRACE_TAG_UINT:
+	case TRACE_TAG_BITFIELD:
+	case TRACE_TAG_POINTER:
+	case TRACE_TAG_OFFSET:
+	case TRACE_TAG_HANDLE: return xt_buf_printf(b, "%" PRIu64, v->u);
+	case TRACE_TAG_FLOAT: return xt_json_num(b, v->f, 1);
+	case TRACE_TAG_DOUBLE: return xt_json_num(b, v->d, 0);
+	case TRACE_TAG_STRING: return xt_json_str(b, (const char *)v->mem.bytes, v->mem.len);
+	case TRACE_TAG_BLOB:
+	case TRACE_TAG_MEMORY: return xt_json_hex(b, v->mem.bytes, v->mem.len);
+	case TRACE_TAG_ENUM:
+		name = v->u <= UINT32_MAX ? glapi_enum_name((uint32_t)v->u) : NULL;
+		return name ? xt_json_cstr(b, name) : xt_buf_printf(b, "%" PRIu64, v->u);
+	case TRACE_TAG_ARRAY:
+		rc = xt_buf_append(b, "[", 1);
+		for (uint32_t i = 0; i < v->agg.count && !rc; i++) {
+			rc = i ? xt_buf_append(b, ",", 1) : XT_OK;
+			rc = rc ? rc : value_json(b, &v->agg.items[i]);
+		}
+		return rc ? rc : xt_buf_append(b, "]", 1);
+	case TRACE_TAG_MAP:
+		rc = xt_buf_append(b, "{", 1);
+		for (uint32_t i = 0; i < v->agg.count && !rc; i++) {
+			rc = i ? xt_buf_append(b, ",", 1) : XT_OK;
+			rc = rc ? rc : xt_json_cstr(b, v->agg.keys[i]);
+			rc = rc ? rc : xt_buf_append(b, ":", 1);
+			rc = rc ? rc : value_json(b, &v->agg.items[i]);
+		}
+		return rc ? rc : xt_buf_append(b, "}", 1);
+	}
+	return xt_buf_append(b, "null", 4);
+}
+
+/* The enum group of glBeginTransformFeedback's primitiveMode, so that 1 is
+ * named GL_LINES rather than GL_LINE_BIT; -1 (any group) if unknown. */
+static int primitive_group(void)
+{
+	struct glapi_param_info p;
+	int id = glapi_func_lookup("glBeginTransformFeedback");
+	return id >= 0 && glapi_param_info(id, 0, &p) ? p.group : -1;
+}
+
+enum xt_rc db_obs_from_value(struct db_obs *out, const struct trace_value *map,
+			     uint64_t call_no, const char *function, int64_t tf_primitive_mode,
+			     struct xt_buf *scratch, struct xt_err *err)
+{
+	const struct trace_value *kind = trace_value_get(map, "kind");
+	const struct trace_value *index = trace_value_get(map, "index");
+	const struct trace_value *data = trace_value_get(map, "data");
+	const struct trace_value *layout = trace_value_get(map, "layout");
+	enum xt_rc rc;
+	bool first = true;
+
+	memset(out, 0, sizeof *out);
+	if (!kind || kind->tag != TRACE_TAG_STRING || !kind->mem.len ||
+	    memchr(kind->mem.bytes, 0, kind->mem.len))
+		return XT_FAIL(err, XT_ERR_CORRUPT, "observation after call %" PRIu64
+			       " has no kind (a non-empty STRING)", call_no);
+	bool tf = kind && kind->tag == TRACE_TAG_STRING && kind->mem.len == 9 &&
+		  !memcmp(kind->mem.bytes, "tf_buffer", 9);
+	if (index && (!tf || index->tag != TRACE_TAG_UINT || index->u > UINT32_MAX))
+		index = NULL;   /* kept among the fields */
+	if (data && data->tag != TRACE_TAG_BLOB)
+		data = NULL;
+	if (layout && layout->tag != TRACE_TAG_MAP)
+		layout = NULL;
+
+	xt_buf_reset(scratch);
+	rc = xt_buf_append(scratch, "{", 1);
+	for (uint32_t i = 0; i < map->agg.count && !rc; i++) {
+		const struct trace_value *v = &map->agg.items[i];
+		if (v == kind || v == index || v == data || v == layout)
+			continue;
+		rc = first ? XT_OK : xt_buf_append(scratch, ",", 1);
+		rc = rc ? rc : xt_json_cstr(scratch, map->agg.keys[i]);
+		rc = rc ? rc : xt_buf_append(scratch, ":", 1);
+		rc = rc ? rc : value_json(scratch, v);
+		first = false;
+	}
+	rc = rc ? rc : xt_buf_append(scratch, "}", 2);   /* with the NUL */
+	const char *prim = NULL;
+	size_t prim_at = 0;
+	if (tf && tf_primitive_mode >= 0 && tf_primitive_mode <= UINT32_MAX && !rc) {
+		prim = glapi_enum_name_in_group((uint32_t)tf_primitive_mode, primitive_group());
+		prim_at = scratch->len;
+		if (!prim)
+			rc = xt_buf_printf(scratch, "%" PRId64 "%c", tf_primitive_mode, 0);
+	}
+	size_t layout_at = scratch->len;
+	if (layout && !rc) {
+		rc = value_json(scratch, layout);
+		rc = rc ? rc : xt_buf_append(scratch, "", 1);
+	}
+	size_t kind_at = scratch->len;
+	rc = rc ? rc : xt_buf_append(scratch, kind->mem.bytes, kind->mem.len);
+	rc = rc ? rc : xt_buf_append(scratch, "", 1);
+	if (rc)
+		return XT_FAIL(err, rc, "out of memory converting an observation");
+
+	out->call_no = call_no;
+	out->kind = (const char *)scratch->data + kind_at;
+	out->index = index ? (uint32_t)index->u : 0;
+	out->function = function;
+	out->primitive_mode = prim ? prim : prim_at ? (const char *)scratch->data + prim_at : NULL;
+	out->fields_json = (const char *)scratch->data;
+	out->layout_json = layout ? (const char *)scratch->data + layout_at : NULL;
+	out->data = data ? data->mem.bytes : NULL;
+	out->data_bytes = data ? data->mem.len : 0;
+	/* A zero-length BLOB is data all the same (an empty range). */
+	if (data && !out->data)
+		out->data = "";
+	return XT_OK;
+}
+
+/* ---- layouts -------------------------------------------------------------- */
+
+/* Text of a JSON scalar column: strings as they are, integers in decimal. */
+static const char *scalar_text(sqlite3_stmt *st, int i, struct xt_arena *a, bool *nomem)
+{
+	const char *s;
+	char num[24];
+	if (sqlite3_column_type(st, i) == SQLITE_INTEGER) {
+		snprintf(num, sizeof num, "%lld", (long long)sqlite3_column_int64(st, i));
+		s = num;
+	} else if (!(s = db_col_text(st, i))) {
+		return NULL;
+	}
+	const char *d = xt_arena_strdup(a, s);
+	*nomem |= !d;
+	return d;
+}
+
+static bool int_in(sqlite3_stmt *st, int i, int64_t lo, int64_t hi, uint32_t *out)
+{
+	if (sqlite3_column_type(st, i) != SQLITE_INTEGER)
+		return false;
+	int64_t v = sqlite3_column_int64(st, i);
+	if (v < lo || v > hi)
+		return false;
+	*out = (uint32_t)v;
+	return true;
+}
+
+#define LAYOUT_BAD(why) DB_CORRUPT(db, "layout %" PRId64 ": %s", id, why)
+
+static enum xt_rc layout_head(struct db *db, int64_t id, struct xt_arena *a,
+			      struct db_tf_layout *out)
+{
+	sqlite3_stmt *st;
+	enum xt_rc rc = db_prepare(db, &st,
+		"SELECT json_extract(json, '$.program'), json_extract(json, '$.mode'),"
+		" json_extract(json, '$.source'), json_type(json, '$.strides'),"
+		" json_type(json, '$.varyings'), json_array_length(json, '$.strides'),"
+		" json_array_length(json, '$.varyings') FROM layouts WHERE id = ?1");
+	if (rc)
+		return rc;
+	sqlite3_bind_int64(st, 1, id);
+	int src = sqlite3_step(st);
+	bool nomem = false;
+	if (src == SQLITE_DONE) {
+		rc = XT_FAIL(&db->err, XT_ERR_NOT_FOUND, "there is no layout %" PRId64, id);
+	} else if (src != SQLITE_ROW) {
+		rc = db_sql_fail(db, src, "reading a layout");
+	} else {
+		const char *st_type = db_col_text(st, 3), *v_type = db_col_text(st, 4);
+		out->program = sqlite3_column_int64(st, 0);
+		out->mode = scalar_text(st, 1, a, &nomem);
+		out->source = scalar_text(st, 2, a, &nomem);
+		if (!out->mode || !out->source)
+			rc = nomem ? XT_ERR_NOMEM : LAYOUT_BAD("mode or source is missing");
+		else if (!st_type || strcmp(st_type, "array") || !v_type || strcmp(v_type, "array"))
+			rc = LAYOUT_BAD("strides and varyings must be arrays");
+		else if (!int_in(st, 5, 0, DB_LAYOUT_MAX_BUFFERS, &out->nstrides) ||
+			 !int_in(st, 6, 0, DB_LAYOUT_MAX_VARYINGS, &out->nvaryings))
+			rc = LAYOUT_BAD("too many strides or varyings");
+	}
+	sqlite3_finalize(st);
+	if (rc == XT_ERR_NOMEM)
+		return XT_FAIL(&db->err, rc, "out of memory loading layout %" PRId64, id);
+	return rc;
+}
+
+static enum xt_rc layout_strides(struct db *db, int64_t id, struct xt_arena *a,
+				 struct db_tf_layout *out)
+{
+	sqlite3_stmt *st;
+	uint32_t n = 0;
+	out->strides = xt_arena_alloc(a, (out->nstrides + 1) * sizeof *out->strides);
+	if (!out->strides)
+		return XT_FAIL(&db->err, XT_ERR_NOMEM, "out of memory loading layout %" PRId64, id);
+	enum xt_rc rc = db_prepare(db, &st,
+		"SELECT j.value FROM layouts, json_each(layouts.json, '$.strides') AS j"
+		" WHERE layouts.id = ?1 ORDER BY j.key");
+	if (rc)
+		return rc;
+	sqlite3_bind_int64(st, 1, id);
+	int src;
+	while ((src = sqlite3_step(st)) == SQLITE_ROW) {
+		if (n >= out->nstrides || !int_in(st, 0, 0, DB_LAYOUT_MAX_STRIDE, &out->strides[n])) {
+			rc = LAYOUT_BAD("a stride is not an integer in range");
+			break;
+		}
+		n++;
+	}
+	if (!rc && src != SQLITE_DONE)
+		rc = db_sql_fail(db, src, "reading layout strides");
+	if (!rc && n != out->nstrides)
+		rc = LAYOUT_BAD("stride count changed while reading");
+	sqlite3_finalize(st);
+	return rc;
+}
+
+static enum xt_rc layout_varyings(struct db *db, int64_t id, struct xt_arena *a,
+				  struct db_tf_layout *out)
+{
+	sqlite3_stmt *st;
+	uint32_t n = 0;
+	bool nomem = false;
+	out->varyings = xt_arena_alloc(a, (out->nvaryings + 1) * sizeof *out->varyings);
+	if (!out->varyings)
+		return XT_FAIL(&db->err, XT_ERR_NOMEM, "out of memory loading layout %" PRId64, id);
+	enum xt_rc rc = db_prepare(db, &st,
+		"SELECT json_extract(j.value, '$.name'), json_extract(j.value, '$.type'),"
+		" json_extract(j.value, '$.size'), json_extract(j.value, '$.buffer'),"
+		" json_extract(j.value, '$.offset'), j.type"
+		" FROM layouts, json_each(layouts.json, '$.varyings') AS j"
+		" WHERE layouts.id = ?1 ORDER BY j.key");
+	if (rc)
+		return rc;
+	sqlite3_bind_int64(st, 1, id);
+	int src;
+	while ((src = sqlite3_step(st)) == SQLITE_ROW) {
+		struct db_tf_varying *v = &out->varyings[n];
+		const char *jtype = db_col_text(st, 5);
+		if (n >= out->nvaryings || !jtype || strcmp(jtype, "object")) {
+			rc = LAYOUT_BAD("a varying is not an object");
+			break;
+		}
+		v->name = scalar_text(st, 0, a, &nomem);
+		v->type = scalar_text(st, 1, a, &nomem);
+		if (nomem) {
+			rc = XT_FAIL(&db->err, XT_ERR_NOMEM, "out of memory loading layout %" PRId64, id);
+			break;
+		}
+		if (!v->name || !v->type || sqlite3_column_type(st, 0) != SQLITE_TEXT ||
+		    !int_in(st, 2, 0, 1 << 20, &v->size) ||
+		    !int_in(st, 3, 0, DB_LAYOUT_MAX_BUFFERS - 1, &v->buffer) ||
+		    !int_in(st, 4, 0, DB_LAYOUT_MAX_STRIDE, &v->offset)) {
+			rc = LAYOUT_BAD("a varying lacks a name, type, size, buffer or offset in range");
+			break;
+		}
+		n++;
+	}
+	if (!rc && src != SQLITE_DONE)
+		rc = db_sql_fail(db, src, "reading layout varyings");
+	if (!rc && n != out->nvaryings)
+		rc = LAYOUT_BAD("varying count changed while reading");
+	sqlite3_finalize(st);
+	return rc;
+}
+
+enum xt_rc db_layout_load(struct db *db, int64_t id, struct xt_arena *arena,
+			  struct db_tf_layout *out)
+{
+	memset(out, 0, sizeof *out);
+	enum xt_rc rc = layout_head(db, id, arena, out);
+	rc = rc ? rc : layout_strides(db, id, arena, out);
+	return rc ? rc : layout_varyings(db, id, arena, out);
+}
+
+enum xt_rc db_json_object_diff(struct db *db, const char *a, const char *b, db_json_diff_cb cb,
+			       void *ctx)
+{
+	sqlite3_stmt *st;
+	enum xt_rc rc = db_prepare(db, &st,
+		"WITH a AS (SELECT key, id, json_quote(value) AS v FROM json_each(?1)),"
+		" b AS (SELECT key, id, json_quote(value) AS v FROM json_each(?2))"
+		" SELECT key, v, (SELECT b.v FROM b WHERE b.key = a.key) AS w, 0 AS side, id FROM a"
+		"  WHERE w IS NULL OR w IS NOT v"
+		" UNION ALL"
+		" SELECT key, NULL, v, 1, id FROM b WHERE key NOT IN (SELECT key FROM a)"
+		" ORDER BY side, id");
+	if (rc)
+		return rc;
+	sqlite3_bind_text(st, 1, a, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, b, -1, SQLITE_STATIC);
+	int src;
+	while ((src = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *key = db_col_text(st, 0);
+		rc = cb(key ? key : "?", db_col_text(st, 1), db_col_text(st, 2), ctx);
+		if (rc)
+			break;
+	}
+	if (!rc && src != SQLITE_DONE)
+		rc = db_sql_fail(db, src, "comparing observation fields");
+	sqlite3_finalize(st);
+	return rc;
+}

@@ -1,0 +1,455 @@
+/*
+ * db_run.c - writing runs and their observations, and reading them back
+ * (tables `runs`, `observations`, `layouts`; docs/db.md).
+ *
+ * Why a run is not one transaction: a replay takes as long as the program
+ * it replays, and holding SQLite's single write lock that long would make
+ * parallel replays into one file wait for each other (or fail with
+ * "database is locked" once the busy timeout passes).  So a run row is
+ * committed first with status "incomplete", every observation is one short
+ * transaction (its bytes hashed and compressed before the lock is taken),
+ * and the status is set last.  Golden runs are the exception: they are
+ * written by db_trace_record inside the transaction that creates their
+ * trace, from a file that is already complete, so they appear whole or not
+ * at all.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "db_int.h"
+#include "xt_fault.h"
+
+enum xt_rc db_run_insert(struct db *db, const struct db_run_desc *d, bool golden, int64_t *run_id)
+{
+	sqlite3_stmt *st;
+	enum xt_rc rc = db_prepare(db, &st,
+		"INSERT INTO runs (trace_id, golden, backend, revision, gl_vendor, gl_renderer,"
+		" gl_version, label) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)");
+	if (rc)
+		return rc;
+	sqlite3_bind_int64(st, 1, d->trace_id);
+	sqlite3_bind_int(st, 2, golden);
+	db_bind_text(st, 3, d->backend);
+	db_bind_text(st, 4, d->revision);
+	db_bind_text(st, 5, d->gl_vendor);
+	db_bind_text(st, 6, d->gl_renderer);
+	db_bind_text(st, 7, d->gl_version);
+	db_bind_text(st, 8, d->label);
+	int src = sqlite3_step(st);
+	if (src == SQLITE_DONE)
+		*run_id = sqlite3_last_insert_rowid(db->sql);
+	else if (src == SQLITE_CONSTRAINT_FOREIGNKEY)
+		rc = XT_FAIL(&db->err, XT_ERR_NOT_FOUND, "there is no trace %" PRId64, d->trace_id);
+	else
+		rc = db_sql_fail(db, src, "adding a run");
+	sqlite3_finalize(st);
+	return rc;
+}
+
+enum xt_rc db_run_begin(struct db *db, const struct db_run_desc *desc, struct db_run **out)
+{
+	*out = NULL;
+	if (!desc->backend || !desc->revision)
+		return XT_FAIL(&db->err, XT_ERR_INVALID, "a run needs a backend and a revision");
+	if (db->in_tx)
+		return XT_FAIL(&db->err, XT_ERR_INVALID, "a run cannot begin inside a transaction");
+	struct db_run *run = xt_calloc(1, sizeof *run);
+	if (!run)
+		return XT_FAIL(&db->err, XT_ERR_NOMEM, "out of memory beginning a run");
+	run->db = db;
+	enum xt_rc rc = db_tx_begin(db);
+	rc = rc ? rc : db_run_insert(db, desc, false, &run->id);
+	rc = rc ? rc : db_tx_commit(db);
+	if (rc) {
+		db_tx_rollback(db);
+		free(run);
+		return rc;
+	}
+	*out = run;
+	return XT_OK;
+}
+
+int64_t db_run_id(const struct db_run *run)
+{
+	return run->id;
+}
+
+enum xt_rc db_run_set_driver(struct db_run *run, const char *gl_vendor, const char *gl_renderer,
+			     const char *gl_version)
+{
+	struct db *db = run->db;
+	sqlite3_stmt *st;
+	enum xt_rc rc = db_tx_begin(db);
+	rc = rc ? rc : db_prepare(db, &st,
+		"UPDATE runs SET gl_vendor = coalesce(?1, gl_vendor),"
+		" gl_renderer = coalesce(?2, gl_renderer), gl_version = coalesce(?3, gl_version)"
+		" WHERE id = ?4");
+	if (rc) {
+		db_tx_rollback(db);
+		return rc;
+	}
+	db_bind_text(st, 1, gl_vendor);
+	db_bind_text(st, 2, gl_renderer);
+	db_bind_text(st, 3, gl_version);
+	sqlite3_bind_int64(st, 4, run->id);
+	int src = sqlite3_step(st);
+	sqlite3_finalize(st);
+	rc = src == SQLITE_DONE ? db_tx_commit(db) : db_sql_fail(db, src, "recording the driver");
+	if (rc)
+		db_tx_rollback(db);
+	return rc;
+}
+
+static enum xt_rc layout_put(struct db *db, const char *json, int64_t *id)
+{
+	char hex[33];
+	sqlite3_stmt *ins = NULL, *sel = NULL;
+	enum xt_rc rc;
+
+	xt_hash128_hex(xt_hash128(json, strlen(json)), hex);
+	rc = db_prepare(db, &ins, "INSERT INTO layouts (hash, json) VALUES (?1, ?2)"
+				     " ON CONFLICT (hash) DO NOTHING");
+	rc = rc ? rc : db_prepare(db, &sel, "SELECT id FROM layouts WHERE hash = ?1");
+	if (rc)
+		goto out;
+	sqlite3_bind_text(ins, 1, hex, -1, SQLITE_STATIC);
+	sqlite3_bind_text(ins, 2, json, -1, SQLITE_STATIC);
+	int src = sqlite3_step(ins);
+	if (src == SQLITE_CONSTRAINT_CHECK || src == SQLITE_ERROR) {
+		rc = XT_FAIL(&db->err, XT_ERR_INVALID, "layout is not a JSON object: %.80s", json);
+		goto out;
+	}
+	if (src != SQLITE_DONE) {
+		rc = db_sql_fail(db, src, "storing a layout");
+		goto out;
+	}
+	sqlite3_bind_text(sel, 1, hex, -1, SQLITE_STATIC);
+	src = sqlite3_step(sel);
+	if (src == SQLITE_ROW)
+		*id = sqlite3_column_int64(sel, 0);
+	else
+		rc = db_sql_fail(db, src, "finding a layout");
+out:
+	sqlite3_finalize(ins);
+	sqlite3_finalize(sel);
+	return rc;
+}
+
+enum xt_rc db_obs_insert(struct db_run *run, const struct db_obs *obs, const char *blob_hex)
+{
+	struct db *db = run->db;
+	sqlite3_stmt *st = NULL;
+	int64_t layout_id = 0;
+	enum xt_rc rc = XT_OK;
+
+	if (obs->layout_json)
+		rc = layout_put(db, obs->layout_json, &layout_id);
+	rc = rc ? rc : db_prepare(db, &st,
+		"INSERT INTO observations (run_id, call_no, kind, idx, function, fields, layout_id,"
+		" blob_hash, primitive_mode) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)");
+	if (rc)
+		return rc;
+	sqlite3_bind_int64(st, 1, run->id);
+	sqlite3_bind_int64(st, 2, (sqlite3_int64)obs->call_no);
+	db_bind_text(st, 3, obs->kind);
+	sqlite3_bind_int64(st, 4, obs->index);
+	db_bind_text(st, 5, obs->function);
+	db_bind_text(st, 6, obs->fields_json);
+	if (layout_id)
+		sqlite3_bind_int64(st, 7, layout_id);
+	db_bind_text(st, 8, blob_hex);
+	db_bind_text(st, 9, obs->primitive_mode);
+	int src = sqlite3_step(st);
+	if (src == SQLITE_CONSTRAINT_PRIMARYKEY)
+		rc = XT_FAIL(&db->err, XT_ERR_INVALID,
+			     "observation (call %" PRIu64 ", %s, index %u) is in run %" PRId64 " already",
+			     obs->call_no, obs->kind, obs->index, run->id);
+	else if (src == SQLITE_CONSTRAINT_CHECK || src == SQLITE_ERROR)
+		rc = XT_FAIL(&db->err, XT_ERR_INVALID,
+			     "observation (call %" PRIu64 ", %s): fields are not a JSON object: %.80s",
+			     obs->call_no, obs->kind, obs->fields_json);
+	else if (src != SQLITE_DONE)
+		rc = db_sql_fail(db, src, "storing an observation");
+	sqlite3_finalize(st);
+	if (rc || run->golden)
+		return rc;
+
+	rc = db_prepare(db, &st, "UPDATE runs SET observations = observations + 1,"
+			" data_bytes = data_bytes + ?1 WHERE id = ?2");
+	if (rc)
+		return rc;
+	sqlite3_bind_int64(st, 1, obs->data ? (sqlite3_int64)obs->data_bytes : 0);
+	sqlite3_bind_int64(st, 2, run->id);
+	src = sqlite3_step(st);
+	if (src != SQLITE_DONE)
+		rc = db_sql_fail(db, src, "counting an observation");
+	sqlite3_finalize(st);
+	return rc;
+}
+
+static enum xt_rc obs_check(struct db *db, const struct db_obs *obs)
+{
+	if (!obs->kind || !*obs->kind || !obs->fields_json)
+		return XT_FAIL(&db->err, XT_ERR_INVALID, "an observation needs a kind and fields");
+	if (obs->call_no > INT64_MAX)
+		return XT_FAIL(&db->err, XT_ERR_INVALID, "call number %" PRIu64 " is out of range",
+			       obs->call_no);
+	if (obs->data && obs->data_bytes > DB_MAX_DATA_BYTES)
+		return XT_FAIL(&db->err, XT_ERR_UNSUPPORTED,
+			       "observation (call %" PRIu64 ", %s) holds %zu bytes; the store takes"
+			       " at most %u per observation", obs->call_no, obs->kind,
+			       obs->data_bytes, DB_MAX_DATA_BYTES);
+	return XT_OK;
+}
+
+enum xt_rc db_run_add_observation(struct db_run *run, const struct db_obs *obs)
+{
+	struct db *db = run->db;
+	char hex[33];
+	const char *codec = NULL;
+	enum xt_rc rc = obs_check(db, obs);
+
+	if (rc)
+		return rc;
+	if (run->golden) {
+		/* Inside db_trace_record's transaction. */
+		if (obs->data) {
+			xt_hash128_hex(xt_hash128(obs->data, obs->data_bytes), hex);
+			rc = db_blob_store(db, hex, obs->data, obs->data_bytes, NULL);
+		}
+		rc = rc ? rc : db_obs_insert(run, obs, obs->data ? hex : NULL);
+		if (!rc) {
+			run->observations++;
+			run->data_bytes += obs->data ? obs->data_bytes : 0;
+		}
+		return rc;
+	}
+	if (obs->data)
+		rc = db_blob_prepare(db, obs->data, obs->data_bytes, hex, &codec);
+	rc = rc ? rc : db_tx_begin(db);
+	if (rc)
+		return rc;
+	if (obs->data)
+		rc = db_blob_store(db, hex, obs->data, obs->data_bytes, codec);
+	rc = rc ? rc : db_obs_insert(run, obs, obs->data ? hex : NULL);
+	rc = rc ? rc : db_tx_commit(db);
+	if (rc) {
+		db_tx_rollback(db);
+		return rc;
+	}
+	run->observations++;
+	run->data_bytes += obs->data ? obs->data_bytes : 0;
+	return XT_OK;
+}
+
+enum xt_rc db_run_update_end(struct db *db, int64_t id, enum db_run_status status,
+			     const char *summary, const struct db_run *counts)
+{
+	sqlite3_stmt *st;
+	enum xt_rc rc = db_prepare(db, &st,
+		"UPDATE runs SET status = ?1, summary = ?2,"
+		" finished_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now'),"
+		" observations = coalesce(?3, observations), data_bytes = coalesce(?4, data_bytes)"
+		" WHERE id = ?5");
+	if (rc)
+		return rc;
+	sqlite3_bind_text(st, 1, db_run_status_name(status), -1, SQLITE_STATIC);
+	db_bind_text(st, 2, summary);
+	if (counts) {
+		sqlite3_bind_int64(st, 3, (sqlite3_int64)counts->observations);
+		sqlite3_bind_int64(st, 4, (sqlite3_int64)counts->data_bytes);
+	}
+	sqlite3_bind_int64(st, 5, id);
+	int src = sqlite3_step(st);
+	if (src != SQLITE_DONE)
+		rc = db_sql_fail(db, src, "finishing a run");
+	else if (sqlite3_changes(db->sql) != 1)
+		rc = XT_FAIL(&db->err, XT_ERR_NOT_FOUND, "run %" PRId64 " is not in the database", id);
+	sqlite3_finalize(st);
+	return rc;
+}
+
+enum xt_rc db_run_finish(struct db_run *run, enum db_run_status status, const char *summary)
+{
+	struct db *db = run->db;
+	enum xt_rc rc = XT_OK;
+
+	if (status == DB_RUN_INCOMPLETE)
+		rc = XT_FAIL(&db->err, XT_ERR_INVALID, "a run cannot finish as incomplete");
+	rc = rc ? rc : db_tx_begin(db);
+	rc = rc ? rc : db_run_update_end(db, run->id, status, summary, NULL);
+	rc = rc ? rc : db_tx_commit(db);
+	if (rc)
+		db_tx_rollback(db);
+	free(run);
+	return rc;
+}
+
+void db_run_abandon(struct db_run *run)
+{
+	free(run);
+}
+
+/* ---- reading ------------------------------------------------------------ */
+
+#define RUN_COLUMNS                                                              \
+	"SELECT r.id, r.trace_id, t.hash, t.program, r.golden, r.backend, r.revision," \
+	" r.gl_vendor, r.gl_renderer, r.gl_version, r.label, r.started_at, r.finished_at," \
+	" r.status, r.summary, r.observations, r.data_bytes"                     \
+	" FROM runs r JOIN traces t ON t.id = r.trace_id"
+
+static enum xt_rc run_from_row(struct db *db, sqlite3_stmt *st, struct db_run_info *r)
+{
+	r->id = sqlite3_column_int64(st, 0);
+	r->trace_id = sqlite3_column_int64(st, 1);
+	r->trace_hash = db_col_text(st, 2);
+	r->program = db_col_text(st, 3);
+	r->golden = sqlite3_column_int(st, 4) != 0;
+	r->backend = db_col_text(st, 5);
+	r->revision = db_col_text(st, 6);
+	r->gl_vendor = db_col_text(st, 7);
+	r->gl_renderer = db_col_text(st, 8);
+	r->gl_version = db_col_text(st, 9);
+	r->label = db_col_text(st, 10);
+	r->started_at = db_col_text(st, 11);
+	r->finished_at = db_col_text(st, 12);
+	r->status = db_col_text(st, 13);
+	r->summary = db_col_text(st, 14);
+	r->observations = sqlite3_column_int64(st, 15);
+	r->data_bytes = sqlite3_column_int64(st, 16);
+	if (!r->trace_hash || !r->backend || !r->revision || !r->started_at || !r->status)
+		return DB_CORRUPT(db, "run %" PRId64 ": malformed row (a required"
+			       " text column is NULL or not text)", r->id);
+	return XT_OK;
+}
+
+enum xt_rc db_runs_list(struct db *db, int64_t trace_id, db_run_cb cb, void *ctx)
+{
+	sqlite3_stmt *st;
+	enum xt_rc rc = db_prepare(db, &st, RUN_COLUMNS
+				   " WHERE ?1 = 0 OR r.trace_id = ?1 ORDER BY r.id");
+	if (rc)
+		return rc;
+	sqlite3_bind_int64(st, 1, trace_id);
+	int src;
+	while ((src = sqlite3_step(st)) == SQLITE_ROW) {
+		struct db_run_info r;
+		rc = run_from_row(db, st, &r);
+		rc = rc ? rc : cb(&r, ctx);
+		if (rc)
+			break;
+	}
+	if (!rc && src != SQLITE_DONE)
+		rc = db_sql_fail(db, src, "listing runs");
+	sqlite3_finalize(st);
+	return rc;
+}
+
+static const char *arena_dup(struct xt_arena *a, const char *s, bool *nomem)
+{
+	if (!s)
+		return NULL;
+	const char *d = xt_arena_strdup(a, s);
+	*nomem |= !d;
+	return d;
+}
+
+enum xt_rc db_run_get(struct db *db, int64_t run_id, struct db_run_info *out,
+		      struct xt_arena *arena)
+{
+	sqlite3_stmt *st;
+	enum xt_rc rc = db_prepare(db, &st, RUN_COLUMNS " WHERE r.id = ?1");
+	if (rc)
+		return rc;
+	sqlite3_bind_int64(st, 1, run_id);
+	int src = sqlite3_step(st);
+	if (src == SQLITE_DONE) {
+		rc = XT_FAIL(&db->err, XT_ERR_NOT_FOUND, "there is no run %" PRId64, run_id);
+	} else if (src != SQLITE_ROW) {
+		rc = db_sql_fail(db, src, "reading a run");
+	} else if (!(rc = run_from_row(db, st, out))) {
+		bool nomem = false;
+		const char **strs[] = { &out->trace_hash, &out->program, &out->backend,
+					&out->revision, &out->gl_vendor, &out->gl_renderer,
+					&out->gl_version, &out->label, &out->started_at,
+					&out->finished_at, &out->status, &out->summary };
+		for (size_t i = 0; i < sizeof strs / sizeof strs[0]; i++)
+			*strs[i] = arena_dup(arena, *strs[i], &nomem);
+		if (nomem)
+			rc = XT_FAIL(&db->err, XT_ERR_NOMEM, "out of memory reading run %" PRId64, run_id);
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+struct db_obs_iter {
+	struct db *db;
+	sqlite3_stmt *st;
+	int64_t run_id;
+};
+
+enum xt_rc db_obs_iter_open(struct db *db, int64_t run_id, struct db_obs_iter **out)
+{
+	struct db_obs_iter *it = xt_calloc(1, sizeof *it);
+	*out = NULL;
+	if (!it)
+		return XT_FAIL(&db->err, XT_ERR_NOMEM, "out of memory reading observations");
+	enum xt_rc rc = db_prepare(db, &it->st,
+		"SELECT o.call_no, o.kind, o.idx, o.function, o.fields, o.layout_id, o.blob_hash,"
+		" b.raw_bytes, json_extract(o.fields, '$.buffer'), o.primitive_mode"
+		" FROM observations o LEFT JOIN blobs b ON b.hash = o.blob_hash"
+		" WHERE o.run_id = ?1 ORDER BY o.call_no, o.kind, o.idx");
+	if (rc) {
+		free(it);
+		return rc;
+	}
+	sqlite3_bind_int64(it->st, 1, run_id);
+	it->db = db;
+	it->run_id = run_id;
+	*out = it;
+	return XT_OK;
+}
+
+enum xt_rc db_obs_iter_next(struct db_obs_iter *it, struct db_obs_row *o)
+{
+	sqlite3_stmt *st = it->st;
+	int src = sqlite3_step(st);
+	if (src == SQLITE_DONE)
+		return XT_ERR_EOF;
+	if (src != SQLITE_ROW)
+		return db_sql_fail(it->db, src, "reading observations");
+
+	sqlite3_int64 call = sqlite3_column_int64(st, 0), idx = sqlite3_column_int64(st, 2);
+	o->call_no = (uint64_t)call;
+	o->kind = db_col_text(st, 1);
+	o->index = (uint32_t)idx;
+	o->function = db_col_text(st, 3);
+	o->fields_json = db_col_text(st, 4);
+	o->layout_id = sqlite3_column_type(st, 5) == SQLITE_INTEGER ? sqlite3_column_int64(st, 5) : 0;
+	o->blob_hash = db_col_text(st, 6);
+	o->data_bytes = o->blob_hash ? sqlite3_column_int64(st, 7) : -1;
+	o->buffer = sqlite3_column_type(st, 8) == SQLITE_INTEGER ? sqlite3_column_int64(st, 8) : -1;
+	o->primitive_mode = db_col_text(st, 9);
+	if (sqlite3_column_type(st, 0) != SQLITE_INTEGER || call < 0 || !o->kind ||
+	    sqlite3_column_type(st, 2) != SQLITE_INTEGER || idx < 0 || idx > UINT32_MAX ||
+	    !o->fields_json || (sqlite3_column_type(st, 5) != SQLITE_NULL && o->layout_id <= 0) ||
+	    (sqlite3_column_type(st, 6) != SQLITE_NULL && !o->blob_hash))
+		return DB_CORRUPT(it->db,
+			       "run %" PRId64 ": malformed observation row (call %lld, kind %s)",
+			       it->run_id, (long long)call, o->kind ? o->kind : "NULL");
+	if (o->blob_hash && sqlite3_column_type(st, 7) != SQLITE_INTEGER)
+		return DB_CORRUPT(it->db,
+			       "run %" PRId64 ": observation (call %lld, %s) refers to blob %s,"
+			       " which is not in the store", it->run_id, (long long)call, o->kind,
+			       o->blob_hash);
+	return XT_OK;
+}
+
+void db_obs_iter_close(struct db_obs_iter *it)
+{
+	if (!it)
+		return;
+	sqlite3_finalize(it->st);
+	free(it);
+}

@@ -1,0 +1,327 @@
+/*
+ * db_schema.c - opening a results database: the connection settings, the
+ * schema and its migrations (docs/db.md is the column-by-column contract),
+ * and the statement / transaction / error helpers the other files use.
+ *
+ * The schema version lives in PRAGMA user_version.  migrations[i] turns
+ * version i into version i + 1; db_open applies the missing ones and sets
+ * the version in the same BEGIN IMMEDIATE transaction, after re-reading the
+ * version inside it, so processes that open a new file at the same moment
+ * create the schema exactly once.  A migration is never edited once
+ * released: a change is a new entry.
+ *
+ * JSON columns are checked with json_type(), not json_valid(): json_valid()
+ * answers "invalid" when SQLite runs out of memory, which would turn an
+ * allocation failure into a constraint violation; json_type() raises an
+ * error for malformed JSON (SQLITE_ERROR) and for a lack of memory
+ * (SQLITE_NOMEM) alike, so the two stay apart.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "db_int.h"
+#include "xt_fault.h"
+
+static const char *const migrations[DB_SCHEMA_VERSION] = {
+	/* 0 -> 1: the first schema. */
+	"CREATE TABLE traces ("
+	"  id INTEGER PRIMARY KEY,"
+	"  hash TEXT NOT NULL UNIQUE,"
+	"  path TEXT NOT NULL,"
+	"  file_bytes INTEGER NOT NULL,"
+	"  records INTEGER NOT NULL,"
+	"  calls INTEGER NOT NULL,"
+	"  program TEXT,"
+	"  properties TEXT NOT NULL CHECK (json_type(properties) = 'object'),"
+	"  recorded_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')));"
+	"CREATE TABLE runs ("
+	"  id INTEGER PRIMARY KEY,"
+	"  trace_id INTEGER NOT NULL REFERENCES traces(id),"
+	"  golden INTEGER NOT NULL DEFAULT 0 CHECK (golden IN (0, 1)),"
+	"  backend TEXT NOT NULL,"
+	"  revision TEXT NOT NULL,"
+	"  gl_vendor TEXT,"
+	"  gl_renderer TEXT,"
+	"  gl_version TEXT,"
+	"  label TEXT,"
+	"  started_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),"
+	"  finished_at TEXT,"
+	"  status TEXT NOT NULL DEFAULT 'incomplete'"
+	"    CHECK (status IN ('incomplete', 'ok', 'failed')),"
+	"  summary TEXT,"
+	"  observations INTEGER NOT NULL DEFAULT 0,"
+	"  data_bytes INTEGER NOT NULL DEFAULT 0);"
+	"CREATE UNIQUE INDEX runs_one_golden ON runs(trace_id) WHERE golden = 1;"
+	"CREATE INDEX runs_by_trace ON runs(trace_id, id);"
+	"CREATE TABLE blobs ("
+	"  hash TEXT PRIMARY KEY,"
+	"  raw_bytes INTEGER NOT NULL,"
+	"  codec TEXT NOT NULL CHECK (codec IN ('none', 'zstd')),"
+	"  data BLOB NOT NULL);"
+	"CREATE TABLE layouts ("
+	"  id INTEGER PRIMARY KEY,"
+	"  hash TEXT NOT NULL UNIQUE,"
+	"  json TEXT NOT NULL CHECK (json_type(json) = 'object'));"
+	"CREATE TABLE observations ("
+	"  run_id INTEGER NOT NULL REFERENCES runs(id),"
+	"  call_no INTEGER NOT NULL,"
+	"  kind TEXT NOT NULL,"
+	"  idx INTEGER NOT NULL,"
+	"  function TEXT,"
+	"  primitive_mode TEXT,"
+	"  fields TEXT NOT NULL CHECK (json_type(fields) = 'object'),"
+	"  layout_id INTEGER REFERENCES layouts(id),"
+	"  blob_hash TEXT REFERENCES blobs(hash),"
+	"  PRIMARY KEY (run_id, call_no, kind, idx)) WITHOUT ROWID;",
+};
+
+enum xt_rc db_sql_fail_at(struct db *db, int src, const char *file, int line, const char *what)
+{
+	enum xt_rc rc;
+	const char *msg = db->sql ? sqlite3_errmsg(db->sql) : sqlite3_errstr(src);
+
+	switch (src == SQLITE_IOERR_NOMEM ? SQLITE_NOMEM : src & 0xff) {
+	case SQLITE_NOMEM: rc = XT_ERR_NOMEM; break;
+	case SQLITE_BUSY:
+	case SQLITE_LOCKED:
+	case SQLITE_IOERR:
+	case SQLITE_FULL:
+	case SQLITE_CANTOPEN:
+	case SQLITE_READONLY:
+	case SQLITE_PERM: rc = XT_ERR_IO; break;
+	case SQLITE_CONSTRAINT: rc = XT_ERR_INVALID; break;
+	default: rc = XT_ERR_CORRUPT; break;
+	}
+	return xt_err_set(&db->err, rc, file, line, "%s: %s", what, msg);
+}
+
+enum xt_rc db_corrupt_at(struct db *db, const char *file, int line, const char *fmt, ...)
+{
+	va_list ap;
+	enum xt_rc rc;
+	if (sqlite3_errcode(db->sql) == SQLITE_NOMEM)
+		return xt_err_set(&db->err, XT_ERR_NOMEM, file, line, "out of memory reading a row");
+	va_start(ap, fmt);
+	rc = xt_err_setv(&db->err, XT_ERR_CORRUPT, file, line, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+enum xt_rc db_prepare(struct db *db, sqlite3_stmt **st, const char *sql)
+{
+	int src = sqlite3_prepare_v2(db->sql, sql, -1, st, NULL);
+	if (src != SQLITE_OK) {
+		*st = NULL;
+		return db_sql_fail(db, src, "preparing a statement");
+	}
+	return XT_OK;
+}
+
+enum xt_rc db_exec(struct db *db, const char *sql)
+{
+	int src = sqlite3_exec(db->sql, sql, NULL, NULL, NULL);
+	return src == SQLITE_OK ? XT_OK : db_sql_fail(db, src, sql);
+}
+
+enum xt_rc db_tx_begin(struct db *db)
+{
+	if (db->in_tx)
+		return XT_FAIL(&db->err, XT_ERR_INTERNAL, "nested transaction");
+	enum xt_rc rc = db_exec(db, "BEGIN IMMEDIATE");
+	db->in_tx = rc == XT_OK;
+	return rc;
+}
+
+enum xt_rc db_tx_commit(struct db *db)
+{
+	enum xt_rc rc = db_exec(db, "COMMIT");
+	if (rc)
+		db_tx_rollback(db);
+	db->in_tx = false;
+	return rc;
+}
+
+void db_tx_rollback(struct db *db)
+{
+	/* A failed statement may have rolled the transaction back already
+	 * (SQLITE_FULL, NOMEM): then there is nothing to undo. */
+	if (!sqlite3_get_autocommit(db->sql))
+		sqlite3_exec(db->sql, "ROLLBACK", NULL, NULL, NULL);
+	db->in_tx = false;
+}
+
+int db_bind_text(sqlite3_stmt *st, int i, const char *s)
+{
+	return s ? sqlite3_bind_text(st, i, s, -1, SQLITE_STATIC) : sqlite3_bind_null(st, i);
+}
+
+const char *db_col_text(sqlite3_stmt *st, int i)
+{
+	if (sqlite3_column_type(st, i) != SQLITE_TEXT)
+		return NULL;
+	return (const char *)sqlite3_column_text(st, i);
+}
+
+static enum xt_rc pragma_int(struct db *db, const char *sql, int64_t *out)
+{
+	sqlite3_stmt *st;
+	enum xt_rc rc = db_prepare(db, &st, sql);
+	if (rc)
+		return rc;
+	int src = sqlite3_step(st);
+	if (src == SQLITE_ROW)
+		*out = sqlite3_column_int64(st, 0);
+	else
+		rc = db_sql_fail(db, src, sql);
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* WAL needs a moment of exclusive access the first time; other processes
+ * opening the same new file at once make it report BUSY briefly, past the
+ * busy handler, so it is retried for as long as the busy timeout. */
+static enum xt_rc set_wal(struct db *db, int timeout_ms)
+{
+	struct timespec pause = { 0, 5 * 1000 * 1000 };
+	for (int waited = 0;; waited += 5) {
+		sqlite3_stmt *st;
+		enum xt_rc rc = db_prepare(db, &st, "PRAGMA journal_mode=WAL");
+		if (rc)
+			return rc;
+		int src = sqlite3_step(st);
+		const char *mode = src == SQLITE_ROW ? db_col_text(st, 0) : NULL;
+		bool wal = mode && !strcmp(mode, "wal");
+		sqlite3_finalize(st);
+		if (wal)
+			return XT_OK;
+		if (src != SQLITE_BUSY && src != SQLITE_ROW)
+			return db_sql_fail(db, src, "switching to WAL mode");
+		if (waited >= timeout_ms)
+			return XT_FAIL(&db->err, XT_ERR_IO,
+				       "could not switch to WAL mode within %d ms (database is busy)",
+				       timeout_ms);
+		nanosleep(&pause, NULL);
+	}
+}
+
+static enum xt_rc migrate(struct db *db)
+{
+	int64_t version, app_id, objects = 0;
+	enum xt_rc rc = pragma_int(db, "PRAGMA user_version", &version);
+	rc = rc ? rc : pragma_int(db, "PRAGMA application_id", &app_id);
+	if (rc)
+		return rc;
+	if (version == DB_SCHEMA_VERSION && app_id == DB_APPLICATION_ID)
+		return XT_OK;
+
+	rc = db_tx_begin(db);
+	rc = rc ? rc : pragma_int(db, "PRAGMA user_version", &version);
+	rc = rc ? rc : pragma_int(db, "PRAGMA application_id", &app_id);
+	rc = rc ? rc : pragma_int(db, "SELECT count(*) FROM sqlite_schema", &objects);
+	if (rc)
+		goto fail;
+	if (app_id != DB_APPLICATION_ID && (app_id != 0 || objects != 0)) {
+		rc = XT_FAIL(&db->err, XT_ERR_INVALID,
+			     "not an xfbtrace results database (application_id 0x%llx, %lld schema objects)",
+			     (unsigned long long)app_id, (long long)objects);
+		goto fail;
+	}
+	if (version > DB_SCHEMA_VERSION || version < 0) {
+		rc = XT_FAIL(&db->err, XT_ERR_VERSION,
+			     "database schema version %lld is newer than this xfbtrace's (%d)",
+			     (long long)version, DB_SCHEMA_VERSION);
+		goto fail;
+	}
+	for (int64_t v = version; v < DB_SCHEMA_VERSION && !rc; v++)
+		rc = db_exec(db, migrations[v]);
+	char set[96];
+	snprintf(set, sizeof set, "PRAGMA user_version=%d; PRAGMA application_id=%d",
+		 DB_SCHEMA_VERSION, DB_APPLICATION_ID);
+	rc = rc ? rc : db_exec(db, set);
+	rc = rc ? rc : db_tx_commit(db);
+	if (!rc)
+		return XT_OK;
+fail:
+	db_tx_rollback(db);
+	return rc;
+}
+
+static int busy_timeout_ms(void)
+{
+	const char *s = getenv("XFBTRACE_DB_BUSY_MS");
+	char *end;
+	long v = s ? strtol(s, &end, 10) : -1;
+	if (!s || *end || v < 0 || v > 24L * 3600 * 1000)
+		return DB_BUSY_TIMEOUT_MS;
+	return (int)v;
+}
+
+enum xt_rc db_open(struct db **out, const char *path, enum db_open_mode mode,
+		   struct xt_err *err)
+{
+	struct db *db = xt_calloc(1, sizeof *db);
+	int flags = SQLITE_OPEN_READWRITE | (mode == DB_OPEN_CREATE ? SQLITE_OPEN_CREATE : 0);
+	int timeout = busy_timeout_ms();
+	enum xt_rc rc;
+
+	*out = NULL;
+	if (!db)
+		return XT_FAIL(err, XT_ERR_NOMEM, "out of memory opening %s", path);
+	int src = sqlite3_open_v2(path, &db->sql, flags | SQLITE_OPEN_NOMUTEX, NULL);
+	if (src != SQLITE_OK) {
+		if (!db->sql)
+			rc = XT_FAIL(&db->err, XT_ERR_NOMEM, "out of memory opening %s", path);
+		else if ((src & 0xff) == SQLITE_CANTOPEN && mode == DB_OPEN_EXISTING)
+			rc = XT_FAIL(&db->err, XT_ERR_NOT_FOUND, "%s: no such database", path);
+		else
+			rc = db_sql_fail(db, src, path);
+		goto fail;
+	}
+	sqlite3_extended_result_codes(db->sql, 1);
+	sqlite3_busy_timeout(db->sql, timeout);
+	/* An empty file becomes a database; anything else must be one. */
+	rc = db_exec(db, "PRAGMA foreign_keys=ON");
+	rc = rc ? rc : set_wal(db, timeout);
+	rc = rc ? rc : db_exec(db, "PRAGMA synchronous=NORMAL");
+	rc = rc ? rc : migrate(db);
+	if (rc)
+		goto fail;
+	*out = db;
+	return XT_OK;
+fail:
+	if (err && db->err.rc != XT_OK)
+		xt_err_copy(err, &db->err);
+	else
+		XT_FAIL(err, rc, "opening %s failed", path);
+	db_close(db);
+	return rc;
+}
+
+void db_close(struct db *db)
+{
+	if (!db)
+		return;
+	sqlite3_close_v2(db->sql);
+	ZSTD_freeCCtx(db->zc);
+	ZSTD_freeDCtx(db->zd);
+	xt_buf_fini(&db->zbuf);
+	free(db);
+}
+
+const struct xt_err *db_err(const struct db *db)
+{
+	return &db->err;
+}
+
+const char *db_run_status_name(enum db_run_status s)
+{
+	switch (s) {
+	case DB_RUN_INCOMPLETE: return "incomplete";
+	case DB_RUN_OK: return "ok";
+	case DB_RUN_FAILED: return "failed";
+	}
+	return "incomplete";
+}
