@@ -12,7 +12,12 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "db.h"
 #include "replay.h"
+#include "trace_reader.h"
+#include "xt_arena.h"
+#include "xt_buf.h"
+#include "xt_revision.h"
 
 #define CMD "replay"
 
@@ -20,7 +25,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: xfbtrace replay [--backend host] [--check] [--calls A-B]\n"
-		"                       [--max-diffs N] FILE\n"
+		"                       [--max-diffs N] [--db FILE [--label L]] TRACE\n"
 		"\n"
 		"Replays every call of trace FILE in recorded order on a backend:\n"
 		"host = the system GL driver through EGL (surfaceless), with the\n"
@@ -35,9 +40,95 @@ static void usage(FILE *f)
 		"                differences and 'N observations, N match, N differ'\n"
 		"  --calls A-B   replay calls up to B only, and check those from A on\n"
 		"  --max-diffs N differences printed in detail (default 10)\n"
+		"  --db FILE     record this replay as a run in results database FILE\n"
+		"                (the trace and its golden run are recorded first if\n"
+		"                new; see xfbtrace runs / diff)\n"
+		"  --label L     a label for that run\n"
 		"\n"
 		"Calls that cannot be replayed are listed with their first call number.\n"
 		"Exit status: 0 all equal, 1 a difference, 2 error.\n");
+}
+
+/* ---- --db: the replay as a run of the results database ------------------ */
+
+struct run_sink {
+	struct db *db;
+	struct db_run *run;
+	int64_t run_id;
+	struct xt_arena arena;   /* decoded observation, per observation */
+	struct xt_buf scratch;   /* db_obs_from_value's strings */
+};
+
+static enum xt_rc run_sink_open(struct run_sink *k, const char *db_path, const char *trace,
+				const char *backend, const char *label, struct xt_err *err)
+{
+	struct db_trace_ref ref;
+	enum xt_rc rc;
+
+	xt_arena_init(&k->arena, 64 * 1024);
+	xt_buf_init(&k->scratch);
+	rc = db_open(&k->db, db_path, DB_OPEN_CREATE, err);
+	if (rc)
+		return rc;
+	rc = db_trace_record(k->db, trace, NULL, &ref);
+	if (!rc)
+		rc = db_run_begin(k->db, &(struct db_run_desc){
+			.trace_id = ref.trace_id, .backend = backend, .revision = XT_REVISION,
+			.label = label }, &k->run);
+	if (rc) {
+		xt_err_copy(err, db_err(k->db));
+		db_close(k->db);
+		k->db = NULL;
+		return rc;
+	}
+	k->run_id = db_run_id(k->run);
+	return XT_OK;
+}
+
+static enum xt_rc run_sink_observation(void *ctx, uint64_t call_no, const char *function,
+				       int64_t tf_primitive_mode, const uint8_t *payload,
+				       size_t payload_bytes, struct xt_err *err)
+{
+	struct run_sink *k = ctx;
+	const uint8_t *p = payload;
+	struct trace_value v;
+	struct db_obs obs;
+	enum xt_rc rc;
+
+	xt_arena_reset(&k->arena);
+	rc = trace_value_decode(&p, payload + payload_bytes, &k->arena, &v, err);
+	rc = rc ? rc : db_obs_from_value(&obs, &v, call_no, function, tf_primitive_mode,
+					 &k->scratch, err);
+	if (!rc && (rc = db_run_add_observation(k->run, &obs)) != XT_OK)
+		xt_err_copy(err, db_err(k->db));
+	return rc;
+}
+
+/* Ends the run with the replay's outcome; frees the sink either way. */
+static enum xt_rc run_sink_finish(struct run_sink *k, enum xt_rc replay_rc,
+				  const struct replay_summary *s, struct xt_err *err)
+{
+	char summary[256];
+	enum xt_rc rc;
+
+	snprintf(summary, sizeof summary,
+		 "%llu calls, %llu observations checked: %llu match, %llu differ%s",
+		 (unsigned long long)s->calls, (unsigned long long)s->observations,
+		 (unsigned long long)s->match, (unsigned long long)s->differ,
+		 replay_rc ? "; stopped on an error" : "");
+	rc = db_run_set_driver(k->run, s->gl_vendor[0] ? s->gl_vendor : NULL,
+			       s->gl_renderer[0] ? s->gl_renderer : NULL,
+			       s->gl_version[0] ? s->gl_version : NULL);
+	if (!rc)
+		rc = db_run_finish(k->run, replay_rc ? DB_RUN_FAILED : DB_RUN_OK, summary);
+	else
+		db_run_abandon(k->run);
+	if (rc)
+		xt_err_copy(err, db_err(k->db));
+	db_close(k->db);
+	xt_arena_fini(&k->arena);
+	xt_buf_fini(&k->scratch);
+	return rc;
 }
 
 int cli_replay_main(int argc, char **argv)
@@ -47,6 +138,8 @@ int cli_replay_main(int argc, char **argv)
 		{ "check", no_argument, NULL, 'c' },
 		{ "calls", required_argument, NULL, 'r' },
 		{ "max-diffs", required_argument, NULL, 'm' },
+		{ "db", required_argument, NULL, 'd' },
+		{ "label", required_argument, NULL, 'l' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -58,6 +151,7 @@ int cli_replay_main(int argc, char **argv)
 	};
 	struct replay_summary s;
 	struct xt_err err;
+	const char *db_path = NULL, *label = NULL;
 	char *end;
 	int c;
 
@@ -79,6 +173,12 @@ int cli_replay_main(int argc, char **argv)
 			if (*end || !*optarg)
 				return cli_fail(CMD, "bad --max-diffs '%s'", optarg);
 			break;
+		case 'd':
+			db_path = optarg;
+			break;
+		case 'l':
+			label = optarg;
+			break;
 		case 'h':
 			usage(stdout);
 			return CLI_EXIT_OK;
@@ -93,10 +193,29 @@ int cli_replay_main(int argc, char **argv)
 	}
 	if (strcmp(o.backend, "host"))
 		return cli_fail(CMD, "unknown backend '%s' (this build has: host)", o.backend);
+	if (label && !db_path)
+		return cli_fail(CMD, "--label names a run of --db: give --db FILE too");
 	o.progress = isatty(STDERR_FILENO);
 	xt_err_clear(&err);
-	if (replay_run(argv[optind], &o, &s, &err) != XT_OK)
-		return cli_fail(CMD, "%s: %s", argv[optind], xt_err_msg(&err));
+
+	struct run_sink sink = { 0 };
+	if (db_path) {
+		if (run_sink_open(&sink, db_path, argv[optind], o.backend, label, &err))
+			return cli_fail(CMD, "%s", xt_err_msg(&err));
+		o.on_observation = run_sink_observation;
+		o.on_observation_ctx = &sink;
+	}
+	enum xt_rc rc = replay_run(argv[optind], &o, &s, &err);
 	fflush(stdout);
+	if (db_path) {
+		struct xt_err derr;
+		xt_err_clear(&derr);
+		if (run_sink_finish(&sink, rc, &s, &derr))
+			return cli_fail(CMD, "%s: %s", db_path, xt_err_msg(&derr));
+		fprintf(stderr, "xfbtrace replay: recorded run %lld in %s\n", (long long)sink.run_id,
+			db_path);
+	}
+	if (rc != XT_OK)
+		return cli_fail(CMD, "%s: %s", argv[optind], xt_err_msg(&err));
 	return replay_summary_ok(&s) ? CLI_EXIT_OK : CLI_EXIT_DIFFERENT;
 }

@@ -276,7 +276,6 @@ struct db_tf_varying {
 struct db_tf_layout {
 	int64_t program;           /* the program name in the trace */
 	const char *mode;          /* "GL_INTERLEAVED_ATTRIBS" / "GL_SEPARATE_ATTRIBS" */
-	const char *source;        /* "program-interface" or "packed" */
 	uint32_t nstrides;
 	uint32_t *strides;         /* bytes per vertex, per binding point */
 	uint32_t nvaryings;

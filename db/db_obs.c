@@ -182,9 +182,9 @@ static enum xt_rc layout_head(struct db *db, int64_t id, struct xt_arena *a,
 	sqlite3_stmt *st;
 	enum xt_rc rc = db_prepare(db, &st,
 		"SELECT json_extract(json, '$.program'), json_extract(json, '$.mode'),"
-		" json_extract(json, '$.source'), json_type(json, '$.strides'),"
-		" json_type(json, '$.varyings'), json_array_length(json, '$.strides'),"
-		" json_array_length(json, '$.varyings') FROM layouts WHERE id = ?1");
+		" json_type(json, '$.strides'), json_type(json, '$.varyings'),"
+		" json_array_length(json, '$.strides'), json_array_length(json, '$.varyings')"
+		" FROM layouts WHERE id = ?1");
 	if (rc)
 		return rc;
 	sqlite3_bind_int64(st, 1, id);
@@ -195,16 +195,15 @@ static enum xt_rc layout_head(struct db *db, int64_t id, struct xt_arena *a,
 	} else if (src != SQLITE_ROW) {
 		rc = db_sql_fail(db, src, "reading a layout");
 	} else {
-		const char *st_type = db_col_text(st, 3), *v_type = db_col_text(st, 4);
+		const char *st_type = db_col_text(st, 2), *v_type = db_col_text(st, 3);
 		out->program = sqlite3_column_int64(st, 0);
 		out->mode = scalar_text(st, 1, a, &nomem);
-		out->source = scalar_text(st, 2, a, &nomem);
-		if (!out->mode || !out->source)
-			rc = nomem ? XT_ERR_NOMEM : LAYOUT_BAD("mode or source is missing");
+		if (!out->mode)
+			rc = nomem ? XT_ERR_NOMEM : LAYOUT_BAD("mode is missing");
 		else if (!st_type || strcmp(st_type, "array") || !v_type || strcmp(v_type, "array"))
 			rc = LAYOUT_BAD("strides and varyings must be arrays");
-		else if (!int_in(st, 5, 0, DB_LAYOUT_MAX_BUFFERS, &out->nstrides) ||
-			 !int_in(st, 6, 0, DB_LAYOUT_MAX_VARYINGS, &out->nvaryings))
+		else if (!int_in(st, 4, 0, DB_LAYOUT_MAX_BUFFERS, &out->nstrides) ||
+			 !int_in(st, 5, 0, DB_LAYOUT_MAX_VARYINGS, &out->nvaryings))
 			rc = LAYOUT_BAD("too many strides or varyings");
 	}
 	sqlite3_finalize(st);

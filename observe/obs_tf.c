@@ -229,14 +229,14 @@ static uint8_t *layout_encode(const struct obs_ctx *c, uint8_t *p, const struct 
 	for (uint32_t b = 0; b < MAX_TF_BUFFERS; b++)
 		if (l->stride[b])
 			nbuf = b + 1;
-	p = trace_enc_map(p, 5);
+	/* How the offsets were found (program interface or the spec's packing)
+	 * is not part of the layout: drivers without GL 4.4 reach the same
+	 * layout the other way, and a replay on them must not differ. */
+	p = trace_enc_map(p, 4);
 	p = trace_enc_key(p, "program");
 	p = trace_enc_uint(p, obs_app_name(c, OBS_OBJ_PROGRAM, l->program));
 	p = trace_enc_key(p, "mode");
 	p = trace_enc_enum(p, l->mode);
-	p = trace_enc_key(p, "source");
-	p = l->from_interface ? trace_enc_string(p, "program-interface", 17)
-			      : trace_enc_string(p, "packed", 6);
 	p = trace_enc_key(p, "strides");
 	p = trace_enc_array(p, nbuf);
 	for (uint32_t b = 0; b < nbuf; b++)

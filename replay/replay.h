@@ -28,6 +28,19 @@ struct replay_options {
 	unsigned max_reported;     /* differences printed in detail */
 	bool progress;             /* a progress line on stderr for long runs */
 	FILE *out;                 /* the report (differences, summary) */
+	/*
+	 * Called for every observation the replay made, in order, once the
+	 * call it belongs to is complete; NULL for none.  `payload` is the
+	 * observation record's payload (a MAP value, docs/trace-format.md),
+	 * borrowed for the call; `function` the name of call `call_no`;
+	 * `tf_primitive_mode` the primitiveMode of the last
+	 * glBeginTransformFeedback of the call's thread, or -1.  A returned
+	 * error stops the replay with that error.
+	 */
+	enum xt_rc (*on_observation)(void *ctx, uint64_t call_no, const char *function,
+				     int64_t tf_primitive_mode, const uint8_t *payload,
+				     size_t payload_bytes, struct xt_err *err);
+	void *on_observation_ctx;
 };
 
 struct replay_summary {
@@ -43,6 +56,9 @@ struct replay_summary {
 	uint64_t replay_errors;     /* GL errors only the replay raised */
 	uint64_t unsupported_calls; /* calls not replayed */
 	uint64_t unsupported_funcs; /* ... of this many functions */
+	char gl_vendor[128];        /* the driver replayed on, once a context */
+	char gl_renderer[128];      /* was current ("" before) */
+	char gl_version[128];
 };
 
 /* True when everything checked matched (the exit status 0 case). */

@@ -12,6 +12,8 @@
 #include "xt_arena.h"
 #include "xt_buf.h"
 
+#define REPLAY_MAX_THREADS 1024 /* threads whose TF primitive mode is tracked */
+
 /* A function reported as not replayable. */
 struct replay_unsup {
 	char *name;
@@ -49,6 +51,10 @@ struct replay {
 	struct replay_obs *obs;
 	size_t nobs, capobs, obs_next;
 	size_t obs_reserved_at;       /* offset of the open reservation */
+
+	/* glBeginTransformFeedback primitiveMode + 1 per recorded thread
+	 * (0 = none yet), for observations handed to opt.on_observation. */
+	uint32_t prim_mode[REPLAY_MAX_THREADS];
 
 	struct replay_unsup *unsup;
 	size_t nunsup;

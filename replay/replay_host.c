@@ -81,9 +81,11 @@ static enum xt_rc host_call(struct replay_backend *be, struct replay *rp,
 	}
 	struct host_ctx *x = t->ctx;
 	if (!h->describe[0]) {
+		const char *vendor = (const char *)glGetString(GL_VENDOR);
 		const char *r = (const char *)glGetString(GL_RENDERER);
 		const char *v = (const char *)glGetString(GL_VERSION);
 		snprintf(h->describe, sizeof h->describe, "%s, %s", r ? r : "?", v ? v : "?");
+		replay_set_driver(rp, vendor, r, v);
 	}
 	if (!strcmp(call->name, "glGetError")) {
 		host_obs_get_error(h, rp, x, call, ret);

@@ -82,6 +82,11 @@ void replay_obs_commit(struct replay *rp, uint64_t seq, size_t n, bool timing);
  */
 void replay_query_is_timer(struct replay *rp, uint64_t query, bool timer);
 
+/* The driver the backend runs on (GL_VENDOR, GL_RENDERER, GL_VERSION; any
+ * may be NULL), for the summary and for a run recorded in a database. */
+void replay_set_driver(struct replay *rp, const char *vendor, const char *renderer,
+		       const char *version);
+
 /* Whether returned values are being checked for call `no`. */
 bool replay_checking(const struct replay *rp, uint64_t no);
 

@@ -46,6 +46,14 @@ void replay_obs_commit(struct replay *rp, uint64_t seq, size_t n, bool timing)
 	rp->obs_bytes.len = rp->obs_reserved_at + n;
 }
 
+void replay_set_driver(struct replay *rp, const char *vendor, const char *renderer,
+		       const char *version)
+{
+	snprintf(rp->sum.gl_vendor, sizeof rp->sum.gl_vendor, "%s", vendor ? vendor : "");
+	snprintf(rp->sum.gl_renderer, sizeof rp->sum.gl_renderer, "%s", renderer ? renderer : "");
+	snprintf(rp->sum.gl_version, sizeof rp->sum.gl_version, "%s", version ? version : "");
+}
+
 void replay_frame(struct replay *rp)
 {
 	rp->sum.frames++;
@@ -78,15 +86,39 @@ static enum xt_rc own_record(struct xt_buf *buf, const struct trace_record *rec,
 	return XT_OK;
 }
 
+/* Hands the observations of the last call to opt.on_observation. */
+static enum xt_rc emit_observations(struct replay *rp, struct xt_err *err)
+{
+	if (!rp->opt.on_observation || !rp->last_valid)
+		return XT_OK;
+	uint32_t t = rp->last.thread_no;
+	int64_t prim = t < REPLAY_MAX_THREADS ? (int64_t)rp->prim_mode[t] - 1 : -1;
+	for (size_t i = 0; i < rp->nobs; i++) {
+		const struct replay_obs *o = &rp->obs[i];
+		enum xt_rc rc = rp->opt.on_observation(rp->opt.on_observation_ctx, o->seq,
+						       rp->last.name, prim,
+						       rp->obs_bytes.data + o->offset, o->len, err);
+		if (rc)
+			return rc;
+	}
+	return XT_OK;
+}
+
 static enum xt_rc execute_pending(struct replay *rp, struct xt_err *err)
 {
 	enum xt_rc rc;
 
+	rc = emit_observations(rp, err);
+	if (rc)
+		return rc;
 	replay_check_leftovers(rp);
 	rp->have_call = false;
 	rp->last = rp->call;
 	rp->last_no = rp->call.no;
 	rp->last_valid = true;
+	if (rp->call.thread_no < REPLAY_MAX_THREADS && rp->call.nargs >= 1 &&
+	    rp->call.args[0].tag == TRACE_TAG_ENUM && !strcmp(rp->call.name, "glBeginTransformFeedback"))
+		rp->prim_mode[rp->call.thread_no] = (uint32_t)rp->call.args[0].u + 1;
 	rc = rp->be->ops->call(rp->be, rp, &rp->call, rp->have_ret ? &rp->ret : NULL, err);
 	rp->sum.calls++;
 	progress(rp);
@@ -202,6 +234,8 @@ enum xt_rc replay_run(const char *path, const struct replay_options *o,
 	if (rc == XT_OK && rp.have_call)
 		rc = execute_pending(&rp, err);
 	if (rp.be) {
+		if (rc == XT_OK)
+			rc = emit_observations(&rp, err);
 		replay_check_leftovers(&rp);
 		rp.be->ops->finish(rp.be, &rp);
 	}

@@ -17,9 +17,10 @@
 #include <stdio.h>
 #include <string.h>
 
-static int xt_test_failed_checks;   /* failed checks in the current test */
-static int xt_test_passed, xt_test_failed, xt_test_skipped;
-static int xt_test_skip_current;
+static int xt_test_failed_checks __attribute__((unused)); /* failed checks in the current test */
+static int xt_test_passed __attribute__((unused)), xt_test_failed __attribute__((unused)),
+	xt_test_skipped __attribute__((unused));
+static int xt_test_skip_current __attribute__((unused));
 
 #define CHECK(cond)                                                            \
 	do {                                                                   \

@@ -166,13 +166,11 @@ static DTU_UNUSED int dtu_write_trace_with(const char *path, unsigned nobs, size
 		p = trace_enc_key(p, "size");
 		p = trace_enc_uint(p, obs_bytes);
 		p = trace_enc_key(p, "layout");
-		p = trace_enc_map(p, 5);
+		p = trace_enc_map(p, 4);
 		p = trace_enc_key(p, "program");
 		p = trace_enc_uint(p, 3);
 		p = trace_enc_key(p, "mode");
 		p = trace_enc_enum(p, DTU_GL_INTERLEAVED_ATTRIBS);
-		p = trace_enc_key(p, "source");
-		p = trace_enc_string(p, "packed", 6);
 		p = trace_enc_key(p, "strides");
 		p = trace_enc_array(p, 1);
 		p = trace_enc_uint(p, 16);

@@ -131,7 +131,7 @@ static void test_trace_record_writes_the_golden_run_once(void)
 		     "glEndTransformFeedback GL_POINTS {\"after\":\"end\",\"buffer\":7,\"offset\":0,"
 		     "\"size\":4096}");
 	CHECK_EQ_STR(dtu_sql_text(path, "SELECT json FROM layouts", text, sizeof text),
-		     "{\"program\":3,\"mode\":\"GL_INTERLEAVED_ATTRIBS\",\"source\":\"packed\","
+		     "{\"program\":3,\"mode\":\"GL_INTERLEAVED_ATTRIBS\","
 		     "\"strides\":[16],\"varyings\":[{\"name\":\"pos\",\"type\":\"GL_FLOAT_VEC4\","
 		     "\"size\":1,\"buffer\":0,\"offset\":0}]}");
 }
@@ -417,19 +417,19 @@ static void test_layouts_are_checked_when_loaded(void)
 	const char *layouts[] = {
 		"not json at all",
 		"[]",
-		"{\"mode\":\"m\",\"source\":\"s\",\"strides\":16,\"varyings\":[]}",
-		"{\"mode\":\"m\",\"source\":\"s\",\"strides\":[16],\"varyings\":{}}",
-		"{\"mode\":\"m\",\"source\":\"s\",\"strides\":[-1],\"varyings\":[]}",
-		"{\"mode\":\"m\",\"source\":\"s\",\"strides\":[1e30],\"varyings\":[]}",
-		"{\"mode\":\"m\",\"source\":\"s\",\"strides\":[16],\"varyings\":[7]}",
-		"{\"mode\":\"m\",\"source\":\"s\",\"strides\":[16],\"varyings\":[{\"name\":\"p\"}]}",
-		"{\"mode\":\"m\",\"source\":\"s\",\"strides\":[16],\"varyings\":[{\"name\":1,"
+		"{\"mode\":\"m\",\"strides\":16,\"varyings\":[]}",
+		"{\"mode\":\"m\",\"strides\":[16],\"varyings\":{}}",
+		"{\"mode\":\"m\",\"strides\":[-1],\"varyings\":[]}",
+		"{\"mode\":\"m\",\"strides\":[1e30],\"varyings\":[]}",
+		"{\"mode\":\"m\",\"strides\":[16],\"varyings\":[7]}",
+		"{\"mode\":\"m\",\"strides\":[16],\"varyings\":[{\"name\":\"p\"}]}",
+		"{\"mode\":\"m\",\"strides\":[16],\"varyings\":[{\"name\":1,"
 		"\"type\":\"GL_FLOAT\",\"size\":1,\"buffer\":0,\"offset\":0}]}",
-		"{\"mode\":\"m\",\"source\":\"s\",\"strides\":[16],\"varyings\":[{\"name\":\"p\","
+		"{\"mode\":\"m\",\"strides\":[16],\"varyings\":[{\"name\":\"p\","
 		"\"type\":\"GL_FLOAT\",\"size\":-1,\"buffer\":0,\"offset\":0}]}",
-		"{\"mode\":\"m\",\"source\":\"s\",\"strides\":[16],\"varyings\":[{\"name\":\"p\","
+		"{\"mode\":\"m\",\"strides\":[16],\"varyings\":[{\"name\":\"p\","
 		"\"type\":\"GL_FLOAT\",\"size\":1,\"buffer\":99,\"offset\":0}]}",
-		"{\"source\":\"s\",\"strides\":[16],\"varyings\":[]}",
+		"{\"strides\":[16],\"varyings\":[]}",
 	};
 	struct xt_arena arena;
 	struct db_tf_layout l;

@@ -74,7 +74,7 @@ static void prepare(enum phase phase)
 		dtu_fill(data, 256, 9);
 		struct db_obs o = { .call_no = 1, .kind = "tf_buffer", .primitive_mode = "GL_POINTS",
 				    .fields_json = "{\"after\":\"end\",\"buffer\":7,\"offset\":0,\"size\":1024}",
-				    .layout_json = "{\"mode\":\"GL_INTERLEAVED_ATTRIBS\",\"source\":\"packed\","
+				    .layout_json = "{\"mode\":\"GL_INTERLEAVED_ATTRIBS\","
 						   "\"strides\":[16],\"varyings\":[{\"name\":\"pos\",\"type\":"
 						   "\"GL_FLOAT_VEC4\",\"size\":1,\"buffer\":0,\"offset\":0}]}",
 				    .data = data, .data_bytes = sizeof data };

@@ -16,7 +16,7 @@
  * ids int[2] @36, (gap 44..47), d double @48, (gap 56..63).
  * Buffer 1 (after gl_NextBuffer), stride 12: col vec3 @0. */
 static const char *const layout_json =
-	"{\"program\":9,\"mode\":\"GL_INTERLEAVED_ATTRIBS\",\"source\":\"program-interface\","
+	"{\"program\":9,\"mode\":\"GL_INTERLEAVED_ATTRIBS\","
 	"\"strides\":[64,12],\"varyings\":["
 	"{\"name\":\"pos\",\"type\":\"GL_FLOAT_VEC4\",\"size\":1,\"buffer\":0,\"offset\":0},"
 	"{\"name\":\"gl_SkipComponents1\",\"type\":\"0\",\"size\":1,\"buffer\":0,\"offset\":16},"
