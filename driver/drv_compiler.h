@@ -1,0 +1,64 @@
+/*
+ * drv_compiler.h - the shader compiler's internal interfaces between its
+ * steps (the order is in drv_shader.h).  Not for the state tracker.
+ */
+#ifndef DRV_COMPILER_H
+#define DRV_COMPILER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "drv_ir.h"
+#include "drv_shader.h"
+#include "xt_buf.h"
+#include "xt_rc.h"
+
+/* --- drv_glsl_translate.c -------------------------------------------------- */
+
+struct drv_translation {
+	char *text;                     /* GLSL for glslang (malloc'd) */
+	int src_version;                /* #version of the input (110 if none, 100 for ES) */
+	bool src_es;
+	bool src_compat;                /* compatibility built-ins were allowed */
+	int dst_version;                /* what `text` declares */
+	bool dst_es;
+	struct drv_builtin_map *maps;   /* malloc'd */
+	unsigned n_maps;
+};
+
+/*
+ * Rewrites `src` for `stage` into GLSL glslang takes (drv_glsl_translate.c
+ * top comment).  A construct it cannot honestly translate is a compile
+ * error: the message, naming it, is appended to `log` and XT_ERR_UNSUPPORTED
+ * returned.  On success the caller owns `out` (drv_translation_fini).
+ */
+enum xt_rc drv_glsl_translate(const char *src, enum drv_stage stage, bool es_context,
+			      struct drv_translation *out, struct xt_buf *log);
+void drv_translation_fini(struct drv_translation *t);
+/* The user-visible name of a translated identifier ("xt_r_sample" ->
+ * "sample"); `name` itself when it was not renamed. */
+const char *drv_translation_user_name(const struct drv_builtin_map *maps, unsigned n, const char *name);
+/* The reverse: the identifier in the translated source for a user name. */
+const char *drv_translation_src_name(const struct drv_builtin_map *maps, unsigned n, const char *name);
+
+/* --- drv_glslang.c ---------------------------------------------------------- */
+
+struct drv_spirv {
+	uint32_t *words;                /* malloc'd, NULL when the stage is absent */
+	size_t n_words;
+};
+
+/*
+ * Parses the translated stages with glslang, links them as one program
+ * (so that auto-mapped locations agree between stages), and generates
+ * SPIR-V per present stage.  Compile errors go to compile_log[stage] and
+ * return XT_ERR_INVALID with compiled[stage] = false; link errors to
+ * link_log.
+ */
+enum xt_rc drv_glslang_compile(const struct drv_translation tr[DRV_STAGE_COUNT],
+			       const bool present[DRV_STAGE_COUNT],
+			       struct drv_spirv spv[DRV_STAGE_COUNT],
+			       struct xt_buf compile_log[DRV_STAGE_COUNT], bool compiled[DRV_STAGE_COUNT],
+			       struct xt_buf *link_log);
+
+#endif

@@ -1,0 +1,153 @@
+/*
+ * drv_glslang.c - GLSL -> SPIR-V through glslang's C API (glslang 12).
+ *
+ * Decisions:
+ *   - Client OpenGL 4.50 (GL_ARB_gl_spirv semantics): default-block
+ *     uniforms stay loose UniformConstant variables with locations, as GL
+ *     reports them, instead of the Vulkan rule that forbids them.
+ *   - Locations and bindings are auto-mapped per stage (SPIR-V for GL
+ *     wants them); each stage is linked alone in its own glslang program
+ *     (glslang 12's C interface appends every generated module to one
+ *     vector), and the driver matches stage interfaces by name itself.
+ *   - SPIR-V 1.0 with glslang's spirv-opt pipeline.  In glslang 12 the
+ *     pipeline only runs for HLSL or when `optimize_size` is set (see
+ *     GlslangToSpv.cpp); disable_optimizer = false alone leaves every local
+ *     in memory and every function un-inlined.  So both are set: functions
+ *     are inlined (there is no call support downstream), locals promoted to
+ *     SSA, early returns merged.
+ * glslang keeps process-wide state: it is initialised once (pthread_once)
+ * and never finalised.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <glslang/Include/glslang_c_interface.h>
+#include <glslang/Public/resource_limits_c.h>
+
+#include "drv_compiler.h"
+
+static pthread_once_t init_once = PTHREAD_ONCE_INIT;
+static pthread_mutex_t glslang_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void init_glslang(void)
+{
+	glslang_initialize_process();
+}
+
+static const glslang_stage_t gl_stage[DRV_STAGE_COUNT] = {
+	[DRV_STAGE_VERTEX] = GLSLANG_STAGE_VERTEX,
+	[DRV_STAGE_GEOMETRY] = GLSLANG_STAGE_GEOMETRY,
+	[DRV_STAGE_FRAGMENT] = GLSLANG_STAGE_FRAGMENT,
+};
+
+enum xt_rc drv_glslang_compile(const struct drv_translation tr[DRV_STAGE_COUNT],
+			       const bool present[DRV_STAGE_COUNT],
+			       struct drv_spirv spv[DRV_STAGE_COUNT],
+			       struct xt_buf compile_log[DRV_STAGE_COUNT], bool compiled[DRV_STAGE_COUNT],
+			       struct xt_buf *link_log)
+{
+	glslang_shader_t *sh[DRV_STAGE_COUNT] = { 0 };
+	glslang_input_t in[DRV_STAGE_COUNT];
+	glslang_program_t *prog = NULL;
+	enum xt_rc rc = XT_OK;
+	bool ok = true;
+
+	pthread_once(&init_once, init_glslang);
+	/* glslang's symbol-table setup is not documented as re-entrant */
+	pthread_mutex_lock(&glslang_lock);
+	for (int s = 0; s < DRV_STAGE_COUNT; s++) {
+		spv[s].words = NULL;
+		spv[s].n_words = 0;
+		compiled[s] = false;
+		if (!present[s])
+			continue;
+		memset(&in[s], 0, sizeof in[s]);
+		in[s].language = GLSLANG_SOURCE_GLSL;
+		in[s].stage = gl_stage[s];
+		in[s].client = GLSLANG_CLIENT_OPENGL;
+		in[s].client_version = GLSLANG_TARGET_OPENGL_450;
+		in[s].target_language = GLSLANG_TARGET_SPV;
+		in[s].target_language_version = GLSLANG_TARGET_SPV_1_0;
+		in[s].code = tr[s].text;
+		in[s].default_version = 330;
+		in[s].default_profile = GLSLANG_CORE_PROFILE;
+		in[s].messages = GLSLANG_MSG_DEFAULT_BIT | GLSLANG_MSG_SPV_RULES_BIT;
+		in[s].resource = glslang_default_resource();
+		sh[s] = glslang_shader_create(&in[s]);
+		if (!sh[s]) {
+			rc = XT_ERR_NOMEM;
+			goto out;
+		}
+		glslang_shader_set_options(sh[s], GLSLANG_SHADER_AUTO_MAP_LOCATIONS | GLSLANG_SHADER_AUTO_MAP_BINDINGS);
+		if (!glslang_shader_preprocess(sh[s], &in[s]) || !glslang_shader_parse(sh[s], &in[s])) {
+			const char *log = glslang_shader_get_info_log(sh[s]);
+			xt_buf_printf(&compile_log[s], "%s", log ? log : "glslang: parse failed\n");
+			ok = false;
+			continue;
+		}
+		compiled[s] = true;
+	}
+	if (!ok) {
+		rc = XT_ERR_INVALID;
+		goto out;
+	}
+	/* One program per stage: glslang_program_SPIRV_generate appends to the
+	 * program's word vector (and runs the optimizer over all of it), and
+	 * the stages are matched by name downstream (drv_io_layout), not by
+	 * glslang's per-stage automatic locations, which disagree. */
+	for (int s = 0; s < DRV_STAGE_COUNT; s++) {
+		glslang_spv_options_t opt;
+		size_t n;
+		if (!sh[s])
+			continue;
+		prog = glslang_program_create();
+		if (!prog) {
+			rc = XT_ERR_NOMEM;
+			goto out;
+		}
+		glslang_program_add_shader(prog, sh[s]);
+		if (!glslang_program_link(prog, GLSLANG_MSG_DEFAULT_BIT | GLSLANG_MSG_SPV_RULES_BIT) ||
+		    !glslang_program_map_io(prog)) {
+			const char *log = glslang_program_get_info_log(prog);
+			xt_buf_printf(link_log, "%s", log && *log ? log : "error: glslang could not link the program\n");
+			rc = XT_ERR_INVALID;
+			goto out;
+		}
+		memset(&opt, 0, sizeof opt);
+		opt.disable_optimizer = false;
+		opt.optimize_size = true;
+		glslang_program_SPIRV_generate_with_options(prog, gl_stage[s], &opt);
+		n = glslang_program_SPIRV_get_size(prog);
+		if (!n) {
+			const char *m = glslang_program_SPIRV_get_messages(prog);
+			xt_buf_printf(link_log, "error: glslang generated no SPIR-V for the shader%s%s\n",
+				      m ? ": " : "", m ? m : "");
+			rc = XT_ERR_INVALID;
+			goto out;
+		}
+		spv[s].words = malloc(n * 4);
+		if (!spv[s].words) {
+			rc = XT_ERR_NOMEM;
+			goto out;
+		}
+		glslang_program_SPIRV_get(prog, spv[s].words);
+		spv[s].n_words = n;
+		glslang_program_delete(prog);
+		prog = NULL;
+	}
+out:
+	if (prog)
+		glslang_program_delete(prog);
+	for (int s = 0; s < DRV_STAGE_COUNT; s++)
+		if (sh[s])
+			glslang_shader_delete(sh[s]);
+	pthread_mutex_unlock(&glslang_lock);
+	if (rc != XT_OK)
+		for (int s = 0; s < DRV_STAGE_COUNT; s++) {
+			free(spv[s].words);
+			spv[s].words = NULL;
+			spv[s].n_words = 0;
+		}
+	return rc;
+}

@@ -1,0 +1,726 @@
+/*
+ * drv_program.c - drv_program_create: runs the compiler steps of
+ * drv_shader.h for one GL program and builds what GL reports about it
+ * (active attributes with glBindAttribLocation applied, default-block
+ * uniforms laid out once for all stages, uniform blocks, the TF layout, GS
+ * parameters), then compiles each hardware stage (VS or ES + GS + copy
+ * shader) with the IR validated after every pass.
+ *
+ * Error policy: a construct the driver cannot compile is a compile error of
+ * that stage (compile_log, compiled[] = false, not linked); a GL link error
+ * goes to link_log; a bug in the compiler (the IR validator failing) is
+ * reported as "internal compiler error" in link_log, never an abort.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <spirv/unified1/spirv.h>
+
+#include "drv_spirv.h"
+#include "gm_isa.h"
+
+static const char *const stage_names[DRV_STAGE_COUNT] = { "vertex", "geometry", "fragment" };
+
+struct build {
+	struct drv_program *p;
+	const struct drv_program_desc *desc;
+	struct drv_translation tr[DRV_STAGE_COUNT];
+	struct drv_spirv spv[DRV_STAGE_COUNT];
+	struct drv_smodule mod[DRV_STAGE_COUNT];
+	bool parsed[DRV_STAGE_COUNT];
+	struct xt_buf clog[DRV_STAGE_COUNT];
+	struct xt_buf llog;
+	struct drv_io_layout esgs;
+	uint32_t **gsvs_dw;          /* per GS output var */
+	uint32_t n_uniform_cap;
+};
+
+/* --- GL type helpers (public) ---------------------------------------------- */
+
+static const struct { uint32_t e; const char *name; unsigned comps; } gl_types[] = {
+	{ 0x1406, "GL_FLOAT", 1 }, { 0x8B50, "GL_FLOAT_VEC2", 2 }, { 0x8B51, "GL_FLOAT_VEC3", 3 },
+	{ 0x8B52, "GL_FLOAT_VEC4", 4 }, { 0x1404, "GL_INT", 1 }, { 0x8B53, "GL_INT_VEC2", 2 },
+	{ 0x8B54, "GL_INT_VEC3", 3 }, { 0x8B55, "GL_INT_VEC4", 4 }, { 0x1405, "GL_UNSIGNED_INT", 1 },
+	{ 0x8DC6, "GL_UNSIGNED_INT_VEC2", 2 }, { 0x8DC7, "GL_UNSIGNED_INT_VEC3", 3 },
+	{ 0x8DC8, "GL_UNSIGNED_INT_VEC4", 4 }, { 0x8B56, "GL_BOOL", 1 }, { 0x8B57, "GL_BOOL_VEC2", 2 },
+	{ 0x8B58, "GL_BOOL_VEC3", 3 }, { 0x8B59, "GL_BOOL_VEC4", 4 }, { 0x8B5A, "GL_FLOAT_MAT2", 4 },
+	{ 0x8B5B, "GL_FLOAT_MAT3", 9 }, { 0x8B5C, "GL_FLOAT_MAT4", 16 }, { 0x8B65, "GL_FLOAT_MAT2x3", 6 },
+	{ 0x8B66, "GL_FLOAT_MAT2x4", 8 }, { 0x8B67, "GL_FLOAT_MAT3x2", 6 }, { 0x8B68, "GL_FLOAT_MAT3x4", 12 },
+	{ 0x8B69, "GL_FLOAT_MAT4x2", 8 }, { 0x8B6A, "GL_FLOAT_MAT4x3", 12 }, { 0x140A, "GL_DOUBLE", 2 },
+	{ 0x8FFC, "GL_DOUBLE_VEC2", 4 }, { 0x8FFD, "GL_DOUBLE_VEC3", 6 }, { 0x8FFE, "GL_DOUBLE_VEC4", 8 },
+	{ 0x8F46, "GL_DOUBLE_MAT2", 8 }, { 0x8F47, "GL_DOUBLE_MAT3", 18 }, { 0x8F48, "GL_DOUBLE_MAT4", 32 },
+	{ 0x8F49, "GL_DOUBLE_MAT2x3", 12 }, { 0x8F4A, "GL_DOUBLE_MAT2x4", 16 }, { 0x8F4B, "GL_DOUBLE_MAT3x2", 12 },
+	{ 0x8F4C, "GL_DOUBLE_MAT3x4", 24 }, { 0x8F4D, "GL_DOUBLE_MAT4x2", 16 }, { 0x8F4E, "GL_DOUBLE_MAT4x3", 24 },
+	{ 0x0000, "GL_NONE", 0 },
+};
+
+const char *drv_gl_type_name(uint32_t type)
+{
+	for (size_t i = 0; i < sizeof gl_types / sizeof gl_types[0]; i++)
+		if (gl_types[i].e == type)
+			return gl_types[i].name;
+	return "GL_?";
+}
+
+unsigned drv_gl_type_components(uint32_t type)
+{
+	for (size_t i = 0; i < sizeof gl_types / sizeof gl_types[0]; i++)
+		if (gl_types[i].e == type)
+			return gl_types[i].comps;
+	return 0;
+}
+
+/* --- tables ------------------------------------------------------------------ */
+
+static const char *user_name(const struct build *b, enum drv_stage s, const char *name)
+{
+	return drv_translation_user_name(b->tr[s].maps, b->tr[s].n_maps, name);
+}
+
+static enum xt_rc build_attribs(struct build *b)
+{
+	struct drv_smodule *m = &b->mod[DRV_STAGE_VERTEX];
+	struct drv_program *p = b->p;
+	uint32_t used = 0;
+
+	p->attribs = calloc(m->n_vars + 1, sizeof *p->attribs);
+	if (!p->attribs)
+		return XT_ERR_NOMEM;
+	/* glBindAttribLocation first, then the rest keep glslang's order in the
+	 * locations left free */
+	for (int pass = 0; pass < 2; pass++)
+		for (uint32_t i = 0; i < m->n_vars; i++) {
+			struct drv_svar *v = &m->vars[i];
+			const char *un = user_name(b, DRV_STAGE_VERTEX, v->name);
+			uint32_t nloc = drv_stype_locations(m, v->type), el, loc = ~0u;
+			bool bound = false;
+			if (v->storage != SpvStorageClassInput || v->builtin >= 0)
+				continue;
+			for (unsigned k = 0; b->desc->attrib_names && b->desc->attrib_names[k]; k++)
+				if (!strcmp(b->desc->attrib_names[k], un)) {
+					loc = b->desc->attrib_locations[k];
+					bound = true;
+				}
+			if (bound != (pass == 0))
+				continue;
+			if (!bound) {
+				for (loc = 0; loc + nloc <= DRV_MAX_ATTRIBS; loc++)
+					if (!(used >> loc & ((1u << nloc) - 1)))
+						break;
+			}
+			if (loc + nloc > DRV_MAX_ATTRIBS) {
+				xt_buf_printf(&b->llog, "error: too many vertex attributes: \"%s\" does not fit below MAX_VERTEX_ATTRIBS (%u)\n",
+					      un, DRV_MAX_ATTRIBS);
+				return XT_ERR_INVALID;
+			}
+			if (used >> loc & ((1u << nloc) - 1)) {
+				xt_buf_printf(&b->llog, "error: vertex attribute \"%s\" at location %u overlaps another attribute\n",
+					      un, loc);
+				return XT_ERR_INVALID;
+			}
+			used |= ((1u << nloc) - 1) << loc;
+			v->location = (int32_t)loc;
+			{
+				struct drv_attrib *a = &p->attribs[p->n_attribs++];
+				uint32_t base = drv_stype_strip_arrays(m, v->type, &el);
+				snprintf(a->name, sizeof a->name, "%s", un);
+				a->type = drv_stype_gl_enum(m, base);
+				a->size = el;
+				a->location = loc;
+				a->locations = nloc;
+			}
+		}
+	return XT_OK;
+}
+
+static struct drv_uniform *new_uniform(struct build *b)
+{
+	struct drv_program *p = b->p;
+	if (p->n_uniforms == b->n_uniform_cap) {
+		uint32_t n = b->n_uniform_cap ? b->n_uniform_cap * 2 : 32;
+		struct drv_uniform *u = realloc(p->uniforms, n * sizeof *u);
+		if (!u)
+			return NULL;
+		p->uniforms = u;
+		b->n_uniform_cap = n;
+	}
+	memset(&p->uniforms[p->n_uniforms], 0, sizeof p->uniforms[0]);
+	return &p->uniforms[p->n_uniforms++];
+}
+
+/* Adds the leaves of a default-block uniform of type t at byte `off`. */
+static enum xt_rc add_leaves(struct build *b, const struct drv_smodule *m, uint32_t t, const char *name,
+			     uint32_t off, uint32_t mat_stride, int32_t *loc)
+{
+	const struct drv_sid *ty = drv_stype(m, t);
+	char nm[160];
+	if (!ty)
+		return XT_OK;
+	if (ty->op == SpvOpTypeStruct) {
+		for (uint32_t i = 0; i < ty->n_members; i++) {
+			enum xt_rc rc;
+			snprintf(nm, sizeof nm, "%s.%s", name, ty->members[i].name ? ty->members[i].name : "");
+			if ((rc = add_leaves(b, m, ty->members[i].type, nm, off + drv_stype_member_offset(m, t, i),
+					     ty->members[i].matrix_stride, loc)) != XT_OK)
+				return rc;
+		}
+		return XT_OK;
+	}
+	if (ty->op == SpvOpTypeArray) {
+		const struct drv_sid *et = drv_stype(m, ty->elem);
+		uint32_t stride = drv_stype_array_stride(m, t);
+		if (et && (et->op == SpvOpTypeStruct || et->op == SpvOpTypeArray)) {
+			for (uint32_t i = 0; i < ty->count; i++) {
+				enum xt_rc rc;
+				snprintf(nm, sizeof nm, "%s[%u]", name, i);
+				if ((rc = add_leaves(b, m, ty->elem, nm, off + i * stride, mat_stride, loc)) != XT_OK)
+					return rc;
+			}
+			return XT_OK;
+		}
+		{
+			struct drv_uniform *u = new_uniform(b);
+			if (!u)
+				return XT_ERR_NOMEM;
+			snprintf(u->name, sizeof u->name, "%s[0]", name);
+			u->type = drv_stype_gl_enum(m, ty->elem);
+			u->size = ty->count;
+			u->location = *loc;
+			u->offset = off;
+			u->array_stride = stride;
+			u->matrix_stride = et && et->op == SpvOpTypeMatrix ? (mat_stride ? mat_stride : 16) : 0;
+			u->block = -1;
+			*loc += (int32_t)ty->count;
+			return XT_OK;
+		}
+	}
+	{
+		struct drv_uniform *u = new_uniform(b);
+		uint32_t size, align;
+		if (!u)
+			return XT_ERR_NOMEM;
+		drv_stype_std140(m, t, &size, &align);
+		snprintf(u->name, sizeof u->name, "%s", name);
+		u->type = drv_stype_gl_enum(m, t);
+		u->size = 1;
+		u->location = (*loc)++;
+		u->offset = off;
+		u->array_stride = 0;
+		u->matrix_stride = ty->op == SpvOpTypeMatrix ? (mat_stride ? mat_stride : (size / ty->count <= 16 ? 16 : 32)) : 0;
+		u->block = -1;
+	}
+	return XT_OK;
+}
+
+/* One constant-buffer layout for all stages: the first stage to declare a
+ * uniform places it; the others reuse its offset. */
+static enum xt_rc build_uniforms(struct build *b)
+{
+	struct drv_program *p = b->p;
+	uint32_t size_total = 0;
+	int32_t loc = 0;
+	enum xt_rc rc;
+
+	for (int s = 0; s < DRV_STAGE_COUNT; s++) {
+		struct drv_smodule *m = &b->mod[s];
+		if (!b->parsed[s])
+			continue;
+		for (uint32_t i = 0; i < m->n_vars; i++) {
+			struct drv_svar *v = &m->vars[i];
+			uint32_t el, base = drv_stype_strip_arrays(m, v->type, &el);
+			const struct drv_sid *bt = drv_stype(m, base);
+			const char *un = user_name(b, (enum drv_stage)s, v->name);
+			bool found = false;
+			if ((v->storage != SpvStorageClassUniformConstant && v->storage != SpvStorageClassUniform) || !bt)
+				continue;
+			if (bt->op == SpvOpTypeImage || bt->op == SpvOpTypeSampledImage || bt->op == SpvOpTypeSampler)
+				continue;
+			if (v->storage == SpvStorageClassUniform) {
+				const char *bn = bt->name ? bt->name : v->name;
+				uint32_t sz, al;
+				for (unsigned k = 0; k < p->n_ubos; k++)
+					if (!strcmp(p->ubos[k].name, bn)) {
+						v->ubo = (int32_t)k;
+						p->ubos[k].stages |= 1u << s;
+						found = true;
+					}
+				if (found)
+					continue;
+				if (el > 1 || p->n_ubos >= DRV_MAX_UBOS) {
+					xt_buf_printf(&b->llog, "error: uniform block \"%s\": %s\n", bn,
+						      el > 1 ? "arrays of uniform blocks are not supported by the driver"
+							     : "too many uniform blocks (the driver has 12)");
+					return XT_ERR_INVALID;
+				}
+				{
+					struct drv_ubo *nu = realloc(p->ubos, (p->n_ubos + 1) * sizeof *nu), *u;
+					if (!nu)
+						return XT_ERR_NOMEM;
+					p->ubos = nu;
+					u = &nu[p->n_ubos];
+					memset(u, 0, sizeof *u);
+					snprintf(u->name, sizeof u->name, "%s", bn);
+					drv_stype_std140(m, v->type, &sz, &al);
+					u->size_bytes = sz;
+					u->binding = 0;
+					u->stages = 1u << s;
+					v->ubo = (int32_t)p->n_ubos++;
+				}
+				continue;
+			}
+			/* default block: shared by name across stages */
+			for (unsigned k = 0; k < p->n_uniforms; k++) {
+				const char *n = p->uniforms[k].name;
+				size_t len = strlen(un);
+				if (!strncmp(n, un, len) && (n[len] == 0 || n[len] == '[' || n[len] == '.')) {
+					/* the leaf offset minus the leaf's position in
+					 * the variable is the variable's offset: only
+					 * the first leaf starts the variable */
+					v->mem_offset = p->uniforms[k].offset;
+					found = true;
+					break;
+				}
+			}
+			if (found)
+				continue;
+			{
+				uint32_t sz, al;
+				drv_stype_std140(m, v->type, &sz, &al);
+				if (al < 16 && (drv_stype(m, v->type)->op == SpvOpTypeStruct ||
+						drv_stype(m, v->type)->op == SpvOpTypeArray))
+					al = 16;
+				v->mem_offset = (size_total + al - 1) / al * al;
+				size_total = v->mem_offset + sz;
+				if ((rc = add_leaves(b, m, v->type, un, v->mem_offset, 0, &loc)) != XT_OK)
+					return rc;
+			}
+		}
+	}
+	p->const_buffer_size = (size_total + 15) / 16 * 16;
+	return XT_OK;
+}
+
+/* --- GS and ring layouts -------------------------------------------------------- */
+
+static enum xt_rc esgs_add(struct build *b, const char *key, uint32_t dwords, uint32_t *dw)
+{
+	struct drv_io_var *nv = realloc(b->esgs.vars, (b->esgs.n_vars + 1) * sizeof *nv);
+	if (!nv)
+		return XT_ERR_NOMEM;
+	b->esgs.vars = nv;
+	snprintf(nv[b->esgs.n_vars].key, sizeof nv->key, "%s", key);
+	nv[b->esgs.n_vars].dw = *dw;
+	nv[b->esgs.n_vars].dwords = dwords;
+	b->esgs.n_vars++;
+	*dw += dwords;
+	return XT_OK;
+}
+
+/* The ES -> GS item: every vertex-shader output by name, then the built-ins. */
+static enum xt_rc build_esgs(struct build *b)
+{
+	struct drv_smodule *m = &b->mod[DRV_STAGE_VERTEX];
+	uint32_t dw = 0;
+	char key[96];
+	enum xt_rc rc;
+	for (uint32_t i = 0; i < m->n_vars; i++) {
+		const struct drv_svar *v = &m->vars[i];
+		const struct drv_sid *t = drv_stype(m, v->type);
+		if (v->storage != SpvStorageClassOutput || !t || v->builtin >= 0)
+			continue;
+		if (t->op == SpvOpTypeStruct && t->block) {
+			for (uint32_t k = 0; k < t->n_members; k++) {
+				if (t->members[k].builtin >= 0)
+					continue;
+				drv_io_key(m, v, v->type, (int)k, key, sizeof key);
+				if ((rc = esgs_add(b, key, drv_stype_dwords(m, t->members[k].type), &dw)) != XT_OK)
+					return rc;
+			}
+			continue;
+		}
+		drv_io_key(m, v, 0, -1, key, sizeof key);
+		if ((rc = esgs_add(b, key, drv_stype_dwords(m, v->type), &dw)) != XT_OK)
+			return rc;
+	}
+	b->esgs.pos_dw = dw;
+	b->esgs.psize_dw = dw + 4;
+	b->esgs.clip_dw = dw + 5;
+	b->esgs.itemsize_dw = dw + 13;
+	return XT_OK;
+}
+
+static enum xt_rc build_gs(struct build *b)
+{
+	struct drv_smodule *m = &b->mod[DRV_STAGE_GEOMETRY];
+	struct drv_gs_info *g = &b->p->gs;
+	uint32_t off = 0;
+
+	g->max_vertices = m->gs_max_vertices;
+	g->input_prim = m->gs_input_prim;
+	g->output_prim = m->gs_output_prim;
+	g->invocations = m->gs_invocations ? m->gs_invocations : 1;
+	g->vertices_in = m->gs_vertices_in;
+	g->esgs_itemsize_dw = b->esgs.itemsize_dw;
+	b->gsvs_dw = calloc(m->n_vars + 1, sizeof *b->gsvs_dw);
+	if (!b->gsvs_dw)
+		return XT_ERR_NOMEM;
+	for (unsigned s = 0; s < DRV_MAX_VERTEX_STREAMS; s++) {
+		uint32_t dw = 0;
+		for (uint32_t i = 0; i < m->n_vars; i++) {
+			const struct drv_svar *v = &m->vars[i];
+			uint32_t vs = v->stream > 0 ? (uint32_t)v->stream : 0;
+			if (v->storage != SpvStorageClassOutput || vs != s)
+				continue;
+			b->gsvs_dw[i] = calloc(v->slots + 1, sizeof **b->gsvs_dw);
+			if (!b->gsvs_dw[i])
+				return XT_ERR_NOMEM;
+			for (uint32_t j = 0; j < v->slots; j++) {
+				b->gsvs_dw[i][j] = dw;
+				dw += drv_stype_slot_dwords(m, v->type, j);
+			}
+			g->streams_used |= 1u << s;
+		}
+		g->vert_itemsize_dw[s] = dw;
+		g->ring_offset_dw[s] = off;
+		off += dw * g->max_vertices;
+	}
+	g->gsvs_itemsize_dw = off;
+	/* streams the shader emits on count even without outputs */
+	for (uint32_t p = m->fn_begin; p < m->fn_end;) {
+		uint16_t op = (uint16_t)(m->words[p] & 0xFFFF), n = (uint16_t)(m->words[p] >> 16);
+		if (!n)
+			break;
+		if ((op == SpvOpEmitStreamVertex) && n >= 2 && m->words[p + 1] < m->bound &&
+		    m->ids[m->words[p + 1]].cval)
+			g->streams_used |= 1u << (m->ids[m->words[p + 1]].cval[0] & 3);
+		if (op == SpvOpEmitVertex)
+			g->streams_used |= 1;
+		p += n;
+	}
+	return XT_OK;
+}
+
+/* --- per hardware stage -------------------------------------------------------------- */
+
+static enum xt_rc compile_hw(struct build *b, enum drv_hw_stage hw, enum drv_stage stage)
+{
+	struct drv_ir ir;
+	struct xt_err err = { 0 };
+	struct drv_lower_info info = { .tf = &b->p->tf, .esgs = &b->esgs, .gs = &b->p->gs, .gsvs_dw = b->gsvs_dw };
+	enum xt_rc rc;
+	const char *pass = "spirv_to_ir";
+
+	drv_ir_init(&ir, hw);
+	if (hw == DRV_HW_COPY) {
+		pass = "build_copy_shader";
+		rc = drv_build_copy_shader(&ir, &b->mod[DRV_STAGE_GEOMETRY], &info, &err);
+	} else {
+		rc = drv_spirv_to_ir(&b->mod[stage], &b->esgs, &ir, &err);
+	}
+	if (rc == XT_OK && (rc = drv_ir_validate(&ir, pass, &err)) == XT_OK && hw != DRV_HW_COPY) {
+		pass = "lower_io";
+		if ((rc = drv_lower_io(&ir, &b->mod[stage], &info, &err)) == XT_OK)
+			rc = drv_ir_validate(&ir, pass, &err);
+	}
+	if (rc == XT_OK) {
+		pass = "ra";
+		if ((rc = drv_ra(&ir, &err)) == XT_OK)
+			rc = drv_ir_validate(&ir, pass, &err);
+	}
+	if (rc == XT_OK) {
+		pass = "emit";
+		rc = drv_emit(&ir, &info, &b->p->hw[hw], &err);
+	}
+	if (rc == XT_ERR_NOMEM) {
+		drv_ir_fini(&ir);
+		return rc;
+	}
+	if (rc == XT_ERR_UNSUPPORTED || rc == XT_ERR_CORRUPT) {
+		xt_buf_printf(&b->clog[stage], "error: %s\n", err.msg);
+		b->p->compiled[stage] = false;
+	} else if (rc != XT_OK) {
+		struct xt_buf dump = XT_BUF_INIT;
+		drv_ir_print(&ir, &dump);
+		xt_buf_printf(&b->llog, "error: internal compiler error in %s (%s shader, pass %s): %s\n",
+			      hw == DRV_HW_COPY ? "the copy shader" : "the", stage_names[stage], pass, err.msg);
+		if (getenv("XFBTRACE_DRV_DEBUG") && dump.data)
+			xt_buf_append(&b->llog, dump.data, dump.len);
+		xt_buf_fini(&dump);
+	}
+	drv_ir_fini(&ir);
+	return rc == XT_OK ? XT_OK : XT_ERR_INVALID;
+}
+
+static char *take_log(struct xt_buf *b)
+{
+	char *s;
+	xt_buf_append(b, "", 1);
+	s = (char *)xt_buf_detach(b, NULL);
+	return s ? s : calloc(1, 1);
+}
+
+enum xt_rc drv_program_create(const struct drv_program_desc *desc, struct drv_program **out, struct xt_err *err)
+{
+	struct build *b;
+	struct drv_program *p;
+	bool present[DRV_STAGE_COUNT], ok = true;
+	enum xt_rc rc = XT_OK;
+	enum drv_stage last;
+
+	*out = NULL;
+	if (!desc)
+		return XT_FAIL(err, XT_ERR_INVALID, "drv_program_create: no description");
+	b = calloc(1, sizeof *b);
+	p = calloc(1, sizeof *p);
+	if (!b || !p) {
+		free(b);
+		free(p);
+		return XT_FAIL(err, XT_ERR_NOMEM, "out of memory");
+	}
+	b->p = p;
+	b->desc = desc;
+	for (int s = 0; s < DRV_STAGE_COUNT; s++) {
+		present[s] = desc->source[s] != NULL;
+		if (!present[s])
+			continue;
+		rc = drv_glsl_translate(desc->source[s], (enum drv_stage)s, desc->es, &b->tr[s], &b->clog[s]);
+		if (rc == XT_ERR_NOMEM)
+			goto fail;
+		p->compiled[s] = rc == XT_OK;
+		ok &= rc == XT_OK;
+		if (rc == XT_OK) {
+			p->translated[s] = strdup(b->tr[s].text);
+			for (unsigned k = 0; k < b->tr[s].n_maps; k++) {
+				struct drv_builtin_map *nm = realloc(p->builtins, (p->n_builtins + 1) * sizeof *nm);
+				if (!nm) {
+					rc = XT_ERR_NOMEM;
+					goto fail;
+				}
+				p->builtins = nm;
+				nm[p->n_builtins++] = b->tr[s].maps[k];
+			}
+		}
+	}
+	rc = XT_OK;
+	if (!present[DRV_STAGE_VERTEX]) {
+		xt_buf_printf(&b->llog, "error: the program has no vertex shader\n");
+		ok = false;
+	}
+	if (!ok)
+		goto done;
+	rc = drv_glslang_compile(b->tr, present, b->spv, b->clog, p->compiled, &b->llog);
+	if (rc == XT_ERR_NOMEM)
+		goto fail;
+	if (rc != XT_OK) {
+		rc = XT_OK;
+		goto done;
+	}
+	for (int s = 0; s < DRV_STAGE_COUNT; s++) {
+		struct xt_err perr = { 0 };
+		if (!b->spv[s].words)
+			continue;
+		rc = drv_smodule_parse(&b->mod[s], b->spv[s].words, b->spv[s].n_words, &perr);
+		b->parsed[s] = rc == XT_OK;
+		if (rc == XT_ERR_NOMEM)
+			goto fail;
+		if (rc != XT_OK) {
+			xt_buf_printf(&b->clog[s], "error: %s\n", perr.msg);
+			p->compiled[s] = false;
+			ok = false;
+		}
+		rc = XT_OK;
+	}
+	if (!ok)
+		goto done;
+	p->has_gs = b->parsed[DRV_STAGE_GEOMETRY];
+	last = p->has_gs ? DRV_STAGE_GEOMETRY : DRV_STAGE_VERTEX;
+	if ((rc = build_attribs(b)) != XT_OK || (rc = build_uniforms(b)) != XT_OK ||
+	    (rc = drv_tf_layout_build(&b->mod[last], last, desc, b->tr[last].maps, b->tr[last].n_maps, &p->tf,
+				      &b->llog)) != XT_OK) {
+		if (rc == XT_ERR_NOMEM)
+			goto fail;
+		rc = XT_OK;
+		goto done;
+	}
+	if (p->has_gs) {
+		if ((rc = build_esgs(b)) != XT_OK || (rc = build_gs(b)) != XT_OK)
+			goto fail;
+		if (p->gs.max_vertices == 0) {
+			xt_buf_printf(&b->llog, "error: the geometry shader does not declare max_vertices\n");
+			goto done;
+		}
+	}
+	ok = compile_hw(b, p->has_gs ? DRV_HW_ES : DRV_HW_VS, DRV_STAGE_VERTEX) == XT_OK;
+	if (ok && p->has_gs)
+		ok = compile_hw(b, DRV_HW_GS, DRV_STAGE_GEOMETRY) == XT_OK &&
+		     compile_hw(b, DRV_HW_COPY, DRV_STAGE_GEOMETRY) == XT_OK;
+	p->linked = ok;
+done:
+	for (int s = 0; s < DRV_STAGE_COUNT; s++)
+		p->compile_log[s] = take_log(&b->clog[s]);
+	if (!p->linked && !b->llog.len) {
+		for (int s = 0; s < DRV_STAGE_COUNT; s++)
+			if (present[s] && !p->compiled[s])
+				xt_buf_printf(&b->llog, "error: linking with an uncompiled %s shader\n", stage_names[s]);
+	}
+	p->link_log = take_log(&b->llog);
+	rc = XT_OK;
+fail:
+	if (b->gsvs_dw) {
+		for (uint32_t i = 0; i < b->mod[DRV_STAGE_GEOMETRY].n_vars + 1; i++)
+			free(b->gsvs_dw[i]);
+		free(b->gsvs_dw);
+	}
+	for (int s = 0; s < DRV_STAGE_COUNT; s++) {
+		drv_translation_fini(&b->tr[s]);
+		drv_smodule_fini(&b->mod[s]);
+		free(b->spv[s].words);
+		xt_buf_fini(&b->clog[s]);
+	}
+	xt_buf_fini(&b->llog);
+	free(b->esgs.vars);
+	free(b);
+	if (rc != XT_OK) {
+		drv_program_destroy(p);
+		return XT_FAIL(err, rc, "drv_program_create: out of memory");
+	}
+	*out = p;
+	return XT_OK;
+}
+
+void drv_program_destroy(struct drv_program *p)
+{
+	if (!p)
+		return;
+	for (int s = 0; s < DRV_STAGE_COUNT; s++) {
+		free(p->compile_log[s]);
+		free(p->translated[s]);
+	}
+	for (int h = 0; h < DRV_HW_COUNT; h++) {
+		free(p->hw[h].code);
+		free(p->hw[h].asm_text);
+	}
+	free(p->link_log);
+	free(p->attribs);
+	free(p->uniforms);
+	free(p->ubos);
+	free(p->tf.varyings);
+	free(p->builtins);
+	free(p);
+}
+
+/* --- queries --------------------------------------------------------------------- */
+
+int drv_program_attrib_location(const struct drv_program *p, const char *name)
+{
+	for (unsigned i = 0; p && i < p->n_attribs; i++)
+		if (!strcmp(p->attribs[i].name, name))
+			return (int)p->attribs[i].location;
+	return -1;
+}
+
+int drv_program_uniform_location(const struct drv_program *p, const char *name, unsigned *uniform_index,
+				 unsigned *element)
+{
+	for (unsigned i = 0; p && i < p->n_uniforms; i++) {
+		const struct drv_uniform *u = &p->uniforms[i];
+		size_t base = strlen(u->name);
+		if (u->block >= 0)
+			continue;
+		if (!strcmp(u->name, name)) {
+			if (uniform_index) *uniform_index = i;
+			if (element) *element = 0;
+			return u->location;
+		}
+		/* "a[0]" entries also answer "a" and "a[k]" */
+		if (base > 3 && !strcmp(u->name + base - 3, "[0]") && !strncmp(u->name, name, base - 3)) {
+			const char *r = name + base - 3;
+			unsigned long k = 0;
+			char *end;
+			if (*r == 0) {
+				k = 0;
+			} else if (*r == '[') {
+				k = strtoul(r + 1, &end, 10);
+				if (end == r + 1 || strcmp(end, "]"))
+					continue;
+			} else {
+				continue;
+			}
+			if (k >= u->size)
+				return -1;
+			if (uniform_index) *uniform_index = i;
+			if (element) *element = (unsigned)k;
+			return u->location + (int)k;
+		}
+	}
+	return -1;
+}
+
+uint32_t drv_program_ubo_index(const struct drv_program *p, const char *name)
+{
+	for (unsigned i = 0; p && i < p->n_ubos; i++)
+		if (!strcmp(p->ubos[i].name, name))
+			return i;
+	return 0xFFFFFFFFu;
+}
+
+uint32_t drv_program_tf_varying_max_length(const struct drv_program *p)
+{
+	uint32_t m = 0;
+	for (unsigned i = 0; p && i < p->tf.n_varyings; i++)
+		if (strlen(p->tf.varyings[i].name) + 1 > m)
+			m = (uint32_t)strlen(p->tf.varyings[i].name) + 1;
+	return m;
+}
+
+enum xt_rc drv_program_disasm(const struct drv_program *p, struct xt_buf *out)
+{
+	static const char *const hw_names[DRV_HW_COUNT] = { "VS", "ES", "GS", "copy shader" };
+	xt_buf_printf(out, "program: %s\n", p->linked ? "linked" : "not linked");
+	if (p->link_log && *p->link_log)
+		xt_buf_printf(out, "link log:\n%s", p->link_log);
+	for (int s = 0; s < DRV_STAGE_COUNT; s++)
+		if (p->compile_log[s] && *p->compile_log[s])
+			xt_buf_printf(out, "%s shader log:\n%s", stage_names[s], p->compile_log[s]);
+	for (unsigned i = 0; i < p->n_builtins; i++)
+		xt_buf_printf(out, "builtin %s -> %s (%s, %s)\n", p->builtins[i].glsl_name, p->builtins[i].reserved_name,
+			      p->builtins[i].kind == DRV_BUILTIN_ATTRIB ? "input" :
+			      p->builtins[i].kind == DRV_BUILTIN_UNIFORM ? "uniform" :
+			      p->builtins[i].kind == DRV_BUILTIN_OUTPUT ? "output" : "renamed",
+			      stage_names[p->builtins[i].stage]);
+	for (unsigned i = 0; i < p->n_attribs; i++)
+		xt_buf_printf(out, "attrib %s %s[%u] location %u (%u)\n", p->attribs[i].name,
+			      drv_gl_type_name(p->attribs[i].type), p->attribs[i].size, p->attribs[i].location,
+			      p->attribs[i].locations);
+	for (unsigned i = 0; i < p->n_uniforms; i++)
+		xt_buf_printf(out, "uniform %s %s[%u] location %d offset %u array_stride %u matrix_stride %u\n",
+			      p->uniforms[i].name, drv_gl_type_name(p->uniforms[i].type), p->uniforms[i].size,
+			      p->uniforms[i].location, p->uniforms[i].offset, p->uniforms[i].array_stride,
+			      p->uniforms[i].matrix_stride);
+	for (unsigned i = 0; i < p->n_ubos; i++)
+		xt_buf_printf(out, "uniform block %u %s size %u\n", i, p->ubos[i].name, p->ubos[i].size_bytes);
+	if (p->tf.n_varyings) {
+		xt_buf_printf(out, "transform feedback (%s%s): strides", p->tf.mode == DRV_GL_SEPARATE_ATTRIBS ?
+			      "separate" : "interleaved", p->tf.from_xfb_qualifiers ? ", xfb qualifiers" : "");
+		for (unsigned b = 0; b < DRV_MAX_TF_BUFFERS; b++)
+			xt_buf_printf(out, " %u", p->tf.stride_bytes[b]);
+		xt_buf_printf(out, "\n");
+		for (unsigned i = 0; i < p->tf.n_varyings; i++)
+			xt_buf_printf(out, "  %s %s[%u] buffer %u offset %u stream %u\n", p->tf.varyings[i].name,
+				      drv_gl_type_name(p->tf.varyings[i].type), p->tf.varyings[i].size,
+				      p->tf.varyings[i].buffer, p->tf.varyings[i].offset, p->tf.varyings[i].stream);
+	}
+	if (p->has_gs)
+		xt_buf_printf(out, "gs: max_vertices %u in 0x%x out 0x%x invocations %u streams 0x%x esgs %u gsvs %u\n",
+			      p->gs.max_vertices, p->gs.input_prim, p->gs.output_prim, p->gs.invocations,
+			      p->gs.streams_used, p->gs.esgs_itemsize_dw, p->gs.gsvs_itemsize_dw);
+	for (int h = 0; h < DRV_HW_COUNT; h++) {
+		if (!p->hw[h].present)
+			continue;
+		xt_buf_printf(out, "--- %s: %u dwords, %u VGPRs, %u SGPRs%s\n", hw_names[h], p->hw[h].size_dw,
+			      p->hw[h].num_vgprs, p->hw[h].num_sgprs, p->hw[h].so_en ? ", streamout" : "");
+		gm_isa_disassemble(p->hw[h].code, p->hw[h].size_dw, 0, out);
+	}
+	return XT_OK;
+}

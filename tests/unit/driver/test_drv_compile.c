@@ -1,0 +1,496 @@
+/*
+ * test_drv_compile.c - vertex shaders compiled by the driver and run on
+ * gpu_model with streamout, compared with values computed on the CPU:
+ * attributes and gl_VertexID / gl_InstanceID, integer and bit operations,
+ * loops with divergent breaks, matrices, default uniforms and a std140
+ * uniform block, dynamic indexing, doubles, and the GLSL 1.10 / 1.20 /
+ * 1.30 / 1.40 / 1.50 / ES 1.00 translator paths with attribute / varying /
+ * gl_Vertex / ftransform.
+ */
+#include <math.h>
+
+#include "drv_test_util.h"
+
+#define N 12
+
+static void run_points(const struct drv_program *p, struct dt_run *r, unsigned n)
+{
+	r->prim = V_DI_PT_POINTLIST;
+	r->count = n;
+	dt_run(p, r);
+}
+
+static void test_vs_vertex_id_captured_as_int(void)
+{
+	static const char vs[] =
+		"#version 330\n"
+		"flat out int id;\n"
+		"out vec4 pos;\n"
+		"void main() { id = gl_VertexID * 3 + 1; pos = vec4(float(gl_VertexID), 1.0, 2.0, -1.0);\n"
+		"  gl_Position = pos; }\n";
+	static const char *const v[] = { "id", "pos" };
+	struct drv_program *p = dt_compile(vs, NULL, v, 2, DRV_GL_INTERLEAVED_ATTRIBS);
+	static struct dt_run r;
+	bool ok = true;
+
+	CHECK(p && p->linked);
+	if (!p || !p->linked) {
+		drv_program_destroy(p);
+		return;
+	}
+	CHECK_EQ_INT(p->tf.stride_bytes[0], 20);
+	memset(&r, 0, sizeof r);
+	r.base_vertex = 5;
+	run_points(p, &r, N);
+	CHECK_EQ_INT(r.faults, 0);
+	for (unsigned i = 0; i < N; i++) {
+		unsigned vid = i + 5;
+		ok &= r.so[0][i * 5] == vid * 3 + 1;
+		ok &= dt_f(r.so[0][i * 5 + 1]) == (float)vid && dt_f(r.so[0][i * 5 + 2]) == 1.0f;
+		ok &= dt_f(r.so[0][i * 5 + 3]) == 2.0f && dt_f(r.so[0][i * 5 + 4]) == -1.0f;
+	}
+	CHECK(ok);
+	CHECK_EQ_INT(r.filled_dw[0], N * 5);
+	if (!ok)
+		dt_dump(p);
+	drv_program_destroy(p);
+}
+
+
+/* Compiles `vs`, captures `v` (interleaved), runs n points with attribute
+ * 0 = (i, i*0.5, -i, 1) and returns the program (caller destroys). */
+static struct drv_program *compile_run(const char *vs, const char *const *v, unsigned nv, struct dt_run *r,
+				       unsigned n)
+{
+	static float attr[DT_MAX_VERTS][4];
+	struct drv_program *p = dt_compile(vs, NULL, v, nv, DRV_GL_INTERLEAVED_ATTRIBS);
+	CHECK(p && p->linked);
+	if (!p || !p->linked)
+		return p;
+	for (unsigned i = 0; i < DT_MAX_VERTS; i++) {
+		attr[i][0] = (float)i;
+		attr[i][1] = (float)i * 0.5f;
+		attr[i][2] = -(float)i;
+		attr[i][3] = 1.0f;
+	}
+	if (!r->attrib[0])
+		r->attrib[0] = attr;
+	run_points(p, r, n);
+	CHECK_EQ_INT(r->faults, 0);
+	return p;
+}
+
+static void test_vs_loop_with_divergent_break_and_if(void)
+{
+	/* each vertex loops a different number of times and leaves early
+	 * when its sum passes a threshold: lanes diverge inside the loop */
+	static const char vs[] =
+		"#version 330\n"
+		"in vec4 a;\n"
+		"flat out int iters;\n"
+		"flat out int sum;\n"
+		"out float odd;\n"
+		"void main() {\n"
+		"  int n = int(a.x);\n"
+		"  int s = 0; int k = 0;\n"
+		"  for (int i = 0; i < n; i++) {\n"
+		"    if ((i & 1) == 1) s += i * 3; else s -= 1;\n"
+		"    k++;\n"
+		"    if (s > 40) break;\n"
+		"  }\n"
+		"  iters = k; sum = s;\n"
+		"  if (n % 2 == 1) odd = 1.5; else odd = -2.0;\n"
+		"  gl_Position = a;\n"
+		"}\n";
+	static const char *const v[] = { "iters", "sum", "odd" };
+	static struct dt_run r;
+	struct drv_program *p;
+	bool ok = true;
+
+	memset(&r, 0, sizeof r);
+	p = compile_run(vs, v, 3, &r, 20);
+	if (!p || !p->linked) {
+		drv_program_destroy(p);
+		return;
+	}
+	for (int i = 0; i < 20; i++) {
+		int s = 0, k = 0;
+		for (int j = 0; j < i; j++) {
+			if ((j & 1) == 1) s += j * 3; else s -= 1;
+			k++;
+			if (s > 40) break;
+		}
+		ok &= (int)r.so[0][i * 3] == k && (int)r.so[0][i * 3 + 1] == s;
+		ok &= dt_f(r.so[0][i * 3 + 2]) == ((i % 2) ? 1.5f : -2.0f);
+		if (!ok) {
+			fprintf(stderr, "vertex %d: got %d %d, want %d %d\n", i, (int)r.so[0][i * 3], (int)r.so[0][i * 3 + 1], k, s);
+			break;
+		}
+	}
+	CHECK(ok);
+	if (!ok)
+		dt_dump(p);
+	drv_program_destroy(p);
+}
+
+static void test_vs_integer_and_bit_ops(void)
+{
+	static const char vs[] =
+		"#version 400\n"
+		"in vec4 a;\n"
+		"flat out ivec4 r0;\n"
+		"flat out uvec4 r1;\n"
+		"void main() {\n"
+		"  int i = int(a.x) - 6; uint u = uint(gl_VertexID) * 2654435761u;\n"
+		"  r0 = ivec4(i / 3, i % 5, i >> 1, abs(i) * sign(i) + min(i, 2) - max(i, -1));\n"
+		"  r1 = uvec4(u >> 7, u ^ 0xA5A5A5A5u, bitfieldExtract(u, 4, 8), uint(bitCount(u)) + uint(findMSB(u)) * 100u);\n"
+		"  gl_Position = vec4(0.0);\n"
+		"}\n";
+	static const char *const v[] = { "r0", "r1" };
+	static struct dt_run r;
+	struct drv_program *p;
+	bool ok = true;
+
+	memset(&r, 0, sizeof r);
+	p = compile_run(vs, v, 2, &r, N);
+	if (!p || !p->linked) {
+		drv_program_destroy(p);
+		return;
+	}
+	for (int k = 0; k < N; k++) {
+		int i = k - 6;
+		uint32_t u = (uint32_t)k * 2654435761u, msb = 31;
+		int sg = i > 0 ? 1 : i < 0 ? -1 : 0, mod = ((i % 5) + 5) % 5;   /* OpSMod: sign of the divisor */
+		while (u && !(u >> msb & 1))
+			msb--;
+		ok &= (int)r.so[0][k * 8 + 0] == i / 3;
+		ok &= (int)r.so[0][k * 8 + 1] == mod;
+		ok &= (int)r.so[0][k * 8 + 2] == (i >> 1);
+		ok &= (int)r.so[0][k * 8 + 3] == abs(i) * sg + (i < 2 ? i : 2) - (i > -1 ? i : -1);
+		ok &= r.so[0][k * 8 + 4] == u >> 7;
+		ok &= r.so[0][k * 8 + 5] == (u ^ 0xA5A5A5A5u);
+		ok &= r.so[0][k * 8 + 6] == ((u >> 4) & 0xFF);
+		ok &= r.so[0][k * 8 + 7] == (uint32_t)__builtin_popcount(u) + (u ? msb : 0xFFFFFFFFu) * 100u;
+		if (!ok) {
+			fprintf(stderr, "vertex %d wrong: %d %d %d %d %x %x %x %u\n", k, (int)r.so[0][k * 8], (int)r.so[0][k * 8 + 1],
+				(int)r.so[0][k * 8 + 2], (int)r.so[0][k * 8 + 3], r.so[0][k * 8 + 4], r.so[0][k * 8 + 5],
+				r.so[0][k * 8 + 6], r.so[0][k * 8 + 7]);
+			break;
+		}
+	}
+	CHECK(ok);
+	drv_program_destroy(p);
+}
+
+static void test_vs_uniforms_matrix_and_block(void)
+{
+	static const char vs[] =
+		"#version 330\n"
+		"in vec4 a;\n"
+		"uniform mat4 m;\n"
+		"uniform float scale[3];\n"
+		"uniform struct S { vec3 off; int sel; } s;\n"
+		"layout(std140) uniform Blk { vec4 bias; ivec2 pick; float arr[4]; } blk;\n"
+		"out vec4 p;\n"
+		"out float x;\n"
+		"void main() {\n"
+		"  p = m * a + blk.bias;\n"
+		"  x = scale[gl_VertexID % 3] * s.off[s.sel] + blk.arr[gl_VertexID & 3] + float(blk.pick.y);\n"
+		"  gl_Position = p;\n"
+		"}\n";
+	static const char *const v[] = { "p", "x" };
+	static struct dt_run r;
+	static float consts[64], ubo[32];
+	struct drv_program *p = dt_compile(vs, NULL, v, 2, DRV_GL_INTERLEAVED_ATTRIBS);
+	static float attr[DT_MAX_VERTS][4];
+	float m[16], scale[3] = { 2.0f, -1.0f, 0.25f }, off[3] = { 10.0f, 20.0f, 30.0f }, bias[4] = { 1, 2, 3, 4 };
+	float arr[4] = { 0.5f, 1.5f, 2.5f, 3.5f };
+	unsigned ui, el;
+	bool ok = true;
+
+	CHECK(p && p->linked);
+	if (!p || !p->linked) {
+		drv_program_destroy(p);
+		return;
+	}
+	memset(&r, 0, sizeof r);
+	for (unsigned i = 0; i < 16; i++)
+		m[i] = (float)(i + 1) * 0.5f;
+	/* fill the constant buffer through the uniform table, as the state
+	 * tracker will for glUniform* */
+	CHECK(drv_program_uniform_location(p, "m", &ui, &el) >= 0);
+	memcpy((char *)consts + p->uniforms[ui].offset, m, sizeof m);
+	CHECK_EQ_INT(p->uniforms[ui].matrix_stride, 16);
+	CHECK(drv_program_uniform_location(p, "scale[2]", &ui, &el) >= 0);
+	CHECK_EQ_INT(el, 2);
+	for (unsigned i = 0; i < 3; i++)
+		memcpy((char *)consts + p->uniforms[ui].offset + i * p->uniforms[ui].array_stride, &scale[i], 4);
+	CHECK(drv_program_uniform_location(p, "s.off", &ui, NULL) >= 0);
+	memcpy((char *)consts + p->uniforms[ui].offset, off, sizeof off);
+	CHECK(drv_program_uniform_location(p, "s.sel", &ui, NULL) >= 0);
+	{
+		int sel = 1;
+		memcpy((char *)consts + p->uniforms[ui].offset, &sel, 4);
+	}
+	CHECK_EQ_INT(drv_program_ubo_index(p, "Blk"), 0);
+	CHECK_EQ_INT(p->n_ubos, 1);
+	CHECK_EQ_INT(p->ubos[0].size_bytes, 96);   /* vec4 @0, ivec2 @16, float[4] @32 stride 16 */
+	memcpy(ubo, bias, sizeof bias);
+	{
+		int pick[2] = { 7, 9 };
+		memcpy(ubo + 4, pick, sizeof pick);
+	}
+	for (unsigned i = 0; i < 4; i++)
+		ubo[8 + 4 * i] = arr[i];
+	r.consts = consts;
+	r.consts_size = sizeof consts;
+	r.ubo[0] = ubo;
+	r.ubo_size[0] = p->ubos[0].size_bytes;
+	for (unsigned i = 0; i < DT_MAX_VERTS; i++) {
+		attr[i][0] = (float)i;
+		attr[i][1] = 1.0f;
+		attr[i][2] = -(float)i * 0.25f;
+		attr[i][3] = 1.0f;
+	}
+	r.attrib[drv_program_attrib_location(p, "a")] = attr;
+	run_points(p, &r, N);
+	CHECK_EQ_INT(r.faults, 0);
+	for (unsigned i = 0; i < N; i++) {
+		for (unsigned row = 0; row < 4; row++) {
+			float acc = m[row] * attr[i][0];
+			for (unsigned c = 1; c < 4; c++)
+				acc = m[c * 4 + row] * attr[i][c] + acc;
+			acc += bias[row];
+			ok &= dt_f(r.so[0][i * 5 + row]) == acc;
+		}
+		ok &= dt_f(r.so[0][i * 5 + 4]) == scale[i % 3] * off[1] + arr[i & 3] + 9.0f;
+		if (!ok) {
+			fprintf(stderr, "vertex %u: %g %g %g %g %g\n", i, dt_f(r.so[0][i * 5]), dt_f(r.so[0][i * 5 + 1]),
+				dt_f(r.so[0][i * 5 + 2]), dt_f(r.so[0][i * 5 + 3]), dt_f(r.so[0][i * 5 + 4]));
+			dt_dump(p);
+			break;
+		}
+	}
+	CHECK(ok);
+	drv_program_destroy(p);
+}
+
+static void test_vs_doubles_captured_exactly(void)
+{
+	static const char vs[] =
+		"#version 410\n"
+		"in vec4 a;\n"
+		"uniform double k;\n"
+		"flat out dvec2 d;\n"
+		"flat out double q;\n"
+		"void main() {\n"
+		"  double x = double(a.x) / 3.0LF;\n"
+		"  d = dvec2(x * k + 0.125LF, floor(x));\n"
+		"  q = sqrt(double(gl_VertexID)) - fract(x);\n"
+		"  gl_Position = vec4(float(x));\n"
+		"}\n";
+	static const char *const v[] = { "d", "q" };
+	static struct dt_run r;
+	static double consts[8];
+	struct drv_program *p;
+	unsigned ui;
+	bool ok = true;
+
+	memset(&r, 0, sizeof r);
+	p = dt_compile(vs, NULL, v, 2, DRV_GL_INTERLEAVED_ATTRIBS);
+	CHECK(p && p->linked);
+	if (!p || !p->linked) {
+		drv_program_destroy(p);
+		return;
+	}
+	CHECK_EQ_INT(p->tf.stride_bytes[0], 24);
+	CHECK_EQ_INT(p->tf.varyings[0].type, 0x8FFC);      /* GL_DOUBLE_VEC2 */
+	CHECK(drv_program_uniform_location(p, "k", &ui, NULL) >= 0);
+	consts[p->uniforms[ui].offset / 8] = 1.0 / 7.0;
+	r.consts = consts;
+	r.consts_size = sizeof consts;
+	drv_program_destroy(compile_run(vs, v, 2, &r, N));
+	for (unsigned i = 0; i < N; i++) {
+		/* glslang turns "/ 3.0" into "* (1.0 / 3.0)" and "x * k + c"
+		 * into fma(): the reference does what the SPIR-V says */
+		double x = (double)(float)i * (1.0 / 3.0), got[3];
+		memcpy(got, &r.so[0][i * 6], sizeof got);
+		ok &= got[0] == fma(x, 1.0 / 7.0, 0.125) && got[1] == floor(x) && got[2] == sqrt((double)i) - (x - floor(x));
+		if (!ok) {
+			fprintf(stderr, "vertex %u: %.17g %.17g %.17g want %.17g %.17g %.17g\n", i, got[0], got[1], got[2],
+				fma(x, 1.0 / 7.0, 0.125), floor(x), sqrt((double)i) - (x - floor(x)));
+			dt_dump(p);
+			break;
+		}
+	}
+	CHECK(ok);
+	drv_program_destroy(p);
+}
+
+static void test_vs_dynamic_array_indexing_of_locals_and_outputs(void)
+{
+	static const char vs[] =
+		"#version 330\n"
+		"in vec4 a;\n"
+		"out float o[4];\n"
+		"void main() {\n"
+		"  float t[5] = float[5](1.0, 2.0, 4.0, 8.0, 16.0);\n"
+		"  int j = gl_VertexID % 5;\n"
+		"  t[j] = a.x;\n"
+		"  for (int i = 0; i < 4; i++) o[i] = 0.0;\n"
+		"  o[gl_VertexID & 3] = t[j] + t[(j + 1) % 5];\n"
+		"  gl_Position = a;\n"
+		"}\n";
+	static const char *const v[] = { "o" };
+	static struct dt_run r;
+	struct drv_program *p;
+	bool ok = true;
+
+	memset(&r, 0, sizeof r);
+	p = compile_run(vs, v, 1, &r, N);
+	if (!p || !p->linked) {
+		drv_program_destroy(p);
+		return;
+	}
+	CHECK_EQ_INT(p->tf.varyings[0].size, 4);
+	for (unsigned i = 0; i < N; i++) {
+		float t[5] = { 1, 2, 4, 8, 16 };
+		unsigned j = i % 5;
+		t[j] = (float)i;
+		for (unsigned k = 0; k < 4; k++)
+			ok &= dt_f(r.so[0][i * 4 + k]) == (k == (i & 3) ? t[j] + t[(j + 1) % 5] : 0.0f);
+	}
+	CHECK(ok);
+	drv_program_destroy(p);
+}
+
+/* The same program in every legacy dialect: attribute / varying,
+ * gl_Vertex + ftransform() fed from the reserved inputs and uniforms. */
+static void check_legacy(const char *vs, bool es, bool uses_ftransform)
+{
+	struct drv_program_desc d;
+	struct drv_program *p = NULL;
+	struct xt_err err = { 0 };
+	static const char *const v[] = { "col", "gl_Position" };
+	static struct dt_run r;
+	static float attr[DT_MAX_VERTS][4], consts[64];
+	int loc;
+	unsigned ui;
+	bool ok = true;
+
+	memset(&d, 0, sizeof d);
+	d.es = es;
+	d.source[DRV_STAGE_VERTEX] = vs;
+	d.tf_varyings = v;
+	d.n_tf_varyings = 2;
+	CHECK(drv_program_create(&d, &p, &err) == XT_OK);
+	if (!p)
+		return;
+	if (!p->linked) {
+		fprintf(stderr, "%s\n%s\n%s\n", p->compile_log[0], p->link_log, p->translated[0] ? p->translated[0] : "");
+		CHECK(p->linked);
+		drv_program_destroy(p);
+		return;
+	}
+	memset(&r, 0, sizeof r);
+	loc = drv_program_attrib_location(p, uses_ftransform ? "xt_Vertex" : "pos");
+	CHECK(loc >= 0);
+	if (loc < 0) {
+		drv_program_destroy(p);
+		return;
+	}
+	for (unsigned i = 0; i < DT_MAX_VERTS; i++) {
+		attr[i][0] = (float)i;
+		attr[i][1] = 2.0f;
+		attr[i][2] = 0.5f;
+		attr[i][3] = 1.0f;
+	}
+	r.attrib[loc] = attr;
+	memset(consts, 0, sizeof consts);
+	if (uses_ftransform) {
+		/* a scale-by-2 MVP */
+		CHECK(drv_program_uniform_location(p, "xt_ModelViewProjectionMatrix", &ui, NULL) >= 0);
+		for (unsigned c = 0; c < 4; c++)
+			consts[p->uniforms[ui].offset / 4 + c * 5] = c < 3 ? 2.0f : 1.0f;
+		CHECK(p->n_builtins >= 2);
+	} else {
+		CHECK(drv_program_uniform_location(p, "k", &ui, NULL) >= 0);
+		consts[p->uniforms[ui].offset / 4] = 2.0f;
+	}
+	r.consts = consts;
+	r.consts_size = sizeof consts;
+	run_points(p, &r, N);
+	CHECK_EQ_INT(r.faults, 0);
+	for (unsigned i = 0; i < N; i++) {
+		ok &= dt_f(r.so[0][i * 8 + 0]) == (float)i + 1.0f && dt_f(r.so[0][i * 8 + 1]) == 2.0f;
+		ok &= dt_f(r.so[0][i * 8 + 4]) == 2.0f * (float)i && dt_f(r.so[0][i * 8 + 5]) == 4.0f;
+		ok &= dt_f(r.so[0][i * 8 + 6]) == 1.0f && dt_f(r.so[0][i * 8 + 7]) == 1.0f;
+	}
+	CHECK(ok);
+	if (!ok)
+		dt_dump(p);
+	drv_program_destroy(p);
+}
+
+static void test_translator_glsl_110_ftransform_and_varying(void)
+{
+	check_legacy("varying vec4 col;\n"
+		     "void main() { col = vec4(gl_Vertex.x + 1.0, gl_Vertex.y, 0.0, 1.0); gl_Position = ftransform(); }\n",
+		     false, true);
+}
+
+static void test_translator_glsl_120_gl_vertex_with_mvp(void)
+{
+	check_legacy("#version 120\nvarying vec4 col;\n"
+		     "void main() { col = vec4(gl_Vertex.x + 1.0, gl_Vertex.yzw * vec3(1.0, 0.0, 1.0));\n"
+		     "  gl_Position = gl_ModelViewProjectionMatrix * gl_Vertex; }\n",
+		     false, true);
+}
+
+static void test_translator_glsl_130_attribute_in_compat(void)
+{
+	check_legacy("#version 130\nattribute vec4 pos; uniform float k; varying vec4 col;\n"
+		     "void main() { col = vec4(pos.x + 1.0, pos.y, 0.0, 1.0);\n"
+		     "  gl_Position = vec4(pos.xy * k, pos.zw * vec2(2.0, 1.0)); }\n",
+		     false, false);
+}
+
+static void test_translator_glsl_140_in_out(void)
+{
+	check_legacy("#version 140\nin vec4 pos; uniform float k; out vec4 col;\n"
+		     "void main() { col = vec4(pos.x + 1.0, pos.y, 0.0, 1.0);\n"
+		     "  gl_Position = vec4(pos.xy * k, pos.zw * vec2(2.0, 1.0)); }\n",
+		     false, false);
+}
+
+static void test_translator_glsl_150_compatibility_profile(void)
+{
+	check_legacy("#version 150 compatibility\nvarying vec4 col;\n"
+		     "void main() { col = vec4(gl_Vertex.x + 1.0, gl_Vertex.y, 0.0, 1.0); gl_Position = ftransform(); }\n",
+		     false, true);
+}
+
+static void test_translator_glsl_es_100(void)
+{
+	check_legacy("#version 100\nprecision mediump float;\nattribute vec4 pos; uniform float k; varying vec4 col;\n"
+		     "void main() { col = vec4(pos.x + 1.0, pos.y, 0.0, 1.0);\n"
+		     "  gl_Position = vec4(pos.xy * k, pos.zw * vec2(2.0, 1.0)); }\n",
+		     true, false);
+}
+
+int main(void)
+{
+	XT_RUN(test_vs_vertex_id_captured_as_int);
+	XT_RUN(test_vs_loop_with_divergent_break_and_if);
+	XT_RUN(test_vs_integer_and_bit_ops);
+	XT_RUN(test_vs_uniforms_matrix_and_block);
+	XT_RUN(test_vs_doubles_captured_exactly);
+	XT_RUN(test_vs_dynamic_array_indexing_of_locals_and_outputs);
+	XT_RUN(test_translator_glsl_110_ftransform_and_varying);
+	XT_RUN(test_translator_glsl_120_gl_vertex_with_mvp);
+	XT_RUN(test_translator_glsl_130_attribute_in_compat);
+	XT_RUN(test_translator_glsl_140_in_out);
+	XT_RUN(test_translator_glsl_150_compatibility_profile);
+	XT_RUN(test_translator_glsl_es_100);
+	XT_TEST_MAIN_END();
+}
