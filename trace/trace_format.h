@@ -8,13 +8,18 @@
  * forms, told apart by a header flag:
  *
  *   spool form      written by the capture library while the application
- *                   runs.  Each thread owns raw SPOOL chunks ("regions") of
- *                   the file, mapped MAP_SHARED, and commits one record at a
- *                   time by storing the record's size last.  Whatever was
- *                   committed is in the page cache, so it survives abort(),
- *                   SIGSEGV, _exit() and SIGKILL of the application.  Records
- *                   of different threads are in different regions; a reader
- *                   merges them by their order key (below).
+ *                   runs.  Each thread fills SPOOL chunks ("regions") of the
+ *                   file, mapped MAP_SHARED, one after the other, and commits
+ *                   one record at a time by storing the record's size last.
+ *                   Whatever was committed is in the page cache, so it
+ *                   survives abort(), SIGSEGV, _exit() and SIGKILL of the
+ *                   application.  A full region is compressed by a
+ *                   background thread into a PACKED chunk appended to the
+ *                   file, and then recycled (relabelled FREE, zeroed, and
+ *                   given to the next thread that needs one).  Each use of a
+ *                   region is a "fill" (thread, k), k = 0, 1, 2 ... per
+ *                   thread; a reader orders a thread's fills by k and merges
+ *                   threads by their order key (below).
  *   compacted form  written by `xfbtrace capture` (trace_compact()) from a
  *                   spool: records in global order, in ZSTD chunks of about
  *                   1 MiB each with an XXH3-64 checksum.
@@ -30,23 +35,34 @@
  *
  * CHUNK HEADER (32 bytes), followed by `stored_bytes` bytes of payload
  *   0      4    magic "XCHK"
- *   4      1    kind: TRACE_CHUNK_ZSTD, TRACE_CHUNK_SPOOL or TRACE_CHUNK_END
+ *   4      1    kind: TRACE_CHUNK_* below
  *   5      3    reserved, 0
- *   8      4    thread number (SPOOL: the region's owner; others: 0)
+ *   8      4    thread number (SPOOL, PACKED: the fill's thread; others: 0)
  *   12     4    stored_bytes: payload bytes in the file after this header
- *                 (SPOOL: the region's capacity; ZSTD: the compressed size;
- *                 END: 0)
- *   16     4    ZSTD: size of the decompressed payload; SPOOL: 0;
- *                 END: number of ZSTD chunks in the file
+ *                 (SPOOL, FREE: the region's capacity; ZSTD, PACKED,
+ *                 PENDING: the compressed size; END: 0)
+ *   16     4    ZSTD, PACKED, PENDING: size of the decompressed payload;
+ *                 END: number of ZSTD chunks in the file; others: 0
  *   20     4    header check: trace_chunk_header_check() of the 32 bytes
- *   24     8    ZSTD: XXH3-64 of the decompressed payload; SPOOL: 0;
- *                 END: number of records in the file
+ *   24     8    ZSTD: XXH3-64 of the decompressed payload; END: number of
+ *                 records in the file; SPOOL, PACKED, PENDING: the fill
+ *                 index k; FREE: 0
  *
- *   A SPOOL payload is a sequence of records that ends at the first record
- *   whose size field is 0 (not yet committed) or at the end of the region.
- *   A ZSTD payload is one zstd frame holding whole records.  A compacted
- *   file ends with exactly one END chunk, so that a file cut at a chunk
- *   boundary is still seen to be truncated.
+ *   Compacted form: ZSTD chunks, then exactly one END chunk (so that a file
+ *   cut at a chunk boundary is still seen to be truncated).  A ZSTD payload
+ *   is one zstd frame holding whole records.
+ *
+ *   Spool form: SPOOL, PACKED, PENDING and FREE chunks; every stored_bytes
+ *   is a multiple of 32, so every chunk header starts at a multiple of 32
+ *   and lies within one page (a 32-byte pwrite of it is atomic with respect
+ *   to SIGKILL).  A SPOOL payload is a sequence of records that ends at the
+ *   first record whose size field is 0 (not yet committed) or at the end of
+ *   the region.  A PACKED payload is one zstd frame (content size declared)
+ *   of whole records, exactly raw_bytes of them, followed by fewer than 32
+ *   zero bytes of padding.  PENDING is a PACKED chunk whose payload is still
+ *   being written and FREE a region not in use: readers step over both.
+ *   When a PACKED chunk and a SPOOL region carry the same (thread, k), they
+ *   hold the same records and the region is ignored.
  *
  * RECORD (8-byte aligned; `size` counts header + payload, rounded up to 8)
  *   0      4    size in bytes, >= 24, multiple of 8; 0 = none (spool end)
@@ -63,7 +79,9 @@
  * to.  Other records (PROPERTY, THREAD) carry the number of the next call to
  * start and are ordered before it.  Order key = 2*seq + ATTACHED; within one
  * thread keys never decrease; across threads a tie goes to the lower thread
- * number.  A compacted file holds records in order-key order.
+ * number.  A compacted file holds records in order-key order.  In a spool,
+ * a thread's records are in the order of its fills (k), then of their
+ * positions within the fill.
  */
 #ifndef TRACE_FORMAT_H
 #define TRACE_FORMAT_H
@@ -81,9 +99,14 @@
 
 #define TRACE_CHUNK_MAGIC "XCHK"
 #define TRACE_CHUNK_HEADER_BYTES 32u
-#define TRACE_CHUNK_ZSTD 1u
-#define TRACE_CHUNK_SPOOL 2u
-#define TRACE_CHUNK_END 3u
+#define TRACE_CHUNK_ZSTD 1u     /* compacted: compressed records */
+#define TRACE_CHUNK_SPOOL 2u    /* spool: a region in use (fill thread, k) */
+#define TRACE_CHUNK_END 3u      /* compacted: the last chunk, with counts */
+#define TRACE_CHUNK_PACKED 4u   /* spool: a fill's records, compressed */
+#define TRACE_CHUNK_PENDING 5u  /* spool: a PACKED chunk being written */
+#define TRACE_CHUNK_FREE 6u     /* spool: a region not in use */
+/* Spool chunks start at multiples of this (stored_bytes are multiples). */
+#define TRACE_SPOOL_ALIGN 32u
 /* Readers refuse chunks larger than this (corruption guard). */
 #define TRACE_CHUNK_MAX_BYTES (1u << 30)
 

@@ -38,4 +38,18 @@ enum xt_rc trace_reader_fail_record(struct trace_reader *r, const struct trace_r
 				    enum xt_rc rc, const char *file, int line,
 				    const char *what);
 
+/*
+ * Spool form (trace_spool_read.c).  open() indexes the mapped file `map`
+ * of `file_bytes` bytes (borrowed until close) and reports damage to the
+ * chunk headers; next() delivers records in merged order (borrowed until
+ * the next call), XT_ERR_EOF at the end.  Errors go to `err`, the reader's
+ * error record.
+ */
+struct trace_spool_read;
+enum xt_rc trace_spool_read_open(struct trace_spool_read **out, const uint8_t *map,
+				 uint64_t file_bytes, struct xt_err *err);
+enum xt_rc trace_spool_read_next(struct trace_spool_read *sr, struct trace_record *rec);
+/* NULL is a no-op. */
+void trace_spool_read_close(struct trace_spool_read *sr);
+
 #endif

@@ -6,22 +6,13 @@
  * decompression into a buffer reused across chunks, XXH3 check, then the
  * records of that buffer.  Memory is bounded by the largest chunk.
  *
- * Spool form is mapped read-only, and open() walks the chunk headers once to
- * find every region.  Regions are grouped by thread in file order (a thread
- * fills its regions one after the other, so file order is its write order)
- * and the threads are merged with a min-heap on (order key, thread number).
- * Within a thread keys must not decrease; a thread whose keys go backwards
- * is corrupt, as the merge would otherwise deliver a silently wrong order.
+ * Spool form is mapped read-only and read by trace_spool_read.c, which
+ * orders each thread's fills and merges the threads by order key.
  *
- * What a dead application leaves behind is not corruption: a region whose
- * next size field is 0, a region cut short by the end of the file, and a
- * chunk header cut short or still all zero at the very end.  Anything else
- * that does not parse is XT_ERR_CORRUPT, with the file offset.
- *
- * A merged thread's next record is located only when the record before it
- * has been delivered, so an error is reported after every record that
- * precedes it in that thread.  Errors are sticky: once next() has failed it
- * keeps failing the same way.
+ * In either form, a record is located only when the record before it has
+ * been delivered, so an error is reported after every record that precedes
+ * it (in a spool: in its thread).  Errors are sticky: once next() has
+ * failed it keeps failing the same way.
  */
 #include "trace_reader.h"
 
@@ -37,25 +28,6 @@
 #include "trace_int.h"
 #include "xt_fault.h"
 #include "xt_hash.h"
-
-struct region {
-	uint64_t off;              /* file offset of the chunk header */
-	const uint8_t *payload;    /* in the mapping */
-	uint32_t cap;              /* payload bytes present in the file */
-	uint32_t thread_no;        /* the chunk header's owner */
-	bool truncated;            /* the file ends inside this region */
-};
-
-/* One thread of a spool: its regions and its head record. */
-struct sthread {
-	uint32_t thread_no;
-	uint32_t ri, rend;         /* current region, end of its regions */
-	uint32_t pos;              /* head record's offset in region ri */
-	uint32_t size;             /* head record's size, 0 before the first */
-	uint64_t seq;              /* head record's key: seq ... */
-	unsigned att;              /* ... and ATTACHED bit */
-	bool done;                 /* no more records */
-};
 
 struct funcdef {
 	bool used;
@@ -93,14 +65,7 @@ struct trace_reader {
 	/* spool form */
 	const uint8_t *map;        /* the whole file, or NULL */
 	size_t map_bytes;
-	struct region *regions;    /* sorted by (thread, file offset) */
-	uint32_t nregions;
-	struct sthread *threads;
-	uint32_t nthreads;
-	uint32_t *heap;            /* indices into threads, min-heap */
-	uint32_t nheap;
-	bool merging;              /* heads of all threads located */
-	int64_t pending;           /* thread whose head was delivered, or -1 */
+	struct trace_spool_read *sread;
 
 	/* funcdefs: open addressing on id, load <= 1/2 */
 	struct funcdef *fdefs;
@@ -164,252 +129,6 @@ static enum xt_rc check_file_header(struct trace_reader *r, const uint8_t *h,
 			       "%s: bad header size, flags or reserved field at offset 12..23",
 			       path);
 	r->spool = (flags & TRACE_FILE_SPOOL) != 0;
-	return XT_OK;
-}
-
-/* ---- spool form -------------------------------------------------------- */
-
-static int region_cmp(const void *a, const void *b)
-{
-	const struct region *x = a, *y = b;
-	if (x->thread_no != y->thread_no)
-		return x->thread_no < y->thread_no ? -1 : 1;
-	return x->off < y->off ? -1 : x->off > y->off;
-}
-
-static enum xt_rc add_region(struct trace_reader *r, const struct region *reg,
-			     uint32_t *cap)
-{
-	if (r->nregions == *cap) {
-		uint32_t ncap = *cap ? *cap * 2 : 16;
-		struct region *n = xt_realloc(r->regions, ncap * sizeof *n);
-		if (!n)
-			return XT_FAIL(&r->err, XT_ERR_NOMEM, "out of memory listing regions");
-		r->regions = n;
-		*cap = ncap;
-	}
-	r->regions[r->nregions++] = *reg;
-	return XT_OK;
-}
-
-/* Finds every region of the mapped spool and sets up one cursor per thread. */
-static enum xt_rc spool_index(struct trace_reader *r)
-{
-	uint64_t off = TRACE_FILE_HEADER_BYTES;
-	uint32_t cap = 0;
-	enum xt_rc rc;
-
-	while (off < r->file_bytes) {
-		uint64_t left = r->file_bytes - off;
-		const uint8_t *h = r->map + off;
-		struct region reg;
-		uint32_t stored;
-
-		if (left < TRACE_CHUNK_HEADER_BYTES)
-			break; /* the file ends inside a chunk header */
-		if (all_zero(h, TRACE_CHUNK_HEADER_BYTES)) {
-			/* Claimed, but the header was never written: only at the
-			 * end of the file. */
-			if (!all_zero(h, (size_t)left))
-				return XT_FAIL(&r->err, XT_ERR_CORRUPT,
-					       "zero chunk header followed by data at file offset %llu",
-					       (unsigned long long)off);
-			break;
-		}
-		stored = get32(h + 12);
-		if (memcmp(h, TRACE_CHUNK_MAGIC, 4) != 0)
-			return XT_FAIL(&r->err, XT_ERR_CORRUPT,
-				       "no chunk magic at file offset %llu", (unsigned long long)off);
-		if (h[4] != TRACE_CHUNK_SPOOL)
-			return XT_FAIL(&r->err, XT_ERR_CORRUPT,
-				       "chunk of kind %u in a spool file at file offset %llu",
-				       h[4], (unsigned long long)off);
-		if (!all_zero(h + 5, 3) || !all_zero(h + 16, 4) || !all_zero(h + 24, 8) ||
-		    stored % 8 || stored > TRACE_CHUNK_MAX_BYTES ||
-		    get32(h + 20) != trace_chunk_header_check(h))
-			return XT_FAIL(&r->err, XT_ERR_CORRUPT,
-				       "bad spool chunk header at file offset %llu (capacity %u)",
-				       (unsigned long long)off, stored);
-		reg.off = off;
-		reg.payload = h + TRACE_CHUNK_HEADER_BYTES;
-		reg.thread_no = get32(h + 8);
-		reg.truncated = stored > left - TRACE_CHUNK_HEADER_BYTES;
-		reg.cap = reg.truncated ? (uint32_t)((left - TRACE_CHUNK_HEADER_BYTES) & ~7u)
-					: stored;
-		rc = add_region(r, &reg, &cap);
-		if (rc != XT_OK)
-			return rc;
-		off += TRACE_CHUNK_HEADER_BYTES + (uint64_t)stored;
-	}
-	if (r->nregions == 0)
-		return XT_OK;
-	qsort(r->regions, r->nregions, sizeof *r->regions, region_cmp);
-
-	r->nthreads = 0;
-	for (uint32_t i = 0; i < r->nregions; i++)
-		if (i == 0 || r->regions[i].thread_no != r->regions[i - 1].thread_no)
-			r->nthreads++;
-	r->threads = xt_calloc(r->nthreads, sizeof *r->threads);
-	r->heap = xt_calloc(r->nthreads, sizeof *r->heap);
-	if (!r->threads || !r->heap)
-		return XT_FAIL(&r->err, XT_ERR_NOMEM, "out of memory for %u threads",
-			       r->nthreads);
-	for (uint32_t i = 0, t = 0; i < r->nregions; i++) {
-		if (i && r->regions[i].thread_no == r->regions[i - 1].thread_no)
-			continue;
-		r->threads[t].thread_no = r->regions[i].thread_no;
-		r->threads[t].ri = i;
-		if (t)
-			r->threads[t - 1].rend = i;
-		t++;
-	}
-	r->threads[r->nthreads - 1].rend = r->nregions;
-	return XT_OK;
-}
-
-/* Moves thread t to its next record (or marks it done). */
-static enum xt_rc thread_advance(struct trace_reader *r, struct sthread *t)
-{
-	uint64_t pos = (uint64_t)t->pos + t->size;
-	bool had = t->size != 0;
-
-	for (;;) {
-		const struct region *reg;
-		uint32_t size;
-		const uint8_t *rec;
-
-		if (t->ri == t->rend) {
-			t->done = true;
-			return XT_OK;
-		}
-		reg = &r->regions[t->ri];
-		if (reg->cap - pos < 4 ||
-		    (size = __atomic_load_n((const uint32_t *)(const void *)(reg->payload + pos),
-					    __ATOMIC_ACQUIRE)) == 0) {
-			/* A thread moves to a new region only when a record does
-			 * not fit, so the rest of a region that is not its last
-			 * holds no record: a zero size field followed by data
-			 * there is damage, not a dead application. */
-			if (t->ri + 1 < t->rend && reg->cap - pos >= 4 &&
-			    !all_zero(reg->payload + pos, reg->cap - pos))
-				return XT_FAIL(&r->err, XT_ERR_CORRUPT,
-					       "record size 0 followed by data at file offset %llu (region of thread %u at %llu)",
-					       (unsigned long long)(reg->off + TRACE_CHUNK_HEADER_BYTES + pos),
-					       reg->thread_no, (unsigned long long)reg->off);
-			t->ri++;
-			pos = 0;
-			continue;
-		}
-		rec = reg->payload + pos;
-		if (size < TRACE_RECORD_HEADER_BYTES || size % 8 || size > reg->cap - pos) {
-			if (reg->truncated && size > reg->cap - pos && size % 8 == 0) {
-				t->ri++; /* cut off by the end of the file */
-				pos = 0;
-				continue;
-			}
-			return XT_FAIL(&r->err, XT_ERR_CORRUPT,
-				       "bad record size %u at file offset %llu (region of thread %u at %llu)",
-				       size, (unsigned long long)(reg->off + TRACE_CHUNK_HEADER_BYTES + pos),
-				       reg->thread_no, (unsigned long long)reg->off);
-		}
-		if (get32(rec + 16) != trace_record_check(rec, size) || get32(rec + 20) != 0)
-			return XT_FAIL(&r->err, XT_ERR_CORRUPT,
-				       "record check mismatch at file offset %llu (region of thread %u at %llu)",
-				       (unsigned long long)(reg->off + TRACE_CHUNK_HEADER_BYTES + pos),
-				       reg->thread_no, (unsigned long long)reg->off);
-		uint64_t seq = get64(rec + 8);
-		unsigned att = (get16(rec + 6) & TRACE_RECF_ATTACHED) ? 1 : 0;
-		if (had && (seq < t->seq || (seq == t->seq && att < t->att)))
-			return XT_FAIL(&r->err, XT_ERR_CORRUPT,
-				       "order key goes backwards (call %llu after %llu) at file offset %llu in thread %u",
-				       (unsigned long long)seq, (unsigned long long)t->seq,
-				       (unsigned long long)(reg->off + TRACE_CHUNK_HEADER_BYTES + pos),
-				       t->thread_no);
-		t->pos = (uint32_t)pos;
-		t->size = size;
-		t->seq = seq;
-		t->att = att;
-		return XT_OK;
-	}
-}
-
-static bool head_less(const struct sthread *a, const struct sthread *b)
-{
-	if (a->seq != b->seq)
-		return a->seq < b->seq;
-	if (a->att != b->att)
-		return a->att < b->att;
-	return a->thread_no < b->thread_no;
-}
-
-static void heap_push(struct trace_reader *r, uint32_t t)
-{
-	uint32_t i = r->nheap++;
-	while (i) {
-		uint32_t parent = (i - 1) / 2;
-		if (!head_less(&r->threads[t], &r->threads[r->heap[parent]]))
-			break;
-		r->heap[i] = r->heap[parent];
-		i = parent;
-	}
-	r->heap[i] = t;
-}
-
-static uint32_t heap_pop(struct trace_reader *r)
-{
-	uint32_t top = r->heap[0], last = r->heap[--r->nheap], i = 0;
-	for (;;) {
-		uint32_t c = 2 * i + 1;
-		if (c >= r->nheap)
-			break;
-		if (c + 1 < r->nheap && head_less(&r->threads[r->heap[c + 1]],
-						  &r->threads[r->heap[c]]))
-			c++;
-		if (!head_less(&r->threads[r->heap[c]], &r->threads[last]))
-			break;
-		r->heap[i] = r->heap[c];
-		i = c;
-	}
-	if (r->nheap)
-		r->heap[i] = last;
-	return top;
-}
-
-static enum xt_rc spool_next(struct trace_reader *r, struct trace_record *rec)
-{
-	enum xt_rc rc;
-	if (!r->merging) {
-		for (uint32_t t = 0; t < r->nthreads; t++) {
-			rc = thread_advance(r, &r->threads[t]);
-			if (rc != XT_OK)
-				return rc;
-			if (!r->threads[t].done)
-				heap_push(r, t);
-		}
-		r->merging = true;
-	} else if (r->pending >= 0) {
-		struct sthread *t = &r->threads[r->pending];
-		rc = thread_advance(r, t);
-		if (rc != XT_OK)
-			return rc;
-		if (!t->done)
-			heap_push(r, (uint32_t)r->pending);
-		r->pending = -1;
-	}
-	if (r->nheap == 0)
-		return XT_ERR_EOF;
-
-	uint32_t ti = heap_pop(r);
-	const struct sthread *t = &r->threads[ti];
-	const struct region *reg = &r->regions[t->ri];
-	const uint8_t *p = reg->payload + t->pos;
-	rec->type = get16(p + 4);
-	rec->flags = get16(p + 6);
-	rec->seq = t->seq;
-	rec->payload = p + TRACE_RECORD_HEADER_BYTES;
-	rec->payload_bytes = t->size - TRACE_RECORD_HEADER_BYTES;
-	rec->file_offset = reg->off;
-	r->pending = ti;
 	return XT_OK;
 }
 
@@ -580,7 +299,6 @@ enum xt_rc trace_reader_open(struct trace_reader **out, const char *path,
 		return XT_FAIL(err, XT_ERR_NOMEM, "out of memory opening %s", path);
 	xt_err_clear(&r->err);
 	xt_arena_init(&r->arena, 16 * 1024);
-	r->pending = -1;
 	r->fd = xt_fault_io() ? (errno = EIO, -1) : open(path, O_RDONLY | O_CLOEXEC);
 	if (r->fd < 0) {
 		rc = XT_FAIL(&r->err, XT_ERR_IO, "cannot open %s: %s", path, strerror(errno));
@@ -616,7 +334,7 @@ enum xt_rc trace_reader_open(struct trace_reader **out, const char *path,
 		}
 		r->map = m;
 		r->map_bytes = (size_t)r->file_bytes;
-		rc = spool_index(r);
+		rc = trace_spool_read_open(&r->sread, r->map, r->file_bytes, &r->err);
 		if (rc != XT_OK)
 			goto fail;
 	}
@@ -639,9 +357,7 @@ void trace_reader_close(struct trace_reader *r)
 	ZSTD_freeDCtx(r->dctx);
 	xt_free(r->cbuf);
 	xt_free(r->raw);
-	xt_free(r->regions);
-	xt_free(r->threads);
-	xt_free(r->heap);
+	trace_spool_read_close(r->sread);
 	xt_free(r->fdefs);
 	xt_arena_fini(&r->arena);
 	xt_free(r);
@@ -662,7 +378,10 @@ enum xt_rc trace_reader_next(struct trace_reader *r, struct trace_record *rec)
 	enum xt_rc rc;
 	if (r->failed)
 		return r->err.rc;
-	rc = r->spool ? spool_next(r, rec) : compact_next(r, rec);
+	if (r->spool)
+		rc = r->sread ? trace_spool_read_next(r->sread, rec) : XT_ERR_EOF;
+	else
+		rc = compact_next(r, rec);
 	if (rc == XT_OK)
 		rc = trace_reader_note_funcdef(r, rec);
 	if (rc != XT_OK && rc != XT_ERR_EOF)
