@@ -25,6 +25,7 @@ int cli_runs_main(int argc, char **argv);
 int cli_diff_main(int argc, char **argv);
 int cli_pm4_main(int argc, char **argv);
 int cli_isa_main(int argc, char **argv);
+int cli_regs_main(int argc, char **argv);
 
 /* Prints "xfbtrace <cmd>: <message>" to stderr; returns CLI_EXIT_ERROR. */
 int cli_fail(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

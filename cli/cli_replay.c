@@ -33,7 +33,9 @@ static void usage(FILE *f)
 		"replay reads back the same observations the capture made (TF\n"
 		"buffers, query results, read-backs).\n"
 		"\n"
-		"  --backend B   host (the default)\n"
+		"  --backend B   host (the default), or sim: the driver model (driver/)\n"
+		"                on the simulated GPU; XFBTRACE_SIM_ARTIFACTS=DIR keeps\n"
+		"                each call's PM4, register state and shaders in DIR\n"
 		"  --check       compare every observation with the trace's golden one,\n"
 		"                and glGetError results, compile / link status and TF\n"
 		"                varying queries with the recorded ones; print the first\n"
@@ -191,8 +193,8 @@ int cli_replay_main(int argc, char **argv)
 		usage(stderr);
 		return CLI_EXIT_ERROR;
 	}
-	if (strcmp(o.backend, "host"))
-		return cli_fail(CMD, "unknown backend '%s' (this build has: host)", o.backend);
+	if (strcmp(o.backend, "host") && strcmp(o.backend, "sim"))
+		return cli_fail(CMD, "unknown backend '%s' (this build has: host, sim)", o.backend);
 	if (label && !db_path)
 		return cli_fail(CMD, "--label names a run of --db: give --db FILE too");
 	o.progress = isatty(STDERR_FILENO);

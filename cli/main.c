@@ -30,6 +30,7 @@ static const struct cli_command commands[] = {
 	{ "diff", "compare the observations of two runs of a trace", cli_diff_main },
 	{ "pm4", "decode PM4 command buffers with register fields", cli_pm4_main },
 	{ "isa", "assemble / disassemble shaders of the simulated GPU's ISA", cli_isa_main },
+	{ "regs", "register state (and PM4) of one call of a sim replay", cli_regs_main },
 };
 
 static void print_version(void)

@@ -56,6 +56,8 @@ struct replay_backend {
 
 /* The host backend: the system GL through EGL (replay_host.c). */
 enum xt_rc replay_host_create(struct replay_backend **out, struct xt_err *err);
+/* The sim backend: driver/ on gpu_model/ (replay_sim.c). */
+enum xt_rc replay_sim_create(struct replay_backend **out, struct xt_err *err);
 
 /* ---- services of the core (replay_main.c, replay_check.c) -------------- */
 

@@ -197,7 +197,9 @@ static enum xt_rc backend_create(const char *name, struct replay_backend **out,
 {
 	if (!name || !strcmp(name, "host"))
 		return replay_host_create(out, err);
-	return XT_FAIL(err, XT_ERR_INVALID, "unknown backend '%s' (this build has: host)", name);
+	if (!strcmp(name, "sim"))
+		return replay_sim_create(out, err);
+	return XT_FAIL(err, XT_ERR_INVALID, "unknown backend '%s' (this build has: host, sim)", name);
 }
 
 enum xt_rc replay_run(const char *path, const struct replay_options *o,

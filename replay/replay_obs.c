@@ -296,7 +296,7 @@ static bool pname_in(uint64_t pname, const GLenum *list, size_t n)
 	return false;
 }
 
-static void check_returns(struct replay *rp, int id, const struct trace_call *call,
+void host_obs_check_returns(struct replay *rp, int id, const struct trace_call *call,
 			  const struct trace_ret *ret, const struct host_args *args,
 			  const union replay_arg *rv)
 {
@@ -456,5 +456,5 @@ void host_obs_after(struct host *h, struct replay *rp, struct host_ctx *x, int i
 	default:
 		break;
 	}
-	check_returns(rp, id, call, ret, args, rv);
+	host_obs_check_returns(rp, id, call, ret, args, rv);
 }

@@ -1,0 +1,434 @@
+/*
+ * drv_gl_draw.c - every draw call (GL 4.6 chapter 10.4-10.5, ES 3.2
+ * chapter 10.5): arrays, elements, instanced, base vertex / base
+ * instance, range, multi, indirect and glDrawTransformFeedback*, with the
+ * errors the specs require, turned into struct drv_draw for the PM4
+ * emitter (drv_pm4_state.c).
+ *
+ * Index ranges: client-memory vertex arrays need the range of vertices a
+ * draw reads, so for indexed draws with client arrays the indices are
+ * scanned on the CPU (radeonsi / u_vbuf do the same).
+ */
+#include <string.h>
+
+#include "drv_gl_int.h"
+
+static bool mode_ok(struct drv_context *ctx, GLenum mode)
+{
+	switch (mode) {
+	case GL_POINTS: case GL_LINES: case GL_LINE_LOOP: case GL_LINE_STRIP: case GL_TRIANGLES:
+	case GL_TRIANGLE_STRIP: case GL_TRIANGLE_FAN:
+		return true;
+	case GL_LINES_ADJACENCY: case GL_LINE_STRIP_ADJACENCY: case GL_TRIANGLES_ADJACENCY:
+	case GL_TRIANGLE_STRIP_ADJACENCY:
+		return drv_gl_version_at_least(ctx, 3, 2, 3, 2);
+	case GL_QUADS: case DRV_GL_QUAD_STRIP: case DRV_GL_POLYGON:
+		return !ctx->gles && !ctx->core;
+	case GL_PATCHES:
+		drv_gl_unsupported(ctx, "GL_PATCHES (tessellation is not modelled)");
+		return false;
+	default:
+		return false;
+	}
+}
+
+/* The TF primitive mode a draw mode feeds (GL 4.6 table 13.5). */
+static GLenum tf_class(GLenum mode)
+{
+	switch (mode) {
+	case GL_POINTS: return GL_POINTS;
+	case GL_LINES: case GL_LINE_LOOP: case GL_LINE_STRIP: return GL_LINES;
+	case GL_LINES_ADJACENCY: case GL_LINE_STRIP_ADJACENCY: return GL_LINES;
+	default: return GL_TRIANGLES;
+	}
+}
+
+/* Checks shared by every draw; false with the error set (or unsupported). */
+static bool validate(struct drv_context *ctx, GLenum mode, GLsizei count, GLsizei instances)
+{
+	if (!mode_ok(ctx, mode)) {
+		if (!ctx->unsupported)
+			drv_gl_error(ctx, GL_INVALID_ENUM);
+		return false;
+	}
+	if (count < 0 || instances < 0) {
+		drv_gl_error(ctx, GL_INVALID_VALUE);
+		return false;
+	}
+	if (ctx->core && ctx->vao == &ctx->default_vao) {
+		drv_gl_error(ctx, GL_INVALID_OPERATION);
+		return false;
+	}
+	if (drv_gl_xfb_running(ctx)) {
+		bool gs = ctx->program && ctx->program->prog && ctx->program->prog->has_gs;
+		if (!gs && tf_class(mode) != ctx->xfb->mode) {
+			drv_gl_error(ctx, GL_INVALID_OPERATION);
+			return false;
+		}
+		if (ctx->program != ctx->xfb->program) {
+			drv_gl_error(ctx, GL_INVALID_OPERATION);
+			return false;
+		}
+	}
+	if (ctx->program && !ctx->program->linked) {
+		drv_gl_error(ctx, GL_INVALID_OPERATION);
+		return false;
+	}
+	if (!ctx->program && (ctx->gles || ctx->core)) {
+		/* ES: drawing with no program is undefined; core: no fixed function. */
+		drv_gl_unsupported(ctx, "drawing without a program");
+		return false;
+	}
+	return true;
+}
+
+static unsigned index_size(GLenum type)
+{
+	return type == GL_UNSIGNED_BYTE ? 1 : type == GL_UNSIGNED_SHORT ? 2 :
+	       type == GL_UNSIGNED_INT ? 4 : 0;
+}
+
+/* Whether a draw reads some per-vertex attribute from client memory. */
+static bool needs_index_range(const struct drv_context *ctx)
+{
+	for (unsigned i = 0; i < DRV_MAX_ATTRIBS; i++) {
+		const struct drv_vattrib *a = &ctx->vao->attrib[i];
+		const struct drv_vbinding *b = &ctx->vao->binding[a->binding];
+		if (a->enabled && !b->buffer && b->client_ptr && !b->divisor)
+			return true;
+	}
+	return false;
+}
+
+static void scan_range(const uint8_t *p, unsigned isz, uint32_t count, bool restart,
+		       uint32_t restart_index, uint32_t *lo, uint32_t *hi)
+{
+	uint32_t mn = UINT32_MAX, mx = 0;
+
+	for (uint32_t i = 0; i < count; i++) {
+		uint32_t v = isz == 1 ? p[i] : isz == 2 ? ((const uint16_t *)p)[i] : ((const uint32_t *)p)[i];
+		if (restart && v == restart_index)
+			continue;
+		mn = v < mn ? v : mn;
+		mx = v > mx ? v : mx;
+	}
+	*lo = mn == UINT32_MAX ? 0 : mn;
+	*hi = mn == UINT32_MAX ? 0 : mx;
+}
+
+/* Fills the index part of d for `count` indices of `type` at `indices`. */
+static bool setup_indices(struct drv_context *ctx, struct drv_draw *d, GLsizei count, GLenum type,
+			  const void *indices)
+{
+	struct drv_buffer *eb = ctx->vao->element_buffer;
+	unsigned isz = index_size(type);
+	const uint8_t *data;
+
+	if (!isz) {
+		drv_gl_error(ctx, GL_INVALID_ENUM);
+		return false;
+	}
+	d->indexed = true;
+	d->index_type = type;
+	d->count = (uint32_t)count;
+	if (eb) {
+		uint64_t off = (uint64_t)(uintptr_t)indices;
+		if (!drv_gl_buffer_storage(ctx, eb))
+			return false;
+		if (eb->mapped && !(eb->map_access & GL_MAP_PERSISTENT_BIT)) {
+			drv_gl_error(ctx, GL_INVALID_OPERATION);
+			return false;
+		}
+		d->index_va = eb->bo->va + off;
+		d->index_max = off < (uint64_t)eb->size ? (uint32_t)(((uint64_t)eb->size - off) / isz) : 0;
+		data = off < (uint64_t)eb->size ? eb->bo->map + off : NULL;
+		if (count && d->index_max < (uint32_t)count)
+			data = NULL;   /* out of range: no scan (the GPU reads 0) */
+	} else {
+		if (ctx->core) {
+			drv_gl_error(ctx, GL_INVALID_OPERATION);
+			return false;
+		}
+		if (!indices && count) {
+			drv_gl_unsupported(ctx, "indices at client address NULL");
+			return false;
+		}
+		d->client_indices = indices;
+		d->index_bytes = (uint32_t)count * isz;
+		d->index_max = (uint32_t)count;
+		data = indices;
+	}
+	if (needs_index_range(ctx)) {
+		bool restart = ctx->primitive_restart || ctx->primitive_restart_fixed;
+		uint32_t ri = ctx->primitive_restart_fixed ? (isz == 1 ? 0xFFu : isz == 2 ? 0xFFFFu : ~0u)
+							   : ctx->restart_index;
+		if (eb)
+			drv_gl_flush(ctx);
+		if (data)
+			scan_range(data, isz, (uint32_t)count, restart, ri, &d->min_index, &d->max_index);
+		d->have_range = true;
+	}
+	return true;
+}
+
+static void draw_arrays(GLenum mode, GLint first, GLsizei count, GLsizei instances,
+			GLuint base_instance)
+{
+	DRV_CTX(ctx);
+	struct drv_draw d = { 0 };
+
+	if (first < 0) {
+		drv_gl_error(ctx, GL_INVALID_VALUE);
+		return;
+	}
+	if (!validate(ctx, mode, count, instances) || !count || !instances)
+		return;
+	d.mode = mode;
+	d.count = (uint32_t)count;
+	d.instances = (uint32_t)instances;
+	d.base_vertex = first;
+	d.base_instance = base_instance;
+	drv_pm4_draw(ctx, &d);
+}
+
+static void draw_elements(GLenum mode, GLsizei count, GLenum type, const void *indices,
+			  GLsizei instances, GLint base_vertex, GLuint base_instance)
+{
+	DRV_CTX(ctx);
+	struct drv_draw d = { 0 };
+
+	if (!index_size(type)) {
+		drv_gl_error(ctx, GL_INVALID_ENUM);
+		return;
+	}
+	if (!validate(ctx, mode, count, instances) || !count || !instances)
+		return;
+	d.mode = mode;
+	d.instances = (uint32_t)instances;
+	d.base_vertex = base_vertex;
+	d.base_instance = base_instance;
+	if (setup_indices(ctx, &d, count, type, indices))
+		drv_pm4_draw(ctx, &d);
+}
+
+void drv_gl_DrawArrays(GLenum mode, GLint first, GLsizei count)
+{
+	draw_arrays(mode, first, count, 1, 0);
+}
+
+void drv_gl_DrawArraysInstanced(GLenum mode, GLint first, GLsizei count, GLsizei instancecount)
+{
+	draw_arrays(mode, first, count, instancecount, 0);
+}
+
+void drv_gl_DrawArraysInstancedBaseInstance(GLenum mode, GLint first, GLsizei count,
+					    GLsizei instancecount, GLuint baseinstance)
+{
+	draw_arrays(mode, first, count, instancecount, baseinstance);
+}
+
+void drv_gl_DrawElements(GLenum mode, GLsizei count, GLenum type, const void *indices)
+{
+	draw_elements(mode, count, type, indices, 1, 0, 0);
+}
+
+void drv_gl_DrawElementsInstanced(GLenum mode, GLsizei count, GLenum type, const void *indices,
+				  GLsizei instancecount)
+{
+	draw_elements(mode, count, type, indices, instancecount, 0, 0);
+}
+
+void drv_gl_DrawElementsBaseVertex(GLenum mode, GLsizei count, GLenum type, const void *indices,
+				   GLint basevertex)
+{
+	draw_elements(mode, count, type, indices, 1, basevertex, 0);
+}
+
+void drv_gl_DrawElementsInstancedBaseVertex(GLenum mode, GLsizei count, GLenum type,
+					    const void *indices, GLsizei instancecount,
+					    GLint basevertex)
+{
+	draw_elements(mode, count, type, indices, instancecount, basevertex, 0);
+}
+
+void drv_gl_DrawElementsInstancedBaseInstance(GLenum mode, GLsizei count, GLenum type,
+					      const void *indices, GLsizei instancecount,
+					      GLuint baseinstance)
+{
+	draw_elements(mode, count, type, indices, instancecount, 0, baseinstance);
+}
+
+void drv_gl_DrawElementsInstancedBaseVertexBaseInstance(GLenum mode, GLsizei count, GLenum type,
+							const void *indices, GLsizei instancecount,
+							GLint basevertex, GLuint baseinstance)
+{
+	draw_elements(mode, count, type, indices, instancecount, basevertex, baseinstance);
+}
+
+void drv_gl_DrawRangeElements(GLenum mode, GLuint start, GLuint end, GLsizei count, GLenum type,
+			      const void *indices)
+{
+	drv_gl_DrawRangeElementsBaseVertex(mode, start, end, count, type, indices, 0);
+}
+
+void drv_gl_DrawRangeElementsBaseVertex(GLenum mode, GLuint start, GLuint end, GLsizei count,
+					GLenum type, const void *indices, GLint basevertex)
+{
+	DRV_CTX(ctx);
+	if (end < start) {
+		drv_gl_error(ctx, GL_INVALID_VALUE);
+		return;
+	}
+	/* Indices outside [start, end] are undefined behaviour; the full draw
+	 * is the defined superset. */
+	draw_elements(mode, count, type, indices, 1, basevertex, 0);
+}
+
+void drv_gl_MultiDrawArrays(GLenum mode, const GLint *first, const GLsizei *count,
+			    GLsizei drawcount)
+{
+	DRV_CTX(ctx);
+	if (drawcount < 0) {
+		drv_gl_error(ctx, GL_INVALID_VALUE);
+		return;
+	}
+	for (GLsizei i = 0; i < drawcount; i++)
+		draw_arrays(mode, first[i], count[i], 1, 0);
+}
+
+void drv_gl_MultiDrawElementsBaseVertex(GLenum mode, const GLsizei *count, GLenum type,
+					const void *const *indices, GLsizei drawcount,
+					const GLint *basevertex)
+{
+	DRV_CTX(ctx);
+	if (drawcount < 0) {
+		drv_gl_error(ctx, GL_INVALID_VALUE);
+		return;
+	}
+	for (GLsizei i = 0; i < drawcount; i++)
+		draw_elements(mode, count[i], type, indices[i], 1, basevertex ? basevertex[i] : 0, 0);
+}
+
+/* ---- indirect ---------------------------------------------------------------------- */
+
+static void draw_indirect(GLenum mode, GLenum type, const void *indirect, GLsizei drawcount,
+			  GLsizei stride, bool indexed)
+{
+	DRV_CTX(ctx);
+	struct drv_buffer *ib = ctx->draw_indirect;
+	uint64_t off = (uint64_t)(uintptr_t)indirect;
+	unsigned cmd = indexed ? 20 : 16;
+	struct drv_draw d = { 0 };
+
+	if (drawcount < 0 || (stride && stride % 4)) {
+		drv_gl_error(ctx, GL_INVALID_VALUE);
+		return;
+	}
+	if (!ib || off % 4 ||
+	    (drawcount && off + (uint64_t)(drawcount - 1) * (stride ? (uint64_t)stride : cmd) + cmd >
+			  (uint64_t)ib->size)) {
+		drv_gl_error(ctx, GL_INVALID_OPERATION);
+		return;
+	}
+	if (!validate(ctx, mode, 0, 0))
+		return;
+	if (needs_index_range(ctx)) {
+		drv_gl_unsupported(ctx, "indirect draws from client-memory vertex arrays");
+		return;
+	}
+	if (indexed) {
+		if (!index_size(type)) {
+			drv_gl_error(ctx, GL_INVALID_ENUM);
+			return;
+		}
+		if (!ctx->vao->element_buffer) {
+			drv_gl_error(ctx, GL_INVALID_OPERATION);
+			return;
+		}
+		if (!setup_indices(ctx, &d, 0, type, NULL))
+			return;
+	}
+	if (!drv_gl_buffer_storage(ctx, ib))
+		return;
+	d.mode = mode;
+	d.indirect = true;
+	d.indirect_base_va = ib->bo->va;
+	d.instances = 1;
+	for (GLsizei i = 0; i < drawcount; i++) {
+		d.indirect_offset = (uint32_t)(off + (uint64_t)i * (stride ? (uint64_t)stride : cmd));
+		if (!drv_pm4_draw(ctx, &d))
+			return;
+	}
+}
+
+void drv_gl_DrawArraysIndirect(GLenum mode, const void *indirect)
+{
+	draw_indirect(mode, 0, indirect, 1, 0, false);
+}
+
+void drv_gl_DrawElementsIndirect(GLenum mode, GLenum type, const void *indirect)
+{
+	draw_indirect(mode, type, indirect, 1, 0, true);
+}
+
+void drv_gl_MultiDrawArraysIndirect(GLenum mode, const void *indirect, GLsizei drawcount,
+				    GLsizei stride)
+{
+	draw_indirect(mode, 0, indirect, drawcount, stride, false);
+}
+
+void drv_gl_MultiDrawElementsIndirect(GLenum mode, GLenum type, const void *indirect,
+				      GLsizei drawcount, GLsizei stride)
+{
+	draw_indirect(mode, type, indirect, drawcount, stride, true);
+}
+
+/* ---- glDrawTransformFeedback* ---------------------------------------------------------- */
+
+static void draw_tf(GLenum mode, GLuint id, GLuint stream, GLsizei instances)
+{
+	DRV_CTX(ctx);
+	struct drv_xfb *x = id ? drv_names_get(&ctx->xfbs, id) : &ctx->default_xfb;
+	struct drv_draw d = { 0 };
+
+	if (stream >= DRV_MAX_VERTEX_STREAMS || !x) {
+		drv_gl_error(ctx, GL_INVALID_VALUE);
+		return;
+	}
+	if (!x->ended_once || x->active) {
+		drv_gl_error(ctx, GL_INVALID_OPERATION);
+		return;
+	}
+	if (!validate(ctx, mode, 0, instances) || !instances)
+		return;
+	if (needs_index_range(ctx)) {
+		drv_gl_unsupported(ctx, "glDrawTransformFeedback with client-memory vertex arrays");
+		return;
+	}
+	d.mode = mode;
+	d.instances = (uint32_t)instances;
+	d.tf_source = x;
+	d.tf_stream = stream;
+	drv_pm4_draw(ctx, &d);
+}
+
+void drv_gl_DrawTransformFeedback(GLenum mode, GLuint id)
+{
+	draw_tf(mode, id, 0, 1);
+}
+
+void drv_gl_DrawTransformFeedbackInstanced(GLenum mode, GLuint id, GLsizei instancecount)
+{
+	draw_tf(mode, id, 0, instancecount);
+}
+
+void drv_gl_DrawTransformFeedbackStream(GLenum mode, GLuint id, GLuint stream)
+{
+	draw_tf(mode, id, stream, 1);
+}
+
+void drv_gl_DrawTransformFeedbackStreamInstanced(GLenum mode, GLuint id, GLuint stream,
+						 GLsizei instancecount)
+{
+	draw_tf(mode, id, stream, instancecount);
+}

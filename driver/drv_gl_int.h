@@ -1,0 +1,368 @@
+/*
+ * drv_gl_int.h - what the files of the GL state tracker (drv_gl_*.c) and
+ * the PM4 emitter (drv_pm4_*.c) share: the GL objects, the context, the
+ * error and "unsupported" helpers, and the emitter's entry points.
+ *
+ * GL types and enum values come from the Khronos <GL/glcorearb.h> (types
+ * and constants only; no GL library is linked).  Entry points are named
+ * drv_gl_<Function> (drv_gl_api.h lists them all with their signatures).
+ *
+ * Object model (as in Mesa): buffers, shaders and programs belong to the
+ * share group (struct drv_shared); VAOs, TF objects and queries to one
+ * context.  Names come from a per-kind name table (struct drv_names);
+ * glGen* reserves a name, the object is created at its first bind (GL's
+ * rule for glIs*), glCreate* creates it at once.
+ */
+#ifndef DRV_GL_INT_H
+#define DRV_GL_INT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <GL/glcorearb.h>
+
+#include "drv.h"
+#include "drv_shader.h"
+#include "drv_winsys.h"
+
+/* Compatibility-profile / ES enums glcorearb.h leaves out. */
+#define DRV_GL_QUAD_STRIP                0x0008
+#define DRV_GL_POLYGON                   0x0009
+#define DRV_GL_PRIMITIVES_GENERATED_EXT  0x8C87
+
+#define DRV_MAX_UBO_BINDINGS   36u   /* GL_MAX_UNIFORM_BUFFER_BINDINGS (radeonsi) */
+#define DRV_MAX_SSBO_BINDINGS  8u
+#define DRV_MAX_ATOMIC_BINDINGS 8u
+#define DRV_MAX_VIEWPORTS      16u
+
+/* ---- names ------------------------------------------------------------------ */
+
+/* name -> object, with reserved (generated, not yet created) names. */
+struct drv_names {
+	struct drv_name_slot { uint32_t name; void *obj; bool reserved; } *slots;
+	uint32_t cap, count;       /* open addressing, cap a power of two */
+	uint32_t next;             /* lowest name never handed out */
+};
+void drv_names_fini(struct drv_names *t);
+void *drv_names_get(const struct drv_names *t, uint32_t name);
+/* Whether `name` was generated or created (and not deleted). */
+bool drv_names_known(const struct drv_names *t, uint32_t name);
+/* Hands out `n` fresh names; false when out of memory. */
+bool drv_names_gen(struct drv_names *t, int n, uint32_t *out);
+bool drv_names_set(struct drv_names *t, uint32_t name, void *obj);
+void drv_names_remove(struct drv_names *t, uint32_t name);
+/* Calls fn for each object (in slot order). */
+void drv_names_each(struct drv_names *t, void (*fn)(void *obj, void *user), void *user);
+
+/* ---- objects ------------------------------------------------------------------ */
+
+struct drv_buffer {
+	uint32_t name;
+	int refs;                   /* bindings in VAOs / TF objects + 1 while named */
+	struct drv_bo *bo;          /* storage, NULL before the first data store */
+	int64_t size;               /* GL_BUFFER_SIZE */
+	GLenum usage;
+	bool immutable;
+	GLbitfield storage_flags;
+	/* mapping */
+	bool mapped;
+	int64_t map_offset, map_length;
+	GLbitfield map_access;
+	void *map_ptr;
+};
+
+/* Shaders and programs share one namespace: both start with name and
+ * is_program. */
+struct drv_shader {
+	uint32_t name;
+	bool is_program;            /* false */
+	GLenum type;
+	char *source;
+	bool compiled;
+	char *log;
+	bool delete_pending;
+	int attached;               /* programs it is attached to */
+};
+
+struct drv_program_obj {
+	uint32_t name;
+	bool is_program;            /* true */
+	struct drv_shader *attached[8];
+	unsigned n_attached;
+	/* set before link */
+	char **tf_names;
+	unsigned n_tf_names;
+	GLenum tf_mode;
+	char **bound_attrib_names;
+	uint32_t *bound_attrib_locs;
+	unsigned n_bound_attribs;
+	/* link result */
+	struct drv_program *prog;   /* NULL before a successful link attempt */
+	bool linked;
+	bool validated;
+	char *log;
+	uint8_t *consts;            /* default-block constant buffer (CPU copy) */
+	uint32_t consts_size;
+	uint64_t consts_version;    /* bumped at every uniform write */
+	uint32_t ubo_binding[DRV_MAX_UBOS];
+	struct drv_bo *code_bo;     /* the HW VS binary (256-byte aligned) */
+	bool delete_pending;
+	int in_use;                 /* contexts using it */
+};
+
+/* One vertex attribute (ARB_vertex_attrib_binding model). */
+struct drv_vattrib {
+	bool enabled;
+	GLint size;                 /* 1..4, GL_BGRA */
+	GLenum type;
+	bool normalized;
+	bool integer;               /* VertexAttribIPointer */
+	bool doubles;               /* VertexAttribLPointer */
+	GLuint relative_offset;
+	GLuint binding;
+};
+struct drv_vbinding {
+	struct drv_buffer *buffer;  /* NULL: client memory (compat / ES) */
+	const uint8_t *client_ptr;  /* client memory when buffer is NULL */
+	int64_t offset;
+	GLsizei stride;             /* as the GL stores it (effective stride) */
+	GLuint divisor;
+};
+struct drv_vao {
+	uint32_t name;
+	bool created;
+	struct drv_vattrib attrib[DRV_MAX_ATTRIBS];
+	struct drv_vbinding binding[DRV_MAX_ATTRIBS];
+	struct drv_buffer *element_buffer;
+};
+
+struct drv_xfb_binding {
+	struct drv_buffer *buffer;
+	int64_t offset, size;       /* size 0: whole buffer (glBindBufferBase) */
+	bool range;
+};
+struct drv_xfb {
+	uint32_t name;
+	bool created;
+	struct drv_xfb_binding b[DRV_MAX_TF_BUFFERS];
+	struct drv_buffer *generic;  /* GL_TRANSFORM_FEEDBACK_BUFFER generic binding */
+	bool active, paused;
+	GLenum mode;                 /* primitiveMode of Begin */
+	struct drv_program_obj *program; /* the program Begin saw */
+	bool ended_once;             /* a DrawTransformFeedback source */
+	struct drv_bo *filled;       /* 4 filled-size slots (dwords), radeonsi's per target */
+	bool filled_valid;           /* the slots hold saved sizes (pause / end) */
+	/* the targets as begin programmed them (for resume and DrawTF) */
+	uint32_t hw_mask;            /* buffers bound at begin */
+	uint64_t hw_va[DRV_MAX_TF_BUFFERS];        /* buffer base VA */
+	uint32_t hw_offset_dw[DRV_MAX_TF_BUFFERS]; /* bind offset */
+	uint32_t hw_size_dw[DRV_MAX_TF_BUFFERS];   /* (offset + size) >> 2 */
+	uint32_t stride_dw[DRV_MAX_TF_BUFFERS];
+	uint32_t stream_of_buffer[DRV_MAX_TF_BUFFERS];
+	uint32_t enabled_stream_buffers;  /* VGT_STRMOUT_BUFFER_CONFIG of the program */
+	bool delete_pending;
+};
+
+struct drv_query {
+	uint32_t name;
+	bool created;
+	GLenum target;               /* 0 until first begin (glGen*) */
+	GLuint index;                /* stream */
+	bool active;
+	bool ever_ended;
+	struct drv_bo *bo;           /* SAMPLE_STREAMOUTSTATS slots: 4 streams x 32 bytes */
+	uint64_t result;
+};
+
+/* ---- context ----------------------------------------------------------------- */
+
+struct drv_screen {
+	struct gm *gm;
+	struct drv_ws ws;
+	int contexts;
+};
+
+struct drv_shared {
+	int refs;
+	struct drv_names buffers, shaders;   /* shaders and programs share one namespace */
+	uint64_t sync_next;
+};
+
+struct drv_generic_attrib {
+	uint32_t v[4];               /* bit patterns */
+	GLenum kind;                 /* GL_FLOAT, GL_INT, GL_UNSIGNED_INT, GL_DOUBLE */
+};
+
+enum drv_atom {
+	DRV_ATOM_INIT = 0,           /* the IB preamble (CONTEXT_CONTROL, GS off ...) */
+	DRV_ATOM_STREAMOUT_ENABLE,
+	DRV_ATOM_SHADER,             /* VS program + SPI registers */
+	DRV_ATOM_RASTER,             /* PA_CL_CLIP_CNTL (rasterizer discard) */
+	DRV_ATOM_RESTART,            /* primitive restart */
+	DRV_ATOM_COUNT
+};
+
+struct drv_hw {
+	uint32_t dirty;              /* 1 << drv_atom */
+	/* shadows of what was emitted, so unchanged values are not re-sent */
+	uint32_t prim_type;          /* VGT_PRIMITIVE_TYPE (+1; 0 = unknown) */
+	uint32_t index_type;         /* +1; 0 = unknown */
+	uint32_t gs_out_prim;        /* +1 */
+	uint32_t num_instances;      /* +1 */
+	uint64_t vs_va;              /* program emitted by the shader atom */
+	uint32_t strmout_config, strmout_buffer_config;
+	bool strmout_known;
+	uint32_t opaque_offset;      /* VGT_STRMOUT_DRAW_OPAQUE_OFFSET as emitted */
+	/* streamout */
+	bool so_begin_emitted;
+	struct drv_xfb *so_xfb;      /* the object whose begin is emitted */
+	int prims_gen_queries;       /* active PRIMITIVES_GENERATED queries */
+	/* upload ring for descriptors, constants, client arrays */
+	struct drv_bo *ring;
+	uint64_t ring_used;
+	uint64_t ring_generation;    /* bumped at every ring reset */
+	uint64_t consts_uploaded_gen, consts_version;
+	uint64_t consts_va;
+	const struct drv_program_obj *consts_prog;
+};
+
+struct drv_context {
+	struct drv_screen *screen;
+	struct drv_shared *shared;
+	bool gles, core;
+	int major, minor;
+	GLenum error;
+	const char *unsupported;     /* reason the current call is not modelled */
+	bool state_call;             /* the current call drew / changed TF or queries */
+
+	/* buffer bindings */
+	struct drv_buffer *array_buffer, *copy_read, *copy_write, *pixel_pack, *pixel_unpack,
+		*draw_indirect, *dispatch_indirect, *query_buffer, *uniform_buffer, *texture_buffer,
+		*ssbo_buffer, *atomic_buffer, *parameter_buffer;
+	struct drv_xfb_binding ubo[DRV_MAX_UBO_BINDINGS];
+	struct drv_xfb_binding ssbo[DRV_MAX_SSBO_BINDINGS];
+	struct drv_xfb_binding atomic[DRV_MAX_ATOMIC_BINDINGS];
+
+	struct drv_names vaos, xfbs, queries, misc; /* misc: textures, FBOs, samplers ... */
+	struct drv_vao *vao, default_vao;
+	struct drv_xfb *xfb, default_xfb;
+	struct drv_program_obj *program;
+	struct drv_query *active_query[4][DRV_MAX_VERTEX_STREAMS]; /* PG, PW, OVERFLOW, STREAM_OVERFLOW */
+	struct drv_query *active_other; /* timer / occlusion: not modelled */
+
+	struct drv_generic_attrib generic[DRV_MAX_ATTRIBS];
+	bool rasterizer_discard;
+	bool primitive_restart, primitive_restart_fixed;
+	GLuint restart_index;
+	uint32_t enables[8];         /* other glEnable caps, for glIsEnabled */
+	GLenum enable_caps[64];
+	unsigned n_enable_caps;
+	uint32_t last_draw_program;
+
+	struct drv_hw hw;
+};
+
+/* Prototypes of every entry point (drv_gl_api.h). */
+#define DRV_GL(ret, name, params) ret drv_gl_##name params;
+#include "drv_gl_api.h"
+#undef DRV_GL
+
+/* The current context of the calling thread (drv_gl_context.c). */
+struct drv_context *drv_gl_current(void);
+
+#define DRV_CTX(ctx) struct drv_context *ctx = drv_gl_current(); if (!ctx) return
+#define DRV_CTX_RET(ctx, v) struct drv_context *ctx = drv_gl_current(); if (!ctx) return (v)
+
+/* Records GL error `e` (the first one sticks until glGetError). */
+void drv_gl_error(struct drv_context *ctx, GLenum e);
+/* Records that the current call needs `why`, which the sim does not model. */
+void drv_gl_unsupported(struct drv_context *ctx, const char *why);
+/* Whether the context is desktop GL >= major.minor, or GLES >= es_major.es_minor
+ * (es_major 0: never on ES). */
+bool drv_gl_version_at_least(const struct drv_context *ctx, int major, int minor, int es_major,
+			     int es_minor);
+
+/* ---- drv_gl_buffer.c ---- */
+/* The binding point of `target` (NULL for an unknown target). */
+struct drv_buffer **drv_gl_buffer_target(struct drv_context *ctx, GLenum target);
+struct drv_buffer *drv_gl_buffer_lookup(struct drv_context *ctx, GLuint name);
+void drv_gl_buffer_ref(struct drv_buffer *b);
+void drv_gl_buffer_unref(struct drv_context *ctx, struct drv_buffer *b);
+/* Makes sure the buffer has storage (a BO of at least 4 bytes). */
+bool drv_gl_buffer_storage(struct drv_context *ctx, struct drv_buffer *b);
+/* Replaces *slot with b, keeping references. */
+void drv_gl_buffer_bind_slot(struct drv_context *ctx, struct drv_buffer **slot, struct drv_buffer *b);
+
+/* ---- drv_gl_program.c ---- */
+struct drv_program_obj *drv_gl_program_lookup(struct drv_context *ctx, GLuint name,
+					      const char *func);
+void drv_gl_program_unuse(struct drv_context *ctx, struct drv_program_obj *p);
+
+/* ---- drv_gl_xfb.c ---- */
+void drv_gl_xfb_init_default(struct drv_context *ctx);
+void drv_gl_xfb_fini_all(struct drv_context *ctx);
+/* Whether TF is active and not paused. */
+static inline bool drv_gl_xfb_running(const struct drv_context *ctx)
+{
+	return ctx->xfb->active && !ctx->xfb->paused;
+}
+
+/* ---- drv_gl_vao.c ---- */
+void drv_gl_vao_init(struct drv_vao *v, uint32_t name);
+void drv_gl_vao_release(struct drv_context *ctx, struct drv_vao *v);
+
+/* ---- drv_gl_query.c ---- */
+void drv_gl_query_fini_all(struct drv_context *ctx);
+
+/* ---- drv_pm4_state.c: atoms, shaders, descriptors, draws ---- */
+struct drv_draw {
+	GLenum mode;
+	bool indexed;
+	uint32_t count;              /* vertices / indices */
+	uint32_t instances;
+	int32_t base_vertex;         /* = first for non-indexed draws */
+	uint32_t base_instance;
+	/* indexed: */
+	GLenum index_type;
+	uint64_t index_va;           /* VA of the first index */
+	uint32_t index_max;          /* indices readable from index_va */
+	const void *client_indices;  /* client-memory indices to upload (index_bytes) */
+	uint32_t index_bytes;
+	uint32_t min_index, max_index; /* for client arrays (valid when have_range) */
+	bool have_range;
+	/* indirect (DRAW_INDIRECT / DRAW_INDEX_INDIRECT) */
+	bool indirect;
+	uint64_t indirect_base_va;   /* SET_BASE */
+	uint32_t indirect_offset;
+	/* DrawTransformFeedback */
+	struct drv_xfb *tf_source;
+	GLuint tf_stream;
+};
+/* Emits the state and the draw packets of one draw.  Returns false (after
+ * drv_gl_unsupported) when the draw cannot be executed faithfully. */
+bool drv_pm4_draw(struct drv_context *ctx, const struct drv_draw *d);
+/* Emits the preamble of a context's first IB. */
+void drv_pm4_init(struct drv_context *ctx);
+void drv_pm4_fini(struct drv_context *ctx);
+/* Uploads `n` bytes to the upload ring; returns the VA (0 when out of memory). */
+uint64_t drv_pm4_upload(struct drv_context *ctx, const void *data, uint64_t n, uint64_t align);
+/* Uploads the program's VS binary to its code BO. */
+bool drv_pm4_program_upload(struct drv_context *ctx, struct drv_program_obj *p);
+
+/* ---- drv_pm4_so.c: streamout and queries ---- */
+void drv_pm4_so_begin(struct drv_context *ctx, struct drv_xfb *x, bool resume);
+void drv_pm4_so_end(struct drv_context *ctx, struct drv_xfb *x);
+void drv_pm4_so_enable(struct drv_context *ctx);
+/* DrawTF: loads the opaque registers from x's filled-size slot. */
+void drv_pm4_so_draw_opaque(struct drv_context *ctx, struct drv_xfb *x, GLuint stream);
+void drv_pm4_query_begin(struct drv_context *ctx, struct drv_query *q);
+void drv_pm4_query_end(struct drv_context *ctx, struct drv_query *q);
+/* Submits pending work and computes q->result from its slots. */
+void drv_pm4_query_result(struct drv_context *ctx, struct drv_query *q);
+/* Writes `n` bytes (4 or 8) of `value` to GPU VA `va` with WRITE_DATA. */
+void drv_pm4_write_data(struct drv_context *ctx, uint64_t va, uint64_t value, unsigned n);
+
+/* Submits pending PM4 (before the CPU reads GPU results). */
+void drv_gl_flush(struct drv_context *ctx);
+
+#endif

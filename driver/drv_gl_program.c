@@ -1,0 +1,688 @@
+/*
+ * drv_gl_program.c - shader and program objects (GL 4.6 chapter 7, ES 3.2
+ * chapter 7): sources, compile, attach, link through the driver's shader
+ * compiler (drv_shader.h), use, and the program queries, including the TF
+ * varying queries (glGetTransformFeedbackVarying, GL_TRANSFORM_FEEDBACK_*).
+ *
+ * Compiling a shader object runs the compiler on that one stage (so that
+ * GL_COMPILE_STATUS and the log are the compiler's); linking runs it on all
+ * attached stages with the TF varyings and attribute bindings.  The linked
+ * program keeps the compiler's drv_program (binaries, tables, TF layout);
+ * its hardware VS binary is uploaded to a BO at link time.
+ */
+#include <string.h>
+
+#include "drv_gl_int.h"
+#include "xt_fault.h"
+
+static enum drv_stage stage_of(GLenum type)
+{
+	switch (type) {
+	case GL_VERTEX_SHADER: return DRV_STAGE_VERTEX;
+	case GL_GEOMETRY_SHADER: return DRV_STAGE_GEOMETRY;
+	case GL_FRAGMENT_SHADER: return DRV_STAGE_FRAGMENT;
+	default: return DRV_STAGE_COUNT;
+	}
+}
+
+static void *object(struct drv_context *ctx, GLuint name)
+{
+	return drv_names_get(&ctx->shared->shaders, name);
+}
+
+/* The shader `name`, or NULL with INVALID_VALUE (no object) / INVALID_OPERATION (a program). */
+static struct drv_shader *shader_lookup(struct drv_context *ctx, GLuint name)
+{
+	struct drv_shader *s = object(ctx, name);
+
+	if (!s) {
+		drv_gl_error(ctx, GL_INVALID_VALUE);
+		return NULL;
+	}
+	if (s->is_program) {
+		drv_gl_error(ctx, GL_INVALID_OPERATION);
+		return NULL;
+	}
+	return s;
+}
+
+struct drv_program_obj *drv_gl_program_lookup(struct drv_context *ctx, GLuint name,
+					      const char *func)
+{
+	struct drv_program_obj *p = object(ctx, name);
+
+	if (!p) {
+		drv_gl_error(ctx, GL_INVALID_VALUE);
+		return NULL;
+	}
+	if (!p->is_program) {
+		drv_gl_error(ctx, GL_INVALID_OPERATION);
+		return NULL;
+	}
+	return p;
+}
+
+static void shader_free(struct drv_shader *s)
+{
+	xt_free(s->source);
+	xt_free(s->log);
+	xt_free(s);
+}
+
+static void program_free(struct drv_context *ctx, struct drv_program_obj *p)
+{
+	for (unsigned i = 0; i < p->n_attached; i++) {
+		struct drv_shader *s = p->attached[i];
+		if (--s->attached == 0 && s->delete_pending) {
+			drv_names_remove(&ctx->shared->shaders, s->name);
+			shader_free(s);
+		}
+	}
+	drv_program_destroy(p->prog);
+	drv_bo_destroy(&ctx->screen->ws, p->code_bo);
+	for (unsigned i = 0; i < p->n_tf_names; i++)
+		xt_free(p->tf_names[i]);
+	xt_free(p->tf_names);
+	for (unsigned i = 0; i < p->n_bound_attribs; i++)
+		xt_free(p->bound_attrib_names[i]);
+	xt_free(p->bound_attrib_names);
+	xt_free(p->bound_attrib_locs);
+	xt_free(p->consts);
+	xt_free(p->log);
+	xt_free(p);
+}
+
+/* ---- shaders -------------------------------------------------------------------- */
+
+GLuint drv_gl_CreateShader(GLenum type)
+{
+	DRV_CTX_RET(ctx, 0);
+	struct drv_shader *s;
+	uint32_t name;
+
+	if (stage_of(type) == DRV_STAGE_COUNT) {
+		if (type == GL_TESS_CONTROL_SHADER || type == GL_TESS_EVALUATION_SHADER ||
+		    type == GL_COMPUTE_SHADER) {
+			drv_gl_unsupported(ctx, "tessellation and compute shaders are not modelled");
+			return 0;
+		}
+		drv_gl_error(ctx, GL_INVALID_ENUM);
+		return 0;
+	}
+	s = xt_calloc(1, sizeof *s);
+	if (!s || !drv_names_gen(&ctx->shared->shaders, 1, &name) ||
+	    !drv_names_set(&ctx->shared->shaders, name, s)) {
+		xt_free(s);
+		drv_gl_error(ctx, GL_OUT_OF_MEMORY);
+		return 0;
+	}
+	s->name = name;
+	s->type = type;
+	return name;
+}
+
+void drv_gl_DeleteShader(GLuint shader)
+{
+	DRV_CTX(ctx);
+	struct drv_shader *s;
+
+	if (!shader)
+		return;
+	if (!(s = shader_lookup(ctx, shader)))
+		return;
+	if (s->attached) {
+		s->delete_pending = true;
+		return;
+	}
+	drv_names_remove(&ctx->shared->shaders, shader);
+	shader_free(s);
+}
+
+GLboolean drv_gl_IsShader(GLuint shader)
+{
+	DRV_CTX_RET(ctx, GL_FALSE);
+	struct drv_shader *s = object(ctx, shader);
+	return s && !s->is_program;
+}
+
+void drv_gl_ShaderSource(GLuint shader, GLsizei count, const GLchar *const *string,
+			 const GLint *length)
+{
+	DRV_CTX(ctx);
+	struct drv_shader *s = shader_lookup(ctx, shader);
+	struct xt_buf src;
+
+	if (!s)
+		return;
+	if (count < 0) {
+		drv_gl_error(ctx, GL_INVALID_VALUE);
+		return;
+	}
+	xt_buf_init(&src);
+	for (GLsizei i = 0; i < count; i++) {
+		if (!string[i])
+			continue;
+		size_t n = length && length[i] >= 0 ? (size_t)length[i] : strlen(string[i]);
+		xt_buf_append(&src, string[i], n);
+	}
+	xt_buf_append(&src, "", 1);
+	xt_free(s->source);
+	s->source = (char *)xt_buf_detach(&src, NULL);
+}
+
+static char *dup_or_empty(const char *s)
+{
+	return xt_strdup(s ? s : "");
+}
+
+void drv_gl_CompileShader(GLuint shader)
+{
+	DRV_CTX(ctx);
+	struct drv_shader *s = shader_lookup(ctx, shader);
+	struct drv_program_desc d = { 0 };
+	struct drv_program *prog = NULL;
+	struct xt_err err = { 0 };
+	enum drv_stage st;
+
+	if (!s)
+		return;
+	st = stage_of(s->type);
+	d.es = ctx->gles;
+	d.source[st] = s->source ? s->source : "";
+	xt_free(s->log);
+	if (drv_program_create(&d, &prog, &err) != XT_OK) {
+		s->compiled = false;
+		s->log = xt_strdup(xt_err_msg(&err));
+		return;
+	}
+	s->compiled = prog->compiled[st];
+	s->log = dup_or_empty(prog->compile_log[st]);
+	drv_program_destroy(prog);
+}
+
+static GLint log_length(const char *log)
+{
+	return log && *log ? (GLint)strlen(log) + 1 : 0;
+}
+
+void drv_gl_GetShaderiv(GLuint shader, GLenum pname, GLint *params)
+{
+	DRV_CTX(ctx);
+	struct drv_shader *s = shader_lookup(ctx, shader);
+
+	if (!s)
+		return;
+	switch (pname) {
+	case GL_SHADER_TYPE: *params = (GLint)s->type; break;
+	case GL_DELETE_STATUS: *params = s->delete_pending; break;
+	case GL_COMPILE_STATUS: *params = s->compiled; break;
+	case GL_INFO_LOG_LENGTH: *params = log_length(s->log); break;
+	case GL_SHADER_SOURCE_LENGTH: *params = s->source ? (GLint)strlen(s->source) + 1 : 0; break;
+	default: drv_gl_error(ctx, GL_INVALID_ENUM); break;
+	}
+}
+
+static void copy_string(const char *src, GLsizei bufSize, GLsizei *length, GLchar *out)
+{
+	size_t n = src ? strlen(src) : 0;
+
+	if (bufSize <= 0 || !out) {
+		if (length)
+			*length = 0;
+		return;
+	}
+	if (n > (size_t)bufSize - 1)
+		n = (size_t)bufSize - 1;
+	if (n)
+		memcpy(out, src, n);
+	out[n] = 0;
+	if (length)
+		*length = (GLsizei)n;
+}
+
+void drv_gl_GetShaderInfoLog(GLuint shader, GLsizei bufSize, GLsizei *length, GLchar *infoLog)
+{
+	DRV_CTX(ctx);
+	struct drv_shader *s = shader_lookup(ctx, shader);
+	if (bufSize < 0)
+		drv_gl_error(ctx, GL_INVALID_VALUE);
+	else if (s)
+		copy_string(s->log, bufSize, length, infoLog);
+}
+
+void drv_gl_GetShaderSource(GLuint shader, GLsizei bufSize, GLsizei *length, GLchar *source)
+{
+	DRV_CTX(ctx);
+	struct drv_shader *s = shader_lookup(ctx, shader);
+	if (bufSize < 0)
+		drv_gl_error(ctx, GL_INVALID_VALUE);
+	else if (s)
+		copy_string(s->source, bufSize, length, source);
+}
+
+/* ---- programs -------------------------------------------------------------------- */
+
+GLuint drv_gl_CreateProgram(void)
+{
+	DRV_CTX_RET(ctx, 0);
+	struct drv_program_obj *p = xt_calloc(1, sizeof *p);
+	uint32_t name;
+
+	if (!p || !drv_names_gen(&ctx->shared->shaders, 1, &name) ||
+	    !drv_names_set(&ctx->shared->shaders, name, p)) {
+		xt_free(p);
+		drv_gl_error(ctx, GL_OUT_OF_MEMORY);
+		return 0;
+	}
+	p->name = name;
+	p->is_program = true;
+	p->tf_mode = GL_INTERLEAVED_ATTRIBS;
+	return name;
+}
+
+void drv_gl_program_unuse(struct drv_context *ctx, struct drv_program_obj *p)
+{
+	if (p && --p->in_use == 0 && p->delete_pending) {
+		drv_names_remove(&ctx->shared->shaders, p->name);
+		program_free(ctx, p);
+	}
+}
+
+void drv_gl_DeleteProgram(GLuint program)
+{
+	DRV_CTX(ctx);
+	struct drv_program_obj *p;
+
+	if (!program || !(p = drv_gl_program_lookup(ctx, program, "glDeleteProgram")))
+		return;
+	if (p->in_use) {
+		p->delete_pending = true;
+		return;
+	}
+	drv_names_remove(&ctx->shared->shaders, program);
+	program_free(ctx, p);
+}
+
+GLboolean drv_gl_IsProgram(GLuint program)
+{
+	DRV_CTX_RET(ctx, GL_FALSE);
+	struct drv_program_obj *p = object(ctx, program);
+	return p && p->is_program;
+}
+
+void drv_gl_AttachShader(GLuint program, GLuint shader)
+{
+	DRV_CTX(ctx);
+	struct drv_program_obj *p = drv_gl_program_lookup(ctx, program, "glAttachShader");
+	struct drv_shader *s = p ? shader_lookup(ctx, shader) : NULL;
+
+	if (!s)
+		return;
+	for (unsigned i = 0; i < p->n_attached; i++) {
+		if (p->attached[i] == s || (ctx->gles && p->attached[i]->type == s->type)) {
+			drv_gl_error(ctx, GL_INVALID_OPERATION);
+			return;
+		}
+	}
+	if (p->n_attached == sizeof p->attached / sizeof p->attached[0]) {
+		drv_gl_unsupported(ctx, "more than 8 shaders attached to one program");
+		return;
+	}
+	p->attached[p->n_attached++] = s;
+	s->attached++;
+}
+
+void drv_gl_DetachShader(GLuint program, GLuint shader)
+{
+	DRV_CTX(ctx);
+	struct drv_program_obj *p = drv_gl_program_lookup(ctx, program, "glDetachShader");
+	struct drv_shader *s = p ? shader_lookup(ctx, shader) : NULL;
+
+	if (!s)
+		return;
+	for (unsigned i = 0; i < p->n_attached; i++) {
+		if (p->attached[i] == s) {
+			p->attached[i] = p->attached[--p->n_attached];
+			if (--s->attached == 0 && s->delete_pending) {
+				drv_names_remove(&ctx->shared->shaders, s->name);
+				shader_free(s);
+			}
+			return;
+		}
+	}
+	drv_gl_error(ctx, GL_INVALID_OPERATION);
+}
+
+void drv_gl_GetAttachedShaders(GLuint program, GLsizei maxCount, GLsizei *count, GLuint *shaders)
+{
+	DRV_CTX(ctx);
+	struct drv_program_obj *p = drv_gl_program_lookup(ctx, program, "glGetAttachedShaders");
+	GLsizei n = 0;
+
+	if (maxCount < 0) {
+		drv_gl_error(ctx, GL_INVALID_VALUE);
+		return;
+	}
+	for (unsigned i = 0; p && i < p->n_attached && n < maxCount; i++)
+		shaders[n++] = p->attached[i]->name;
+	if (count)
+		*count = n;
+}
+
+void drv_gl_BindAttribLocation(GLuint program, GLuint index, const GLchar *name)
+{
+	DRV_CTX(ctx);
+	struct drv_program_obj *p = drv_gl_program_lookup(ctx, program, "glBindAttribLocation");
+	char **names;
+	uint32_t *locs;
+
+	if (!p)
+		return;
+	if (index >= DRV_MAX_ATTRIBS) {
+		drv_gl_error(ctx, GL_INVALID_VALUE);
+		return;
+	}
+	if (!strncmp(name, "gl_", 3)) {
+		drv_gl_error(ctx, GL_INVALID_OPERATION);
+		return;
+	}
+	for (unsigned i = 0; i < p->n_bound_attribs; i++) {
+		if (!strcmp(p->bound_attrib_names[i], name)) {
+			p->bound_attrib_locs[i] = index;
+			return;
+		}
+	}
+	names = xt_realloc(p->bound_attrib_names, (p->n_bound_attribs + 2) * sizeof *names);
+	if (names)
+		p->bound_attrib_names = names;
+	locs = xt_realloc(p->bound_attrib_locs, (p->n_bound_attribs + 1) * sizeof *locs);
+	if (locs)
+		p->bound_attrib_locs = locs;
+	if (!names || !locs || !(names[p->n_bound_attribs] = xt_strdup(name))) {
+		drv_gl_error(ctx, GL_OUT_OF_MEMORY);
+		return;
+	}
+	locs[p->n_bound_attribs++] = index;
+	names[p->n_bound_attribs] = NULL;
+}
+
+void drv_gl_BindFragDataLocation(GLuint program, GLuint color, const GLchar *name)
+{
+	DRV_CTX(ctx);
+	drv_gl_program_lookup(ctx, program, "glBindFragDataLocation");
+}
+
+void drv_gl_TransformFeedbackVaryings(GLuint program, GLsizei count,
+				      const GLchar *const *varyings, GLenum bufferMode)
+{
+	DRV_CTX(ctx);
+	struct drv_program_obj *p = drv_gl_program_lookup(ctx, program, "glTransformFeedbackVaryings");
+	char **names;
+
+	if (!p)
+		return;
+	if (bufferMode != GL_INTERLEAVED_ATTRIBS && bufferMode != GL_SEPARATE_ATTRIBS) {
+		drv_gl_error(ctx, GL_INVALID_ENUM);
+		return;
+	}
+	if (count < 0 ||
+	    (bufferMode == GL_SEPARATE_ATTRIBS && (GLuint)count > DRV_MAX_TF_SEPARATE_ATTRIBS)) {
+		drv_gl_error(ctx, GL_INVALID_VALUE);
+		return;
+	}
+	names = xt_calloc((size_t)count + 1, sizeof *names);
+	if (!names) {
+		drv_gl_error(ctx, GL_OUT_OF_MEMORY);
+		return;
+	}
+	for (GLsizei i = 0; i < count; i++)
+		names[i] = xt_strdup(varyings[i] ? varyings[i] : "");
+	for (unsigned i = 0; i < p->n_tf_names; i++)
+		xt_free(p->tf_names[i]);
+	xt_free(p->tf_names);
+	p->tf_names = names;
+	p->n_tf_names = (unsigned)count;
+	p->tf_mode = bufferMode;
+}
+
+void drv_gl_LinkProgram(GLuint program)
+{
+	DRV_CTX(ctx);
+	struct drv_program_obj *p = drv_gl_program_lookup(ctx, program, "glLinkProgram");
+	struct drv_program_desc d = { 0 };
+	struct drv_program *prog = NULL;
+	struct xt_err err = { 0 };
+
+	if (!p)
+		return;
+	if (ctx->xfb->active && ctx->xfb->program == p) {
+		drv_gl_error(ctx, GL_INVALID_OPERATION);
+		return;
+	}
+	d.es = ctx->gles;
+	for (unsigned i = 0; i < p->n_attached; i++) {
+		enum drv_stage st = stage_of(p->attached[i]->type);
+		if (d.source[st]) {
+			drv_gl_unsupported(ctx, "several shader objects of one stage in a program");
+			return;
+		}
+		d.source[st] = p->attached[i]->source ? p->attached[i]->source : "";
+	}
+	d.tf_varyings = (const char *const *)p->tf_names;
+	d.n_tf_varyings = p->n_tf_names;
+	d.tf_mode = p->tf_mode;
+	d.attrib_names = (const char *const *)p->bound_attrib_names;
+	d.attrib_locations = p->bound_attrib_locs;
+	xt_free(p->log);
+	p->log = NULL;
+	if (drv_program_create(&d, &prog, &err) != XT_OK) {
+		p->linked = false;
+		p->log = xt_strdup(xt_err_msg(&err));
+		return;
+	}
+	drv_program_destroy(p->prog);
+	p->prog = prog;
+	p->linked = prog->linked;
+	p->log = dup_or_empty(prog->link_log);
+	p->validated = false;
+	xt_free(p->consts);
+	p->consts = NULL;
+	p->consts_size = 0;
+	if (!p->linked)
+		return;
+	p->consts_size = (prog->const_buffer_size + 15u) & ~15u;
+	p->consts = xt_calloc(1, p->consts_size ? p->consts_size : 16);
+	p->consts_version++;
+	for (unsigned i = 0; i < prog->n_ubos && i < DRV_MAX_UBOS; i++)
+		p->ubo_binding[i] = prog->ubos[i].binding;
+	if (!p->consts || !drv_pm4_program_upload(ctx, p))
+		drv_gl_error(ctx, GL_OUT_OF_MEMORY);
+}
+
+void drv_gl_ValidateProgram(GLuint program)
+{
+	DRV_CTX(ctx);
+	struct drv_program_obj *p = drv_gl_program_lookup(ctx, program, "glValidateProgram");
+	if (p)
+		p->validated = p->linked;
+}
+
+void drv_gl_UseProgram(GLuint program)
+{
+	DRV_CTX(ctx);
+	struct drv_program_obj *p = NULL;
+
+	if (drv_gl_xfb_running(ctx)) {
+		drv_gl_error(ctx, GL_INVALID_OPERATION);
+		return;
+	}
+	if (program && !(p = drv_gl_program_lookup(ctx, program, "glUseProgram")))
+		return;
+	if (p && !p->linked) {
+		drv_gl_error(ctx, GL_INVALID_OPERATION);
+		return;
+	}
+	if (p)
+		p->in_use++;
+	drv_gl_program_unuse(ctx, ctx->program);
+	ctx->program = p;
+	ctx->hw.dirty |= 1u << DRV_ATOM_SHADER;
+}
+
+static GLint max_name_length(const struct drv_program *prog, GLenum what)
+{
+	size_t m = 0;
+
+	if (!prog)
+		return 0;
+	if (what == GL_ACTIVE_ATTRIBUTE_MAX_LENGTH)
+		for (unsigned i = 0; i < prog->n_attribs; i++)
+			m = strlen(prog->attribs[i].name) > m ? strlen(prog->attribs[i].name) : m;
+	else if (what == GL_ACTIVE_UNIFORM_MAX_LENGTH)
+		for (unsigned i = 0; i < prog->n_uniforms; i++)
+			m = strlen(prog->uniforms[i].name) > m ? strlen(prog->uniforms[i].name) : m;
+	else
+		for (unsigned i = 0; i < prog->n_ubos; i++)
+			m = strlen(prog->ubos[i].name) > m ? strlen(prog->ubos[i].name) : m;
+	return m ? (GLint)m + 1 : 0;
+}
+
+void drv_gl_GetProgramiv(GLuint program, GLenum pname, GLint *params)
+{
+	DRV_CTX(ctx);
+	struct drv_program_obj *p = drv_gl_program_lookup(ctx, program, "glGetProgramiv");
+	const struct drv_program *prog;
+
+	if (!p)
+		return;
+	prog = p->prog;
+	switch (pname) {
+	case GL_DELETE_STATUS: *params = p->delete_pending; return;
+	case GL_LINK_STATUS: *params = p->linked; return;
+	case GL_VALIDATE_STATUS: *params = p->validated; return;
+	case GL_INFO_LOG_LENGTH: *params = log_length(p->log); return;
+	case GL_ATTACHED_SHADERS: *params = (GLint)p->n_attached; return;
+	case GL_ACTIVE_ATTRIBUTES: *params = prog && p->linked ? (GLint)prog->n_attribs : 0; return;
+	case GL_ACTIVE_UNIFORMS: *params = prog && p->linked ? (GLint)prog->n_uniforms : 0; return;
+	case GL_ACTIVE_UNIFORM_BLOCKS: *params = prog && p->linked ? (GLint)prog->n_ubos : 0; return;
+	case GL_ACTIVE_ATTRIBUTE_MAX_LENGTH:
+	case GL_ACTIVE_UNIFORM_MAX_LENGTH:
+	case GL_ACTIVE_UNIFORM_BLOCK_MAX_NAME_LENGTH:
+		*params = p->linked ? max_name_length(prog, pname) : 0;
+		return;
+	case GL_TRANSFORM_FEEDBACK_BUFFER_MODE:
+		*params = prog && p->linked ? (GLint)(prog->tf.mode ? prog->tf.mode : p->tf_mode)
+					    : (GLint)p->tf_mode;
+		return;
+	case GL_TRANSFORM_FEEDBACK_VARYINGS:
+		*params = prog && p->linked ? (GLint)prog->tf.n_varyings : 0;
+		return;
+	case GL_TRANSFORM_FEEDBACK_VARYING_MAX_LENGTH:
+		*params = prog && p->linked ? (GLint)drv_program_tf_varying_max_length(prog) : 0;
+		return;
+	case GL_PROGRAM_BINARY_LENGTH: *params = 0; return;
+	case GL_GEOMETRY_VERTICES_OUT:
+	case GL_GEOMETRY_INPUT_TYPE:
+	case GL_GEOMETRY_OUTPUT_TYPE:
+	case GL_GEOMETRY_SHADER_INVOCATIONS:
+		if (!prog || !p->linked || !prog->has_gs) {
+			drv_gl_error(ctx, GL_INVALID_OPERATION);
+			return;
+		}
+		*params = (GLint)(pname == GL_GEOMETRY_VERTICES_OUT ? prog->gs.max_vertices :
+				  pname == GL_GEOMETRY_INPUT_TYPE ? prog->gs.input_prim :
+				  pname == GL_GEOMETRY_OUTPUT_TYPE ? prog->gs.output_prim :
+				  prog->gs.invocations);
+		return;
+	default:
+		drv_gl_error(ctx, GL_INVALID_ENUM);
+		return;
+	}
+}
+
+void drv_gl_GetProgramInfoLog(GLuint program, GLsizei bufSize, GLsizei *length, GLchar *infoLog)
+{
+	DRV_CTX(ctx);
+	struct drv_program_obj *p = drv_gl_program_lookup(ctx, program, "glGetProgramInfoLog");
+	if (bufSize < 0)
+		drv_gl_error(ctx, GL_INVALID_VALUE);
+	else if (p)
+		copy_string(p->log, bufSize, length, infoLog);
+}
+
+GLint drv_gl_GetAttribLocation(GLuint program, const GLchar *name)
+{
+	DRV_CTX_RET(ctx, -1);
+	struct drv_program_obj *p = drv_gl_program_lookup(ctx, program, "glGetAttribLocation");
+
+	if (!p)
+		return -1;
+	if (!p->linked) {
+		drv_gl_error(ctx, GL_INVALID_OPERATION);
+		return -1;
+	}
+	return drv_program_attrib_location(p->prog, name);
+}
+
+void drv_gl_GetActiveAttrib(GLuint program, GLuint index, GLsizei bufSize, GLsizei *length,
+			    GLint *size, GLenum *type, GLchar *name)
+{
+	DRV_CTX(ctx);
+	struct drv_program_obj *p = drv_gl_program_lookup(ctx, program, "glGetActiveAttrib");
+
+	if (!p)
+		return;
+	if (!p->linked || index >= p->prog->n_attribs || bufSize < 0) {
+		drv_gl_error(ctx, GL_INVALID_VALUE);
+		return;
+	}
+	copy_string(p->prog->attribs[index].name, bufSize, length, name);
+	*size = (GLint)p->prog->attribs[index].size;
+	*type = p->prog->attribs[index].type;
+}
+
+void drv_gl_GetTransformFeedbackVarying(GLuint program, GLuint index, GLsizei bufSize,
+					GLsizei *length, GLsizei *size, GLenum *type, GLchar *name)
+{
+	DRV_CTX(ctx);
+	struct drv_program_obj *p = drv_gl_program_lookup(ctx, program,
+							  "glGetTransformFeedbackVarying");
+	const struct drv_tf_varying *v;
+
+	if (!p)
+		return;
+	if (!p->linked) {
+		drv_gl_error(ctx, GL_INVALID_OPERATION);
+		return;
+	}
+	if (index >= p->prog->tf.n_varyings || bufSize < 0) {
+		drv_gl_error(ctx, GL_INVALID_VALUE);
+		return;
+	}
+	v = &p->prog->tf.varyings[index];
+	copy_string(v->name, bufSize, length, name);
+	if (size)
+		*size = (GLsizei)v->size;
+	if (type)
+		*type = v->type;
+}
+
+/* No binary formats (GL_NUM_SHADER_BINARY_FORMATS = 0): every format is
+ * unknown, as in Mesa. */
+void drv_gl_ShaderBinary(GLsizei count, const GLuint *shaders, GLenum binaryFormat,
+			 const void *binary, GLsizei length)
+{
+	DRV_CTX(ctx);
+	drv_gl_error(ctx, count < 0 || length < 0 ? GL_INVALID_VALUE : GL_INVALID_ENUM);
+}
+
+void drv_gl_ReleaseShaderCompiler(void)
+{
+}
+
+GLuint drv_gl_CreateShaderProgramv(GLenum type, GLsizei count, const GLchar *const *strings)
+{
+	DRV_CTX_RET(ctx, 0);
+	drv_gl_unsupported(ctx, "separable programs (glCreateShaderProgramv) are not modelled");
+	return 0;
+}

@@ -1,0 +1,684 @@
+/*
+ * replay_sim.c - the sim backend: replays a trace on the driver model
+ * (driver/drv.h: GL state tracker + shader compiler + radeonsi-style PM4)
+ * running on the simulated GPU (gpu_model/), and makes the observations
+ * the capture made, through the same observation core (observe/obs.h), so
+ * that --check compares like for like.
+ *
+ * The driver exports GL entry points with the registry's C signatures, so
+ * a GL call runs exactly as on the host backend: the recorded arguments
+ * are converted by the host backend's converter (replay_args.c: names
+ * remapped, client memory shadows, outputs into scratch), and the
+ * generated thunk (replay_stubs.c) calls the driver's entry point.  What
+ * differs from the host is where contexts come from (the driver's, created
+ * from the trace's CONTEXT records; EGL / GLX calls are otherwise only
+ * bookkeeping), and the read-backs, which go to the driver's entry points.
+ *
+ * Per call the backend also learns what the driver could not do
+ * (drv_context_take_unsupported -> replay_unsupported, by name and call
+ * number) and any GPU fault the call caused (a recorded gm fault is a
+ * model limit or a driver bug, and is reported the same way), and, with
+ * XFBTRACE_SIM_ARTIFACTS=DIR, writes the call's artefacts:
+ *
+ *   DIR/calls.tsv           call  function  pm4_dwords  regs_hash  program
+ *   DIR/pm4/<call>.bin      the PM4 dwords the call submitted (raw LE)
+ *   DIR/regs/<hash>.bin     register state after a draw / TF / query call:
+ *                           (byte offset, value) u32 pairs, ascending;
+ *                           content-addressed, so unchanged states are one file
+ *   DIR/shaders/<prog>.txt  the program's binaries (disassembly), once
+ *
+ * Read them with `xfbtrace pm4 show DIR CALL` / `xfbtrace regs DIR CALL`.
+ * Determinism: the driver and gm are deterministic, so two runs write
+ * byte-identical artefacts.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "drv.h"
+#include "replay_host.h"
+#include "xt_fault.h"
+#include "xt_hash.h"
+#include "xt_log.h"
+
+struct sim_ctx {
+	struct host_ctx hx;            /* names, error queue, program (replay_args.c) */
+	struct drv_context *drv;
+};
+
+struct sim_thread {
+	uint32_t no;
+	struct sim_ctx *ctx;
+};
+
+struct sim {
+	struct host h;                 /* only names, mem, arena, funcs are used */
+	struct drv_screen *screen;
+	struct sim_ctx **ctx;
+	size_t nctx;
+	struct sim_thread *threads;
+	size_t nthreads;
+	struct obs_gl obs_gl;
+	unsigned (*get_error)(void);
+	void (*get_integerv)(unsigned, int *);
+	char describe[160];
+	const char *artifacts;         /* directory, or NULL */
+	FILE *calls_tsv;
+	uint64_t last_fault_count;
+	uint32_t *dumped;              /* programs whose shaders were written */
+	size_t ndumped;
+};
+
+static struct sim *sim_of(struct replay_backend *be)
+{
+	return (struct sim *)be;
+}
+
+/* ---- contexts ------------------------------------------------------------------ */
+
+static struct sim_ctx *ctx_find(struct sim *s, uint64_t handle)
+{
+	for (size_t i = 0; i < s->nctx; i++)
+		if (s->ctx[i]->hx.handle == handle)
+			return s->ctx[i];
+	return NULL;
+}
+
+static struct sim_thread *thread_of(struct sim *s, uint32_t no)
+{
+	for (size_t i = 0; i < s->nthreads; i++)
+		if (s->threads[i].no == no)
+			return &s->threads[i];
+	struct sim_thread *t = xt_realloc(s->threads, (s->nthreads + 1) * sizeof *t);
+	if (!t)
+		return NULL;
+	s->threads = t;
+	t[s->nthreads] = (struct sim_thread){ .no = no };
+	return &t[s->nthreads++];
+}
+
+static bool str_is(const struct trace_value *map, const char *key, const char *want)
+{
+	const struct trace_value *v = trace_value_get(map, key);
+
+	return v && v->tag == TRACE_TAG_STRING && v->mem.len == strlen(want) &&
+	       !memcmp(v->mem.bytes, want, v->mem.len);
+}
+
+static uint64_t uint_of(const struct trace_value *map, const char *key)
+{
+	const struct trace_value *v = trace_value_get(map, key);
+
+	return v && (v->tag == TRACE_TAG_UINT || v->tag == TRACE_TAG_HANDLE) ? v->u : 0;
+}
+
+static enum xt_rc context_create(struct sim *s, struct replay *rp, const struct trace_call *call,
+				 uint64_t call_no, const struct trace_value *ev, struct xt_err *err)
+{
+	struct sim_ctx *share = uint_of(ev, "share") ? ctx_find(s, uint_of(ev, "share")) : NULL;
+	struct drv_context_desc d = {
+		.gles = str_is(ev, "api", "gles"),
+		.core = str_is(ev, "profile", "core"),
+		.major = (int)uint_of(ev, "major"),
+		.minor = (int)uint_of(ev, "minor"),
+		.share = share ? share->drv : NULL,
+	};
+	struct sim_ctx *x = xt_calloc(1, sizeof *x);
+	struct sim_ctx **list = x ? xt_realloc(s->ctx, (s->nctx + 1) * sizeof *list) : NULL;
+	enum xt_rc rc;
+
+	if (!list) {
+		xt_free(x);
+		return XT_FAIL(err, XT_ERR_NOMEM, "out of memory for a context");
+	}
+	s->ctx = list;
+	if (d.major > 99 || d.minor > 99)
+		return XT_FAIL(err, XT_ERR_CORRUPT, "call %llu: context version %d.%d",
+			       (unsigned long long)call_no, d.major, d.minor);
+	rc = drv_context_create(s->screen, &d, &x->drv, err);
+	if (rc != XT_OK) {
+		xt_free(x);
+		return rc;
+	}
+	list[s->nctx++] = x;
+	x->hx.handle = uint_of(ev, "context");
+	x->hx.ns = (uint32_t)s->nctx;
+	x->hx.share_ns = share ? share->hx.share_ns : x->hx.ns;
+	drv_context_version(x->drv, &x->hx.gles, &x->hx.major, &x->hx.minor);
+	x->hx.version_known = true;
+	return XT_OK;
+}
+
+static enum xt_rc sim_context(struct replay_backend *be, struct replay *rp,
+			      const struct trace_call *call, uint64_t call_no,
+			      const struct trace_value *ev, struct xt_err *err)
+{
+	struct sim *s = sim_of(be);
+
+	if (str_is(ev, "event", "create"))
+		return context_create(s, rp, call, call_no, ev, err);
+	if (str_is(ev, "event", "current")) {
+		struct sim_thread *t = thread_of(s, call ? call->thread_no : 0);
+		uint64_t handle = uint_of(ev, "context");
+		if (!t)
+			return XT_FAIL(err, XT_ERR_NOMEM, "out of memory for a thread");
+		t->ctx = handle ? ctx_find(s, handle) : NULL;
+		if (handle && !t->ctx)
+			xt_warn("replay: call %llu makes current a context the trace never created",
+				(unsigned long long)call_no);
+	}
+	return XT_OK;   /* "destroy": the context lives until the end */
+}
+
+/* ---- the observation core's view ---------------------------------------------------- */
+
+struct obs_user {
+	struct sim *s;
+	struct replay *rp;
+	struct sim_ctx *x;
+};
+
+static uint8_t *sink_reserve(void *user, size_t max_payload)
+{
+	return replay_obs_reserve(((struct obs_user *)user)->rp, max_payload);
+}
+
+static void sink_commit(void *user, uint64_t seq, size_t n)
+{
+	replay_obs_commit(((struct obs_user *)user)->rp, seq, n, false);
+}
+
+static void err_stash(void *user)
+{
+	/* The call's errors were collected right after it. */
+}
+
+static void err_drain(void *user, const char *what)
+{
+	struct obs_user *u = user;
+	for (int i = 0; i < 8 && u->s->get_error() != 0; i++)
+		;
+}
+
+static uint32_t app_name(void *user, enum obs_object kind, uint32_t name)
+{
+	struct obs_user *u = user;
+	static const enum glapi_object kinds[] = {
+		[OBS_OBJ_BUFFER] = GLAPI_O_BUFFER,
+		[OBS_OBJ_PROGRAM] = GLAPI_O_SHADER_OBJECT,
+		[OBS_OBJ_QUERY] = GLAPI_O_QUERY,
+	};
+	uint32_t ns = kind == OBS_OBJ_QUERY ? u->x->hx.ns : u->x->hx.share_ns;
+
+	return (uint32_t)replay_names_app(u->s->h.names, ns, kinds[kind], 0, name);
+}
+
+#define PROC(member, name) gl->member = (__typeof__(gl->member))drv_get_proc_address(name)
+
+static void obs_setup(struct sim *s)
+{
+	struct obs_gl *gl = &s->obs_gl;
+
+	PROC(GetIntegerv, "glGetIntegerv");
+	PROC(GetIntegeri_v, "glGetIntegeri_v");
+	PROC(GetInteger64i_v, "glGetInteger64i_v");
+	PROC(GetError, "glGetError");
+	PROC(GetProgramiv, "glGetProgramiv");
+	PROC(GetTransformFeedbackVarying, "glGetTransformFeedbackVarying");
+	PROC(BindBuffer, "glBindBuffer");
+	PROC(GetBufferParameteriv, "glGetBufferParameteriv");
+	PROC(GetBufferParameteri64v, "glGetBufferParameteri64v");
+	PROC(GetBufferSubData, "glGetBufferSubData");
+	PROC(MapBufferRange, "glMapBufferRange");
+	PROC(UnmapBuffer, "glUnmapBuffer");
+	PROC(GetQueryObjectui64v, "glGetQueryObjectui64v");
+	/* No program pipelines or program interface queries in the sim: the
+	 * core computes the layout from glGetTransformFeedbackVarying. */
+	gl->GetProgramPipelineiv = NULL;
+	gl->GetProgramInterfaceiv = NULL;
+	gl->GetProgramResourceiv = NULL;
+	s->get_error = gl->GetError;
+	s->get_integerv = gl->GetIntegerv;
+}
+
+static void obs_context(struct sim *s, struct replay *rp, struct sim_ctx *x, struct obs_ctx *c,
+			struct obs_user *u)
+{
+	*u = (struct obs_user){ s, rp, x };
+	*c = (struct obs_ctx){
+		.gl = &s->obs_gl, .gles = x->hx.gles, .major = x->hx.major, .minor = x->hx.minor,
+		.reserve = sink_reserve, .commit = sink_commit, .stash = err_stash,
+		.drain = err_drain, .app_name = app_name, .user = u,
+	};
+}
+
+/* The buffer bound to `target` in the current context (driver name). */
+static uint32_t bound_buffer(struct sim *s, unsigned target)
+{
+	static const unsigned map[][2] = {
+		{ GL_ARRAY_BUFFER, GL_ARRAY_BUFFER_BINDING },
+		{ GL_ELEMENT_ARRAY_BUFFER, GL_ELEMENT_ARRAY_BUFFER_BINDING },
+		{ GL_PIXEL_PACK_BUFFER, GL_PIXEL_PACK_BUFFER_BINDING },
+		{ GL_PIXEL_UNPACK_BUFFER, GL_PIXEL_UNPACK_BUFFER_BINDING },
+		{ GL_UNIFORM_BUFFER, GL_UNIFORM_BUFFER_BINDING },
+		{ GL_TEXTURE_BUFFER, GL_TEXTURE_BUFFER_BINDING },
+		{ GL_TRANSFORM_FEEDBACK_BUFFER, GL_TRANSFORM_FEEDBACK_BUFFER_BINDING },
+		{ GL_COPY_READ_BUFFER, GL_COPY_READ_BUFFER_BINDING },
+		{ GL_COPY_WRITE_BUFFER, GL_COPY_WRITE_BUFFER_BINDING },
+		{ GL_DRAW_INDIRECT_BUFFER, GL_DRAW_INDIRECT_BUFFER_BINDING },
+		{ GL_SHADER_STORAGE_BUFFER, GL_SHADER_STORAGE_BUFFER_BINDING },
+		{ GL_QUERY_BUFFER, GL_QUERY_BUFFER_BINDING },
+	};
+	int v = 0;
+
+	for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+		if (map[i][0] == target)
+			s->get_integerv(map[i][1], &v);
+	while (s->get_error())
+		;
+	return (uint32_t)v;
+}
+
+static uint64_t map_key(const struct sim_ctx *x, uint32_t buffer)
+{
+	return (uint64_t)x->hx.share_ns << 32 | buffer;
+}
+
+static unsigned access_bits(unsigned access)
+{
+	switch (access) {
+	case GL_READ_ONLY: return GL_MAP_READ_BIT;
+	case GL_WRITE_ONLY: return GL_MAP_WRITE_BIT;
+	case GL_READ_WRITE: return GL_MAP_READ_BIT | GL_MAP_WRITE_BIT;
+	default: return 0;
+	}
+}
+
+static void after_map(struct sim *s, struct replay *rp, struct sim_ctx *x, unsigned hook,
+		      const struct trace_call *call, const struct trace_ret *ret,
+		      const struct host_args *args, const union replay_arg *rv)
+{
+	const bool named = hook == REPLAY_HOOK_NAMED_MAP || hook == REPLAY_HOOK_NAMED_MAP_RANGE;
+	const uint32_t buffer = named ? (uint32_t)args->a[0].u : bound_buffer(s, (unsigned)args->a[0].u);
+	int64_t offset = 0, length = 0;
+	unsigned access;
+	struct obs_ctx c;
+	struct obs_user u;
+
+	if (!rv->p || !ret || ret->ret.tag != TRACE_TAG_POINTER || !ret->ret.u)
+		return;
+	if (hook == REPLAY_HOOK_MAP || hook == REPLAY_HOOK_NAMED_MAP) {
+		void (*gn)(unsigned, unsigned, int64_t *) =
+			(void (*)(unsigned, unsigned, int64_t *))drv_get_proc_address(
+				"glGetNamedBufferParameteri64v");
+		int64_t len = 0;
+		access = access_bits((unsigned)args->a[1].u);
+		if (named)
+			gn(buffer, GL_BUFFER_MAP_LENGTH, &len);
+		else
+			s->obs_gl.GetBufferParameteri64v((unsigned)args->a[0].u, GL_BUFFER_MAP_LENGTH, &len);
+		length = len;
+	} else {
+		offset = args->a[1].i;
+		length = args->a[2].i;
+		access = (unsigned)args->a[3].u;
+	}
+	if (length > 0)
+		replay_mem_map(s->h.mem, map_key(x, buffer), ret->ret.u, rv->p, (uint64_t)length);
+	if (access & GL_MAP_READ_BIT) {
+		obs_context(s, rp, x, &c, &u);
+		obs_map(&c, call->no, buffer, offset, length, access, rv->p);
+	}
+}
+
+/* The observations and mappings after a call (as host_obs_after does). */
+static void obs_after(struct sim *s, struct replay *rp, struct sim_ctx *x, int id,
+		      const struct trace_call *call, const struct trace_ret *ret,
+		      const struct host_args *args, const union replay_arg *rv)
+{
+	const unsigned hook = replay_stubs[id].hook;
+	const char *n = call->name;
+	struct obs_ctx c;
+	struct obs_user u;
+
+	if (!strcmp(n, "glUseProgram") || !strcmp(n, "glUseProgramObjectARB"))
+		x->hx.program = (uint32_t)args->a[0].u;
+	obs_context(s, rp, x, &c, &u);
+	switch (hook) {
+	case REPLAY_HOOK_TF_END:
+	case REPLAY_HOOK_TF_PAUSE:
+		obs_tf_end(&c, call->no, hook == REPLAY_HOOK_TF_PAUSE);
+		break;
+	case REPLAY_HOOK_QUERY_OBJECT:
+		if (call->nargs == 3)
+			obs_query(&c, call->no, n, (uint32_t)args->a[0].u, (uint32_t)args->a[1].u,
+				  args->offset[2] ? NULL : args->out[2], strstr(n, "64") ? 8 : 4);
+		break;
+	case REPLAY_HOOK_QUERY_BUFFER_OBJECT:
+		if (call->nargs == 4)
+			obs_query(&c, call->no, n, (uint32_t)args->a[0].u, (uint32_t)args->a[2].u,
+				  NULL, strstr(n, "64") ? 8 : 4);
+		break;
+	case REPLAY_HOOK_BUFFER_READ:
+	case REPLAY_HOOK_NAMED_BUFFER_READ:
+		if (call->nargs == 4 && args->out[3] && !args->offset[3] && args->a[2].i >= 0 &&
+		    (size_t)args->a[2].i <= args->out_bytes[3]) {
+			uint32_t buffer = hook == REPLAY_HOOK_NAMED_BUFFER_READ
+					  ? (uint32_t)args->a[0].u : bound_buffer(s, (unsigned)args->a[0].u);
+			obs_buffer_read(&c, call->no, buffer, args->a[1].i, args->a[2].i, args->out[3]);
+		}
+		break;
+	case REPLAY_HOOK_MAP:
+	case REPLAY_HOOK_MAP_RANGE:
+	case REPLAY_HOOK_NAMED_MAP:
+	case REPLAY_HOOK_NAMED_MAP_RANGE:
+		if (call->nargs >= 2)
+			after_map(s, rp, x, hook, call, ret, args, rv);
+		break;
+	case REPLAY_HOOK_UNMAP:
+		replay_mem_unmap(s->h.mem, map_key(x, bound_buffer(s, (unsigned)args->a[0].u)));
+		break;
+	case REPLAY_HOOK_NAMED_UNMAP:
+		replay_mem_unmap(s->h.mem, map_key(x, (uint32_t)args->a[0].u));
+		break;
+	default:
+		break;
+	}
+	host_obs_check_returns(rp, id, call, ret, args, rv);
+}
+
+/* ---- artefacts ------------------------------------------------------------------ */
+
+static void write_file(const char *path, const void *data, size_t n)
+{
+	FILE *f = fopen(path, "wb");
+
+	if (!f || fwrite(data, 1, n, f) != n)
+		xt_warn("replay: cannot write %s: %s", path, strerror(errno));
+	if (f)
+		fclose(f);
+}
+
+static void artifacts(struct sim *s, struct sim_ctx *x, const struct trace_call *call,
+		      const uint32_t *pm4, uint32_t n_dw, bool state_call)
+{
+	char path[4096], hash[40] = "-";
+	uint32_t prog = 0;
+
+	if (!s->calls_tsv || (!n_dw && !state_call))
+		return;
+	if (n_dw) {
+		snprintf(path, sizeof path, "%s/pm4/%llu.bin", s->artifacts,
+			 (unsigned long long)call->no);
+		write_file(path, pm4, (size_t)n_dw * 4);
+	}
+	if (state_call) {
+		struct gm_reg_value *regs = NULL;
+		size_t count = 0;
+		if (gm_reg_snapshot(drv_screen_gm(s->screen), false, &regs, &count) == XT_OK) {
+			struct xt_hash128 h = xt_hash128(regs, count * sizeof *regs);
+			xt_hash128_hex(h, hash);
+			snprintf(path, sizeof path, "%s/regs/%s.bin", s->artifacts, hash);
+			struct stat st;
+			if (stat(path, &st) != 0)
+				write_file(path, regs, count * sizeof *regs);
+			free(regs);
+		}
+		prog = drv_context_last_draw_program(x->drv);
+	}
+	if (prog) {
+		bool done = false;
+		for (size_t i = 0; i < s->ndumped; i++)
+			done |= s->dumped[i] == prog;
+		uint32_t *d = done ? NULL : xt_realloc(s->dumped, (s->ndumped + 1) * sizeof *d);
+		if (d) {
+			struct xt_buf b;
+			xt_buf_init(&b);
+			s->dumped = d;
+			d[s->ndumped++] = prog;
+			if (drv_context_program_dump(x->drv, prog, &b) == XT_OK) {
+				snprintf(path, sizeof path, "%s/shaders/%u.txt", s->artifacts, prog);
+				write_file(path, b.data, b.len);
+			}
+			xt_buf_fini(&b);
+		}
+	}
+	fprintf(s->calls_tsv, "%llu\t%s\t%u\t%s\t%u\n", (unsigned long long)call->no, call->name,
+		n_dw, hash, prog);
+}
+
+/* ---- calls ------------------------------------------------------------------------ */
+
+static struct host_func *func_of(struct sim *s, const struct trace_call *call)
+{
+	struct host *h = &s->h;
+
+	if (call->func_id >= h->nfuncs) {
+		size_t n = (size_t)call->func_id + 64;
+		struct host_func *f = xt_realloc(h->funcs, n * sizeof *f);
+		if (!f)
+			return NULL;
+		for (size_t i = h->nfuncs; i < n; i++)
+			f[i] = (struct host_func){ .id = -2 };
+		h->funcs = f;
+		h->nfuncs = n;
+	}
+	struct host_func *f = &h->funcs[call->func_id];
+	if (f->id == -2) {
+		f->id = glapi_func_lookup(call->name);
+		f->fn = drv_get_proc_address(call->name);
+		f->resolved = true;
+	}
+	return f;
+}
+
+/* A GPU fault the call caused: reported like a missing feature. */
+static void check_faults(struct sim *s, struct replay *rp, const struct trace_call *call)
+{
+	struct gm *gm = drv_screen_gm(s->screen);
+	uint64_t n = gm_fault_count(gm);
+
+	if (n != s->last_fault_count) {
+		const struct gm_fault *f = gm_fault_get(gm, s->last_fault_count);
+		static char why[300];
+		snprintf(why, sizeof why, "the simulated GPU faulted (%s: %s)",
+			 f ? gm_fault_kind_name(f->kind) : "?", f ? f->reason : "record not kept");
+		replay_unsupported(rp, call, why);
+		s->last_fault_count = n;
+	}
+}
+
+static enum xt_rc sim_call(struct replay_backend *be, struct replay *rp,
+			   const struct trace_call *call, const struct trace_ret *ret,
+			   struct xt_err *err)
+{
+	struct sim *s = sim_of(be);
+	struct host_func *f = func_of(s, call);
+	struct glapi_func_info fi;
+	struct host_args args;
+	union replay_arg rv = { 0 };
+	const uint32_t *pm4;
+	uint32_t n_dw;
+	bool state_call;
+	const char *why;
+
+	if (!f)
+		return XT_FAIL(err, XT_ERR_NOMEM, "out of memory");
+	if (f->id < 0 || !glapi_func_info(f->id, &fi)) {
+		replay_unsupported(rp, call, "not a GL, GLES, EGL or GLX function of the registry");
+		return XT_OK;
+	}
+	if (fi.api != GLAPI_API_GL) {
+		/* EGL / GLX: contexts come from CONTEXT records; the rest is
+		 * window-system bookkeeping the sim has no use for. */
+		if (replay_stubs[f->id].hook == REPLAY_HOOK_SWAP)
+			replay_frame(rp);
+		return XT_OK;
+	}
+	if (call->nargs != fi.nparams) {
+		replay_unsupported(rp, call, "its argument count differs from the registry's");
+		return XT_OK;
+	}
+	struct sim_thread *t = thread_of(s, call->thread_no);
+	if (!t)
+		return XT_FAIL(err, XT_ERR_NOMEM, "out of memory");
+	if (!t->ctx) {
+		replay_unsupported(rp, call, "no context was current on its thread");
+		return XT_OK;
+	}
+	struct sim_ctx *x = t->ctx;
+	drv_context_make_current(x->drv);
+	if (!strcmp(call->name, "glGetError")) {
+		host_obs_get_error(&s->h, rp, &x->hx, call, ret);
+		return XT_OK;
+	}
+	if (!f->fn || !replay_stubs[f->id].thunk) {
+		replay_unsupported(rp, call, "the sim driver does not implement it");
+		return XT_OK;
+	}
+	xt_arena_reset(&s->h.arena);
+	enum xt_rc rc = host_args_convert(&s->h, &x->hx, f->id, call, ret, &args, &why);
+	if (rc == XT_ERR_UNSUPPORTED) {
+		replay_unsupported(rp, call, why);
+		return XT_OK;
+	}
+	if (rc != XT_OK)
+		return XT_FAIL(err, rc, "call %llu: out of memory", (unsigned long long)call->no);
+	drv_context_call_begin(x->drv);
+	replay_stubs[f->id].thunk(f->fn, args.a, &rv);
+	drv_context_call_end(x->drv, &pm4, &n_dw, &state_call);
+	for (int i = 0; i < 8; i++) {
+		unsigned e = s->get_error();
+		if (!e)
+			break;
+		if (x->hx.nerr < HOST_MAX_ERRORS)
+			x->hx.err[x->hx.nerr++] = (struct host_error){ e, call->no, call->name };
+	}
+	why = drv_context_take_unsupported(x->drv);
+	if (why)
+		replay_unsupported(rp, call, why);
+	check_faults(s, rp, call);
+	artifacts(s, x, call, pm4, n_dw, state_call);
+	host_args_learn(&s->h, &x->hx, f->id, call, ret, &args, &rv);
+	obs_after(s, rp, x, f->id, call, ret, &args, &rv);
+	return XT_OK;
+}
+
+static enum xt_rc sim_memwrite(struct replay_backend *be, struct replay *rp, uint64_t call_no,
+			       uint64_t addr, const uint8_t *data, size_t n, const char *why,
+			       struct xt_err *err)
+{
+	struct sim *s = sim_of(be);
+
+	if (!replay_mem_write(s->h.mem, addr, data, n) && !s->h.memwrite_warned) {
+		s->h.memwrite_warned = true;
+		xt_warn("replay: call %llu: %zu bytes of memory (%s) that no pointer or mapping of "
+			"the replay covers are dropped (reported once)",
+			(unsigned long long)call_no, n, why);
+	}
+	return XT_OK;
+}
+
+static void sim_finish(struct replay_backend *be, struct replay *rp)
+{
+	struct sim *s = sim_of(be);
+
+	for (size_t i = 0; i < s->nctx; i++) {
+		struct host_ctx *x = &s->ctx[i]->hx;
+		for (unsigned k = 0; k < x->nerr; k++)
+			replay_gl_error_unchecked(rp, x->err[k].call, x->err[k].func, x->err[k].error);
+		x->nerr = 0;
+	}
+	if (s->calls_tsv)
+		fflush(s->calls_tsv);
+}
+
+static const char *sim_describe(struct replay_backend *be)
+{
+	return sim_of(be)->describe;
+}
+
+static void sim_destroy(struct replay_backend *be)
+{
+	struct sim *s = sim_of(be);
+
+	if (!s)
+		return;
+	drv_context_make_current(NULL);
+	for (size_t i = 0; i < s->nctx; i++) {
+		drv_context_destroy(s->ctx[i]->drv);
+		xt_free(s->ctx[i]);
+	}
+	xt_free(s->ctx);
+	xt_free(s->threads);
+	xt_free(s->dumped);
+	drv_screen_destroy(s->screen);
+	if (s->calls_tsv)
+		fclose(s->calls_tsv);
+	replay_names_destroy(s->h.names);
+	replay_mem_destroy(s->h.mem);
+	xt_arena_fini(&s->h.arena);
+	xt_free(s->h.funcs);
+	xt_free(s);
+}
+
+static const struct replay_backend_ops sim_ops = {
+	.name = "sim",
+	.call = sim_call,
+	.context = sim_context,
+	.memwrite = sim_memwrite,
+	.finish = sim_finish,
+	.describe = sim_describe,
+	.destroy = sim_destroy,
+};
+
+static enum xt_rc artifacts_open(struct sim *s, struct xt_err *err)
+{
+	static const char *const sub[] = { "", "/pm4", "/regs", "/shaders" };
+	char path[4096];
+
+	for (size_t i = 0; i < sizeof sub / sizeof sub[0]; i++) {
+		snprintf(path, sizeof path, "%s%s", s->artifacts, sub[i]);
+		if (mkdir(path, 0777) != 0 && errno != EEXIST)
+			return XT_FAIL(err, XT_ERR_IO, "%s: %s", path, strerror(errno));
+	}
+	snprintf(path, sizeof path, "%s/calls.tsv", s->artifacts);
+	s->calls_tsv = fopen(path, "w");
+	if (!s->calls_tsv)
+		return XT_FAIL(err, XT_ERR_IO, "%s: %s", path, strerror(errno));
+	fprintf(s->calls_tsv, "call\tfunction\tpm4_dwords\tregs\tprogram\n");
+	return XT_OK;
+}
+
+enum xt_rc replay_sim_create(struct replay_backend **out, struct xt_err *err)
+{
+	struct sim *s = xt_calloc(1, sizeof *s);
+	enum xt_rc rc;
+
+	*out = NULL;
+	if (!s)
+		return XT_FAIL(err, XT_ERR_NOMEM, "out of memory");
+	s->h.base.ops = &sim_ops;
+	xt_arena_init(&s->h.arena, 1 << 16);
+	s->h.names = replay_names_create();
+	s->h.mem = replay_mem_create();
+	snprintf(s->describe, sizeof s->describe,
+		 "xfbtrace sim (driver/ on gpu_model GFX8, radeonsi-style PM4)");
+	if (!s->h.names || !s->h.mem) {
+		sim_destroy(&s->h.base);
+		return XT_FAIL(err, XT_ERR_NOMEM, "out of memory");
+	}
+	rc = drv_screen_create(&s->screen, err);
+	s->artifacts = getenv("XFBTRACE_SIM_ARTIFACTS");
+	if (rc == XT_OK && s->artifacts && *s->artifacts)
+		rc = artifacts_open(s, err);
+	if (rc != XT_OK) {
+		sim_destroy(&s->h.base);
+		return rc;
+	}
+	obs_setup(s);
+	*out = &s->h.base;
+	return XT_OK;
+}
