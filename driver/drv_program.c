@@ -11,6 +11,7 @@
  * goes to link_log; a bug in the compiler (the IR validator failing) is
  * reported as "internal compiler error" in link_log, never an abort.
  */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,6 +79,89 @@ static const char *user_name(const struct build *b, enum drv_stage s, const char
 	return drv_translation_user_name(b->tr[s].maps, b->tr[s].n_maps, name);
 }
 
+/* The next token of GLSL text at *pp (comments and space skipped): its start
+ * and length, 0 at the end. */
+static size_t next_token(const char **pp, const char **tok)
+{
+	const char *p = *pp;
+	for (;;) {
+		while (*p && isspace((unsigned char)*p))
+			p++;
+		if (p[0] == '/' && p[1] == '/') {
+			while (*p && *p != '\n')
+				p++;
+		} else if (p[0] == '/' && p[1] == '*') {
+			const char *e = strstr(p + 2, "*/");
+			p = e ? e + 2 : p + strlen(p);
+		} else if (p[0] == '#') {
+			while (*p && *p != '\n')
+				p++;
+		} else {
+			break;
+		}
+	}
+	*tok = p;
+	if (!*p)
+		return *pp = p, 0;
+	size_t n = 1;
+	if (isalnum((unsigned char)*p) || *p == '_')
+		while (isalnum((unsigned char)p[n]) || p[n] == '_')
+			n++;
+	*pp = p + n;
+	return n;
+}
+
+static bool tok_is(const char *tok, size_t n, const char *lit)
+{
+	return strlen(lit) == n && !memcmp(tok, lit, n);
+}
+
+/*
+ * The location a `layout(location = N) in TYPE NAME` declaration of the
+ * (translated) vertex shader gives input `name`, or -1.  SPIR-V cannot tell
+ * it apart from the locations glslang's auto-mapping assigns to the other
+ * inputs, and in GL an explicit location wins over glBindAttribLocation.
+ */
+static int explicit_input_location(const char *src, const char *name)
+{
+	const char *p = src, *tok;
+	size_t n;
+
+	while ((n = next_token(&p, &tok)) != 0) {
+		if (!tok_is(tok, n, "layout"))
+			continue;
+		int loc = -1, depth = 0;
+		while ((n = next_token(&p, &tok)) != 0) {
+			if (tok_is(tok, n, "("))
+				depth++;
+			else if (tok_is(tok, n, ")") && --depth <= 0)
+				break;
+			else if (tok_is(tok, n, "location")) {
+				const char *save = p;
+				if (next_token(&p, &tok) == 1 && *tok == '=' && next_token(&p, &tok) &&
+				    isdigit((unsigned char)*tok))
+					loc = atoi(tok);
+				else
+					p = save;
+			}
+		}
+		/* qualifiers, "in", the type, then the name */
+		bool is_input = false;
+		const char *prev = NULL;
+		size_t prev_n = 0;
+		while ((n = next_token(&p, &tok)) != 0 && !tok_is(tok, n, ";") && !tok_is(tok, n, "{") &&
+		       !tok_is(tok, n, "[") && !tok_is(tok, n, "=")) {
+			if (tok_is(tok, n, "in") || tok_is(tok, n, "attribute"))
+				is_input = true;
+			prev = tok;
+			prev_n = n;
+		}
+		if (loc >= 0 && is_input && prev && strlen(name) == prev_n && !memcmp(prev, name, prev_n))
+			return loc;
+	}
+	return -1;
+}
+
 static enum xt_rc build_attribs(struct build *b)
 {
 	struct drv_smodule *m = &b->mod[DRV_STAGE_VERTEX];
@@ -87,8 +171,9 @@ static enum xt_rc build_attribs(struct build *b)
 	p->attribs = calloc(m->n_vars + 1, sizeof *p->attribs);
 	if (!p->attribs)
 		return XT_ERR_NOMEM;
-	/* glBindAttribLocation first, then the rest keep glslang's order in the
-	 * locations left free */
+	/* Explicit layout(location) first, then glBindAttribLocation (which
+	 * an explicit location overrides), then the rest keep glslang's order
+	 * in the locations left free. */
 	for (int pass = 0; pass < 2; pass++)
 		for (uint32_t i = 0; i < m->n_vars; i++) {
 			struct drv_svar *v = &m->vars[i];
@@ -97,11 +182,17 @@ static enum xt_rc build_attribs(struct build *b)
 			bool bound = false;
 			if (v->storage != SpvStorageClassInput || v->builtin >= 0)
 				continue;
-			for (unsigned k = 0; b->desc->attrib_names && b->desc->attrib_names[k]; k++)
+			int explicit_loc = explicit_input_location(b->tr[DRV_STAGE_VERTEX].text, v->name);
+			for (unsigned k = 0; explicit_loc < 0 && b->desc->attrib_names &&
+					     b->desc->attrib_names[k]; k++)
 				if (!strcmp(b->desc->attrib_names[k], un)) {
 					loc = b->desc->attrib_locations[k];
 					bound = true;
 				}
+			if (explicit_loc >= 0) {
+				loc = (uint32_t)explicit_loc;
+				bound = true;
+			}
 			if (bound != (pass == 0))
 				continue;
 			if (!bound) {
