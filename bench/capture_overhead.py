@@ -2,12 +2,15 @@
 """Added cost per GL call of `xfbtrace capture` vs `apitrace trace`.
 
 Runs the microbenchmark tests/capture/cap-bench (GLES 3 on llvmpipe,
-surfaceless EGL: trivial calls, 1 KiB buffer uploads, TF begin+draw+end with
-its observation, 1 KiB read and write mappings) three ways in the same run:
-plain, under libxfbtrace-capture.so and under apitrace's egltrace.so.  Each
-way runs --repeat times; the median ns/call per case is kept.  Prints, per
-case: plain, ours, apitrace (ns/call), the added cost of each, and the ratio
-ours/apitrace of the added costs (the target is <= 0.5).
+surfaceless EGL: trivial calls, 1 KiB buffer uploads, TF begin+draw+end,
+1 KiB read and write mappings) four ways in the same run: plain, under
+libxfbtrace-capture.so with observations (the default: each TF end, query
+result and read mapping is also read back from the driver, which apitrace
+never does), under libxfbtrace-capture.so with XFBTRACE_OBSERVE=0 (calls
+only: the like-for-like comparison), and under apitrace's egltrace.so.  Each
+way runs --repeat times, interleaved; the median ns/call per case is kept.
+Prints, per case, ns/call of each way and the ratios of added cost
+(xfbtrace / apitrace; the target is <= 0.5).
 
 usage: bench/capture_overhead.py [--build DIR] [--repeat N] [--scale N] [--markdown]
 """
@@ -58,7 +61,7 @@ def main():
     if not have_apitrace:
         print("capture_overhead: apitrace is not installed; its column stays empty", file=sys.stderr)
 
-    runs = {"plain": [], "xfbtrace": [], "apitrace": []}
+    runs = {"plain": [], "xfbtrace": [], "calls-only": [], "apitrace": []}
     with tempfile.TemporaryDirectory() as tmp:
         for i in range(args.repeat):
             print(f"capture_overhead: round {i + 1}/{args.repeat}", file=sys.stderr)
@@ -66,6 +69,9 @@ def main():
             out = pathlib.Path(tmp) / f"x{i}.xfbt"
             runs["xfbtrace"].append(run_bench(prog, args.scale, {
                 "LD_PRELOAD": str(lib), "XFBTRACE_OUTPUT": str(out)}))
+            out.unlink(missing_ok=True)
+            runs["calls-only"].append(run_bench(prog, args.scale, {
+                "LD_PRELOAD": str(lib), "XFBTRACE_OUTPUT": str(out), "XFBTRACE_OBSERVE": "0"}))
             out.unlink(missing_ok=True)
             if have_apitrace:
                 at = pathlib.Path(tmp) / f"a{i}.trace"
@@ -79,26 +85,29 @@ def main():
     rows = []
     for c in cases:
         plain = med["plain"][c]
-        ours = med["xfbtrace"][c]
+        ours, calls_only = med["xfbtrace"][c], med["calls-only"][c]
         theirs = med["apitrace"].get(c)
-        added_ours = ours - plain
         added_theirs = theirs - plain if theirs is not None else None
-        ratio = added_ours / added_theirs if added_theirs and added_theirs > 0 else None
-        rows.append((c, plain, ours, theirs, added_ours, added_theirs, ratio))
+
+        def ratio(v):
+            return (v - plain) / added_theirs if added_theirs and added_theirs > 0 else None
+        rows.append((c, plain, ours, calls_only, theirs, ratio(calls_only), ratio(ours)))
 
     fmt = (lambda v: "-" if v is None else f"{v:.0f}")
+    rfmt = (lambda r: "-" if r is None else f"{r:.2f}")
     if args.markdown:
-        print("| case | plain ns | xfbtrace ns | apitrace ns | added: xfbtrace | added: apitrace | ratio |")
+        print("| case | plain | xfbtrace calls only | xfbtrace + observations | apitrace "
+              "| ratio calls only | ratio + observations |")
         print("|---|---|---|---|---|---|---|")
-        for c, p, o, t, ao, at, r in rows:
-            print(f"| {c} | {fmt(p)} | {fmt(o)} | {fmt(t)} | {fmt(ao)} | {fmt(at)} | "
-                  f"{'-' if r is None else f'{r:.2f}'} |")
+        for c, p, o, co, t, r1, r2 in rows:
+            print(f"| {c} | {fmt(p)} | {fmt(co)} | {fmt(o)} | {fmt(t)} | {rfmt(r1)} | {rfmt(r2)} |")
     else:
-        print(f"{'case':24} {'plain':>8} {'xfbtrace':>9} {'apitrace':>9} {'+ours':>8} {'+apitrace':>10} {'ratio':>6}")
-        for c, p, o, t, ao, at, r in rows:
-            print(f"{c:24} {fmt(p):>8} {fmt(o):>9} {fmt(t):>9} {fmt(ao):>8} {fmt(at):>10} "
-                  f"{'-' if r is None else f'{r:.2f}':>6}")
-    print(f"(median of {args.repeat} runs each, ns per call; ratio = added cost ours / apitrace's, target <= 0.5)")
+        print(f"{'case':24} {'plain':>7} {'calls-only':>11} {'+observe':>9} {'apitrace':>9} "
+              f"{'ratio':>6} {'ratio+obs':>10}")
+        for c, p, o, co, t, r1, r2 in rows:
+            print(f"{c:24} {fmt(p):>7} {fmt(co):>11} {fmt(o):>9} {fmt(t):>9} {rfmt(r1):>6} {rfmt(r2):>10}")
+    print(f"(median of {args.repeat} runs each, ns per call; ratio = added cost of xfbtrace / "
+          f"added cost of apitrace, target <= 0.5)")
 
 
 if __name__ == "__main__":
