@@ -26,6 +26,9 @@ int cli_diff_main(int argc, char **argv);
 int cli_pm4_main(int argc, char **argv);
 int cli_isa_main(int argc, char **argv);
 int cli_regs_main(int argc, char **argv);
+int cli_web_main(int argc, char **argv);
+int cli_import_apitrace_main(int argc, char **argv);
+int cli_bisect_main(int argc, char **argv);
 
 /* Prints "xfbtrace <cmd>: <message>" to stderr; returns CLI_EXIT_ERROR. */
 int cli_fail(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -35,6 +38,15 @@ int cli_fail(const char *cmd, const char *fmt, ...) __attribute__((format(printf
  * (inclusive; an open end is 0 or UINT64_MAX).  False on a malformed range.
  */
 bool cli_parse_range(const char *s, uint64_t *first, uint64_t *last);
+
+/*
+ * For commands that read a trace: when `path` is an apitrace trace (.trace),
+ * translates it into a temporary xfbtrace trace (cli_import_apitrace.c),
+ * sets *use to its path (the caller unlinks and frees it) and *imported;
+ * otherwise *use is NULL.  Returns CLI_EXIT_OK, or CLI_EXIT_ERROR after
+ * printing why.
+ */
+int cli_apitrace_open_path(const char *cmd, const char *path, char **use, bool *imported);
 
 /* Whether stdout is a terminal (colour and progress output only then). */
 bool cli_stdout_is_tty(void);

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_diff_calls.h"
 #include "diff.h"
 #include "xt_json.h"
 
@@ -39,7 +40,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: xfbtrace diff --db FILE [--json] [--tolerance ulps=N|abs=X]\n"
-		"                     [--limit N] RUN_A RUN_B\n"
+		"                     [--limit N] [--pm4] [--regs] [--shaders] RUN_A RUN_B\n"
 		"\n"
 		"Compares the observations of two runs of the same trace (ids from\n"
 		"'xfbtrace runs'), aligned by call number, kind and index.  TF buffers\n"
@@ -53,6 +54,11 @@ static void usage(FILE *f)
 		"                     NaN equals any NaN.  Default: bit for bit\n"
 		"  --limit N          differences shown per observation (default %d,\n"
 		"                     0: all); all are counted\n"
+		"  --pm4              also compare the PM4 each call submitted (sim runs),\n"
+		"                     packet by packet (an edit script over decoded packets)\n"
+		"  --regs             also compare the register state after each call, field\n"
+		"                     by field, and name the first divergent call\n"
+		"  --shaders          also compare the shader disassembly of each draw's program\n"
 		"\n"
 		"exit status: 0 same, 1 different, 2 error\n", DEFAULT_LIMIT);
 }
@@ -380,7 +386,7 @@ static enum xt_rc json_run(struct xt_buf *b, const char *key, const struct db_ru
 
 static enum xt_rc print_json(struct render *r, const struct db_run_info *a,
 			     const struct db_run_info *b, const struct diff_options *o,
-			     const struct diff_summary *s, bool same)
+			     const struct diff_summary *s, bool same, const struct xt_buf *calls)
 {
 	struct xt_buf h = XT_BUF_INIT;
 	static const char *const mode[] = { "exact", "ulps", "abs" };
@@ -408,7 +414,9 @@ static enum xt_rc print_json(struct render *r, const struct db_run_info *a,
 	if (!rc) {
 		fwrite(h.data, 1, h.len, stdout);
 		fwrite(r->body.data, 1, r->body.len, stdout);
-		fputs("]}\n", stdout);
+		fputs("]", stdout);
+		fwrite(calls->data, 1, calls->len, stdout);
+		fputs("}\n", stdout);
 	}
 	xt_buf_fini(&h);
 	return rc;
@@ -431,12 +439,18 @@ int cli_diff_main(int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ "tolerance", required_argument, NULL, 't' },
 		{ "limit", required_argument, NULL, 'l' },
+		{ "pm4", no_argument, NULL, 'P' },
+		{ "regs", no_argument, NULL, 'R' },
+		{ "shaders", no_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
 	struct diff_options o = { .max_items = DEFAULT_LIMIT };
 	struct render r = { .first_obs = true };
 	const char *db_path = NULL;
+	unsigned what = 0;
+	bool calls_differ = false;
+	struct xt_buf calls = XT_BUF_INIT;
 	char *end;
 	int c;
 
@@ -454,6 +468,9 @@ int cli_diff_main(int argc, char **argv)
 			if (!*optarg || *end)
 				return cli_fail(CMD, "--limit takes a number, not '%s'", optarg);
 			break;
+		case 'P': what |= DIFF_CALLS_PM4; break;
+		case 'R': what |= DIFF_CALLS_REGS; break;
+		case 'S': what |= DIFF_CALLS_SHADERS; break;
 		case 'h': usage(stdout); return CLI_EXIT_OK;
 		default: usage(stderr); return CLI_EXIT_ERROR;
 		}
@@ -481,6 +498,9 @@ int cli_diff_main(int argc, char **argv)
 		rc = db_run_get(db, r.run_a, &ra, &arena);
 	if (!rc)
 		rc = db_run_get(db, r.run_b, &rb, &arena);
+	if (!rc && what)
+		rc = cli_diff_calls_render(db, r.run_a, r.run_b, what, r.json, o.max_items, &calls,
+					   &calls_differ, &err);
 	if (rc) {
 		if (r.rc)
 			status = cli_fail(CMD, "out of memory rendering differences");
@@ -488,14 +508,16 @@ int cli_diff_main(int argc, char **argv)
 			status = cli_fail(CMD, "%s", err.rc ? xt_err_msg(&err) : xt_err_msg(db_err(db)));
 	} else {
 		bool same = !sum.different && !sum.only_a && !sum.only_b;
-		status = same ? CLI_EXIT_OK : CLI_EXIT_DIFFERENT;
+		status = same && !calls_differ ? CLI_EXIT_OK : CLI_EXIT_DIFFERENT;
 		if (r.json) {
-			if (print_json(&r, &ra, &rb, &o, &sum, same))
+			if (print_json(&r, &ra, &rb, &o, &sum, same, &calls))
 				status = cli_fail(CMD, "out of memory rendering the summary");
 		} else {
 			print_text(&r, &ra, &rb, &o, &sum, same);
+			fwrite(calls.data, 1, calls.len, stdout);
 		}
 	}
+	xt_buf_fini(&calls);
 	xt_buf_fini(&r.body);
 	xt_arena_fini(&arena);
 	db_close(db);

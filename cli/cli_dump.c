@@ -10,7 +10,9 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "cli_format.h"
@@ -306,7 +308,16 @@ int cli_dump_main(int argc, char **argv)
 
 	struct trace_reader *r;
 	struct xt_err err;
-	if (trace_reader_open(&r, argv[optind], &err))
+	char *imported_path;
+	bool imported;
+	if (cli_apitrace_open_path(CMD, argv[optind], &imported_path, &imported))
+		return CLI_EXIT_ERROR;
+	enum xt_rc orc = trace_reader_open(&r, imported ? imported_path : argv[optind], &err);
+	if (imported) {   /* an open reader keeps the file */
+		unlink(imported_path);
+		free(imported_path);
+	}
+	if (orc)
 		return cli_fail(CMD, "%s", xt_err_msg(&err));
 	int status = dump(r, &d, first, last);
 	trace_reader_close(r);

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "cli_format.h"
@@ -189,6 +190,15 @@ static enum xt_rc gather(struct trace_reader *r, struct info *in)
 	return rc;
 }
 
+/* The value of property `key`, or NULL. */
+static const char *property(const struct info *in, const char *key)
+{
+	for (size_t i = 0; i < in->nprops; i++)
+		if (!strcmp(in->props[i].name, key))
+			return in->prop_values[i];
+	return NULL;
+}
+
 static void print_text(const char *path, struct trace_reader *r, struct info *in)
 {
 	struct stat st;
@@ -209,6 +219,13 @@ static void print_text(const char *path, struct trace_reader *r, struct info *in
 	printf("\nthreads:       %" PRIu64 "\ncontexts:      %" PRIu64 "\nframes:        %" PRIu64
 	       "\nmemory writes: %" PRIu64 "\nobservations:  %" PRIu64 "\n",
 	       in->threads, in->contexts, in->frames, in->memwrites, in->observations);
+	const char *source = property(in, "source");
+	if (source && !strcmp(source, "apitrace"))
+		printf("golden:        %s\n", property(in, "reference")
+		       ? "none recorded (apitrace records no TF output); the observations are "
+			 "those of the reference run (the first host replay, see 'reference')"
+		       : "none (apitrace records no TF output); `xfbtrace import-apitrace` "
+			 "makes the first host replay the reference run");
 	if (in->nkinds)
 		qsort(in->kinds, in->nkinds, sizeof *in->kinds, count_cmp);
 	for (size_t i = 0; i < in->nkinds; i++)
@@ -315,8 +332,20 @@ int cli_info_main(int argc, char **argv)
 	struct trace_reader *r;
 	struct xt_err err;
 	struct info in = { 0 };
-	if (trace_reader_open(&r, path, &err))
+	char *imported_path;
+	bool imported;
+	if (cli_apitrace_open_path(CMD, path, &imported_path, &imported))
+		return CLI_EXIT_ERROR;
+	if (trace_reader_open(&r, imported ? imported_path : path, &err)) {
+		if (imported)
+			unlink(imported_path);
+		free(imported_path);
 		return cli_fail(CMD, "%s", xt_err_msg(&err));
+	}
+	if (imported) {   /* an open reader keeps the file */
+		unlink(imported_path);
+		free(imported_path);
+	}
 	enum xt_rc rc = gather(r, &in);
 	int status = CLI_EXIT_OK;
 	if (rc != XT_ERR_EOF) {

@@ -3,7 +3,10 @@
  * (replay/replay_sim.c, XFBTRACE_SIM_ARTIFACTS=DIR) for one GL call:
  *
  *   xfbtrace regs [--pm4] [--changed] DIR CALL
+ *   xfbtrace regs [--pm4] [--changed] --db FILE RUN CALL
  *
+ * (the second form reads what `replay --backend sim --db FILE` stored,
+ * docs/db.md "call_artifacts")
  * prints the register state after call CALL (a draw, TF or query call),
  * decoded with register fields and enum names, and with --pm4 first the
  * PM4 packets the call submitted.  The state is printed by turning each
@@ -20,8 +23,9 @@
 #include <string.h>
 
 #include "cli.h"
+#include "db.h"
+#include "diff.h"
 #include "pm4_decode.h"
-#include "pm4_pkt.h"
 #include "xt_buf.h"
 
 #define CMD "regs"
@@ -30,11 +34,15 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: xfbtrace regs [--pm4] [--changed] DIR CALL\n"
+		"       xfbtrace regs [--pm4] [--changed] --db FILE RUN CALL\n"
 		"\n"
 		"Prints the register state of the simulated GPU after call CALL of a\n"
 		"sim replay whose artefacts are in DIR (XFBTRACE_SIM_ARTIFACTS=DIR\n"
-		"xfbtrace replay --backend sim TRACE), with register fields.\n"
+		"xfbtrace replay --backend sim TRACE) or stored as run RUN in results\n"
+		"database FILE (xfbtrace replay --backend sim --db FILE TRACE), with\n"
+		"register fields.\n"
 		"\n"
+		"  --db FILE   read run RUN of the results database FILE\n"
 		"  --pm4       also print the PM4 packets the call submitted, decoded\n"
 		"  --changed   only registers that changed since the previous snapshot\n");
 }
@@ -85,16 +93,69 @@ static bool find_call(const char *dir, unsigned long long call, char *hash, char
 	return found;
 }
 
-static uint32_t prev_value(const struct xt_buf *prev, uint32_t reg, bool *found)
+/* The artefacts of call `call` from DIR: false when there are none. */
+static bool load_dir(const char *dir, unsigned long long call, bool want_pm4, bool want_prev,
+		     struct xt_buf *pm4, struct xt_buf *regs, struct xt_buf *prev, bool *has_regs)
 {
-	const uint32_t *p = (const uint32_t *)prev->data;
-	for (size_t i = 0; i + 1 < prev->len / 4; i += 2)
-		if (p[i] == reg) {
-			*found = true;
-			return p[i + 1];
-		}
-	*found = false;
-	return 0;
+	char hash[64], prev_hash[64], path[4096];
+	unsigned pm4_dw = 0;
+
+	if (!find_call(dir, call, hash, prev_hash, &pm4_dw))
+		return false;
+	if (want_pm4 && pm4_dw) {
+		snprintf(path, sizeof path, "%s/pm4/%llu.bin", dir, call);
+		read_file(path, pm4);
+	}
+	*has_regs = strcmp(hash, "-") != 0;
+	if (*has_regs) {
+		snprintf(path, sizeof path, "%s/regs/%s.bin", dir, hash);
+		read_file(path, regs);
+	}
+	if (*has_regs && want_prev && strcmp(prev_hash, "-")) {
+		snprintf(path, sizeof path, "%s/regs/%s.bin", dir, prev_hash);
+		read_file(path, prev);
+	}
+	return true;
+}
+
+/* The same from run `run` of database `db_path`: 1 none, 2 error, else 0. */
+static int load_db(const char *db_path, const char *run_s, unsigned long long call, bool want_pm4,
+		   bool want_prev, struct xt_buf *pm4, struct xt_buf *regs, struct xt_buf *prev,
+		   bool *has_regs)
+{
+	struct db *db;
+	struct xt_err err;
+	struct xt_arena arena;
+	struct db_call_art_row row;
+	const char *prev_hash = NULL;
+	char *end;
+	long long run = strtoll(run_s, &end, 10);
+	enum xt_rc rc;
+
+	if (*end || run <= 0)
+		return cli_fail(CMD, "RUN must be a run id, not '%s'", run_s);
+	xt_err_clear(&err);
+	if (db_open(&db, db_path, DB_OPEN_EXISTING, &err))
+		return cli_fail(CMD, "%s", xt_err_msg(&err));
+	xt_arena_init(&arena, 4096);
+	rc = db_call_art_get(db, run, call, &row, want_prev ? &prev_hash : NULL, &arena);
+	if (rc == XT_ERR_NOT_FOUND) {
+		fprintf(stderr, "xfbtrace regs: run %lld has no artefacts for call %llu\n", run, call);
+		xt_arena_fini(&arena);
+		db_close(db);
+		return CLI_EXIT_DIFFERENT;
+	}
+	if (!rc && want_pm4 && row.pm4_hash)
+		rc = db_blob_get(db, row.pm4_hash, pm4);
+	*has_regs = !rc && row.regs_hash;
+	if (*has_regs)
+		rc = db_blob_get(db, row.regs_hash, regs);
+	if (!rc && *has_regs && prev_hash)
+		rc = db_blob_get(db, prev_hash, prev);
+	int ret = rc ? cli_fail(CMD, "%s: %s", db_path, xt_err_msg(db_err(db))) : 0;
+	xt_arena_fini(&arena);
+	db_close(db);
+	return ret;
 }
 
 int cli_regs_main(int argc, char **argv)
@@ -102,21 +163,23 @@ int cli_regs_main(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "pm4", no_argument, NULL, 'p' },
 		{ "changed", no_argument, NULL, 'c' },
+		{ "db", required_argument, NULL, 'd' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	bool pm4 = false, changed = false;
-	char hash[64], prev_hash[64], path[4096];
-	unsigned pm4_dw = 0;
-	struct xt_buf regs, prev, out, ib;
-	int opt;
+	bool pm4 = false, changed = false, has_regs = false;
+	const char *db_path = NULL;
+	struct xt_buf raw, regs, prev, out;
+	int opt, ret = CLI_EXIT_OK;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "pch", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "pcd:h", longopts, NULL)) != -1) {
 		if (opt == 'p')
 			pm4 = true;
 		else if (opt == 'c')
 			changed = true;
+		else if (opt == 'd')
+			db_path = optarg;
 		else if (opt == 'h') {
 			usage(stdout);
 			return CLI_EXIT_OK;
@@ -129,65 +192,41 @@ int cli_regs_main(int argc, char **argv)
 		usage(stderr);
 		return CLI_EXIT_ERROR;
 	}
-	const char *dir = argv[optind];
+	const char *where = argv[optind];
 	char *end;
 	unsigned long long call = strtoull(argv[optind + 1], &end, 10);
-	if (*end)
+	if (*end || !argv[optind + 1][0])
 		return cli_fail(CMD, "CALL must be a call number, not '%s'", argv[optind + 1]);
-	if (!find_call(dir, call, hash, prev_hash, &pm4_dw)) {
-		fprintf(stderr, "xfbtrace regs: %s has no artefacts for call %llu\n", dir, call);
-		return CLI_EXIT_DIFFERENT;
-	}
+	xt_buf_init(&raw);
 	xt_buf_init(&regs);
 	xt_buf_init(&prev);
 	xt_buf_init(&out);
-	xt_buf_init(&ib);
-	if (pm4 && pm4_dw) {
-		struct xt_buf raw;
-		xt_buf_init(&raw);
-		snprintf(path, sizeof path, "%s/pm4/%llu.bin", dir, call);
-		if (read_file(path, &raw)) {
+	if (db_path) {
+		ret = load_db(db_path, where, call, pm4, changed, &raw, &regs, &prev, &has_regs);
+	} else if (!load_dir(where, call, pm4, changed, &raw, &regs, &prev, &has_regs)) {
+		fprintf(stderr, "xfbtrace regs: %s has no artefacts for call %llu\n", where, call);
+		ret = CLI_EXIT_DIFFERENT;
+	}
+	if (ret == CLI_EXIT_OK) {
+		if (raw.len) {
 			char name[64];
 			snprintf(name, sizeof name, "call %llu PM4", call);
 			pm4_decode((const uint32_t *)raw.data, (uint32_t)(raw.len / 4),
 				   &(struct pm4_decode_opts){ .name = name }, &out, NULL);
 		}
-		xt_buf_fini(&raw);
+		if (has_regs) {
+			char name[96];
+			snprintf(name, sizeof name, "registers after call %llu%s", call,
+				 changed ? " (changed)" : "");
+			diff_regs_decode((const uint32_t *)regs.data, regs.len / 8,
+					 changed && prev.len ? (const uint32_t *)prev.data : NULL,
+					 prev.len / 8, name, &out);
+		}
+		fwrite(out.data, 1, out.len, stdout);
 	}
-	if (strcmp(hash, "-")) {
-		snprintf(path, sizeof path, "%s/regs/%s.bin", dir, hash);
-		if (!read_file(path, &regs)) {
-			xt_buf_fini(&out);
-			return cli_fail(CMD, "cannot read %s", path);
-		}
-		if (changed && strcmp(prev_hash, "-")) {
-			snprintf(path, sizeof path, "%s/regs/%s.bin", dir, prev_hash);
-			read_file(path, &prev);
-		}
-		/* One SET_*_REG packet per register: the decoder names the fields. */
-		const uint32_t *p = (const uint32_t *)regs.data;
-		for (size_t i = 0; i + 1 < regs.len / 4; i += 2) {
-			uint32_t hdr[3];
-			struct pm4_cs cs;
-			bool had;
-			uint32_t old = prev_value(&prev, p[i], &had);
-			if (changed && had && old == p[i + 1])
-				continue;
-			pm4_cs_init(&cs, hdr, 3);
-			pm4_set_reg(&cs, p[i], p[i + 1]);
-			if (pm4_cs_ok(&cs))
-				xt_buf_append(&ib, hdr, (size_t)cs.cdw * 4);
-		}
-		char name[96];
-		snprintf(name, sizeof name, "registers after call %llu%s", call,
-			 changed ? " (changed)" : "");
-		pm4_decode((const uint32_t *)ib.data, (uint32_t)(ib.len / 4),
-			   &(struct pm4_decode_opts){ .name = name }, &out, NULL);
-	}
-	fwrite(out.data, 1, out.len, stdout);
+	xt_buf_fini(&raw);
 	xt_buf_fini(&regs);
 	xt_buf_fini(&prev);
 	xt_buf_fini(&out);
-	xt_buf_fini(&ib);
-	return CLI_EXIT_OK;
+	return ret;
 }

@@ -106,6 +106,20 @@ static enum xt_rc run_sink_observation(void *ctx, uint64_t call_no, const char *
 	return rc;
 }
 
+/* A sim call's PM4, register state and shader, into the run. */
+static enum xt_rc run_sink_artifact(void *ctx, const struct replay_artifact *a, struct xt_err *err)
+{
+	struct run_sink *k = ctx;
+	enum xt_rc rc = db_run_add_call_art(k->run, &(struct db_call_art){
+		.call_no = a->call_no, .function = a->function, .pm4 = a->pm4,
+		.pm4_dwords = a->pm4_dwords, .regs = a->regs, .regs_bytes = a->regs_bytes,
+		.program = a->program, .shader_text = a->shader_text,
+		.shader_bytes = a->shader_bytes, .frame_end = a->frame_end });
+	if (rc)
+		xt_err_copy(err, db_err(k->db));
+	return rc;
+}
+
 /* Ends the run with the replay's outcome; frees the sink either way. */
 static enum xt_rc run_sink_finish(struct run_sink *k, enum xt_rc replay_rc,
 				  const struct replay_summary *s, struct xt_err *err)
@@ -200,15 +214,28 @@ int cli_replay_main(int argc, char **argv)
 	o.progress = isatty(STDERR_FILENO);
 	xt_err_clear(&err);
 
+	/* An apitrace trace is replayed through its translation. */
+	char *imported_path;
+	bool imported;
+	if (cli_apitrace_open_path(CMD, argv[optind], &imported_path, &imported))
+		return CLI_EXIT_ERROR;
+	const char *trace = imported ? imported_path : argv[optind];
+
 	struct run_sink sink = { 0 };
 	if (db_path) {
-		if (run_sink_open(&sink, db_path, argv[optind], o.backend, label, &err))
+		if (run_sink_open(&sink, db_path, trace, o.backend, label, &err))
 			return cli_fail(CMD, "%s", xt_err_msg(&err));
 		o.on_observation = run_sink_observation;
 		o.on_observation_ctx = &sink;
+		o.on_artifact = run_sink_artifact;
+		o.on_artifact_ctx = &sink;
 	}
-	enum xt_rc rc = replay_run(argv[optind], &o, &s, &err);
+	enum xt_rc rc = replay_run(trace, &o, &s, &err);
 	fflush(stdout);
+	if (imported) {
+		unlink(imported_path);
+		free(imported_path);
+	}
 	if (db_path) {
 		struct xt_err derr;
 		xt_err_clear(&derr);

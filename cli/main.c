@@ -30,7 +30,10 @@ static const struct cli_command commands[] = {
 	{ "diff", "compare the observations of two runs of a trace", cli_diff_main },
 	{ "pm4", "decode PM4 command buffers with register fields", cli_pm4_main },
 	{ "isa", "assemble / disassemble shaders of the simulated GPU's ISA", cli_isa_main },
+	{ "import-apitrace", "translate an apitrace trace (.trace) into an xfbtrace trace", cli_import_apitrace_main },
 	{ "regs", "register state (and PM4) of one call of a sim replay", cli_regs_main },
+	{ "web", "a local web UI over a results database (runs, calls, diffs)", cli_web_main },
+	{ "bisect", "find the commit that changed what a trace replays to", cli_bisect_main },
 };
 
 static void print_version(void)

@@ -40,7 +40,7 @@ struct db;
 struct db_run;
 
 /* The schema version this build writes (PRAGMA user_version). */
-#define DB_SCHEMA_VERSION 1
+#define DB_SCHEMA_VERSION 3
 /* PRAGMA application_id of an xfbtrace results database ("XFBD"). */
 #define DB_APPLICATION_ID 0x58464244
 /* Busy timeout when XFBTRACE_DB_BUSY_MS is not set, milliseconds. */
@@ -51,6 +51,8 @@ struct db_run;
 enum db_open_mode {
 	DB_OPEN_EXISTING,  /* the file must exist (readers: runs, diff) */
 	DB_OPEN_CREATE,    /* created when missing (writers: ingest, replay) */
+	DB_OPEN_READONLY,  /* must exist at DB_SCHEMA_VERSION; never written
+	                    * (SQLITE_OPEN_READONLY; `xfbtrace web`) */
 };
 
 /*
@@ -185,6 +187,72 @@ enum xt_rc db_obs_from_value(struct db_obs *out, const struct trace_value *map,
 enum xt_rc db_run_finish(struct db_run *run, enum db_run_status status, const char *summary);
 /* Frees the writer and leaves the run "incomplete".  NULL is a no-op. */
 void db_run_abandon(struct db_run *run);
+
+/* ---- per-call artefacts (sim runs; docs/db.md, call_artifacts / shaders) -- */
+
+/*
+ * What the sim backend saw of one call: the PM4 it submitted, the register
+ * state after it (draw, TF and query calls), the program it drew with and,
+ * the first time that program is seen in the run, its shader binaries as
+ * disassembly.  Calls that end a frame (swaps) are recorded with no PM4 so
+ * that a timeline can show frames.
+ */
+struct db_call_art {
+	uint64_t call_no;           /* < 2^63 */
+	const char *function;       /* not NULL */
+	const uint32_t *pm4;        /* PM4 dwords, or NULL */
+	uint32_t pm4_dwords;
+	const void *regs;           /* (byte offset, value) u32 pairs ascending
+	                             * (gm_reg_snapshot), or NULL */
+	size_t regs_bytes;          /* a multiple of 8 */
+	uint32_t program;           /* the draw's program, 0 for none */
+	const char *shader_text;    /* `program`'s disassembly, or NULL when
+	                             * already recorded for this run */
+	size_t shader_bytes;
+	bool frame_end;             /* a swap: the frame ends after this call */
+};
+
+/*
+ * Stores `a` for `run` in one transaction, the bytes content-addressed in
+ * the blob store (an unchanged register state costs one row).  The same
+ * call twice is XT_ERR_INVALID.  On error nothing of `a` is stored and the
+ * run stays writable.
+ */
+enum xt_rc db_run_add_call_art(struct db_run *run, const struct db_call_art *a);
+
+/* A stored artefact row (strings borrowed: see each function). */
+struct db_call_art_row {
+	uint64_t call_no;
+	const char *function;
+	uint32_t pm4_dwords;
+	const char *pm4_hash;       /* NULL when the call submitted no PM4 */
+	const char *regs_hash;      /* NULL when no state was recorded */
+	uint32_t program;           /* 0 for none */
+	bool frame_end;
+};
+
+/* Called per artefact row; strings valid during the callback only; a
+ * non-OK return stops the listing and is returned. */
+typedef enum xt_rc (*db_call_art_cb)(const struct db_call_art_row *row, void *ctx);
+
+/* Lists the artefacts of run `run_id` by call number (none: XT_OK, no
+ * callback).  At most `limit` rows (0: all) from call `first` on. */
+enum xt_rc db_call_art_list(struct db *db, int64_t run_id, uint64_t first, uint64_t limit,
+			    db_call_art_cb cb, void *ctx);
+
+/*
+ * Reads the artefacts of call `call_no` of run `run_id` into *out, strings
+ * copied into `arena`; out->regs_hash is then that call's state, and
+ * *prev_regs_hash (when not NULL; copied into `arena`, NULL when none) the
+ * last state recorded before it.  XT_ERR_NOT_FOUND when the call has none.
+ */
+enum xt_rc db_call_art_get(struct db *db, int64_t run_id, uint64_t call_no,
+			   struct db_call_art_row *out, const char **prev_regs_hash,
+			   struct xt_arena *arena);
+
+/* The blob hash of program `program`'s shader text in run `run_id`
+ * (33 bytes with the NUL).  XT_ERR_NOT_FOUND when not recorded. */
+enum xt_rc db_shader_hash(struct db *db, int64_t run_id, uint32_t program, char hash[33]);
 
 /* ---- reading -------------------------------------------------------------- */
 

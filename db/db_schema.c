@@ -76,6 +76,60 @@ static const char *const migrations[DB_SCHEMA_VERSION] = {
 	"  layout_id INTEGER REFERENCES layouts(id),"
 	"  blob_hash TEXT REFERENCES blobs(hash),"
 	"  PRIMARY KEY (run_id, call_no, kind, idx)) WITHOUT ROWID;",
+	/* 1 -> 2: per-call artefacts of sim runs (PM4, register state) and
+	 * the shader binaries of their programs. */
+	"CREATE TABLE call_artifacts ("
+	"  run_id INTEGER NOT NULL REFERENCES runs(id),"
+	"  call_no INTEGER NOT NULL,"
+	"  function TEXT NOT NULL,"
+	"  pm4_dwords INTEGER NOT NULL,"
+	"  pm4_hash TEXT REFERENCES blobs(hash),"
+	"  regs_hash TEXT REFERENCES blobs(hash),"
+	"  program INTEGER NOT NULL DEFAULT 0,"
+	"  frame_end INTEGER NOT NULL DEFAULT 0 CHECK (frame_end IN (0, 1)),"
+	"  PRIMARY KEY (run_id, call_no)) WITHOUT ROWID;"
+	"CREATE TABLE shaders ("
+	"  run_id INTEGER NOT NULL REFERENCES runs(id),"
+	"  program INTEGER NOT NULL,"
+	"  blob_hash TEXT NOT NULL REFERENCES blobs(hash),"
+	"  PRIMARY KEY (run_id, program)) WITHOUT ROWID;",
+	/* 2 -> 3: bisect sessions and their steps (xfbtrace bisect). */
+	"CREATE TABLE bisect_sessions ("
+	"  id INTEGER PRIMARY KEY,"
+	"  trace_id INTEGER NOT NULL REFERENCES traces(id),"
+	"  repo TEXT NOT NULL,"
+	"  good TEXT NOT NULL,"
+	"  bad TEXT NOT NULL,"
+	"  backend TEXT NOT NULL,"
+	"  compare TEXT NOT NULL,"
+	"  build TEXT,"
+	"  started_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),"
+	"  finished_at TEXT,"
+	"  status TEXT NOT NULL DEFAULT 'running'"
+	"    CHECK (status IN ('running', 'found', 'ambiguous', 'failed')),"
+	"  message TEXT,"
+	"  culprit TEXT,"
+	"  culprit_subject TEXT,"
+	"  culprit_author TEXT,"
+	"  candidates TEXT CHECK (candidates IS NULL OR json_type(candidates) = 'array'),"
+	"  good_run_id INTEGER REFERENCES runs(id),"
+	"  culprit_run_id INTEGER REFERENCES runs(id),"
+	"  first_call INTEGER,"
+	"  first_difference TEXT);"
+	"CREATE TABLE bisect_steps ("
+	"  session_id INTEGER NOT NULL REFERENCES bisect_sessions(id),"
+	"  seq INTEGER NOT NULL,"
+	"  commit_hash TEXT NOT NULL,"
+	"  subject TEXT,"
+	"  verdict TEXT NOT NULL CHECK (verdict IN ('good', 'bad', 'skip')),"
+	"  reason TEXT,"
+	"  run_id INTEGER REFERENCES runs(id),"
+	"  build_cached INTEGER NOT NULL CHECK (build_cached IN (0, 1)),"
+	"  run_cached INTEGER NOT NULL CHECK (run_cached IN (0, 1)),"
+	"  build_seconds REAL NOT NULL,"
+	"  replay_seconds REAL NOT NULL,"
+	"  at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),"
+	"  PRIMARY KEY (session_id, seq)) WITHOUT ROWID;",
 };
 
 enum xt_rc db_sql_fail_at(struct db *db, int src, const char *file, int line, const char *what)
@@ -249,6 +303,27 @@ fail:
 	return rc;
 }
 
+/* A read-only handle cannot migrate: the file must be at this build's
+ * version already (any writer, `xfbtrace runs` included, migrates it). */
+static enum xt_rc check_readonly(struct db *db)
+{
+	int64_t version, app_id;
+	enum xt_rc rc = pragma_int(db, "PRAGMA user_version", &version);
+	rc = rc ? rc : pragma_int(db, "PRAGMA application_id", &app_id);
+	if (rc)
+		return rc;
+	if (app_id != DB_APPLICATION_ID)
+		return XT_FAIL(&db->err, XT_ERR_INVALID,
+			       "not an xfbtrace results database (application_id 0x%llx)",
+			       (unsigned long long)app_id);
+	if (version != DB_SCHEMA_VERSION)
+		return XT_FAIL(&db->err, XT_ERR_VERSION,
+			       "database schema version %lld, this xfbtrace reads %d read-only "
+			       "(open it once with a writer such as 'xfbtrace runs --db' to migrate)",
+			       (long long)version, DB_SCHEMA_VERSION);
+	return XT_OK;
+}
+
 static int busy_timeout_ms(void)
 {
 	const char *s = getenv("XFBTRACE_DB_BUSY_MS");
@@ -263,7 +338,8 @@ enum xt_rc db_open(struct db **out, const char *path, enum db_open_mode mode,
 		   struct xt_err *err)
 {
 	struct db *db = xt_calloc(1, sizeof *db);
-	int flags = SQLITE_OPEN_READWRITE | (mode == DB_OPEN_CREATE ? SQLITE_OPEN_CREATE : 0);
+	int flags = mode == DB_OPEN_READONLY ? SQLITE_OPEN_READONLY
+		    : SQLITE_OPEN_READWRITE | (mode == DB_OPEN_CREATE ? SQLITE_OPEN_CREATE : 0);
 	int timeout = busy_timeout_ms();
 	enum xt_rc rc;
 
@@ -274,7 +350,7 @@ enum xt_rc db_open(struct db **out, const char *path, enum db_open_mode mode,
 	if (src != SQLITE_OK) {
 		if (!db->sql)
 			rc = XT_FAIL(&db->err, XT_ERR_NOMEM, "out of memory opening %s", path);
-		else if ((src & 0xff) == SQLITE_CANTOPEN && mode == DB_OPEN_EXISTING)
+		else if ((src & 0xff) == SQLITE_CANTOPEN && mode != DB_OPEN_CREATE)
 			rc = XT_FAIL(&db->err, XT_ERR_NOT_FOUND, "%s: no such database", path);
 		else
 			rc = db_sql_fail(db, src, path);
@@ -282,6 +358,13 @@ enum xt_rc db_open(struct db **out, const char *path, enum db_open_mode mode,
 	}
 	sqlite3_extended_result_codes(db->sql, 1);
 	sqlite3_busy_timeout(db->sql, timeout);
+	if (mode == DB_OPEN_READONLY) {
+		rc = check_readonly(db);
+		if (rc)
+			goto fail;
+		*out = db;
+		return XT_OK;
+	}
 	/* An empty file becomes a database; anything else must be one. */
 	rc = db_exec(db, "PRAGMA foreign_keys=ON");
 	rc = rc ? rc : set_wal(db, timeout);

@@ -24,6 +24,7 @@
 #include <stdint.h>
 
 #include "db.h"
+#include "xt_buf.h"
 #include "xt_rc.h"
 
 enum diff_tol_mode {
@@ -177,5 +178,141 @@ typedef enum xt_rc (*diff_obs_cb)(const struct diff_obs *d, void *ctx);
  */
 enum xt_rc diff_runs(struct db *db, int64_t run_a, int64_t run_b, const struct diff_options *o,
 		     diff_obs_cb cb, void *ctx, struct diff_summary *sum, struct xt_err *err);
+
+/* ---- register state, PM4 and shaders of sim runs (diff_calls.c) ---------- */
+
+/*
+ * Prints register state `regs` (n (byte offset, value) pairs, as
+ * gm_reg_snapshot and docs/db.md store it) as the PM4 decoder prints
+ * SET_*_REG packets, so registers read with their fields exactly as in a
+ * PM4 dump, under the title `name`.  When `prev` (nprev pairs) is not NULL
+ * only registers whose value differs from it are printed.  Appends to
+ * `out`; the only failure is XT_ERR_NOMEM.
+ */
+enum xt_rc diff_regs_decode(const uint32_t *regs, size_t n, const uint32_t *prev, size_t nprev,
+			    const char *name, struct xt_buf *out);
+
+/* One register field whose value differs between two states. */
+struct diff_field {
+	uint32_t reg;               /* byte offset */
+	const char *reg_name;       /* database name; NULL for an unknown register */
+	const char *field;          /* field name; NULL: the whole value */
+	uint32_t a, b;              /* the field's values (whole values for NULL) */
+	const char *a_name, *b_name;/* enum names of a / b, or NULL */
+	bool in_a, in_b;            /* the register is in that state at all */
+};
+
+/*
+ * Compares register states a (na pairs) and b (nb pairs) field by field,
+ * into *out (heap, the caller frees it; NULL when none) and *count, in
+ * register order, then bit order.  A register of one state only counts as
+ * 0 in the other (its fields are reported with in_a / in_b false).
+ */
+enum xt_rc diff_regs_compare(const uint32_t *a, size_t na, const uint32_t *b, size_t nb,
+			     struct diff_field **out, size_t *count);
+
+/* One PM4 packet of a call, as diff aligns them. */
+struct diff_packet {
+	uint32_t offset_dw;         /* of its header in the call's PM4 */
+	uint32_t size_dw;           /* header + payload (or the bad span) */
+	uint32_t key;               /* what must match for two packets to align:
+	                             * opcode, plus the first register for
+	                             * SET_*_REG, type and header for the rest */
+	const char *name;           /* "SET_CONTEXT_REG", "PKT3_UNKNOWN", "BAD" */
+	uint32_t reg;               /* SET_*_REG: first register, else 0 */
+};
+
+/* Splits `n` dwords of PM4 into packets (pm4_parser: never fails on
+ * garbage, a bad header becomes one "BAD" item).  *out is heap. */
+enum xt_rc diff_pm4_split(const uint32_t *dw, uint32_t n, struct diff_packet **out,
+			  size_t *count);
+
+enum diff_edit_op {
+	DIFF_EDIT_SAME = 0,         /* in both, equal */
+	DIFF_EDIT_CHANGED,          /* aligned (same key), contents differ */
+	DIFF_EDIT_DELETED,          /* in A only */
+	DIFF_EDIT_INSERTED,         /* in B only */
+};
+
+/* One step of an edit script from A to B. */
+struct diff_edit {
+	enum diff_edit_op op;
+	int32_t a, b;               /* index in A / B, -1 where absent */
+};
+
+/*
+ * An edit script turning items A into items B: the longest common
+ * subsequence of keys (dynamic programming, O(na * nb); past
+ * DIFF_ALIGN_MAX_CELLS cells the common prefix and suffix are kept and the
+ * middle becomes deletions then insertions), with aligned items whose
+ * contents differ marked CHANGED.  key_a / key_b are the keys, same_* says
+ * whether aligned items i, j are equal.  *out is heap.
+ */
+#define DIFF_ALIGN_MAX_CELLS (16u << 20)
+enum xt_rc diff_align(const uint32_t *key_a, size_t na, const uint32_t *key_b, size_t nb,
+		      bool (*same)(size_t i, size_t j, void *ctx), void *ctx,
+		      struct diff_edit **out, size_t *count);
+
+/* What diff_calls compares. */
+enum {
+	DIFF_CALLS_PM4 = 1u << 0,
+	DIFF_CALLS_REGS = 1u << 1,
+	DIFF_CALLS_SHADERS = 1u << 2,
+};
+
+/* One call whose artefacts differ (or exist in one run only); everything
+ * it points to is valid during the callback only. */
+struct diff_call {
+	uint64_t call_no;
+	const char *function;
+	bool in_a, in_b;            /* artefacts recorded in that run */
+	bool pm4_differs, regs_differ, shader_differs;
+	/* PM4 (DIFF_CALLS_PM4) */
+	const uint32_t *pm4_a, *pm4_b;
+	uint32_t pm4_dw_a, pm4_dw_b;
+	const struct diff_packet *packets_a, *packets_b;
+	size_t npackets_a, npackets_b;
+	const struct diff_edit *edits;   /* the packet edit script */
+	size_t nedits;
+	uint32_t packets_differ;    /* edits that are not SAME */
+	/* registers (DIFF_CALLS_REGS) */
+	const struct diff_field *fields;
+	size_t nfields;
+	/* shaders (DIFF_CALLS_SHADERS): the program's disassembly, by line */
+	uint32_t program_a, program_b;
+	const char *shader_a, *shader_b;  /* NUL-terminated, or NULL */
+	const struct diff_edit *shader_edits;
+	size_t nshader_edits;
+};
+
+struct diff_calls_summary {
+	uint64_t calls_a, calls_b;  /* calls with artefacts in each run */
+	uint64_t compared;          /* in both */
+	uint64_t differ;            /* calls reported (incl. one-sided) */
+	uint64_t pm4_differ, regs_differ, shader_differ;
+	bool diverged;              /* first_* are set */
+	uint64_t first_call;        /* the first call reported */
+	char first_function[96];
+};
+
+typedef enum xt_rc (*diff_call_cb)(const struct diff_call *c, void *ctx);
+
+/*
+ * Compares the per-call artefacts of runs `run_a` and `run_b` (docs/db.md,
+ * call_artifacts), aligned by call number: for each call in both, the PM4
+ * as an edit script over packets, the register state field by field and
+ * the program's shader disassembly line by line, as `what` asks; calls
+ * with a difference (or in one run only) go to `cb` in call order.  Blob
+ * hashes are compared first, so equal artefacts cost no decoding.  Runs of
+ * different traces are XT_ERR_INVALID.  `cb` may be NULL (summary only).
+ */
+enum xt_rc diff_calls(struct db *db, int64_t run_a, int64_t run_b, unsigned what,
+		      diff_call_cb cb, void *ctx, struct diff_calls_summary *sum,
+		      struct xt_err *err);
+
+/* Only call `call_no` (XT_ERR_NOT_FOUND when neither run has it); `cb` is
+ * called even when the call is the same in both (all *_differ false). */
+enum xt_rc diff_call_one(struct db *db, int64_t run_a, int64_t run_b, uint64_t call_no,
+			 unsigned what, diff_call_cb cb, void *ctx, struct xt_err *err);
 
 #endif

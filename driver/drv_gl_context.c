@@ -237,6 +237,7 @@ enum xt_rc drv_context_create(struct drv_screen *screen, const struct drv_contex
 	ctx->shared->refs++;
 	drv_gl_vao_init(&ctx->default_vao, 0);
 	ctx->vao = &ctx->default_vao;
+	drv_gl_ff_init(ctx);
 	drv_gl_xfb_init_default(ctx);
 	for (unsigned i = 0; i < DRV_MAX_ATTRIBS; i++) {
 		float one = 1.0f;
@@ -387,6 +388,12 @@ GLenum drv_gl_GetError(void)
 
 static void set_cap(struct drv_context *ctx, GLenum cap, bool on)
 {
+	if (drv_gl_ff_cap_invalid(ctx, cap)) {
+		drv_gl_error(ctx, GL_INVALID_ENUM);
+		return;
+	}
+	if (drv_gl_ff_set_client_cap(ctx, cap, on))
+		return;
 	switch (cap) {
 	case GL_RASTERIZER_DISCARD:
 		if (ctx->rasterizer_discard != on)
@@ -444,6 +451,13 @@ void drv_gl_Disablei(GLenum cap, GLuint index)
 GLboolean drv_gl_IsEnabled(GLenum cap)
 {
 	DRV_CTX_RET(ctx, GL_FALSE);
+	bool on;
+	if (drv_gl_ff_cap_invalid(ctx, cap)) {
+		drv_gl_error(ctx, GL_INVALID_ENUM);
+		return GL_FALSE;
+	}
+	if (drv_gl_ff_client_cap(ctx, cap, &on))
+		return on;
 	switch (cap) {
 	case GL_RASTERIZER_DISCARD: return ctx->rasterizer_discard;
 	case GL_PRIMITIVE_RESTART: return ctx->primitive_restart;
@@ -715,7 +729,13 @@ static void delete_misc(GLsizei n, const GLuint *names)
 void drv_gl_GenTextures(GLsizei n, GLuint *names) { gen_misc(n, names); }
 void drv_gl_DeleteTextures(GLsizei n, const GLuint *names) { delete_misc(n, names); }
 void drv_gl_BindTexture(GLenum target, GLuint texture) {}
-void drv_gl_ActiveTexture(GLenum texture) {}
+void drv_gl_ActiveTexture(GLenum texture)
+{
+	DRV_CTX(ctx);
+	/* Selects the texture matrix of glMatrixMode(GL_TEXTURE) (drv_gl_compat.c). */
+	if (texture >= GL_TEXTURE0 && texture < GL_TEXTURE0 + DRV_FF_TEXTURE_UNITS)
+		ctx->ff.active_texture = texture - GL_TEXTURE0;
+}
 void drv_gl_TexParameteri(GLenum target, GLenum pname, GLint param) {}
 void drv_gl_TexParameterf(GLenum target, GLenum pname, GLfloat param) {}
 void drv_gl_TexImage2D(GLenum target, GLint level, GLint internalformat, GLsizei w, GLsizei h,

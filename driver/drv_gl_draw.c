@@ -91,10 +91,11 @@ static unsigned index_size(GLenum type)
 /* Whether a draw reads some per-vertex attribute from client memory. */
 static bool needs_index_range(const struct drv_context *ctx)
 {
+	const struct drv_program *prog = ctx->program ? ctx->program->prog : NULL;
 	for (unsigned i = 0; i < DRV_MAX_ATTRIBS; i++) {
-		const struct drv_vattrib *a = &ctx->vao->attrib[i];
-		const struct drv_vbinding *b = &ctx->vao->binding[a->binding];
-		if (a->enabled && !b->buffer && b->client_ptr && !b->divisor)
+		struct drv_vsource s;
+		drv_gl_vertex_source(ctx, prog, i, &s);
+		if (s.a->enabled && !s.b->buffer && s.b->client_ptr && !s.b->divisor)
 			return true;
 	}
 	return false;

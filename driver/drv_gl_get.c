@@ -128,6 +128,8 @@ static bool value(struct drv_context *ctx, const char *func, GLenum pname, doubl
 	static _Thread_local char why[96];
 
 	*n = get(ctx, pname, v);
+	if (!*n)
+		*n = drv_gl_ff_get(ctx, pname, v);
 	if (*n)
 		return true;
 	snprintf(why, sizeof why, "%s(0x%04X): a state the sim does not model", func, pname);

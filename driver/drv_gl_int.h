@@ -128,12 +128,29 @@ struct drv_vbinding {
 	GLsizei stride;             /* as the GL stores it (effective stride) */
 	GLuint divisor;
 };
+/* The fixed-function arrays of compatibility contexts (glVertexPointer,
+ * glColorPointer ...); each feeds the translator's reserved input of the
+ * same built-in (drv_shader.h drv_builtin_map: gl_Vertex -> xt_Vertex). */
+enum drv_ff_array {
+	DRV_FF_VERTEX,
+	DRV_FF_NORMAL,
+	DRV_FF_COLOR,
+	DRV_FF_SECONDARY_COLOR,
+	DRV_FF_FOG_COORD,
+	DRV_FF_TEXCOORD0,            /* + unit, glClientActiveTexture */
+	DRV_FF_ARRAYS = DRV_FF_TEXCOORD0 + 8
+};
+#define DRV_FF_TEXTURE_UNITS 8u
+
 struct drv_vao {
 	uint32_t name;
 	bool created;
 	struct drv_vattrib attrib[DRV_MAX_ATTRIBS];
 	struct drv_vbinding binding[DRV_MAX_ATTRIBS];
 	struct drv_buffer *element_buffer;
+	/* fixed-function arrays: format and binding of each (binding unused) */
+	struct drv_vattrib ff_attrib[DRV_FF_ARRAYS];
+	struct drv_vbinding ff_binding[DRV_FF_ARRAYS];
 };
 
 struct drv_xfb_binding {
@@ -191,6 +208,25 @@ struct drv_shared {
 struct drv_generic_attrib {
 	uint32_t v[4];               /* bit patterns */
 	GLenum kind;                 /* GL_FLOAT, GL_INT, GL_UNSIGNED_INT, GL_DOUBLE */
+};
+
+/* Fixed-function transform state of compatibility contexts (GL 4.6
+ * compatibility profile 12.1; Mesa's limits). */
+#define DRV_FF_MODELVIEW_DEPTH  32u  /* GL_MAX_MODELVIEW_STACK_DEPTH */
+#define DRV_FF_PROJECTION_DEPTH 32u  /* GL_MAX_PROJECTION_STACK_DEPTH */
+#define DRV_FF_TEXTURE_DEPTH    10u  /* GL_MAX_TEXTURE_STACK_DEPTH */
+struct drv_ff_stack {
+	float m[DRV_FF_MODELVIEW_DEPTH][16]; /* column-major, m[col * 4 + row] */
+	unsigned top;                /* index of the current matrix */
+	unsigned max_depth;          /* entries usable */
+};
+struct drv_ff {
+	GLenum matrix_mode;          /* GL_MODELVIEW, GL_PROJECTION, GL_TEXTURE */
+	unsigned active_texture;     /* glActiveTexture unit: selects the texture matrix */
+	unsigned client_active_texture; /* glClientActiveTexture unit: glTexCoordPointer */
+	struct drv_ff_stack modelview, projection, texture[DRV_FF_TEXTURE_UNITS];
+	struct drv_generic_attrib current[DRV_FF_ARRAYS]; /* glColor4f ... values */
+	uint64_t version;            /* bumped at every matrix change */
 };
 
 enum drv_atom {
@@ -251,6 +287,7 @@ struct drv_context {
 	struct drv_query *active_other; /* timer / occlusion: not modelled */
 
 	struct drv_generic_attrib generic[DRV_MAX_ATTRIBS];
+	struct drv_ff ff;            /* compatibility contexts only */
 	bool rasterizer_discard;
 	bool primitive_restart, primitive_restart_fixed;
 	GLuint restart_index;
@@ -310,6 +347,36 @@ static inline bool drv_gl_xfb_running(const struct drv_context *ctx)
 /* ---- drv_gl_vao.c ---- */
 void drv_gl_vao_init(struct drv_vao *v, uint32_t name);
 void drv_gl_vao_release(struct drv_context *ctx, struct drv_vao *v);
+
+/* ---- drv_gl_compat.c: fixed-function state of compatibility contexts ---- */
+void drv_gl_ff_init(struct drv_context *ctx);
+/* glEnable / glDisable of a client-state array (GL_VERTEX_ARRAY ...), which
+ * Mesa accepts like glEnableClientState; false when cap is not one. */
+bool drv_gl_ff_set_client_cap(struct drv_context *ctx, GLenum cap, bool on);
+/* Whether glEnable(cap) is GL_INVALID_ENUM because cap names state only a
+ * compatibility (or ES 1) context has: client-state arrays, lighting, fog,
+ * alpha test, fixed-function texturing (core / ES 2+ contexts). */
+bool drv_gl_ff_cap_invalid(const struct drv_context *ctx, GLenum cap);
+/* glIsEnabled of a client-state array; false when cap is not one. */
+bool drv_gl_ff_client_cap(const struct drv_context *ctx, GLenum cap, bool *on);
+/* glGet* of fixed-function state into v (at most 16); 0 when pname is not one. */
+unsigned drv_gl_ff_get(struct drv_context *ctx, GLenum pname, double *v);
+/* Where the vertex input at location loc of program prog (may be NULL) takes
+ * its data from: the VAO's generic attribute loc, or for a reserved
+ * built-in input (xt_Vertex, xt_Color ...) the fixed-function array and
+ * current value.  Pointers borrow from the context. */
+struct drv_vsource {
+	const struct drv_vattrib *a;
+	const struct drv_vbinding *b;
+	const struct drv_generic_attrib *current; /* when a is disabled or has no data */
+};
+void drv_gl_vertex_source(const struct drv_context *ctx, const struct drv_program *prog,
+			  unsigned loc, struct drv_vsource *out);
+/* Writes the fixed-function uniforms program p reads (the reserved
+ * xt_ModelViewProjectionMatrix ...) into its constants, bumping
+ * consts_version when they change.  False (after drv_gl_unsupported) for a
+ * built-in uniform whose state the sim does not model. */
+bool drv_gl_ff_constants(struct drv_context *ctx, struct drv_program_obj *p);
 
 /* ---- drv_gl_query.c ---- */
 void drv_gl_query_fini_all(struct drv_context *ctx);

@@ -26,12 +26,20 @@ void drv_gl_vao_init(struct drv_vao *v, uint32_t name)
 		v->attrib[i].binding = i;
 		v->binding[i].stride = 16;
 	}
+	for (unsigned k = 0; k < DRV_FF_ARRAYS; k++) {
+		v->ff_attrib[k].size = 4;
+		v->ff_attrib[k].type = GL_FLOAT;
+		v->ff_attrib[k].binding = k;
+		v->ff_binding[k].stride = 16;
+	}
 }
 
 void drv_gl_vao_release(struct drv_context *ctx, struct drv_vao *v)
 {
 	for (unsigned i = 0; i < DRV_MAX_ATTRIBS; i++)
 		drv_gl_buffer_bind_slot(ctx, &v->binding[i].buffer, NULL);
+	for (unsigned k = 0; k < DRV_FF_ARRAYS; k++)
+		drv_gl_buffer_bind_slot(ctx, &v->ff_binding[k].buffer, NULL);
 	drv_gl_buffer_bind_slot(ctx, &v->element_buffer, NULL);
 }
 

@@ -28,11 +28,24 @@
  * - No IB-boundary suspend / resume (§5.5): gm keeps the VGT state across
  *   IBs, and a session never spans a context switch.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "drv_gl_int.h"
 
 #define SO_REG_STRIDE 0x10u   /* VGT_STRMOUT_BUFFER_SIZE_n are 16 bytes apart */
+
+/*
+ * Test-only driver bug: XFBTRACE_SIM_TEST_FAULT=stride_off_by_one makes
+ * the begin program every VGT_STRMOUT_VTX_STRIDE_n one dword too large,
+ * so that tests (tests/integration/test_web.py) get two sim runs of one
+ * trace that differ because the driver behaved differently.
+ */
+static uint32_t test_fault_stride(void)
+{
+	const char *f = getenv("XFBTRACE_SIM_TEST_FAULT");
+	return f && !strcmp(f, "stride_off_by_one") ? 1 : 0;
+}
 
 static void flush_vgt_streamout(struct pm4_cs *cs)
 {
@@ -132,7 +145,8 @@ void drv_pm4_so_begin(struct drv_context *ctx, struct drv_xfb *x, bool resume)
 			continue;
 		if (pm4_set_reg_seq(cs, REG_VGT_STRMOUT_BUFFER_SIZE_0 + SO_REG_STRIDE * b, 2)) {
 			pm4_emit(cs, x->hw_size_dw[b]);
-			pm4_emit(cs, VGT_STRMOUT_VTX_STRIDE_0_STRIDE(x->stride_dw[b]));
+			pm4_emit(cs, VGT_STRMOUT_VTX_STRIDE_0_STRIDE(x->stride_dw[b] +
+								      test_fault_stride()));
 		}
 		if (resume && x->filled_valid) {
 			u.offset_source = V_STRMOUT_OFFSET_FROM_MEM;

@@ -264,7 +264,7 @@ static void index_range(const struct drv_draw *d, const struct drv_vbinding *b, 
 	}
 }
 
-static bool build_descriptors(struct drv_context *ctx, const struct drv_program_obj *p,
+static bool build_descriptors(struct drv_context *ctx, struct drv_program_obj *p,
 			      const struct drv_draw *d, uint8_t *table)
 {
 	uint32_t *desc = (uint32_t *)table;
@@ -278,7 +278,9 @@ static bool build_descriptors(struct drv_context *ctx, const struct drv_program_
 		if (x->hw_mask >> b & 1)
 			buf_desc(desc + 4 * DRV_DESC_SO(b), x->hw_va[b], 0, 0xFFFFFFFFu,
 				 V_BUF_DATA_FORMAT_32, V_BUF_NUM_FORMAT_UNORM, sel_xyzw);
-	/* default-block constants */
+	/* default-block constants, the fixed-function matrices included */
+	if (prog->n_builtins && !drv_gl_ff_constants(ctx, p))
+		return false;
 	if (p->consts_size) {
 		struct drv_hw *hw = &ctx->hw;
 		if (hw->consts_prog != p || hw->consts_version != p->consts_version ||
@@ -306,15 +308,17 @@ static bool build_descriptors(struct drv_context *ctx, const struct drv_program_
 	}
 	/* vertex attributes */
 	for (unsigned loc = 0; loc < DRV_MAX_ATTRIBS; loc++) {
-		const struct drv_vattrib *a = &ctx->vao->attrib[loc];
-		const struct drv_vbinding *b = &ctx->vao->binding[a->binding];
+		struct drv_vsource src;
+		drv_gl_vertex_source(ctx, prog, loc, &src);
+		const struct drv_vattrib *a = src.a;
+		const struct drv_vbinding *b = src.b;
 		uint32_t *dd = desc + 4 * DRV_DESC_VB(loc);
 		uint32_t dfmt, nfmt, sel[4], bytes;
 		uint64_t base;
 		int64_t avail;
 
 		if (!a->enabled || (!b->buffer && !b->client_ptr)) {
-			const struct drv_generic_attrib *g = &ctx->generic[loc];
+			const struct drv_generic_attrib *g = src.current;
 			uint64_t va = drv_pm4_upload(ctx, g->v, 16, 16);
 			buf_desc(dd, va, 0, 16, V_BUF_DATA_FORMAT_32_32_32_32,
 				 g->kind == GL_FLOAT ? V_BUF_NUM_FORMAT_FLOAT :
@@ -364,8 +368,10 @@ static uint64_t upload_bound(const struct drv_context *ctx, const struct drv_pro
 	uint64_t n = DRV_DESC_TABLE_SIZE + 256 + p->consts_size + 256 + DRV_MAX_ATTRIBS * 32;
 
 	for (unsigned loc = 0; loc < DRV_MAX_ATTRIBS; loc++) {
-		const struct drv_vattrib *a = &ctx->vao->attrib[loc];
-		const struct drv_vbinding *b = &ctx->vao->binding[a->binding];
+		struct drv_vsource src;
+		drv_gl_vertex_source(ctx, p->prog, loc, &src);
+		const struct drv_vattrib *a = src.a;
+		const struct drv_vbinding *b = src.b;
 		uint64_t lo, hi;
 		if (!a->enabled || b->buffer || !b->client_ptr)
 			continue;

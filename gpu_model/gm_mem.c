@@ -74,8 +74,9 @@ void gm_mem_free(struct gm_mem *m, struct gm_bo *bo)
 			continue;
 		memmove(&m->bos[i], &m->bos[i + 1], (m->n - i - 1) * sizeof *m->bos);
 		m->n--;
-		if (m->last == bo)
-			m->last = NULL;
+		for (int k = 0; k < 2; k++)
+			if (m->last[k] == bo)
+				m->last[k] = NULL;
 		xt_free(bo->data);
 		xt_free(bo);
 		return;
@@ -86,8 +87,13 @@ static struct gm_bo *find(struct gm_mem *m, uint64_t va)
 {
 	size_t lo = 0, hi = m->n;
 
-	if (m->last && va - m->last->va < m->last->size)
-		return m->last;
+	if (m->last[0] && va - m->last[0]->va < m->last[0]->size)
+		return m->last[0];
+	if (m->last[1] && va - m->last[1]->va < m->last[1]->size) {
+		struct gm_bo *bo = m->last[1];
+		m->last[1] = m->last[0];
+		return m->last[0] = bo;
+	}
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
 		struct gm_bo *bo = m->bos[mid];
@@ -95,8 +101,10 @@ static struct gm_bo *find(struct gm_mem *m, uint64_t va)
 			hi = mid;
 		else if (va - bo->va >= bo->size)
 			lo = mid + 1;
-		else
-			return m->last = bo;
+		else {
+			m->last[1] = m->last[0];
+			return m->last[0] = bo;
+		}
 	}
 	return NULL;
 }

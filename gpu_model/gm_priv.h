@@ -33,7 +33,10 @@ struct gm_mem {
 	struct gm_bo **bos;        /* live BOs sorted by va */
 	size_t n, cap;
 	uint64_t next_va;          /* bump pointer; VAs are never reused */
-	struct gm_bo *last;        /* lookup cache (one of bos[] or NULL) */
+	struct gm_bo *last[2];     /* lookup cache, most recent first (each one of
+				    * bos[] or NULL): a vertex shader alternates
+				    * between a vertex buffer and a streamout
+				    * buffer lane by lane */
 };
 
 void gm_mem_init(struct gm_mem *m);

@@ -164,6 +164,10 @@ void gm_wave_exec_vmem(struct gm_wave *w, const struct gm_dinst *dd, const struc
 			elem_bytes = bits ? chans * bits / 8 : 4;
 		}
 	}
+	/* The BO span the previous lane hit: lanes of one instruction nearly
+	 * always address one buffer, so most skip the BO lookup. */
+	uint8_t *span_p = NULL;
+	uint64_t span_va = 0, span_left = 0;
 	for (uint64_t m = exec; m; m &= m - 1) {
 		unsigned l = (unsigned)__builtin_ctzll(m);
 		uint32_t index = idxen ? w->v[va_reg][l] : 0;
@@ -182,7 +186,19 @@ void gm_wave_exec_vmem(struct gm_wave *w, const struct gm_dinst *dd, const struc
 					w->v[vd + c][l] = 0;
 			continue;
 		}
-		p = gm_mem_ptr(env->mem, va, elem_bytes);
+		if (va - span_va < span_left && elem_bytes <= span_left - (va - span_va)) {
+			p = span_p + (va - span_va);
+		} else {
+			uint64_t left;
+			p = gm_mem_span(env->mem, va, &left);
+			if (p) {
+				span_p = p;
+				span_va = va;
+				span_left = left;
+				if (elem_bytes > left)
+					p = NULL;
+			}
+		}
 		if (!p) {
 			if (!faulted)
 				gm_fault_record(env->faults, GM_FAULT_BAD_ADDRESS, va,

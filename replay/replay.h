@@ -20,6 +20,23 @@
 
 #include "xt_rc.h"
 
+/* What the hardware saw of one call (sim backend; see on_artifact). */
+struct replay_artifact {
+	uint64_t call_no;
+	const char *function;
+	const uint32_t *pm4;        /* PM4 dwords submitted, or NULL */
+	uint32_t pm4_dwords;
+	const void *regs;           /* register state after a draw / TF / query
+	                             * call: (byte offset, value) u32 pairs,
+	                             * ascending; NULL for other calls */
+	size_t regs_bytes;
+	uint32_t program;           /* the program drawn with, 0 for none */
+	const char *shader_text;    /* its disassembly the first time it is
+	                             * seen in the replay, else NULL */
+	size_t shader_bytes;
+	bool frame_end;             /* a swap */
+};
+
 struct replay_options {
 	const char *backend;       /* "host" (the default when NULL) */
 	bool check;                /* compare with the golden data */
@@ -41,6 +58,14 @@ struct replay_options {
 				     int64_t tf_primitive_mode, const uint8_t *payload,
 				     size_t payload_bytes, struct xt_err *err);
 	void *on_observation_ctx;
+	/*
+	 * Called by backends that model the hardware (sim) with what one call
+	 * did to it, right after the call; NULL for none (the sim then does
+	 * not even collect them).  Everything `a` points to is borrowed for
+	 * the call.  A returned error stops the replay with that error.
+	 */
+	enum xt_rc (*on_artifact)(void *ctx, const struct replay_artifact *a, struct xt_err *err);
+	void *on_artifact_ctx;
 };
 
 struct replay_summary {

@@ -115,4 +115,9 @@ void replay_gl_error_unchecked(struct replay *rp, uint64_t raised_at, const char
 /* A frame ended (swap). */
 void replay_frame(struct replay *rp);
 
+/* Whether anyone takes per-call artefacts (opt.on_artifact). */
+bool replay_wants_artifacts(const struct replay *rp);
+/* Hands `a` to opt.on_artifact (XT_OK when there is none). */
+enum xt_rc replay_artifact(struct replay *rp, const struct replay_artifact *a, struct xt_err *err);
+
 #endif

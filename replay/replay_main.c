@@ -86,6 +86,16 @@ static enum xt_rc own_record(struct xt_buf *buf, const struct trace_record *rec,
 	return XT_OK;
 }
 
+bool replay_wants_artifacts(const struct replay *rp)
+{
+	return rp->opt.on_artifact != NULL;
+}
+
+enum xt_rc replay_artifact(struct replay *rp, const struct replay_artifact *a, struct xt_err *err)
+{
+	return rp->opt.on_artifact ? rp->opt.on_artifact(rp->opt.on_artifact_ctx, a, err) : XT_OK;
+}
+
 /* Hands the observations of the last call to opt.on_observation. */
 static enum xt_rc emit_observations(struct replay *rp, struct xt_err *err)
 {

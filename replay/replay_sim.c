@@ -28,6 +28,8 @@
  *   DIR/shaders/<prog>.txt  the program's binaries (disassembly), once
  *
  * Read them with `xfbtrace pm4 show DIR CALL` / `xfbtrace regs DIR CALL`.
+ * The same artefacts go to the replay's on_artifact hook (replay.h), which
+ * `replay --db` uses to store them in the results database (docs/db.md).
  * Determinism: the driver and gm are deterministic, so two runs write
  * byte-identical artefacts.
  */
@@ -118,9 +120,14 @@ static enum xt_rc context_create(struct sim *s, struct replay *rp, const struct 
 				 uint64_t call_no, const struct trace_value *ev, struct xt_err *err)
 {
 	struct sim_ctx *share = uint_of(ev, "share") ? ctx_find(s, uint_of(ev, "share")) : NULL;
+	/* Mesa (dri_util.c) makes a forward-compatible (flags bit 1, the
+	 * ARB / KHR value) GL 3.1 context a core one: there is no
+	 * ARB_compatibility to keep. */
+	bool fwd_31 = !str_is(ev, "api", "gles") && uint_of(ev, "major") == 3 &&
+		      uint_of(ev, "minor") == 1 && (uint_of(ev, "flags") & 2);
 	struct drv_context_desc d = {
 		.gles = str_is(ev, "api", "gles"),
-		.core = str_is(ev, "profile", "core"),
+		.core = str_is(ev, "profile", "core") || fwd_31,
 		.major = (int)uint_of(ev, "major"),
 		.minor = (int)uint_of(ev, "minor"),
 		.share = share ? share->drv : NULL,
@@ -401,52 +408,74 @@ static void write_file(const char *path, const void *data, size_t n)
 		fclose(f);
 }
 
-static void artifacts(struct sim *s, struct sim_ctx *x, const struct trace_call *call,
-		      const uint32_t *pm4, uint32_t n_dw, bool state_call)
+/*
+ * The call's artefacts: to DIR (XFBTRACE_SIM_ARTIFACTS) and to whoever
+ * takes them through the replay (replay_artifact: `replay --db` stores
+ * them in the results database).  Collected only when one of the two wants
+ * them.
+ */
+static enum xt_rc artifacts(struct sim *s, struct replay *rp, struct sim_ctx *x,
+			    const struct trace_call *call, const uint32_t *pm4, uint32_t n_dw,
+			    bool state_call, struct xt_err *err)
 {
 	char path[4096], hash[40] = "-";
-	uint32_t prog = 0;
+	struct replay_artifact a = { .call_no = call->no, .function = call->name };
+	struct gm_reg_value *regs = NULL;
+	size_t count = 0;
+	struct xt_buf shader;
+	enum xt_rc rc;
 
-	if (!s->calls_tsv || (!n_dw && !state_call))
-		return;
+	if ((!s->calls_tsv && !replay_wants_artifacts(rp)) || (!n_dw && !state_call))
+		return XT_OK;
+	xt_buf_init(&shader);
 	if (n_dw) {
-		snprintf(path, sizeof path, "%s/pm4/%llu.bin", s->artifacts,
-			 (unsigned long long)call->no);
-		write_file(path, pm4, (size_t)n_dw * 4);
+		a.pm4 = pm4;
+		a.pm4_dwords = n_dw;
 	}
-	if (state_call) {
-		struct gm_reg_value *regs = NULL;
-		size_t count = 0;
-		if (gm_reg_snapshot(drv_screen_gm(s->screen), false, &regs, &count) == XT_OK) {
-			struct xt_hash128 h = xt_hash128(regs, count * sizeof *regs);
-			xt_hash128_hex(h, hash);
-			snprintf(path, sizeof path, "%s/regs/%s.bin", s->artifacts, hash);
-			struct stat st;
-			if (stat(path, &st) != 0)
-				write_file(path, regs, count * sizeof *regs);
-			free(regs);
-		}
-		prog = drv_context_last_draw_program(x->drv);
+	if (state_call && gm_reg_snapshot(drv_screen_gm(s->screen), false, &regs, &count) == XT_OK) {
+		a.regs = regs;
+		a.regs_bytes = count * sizeof *regs;
+		xt_hash128_hex(xt_hash128(regs, a.regs_bytes), hash);
 	}
-	if (prog) {
+	if (state_call)
+		a.program = drv_context_last_draw_program(x->drv);
+	if (a.program) {
 		bool done = false;
 		for (size_t i = 0; i < s->ndumped; i++)
-			done |= s->dumped[i] == prog;
+			done |= s->dumped[i] == a.program;
 		uint32_t *d = done ? NULL : xt_realloc(s->dumped, (s->ndumped + 1) * sizeof *d);
 		if (d) {
-			struct xt_buf b;
-			xt_buf_init(&b);
 			s->dumped = d;
-			d[s->ndumped++] = prog;
-			if (drv_context_program_dump(x->drv, prog, &b) == XT_OK) {
-				snprintf(path, sizeof path, "%s/shaders/%u.txt", s->artifacts, prog);
-				write_file(path, b.data, b.len);
+			d[s->ndumped++] = a.program;
+			if (drv_context_program_dump(x->drv, a.program, &shader) == XT_OK) {
+				a.shader_text = (const char *)shader.data;
+				a.shader_bytes = shader.len;
 			}
-			xt_buf_fini(&b);
 		}
 	}
-	fprintf(s->calls_tsv, "%llu\t%s\t%u\t%s\t%u\n", (unsigned long long)call->no, call->name,
-		n_dw, hash, prog);
+	if (s->calls_tsv) {
+		if (n_dw) {
+			snprintf(path, sizeof path, "%s/pm4/%llu.bin", s->artifacts,
+				 (unsigned long long)call->no);
+			write_file(path, pm4, (size_t)n_dw * 4);
+		}
+		if (a.regs) {
+			struct stat st;
+			snprintf(path, sizeof path, "%s/regs/%s.bin", s->artifacts, hash);
+			if (stat(path, &st) != 0)
+				write_file(path, a.regs, a.regs_bytes);
+		}
+		if (a.shader_text) {
+			snprintf(path, sizeof path, "%s/shaders/%u.txt", s->artifacts, a.program);
+			write_file(path, a.shader_text, a.shader_bytes);
+		}
+		fprintf(s->calls_tsv, "%llu\t%s\t%u\t%s\t%u\n", (unsigned long long)call->no,
+			call->name, n_dw, hash, a.program);
+	}
+	rc = replay_artifact(rp, &a, err);
+	free(regs);
+	xt_buf_fini(&shader);
+	return rc;
 }
 
 /* ---- calls ------------------------------------------------------------------------ */
@@ -513,9 +542,11 @@ static enum xt_rc sim_call(struct replay_backend *be, struct replay *rp,
 	if (fi.api != GLAPI_API_GL) {
 		/* EGL / GLX: contexts come from CONTEXT records; the rest is
 		 * window-system bookkeeping the sim has no use for. */
-		if (replay_stubs[f->id].hook == REPLAY_HOOK_SWAP)
-			replay_frame(rp);
-		return XT_OK;
+		if (replay_stubs[f->id].hook != REPLAY_HOOK_SWAP)
+			return XT_OK;
+		replay_frame(rp);
+		return replay_artifact(rp, &(struct replay_artifact){
+			.call_no = call->no, .function = call->name, .frame_end = true }, err);
 	}
 	if (call->nargs != fi.nparams) {
 		replay_unsupported(rp, call, "its argument count differs from the registry's");
@@ -560,7 +591,9 @@ static enum xt_rc sim_call(struct replay_backend *be, struct replay *rp,
 	if (why)
 		replay_unsupported(rp, call, why);
 	check_faults(s, rp, call);
-	artifacts(s, x, call, pm4, n_dw, state_call);
+	rc = artifacts(s, rp, x, call, pm4, n_dw, state_call, err);
+	if (rc)
+		return rc;
 	host_args_learn(&s->h, &x->hx, f->id, call, ret, &args, &rv);
 	obs_after(s, rp, x, f->id, call, ret, &args, &rv);
 	return XT_OK;

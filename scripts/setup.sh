@@ -15,7 +15,7 @@ packages=(
   gcc g++ meson ninja-build pkg-config git python3 python3-pytest
   # libraries
   libzstd-dev libxxhash-dev libepoxy-dev libegl-dev libgles-dev libgl-dev
-  libopengl-dev libsqlite3-dev libpng-dev libsnappy-dev libmicrohttpd-dev
+  libopengl-dev libsqlite3-dev libpng-dev libsnappy-dev zlib1g-dev libbrotli-dev libmicrohttpd-dev
   glslang-dev glslang-tools spirv-headers spirv-tools
   # the GL API registry the capture wrappers are generated from
   khronos-api
@@ -23,6 +23,8 @@ packages=(
   libegl-mesa0 libgl1-mesa-dri mesa-utils
   # peers and real test programs
   piglit apitrace
+  # the web UI's end-to-end test: a real browser, headless
+  chromium chromium-driver python3-selenium
 )
 
 missing=()

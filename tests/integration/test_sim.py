@@ -6,16 +6,18 @@ shaders) and `xfbtrace regs`; determinism.
 
 The apps that use no geometry shader must replay with everything equal.
 The piglit list is tracked in docs/status.md (coverage, with the reason
-for each line that does not replay equal); the piglit test here checks the
-lines that are known to pass so that a regression fails.
+for each line that does not replay equal); the lines known to pass are in
+sim_piglit_pass.txt next to this file, and each is captured on llvmpipe and
+replayed on the sim here, so that a regression fails.
 """
 import filecmp
 import os
+import pathlib
 import re
 
 import pytest
 
-from conftest import run
+from conftest import PIGLIT_DIR, piglit_command, piglit_env, piglit_tf_lines, run
 
 APPS = ["tf-particles-gles3", "tf-separate-gl33"]
 SUMMARY = re.compile(r"^(\d+) observations, (\d+) match, (\d+) differ", re.M)
@@ -107,3 +109,33 @@ def test_regs_without_artifacts_for_the_call_exits_1(xfbtrace, app_traces, tmp_p
     art = tmp_path / "art"
     assert sim(xfbtrace, app_traces["tf-separate-gl33"], artifacts=art).returncode == 0
     assert run([xfbtrace, "regs", art, "0"]).returncode == 1
+
+
+# ---- piglit lines listed as passing in docs/status.md ------------------------------
+
+PASS_LIST = pathlib.Path(__file__).with_name("sim_piglit_pass.txt")
+PIGLIT_PASS = [l.strip() for l in PASS_LIST.read_text().splitlines()
+               if l.strip() and not l.startswith("#")]
+
+
+def test_sim_piglit_pass_list_names_non_gs_lines_of_the_piglit_list():
+    listed = set(piglit_tf_lines())
+    assert len(PIGLIT_PASS) >= 290, len(PIGLIT_PASS)
+    assert len(set(PIGLIT_PASS)) == len(PIGLIT_PASS), "duplicate lines"
+    for line in PIGLIT_PASS:
+        assert line in listed, line
+        assert not re.search("geometry|gs|stream", line, re.I), line
+
+
+@pytest.mark.parametrize("line", PIGLIT_PASS)
+def test_piglit_line_replays_on_sim_with_everything_equal(xfbtrace, tmp_path, line):
+    if not PIGLIT_DIR.exists():
+        pytest.skip("piglit is not installed")
+    trace = tmp_path / "t.xfbt"
+    cap = run([xfbtrace, "capture", "-o", trace, "--", *piglit_command(line)],
+              env=piglit_env(), cwd=PIGLIT_DIR, timeout=600)
+    assert trace.exists(), describe(cap)
+    out = sim(xfbtrace, trace, "--check")
+    assert out.returncode == 0, describe(out)
+    compared, rdiffer = (int(x) for x in RETURNS.search(out.stdout).groups())
+    assert rdiffer == 0, describe(out)

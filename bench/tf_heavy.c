@@ -1,0 +1,165 @@
+/*
+ * tf_heavy.c - a transform-feedback-heavy GL 3.3 core program for the
+ * sim-vs-host replay benchmark (bench/sim_vs_host.py, docs/performance.md
+ * "Sim replay vs llvmpipe"): VERTICES vertices (default 1 Mi, --vertices N)
+ * with three attributes go through a vertex shader with a matrix transform,
+ * a normal transform, a small loop of polynomial work and five varyings
+ * (14 floats, 56 bytes per vertex) into one interleaved TF buffer, in
+ * DRAWS draws, under a GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN query.
+ *
+ * The program checks only the written-primitive count: the benchmark
+ * measures time, and `xfbtrace replay --check` compares the TF data of a
+ * replay with the capture's on its own.
+ *
+ * Exit codes as tests/apps (0 pass, 2 setup, 77 skip).
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app_check.h"
+#include "app_egl.h"
+#include "app_gl.h"
+
+#define PROG "tf-heavy"
+#define DRAWS 4
+#define FLOATS_PER_VERTEX 14
+
+static const char vs[] =
+	"#version 330 core\n"
+	"uniform mat4 u_mvp;\n"
+	"uniform mat3 u_normal;\n"
+	"uniform vec4 u_tint;\n"
+	"in vec4 a_pos;\n"
+	"in vec3 a_normal;\n"
+	"in vec2 a_uv;\n"
+	"out vec4 v_pos;\n"
+	"out vec3 v_normal;\n"
+	"out vec4 v_color;\n"
+	"out vec2 v_uv;\n"
+	"out float v_weight;\n"
+	"void main() {\n"
+	"  vec4 p = u_mvp * a_pos;\n"
+	"  vec3 n = u_normal * a_normal;\n"
+	"  float w = 0.0;\n"
+	"  vec2 uv = a_uv;\n"
+	"  for (int i = 0; i < 4; i++) {\n"
+	"    uv = uv * 0.5 + vec2(0.25, 0.125) * float(i);\n"
+	"    w = w * 0.75 + uv.x;\n"
+	"  }\n"
+	"  float lit = max(dot(n, vec3(0.0, 0.0, 1.0)), 0.0);\n"
+	"  v_pos = p;\n"
+	"  v_normal = n;\n"
+	"  v_color = clamp(u_tint * lit + vec4(w), 0.0, 1.0);\n"
+	"  v_uv = uv;\n"
+	"  v_weight = w + float(gl_VertexID & 7);\n"
+	"  gl_Position = p;\n"
+	"}\n";
+
+static const char *const varyings[] = { "v_pos", "v_normal", "v_color", "v_uv", "v_weight" };
+
+/* 9 floats per vertex: pos xyzw, normal xyz, uv. */
+static float *make_vertices(uint32_t n)
+{
+	float *v = malloc((size_t)n * 9 * sizeof *v);
+	if (!v)
+		return NULL;
+	for (uint32_t i = 0; i < n; i++) {
+		float *o = v + (size_t)i * 9;
+		float x = (float)(i % 1024) / 1024.0f, y = (float)(i / 1024 % 1024) / 1024.0f;
+		o[0] = x * 2.0f - 1.0f;
+		o[1] = y * 2.0f - 1.0f;
+		o[2] = (float)(i % 7) * 0.125f;
+		o[3] = 1.0f;
+		o[4] = 0.0f;
+		o[5] = 0.6f;
+		o[6] = 0.8f;
+		o[7] = x;
+		o[8] = y;
+	}
+	return v;
+}
+
+static int run(uint32_t n_vertices)
+{
+	static const float mvp[16] = { 0.5f, 0, 0, 0, 0, 0.5f, 0, 0, 0, 0, -0.25f, 0,
+				       0.125f, -0.25f, 0.5f, 1.0f };
+	static const float normal[9] = { 1, 0, 0, 0, 0.5f, 0.5f, 0, -0.5f, 0.5f };
+	GLuint prog = app_gl_program(vs, NULL, NULL, varyings, 5, GL_INTERLEAVED_ATTRIBS);
+	GLuint vao, bufs[2], query;
+	GLuint64 written = 0;
+	float *verts = make_vertices(n_vertices);
+
+	if (!prog || !verts) {
+		free(verts);
+		return APP_EXIT_SETUP;
+	}
+	glGenVertexArrays(1, &vao);
+	glBindVertexArray(vao);
+	glGenBuffers(2, bufs);
+	glBindBuffer(GL_ARRAY_BUFFER, bufs[0]);
+	glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)n_vertices * 9 * 4, verts, GL_STATIC_DRAW);
+	free(verts);
+	static const char *const attrs[] = { "a_pos", "a_normal", "a_uv" };
+	static const int sizes[] = { 4, 3, 2 }, offsets[] = { 0, 16, 28 };
+	for (int i = 0; i < 3; i++) {
+		GLint loc = glGetAttribLocation(prog, attrs[i]);
+		if (loc < 0)
+			return APP_EXIT_SETUP;
+		glVertexAttribPointer((GLuint)loc, sizes[i], GL_FLOAT, GL_FALSE, 36,
+				      (const void *)(uintptr_t)offsets[i]);
+		glEnableVertexAttribArray((GLuint)loc);
+	}
+	glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, bufs[1]);
+	glBufferData(GL_TRANSFORM_FEEDBACK_BUFFER,
+		     (GLsizeiptr)n_vertices * FLOATS_PER_VERTEX * 4, NULL, GL_STREAM_READ);
+	glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, bufs[1]);
+	glUseProgram(prog);
+	glUniformMatrix4fv(glGetUniformLocation(prog, "u_mvp"), 1, GL_FALSE, mvp);
+	glUniformMatrix3fv(glGetUniformLocation(prog, "u_normal"), 1, GL_FALSE, normal);
+	glUniform4f(glGetUniformLocation(prog, "u_tint"), 0.9f, 0.7f, 0.5f, 1.0f);
+	glEnable(GL_RASTERIZER_DISCARD);
+	glGenQueries(1, &query);
+	glBeginQuery(GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN, query);
+	glBeginTransformFeedback(GL_POINTS);
+	for (uint32_t d = 0; d < DRAWS; d++) {
+		uint32_t first = n_vertices / DRAWS * d;
+		uint32_t count = d + 1 == DRAWS ? n_vertices - first : n_vertices / DRAWS;
+		glDrawArrays(GL_POINTS, (GLint)first, (GLsizei)count);
+	}
+	glEndTransformFeedback();
+	glEndQuery(GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN);
+	glGetQueryObjectui64v(query, GL_QUERY_RESULT, &written);
+	glDisable(GL_RASTERIZER_DISCARD);
+	if (app_gl_failed(PROG))
+		return APP_EXIT_SETUP;
+	printf("%s: %u vertices, %llu primitives written, %d bytes per vertex\n", PROG,
+	       n_vertices, (unsigned long long)written, FLOATS_PER_VERTEX * 4);
+	return written == n_vertices ? APP_EXIT_PASS : APP_EXIT_MISMATCH;
+}
+
+int main(int argc, char **argv)
+{
+	uint32_t n_vertices = 1u << 20;
+	struct app_egl egl;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--vertices") && i + 1 < argc) {
+			n_vertices = (uint32_t)strtoul(argv[++i], NULL, 0);
+		} else {
+			fprintf(stderr, "usage: %s [--vertices N]\n", PROG);
+			return APP_EXIT_SETUP;
+		}
+	}
+	if (n_vertices < DRAWS || n_vertices > (1u << 24)) {
+		fprintf(stderr, "%s: --vertices must be %d .. %u\n", PROG, DRAWS, 1u << 24);
+		return APP_EXIT_SETUP;
+	}
+	int rc = app_egl_init(&egl, APP_API_GL_CORE, 3, 3, 16);
+	if (rc != APP_EXIT_PASS)
+		return rc;
+	rc = run(n_vertices);
+	app_egl_fini(&egl);
+	return rc;
+}

@@ -1,0 +1,924 @@
+/*
+ * drv_gl_compat.c - the fixed-function state of compatibility contexts
+ * that can change what a vertex shader computes (GL 4.6 compatibility
+ * profile 10.3.3 "Specifying Arrays for Fixed-Function Attributes", 12.1
+ * "Fixed-Function Vertex Transformations"): the matrix stacks, the
+ * client-state arrays (glVertexPointer ...) and the current values
+ * (glColor4f ...), and how they reach a GLSL program.
+ *
+ * The shader compiler turns the compatibility built-ins into reserved
+ * names (drv_shader.h drv_builtin_map: gl_Vertex -> input xt_Vertex,
+ * gl_ModelViewProjectionMatrix -> uniform xt_ModelViewProjectionMatrix),
+ * which get ordinary attribute locations and default-block offsets.  At a
+ * draw the PM4 side asks drv_gl_vertex_source which array feeds a location
+ * (the fixed-function array for a reserved input, else the generic one)
+ * and drv_gl_ff_constants writes the matrices into the program's constant
+ * buffer, as Mesa's state tracker loads STATE_MVP_MATRIX and friends into
+ * the constant buffer of a program that references them.
+ *
+ * The matrix arithmetic follows Mesa's src/mesa/math/m_matrix.c operation
+ * by operation in single precision (glOrtho takes doubles and converts
+ * them to float first, as _mesa_Ortho does), so that a capture on llvmpipe
+ * replays with bit-identical positions.  Assumption: inverses (used only by
+ * gl_*Inverse* and gl_NormalMatrix) may differ from Mesa's Gaussian
+ * elimination in the last bit.
+ *
+ * Fixed-function uniforms other than the matrices (gl_ClipPlane,
+ * gl_NormalScale, gl_TextureEnvColor) are reported as not modelled at the
+ * draw that needs them.  These entry points raise GL_INVALID_OPERATION in
+ * core and ES 2+ contexts, where they do not exist.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "drv_gl_int.h"
+
+/* Compatibility-profile enums glcorearb.h leaves out (values from gl.xml). */
+#define GL_MODELVIEW                  0x1700
+#define GL_PROJECTION                 0x1701
+#define GL_MATRIX_MODE                0x0BA0
+#define GL_MODELVIEW_STACK_DEPTH      0x0BA3
+#define GL_PROJECTION_STACK_DEPTH     0x0BA4
+#define GL_TEXTURE_STACK_DEPTH        0x0BA5
+#define GL_MODELVIEW_MATRIX           0x0BA6
+#define GL_PROJECTION_MATRIX          0x0BA7
+#define GL_TEXTURE_MATRIX             0x0BA8
+#define GL_MAX_MODELVIEW_STACK_DEPTH  0x0D36
+#define GL_MAX_PROJECTION_STACK_DEPTH 0x0D38
+#define GL_MAX_TEXTURE_STACK_DEPTH    0x0D39
+#define GL_MAX_TEXTURE_COORDS         0x8871
+#define GL_CURRENT_COLOR              0x0B00
+#define GL_CLIENT_ACTIVE_TEXTURE      0x84E1
+#define GL_NORMAL_ARRAY               0x8075
+#define GL_COLOR_ARRAY                0x8076
+#define GL_INDEX_ARRAY                0x8077
+#define GL_TEXTURE_COORD_ARRAY        0x8078
+#define GL_EDGE_FLAG_ARRAY            0x8079
+#define GL_FOG_COORD_ARRAY            0x8457
+#define GL_SECONDARY_COLOR_ARRAY      0x845E
+#define GL_LIGHTING                   0x0B50
+#define GL_LIGHT0                     0x4000
+#define GL_COLOR_MATERIAL             0x0B57
+#define GL_NORMALIZE                  0x0BA1
+#define GL_RESCALE_NORMAL             0x803A
+#define GL_FOG                        0x0B60
+#define GL_ALPHA_TEST                 0x0BC0
+#define GL_POINT_SPRITE               0x8861
+
+static const float identity[16] = { 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1 };
+
+/* The reserved input name of each fixed-function array. */
+static const char *const ff_input[DRV_FF_ARRAYS] = {
+	"xt_Vertex", "xt_Normal", "xt_Color", "xt_SecondaryColor", "xt_FogCoord",
+	"xt_MultiTexCoord0", "xt_MultiTexCoord1", "xt_MultiTexCoord2", "xt_MultiTexCoord3",
+	"xt_MultiTexCoord4", "xt_MultiTexCoord5", "xt_MultiTexCoord6", "xt_MultiTexCoord7",
+};
+
+static void set_current(struct drv_generic_attrib *g, float x, float y, float z, float w)
+{
+	float f[4] = { x, y, z, w };
+	memcpy(g->v, f, sizeof f);
+	g->kind = GL_FLOAT;
+}
+
+static void stack_init(struct drv_ff_stack *s, unsigned max_depth)
+{
+	s->top = 0;
+	s->max_depth = max_depth;
+	memcpy(s->m[0], identity, sizeof identity);
+}
+
+void drv_gl_ff_init(struct drv_context *ctx)
+{
+	struct drv_ff *ff = &ctx->ff;
+
+	memset(ff, 0, sizeof *ff);
+	ff->matrix_mode = GL_MODELVIEW;
+	stack_init(&ff->modelview, DRV_FF_MODELVIEW_DEPTH);
+	stack_init(&ff->projection, DRV_FF_PROJECTION_DEPTH);
+	for (unsigned u = 0; u < DRV_FF_TEXTURE_UNITS; u++)
+		stack_init(&ff->texture[u], DRV_FF_TEXTURE_DEPTH);
+	/* GL 4.6 compatibility table 23.7: current normal (0,0,1), color and
+	 * texture coordinates (1,1,1,1) / (0,0,0,1), secondary color (0,0,0,1). */
+	for (unsigned k = 0; k < DRV_FF_ARRAYS; k++)
+		set_current(&ff->current[k], 0, 0, 0, 1);
+	set_current(&ff->current[DRV_FF_NORMAL], 0, 0, 1, 1);
+	set_current(&ff->current[DRV_FF_COLOR], 1, 1, 1, 1);
+	set_current(&ff->current[DRV_FF_FOG_COORD], 0, 0, 0, 1);
+}
+
+/* The context when it has fixed-function state, else NULL after
+ * GL_INVALID_OPERATION. */
+static struct drv_context *compat_ctx(void)
+{
+	struct drv_context *ctx = drv_gl_current();
+
+	if (!ctx)
+		return NULL;
+	if (ctx->core || (ctx->gles && ctx->major >= 2)) {
+		drv_gl_error(ctx, GL_INVALID_OPERATION);
+		return NULL;
+	}
+	return ctx;
+}
+
+/* ---- matrices ------------------------------------------------------------------ */
+
+static struct drv_ff_stack *current_stack(struct drv_context *ctx)
+{
+	switch (ctx->ff.matrix_mode) {
+	case GL_PROJECTION: return &ctx->ff.projection;
+	case GL_TEXTURE: return &ctx->ff.texture[ctx->ff.active_texture];
+	default: return &ctx->ff.modelview;
+	}
+}
+
+static float *top_of(struct drv_context *ctx)
+{
+	struct drv_ff_stack *s = current_stack(ctx);
+	ctx->ff.version++;
+	return s->m[s->top];
+}
+
+/* product = a * b, column-major (Mesa matmul4; product may alias a). */
+static void matmul4(float *product, const float *a, const float *b)
+{
+#define A(row, col) a[(col) * 4 + (row)]
+#define B(row, col) b[(col) * 4 + (row)]
+#define P(row, col) product[(col) * 4 + (row)]
+	for (int i = 0; i < 4; i++) {
+		const float ai0 = A(i, 0), ai1 = A(i, 1), ai2 = A(i, 2), ai3 = A(i, 3);
+		P(i, 0) = ai0 * B(0, 0) + ai1 * B(1, 0) + ai2 * B(2, 0) + ai3 * B(3, 0);
+		P(i, 1) = ai0 * B(0, 1) + ai1 * B(1, 1) + ai2 * B(2, 1) + ai3 * B(3, 1);
+		P(i, 2) = ai0 * B(0, 2) + ai1 * B(1, 2) + ai2 * B(2, 2) + ai3 * B(3, 2);
+		P(i, 3) = ai0 * B(0, 3) + ai1 * B(1, 3) + ai2 * B(2, 3) + ai3 * B(3, 3);
+	}
+#undef A
+#undef B
+#undef P
+}
+
+static void mult_top(struct drv_context *ctx, const float *m)
+{
+	float *t = top_of(ctx);
+	matmul4(t, t, m);
+}
+
+void drv_gl_MatrixMode(GLenum mode)
+{
+	struct drv_context *ctx = compat_ctx();
+	if (!ctx)
+		return;
+	if (mode != GL_MODELVIEW && mode != GL_PROJECTION && mode != GL_TEXTURE) {
+		drv_gl_error(ctx, GL_INVALID_ENUM);
+		return;
+	}
+	ctx->ff.matrix_mode = mode;
+}
+
+void drv_gl_LoadIdentity(void)
+{
+	struct drv_context *ctx = compat_ctx();
+	if (ctx)
+		memcpy(top_of(ctx), identity, sizeof identity);
+}
+
+void drv_gl_LoadMatrixf(const GLfloat *m)
+{
+	struct drv_context *ctx = compat_ctx();
+	if (ctx && m)
+		memcpy(top_of(ctx), m, 16 * sizeof *m);
+}
+
+void drv_gl_LoadMatrixd(const GLdouble *m)
+{
+	struct drv_context *ctx = compat_ctx();
+	if (!ctx || !m)
+		return;
+	float *t = top_of(ctx);
+	for (int i = 0; i < 16; i++)
+		t[i] = (float)m[i];
+}
+
+void drv_gl_MultMatrixf(const GLfloat *m)
+{
+	struct drv_context *ctx = compat_ctx();
+	if (ctx && m)
+		mult_top(ctx, m);
+}
+
+void drv_gl_MultMatrixd(const GLdouble *m)
+{
+	struct drv_context *ctx = compat_ctx();
+	float f[16];
+	if (!ctx || !m)
+		return;
+	for (int i = 0; i < 16; i++)
+		f[i] = (float)m[i];
+	mult_top(ctx, f);
+}
+
+static void transpose(float *out, const float *m)
+{
+	for (int c = 0; c < 4; c++)
+		for (int r = 0; r < 4; r++)
+			out[c * 4 + r] = m[r * 4 + c];
+}
+
+void drv_gl_LoadTransposeMatrixf(const GLfloat *m)
+{
+	struct drv_context *ctx = compat_ctx();
+	if (ctx && m)
+		transpose(top_of(ctx), m);
+}
+
+void drv_gl_MultTransposeMatrixf(const GLfloat *m)
+{
+	struct drv_context *ctx = compat_ctx();
+	float t[16];
+	if (!ctx || !m)
+		return;
+	transpose(t, m);
+	mult_top(ctx, t);
+}
+
+void drv_gl_PushMatrix(void)
+{
+	struct drv_context *ctx = compat_ctx();
+	if (!ctx)
+		return;
+	struct drv_ff_stack *s = current_stack(ctx);
+	if (s->top + 1 >= s->max_depth) {
+		drv_gl_error(ctx, GL_STACK_OVERFLOW);
+		return;
+	}
+	memcpy(s->m[s->top + 1], s->m[s->top], sizeof s->m[0]);
+	s->top++;
+}
+
+void drv_gl_PopMatrix(void)
+{
+	struct drv_context *ctx = compat_ctx();
+	if (!ctx)
+		return;
+	struct drv_ff_stack *s = current_stack(ctx);
+	if (!s->top) {
+		drv_gl_error(ctx, GL_STACK_UNDERFLOW);
+		return;
+	}
+	s->top--;
+	ctx->ff.version++;
+}
+
+/* Mesa _math_float_ortho / _math_matrix_frustum: the operands are floats. */
+void drv_gl_Ortho(GLdouble left_d, GLdouble right_d, GLdouble bottom_d, GLdouble top_d,
+		  GLdouble near_d, GLdouble far_d)
+{
+	struct drv_context *ctx = compat_ctx();
+	float l = (float)left_d, r = (float)right_d, b = (float)bottom_d, t = (float)top_d;
+	float n = (float)near_d, f = (float)far_d, m[16];
+
+	if (!ctx)
+		return;
+	if (l == r || b == t || n == f) {
+		drv_gl_error(ctx, GL_INVALID_VALUE);
+		return;
+	}
+#define M(row, col) m[(col) * 4 + (row)]
+	memcpy(m, identity, sizeof m);
+	M(0, 0) = 2.0F / (r - l);
+	M(0, 3) = -(r + l) / (r - l);
+	M(1, 1) = 2.0F / (t - b);
+	M(1, 3) = -(t + b) / (t - b);
+	M(2, 2) = -2.0F / (f - n);
+	M(2, 3) = -(f + n) / (f - n);
+	mult_top(ctx, m);
+}
+
+void drv_gl_Frustum(GLdouble left_d, GLdouble right_d, GLdouble bottom_d, GLdouble top_d,
+		    GLdouble near_d, GLdouble far_d)
+{
+	struct drv_context *ctx = compat_ctx();
+	float l = (float)left_d, r = (float)right_d, b = (float)bottom_d, t = (float)top_d;
+	float n = (float)near_d, f = (float)far_d, m[16];
+
+	if (!ctx)
+		return;
+	if (n <= 0.0F || f <= 0.0F || n == f || l == r || t == b) {
+		drv_gl_error(ctx, GL_INVALID_VALUE);
+		return;
+	}
+	memset(m, 0, sizeof m);
+	M(0, 0) = (2.0F * n) / (r - l);
+	M(0, 2) = (r + l) / (r - l);
+	M(1, 1) = (2.0F * n) / (t - b);
+	M(1, 2) = (t + b) / (t - b);
+	M(2, 2) = -(f + n) / (f - n);
+	M(2, 3) = -(2.0F * f * n) / (f - n);
+	M(3, 2) = -1.0F;
+	mult_top(ctx, m);
+}
+
+/* Mesa _math_matrix_translate / _math_matrix_scale work on the top in place. */
+static void translate(struct drv_context *ctx, float x, float y, float z)
+{
+	float *m = top_of(ctx);
+	m[12] = m[0] * x + m[4] * y + m[8] * z + m[12];
+	m[13] = m[1] * x + m[5] * y + m[9] * z + m[13];
+	m[14] = m[2] * x + m[6] * y + m[10] * z + m[14];
+	m[15] = m[3] * x + m[7] * y + m[11] * z + m[15];
+}
+
+static void scale(struct drv_context *ctx, float x, float y, float z)
+{
+	float *m = top_of(ctx);
+	for (int r = 0; r < 4; r++) {
+		m[r] *= x;
+		m[4 + r] *= y;
+		m[8 + r] *= z;
+	}
+}
+
+/* Mesa _math_matrix_rotate, axis-aligned shortcuts included (they give
+ * exact zeros where the general formula would not). */
+static void rotate(struct drv_context *ctx, float angle, float x, float y, float z)
+{
+	float s = sinf((float)(angle * M_PI / 180.0)), c = cosf((float)(angle * M_PI / 180.0));
+	float m[16];
+	bool optimized = false;
+
+	memcpy(m, identity, sizeof m);
+	if (x == 0.0F && y == 0.0F && z != 0.0F) {
+		optimized = true;
+		M(0, 0) = c;
+		M(1, 1) = c;
+		M(0, 1) = z < 0.0F ? s : -s;
+		M(1, 0) = z < 0.0F ? -s : s;
+	} else if (x == 0.0F && y != 0.0F && z == 0.0F) {
+		optimized = true;
+		M(0, 0) = c;
+		M(2, 2) = c;
+		M(0, 2) = y < 0.0F ? -s : s;
+		M(2, 0) = y < 0.0F ? s : -s;
+	} else if (x != 0.0F && y == 0.0F && z == 0.0F) {
+		optimized = true;
+		M(1, 1) = c;
+		M(2, 2) = c;
+		M(1, 2) = x < 0.0F ? s : -s;
+		M(2, 1) = x < 0.0F ? -s : s;
+	}
+	if (!optimized) {
+		const float mag = sqrtf(x * x + y * y + z * z);
+		if (mag <= 1.0e-4F)
+			return;
+		x /= mag;
+		y /= mag;
+		z /= mag;
+		const float one_c = 1.0F - c;
+		M(0, 0) = (one_c * x * x) + c;
+		M(0, 1) = (one_c * (x * y)) - z * s;
+		M(0, 2) = (one_c * (z * x)) + y * s;
+		M(1, 0) = (one_c * (x * y)) + z * s;
+		M(1, 1) = (one_c * y * y) + c;
+		M(1, 2) = (one_c * (y * z)) - x * s;
+		M(2, 0) = (one_c * (z * x)) - y * s;
+		M(2, 1) = (one_c * (y * z)) + x * s;
+		M(2, 2) = (one_c * z * z) + c;
+	}
+#undef M
+	mult_top(ctx, m);
+}
+
+void drv_gl_Translatef(GLfloat x, GLfloat y, GLfloat z)
+{
+	struct drv_context *ctx = compat_ctx();
+	if (ctx)
+		translate(ctx, x, y, z);
+}
+
+void drv_gl_Translated(GLdouble x, GLdouble y, GLdouble z)
+{
+	struct drv_context *ctx = compat_ctx();
+	if (ctx)
+		translate(ctx, (float)x, (float)y, (float)z);
+}
+
+void drv_gl_Scalef(GLfloat x, GLfloat y, GLfloat z)
+{
+	struct drv_context *ctx = compat_ctx();
+	if (ctx)
+		scale(ctx, x, y, z);
+}
+
+void drv_gl_Scaled(GLdouble x, GLdouble y, GLdouble z)
+{
+	struct drv_context *ctx = compat_ctx();
+	if (ctx)
+		scale(ctx, (float)x, (float)y, (float)z);
+}
+
+void drv_gl_Rotatef(GLfloat angle, GLfloat x, GLfloat y, GLfloat z)
+{
+	struct drv_context *ctx = compat_ctx();
+	if (ctx)
+		rotate(ctx, angle, x, y, z);
+}
+
+void drv_gl_Rotated(GLdouble angle, GLdouble x, GLdouble y, GLdouble z)
+{
+	struct drv_context *ctx = compat_ctx();
+	if (ctx)
+		rotate(ctx, (float)angle, (float)x, (float)y, (float)z);
+}
+
+/* ---- client-state arrays ------------------------------------------------------------ */
+
+/* The array a client-state cap names, or -1. */
+static int array_of_cap(const struct drv_context *ctx, GLenum cap)
+{
+	switch (cap) {
+	case GL_VERTEX_ARRAY: return DRV_FF_VERTEX;
+	case GL_NORMAL_ARRAY: return DRV_FF_NORMAL;
+	case GL_COLOR_ARRAY: return DRV_FF_COLOR;
+	case GL_SECONDARY_COLOR_ARRAY: return DRV_FF_SECONDARY_COLOR;
+	case GL_FOG_COORD_ARRAY: return DRV_FF_FOG_COORD;
+	case GL_TEXTURE_COORD_ARRAY: return DRV_FF_TEXCOORD0 + (int)ctx->ff.client_active_texture;
+	default: return -1;
+	}
+}
+
+bool drv_gl_ff_set_client_cap(struct drv_context *ctx, GLenum cap, bool on)
+{
+	int k = ctx->core || (ctx->gles && ctx->major >= 2) ? -1 : array_of_cap(ctx, cap);
+	if (k < 0)
+		return false;
+	ctx->vao->ff_attrib[k].enabled = on;
+	return true;
+}
+
+bool drv_gl_ff_client_cap(const struct drv_context *ctx, GLenum cap, bool *on)
+{
+	int k = ctx->core || (ctx->gles && ctx->major >= 2) ? -1 : array_of_cap(ctx, cap);
+	if (k < 0)
+		return false;
+	*on = ctx->vao->ff_attrib[k].enabled;
+	return true;
+}
+
+bool drv_gl_ff_cap_invalid(const struct drv_context *ctx, GLenum cap)
+{
+	if (!ctx->core && !(ctx->gles && ctx->major >= 2))
+		return false;
+	switch (cap) {
+	case GL_VERTEX_ARRAY: case GL_NORMAL_ARRAY: case GL_COLOR_ARRAY: case GL_INDEX_ARRAY:
+	case GL_TEXTURE_COORD_ARRAY: case GL_EDGE_FLAG_ARRAY: case GL_FOG_COORD_ARRAY:
+	case GL_SECONDARY_COLOR_ARRAY:
+	case GL_LIGHTING: case GL_COLOR_MATERIAL: case GL_NORMALIZE: case GL_RESCALE_NORMAL:
+	case GL_FOG: case GL_ALPHA_TEST: case GL_TEXTURE_1D: case GL_TEXTURE_2D:
+	case GL_POINT_SPRITE:
+		return true;
+	default:
+		return cap >= GL_LIGHT0 && cap < GL_LIGHT0 + 8;
+	}
+}
+
+static void client_state(GLenum array, bool on)
+{
+	struct drv_context *ctx = compat_ctx();
+	if (!ctx)
+		return;
+	/* Color-index and edge-flag arrays feed nothing a shader reads. */
+	if (array == GL_INDEX_ARRAY || array == GL_EDGE_FLAG_ARRAY)
+		return;
+	if (!drv_gl_ff_set_client_cap(ctx, array, on))
+		drv_gl_error(ctx, GL_INVALID_ENUM);
+}
+
+void drv_gl_EnableClientState(GLenum array)
+{
+	client_state(array, true);
+}
+
+void drv_gl_DisableClientState(GLenum array)
+{
+	client_state(array, false);
+}
+
+void drv_gl_ClientActiveTexture(GLenum texture)
+{
+	struct drv_context *ctx = compat_ctx();
+	if (!ctx)
+		return;
+	if (texture < GL_TEXTURE0 || texture >= GL_TEXTURE0 + DRV_FF_TEXTURE_UNITS) {
+		drv_gl_error(ctx, GL_INVALID_ENUM);
+		return;
+	}
+	ctx->ff.client_active_texture = texture - GL_TEXTURE0;
+}
+
+static GLsizei elem_bytes(GLint size, GLenum type)
+{
+	unsigned n = size == GL_BGRA ? 4 : (unsigned)size;
+
+	switch (type) {
+	case GL_BYTE: case GL_UNSIGNED_BYTE: return (GLsizei)n;
+	case GL_SHORT: case GL_UNSIGNED_SHORT: case GL_HALF_FLOAT: return (GLsizei)(2 * n);
+	case GL_DOUBLE: return (GLsizei)(8 * n);
+	case GL_INT_2_10_10_10_REV: case GL_UNSIGNED_INT_2_10_10_10_REV: return 4;
+	default: return (GLsizei)(4 * n);
+	}
+}
+
+/*
+ * gl*Pointer of array k.  `types` lists the types the command accepts
+ * (GL 4.6 compatibility table 10.3), sizes min_size..max_size (BGRA where
+ * bgra), integer types normalized where `normalize` (colors, normals).
+ */
+static void ff_pointer(enum drv_ff_array k, GLint size, GLenum type, GLsizei stride,
+		       const void *pointer, const GLenum *types, GLint min_size, GLint max_size,
+		       bool bgra, bool normalize)
+{
+	struct drv_context *ctx = compat_ctx();
+	bool type_ok = false;
+
+	if (!ctx)
+		return;
+	for (const GLenum *t = types; *t; t++)
+		type_ok |= *t == type;
+	if (!type_ok) {
+		drv_gl_error(ctx, GL_INVALID_ENUM);
+		return;
+	}
+	if (stride < 0 || (!(bgra && size == GL_BGRA) && (size < min_size || size > max_size))) {
+		drv_gl_error(ctx, GL_INVALID_VALUE);
+		return;
+	}
+	if (ctx->vao != &ctx->default_vao && !ctx->array_buffer && pointer) {
+		drv_gl_error(ctx, GL_INVALID_OPERATION);
+		return;
+	}
+	struct drv_vattrib *a = &ctx->vao->ff_attrib[k];
+	struct drv_vbinding *b = &ctx->vao->ff_binding[k];
+	a->size = size;
+	a->type = type;
+	a->normalized = normalize && type != GL_FLOAT && type != GL_DOUBLE && type != GL_HALF_FLOAT;
+	a->integer = false;
+	a->doubles = false;   /* GL_DOUBLE arrays are converted to float by the GL */
+	a->relative_offset = 0;
+	a->binding = k;
+	drv_gl_buffer_bind_slot(ctx, &b->buffer, ctx->array_buffer);
+	b->client_ptr = ctx->array_buffer ? NULL : pointer;
+	b->offset = ctx->array_buffer ? (int64_t)(uintptr_t)pointer : 0;
+	b->stride = stride ? stride : elem_bytes(size, type);
+	b->divisor = 0;
+}
+
+void drv_gl_VertexPointer(GLint size, GLenum type, GLsizei stride, const void *pointer)
+{
+	static const GLenum t[] = { GL_SHORT, GL_INT, GL_FLOAT, GL_HALF_FLOAT, GL_DOUBLE,
+				    GL_INT_2_10_10_10_REV, GL_UNSIGNED_INT_2_10_10_10_REV, 0 };
+	ff_pointer(DRV_FF_VERTEX, size, type, stride, pointer, t, 2, 4, false, false);
+}
+
+void drv_gl_NormalPointer(GLenum type, GLsizei stride, const void *pointer)
+{
+	static const GLenum t[] = { GL_BYTE, GL_SHORT, GL_INT, GL_FLOAT, GL_HALF_FLOAT, GL_DOUBLE,
+				    GL_INT_2_10_10_10_REV, GL_UNSIGNED_INT_2_10_10_10_REV, 0 };
+	ff_pointer(DRV_FF_NORMAL, 3, type, stride, pointer, t, 3, 3, false, true);
+}
+
+static const GLenum color_types[] = { GL_BYTE, GL_UNSIGNED_BYTE, GL_SHORT, GL_UNSIGNED_SHORT,
+				      GL_INT, GL_UNSIGNED_INT, GL_FLOAT, GL_HALF_FLOAT, GL_DOUBLE,
+				      GL_INT_2_10_10_10_REV, GL_UNSIGNED_INT_2_10_10_10_REV, 0 };
+
+void drv_gl_ColorPointer(GLint size, GLenum type, GLsizei stride, const void *pointer)
+{
+	ff_pointer(DRV_FF_COLOR, size, type, stride, pointer, color_types, 3, 4, true, true);
+}
+
+void drv_gl_SecondaryColorPointer(GLint size, GLenum type, GLsizei stride, const void *pointer)
+{
+	ff_pointer(DRV_FF_SECONDARY_COLOR, size, type, stride, pointer, color_types, 3, 3, true, true);
+}
+
+void drv_gl_FogCoordPointer(GLenum type, GLsizei stride, const void *pointer)
+{
+	static const GLenum t[] = { GL_FLOAT, GL_HALF_FLOAT, GL_DOUBLE, 0 };
+	ff_pointer(DRV_FF_FOG_COORD, 1, type, stride, pointer, t, 1, 1, false, false);
+}
+
+void drv_gl_TexCoordPointer(GLint size, GLenum type, GLsizei stride, const void *pointer)
+{
+	static const GLenum t[] = { GL_SHORT, GL_INT, GL_FLOAT, GL_HALF_FLOAT, GL_DOUBLE,
+				    GL_INT_2_10_10_10_REV, GL_UNSIGNED_INT_2_10_10_10_REV, 0 };
+	struct drv_context *ctx = drv_gl_current();
+	if (!ctx)
+		return;
+	ff_pointer((enum drv_ff_array)(DRV_FF_TEXCOORD0 + ctx->ff.client_active_texture), size,
+		   type, stride, pointer, t, 1, 4, false, false);
+}
+
+/* ---- current values ------------------------------------------------------------------ */
+
+static void current(enum drv_ff_array k, float x, float y, float z, float w)
+{
+	struct drv_context *ctx = drv_gl_current();
+	/* In ES 2+ and core these do not exist; ES 1 has them. */
+	if (!ctx || ctx->core || (ctx->gles && ctx->major >= 2)) {
+		if (ctx)
+			drv_gl_error(ctx, GL_INVALID_OPERATION);
+		return;
+	}
+	set_current(&ctx->ff.current[k], x, y, z, w);
+}
+
+void drv_gl_Color3f(GLfloat r, GLfloat g, GLfloat b) { current(DRV_FF_COLOR, r, g, b, 1.0f); }
+void drv_gl_Color4f(GLfloat r, GLfloat g, GLfloat b, GLfloat a) { current(DRV_FF_COLOR, r, g, b, a); }
+
+void drv_gl_Color4fv(const GLfloat *v)
+{
+	if (v)
+		current(DRV_FF_COLOR, v[0], v[1], v[2], v[3]);
+}
+
+/* Mesa UBYTE_TO_FLOAT: u / 255.0F. */
+void drv_gl_Color4ub(GLubyte r, GLubyte g, GLubyte b, GLubyte a)
+{
+	current(DRV_FF_COLOR, r / 255.0F, g / 255.0F, b / 255.0F, a / 255.0F);
+}
+
+void drv_gl_SecondaryColor3f(GLfloat r, GLfloat g, GLfloat b)
+{
+	current(DRV_FF_SECONDARY_COLOR, r, g, b, 1.0f);
+}
+
+void drv_gl_Normal3f(GLfloat x, GLfloat y, GLfloat z) { current(DRV_FF_NORMAL, x, y, z, 1.0f); }
+void drv_gl_FogCoordf(GLfloat f) { current(DRV_FF_FOG_COORD, f, 0, 0, 1.0f); }
+void drv_gl_TexCoord2f(GLfloat s, GLfloat t) { current(DRV_FF_TEXCOORD0, s, t, 0, 1.0f); }
+
+void drv_gl_TexCoord4f(GLfloat s, GLfloat t, GLfloat r, GLfloat q)
+{
+	current(DRV_FF_TEXCOORD0, s, t, r, q);
+}
+
+static void multi_tex_coord(GLenum target, float s, float t, float r, float q)
+{
+	struct drv_context *ctx = drv_gl_current();
+	if (ctx && (target < GL_TEXTURE0 || target >= GL_TEXTURE0 + DRV_FF_TEXTURE_UNITS)) {
+		drv_gl_error(ctx, GL_INVALID_ENUM);
+		return;
+	}
+	current((enum drv_ff_array)(DRV_FF_TEXCOORD0 + (target - GL_TEXTURE0)), s, t, r, q);
+}
+
+void drv_gl_MultiTexCoord2f(GLenum target, GLfloat s, GLfloat t)
+{
+	multi_tex_coord(target, s, t, 0, 1.0f);
+}
+
+void drv_gl_MultiTexCoord4f(GLenum target, GLfloat s, GLfloat t, GLfloat r, GLfloat q)
+{
+	multi_tex_coord(target, s, t, r, q);
+}
+
+/* ---- queries ------------------------------------------------------------------------ */
+
+unsigned drv_gl_ff_get(struct drv_context *ctx, GLenum pname, double *v)
+{
+	struct drv_ff *ff = &ctx->ff;
+	const struct drv_ff_stack *s = NULL;
+
+	if (ctx->core || (ctx->gles && ctx->major >= 2))
+		return 0;
+	switch (pname) {
+	case GL_MATRIX_MODE: v[0] = ff->matrix_mode; return 1;
+	case GL_CLIENT_ACTIVE_TEXTURE: v[0] = GL_TEXTURE0 + ff->client_active_texture; return 1;
+	case GL_MAX_TEXTURE_COORDS: v[0] = DRV_FF_TEXTURE_UNITS; return 1;
+	case GL_MODELVIEW_STACK_DEPTH: v[0] = ff->modelview.top + 1; return 1;
+	case GL_PROJECTION_STACK_DEPTH: v[0] = ff->projection.top + 1; return 1;
+	case GL_TEXTURE_STACK_DEPTH: v[0] = ff->texture[ff->active_texture].top + 1; return 1;
+	case GL_MAX_MODELVIEW_STACK_DEPTH: v[0] = DRV_FF_MODELVIEW_DEPTH; return 1;
+	case GL_MAX_PROJECTION_STACK_DEPTH: v[0] = DRV_FF_PROJECTION_DEPTH; return 1;
+	case GL_MAX_TEXTURE_STACK_DEPTH: v[0] = DRV_FF_TEXTURE_DEPTH; return 1;
+	case GL_CURRENT_COLOR: {
+		float f[4];
+		memcpy(f, ff->current[DRV_FF_COLOR].v, sizeof f);
+		for (int i = 0; i < 4; i++)
+			v[i] = f[i];
+		return 4;
+	}
+	case GL_MODELVIEW_MATRIX: s = &ff->modelview; break;
+	case GL_PROJECTION_MATRIX: s = &ff->projection; break;
+	case GL_TEXTURE_MATRIX: s = &ff->texture[ff->active_texture]; break;
+	default: {
+		bool on;
+		if (drv_gl_ff_client_cap(ctx, pname, &on)) {
+			v[0] = on;
+			return 1;
+		}
+		return 0;
+	}
+	}
+	for (int i = 0; i < 16; i++)
+		v[i] = s->m[s->top][i];
+	return 16;
+}
+
+/* ---- what a draw reads -------------------------------------------------------------- */
+
+/* The fixed-function array that feeds vertex input location loc of prog, or -1. */
+static int ff_array_at(const struct drv_program *prog, unsigned loc)
+{
+	for (unsigned i = 0; prog && i < prog->n_builtins; i++) {
+		const struct drv_builtin_map *m = &prog->builtins[i];
+		if (m->kind != DRV_BUILTIN_ATTRIB || m->stage != DRV_STAGE_VERTEX)
+			continue;
+		for (unsigned k = 0; k < prog->n_attribs; k++) {
+			const struct drv_attrib *a = &prog->attribs[k];
+			if (a->location != loc || strcmp(a->name, m->reserved_name))
+				continue;
+			for (int f = 0; f < DRV_FF_ARRAYS; f++)
+				if (!strcmp(ff_input[f], m->reserved_name))
+					return f;
+		}
+	}
+	return -1;
+}
+
+/* Whether some attribute of prog other than a reserved input uses location loc. */
+static bool user_attrib_at(const struct drv_program *prog, unsigned loc)
+{
+	for (unsigned k = 0; prog && k < prog->n_attribs; k++) {
+		const struct drv_attrib *a = &prog->attribs[k];
+		if (loc >= a->location && loc < a->location + a->locations &&
+		    strncmp(a->name, "xt_", 3))
+			return true;
+	}
+	return false;
+}
+
+void drv_gl_vertex_source(const struct drv_context *ctx, const struct drv_program *prog,
+			  unsigned loc, struct drv_vsource *out)
+{
+	const struct drv_vao *v = ctx->vao;
+	int f = ctx->core || ctx->gles || !prog || !prog->n_builtins ? -1 : ff_array_at(prog, loc);
+
+	if (f < 0) {
+		out->a = &v->attrib[loc];
+		out->b = &v->binding[v->attrib[loc].binding];
+		out->current = &ctx->generic[loc];
+		return;
+	}
+	/* Compatibility profile 10.2: generic attribute 0 is gl_Vertex; an
+	 * enabled generic array 0 wins over the vertex array (Mesa's
+	 * ATTRIBUTE_MAP_MODE_POSITION / GENERIC0 rule) unless a user attribute
+	 * occupies location 0. */
+	if (f == DRV_FF_VERTEX && !v->ff_attrib[f].enabled && v->attrib[0].enabled &&
+	    !user_attrib_at(prog, 0)) {
+		out->a = &v->attrib[0];
+		out->b = &v->binding[v->attrib[0].binding];
+		out->current = &ctx->generic[0];
+		return;
+	}
+	out->a = &v->ff_attrib[f];
+	out->b = &v->ff_binding[f];
+	out->current = &ctx->ff.current[f];
+}
+
+/* m^-1 by cofactors (double precision, rounded once); identity when
+ * singular, as Mesa leaves a singular matrix's inverse. */
+static void invert(float *out, const float *m)
+{
+	double inv[16], det;
+
+	inv[0] = m[5] * m[10] * m[15] - m[5] * m[11] * m[14] - m[9] * m[6] * m[15] +
+		 m[9] * m[7] * m[14] + m[13] * m[6] * m[11] - m[13] * m[7] * m[10];
+	inv[4] = -m[4] * m[10] * m[15] + m[4] * m[11] * m[14] + m[8] * m[6] * m[15] -
+		 m[8] * m[7] * m[14] - m[12] * m[6] * m[11] + m[12] * m[7] * m[10];
+	inv[8] = m[4] * m[9] * m[15] - m[4] * m[11] * m[13] - m[8] * m[5] * m[15] +
+		 m[8] * m[7] * m[13] + m[12] * m[5] * m[11] - m[12] * m[7] * m[9];
+	inv[12] = -m[4] * m[9] * m[14] + m[4] * m[10] * m[13] + m[8] * m[5] * m[14] -
+		  m[8] * m[6] * m[13] - m[12] * m[5] * m[10] + m[12] * m[6] * m[9];
+	inv[1] = -m[1] * m[10] * m[15] + m[1] * m[11] * m[14] + m[9] * m[2] * m[15] -
+		 m[9] * m[3] * m[14] - m[13] * m[2] * m[11] + m[13] * m[3] * m[10];
+	inv[5] = m[0] * m[10] * m[15] - m[0] * m[11] * m[14] - m[8] * m[2] * m[15] +
+		 m[8] * m[3] * m[14] + m[12] * m[2] * m[11] - m[12] * m[3] * m[10];
+	inv[9] = -m[0] * m[9] * m[15] + m[0] * m[11] * m[13] + m[8] * m[1] * m[15] -
+		 m[8] * m[3] * m[13] - m[12] * m[1] * m[11] + m[12] * m[3] * m[9];
+	inv[13] = m[0] * m[9] * m[14] - m[0] * m[10] * m[13] - m[8] * m[1] * m[14] +
+		  m[8] * m[2] * m[13] + m[12] * m[1] * m[10] - m[12] * m[2] * m[9];
+	inv[2] = m[1] * m[6] * m[15] - m[1] * m[7] * m[14] - m[5] * m[2] * m[15] +
+		 m[5] * m[3] * m[14] + m[13] * m[2] * m[7] - m[13] * m[3] * m[6];
+	inv[6] = -m[0] * m[6] * m[15] + m[0] * m[7] * m[14] + m[4] * m[2] * m[15] -
+		 m[4] * m[3] * m[14] - m[12] * m[2] * m[7] + m[12] * m[3] * m[6];
+	inv[10] = m[0] * m[5] * m[15] - m[0] * m[7] * m[13] - m[4] * m[1] * m[15] +
+		  m[4] * m[3] * m[13] + m[12] * m[1] * m[7] - m[12] * m[3] * m[5];
+	inv[14] = -m[0] * m[5] * m[14] + m[0] * m[6] * m[13] + m[4] * m[1] * m[14] -
+		  m[4] * m[2] * m[13] - m[12] * m[1] * m[6] + m[12] * m[2] * m[5];
+	inv[3] = -m[1] * m[6] * m[11] + m[1] * m[7] * m[10] + m[5] * m[2] * m[11] -
+		 m[5] * m[3] * m[10] - m[9] * m[2] * m[7] + m[9] * m[3] * m[6];
+	inv[7] = m[0] * m[6] * m[11] - m[0] * m[7] * m[10] - m[4] * m[2] * m[11] +
+		 m[4] * m[3] * m[10] + m[8] * m[2] * m[7] - m[8] * m[3] * m[6];
+	inv[11] = -m[0] * m[5] * m[11] + m[0] * m[7] * m[9] + m[4] * m[1] * m[11] -
+		  m[4] * m[3] * m[9] - m[8] * m[1] * m[7] + m[8] * m[3] * m[5];
+	inv[15] = m[0] * m[5] * m[10] - m[0] * m[6] * m[9] - m[4] * m[1] * m[10] +
+		  m[4] * m[2] * m[9] + m[8] * m[1] * m[6] - m[8] * m[2] * m[5];
+	det = m[0] * inv[0] + m[1] * inv[4] + m[2] * inv[8] + m[3] * inv[12];
+	if (det == 0.0) {
+		memcpy(out, identity, sizeof identity);
+		return;
+	}
+	for (int i = 0; i < 16; i++)
+		out[i] = (float)(inv[i] / det);
+}
+
+/* The value of fixed-function uniform `name` (reserved, without "xt_");
+ * false when the sim does not model it. */
+static bool ff_uniform_value(const struct drv_context *ctx, const char *name, unsigned element,
+			     float *out)
+{
+	static const char *const suffixes[] = { "", "Inverse", "Transpose", "InverseTranspose" };
+	const struct drv_ff *ff = &ctx->ff;
+	const float *mv = ff->modelview.m[ff->modelview.top];
+	const float *p = ff->projection.m[ff->projection.top];
+	float m[16], t[16];
+	size_t n;
+
+	if (!strcmp(name, "NormalMatrix")) {
+		/* upper 3x3 of the inverse transpose of the modelview */
+		invert(t, mv);
+		transpose(out, t);
+		return true;
+	}
+	if (!strncmp(name, "ModelViewProjectionMatrix", n = 25)) {
+		matmul4(m, p, mv);
+	} else if (!strncmp(name, "ModelViewMatrix", n = 15)) {
+		memcpy(m, mv, sizeof m);
+	} else if (!strncmp(name, "ProjectionMatrix", n = 16)) {
+		memcpy(m, p, sizeof m);
+	} else if (!strncmp(name, "TextureMatrix", n = 13) && element < DRV_FF_TEXTURE_UNITS) {
+		const struct drv_ff_stack *s = &ff->texture[element];
+		memcpy(m, s->m[s->top], sizeof m);
+	} else {
+		return false;
+	}
+	for (unsigned i = 0; i < 4; i++) {
+		if (strcmp(name + n, suffixes[i]))
+			continue;
+		if (i & 1) {
+			invert(t, m);
+			memcpy(m, t, sizeof m);
+		}
+		if (i & 2)
+			transpose(out, m);
+		else
+			memcpy(out, m, sizeof m);
+		return true;
+	}
+	return false;
+}
+
+bool drv_gl_ff_constants(struct drv_context *ctx, struct drv_program_obj *p)
+{
+	const struct drv_program *prog = p->prog;
+	bool changed = false;
+
+	for (unsigned i = 0; i < prog->n_builtins; i++) {
+		const struct drv_builtin_map *bm = &prog->builtins[i];
+		if (bm->kind != DRV_BUILTIN_UNIFORM)
+			continue;
+		size_t rn = strlen(bm->reserved_name);
+		for (unsigned k = 0; k < prog->n_uniforms; k++) {
+			const struct drv_uniform *u = &prog->uniforms[k];
+			if (u->block >= 0 || strncmp(u->name, bm->reserved_name, rn) ||
+			    (u->name[rn] && strcmp(u->name + rn, "[0]")))
+				continue;
+			unsigned cols = u->type == GL_FLOAT_MAT4 ? 4 : u->type == GL_FLOAT_MAT3 ? 3 : 0;
+			for (unsigned e = 0; e < u->size; e++) {
+				float m[16];
+				if (!cols || !ff_uniform_value(ctx, bm->reserved_name + 3, e, m)) {
+					static _Thread_local char why[128];
+					snprintf(why, sizeof why,
+						 "the fixed-function uniform %s (the sim models the matrices only)",
+						 bm->glsl_name);
+					drv_gl_unsupported(ctx, why);
+					return false;
+				}
+				for (unsigned c = 0; c < cols; c++) {
+					uint64_t off = u->offset + (uint64_t)e * u->array_stride +
+						       (uint64_t)c * u->matrix_stride;
+					if (off + cols * 4 > p->consts_size)
+						continue;
+					if (memcmp(p->consts + off, &m[c * 4], cols * 4)) {
+						memcpy(p->consts + off, &m[c * 4], cols * 4);
+						changed = true;
+					}
+				}
+			}
+		}
+	}
+	if (changed)
+		p->consts_version++;
+	return true;
+}

@@ -1,0 +1,119 @@
+/*
+ * test_diff_calls.c - the per-call comparisons of diff/ (diff_align.c,
+ * diff_regs.c): edit scripts over keyed items, register states compared
+ * field by field, PM4 split into packets whatever the bytes.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "diff.h"
+#include "pm4_pkt.h"
+#include "pm4_regs.h"
+#include "xt_test.h"
+
+static bool same_never(size_t i, size_t j, void *ctx)
+{
+	return false;
+}
+
+static bool same_always(size_t i, size_t j, void *ctx)
+{
+	return true;
+}
+
+static void test_align_marks_insertions_deletions_and_changes(void)
+{
+	const uint32_t a[] = { 1, 2, 3, 4 }, b[] = { 1, 3, 5, 4 };
+	struct diff_edit *e;
+	size_t n;
+
+	CHECK_EQ_INT(diff_align(a, 4, b, 4, same_always, NULL, &e, &n), XT_OK);
+	CHECK_EQ_INT(n, 5);
+	CHECK_EQ_INT(e[0].op, DIFF_EDIT_SAME);
+	CHECK_EQ_INT(e[1].op, DIFF_EDIT_DELETED);
+	CHECK_EQ_INT(e[1].a, 1);
+	CHECK_EQ_INT(e[2].op, DIFF_EDIT_SAME);
+	CHECK_EQ_INT(e[3].op, DIFF_EDIT_INSERTED);
+	CHECK_EQ_INT(e[3].b, 2);
+	CHECK_EQ_INT(e[4].op, DIFF_EDIT_SAME);
+	free(e);
+	CHECK_EQ_INT(diff_align(a, 4, a, 4, same_never, NULL, &e, &n), XT_OK);
+	CHECK_EQ_INT(n, 4);
+	for (size_t i = 0; i < n; i++)
+		CHECK_EQ_INT(e[i].op, DIFF_EDIT_CHANGED);
+	free(e);
+	CHECK_EQ_INT(diff_align(a, 0, b, 0, same_always, NULL, &e, &n), XT_OK);
+	CHECK_EQ_INT(n, 0);
+	free(e);
+}
+
+static void test_regs_compare_names_the_changed_field(void)
+{
+	const uint32_t a[] = { REG_VGT_STRMOUT_VTX_STRIDE_0, 4, REG_VGT_STRMOUT_CONFIG, 1 };
+	const uint32_t b[] = { REG_VGT_STRMOUT_VTX_STRIDE_0, 5, REG_VGT_STRMOUT_CONFIG, 1,
+			       0x28ffc, 7 };
+	struct diff_field *f;
+	size_t n;
+
+	CHECK_EQ_INT(diff_regs_compare(a, 2, b, 3, &f, &n), XT_OK);
+	CHECK_EQ_INT(n, 2);
+	CHECK_EQ_STR(f[0].reg_name, "VGT_STRMOUT_VTX_STRIDE_0");
+	CHECK_EQ_STR(f[0].field, "STRIDE");
+	CHECK_EQ_INT(f[0].a, 4);
+	CHECK_EQ_INT(f[0].b, 5);
+	CHECK(!f[1].in_a && f[1].in_b);
+	free(f);
+	CHECK_EQ_INT(diff_regs_compare(a, 2, a, 2, &f, &n), XT_OK);
+	CHECK_EQ_INT(n, 0);
+	free(f);
+}
+
+static void test_pm4_split_keys_set_reg_by_register_and_survives_garbage(void)
+{
+	uint32_t buf[64];
+	struct pm4_cs cs;
+	struct diff_packet *p;
+	size_t n;
+
+	pm4_cs_init(&cs, buf, 64);
+	pm4_set_reg(&cs, REG_VGT_STRMOUT_CONFIG, 1);
+	pm4_set_reg(&cs, REG_VGT_STRMOUT_VTX_STRIDE_0, 4);
+	CHECK(pm4_cs_ok(&cs));
+	CHECK_EQ_INT(diff_pm4_split(buf, cs.cdw, &p, &n), XT_OK);
+	CHECK_EQ_INT(n, 2);
+	CHECK_EQ_INT(p[0].reg, REG_VGT_STRMOUT_CONFIG);
+	CHECK(p[0].key != p[1].key);
+	free(p);
+	for (uint32_t seed = 1; seed < 200; seed++) {
+		for (int i = 0; i < 64; i++)
+			buf[i] = seed * 2654435761u ^ (uint32_t)i * 40503u;
+		CHECK_EQ_INT(diff_pm4_split(buf, 64, &p, &n), XT_OK);
+		uint32_t covered = 0;
+		for (size_t i = 0; i < n; i++)
+			covered += p[i].size_dw;
+		CHECK_EQ_INT(covered, 64);
+		free(p);
+	}
+}
+
+static void test_regs_decode_prints_fields_and_only_changes(void)
+{
+	const uint32_t a[] = { REG_VGT_STRMOUT_VTX_STRIDE_0, 5, REG_VGT_STRMOUT_CONFIG, 1 };
+	const uint32_t prev[] = { REG_VGT_STRMOUT_VTX_STRIDE_0, 4, REG_VGT_STRMOUT_CONFIG, 1 };
+	struct xt_buf out = XT_BUF_INIT;
+
+	CHECK_EQ_INT(diff_regs_decode(a, 2, prev, 2, "regs", &out), XT_OK);
+	CHECK_EQ_INT(xt_buf_append(&out, "", 1), XT_OK);
+	CHECK(strstr((char *)out.data, "VGT_STRMOUT_VTX_STRIDE_0 <- STRIDE = 5") != NULL);
+	CHECK(strstr((char *)out.data, "VGT_STRMOUT_CONFIG") == NULL);
+	xt_buf_fini(&out);
+}
+
+int main(void)
+{
+	XT_RUN(test_align_marks_insertions_deletions_and_changes);
+	XT_RUN(test_regs_compare_names_the_changed_field);
+	XT_RUN(test_pm4_split_keys_set_reg_by_register_and_survives_garbage);
+	XT_RUN(test_regs_decode_prints_fields_and_only_changes);
+	XT_TEST_MAIN_END();
+}

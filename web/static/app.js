@@ -1,0 +1,185 @@
+// xfbtrace web UI: three views routed by location.pathname, data from /api/.
+// Plain DOM code written for this project; no libraries, no network beyond
+// this server.
+"use strict";
+
+const main = () => document.getElementById("main");
+const where = () => document.getElementById("where");
+
+function el(tag, attrs, ...kids) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (k === "class") e.className = v;
+    else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+    else e.setAttribute(k, v);
+  }
+  for (const k of kids) e.append(k instanceof Node ? k : document.createTextNode(k === null || k === undefined ? "" : String(k)));
+  return e;
+}
+
+async function api(path) {
+  const r = await fetch(path);
+  if (!r.ok) throw new Error(`${path}: ${r.status} ${(await r.text()).trim()}`);
+  return r.json();
+}
+
+function fail(e) {
+  main().replaceChildren(el("p", { class: "err" }, String(e.message || e)));
+}
+
+function runName(r) {
+  return `run ${r.id} (${r.backend} ${r.revision}${r.label ? ", " + r.label : ""})`;
+}
+
+function callClass(fn) {
+  if (/SwapBuffers/.test(fn)) return "frame";
+  if (/TransformFeedback/.test(fn) && !/Draw/.test(fn)) return "tf";
+  if (/Query/.test(fn)) return "query";
+  if (/Draw/.test(fn)) return "draw";
+  return "";
+}
+
+// ---- runs ----------------------------------------------------------------
+async function viewRuns() {
+  where().textContent = "runs";
+  const data = await api("/api/runs");
+  const cols = [["id", "run"], ["trace_hash", "trace"], ["program", "program"], ["backend", "backend"],
+    ["revision", "revision"], ["label", "label"], ["status", "status"], ["observations", "observations"],
+    ["data_bytes", "bytes"], ["started_at", "started"]];
+  let sortKey = "id", sortDir = 1;
+  const picked = [];
+  const filter = el("input", { type: "search", id: "filter", placeholder: "filter (any column)" });
+  const compare = el("button", { id: "compare", disabled: "" }, "Compare the two picked runs");
+  const note = el("span", { id: "picknote" }, " pick two runs of one trace");
+  const table = el("table", { id: "runs" });
+  function draw() {
+    const q = filter.value.toLowerCase();
+    const rows = data.runs.filter(r => !q || cols.some(([k]) => String(r[k] ?? "").toLowerCase().includes(q)));
+    rows.sort((a, b) => (a[sortKey] > b[sortKey] ? 1 : a[sortKey] < b[sortKey] ? -1 : 0) * sortDir);
+    const head = el("tr", {}, el("th", {}, "pick"), ...cols.map(([k, t]) => el("th", {
+      onclick: () => { sortDir = sortKey === k ? -sortDir : 1; sortKey = k; draw(); } }, t + (sortKey === k ? (sortDir > 0 ? " ▲" : " ▼") : ""))));
+    table.replaceChildren(head, ...rows.map(r => el("tr", { "data-run": r.id },
+      el("td", {}, el("input", { type: "checkbox", class: "pick", "data-run": r.id, ...(picked.includes(r.id) ? { checked: "" } : {}),
+        onchange: (ev) => { const i = picked.indexOf(r.id); if (ev.target.checked && i < 0) picked.push(r.id); if (!ev.target.checked && i >= 0) picked.splice(i, 1); while (picked.length > 2) picked.shift(); update(); draw(); } })),
+      ...cols.map(([k]) => k === "id" ? el("td", {}, el("a", { href: `/run/${r.id}` }, r.id + (r.golden ? "*" : "")))
+        : k === "trace_hash" ? el("td", {}, String(r[k]).slice(0, 12))
+        : el("td", { class: typeof r[k] === "number" ? "num" : "" }, r[k] ?? "–")))));
+  }
+  function update() {
+    const runs = picked.map(id => data.runs.find(r => r.id === id));
+    const ok = runs.length === 2 && runs[0].trace_id === runs[1].trace_id;
+    compare.disabled = !ok;
+    note.textContent = ok ? ` ${runName(runs[0])} vs ${runName(runs[1])}` : runs.length === 2 ? " the two runs are of different traces" : " pick two runs of one trace";
+  }
+  compare.addEventListener("click", () => { location.href = `/diff/${picked[0]}/${picked[1]}`; });
+  filter.addEventListener("input", draw);
+  draw();
+  main().replaceChildren(el("h2", {}, `Runs (${data.runs.length})`), el("p", {}, filter, " ", compare, note), table,
+    el("p", {}, "* golden run: the capture's own observations"));
+}
+
+// ---- one run ---------------------------------------------------------------
+function tfTable(t, idx) {
+  if (!t) return el("p", {}, `TF buffer ${idx}: not decodable`);
+  return el("table", { class: "tf" }, el("tr", {}, el("th", {}, "vertex"), ...t.columns.map(c => el("th", {}, c))),
+    ...t.rows.map((row, v) => el("tr", {}, el("td", { class: "num" }, v), ...row.map(x => el("td", { class: "num" }, x)))));
+}
+
+async function viewRun(id) {
+  const data = await api(`/api/runs/${id}`);
+  where().textContent = runName(data.run);
+  const tl = el("div", { class: "timeline", id: "timeline" });
+  const detail = el("div", { id: "detail" });
+  const calls = new Map();
+  for (const c of data.calls) calls.set(c.call, { call: c.call, function: c.function, art: c });
+  for (const o of data.observations) if (!calls.has(o.call)) calls.set(o.call, { call: o.call, function: o.function || "?" });
+  const list = [...calls.values()].sort((a, b) => a.call - b.call);
+  async function pick(n) {
+    history.replaceState(null, "", `/run/${id}?call=${n}`);
+    for (const b of tl.children) b.classList.toggle("sel", Number(b.dataset.call) === n);
+    const c = await api(`/api/runs/${id}/calls/${n}`);
+    const kids = [el("h3", {}, `call ${n} ${c.function || ""}`)];
+    for (const o of c.observations) kids.push(el("p", {}, `${o.kind} #${o.index}: ${o.fields}`));
+    c.tf.forEach((t, i) => { if (t) kids.push(el("h4", {}, `TF buffer ${i}`), tfTable(t, i)); });
+    if (c.pm4) kids.push(el("h4", {}, "PM4 packets"), el("pre", { id: "pm4" }, c.pm4));
+    if (c.regs_changed) kids.push(el("h4", {}, "registers changed by this call"), el("pre", {}, c.regs_changed));
+    if (c.regs) kids.push(el("details", {}, el("summary", {}, "all registers"), el("pre", { id: "regs" }, c.regs)));
+    if (c.shader) kids.push(el("h4", {}, `shaders of program ${c.program}`), el("pre", { id: "shader" }, c.shader));
+    detail.replaceChildren(...kids);
+  }
+  for (const c of list)
+    tl.append(el("div", { class: `call ${callClass(c.function)}`, title: `${c.call} ${c.function}`, "data-call": c.call, onclick: () => pick(c.call).catch(fail) }));
+  main().replaceChildren(el("h2", {}, runName(data.run)),
+    el("p", {}, `trace ${data.run.trace_hash.slice(0, 12)} ${data.run.program || ""}; status ${data.run.status}; ${data.observations.length} observations, ${data.calls.length} calls with artefacts`),
+    el("p", { class: "legend" }, el("span", { class: "call draw" }, "draw"), el("span", {}, "TF begin/pause/resume/end"), el("span", {}, "query"), el("span", {}, "frame end")),
+    tl, detail);
+  const q = new URLSearchParams(location.search).get("call");
+  if (q !== null) await pick(Number(q));
+}
+
+// ---- diff of two runs ---------------------------------------------------------
+function valueText(v, name) { return name ? `${name} (${v})` : String(v); }
+
+async function viewDiff(a, b) {
+  const data = await api(`/api/diff/${a}/${b}`);
+  where().textContent = `diff: ${runName(data.run_a)} vs ${runName(data.run_b)}`;
+  const cs = data.calls_summary, os = data.observations;
+  const tl = el("div", { class: "timeline", id: "timeline" });
+  const detail = el("div", { id: "detail" });
+  async function pick(n) {
+    history.replaceState(null, "", `/diff/${a}/${b}?call=${n}`);
+    for (const x of tl.children) x.classList.toggle("sel", Number(x.dataset.call) === n);
+    const c = await api(`/api/diff/${a}/${b}/calls/${n}`);
+    const kids = [el("h3", {}, `call ${n}`)];
+    kids.push(el("h4", {}, "register fields (A → B)"));
+    kids.push(c.fields.length ? el("table", { id: "fields" }, el("tr", {}, el("th", {}, "field"), el("th", {}, "A"), el("th", {}, "B")),
+      ...c.fields.map(f => el("tr", { class: "field" }, el("td", {}, f.name), el("td", { class: "old" }, f.in_a ? valueText(f.a, f.a_name) : "(unset)"), el("td", { class: "new" }, f.in_b ? valueText(f.b, f.b_name) : "(unset)"))))
+      : el("p", {}, "register state equal"));
+    if (c.packets.some(p => p.op !== "same")) {
+      kids.push(el("h4", {}, "packets side by side"));
+      kids.push(el("table", { id: "packets" }, el("tr", {}, el("th", {}, ""), el("th", {}, `A (run ${a})`), el("th", {}, `B (run ${b})`)),
+        ...c.packets.map(p => el("tr", { class: p.op }, el("td", {}, { same: "", changed: "~", only_a: "−", only_b: "+" }[p.op]),
+          el("td", { class: "a pk" }, p.a ?? ""), el("td", { class: "b pk" }, p.b ?? "")))));
+    } else if (c.packets.length) kids.push(el("p", {}, `${c.packets.length} packets, all equal`));
+    for (const t of c.tf) {
+      kids.push(el("h4", {}, `TF buffer ${t.index} (differing components highlighted)`));
+      kids.push(el("img", { class: "plot", alt: "positions", src: `/plot/positions/${a}/${b}/${n}/${t.index}.png`, title: "positions: A blue squares, B red crosses" }),
+        el("img", { class: "plot", alt: "per-vertex error", src: `/plot/error/${a}/${b}/${n}/${t.index}.png`, title: "per-vertex error: grey equal, yellow→red larger" }));
+      kids.push(el("table", { class: "tf", id: `tf${t.index}` }, el("tr", {}, el("th", {}, "vertex"), el("th", {}, "run"), ...t.columns.map(x => el("th", {}, x))),
+        ...t.rows.flatMap(r => [
+          el("tr", {}, el("td", { class: "num", rowspan: "2" }, r.v), el("td", {}, "A"), ...t.columns.map((_, i) => el("td", { class: "num" + (r.d.includes(i) ? " diff" : "") }, r.a[i] ?? "–"))),
+          el("tr", {}, el("td", {}, "B"), ...t.columns.map((_, i) => el("td", { class: "num" + (r.d.includes(i) ? " diff" : "") }, r.b[i] ?? "–")))])));
+    }
+    const qa = c.observations_a.filter(o => o.kind === "query"), qb = c.observations_b.filter(o => o.kind === "query");
+    if (qa.length || qb.length) {
+      kids.push(el("h4", {}, "query results"));
+      kids.push(el("table", { id: "queries" }, el("tr", {}, el("th", {}, "A"), el("th", {}, "B")),
+        el("tr", {}, el("td", { class: qa.map(o => o.fields).join() !== qb.map(o => o.fields).join() ? "diff" : "" }, qa.map(o => o.fields).join("\n")), el("td", {}, qb.map(o => o.fields).join("\n")))));
+    }
+    if (c.shader_differs) kids.push(el("h4", {}, "shaders"), el("div", { class: "side" }, el("pre", {}, c.shader_a || ""), el("pre", {}, c.shader_b || "")));
+    detail.replaceChildren(...kids);
+  }
+  for (const c of data.timeline) {
+    const differs = c.pm4 || c.regs || c.shader || c.obs || c.one_sided;
+    const what = [c.pm4 && "PM4", c.regs && "registers", c.shader && "shader", c.obs && "observations", c.one_sided && "one run only"].filter(Boolean).join(", ");
+    tl.append(el("div", { class: `call ${callClass(c.function)} ${differs ? "differs" : "same"}`, title: `${c.call} ${c.function}${differs ? ": " + what + " differ" : ""}`,
+      "data-call": c.call, onclick: () => pick(c.call).catch(fail) }));
+  }
+  main().replaceChildren(el("h2", {}, `${runName(data.run_a)} vs ${runName(data.run_b)}`),
+    el("p", { id: "summary" }, `observations: ${os.different} of ${os.pairs} differ (${os.components_differ} TF components), ${os.only_a} only in A, ${os.only_b} only in B; calls: ${cs.differ} differ`),
+    el("p", { id: "first" }, cs.first_divergent ? `first divergent call: ${cs.first_divergent.call} ${cs.first_divergent.function}` : "no call diverges"),
+    el("p", { class: "legend" }, el("span", { class: "call differs" }, "differs"), el("span", {}, "same")),
+    tl, detail);
+  const q = new URLSearchParams(location.search).get("call");
+  if (q !== null) await pick(Number(q));
+  else if (cs.first_divergent) await pick(cs.first_divergent.call);
+}
+
+function route() {
+  const p = location.pathname.split("/").filter(Boolean);
+  if (p[0] === "run" && p.length === 2) return viewRun(Number(p[1]));
+  if (p[0] === "diff" && p.length === 3) return viewDiff(Number(p[1]), Number(p[2]));
+  return viewRuns();
+}
+
+document.addEventListener("DOMContentLoaded", () => route().catch(fail));

@@ -1,0 +1,80 @@
+/*
+ * web_int.h - what the files of web/ share: a request's parsed path, the
+ * response being built, and the handlers of each part of the URL space.
+ */
+#ifndef WEB_INT_H
+#define WEB_INT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "db.h"
+#include "web.h"
+#include "xt_buf.h"
+
+#define WEB_MAX_SEGMENTS 8
+
+/* The response a handler builds: status, type and body. */
+struct web_reply {
+	unsigned status;           /* HTTP status */
+	const char *content_type;  /* static string */
+	struct xt_buf body;        /* owned; handed to libmicrohttpd at the end */
+	const uint8_t *static_body;/* or: borrowed static bytes (pages) */
+	size_t static_len;
+};
+
+/* A request: the path split at '/', already checked for traversal. */
+struct web_req {
+	struct db *db;
+	const char *seg[WEB_MAX_SEGMENTS];
+	unsigned nseg;
+	char path[WEB_MAX_URL_BYTES + 1];  /* the segments point in here */
+};
+
+/* Sets a short text/plain error reply ("400 bad run id\n"). */
+void web_error(struct web_reply *r, unsigned status, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* An error of the database as a reply: NOT_FOUND 404, CORRUPT 500, ... */
+void web_db_error(struct web_reply *r, struct db *db, enum xt_rc rc);
+/* Parses a decimal id (1 .. 2^53, digits only); false when malformed. */
+bool web_parse_id(const char *s, int64_t *out);
+
+/* /api/... (web_api.c). */
+void web_api(struct web_req *q, struct web_reply *r);
+/* /plot/... (web_png.c). */
+void web_plot(struct web_req *q, struct web_reply *r);
+
+/*
+ * TF buffer decoding shared by the API and the plots: the observation
+ * (call, kind "tf_buffer", index) of a run with its layout, as rows of
+ * components.  `value[i]` is component i of vertex v at v * ncomp + i.
+ */
+struct web_tf {
+	uint32_t nvertices;
+	uint32_t ncomp;            /* components per vertex */
+	const char **comp_name;    /* "v_pos.x", ... (arena) */
+	uint8_t *comp_scalar;      /* enum diff_scalar per component */
+	uint64_t *bits;            /* nvertices * ncomp */
+	int32_t pos_x, pos_y;      /* components to plot as positions, -1 none */
+	bool have;                 /* the run has the observation */
+};
+
+/* Loads observation (call, tf_buffer, index) of `run` into *out (arena).
+ * At most WEB_MAX_TF_VERTICES vertices are decoded. */
+#define WEB_MAX_TF_VERTICES 16384u
+enum xt_rc web_tf_load(struct db *db, int64_t run, uint64_t call, uint32_t index,
+		       struct xt_arena *arena, struct web_tf *out);
+/* Component value as a double. */
+double web_tf_value(const struct web_tf *t, uint32_t vertex, uint32_t comp);
+
+/* The pages and their assets, generated from web/static (gen_static.py). */
+struct web_static_file {
+	const char *name;          /* "index.html", "app.js", "style.css" */
+	const char *content_type;
+	const uint8_t *data;
+	size_t len;
+};
+extern const struct web_static_file web_static_files[];
+extern const unsigned web_static_nfiles;
+
+#endif
