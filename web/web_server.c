@@ -13,7 +13,7 @@
  * MHD_OPTION_CONNECTION_MEMORY_LIMIT (libmicrohttpd answers 431), slow
  * clients by MHD_OPTION_CONNECTION_TIMEOUT.
  *
- * Pages: "/", "/runs", "/run/ID", "/diff/A/B" all serve index.html; the
+ * Pages: "/", "/runs", "/run/ID", "/diff/A/B", "/bisect/ID" all serve index.html; the
  * script reads location.pathname (and ?call=N), so every view has a URL.
  */
 #include <arpa/inet.h>
@@ -158,6 +158,11 @@ static void route(struct web_req *q, struct web_reply *r)
 			serve_static(r, "index.html");
 		else
 			web_error(r, 400, "bad run id");
+	} else if (!strcmp(q->seg[0], "bisect") && q->nseg == 2) {
+		if (web_parse_id(q->seg[1], &a))
+			serve_static(r, "index.html");
+		else
+			web_error(r, 400, "bad bisect session id");
 	} else if (!strcmp(q->seg[0], "static") && q->nseg == 2) {
 		serve_static(r, q->seg[1]);
 	} else if (!strcmp(q->seg[0], "api")) {

@@ -15,6 +15,7 @@ the test's tmp directory.
 """
 import json
 import re
+import shutil
 import subprocess
 import time
 from pathlib import Path
@@ -170,6 +171,9 @@ def test_bisect_names_the_commit_that_breaks_tf_and_reuses_builds_and_runs(xfbtr
              diff_cmd.group(3)])
     assert d.returncode == 1 and "DIFFERENT" in d.stdout, d.stdout + d.stderr
 
+    # The web UI shows the session: its steps, verdicts and the diff at the culprit.
+    check_web_shows_session(xfbtrace, h["dir"] / "results.db", s, bad_commit)
+
     # Again: every run is in the database, nothing is built or replayed.
     out2, second = bisect(xfbtrace, h, trace, h["base"], h["r"][-1])
     assert out2.returncode == 0, describe(out2)
@@ -194,3 +198,27 @@ def test_bisect_skips_a_commit_that_does_not_build(xfbtrace, history, trace):
     assert steps[broken]["verdict"] == "skip" and steps[broken]["run"] is None
     assert "build failed" in steps[broken]["reason"]
     timing(h, f"bisect with a broken build: {took:.1f} s ({len(s['steps'])} revisions)")
+
+
+def check_web_shows_session(xfbtrace, db, s, bad_commit):
+    from test_web import Server
+    server = Server(xfbtrace, db)
+    try:
+        listed = server.json("/api/bisect")
+        assert any(b["id"] == s["id"] for b in listed)
+        status, page = server.get(f"/bisect/{s['id']}")
+        assert status == 200 and b"<html" in page.lower()
+        assert server.get("/bisect/x")[0] == 400
+        chromium = shutil.which("chromium")
+        if not chromium:
+            return
+        dom = subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu",
+                              "--disable-background-networking", "--disable-component-update",
+                              "--disable-sync", "--no-first-run", "--virtual-time-budget=10000",
+                              "--dump-dom", f"{server.url}/bisect/{s['id']}"],
+                             capture_output=True, text=True, timeout=120).stdout
+        assert bad_commit[:12] in dom and "first bad commit" in dom, dom[-2000:]
+        assert f'href="/diff/{s["diff"]["run_a"]}/{s["diff"]["run_b"]}"' in dom
+        assert dom.count('class="verdict') >= len(s["steps"])
+    finally:
+        server.stop()

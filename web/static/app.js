@@ -1,4 +1,5 @@
-// xfbtrace web UI: three views routed by location.pathname, data from /api/.
+// xfbtrace web UI: views routed by location.pathname (runs, a run, a diff of
+// two runs, a bisect session), data from /api/.
 // Plain DOM code written for this project; no libraries, no network beyond
 // this server.
 "use strict";
@@ -76,6 +77,44 @@ async function viewRuns() {
   draw();
   main().replaceChildren(el("h2", {}, `Runs (${data.runs.length})`), el("p", {}, filter, " ", compare, note), table,
     el("p", {}, "* golden run: the capture's own observations"));
+  const sessions = await api("/api/bisect");
+  if (sessions.length)
+    main().append(el("h2", {}, `Bisect sessions (${sessions.length})`), el("table", { id: "bisects" },
+      el("tr", {}, ...["session", "program", "good", "bad", "backend", "status", "culprit"].map(t => el("th", {}, t))),
+      ...sessions.map(b => el("tr", {},
+        el("td", {}, el("a", { href: `/bisect/${b.id}` }, b.id)),
+        el("td", {}, b.trace ? b.trace.program : "–"),
+        el("td", {}, String(b.good).slice(0, 12)), el("td", {}, String(b.bad).slice(0, 12)),
+        el("td", {}, b.backend), el("td", { class: `verdict ${b.status}` }, b.status),
+        el("td", {}, b.culprit ? `${b.culprit.commit.slice(0, 12)} ${b.culprit.subject}` : "–")))));
+}
+
+// ---- a bisect session ------------------------------------------------------
+async function viewBisect(id) {
+  where().textContent = `bisect ${id}`;
+  const b = await api(`/api/bisect/${id}`);
+  const kids = [el("h2", {}, `Bisect session ${b.id}: ${b.status}`),
+    el("p", {}, `trace ${b.trace ? b.trace.program : "?"}, ${b.backend} backend, comparing ${b.compare}; `,
+      `good ${b.good.slice(0, 12)}, bad ${b.bad.slice(0, 12)}`)];
+  if (b.culprit)
+    kids.push(el("p", { id: "culprit" }, "first bad commit: ",
+      el("code", {}, b.culprit.commit.slice(0, 12)), ` ${b.culprit.subject} (${b.culprit.author})`));
+  if (b.first_difference)
+    kids.push(el("p", {}, `first difference: ${b.first_difference.text}`));
+  if (b.diff)
+    kids.push(el("p", {}, el("a", { id: "culprit-diff", href: `/diff/${b.diff.run_a}/${b.diff.run_b}` },
+      `diff of run ${b.diff.run_a} (good) and run ${b.diff.run_b} (culprit)`)));
+  if (b.message)
+    kids.push(el("p", {}, b.message));
+  kids.push(el("table", { id: "steps" },
+    el("tr", {}, ...["step", "commit", "subject", "verdict", "why", "run", "cached"].map(t => el("th", {}, t))),
+    ...(b.steps || []).map(s => el("tr", {},
+      el("td", { class: "num" }, s.seq), el("td", {}, el("code", {}, s.commit.slice(0, 12))),
+      el("td", {}, s.subject || ""), el("td", { class: `verdict ${s.verdict}` }, s.verdict),
+      el("td", {}, s.reason || ""),
+      el("td", {}, s.run ? el("a", { href: `/run/${s.run}` }, s.run) : "–"),
+      el("td", {}, s.run_cached ? "run" : s.build_cached ? "build" : "")))));
+  main().replaceChildren(...kids);
 }
 
 // ---- one run ---------------------------------------------------------------
@@ -179,6 +218,7 @@ function route() {
   const p = location.pathname.split("/").filter(Boolean);
   if (p[0] === "run" && p.length === 2) return viewRun(Number(p[1]));
   if (p[0] === "diff" && p.length === 3) return viewDiff(Number(p[1]), Number(p[2]));
+  if (p[0] === "bisect" && p.length === 2) return viewBisect(Number(p[1]));
   return viewRuns();
 }
 
