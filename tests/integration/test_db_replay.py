@@ -1,0 +1,36 @@
+"""Golden run vs host replay, through the results database: no differences.
+
+Each program is captured, its trace replayed on llvmpipe with `replay --db`,
+and `xfbtrace diff` of the golden run (the capture's observations) against
+the replay's run must say SAME (exit 0): the tests/apps programs and a
+sample of the piglit TF list.
+"""
+import pytest
+
+from conftest import PIGLIT_DIR, piglit_command, piglit_env, piglit_tf_lines, run
+
+APPS = ["tf-particles-gles3", "tf-separate-gl33", "tf-streams-gl40"]
+PIGLIT_SAMPLE = [l for i, l in enumerate(piglit_tf_lines())
+                 if i % 25 == 0 and not l.startswith("glslparsertest")]
+
+
+def golden_vs_replay(xfbtrace, tmp_path, argv, **kw):
+    trace, db = tmp_path / "t.xfbt", tmp_path / "r.db"
+    out = run([xfbtrace, "capture", "-o", trace, "--", *argv], **kw)
+    assert trace.exists(), out.stderr
+    out = run([xfbtrace, "replay", "--db", db, "--label", "llvmpipe", trace])
+    assert "recorded run 2" in out.stderr, out.stdout + out.stderr
+    d = run([xfbtrace, "diff", "--db", db, "1", "2"])
+    assert d.returncode == 0 and "SAME" in d.stdout, d.stdout + d.stderr
+    runs = run([xfbtrace, "runs", "--db", db, "--json"])
+    assert runs.returncode == 0 and '"backend":"host"' in runs.stdout.replace(" ", "")
+
+
+@pytest.mark.parametrize("app", APPS)
+def test_golden_run_equals_host_replay_of_app(xfbtrace, build_dir, tmp_path, app):
+    golden_vs_replay(xfbtrace, tmp_path, [build_dir / "tests" / "apps" / app])
+
+
+@pytest.mark.parametrize("line", PIGLIT_SAMPLE)
+def test_golden_run_equals_host_replay_of_piglit(xfbtrace, tmp_path, line):
+    golden_vs_replay(xfbtrace, tmp_path, piglit_command(line), env=piglit_env(), cwd=PIGLIT_DIR)
