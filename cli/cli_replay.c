@@ -24,7 +24,7 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: xfbtrace replay [--backend host] [--check] [--calls A-B]\n"
+		"usage: xfbtrace replay [--backend host|sim] [--check] [--calls A-B]\n"
 		"                       [--max-diffs N] [--db FILE [--label L]] TRACE\n"
 		"\n"
 		"Replays every call of trace FILE in recorded order on a backend:\n"
