@@ -66,6 +66,7 @@ struct sim {
 	unsigned (*get_error)(void);
 	void (*get_integerv)(unsigned, int *);
 	char describe[160];
+	bool driver_reported;        /* replay_set_driver called */
 	const char *artifacts;         /* directory, or NULL */
 	FILE *calls_tsv;
 	uint64_t last_fault_count;
@@ -561,6 +562,16 @@ static enum xt_rc sim_call(struct replay_backend *be, struct replay *rp,
 	}
 	struct sim_ctx *x = t->ctx;
 	drv_context_make_current(x->drv);
+	if (!s->driver_reported) {
+		/* The run's driver columns, from the driver model's own strings. */
+		const unsigned char *(*get_string)(unsigned) =
+			(const unsigned char *(*)(unsigned))drv_get_proc_address("glGetString");
+		if (get_string)
+			replay_set_driver(rp, (const char *)get_string(GL_VENDOR),
+					  (const char *)get_string(GL_RENDERER),
+					  (const char *)get_string(GL_VERSION));
+		s->driver_reported = true;
+	}
 	if (!strcmp(call->name, "glGetError")) {
 		host_obs_get_error(&s->h, rp, &x->hx, call, ret);
 		return XT_OK;

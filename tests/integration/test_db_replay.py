@@ -34,3 +34,17 @@ def test_golden_run_equals_host_replay_of_app(xfbtrace, build_dir, tmp_path, app
 @pytest.mark.parametrize("line", PIGLIT_SAMPLE)
 def test_golden_run_equals_host_replay_of_piglit(xfbtrace, tmp_path, line):
     golden_vs_replay(xfbtrace, tmp_path, piglit_command(line), env=piglit_env(), cwd=PIGLIT_DIR)
+
+
+def test_sim_run_records_the_driver_model_and_equals_golden(xfbtrace, build_dir, tmp_path):
+    import json
+    trace, db = tmp_path / "t.xfbt", tmp_path / "r.db"
+    run([xfbtrace, "capture", "-o", trace, "--", build_dir / "tests" / "apps" / "tf-separate-gl33"])
+    out = run([xfbtrace, "replay", "--backend", "sim", "--db", db, trace])
+    assert "recorded run 2" in out.stderr, out.stderr
+    runs = json.loads(run([xfbtrace, "runs", "--db", db, "--json"]).stdout)
+    sim = next(r for r in runs if r["id"] == 2)
+    assert sim["backend"] == "sim" and sim["status"] == "ok"
+    assert "sim" in sim["gl_renderer"] and sim["gl_version"].startswith("4.6")
+    d = run([xfbtrace, "diff", "--db", db, "1", "2"])
+    assert d.returncode == 0 and "SAME" in d.stdout, d.stdout
