@@ -641,6 +641,11 @@ static int read_with_fill_back_in_region(int pending)
 		size_t got = ZSTD_decompress(region + TRACE_CHUNK_HEADER_BYTES, cap,
 					     p + TRACE_CHUNK_HEADER_BYTES, frame);
 		if (!ZSTD_isError(got) && got == raw) {
+			/* A region holding a fill has zeros after its last record
+			 * (every commit zeroes the next size field).  The copy must
+			 * too: the FREE region may hold an older fill, and zstd may
+			 * use the room after its output as scratch. */
+			memset(region + TRACE_CHUNK_HEADER_BYTES + got, 0, cap - got);
 			memcpy(region + 8, &thread_no, 4);
 			memcpy(region + 24, &k, 8);
 			region[4] = TRACE_CHUNK_SPOOL;
