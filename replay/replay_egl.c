@@ -186,8 +186,7 @@ bool host_make_current(struct host *h, struct host_thread *t)
 	return true;
 }
 
-/* Whether MAP `map` has STRING `key` equal to `want`. */
-static bool str_is(const struct trace_value *map, const char *key, const char *want)
+bool host_value_str_is(const struct trace_value *map, const char *key, const char *want)
 {
 	const struct trace_value *v = trace_value_get(map, key);
 
@@ -195,7 +194,7 @@ static bool str_is(const struct trace_value *map, const char *key, const char *w
 	       !memcmp(v->mem.bytes, want, v->mem.len);
 }
 
-static uint64_t uint_of(const struct trace_value *map, const char *key)
+uint64_t host_value_uint(const struct trace_value *map, const char *key)
 {
 	const struct trace_value *v = trace_value_get(map, key);
 
@@ -205,11 +204,11 @@ static uint64_t uint_of(const struct trace_value *map, const char *key)
 static enum xt_rc context_create(struct host *h, struct replay *rp, const struct trace_call *call,
 				 uint64_t call_no, const struct trace_value *ev, struct xt_err *err)
 {
-	const uint64_t handle = uint_of(ev, "context"), share = uint_of(ev, "share");
-	const bool gles = str_is(ev, "api", "gles");
-	const bool core = str_is(ev, "profile", "core");
-	const uint64_t major = uint_of(ev, "major"), minor = uint_of(ev, "minor");
-	const uint64_t flags = uint_of(ev, "flags");
+	const uint64_t handle = host_value_uint(ev, "context"), share = host_value_uint(ev, "share");
+	const bool gles = host_value_str_is(ev, "api", "gles");
+	const bool core = host_value_str_is(ev, "profile", "core");
+	const uint64_t major = host_value_uint(ev, "major"), minor = host_value_uint(ev, "minor");
+	const uint64_t flags = host_value_uint(ev, "flags");
 	struct host_ctx *sx = share ? ctx_find(h, share) : NULL;
 	EGLint attribs[16];
 	int n = 0;
@@ -291,23 +290,23 @@ static enum xt_rc context_create(struct host *h, struct replay *rp, const struct
 enum xt_rc host_egl_context(struct host *h, struct replay *rp, const struct trace_call *call,
 			    uint64_t call_no, const struct trace_value *ev, struct xt_err *err)
 {
-	if (str_is(ev, "event", "create"))
+	if (host_value_str_is(ev, "event", "create"))
 		return context_create(h, rp, call, call_no, ev, err);
-	if (str_is(ev, "event", "current")) {
+	if (host_value_str_is(ev, "event", "current")) {
 		struct host_thread *t = host_thread(h, call ? call->thread_no : 0);
-		uint64_t handle = uint_of(ev, "context");
+		uint64_t handle = host_value_uint(ev, "context");
 		if (!t)
 			return XT_FAIL(err, XT_ERR_NOMEM, "out of memory for a thread");
 		t->ctx = handle ? ctx_find(h, handle) : NULL;
-		t->draw = surface_of(h, uint_of(ev, "draw"));
-		t->read = surface_of(h, uint_of(ev, "read"));
+		t->draw = surface_of(h, host_value_uint(ev, "draw"));
+		t->read = surface_of(h, host_value_uint(ev, "read"));
 		if (handle && !t->ctx)
 			xt_warn("replay: call %llu makes current a context the trace never created",
 				(unsigned long long)call_no);
 		return XT_OK;
 	}
-	if (str_is(ev, "event", "destroy")) {
-		struct host_ctx *x = ctx_find(h, uint_of(ev, "context"));
+	if (host_value_str_is(ev, "event", "destroy")) {
+		struct host_ctx *x = ctx_find(h, host_value_uint(ev, "context"));
 		if (x)
 			x->destroyed = true;   /* its EGL context lives until the end */
 	}

@@ -121,31 +121,38 @@ static enum xt_rc host_context(struct replay_backend *be, struct replay *rp,
 	return host_egl_context(host_of(be), rp, call, call_no, event, err);
 }
 
-static enum xt_rc host_memwrite(struct replay_backend *be, struct replay *rp, uint64_t call_no,
+static enum xt_rc host_op_memwrite(struct replay_backend *be, struct replay *rp, uint64_t call_no,
 				uint64_t addr, const uint8_t *data, size_t n, const char *why,
 				struct xt_err *err)
 {
-	struct host *h = host_of(be);
+	host_memwrite(host_of(be), call_no, addr, data, n, why);
+	return XT_OK;
+}
 
+void host_memwrite(struct host *h, uint64_t call_no, uint64_t addr, const uint8_t *data,
+		   size_t n, const char *why)
+{
 	if (!replay_mem_write(h->mem, addr, data, n) && !h->memwrite_warned) {
 		h->memwrite_warned = true;
 		xt_warn("replay: call %llu: %zu bytes of memory (%s) that no pointer or mapping of "
 			"the replay covers are dropped (reported once)",
 			(unsigned long long)call_no, n, why);
 	}
-	return XT_OK;
+}
+
+void host_ctx_flush_errors(struct host_ctx *x, struct replay *rp)
+{
+	for (unsigned k = 0; k < x->nerr; k++)
+		replay_gl_error_unchecked(rp, x->err[k].call, x->err[k].func, x->err[k].error);
+	x->nerr = 0;
 }
 
 static void host_finish(struct replay_backend *be, struct replay *rp)
 {
 	struct host *h = host_of(be);
 
-	for (size_t i = 0; i < h->nctx; i++) {
-		struct host_ctx *x = h->ctx[i];
-		for (unsigned k = 0; k < x->nerr; k++)
-			replay_gl_error_unchecked(rp, x->err[k].call, x->err[k].func, x->err[k].error);
-		x->nerr = 0;
-	}
+	for (size_t i = 0; i < h->nctx; i++)
+		host_ctx_flush_errors(h->ctx[i], rp);
 }
 
 static const char *host_describe(struct replay_backend *be)
@@ -173,7 +180,7 @@ static const struct replay_backend_ops host_ops = {
 	.name = "host",
 	.call = host_call,
 	.context = host_context,
-	.memwrite = host_memwrite,
+	.memwrite = host_op_memwrite,
 	.finish = host_finish,
 	.describe = host_describe,
 	.destroy = host_destroy,

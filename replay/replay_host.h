@@ -99,6 +99,14 @@ struct host {
 	char describe[256];
 };
 
+/* ---- replay_host.c: shared with the sim backend (replay_sim.c) ---- */
+/* Applies a MEMWRITE to the client memory; memory no pointer or mapping
+ * covers is dropped, with one warning per replay. */
+void host_memwrite(struct host *h, uint64_t call_no, uint64_t addr, const uint8_t *data,
+		   size_t n, const char *why);
+/* Reports the GL errors left in x's queue at the end as unchecked. */
+void host_ctx_flush_errors(struct host_ctx *x, struct replay *rp);
+
 /* ---- replay_egl.c ---- */
 enum xt_rc host_egl_open(struct host *h, struct xt_err *err);
 void host_egl_close(struct host *h);
@@ -107,6 +115,10 @@ enum xt_rc host_egl_call(struct host *h, struct replay *rp, const struct trace_c
 			 const struct trace_ret *ret, int id, struct xt_err *err);
 enum xt_rc host_egl_context(struct host *h, struct replay *rp, const struct trace_call *call,
 			    uint64_t call_no, const struct trace_value *event, struct xt_err *err);
+/* Whether MAP `map` has STRING `key` equal to `want` (CONTEXT records). */
+bool host_value_str_is(const struct trace_value *map, const char *key, const char *want);
+/* The UINT or HANDLE `key` of MAP `map`, 0 when absent. */
+uint64_t host_value_uint(const struct trace_value *map, const char *key);
 /* The recorded thread's state (created on first use); NULL when out of memory. */
 struct host_thread *host_thread(struct host *h, uint32_t thread_no);
 /* Makes thread `t`'s context current on the replay thread; false if it
@@ -149,6 +161,11 @@ void host_obs_check_returns(struct replay *rp, int id, const struct trace_call *
 			    const union replay_arg *rv);
 /* Moves the errors the call raised into x's queue. */
 void host_obs_collect_errors(struct host *h, struct host_ctx *x, const struct trace_call *call);
+/* The key of buffer `buffer`'s mapping in the client memory (replay_mem.h):
+ * buffer names are per share group. */
+uint64_t host_map_key(const struct host_ctx *x, uint32_t buffer);
+/* glMapBuffer's access enum as GL_MAP_*_BIT bits. */
+uint32_t host_map_access_bits(uint32_t access);
 /* Resolves a GL entry point by name through libepoxy's EGL dispatch. */
 void (*host_gl_proc(const char *name))(void);
 

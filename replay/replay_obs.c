@@ -192,12 +192,12 @@ static GLuint bound_buffer(GLenum target)
 	return 0;
 }
 
-static uint64_t map_key(const struct host_ctx *x, GLuint buffer)
+uint64_t host_map_key(const struct host_ctx *x, uint32_t buffer)
 {
 	return (uint64_t)x->share_ns << 32 | buffer;
 }
 
-static GLbitfield access_bits(GLenum access)
+uint32_t host_map_access_bits(uint32_t access)
 {
 	switch (access) {
 	case GL_READ_ONLY: return GL_MAP_READ_BIT;
@@ -222,7 +222,7 @@ static void after_map(struct host *h, struct replay *rp, struct host_ctx *x, uns
 		return;
 	if (hook == REPLAY_HOOK_MAP || hook == REPLAY_HOOK_NAMED_MAP) {
 		GLint64 len = 0;
-		access = access_bits((GLenum)args->a[1].u);
+		access = host_map_access_bits((GLenum)args->a[1].u);
 		/* Through the driver's entry points, not libepoxy's dispatch,
 		 * which aborts when a context lacks a function. */
 		PFNGLGETNAMEDBUFFERPARAMETERI64VPROC gn = (PFNGLGETNAMEDBUFFERPARAMETERI64VPROC)
@@ -242,7 +242,7 @@ static void after_map(struct host *h, struct replay *rp, struct host_ctx *x, uns
 		access = (GLbitfield)args->a[3].u;
 	}
 	if (length > 0)
-		replay_mem_map(h->mem, map_key(x, buffer), ret->ret.u, rv->p, (uint64_t)length);
+		replay_mem_map(h->mem, host_map_key(x, buffer), ret->ret.u, rv->p, (uint64_t)length);
 	if ((access & GL_MAP_READ_BIT) && obs_context(h, rp, x, &c, &u))
 		obs_map(&c, call->no, buffer, offset, length, access, rv->p);
 }
@@ -448,10 +448,10 @@ void host_obs_after(struct host *h, struct replay *rp, struct host_ctx *x, int i
 			after_map(h, rp, x, hook, call, ret, args, rv);
 		break;
 	case REPLAY_HOOK_UNMAP:
-		replay_mem_unmap(h->mem, map_key(x, bound_buffer((GLenum)args->a[0].u)));
+		replay_mem_unmap(h->mem, host_map_key(x, bound_buffer((GLenum)args->a[0].u)));
 		break;
 	case REPLAY_HOOK_NAMED_UNMAP:
-		replay_mem_unmap(h->mem, map_key(x, (GLuint)args->a[0].u));
+		replay_mem_unmap(h->mem, host_map_key(x, (GLuint)args->a[0].u));
 		break;
 	default:
 		break;

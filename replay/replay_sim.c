@@ -102,35 +102,20 @@ static struct sim_thread *thread_of(struct sim *s, uint32_t no)
 	return &t[s->nthreads++];
 }
 
-static bool str_is(const struct trace_value *map, const char *key, const char *want)
-{
-	const struct trace_value *v = trace_value_get(map, key);
-
-	return v && v->tag == TRACE_TAG_STRING && v->mem.len == strlen(want) &&
-	       !memcmp(v->mem.bytes, want, v->mem.len);
-}
-
-static uint64_t uint_of(const struct trace_value *map, const char *key)
-{
-	const struct trace_value *v = trace_value_get(map, key);
-
-	return v && (v->tag == TRACE_TAG_UINT || v->tag == TRACE_TAG_HANDLE) ? v->u : 0;
-}
-
 static enum xt_rc context_create(struct sim *s, struct replay *rp, const struct trace_call *call,
 				 uint64_t call_no, const struct trace_value *ev, struct xt_err *err)
 {
-	struct sim_ctx *share = uint_of(ev, "share") ? ctx_find(s, uint_of(ev, "share")) : NULL;
+	struct sim_ctx *share = host_value_uint(ev, "share") ? ctx_find(s, host_value_uint(ev, "share")) : NULL;
 	/* Mesa (dri_util.c) makes a forward-compatible (flags bit 1, the
 	 * ARB / KHR value) GL 3.1 context a core one: there is no
 	 * ARB_compatibility to keep. */
-	bool fwd_31 = !str_is(ev, "api", "gles") && uint_of(ev, "major") == 3 &&
-		      uint_of(ev, "minor") == 1 && (uint_of(ev, "flags") & 2);
+	bool fwd_31 = !host_value_str_is(ev, "api", "gles") && host_value_uint(ev, "major") == 3 &&
+		      host_value_uint(ev, "minor") == 1 && (host_value_uint(ev, "flags") & 2);
 	struct drv_context_desc d = {
-		.gles = str_is(ev, "api", "gles"),
-		.core = str_is(ev, "profile", "core") || fwd_31,
-		.major = (int)uint_of(ev, "major"),
-		.minor = (int)uint_of(ev, "minor"),
+		.gles = host_value_str_is(ev, "api", "gles"),
+		.core = host_value_str_is(ev, "profile", "core") || fwd_31,
+		.major = (int)host_value_uint(ev, "major"),
+		.minor = (int)host_value_uint(ev, "minor"),
 		.share = share ? share->drv : NULL,
 	};
 	struct sim_ctx *x = xt_calloc(1, sizeof *x);
@@ -151,7 +136,7 @@ static enum xt_rc context_create(struct sim *s, struct replay *rp, const struct 
 		return rc;
 	}
 	list[s->nctx++] = x;
-	x->hx.handle = uint_of(ev, "context");
+	x->hx.handle = host_value_uint(ev, "context");
 	x->hx.ns = (uint32_t)s->nctx;
 	x->hx.share_ns = share ? share->hx.share_ns : x->hx.ns;
 	drv_context_version(x->drv, &x->hx.gles, &x->hx.major, &x->hx.minor);
@@ -165,11 +150,11 @@ static enum xt_rc sim_context(struct replay_backend *be, struct replay *rp,
 {
 	struct sim *s = sim_of(be);
 
-	if (str_is(ev, "event", "create"))
+	if (host_value_str_is(ev, "event", "create"))
 		return context_create(s, rp, call, call_no, ev, err);
-	if (str_is(ev, "event", "current")) {
+	if (host_value_str_is(ev, "event", "current")) {
 		struct sim_thread *t = thread_of(s, call ? call->thread_no : 0);
-		uint64_t handle = uint_of(ev, "context");
+		uint64_t handle = host_value_uint(ev, "context");
 		if (!t)
 			return XT_FAIL(err, XT_ERR_NOMEM, "out of memory for a thread");
 		t->ctx = handle ? ctx_find(s, handle) : NULL;
@@ -289,21 +274,6 @@ static uint32_t bound_buffer(struct sim *s, unsigned target)
 	return (uint32_t)v;
 }
 
-static uint64_t map_key(const struct sim_ctx *x, uint32_t buffer)
-{
-	return (uint64_t)x->hx.share_ns << 32 | buffer;
-}
-
-static unsigned access_bits(unsigned access)
-{
-	switch (access) {
-	case GL_READ_ONLY: return GL_MAP_READ_BIT;
-	case GL_WRITE_ONLY: return GL_MAP_WRITE_BIT;
-	case GL_READ_WRITE: return GL_MAP_READ_BIT | GL_MAP_WRITE_BIT;
-	default: return 0;
-	}
-}
-
 static void after_map(struct sim *s, struct replay *rp, struct sim_ctx *x, unsigned hook,
 		      const struct trace_call *call, const struct trace_ret *ret,
 		      const struct host_args *args, const union replay_arg *rv)
@@ -322,7 +292,7 @@ static void after_map(struct sim *s, struct replay *rp, struct sim_ctx *x, unsig
 			(void (*)(unsigned, unsigned, int64_t *))drv_get_proc_address(
 				"glGetNamedBufferParameteri64v");
 		int64_t len = 0;
-		access = access_bits((unsigned)args->a[1].u);
+		access = host_map_access_bits((unsigned)args->a[1].u);
 		if (named)
 			gn(buffer, GL_BUFFER_MAP_LENGTH, &len);
 		else
@@ -334,7 +304,7 @@ static void after_map(struct sim *s, struct replay *rp, struct sim_ctx *x, unsig
 		access = (unsigned)args->a[3].u;
 	}
 	if (length > 0)
-		replay_mem_map(s->h.mem, map_key(x, buffer), ret->ret.u, rv->p, (uint64_t)length);
+		replay_mem_map(s->h.mem, host_map_key(&x->hx, buffer), ret->ret.u, rv->p, (uint64_t)length);
 	if (access & GL_MAP_READ_BIT) {
 		obs_context(s, rp, x, &c, &u);
 		obs_map(&c, call->no, buffer, offset, length, access, rv->p);
@@ -386,10 +356,10 @@ static void obs_after(struct sim *s, struct replay *rp, struct sim_ctx *x, int i
 			after_map(s, rp, x, hook, call, ret, args, rv);
 		break;
 	case REPLAY_HOOK_UNMAP:
-		replay_mem_unmap(s->h.mem, map_key(x, bound_buffer(s, (unsigned)args->a[0].u)));
+		replay_mem_unmap(s->h.mem, host_map_key(&x->hx, bound_buffer(s, (unsigned)args->a[0].u)));
 		break;
 	case REPLAY_HOOK_NAMED_UNMAP:
-		replay_mem_unmap(s->h.mem, map_key(x, (uint32_t)args->a[0].u));
+		replay_mem_unmap(s->h.mem, host_map_key(&x->hx, (uint32_t)args->a[0].u));
 		break;
 	default:
 		break;
@@ -614,14 +584,7 @@ static enum xt_rc sim_memwrite(struct replay_backend *be, struct replay *rp, uin
 			       uint64_t addr, const uint8_t *data, size_t n, const char *why,
 			       struct xt_err *err)
 {
-	struct sim *s = sim_of(be);
-
-	if (!replay_mem_write(s->h.mem, addr, data, n) && !s->h.memwrite_warned) {
-		s->h.memwrite_warned = true;
-		xt_warn("replay: call %llu: %zu bytes of memory (%s) that no pointer or mapping of "
-			"the replay covers are dropped (reported once)",
-			(unsigned long long)call_no, n, why);
-	}
+	host_memwrite(&sim_of(be)->h, call_no, addr, data, n, why);
 	return XT_OK;
 }
 
@@ -629,12 +592,8 @@ static void sim_finish(struct replay_backend *be, struct replay *rp)
 {
 	struct sim *s = sim_of(be);
 
-	for (size_t i = 0; i < s->nctx; i++) {
-		struct host_ctx *x = &s->ctx[i]->hx;
-		for (unsigned k = 0; k < x->nerr; k++)
-			replay_gl_error_unchecked(rp, x->err[k].call, x->err[k].func, x->err[k].error);
-		x->nerr = 0;
-	}
+	for (size_t i = 0; i < s->nctx; i++)
+		host_ctx_flush_errors(&s->ctx[i]->hx, rp);
 	if (s->calls_tsv)
 		fflush(s->calls_tsv);
 }
