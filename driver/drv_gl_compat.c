@@ -23,6 +23,15 @@
  * gl_*Inverse* and gl_NormalMatrix) may differ from Mesa's Gaussian
  * elimination in the last bit.
  *
+ * Drawing without a program in a compatibility context runs a built-in
+ * vertex program (drv_gl_draw_program), as Mesa's ffvertex_prog.c builds
+ * one from the fixed-function state.  Ours computes only the position
+ * (ftransform()): with no program, transform feedback cannot be active
+ * (glBeginTransformFeedback requires one) and nothing is rasterized, so
+ * the position is all that reaches anything observable (the primitive
+ * counts of PRIMITIVES_GENERATED, which do not depend on colours,
+ * lighting or texture coordinates).
+ *
  * Fixed-function uniforms other than the matrices (gl_ClipPlane,
  * gl_NormalScale, gl_TextureEnvColor) are reported as not modelled at the
  * draw that needs them.  These entry points raise GL_INVALID_OPERATION in
@@ -33,6 +42,7 @@
 #include <string.h>
 
 #include "drv_gl_int.h"
+#include "xt_fault.h"
 
 /* Compatibility-profile enums glcorearb.h leaves out (values from gl.xml). */
 #define GL_MODELVIEW                  0x1700
@@ -921,4 +931,67 @@ bool drv_gl_ff_constants(struct drv_context *ctx, struct drv_program_obj *p)
 	if (changed)
 		p->consts_version++;
 	return true;
+}
+
+/* ---- the fixed-function vertex program --------------------------------------------- */
+
+static const char ff_vertex_shader[] =
+	"#version 110\n"
+	"void main() { gl_Position = ftransform(); }\n";
+
+static void ff_program_free(struct drv_context *ctx, struct drv_program_obj *p)
+{
+	if (!p)
+		return;
+	drv_program_destroy(p->prog);
+	drv_bo_destroy(&ctx->screen->ws, p->code_bo);
+	xt_free(p->consts);
+	xt_free(p->log);
+	xt_free(p);
+}
+
+static struct drv_program_obj *ff_program_build(struct drv_context *ctx)
+{
+	struct drv_program_desc d = { 0 };
+	struct drv_program_obj *p = xt_calloc(1, sizeof *p);
+	struct xt_err err = { 0 };
+
+	d.source[DRV_STAGE_VERTEX] = ff_vertex_shader;
+	if (!p || drv_program_create(&d, &p->prog, &err) != XT_OK) {
+		xt_free(p);
+		drv_gl_error(ctx, GL_OUT_OF_MEMORY);
+		return NULL;
+	}
+	if (!p->prog->linked) {
+		/* A compiler defect, not the application's: say so by name. */
+		ff_program_free(ctx, p);
+		drv_gl_unsupported(ctx, "drawing without a program: the built-in fixed-function vertex "
+				   "program does not compile");
+		return NULL;
+	}
+	p->is_program = true;
+	p->linked = true;
+	p->consts_size = (p->prog->const_buffer_size + 15u) & ~15u;
+	p->consts = xt_calloc(1, p->consts_size ? p->consts_size : 16);
+	if (!p->consts || !drv_pm4_program_upload(ctx, p)) {
+		ff_program_free(ctx, p);
+		drv_gl_error(ctx, GL_OUT_OF_MEMORY);
+		return NULL;
+	}
+	return p;
+}
+
+struct drv_program_obj *drv_gl_draw_program(struct drv_context *ctx)
+{
+	if (ctx->program || ctx->gles || ctx->core)
+		return ctx->program;
+	if (!ctx->ff.program)
+		ctx->ff.program = ff_program_build(ctx);
+	return ctx->ff.program;
+}
+
+void drv_gl_ff_fini(struct drv_context *ctx)
+{
+	ff_program_free(ctx, ctx->ff.program);
+	ctx->ff.program = NULL;
 }

@@ -239,6 +239,7 @@ enum xt_rc drv_context_create(struct drv_screen *screen, const struct drv_contex
 	ctx->vao = &ctx->default_vao;
 	drv_gl_ff_init(ctx);
 	drv_gl_xfb_init_default(ctx);
+	ctx->fb.default_read_buffer = ctx->fb.default_draw_buffer = GL_BACK;
 	for (unsigned i = 0; i < DRV_MAX_ATTRIBS; i++) {
 		float one = 1.0f;
 		memcpy(&ctx->generic[i].v[3], &one, 4);
@@ -325,7 +326,8 @@ void drv_context_destroy(struct drv_context *ctx)
 	drv_names_each(&ctx->vaos, free_vao, ctx);
 	drv_names_fini(&ctx->vaos);
 	drv_gl_vao_release(ctx, &ctx->default_vao);
-	drv_names_fini(&ctx->misc);
+	drv_gl_fb_fini(ctx);
+	drv_gl_ff_fini(ctx);
 	drv_pm4_fini(ctx);
 	if (--ctx->shared->refs == 0) {
 		drv_names_each(&ctx->shared->buffers, free_buffer, ctx);
@@ -676,13 +678,21 @@ void drv_gl_ColorMask(GLboolean r, GLboolean g, GLboolean b, GLboolean a) {}
 void drv_gl_BlendFunc(GLenum s, GLenum d) {}
 void drv_gl_PixelStorei(GLenum pname, GLint param) {}
 void drv_gl_Hint(GLenum target, GLenum mode) {}
-void drv_gl_DrawBuffer(GLenum buf) {}
-void drv_gl_DrawBuffers(GLsizei n, const GLenum *bufs) {}
-void drv_gl_ReadBuffer(GLenum src) {}
 void drv_gl_ProvokingVertex(GLenum mode) {}
 void drv_gl_ClampColor(GLenum target, GLenum clamp) {}
 void drv_gl_MemoryBarrier(GLbitfield barriers) {}
 void drv_gl_TextureBarrier(void) {}
+
+/* Pixel rectangles (glBitmap, glDrawPixels, glCopyPixels) and the raster
+ * position make no primitives: they cannot change what transform feedback
+ * captures or what the TF queries count, and there are no pixels here. */
+void drv_gl_RasterPos2i(GLint x, GLint y) {}
+void drv_gl_RasterPos2f(GLfloat x, GLfloat y) {}
+void drv_gl_WindowPos2i(GLint x, GLint y) {}
+void drv_gl_Bitmap(GLsizei w, GLsizei h, GLfloat xorig, GLfloat yorig, GLfloat xmove, GLfloat ymove,
+		   const GLubyte *bitmap) {}
+void drv_gl_DrawPixels(GLsizei w, GLsizei h, GLenum format, GLenum type, const void *pixels) {}
+void drv_gl_CopyPixels(GLint x, GLint y, GLsizei w, GLsizei h, GLenum type) {}
 
 void drv_gl_ReadPixels(GLint x, GLint y, GLsizei w, GLsizei h, GLenum format, GLenum type,
 		       void *pixels)
@@ -703,57 +713,3 @@ void drv_gl_EndConditionalRender(void)
 	drv_gl_unsupported(ctx, "conditional rendering (SET_PREDICATION) is not modelled yet");
 }
 
-/* Textures, framebuffers and renderbuffers exist as names only. */
-static void gen_misc(GLsizei n, GLuint *names)
-{
-	DRV_CTX(ctx);
-	if (n < 0) {
-		drv_gl_error(ctx, GL_INVALID_VALUE);
-		return;
-	}
-	if (!drv_names_gen(&ctx->misc, n, names))
-		drv_gl_error(ctx, GL_OUT_OF_MEMORY);
-}
-
-static void delete_misc(GLsizei n, const GLuint *names)
-{
-	DRV_CTX(ctx);
-	if (n < 0) {
-		drv_gl_error(ctx, GL_INVALID_VALUE);
-		return;
-	}
-	for (GLsizei i = 0; i < n; i++)
-		drv_names_remove(&ctx->misc, names[i]);
-}
-
-void drv_gl_GenTextures(GLsizei n, GLuint *names) { gen_misc(n, names); }
-void drv_gl_DeleteTextures(GLsizei n, const GLuint *names) { delete_misc(n, names); }
-void drv_gl_BindTexture(GLenum target, GLuint texture) {}
-void drv_gl_ActiveTexture(GLenum texture)
-{
-	DRV_CTX(ctx);
-	/* Selects the texture matrix of glMatrixMode(GL_TEXTURE) (drv_gl_compat.c). */
-	if (texture >= GL_TEXTURE0 && texture < GL_TEXTURE0 + DRV_FF_TEXTURE_UNITS)
-		ctx->ff.active_texture = texture - GL_TEXTURE0;
-}
-void drv_gl_TexParameteri(GLenum target, GLenum pname, GLint param) {}
-void drv_gl_TexParameterf(GLenum target, GLenum pname, GLfloat param) {}
-void drv_gl_TexImage2D(GLenum target, GLint level, GLint internalformat, GLsizei w, GLsizei h,
-		       GLint border, GLenum format, GLenum type, const void *pixels) {}
-void drv_gl_TexStorage2D(GLenum target, GLsizei levels, GLenum internalformat, GLsizei w,
-			 GLsizei h) {}
-void drv_gl_GenFramebuffers(GLsizei n, GLuint *names) { gen_misc(n, names); }
-void drv_gl_DeleteFramebuffers(GLsizei n, const GLuint *names) { delete_misc(n, names); }
-void drv_gl_BindFramebuffer(GLenum target, GLuint fb) {}
-void drv_gl_FramebufferTexture2D(GLenum target, GLenum attachment, GLenum textarget,
-				 GLuint texture, GLint level) {}
-void drv_gl_FramebufferRenderbuffer(GLenum target, GLenum attachment, GLenum rbtarget,
-				    GLuint rb) {}
-GLenum drv_gl_CheckFramebufferStatus(GLenum target)
-{
-	return GL_FRAMEBUFFER_COMPLETE;
-}
-void drv_gl_GenRenderbuffers(GLsizei n, GLuint *names) { gen_misc(n, names); }
-void drv_gl_DeleteRenderbuffers(GLsizei n, const GLuint *names) { delete_misc(n, names); }
-void drv_gl_BindRenderbuffer(GLenum target, GLuint rb) {}
-void drv_gl_RenderbufferStorage(GLenum target, GLenum internalformat, GLsizei w, GLsizei h) {}

@@ -89,9 +89,10 @@ static unsigned index_size(GLenum type)
 }
 
 /* Whether a draw reads some per-vertex attribute from client memory. */
-static bool needs_index_range(const struct drv_context *ctx)
+static bool needs_index_range(struct drv_context *ctx)
 {
-	const struct drv_program *prog = ctx->program ? ctx->program->prog : NULL;
+	const struct drv_program_obj *p = drv_gl_draw_program(ctx);
+	const struct drv_program *prog = p ? p->prog : NULL;
 	for (unsigned i = 0; i < DRV_MAX_ATTRIBS; i++) {
 		struct drv_vsource s;
 		drv_gl_vertex_source(ctx, prog, i, &s);

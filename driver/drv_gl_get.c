@@ -130,6 +130,8 @@ static bool value(struct drv_context *ctx, const char *func, GLenum pname, doubl
 	*n = get(ctx, pname, v);
 	if (!*n)
 		*n = drv_gl_ff_get(ctx, pname, v);
+	if (!*n)
+		*n = drv_gl_fb_get(ctx, pname, v);
 	if (*n)
 		return true;
 	snprintf(why, sizeof why, "%s(0x%04X): a state the sim does not model", func, pname);

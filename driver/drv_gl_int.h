@@ -141,6 +141,20 @@ enum drv_ff_array {
 	DRV_FF_ARRAYS = DRV_FF_TEXCOORD0 + 8
 };
 #define DRV_FF_TEXTURE_UNITS 8u
+#define DRV_MAX_TEXTURE_UNITS 32u
+#define DRV_MAX_DRAW_BUFFERS 8u
+
+/* Textures, renderbuffers and framebuffer objects: formats and bindings
+ * only (drv_gl_fb.c). */
+struct drv_fbo;
+struct drv_fb_state {
+	struct drv_names textures, renderbuffers, framebuffers;
+	struct drv_fbo *draw, *read;        /* NULL: the window-system framebuffer */
+	GLenum default_read_buffer, default_draw_buffer;
+	GLuint renderbuffer;                /* GL_RENDERBUFFER binding */
+	unsigned active_unit;
+	GLuint texture_2d[DRV_MAX_TEXTURE_UNITS];
+};
 
 struct drv_vao {
 	uint32_t name;
@@ -227,6 +241,7 @@ struct drv_ff {
 	struct drv_ff_stack modelview, projection, texture[DRV_FF_TEXTURE_UNITS];
 	struct drv_generic_attrib current[DRV_FF_ARRAYS]; /* glColor4f ... values */
 	uint64_t version;            /* bumped at every matrix change */
+	struct drv_program_obj *program; /* the fixed-function vertex program, built at first use */
 };
 
 enum drv_atom {
@@ -279,7 +294,8 @@ struct drv_context {
 	struct drv_xfb_binding ssbo[DRV_MAX_SSBO_BINDINGS];
 	struct drv_xfb_binding atomic[DRV_MAX_ATOMIC_BINDINGS];
 
-	struct drv_names vaos, xfbs, queries, misc; /* misc: textures, FBOs, samplers ... */
+	struct drv_names vaos, xfbs, queries;
+	struct drv_fb_state fb;
 	struct drv_vao *vao, default_vao;
 	struct drv_xfb *xfb, default_xfb;
 	struct drv_program_obj *program;
@@ -318,6 +334,11 @@ void drv_gl_unsupported(struct drv_context *ctx, const char *why);
  * (es_major 0: never on ES). */
 bool drv_gl_version_at_least(const struct drv_context *ctx, int major, int minor, int es_major,
 			     int es_minor);
+
+/* ---- drv_gl_fb.c ---- */
+void drv_gl_fb_fini(struct drv_context *ctx);
+/* glGet* values of framebuffer / texture bindings; 0 when pname is not one. */
+unsigned drv_gl_fb_get(struct drv_context *ctx, GLenum pname, double *v);
 
 /* ---- drv_gl_buffer.c ---- */
 /* The binding point of `target` (NULL for an unknown target). */
@@ -377,6 +398,11 @@ void drv_gl_vertex_source(const struct drv_context *ctx, const struct drv_progra
  * consts_version when they change.  False (after drv_gl_unsupported) for a
  * built-in uniform whose state the sim does not model. */
 bool drv_gl_ff_constants(struct drv_context *ctx, struct drv_program_obj *p);
+/* The program a draw runs: the current one, or in a compatibility context
+ * without one the fixed-function vertex program.  NULL (after
+ * drv_gl_unsupported or GL_OUT_OF_MEMORY) when there is none. */
+struct drv_program_obj *drv_gl_draw_program(struct drv_context *ctx);
+void drv_gl_ff_fini(struct drv_context *ctx);
 
 /* ---- drv_gl_query.c ---- */
 void drv_gl_query_fini_all(struct drv_context *ctx);

@@ -427,17 +427,19 @@ bool drv_pm4_draw(struct drv_context *ctx, const struct drv_draw *draw)
 {
 	struct drv_draw local = *draw;
 	const struct drv_draw *d = &local;
-	struct drv_program_obj *p = ctx->program;
+	struct drv_program_obj *p = drv_gl_draw_program(ctx);
 	struct drv_hw *hw = &ctx->hw;
 	uint8_t table[DRV_DESC_TABLE_SIZE];
 	uint32_t pt = prim_type(d->mode);
 	uint64_t table_va;
 	struct pm4_cs *cs;
 
-	if (!p || !p->prog || !p->linked || !p->code_bo) {
-		/* GL: drawing without a program is undefined (compat: fixed
-		 * function); the sim has nothing to run. */
-		drv_gl_unsupported(ctx, "drawing without a linked vertex shader (fixed function)");
+	if (!p)
+		return false;   /* drv_gl_draw_program said why */
+	if (!p->prog || !p->linked || !p->code_bo) {
+		/* A program without a vertex shader: the vertex stage is fixed
+		 * function (compat), which the sim runs only for no program. */
+		drv_gl_unsupported(ctx, "drawing with a program that has no vertex shader (fixed function)");
 		return false;
 	}
 	if (p->prog->has_gs) {

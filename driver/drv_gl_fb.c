@@ -1,0 +1,535 @@
+/*
+ * drv_gl_fb.c - textures, renderbuffers and framebuffer objects as far as
+ * the model needs them.  Nothing is rasterized, so no texel or pixel is
+ * ever stored; what is kept is the state applications query about their
+ * render targets: which framebuffer is bound for drawing and reading, the
+ * read and draw buffers, what is attached where, and the internal format
+ * of each attached image (so that glGetFramebufferAttachmentParameteriv
+ * answers as the capturing driver did).
+ *
+ * Textures and renderbuffers record the internal format of level 0 of the
+ * last image specified (glTexImage2D / glTexStorage2D / glRenderbuffer-
+ * Storage); a query about a format outside the table below is reported as
+ * not modelled, by name, rather than answered with a guess.
+ */
+#include <stdio.h>
+
+#include "drv_gl_int.h"
+#include "xt_fault.h"
+
+
+/* Bit sizes and encoding of an internal format (GL 4.6 table 8.12 / 8.13). */
+struct format {
+	GLenum internalformat;
+	uint8_t r, g, b, a, depth, stencil;
+	GLenum component_type;       /* of colour / depth components */
+	bool srgb;
+};
+
+static const struct format formats[] = {
+	{ GL_RGBA8, 8, 8, 8, 8, 0, 0, GL_UNSIGNED_NORMALIZED, false },
+	{ GL_RGB8, 8, 8, 8, 0, 0, 0, GL_UNSIGNED_NORMALIZED, false },
+	{ GL_RG8, 8, 8, 0, 0, 0, 0, GL_UNSIGNED_NORMALIZED, false },
+	{ GL_R8, 8, 0, 0, 0, 0, 0, GL_UNSIGNED_NORMALIZED, false },
+	{ GL_RGBA16, 16, 16, 16, 16, 0, 0, GL_UNSIGNED_NORMALIZED, false },
+	{ GL_RGB10_A2, 10, 10, 10, 2, 0, 0, GL_UNSIGNED_NORMALIZED, false },
+	{ GL_SRGB8_ALPHA8, 8, 8, 8, 8, 0, 0, GL_UNSIGNED_NORMALIZED, true },
+	{ GL_RGBA16F, 16, 16, 16, 16, 0, 0, GL_FLOAT, false },
+	{ GL_RGBA32F, 32, 32, 32, 32, 0, 0, GL_FLOAT, false },
+	{ GL_RGB32F, 32, 32, 32, 0, 0, 0, GL_FLOAT, false },
+	{ GL_RG32F, 32, 32, 0, 0, 0, 0, GL_FLOAT, false },
+	{ GL_R32F, 32, 0, 0, 0, 0, 0, GL_FLOAT, false },
+	{ GL_RGBA32I, 32, 32, 32, 32, 0, 0, GL_INT, false },
+	{ GL_RGBA32UI, 32, 32, 32, 32, 0, 0, GL_UNSIGNED_INT, false },
+	{ GL_R32I, 32, 0, 0, 0, 0, 0, GL_INT, false },
+	{ GL_R32UI, 32, 0, 0, 0, 0, 0, GL_UNSIGNED_INT, false },
+	{ GL_DEPTH_COMPONENT16, 0, 0, 0, 0, 16, 0, GL_UNSIGNED_NORMALIZED, false },
+	{ GL_DEPTH_COMPONENT24, 0, 0, 0, 0, 24, 0, GL_UNSIGNED_NORMALIZED, false },
+	{ GL_DEPTH_COMPONENT32F, 0, 0, 0, 0, 32, 0, GL_FLOAT, false },
+	{ GL_DEPTH24_STENCIL8, 0, 0, 0, 0, 24, 8, GL_UNSIGNED_NORMALIZED, false },
+	{ GL_DEPTH32F_STENCIL8, 0, 0, 0, 0, 32, 8, GL_FLOAT, false },
+	{ GL_STENCIL_INDEX8, 0, 0, 0, 0, 0, 8, GL_NONE, false },
+};
+
+static const struct format *format_of(GLenum internalformat)
+{
+	for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++)
+		if (formats[i].internalformat == internalformat)
+			return &formats[i];
+	return NULL;
+}
+
+/* The sized format an unsized glTexImage internal format gets, as Mesa
+ * chooses it for 8-bit-per-channel data; GL_NONE when it depends on more
+ * than the model knows. */
+static GLenum sized_format(GLint internalformat, GLenum type)
+{
+	bool bytes = type == GL_UNSIGNED_BYTE;
+	switch (internalformat) {
+	case GL_RGBA: case 4: return bytes ? GL_RGBA8 : type == GL_FLOAT ? GL_RGBA32F : GL_NONE;
+	case GL_RGB: case 3: return bytes ? GL_RGB8 : type == GL_FLOAT ? GL_RGB32F : GL_NONE;
+	default: return (GLenum)internalformat;
+	}
+}
+
+struct image {                 /* a texture or a renderbuffer */
+	GLenum format;         /* internal format of level 0, GL_NONE before any image */
+};
+
+enum { ATT_COLOR0, ATT_DEPTH = DRV_MAX_DRAW_BUFFERS, ATT_STENCIL, N_ATT };
+
+struct drv_fbo {
+	GLuint name;
+	GLenum read_buffer;
+	GLenum draw_buffer[DRV_MAX_DRAW_BUFFERS];
+	struct attachment {
+		GLenum type;       /* GL_NONE, GL_TEXTURE or GL_RENDERBUFFER */
+		GLuint name;
+		GLint level;
+	} att[N_ATT];
+};
+
+static struct image *image_get(struct drv_names *t, GLuint name)
+{
+	struct image *img = drv_names_get(t, name);
+	if (img || !name || !drv_names_known(t, name))
+		return img;
+	img = xt_calloc(1, sizeof *img);
+	if (img && !drv_names_set(t, name, img)) {
+		xt_free(img);
+		return NULL;
+	}
+	return img;
+}
+
+/* The error of binding a name that yielded no object: never generated
+ * (GL_INVALID_OPERATION in a core context) or no memory for the object. */
+static GLenum unknown_or_oom(const struct drv_names *t, GLuint name)
+{
+	return drv_names_known(t, name) ? GL_OUT_OF_MEMORY : GL_INVALID_OPERATION;
+}
+
+static void gen(struct drv_context *ctx, struct drv_names *t, GLsizei n, GLuint *names)
+{
+	if (n < 0)
+		drv_gl_error(ctx, GL_INVALID_VALUE);
+	else if (!drv_names_gen(t, n, names))
+		drv_gl_error(ctx, GL_OUT_OF_MEMORY);
+}
+
+static void delete(struct drv_context *ctx, struct drv_names *t, GLsizei n, const GLuint *names)
+{
+	if (n < 0) {
+		drv_gl_error(ctx, GL_INVALID_VALUE);
+		return;
+	}
+	for (GLsizei i = 0; i < n; i++) {
+		void *obj = drv_names_get(t, names[i]);
+		if (obj && obj == (void *)ctx->fb.draw)
+			ctx->fb.draw = NULL;
+		if (obj && obj == (void *)ctx->fb.read)
+			ctx->fb.read = NULL;
+		drv_names_remove(t, names[i]);
+		xt_free(obj);
+	}
+}
+
+static void free_obj(void *obj, void *user)
+{
+	(void)user;
+	xt_free(obj);
+}
+
+void drv_gl_fb_fini(struct drv_context *ctx)
+{
+	struct drv_names *tables[] = { &ctx->fb.textures, &ctx->fb.renderbuffers, &ctx->fb.framebuffers };
+	for (size_t i = 0; i < sizeof tables / sizeof tables[0]; i++) {
+		drv_names_each(tables[i], free_obj, NULL);
+		drv_names_fini(tables[i]);
+	}
+}
+
+/* ---- textures ------------------------------------------------------------------------ */
+
+void drv_gl_GenTextures(GLsizei n, GLuint *names) { DRV_CTX(ctx); gen(ctx, &ctx->fb.textures, n, names); }
+void drv_gl_DeleteTextures(GLsizei n, const GLuint *names)
+{
+	DRV_CTX(ctx);
+	delete(ctx, &ctx->fb.textures, n, names);
+}
+
+void drv_gl_ActiveTexture(GLenum texture)
+{
+	DRV_CTX(ctx);
+	if (texture < GL_TEXTURE0 || texture >= GL_TEXTURE0 + DRV_MAX_TEXTURE_UNITS) {
+		drv_gl_error(ctx, GL_INVALID_ENUM);
+		return;
+	}
+	ctx->fb.active_unit = texture - GL_TEXTURE0;
+	/* Also selects the texture matrix of glMatrixMode(GL_TEXTURE) (drv_gl_compat.c). */
+	if (ctx->fb.active_unit < DRV_FF_TEXTURE_UNITS)
+		ctx->ff.active_texture = ctx->fb.active_unit;
+}
+
+void drv_gl_BindTexture(GLenum target, GLuint texture)
+{
+	DRV_CTX(ctx);
+	if (texture && !image_get(&ctx->fb.textures, texture)) {
+		drv_gl_error(ctx, unknown_or_oom(&ctx->fb.textures, texture));
+		return;
+	}
+	if (target == GL_TEXTURE_2D)
+		ctx->fb.texture_2d[ctx->fb.active_unit] = texture;
+}
+
+static void tex_image(struct drv_context *ctx, GLenum target, GLint level, GLenum format)
+{
+	struct image *img;
+	if (target != GL_TEXTURE_2D || level != 0)
+		return;
+	img = drv_names_get(&ctx->fb.textures, ctx->fb.texture_2d[ctx->fb.active_unit]);
+	if (img)
+		img->format = format;
+}
+
+void drv_gl_TexImage2D(GLenum target, GLint level, GLint internalformat, GLsizei w, GLsizei h,
+		       GLint border, GLenum format, GLenum type, const void *pixels)
+{
+	DRV_CTX(ctx);
+	if (w < 0 || h < 0 || level < 0 || border != 0) {
+		drv_gl_error(ctx, GL_INVALID_VALUE);
+		return;
+	}
+	tex_image(ctx, target, level, sized_format(internalformat, type));
+}
+
+void drv_gl_TexStorage2D(GLenum target, GLsizei levels, GLenum internalformat, GLsizei w, GLsizei h)
+{
+	DRV_CTX(ctx);
+	if (levels < 1 || w < 1 || h < 1) {
+		drv_gl_error(ctx, GL_INVALID_VALUE);
+		return;
+	}
+	tex_image(ctx, target, 0, internalformat);
+}
+
+void drv_gl_TexSubImage2D(GLenum target, GLint level, GLint x, GLint y, GLsizei w, GLsizei h,
+			  GLenum format, GLenum type, const void *pixels) {}
+void drv_gl_TexParameteri(GLenum target, GLenum pname, GLint param) {}
+void drv_gl_TexParameterf(GLenum target, GLenum pname, GLfloat param) {}
+void drv_gl_TexEnvi(GLenum target, GLenum pname, GLint param) {}
+void drv_gl_TexEnvf(GLenum target, GLenum pname, GLfloat param) {}
+
+void drv_gl_GenerateMipmap(GLenum target)
+{
+	DRV_CTX(ctx);
+	switch (target) {
+	case GL_TEXTURE_1D: case GL_TEXTURE_2D: case GL_TEXTURE_3D: case GL_TEXTURE_1D_ARRAY:
+	case GL_TEXTURE_2D_ARRAY: case GL_TEXTURE_CUBE_MAP: case GL_TEXTURE_CUBE_MAP_ARRAY:
+		return;     /* mip levels hold texels, which the model does not keep */
+	default:
+		drv_gl_error(ctx, GL_INVALID_ENUM);
+	}
+}
+
+/* ---- renderbuffers ------------------------------------------------------------------- */
+
+void drv_gl_GenRenderbuffers(GLsizei n, GLuint *names)
+{
+	DRV_CTX(ctx);
+	gen(ctx, &ctx->fb.renderbuffers, n, names);
+}
+
+void drv_gl_DeleteRenderbuffers(GLsizei n, const GLuint *names)
+{
+	DRV_CTX(ctx);
+	delete(ctx, &ctx->fb.renderbuffers, n, names);
+}
+
+void drv_gl_BindRenderbuffer(GLenum target, GLuint rb)
+{
+	DRV_CTX(ctx);
+	if (target != GL_RENDERBUFFER) {
+		drv_gl_error(ctx, GL_INVALID_ENUM);
+		return;
+	}
+	if (rb && !image_get(&ctx->fb.renderbuffers, rb)) {
+		drv_gl_error(ctx, unknown_or_oom(&ctx->fb.renderbuffers, rb));
+		return;
+	}
+	ctx->fb.renderbuffer = rb;
+}
+
+void drv_gl_RenderbufferStorage(GLenum target, GLenum internalformat, GLsizei w, GLsizei h)
+{
+	DRV_CTX(ctx);
+	struct image *img = drv_names_get(&ctx->fb.renderbuffers, ctx->fb.renderbuffer);
+	if (target != GL_RENDERBUFFER) {
+		drv_gl_error(ctx, GL_INVALID_ENUM);
+		return;
+	}
+	if (!img) {
+		drv_gl_error(ctx, GL_INVALID_OPERATION);
+		return;
+	}
+	if (w < 0 || h < 0) {
+		drv_gl_error(ctx, GL_INVALID_VALUE);
+		return;
+	}
+	img->format = internalformat;
+}
+
+/* ---- framebuffers -------------------------------------------------------------------- */
+
+static struct drv_fbo *fbo_get(struct drv_context *ctx, GLuint name)
+{
+	struct drv_fbo *fb = drv_names_get(&ctx->fb.framebuffers, name);
+	if (fb || !drv_names_known(&ctx->fb.framebuffers, name))
+		return fb;
+	fb = xt_calloc(1, sizeof *fb);
+	if (!fb)
+		return NULL;
+	fb->name = name;
+	fb->read_buffer = GL_COLOR_ATTACHMENT0;
+	fb->draw_buffer[0] = GL_COLOR_ATTACHMENT0;
+	if (!drv_names_set(&ctx->fb.framebuffers, name, fb)) {
+		xt_free(fb);
+		return NULL;
+	}
+	return fb;
+}
+
+void drv_gl_GenFramebuffers(GLsizei n, GLuint *names)
+{
+	DRV_CTX(ctx);
+	gen(ctx, &ctx->fb.framebuffers, n, names);
+}
+
+void drv_gl_DeleteFramebuffers(GLsizei n, const GLuint *names)
+{
+	DRV_CTX(ctx);
+	delete(ctx, &ctx->fb.framebuffers, n, names);
+}
+
+/* The framebuffer bound to `target`: *out NULL for the default one; false
+ * (GL_INVALID_ENUM set) for a bad target. */
+static bool bound_fb(struct drv_context *ctx, GLenum target, struct drv_fbo **out)
+{
+	switch (target) {
+	case GL_FRAMEBUFFER: case GL_DRAW_FRAMEBUFFER: *out = ctx->fb.draw; return true;
+	case GL_READ_FRAMEBUFFER: *out = ctx->fb.read; return true;
+	default: drv_gl_error(ctx, GL_INVALID_ENUM); return false;
+	}
+}
+
+void drv_gl_BindFramebuffer(GLenum target, GLuint name)
+{
+	DRV_CTX(ctx);
+	struct drv_fbo *fb = NULL;
+	if (target != GL_FRAMEBUFFER && target != GL_DRAW_FRAMEBUFFER && target != GL_READ_FRAMEBUFFER) {
+		drv_gl_error(ctx, GL_INVALID_ENUM);
+		return;
+	}
+	if (name && !(fb = fbo_get(ctx, name))) {
+		drv_gl_error(ctx, unknown_or_oom(&ctx->fb.framebuffers, name));
+		return;
+	}
+	if (target != GL_READ_FRAMEBUFFER)
+		ctx->fb.draw = fb;
+	if (target != GL_DRAW_FRAMEBUFFER)
+		ctx->fb.read = fb;
+}
+
+/* Index into fbo.att of an attachment point; -1 when it is not one. */
+static int attachment_index(GLenum attachment)
+{
+	if (attachment >= GL_COLOR_ATTACHMENT0 && attachment < GL_COLOR_ATTACHMENT0 + DRV_MAX_DRAW_BUFFERS)
+		return ATT_COLOR0 + (int)(attachment - GL_COLOR_ATTACHMENT0);
+	if (attachment == GL_DEPTH_ATTACHMENT)
+		return ATT_DEPTH;
+	if (attachment == GL_STENCIL_ATTACHMENT)
+		return ATT_STENCIL;
+	return -1;
+}
+
+static void attach(GLenum target, GLenum attachment, GLenum type, GLuint name, GLint level)
+{
+	DRV_CTX(ctx);
+	struct drv_fbo *fb;
+	int i = attachment_index(attachment);
+	if (!bound_fb(ctx, target, &fb))
+		return;
+	if (!fb) {
+		drv_gl_error(ctx, GL_INVALID_OPERATION);
+		return;
+	}
+	if (i < 0 && attachment != GL_DEPTH_STENCIL_ATTACHMENT) {
+		drv_gl_error(ctx, GL_INVALID_ENUM);
+		return;
+	}
+	struct attachment a = { name ? type : GL_NONE, name, level };
+	if (attachment == GL_DEPTH_STENCIL_ATTACHMENT)
+		fb->att[ATT_DEPTH] = fb->att[ATT_STENCIL] = a;
+	else
+		fb->att[i] = a;
+}
+
+void drv_gl_FramebufferTexture2D(GLenum target, GLenum attachment, GLenum textarget,
+				 GLuint texture, GLint level)
+{
+	attach(target, attachment, GL_TEXTURE, texture, level);
+}
+
+void drv_gl_FramebufferTexture(GLenum target, GLenum attachment, GLuint texture, GLint level)
+{
+	attach(target, attachment, GL_TEXTURE, texture, level);
+}
+
+void drv_gl_FramebufferRenderbuffer(GLenum target, GLenum attachment, GLenum rbtarget, GLuint rb)
+{
+	attach(target, attachment, GL_RENDERBUFFER, rb, 0);
+}
+
+GLenum drv_gl_CheckFramebufferStatus(GLenum target)
+{
+	DRV_CTX_RET(ctx, 0);
+	struct drv_fbo *fb;
+	if (!bound_fb(ctx, target, &fb))
+		return 0;
+	return GL_FRAMEBUFFER_COMPLETE;
+}
+
+/* The internal format of an attached image, GL_NONE when unknown. */
+static GLenum attached_format(struct drv_context *ctx, const struct attachment *a)
+{
+	struct drv_names *t = a->type == GL_TEXTURE ? &ctx->fb.textures : &ctx->fb.renderbuffers;
+	const struct image *img = drv_names_get(t, a->name);
+	return img && a->level == 0 ? img->format : GL_NONE;
+}
+
+static bool attachment_value(struct drv_context *ctx, const struct attachment *a, GLenum pname,
+			     GLint *out)
+{
+	const struct format *f;
+
+	if (pname == GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE) {
+		*out = (GLint)a->type;
+		return true;
+	}
+	if (pname == GL_FRAMEBUFFER_ATTACHMENT_OBJECT_NAME) {
+		*out = (GLint)a->name;
+		return true;
+	}
+	if (a->type == GL_NONE) {
+		drv_gl_error(ctx, GL_INVALID_OPERATION);
+		return false;
+	}
+	if (pname == GL_FRAMEBUFFER_ATTACHMENT_TEXTURE_LEVEL && a->type == GL_TEXTURE) {
+		*out = a->level;
+		return true;
+	}
+	f = format_of(attached_format(ctx, a));
+	if (!f)
+		return false;
+	switch (pname) {
+	case GL_FRAMEBUFFER_ATTACHMENT_RED_SIZE: *out = f->r; return true;
+	case GL_FRAMEBUFFER_ATTACHMENT_GREEN_SIZE: *out = f->g; return true;
+	case GL_FRAMEBUFFER_ATTACHMENT_BLUE_SIZE: *out = f->b; return true;
+	case GL_FRAMEBUFFER_ATTACHMENT_ALPHA_SIZE: *out = f->a; return true;
+	case GL_FRAMEBUFFER_ATTACHMENT_DEPTH_SIZE: *out = f->depth; return true;
+	case GL_FRAMEBUFFER_ATTACHMENT_STENCIL_SIZE: *out = f->stencil; return true;
+	case GL_FRAMEBUFFER_ATTACHMENT_COMPONENT_TYPE: *out = (GLint)f->component_type; return true;
+	case GL_FRAMEBUFFER_ATTACHMENT_COLOR_ENCODING: *out = f->srgb ? GL_SRGB : GL_LINEAR; return true;
+	default: return false;
+	}
+}
+
+void drv_gl_GetFramebufferAttachmentParameteriv(GLenum target, GLenum attachment, GLenum pname,
+						GLint *params)
+{
+	DRV_CTX(ctx);
+	static _Thread_local char why[128];
+	struct drv_fbo *fb;
+	int i = attachment_index(attachment);
+
+	if (!bound_fb(ctx, target, &fb))
+		return;
+	if (fb && attachment == GL_DEPTH_STENCIL_ATTACHMENT)
+		i = ATT_DEPTH;
+	if (!fb || i < 0) {
+		/* The default framebuffer's formats come from the EGL / GLX config. */
+		snprintf(why, sizeof why, "glGetFramebufferAttachmentParameteriv(0x%04X, 0x%04X) of %s",
+			 attachment, pname, fb ? "an unknown attachment" : "the window-system framebuffer");
+		drv_gl_unsupported(ctx, why);
+		return;
+	}
+	if (!attachment_value(ctx, &fb->att[i], pname, params) && !ctx->error) {
+		snprintf(why, sizeof why, "glGetFramebufferAttachmentParameteriv(pname 0x%04X) of an "
+			 "image with internal format 0x%04X", pname, attached_format(ctx, &fb->att[i]));
+		drv_gl_unsupported(ctx, why);
+	}
+}
+
+void drv_gl_ReadBuffer(GLenum src)
+{
+	DRV_CTX(ctx);
+	if (ctx->fb.read)
+		ctx->fb.read->read_buffer = src;
+	else
+		ctx->fb.default_read_buffer = src;
+}
+
+void drv_gl_DrawBuffer(GLenum buf)
+{
+	DRV_CTX(ctx);
+	if (ctx->fb.draw) {
+		ctx->fb.draw->draw_buffer[0] = buf;
+		for (unsigned i = 1; i < DRV_MAX_DRAW_BUFFERS; i++)
+			ctx->fb.draw->draw_buffer[i] = GL_NONE;
+	} else {
+		ctx->fb.default_draw_buffer = buf;
+	}
+}
+
+void drv_gl_DrawBuffers(GLsizei n, const GLenum *bufs)
+{
+	DRV_CTX(ctx);
+	if (n < 0 || n > (GLsizei)DRV_MAX_DRAW_BUFFERS) {
+		drv_gl_error(ctx, GL_INVALID_VALUE);
+		return;
+	}
+	if (!ctx->fb.draw) {
+		ctx->fb.default_draw_buffer = n ? bufs[0] : GL_NONE;
+		return;
+	}
+	for (unsigned i = 0; i < DRV_MAX_DRAW_BUFFERS; i++)
+		ctx->fb.draw->draw_buffer[i] = (GLsizei)i < n ? bufs[i] : GL_NONE;
+}
+
+/* glGet* of the framebuffer state (drv_gl_get.c); 0 when pname is not one. */
+unsigned drv_gl_fb_get(struct drv_context *ctx, GLenum pname, double *v)
+{
+	switch (pname) {
+	case GL_DRAW_FRAMEBUFFER_BINDING:
+		v[0] = ctx->fb.draw ? ctx->fb.draw->name : 0;
+		return 1;
+	case GL_READ_FRAMEBUFFER_BINDING:
+		v[0] = ctx->fb.read ? ctx->fb.read->name : 0;
+		return 1;
+	case GL_RENDERBUFFER_BINDING: v[0] = ctx->fb.renderbuffer; return 1;
+	case GL_ACTIVE_TEXTURE: v[0] = GL_TEXTURE0 + ctx->fb.active_unit; return 1;
+	case GL_TEXTURE_BINDING_2D: v[0] = ctx->fb.texture_2d[ctx->fb.active_unit]; return 1;
+	case GL_READ_BUFFER:
+		v[0] = ctx->fb.read ? ctx->fb.read->read_buffer : ctx->fb.default_read_buffer;
+		return 1;
+	case GL_DRAW_BUFFER:
+		v[0] = ctx->fb.draw ? ctx->fb.draw->draw_buffer[0] : ctx->fb.default_draw_buffer;
+		return 1;
+	default:
+		if (pname >= GL_DRAW_BUFFER0 && pname < GL_DRAW_BUFFER0 + DRV_MAX_DRAW_BUFFERS) {
+			v[0] = ctx->fb.draw ? ctx->fb.draw->draw_buffer[pname - GL_DRAW_BUFFER0] : GL_NONE;
+			return 1;
+		}
+		return 0;
+	}
+}
