@@ -363,6 +363,48 @@ static void draw_indirect(GLenum mode, GLenum type, const void *indirect, GLsize
 	}
 }
 
+/*
+ * ARB_indirect_parameters: the draw count is read from GL_PARAMETER_BUFFER
+ * at `drawcount` and clamped to maxdrawcount.  radeonsi emits
+ * DRAW_(INDEX_)INDIRECT_MULTI with COUNT_INDIRECT_ENABLE so that the CP
+ * reads it; the model reads it on the CPU after a flush (as it does buffer
+ * copies) and emits one indirect draw per command, which draws the same.
+ */
+static void draw_indirect_count(GLenum mode, GLenum type, const void *indirect, GLintptr drawcount,
+				GLsizei maxdrawcount, GLsizei stride, bool indexed)
+{
+	DRV_CTX(ctx);
+	struct drv_buffer *pb = ctx->parameter_buffer;
+	uint32_t count = 0;
+
+	if (maxdrawcount < 0 || drawcount < 0 || drawcount % 4) {
+		drv_gl_error(ctx, GL_INVALID_VALUE);
+		return;
+	}
+	if (!pb || (uint64_t)drawcount + 4 > (uint64_t)pb->size) {
+		drv_gl_error(ctx, GL_INVALID_OPERATION);
+		return;
+	}
+	if (!drv_gl_buffer_storage(ctx, pb))
+		return;
+	drv_gl_flush(ctx);
+	memcpy(&count, pb->bo->map + drawcount, 4);
+	draw_indirect(mode, type, indirect, count < (uint32_t)maxdrawcount ? (GLsizei)count : maxdrawcount,
+		      stride, indexed);
+}
+
+void drv_gl_MultiDrawArraysIndirectCount(GLenum mode, const void *indirect, GLintptr drawcount,
+					 GLsizei maxdrawcount, GLsizei stride)
+{
+	draw_indirect_count(mode, 0, indirect, drawcount, maxdrawcount, stride, false);
+}
+
+void drv_gl_MultiDrawElementsIndirectCount(GLenum mode, GLenum type, const void *indirect,
+					   GLintptr drawcount, GLsizei maxdrawcount, GLsizei stride)
+{
+	draw_indirect_count(mode, type, indirect, drawcount, maxdrawcount, stride, true);
+}
+
 void drv_gl_DrawArraysIndirect(GLenum mode, const void *indirect)
 {
 	draw_indirect(mode, 0, indirect, 1, 0, false);

@@ -108,6 +108,9 @@ static unsigned get(struct drv_context *ctx, GLenum pname, double *v)
 	case GL_MAX_VIEWPORT_DIMS: v[0] = v[1] = 16384; return 2;
 	case GL_MAX_VIEWPORTS: v[0] = DRV_MAX_VIEWPORTS; return 1;
 	case GL_MAX_CLIP_DISTANCES: v[0] = 8; return 1;
+	/* radeonsi's SI_MAX_POINT_SIZE; point size reaches nothing TF captures */
+	case 0x846D /* GL_ALIASED_POINT_SIZE_RANGE (compatibility) */: case GL_POINT_SIZE_RANGE:
+		v[0] = 1; v[1] = 2048; return 2;
 	case GL_MAX_SAMPLES: v[0] = 8; return 1;
 	case GL_MAX_3D_TEXTURE_SIZE: v[0] = 2048; return 1;
 	case GL_MAX_ARRAY_TEXTURE_LAYERS: v[0] = 2048; return 1;
