@@ -9,7 +9,13 @@ lines replay with every observation and returned value equal.
 Traces are kept in --traces (default /tmp/xfbtrace-sim-coverage) and are
 captured again only when missing, so a second run only replays.  Prints
 one line per failure (the replay's first difference) and a summary; with
---pass-list, writes the passing lines (tests/integration/sim_piglit_pass.txt).
+--pass-list, writes the passing lines (tests/integration/sim_piglit_pass.txt),
+with --markdown the failures as the table of docs/status.md.
+
+A line passes when the replay exits 0, every observation matches, no
+compared returned value differs, and every call it did not replay is one
+that cannot change what --check compares (HARMLESS: reading pixels back,
+which the sim cannot do because it does not rasterize).
 """
 import argparse
 import concurrent.futures
@@ -80,6 +86,7 @@ def main():
     ap.add_argument("--list", default=str(ROOT.parent / "shared" / "piglit-tf.txt"))
     ap.add_argument("--only", help="regular expression: run the matching lines only")
     ap.add_argument("--pass-list", help="write the passing lines to this file")
+    ap.add_argument("--markdown", help="write the failing lines as a Markdown table to this file")
     args = ap.parse_args()
 
     xfbtrace = pathlib.Path(args.build).resolve() / "cli" / "xfbtrace"
@@ -104,6 +111,11 @@ def main():
     passed = [l for l in lines if results[l][0]]
     print(f"\n{len(passed)} of {len(lines)} lines ({100.0 * len(passed) / max(1, len(lines)):.1f} %) "
           "replay on the sim with everything equal")
+    if args.markdown:
+        rows = ["| piglit line | first difference / reason |", "|---|---|"]
+        rows += [f"| `{l.replace(' -auto -fbo', '')}` | {results[l][1].replace('|', '/')} |"
+                 for l in lines if not results[l][0]]
+        pathlib.Path(args.markdown).write_text("\n".join(rows) + "\n")
     if args.pass_list:
         pathlib.Path(args.pass_list).write_text("".join(l + "\n" for l in passed))
     return 0
