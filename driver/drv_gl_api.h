@@ -208,7 +208,20 @@ DRV_GL(void, GetActiveAttrib, (GLuint program, GLuint index, GLsizei bufSize, GL
 DRV_GL(void, GetTransformFeedbackVarying, (GLuint program, GLuint index, GLsizei bufSize, GLsizei *length, GLsizei *size, GLenum *type, GLchar *name))
 DRV_GL(void, ShaderBinary, (GLsizei count, const GLuint *shaders, GLenum binaryFormat, const void *binary, GLsizei length))
 DRV_GL(void, ReleaseShaderCompiler, (void))
+
+/* drv_gl_pipeline.c: separable programs, program pipelines */
+DRV_GL(void, ProgramParameteri, (GLuint program, GLenum pname, GLint value))
 DRV_GL(GLuint, CreateShaderProgramv, (GLenum type, GLsizei count, const GLchar *const *strings))
+DRV_GL(void, GenProgramPipelines, (GLsizei n, GLuint *pipelines))
+DRV_GL(void, CreateProgramPipelines, (GLsizei n, GLuint *pipelines))
+DRV_GL(void, DeleteProgramPipelines, (GLsizei n, const GLuint *pipelines))
+DRV_GL(GLboolean, IsProgramPipeline, (GLuint pipeline))
+DRV_GL(void, BindProgramPipeline, (GLuint pipeline))
+DRV_GL(void, UseProgramStages, (GLuint pipeline, GLbitfield stages, GLuint program))
+DRV_GL(void, ActiveShaderProgram, (GLuint pipeline, GLuint program))
+DRV_GL(void, ValidateProgramPipeline, (GLuint pipeline))
+DRV_GL(void, GetProgramPipelineiv, (GLuint pipeline, GLenum pname, GLint *params))
+DRV_GL(void, GetProgramPipelineInfoLog, (GLuint pipeline, GLsizei bufSize, GLsizei *length, GLchar *infoLog))
 
 /* drv_gl_uniform.c */
 DRV_GL(GLint, GetUniformLocation, (GLuint program, const GLchar *name))

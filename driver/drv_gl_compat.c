@@ -983,8 +983,12 @@ static struct drv_program_obj *ff_program_build(struct drv_context *ctx)
 
 struct drv_program_obj *drv_gl_draw_program(struct drv_context *ctx)
 {
-	if (ctx->program || ctx->gles || ctx->core)
+	if (ctx->program)
 		return ctx->program;
+	if (ctx->pipeline)
+		return drv_gl_pipeline_draw_program(ctx);
+	if (ctx->gles || ctx->core)
+		return NULL;
 	if (!ctx->ff.program)
 		ctx->ff.program = ff_program_build(ctx);
 	return ctx->ff.program;

@@ -321,6 +321,7 @@ void drv_context_destroy(struct drv_context *ctx)
 		current = NULL;
 	drv_gl_flush(ctx);
 	release_bindings(ctx);
+	drv_gl_pipeline_fini(ctx);
 	drv_gl_query_fini_all(ctx);
 	drv_gl_xfb_fini_all(ctx);
 	drv_names_each(&ctx->vaos, free_vao, ctx);

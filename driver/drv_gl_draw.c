@@ -65,7 +65,7 @@ static bool validate(struct drv_context *ctx, GLenum mode, GLsizei count, GLsize
 			drv_gl_error(ctx, GL_INVALID_OPERATION);
 			return false;
 		}
-		if (ctx->program != ctx->xfb->program) {
+		if (drv_gl_vertex_program(ctx) != ctx->xfb->program) {
 			drv_gl_error(ctx, GL_INVALID_OPERATION);
 			return false;
 		}
@@ -74,7 +74,7 @@ static bool validate(struct drv_context *ctx, GLenum mode, GLsizei count, GLsize
 		drv_gl_error(ctx, GL_INVALID_OPERATION);
 		return false;
 	}
-	if (!ctx->program && (ctx->gles || ctx->core)) {
+	if (!ctx->program && !ctx->pipeline && (ctx->gles || ctx->core)) {
 		/* ES: drawing with no program is undefined; core: no fixed function. */
 		drv_gl_unsupported(ctx, "drawing without a program");
 		return false;

@@ -46,7 +46,7 @@ static unsigned get(struct drv_context *ctx, GLenum pname, double *v)
 	case GL_TRANSFORM_FEEDBACK_BINDING: v[0] = ctx->xfb->name; return 1;
 	case GL_VERTEX_ARRAY_BINDING: v[0] = ctx->vao->name; return 1;
 	case GL_CURRENT_PROGRAM: v[0] = ctx->program ? ctx->program->name : 0; return 1;
-	case GL_PROGRAM_PIPELINE_BINDING: v[0] = 0; return 1;
+	case GL_PROGRAM_PIPELINE_BINDING: v[0] = ctx->pipeline ? ctx->pipeline->name : 0; return 1;
 	case GL_TRANSFORM_FEEDBACK_BUFFER_ACTIVE: v[0] = ctx->xfb->active; return 1;
 	case GL_TRANSFORM_FEEDBACK_BUFFER_PAUSED: v[0] = ctx->xfb->paused; return 1;
 	case GL_RASTERIZER_DISCARD: v[0] = ctx->rasterizer_discard; return 1;

@@ -107,7 +107,17 @@ struct drv_program_obj {
 	uint32_t ubo_binding[DRV_MAX_UBOS];
 	struct drv_bo *code_bo;     /* the HW VS binary (256-byte aligned) */
 	bool delete_pending;
-	int in_use;                 /* contexts using it */
+	int in_use;                 /* contexts and pipelines using it */
+	bool separable;             /* GL_PROGRAM_SEPARABLE */
+};
+
+/* A program pipeline object (drv_gl_pipeline.c): the separable program of
+ * each stage (referenced, counted in its in_use). */
+struct drv_pipeline {
+	uint32_t name;
+	struct drv_program_obj *stage[DRV_STAGE_COUNT];
+	struct drv_program_obj *active;  /* glActiveShaderProgram: target of glUniform* */
+	bool validated;
 };
 
 /* One vertex attribute (ARB_vertex_attrib_binding model). */
@@ -294,7 +304,8 @@ struct drv_context {
 	struct drv_xfb_binding ssbo[DRV_MAX_SSBO_BINDINGS];
 	struct drv_xfb_binding atomic[DRV_MAX_ATOMIC_BINDINGS];
 
-	struct drv_names vaos, xfbs, queries;
+	struct drv_names vaos, xfbs, queries, pipelines;
+	struct drv_pipeline *pipeline;  /* glBindProgramPipeline; used when no program is */
 	struct drv_fb_state fb;
 	struct drv_vao *vao, default_vao;
 	struct drv_xfb *xfb, default_xfb;
@@ -334,6 +345,19 @@ void drv_gl_unsupported(struct drv_context *ctx, const char *why);
  * (es_major 0: never on ES). */
 bool drv_gl_version_at_least(const struct drv_context *ctx, int major, int minor, int es_major,
 			     int es_minor);
+
+/* ---- drv_gl_pipeline.c ---- */
+void drv_gl_pipeline_fini(struct drv_context *ctx);
+/* The program whose last vertex-processing stage runs: the current program,
+ * or the bound pipeline's geometry (else vertex) stage program.  Transform
+ * feedback captures its varyings. */
+struct drv_program_obj *drv_gl_vertex_program(struct drv_context *ctx);
+/* The bound pipeline's program for a draw (the current program is none);
+ * NULL after drv_gl_unsupported when the model cannot run the pipeline. */
+struct drv_program_obj *drv_gl_pipeline_draw_program(struct drv_context *ctx);
+/* The target of glUniform*: the current program, else the pipeline's
+ * active program (glActiveShaderProgram). */
+struct drv_program_obj *drv_gl_uniform_program(struct drv_context *ctx);
 
 /* ---- drv_gl_fb.c ---- */
 void drv_gl_fb_fini(struct drv_context *ctx);
@@ -398,8 +422,9 @@ void drv_gl_vertex_source(const struct drv_context *ctx, const struct drv_progra
  * consts_version when they change.  False (after drv_gl_unsupported) for a
  * built-in uniform whose state the sim does not model. */
 bool drv_gl_ff_constants(struct drv_context *ctx, struct drv_program_obj *p);
-/* The program a draw runs: the current one, or in a compatibility context
- * without one the fixed-function vertex program.  NULL (after
+/* The program a draw runs: the current one, else the bound pipeline's, or
+ * in a compatibility context without either the fixed-function vertex
+ * program.  NULL (after
  * drv_gl_unsupported or GL_OUT_OF_MEMORY) when there is none. */
 struct drv_program_obj *drv_gl_draw_program(struct drv_context *ctx);
 void drv_gl_ff_fini(struct drv_context *ctx);

@@ -679,10 +679,3 @@ void drv_gl_ShaderBinary(GLsizei count, const GLuint *shaders, GLenum binaryForm
 void drv_gl_ReleaseShaderCompiler(void)
 {
 }
-
-GLuint drv_gl_CreateShaderProgramv(GLenum type, GLsizei count, const GLchar *const *strings)
-{
-	DRV_CTX_RET(ctx, 0);
-	drv_gl_unsupported(ctx, "separable programs (glCreateShaderProgramv) are not modelled");
-	return 0;
-}

@@ -132,7 +132,7 @@ static void write(struct drv_program_obj *p, GLint location, GLsizei count, enum
 	void drv_gl_Uniform##n##suffix##v(GLint location, GLsizei count, const ctype *value)  \
 	{                                                                                     \
 		DRV_CTX(ctx);                                                                 \
-		write(ctx->program, location, count, base, n, 1, false, value);               \
+		write(drv_gl_uniform_program(ctx), location, count, base, n, 1, false, value); \
 	}
 UNIFORM_V(f, GLfloat, B_FLOAT, 1)
 UNIFORM_V(f, GLfloat, B_FLOAT, 2)
@@ -169,7 +169,8 @@ void drv_gl_Uniform4ui(GLint l, GLuint a, GLuint b, GLuint c, GLuint d) { GLuint
 			drv_gl_error(ctx, GL_INVALID_VALUE);                                    \
 			return;                                                                 \
 		}                                                                               \
-		write(ctx->program, location, count, B_FLOAT, rows, cols, transpose, value);    \
+		write(drv_gl_uniform_program(ctx), location, count, B_FLOAT, rows, cols,        \
+		      transpose, value);                                                        \
 	}
 UNIFORM_M(2, 2, 2)
 UNIFORM_M(3, 3, 3)

@@ -172,7 +172,7 @@ void drv_gl_BeginTransformFeedback(GLenum primitiveMode)
 {
 	DRV_CTX(ctx);
 	struct drv_xfb *x = ctx->xfb;
-	struct drv_program_obj *p = ctx->program;
+	struct drv_program_obj *p = drv_gl_vertex_program(ctx);
 	uint32_t need;
 
 	if (primitiveMode != GL_POINTS && primitiveMode != GL_LINES &&

@@ -227,9 +227,9 @@ static void obs_setup(struct sim *s)
 	PROC(MapBufferRange, "glMapBufferRange");
 	PROC(UnmapBuffer, "glUnmapBuffer");
 	PROC(GetQueryObjectui64v, "glGetQueryObjectui64v");
-	/* No program pipelines or program interface queries in the sim: the
+	/* No program interface queries in the sim: the
 	 * core computes the layout from glGetTransformFeedbackVarying. */
-	gl->GetProgramPipelineiv = NULL;
+	PROC(GetProgramPipelineiv, "glGetProgramPipelineiv");
 	gl->GetProgramInterfaceiv = NULL;
 	gl->GetProgramResourceiv = NULL;
 	s->get_error = gl->GetError;
