@@ -131,7 +131,7 @@ static enum xt_rc print_ret(struct dumper *d, const struct trace_ret *ret)
 
 	if (d->fmt == DUMP_JSONL) {
 		rc = xt_buf_append(b, ",\"ret\":", 7);
-		rc = rc ? rc : cli_value_json(b, &ret->ret, CLI_PARAM_FMT_NONE);
+		rc = rc ? rc : cli_value_json(b, &ret->ret, cli_ret_fmt_of(d->func));
 		if (ret->nouts) {
 			rc = rc ? rc : xt_buf_append(b, ",\"outs\":{", 9);
 			for (uint32_t i = 0; i < ret->nouts && !rc; i++) {
@@ -148,7 +148,7 @@ static enum xt_rc print_ret(struct dumper *d, const struct trace_ret *ret)
 	}
 	if (ret->ret.tag != TRACE_TAG_NULL) {
 		rc = xt_buf_append(b, " = ", 3);
-		rc = rc ? rc : cli_value_text(b, &ret->ret, CLI_PARAM_FMT_NONE, d->full);
+		rc = rc ? rc : cli_value_text(b, &ret->ret, cli_ret_fmt_of(d->func), d->full);
 	}
 	for (uint32_t i = 0; i < ret->nouts && !rc; i++) {
 		rc = xt_buf_printf(b, "%s%s -> ", i ? ", " : " [", param_name(d, ret->out_index[i], tmp));

@@ -47,6 +47,15 @@ struct cli_param_fmt cli_param_fmt_of(const char *func, uint32_t index)
 	return (struct cli_param_fmt){ info.group, (int)info.elem };
 }
 
+struct cli_param_fmt cli_ret_fmt_of(const char *func)
+{
+	struct glapi_func_info info;
+	int id = glapi_func_lookup(func);
+	if (id < 0 || !glapi_func_info(id, &info))
+		return CLI_PARAM_FMT_NONE;
+	return (struct cli_param_fmt){ info.ret_group, -1 };
+}
+
 static const char *enum_name(uint64_t value, int group)
 {
 	if (value > UINT32_MAX)

@@ -21,6 +21,8 @@ struct cli_param_fmt {
 /* Looks up parameter `index` of function `func` (by name) in the GL API
  * tables; CLI_PARAM_FMT_NONE when unknown. */
 struct cli_param_fmt cli_param_fmt_of(const char *func, uint32_t index);
+/* The same for the return value of `func` (glGetError: ErrorCode). */
+struct cli_param_fmt cli_ret_fmt_of(const char *func);
 
 /* apitrace-like text: GL_ARRAY_BUFFER, 1.5, "str", blob(64), {1, 2}.
  * Small MEMORY values of a known element type print as their elements.

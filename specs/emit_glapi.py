@@ -102,9 +102,9 @@ def gen_funcs(outdir, funcs, descs, group_ids):
     frows, prows = [], []
     first = 0
     for f, (rd, pds) in zip(funcs, descs):
-        frows.append("\t{ %du, %du, %d, GLAPI_K_%s, %d, GLAPI_O_%s }," % (
+        frows.append("\t{ %du, %du, %d, GLAPI_K_%s, %d, GLAPI_O_%s, %d }," % (
             pool.add(f.name), first, len(f.params), rd.glapi_kind, f.api,
-            ret_object_kind(f) or "NONE"))
+            ret_object_kind(f) or "NONE", group_ids.get(f.ret_group, -1) if f.ret_group else -1))
         for p, d in zip(f.params, pds):
             g = group_ids.get(p.group, -1) if p.group else -1
             if f.api == API_EGL and p.ctype == "EGLenum":
@@ -116,7 +116,7 @@ def gen_funcs(outdir, funcs, descs, group_ids):
         first += len(f.params)
     order = sorted(range(len(funcs)), key=lambda i: funcs[i].name)
     out = [HEADER, '#include "glapi.h"\n\n#include <string.h>\n\n', pool.emit("func_strs")]
-    out.append("\nstatic const struct { uint32_t name, first; uint8_t nparams, ret, api, ret_obj; } funcs[%d] = {\n" % len(funcs))
+    out.append("\nstatic const struct { uint32_t name, first; uint8_t nparams, ret, api, ret_obj; int16_t ret_group; } funcs[%d] = {\n" % len(funcs))
     out.append("\n".join(frows) + "\n};\n")
     out.append("\nstatic const struct { uint32_t name; uint8_t kind, elem; int16_t group; uint8_t binding, obj; } params[%d] = {\n" % max(1, len(prows)))
     out.append("\n".join(prows) + "\n};\n")
@@ -162,6 +162,7 @@ bool glapi_func_info(int id, struct glapi_func_info *out)
 	out->ret_kind = (enum glapi_kind)funcs[id].ret;
 	out->api = (enum glapi_api)funcs[id].api;
 	out->ret_obj = (enum glapi_object)funcs[id].ret_obj;
+	out->ret_group = funcs[id].ret_group;
 	return true;
 }
 

@@ -56,6 +56,8 @@ def main(argv):
         for p in f.params:
             if p.group:
                 groups.add(p.group)
+        if f.ret_group:
+            groups.add(f.ret_group)
     group_ids = {"EGL": 0}
     for g in sorted(groups):
         group_ids[g] = len(group_ids)

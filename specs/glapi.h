@@ -92,6 +92,7 @@ struct glapi_func_info {
 	enum glapi_kind ret_kind;
 	enum glapi_api api;
 	enum glapi_object ret_obj;  /* object kind of the return value */
+	int ret_group;              /* enum group of the return value, -1 if none */
 };
 
 struct glapi_param_info {

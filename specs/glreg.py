@@ -85,11 +85,12 @@ class Param:
 
 
 class Func:
-    def __init__(self, name, ret, params, api):
+    def __init__(self, name, ret, params, api, ret_group=None):
         self.name = name
         self.ret = ret
         self.params = params
         self.api = api
+        self.ret_group = ret_group  # enum group of the return value (<proto group=...>)
 
 
 def norm_type(t):
@@ -114,7 +115,8 @@ def parse_xml_commands(path, api):
         txt = "".join(proto.itertext())
         name = proto.find("name").text
         ret = norm_type(txt[:txt.rfind(name)].strip())
-        funcs.append(Func(name, ret, [xml_param(p) for p in c.findall("param")], api))
+        funcs.append(Func(name, ret, [xml_param(p) for p in c.findall("param")], api,
+                          proto.get("group")))
     return root, funcs
 
 

@@ -47,3 +47,19 @@ def test_bad_call_range_is_rejected(xfbtrace, tmp_path):
     out = run([xfbtrace, "dump", "--calls", "9-3", tmp_path / "x.xfbt"])
     assert out.returncode == 2
     assert "bad call range" in out.stderr
+
+
+def test_dump_names_return_values_by_their_enum_group(xfbtrace, build_dir, tmp_path):
+    """glGetError's 0 is GL_NO_ERROR (group ErrorCode), not the first enum
+    valued 0 (GL_FALSE); glCheckFramebufferStatus uses FramebufferStatus."""
+    import json
+    trace = tmp_path / "t.xfbt"
+    app = build_dir / "tests" / "apps" / "tf-separate-gl33"
+    assert run([xfbtrace, "capture", "-o", trace, "--", app]).returncode == 0
+    out = run([xfbtrace, "dump", "--format", "jsonl", trace])
+    assert out.returncode == 0, out.stderr
+    calls = [json.loads(l) for l in out.stdout.splitlines() if '"type":"call"' in l]
+    errors = [c["ret"] for c in calls if c["name"] == "glGetError"]
+    assert errors and set(errors) == {"GL_NO_ERROR"}, errors
+    text = run([xfbtrace, "dump", trace]).stdout
+    assert "glGetError() = GL_NO_ERROR" in text and "glGetError() = GL_FALSE" not in text
