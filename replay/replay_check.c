@@ -41,9 +41,15 @@ bool replay_checking(const struct replay *rp, uint64_t no)
 	return rp->opt.check && no >= rp->opt.first_call;
 }
 
+bool replay_call_unsupported(const struct replay *rp, uint64_t no)
+{
+	return rp->unsupported_call == no + 1;
+}
+
 void replay_unsupported(struct replay *rp, const struct trace_call *call, const char *why)
 {
 	rp->sum.unsupported_calls++;
+	rp->unsupported_call = call->no + 1;
 	for (size_t i = 0; i < rp->nunsup; i++) {
 		if (!strcmp(rp->unsup[i].name, call->name) && !strcmp(rp->unsup[i].why, why)) {
 			rp->unsup[i].count++;

@@ -58,6 +58,7 @@ struct replay {
 
 	struct replay_unsup *unsup;
 	size_t nunsup;
+	uint64_t unsupported_call;  /* number + 1 of the last call replay_unsupported named, 0: none */
 	uint64_t *timers;             /* recorded names of timer queries */
 	size_t ntimers;
 	uint64_t reported;            /* differences printed in detail */

@@ -156,9 +156,9 @@ void host_obs_get_error(struct host *h, struct replay *rp, struct host_ctx *x,
 			const struct trace_call *call, const struct trace_ret *ret);
 /* Compares the values call `call` returned to the application with the
  * recorded ones (also used by the sim backend, replay_sim.c). */
-void host_obs_check_returns(struct replay *rp, int id, const struct trace_call *call,
-			    const struct trace_ret *ret, const struct host_args *args,
-			    const union replay_arg *rv);
+void host_obs_check_returns(struct replay *rp, const struct host *h, const struct host_ctx *x,
+			    int id, const struct trace_call *call, const struct trace_ret *ret,
+			    const struct host_args *args, const union replay_arg *rv);
 /* Moves the errors the call raised into x's queue. */
 void host_obs_collect_errors(struct host *h, struct host_ctx *x, const struct trace_call *call);
 /* The key of buffer `buffer`'s mapping in the client memory (replay_mem.h):

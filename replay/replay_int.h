@@ -67,6 +67,8 @@ enum xt_rc replay_sim_create(struct replay_backend **out, struct xt_err *err);
  * number and counted.
  */
 void replay_unsupported(struct replay *rp, const struct trace_call *call, const char *why);
+/* Whether replay_unsupported was called for call number `no` (the last one). */
+bool replay_call_unsupported(const struct replay *rp, uint64_t no);
 
 /*
  * Record sink for the observations the backend makes after a call (the

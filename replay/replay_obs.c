@@ -296,9 +296,164 @@ static bool pname_in(uint64_t pname, const GLenum *list, size_t n)
 	return false;
 }
 
-void host_obs_check_returns(struct replay *rp, int id, const struct trace_call *call,
-			  const struct trace_ret *ret, const struct host_args *args,
-			  const union replay_arg *rv)
+/* ---- glGet* state ---------------------------------------------------------- */
+
+/* Whether the value of glGet pname depends on the implementation (limits,
+ * versions, formats, framebuffer bits, timing) rather than on the calls
+ * the application made: such values are listed apart, never compared. */
+static bool implementation_dependent(const char *name)
+{
+	static const char *const prefixes[] = { "GL_MAX_", "GL_MIN_", "GL_NUM_", "GL_CONTEXT_",
+						"GL_IMPLEMENTATION_", "GL_SMOOTH_", "GL_ALIASED_" };
+	static const char *const suffixes[] = { "_ALIGNMENT", "_RANGE", "_BITS", "_FORMATS",
+						"_GRANULARITY", "_VERSION", "_PROVOKING_VERTEX" };
+	static const char *const names[] = {
+		"GL_SAMPLES", "GL_SAMPLE_BUFFERS", "GL_DOUBLEBUFFER", "GL_STEREO", "GL_TIMESTAMP",
+		"GL_SHADER_COMPILER", "GL_QUADS_FOLLOW_PROVOKING_VERTEX_CONVENTION",
+		"GL_RESET_NOTIFICATION_STRATEGY", "GL_MAX_ELEMENT_INDEX", "GL_RENDERER", "GL_VENDOR",
+	};
+	size_t n = strlen(name);
+
+	for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
+		if (!strncmp(name, prefixes[i], strlen(prefixes[i])))
+			return true;
+	for (size_t i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++) {
+		size_t k = strlen(suffixes[i]);
+		if (n > k && !strcmp(name + n - k, suffixes[i]))
+			return true;
+	}
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (!strcmp(name, names[i]))
+			return true;
+	return false;
+}
+
+/* The object kind a binding pname names (GLAPI_O_NONE: not a binding). */
+static enum glapi_object binding_kind(const char *name)
+{
+	static const struct { const char *name; enum glapi_object kind; } exact[] = {
+		{ "GL_VERTEX_ARRAY_BINDING", GLAPI_O_VERTEX_ARRAY },
+		{ "GL_CURRENT_PROGRAM", GLAPI_O_SHADER_OBJECT },
+		{ "GL_PROGRAM_PIPELINE_BINDING", GLAPI_O_PIPELINE },
+		{ "GL_TRANSFORM_FEEDBACK_BINDING", GLAPI_O_TRANSFORM_FEEDBACK },
+		{ "GL_DRAW_FRAMEBUFFER_BINDING", GLAPI_O_FRAMEBUFFER },
+		{ "GL_READ_FRAMEBUFFER_BINDING", GLAPI_O_FRAMEBUFFER },
+		{ "GL_RENDERBUFFER_BINDING", GLAPI_O_RENDERBUFFER },
+		{ "GL_SAMPLER_BINDING", GLAPI_O_SAMPLER },
+		{ "GL_VERTEX_BINDING_BUFFER", GLAPI_O_BUFFER },
+	};
+	size_t n = strlen(name);
+
+	for (size_t i = 0; i < sizeof exact / sizeof exact[0]; i++)
+		if (!strcmp(name, exact[i].name))
+			return exact[i].kind;
+	if (n > 15 && !strcmp(name + n - 15, "_BUFFER_BINDING"))
+		return GLAPI_O_BUFFER;
+	if (!strncmp(name, "GL_TEXTURE_BINDING_", 19))
+		return GLAPI_O_TEXTURE;
+	return GLAPI_O_NONE;
+}
+
+/* Size in bytes of one value of glGet<T>v, by function name; 0 if not one. */
+static size_t get_value_size(const char *fn, bool *is_float)
+{
+	static const struct { const char *prefix; size_t size; bool fp; } forms[] = {
+		{ "glGetInteger64", 8, false }, { "glGetInteger", 4, false },
+		{ "glGetBoolean", 1, false }, { "glGetFloat", 4, true }, { "glGetDouble", 8, true },
+	};
+	for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
+		size_t k = strlen(forms[i].prefix);
+		if (!strncmp(fn, forms[i].prefix, k) &&
+		    (!strcmp(fn + k, "v") || !strcmp(fn + k, "i_v"))) {
+			*is_float = forms[i].fp;
+			return forms[i].size;
+		}
+	}
+	return 0;
+}
+
+static void value_str(char *out, size_t cap, const uint8_t *p, size_t size, bool fp)
+{
+	int64_t i = 0;
+	double d = 0;
+
+	if (fp && size == 4) {
+		float f;
+		memcpy(&f, p, 4);
+		d = f;
+	} else if (fp) {
+		memcpy(&d, p, 8);
+	} else {
+		memcpy(&i, p, size);   /* little endian: the low bytes */
+		if (size == 4)
+			i = (int32_t)i;
+	}
+	if (fp)
+		snprintf(out, cap, "%.9g", d);
+	else
+		snprintf(out, cap, "%" PRId64, i);
+}
+
+/*
+ * glGet{Integer,Integer64,Boolean,Float,Double}v and their i_v forms: state
+ * values are compared element by element (binding names mapped back to the
+ * application's names first), implementation-dependent ones are counted
+ * apart.
+ */
+static void compare_get(struct replay *rp, const struct host *h, const struct host_ctx *x,
+			const struct trace_call *call, const struct trace_ret *ret,
+			const struct host_args *args, size_t size, bool fp)
+{
+	uint32_t out = call->nargs - 1;
+	const char *pname = glapi_enum_name((uint32_t)args->a[0].u);
+	const struct trace_value *o = ret_out(ret, out);
+	enum glapi_object kind;
+	char what[96], rec[48], rep[48];
+
+	if (!o || o->tag != TRACE_TAG_MEMORY || !args->out[out] || o->mem.len > args->out_bytes[out] ||
+	    !pname || implementation_dependent(pname)) {
+		replay_return_skipped(rp, call);
+		return;
+	}
+	snprintf(what, sizeof what, "%s", pname);
+	if (call->nargs == 3)
+		snprintf(what, sizeof what, "%s[%" PRIu64 "]", pname, args->a[1].u);
+	kind = binding_kind(pname);
+	if (kind != GLAPI_O_NONE && (fp || size == 1)) {
+		replay_return_skipped(rp, call);
+		return;
+	}
+	for (size_t at = 0; at + size <= o->mem.len; at += size) {
+		const uint8_t *a = o->mem.bytes + at, *b = (const uint8_t *)args->out[out] + at;
+		bool eq;
+		if (kind != GLAPI_O_NONE) {
+			uint64_t got = 0, want = 0;
+			bool container = kind == GLAPI_O_VERTEX_ARRAY || kind == GLAPI_O_PIPELINE ||
+					 kind == GLAPI_O_TRANSFORM_FEEDBACK || kind == GLAPI_O_FRAMEBUFFER;
+			memcpy(&got, b, size);
+			memcpy(&want, a, size);
+			got = replay_names_app(h->names, container ? x->ns : x->share_ns, kind, 0, got);
+			eq = got == want;
+			snprintf(rec, sizeof rec, "%" PRIu64, want);
+			snprintf(rep, sizeof rep, "%" PRIu64 " (as the application's name)", got);
+		} else {
+			eq = !memcmp(a, b, size);
+			value_str(rec, sizeof rec, a, size, fp);
+			value_str(rep, sizeof rep, b, size, fp);
+		}
+		if (!eq || at + 2 * size > o->mem.len) {
+			if (o->mem.len > size)
+				snprintf(what + strlen(what), sizeof what - strlen(what), " value %zu", at / size);
+			replay_return_checked(rp, call, eq, what, rec, rep);
+			return;
+		}
+	}
+	replay_return_skipped(rp, call);   /* no whole value recorded */
+}
+
+void host_obs_check_returns(struct replay *rp, const struct host *h, const struct host_ctx *x,
+			    int id, const struct trace_call *call, const struct trace_ret *ret,
+			    const struct host_args *args, const union replay_arg *rv)
 {
 	static const GLenum shader_pnames[] = { GL_COMPILE_STATUS };
 	static const GLenum program_pnames[] = {
@@ -311,9 +466,15 @@ void host_obs_check_returns(struct replay *rp, int id, const struct trace_call *
 	struct glapi_func_info fi;
 	char what[96];
 
-	if (!ret || !replay_checking(rp, call->no) || !glapi_func_info(id, &fi))
+	size_t get_size;
+	bool fp = false;
+
+	if (!ret || !replay_checking(rp, call->no) || !glapi_func_info(id, &fi) ||
+	    replay_call_unsupported(rp, call->no))
 		return;
-	if (!strcmp(n, "glGetShaderiv") && call->nargs == 3 &&
+	if ((call->nargs == 2 || call->nargs == 3) && (get_size = get_value_size(n, &fp))) {
+		compare_get(rp, h, x, call, ret, args, get_size, fp);
+	} else if (!strcmp(n, "glGetShaderiv") && call->nargs == 3 &&
 	    pname_in(args->a[1].u, shader_pnames, 1)) {
 		snprintf(what, sizeof what, "%s", glapi_enum_name((uint32_t)args->a[1].u));
 		compare_out(rp, call, ret, args, 2, what);
@@ -456,5 +617,5 @@ void host_obs_after(struct host *h, struct replay *rp, struct host_ctx *x, int i
 	default:
 		break;
 	}
-	host_obs_check_returns(rp, id, call, ret, args, rv);
+	host_obs_check_returns(rp, h, x, id, call, ret, args, rv);
 }

@@ -364,7 +364,7 @@ static void obs_after(struct sim *s, struct replay *rp, struct sim_ctx *x, int i
 	default:
 		break;
 	}
-	host_obs_check_returns(rp, id, call, ret, args, rv);
+	host_obs_check_returns(rp, &s->h, &x->hx, id, call, ret, args, rv);
 }
 
 /* ---- artefacts ------------------------------------------------------------------ */
