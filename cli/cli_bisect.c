@@ -27,13 +27,15 @@
  *
  * Cache (--cache, default $XDG_CACHE_HOME/xfbtrace/bisect/<repo-hash>):
  *   worktree/           the detached worktree
- *   build-<sha>/        one build per commit; .xfbtrace-bisect says "ok"
- *                       or "failed", and a build is never run twice
- *   logs/<sha>-build.log, logs/<sha>-replay.log
+ *   build-<sha>[-<h>]/  one build per commit; .xfbtrace-bisect says "ok"
+ *                       or "failed", and a build is never run twice; <h>
+ *                       hashes --build and --meson-option when given
+ *   logs/<sha>[-<h>]-build.log, logs/<sha>[-<h>]-replay.log
  *   bisect.db           the default --db
  *   lock                one bisect per cache at a time (flock)
- * Runs already in the database (label "bisect:<sha>", same trace and
- * backend) are reused without building or replaying.
+ * Runs already in the database (label "bisect:<sha>[-<h>]", <h> hashing
+ * --build, --meson-option and --env; same trace and backend) are reused
+ * without building or replaying.
  */
 #include <getopt.h>
 #include <inttypes.h>
@@ -66,7 +68,9 @@ static void usage(FILE *f)
 		"                 directory)\n"
 		"  --backend B    sim (default) or host\n"
 		"  --db FILE      results database (default: CACHE/bisect.db); runs it\n"
-		"                 holds already (label bisect:<sha>) are not replayed again\n"
+		"                 holds already (label bisect:<sha>, with -<hash> of\n"
+		"                 --build, --meson-option and --env when given) are not\n"
+		"                 replayed again\n"
 		"  --cache DIR    worktree, builds and logs (default:\n"
 		"                 $XDG_CACHE_HOME/xfbtrace/bisect/<repo-hash>)\n"
 		"  --compare C    observations (default), registers (sim register state\n"
@@ -105,12 +109,12 @@ static void subject_of(struct bisect *b, const char *sha, char *out, size_t n)
  */
 static int evaluate(struct bisect *b, const char *sha, bool reference, struct outcome *o)
 {
-	char label[64], subject[256];
+	char label[96], subject[256];
 	int rc = 0;
 
 	memset(o, 0, sizeof *o);
 	o->first_call = -1;
-	cli_bisect_strfmt(label, sizeof label, "bisect:%s", sha);
+	cli_bisect_strfmt(label, sizeof label, "bisect:%s%s", sha, b->run_variant);
 	subject_of(b, sha, subject, sizeof subject);
 	b->steps_done++;
 	if (b->steps_done > b->steps_estimate)
@@ -350,6 +354,7 @@ static int run_bisect(struct bisect *b)
 	char (*list)[SHA_LEN + 1] = NULL;
 	int n = 0, rc;
 
+	cli_bisect_variants(b);
 	if ((rc = cli_bisect_setup(b)) || (rc = cli_bisect_resolve(b, b->good_arg, b->good)) ||
 	    (rc = cli_bisect_resolve(b, b->bad_arg, b->bad)) || (rc = cli_bisect_lock(b)) ||
 	    (rc = list_commits(b, &list, &n)))

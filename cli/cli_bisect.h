@@ -26,6 +26,11 @@ struct bisect {
 	const char *envs[MAX_LIST_OPTS];
 	int nenvs;
 	bool compare_obs, compare_regs;
+	/* What sets builds and runs apart besides the commit: "" with the
+	 * defaults, else "-" and a hash of --build / --meson-option (builds)
+	 * and of those and --env (runs), so that a cached build or run made
+	 * with other options is never reused. */
+	char build_variant[24], run_variant[24];
 	/* resolved */
 	char trace[PATH_MAX], repo[PATH_MAX], cache[PATH_MAX], worktree[PATH_MAX];
 	char db_path[PATH_MAX], self[PATH_MAX], scratch[PATH_MAX];
@@ -67,6 +72,8 @@ const char *cli_bisect_git_out(struct bisect *b);
 /* Resolves `rev` to a full commit hash of b->repo; CLI status. */
 int cli_bisect_resolve(struct bisect *b, const char *rev, char sha[SHA_LEN + 1]);
 
+/* Fills b->build_variant and b->run_variant from the options. */
+void cli_bisect_variants(struct bisect *b);
 /* Fills the resolved paths (trace, repo, cache, db, self); CLI status. */
 int cli_bisect_setup(struct bisect *b);
 /* Takes the cache's lock for the life of the process; CLI status. */

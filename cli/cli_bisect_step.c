@@ -187,9 +187,35 @@ static int prepare_worktree(struct bisect *b)
 
 /* ---- building and replaying one commit ---------------------------------- */
 
+static void hash_str(uint64_t *h, const char *s)
+{
+	*h = xt_hash64_seed(s, strlen(s) + 1, *h);
+}
+
+void cli_bisect_variants(struct bisect *b)
+{
+	uint64_t h = 0;
+	bool any = b->build_cmd || b->nmeson_opts;
+
+	hash_str(&h, b->build_cmd ? b->build_cmd : "");
+	for (int i = 0; i < b->nmeson_opts; i++)
+		hash_str(&h, b->meson_opts[i]);
+	cli_bisect_strfmt(b->build_variant, sizeof b->build_variant, any ? "-%016" PRIx64 : "", h);
+	for (int i = 0; i < b->nenvs; i++)
+		hash_str(&h, b->envs[i]);
+	any |= b->nenvs > 0;
+	cli_bisect_strfmt(b->run_variant, sizeof b->run_variant, any ? "-%016" PRIx64 : "", h);
+}
+
+/* The build directory of `sha` under the current build options. */
+static void build_dir(const struct bisect *b, const char *sha, char *out, size_t n)
+{
+	cli_bisect_strfmt(out, n, "%s/build-%s%s", b->cache, sha, b->build_variant);
+}
+
 static void marker_path(const struct bisect *b, const char *sha, char *out, size_t n)
 {
-	cli_bisect_strfmt(out, n, "%s/build-%s/.xfbtrace-bisect", b->cache, sha);
+	cli_bisect_strfmt(out, n, "%s/build-%s%s/.xfbtrace-bisect", b->cache, sha, b->build_variant);
 }
 
 /* "ok", "failed" or "" (never built). */
@@ -225,8 +251,8 @@ bool cli_bisect_build(struct bisect *b, const char *sha, struct outcome *o)
 	struct xt_err err;
 	int status;
 
-	cli_bisect_strfmt(dir, sizeof dir, "%s/build-%s", b->cache, sha);
-	cli_bisect_strfmt(log, sizeof log, "%s/logs/%s-build.log", b->cache, sha);
+	build_dir(b, sha, dir, sizeof dir);
+	cli_bisect_strfmt(log, sizeof log, "%s/logs/%s%s-build.log", b->cache, sha, b->build_variant);
 	read_marker(b, sha, marker);
 	if (marker[0]) {
 		o->build_cached = true;
@@ -319,9 +345,9 @@ bool cli_bisect_replay(struct bisect *b, const char *sha, const char *label, str
 	const char *env[MAX_LIST_OPTS + 1];
 	struct xt_err err;
 
-	cli_bisect_strfmt(dir, sizeof dir, "%s/build-%s", b->cache, sha);
+	build_dir(b, sha, dir, sizeof dir);
 	cli_bisect_strfmt(exe, sizeof exe, "%s/cli/xfbtrace", dir);
-	cli_bisect_strfmt(log, sizeof log, "%s/logs/%s-replay.log", b->cache, sha);
+	cli_bisect_strfmt(log, sizeof log, "%s/logs/%s%s-replay.log", b->cache, sha, b->run_variant);
 	if (access(exe, X_OK))
 		cli_bisect_strfmt(exe, sizeof exe, "%s", b->self);
 	for (int i = 0; i < b->nenvs; i++) {

@@ -109,11 +109,11 @@ def trace(xfbtrace, build_dir, history):
     return path
 
 
-def bisect(xfbtrace, history, trace, good, bad):
+def bisect(xfbtrace, history, trace, good, bad, *extra):
     h = history
     argv = [xfbtrace, "bisect", "--trace", trace, "--good", good, "--bad", bad,
             "--repo", h["repo"], "--backend", "sim", "--db", h["dir"] / "results.db",
-            "--cache", h["dir"] / "cache", *BUILD_OPTS]
+            "--cache", h["dir"] / "cache", *BUILD_OPTS, *extra]
     t0 = time.monotonic()
     out = run(argv, timeout=1800)
     return out, time.monotonic() - t0
@@ -184,6 +184,14 @@ def test_bisect_names_the_commit_that_breaks_tf_and_reuses_builds_and_runs(xfbtr
     timing(h, f"bisect regression: first run {first:.1f} s ({len(s['steps'])} revisions), "
               f"second run {second:.2f} s: {first / second:.0f}x faster")
     assert second < first / 5
+
+    # Other replay options: the builds are reused, the runs are not (a run
+    # made under other --env may differ).
+    out3, _ = bisect(xfbtrace, h, trace, h["base"], h["r"][-1], "--env", "XFBTRACE_BISECT_TEST=1")
+    assert out3.returncode == 0 and f"first bad commit: {bad_commit}" in out3.stdout, describe(out3)
+    assert "building…" not in out3.stdout and "replaying…" in out3.stdout, describe(out3)
+    s3 = session(xfbtrace, h, out3)
+    assert not any(st["run_cached"] for st in s3["steps"])
 
 
 def test_bisect_skips_a_commit_that_does_not_build(xfbtrace, history, trace):
