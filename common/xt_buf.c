@@ -20,8 +20,10 @@ enum xt_rc xt_buf_reserve(struct xt_buf *b, size_t extra)
 	size_t need, cap;
 	uint8_t *p;
 
-	if (extra > SIZE_MAX - b->len)
+	if (extra > SIZE_MAX - b->len) {
+		b->failed = true;
 		return XT_ERR_NOMEM;
+	}
 	need = b->len + extra;
 	if (need <= b->cap)
 		return XT_OK;
@@ -29,8 +31,10 @@ enum xt_rc xt_buf_reserve(struct xt_buf *b, size_t extra)
 	while (cap < need)
 		cap = cap > SIZE_MAX / 2 ? need : cap * 2;
 	p = xt_realloc(b->data, cap);
-	if (!p)
+	if (!p) {
+		b->failed = true;
 		return XT_ERR_NOMEM;
+	}
 	b->data = p;
 	b->cap = cap;
 	return XT_OK;

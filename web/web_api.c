@@ -183,6 +183,7 @@ static void api_run(struct web_req *q, struct web_reply *r, int64_t id)
 
 static void json_text_or_null(struct xt_buf *b, const struct xt_buf *t, bool have)
 {
+	b->failed |= t->failed;
 	if (have)
 		xt_json_str(b, (const char *)t->data, t->len);
 	else
@@ -283,6 +284,7 @@ static void api_run_call(struct web_req *q, struct web_reply *r, int64_t id, uin
 		goto fail;
 	}
 	xt_buf_append(&r->body, obs.data, obs.len);
+	r->body.failed |= obs.failed;
 	xt_buf_fini(&obs);
 	xt_buf_append(&r->body, ",\"tf\":[", 7);
 	for (uint32_t i = 0; i < 4; i++) {
@@ -449,6 +451,7 @@ static void json_packet(struct xt_buf *b, const uint32_t *dw, const struct diff_
 			e = s;
 	}
 	xt_json_str(b, s ? s : "", s ? (size_t)(e - s) : 0);
+	b->failed |= t.failed;
 	xt_buf_fini(&t);
 }
 

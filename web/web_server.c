@@ -200,6 +200,9 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 		q->db = s->db;
 		if (parse_path(q, url, &r))
 			route(q, &r);
+		/* A reply missing a piece is never sent as if it were whole. */
+		if (r.body.failed)
+			web_error(&r, 503, "out of memory while building the reply");
 	}
 	free(q);
 	if (r.static_body) {

@@ -51,6 +51,12 @@ static void test_buf_keeps_contents_when_allocation_fails(void)
 	CHECK_EQ_INT(b.len, 2);
 	CHECK(memcmp(b.data, "xy", 2) == 0);
 	xt_fault_arm(XT_FAULT_ALLOC, 0);
+	/* the failure sticks, so a text built with unchecked appends shows it */
+	CHECK(b.failed);
+	CHECK_EQ_INT(xt_buf_append(&b, "z", 1), XT_OK);
+	CHECK(b.failed);
+	xt_buf_reset(&b);
+	CHECK(!b.failed);
 	xt_buf_fini(&b);
 }
 
