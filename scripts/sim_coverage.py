@@ -42,7 +42,7 @@ HARMLESS = re.compile(r"^call \d+ (glReadPixels|glReadnPixels|glGetFramebufferAt
 def blocking(out):
     """The lines of a replay's output that make a piglit line fail."""
     lines = (out.stdout + out.stderr).splitlines()
-    bad = [l for l in lines if re.match(r"call \d+ .*differs", l)]
+    bad = [l for l in lines if re.match(r"call \d+ .*(differs|the replay raised|made no observation)", l)]
     bad += [l for l in lines if re.match(r"call \d+ \w+: not replayed", l) and not HARMLESS.match(l)]
     bad += [l for l in lines if re.search(r"fault|error:", l) and not l.startswith("call ")]
     return bad
@@ -74,7 +74,7 @@ def one(xfbtrace, traces, line):
     if not r or int(r.group(2)):
         bad.append("returned values differ" if r else "no returned-value summary")
     if out.returncode and not bad:
-        bad.append(f"replay exit {out.returncode}: " + (out.stdout + out.stderr).strip()[-200:])
+        bad.append(f"replay exit {out.returncode}: " + " / ".join((out.stdout + out.stderr).strip().splitlines()[-3:]))
     return line, not bad, bad[0][:300] if bad else ""
 
 
