@@ -24,6 +24,12 @@ struct drv_translation {
 	bool dst_es;
 	struct drv_builtin_map *maps;   /* malloc'd */
 	unsigned n_maps;
+	/* further compilation units of the same stage (GL links several
+	 * shader objects of one stage), each translated on its own; glslang
+	 * parses them and links them with this one.  Borrowed, not freed by
+	 * drv_translation_fini. */
+	const struct drv_translation *more;
+	unsigned n_more;
 };
 
 /*
@@ -40,6 +46,17 @@ void drv_translation_fini(struct drv_translation *t);
 const char *drv_translation_user_name(const struct drv_builtin_map *maps, unsigned n, const char *name);
 /* The reverse: the identifier in the translated source for a user name. */
 const char *drv_translation_src_name(const struct drv_builtin_map *maps, unsigned n, const char *name);
+
+/* --- drv_glsl_layout.c ------------------------------------------------------ */
+
+/*
+ * Checks the layout-qualifier rules glslang leaves out (drv_glsl_layout.c
+ * top comment) on the application's source of `stage`, written for
+ * `version` (es: GLSL ES).  Violations are appended to `log` as compile
+ * errors and return XT_ERR_INVALID; XT_ERR_NOMEM on allocation failure.
+ */
+enum xt_rc drv_glsl_check_layouts(const char *src, enum drv_stage stage, int version, bool es,
+				  struct xt_buf *log);
 
 /* --- drv_glslang.c ---------------------------------------------------------- */
 

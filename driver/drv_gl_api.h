@@ -206,7 +206,6 @@ DRV_GL(void, GetProgramInfoLog, (GLuint program, GLsizei bufSize, GLsizei *lengt
 DRV_GL(GLint, GetAttribLocation, (GLuint program, const GLchar *name))
 DRV_GL(void, GetActiveAttrib, (GLuint program, GLuint index, GLsizei bufSize, GLsizei *length, GLint *size, GLenum *type, GLchar *name))
 DRV_GL(void, GetTransformFeedbackVarying, (GLuint program, GLuint index, GLsizei bufSize, GLsizei *length, GLsizei *size, GLenum *type, GLchar *name))
-DRV_GL(void, ShaderBinary, (GLsizei count, const GLuint *shaders, GLenum binaryFormat, const void *binary, GLsizei length))
 DRV_GL(void, ReleaseShaderCompiler, (void))
 
 /* drv_gl_pipeline.c: separable programs, program pipelines */
@@ -222,6 +221,21 @@ DRV_GL(void, ActiveShaderProgram, (GLuint pipeline, GLuint program))
 DRV_GL(void, ValidateProgramPipeline, (GLuint pipeline))
 DRV_GL(void, GetProgramPipelineiv, (GLuint pipeline, GLenum pname, GLint *params))
 DRV_GL(void, GetProgramPipelineInfoLog, (GLuint pipeline, GLsizei bufSize, GLsizei *length, GLchar *infoLog))
+
+/* drv_gl_spirv.c: shaders from SPIR-V (ARB_gl_spirv) */
+DRV_GL(void, ShaderBinary, (GLsizei count, const GLuint *shaders, GLenum binaryFormat, const void *binary, GLsizei length))
+DRV_GL(void, SpecializeShader, (GLuint shader, const GLchar *pEntryPoint, GLuint numSpecializationConstants, const GLuint *pConstantIndex, const GLuint *pConstantValue))
+
+/* drv_gl_progbin.c: program binaries */
+DRV_GL(void, GetProgramBinary, (GLuint program, GLsizei bufSize, GLsizei *length, GLenum *binaryFormat, void *binary))
+DRV_GL(void, ProgramBinary, (GLuint program, GLenum binaryFormat, const void *binary, GLsizei length))
+
+/* drv_gl_resource.c: program interface queries */
+DRV_GL(void, GetProgramInterfaceiv, (GLuint program, GLenum programInterface, GLenum pname, GLint *params))
+DRV_GL(GLuint, GetProgramResourceIndex, (GLuint program, GLenum programInterface, const GLchar *name))
+DRV_GL(void, GetProgramResourceName, (GLuint program, GLenum programInterface, GLuint index, GLsizei bufSize, GLsizei *length, GLchar *name))
+DRV_GL(void, GetProgramResourceiv, (GLuint program, GLenum programInterface, GLuint index, GLsizei propCount, const GLenum *props, GLsizei count, GLsizei *length, GLint *params))
+DRV_GL(GLint, GetProgramResourceLocation, (GLuint program, GLenum programInterface, const GLchar *name))
 
 /* drv_gl_uniform.c */
 DRV_GL(GLint, GetUniformLocation, (GLuint program, const GLchar *name))

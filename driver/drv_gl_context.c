@@ -246,7 +246,10 @@ enum xt_rc drv_context_create(struct drv_screen *screen, const struct drv_contex
 		ctx->generic[i].kind = GL_FLOAT;
 	}
 	screen->contexts++;
+	ctx->next = screen->list;
+	screen->list = ctx;
 	drv_pm4_init(ctx);
+	screen->last = ctx;          /* its preamble is the GPU's state now */
 	*out = ctx;
 	return XT_OK;
 }
@@ -262,28 +265,7 @@ static void free_buffer(void *obj, void *user)
 
 static void free_shader_or_program(void *obj, void *user)
 {
-	struct drv_shader *s = obj;
-
-	if (!s->is_program) {
-		xt_free(s->source);
-		xt_free(s->log);
-		xt_free(s);
-	} else {
-		struct drv_program_obj *p = obj;
-		struct drv_context *ctx = user;
-		drv_program_destroy(p->prog);
-		drv_bo_destroy(&ctx->screen->ws, p->code_bo);
-		for (unsigned i = 0; i < p->n_tf_names; i++)
-			xt_free(p->tf_names[i]);
-		xt_free(p->tf_names);
-		for (unsigned i = 0; i < p->n_bound_attribs; i++)
-			xt_free(p->bound_attrib_names[i]);
-		xt_free(p->bound_attrib_names);
-		xt_free(p->bound_attrib_locs);
-		xt_free(p->consts);
-		xt_free(p->log);
-		xt_free(p);
-	}
+	drv_gl_shader_object_free(user, obj);
 }
 
 static void free_vao(void *obj, void *user)
@@ -337,6 +319,14 @@ void drv_context_destroy(struct drv_context *ctx)
 		drv_names_fini(&ctx->shared->shaders);
 		xt_free(ctx->shared);
 	}
+	if (ctx->screen->last == ctx)
+		ctx->screen->last = NULL;
+	for (struct drv_context **p = &ctx->screen->list; *p; p = &(*p)->next) {
+		if (*p == ctx) {
+			*p = ctx->next;
+			break;
+		}
+	}
 	ctx->screen->contexts--;
 	xt_free(ctx);
 }
@@ -347,10 +337,42 @@ void drv_gl_flush(struct drv_context *ctx)
 		drv_gl_error(ctx, GL_OUT_OF_MEMORY);
 }
 
+/* Whether ctx has streamout running or a query counting on the GPU. */
+static bool gpu_busy(const struct drv_context *ctx)
+{
+	if (ctx->hw.so_begin_emitted)
+		return true;
+	for (unsigned k = 0; k < 4; k++)
+		for (unsigned s = 0; s < DRV_MAX_VERTEX_STREAMS; s++)
+			if (ctx->active_query[k][s])
+				return true;
+	return false;
+}
+
+bool drv_gl_other_context_busy(const struct drv_context *ctx)
+{
+	for (const struct drv_context *o = ctx->screen->list; o; o = o->next)
+		if (o != ctx && gpu_busy(o))
+			return true;
+	return false;
+}
+
+/* All contexts of a screen share one GPU: when another context used it
+ * last, what ctx remembers having emitted is stale. */
+static void take_gpu(struct drv_context *ctx)
+{
+	struct drv_context *last = ctx->screen->last;
+
+	ctx->screen->last = ctx;
+	if (last && last != ctx)
+		drv_pm4_invalidate(ctx);
+}
+
 void drv_context_call_begin(struct drv_context *ctx)
 {
 	drv_ws_call_begin(&ctx->screen->ws);
 	ctx->state_call = false;
+	take_gpu(ctx);
 }
 
 void drv_context_call_end(struct drv_context *ctx, const uint32_t **pm4, uint32_t *n_dw,

@@ -43,6 +43,43 @@ static GLenum tf_class(GLenum mode)
 	}
 }
 
+/*
+ * With a geometry shader: the draw mode must give the GS's input primitive
+ * (GL 4.6 11.3.1; no quads, strips and loops feed their list type), and
+ * while TF runs the GS output must be the TF primitive mode (13.3.2, as
+ * Mesa's _mesa_valid_prim_mode checks both).
+ */
+static bool gs_mode_ok(const struct drv_context *ctx, GLenum mode)
+{
+	const struct drv_program *prog = ctx->program && ctx->program->linked ? ctx->program->prog : NULL;
+	GLenum out;
+
+	if (!prog || !prog->has_gs)
+		return true;
+	switch (mode) {
+	case GL_POINTS: case GL_LINES: case GL_LINE_LOOP: case GL_LINE_STRIP:
+	case GL_TRIANGLES: case GL_TRIANGLE_STRIP: case GL_TRIANGLE_FAN:
+		if (tf_class(mode) != prog->gs.input_prim)
+			return false;
+		break;
+	case GL_LINES_ADJACENCY: case GL_LINE_STRIP_ADJACENCY:
+		if (prog->gs.input_prim != GL_LINES_ADJACENCY)
+			return false;
+		break;
+	case GL_TRIANGLES_ADJACENCY: case GL_TRIANGLE_STRIP_ADJACENCY:
+		if (prog->gs.input_prim != GL_TRIANGLES_ADJACENCY)
+			return false;
+		break;
+	default:
+		return false;
+	}
+	if (!drv_gl_xfb_running(ctx))
+		return true;
+	out = prog->gs.output_prim == GL_LINE_STRIP ? GL_LINES :
+	      prog->gs.output_prim == GL_TRIANGLE_STRIP ? GL_TRIANGLES : GL_POINTS;
+	return out == ctx->xfb->mode;
+}
+
 /* Checks shared by every draw; false with the error set (or unsupported). */
 static bool validate(struct drv_context *ctx, GLenum mode, GLsizei count, GLsizei instances)
 {
@@ -70,7 +107,7 @@ static bool validate(struct drv_context *ctx, GLenum mode, GLsizei count, GLsize
 			return false;
 		}
 	}
-	if (ctx->program && !ctx->program->linked) {
+	if ((ctx->program && !ctx->program->linked) || !gs_mode_ok(ctx, mode)) {
 		drv_gl_error(ctx, GL_INVALID_OPERATION);
 		return false;
 	}
@@ -88,7 +125,8 @@ static unsigned index_size(GLenum type)
 	       type == GL_UNSIGNED_INT ? 4 : 0;
 }
 
-/* Whether a draw reads some per-vertex attribute from client memory. */
+/* Whether a draw must know the range of vertices it reads: some per-vertex
+ * attribute comes from client memory or is converted on upload. */
 static bool needs_index_range(struct drv_context *ctx)
 {
 	const struct drv_program_obj *p = drv_gl_draw_program(ctx);
@@ -96,7 +134,9 @@ static bool needs_index_range(struct drv_context *ctx)
 	for (unsigned i = 0; i < DRV_MAX_ATTRIBS; i++) {
 		struct drv_vsource s;
 		drv_gl_vertex_source(ctx, prog, i, &s);
-		if (s.a->enabled && !s.b->buffer && s.b->client_ptr && !s.b->divisor)
+		if (s.a->enabled && !s.b->divisor &&
+		    ((!s.b->buffer && s.b->client_ptr) ||
+		     ((s.b->buffer || s.b->client_ptr) && drv_gl_vattrib_translated(s.a))))
 			return true;
 	}
 	return false;
@@ -147,10 +187,9 @@ static bool setup_indices(struct drv_context *ctx, struct drv_draw *d, GLsizei c
 		if (count && d->index_max < (uint32_t)count)
 			data = NULL;   /* out of range: no scan (the GPU reads 0) */
 	} else {
-		if (ctx->core) {
-			drv_gl_error(ctx, GL_INVALID_OPERATION);
-			return false;
-		}
+		/* Core profile: no error, the result is undefined (GL 4.6 core
+		 * 10.3.10); drivers (Mesa, llvmpipe) read the client memory as in
+		 * compatibility contexts, which is what a trace recorded. */
 		if (!indices && count) {
 			drv_gl_unsupported(ctx, "indices at client address NULL");
 			return false;
@@ -335,7 +374,8 @@ static void draw_indirect(GLenum mode, GLenum type, const void *indirect, GLsize
 	if (!validate(ctx, mode, 0, 0))
 		return;
 	if (needs_index_range(ctx)) {
-		drv_gl_unsupported(ctx, "indirect draws from client-memory vertex arrays");
+		drv_gl_unsupported(ctx, "indirect draws from vertex arrays in client memory or in formats "
+				   "converted on upload (GL_FIXED, normalized 32-bit, doubles, 10F_11F_11F)");
 		return;
 	}
 	if (indexed) {
@@ -446,7 +486,8 @@ static void draw_tf(GLenum mode, GLuint id, GLuint stream, GLsizei instances)
 	if (!validate(ctx, mode, 0, instances) || !instances)
 		return;
 	if (needs_index_range(ctx)) {
-		drv_gl_unsupported(ctx, "glDrawTransformFeedback with client-memory vertex arrays");
+		drv_gl_unsupported(ctx, "glDrawTransformFeedback from vertex arrays in client memory or "
+				   "in formats converted on upload");
 		return;
 	}
 	d.mode = mode;

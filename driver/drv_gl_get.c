@@ -61,7 +61,13 @@ static unsigned get(struct drv_context *ctx, GLenum pname, double *v)
 		v[0] = ctx->core ? GL_CONTEXT_CORE_PROFILE_BIT : GL_CONTEXT_COMPATIBILITY_PROFILE_BIT;
 		return 1;
 	case GL_CONTEXT_FLAGS: v[0] = 0; return 1;
-	case GL_NUM_PROGRAM_BINARY_FORMATS: case GL_NUM_SHADER_BINARY_FORMATS: v[0] = 0; return 1;
+	/* the sim's own program binaries (drv_gl_progbin.c), under Mesa's format */
+	case GL_NUM_PROGRAM_BINARY_FORMATS: v[0] = 1; return 1;
+	case GL_PROGRAM_BINARY_FORMATS: v[0] = DRV_GL_PROGRAM_BINARY_FORMAT_MESA; return 1;
+	/* ARB_gl_spirv: SPIR-V is the one shader binary format, no SPIR-V extensions */
+	case GL_NUM_SHADER_BINARY_FORMATS: v[0] = 1; return 1;
+	case GL_SHADER_BINARY_FORMATS: v[0] = GL_SHADER_BINARY_FORMAT_SPIR_V; return 1;
+	case GL_NUM_SPIR_V_EXTENSIONS: v[0] = 0; return 1;
 	case GL_MAX_VERTEX_IMAGE_UNIFORMS: case GL_MAX_GEOMETRY_IMAGE_UNIFORMS: case GL_MAX_VERTEX_ATOMIC_COUNTERS:
 	case GL_MAX_VERTEX_SHADER_STORAGE_BLOCKS:
 		v[0] = 0; return 1;

@@ -29,6 +29,7 @@
 #define DRV_GL_QUAD_STRIP                0x0008
 #define DRV_GL_POLYGON                   0x0009
 #define DRV_GL_PRIMITIVES_GENERATED_EXT  0x8C87
+#define DRV_GL_PROGRAM_BINARY_FORMAT_MESA 0x875F  /* GL_MESA_program_binary_formats */
 
 #define DRV_MAX_UBO_BINDINGS   36u   /* GL_MAX_UNIFORM_BUFFER_BINDINGS (radeonsi) */
 #define DRV_MAX_SSBO_BINDINGS  8u
@@ -82,6 +83,11 @@ struct drv_shader {
 	char *log;
 	bool delete_pending;
 	int attached;               /* programs it is attached to */
+	/* ARB_gl_spirv (drv_gl_program.c) */
+	uint32_t *spirv;            /* glShaderBinary's module, host order; NULL: GLSL */
+	size_t spirv_words;
+	uint32_t *specialized;      /* after glSpecializeShader: one entry point */
+	size_t specialized_words;
 };
 
 struct drv_program_obj {
@@ -106,6 +112,8 @@ struct drv_program_obj {
 	uint64_t consts_version;    /* bumped at every uniform write */
 	uint32_t ubo_binding[DRV_MAX_UBOS];
 	struct drv_bo *code_bo;     /* the HW VS binary (256-byte aligned) */
+	uint8_t *binary;            /* glGetProgramBinary's bytes (drv_gl_progbin.c) of */
+	uint32_t binary_bytes;      /* the last successful link; NULL before */
 	bool delete_pending;
 	int in_use;                 /* contexts and pipelines using it */
 	bool separable;             /* GL_PROGRAM_SEPARABLE */
@@ -221,6 +229,9 @@ struct drv_screen {
 	struct gm *gm;
 	struct drv_ws ws;
 	int contexts;
+	struct drv_context *last;    /* the context whose state the GPU holds */
+	struct drv_context *list;    /* every context, through drv_context.next */
+	uint64_t links;              /* successful links so far (drv_gl_program.c) */
 };
 
 struct drv_shared {
@@ -285,10 +296,15 @@ struct drv_hw {
 	uint64_t consts_uploaded_gen, consts_version;
 	uint64_t consts_va;
 	const struct drv_program_obj *consts_prog;
+	/* geometry shaders (drv_pm4_gs.c) */
+	bool gs_on;                  /* the emitted shader state has ES / GS / copy shader */
+	struct drv_bo *esgs_ring, *gsvs_ring; /* grown on demand, never shrunk */
+	bool gs_rings_emitted;       /* VGT_ESGS/GSVS_RING_SIZE match the rings */
 };
 
 struct drv_context {
 	struct drv_screen *screen;
+	struct drv_context *next;    /* the screen's list */
 	struct drv_shared *shared;
 	bool gles, core;
 	int major, minor;
@@ -376,9 +392,30 @@ bool drv_gl_buffer_storage(struct drv_context *ctx, struct drv_buffer *b);
 void drv_gl_buffer_bind_slot(struct drv_context *ctx, struct drv_buffer **slot, struct drv_buffer *b);
 
 /* ---- drv_gl_program.c ---- */
+/* The stage of a shader type; DRV_STAGE_COUNT for one the sim does not have. */
+enum drv_stage drv_gl_shader_stage(GLenum type);
+/* The shader `name`, or NULL with INVALID_VALUE (no object) /
+ * INVALID_OPERATION (a program). */
+struct drv_shader *drv_gl_shader_lookup(struct drv_context *ctx, GLuint name);
+/* Back to a GLSL shader (glShaderSource) or a new binary: the SPIR-V
+ * module and its specialization go. */
+void drv_gl_shader_drop_spirv(struct drv_shader *s);
 struct drv_program_obj *drv_gl_program_lookup(struct drv_context *ctx, GLuint name,
 					      const char *func);
 void drv_gl_program_unuse(struct drv_context *ctx, struct drv_program_obj *p);
+/* Links p from `d` (glLinkProgram's shaders, or a program binary's):
+ * link status and log, tables, constants, code upload, program binary. */
+void drv_gl_program_link_desc(struct drv_context *ctx, struct drv_program_obj *p,
+			      const struct drv_program_desc *d);
+
+/* ---- drv_gl_progbin.c ---- */
+/* The sim's program binary of a link from `d` (malloc'd, *bytes set);
+ * NULL when out of memory. */
+uint8_t *drv_gl_progbin_pack(const struct drv_program_desc *d, uint32_t *bytes);
+
+/* Frees shader or program `obj` as its share group goes (every object of
+ * the group goes, so attachments are not followed). */
+void drv_gl_shader_object_free(struct drv_context *ctx, void *obj);
 
 /* ---- drv_gl_xfb.c ---- */
 void drv_gl_xfb_init_default(struct drv_context *ctx);
@@ -390,6 +427,9 @@ static inline bool drv_gl_xfb_running(const struct drv_context *ctx)
 }
 
 /* ---- drv_gl_vao.c ---- */
+/* Whether the attribute's format has no GCN vertex fetch format and is
+ * converted to floats when uploaded (drv_pm4_state.c translate_attrib). */
+bool drv_gl_vattrib_translated(const struct drv_vattrib *a);
 void drv_gl_vao_init(struct drv_vao *v, uint32_t name);
 void drv_gl_vao_release(struct drv_context *ctx, struct drv_vao *v);
 
@@ -461,11 +501,39 @@ struct drv_draw {
 bool drv_pm4_draw(struct drv_context *ctx, const struct drv_draw *d);
 /* Emits the preamble of a context's first IB. */
 void drv_pm4_init(struct drv_context *ctx);
+/* Forgets what ctx emitted (another context used the GPU since): the next
+ * draw emits its whole state again. */
+void drv_pm4_invalidate(struct drv_context *ctx);
+/* False (after drv_gl_unsupported) when ctx must not touch the GPU's
+ * streamout or counters because another context has them in use. */
+bool drv_pm4_gpu_free(struct drv_context *ctx);
+/* Whether a context other than ctx has streamout running or a query
+ * counting on the GPU (drv_gl_context.c). */
+bool drv_gl_other_context_busy(const struct drv_context *ctx);
 void drv_pm4_fini(struct drv_context *ctx);
 /* Uploads `n` bytes to the upload ring; returns the VA (0 when out of memory). */
 uint64_t drv_pm4_upload(struct drv_context *ctx, const void *data, uint64_t n, uint64_t align);
-/* Uploads the program's VS binary to its code BO. */
+/* Uploads the program's binaries (the VS, or ES + GS + copy shader) to its
+ * code BO. */
 bool drv_pm4_program_upload(struct drv_context *ctx, struct drv_program_obj *p);
+
+/* ---- drv_pm4_gs.c: the ES -> GS -> copy shader pipeline ---- */
+/* Byte offset of hardware stage hw's binary in the program's code BO
+ * (DRV_HW_COUNT: the bytes all stages need). */
+uint64_t drv_pm4_code_offset(const struct drv_program *prog, enum drv_hw_stage hw);
+/* VGT_GS_OUT_PRIM_TYPE.OUTPRIM_TYPE of a GS output primitive (GL enum). */
+uint32_t drv_pm4_gs_out_prim(GLenum gl_output_prim);
+/* Emits the GS, ES and copy-shader state of p (which has a GS). */
+void drv_pm4_gs_emit_shaders(struct drv_context *ctx, struct pm4_cs *cs,
+			     const struct drv_program_obj *p);
+/* Turns the GS stages off again when the emitted state had them. */
+void drv_pm4_gs_emit_off(struct drv_context *ctx, struct pm4_cs *cs);
+/* Grows the ESGS / GSVS rings for prog (may flush); false when out of memory. */
+bool drv_pm4_gs_rings(struct drv_context *ctx, const struct drv_program *prog);
+/* Emits VGT_ESGS_RING_SIZE / VGT_GSVS_RING_SIZE when the rings changed. */
+void drv_pm4_gs_emit_rings(struct drv_context *ctx, struct pm4_cs *cs);
+/* Fills the DRV_DESC_ESGS / DRV_DESC_GSVS descriptors of a table. */
+void drv_pm4_gs_descriptors(struct drv_context *ctx, uint32_t *desc);
 
 /* ---- drv_pm4_so.c: streamout and queries ---- */
 void drv_pm4_so_begin(struct drv_context *ctx, struct drv_xfb *x, bool resume);

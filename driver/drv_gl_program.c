@@ -10,12 +10,13 @@
  * program keeps the compiler's drv_program (binaries, tables, TF layout);
  * its hardware VS binary is uploaded to a BO at link time.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "drv_gl_int.h"
 #include "xt_fault.h"
 
-static enum drv_stage stage_of(GLenum type)
+enum drv_stage drv_gl_shader_stage(GLenum type)
 {
 	switch (type) {
 	case GL_VERTEX_SHADER: return DRV_STAGE_VERTEX;
@@ -30,8 +31,7 @@ static void *object(struct drv_context *ctx, GLuint name)
 	return drv_names_get(&ctx->shared->shaders, name);
 }
 
-/* The shader `name`, or NULL with INVALID_VALUE (no object) / INVALID_OPERATION (a program). */
-static struct drv_shader *shader_lookup(struct drv_context *ctx, GLuint name)
+struct drv_shader *drv_gl_shader_lookup(struct drv_context *ctx, GLuint name)
 {
 	struct drv_shader *s = object(ctx, name);
 
@@ -62,22 +62,25 @@ struct drv_program_obj *drv_gl_program_lookup(struct drv_context *ctx, GLuint na
 	return p;
 }
 
+void drv_gl_shader_drop_spirv(struct drv_shader *s)
+{
+	xt_free(s->spirv);
+	xt_free(s->specialized);
+	s->spirv = s->specialized = NULL;
+	s->spirv_words = s->specialized_words = 0;
+}
+
 static void shader_free(struct drv_shader *s)
 {
+	drv_gl_shader_drop_spirv(s);
 	xt_free(s->source);
 	xt_free(s->log);
 	xt_free(s);
 }
 
-static void program_free(struct drv_context *ctx, struct drv_program_obj *p)
+/* Frees what program p owns and p, leaving its attached shaders alone. */
+static void program_free_own(struct drv_context *ctx, struct drv_program_obj *p)
 {
-	for (unsigned i = 0; i < p->n_attached; i++) {
-		struct drv_shader *s = p->attached[i];
-		if (--s->attached == 0 && s->delete_pending) {
-			drv_names_remove(&ctx->shared->shaders, s->name);
-			shader_free(s);
-		}
-	}
 	drv_program_destroy(p->prog);
 	drv_bo_destroy(&ctx->screen->ws, p->code_bo);
 	for (unsigned i = 0; i < p->n_tf_names; i++)
@@ -89,7 +92,30 @@ static void program_free(struct drv_context *ctx, struct drv_program_obj *p)
 	xt_free(p->bound_attrib_locs);
 	xt_free(p->consts);
 	xt_free(p->log);
+	xt_free(p->binary);
 	xt_free(p);
+}
+
+static void program_free(struct drv_context *ctx, struct drv_program_obj *p)
+{
+	for (unsigned i = 0; i < p->n_attached; i++) {
+		struct drv_shader *s = p->attached[i];
+		if (--s->attached == 0 && s->delete_pending) {
+			drv_names_remove(&ctx->shared->shaders, s->name);
+			shader_free(s);
+		}
+	}
+	program_free_own(ctx, p);
+}
+
+void drv_gl_shader_object_free(struct drv_context *ctx, void *obj)
+{
+	struct drv_shader *s = obj;
+
+	if (s->is_program)
+		program_free_own(ctx, obj);
+	else
+		shader_free(s);
 }
 
 /* ---- shaders -------------------------------------------------------------------- */
@@ -100,7 +126,7 @@ GLuint drv_gl_CreateShader(GLenum type)
 	struct drv_shader *s;
 	uint32_t name;
 
-	if (stage_of(type) == DRV_STAGE_COUNT) {
+	if (drv_gl_shader_stage(type) == DRV_STAGE_COUNT) {
 		if (type == GL_TESS_CONTROL_SHADER || type == GL_TESS_EVALUATION_SHADER ||
 		    type == GL_COMPUTE_SHADER) {
 			drv_gl_unsupported(ctx, "tessellation and compute shaders are not modelled");
@@ -128,7 +154,7 @@ void drv_gl_DeleteShader(GLuint shader)
 
 	if (!shader)
 		return;
-	if (!(s = shader_lookup(ctx, shader)))
+	if (!(s = drv_gl_shader_lookup(ctx, shader)))
 		return;
 	if (s->attached) {
 		s->delete_pending = true;
@@ -149,7 +175,7 @@ void drv_gl_ShaderSource(GLuint shader, GLsizei count, const GLchar *const *stri
 			 const GLint *length)
 {
 	DRV_CTX(ctx);
-	struct drv_shader *s = shader_lookup(ctx, shader);
+	struct drv_shader *s = drv_gl_shader_lookup(ctx, shader);
 	struct xt_buf src;
 
 	if (!s)
@@ -168,6 +194,7 @@ void drv_gl_ShaderSource(GLuint shader, GLsizei count, const GLchar *const *stri
 	xt_buf_append(&src, "", 1);
 	xt_free(s->source);
 	s->source = (char *)xt_buf_detach(&src, NULL);
+	drv_gl_shader_drop_spirv(s);
 }
 
 static char *dup_or_empty(const char *s)
@@ -178,7 +205,7 @@ static char *dup_or_empty(const char *s)
 void drv_gl_CompileShader(GLuint shader)
 {
 	DRV_CTX(ctx);
-	struct drv_shader *s = shader_lookup(ctx, shader);
+	struct drv_shader *s = drv_gl_shader_lookup(ctx, shader);
 	struct drv_program_desc d = { 0 };
 	struct drv_program *prog = NULL;
 	struct xt_err err = { 0 };
@@ -186,8 +213,14 @@ void drv_gl_CompileShader(GLuint shader)
 
 	if (!s)
 		return;
-	st = stage_of(s->type);
+	if (s->spirv) {
+		/* ARB_gl_spirv: SPIR-V shaders are specialized, not compiled */
+		drv_gl_error(ctx, GL_INVALID_OPERATION);
+		return;
+	}
+	st = drv_gl_shader_stage(s->type);
 	d.es = ctx->gles;
+	d.compile_only = true;
 	d.source[st] = s->source ? s->source : "";
 	xt_free(s->log);
 	if (drv_program_create(&d, &prog, &err) != XT_OK) {
@@ -208,7 +241,7 @@ static GLint log_length(const char *log)
 void drv_gl_GetShaderiv(GLuint shader, GLenum pname, GLint *params)
 {
 	DRV_CTX(ctx);
-	struct drv_shader *s = shader_lookup(ctx, shader);
+	struct drv_shader *s = drv_gl_shader_lookup(ctx, shader);
 
 	if (!s)
 		return;
@@ -218,6 +251,7 @@ void drv_gl_GetShaderiv(GLuint shader, GLenum pname, GLint *params)
 	case GL_COMPILE_STATUS: *params = s->compiled; break;
 	case GL_INFO_LOG_LENGTH: *params = log_length(s->log); break;
 	case GL_SHADER_SOURCE_LENGTH: *params = s->source ? (GLint)strlen(s->source) + 1 : 0; break;
+	case GL_SPIR_V_BINARY: *params = s->spirv != NULL; break;
 	default: drv_gl_error(ctx, GL_INVALID_ENUM); break;
 	}
 }
@@ -243,7 +277,7 @@ static void copy_string(const char *src, GLsizei bufSize, GLsizei *length, GLcha
 void drv_gl_GetShaderInfoLog(GLuint shader, GLsizei bufSize, GLsizei *length, GLchar *infoLog)
 {
 	DRV_CTX(ctx);
-	struct drv_shader *s = shader_lookup(ctx, shader);
+	struct drv_shader *s = drv_gl_shader_lookup(ctx, shader);
 	if (bufSize < 0)
 		drv_gl_error(ctx, GL_INVALID_VALUE);
 	else if (s)
@@ -253,7 +287,7 @@ void drv_gl_GetShaderInfoLog(GLuint shader, GLsizei bufSize, GLsizei *length, GL
 void drv_gl_GetShaderSource(GLuint shader, GLsizei bufSize, GLsizei *length, GLchar *source)
 {
 	DRV_CTX(ctx);
-	struct drv_shader *s = shader_lookup(ctx, shader);
+	struct drv_shader *s = drv_gl_shader_lookup(ctx, shader);
 	if (bufSize < 0)
 		drv_gl_error(ctx, GL_INVALID_VALUE);
 	else if (s)
@@ -314,7 +348,7 @@ void drv_gl_AttachShader(GLuint program, GLuint shader)
 {
 	DRV_CTX(ctx);
 	struct drv_program_obj *p = drv_gl_program_lookup(ctx, program, "glAttachShader");
-	struct drv_shader *s = p ? shader_lookup(ctx, shader) : NULL;
+	struct drv_shader *s = p ? drv_gl_shader_lookup(ctx, shader) : NULL;
 
 	if (!s)
 		return;
@@ -336,7 +370,7 @@ void drv_gl_DetachShader(GLuint program, GLuint shader)
 {
 	DRV_CTX(ctx);
 	struct drv_program_obj *p = drv_gl_program_lookup(ctx, program, "glDetachShader");
-	struct drv_shader *s = p ? shader_lookup(ctx, shader) : NULL;
+	struct drv_shader *s = p ? drv_gl_shader_lookup(ctx, shader) : NULL;
 
 	if (!s)
 		return;
@@ -412,6 +446,24 @@ void drv_gl_BindFragDataLocation(GLuint program, GLuint color, const GLchar *nam
 	drv_gl_program_lookup(ctx, program, "glBindFragDataLocation");
 }
 
+/* ARB_transform_feedback3: gl_NextBuffer / gl_SkipComponentsN only in
+ * interleaved mode, and at most GL_MAX_TRANSFORM_FEEDBACK_BUFFERS buffers
+ * (INVALID_OPERATION otherwise, as Mesa checks at this call). */
+static bool tf_special_names_ok(GLsizei count, const GLchar *const *varyings, GLenum mode)
+{
+	unsigned buffers = 1;
+
+	for (GLsizei i = 0; i < count; i++) {
+		const char *v = varyings[i] ? varyings[i] : "";
+		bool next = !strcmp(v, "gl_NextBuffer");
+		bool skip = !strncmp(v, "gl_SkipComponents", 17) && v[17] >= '1' && v[17] <= '4' && !v[18];
+		if (mode == GL_SEPARATE_ATTRIBS && (next || skip))
+			return false;
+		buffers += next;
+	}
+	return buffers <= DRV_MAX_TF_BUFFERS;
+}
+
 void drv_gl_TransformFeedbackVaryings(GLuint program, GLsizei count,
 				      const GLchar *const *varyings, GLenum bufferMode)
 {
@@ -430,6 +482,10 @@ void drv_gl_TransformFeedbackVaryings(GLuint program, GLsizei count,
 		drv_gl_error(ctx, GL_INVALID_VALUE);
 		return;
 	}
+	if (!tf_special_names_ok(count, varyings, bufferMode)) {
+		drv_gl_error(ctx, GL_INVALID_OPERATION);
+		return;
+	}
 	names = xt_calloc((size_t)count + 1, sizeof *names);
 	if (!names) {
 		drv_gl_error(ctx, GL_OUT_OF_MEMORY);
@@ -445,13 +501,60 @@ void drv_gl_TransformFeedbackVaryings(GLuint program, GLsizei count,
 	p->tf_mode = bufferMode;
 }
 
+/* Whether SPIR-V shader sh can go into a link of p: specialized, and not
+ * with a geometry shader (the sim matches VS -> GS varyings by name, and
+ * SPIR-V matches them by location).  Otherwise the link fails with a log
+ * or the call is reported as not modelled. */
+static bool spirv_link_ok(struct drv_context *ctx, struct drv_program_obj *p,
+			  const struct drv_shader *sh)
+{
+	for (unsigned i = 0; i < p->n_attached; i++)
+		if (p->attached[i]->type == GL_GEOMETRY_SHADER) {
+			drv_gl_unsupported(ctx, "SPIR-V programs with a geometry shader are not modelled "
+						"(varyings are matched by name, SPIR-V matches by location)");
+			return false;
+		}
+	if (sh->specialized)
+		return true;
+	xt_free(p->log);
+	p->log = xt_strdup("error: a SPIR-V shader attached to the program was not specialized\n");
+	p->linked = false;
+	return false;
+}
+
+static int by_buffer_offset(const void *a, const void *b)
+{
+	const struct drv_tf_varying *x = a, *y = b;
+
+	if (x->buffer != y->buffer)
+		return x->buffer < y->buffer ? -1 : 1;
+	if (x->offset != y->offset)
+		return x->offset < y->offset ? -1 : 1;
+	return 0;
+}
+
+/* The TF varying list as GL reports it.  A layout from xfb_offset
+ * qualifiers (or SPIR-V Offset decorations) has no
+ * glTransformFeedbackVaryings order to follow: Mesa lists it by buffer,
+ * then offset, and so does the sim.  A SPIR-V program's names are not part
+ * of its interface (empty, as in Mesa).  The compiled stores do not depend
+ * on the list's order or names. */
+static void tf_list_as_gl_reports(struct drv_tf_layout *tf, bool spirv)
+{
+	for (unsigned i = 0; spirv && i < tf->n_varyings; i++)
+		tf->varyings[i].name[0] = '\0';
+	/* offsets within a buffer are distinct, so qsort's instability is moot */
+	if (tf->from_xfb_qualifiers && tf->n_varyings > 1)
+		qsort(tf->varyings, tf->n_varyings, sizeof *tf->varyings, by_buffer_offset);
+}
+
 void drv_gl_LinkProgram(GLuint program)
 {
 	DRV_CTX(ctx);
 	struct drv_program_obj *p = drv_gl_program_lookup(ctx, program, "glLinkProgram");
 	struct drv_program_desc d = { 0 };
-	struct drv_program *prog = NULL;
-	struct xt_err err = { 0 };
+	/* at most 8 attachments, so at most 7 further units of a stage */
+	const char *more[DRV_STAGE_COUNT][sizeof p->attached / sizeof p->attached[0]];
 
 	if (!p)
 		return;
@@ -461,29 +564,68 @@ void drv_gl_LinkProgram(GLuint program)
 	}
 	d.es = ctx->gles;
 	for (unsigned i = 0; i < p->n_attached; i++) {
-		enum drv_stage st = stage_of(p->attached[i]->type);
-		if (d.source[st]) {
-			drv_gl_unsupported(ctx, "several shader objects of one stage in a program");
+		const struct drv_shader *sh = p->attached[i];
+		enum drv_stage st = drv_gl_shader_stage(sh->type);
+		if (d.spirv[st] || (d.source[st] && sh->spirv)) {
+			/* ARB_gl_spirv: one module per stage */
+			xt_free(p->log);
+			p->log = xt_strdup("error: several SPIR-V shaders of one stage, or SPIR-V and GLSL "
+					   "shaders of one stage\n");
+			p->linked = false;
 			return;
 		}
-		d.source[st] = p->attached[i]->source ? p->attached[i]->source : "";
+		if (d.source[st]) {
+			/* a further compilation unit of the stage (GL 4.6 7.3) */
+			more[st][d.n_more_sources[st]++] = sh->source ? sh->source : "";
+			d.more_sources[st] = more[st];
+			continue;
+		}
+		if (sh->spirv) {
+			if (!spirv_link_ok(ctx, p, sh))
+				return;
+			d.spirv[st] = sh->specialized;
+			d.spirv_words[st] = sh->specialized_words;
+			continue;
+		}
+		d.source[st] = sh->source ? sh->source : "";
 	}
-	d.tf_varyings = (const char *const *)p->tf_names;
-	d.n_tf_varyings = p->n_tf_names;
+	if (!d.spirv[DRV_STAGE_VERTEX]) {
+		/* SPIR-V programs take their TF layout from Xfb decorations only */
+		d.tf_varyings = (const char *const *)p->tf_names;
+		d.n_tf_varyings = p->n_tf_names;
+	}
 	d.tf_mode = p->tf_mode;
+	d.separable = p->separable;
 	d.attrib_names = (const char *const *)p->bound_attrib_names;
 	d.attrib_locations = p->bound_attrib_locs;
+	drv_gl_program_link_desc(ctx, p, &d);
+}
+
+void drv_gl_program_link_desc(struct drv_context *ctx, struct drv_program_obj *p,
+			      const struct drv_program_desc *dp)
+{
+	const struct drv_program_desc d = *dp;
+	struct drv_program *prog = NULL;
+	struct xt_err err = { 0 };
+
 	xt_free(p->log);
 	p->log = NULL;
+	xt_free(p->binary);
+	p->binary = NULL;
+	p->binary_bytes = 0;
 	if (drv_program_create(&d, &prog, &err) != XT_OK) {
 		p->linked = false;
 		p->log = xt_strdup(xt_err_msg(&err));
 		return;
 	}
+	tf_list_as_gl_reports(&prog->tf, d.spirv[DRV_STAGE_VERTEX] != NULL);
 	drv_program_destroy(p->prog);
 	p->prog = prog;
 	p->linked = prog->linked;
 	p->log = dup_or_empty(prog->link_log);
+	if (prog->unsupported)
+		drv_gl_unsupported(ctx, "a shader construct the driver's compiler back end does not handle "
+				   "(the program info log names it)");
 	p->validated = false;
 	xt_free(p->consts);
 	p->consts = NULL;
@@ -492,10 +634,18 @@ void drv_gl_LinkProgram(GLuint program)
 		return;
 	p->consts_size = (prog->const_buffer_size + 15u) & ~15u;
 	p->consts = xt_calloc(1, p->consts_size ? p->consts_size : 16);
-	p->consts_version++;
+	if (p->consts && prog->const_init)   /* uniform initializers */
+		memcpy(p->consts, prog->const_init, prog->const_buffer_size);
+	/* The emitter re-uploads constants when (program pointer, version)
+	 * changed; a deleted program's memory can come back as a new program,
+	 * so every link starts a version range no other link used (uniform
+	 * writes count up in the low half). */
+	p->consts_version = ++ctx->screen->links << 32;
 	for (unsigned i = 0; i < prog->n_ubos && i < DRV_MAX_UBOS; i++)
 		p->ubo_binding[i] = prog->ubos[i].binding;
-	if (!p->consts || !drv_pm4_program_upload(ctx, p))
+	/* what glGetProgramBinary returns (drv_gl_progbin.c) */
+	p->binary = drv_gl_progbin_pack(&d, &p->binary_bytes);
+	if (!p->consts || !p->binary || !drv_pm4_program_upload(ctx, p))
 		drv_gl_error(ctx, GL_OUT_OF_MEMORY);
 }
 
@@ -580,7 +730,7 @@ void drv_gl_GetProgramiv(GLuint program, GLenum pname, GLint *params)
 	case GL_TRANSFORM_FEEDBACK_VARYING_MAX_LENGTH:
 		*params = prog && p->linked ? (GLint)drv_program_tf_varying_max_length(prog) : 0;
 		return;
-	case GL_PROGRAM_BINARY_LENGTH: *params = 0; return;
+	case GL_PROGRAM_BINARY_LENGTH: *params = p->linked ? (GLint)p->binary_bytes : 0; return;
 	case GL_GEOMETRY_VERTICES_OUT:
 	case GL_GEOMETRY_INPUT_TYPE:
 	case GL_GEOMETRY_OUTPUT_TYPE:
@@ -665,15 +815,6 @@ void drv_gl_GetTransformFeedbackVarying(GLuint program, GLuint index, GLsizei bu
 		*size = (GLsizei)v->size;
 	if (type)
 		*type = v->type;
-}
-
-/* No binary formats (GL_NUM_SHADER_BINARY_FORMATS = 0): every format is
- * unknown, as in Mesa. */
-void drv_gl_ShaderBinary(GLsizei count, const GLuint *shaders, GLenum binaryFormat,
-			 const void *binary, GLsizei length)
-{
-	DRV_CTX(ctx);
-	drv_gl_error(ctx, count < 0 || length < 0 ? GL_INVALID_VALUE : GL_INVALID_ENUM);
 }
 
 void drv_gl_ReleaseShaderCompiler(void)

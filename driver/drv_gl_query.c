@@ -127,6 +127,8 @@ void drv_gl_DeleteQueries(GLsizei n, const GLuint *ids)
 					ctx->hw.prims_gen_queries--;
 				ctx->active_query[k][q->index] = NULL;
 				drv_pm4_so_enable(ctx);
+				/* The end sample writes into q->bo, freed below. */
+				drv_gl_flush(ctx);
 			}
 		}
 		drv_names_remove(&ctx->queries, ids[i]);

@@ -600,3 +600,10 @@ void drv_gl_GetVertexAttribPointerv(GLuint index, GLenum pname, void **pointer)
 	b = &ctx->vao->binding[ctx->vao->attrib[index].binding];
 	*pointer = b->buffer ? (void *)(uintptr_t)b->offset : (void *)b->client_ptr;
 }
+
+bool drv_gl_vattrib_translated(const struct drv_vattrib *a)
+{
+	return !a->integer && !a->doubles &&
+	       (a->type == GL_FIXED || a->type == GL_UNSIGNED_INT_10F_11F_11F_REV || a->type == GL_DOUBLE ||
+		((a->type == GL_INT || a->type == GL_UNSIGNED_INT) && a->normalized));
+}

@@ -193,11 +193,6 @@ void drv_gl_BeginTransformFeedback(GLenum primitiveMode)
 			return;
 		}
 	}
-	if (p->prog->has_gs) {
-		drv_gl_unsupported(ctx, "transform feedback from a geometry shader (the sim's GS path "
-				   "is not wired to the state tracker yet)");
-		return;
-	}
 	x->active = true;
 	x->paused = false;
 	x->mode = primitiveMode;

@@ -28,9 +28,20 @@
  *   - user identifiers that are keywords of the target version but were
  *     free in 1.10 / 1.20 / ES 1.00 ("sample", "layout", "flat" ...) ->
  *     xt_r_<name>;
- *   - gl_InstanceIDARB -> gl_InstanceID; #extension lines for extensions
- *     that are core in the target are dropped;
+ *   - gl_InstanceIDARB -> gl_InstanceID; #extension lines follow
+ *     `ext_rules`: dropped when core in the target, and an extension
+ *     glslang lacks or takes in part raises the target to the version that
+ *     made it core (GL_ARB_arrays_of_arrays -> 4.30), GL_ARB_compatibility
+ *     allows the compatibility built-ins from 1.40 on; a gl_PerVertex
+ *     redeclaration below 4.10 enables GL_ARB_separate_shader_objects
+ *     (Mesa allows it from 1.50), and GL_ARB_shader_atomic_counters
+ *     GL_ARB_shading_language_420pack (glslang's condition for the
+ *     layout(binding) that extension adds);
+ *   - gl_MaxTransformFeedbackBuffers / ...InterleavedComponents, which
+ *     glslang declares from 4.30 only -> const ints of the driver's limits;
  *   - ES: default precision for float and int.
+ * Before rewriting, the layout-qualifier rules glslang leaves out are
+ * checked on the application's source (drv_glsl_layout.c).
  * Every mapping is reported (drv_translation.maps) so that the state tracker
  * can feed the reserved inputs and uniforms from fixed-function state, and
  * program tables can show user names.
@@ -140,14 +151,80 @@ static const char *const new_keywords[] = {
 	"volatile", "restrict", "readonly", "writeonly", "resource", "atomic_uint",
 };
 
-/* Extensions whose functionality is core in every target version. */
-static const char *const dropped_extensions[] = {
-	"GL_EXT_gpu_shader4", "GL_ARB_draw_instanced", "GL_EXT_draw_instanced",
-	"GL_ARB_explicit_attrib_location", "GL_OES_standard_derivatives",
-	"GL_EXT_shader_texture_lod", "GL_ARB_texture_rectangle", "GL_ARB_uniform_buffer_object",
-	"GL_EXT_transform_feedback", "GL_ARB_transform_feedback2", "GL_ARB_transform_feedback3",
-	"GL_EXT_separate_shader_objects", "GL_ARB_separate_shader_objects", "GL_ARB_shader_bit_encoding",
+/*
+ * What the translator does with `#extension NAME : behavior` lines.  glslang
+ * handles some extensions (`glslang_knows`): their line is kept while the
+ * target version is below the one that made the extension core, so glslang
+ * applies the rules the GL driver applies (GL_ARB_separate_shader_objects
+ * allows gl_PerVertex redeclaration and output locations before 4.10).  The
+ * others glslang refuses ("extension not supported", an error under
+ * `require`) or takes only in part (GL_ARB_gpu_shader5: no `precise`, no
+ * textureGather before 4.00): their line is dropped and the target version
+ * raised to the one that made the functionality core
+ * (GL_ARB_arrays_of_arrays -> 4.30).
+ * core_version 0: API-only or core in every target, the line is dropped.
+ * Extensions not listed are passed to glslang as written.
+ */
+struct ext_rule {
+	const char *name;
+	int core_version;           /* desktop GLSL version; 0 = every target */
+	bool glslang_knows;
 };
+
+static const struct ext_rule ext_rules[] = {
+	{ "GL_EXT_gpu_shader4", 0, false },
+	{ "GL_ARB_draw_instanced", 0, true },
+	{ "GL_EXT_draw_instanced", 0, false },
+	{ "GL_ARB_explicit_attrib_location", 0, true },
+	{ "GL_OES_standard_derivatives", 0, true },
+	{ "GL_EXT_shader_texture_lod", 0, true },
+	{ "GL_ARB_texture_rectangle", 0, true },
+	{ "GL_ARB_uniform_buffer_object", 0, true },
+	{ "GL_ARB_texture_buffer_object", 0, false },
+	{ "GL_EXT_texture_array", 0, false },
+	{ "GL_EXT_transform_feedback", 0, false },
+	{ "GL_ARB_transform_feedback2", 0, false },
+	{ "GL_ARB_transform_feedback3", 0, false },
+	{ "GL_ARB_transform_feedback_instanced", 0, false },
+	{ "GL_EXT_separate_shader_objects", 0, false },
+	{ "GL_ARB_shader_bit_encoding", 0, true },
+	{ "GL_ARB_separate_shader_objects", 410, true },
+	{ "GL_ARB_compatibility", 0, false },
+	{ "GL_ARB_shader_subroutine", 400, false },
+	{ "GL_ARB_gpu_shader5", 400, false },
+	{ "GL_ARB_texture_gather", 400, false },
+	{ "GL_ARB_shader_precision", 400, false },
+	{ "GL_ARB_conservative_depth", 420, false },
+	{ "GL_ARB_arrays_of_arrays", 430, false },
+	{ "GL_ARB_texture_query_levels", 430, false },
+	{ "GL_ARB_fragment_layer_viewport", 430, false },
+	{ "GL_ARB_cull_distance", 450, false },
+};
+
+static const struct ext_rule *find_ext_rule(const char *name, size_t len)
+{
+	for (size_t i = 0; i < sizeof ext_rules / sizeof ext_rules[0]; i++)
+		if (strlen(ext_rules[i].name) == len && !memcmp(ext_rules[i].name, name, len))
+			return &ext_rules[i];
+	return NULL;
+}
+
+/*
+ * Built-in constants glslang declares only from a later version than GL
+ * drivers do (with GL_ARB_enhanced_layouts Mesa has them from 1.40):
+ * below `glslang_version` they become a `const int` of the driver's limit.
+ */
+static const struct {
+	const char *glsl;
+	const char *reserved;
+	int value;
+	int glslang_version;
+} builtin_consts[] = {
+	{ "gl_MaxTransformFeedbackBuffers", "xt_MaxTransformFeedbackBuffers", DRV_MAX_TF_BUFFERS, 430 },
+	{ "gl_MaxTransformFeedbackInterleavedComponents", "xt_MaxTransformFeedbackInterleavedComponents",
+	  DRV_MAX_TF_INTERLEAVED_COMPONENTS, 430 },
+};
+#define N_BUILTIN_CONSTS (sizeof builtin_consts / sizeof builtin_consts[0])
 
 struct xlate {
 	const char *src;
@@ -159,7 +236,14 @@ struct xlate {
 	bool legacy;                /* attribute / varying / texture2D / gl_FragColor allowed */
 	int version;
 	bool need_fp64, need_400;
+	int need_version;           /* raised by extensions glslang does not know */
+	int dst_version;            /* pass 2: the target version */
+	bool has_sso_ext;           /* GL_ARB_separate_shader_objects is enabled */
+	bool has_420pack_ext;       /* GL_ARB_shading_language_420pack is enabled */
+	bool has_atomic_ext;        /* GL_ARB_shader_atomic_counters is enabled */
+	bool redeclares_per_vertex; /* gl_PerVertex appears */
 	bool used[N_BUILTINS];
+	bool used_const[N_BUILTIN_CONSTS];
 	bool used_fragcolor, used_fragdata;
 	int first_code_line;        /* line of the first non-directive token */
 	struct xt_buf *log;
@@ -213,6 +297,14 @@ static int find_builtin(const struct xlate *x, const char *s, size_t len)
 		return -1;
 	for (size_t i = 0; i < N_BUILTINS; i++)
 		if ((builtins[i].stages >> x->stage & 1) && eq(s, len, builtins[i].glsl))
+			return (int)i;
+	return -1;
+}
+
+static int find_const(const char *s, size_t len)
+{
+	for (size_t i = 0; i < N_BUILTIN_CONSTS; i++)
+		if (eq(s, len, builtin_consts[i].glsl))
 			return (int)i;
 	return -1;
 }
@@ -322,7 +414,7 @@ static void process_span(struct xlate *x, size_t b, size_t e, int line, struct x
 		{
 			const char *id = s + p;
 			size_t len = q - p;
-			int bi = find_builtin(x, id, len);
+			int bi = find_builtin(x, id, len), ci;
 			const char *rep = NULL;
 			char tmp[96];
 
@@ -353,7 +445,7 @@ static void process_span(struct xlate *x, size_t b, size_t e, int line, struct x
 				if (!out)
 					error_at(x, line, len > 6 && !memcmp(id, "shadow", 6) ?
 						 "'%.*s' (shadow lookups returning vec4) is not supported by the driver's translator" :
-						 x->stage == DRV_STAGE_GEOMETRY || !memcmp(id + len - 2, "In", 2) ?
+						 !memcmp(id + len - 2, "In", 2) ?
 						 "'%.*s' (GL_EXT_geometry_shader4) is not supported by the driver's translator; use GLSL 1.50 geometry shaders" :
 						 "compatibility built-in '%.*s' (fixed-function lighting / material / fog / point / texgen state) is not supported by the driver's translator",
 						 id, len);
@@ -369,6 +461,10 @@ static void process_span(struct xlate *x, size_t b, size_t e, int line, struct x
 			} else if (x->legacy && x->stage == DRV_STAGE_FRAGMENT && eq(id, len, "gl_FragData")) {
 				x->used_fragdata = true;
 				rep = "xt_FragData";
+			} else if (!x->es && (ci = find_const(id, len)) >= 0) {
+				x->used_const[ci] = true;
+				if (x->dst_version < builtin_consts[ci].glslang_version)
+					rep = builtin_consts[ci].reserved;
 			} else if (eq(id, len, "gl_InstanceIDARB")) {
 				rep = "gl_InstanceID";
 			} else if (x->old && in_list(new_keywords, sizeof new_keywords / sizeof new_keywords[0], id, len)) {
@@ -381,6 +477,8 @@ static void process_span(struct xlate *x, size_t b, size_t e, int line, struct x
 					if (eq(id, len, tex_renames[i][0]))
 						rep = tex_renames[i][1];
 			}
+			if (eq(id, len, "gl_PerVertex"))
+				x->redeclares_per_vertex = true;
 			if (eq(id, len, "double") || (len >= 4 && (!memcmp(id, "dvec", 4) || !memcmp(id, "dmat", 4))))
 				x->need_fp64 = true;
 			if (eq(id, len, "EmitStreamVertex") || eq(id, len, "EndStreamPrimitive") ||
@@ -395,6 +493,33 @@ static void process_span(struct xlate *x, size_t b, size_t e, int line, struct x
 		}
 		p = q;
 	}
+}
+
+/* Pass 1: what an #extension line asks of the target. */
+static void note_extension(struct xlate *x, const char *name, size_t len)
+{
+	const struct ext_rule *r = find_ext_rule(name, len);
+
+	if (eq(name, len, "GL_ARB_separate_shader_objects"))
+		x->has_sso_ext = true;
+	if (eq(name, len, "GL_ARB_shading_language_420pack"))
+		x->has_420pack_ext = true;
+	if (eq(name, len, "GL_ARB_shader_atomic_counters"))
+		x->has_atomic_ext = true;
+	if (r && !r->glslang_knows && !x->es && r->core_version > x->need_version)
+		x->need_version = r->core_version;
+}
+
+/* Pass 2: whether the #extension line goes to glslang. */
+static bool keep_extension(const struct xlate *x, const char *name, size_t len)
+{
+	const struct ext_rule *r = find_ext_rule(name, len);
+
+	if (!r)
+		return true;
+	if (r->core_version == 0 || !r->glslang_knows)
+		return false;
+	return x->es || x->dst_version < r->core_version;
 }
 
 /* Walks the source: directives and code spans; pass 2 writes `body`. */
@@ -419,8 +544,9 @@ static void walk(struct xlate *x, struct xt_buf *body, struct xt_buf *hoisted)
 				size_t r = skip_space(s, e, name + nlen, NULL), r2 = r;
 				while (r2 < e && is_ident(s[r2]))
 					r2++;
-				if (!in_list(dropped_extensions, sizeof dropped_extensions / sizeof dropped_extensions[0],
-					     s + r, r2 - r) && body) {
+				if (!body)
+					note_extension(x, s + r, r2 - r);
+				else if (keep_extension(x, s + r, r2 - r)) {
 					if (!seen_code) {
 						xt_buf_append(hoisted, s + ls, e - ls);
 						xt_buf_printf(hoisted, "\n");
@@ -484,6 +610,30 @@ static void walk(struct xlate *x, struct xt_buf *body, struct xt_buf *hoisted)
 	}
 }
 
+/* True when an `#extension name : enable|require|warn` line is in s. */
+static bool enables_extension(const char *s, size_t n, const char *name)
+{
+	for (size_t p = 0; p < n;) {
+		size_t q = p, dn, dlen, e = directive_end(s, n, p);
+		while (q < e && (s[q] == ' ' || s[q] == '\t'))
+			q++;
+		if (q < e && s[q] == '#') {
+			directive_name(s, e, q, &dn, &dlen);
+			if (eq(s + dn, dlen, "extension")) {
+				size_t r = skip_space(s, e, dn + dlen, NULL), r1 = r, r2;
+				while (r1 < e && is_ident(s[r1]))
+					r1++;
+				for (r2 = r1; r2 < e && (s[r2] == ' ' || s[r2] == '\t' || s[r2] == ':'); r2++)
+					;
+				if (eq(s + r, r1 - r, name) && !(e - r2 >= 7 && !memcmp(s + r2, "disable", 7)))
+					return true;
+			}
+		}
+		p = e + 1;
+	}
+	return false;
+}
+
 /* Parses "#version N [profile]" if it is the first directive. */
 static void read_version(const char *s, size_t n, int *version, bool *es, bool *compat_profile)
 {
@@ -516,6 +666,7 @@ enum xt_rc drv_glsl_translate(const char *src, enum drv_stage stage, bool es_con
 	struct xt_buf body = XT_BUF_INIT, hoisted = XT_BUF_INIT, res = XT_BUF_INIT;
 	bool compat_profile = false, es = es_context;
 	int version = es_context ? 100 : 110;
+	enum xt_rc rc;
 
 	memset(out, 0, sizeof *out);
 	memset(&x, 0, sizeof x);
@@ -540,6 +691,8 @@ enum xt_rc drv_glsl_translate(const char *src, enum drv_stage stage, bool es_con
 			      version, es ? " es" : "");
 		return XT_ERR_UNSUPPORTED;
 	}
+	/* GL_ARB_compatibility brings the compatibility profile to 1.40 / 1.50 */
+	compat_profile |= !es && enables_extension(src, x.len, "GL_ARB_compatibility");
 	x.compat = !es && (version < 140 || compat_profile);
 	x.old = (!es && version < 130) || (es && version == 100);
 	x.legacy = (!es && (version < 330 || compat_profile)) || (es && version == 100);
@@ -547,19 +700,39 @@ enum xt_rc drv_glsl_translate(const char *src, enum drv_stage stage, bool es_con
 	walk(&x, NULL, NULL);                /* pass 1: scan and check */
 	if (x.failed)
 		goto fail;
+	/* rules glslang leaves out, under the version the application wrote */
+	rc = drv_glsl_check_layouts(src, stage, version, es, log);
+	if (rc != XT_OK) {
+		free(x.maps);
+		return rc;
+	}
 
 	if (es) {
 		out->dst_es = true;
 		out->dst_version = version >= 310 ? version : 310;
 	} else {
 		out->dst_version = version >= 330 ? version : (x.need_fp64 || x.need_400) ? 410 : 330;
+		/* 3.30 + ARB_gpu_shader5 streams / invocations: glslang has them from 4.00 */
+		if (x.need_400 && out->dst_version < 400)
+			out->dst_version = 410;
+		if (out->dst_version < x.need_version)
+			out->dst_version = x.need_version;
 	}
+	x.dst_version = out->dst_version;
 	walk(&x, &body, &hoisted);           /* pass 2: rewrite */
 	if (x.failed)
 		goto fail;
 
 	xt_buf_printf(&res, "#version %d%s\n", out->dst_version, es ? " es" : " core");
 	xt_buf_append(&res, hoisted.data, hoisted.len);
+	/* Mesa takes gl_PerVertex redeclarations from GLSL 1.50 on; glslang
+	 * wants 4.10 or the extension that introduced them */
+	if (!es && x.redeclares_per_vertex && !x.has_sso_ext && out->dst_version < 410)
+		xt_buf_printf(&res, "#extension GL_ARB_separate_shader_objects : enable\n");
+	/* GL_ARB_shader_atomic_counters brings layout(binding) for counters;
+	 * glslang takes binding from 4.20 or GL_ARB_shading_language_420pack */
+	if (!es && x.has_atomic_ext && !x.has_420pack_ext && out->dst_version < 420)
+		xt_buf_printf(&res, "#extension GL_ARB_shading_language_420pack : enable\n");
 	if (x.need_fp64 && !es && out->dst_version < 400)
 		xt_buf_printf(&res, "#extension GL_ARB_gpu_shader_fp64 : enable\n");
 	if (es)
@@ -571,6 +744,9 @@ enum xt_rc drv_glsl_translate(const char *src, enum drv_stage stage, bool es_con
 		xt_buf_printf(&res, "%s %s %s%s;\n", qual[builtins[i].kind], builtins[i].type,
 			      builtins[i].reserved, builtins[i].array);
 	}
+	for (size_t i = 0; i < N_BUILTIN_CONSTS; i++)
+		if (x.used_const[i] && out->dst_version < builtin_consts[i].glslang_version)
+			xt_buf_printf(&res, "const int %s = %d;\n", builtin_consts[i].reserved, builtin_consts[i].value);
 	if (x.used_fragcolor)
 		xt_buf_printf(&res, "out vec4 xt_FragColor;\n");
 	if (x.used_fragdata)

@@ -125,6 +125,8 @@ void drv_pm4_so_begin(struct drv_context *ctx, struct drv_xfb *x, bool resume)
 	struct drv_ws *ws = &ctx->screen->ws;
 	struct pm4_cs *cs;
 
+	if (!drv_pm4_gpu_free(ctx))
+		return;
 	if (!resume || !x->filled) {
 		if (!x->filled)
 			x->filled = drv_bo_create(ws, 16, 256);
@@ -245,6 +247,8 @@ static void sample(struct drv_context *ctx, struct drv_query *q, unsigned at)
 
 void drv_pm4_query_begin(struct drv_context *ctx, struct drv_query *q)
 {
+	if (!drv_pm4_gpu_free(ctx))
+		return;
 	drv_gl_flush(ctx);
 	memset(q->bo->map, 0, 128);
 	sample(ctx, q, 0);

@@ -12,13 +12,20 @@
  * memory (compatibility / ES) is copied into the upload ring for the range
  * the draw reads, as u_upload_mgr does for radeonsi.
  *
+ * A program with a geometry shader runs as ES -> GS -> copy shader:
+ * drv_pm4_gs.c emits that state in place of the VS's, the ring
+ * descriptors and sizes, and the draw loads the user SGPRs of all three
+ * stages (the ES's for indirect draws).
+ *
  * The upload ring (descriptors, constants, client arrays and indices) is
  * a BO reused from the start whenever a draw does not fit: the pending IB
  * is submitted first, so nothing in flight still reads it.
  */
+#include <math.h>
 #include <string.h>
 
 #include "drv_gl_int.h"
+#include "xt_fault.h"
 
 #define RING_BYTES (4u << 20)
 
@@ -37,6 +44,7 @@ static void emit_preamble(struct drv_context *ctx)
 	pm4_context_control(cs, 0x80000000u, 0x80000000u);
 	pm4_set_context_reg(cs, REG_VGT_GS_MODE, VGT_GS_MODE_MODE(V_GS_OFF));
 	pm4_set_context_reg(cs, REG_VGT_SHADER_STAGES_EN, 0);
+	ctx->hw.gs_on = false;
 	pm4_set_context_reg(cs, REG_VGT_INDX_OFFSET, 0);
 	pm4_set_context_reg(cs, REG_VGT_STRMOUT_DRAW_OPAQUE_OFFSET, 0);
 }
@@ -49,10 +57,43 @@ void drv_pm4_init(struct drv_context *ctx)
 	drv_gl_flush(ctx);
 }
 
+void drv_pm4_invalidate(struct drv_context *ctx)
+{
+	struct drv_hw *hw = &ctx->hw;
+
+	emit_preamble(ctx);                        /* GS off, opaque offset 0 ... */
+	hw->dirty = ((1u << DRV_ATOM_COUNT) - 1) & ~(1u << DRV_ATOM_INIT);
+	hw->prim_type = hw->index_type = hw->gs_out_prim = hw->num_instances = 0;
+	hw->vs_va = 0;
+	hw->strmout_known = false;
+	hw->opaque_offset = 0;
+	hw->gs_rings_emitted = false;
+}
+
+/*
+ * radeonsi suspends streamout and queries at the end of each IB and
+ * resumes them at the start of the context's next one; the model submits
+ * one IB per call and keeps the VGT state across IBs, so while one context
+ * has streamout running or a query counting, another context's draws
+ * would land in them.  Such interleavings are reported, never replayed
+ * wrong.
+ */
+bool drv_pm4_gpu_free(struct drv_context *ctx)
+{
+	if (!drv_gl_other_context_busy(ctx))
+		return true;
+	drv_gl_unsupported(ctx, "drawing, streamout or a query in one context while another context "
+			   "has transform feedback or a query active (the sim does not suspend them "
+			   "across contexts)");
+	return false;
+}
+
 void drv_pm4_fini(struct drv_context *ctx)
 {
 	drv_bo_destroy(&ctx->screen->ws, ctx->hw.ring);
-	ctx->hw.ring = NULL;
+	drv_bo_destroy(&ctx->screen->ws, ctx->hw.esgs_ring);
+	drv_bo_destroy(&ctx->screen->ws, ctx->hw.gsvs_ring);
+	ctx->hw.ring = ctx->hw.esgs_ring = ctx->hw.gsvs_ring = NULL;
 }
 
 /* Makes room for `bytes` in the ring; false when out of memory. */
@@ -96,18 +137,23 @@ uint64_t drv_pm4_upload(struct drv_context *ctx, const void *data, uint64_t n, u
 	return hw->ring->va + at;
 }
 
+/* Every hardware stage's binary (the VS, or ES + GS + copy shader) goes
+ * into the one code BO, 256-byte aligned (drv_pm4_code_offset). */
 bool drv_pm4_program_upload(struct drv_context *ctx, struct drv_program_obj *p)
 {
-	const struct drv_stage_binary *vs = &p->prog->hw[DRV_HW_VS];
+	const struct drv_program *prog = p->prog;
 
 	drv_bo_destroy(&ctx->screen->ws, p->code_bo);
 	p->code_bo = NULL;
-	if (!vs->present)
+	if (!prog->hw[DRV_HW_VS].present && !prog->hw[DRV_HW_COPY].present)
 		return true;
-	p->code_bo = drv_bo_create(&ctx->screen->ws, (uint64_t)vs->size_dw * 4 + 64, 256);
+	p->code_bo = drv_bo_create(&ctx->screen->ws, drv_pm4_code_offset(prog, DRV_HW_COUNT), 256);
 	if (!p->code_bo)
 		return false;
-	memcpy(p->code_bo->map, vs->code, (size_t)vs->size_dw * 4);
+	for (unsigned hw = 0; hw < DRV_HW_COUNT; hw++)
+		if (prog->hw[hw].present)
+			memcpy(p->code_bo->map + drv_pm4_code_offset(prog, (enum drv_hw_stage)hw),
+			       prog->hw[hw].code, (size_t)prog->hw[hw].size_dw * 4);
 	return true;
 }
 
@@ -126,13 +172,18 @@ static void emit_shader(struct drv_context *ctx, struct pm4_cs *cs, const struct
 			 SPI_SHADER_PGM_RSRC2_VS_SO_BASE3_EN(vs->so_base_en >> 3 & 1);
 	uint64_t va = p->code_bo->va;
 
+	ctx->hw.vs_va = va;
+	if (p->prog->has_gs) {
+		drv_pm4_gs_emit_shaders(ctx, cs, p);
+		return;
+	}
+	drv_pm4_gs_emit_off(ctx, cs);
 	if (pm4_set_reg_seq(cs, REG_SPI_SHADER_PGM_LO_VS, 4)) {
 		pm4_emit(cs, (uint32_t)(va >> 8));
 		pm4_emit(cs, SPI_SHADER_PGM_HI_VS_MEM_BASE((uint32_t)(va >> 40)));
 		pm4_emit(cs, rsrc1);
 		pm4_emit(cs, rsrc2);
 	}
-	ctx->hw.vs_va = va;
 }
 
 static void emit_atoms(struct drv_context *ctx, struct pm4_cs *cs, const struct drv_program_obj *p,
@@ -198,13 +249,16 @@ static bool vertex_format(const struct drv_vattrib *a, uint32_t *dfmt, uint32_t 
 
 	for (unsigned i = 0; i < 4; i++)
 		sel[i] = i < n ? sel_xyzw[i] : (i == 3 ? V_SQ_SEL_1 : V_SQ_SEL_0);
-	if (a->doubles || a->type == GL_DOUBLE) {
-		*why = "double-precision vertex attributes";
+	if (a->doubles) {
+		*why = "double-precision vertex shader inputs (glVertexAttribLPointer)";
 		return false;
 	}
-	if (a->type == GL_FIXED || a->type == GL_UNSIGNED_INT_10F_11F_11F_REV) {
-		*why = "GL_FIXED and GL_UNSIGNED_INT_10F_11F_11F_REV vertex attributes";
-		return false;
+	if (drv_gl_vattrib_translated(a)) {
+		/* converted to 32-bit floats on upload (translate_attrib) */
+		*dfmt = f32[a->type == GL_UNSIGNED_INT_10F_11F_11F_REV ? 3 : n];
+		*nfmt = V_BUF_NUM_FORMAT_FLOAT;
+		*bytes = 4 * (a->type == GL_UNSIGNED_INT_10F_11F_11F_REV ? 3 : n);
+		return true;
 	}
 	*nfmt = a->integer ? (is_signed ? V_BUF_NUM_FORMAT_SINT : V_BUF_NUM_FORMAT_UINT)
 	      : a->normalized ? (is_signed ? V_BUF_NUM_FORMAT_SNORM : V_BUF_NUM_FORMAT_UNORM)
@@ -215,10 +269,6 @@ static bool vertex_format(const struct drv_vattrib *a, uint32_t *dfmt, uint32_t 
 	case GL_HALF_FLOAT: *dfmt = f16[n]; *nfmt = V_BUF_NUM_FORMAT_FLOAT; *bytes = 2 * n; break;
 	case GL_FLOAT: *dfmt = f32[n]; *nfmt = V_BUF_NUM_FORMAT_FLOAT; *bytes = 4 * n; break;
 	case GL_INT: case GL_UNSIGNED_INT:
-		if (a->normalized) {
-			*why = "normalized 32-bit integer vertex attributes (no GCN format)";
-			return false;
-		}
 		*dfmt = f32[n];
 		*bytes = 4 * n;
 		break;
@@ -248,6 +298,81 @@ static uint32_t records(int64_t avail, uint32_t stride, uint32_t bytes)
 	return n > 0xFFFFFFFFll ? 0xFFFFFFFFu : (uint32_t)n;
 }
 
+/* Bytes one element of a translated attribute occupies in its source. */
+static uint32_t bytes_of(const struct drv_vattrib *a)
+{
+	unsigned n = a->size == GL_BGRA ? 4 : (unsigned)a->size;
+	return a->type == GL_UNSIGNED_INT_10F_11F_11F_REV ? 4 : a->type == GL_DOUBLE ? 8 * n : 4 * n;
+}
+
+/* An unsigned float of `mbits` mantissa and 5 exponent bits (the packed
+ * 10F_11F_11F format) as a float; exact. */
+static float unpack_ufloat(uint32_t v, unsigned mbits)
+{
+	uint32_t e = v >> mbits & 31u, m = v & ((1u << mbits) - 1);
+	if (e == 31)
+		return m ? NAN : INFINITY;
+	if (!e)
+		return ldexpf((float)m, -14 - (int)mbits);
+	return ldexpf((float)(m | 1u << mbits), (int)e - 15 - (int)mbits);
+}
+
+/* One component of a translated attribute as a float (GL 4.6 10.3.5 and
+ * 2.3.5 conversions, computed exactly and rounded once). */
+static float translate_component(const struct drv_vattrib *a, const uint8_t *p, unsigned c)
+{
+	int32_t i;
+	uint32_t u;
+	double d;
+
+	switch (a->type) {
+	case GL_FIXED:
+		memcpy(&i, p + 4 * c, 4);
+		return (float)((double)i / 65536.0);
+	case GL_INT:
+		memcpy(&i, p + 4 * c, 4);
+		d = (double)i / 2147483647.0;
+		return (float)(d < -1.0 ? -1.0 : d);
+	case GL_UNSIGNED_INT:
+		memcpy(&u, p + 4 * c, 4);
+		return (float)((double)u / 4294967295.0);
+	case GL_DOUBLE:
+		memcpy(&d, p + 8 * c, 8);
+		return (float)d;
+	default: /* GL_UNSIGNED_INT_10F_11F_11F_REV */
+		memcpy(&u, p, 4);
+		return c == 0 ? unpack_ufloat(u & 0x7FF, 6) : c == 1 ? unpack_ufloat(u >> 11 & 0x7FF, 6)
+							    : unpack_ufloat(u >> 22, 5);
+	}
+}
+
+/*
+ * Formats GCN cannot fetch (GL_FIXED, normalized 32-bit integers,
+ * GL_DOUBLE through glVertexAttribPointer, 10F_11F_11F) are converted to
+ * 32-bit floats for elements [lo, hi) into the upload ring, as Mesa's
+ * u_vbuf translates the formats a driver lacks.  Returns the address of
+ * element 0 (the descriptor base), 0 when out of ring memory.
+ */
+static uint64_t translate_attrib(struct drv_context *ctx, const struct drv_vattrib *a,
+				 const uint8_t *src, uint32_t stride, uint64_t lo, uint64_t hi,
+				 uint32_t *out_stride)
+{
+	unsigned n = a->type == GL_UNSIGNED_INT_10F_11F_11F_REV ? 3 : (unsigned)a->size;
+	uint64_t count = hi > lo ? hi - lo : 1;
+	float *f = xt_malloc(count * n * sizeof *f);
+	uint64_t va;
+
+	if (!f)
+		return 0;
+	for (uint64_t v = 0; v < count; v++)
+		for (unsigned c = 0; c < n; c++)
+			f[v * n + c] = translate_component(a, src + (lo + v) * stride, c);
+	*out_stride = 4 * n;
+	va = drv_pm4_upload(ctx, f, count * n * sizeof *f, 16);
+	xt_free(f);
+	return va ? va - lo * *out_stride : 0;
+}
+
 /* Range of vertex indices attribute a reads in draw d: [*lo, *hi). */
 static void index_range(const struct drv_draw *d, const struct drv_vbinding *b, uint64_t *lo,
 			uint64_t *hi)
@@ -273,6 +398,8 @@ static bool build_descriptors(struct drv_context *ctx, struct drv_program_obj *p
 	const char *why = NULL;
 
 	memset(table, 0, DRV_DESC_TABLE_SIZE);
+	if (prog->has_gs)
+		drv_pm4_gs_descriptors(ctx, desc);
 	/* streamout buffers: base = buffer VA, NUM_RECORDS ~0, format 32 (radeonsi) */
 	for (unsigned b = 0; x && b < DRV_MAX_TF_BUFFERS; b++)
 		if (x->hw_mask >> b & 1)
@@ -337,6 +464,29 @@ static bool build_descriptors(struct drv_context *ctx, struct drv_program_obj *p
 			continue;
 		}
 		((uint32_t *)(table + DRV_DESC_DIVISOR_OFFSET))[loc] = b->divisor;
+		if (drv_gl_vattrib_translated(a)) {
+			uint64_t lo, hi;
+			uint32_t stride = 0;
+			const uint8_t *from = b->client_ptr;
+			if (b->buffer) {
+				if (!drv_gl_buffer_storage(ctx, b->buffer))
+					return false;
+				drv_gl_flush(ctx);   /* the GPU may have written it */
+				from = b->buffer->bo->map + b->offset;
+			}
+			index_range(d, b, &lo, &hi);
+			if (b->buffer && (int64_t)((hi > lo ? hi - 1 : lo) * (uint64_t)b->stride + a->relative_offset +
+						   bytes_of(a)) > b->buffer->size - b->offset) {
+				drv_gl_unsupported(ctx, "a translated vertex attribute read beyond its buffer");
+				return false;
+			}
+			base = translate_attrib(ctx, a, from + a->relative_offset, (uint32_t)b->stride, lo, hi,
+						&stride);
+			if (!base)
+				return false;
+			buf_desc(dd, base, stride, (uint32_t)hi, dfmt, nfmt, sel);
+			continue;
+		}
 		if (b->buffer) {
 			if (!drv_gl_buffer_storage(ctx, b->buffer))
 				return false;
@@ -373,10 +523,10 @@ static uint64_t upload_bound(const struct drv_context *ctx, const struct drv_pro
 		const struct drv_vattrib *a = src.a;
 		const struct drv_vbinding *b = src.b;
 		uint64_t lo, hi;
-		if (!a->enabled || b->buffer || !b->client_ptr)
+		if (!a->enabled || ((b->buffer || !b->client_ptr) && !drv_gl_vattrib_translated(a)))
 			continue;
 		index_range(d, b, &lo, &hi);
-		n += (hi > lo ? hi - lo : 1) * (uint64_t)b->stride + 64;
+		n += (hi > lo ? hi - lo : 1) * ((uint64_t)b->stride + 16) + 64;
 	}
 	return n;
 }
@@ -417,6 +567,23 @@ static uint32_t gs_out_prim(uint32_t pt)
 	}
 }
 
+/* Whether a GS draw fits the hardware limits; grows the rings. */
+static bool gs_draw_ok(struct drv_context *ctx, const struct drv_program *prog)
+{
+	const struct drv_gs_info *g = &prog->gs;
+
+	/* The ring item sizes are 15-bit register fields (radeonsi asserts). */
+	if (g->esgs_itemsize_dw >= 1u << 15 || g->gsvs_itemsize_dw >= 1u << 15) {
+		drv_gl_unsupported(ctx, "a geometry shader whose ring items exceed 32767 dwords");
+		return false;
+	}
+	if (!drv_pm4_gs_rings(ctx, prog)) {
+		drv_gl_error(ctx, GL_OUT_OF_MEMORY);
+		return false;
+	}
+	return true;
+}
+
 static uint32_t hw_index_type(GLenum t)
 {
 	return t == GL_UNSIGNED_BYTE ? V_VGT_INDEX_8 : t == GL_UNSIGNED_SHORT ? V_VGT_INDEX_16
@@ -432,21 +599,19 @@ bool drv_pm4_draw(struct drv_context *ctx, const struct drv_draw *draw)
 	uint8_t table[DRV_DESC_TABLE_SIZE];
 	uint32_t pt = prim_type(d->mode);
 	uint64_t table_va;
+	uint32_t out_prim;
 	struct pm4_cs *cs;
 
-	if (!p)
-		return false;   /* drv_gl_draw_program said why */
+	if (!p || !drv_pm4_gpu_free(ctx))
+		return false;   /* drv_gl_draw_program / drv_pm4_gpu_free said why */
 	if (!p->prog || !p->linked || !p->code_bo) {
 		/* A program without a vertex shader: the vertex stage is fixed
 		 * function (compat), which the sim runs only for no program. */
 		drv_gl_unsupported(ctx, "drawing with a program that has no vertex shader (fixed function)");
 		return false;
 	}
-	if (p->prog->has_gs) {
-		drv_gl_unsupported(ctx, "draws with a geometry shader (the sim's GS path is not wired "
-				   "to the state tracker yet)");
+	if (p->prog->has_gs && !gs_draw_ok(ctx, p->prog))
 		return false;
-	}
 	ctx->state_call = true;
 	ctx->last_draw_program = p->name;
 	if (!ring_reserve(ctx, upload_bound(ctx, p, d) + d->index_bytes + 256)) {
@@ -467,24 +632,34 @@ bool drv_pm4_draw(struct drv_context *ctx, const struct drv_draw *draw)
 		drv_gl_error(ctx, GL_OUT_OF_MEMORY);
 		return false;
 	}
-	cs = drv_ws_cs(&ctx->screen->ws, 96);
+	cs = drv_ws_cs(&ctx->screen->ws, p->prog->has_gs ? 96 + 80 : 96);
+	if (p->prog->has_gs)
+		drv_pm4_gs_emit_rings(ctx, cs);
 	emit_atoms(ctx, cs, p, d->indexed, d->index_type);
-	/* user SGPRs: s[0:1] descriptor table, s2 base vertex, s3 start instance */
-	if (pm4_set_reg_seq(cs, REG_SPI_SHADER_USER_DATA_VS_0, 4)) {
-		pm4_emit(cs, (uint32_t)table_va);
-		pm4_emit(cs, (uint32_t)(table_va >> 32));
-		pm4_emit(cs, (uint32_t)d->base_vertex);
-		pm4_emit(cs, d->base_instance);
+	/* user SGPRs: s[0:1] descriptor table, s2 base vertex, s3 start instance;
+	 * with a GS every stage gets them (the ES fetches the vertices, the GS
+	 * and copy shader read constants and rings through the table) */
+	for (unsigned i = 0; i < (p->prog->has_gs ? 3u : 1u); i++) {
+		static const uint32_t user_data[3] = { REG_SPI_SHADER_USER_DATA_VS_0,
+						       REG_SPI_SHADER_USER_DATA_ES_0,
+						       REG_SPI_SHADER_USER_DATA_GS_0 };
+		if (pm4_set_reg_seq(cs, user_data[i], 4)) {
+			pm4_emit(cs, (uint32_t)table_va);
+			pm4_emit(cs, (uint32_t)(table_va >> 32));
+			pm4_emit(cs, (uint32_t)d->base_vertex);
+			pm4_emit(cs, d->base_instance);
+		}
 	}
-	/* si_emit_draw_registers */
+	/* si_emit_draw_registers: the GS output primitive is what is rasterized */
 	if (hw->prim_type != pt + 1) {
 		pm4_set_uconfig_reg_idx(cs, REG_VGT_PRIMITIVE_TYPE, 1, VGT_PRIMITIVE_TYPE_PRIM_TYPE(pt));
 		hw->prim_type = pt + 1;
 	}
-	if (hw->gs_out_prim != gs_out_prim(pt) + 1) {
+	out_prim = p->prog->has_gs ? drv_pm4_gs_out_prim(p->prog->gs.output_prim) : gs_out_prim(pt);
+	if (hw->gs_out_prim != out_prim + 1) {
 		pm4_set_context_reg(cs, REG_VGT_GS_OUT_PRIM_TYPE,
-				    VGT_GS_OUT_PRIM_TYPE_OUTPRIM_TYPE(gs_out_prim(pt)));
-		hw->gs_out_prim = gs_out_prim(pt) + 1;
+				    VGT_GS_OUT_PRIM_TYPE_OUTPRIM_TYPE(out_prim));
+		hw->gs_out_prim = out_prim + 1;
 	}
 	/* si_emit_draw_packets */
 	if (d->indexed && hw->index_type != hw_index_type(d->index_type) + 1) {
@@ -496,8 +671,13 @@ bool drv_pm4_draw(struct drv_context *ctx, const struct drv_draw *draw)
 	if (d->indirect) {
 		struct pm4_draw_indirect di = {
 			.data_offset = d->indirect_offset,
-			.base_vtx_loc = (REG_SPI_SHADER_USER_DATA_VS_2 - PM4_SH_REG_BASE) >> 2,
-			.start_inst_loc = (REG_SPI_SHADER_USER_DATA_VS_3 - PM4_SH_REG_BASE) >> 2,
+			/* the stage that fetches vertices: the ES with a GS (radeonsi) */
+			.base_vtx_loc = ((p->prog->has_gs ? REG_SPI_SHADER_USER_DATA_ES_2
+							  : REG_SPI_SHADER_USER_DATA_VS_2) -
+					 PM4_SH_REG_BASE) >> 2,
+			.start_inst_loc = ((p->prog->has_gs ? REG_SPI_SHADER_USER_DATA_ES_3
+							    : REG_SPI_SHADER_USER_DATA_VS_3) -
+					   PM4_SH_REG_BASE) >> 2,
 			.draw_initiator = VGT_DRAW_INITIATOR_SOURCE_SELECT(
 				d->indexed ? V_DI_SRC_SEL_DMA : V_DI_SRC_SEL_AUTO_INDEX),
 		};

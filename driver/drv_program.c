@@ -6,10 +6,13 @@
  * parameters), then compiles each hardware stage (VS or ES + GS + copy
  * shader) with the IR validated after every pass.
  *
- * Error policy: a construct the driver cannot compile is a compile error of
- * that stage (compile_log, compiled[] = false, not linked); a GL link error
- * goes to link_log; a bug in the compiler (the IR validator failing) is
- * reported as "internal compiler error" in link_log, never an abort.
+ * Error policy: compiled[] is the GLSL verdict (translator, including the
+ * constructs it refuses by name, and glslang); valid GLSL the back end
+ * cannot compile (SPIR-V reader, IR passes) does not link, is named in
+ * link_log and flagged `unsupported` for the state tracker to report; a GL
+ * link error goes to link_log; a bug in the compiler (the IR validator
+ * failing) is reported as "internal compiler error" in link_log, never an
+ * abort.  desc->compile_only (glCompileShader) stops after glslang.
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -27,6 +30,7 @@ struct build {
 	struct drv_program *p;
 	const struct drv_program_desc *desc;
 	struct drv_translation tr[DRV_STAGE_COUNT];
+	struct drv_translation *more[DRV_STAGE_COUNT]; /* tr[s].more, desc->n_more_sources[s] */
 	struct drv_spirv spv[DRV_STAGE_COUNT];
 	struct drv_smodule mod[DRV_STAGE_COUNT];
 	bool parsed[DRV_STAGE_COUNT];
@@ -182,7 +186,9 @@ static enum xt_rc build_attribs(struct build *b)
 			bool bound = false;
 			if (v->storage != SpvStorageClassInput || v->builtin >= 0)
 				continue;
-			int explicit_loc = explicit_input_location(b->tr[DRV_STAGE_VERTEX].text, v->name);
+			/* application SPIR-V: every location is explicit */
+			int explicit_loc = b->desc->spirv[DRV_STAGE_VERTEX] ? v->location :
+					   explicit_input_location(b->tr[DRV_STAGE_VERTEX].text, v->name);
 			for (unsigned k = 0; explicit_loc < 0 && b->desc->attrib_names &&
 					     b->desc->attrib_names[k]; k++)
 				if (!strcmp(b->desc->attrib_names[k], un)) {
@@ -304,6 +310,75 @@ static enum xt_rc add_leaves(struct build *b, const struct drv_smodule *m, uint3
 	return XT_OK;
 }
 
+/* Writes constant slots cval[*slot...] of type t at byte `off` of buf
+ * (size bytes), laid out as add_leaves lays the uniform out. */
+static void write_init(const struct drv_smodule *m, uint32_t t, const uint64_t *cval, uint32_t n_slots,
+		       uint32_t *slot, uint8_t *buf, uint32_t size, uint32_t off)
+{
+	const struct drv_sid *ty = drv_stype(m, t);
+	uint32_t sz, al;
+
+	if (!ty)
+		return;
+	switch (ty->op) {
+	case SpvOpTypeStruct:
+		for (uint32_t i = 0; i < ty->n_members; i++)
+			write_init(m, ty->members[i].type, cval, n_slots, slot, buf, size,
+				   off + drv_stype_member_offset(m, t, i));
+		return;
+	case SpvOpTypeArray:
+		for (uint32_t i = 0; i < ty->count; i++)
+			write_init(m, ty->elem, cval, n_slots, slot, buf, size, off + i * drv_stype_array_stride(m, t));
+		return;
+	case SpvOpTypeMatrix:
+		drv_stype_std140(m, t, &sz, &al);
+		for (uint32_t i = 0; i < ty->count; i++)
+			write_init(m, ty->elem, cval, n_slots, slot, buf, size, off + i * (sz / ty->count <= 16 ? 16 : 32));
+		return;
+	case SpvOpTypeVector: {
+		const struct drv_sid *e = drv_stype(m, ty->elem);
+		uint32_t w = e && e->width == 64 ? 8 : 4;
+		for (uint32_t i = 0; i < ty->count; i++)
+			write_init(m, ty->elem, cval, n_slots, slot, buf, size, off + i * w);
+		return;
+	}
+	default: {
+		/* scalars; booleans as 0 / 1 in a dword */
+		uint32_t w = ty->width == 64 ? 8 : 4;
+		uint64_t v = *slot < n_slots ? cval[*slot] : 0;
+		(*slot)++;
+		if (off + w <= size)
+			memcpy(buf + off, &v, w);   /* little-endian, as the GPU reads it */
+		return;
+	}
+	}
+}
+
+/* The initial contents of the constant buffer: each default-block uniform
+ * with an initializer (GLSL 4.60 4.3.5: the value at link time). */
+static enum xt_rc build_uniform_inits(struct build *b)
+{
+	struct drv_program *p = b->p;
+
+	for (int s = 0; s < DRV_STAGE_COUNT; s++) {
+		const struct drv_smodule *m = &b->mod[s];
+		for (uint32_t i = 0; b->parsed[s] && i < m->n_vars; i++) {
+			const struct drv_svar *v = &m->vars[i];
+			const struct drv_sid *c = v->init < m->bound ? &m->ids[v->init] : NULL;
+			const struct drv_sid *ct = c ? drv_stype(m, c->type) : NULL;
+			uint32_t slot = 0;
+			if (v->storage != SpvStorageClassUniformConstant || !v->init || !c ||
+			    c->kind != DRV_SID_CONST || !c->cval || !ct)
+				continue;
+			if (!p->const_init && !(p->const_init = calloc(1, p->const_buffer_size + 16)))
+				return XT_ERR_NOMEM;
+			write_init(m, v->type, c->cval, ct->slots ? ct->slots : 1, &slot, p->const_init, p->const_buffer_size,
+				   v->mem_offset);
+		}
+	}
+	return XT_OK;
+}
+
 /* One constant-buffer layout for all stages: the first stage to declare a
  * uniform places it; the others reuse its offset. */
 static enum xt_rc build_uniforms(struct build *b)
@@ -342,6 +417,7 @@ static enum xt_rc build_uniforms(struct build *b)
 					xt_buf_printf(&b->llog, "error: uniform block \"%s\": %s\n", bn,
 						      el > 1 ? "arrays of uniform blocks are not supported by the driver"
 							     : "too many uniform blocks (the driver has 12)");
+					p->unsupported |= el > 1;      /* a gap, not a GL limit */
 					return XT_ERR_INVALID;
 				}
 				{
@@ -389,7 +465,7 @@ static enum xt_rc build_uniforms(struct build *b)
 		}
 	}
 	p->const_buffer_size = (size_total + 15) / 16 * 16;
-	return XT_OK;
+	return build_uniform_inits(b);
 }
 
 /* --- GS and ring layouts -------------------------------------------------------- */
@@ -492,6 +568,92 @@ static enum xt_rc build_gs(struct build *b)
 	return XT_OK;
 }
 
+/*
+ * Vertex-stream rules of a program (ARB_gpu_shader5, GLSL 4.00 section
+ * 8.12) that glslang, linking each stage alone, does not check; Mesa
+ * reports both as link errors:
+ *   - EmitStreamVertex / EndStreamPrimitive name a stream in
+ *     [0, GL_MAX_VERTEX_STREAMS), and one other than 0 needs the points
+ *     output primitive;
+ *   - only stream 0 is rasterized, so a fragment shader input cannot be fed
+ *     by a geometry shader output of another stream.
+ */
+static bool check_gs_streams(struct build *b)
+{
+	const struct drv_smodule *m = &b->mod[DRV_STAGE_GEOMETRY];
+	const struct drv_smodule *fs = &b->mod[DRV_STAGE_FRAGMENT];
+
+	for (uint32_t p = m->fn_begin; p < m->fn_end;) {
+		uint16_t op = (uint16_t)(m->words[p] & 0xFFFF), n = (uint16_t)(m->words[p] >> 16);
+		const char *fn = op == SpvOpEmitStreamVertex ? "EmitStreamVertex" : "EndStreamPrimitive";
+		int32_t stream;
+		if (!n)
+			break;
+		if ((op == SpvOpEmitStreamVertex || op == SpvOpEndStreamPrimitive) && n >= 2 &&
+		    m->words[p + 1] < m->bound && m->ids[m->words[p + 1]].cval) {
+			stream = (int32_t)(uint32_t)m->ids[m->words[p + 1]].cval[0];
+			if (stream < 0 || stream >= (int32_t)DRV_MAX_VERTEX_STREAMS) {
+				xt_buf_printf(&b->llog, "error: %s(%d): the stream must be in [0, %u]\n", fn, stream,
+					      DRV_MAX_VERTEX_STREAMS - 1);
+				return false;
+			}
+			if (stream && b->p->gs.output_prim != 0x0000u /* GL_POINTS */) {
+				xt_buf_printf(&b->llog, "error: %s(%d) with a stream other than 0 needs the points "
+					      "output primitive in the geometry shader\n", fn, stream);
+				return false;
+			}
+		}
+		p += n;
+	}
+	if (!b->parsed[DRV_STAGE_FRAGMENT])
+		return true;
+	for (uint32_t i = 0; i < fs->n_vars; i++) {
+		const struct drv_svar *in = &fs->vars[i];
+		if (in->storage != SpvStorageClassInput || in->builtin >= 0 || !in->name[0])
+			continue;
+		for (uint32_t k = 0; k < m->n_vars; k++) {
+			const struct drv_svar *out = &m->vars[k];
+			if (out->storage == SpvStorageClassOutput && out->stream > 0 && !strcmp(out->name, in->name)) {
+				xt_buf_printf(&b->llog, "error: fragment shader input '%s' comes from a geometry shader "
+					      "output of stream %d; only stream 0 is rasterized\n",
+					      user_name(b, DRV_STAGE_FRAGMENT, in->name), out->stream);
+				return false;
+			}
+		}
+	}
+	return true;
+}
+
+/*
+ * A program without a vertex shader links in GL when it has a fragment
+ * shader alone, or a geometry shader in a separable program (Mesa:
+ * "Geometry shader must be linked with vertex shader" otherwise); with no
+ * shader at all it does not.  Transform feedback needs the vertex or
+ * geometry stage's outputs, which such a program does not run here.
+ */
+static bool check_no_vertex_shader(struct build *b)
+{
+	const struct drv_program_desc *d = b->desc;
+	bool gs = d->source[DRV_STAGE_GEOMETRY] || d->spirv[DRV_STAGE_GEOMETRY];
+	bool fs = d->source[DRV_STAGE_FRAGMENT] || d->spirv[DRV_STAGE_FRAGMENT];
+
+	if (!gs && !fs) {
+		xt_buf_printf(&b->llog, "error: no shaders attached to the program\n");
+		return false;
+	}
+	if (gs && !d->separable) {
+		xt_buf_printf(&b->llog, "error: the geometry shader must be linked with a vertex shader\n");
+		return false;
+	}
+	if (gs && d->n_tf_varyings) {
+		xt_buf_printf(&b->llog, "error: transform feedback from a separable geometry-shader program is "
+			      "not supported by the driver\n");
+		b->p->unsupported = true;
+		return false;
+	}
+	return true;
+}
+
 /* --- per hardware stage -------------------------------------------------------------- */
 
 static enum xt_rc compile_hw(struct build *b, enum drv_hw_stage hw, enum drv_stage stage)
@@ -527,7 +689,13 @@ static enum xt_rc compile_hw(struct build *b, enum drv_hw_stage hw, enum drv_sta
 		drv_ir_fini(&ir);
 		return rc;
 	}
-	if (rc == XT_ERR_UNSUPPORTED || rc == XT_ERR_CORRUPT) {
+	if (rc == XT_ERR_UNSUPPORTED && b->desc->source[stage]) {
+		/* the GLSL compiled (glCompileShader said so); the back end is
+		 * what falls short, which is the driver's limit, not a GL error */
+		xt_buf_printf(&b->llog, "error: the %s shader uses what the driver cannot compile: %s\n",
+			      stage_names[stage], err.msg);
+		b->p->unsupported = true;
+	} else if (rc == XT_ERR_UNSUPPORTED || rc == XT_ERR_CORRUPT) {
 		xt_buf_printf(&b->clog[stage], "error: %s\n", err.msg);
 		b->p->compiled[stage] = false;
 	} else if (rc != XT_OK) {
@@ -551,11 +719,80 @@ static char *take_log(struct xt_buf *b)
 	return s ? s : calloc(1, 1);
 }
 
+/* Appends a translation's built-in maps to the program's (once each). */
+static enum xt_rc add_builtin_maps(struct drv_program *p, const struct drv_translation *t)
+{
+	for (unsigned k = 0; k < t->n_maps; k++) {
+		struct drv_builtin_map *nm;
+		bool known = false;
+		for (unsigned i = 0; i < p->n_builtins && !known; i++)
+			known = !memcmp(&p->builtins[i], &t->maps[k], sizeof t->maps[k]);
+		if (known)
+			continue;
+		nm = realloc(p->builtins, (p->n_builtins + 1) * sizeof *nm);
+		if (!nm)
+			return XT_ERR_NOMEM;
+		p->builtins = nm;
+		nm[p->n_builtins++] = t->maps[k];
+	}
+	return XT_OK;
+}
+
+/* The further shader objects of stage s (desc->more_sources), each
+ * translated on its own and chained to tr[s] for glslang, which links
+ * them; their built-in maps join the program's.  XT_ERR_INVALID (the log
+ * in clog[s]) when one does not translate. */
+static enum xt_rc translate_more(struct build *b, enum drv_stage s)
+{
+	const unsigned n = b->desc->n_more_sources[s];
+	enum xt_rc rc;
+
+	if (!n)
+		return XT_OK;
+	b->more[s] = calloc(n, sizeof *b->more[s]);
+	if (!b->more[s])
+		return XT_ERR_NOMEM;
+	b->tr[s].more = b->more[s];
+	for (unsigned i = 0; i < n; i++) {
+		rc = drv_glsl_translate(b->desc->more_sources[s][i], s, b->desc->es, &b->more[s][i], &b->clog[s]);
+		if (rc != XT_OK)
+			return rc;
+		b->tr[s].n_more = i + 1;
+		if ((rc = add_builtin_maps(b->p, &b->more[s][i])) != XT_OK)
+			return rc;
+	}
+	return XT_OK;
+}
+
+/* The application's SPIR-V stages (ARB_gl_spirv) go straight to the module
+ * reader: copied into spv[], and no longer present[] for glslang.  GL does
+ * not link SPIR-V and GLSL shaders into one program, so a program is one
+ * or the other (its vertex stage says which). */
+static enum xt_rc take_spirv(struct build *b, bool present[DRV_STAGE_COUNT])
+{
+	for (int s = 0; s < DRV_STAGE_COUNT; s++) {
+		const size_t n = b->desc->spirv_words[s];
+		if (present[s] && !b->desc->spirv[s] != !b->desc->spirv[DRV_STAGE_VERTEX]) {
+			xt_buf_printf(&b->llog, "error: a program cannot link SPIR-V and GLSL shaders together\n");
+			return XT_ERR_INVALID;
+		}
+		if (!b->desc->spirv[s])
+			continue;
+		b->spv[s].words = malloc((n ? n : 1) * sizeof *b->spv[s].words);
+		if (!b->spv[s].words)
+			return XT_ERR_NOMEM;
+		memcpy(b->spv[s].words, b->desc->spirv[s], n * sizeof *b->spv[s].words);
+		b->spv[s].n_words = n;
+		present[s] = false;
+	}
+	return XT_OK;
+}
+
 enum xt_rc drv_program_create(const struct drv_program_desc *desc, struct drv_program **out, struct xt_err *err)
 {
 	struct build *b;
 	struct drv_program *p;
-	bool present[DRV_STAGE_COUNT], ok = true;
+	bool present[DRV_STAGE_COUNT], ok = true, no_vs;
 	enum xt_rc rc = XT_OK;
 	enum drv_stage last;
 
@@ -572,8 +809,8 @@ enum xt_rc drv_program_create(const struct drv_program_desc *desc, struct drv_pr
 	b->p = p;
 	b->desc = desc;
 	for (int s = 0; s < DRV_STAGE_COUNT; s++) {
-		present[s] = desc->source[s] != NULL;
-		if (!present[s])
+		present[s] = desc->source[s] != NULL || desc->spirv[s] != NULL;
+		if (!present[s] || (p->compiled[s] = desc->spirv[s] != NULL))
 			continue;
 		rc = drv_glsl_translate(desc->source[s], (enum drv_stage)s, desc->es, &b->tr[s], &b->clog[s]);
 		if (rc == XT_ERR_NOMEM)
@@ -592,21 +829,29 @@ enum xt_rc drv_program_create(const struct drv_program_desc *desc, struct drv_pr
 				nm[p->n_builtins++] = b->tr[s].maps[k];
 			}
 		}
+		if (rc == XT_OK && (rc = translate_more(b, (enum drv_stage)s)) != XT_OK) {
+			if (rc == XT_ERR_NOMEM)
+				goto fail;
+			p->compiled[s] = ok = false;
+		}
 	}
 	rc = XT_OK;
-	if (!present[DRV_STAGE_VERTEX]) {
-		xt_buf_printf(&b->llog, "error: the program has no vertex shader\n");
-		ok = false;
-	}
 	if (!ok)
 		goto done;
-	rc = drv_glslang_compile(b->tr, present, b->spv, b->clog, p->compiled, &b->llog);
+	/* glslang runs for every present stage, so a lone geometry or fragment
+	 * shader (glCompileShader) gets glslang's verdict too */
+	rc = take_spirv(b, present);
+	if (rc == XT_OK && !desc->spirv[DRV_STAGE_VERTEX])
+		rc = drv_glslang_compile(b->tr, present, b->spv, b->clog, p->compiled, &b->llog);
 	if (rc == XT_ERR_NOMEM)
 		goto fail;
-	if (rc != XT_OK) {
+	if (rc != XT_OK || desc->compile_only) {
 		rc = XT_OK;
 		goto done;
 	}
+	no_vs = !desc->source[DRV_STAGE_VERTEX] && !desc->spirv[DRV_STAGE_VERTEX];
+	if (no_vs && !check_no_vertex_shader(b))
+		goto done;
 	for (int s = 0; s < DRV_STAGE_COUNT; s++) {
 		struct xt_err perr = { 0 };
 		if (!b->spv[s].words)
@@ -615,7 +860,13 @@ enum xt_rc drv_program_create(const struct drv_program_desc *desc, struct drv_pr
 		b->parsed[s] = rc == XT_OK;
 		if (rc == XT_ERR_NOMEM)
 			goto fail;
-		if (rc != XT_OK) {
+		if (rc == XT_ERR_UNSUPPORTED && desc->source[s]) {
+			/* glslang's SPIR-V uses what the driver does not handle */
+			xt_buf_printf(&b->llog, "error: the %s shader uses what the driver cannot compile: %s\n",
+				      stage_names[s], perr.msg);
+			p->unsupported = true;
+			ok = false;
+		} else if (rc != XT_OK) {
 			xt_buf_printf(&b->clog[s], "error: %s\n", perr.msg);
 			p->compiled[s] = false;
 			ok = false;
@@ -624,6 +875,15 @@ enum xt_rc drv_program_create(const struct drv_program_desc *desc, struct drv_pr
 	}
 	if (!ok)
 		goto done;
+	if (no_vs) {
+		/* no executable vertex stage: drawing reports it (fixed
+		 * function); the tables answer the program queries */
+		if ((rc = build_uniforms(b)) == XT_ERR_NOMEM)
+			goto fail;
+		p->linked = rc == XT_OK;
+		rc = XT_OK;
+		goto done;
+	}
 	p->has_gs = b->parsed[DRV_STAGE_GEOMETRY];
 	last = p->has_gs ? DRV_STAGE_GEOMETRY : DRV_STAGE_VERTEX;
 	if ((rc = build_attribs(b)) != XT_OK || (rc = build_uniforms(b)) != XT_OK ||
@@ -641,6 +901,8 @@ enum xt_rc drv_program_create(const struct drv_program_desc *desc, struct drv_pr
 			xt_buf_printf(&b->llog, "error: the geometry shader does not declare max_vertices\n");
 			goto done;
 		}
+		if (!check_gs_streams(b))
+			goto done;
 	}
 	ok = compile_hw(b, p->has_gs ? DRV_HW_ES : DRV_HW_VS, DRV_STAGE_VERTEX) == XT_OK;
 	if (ok && p->has_gs)
@@ -665,6 +927,9 @@ fail:
 	}
 	for (int s = 0; s < DRV_STAGE_COUNT; s++) {
 		drv_translation_fini(&b->tr[s]);
+		for (unsigned i = 0; b->more[s] && i < desc->n_more_sources[s]; i++)
+			drv_translation_fini(&b->more[s][i]);
+		free(b->more[s]);
 		drv_smodule_fini(&b->mod[s]);
 		free(b->spv[s].words);
 		xt_buf_fini(&b->clog[s]);
@@ -695,6 +960,7 @@ void drv_program_destroy(struct drv_program *p)
 	free(p->link_log);
 	free(p->attribs);
 	free(p->uniforms);
+	free(p->const_init);
 	free(p->ubos);
 	free(p->tf.varyings);
 	free(p->builtins);

@@ -68,7 +68,7 @@
 /* GL limits the compiler enforces (the values of GL 4.6 / Mesa radeonsi). */
 #define DRV_MAX_TF_BUFFERS                 4u
 #define DRV_MAX_TF_INTERLEAVED_COMPONENTS  64u
-#define DRV_MAX_TF_SEPARATE_COMPONENTS     4u
+#define DRV_MAX_TF_SEPARATE_COMPONENTS     64u  /* llvmpipe's (the golden data); radeonsi: 128 */
 #define DRV_MAX_TF_SEPARATE_ATTRIBS        4u
 #define DRV_MAX_VERTEX_STREAMS             4u
 
@@ -193,7 +193,21 @@ struct drv_gs_info {
 
 struct drv_program_desc {
 	bool es;                     /* OpenGL ES context (unversioned = #version 100) */
+	/* glCompileShader: stop after the front end (translator + glslang);
+	 * compiled[] is the GLSL verdict, what the back end cannot do shows at
+	 * link time */
+	bool compile_only;
+	bool separable;              /* GL_PROGRAM_SEPARABLE (link rules without a vertex shader) */
 	const char *source[DRV_STAGE_COUNT];   /* NULL = stage absent */
+	/* further shader objects of a stage with a source (GL links several
+	 * compilation units of one stage; one of them defines main) */
+	const char *const *more_sources[DRV_STAGE_COUNT];
+	unsigned n_more_sources[DRV_STAGE_COUNT];
+	/* ARB_gl_spirv: the application's specialized SPIR-V (one entry
+	 * point, drv_spirv_input.h) of a stage, instead of source[stage];
+	 * locations and the TF layout come from its decorations */
+	const uint32_t *spirv[DRV_STAGE_COUNT];
+	size_t spirv_words[DRV_STAGE_COUNT];
 	/* glTransformFeedbackVaryings; ignored when the shaders use xfb_* */
 	const char *const *tf_varyings;
 	unsigned n_tf_varyings;
@@ -206,6 +220,9 @@ struct drv_program_desc {
 struct drv_program {
 	bool compiled[DRV_STAGE_COUNT];  /* per-stage compile status */
 	bool linked;                     /* GL_LINK_STATUS */
+	/* valid GLSL the driver's back end cannot compile (named in link_log):
+	 * not linked, and the state tracker reports it as unsupported */
+	bool unsupported;
 	char *compile_log[DRV_STAGE_COUNT]; /* GL_INFO_LOG of the shader ("" if clean) */
 	char *link_log;                  /* GL_INFO_LOG of the program */
 
@@ -218,6 +235,9 @@ struct drv_program {
 	unsigned n_uniforms;
 	struct drv_uniform *uniforms;
 	uint32_t const_buffer_size;      /* bytes of the default-block constant buffer */
+	uint8_t *const_init;             /* its initial contents (const_buffer_size bytes:
+					  * uniform initializers, zeros elsewhere); NULL when
+					  * no uniform has an initializer */
 	unsigned n_ubos;
 	struct drv_ubo *ubos;
 	struct drv_tf_layout tf;

@@ -625,6 +625,7 @@ enum xt_rc drv_smodule_parse(struct drv_smodule *m, const uint32_t *words, size_
 				return XT_FAIL(err, XT_ERR_CORRUPT, "SPIR-V: bad OpVariable");
 			if ((rc = add_var(m, w[2], w[1], w[3], err)) != XT_OK)
 				return rc;
+			m->vars[m->n_vars - 1].init = n > 4 ? w[4] : 0;
 			break;
 		case SpvOpFunction:
 			if (n >= 3 && w[2] < m->bound)

@@ -17,7 +17,12 @@
  * ELSE / ENDIF; an OpBranchConditional without a merge (a loop's exit test,
  * a conditional break) becomes an IF whose arm jumps.  A block reached twice
  * means the CFG is not structured the way this walk expects: an error, not
- * a guess.  OpSwitch is refused (glslang's optimizer rarely leaves one).
+ * a guess.  OpSwitch is refused (glslang's optimizer rarely leaves one),
+ * except the one its merge-return pass makes when it inlines a function
+ * with early returns: `OpSwitch %const %default` with no cases, a block
+ * that branches to its merge to leave it.  That is a loop run once
+ * (switch_once): LOOP <default> BREAK CONTINUE_POINT ENDLOOP, a branch to
+ * the merge inside being a BREAK, as for any loop.
  *
  * Phis.  An OpPhi gets one reg per scalar slot; the branch from a
  * predecessor writes the incoming value into it (under that path's exec
@@ -1371,6 +1376,7 @@ static enum target_kind classify(struct ctx *c, uint32_t t)
 }
 
 static bool walk(struct ctx *c, uint32_t label);
+static bool switch_once(struct ctx *c, const struct block *b, uint32_t target);
 
 /* Continues at target t: a structured jump, or the block itself. */
 static bool follow(struct ctx *c, uint32_t t)
@@ -1482,10 +1488,35 @@ static bool terminator(struct ctx *c, const struct block *b)
 		return true;
 	case SpvOpUnreachable:
 		return true;
+	case SpvOpSwitch:
+		if ((W[b->end] >> 16) == 3)
+			return switch_once(c, b, w[2]);
+		return FAIL(c, XT_ERR_UNSUPPORTED, "switch statement is not supported by the driver's vertex / geometry compiler");
 	default:
 		return FAIL(c, XT_ERR_UNSUPPORTED, "%s is not supported by the driver's vertex / geometry compiler",
 			    op_name(op) ? op_name(op) : "this terminator");
 	}
+}
+
+/* The default-only OpSwitch (top comment). */
+static bool switch_once(struct ctx *c, const struct block *b, uint32_t target)
+{
+	bool ok;
+
+	if (b->merge_op != SpvOpSelectionMerge)
+		return FAIL(c, XT_ERR_CORRUPT, "SPIR-V: OpSwitch in block %%%u without OpSelectionMerge", b->label);
+	if (c->depth >= MAX_CONSTRUCTS)
+		return FAIL(c, XT_ERR_UNSUPPORTED, "control flow nested too deeply");
+	/* cont 0 is no label: only the merge is a structured jump of it */
+	c->cs[c->depth++] = (struct construct){ .loop = true, .header = b->label, .merge = b->merge };
+	drv_ir_op0(c->ir, DRV_OP_LOOP, 0, 0, 0);
+	ok = go(c, b->label, target);
+	/* lanes that reach the end of the default without a branch leave too */
+	drv_ir_op0(c->ir, DRV_OP_BREAK, 0, 0, 0);
+	drv_ir_op0(c->ir, DRV_OP_CONTINUE_POINT, 0, 0, 0);
+	drv_ir_op0(c->ir, DRV_OP_ENDLOOP, 0, 0, 0);
+	c->depth--;
+	return ok && walk(c, b->merge);
 }
 
 static bool walk(struct ctx *c, uint32_t label)

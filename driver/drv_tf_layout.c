@@ -182,9 +182,11 @@ static enum xt_rc resolve(const struct drv_smodule *m, enum drv_stage stage, con
 		/* Block.member (named or anonymous instance) */
 		if (b->name && !strcmp(b->name, id) && n > 1)
 			return walk_path(m, name, c, 1, n, v->type, 0, v->stream, out, log);
-		/* gl_PerVertex members by their own names */
+		/* gl_PerVertex members, and members of a block without an
+		 * instance name, by their own names (GL 4.6 7.3.1.1) */
 		for (uint32_t k = 0; k < b->n_members && v->type == bt; k++)
-			if (b->members[k].builtin >= 0 && b->members[k].name && !strcmp(b->members[k].name, id)) {
+			if ((b->members[k].builtin >= 0 || !v->name[0]) && b->members[k].name &&
+			    !strcmp(b->members[k].name, id)) {
 				struct comp cc[17];
 				memset(cc, 0, sizeof cc);
 				cc[0].index = -1;
@@ -339,7 +341,10 @@ static enum xt_rc from_qualifiers(const struct drv_smodule *m, struct drv_tf_lay
 						lf.stream = mb->stream >= 0 ? (uint32_t)mb->stream : v->stream > 0 ? (uint32_t)v->stream : 0;
 						if (el > 1)
 							snprintf(name, sizeof name, "%s[%u].%s", b->name ? b->name : "", e, mb->name ? mb->name : "");
-						else if (mb->builtin >= 0)
+						else if (mb->builtin >= 0 || !v->name[0])
+							/* built-ins and members of a block without an
+							 * instance name go by their own names (glslang
+							 * names such an instance "") */
 							snprintf(name, sizeof name, "%s", mb->name ? mb->name : "");
 						else
 							snprintf(name, sizeof name, "%s.%s", b->name ? b->name : "", mb->name ? mb->name : "");

@@ -162,7 +162,7 @@ static void run(struct out *o, unsigned t, const uint32_t *s, uint32_t n, bool a
 				A[0] = 2 * i - 1; A[1] = 2 * i + 4; A[2] = last ? 2 * i + 6 : 2 * i + 7;
 			} else {
 				P[0] = 2 * i + 1; P[1] = 2 * i + 3; P[2] = 2 * i + 5;
-				A[0] = 2 * i - 1; A[1] = 2 * i + 6; A[2] = 2 * i + 4;
+				A[0] = 2 * i - 1; A[1] = last ? 2 * i + 6 : 2 * i + 7; A[2] = 2 * i + 4;
 			}
 			if (adj) {
 				for (unsigned k = 0; k < 3; k++) {

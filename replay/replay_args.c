@@ -22,6 +22,8 @@
 #include <string.h>
 
 #include "replay_host.h"
+#include "xt_fault.h"
+#include "xt_hash.h"
 
 /* Scratch for an output whose size the trace does not know. */
 #define UNKNOWN_OUT_BYTES ((size_t)1 << 20)
@@ -269,6 +271,90 @@ enum xt_rc host_args_convert(struct host *h, struct host_ctx *x, int id,
 	return XT_OK;
 }
 
+/* ---- program binaries ---------------------------------------------------------- */
+
+static bool is_get_program_binary(const char *name)
+{
+	return !strcmp(name, "glGetProgramBinary") || !strcmp(name, "glGetProgramBinaryOES");
+}
+
+static bool is_program_binary(const char *name)
+{
+	return !strcmp(name, "glProgramBinary") || !strcmp(name, "glProgramBinaryOES");
+}
+
+enum xt_rc host_args_program_binary(struct host *h, struct host_ctx *x,
+				    const struct trace_call *call, struct host_args *args,
+				    void (*get_programiv)(GLuint program, GLenum pname, GLint *v))
+{
+	(void)x;
+	if (is_get_program_binary(call->name) && call->nargs == 5 && get_programiv) {
+		/* (program, bufSize, length, binaryFormat, binary) */
+		GLint need = 0;
+		get_programiv((GLuint)args->a[0].u, GL_PROGRAM_BINARY_LENGTH, &need);
+		if (need > args->a[1].i) {
+			void *buf = xt_arena_alloc(&h->arena, (size_t)need);
+			if (!buf)
+				return XT_ERR_NOMEM;
+			args->a[1].i = need;
+			args->a[4].p = buf;
+			args->out[4] = buf;
+			args->out_bytes[4] = (size_t)need;
+		}
+	} else if (is_program_binary(call->name) && call->nargs == 4 && args->a[2].p &&
+		   args->a[3].i > 0) {
+		/* (program, binaryFormat, binary, length) */
+		uint64_t hash = xt_hash64(args->a[2].p, (size_t)args->a[3].i);
+		for (size_t i = 0; i < h->nbinaries; i++) {
+			const struct host_binary *b = &h->binaries[i];
+			if (b->rec_hash == hash) {
+				args->a[1].u = b->format;
+				args->a[2].p = b->bytes;
+				args->a[3].i = (int64_t)b->len;
+				break;
+			}
+		}
+	}
+	return XT_OK;
+}
+
+/* After glGetProgramBinary: keeps the replay's binary under the hash of the
+ * recorded one. */
+static void learn_program_binary(struct host *h, const struct trace_ret *ret,
+				 const struct host_args *args)
+{
+	const struct trace_value *rec = ret_out(ret, 4);
+	const GLsizei *len = args->out[2];
+	const GLenum *format = args->out[3];
+	struct host_binary *n;
+
+	if (!rec || (rec->tag != TRACE_TAG_MEMORY && rec->tag != TRACE_TAG_BLOB) || !len || !format ||
+	    !args->a[4].p || *len <= 0 || (size_t)*len > args->out_bytes[4])
+		return;
+	n = xt_realloc(h->binaries, (h->nbinaries + 1) * sizeof *n);
+	if (!n)
+		return;
+	h->binaries = n;
+	n += h->nbinaries;
+	n->bytes = xt_malloc((size_t)*len);
+	if (!n->bytes)
+		return;
+	memcpy(n->bytes, args->a[4].p, (size_t)*len);
+	n->len = (size_t)*len;
+	n->format = *format;
+	n->rec_hash = xt_hash64(rec->mem.bytes, rec->mem.len);
+	h->nbinaries++;
+}
+
+void host_args_fini(struct host *h)
+{
+	for (size_t i = 0; i < h->nbinaries; i++)
+		xt_free(h->binaries[i].bytes);
+	xt_free(h->binaries);
+	h->binaries = NULL;
+	h->nbinaries = 0;
+}
+
 void host_args_learn(struct host *h, struct host_ctx *x, int id, const struct trace_call *call,
 		     const struct trace_ret *ret, const struct host_args *args,
 		     const union replay_arg *rv)
@@ -277,6 +363,8 @@ void host_args_learn(struct host *h, struct host_ctx *x, int id, const struct tr
 
 	if (!glapi_func_info(id, &fi))
 		return;
+	if (is_get_program_binary(call->name) && call->nargs == 5)
+		learn_program_binary(h, ret, args);
 	if (fi.ret_obj != GLAPI_O_NONE && ret) {
 		const struct trace_value *r = &ret->ret;
 		int64_t rec;

@@ -105,6 +105,9 @@ static enum xt_rc host_call(struct replay_backend *be, struct replay *rp,
 		replay_unsupported(rp, call, why);
 		return XT_OK;
 	}
+	if (rc == XT_OK)
+		rc = host_args_program_binary(h, x, call, &args,
+					      (PFNGLGETPROGRAMIVPROC)host_gl_proc("glGetProgramiv"));
 	if (rc != XT_OK)
 		return XT_FAIL(err, rc, "call %llu: out of memory", (unsigned long long)call->no);
 	replay_stubs[f->id].thunk(f->fn, args.a, &rv);
@@ -171,6 +174,7 @@ static void host_destroy(struct replay_backend *be)
 	host_egl_close(h);
 	replay_names_destroy(h->names);
 	replay_mem_destroy(h->mem);
+	host_args_fini(h);
 	xt_arena_fini(&h->arena);
 	xt_free(h->funcs);
 	xt_free(h);

@@ -96,6 +96,13 @@ struct host {
 	struct obs_gl obs_gl;         /* the observation core's GL table */
 	bool obs_gl_ready;
 	bool memwrite_warned;         /* an uncovered MEMWRITE was reported */
+	/* Program binaries the replay's driver returned, by the hash of the
+	 * binary the capture's driver returned at the same call: a later
+	 * glProgramBinary of the recorded binary loads the replay's instead
+	 * (replay_args.c host_args_program_binary). */
+	struct host_binary { uint64_t rec_hash; uint32_t format; size_t len; uint8_t *bytes; }
+		*binaries;
+	size_t nbinaries;
 	char describe[256];
 };
 
@@ -141,6 +148,19 @@ struct host_args {
 enum xt_rc host_args_convert(struct host *h, struct host_ctx *x, int id,
 			     const struct trace_call *call, const struct trace_ret *ret,
 			     struct host_args *args, const char **why);
+/*
+ * Program binaries, between host_args_convert and the call: glGetProgramBinary
+ * gets a buffer as large as the replay's driver needs (asked with
+ * get_programiv, GL_PROGRAM_BINARY_LENGTH); glProgramBinary of a binary
+ * the trace's glGetProgramBinary returned loads the one the replay's driver
+ * returned there instead, since a driver reads only its own binaries.
+ * XT_ERR_NOMEM when out of memory.
+ */
+enum xt_rc host_args_program_binary(struct host *h, struct host_ctx *x,
+				    const struct trace_call *call, struct host_args *args,
+				    void (*get_programiv)(GLuint program, GLenum pname, GLint *v));
+/* Frees what host_args_learn kept (program binaries). */
+void host_args_fini(struct host *h);
 /* After the call: learns the names it created (outputs and return value). */
 void host_args_learn(struct host *h, struct host_ctx *x, int id, const struct trace_call *call,
 		     const struct trace_ret *ret, const struct host_args *args,

@@ -227,11 +227,11 @@ static void obs_setup(struct sim *s)
 	PROC(MapBufferRange, "glMapBufferRange");
 	PROC(UnmapBuffer, "glUnmapBuffer");
 	PROC(GetQueryObjectui64v, "glGetQueryObjectui64v");
-	/* No program interface queries in the sim: the
-	 * core computes the layout from glGetTransformFeedbackVarying. */
+	/* The TF layout comes from the program interface as on the host
+	 * (xfb_offset / xfb_stride layouts). */
+	PROC(GetProgramInterfaceiv, "glGetProgramInterfaceiv");
+	PROC(GetProgramResourceiv, "glGetProgramResourceiv");
 	PROC(GetProgramPipelineiv, "glGetProgramPipelineiv");
-	gl->GetProgramInterfaceiv = NULL;
-	gl->GetProgramResourceiv = NULL;
 	s->get_error = gl->GetError;
 	s->get_integerv = gl->GetIntegerv;
 }
@@ -556,6 +556,9 @@ static enum xt_rc sim_call(struct replay_backend *be, struct replay *rp,
 		replay_unsupported(rp, call, why);
 		return XT_OK;
 	}
+	if (rc == XT_OK)
+		rc = host_args_program_binary(&s->h, &x->hx, call, &args,
+					      (PFNGLGETPROGRAMIVPROC)drv_get_proc_address("glGetProgramiv"));
 	if (rc != XT_OK)
 		return XT_FAIL(err, rc, "call %llu: out of memory", (unsigned long long)call->no);
 	drv_context_call_begin(x->drv);
@@ -622,6 +625,7 @@ static void sim_destroy(struct replay_backend *be)
 		fclose(s->calls_tsv);
 	replay_names_destroy(s->h.names);
 	replay_mem_destroy(s->h.mem);
+	host_args_fini(&s->h);
 	xt_arena_fini(&s->h.arena);
 	xt_free(s->h.funcs);
 	xt_free(s);

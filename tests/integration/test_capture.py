@@ -236,3 +236,85 @@ def test_client_arrays_are_recorded_in_the_range_each_draw_uses(xfbtrace, build_
     assert blob_bytes(writes[1]["data"]) == vertices(2, 5)
     draw = by_no[writes[1]["call"]]
     assert blob_bytes(draw["args"]["indices"]) == struct.pack("<4H", 5, 2, 4, 2)
+
+
+def test_tf_layout_follows_every_program_change(xfbtrace, build_dir, tmp_path):
+    """The capture reads a program's TF layout once per link and context
+    (observe/obs_tf.c, struct obs_tf_cache).  cap-tf-programs changes the
+    program or its layout between TF draws in every way that cache must
+    notice: new varyings without a relink (no change), relinks, two programs
+    in turn, a deleted program, a program binary, and a second context whose
+    program has the first context's program's name.  Each observation must
+    carry the layout of its own draw, and its bytes must decode with that
+    layout to what the shader wrote."""
+    prog = build_dir / "tests" / "capture" / "cap-tf-programs"
+    trace = tmp_path / "programs.xfbt"
+    out = capture(xfbtrace, trace, [prog])
+    expected = [line.split()[1].split(",") for line in out.stdout.splitlines()
+                if line.startswith("tf ")]
+    assert len(expected) >= 13, out.stdout
+    assert "same name" in out.stdout, "the two contexts' programs should share a name"
+
+    recs = records(xfbtrace, trace)
+    by_no = {c["no"]: c for c in calls(recs)}
+    tf_obs = observations(recs, "tf_buffer")
+    assert all(by_no[o["call"]]["name"] == "glEndTransformFeedback" for o in tf_obs)
+    assert [[v["name"] for v in o["layout"]["varyings"]] for o in tf_obs] == expected
+
+    components = {"GL_FLOAT": 1, "GL_FLOAT_VEC2": 2, "GL_FLOAT_VEC4": 4}
+    written = {"a": lambda i: (i, i + 0.25, i + 0.5, i + 0.75),
+               "b": lambda i: (10.0 + i, 20.0 + i),
+               "c": lambda i: (100.0 + i,)}
+    map_reads = observations(recs, "map_read")
+    assert len(map_reads) == len(tf_obs)
+    for o, m in zip(tf_obs, map_reads):
+        layout = o["layout"]
+        data = blob_bytes(o["data"])
+        stride = sum(4 * components[v["type"]] for v in layout["varyings"])
+        assert layout["strides"] == [stride], layout
+        for i in range(3):
+            for v in layout["varyings"]:
+                n = components[v["type"]]
+                got = struct.unpack_from(f"<{n}f", data, i * stride + v["offset"])
+                assert got == written[v["name"]](i), (o["call"], i, v)
+        # The application's own read-back right after saw the same bytes.
+        assert m["call"] > o["call"] and blob_bytes(m["data"]) == data
+
+
+def test_tf_observations_follow_every_binding_and_program_switch(xfbtrace, build_dir, tmp_path):
+    """The capture asks the driver for TF's program and bound ranges only
+    after a call that may change them (observe/obs_tf.c, struct
+    obs_tf_cache).  cap-tf-bindings changes them between TF draws with
+    glBindBufferBase / Range (also on another target: no change), a second
+    TF object, glDeleteBuffers of a bound buffer and program pipelines, and
+    prints what the GL reports before each glEndTransformFeedback; the
+    observations of that call must name the same program and ranges."""
+    prog = build_dir / "tests" / "capture" / "cap-tf-bindings"
+    trace = tmp_path / "bindings.xfbt"
+    out = capture(xfbtrace, trace, [prog])
+    buffer_bytes = 256  # every buffer of cap-tf-bindings
+
+    def as_observed(field):
+        index, buffer, start, size = (int(x) for x in field.split(":"))
+        # The observation's size: a whole-buffer binding (size 0) to its end.
+        if size == 0 or start + size > buffer_bytes:
+            size = buffer_bytes - start
+        return index, buffer, start, size
+
+    expected = []
+    for line in out.stdout.splitlines():
+        if line.startswith("tf "):
+            fields = line.split()[1:]
+            expected.append((int(fields[0]), [as_observed(f) for f in fields[1:]]))
+    assert len(expected) >= 8, out.stdout
+    assert "info pipelines tried" in out.stdout  # llvmpipe has GLES 3.1
+
+    recs = records(xfbtrace, trace)
+    ends = [c["no"] for c in calls(recs) if c["name"] == "glEndTransformFeedback"]
+    assert len(ends) == len(expected)
+    tf_obs = observations(recs, "tf_buffer")
+    for no, (program, ranges) in zip(ends, expected):
+        obs = [o for o in tf_obs if o["call"] == no]
+        assert [(o["index"], o["buffer"], o["offset"], o["size"]) for o in obs] == ranges, no
+        assert all(o["layout"]["program"] == program for o in obs), (no, program)
+        assert all("data" in o for o in obs), no

@@ -131,7 +131,7 @@ def coverage_rules():
 
 def test_sim_piglit_pass_list_names_lines_of_the_piglit_list():
     listed = set(piglit_tf_lines())
-    assert len(PIGLIT_PASS) >= 330, len(PIGLIT_PASS)
+    assert len(PIGLIT_PASS) >= 406, len(PIGLIT_PASS)   # 95 % of the 427 lines
     assert len(set(PIGLIT_PASS)) == len(PIGLIT_PASS), "duplicate lines"
     for line in PIGLIT_PASS:
         assert line in listed, line

@@ -4,39 +4,23 @@
  * framebuffer objects and their queries (drv_gl_fb.c), and drawing without
  * a program in a compatibility context (the fixed-function vertex program,
  * drv_gl_compat.c), whose primitives a PRIMITIVES_GENERATED query counts,
- * and program pipelines (drv_gl_pipeline.c) feeding transform feedback.
+ * program pipelines (drv_gl_pipeline.c) feeding transform feedback, and
+ * several contexts sharing the one simulated GPU.
  */
-#define GL_GLEXT_PROTOTYPES  /* declarations only: calls go through drv_get_proc_address */
-#include <GL/glcorearb.h>
 
-#include "drv.h"
+#include <stdint.h>
+
+#include "drv_gl_test.h"
 #include "xt_test.h"
 
 #define GL_VERTEX_ARRAY 0x8074
 typedef void (*vertex_pointer_fn)(GLint size, GLenum type, GLsizei stride, const void *ptr);
 typedef void (*enable_client_state_fn)(GLenum array);
 
-static struct drv_screen *screen;
-
-/* The sim driver's entry point `name`, typed as the GL prototype. */
-#define GL(name) ((__typeof__(&name))drv_get_proc_address(#name))
-#define PROC(type, name) ((type)drv_get_proc_address(name))
-
+/* A GL 3.3 core or a 2.1 compatibility context. */
 static struct drv_context *context(bool core)
 {
-	struct drv_context_desc d = { .major = core ? 3 : 2, .minor = core ? 3 : 1, .core = core };
-	struct drv_context *ctx = NULL;
-	struct xt_err err = { 0 };
-	if (drv_context_create(screen, &d, &ctx, &err) != XT_OK)
-		return NULL;
-	drv_context_make_current(ctx);
-	return ctx;
-}
-
-static void done(struct drv_context *ctx)
-{
-	drv_context_make_current(NULL);
-	drv_context_destroy(ctx);
+	return core ? dgl_context(3, 3, true) : dgl_context(2, 1, false);
 }
 
 static void test_read_buffer_follows_the_bound_framebuffer(void)
@@ -67,7 +51,7 @@ static void test_read_buffer_follows_the_bound_framebuffer(void)
 	CHECK_EQ_INT(v, fb);
 	CHECK(!drv_context_take_unsupported(ctx));
 	CHECK_EQ_INT(GL(glGetError)(), GL_NO_ERROR);
-	done(ctx);
+	dgl_done(ctx);
 }
 
 static void test_attachment_queries_report_the_attached_format(void)
@@ -124,7 +108,7 @@ static void test_attachment_queries_report_the_attached_format(void)
 	get(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_FRAMEBUFFER_ATTACHMENT_RED_SIZE, &v);
 	const char *why = drv_context_take_unsupported(ctx);
 	CHECK(why && strstr(why, "0x8C3A"));
-	done(ctx);
+	dgl_done(ctx);
 }
 
 /* Six client-memory vertices drawn as GL_TRIANGLES with no program bound. */
@@ -153,7 +137,7 @@ static void test_compat_draw_without_program_runs_the_fixed_function_vertex_prog
 	CHECK_EQ_INT(primitives_generated_without_program(ctx), 2);
 	CHECK(!drv_context_take_unsupported(ctx));
 	CHECK_EQ_INT(GL(glGetError)(), GL_NO_ERROR);
-	done(ctx);
+	dgl_done(ctx);
 }
 
 static void test_generate_mipmap_checks_its_target(void)
@@ -168,7 +152,7 @@ static void test_generate_mipmap_checks_its_target(void)
 	GL(glGenerateMipmap)(GL_ARRAY_BUFFER);
 	CHECK_EQ_INT(GL(glGetError)(), GL_INVALID_ENUM);
 	CHECK(!drv_context_take_unsupported(ctx));
-	done(ctx);
+	dgl_done(ctx);
 }
 
 /* A linked separable vertex program writing `v = float(gl_VertexID) * 2.0`. */
@@ -230,13 +214,158 @@ static void test_pipeline_program_feeds_transform_feedback(void)
 	GL(glLinkProgram)(prog);
 	GL(glUseProgramStages)(pipe, GL_VERTEX_SHADER_BIT, prog);
 	CHECK_EQ_INT(GL(glGetError)(), GL_INVALID_OPERATION);
-	done(ctx);
+	dgl_done(ctx);
+}
+
+static const char vs_times_two[] = "#version 330\nout float v;\n"
+	"void main() { v = float(gl_VertexID) * 2.0; gl_Position = vec4(0.0); }\n";
+
+/* Captures 4 points of `prog` (vs_times_two) into a fresh buffer. */
+static void capture_4_points(GLuint prog, float out[4])
+{
+	GLuint buf = 0, vao = 0;
+	GL(glUseProgram)(prog);
+	GL(glGenVertexArrays)(1, &vao);
+	GL(glBindVertexArray)(vao);
+	GL(glGenBuffers)(1, &buf);
+	GL(glBindBuffer)(GL_TRANSFORM_FEEDBACK_BUFFER, buf);
+	GL(glBufferData)(GL_TRANSFORM_FEEDBACK_BUFFER, 4 * sizeof(float), NULL, GL_STREAM_READ);
+	GL(glBindBufferBase)(GL_TRANSFORM_FEEDBACK_BUFFER, 0, buf);
+	GL(glEnable)(GL_RASTERIZER_DISCARD);
+	GL(glBeginTransformFeedback)(GL_POINTS);
+	GL(glDrawArrays)(GL_POINTS, 0, 4);
+	GL(glEndTransformFeedback)();
+	GL(glGetBufferSubData)(GL_TRANSFORM_FEEDBACK_BUFFER, 0, 4 * sizeof(float), out);
+}
+
+/* Runs one GL call's worth of work on ctx as the sim backend does. */
+#define ON(ctx, stmt)                                                  \
+	do {                                                           \
+		const uint32_t *pm4_;                                  \
+		uint32_t n_;                                           \
+		bool st_;                                              \
+		drv_context_make_current(ctx);                         \
+		drv_context_call_begin(ctx);                           \
+		stmt;                                                  \
+		drv_context_call_end(ctx, &pm4_, &n_, &st_);           \
+	} while (0)
+
+static void test_contexts_sharing_the_gpu_do_not_inherit_each_others_state(void)
+{
+	static const char gs[] = "#version 330\nlayout(points) in;\n"
+		"layout(points, max_vertices = 2) out;\n"
+		"void main() { gl_Position = gl_in[0].gl_Position; EmitVertex();\n"
+		"              gl_Position = gl_in[0].gl_Position; EmitVertex(); }\n";
+	struct drv_context *a = context(true), *b = context(true);
+	GLuint pa = 0, pb = 0, vao = 0;
+	float out[4] = { -1, -1, -1, -1 };
+
+	CHECK(a && b);
+	if (!a || !b)
+		return;
+	ON(a, pa = dgl_program(vs_times_two, NULL, (const char *const[]){ "v" }, 1));
+	/* b leaves the GPU with a geometry shader on */
+	ON(b, pb = dgl_program(vs_times_two, gs, NULL, 0));
+	ON(b, GL(glUseProgram)(pb));
+	ON(b, GL(glGenVertexArrays)(1, &vao));
+	ON(b, GL(glBindVertexArray)(vao));
+	ON(b, GL(glEnable)(GL_RASTERIZER_DISCARD));
+	ON(b, GL(glDrawArrays)(GL_POINTS, 0, 4));
+	CHECK(!drv_context_take_unsupported(b));
+	/* a's capture must not run b's GS */
+	ON(a, capture_4_points(pa, out));
+	for (int i = 0; i < 4; i++)
+		CHECK(out[i] == 2.0f * (float)i);
+	CHECK(!drv_context_take_unsupported(a));
+
+	/* while a's TF is active, b's draws would land in a's buffers: reported */
+	ON(a, GL(glBeginTransformFeedback)(GL_POINTS));
+	ON(b, GL(glDrawArrays)(GL_POINTS, 0, 4));
+	const char *why = drv_context_take_unsupported(b);
+	CHECK(why && strstr(why, "another context"));
+	ON(a, GL(glEndTransformFeedback)());
+	ON(b, GL(glDrawArrays)(GL_POINTS, 0, 4));
+	CHECK(!drv_context_take_unsupported(b));
+	dgl_done(b);
+	dgl_done(a);
+}
+
+/* Formats GCN cannot fetch are converted to floats on upload: their TF
+ * capture shows the GL conversions (GL 4.6 10.3.5, 2.3.5). */
+static void test_vertex_formats_without_a_gcn_fetch_format_are_converted(void)
+{
+	static const char vs[] = "#version 330\n"
+		"layout(location = 0) in vec2 fx; layout(location = 1) in vec2 inorm;\n"
+		"layout(location = 2) in float unorm; layout(location = 3) in vec3 dbl;\n"
+		"layout(location = 4) in vec3 packed;\n"
+		"out float v[10];\n"
+		"void main() { v[0] = fx.x; v[1] = fx.y; v[2] = inorm.x; v[3] = inorm.y; v[4] = unorm;\n"
+		"  v[5] = dbl.x; v[6] = dbl.z; v[7] = packed.x; v[8] = packed.y; v[9] = packed.z;\n"
+		"  gl_Position = vec4(0.0); }\n";
+	static const char *varyings[] = { "v" };
+	struct {
+		int32_t fx[2];
+		int32_t inorm[2];
+		uint32_t unorm;
+		double dbl[3];
+		uint32_t packed;     /* r 1.0, g 2.0, b 0.5 as 10F_11F_11F */
+	} __attribute__((packed)) vert = {
+		{ 0x00018000, -0x00008000 }, { INT32_MAX, INT32_MIN }, 0xFFFFFFFFu,
+		{ 0.25, 7.0, -3.5 }, 960u | 1024u << 11 | 448u << 22,
+	};
+	static const float want[10] = { 1.5f, -0.5f, 1.0f, -1.0f, 1.0f, 0.25f, -3.5f, 1.0f, 2.0f, 0.5f };
+	struct drv_context *ctx = context(true);
+	GLuint prog, sh, vao = 0, vbo = 0, tfb = 0;
+	const char *src = vs;
+	float out[10] = { 0 };
+	GLsizei stride = (GLsizei)sizeof vert;
+
+	CHECK(ctx);
+	if (!ctx)
+		return;
+	prog = GL(glCreateProgram)();
+	sh = GL(glCreateShader)(GL_VERTEX_SHADER);
+	GL(glShaderSource)(sh, 1, &src, NULL);
+	GL(glCompileShader)(sh);
+	GL(glAttachShader)(prog, sh);
+	GL(glTransformFeedbackVaryings)(prog, 1, varyings, GL_INTERLEAVED_ATTRIBS);
+	GL(glLinkProgram)(prog);
+	GL(glUseProgram)(prog);
+	GL(glGenVertexArrays)(1, &vao);
+	GL(glBindVertexArray)(vao);
+	GL(glGenBuffers)(1, &vbo);
+	GL(glBindBuffer)(GL_ARRAY_BUFFER, vbo);
+	GL(glBufferData)(GL_ARRAY_BUFFER, sizeof vert, &vert, GL_STATIC_DRAW);
+	GL(glVertexAttribPointer)(0, 2, GL_FIXED, GL_FALSE, stride, (void *)0);
+	GL(glVertexAttribPointer)(1, 2, GL_INT, GL_TRUE, stride, (void *)8);
+	GL(glVertexAttribPointer)(2, 1, GL_UNSIGNED_INT, GL_TRUE, stride, (void *)16);
+	GL(glVertexAttribPointer)(3, 3, GL_DOUBLE, GL_FALSE, stride, (void *)20);
+	GL(glVertexAttribPointer)(4, 3, GL_UNSIGNED_INT_10F_11F_11F_REV, GL_FALSE, stride, (void *)44);
+	for (GLuint i = 0; i < 5; i++)
+		GL(glEnableVertexAttribArray)(i);
+	GL(glGenBuffers)(1, &tfb);
+	GL(glBindBuffer)(GL_TRANSFORM_FEEDBACK_BUFFER, tfb);
+	GL(glBufferData)(GL_TRANSFORM_FEEDBACK_BUFFER, sizeof out, NULL, GL_STREAM_READ);
+	GL(glBindBufferBase)(GL_TRANSFORM_FEEDBACK_BUFFER, 0, tfb);
+	GL(glEnable)(GL_RASTERIZER_DISCARD);
+	GL(glBeginTransformFeedback)(GL_POINTS);
+	GL(glDrawArrays)(GL_POINTS, 0, 1);
+	GL(glEndTransformFeedback)();
+	GL(glGetBufferSubData)(GL_TRANSFORM_FEEDBACK_BUFFER, 0, sizeof out, out);
+	CHECK(!drv_context_take_unsupported(ctx));
+	CHECK_EQ_INT(GL(glGetError)(), GL_NO_ERROR);
+	for (int i = 0; i < 10; i++) {
+		if (out[i] != want[i])
+			fprintf(stderr, "component %d: %g, want %g\n", i, (double)out[i], (double)want[i]);
+		CHECK(out[i] == want[i]);
+	}
+	dgl_done(ctx);
 }
 
 int main(void)
 {
 	struct xt_err err = { 0 };
-	if (drv_screen_create(&screen, &err) != XT_OK) {
+	if (drv_screen_create(&dgl_screen, &err) != XT_OK) {
 		fprintf(stderr, "drv_screen_create: %s\n", xt_err_msg(&err));
 		return 1;
 	}
@@ -245,6 +374,8 @@ int main(void)
 	XT_RUN(test_compat_draw_without_program_runs_the_fixed_function_vertex_program);
 	XT_RUN(test_generate_mipmap_checks_its_target);
 	XT_RUN(test_pipeline_program_feeds_transform_feedback);
-	drv_screen_destroy(screen);
+	XT_RUN(test_contexts_sharing_the_gpu_do_not_inherit_each_others_state);
+	XT_RUN(test_vertex_formats_without_a_gcn_fetch_format_are_converted);
+	drv_screen_destroy(dgl_screen);
 	XT_TEST_MAIN_END();
 }

@@ -77,6 +77,18 @@ static void test_prims_adjacency(void)
 	check_prims(V_DI_PT_TRISTRIP_ADJ, 6, NULL, true, 6, ts_one, 1);
 }
 
+/* A middle even triangle of a strip with adjacency takes its 2/3 adjacent
+ * vertex from 2i+7 (GL table 10.1), not 2i+6 as the last one does; piglit's
+ * glsl-1.50-geometry-primitive-types expects this order for 12 vertices. */
+static void test_prims_tristrip_adjacency_middle_even(void)
+{
+	static const uint32_t ts4[] = { 0, 1, 2, 6, 4, 3,  4, 0, 2, 5, 6, 8,
+					4, 2, 6, 10, 8, 7,  8, 4, 6, 9, 10, 11 };
+	static const uint32_t ts3[] = { 0, 1, 2, 6, 4, 3,  4, 0, 2, 5, 6, 8,  4, 2, 6, 9, 8, 7 };
+	check_prims(V_DI_PT_TRISTRIP_ADJ, 12, NULL, true, 6, ts4, 4);
+	check_prims(V_DI_PT_TRISTRIP_ADJ, 10, NULL, true, 6, ts3, 3);
+}
+
 static void test_prims_restart_ends_strips_and_drops_partial_lists(void)
 {
 	static const uint8_t r1[8] = { 0, 0, 0, 1, 0, 0, 0, 0 };
@@ -165,6 +177,7 @@ int main(void)
 {
 	XT_RUN(test_prims_lists_strips_fans_loops);
 	XT_RUN(test_prims_adjacency);
+	XT_RUN(test_prims_tristrip_adjacency_middle_even);
 	XT_RUN(test_prims_restart_ends_strips_and_drops_partial_lists);
 	XT_RUN(test_prims_patch_is_unsupported);
 	XT_RUN(test_indexed_draw_with_restart_and_index_sizes);

@@ -1,0 +1,67 @@
+/*
+ * drv_gl_test.h - what the C tests that drive the sim driver through its
+ * GL entry points (drv_get_proc_address) share: the screen, contexts, the
+ * GL(name) shorthand typed from the GL prototypes, shaders and programs.
+ * Each test file includes it once and creates dgl_screen in main().
+ */
+#ifndef DRV_GL_TEST_H
+#define DRV_GL_TEST_H
+
+#include <stdbool.h>
+
+#define GL_GLEXT_PROTOTYPES  /* declarations only: calls go through drv_get_proc_address */
+#include <GL/glcorearb.h>
+
+#include "drv.h"
+
+/* The sim driver's entry point `name`, typed as the GL prototype. */
+#define GL(name) ((__typeof__(&name))drv_get_proc_address(#name))
+/* An entry point without a core prototype (suffixed, compatibility), as `type`. */
+#define PROC(type, name) ((type)drv_get_proc_address(name))
+
+static struct drv_screen *dgl_screen;
+
+/* A desktop context of the version (core or compatibility), made current;
+ * NULL when the driver refuses it. */
+static inline struct drv_context *dgl_context(int major, int minor, bool core)
+{
+	struct drv_context_desc d = { .major = major, .minor = minor, .core = core };
+	struct drv_context *ctx = NULL;
+	struct xt_err err = { 0 };
+	if (drv_context_create(dgl_screen, &d, &ctx, &err) != XT_OK)
+		return NULL;
+	drv_context_make_current(ctx);
+	return ctx;
+}
+
+static inline void dgl_done(struct drv_context *ctx)
+{
+	drv_context_make_current(NULL);
+	drv_context_destroy(ctx);
+}
+
+static inline GLuint dgl_shader(GLenum type, const char *src)
+{
+	GLuint s = GL(glCreateShader)(type);
+	GL(glShaderSource)(s, 1, &src, NULL);
+	GL(glCompileShader)(s);
+	return s;
+}
+
+/* A linked program of a vertex and an optional geometry shader capturing
+ * `varyings` interleaved (n may be 0); 0 when it does not link. */
+static inline GLuint dgl_program(const char *vs, const char *gs, const char *const *varyings, int n)
+{
+	GLuint p = GL(glCreateProgram)();
+	GLint ok = 0;
+	GL(glAttachShader)(p, dgl_shader(GL_VERTEX_SHADER, vs));
+	if (gs)
+		GL(glAttachShader)(p, dgl_shader(GL_GEOMETRY_SHADER, gs));
+	if (n)
+		GL(glTransformFeedbackVaryings)(p, n, varyings, GL_INTERLEAVED_ATTRIBS);
+	GL(glLinkProgram)(p);
+	GL(glGetProgramiv)(p, GL_LINK_STATUS, &ok);
+	return ok ? p : 0;
+}
+
+#endif
