@@ -26,6 +26,12 @@ int cli_diff_main(int argc, char **argv);
 int cli_pm4_main(int argc, char **argv);
 int cli_isa_main(int argc, char **argv);
 int cli_regs_main(int argc, char **argv);
+/* Prints call CALL of a sim run (artefact directory `where`, or run `where`
+ * of results database db_path): its PM4 decoded and / or the register
+ * state after it (only what changed with `changed`).  CLI exit status;
+ * messages name `cmd`. */
+int cli_regs_show(const char *cmd, const char *db_path, const char *where, unsigned long long call,
+		  bool pm4, bool registers, bool changed);
 int cli_web_main(int argc, char **argv);
 int cli_import_apitrace_main(int argc, char **argv);
 int cli_bisect_main(int argc, char **argv);

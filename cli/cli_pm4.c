@@ -2,12 +2,16 @@
  * cli_pm4.c - `xfbtrace pm4`: tools for PM4 command buffers.
  *
  *   xfbtrace pm4 decode [--name NAME] FILE|-
+ *   xfbtrace pm4 call DIR CALL | --db FILE RUN CALL
  *
  * decode prints a raw little-endian dword file (an IB dump, e.g. what
  * ac_ib_parser reads) the way Mesa's ac_parse_ib does, with register fields
  * and enum names from the GFX8 database (pm4/pm4_decode.h).  Malformed
  * packets are reported in the output and decoding resyncs; they do not make
  * the command fail.  Exit status: 0 decoded, 2 usage or I/O error.
+ *
+ * call prints the packets one GL call of a sim replay submitted, from its
+ * artefacts (cli_regs_show, shared with `xfbtrace regs`).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -25,7 +29,10 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: xfbtrace pm4 decode [--name NAME] FILE\n"
+		"       xfbtrace pm4 call DIR CALL\n"
+		"       xfbtrace pm4 call --db FILE RUN CALL\n"
 		"\n"
+		"decode:\n"
 		"Prints the PM4 packets of FILE (raw little-endian dwords; '-' reads\n"
 		"stdin) like Mesa's ac_parse_ib: one line per dword, packet names,\n"
 		"'REG <- FIELD = value' with enum names, plus STRMOUT_BUFFER_UPDATE,\n"
@@ -33,7 +40,46 @@ static void usage(FILE *f)
 		"which ac_parse_ib leaves raw.  A bad header is reported and decoding\n"
 		"resumes at the next plausible packet.\n"
 		"\n"
-		"  --name NAME   name in the begin/end lines (default IB)\n");
+		"  --name NAME   name in the begin/end lines (default IB)\n"
+		"\n"
+		"call: the packets call CALL of a sim replay submitted, decoded the same\n"
+		"way, from the artefacts in DIR (XFBTRACE_SIM_ARTIFACTS=DIR xfbtrace\n"
+		"replay --backend sim TRACE) or of run RUN in results database FILE\n"
+		"(xfbtrace replay --backend sim --db FILE TRACE).  `xfbtrace regs` adds\n"
+		"the register state after the call.\n");
+}
+
+static int call_main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "db", required_argument, NULL, 'd' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *db_path = NULL;
+	char *end;
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "d:h", longopts, NULL)) != -1) {
+		if (c == 'd') {
+			db_path = optarg;
+		} else if (c == 'h') {
+			usage(stdout);
+			return CLI_EXIT_OK;
+		} else {
+			usage(stderr);
+			return CLI_EXIT_ERROR;
+		}
+	}
+	if (optind + 2 != argc) {
+		usage(stderr);
+		return CLI_EXIT_ERROR;
+	}
+	unsigned long long call = strtoull(argv[optind + 1], &end, 10);
+	if (*end || !argv[optind + 1][0])
+		return cli_fail(CMD, "CALL must be a call number, not '%s'", argv[optind + 1]);
+	return cli_regs_show(CMD, db_path, argv[optind], call, true, false, false);
 }
 
 /* Reads all of `f` into `b`; XT_ERR_IO with errno kept on failure. */
@@ -141,5 +187,7 @@ int cli_pm4_main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "decode"))
 		return decode_main(argc - 1, argv + 1);
-	return cli_fail(CMD, "unknown subcommand '%s' (try: decode)", argv[1]);
+	if (!strcmp(argv[1], "call"))
+		return call_main(argc - 1, argv + 1);
+	return cli_fail(CMD, "unknown subcommand '%s' (try: decode, call)", argv[1]);
 }

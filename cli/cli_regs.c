@@ -158,6 +158,49 @@ static int load_db(const char *db_path, const char *run_s, unsigned long long ca
 	return ret;
 }
 
+int cli_regs_show(const char *cmd, const char *db_path, const char *where, unsigned long long call,
+		  bool pm4, bool registers, bool changed)
+{
+	struct xt_buf raw, regs, prev, out;
+	bool has_regs = false;
+	int ret = CLI_EXIT_OK;
+
+	xt_buf_init(&raw);
+	xt_buf_init(&regs);
+	xt_buf_init(&prev);
+	xt_buf_init(&out);
+	if (db_path) {
+		ret = load_db(db_path, where, call, pm4, changed, &raw, &regs, &prev, &has_regs);
+	} else if (!load_dir(where, call, pm4, changed, &raw, &regs, &prev, &has_regs)) {
+		fprintf(stderr, "xfbtrace %s: %s has no artefacts for call %llu\n", cmd, where, call);
+		ret = CLI_EXIT_DIFFERENT;
+	}
+	if (ret == CLI_EXIT_OK) {
+		if (pm4 && !raw.len)
+			fprintf(stderr, "xfbtrace %s: call %llu submitted no PM4\n", cmd, call);
+		if (raw.len) {
+			char name[64];
+			snprintf(name, sizeof name, "call %llu PM4", call);
+			pm4_decode((const uint32_t *)raw.data, (uint32_t)(raw.len / 4),
+				   &(struct pm4_decode_opts){ .name = name }, &out, NULL);
+		}
+		if (registers && has_regs) {
+			char name[96];
+			snprintf(name, sizeof name, "registers after call %llu%s", call,
+				 changed ? " (changed)" : "");
+			diff_regs_decode((const uint32_t *)regs.data, regs.len / 8,
+					 changed && prev.len ? (const uint32_t *)prev.data : NULL,
+					 prev.len / 8, name, &out);
+		}
+		fwrite(out.data, 1, out.len, stdout);
+	}
+	xt_buf_fini(&raw);
+	xt_buf_fini(&regs);
+	xt_buf_fini(&prev);
+	xt_buf_fini(&out);
+	return ret;
+}
+
 int cli_regs_main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -167,10 +210,9 @@ int cli_regs_main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	bool pm4 = false, changed = false, has_regs = false;
+	bool pm4 = false, changed = false;
 	const char *db_path = NULL;
-	struct xt_buf raw, regs, prev, out;
-	int opt, ret = CLI_EXIT_OK;
+	int opt;
 
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "pcd:h", longopts, NULL)) != -1) {
@@ -197,36 +239,5 @@ int cli_regs_main(int argc, char **argv)
 	unsigned long long call = strtoull(argv[optind + 1], &end, 10);
 	if (*end || !argv[optind + 1][0])
 		return cli_fail(CMD, "CALL must be a call number, not '%s'", argv[optind + 1]);
-	xt_buf_init(&raw);
-	xt_buf_init(&regs);
-	xt_buf_init(&prev);
-	xt_buf_init(&out);
-	if (db_path) {
-		ret = load_db(db_path, where, call, pm4, changed, &raw, &regs, &prev, &has_regs);
-	} else if (!load_dir(where, call, pm4, changed, &raw, &regs, &prev, &has_regs)) {
-		fprintf(stderr, "xfbtrace regs: %s has no artefacts for call %llu\n", where, call);
-		ret = CLI_EXIT_DIFFERENT;
-	}
-	if (ret == CLI_EXIT_OK) {
-		if (raw.len) {
-			char name[64];
-			snprintf(name, sizeof name, "call %llu PM4", call);
-			pm4_decode((const uint32_t *)raw.data, (uint32_t)(raw.len / 4),
-				   &(struct pm4_decode_opts){ .name = name }, &out, NULL);
-		}
-		if (has_regs) {
-			char name[96];
-			snprintf(name, sizeof name, "registers after call %llu%s", call,
-				 changed ? " (changed)" : "");
-			diff_regs_decode((const uint32_t *)regs.data, regs.len / 8,
-					 changed && prev.len ? (const uint32_t *)prev.data : NULL,
-					 prev.len / 8, name, &out);
-		}
-		fwrite(out.data, 1, out.len, stdout);
-	}
-	xt_buf_fini(&raw);
-	xt_buf_fini(&regs);
-	xt_buf_fini(&prev);
-	xt_buf_fini(&out);
-	return ret;
+	return cli_regs_show(CMD, db_path, where, call, pm4, true, changed);
 }

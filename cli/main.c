@@ -28,7 +28,7 @@ static const struct cli_command commands[] = {
 	{ "ingest", "record a trace and its golden run in a results database", cli_ingest_main },
 	{ "runs", "list the runs in a results database", cli_runs_main },
 	{ "diff", "compare the observations of two runs of a trace", cli_diff_main },
-	{ "pm4", "decode PM4 command buffers with register fields", cli_pm4_main },
+	{ "pm4", "decode PM4 command buffers, or the packets of one call of a sim replay", cli_pm4_main },
 	{ "isa", "assemble / disassemble shaders of the simulated GPU's ISA", cli_isa_main },
 	{ "import-apitrace", "translate an apitrace trace (.trace) into an xfbtrace trace", cli_import_apitrace_main },
 	{ "regs", "register state (and PM4) of one call of a sim replay", cli_regs_main },

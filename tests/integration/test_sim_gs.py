@@ -137,6 +137,11 @@ def test_seed_case_draw_programs_the_gs_registers_like_radeonsi(xfbtrace, tmp_pa
     capture_piglit(xfbtrace, SEED_LINE, trace)
     assert sim(xfbtrace, trace, artifacts=art).returncode == 0
     pm4, _ = regs_pm4(xfbtrace, art, calls_named(art, "glDrawArrays")[0])
+    # `xfbtrace pm4 call` prints the same packets without the registers
+    only = run([xfbtrace, "pm4", "call", art, calls_named(art, "glDrawArrays")[0]])
+    assert only.returncode == 0 and "registers after call" not in only.stdout, describe(only)
+    assert re.search(r"00180033\s+VGT_GS_MODE <- MODE = GS_SCENARIO_G", only.stdout), only.stdout
+    assert "VGT_GS_OUT_PRIM_TYPE <- OUTPRIM_TYPE = POINTLIST" in only.stdout, only.stdout
     # ac_vgt_gs_mode(1, GFX8): SCENARIO_G, CUT_128, ES/GS_WRITE_OPTIMIZE
     assert re.search(r"00180033\s+VGT_GS_MODE <- MODE = GS_SCENARIO_G", pm4), pm4
     assert "CUT_MODE = GS_CUT_128" in pm4, pm4
