@@ -17,7 +17,18 @@
  *   s[40:43] GSVS ring descriptor (copy shader)
  *   s44-     exec-mask bookkeeping, 4 per IF (saved exec, then mask) and
  *            6 per LOOP (entry exec, break mask, continue mask)
- *   v0-v7    hardware VGPR inputs; v8-v15 scratch within one IR instruction
+ *   above    uniform values drv_ra kept in SGPRs (up to s103)
+ *   v0-v7    hardware VGPR inputs; v8-v15 scratch within one IR instruction,
+ *            except v[12:15], which keep the last attribute fetched while
+ *            straight-line code reads its components
+ *
+ * What the simulated GPU executes per wave is what the sim's speed is made
+ * of, so straight-line code reuses what it has: a descriptor already in
+ * s[16:19] is not loaded again, an attribute is fetched once for all its
+ * components, a compare feeding only an IF / select leaves its result in
+ * vcc instead of a 0 / 1 VGPR, and uniform dwords are loaded with scalar
+ * loads (x2 / x4 when consecutive).  These caches reset at every
+ * control-flow marker, where paths join.
  *
  * Control flow is GCN's (docs/isa.md "Execution model"): IF narrows exec
  * with s_and_saveexec and skips an empty arm with s_cbranch_execz; ELSE
@@ -41,7 +52,7 @@
 #define S_ESGS_DESC 24u
 #define S_GSVS_DESC 28u
 #define S_COPY_GSVS_DESC 40u
-#define S_CF_BASE 44u
+#define S_CF_BASE DRV_SGPR_CF_BASE
 #define S_SYS 4u        /* == DRV_USER_SGPRS */
 
 struct cf {
@@ -65,6 +76,14 @@ struct em {
 	int so_sgpr[DRV_MAX_TF_BUFFERS];
 	struct xt_err *err;
 	enum xt_rc rc;
+	/* What the straight-line code emitted so far left in registers, so that
+	 * the next instruction can reuse it (reset at every control-flow marker:
+	 * a label joins paths that may differ) */
+	int desc_slot;        /* descriptor slot in s[16:19], -1 unknown */
+	int fetch_loc;        /* attribute location fetched into v[12:15], -1 none */
+	uint32_t *uses;       /* per value: instructions reading it */
+	uint32_t cmp_vcc;     /* CMP value whose result is only in vcc (fused), 0 none */
+	bool *merged;         /* per instruction: emitted already, with an earlier one */
 };
 
 static bool is_const(const struct em *e, uint32_t v)
@@ -159,6 +178,10 @@ static void opd(struct em *e, uint32_t v, char *buf, size_t n, bool vgpr_only)
 		e->scratch += 2;
 		return;
 	}
+	if (val->sgpr >= 0 && !vgpr_only) {
+		snprintf(buf, n, "s%d", val->sgpr);
+		return;
+	}
 	if (val->phys < 0) {
 		e->rc = XT_FAIL(e->err, XT_ERR_INTERNAL, "value %%%u has no register", v);
 		snprintf(buf, n, "v0");
@@ -212,7 +235,97 @@ static void mask_departed(struct em *e)
 
 static void load_desc(struct em *e, unsigned sgpr, unsigned slot)
 {
+	if (sgpr == S_DESC) {
+		if (e->desc_slot == (int)slot)
+			return;
+		e->desc_slot = (int)slot;
+	}
 	P(e, "s_load_dwordx4 s[%u:%u], s[0:1], %u", sgpr, sgpr + 3, 16 * slot);
+}
+
+/* The fetch and descriptor caches hold only within straight-line code
+ * whose instructions leave s[16:20] and v[12:15] alone. */
+static void cache_update(struct em *e, const struct drv_ins *in)
+{
+	switch (in->op) {
+	case DRV_OP_NOP: case DRV_OP_CONST: case DRV_OP_MOV: case DRV_OP_VALU: case DRV_OP_CMP:
+	case DRV_OP_SELECT: case DRV_OP_SPLIT_LO: case DRV_OP_SPLIT_HI: case DRV_OP_PACK64:
+	case DRV_OP_REG_READ: case DRV_OP_REG_WRITE: case DRV_OP_LOAD_INPUT: case DRV_OP_LOAD_BUF:
+		break;
+	case DRV_OP_LOAD_SYSVAL:
+		if (in->a == DRV_SV_STREAM_ID)
+			e->fetch_loc = -1;
+		break;
+	default:
+		e->desc_slot = e->fetch_loc = -1;
+		break;
+	}
+	if (e->scratch > 12)   /* materialized constants reached v12 */
+		e->fetch_loc = -1;
+}
+
+/* The CMP producing `v`, if its only use is the instruction at `at`, which
+ * then reads vcc (the CMP skips its v_cndmask to a 0 / 1 value). */
+static bool fusable_cmp(const struct em *e, uint32_t v, uint32_t at)
+{
+	uint32_t def = e->ir->vals[v].def;
+	if (e->uses[v] != 1 || e->ir->ins[def].op != DRV_OP_CMP || e->ir->ins[def].dst != v || def >= at)
+		return false;
+	/* nothing between them may write vcc: only NOPs and CONSTs */
+	for (uint32_t i = def + 1; i < at; i++)
+		if (e->ir->ins[i].op != DRV_OP_NOP && e->ir->ins[i].op != DRV_OP_CONST)
+			return false;
+	return true;
+}
+
+/* A uniform load kept in an SGPR starts a run: how many (1, 2 or 4) of the
+ * next loads read the following dwords of the same buffer into the
+ * following SGPRs with nothing in between but NOPs and CONSTs, so that one
+ * s_buffer_load_dwordx2 / x4 does them all (bounds are per dword either
+ * way).  Marks the others merged. */
+static unsigned scalar_run(struct em *e, uint32_t idx)
+{
+	const struct drv_ins *first = &e->ir->ins[idx];
+	uint32_t at[4] = { idx }, n = 1, i = idx;
+
+	while (n < 4) {
+		const struct drv_ins *in;
+		for (i++; i < e->ir->n_ins && (e->ir->ins[i].op == DRV_OP_NOP || e->ir->ins[i].op == DRV_OP_CONST);)
+			i++;
+		if (i >= e->ir->n_ins)
+			break;
+		in = &e->ir->ins[i];
+		if (in->op != DRV_OP_LOAD_BUF || !in->dst || in->a != first->a || in->b != first->b + 4 * n ||
+		    e->ir->vals[in->dst].sgpr != e->ir->vals[first->dst].sgpr + (int)n)
+			break;
+		at[n++] = i;
+	}
+	if (n == 3)
+		n = 2;
+	for (unsigned k = 1; k < n; k++)
+		e->merged[at[k]] = true;
+	return n;
+}
+
+/* Index of the next instruction after i that emits code, n_ins if none. */
+static uint32_t next_real(const struct em *e, uint32_t i)
+{
+	for (i++; i < e->ir->n_ins; i++)
+		if (e->ir->ins[i].op != DRV_OP_NOP && e->ir->ins[i].op != DRV_OP_CONST)
+			break;
+	return i;
+}
+
+/* vcc = (v != 0), unless v's CMP already left its result there */
+static void cond_to_vcc(struct em *e, uint32_t v)
+{
+	char a[32];
+	if (e->cmp_vcc == v) {
+		e->cmp_vcc = 0;
+		return;
+	}
+	opd(e, v, a, sizeof a, false);
+	P(e, "v_cmp_ne_i32 vcc, %s, 0", a);
 }
 
 /* buffer op with byte offset `off` (IMM12 or, when larger, soffset) */
@@ -224,7 +337,54 @@ static void buf_offset(char *buf, size_t n, uint32_t off)
 		snprintf(buf, n, "lit(0x%08x)", off);
 }
 
-static void emit_ins(struct em *e, const struct drv_ins *in)
+/*
+ * An IF that only moves lanes out of the innermost loop: "IF c BREAK
+ * ENDIF", and the loop-header shape glslang gives every for / while loop,
+ * "IF c CONTINUE ELSE BREAK ENDIF" right before the loop's CONTINUE_POINT
+ * (the continuing lanes rejoin there at once).  Three scalar instructions
+ * move the lanes into the break mask and leave exec as the general
+ * sequence (a dozen instructions, executed per iteration) leaves it at the
+ * ENDIF / CONTINUE_POINT.  Emits that and marks the rest merged; false if
+ * the IF is not of that shape.
+ */
+static bool loop_exit_if(struct em *e, const struct drv_ins *in, uint32_t idx)
+{
+	const struct drv_ir *ir = e->ir;
+	uint32_t at[5];
+	unsigned b = 0, n = 0;
+	bool found = false, then_breaks;
+
+	for (int k = (int)e->depth - 1; k >= 0 && !found; k--)
+		if (e->stack[k].op == DRV_OP_LOOP) {
+			b = e->stack[k].sgpr + 2;
+			found = true;
+		}
+	if (!found)
+		return false;
+	for (uint32_t i = idx; n < 5 && (i = next_real(e, i)) < ir->n_ins;)
+		at[n++] = i;
+#define OP_AT(k) (n > (k) ? ir->ins[at[k]].op : DRV_OP_NOP)
+	if (OP_AT(0) == DRV_OP_BREAK && OP_AT(1) == DRV_OP_ENDIF) {
+		then_breaks = true;
+		n = 2;
+	} else if (OP_AT(0) == DRV_OP_CONTINUE && OP_AT(1) == DRV_OP_ELSE && OP_AT(2) == DRV_OP_BREAK &&
+		   OP_AT(3) == DRV_OP_ENDIF && OP_AT(4) == DRV_OP_CONTINUE_POINT) {
+		then_breaks = false;
+		n = 4;
+	} else {
+		return false;
+	}
+#undef OP_AT
+	cond_to_vcc(e, in->src[0]);
+	P(e, "%s s[20:21], exec, vcc", then_breaks ? "s_and_b64" : "s_andn2_b64");
+	P(e, "s_or_b64 s[%u:%u], s[%u:%u], s[20:21]", b, b + 1, b, b + 1);
+	P(e, "%s exec, exec, vcc", then_breaks ? "s_andn2_b64" : "s_and_b64");
+	for (unsigned k = 0; k < n; k++)
+		e->merged[at[k]] = true;
+	return true;
+}
+
+static void emit_ins(struct em *e, const struct drv_ins *in, uint32_t idx)
 {
 	char d[32], a[32], b[32], c[32], o[48];
 	const struct drv_gs_info *gs = e->info ? e->info->gs : NULL;
@@ -267,15 +427,21 @@ static void emit_ins(struct em *e, const struct drv_ins *in)
 		xt_buf_printf(e->t, "\n");
 		break;
 	}
-	case DRV_OP_CMP:
+	case DRV_OP_CMP: {
+		uint32_t next = next_real(e, idx);
 		opd(e, in->src[0], a, sizeof a, false);
 		opd(e, in->src[1], b, sizeof b, false);
 		P(e, "%s vcc, %s, %s", gm_isa_ops[in->gm_op].name, a, b);
+		if (next < e->ir->n_ins && (e->ir->ins[next].op == DRV_OP_IF || e->ir->ins[next].op == DRV_OP_SELECT) &&
+		    e->ir->ins[next].src[0] == in->dst && fusable_cmp(e, in->dst, next)) {
+			e->cmp_vcc = in->dst;
+			break;
+		}
 		P(e, "v_cndmask_b32 %s, 0, 1, vcc", dst(e, in->dst, d, sizeof d));
 		break;
+	}
 	case DRV_OP_SELECT:
-		opd(e, in->src[0], a, sizeof a, false);
-		P(e, "v_cmp_ne_i32 vcc, %s, 0", a);
+		cond_to_vcc(e, in->src[0]);
 		for (unsigned h = 0; h < in->size; h++) {
 			begin(e);
 			opd_half(e, in->src[2], h, b, sizeof b);
@@ -296,14 +462,18 @@ static void emit_ins(struct em *e, const struct drv_ins *in)
 		P(e, "v_mov_b32 v%d, %s", e->ir->vals[in->dst].phys + 1, b);
 		break;
 	case DRV_OP_LOAD_INPUT:
-		load_desc(e, S_DESC, DRV_DESC_VB(in->a));
-		P(e, "s_load_dword s20, s[0:1], %u", DRV_DESC_DIVISOR_OFFSET + 4 * in->a);
-		P(e, "v_div_u32 v8, v3, s20");
-		P(e, "v_add_u32 v8, v8, s3");
-		P(e, "v_add_u32 v9, v0, s2");
-		P(e, "v_cmp_eq_i32 vcc, s20, 0");
-		P(e, "v_cndmask_b32 v8, v8, v9, vcc");
-		P(e, "buffer_load_format_xyzw v[12:15], v8, s[16:19], 0 idxen");
+		/* one fetch per attribute: the next components come from v[12:15] */
+		if (e->fetch_loc != (int)in->a) {
+			load_desc(e, S_DESC, DRV_DESC_VB(in->a));
+			P(e, "s_load_dword s20, s[0:1], %u", DRV_DESC_DIVISOR_OFFSET + 4 * in->a);
+			P(e, "v_div_u32 v8, v3, s20");
+			P(e, "v_add_u32 v8, v8, s3");
+			P(e, "v_add_u32 v9, v0, s2");
+			P(e, "v_cmp_eq_i32 vcc, s20, 0");
+			P(e, "v_cndmask_b32 v8, v8, v9, vcc");
+			P(e, "buffer_load_format_xyzw v[12:15], v8, s[16:19], 0 idxen");
+			e->fetch_loc = (int)in->a;
+		}
 		if (in->size == 2)
 			P(e, "v_mov_b64 %s, v[%u:%u]", dst(e, in->dst, d, sizeof d), 12 + in->b, 13 + in->b);
 		else
@@ -327,7 +497,23 @@ static void emit_ins(struct em *e, const struct drv_ins *in)
 	case DRV_OP_LOAD_BUF:
 		load_desc(e, S_DESC, in->a);
 		buf_offset(o, sizeof o, in->b);
-		if (in->n_src && in->src[0]) {
+		if (e->ir->vals[in->dst].sgpr >= 0) {
+			/* a value drv_ra keeps in an SGPR: the scalar load is all,
+			 * for up to 4 consecutive dwords at once */
+			static const char *const width[5] = { "", "", "x2", "x2", "x4" };
+			unsigned n = scalar_run(e, idx);
+			int s0 = e->ir->vals[in->dst].sgpr;
+			if (n == 1)
+				P(e, "s_buffer_load_dword s%d, s[%u:%u], %u", s0, S_DESC, S_DESC + 3, in->b);
+			else
+				P(e, "s_buffer_load_dword%s s[%d:%d], s[%u:%u], %u", width[n], s0, s0 + (int)n - 1,
+				  S_DESC, S_DESC + 3, in->b);
+		} else if ((!in->n_src || !in->src[0]) && in->size == 1 && !(in->b & 3)) {
+			/* the same dword for every lane: one scalar load, then a
+			 * broadcast (NUM_RECORDS bounds it the same way) */
+			P(e, "s_buffer_load_dword s20, s[%u:%u], %u", S_DESC, S_DESC + 3, in->b);
+			P(e, "v_mov_b32 %s, s20", dst(e, in->dst, d, sizeof d));
+		} else if (in->n_src && in->src[0]) {
 			opd(e, in->src[0], a, sizeof a, true);
 			P(e, "buffer_load_dword%s %s, %s, s[%u:%u], %s offen", in->size == 2 ? "x2" : "",
 			  dst(e, in->dst, d, sizeof d), a, S_DESC, S_DESC + 3, o);
@@ -337,13 +523,15 @@ static void emit_ins(struct em *e, const struct drv_ins *in)
 		}
 		break;
 	case DRV_OP_IF: {
-		struct cf *f = &e->stack[e->depth++];
+		struct cf *f;
+		if (loop_exit_if(e, in, idx))
+			break;
+		f = &e->stack[e->depth++];
 		f->op = DRV_OP_IF;
-		f->sgpr = cf_alloc(e, 4);
+		f->sgpr = cf_alloc(e, DRV_SGPR_PER_IF);
 		f->label = e->labels++;
 		f->has_else = false;
-		opd(e, in->src[0], a, sizeof a, false);
-		P(e, "v_cmp_ne_i32 vcc, %s, 0", a);
+		cond_to_vcc(e, in->src[0]);
 		P(e, "s_and_saveexec_b64 s[%u:%u], vcc", f->sgpr, f->sgpr + 1);
 		P(e, "s_mov_b64 s[%u:%u], exec", f->sgpr + 2, f->sgpr + 3);
 		P(e, "s_cbranch_execz else_%u", f->label);
@@ -364,13 +552,13 @@ static void emit_ins(struct em *e, const struct drv_ins *in)
 		P(e, "endif_%u:", f->label);
 		P(e, "s_mov_b64 exec, s[%u:%u]", f->sgpr, f->sgpr + 1);
 		mask_departed(e);
-		e->next_sgpr -= 4;
+		e->next_sgpr -= DRV_SGPR_PER_IF;
 		break;
 	}
 	case DRV_OP_LOOP: {
 		struct cf *f = &e->stack[e->depth++];
 		f->op = DRV_OP_LOOP;
-		f->sgpr = cf_alloc(e, 6);
+		f->sgpr = cf_alloc(e, DRV_SGPR_PER_LOOP);
 		f->label = e->labels++;
 		P(e, "s_mov_b64 s[%u:%u], exec", f->sgpr, f->sgpr + 1);
 		P(e, "s_mov_b64 s[%u:%u], 0", f->sgpr + 2, f->sgpr + 3);
@@ -390,7 +578,7 @@ static void emit_ins(struct em *e, const struct drv_ins *in)
 		P(e, "s_cbranch_execnz loop_%u", f->label);
 		P(e, "s_mov_b64 exec, s[%u:%u]", f->sgpr, f->sgpr + 1);
 		mask_departed(e);
-		e->next_sgpr -= 6;
+		e->next_sgpr -= DRV_SGPR_PER_LOOP;
 		break;
 	}
 	case DRV_OP_BREAK:
@@ -515,6 +703,7 @@ enum xt_rc drv_emit(const struct drv_ir *ir, const struct drv_lower_info *info, 
 	e.t = &text;
 	e.err = err;
 	e.next_sgpr = e.max_sgpr = S_CF_BASE;
+	e.desc_slot = e.fetch_loc = -1;
 	bin->user_sgprs = DRV_USER_SGPRS;
 	if ((ir->stage == DRV_HW_VS || ir->stage == DRV_HW_COPY) && info->tf && info->tf->n_varyings) {
 		bin->so_en = true;
@@ -532,8 +721,25 @@ enum xt_rc drv_emit(const struct drv_ir *ir, const struct drv_lower_info *info, 
 		load_desc(&e, S_GSVS_DESC, DRV_DESC_GSVS);
 	if (ir->stage == DRV_HW_COPY)
 		load_desc(&e, S_COPY_GSVS_DESC, DRV_DESC_GSVS);
-	for (uint32_t i = 0; i < ir->n_ins && e.rc == XT_OK; i++)
-		emit_ins(&e, &ir->ins[i]);
+	e.uses = calloc(ir->n_vals ? ir->n_vals : 1, sizeof *e.uses);
+	e.merged = calloc(ir->n_ins ? ir->n_ins : 1, sizeof *e.merged);
+	if (!e.uses || !e.merged) {
+		free(e.uses);
+		free(e.merged);
+		xt_buf_fini(&text);
+		return XT_FAIL(err, XT_ERR_NOMEM, "out of memory");
+	}
+	for (uint32_t i = 0; i < ir->n_ins; i++)
+		for (unsigned s = 0; s < ir->ins[i].n_src; s++)
+			if (ir->ins[i].src[s] && ir->ins[i].src[s] < ir->n_vals)
+				e.uses[ir->ins[i].src[s]]++;
+	for (uint32_t i = 0; i < ir->n_ins && e.rc == XT_OK; i++) {
+		if (!e.merged[i])
+			emit_ins(&e, &ir->ins[i], i);
+		cache_update(&e, &ir->ins[i]);
+	}
+	free(e.uses);
+	free(e.merged);
 	P(&e, "s_endpgm");
 	if (e.rc != XT_OK || !text.data) {
 		xt_buf_fini(&text);

@@ -71,6 +71,7 @@ uint32_t drv_ir_new_val(struct drv_ir *ir, unsigned size)
 	}
 	ir->vals[ir->n_vals].size = (uint8_t)size;
 	ir->vals[ir->n_vals].phys = -1;
+	ir->vals[ir->n_vals].sgpr = -1;
 	ir->vals[ir->n_vals].def = 0;
 	return ir->n_vals++;
 }

@@ -104,8 +104,17 @@ struct drv_ins {
 struct drv_ir_val {
 	uint8_t size;         /* dwords */
 	int16_t phys;         /* VGPR after drv_ra, -1 before / for rematerialized consts */
+	int16_t sgpr;         /* SGPR after drv_ra for a uniform value kept scalar
+			       * (phys then -1), else -1 */
 	uint32_t def;         /* defining instruction index */
 };
+
+/* Scalar registers drv_emit gives control flow: from DRV_SGPR_CF_BASE up,
+ * DRV_SGPR_PER_IF per open IF and DRV_SGPR_PER_LOOP per open LOOP; drv_ra
+ * places scalar values above the deepest nesting. */
+#define DRV_SGPR_CF_BASE   44u
+#define DRV_SGPR_PER_IF    4u
+#define DRV_SGPR_PER_LOOP  6u
 
 struct drv_ir_reg {
 	uint8_t size;
@@ -122,6 +131,7 @@ struct drv_ir {
 	uint32_t n_regs, cap_regs;
 	bool has_return;
 	bool oom;                    /* an append failed; the IR is unusable */
+	bool skip_opt;               /* drv_ra runs no drv_opt (tests compare both) */
 	uint32_t num_vgprs;          /* set by drv_ra */
 };
 
@@ -147,6 +157,10 @@ void drv_ir_reg_write(struct drv_ir *ir, uint32_t reg, uint32_t v);
  * values in range, lowered-only ops present only after `pass`.  On failure
  * returns XT_ERR_INTERNAL naming the pass and the instruction. */
 enum xt_rc drv_ir_validate(const struct drv_ir *ir, const char *pass, struct xt_err *err);
+
+/* drv_opt.c: copy propagation, reg forwarding and dead reg writes (run by
+ * drv_ra before allocation); never changes what a lane computes. */
+enum xt_rc drv_opt(struct drv_ir *ir, struct xt_err *err);
 
 /* Prints the IR, one instruction per line with its index. */
 void drv_ir_print(const struct drv_ir *ir, struct xt_buf *out);

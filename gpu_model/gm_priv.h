@@ -104,6 +104,15 @@ struct gm_dinst {
 	int32_t target;            /* branches: instruction index, -1 if invalid */
 	uint8_t fres;              /* VOP result: 1 = f32, 2 = f64 (clamp applies), 0 other */
 	uint8_t f64src;            /* bit i: source i is a double (constants expand as f64) */
+	bool dst_is_src;           /* VOP: a destination VGPR is also a source VGPR */
+	uint8_t store_run;         /* buffer_store_dword: it and the next store_run - 1
+				    * instructions are dword stores through the same
+				    * address operands (1 = alone; 0 other ops) */
+	/* VOP / VOPC: source k's value in all 64 lanes when it is a constant
+	 * (inline or literal), low dwords then (2-dword sources) the high
+	 * dwords in the next 64; NULL otherwise.  Built once at decode, so
+	 * that constants are not broadcast again by every wave. */
+	const uint32_t *crow[3];
 };
 
 struct gm_prog {
@@ -113,6 +122,7 @@ struct gm_prog {
 	uint32_t n_dw;             /* dwords covered by insts */
 	char stop_reason[160];     /* why decoding stopped early ("" at s_endpgm) */
 	unsigned max_sgpr, max_vgpr; /* highest general SGPR / VGPR index referenced + 1 */
+	uint32_t (*crows)[64];     /* storage of the instructions' crow rows */
 };
 
 /* Decodes the shader at `va` (reading at most max_dw dwords).  Decoding runs
@@ -165,8 +175,10 @@ void gm_wave_run(struct gm_wave *w, const struct gm_prog *p, const struct gm_wav
 /* Per-class executors (gm_wave_valu.c, gm_wave_mem.c). */
 void gm_wave_exec_valu(struct gm_wave *w, const struct gm_dinst *d);
 void gm_wave_exec_vopc(struct gm_wave *w, const struct gm_dinst *d);
-void gm_wave_exec_vmem(struct gm_wave *w, const struct gm_dinst *d, const struct gm_wave_env *env,
-		       uint64_t pc_va);
+/* Returns how many instructions it executed: 1, or up to `max_run` of a
+ * store run (gm_dinst.store_run) done together. */
+unsigned gm_wave_exec_vmem(struct gm_wave *w, const struct gm_dinst *d, const struct gm_wave_env *env,
+			   uint64_t pc_va, unsigned max_run);
 void gm_wave_exec_smem(struct gm_wave *w, const struct gm_dinst *d, const struct gm_wave_env *env,
 		       uint64_t pc_va);
 /* Scalar source value (64-bit if regs == 2; f64 says float-typed). */

@@ -42,6 +42,71 @@ static void note_regs(struct gm_prog *p, unsigned opd, unsigned regs)
 		p->max_vgpr = opd - GM_OPD_VGPR0 + regs;
 }
 
+/* A vector instruction's source k whose value is fixed by the program. */
+static bool const_source(const struct gm_dinst *d, unsigned k)
+{
+	const struct gm_isa_op_info *info = &gm_isa_ops[d->i.op];
+	unsigned o = d->i.src[k];
+
+	if ((info->cls != GM_CLS_VOP && info->cls != GM_CLS_VOPC) || !info->src_regs[k])
+		return false;
+	if (d->i.op == GM_OP_V_CNDMASK_B32 && k == 2)   /* the lane mask, read as scalars */
+		return false;
+	return o > GM_OPD_EXEC_HI && o != GM_OPD_SCC && o < GM_OPD_VGPR0;
+}
+
+/* gm_dinst.store_run, from the end: a buffer_store_dword continues the run
+ * of the next instruction when that is one too, with the same vaddr,
+ * descriptor, soffset (literal included) and flags. */
+static void mark_store_runs(struct gm_prog *p)
+{
+	for (uint32_t i = p->n_insts; i-- > 0;) {
+		struct gm_dinst *d = &p->insts[i];
+		const struct gm_dinst *n = i + 1 < p->n_insts ? &p->insts[i + 1] : NULL;
+		if (d->i.op != GM_OP_BUFFER_STORE_DWORD)
+			continue;
+		d->store_run = 1;
+		if (n && n->i.op == GM_OP_BUFFER_STORE_DWORD && n->i.src[0] == d->i.src[0] &&
+		    n->i.src[1] == d->i.src[1] && n->i.src[2] == d->i.src[2] && n->i.flags == d->i.flags &&
+		    (d->i.src[2] != GM_OPD_LITERAL || n->i.literal == d->i.literal) && n->store_run < 64)
+			d->store_run = (uint8_t)(n->store_run + 1);
+	}
+}
+
+/* Fills every crow (see struct gm_dinst) from one allocation. */
+static enum xt_rc constant_rows(struct gm_prog *p)
+{
+	uint32_t n = 0, r = 0;
+
+	for (uint32_t i = 0; i < p->n_insts; i++)
+		for (unsigned k = 0; k < 3; k++)
+			if (const_source(&p->insts[i], k))
+				n += gm_isa_ops[p->insts[i].i.op].src_regs[k];
+	if (!n)
+		return XT_OK;
+	p->crows = xt_malloc((size_t)n * sizeof *p->crows);
+	if (!p->crows) {
+		gm_prog_fini(p);
+		return XT_ERR_NOMEM;
+	}
+	for (uint32_t i = 0; i < p->n_insts; i++) {
+		struct gm_dinst *d = &p->insts[i];
+		for (unsigned k = 0; k < 3; k++) {
+			unsigned regs = gm_isa_ops[d->i.op].src_regs[k];
+			uint64_t v;
+			if (!const_source(d, k))
+				continue;
+			/* constants never read the wave (which is why NULL does) */
+			v = gm_wave_ssrc(NULL, d->i.src[k], regs, d->i.literal, d->f64src >> k & 1);
+			d->crow[k] = p->crows[r];
+			for (unsigned h = 0; h < regs; h++, r++)
+				for (unsigned l = 0; l < 64; l++)
+					p->crows[r][l] = (uint32_t)(v >> (32 * h));
+		}
+	}
+	return XT_OK;
+}
+
 enum xt_rc gm_prog_decode_dw(const uint32_t *dw, uint32_t n_dw, uint64_t va, struct gm_prog *p)
 {
 	uint32_t pos = 0, cap = 0, furthest = 0;
@@ -75,9 +140,15 @@ enum xt_rc gm_prog_decode_dw(const uint32_t *dw, uint32_t n_dw, uint64_t va, str
 		d->pc_dw = pos;
 		d->target = -1;
 		d->fres = info->cls == GM_CLS_VOP ? result_kind(info->name) : 0;
-		for (unsigned k = 0; k < 3; k++)
+		for (unsigned k = 0; k < 3; k++) {
+			unsigned s = d->i.src[k];
 			if (info->src_regs[k] == 2 && strstr(info->name, "f64"))
 				d->f64src |= (uint8_t)(1u << k);
+			/* (ranges [src, src + regs) and [dst, dst + regs) meet) */
+			if (info->cls == GM_CLS_VOP && info->src_regs[k] && gm_opd_is_vgpr(s) &&
+			    s < d->i.dst + info->dst_regs && d->i.dst < s + info->src_regs[k])
+				d->dst_is_src = true;
+		}
 		note_regs(p, d->i.dst, info->cls == GM_CLS_VOPC ? 2 : info->dst_regs);
 		for (unsigned k = 0; k < 3; k++)
 			note_regs(p, d->i.src[k], info->cls == GM_CLS_VMEM && k == 0 ?
@@ -113,7 +184,8 @@ enum xt_rc gm_prog_decode_dw(const uint32_t *dw, uint32_t n_dw, uint64_t va, str
 		if (lo < p->n_insts && (int64_t)p->insts[lo].pc_dw == t)
 			d->target = (int32_t)lo;
 	}
-	return XT_OK;
+	mark_store_runs(p);
+	return constant_rows(p);
 }
 
 enum xt_rc gm_prog_decode(struct gm_mem *mem, uint64_t va, uint32_t max_dw, struct gm_prog *p)
@@ -145,5 +217,6 @@ enum xt_rc gm_prog_decode(struct gm_mem *mem, uint64_t va, uint32_t max_dw, stru
 void gm_prog_fini(struct gm_prog *p)
 {
 	xt_free(p->insts);
+	xt_free(p->crows);
 	memset(p, 0, sizeof *p);
 }

@@ -220,7 +220,7 @@ void gm_wave_run(struct gm_wave *w, const struct gm_prog *p, const struct gm_wav
 	}
 	for (;;) {
 		const struct gm_dinst *d;
-		uint64_t pc_va;
+		uint64_t pc_va, exec;
 
 		if (ip >= p->n_insts) {
 			uint64_t at = p->va + (uint64_t)(ip < p->n_insts ? p->insts[ip].pc_dw : p->n_dw) * 4;
@@ -239,7 +239,9 @@ void gm_wave_run(struct gm_wave *w, const struct gm_prog *p, const struct gm_wav
 		d = &p->insts[ip];
 		pc_va = p->va + (uint64_t)d->pc_dw * 4;
 		w->instructions++;
-		w->lane_instructions += (unsigned)__builtin_popcountll(gm_wave_exec(w));
+		exec = gm_wave_exec(w);
+		/* (no POPCNT in the baseline x86-64 ISA: full waves skip the call) */
+		w->lane_instructions += exec == ~0ull ? 64 : (unsigned)__builtin_popcountll(exec);
 		ip++;
 		switch (gm_isa_ops[d->i.op].cls) {
 		case GM_CLS_VOP: gm_wave_exec_valu(w, d); break;
@@ -247,7 +249,18 @@ void gm_wave_run(struct gm_wave *w, const struct gm_prog *p, const struct gm_wav
 		case GM_CLS_SOP: exec_sop(w, d); break;
 		case GM_CLS_SOPC: exec_sopc(w, d); break;
 		case GM_CLS_VLANE: exec_vlane(w, d); break;
-		case GM_CLS_VMEM: gm_wave_exec_vmem(w, d, env, pc_va); break;
+		case GM_CLS_VMEM: {
+			/* a store run executes as one: count the others too */
+			uint64_t room = budget - w->instructions + 1;
+			unsigned n = gm_wave_exec_vmem(w, d, env, pc_va, room < 64 ? (unsigned)room : 64);
+			if (n > 1) {
+				ip += n - 1;
+				w->instructions += n - 1;
+				w->lane_instructions += (uint64_t)(n - 1) *
+					(exec == ~0ull ? 64 : (unsigned)__builtin_popcountll(exec));
+			}
+			break;
+		}
 		case GM_CLS_SMEM: gm_wave_exec_smem(w, d, env, pc_va); break;
 		case GM_CLS_SOPP:
 			if (d->i.op == GM_OP_S_ENDPGM)

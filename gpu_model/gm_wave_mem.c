@@ -10,6 +10,12 @@
  * otherwise the buffer will be considered not bound" comment describes.
  * An in-bounds access to unmapped memory is a fault (recorded once per
  * instruction, with the PC and the first bad address).
+ *
+ * Speed: most vector memory instructions (vertex fetch, streamout stores)
+ * have every lane in bounds and inside one BO; vmem_fast checks that for
+ * the whole wave with one BO lookup and then only copies, with the 32-bit
+ * float / integer formats fetched without conversion.  Anything else takes
+ * the lane-by-lane path, which defines the results.
  */
 #include <math.h>
 #include <string.h>
@@ -135,8 +141,229 @@ static void fetch_format(const struct desc *d, const uint8_t *p, uint32_t out[4]
 	}
 }
 
-void gm_wave_exec_vmem(struct gm_wave *w, const struct gm_dinst *dd, const struct gm_wave_env *env,
-		       uint64_t pc_va)
+/* How a typed fetch turns the dwords of a 32-bit-per-channel format into
+ * the destination: raw channels (FLOAT / UINT / SINT need no conversion),
+ * then DST_SEL; the same result as fetch_format, per instruction once. */
+struct raw_plan {
+	unsigned chans;            /* dwords per element */
+	int src[4];                /* per destination channel: source channel, or -1 */
+	uint32_t konst[4];         /* value when src < 0 */
+};
+
+static bool raw_plan_make(const struct desc *d, struct raw_plan *rp)
+{
+	unsigned chans = 0, bits = 0;
+	bool is_int = d->num_format == NF_UINT || d->num_format == NF_SINT;
+
+	if (!format_info(d->data_format, &chans, &bits) || bits != 32 ||
+	    (d->num_format != NF_FLOAT && !is_int))
+		return false;
+	rp->chans = chans;
+	for (unsigned c = 0; c < 4; c++) {
+		unsigned sel = d->dst_sel[c];
+		rp->src[c] = -1;
+		rp->konst[c] = 0;
+		if (sel >= V_SQ_SEL_X && sel - V_SQ_SEL_X < chans)
+			rp->src[c] = (int)(sel - V_SQ_SEL_X);
+		else if (sel == V_SQ_SEL_1)
+			rp->konst[c] = is_int ? 1u : 0x3f800000u;
+	}
+	return true;
+}
+
+/* Byte offsets (from the instruction's base address) of every lane's
+ * element into rel[] for the lanes of exec, and whether all of those are in
+ * bounds, the elements ending `imm_end` bytes after the lane's offset (raw
+ * buffers: IMM12 + element size); [*lo, *hi] is the range of the offsets.
+ * Full waves take loops without a mask test, which the compiler
+ * vectorises. */
+static bool lane_offsets(const struct gm_wave *w, const struct gm_isa_inst *in, const struct desc *d,
+			 uint64_t imm_end, uint64_t exec, uint64_t rel[64], uint64_t *lo, uint64_t *hi)
+{
+	const bool idxen = in->flags & GM_FLAG_IDXEN, offen = in->flags & GM_FLAG_OFFEN;
+	const unsigned va_reg = in->src[0] - GM_OPD_VGPR0;
+	const uint32_t *vindex = idxen ? w->v[va_reg] : NULL;
+	const uint32_t *voff = offen ? w->v[va_reg + (idxen ? 1 : 0)] : NULL;
+	const uint64_t stride = d->stride;
+	uint64_t mn = UINT64_MAX, mx = 0;
+	unsigned bad = 0;
+
+	if (exec == ~0ull && !vindex && voff && !stride) {   /* raw: byte offset per lane */
+		/* in 32 bits, which vectorise: off + imm_end <= NUM_RECORDS */
+		uint32_t limit = d->num_records >= imm_end ? (uint32_t)(d->num_records - imm_end) : 0;
+		uint32_t mn32 = UINT32_MAX, mx32 = 0;
+		bad = d->num_records < imm_end;
+		for (unsigned l = 0; l < 64; l++) {
+			uint32_t r = voff[l];
+			rel[l] = r;
+			bad |= r > limit;
+			mn32 = r < mn32 ? r : mn32;
+			mx32 = r > mx32 ? r : mx32;
+		}
+		mn = mn32;
+		mx = mx32;
+	} else if (exec == ~0ull && vindex && !voff && stride) {  /* typed: record index per lane */
+		for (unsigned l = 0; l < 64; l++) {
+			uint64_t r = (uint64_t)vindex[l] * stride;
+			rel[l] = r;
+			bad |= vindex[l] >= d->num_records;
+			mn = r < mn ? r : mn;
+			mx = r > mx ? r : mx;
+		}
+	} else {
+		for (uint64_t m = exec; m; m &= m - 1) {
+			unsigned l = (unsigned)__builtin_ctzll(m);
+			uint32_t index = vindex ? vindex[l] : 0;
+			uint64_t off = voff ? voff[l] : 0, r = off + (uint64_t)index * stride;
+			rel[l] = r;
+			bad |= stride ? index >= d->num_records : off + imm_end > d->num_records;
+			mn = r < mn ? r : mn;
+			mx = r > mx ? r : mx;
+		}
+	}
+	*lo = mn;
+	*hi = mx;
+	return !bad;
+}
+
+/*
+ * The common case, fast: every lane of exec in bounds and inside one BO,
+ * found by a single lookup of the lowest address.  Returns false (nothing
+ * done) otherwise, and the caller takes the lane-by-lane path, which gives
+ * the same results plus the out-of-bounds and fault handling.
+ */
+static bool vmem_fast(struct gm_wave *w, const struct gm_dinst *dd, const struct gm_wave_env *env,
+		      const struct desc *d, uint32_t soffset, unsigned elem_bytes, uint64_t exec)
+{
+	const struct gm_isa_inst *in = &dd->i;
+	const unsigned vd = in->dst - GM_OPD_VGPR0, n = gm_isa_ops[in->op].dst_regs;
+	uint64_t rel[64], lo, hi, left;
+	struct raw_plan rp = { 0 };
+	uint8_t *p0;
+
+	if (d->data_format == DF_INVALID || !elem_bytes || !exec)
+		return false;
+	if (in->op >= GM_OP_BUFFER_LOAD_FORMAT_X && in->op <= GM_OP_BUFFER_LOAD_FORMAT_XYZW &&
+	    !raw_plan_make(d, &rp))
+		return false;
+	if (!lane_offsets(w, in, d, (uint64_t)in->imm + elem_bytes, exec, rel, &lo, &hi))
+		return false;
+	p0 = gm_mem_span(env->mem, d->base + soffset + in->imm + lo, &left);
+	if (!p0 || hi - lo > left || elem_bytes > left - (hi - lo))
+		return false;
+	for (unsigned l = 0; l < 64; l++)   /* p0 + rel[l]: lane l's element */
+		rel[l] -= lo;
+
+	switch (in->op) {
+	case GM_OP_BUFFER_STORE_DWORD: {
+		const uint32_t *src = w->v[vd];
+		if (exec == ~0ull) {
+			for (unsigned l = 0; l < 64; l++)
+				memcpy(p0 + rel[l], &src[l], 4);
+			return true;
+		}
+		for (uint64_t m = exec; m; m &= m - 1) {
+			unsigned l = (unsigned)__builtin_ctzll(m);
+			memcpy(p0 + rel[l], &src[l], 4);
+		}
+		return true;
+	}
+	case GM_OP_BUFFER_STORE_DWORDX2: case GM_OP_BUFFER_STORE_DWORDX3: case GM_OP_BUFFER_STORE_DWORDX4:
+		for (uint64_t m = exec; m; m &= m - 1) {
+			unsigned l = (unsigned)__builtin_ctzll(m);
+			for (unsigned c = 0; c < n; c++)
+				memcpy(p0 + rel[l] + 4 * c, &w->v[vd + c][l], 4);
+		}
+		return true;
+	case GM_OP_BUFFER_LOAD_FORMAT_X: case GM_OP_BUFFER_LOAD_FORMAT_XY:
+	case GM_OP_BUFFER_LOAD_FORMAT_XYZ: case GM_OP_BUFFER_LOAD_FORMAT_XYZW:
+		/* channel by channel: rel[] already holds every lane's address,
+		 * so a destination that is also the index register is fine */
+		for (unsigned c = 0; c < n; c++) {
+			uint32_t *dst = w->v[vd + c];
+			const uint8_t *q = p0 + 4 * (rp.src[c] >= 0 ? rp.src[c] : 0);
+			if (rp.src[c] < 0) {
+				for (uint64_t m = exec; m; m &= m - 1)
+					dst[__builtin_ctzll(m)] = rp.konst[c];
+			} else if (exec == ~0ull) {
+				for (unsigned l = 0; l < 64; l++)
+					memcpy(&dst[l], q + rel[l], 4);
+			} else {
+				for (uint64_t m = exec; m; m &= m - 1) {
+					unsigned l = (unsigned)__builtin_ctzll(m);
+					memcpy(&dst[l], q + rel[l], 4);
+				}
+			}
+		}
+		return true;
+	case GM_OP_BUFFER_LOAD_DWORD: {
+		uint32_t *dst = w->v[vd];
+		for (uint64_t m = exec; m; m &= m - 1) {
+			unsigned l = (unsigned)__builtin_ctzll(m);
+			memcpy(&dst[l], p0 + rel[l], 4);
+		}
+		return true;
+	}
+	case GM_OP_BUFFER_LOAD_DWORDX2: case GM_OP_BUFFER_LOAD_DWORDX3: case GM_OP_BUFFER_LOAD_DWORDX4:
+		for (uint64_t m = exec; m; m &= m - 1) {
+			unsigned l = (unsigned)__builtin_ctzll(m);
+			for (unsigned c = 0; c < n; c++)
+				memcpy(&w->v[vd + c][l], p0 + rel[l] + 4 * c, 4);
+		}
+		return true;
+	default:                   /* atomics: lane by lane */
+		return false;
+	}
+}
+
+/*
+ * `run` buffer_store_dword instructions through the same address operands
+ * (gm_dinst.store_run: a vertex's streamout components) in one pass: lane
+ * offsets, bounds and the BO are established once for all of them.  The
+ * stores still happen instruction by instruction in program order, so
+ * memory ends up as if they ran one after the other.  False (nothing done)
+ * unless every store of every lane is in bounds and mapped.
+ */
+static bool store_run_fast(struct gm_wave *w, const struct gm_dinst *dd, const struct gm_wave_env *env,
+			   const struct desc *d, uint32_t soffset, uint64_t exec, unsigned run)
+{
+	const struct gm_isa_inst *in = &dd->i;
+	uint64_t rel[64], lo, hi, left, imm_lo = UINT64_MAX, imm_hi = 0;
+	uint8_t *p0;
+
+	if (d->data_format == DF_INVALID || !exec || d->stride || (in->flags & GM_FLAG_IDXEN) ||
+	    !(in->flags & GM_FLAG_OFFEN))
+		return false;
+	for (unsigned k = 0; k < run; k++) {
+		uint64_t imm = dd[k].i.imm;
+		imm_lo = imm < imm_lo ? imm : imm_lo;
+		imm_hi = imm > imm_hi ? imm : imm_hi;
+	}
+	if (!lane_offsets(w, in, d, imm_hi + 4, exec, rel, &lo, &hi))
+		return false;
+	p0 = gm_mem_span(env->mem, d->base + soffset + imm_lo + lo, &left);
+	if (!p0 || hi - lo > left || imm_hi - imm_lo + 4 > left - (hi - lo))
+		return false;
+	for (unsigned l = 0; l < 64; l++)
+		rel[l] -= lo;
+	for (unsigned k = 0; k < run; k++) {
+		uint8_t *q = p0 + (dd[k].i.imm - imm_lo);   /* q + rel[l]: lane l's dword */
+		const uint32_t *src = w->v[dd[k].i.dst - GM_OPD_VGPR0];
+		if (exec == ~0ull) {
+			for (unsigned l = 0; l < 64; l++)
+				memcpy(q + rel[l], &src[l], 4);
+			continue;
+		}
+		for (uint64_t m = exec; m; m &= m - 1) {
+			unsigned l = (unsigned)__builtin_ctzll(m);
+			memcpy(q + rel[l], &src[l], 4);
+		}
+	}
+	return true;
+}
+
+unsigned gm_wave_exec_vmem(struct gm_wave *w, const struct gm_dinst *dd, const struct gm_wave_env *env,
+			   uint64_t pc_va, unsigned max_run)
 {
 	const struct gm_isa_inst *in = &dd->i;
 	const struct gm_isa_op_info *info = &gm_isa_ops[in->op];
@@ -164,6 +391,13 @@ void gm_wave_exec_vmem(struct gm_wave *w, const struct gm_dinst *dd, const struc
 			elem_bytes = bits ? chans * bits / 8 : 4;
 		}
 	}
+	if (dd->store_run > 1 && max_run > 1) {
+		unsigned run = dd->store_run < max_run ? dd->store_run : max_run;
+		if (store_run_fast(w, dd, env, &d, soffset, exec, run))
+			return run;
+	}
+	if (vmem_fast(w, dd, env, &d, soffset, elem_bytes, exec))
+		return 1;
 	/* The BO span the previous lane hit: lanes of one instruction nearly
 	 * always address one buffer, so most skip the BO lookup. */
 	uint8_t *span_p = NULL;
@@ -230,6 +464,7 @@ void gm_wave_exec_vmem(struct gm_wave *w, const struct gm_dinst *dd, const struc
 				memcpy(&w->v[vd + c][l], p + 4 * c, 4);
 		}
 	}
+	return 1;
 }
 
 void gm_wave_exec_smem(struct gm_wave *w, const struct gm_dinst *dd, const struct gm_wave_env *env,

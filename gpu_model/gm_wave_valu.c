@@ -2,12 +2,15 @@
  * gm_wave_valu.c - vector ALU and vector compares of the wave interpreter
  * (docs/isa.md "Vector ALU").
  *
- * Uniform sources (SGPRs, constants) are broadcast into 64-lane scratch
- * rows first, so every operation is a plain loop over lanes with unit
- * stride.  Full-exec waves (the common case) take a loop without a mask
- * test that compilers can vectorise; partial waves walk the set bits.
- * Each lane reads all its inputs before writing, so a destination may
- * overlap its sources.
+ * Uniform sources are 64-lane rows too, so every operation is a plain loop
+ * over lanes with unit stride: constants were broadcast once when the
+ * program was decoded (gm_dinst.crow), SGPRs are broadcast into scratch
+ * rows per instruction.  Full-exec waves (the common case) take a loop
+ * without a mask test that compilers vectorise; partial waves walk the set
+ * bits.  Each lane reads all its inputs before writing, so a destination
+ * may overlap its sources: such instructions compute into scratch rows
+ * first (gm_dinst.dst_is_src); the others write the registers directly,
+ * through restrict pointers the compiler can trust.
  *
  * Float arithmetic is the host's IEEE binary32/binary64 with
  * round-to-nearest-even and denormals kept; transcendental functions are
@@ -35,20 +38,54 @@ static inline uint64_t u64(double f) { uint64_t u; memcpy(&u, &f, 8); return u; 
 		}                                                              \
 	} while (0)
 
-/* 64 lanes of the low (half 0) or high (half 1) dword of source i. */
-static const uint32_t *lanes(struct gm_wave *w, const struct gm_dinst *d, unsigned i, unsigned regs,
-			     unsigned half)
+/* 64 bytes of 0 / 1 to a 64-bit lane mask (bit l = t[l]): eight bytes at a
+ * time, gathered into the top byte by one multiplication. */
+static uint64_t pack_bits(const uint8_t t[64])
 {
-	unsigned o = d->i.src[i];
-	uint32_t *row, v;
+	uint64_t r = 0;
+	for (unsigned g = 0; g < 8; g++) {
+		uint64_t x;
+		memcpy(&x, t + 8 * g, 8);   /* little-endian: byte i = lane 8g + i */
+		r |= ((x * 0x0102040810204080ull) >> 56) << (8 * g);
+	}
+	return r;
+}
 
-	if (gm_opd_is_vgpr(o))
-		return w->v[o - GM_OPD_VGPR0 + half];
-	v = (uint32_t)(gm_wave_ssrc(w, o, regs, d->i.literal, d->f64src >> i & 1) >> (32 * half));
-	row = w->bc[i * 2 + half];
+/* Lanes of exec from the result rows into the destination registers. */
+static void commit(uint32_t *D, const uint32_t *R, uint64_t exec)
+{
+	if (exec == ~0ull) {
+		memcpy(D, R, 64 * sizeof *D);
+		return;
+	}
+	for (uint64_t m = exec; m; m &= m - 1) {
+		unsigned l = (unsigned)__builtin_ctzll(m);
+		D[l] = R[l];
+	}
+}
+
+/* Source i (half 0 / 1) when it is not a VGPR: broadcast into a scratch row. */
+static __attribute__((noinline)) const uint32_t *broadcast(struct gm_wave *w, const struct gm_dinst *d,
+							   unsigned i, unsigned regs, unsigned half)
+{
+	uint32_t v = (uint32_t)(gm_wave_ssrc(w, d->i.src[i], regs, d->i.literal, d->f64src >> i & 1) >> (32 * half));
+	uint32_t *row = w->bc[i * 2 + half];
 	for (unsigned l = 0; l < 64; l++)
 		row[l] = v;
 	return row;
+}
+
+/* 64 lanes of the low (half 0) or high (half 1) dword of source i. */
+static inline const uint32_t *lanes(struct gm_wave *w, const struct gm_dinst *d, unsigned i, unsigned regs,
+				    unsigned half)
+{
+	unsigned o = d->i.src[i];
+
+	if (gm_opd_is_vgpr(o))
+		return w->v[o - GM_OPD_VGPR0 + half];
+	if (d->crow[i])
+		return d->crow[i] + 64 * half;
+	return broadcast(w, d, i, regs, half);
 }
 
 static uint32_t f32_to_f16(float f)
@@ -127,30 +164,25 @@ static float fract32(float x)
 	return isinf(x) ? 0.0f * x : (r < 0x1.fffffep-1f ? r : 0x1.fffffep-1f);
 }
 
-void gm_wave_exec_valu(struct gm_wave *w, const struct gm_dinst *d)
+/* The sources of one VOP instruction: 64-lane rows (NULL if unused), the
+ * negate masks and v_cndmask's lane mask. */
+struct vsrc {
+	const uint32_t *A, *AH, *B, *BH, *C, *CH;
+	uint32_t n0, n1, n2;
+	uint64_t mask;
+};
+
+/* Computes the lanes of exec into D / DH; false (nothing written) for an
+ * opcode that is not a VOP.  `restrict`: D and DH are never
+ * a source row (the caller passes scratch rows then), which is what lets
+ * the compiler vectorise the lane loops. */
+static bool valu_compute(const struct gm_dinst *d, uint64_t exec, const struct vsrc *s,
+			 uint32_t *restrict D, uint32_t *restrict DH)
 {
 	const struct gm_isa_inst *in = &d->i;
-	const struct gm_isa_op_info *info = &gm_isa_ops[in->op];
-	const uint64_t exec = gm_wave_exec(w);
-	const uint32_t n0 = (in->flags & GM_FLAG_NEG0) ? 0x80000000u : 0;
-	const uint32_t n1 = (in->flags & GM_FLAG_NEG1) ? 0x80000000u : 0;
-	const uint32_t n2 = (in->flags & GM_FLAG_NEG2) ? 0x80000000u : 0;
-	const uint32_t *A = NULL, *AH = NULL, *B = NULL, *BH = NULL, *C = NULL, *CH = NULL;
-	unsigned dr = in->dst - GM_OPD_VGPR0;
-	uint32_t *D = w->v[dr], *DH = info->dst_regs == 2 ? w->v[dr + 1] : NULL;
-
-	if (info->src_regs[0]) {
-		A = lanes(w, d, 0, info->src_regs[0], 0);
-		if (info->src_regs[0] == 2) AH = lanes(w, d, 0, 2, 1);
-	}
-	if (info->src_regs[1]) {
-		B = lanes(w, d, 1, info->src_regs[1], 0);
-		if (info->src_regs[1] == 2) BH = lanes(w, d, 1, 2, 1);
-	}
-	if (info->src_regs[2] && in->op != GM_OP_V_CNDMASK_B32) {
-		C = lanes(w, d, 2, info->src_regs[2], 0);
-		if (info->src_regs[2] == 2) CH = lanes(w, d, 2, 2, 1);
-	}
+	const uint32_t *const A = s->A, *const AH = s->AH, *const B = s->B, *const BH = s->BH;
+	const uint32_t *const C = s->C, *const CH = s->CH;
+	const uint32_t n0 = s->n0, n1 = s->n1, n2 = s->n2;
 #define FA f32(A[l] ^ n0)
 #define FB f32(B[l] ^ n1)
 #define FC f32(C[l] ^ n2)
@@ -166,7 +198,7 @@ void gm_wave_exec_valu(struct gm_wave *w, const struct gm_dinst *d)
 	case GM_OP_V_MOV_B32: LOOP(D[l] = UA); break;
 	case GM_OP_V_MOV_B64: LOOP(uint64_t t = (uint64_t)(AH[l] ^ n0) << 32 | A[l]; PUT64(t)); break;
 	case GM_OP_V_CNDMASK_B32: {
-		uint64_t mask = gm_wave_ssrc(w, in->src[2], 2, in->literal, false);
+		const uint64_t mask = s->mask;
 		LOOP(D[l] = (mask >> l & 1) ? UB : UA);
 		break;
 	}
@@ -178,8 +210,25 @@ void gm_wave_exec_valu(struct gm_wave *w, const struct gm_dinst *d)
 	case GM_OP_V_DIV_F32: LOOP(D[l] = u32(FA / FB)); break;
 	case GM_OP_V_FMA_F32: LOOP(D[l] = u32(fmaf(FA, FB, FC))); break;
 	case GM_OP_V_MAD_F32: LOOP(float p = FA * FB; D[l] = u32(p + FC)); break;
-	case GM_OP_V_MIN_F32: LOOP(D[l] = u32(fminf(FA, FB))); break;
-	case GM_OP_V_MAX_F32: LOOP(D[l] = u32(fmaxf(FA, FB))); break;
+	/* min / max: a vectorisable select, then libm's fminf / fmaxf for
+	 * lanes with a NaN operand, whose result (which NaN, quieted or
+	 * not) is libm's business.  Ordered operands: glibc's fminf / fmaxf
+	 * are minss / maxss with src1 as the destination, so equal operands
+	 * (+0 and -0) give src0, as the select below does. */
+	case GM_OP_V_MIN_F32: {
+		unsigned nan = 0;
+		LOOP(float a = FA; float b = FB; D[l] = u32(b < a ? b : a); nan |= (a != a) | (b != b));
+		if (nan)
+			LOOP(float a = FA; float b = FB; if (a != a || b != b) D[l] = u32(fminf(a, b)));
+		break;
+	}
+	case GM_OP_V_MAX_F32: {
+		unsigned nan = 0;
+		LOOP(float a = FA; float b = FB; D[l] = u32(b > a ? b : a); nan |= (a != a) | (b != b));
+		if (nan)
+			LOOP(float a = FA; float b = FB; if (a != a || b != b) D[l] = u32(fmaxf(a, b)));
+		break;
+	}
 	case GM_OP_V_RCP_F32: LOOP(D[l] = u32(1.0f / FA)); break;
 	case GM_OP_V_RSQ_F32: LOOP(D[l] = u32(1.0f / sqrtf(FA))); break;
 	case GM_OP_V_SQRT_F32: LOOP(D[l] = u32(sqrtf(FA))); break;
@@ -260,7 +309,7 @@ void gm_wave_exec_valu(struct gm_wave *w, const struct gm_dinst *d)
 				     r = isinf(x) ? 0.0 * x : (r < 0x1.fffffffffffffp-1 ? r : 0x1.fffffffffffffp-1);
 				     PUT64(u64(r))); break;
 	default:
-		break;
+		return false;  /* not a VOP the decoder lets through */
 	}
 	if (in->flags & GM_FLAG_CLAMP) {
 		if (d->fres == 1)
@@ -269,6 +318,46 @@ void gm_wave_exec_valu(struct gm_wave *w, const struct gm_dinst *d)
 			LOOP(double x = f64((uint64_t)DH[l] << 32 | D[l]);
 			     PUT64(u64(x > 0.0 ? (x < 1.0 ? x : 1.0) : 0.0)));
 	}
+	return true;
+}
+
+void gm_wave_exec_valu(struct gm_wave *w, const struct gm_dinst *d)
+{
+	const struct gm_isa_inst *in = &d->i;
+	const struct gm_isa_op_info *info = &gm_isa_ops[in->op];
+	const uint64_t exec = gm_wave_exec(w);
+	const unsigned dr = in->dst - GM_OPD_VGPR0;
+	uint32_t *D = w->v[dr], *DH = info->dst_regs == 2 ? w->v[dr + 1] : NULL;
+	struct vsrc s = { 0 };
+	/* scratch result rows when the destination is also a source */
+	uint32_t R[64], RH[64];
+
+	s.n0 = (in->flags & GM_FLAG_NEG0) ? 0x80000000u : 0;
+	s.n1 = (in->flags & GM_FLAG_NEG1) ? 0x80000000u : 0;
+	s.n2 = (in->flags & GM_FLAG_NEG2) ? 0x80000000u : 0;
+	if (info->src_regs[0]) {
+		s.A = lanes(w, d, 0, info->src_regs[0], 0);
+		if (info->src_regs[0] == 2) s.AH = lanes(w, d, 0, 2, 1);
+	}
+	if (info->src_regs[1]) {
+		s.B = lanes(w, d, 1, info->src_regs[1], 0);
+		if (info->src_regs[1] == 2) s.BH = lanes(w, d, 1, 2, 1);
+	}
+	if (in->op == GM_OP_V_CNDMASK_B32) {
+		s.mask = gm_wave_ssrc(w, in->src[2], 2, in->literal, false);
+	} else if (info->src_regs[2]) {
+		s.C = lanes(w, d, 2, info->src_regs[2], 0);
+		if (info->src_regs[2] == 2) s.CH = lanes(w, d, 2, 2, 1);
+	}
+	if (!d->dst_is_src) {
+		valu_compute(d, exec, &s, D, DH ? DH : RH);
+		return;
+	}
+	if (!valu_compute(d, exec, &s, R, RH))
+		return;
+	commit(D, R, exec);
+	if (DH)
+		commit(DH, RH, exec);
 }
 
 void gm_wave_exec_vopc(struct gm_wave *w, const struct gm_dinst *d)
@@ -283,7 +372,17 @@ void gm_wave_exec_vopc(struct gm_wave *w, const struct gm_dinst *d)
 	const uint32_t *BH = info->src_regs[1] == 2 ? lanes(w, d, 1, 2, 1) : NULL;
 	uint64_t r = 0;
 
-#define CMP(cond) LOOP(if (cond) r |= 1ull << l)
+#define CMP(cond)                                                              \
+	do {                                                                   \
+		if (exec == ~0ull) {                                           \
+			uint8_t t_[64];                                        \
+			for (unsigned l = 0; l < 64; l++)                      \
+				t_[l] = (cond);                                \
+			r = pack_bits(t_);                                     \
+		} else {                                                       \
+			LOOP(if (cond) r |= 1ull << l);                        \
+		}                                                              \
+	} while (0)
 	switch (in->op) {
 	case GM_OP_V_CMP_EQ_F32: CMP(FA == FB); break;
 	case GM_OP_V_CMP_NE_F32: CMP(FA != FB); break;

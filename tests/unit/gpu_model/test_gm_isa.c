@@ -278,6 +278,110 @@ static void test_wave_buffer_store_load_and_bounds(void)
 	runner_fini(&r);
 }
 
+/* Four buffer_store_dword through one address (a store run, executed in
+ * one pass when every lane is in bounds) must leave memory exactly as four
+ * separate stores do: all lanes in bounds, a NUM_RECORDS that cuts one
+ * lane's element in the middle (per-dword bounds), and a partial exec. */
+static void store_run_case(uint32_t num_records, uint64_t exec)
+{
+	struct runner r;
+	struct gm_bo *bo;
+	char src[1024];
+	const uint32_t *p;
+	bool ok = true;
+
+	runner_init(&r, exec);
+	CHECK(gm_mem_alloc(&r.mem, 4096, 256, &bo) == XT_OK);
+	memset(gm_bo_map(bo), 0xEE, 4096);
+	snprintf(src, sizeof src,
+		 "s_mov_b32 s4, 0x%08x\n"
+		 "s_mov_b32 s5, 0x%08x\n"
+		 "s_mov_b32 s6, %u\n"
+		 "s_mov_b32 s7, 0x%08x\n"
+		 "v_lshl_b32 v1, v0, 4\n"
+		 "v_add_u32 v2, v0, 1000\n"
+		 "v_add_u32 v3, v0, 2000\n"
+		 "v_add_u32 v4, v0, 3000\n"
+		 "v_add_u32 v5, v0, 4000\n"
+		 "buffer_store_dword v2, v1, s[4:7], 0 offen\n"
+		 "buffer_store_dword v3, v1, s[4:7], 0 offen offset:4\n"
+		 "buffer_store_dword v4, v1, s[4:7], 0 offen offset:8\n"
+		 "buffer_store_dword v5, v1, s[4:7], 0 offen offset:12\n"
+		 "s_endpgm\n",
+		 (uint32_t)gm_bo_va(bo), (uint32_t)(gm_bo_va(bo) >> 32), num_records, 4u << 15);
+	CHECK(run_src(&r, src, exec));
+	CHECK_EQ_INT(r.w->instructions, 14);
+	p = (const uint32_t *)gm_bo_map(bo);
+	for (unsigned l = 0; l < 64; l++)
+		for (unsigned k = 0; k < 4; k++) {
+			bool written = (exec >> l & 1) && 16 * l + 4 * k + 4 <= num_records;
+			uint32_t want = written ? 1000 * (k + 1) + l : 0xEEEEEEEEu;
+			if (p[4 * l + k] != want) {
+				if (ok)
+					fprintf(stderr, "records %u lane %u dword %u: 0x%x, expected 0x%x\n",
+						num_records, l, k, p[4 * l + k], want);
+				ok = false;
+			}
+		}
+	CHECK(ok);
+	CHECK_EQ_INT(r.faults.total, 0);
+	runner_fini(&r);
+}
+
+static void test_wave_store_runs_write_like_single_stores(void)
+{
+	store_run_case(4096, ~0ull);
+	store_run_case(16 * 40 + 8, ~0ull);
+	store_run_case(4096, 0x5555555555555555ull);
+	store_run_case(16 * 20 + 4, 0xF0F0F0F0F0F0F0F0ull);
+}
+
+/* Typed fetches of 32-bit formats (copied without conversion) with a
+ * DST_SEL swizzle and constant channels, as the lane-by-lane path does;
+ * with every lane in bounds (the fast path) and with lanes past
+ * NUM_RECORDS. */
+static void format_fetch_case(uint32_t num_records)
+{
+	struct runner r;
+	struct gm_bo *bo;
+	char src[1024];
+	float *p;
+	bool ok = true;
+
+	runner_init(&r, ~0ull);
+	CHECK(gm_mem_alloc(&r.mem, 4096, 256, &bo) == XT_OK);
+	p = (float *)gm_bo_map(bo);
+	for (unsigned i = 0; i < 64 * 3; i++)
+		p[i] = (float)i * 0.5f;
+	/* stride 12, DATA_FORMAT 32_32_32 (13) FLOAT (7), DST_SEL = Z, X, 1, 0 */
+	snprintf(src, sizeof src,
+		 "s_mov_b32 s4, 0x%08x\n"
+		 "s_mov_b32 s5, 0x%08x\n"
+		 "s_mov_b32 s6, %u\n"
+		 "s_mov_b32 s7, 0x%08x\n"
+		 "buffer_load_format_xyzw v[4:7], v0, s[4:7], 0 idxen\n"
+		 "s_endpgm\n",
+		 (uint32_t)gm_bo_va(bo), (uint32_t)(gm_bo_va(bo) >> 32) | 12u << 16, num_records,
+		 6u | 4u << 3 | 1u << 6 | 0u << 9 | 7u << 12 | 13u << 15);
+	CHECK(run_src(&r, src, ~0ull));
+	for (unsigned l = 0; l < 64; l++) {
+		bool in = l < num_records;
+		ok &= r.w->v[4][l] == (in ? fbits(p[3 * l + 2]) : 0);
+		ok &= r.w->v[5][l] == (in ? fbits(p[3 * l]) : 0);
+		ok &= r.w->v[6][l] == (in ? fbits(1.0f) : 0);
+		ok &= r.w->v[7][l] == 0;
+	}
+	CHECK(ok);
+	CHECK_EQ_INT(r.faults.total, 0);
+	runner_fini(&r);
+}
+
+static void test_wave_format_fetch_swizzles_32_bit_channels(void)
+{
+	format_fetch_case(64);
+	format_fetch_case(60);
+}
+
 static void test_wave_unmapped_access_is_a_fault(void)
 {
 	struct runner r;
@@ -326,6 +430,8 @@ int main(void)
 	XT_RUN(test_wave_loop_and_scalar_alu);
 	XT_RUN(test_wave_float_ops_and_f64);
 	XT_RUN(test_wave_buffer_store_load_and_bounds);
+	XT_RUN(test_wave_store_runs_write_like_single_stores);
+	XT_RUN(test_wave_format_fetch_swizzles_32_bit_channels);
 	XT_RUN(test_wave_unmapped_access_is_a_fault);
 	XT_RUN(test_wave_infinite_loop_times_out);
 	XT_RUN(test_wave_checks_register_allocation);
