@@ -115,7 +115,12 @@ enum xt_rc cli_value_text(struct xt_buf *b, const struct trace_value *v,
 	case TRACE_TAG_NULL: return xt_buf_printf(b, "NULL");
 	case TRACE_TAG_FALSE: return xt_buf_printf(b, "false");
 	case TRACE_TAG_TRUE: return xt_buf_printf(b, "true");
-	case TRACE_TAG_SINT: return xt_buf_printf(b, "%" PRId64, v->i);
+	case TRACE_TAG_SINT:
+		/* EGLint attribute names (the JSON form keeps the number) */
+		if (fmt.group == GLAPI_GROUP_EGL &&
+		    (name = glapi_enum_name_in_group((uint32_t)v->i, GLAPI_GROUP_EGL)))
+			return xt_buf_printf(b, "%s", name);
+		return xt_buf_printf(b, "%" PRId64, v->i);
 	case TRACE_TAG_UINT: return xt_buf_printf(b, "%" PRIu64, v->u);
 	case TRACE_TAG_FLOAT: return xt_buf_printf(b, "%.9g", (double)v->f);
 	case TRACE_TAG_DOUBLE: return xt_buf_printf(b, "%.17g", v->d);

@@ -107,7 +107,10 @@ def gen_funcs(outdir, funcs, descs, group_ids):
             ret_object_kind(f) or "NONE", group_ids.get(f.ret_group, -1) if f.ret_group else -1))
         for p, d in zip(f.params, pds):
             g = group_ids.get(p.group, -1) if p.group else -1
-            if f.api == API_EGL and p.ctype == "EGLenum":
+            # EGLenum parameters, and the EGLint ones that name an attribute
+            # (eglGetConfigAttrib, eglQueryContext, eglQueryString ...)
+            if f.api == API_EGL and (p.ctype == "EGLenum" or
+                                     (p.ctype == "EGLint" and p.name in ("attribute", "name"))):
                 g = group_ids["EGL"]
             prows.append("\t{ %du, GLAPI_K_%s, GLAPI_E_%s, %d, %s, GLAPI_O_%s }," % (
                 pool.add(p.name), d.glapi_kind, d.elem, g,

@@ -63,3 +63,5 @@ def test_dump_names_return_values_by_their_enum_group(xfbtrace, build_dir, tmp_p
     assert errors and set(errors) == {"GL_NO_ERROR"}, errors
     text = run([xfbtrace, "dump", trace]).stdout
     assert "glGetError() = GL_NO_ERROR" in text and "glGetError() = GL_FALSE" not in text
+    # EGLint parameters that name an attribute print as EGL enums in text
+    assert "eglQueryString(dpy = 0x0, name = EGL_EXTENSIONS)" in text, text[:2000]
