@@ -12,11 +12,28 @@ way runs --repeat times, interleaved; the median ns/call per case is kept.
 Prints, per case, ns/call of each way and the ratios of added cost
 (xfbtrace / apitrace; the target is <= 0.5).
 
+With --callgrind, wall time is replaced by instruction counts, which do not
+depend on the machine's load: each case runs alone under valgrind
+--tool=callgrind, counting only inside the case's loop (cap-bench's
+bench_<case> function), once per way; the table gives instructions per
+iteration.  Under valgrind the threads run one at a time, so the spool's
+idle-priority compressor never runs and the application thread packs full
+regions itself (trace/trace_spool.c): the column "of which packing" gives
+that share of the xfbtrace counts, which on a machine with a free core is
+spent by the compressor thread instead.
+
+With --thread-cpu, cap-bench measures the application thread's CPU time
+instead of wall time (CAP_BENCH_CLOCK=thread): steadier on a loaded machine,
+and like wall time on an idle one it leaves out the work of other threads
+(the capture's compressor; apitrace compresses in the application thread).
+
 usage: bench/capture_overhead.py [--build DIR] [--repeat N] [--scale N] [--markdown]
+                                 [--thread-cpu] [--callgrind [CASE ...]]
 """
 import argparse
 import os
 import pathlib
+import re
 import statistics
 import subprocess
 import sys
@@ -43,12 +60,104 @@ def run_bench(prog, scale, env_extra):
     return result
 
 
+# cap-bench's case names and the function holding each case's loop.
+CASE_FUNCS = {
+    "glUniform1i": "bench_uniform",
+    "glBindBuffer": "bench_bind",
+    "glBufferSubData-1KiB": "bench_subdata",
+    "tf-begin-draw-end": "bench_tf",
+    "map-read-unmap-1KiB": "bench_map_read",
+    "map-write-unmap-1KiB": "bench_map_write",
+}
+# Iterations of each case's loop at scale 1 (tests/capture/cap_bench.c).
+CASE_ITERATIONS = {
+    "glUniform1i": 1000000, "glBindBuffer": 1000000, "glBufferSubData-1KiB": 100000,
+    "tf-begin-draw-end": 10000, "map-read-unmap-1KiB": 20000, "map-write-unmap-1KiB": 20000,
+}
+
+
+def callgrind_count(prog, case, scale, env_extra, tmp):
+    """(instructions in the case's loop, of which in trace_spool_pack)."""
+    out = pathlib.Path(tmp) / "callgrind.out"
+    env = dict(os.environ, **env_extra)
+    cmd = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
+           "--collect-atstart=no", f"--toggle-collect={CASE_FUNCS[case]}",
+           str(prog), str(scale), case]
+    r = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=3600)
+    if r.returncode != 0:
+        sys.exit(f"capture_overhead: {' '.join(cmd)} failed ({r.returncode}): {r.stderr[-2000:]}")
+    ann = subprocess.run(["callgrind_annotate", "--inclusive=yes", "--threshold=100", str(out)],
+                         capture_output=True, text=True, check=True).stdout
+    total = pack = 0
+    for line in ann.splitlines():
+        m = re.match(r"\s*([\d,]+)\s.*PROGRAM TOTALS", line)
+        if m:
+            total = int(m.group(1).replace(",", ""))
+        m = re.match(r"\s*([\d,]+)\s.*:trace_spool_pack \[", line)
+        if m:
+            pack = int(m.group(1).replace(",", ""))
+    out.unlink(missing_ok=True)
+    return total, pack
+
+
+def run_callgrind(args, prog, lib, cases):
+    """Instructions per iteration of each case, each way (see the module doc)."""
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        trace = pathlib.Path(tmp) / "t.xfbt"
+        ways = {
+            "plain": {},
+            "calls-only": {"LD_PRELOAD": str(lib), "XFBTRACE_OUTPUT": str(trace),
+                           "XFBTRACE_OBSERVE": "0"},
+            "xfbtrace": {"LD_PRELOAD": str(lib), "XFBTRACE_OUTPUT": str(trace)},
+            "apitrace": {"LD_PRELOAD": EGLTRACE,
+                         "TRACE_FILE": str(pathlib.Path(tmp) / "a.trace")},
+        }
+        if not os.path.exists(EGLTRACE):
+            del ways["apitrace"]
+        for case in cases:
+            n = CASE_ITERATIONS[case] * args.scale
+            res = {}
+            for way, env in ways.items():
+                print(f"capture_overhead: callgrind {case} {way}", file=sys.stderr)
+                total, pack = callgrind_count(prog, case, args.scale, env, tmp)
+                res[way] = (total / n, pack / n)
+                trace.unlink(missing_ok=True)
+                (pathlib.Path(tmp) / "a.trace").unlink(missing_ok=True)
+            rows.append((case, res))
+    print("| case | plain | xfbtrace calls only (of which packing) | xfbtrace + observations "
+          "(of which packing) | apitrace | ratio calls only | ratio + observations "
+          "| without packing: calls only | + observations |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for case, res in rows:
+        plain = res["plain"][0]
+        theirs = res.get("apitrace", (None, 0))[0]
+
+        def ratio(way, packing=True):
+            if theirs is None or theirs <= plain:
+                return "-"
+            ours = res[way][0] - (0 if packing else res[way][1])
+            return f"{(ours - plain) / (theirs - plain):.2f}"
+        print(f"| {case} | {plain:.0f} | {res['calls-only'][0]:.0f} ({res['calls-only'][1]:.0f}) "
+              f"| {res['xfbtrace'][0]:.0f} ({res['xfbtrace'][1]:.0f}) "
+              f"| {'-' if theirs is None else f'{theirs:.0f}'} | {ratio('calls-only')} "
+              f"| {ratio('xfbtrace')} | {ratio('calls-only', False)} "
+              f"| {ratio('xfbtrace', False)} |")
+    print("(instructions per iteration counted by callgrind inside the case's loop; "
+          "ratio = added instructions of xfbtrace / added instructions of apitrace)")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--build", default=str(ROOT / "build"), help="meson build dir (default: build)")
     ap.add_argument("--repeat", type=int, default=5, help="runs per way (default 5)")
     ap.add_argument("--scale", type=int, default=1, help="iteration multiplier for cap-bench")
     ap.add_argument("--markdown", action="store_true", help="print a Markdown table")
+    ap.add_argument("--thread-cpu", action="store_true",
+                    help="measure the application thread's CPU time, not wall time")
+    ap.add_argument("--callgrind", nargs="*", metavar="CASE",
+                    help="count instructions under callgrind instead of timing "
+                         "(all cases when none is named)")
     args = ap.parse_args()
 
     build = pathlib.Path(args.build)
@@ -57,6 +166,15 @@ def main():
     for p in (prog, lib):
         if not p.exists():
             sys.exit(f"capture_overhead: {p} is missing; build first (scripts/setup.sh)")
+    if args.callgrind is not None:
+        cases = args.callgrind or list(CASE_FUNCS)
+        for c in cases:
+            if c not in CASE_FUNCS:
+                sys.exit(f"capture_overhead: unknown case {c!r} (cases: {', '.join(CASE_FUNCS)})")
+        run_callgrind(args, prog, lib, cases)
+        return
+    if args.thread_cpu:
+        os.environ["CAP_BENCH_CLOCK"] = "thread"
     have_apitrace = os.path.exists(EGLTRACE)
     if not have_apitrace:
         print("capture_overhead: apitrace is not installed; its column stays empty", file=sys.stderr)
@@ -106,8 +224,9 @@ def main():
               f"{'ratio':>6} {'ratio+obs':>10}")
         for c, p, o, co, t, r1, r2 in rows:
             print(f"{c:24} {fmt(p):>7} {fmt(co):>11} {fmt(o):>9} {fmt(t):>9} {rfmt(r1):>6} {rfmt(r2):>10}")
-    print(f"(median of {args.repeat} runs each, ns per call; ratio = added cost of xfbtrace / "
-          f"added cost of apitrace, target <= 0.5)")
+    clock = "application thread CPU ns" if args.thread_cpu else "ns"
+    print(f"(median of {args.repeat} runs each, {clock} per call; ratio = added cost of "
+          f"xfbtrace / added cost of apitrace, target <= 0.5)")
 
 
 if __name__ == "__main__":

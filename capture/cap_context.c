@@ -18,6 +18,7 @@
 #include "cap_observe.h"
 #include "cap_state.h"
 #include "glapi.h"
+#include "obs.h"
 #include "trace_enc.h"
 #include "xt_buf.h"
 #include "xt_fault.h"
@@ -147,6 +148,40 @@ bool cap_current_ctx(struct cap_ctx_info *out)
 	out->major = x->major;
 	out->minor = x->minor;
 	return true;
+}
+
+struct obs_tf_cache *cap_ctx_tf_cache(void)
+{
+	struct cap_ctx *x = cap_tls.ctx;
+
+	if (x && !x->tf_cache)
+		x->tf_cache = obs_tf_cache_create();
+	return x ? x->tf_cache : NULL;
+}
+
+uint64_t cap_program_generation(void)
+{
+	return atomic_load_explicit(&cap_g.program_gen, memory_order_acquire);
+}
+
+uint64_t cap_tf_state_generation(void)
+{
+	return atomic_load_explicit(&cap_g.tf_state_gen, memory_order_acquire);
+}
+
+/*
+ * The generations are global, not per context: a call in one context can
+ * change what another sees (programs are shared; deleting a buffer), and
+ * bumping too often only costs a few queries at the next observation.
+ * They are bumped after the real call, so an observation that read the old
+ * state under the old number is invalidated, whatever the threads do.
+ */
+void cap_ctx_tf_changed(unsigned hook)
+{
+	if (hook == CAP_HOOK_PROGRAM)
+		atomic_fetch_add_explicit(&cap_g.program_gen, 1, memory_order_release);
+	else
+		atomic_fetch_add_explicit(&cap_g.tf_state_gen, 1, memory_order_release);
 }
 
 static bool binding_supported(const struct cap_ctx *x, unsigned b)
@@ -331,6 +366,11 @@ static void on_create(struct cap_thread *t, struct cap_call *c, bool glx)
 	}
 	x = ctx_get(c->ret.u, true);
 	if (x) {
+		/* A handle the driver reuses names a new context: what the
+		 * observations cached of the old one (its programs, its
+		 * number of TF binding points) is not this one's. */
+		obs_tf_cache_destroy(x->tf_cache);
+		x->tf_cache = NULL;
 		x->display = a[0].u;
 		x->gles = r.gles;
 		x->major = r.major;
@@ -424,8 +464,10 @@ static void on_make_current(struct cap_thread *t, struct cap_call *c, uint64_t d
 		gl_properties(t, x);
 }
 
-/* The buffer bound to `target`, 0 if none or unknown. */
-static GLuint bound_buffer(GLenum target)
+/* The buffer bound to `target`, 0 if none or unknown.  `accepted`: the
+ * driver has just accepted `target` in a call that succeeded, so asking for
+ * its binding cannot raise an error and needs no error bracket. */
+static GLuint bound_buffer(GLenum target, bool accepted)
 {
 	static const GLenum map[][2] = {
 		{ GL_ARRAY_BUFFER, GL_ARRAY_BUFFER_BINDING },
@@ -451,6 +493,10 @@ static GLuint bound_buffer(GLenum target)
 		return 0;
 	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++) {
 		if (map[i][0] == target) {
+			if (accepted) {
+				gi(map[i][1], &v);
+				return (GLuint)v;
+			}
 			cap_glerror_stash();
 			gi(map[i][1], &v);
 			cap_glerror_drain("buffer binding query");
@@ -460,9 +506,9 @@ static GLuint bound_buffer(GLenum target)
 	return 0;
 }
 
-GLuint cap_ctx_bound_buffer(GLenum target)
+GLuint cap_ctx_bound_buffer(GLenum target, bool accepted)
 {
-	return bound_buffer(target);
+	return bound_buffer(target, accepted);
 }
 
 static void observe_post(struct cap_call *c, unsigned hook)
@@ -489,7 +535,7 @@ static void observe_post(struct cap_call *c, unsigned hook)
 				  strstr(fi.name, "64") ? 8 : 4);
 		break;
 	case CAP_HOOK_BUFFER_READ:
-		cap_observe_buffer_read(c->seq, bound_buffer((GLenum)a[0].u), a[1].i, a[2].i,
+		cap_observe_buffer_read(c->seq, bound_buffer((GLenum)a[0].u, false), a[1].i, a[2].i,
 					(const void *)(uintptr_t)a[3].u);
 		break;
 	case CAP_HOOK_NAMED_BUFFER_READ:
@@ -527,6 +573,14 @@ void cap_ctx_post(struct cap_thread *t, struct cap_call *c, unsigned hook)
 	case CAP_HOOK_SWAP:
 		if (c->fid == CAP_F_glXSwapBuffers || c->ret.u)
 			write_frame(t, c->seq);
+		break;
+	case CAP_HOOK_PROGRAM:
+	case CAP_HOOK_TF_STATE:
+		cap_ctx_tf_changed(hook);
+		break;
+	case CAP_HOOK_TF_TARGET_BINDING:
+		if ((GLenum)a[0].u == GL_TRANSFORM_FEEDBACK_BUFFER)
+			cap_ctx_tf_changed(hook);
 		break;
 	default:
 		if (cap_g.observe)

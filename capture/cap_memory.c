@@ -162,8 +162,15 @@ static GLbitfield access_bits(GLenum access)
 	}
 }
 
-/* Asks the driver about the current mapping of a target or named buffer. */
-static bool query_mapping(struct cap_ctx *x, bool named, GLuint id, struct mapping *m)
+/*
+ * Asks the driver about the current mapping of a target or named buffer;
+ * false when it is not mapped.  With `write_only`, a mapping without
+ * WRITE access is reported by its access bits alone (ptr NULL, offset and
+ * length 0): the unmap of a read mapping needs nothing else, and the three
+ * queries it saves are most of that unmap's cost.
+ */
+static bool query_mapping(struct cap_ctx *x, bool named, GLuint id, struct mapping *m,
+			  bool write_only)
 {
 	const bool ranges = x->major >= 3;
 	GLint mapped = 0, access = 0;
@@ -179,9 +186,11 @@ static bool query_mapping(struct cap_ctx *x, bool named, GLuint id, struct mappi
 		if (gi && g64 && gp) {
 			gi(id, GL_BUFFER_MAPPED, &mapped);
 			gi(id, GL_BUFFER_ACCESS_FLAGS, &access);
-			g64(id, GL_BUFFER_MAP_OFFSET, &off);
-			g64(id, GL_BUFFER_MAP_LENGTH, &len);
-			gp(id, GL_BUFFER_MAP_POINTER, &ptr);
+			if (mapped && (!write_only || (access & GL_MAP_WRITE_BIT))) {
+				g64(id, GL_BUFFER_MAP_OFFSET, &off);
+				g64(id, GL_BUFFER_MAP_LENGTH, &len);
+				gp(id, GL_BUFFER_MAP_POINTER, &ptr);
+			}
 		}
 	} else {
 		cap_pfn_glGetBufferParameteriv gi = CAP_REAL(glGetBufferParameteriv);
@@ -190,30 +199,38 @@ static bool query_mapping(struct cap_ctx *x, bool named, GLuint id, struct mappi
 		if (!gp)
 			gp = (cap_pfn_glGetBufferPointerv)CAP_REAL(glGetBufferPointervOES);
 		if (gi && gp) {
+			GLint a = 0, size = 0;
 			gi(id, GL_BUFFER_MAPPED, &mapped);
 			if (ranges) {
 				gi(id, GL_BUFFER_ACCESS_FLAGS, &access);
-				if (g64) {
-					g64(id, GL_BUFFER_MAP_OFFSET, &off);
-					g64(id, GL_BUFFER_MAP_LENGTH, &len);
-				} else {
-					GLint o = 0, l = 0;
-					gi(id, GL_BUFFER_MAP_OFFSET, &o);
-					gi(id, GL_BUFFER_MAP_LENGTH, &l);
-					off = o;
-					len = l;
-				}
 			} else {
-				GLint a = 0, size = 0;
 				gi(id, GL_BUFFER_ACCESS, &a);
-				gi(id, GL_BUFFER_SIZE, &size);
 				access = (GLint)access_bits((GLenum)a);
+			}
+			if (!mapped || (write_only && !(access & GL_MAP_WRITE_BIT))) {
+				/* nothing more to ask */
+			} else if (ranges && g64) {
+				g64(id, GL_BUFFER_MAP_OFFSET, &off);
+				g64(id, GL_BUFFER_MAP_LENGTH, &len);
+			} else if (ranges) {
+				GLint o = 0, l = 0;
+				gi(id, GL_BUFFER_MAP_OFFSET, &o);
+				gi(id, GL_BUFFER_MAP_LENGTH, &l);
+				off = o;
+				len = l;
+			} else {
+				gi(id, GL_BUFFER_SIZE, &size);
 				len = size;
 			}
-			gp(id, GL_BUFFER_MAP_POINTER, &ptr);
+			if (mapped && (!write_only || (access & GL_MAP_WRITE_BIT)))
+				gp(id, GL_BUFFER_MAP_POINTER, &ptr);
 		}
 	}
 	cap_glerror_drain_ctx(x, "buffer mapping query");
+	if (mapped && write_only && !(access & GL_MAP_WRITE_BIT)) {
+		m->access = (GLbitfield)access;
+		return true;
+	}
 	if (!mapped || !ptr || len < 0)
 		return false;
 	m->ptr = ptr;
@@ -227,11 +244,14 @@ static void unmap_pre(struct cap_thread *t, struct cap_call *c, bool named)
 {
 	struct mapping m;
 
-	if (!t->ctx || !query_mapping(t->ctx, named, (GLuint)c->a[0].u, &m))
+	if (!t->ctx || !query_mapping(t->ctx, named, (GLuint)c->a[0].u, &m, true))
+		return;
+	/* Only WRITE mappings have bytes to publish, or a persistent shadow. */
+	if (!(m.access & GL_MAP_WRITE_BIT))
 		return;
 	if (shadow_remove(t, c->seq, m.ptr))
 		return;
-	if ((m.access & GL_MAP_WRITE_BIT) && !(m.access & GL_MAP_FLUSH_EXPLICIT_BIT))
+	if (!(m.access & GL_MAP_FLUSH_EXPLICIT_BIT))
 		cap_memwrite(t, c->seq, m.ptr, m.ptr, (size_t)m.length, "map-unmap");
 }
 
@@ -240,7 +260,7 @@ static void flush_pre(struct cap_thread *t, struct cap_call *c, bool named)
 	struct mapping m;
 	int64_t off = c->a[1].i, len = c->a[2].i;
 
-	if (!t->ctx || !query_mapping(t->ctx, named, (GLuint)c->a[0].u, &m))
+	if (!t->ctx || !query_mapping(t->ctx, named, (GLuint)c->a[0].u, &m, false))
 		return;
 	if (off < 0 || len <= 0 || off + len > m.length)
 		return;  /* the GL raises INVALID_VALUE and flushes nothing */
@@ -252,7 +272,7 @@ static void map_post(struct cap_thread *t, struct cap_call *c, unsigned hook)
 {
 	const union cap_arg *a = c->a;
 	uint8_t *ptr = (uint8_t *)(uintptr_t)c->ret.u;
-	GLuint buffer;
+	const bool named = hook == CAP_HOOK_NAMED_MAP || hook == CAP_HOOK_NAMED_MAP_RANGE;
 	int64_t offset = 0, length = 0;
 	GLbitfield access;
 
@@ -263,13 +283,11 @@ static void map_post(struct cap_thread *t, struct cap_call *c, unsigned hook)
 	case CAP_HOOK_NAMED_MAP: {
 		struct mapping m;
 		access = access_bits((GLenum)a[1].u);
-		buffer = hook == CAP_HOOK_NAMED_MAP ? (GLuint)a[0].u : cap_ctx_bound_buffer((GLenum)a[0].u);
-		if (query_mapping(t->ctx, hook == CAP_HOOK_NAMED_MAP, (GLuint)a[0].u, &m))
+		if (query_mapping(t->ctx, named, (GLuint)a[0].u, &m, false))
 			length = m.length;
 		break;
 	}
 	default:
-		buffer = hook == CAP_HOOK_NAMED_MAP_RANGE ? (GLuint)a[0].u : cap_ctx_bound_buffer((GLenum)a[0].u);
 		offset = a[1].i;
 		length = a[2].i;
 		access = (GLbitfield)a[3].u;
@@ -277,8 +295,13 @@ static void map_post(struct cap_thread *t, struct cap_call *c, unsigned hook)
 	}
 	if ((access & GL_MAP_PERSISTENT_BIT) && (access & GL_MAP_WRITE_BIT) && length > 0)
 		shadow_add(ptr, (size_t)length);
+	/* The buffer's name only matters to the observation; the mapping
+	 * succeeded, so the target is valid and asking for its binding raises
+	 * no error. */
 	if ((access & GL_MAP_READ_BIT) && cap_g.observe)
-		cap_observe_map(c->seq, buffer, offset, length, access, ptr);
+		cap_observe_map(c->seq, named ? (GLuint)a[0].u :
+				cap_ctx_bound_buffer((GLenum)a[0].u, true),
+				offset, length, access, ptr);
 }
 
 /* ---- client-side vertex arrays ------------------------------------------ */

@@ -7,9 +7,16 @@
  * thread's spool stream as the record sink and the per-context GL error
  * queue (cap_glerror_stash / drain), so the application sees no difference.
  * The names the application uses are the driver's here: no translation.
+ * The TF observation gets the current context's cache and the program
+ * generation that CAP_HOOK_PROGRAM calls bump (cap_context.c), so it reads
+ * a program's TF layout once per link instead of at every draw.
  */
 #include "cap_observe.h"
 
+#include <pthread.h>
+#include <stdatomic.h>
+
+#include "cap_state.h"
 #include "obs.h"
 #include "obs_gl_enums.h"
 #include "trace_format.h"
@@ -61,17 +68,50 @@ static void gl_table(struct obs_gl *gl)
 }
 
 /*
+ * The table of real functions.  Once every member is resolved it cannot
+ * change (cap_real_ptrs keeps what it found), so it is built once and
+ * shared; while some are missing (a library not loaded yet, or a context
+ * version without them) it is built again at each observation into the
+ * caller's `scratch`.
+ */
+static const struct obs_gl *gl_functions(struct obs_gl *scratch)
+{
+	static struct obs_gl table;
+	static atomic_bool complete;
+
+	if (atomic_load_explicit(&complete, memory_order_acquire))
+		return &table;
+	gl_table(scratch);
+	if (!scratch->GetIntegerv || !scratch->GetIntegeri_v || !scratch->GetInteger64i_v ||
+	    !scratch->GetError || !scratch->GetProgramiv || !scratch->GetProgramPipelineiv ||
+	    !scratch->GetProgramInterfaceiv || !scratch->GetProgramResourceiv ||
+	    !scratch->GetTransformFeedbackVarying || !scratch->BindBuffer ||
+	    !scratch->GetBufferParameteriv || !scratch->GetBufferParameteri64v ||
+	    !scratch->GetBufferSubData || !scratch->MapBufferRange || !scratch->UnmapBuffer ||
+	    !scratch->GetQueryObjectui64v)
+		return scratch;
+	pthread_mutex_lock(&cap_g.lock);
+	if (!atomic_load_explicit(&complete, memory_order_relaxed)) {
+		table = *scratch;
+		atomic_store_explicit(&complete, true, memory_order_release);
+	}
+	pthread_mutex_unlock(&cap_g.lock);
+	return &table;
+}
+
+/*
  * Fills the core's context for the calling thread; false when observations
  * are off, no context is current or a GL function the core always needs is
  * missing (then no observation is made).
  */
-static bool obs_context(struct obs_ctx *c, struct obs_gl *gl)
+static bool obs_context(struct obs_ctx *c, struct obs_gl *scratch)
 {
 	struct cap_ctx_info info;
+	const struct obs_gl *gl;
 
 	if (!cap_observe_enabled() || !cap_current_ctx(&info))
 		return false;
-	gl_table(gl);
+	gl = gl_functions(scratch);
 	if (!gl->GetIntegerv || !gl->GetIntegeri_v || !gl->GetInteger64i_v || !gl->GetError ||
 	    !gl->GetProgramiv || !gl->GetTransformFeedbackVarying || !gl->BindBuffer ||
 	    !gl->GetBufferParameteriv || !gl->GetBufferParameteri64v ||
@@ -96,8 +136,12 @@ void cap_observe_tf_end(uint64_t seq, bool paused)
 	struct obs_ctx c;
 	struct obs_gl gl;
 
-	if (obs_context(&c, &gl))
+	if (obs_context(&c, &gl)) {
+		c.tf_cache = cap_ctx_tf_cache();
+		c.program_generation = cap_program_generation();
+		c.tf_state_generation = cap_tf_state_generation();
 		obs_tf_end(&c, seq, paused);
+	}
 }
 
 void cap_observe_query(uint64_t seq, const char *func, GLuint id, GLenum pname,

@@ -80,6 +80,18 @@ struct cap_ctx_info {
 /* The calling thread's current context; false if none is known. */
 bool cap_current_ctx(struct cap_ctx_info *out);
 
+struct obs_tf_cache;
+/* The current context's TF observation cache (observe/obs.h), created at
+ * the first call; NULL when no context is current or out of memory. */
+struct obs_tf_cache *cap_ctx_tf_cache(void);
+/* Changes after every call that may give a program a new TF layout
+ * (CAP_HOOK_PROGRAM), in any thread. */
+uint64_t cap_program_generation(void);
+/* Changes after every call that may change the program TF captures from
+ * or the indexed TF buffer bindings (CAP_HOOK_TF_STATE,
+ * CAP_HOOK_TF_TARGET_BINDING), in any thread. */
+uint64_t cap_tf_state_generation(void);
+
 /* Moves pending real GL errors into the context's queue for the app. */
 void cap_glerror_stash(void);
 /* Drains errors our own GL calls raised; warns once, naming `what`. */

@@ -337,6 +337,31 @@ static uint8_t *enc_planned(uint8_t *p, const struct cap_pdesc *d,
 	}
 }
 
+/* record_call() for a function whose arguments are all scalars (most calls):
+ * no plan, one pass. */
+static void record_scalar_call(struct cap_thread *t, struct cap_call *c,
+			       const struct cap_fdesc *fd, bool def)
+{
+	const struct cap_pdesc *pd = &cap_params[fd->first];
+	const unsigned fid = c->fid;
+	uint8_t *p, *s;
+
+	p = s = cap_reserve(t, fd->fixed_bytes + (def ? funcdef_bytes(fid) : 0));
+	if (!p)
+		return;
+	p = trace_enc_u32(p, fid);
+	p = trace_enc_u32(p, t->thread_no);
+	if (def)
+		p = enc_funcdef(p, fid);
+	p = trace_enc_u32(p, fd->nparams);
+	for (unsigned i = 0; i < fd->nparams; i++)
+		p = enc_scalar(p, &pd[i], &c->a[i]);
+	cap_commit(t, TRACE_REC_CALL, TRACE_RECF_ATTACHED | (def ? TRACE_RECF_FUNCDEF : 0),
+		   c->seq, (size_t)(p - s));
+	if (def)
+		t->funcdef_seen[fid >> 3] |= (uint8_t)(1u << (fid & 7));
+}
+
 static void record_call(struct cap_thread *t, struct cap_call *c, const struct cap_fdesc *fd)
 {
 	const struct cap_pdesc *pd = &cap_params[fd->first];
@@ -346,6 +371,10 @@ static void record_call(struct cap_thread *t, struct cap_call *c, const struct c
 	size_t max = fd->fixed_bytes;
 	uint8_t *p, *s;
 
+	if (!(fd->flags & (CAP_FD_VARIABLE | CAP_FD_OUTS))) {
+		record_scalar_call(t, c, fd, def);
+		return;
+	}
 	if (fd->flags & CAP_FD_VARIABLE) {
 		if (fd->nparams > CAP_MAX_PARAMS)
 			return;
@@ -487,6 +516,11 @@ void cap_call_leave(struct cap_call *c)
 			cap_ctx_post(t, c, fd->hook);
 			cap_mem_post(t, c, fd->hook);
 		}
+	} else if (cap_funcs[c->fid].hook >= CAP_HOOK_PROGRAM) {
+		/* Not recorded (a GL call made inside another one, e.g. from a
+		 * debug callback, or capture not running): what observations
+		 * cached must still be forgotten. */
+		cap_ctx_tf_changed(cap_funcs[c->fid].hook);
 	}
 	t->depth--;
 }

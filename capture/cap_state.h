@@ -42,6 +42,11 @@ struct cap_global {
 	char stem[4096];               /* output path without ".xfbt" */
 	struct cap_ctx *contexts;      /* list, under `lock` */
 	atomic_int shadows;            /* number of persistent-map shadows */
+	atomic_uint_fast64_t program_gen; /* bumped after every CAP_HOOK_PROGRAM
+				       * call: cached TF layouts are stale */
+	atomic_uint_fast64_t tf_state_gen; /* bumped after CAP_HOOK_TF_STATE and
+					* TF-target CAP_HOOK_TF_TARGET_BINDING
+					* calls: cached TF bindings are stale */
 };
 
 extern struct cap_global cap_g;
@@ -70,6 +75,8 @@ struct cap_ctx {
 	uint8_t binding_bad;           /* bit b: binding b's query raised an error */
 	uint32_t client_attribs;       /* generic attribs given client pointers */
 	uint32_t client_legacy;        /* legacy arrays given client pointers */
+	struct obs_tf_cache *tf_cache; /* observations' memory (observe/obs.h),
+				        * NULL until the first TF observation */
 	struct cap_ctx *next;
 };
 
@@ -91,11 +98,17 @@ void cap_property(struct cap_thread *t, uint64_t seq, const char *key,
 		  const char *value, size_t value_len);
 
 /* cap_context.c */
+/* After a call with a CAP_HOOK_PROGRAM / TF_STATE hook, or a
+ * TF_TARGET_BINDING one that concerns TF (or was not recorded): what
+ * observations cached of programs / TF state may be stale. */
+void cap_ctx_tf_changed(unsigned hook);
 void cap_ctx_post(struct cap_thread *t, struct cap_call *c, unsigned hook);
 /* The binding's buffer name; 0 when nothing is bound or it cannot be queried. */
 uint32_t cap_ctx_binding(struct cap_ctx *x, unsigned binding);
-/* The buffer bound to `target` (a GL_*_BUFFER), 0 if none or unknown. */
-GLuint cap_ctx_bound_buffer(GLenum target);
+/* The buffer bound to `target` (a GL_*_BUFFER), 0 if none or unknown.
+ * `accepted`: a call with `target` just succeeded (then no GL error
+ * bracket is needed around the query). */
+GLuint cap_ctx_bound_buffer(GLenum target, bool accepted);
 void cap_glerror_stash_ctx(struct cap_ctx *x);
 void cap_glerror_drain_ctx(struct cap_ctx *x, const char *what);
 

@@ -68,6 +68,23 @@ enum obs_object {
 };
 
 /*
+ * What obs_tf_end may keep between calls for one GL context, so that it
+ * does not ask the driver again for what cannot have changed: the TF
+ * layouts of the last programs it observed (valid while
+ * obs_ctx.program_generation stays the same), the program TF captures
+ * from and the bound TF buffer ranges (valid while
+ * obs_ctx.tf_state_generation stays the same), and the context's number of
+ * TF binding points.  Belongs
+ * to one context; a context is current on one thread at a time, so no lock.
+ */
+struct obs_tf_cache;
+
+/* A new, empty cache; NULL when out of memory (then pass none). */
+struct obs_tf_cache *obs_tf_cache_create(void);
+/* Frees the cache; NULL is a no-op. */
+void obs_tf_cache_destroy(struct obs_tf_cache *cache);
+
+/*
  * Where and how one observation is made.  Filled by the caller for each
  * call into the core; every callback gets `user`.
  */
@@ -93,6 +110,23 @@ struct obs_ctx {
 	 * `name`; NULL means the two are the same. */
 	uint32_t (*app_name)(void *user, enum obs_object kind, uint32_t name);
 	void *user;
+	/* Optional (NULL: everything is asked of the driver at each call):
+	 * the current context's cache, see struct obs_tf_cache. */
+	struct obs_tf_cache *tf_cache;
+	/* With tf_cache: a number the caller changes whenever any program
+	 * in any context may have been linked (glLinkProgram,
+	 * glProgramBinary, glCreateShaderProgramv), created or deleted, so
+	 * that a program name may have a new TF layout.  A cached layout is
+	 * used only while this number is the one it was read under. */
+	uint64_t program_generation;
+	/* With tf_cache: a number the caller changes whenever the program
+	 * TF captures from (glUseProgram, program pipelines) or the indexed
+	 * TF buffer bindings (glBindBufferBase / Range / Offset,
+	 * glBindBuffers*, glBindTransformFeedback, glDeleteBuffers,
+	 * glDeleteTransformFeedbacks, glTransformFeedbackBuffer*) may have
+	 * changed.  While it stays the same, obs_tf_end uses the program and
+	 * the bound ranges it last read in this context. */
+	uint64_t tf_state_generation;
 };
 
 /* After glEndTransformFeedback (paused false) or glPauseTransformFeedback

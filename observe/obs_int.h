@@ -18,14 +18,27 @@ bool obs_ctx_at_least(const struct obs_ctx *c, int gl_major, int gl_minor, int e
 uint32_t obs_app_name(const struct obs_ctx *c, enum obs_object kind, uint32_t name);
 
 /*
- * Reads [offset, offset+size) of `buffer` into a new heap block (free()
- * it) through the COPY_READ_BUFFER binding, restored after.  NULL with *why
- * set when it cannot.
+ * A read-back of a buffer's bytes through the COPY_READ_BUFFER binding, in
+ * three steps so that the bytes can go straight into a record:
+ *
+ *   obs_readback_begin   saves the binding, binds `buffer`, returns its
+ *                        GL_BUFFER_SIZE;
+ *   obs_readback_into    copies [offset, offset+size) into `dst` (size
+ *                        bytes); NULL, or why it could not (then `dst` is
+ *                        untouched);
+ *   obs_readback_end     restores the binding; with `check`, false when the
+ *                        GL raised an error since the caller's last
+ *                        GetError (the bytes copied are then not to be
+ *                        trusted).
+ *
+ * Every begin must be followed by an end.
  */
-void *obs_buffer_copy(const struct obs_ctx *c, uint32_t buffer, int64_t offset, int64_t size,
-		      const char **why);
+struct obs_readback {
+	int old;   /* COPY_READ_BUFFER_BINDING to restore */
+};
 
-/* GL_BUFFER_SIZE of `buffer` (through COPY_READ_BUFFER, restored). */
-int64_t obs_buffer_size(const struct obs_ctx *c, uint32_t buffer);
+int64_t obs_readback_begin(const struct obs_ctx *c, uint32_t buffer, struct obs_readback *rb);
+const char *obs_readback_into(const struct obs_ctx *c, int64_t offset, int64_t size, void *dst);
+bool obs_readback_end(const struct obs_ctx *c, const struct obs_readback *rb, bool check);
 
 #endif

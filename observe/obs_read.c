@@ -1,8 +1,8 @@
 /*
  * obs_read.c - the observations of data the application asked for: query
  * results (`query`), glGetBufferSubData (`buffer_read`) and read mappings
- * (`map_read`), docs/trace-format.md "Observation kinds"; plus the helpers
- * the TF read-back shares (obs_int.h).
+ * (`map_read`), docs/trace-format.md "Observation kinds"; plus the
+ * COPY_READ_BUFFER read-back the TF observation uses (obs_int.h).
  *
  * Results whose value depends on timing (GL_QUERY_RESULT_AVAILABLE,
  * GL_QUERY_RESULT_NO_WAIT) are not observations: they stay in the call's
@@ -29,65 +29,46 @@ uint32_t obs_app_name(const struct obs_ctx *c, enum obs_object kind, uint32_t na
 	return c->app_name && name ? c->app_name(c->user, kind, name) : name;
 }
 
-void *obs_buffer_copy(const struct obs_ctx *c, uint32_t buffer, int64_t offset, int64_t size,
-		      const char **why)
+int64_t obs_readback_begin(const struct obs_ctx *c, uint32_t buffer, struct obs_readback *rb)
 {
 	const struct obs_gl *gl = c->gl;
-	int old = 0, mapped = 0;
-	void *data = NULL;
-
-	*why = NULL;
-	if (offset < 0 || size <= 0) {
-		*why = "empty range";
-		return NULL;
-	}
-	gl->GetIntegerv(OBS_GL_COPY_READ_BUFFER_BINDING, &old);
-	gl->BindBuffer(OBS_GL_COPY_READ_BUFFER, buffer);
-	gl->GetBufferParameteriv(OBS_GL_COPY_READ_BUFFER, OBS_GL_BUFFER_MAPPED, &mapped);
-	if (mapped) {
-		*why = "the buffer is mapped by the application";
-		goto out;
-	}
-	data = malloc((size_t)size);
-	if (!data) {
-		*why = "out of memory";
-		goto out;
-	}
-	if (!c->gles) {
-		gl->GetBufferSubData(OBS_GL_COPY_READ_BUFFER, offset, size, data);
-	} else {
-		void *p = gl->MapBufferRange(OBS_GL_COPY_READ_BUFFER, offset, size,
-					     OBS_GL_MAP_READ_BIT);
-		if (p) {
-			memcpy(data, p, (size_t)size);
-			gl->UnmapBuffer(OBS_GL_COPY_READ_BUFFER);
-		} else {
-			free(data);
-			data = NULL;
-			*why = "glMapBufferRange failed";
-		}
-	}
-out:
-	gl->BindBuffer(OBS_GL_COPY_READ_BUFFER, (unsigned)old);
-	if (data && gl->GetError() != OBS_GL_NO_ERROR) {
-		free(data);
-		data = NULL;
-		*why = "the driver refused the read-back";
-	}
-	return data;
-}
-
-int64_t obs_buffer_size(const struct obs_ctx *c, uint32_t buffer)
-{
-	const struct obs_gl *gl = c->gl;
-	int old = 0;
 	int64_t size = 0;
 
-	gl->GetIntegerv(OBS_GL_COPY_READ_BUFFER_BINDING, &old);
+	rb->old = 0;
+	gl->GetIntegerv(OBS_GL_COPY_READ_BUFFER_BINDING, &rb->old);
 	gl->BindBuffer(OBS_GL_COPY_READ_BUFFER, buffer);
 	gl->GetBufferParameteri64v(OBS_GL_COPY_READ_BUFFER, OBS_GL_BUFFER_SIZE, &size);
-	gl->BindBuffer(OBS_GL_COPY_READ_BUFFER, (unsigned)old);
 	return size;
+}
+
+const char *obs_readback_into(const struct obs_ctx *c, int64_t offset, int64_t size, void *dst)
+{
+	const struct obs_gl *gl = c->gl;
+	int mapped = 0;
+
+	if (offset < 0 || size <= 0)
+		return "empty range";
+	gl->GetBufferParameteriv(OBS_GL_COPY_READ_BUFFER, OBS_GL_BUFFER_MAPPED, &mapped);
+	if (mapped)
+		return "the buffer is mapped by the application";
+	if (!c->gles) {
+		gl->GetBufferSubData(OBS_GL_COPY_READ_BUFFER, offset, size, dst);
+		return NULL;
+	}
+	const void *p = gl->MapBufferRange(OBS_GL_COPY_READ_BUFFER, offset, size, OBS_GL_MAP_READ_BIT);
+	if (!p)
+		return "glMapBufferRange failed";
+	memcpy(dst, p, (size_t)size);
+	gl->UnmapBuffer(OBS_GL_COPY_READ_BUFFER);
+	return NULL;
+}
+
+bool obs_readback_end(const struct obs_ctx *c, const struct obs_readback *rb, bool check)
+{
+	const struct obs_gl *gl = c->gl;
+
+	gl->BindBuffer(OBS_GL_COPY_READ_BUFFER, (unsigned)rb->old);
+	return !check || gl->GetError() == OBS_GL_NO_ERROR;
 }
 
 /*

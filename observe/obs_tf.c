@@ -13,6 +13,15 @@
  * spec lays varyings out: packed in order, gl_SkipComponentsN leaving N
  * floats, gl_NextBuffer moving to the next buffer, and in separate mode one
  * varying per buffer.
+ *
+ * This runs after every TF draw of a captured application, so it asks the
+ * driver as little as it can: with the caller's struct obs_tf_cache, the
+ * layout (and its encoding) is read once per program and link, the program
+ * and the bound ranges once per change of them (the caller counts the calls
+ * that may change them), and the number of binding points once per
+ * context; each record's bytes are read straight into the record.  What
+ * no call of the application can change behind such a count (buffer sizes,
+ * whether a buffer is mapped, the bytes) is asked every time.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -260,15 +269,140 @@ static uint8_t *layout_encode(const struct obs_ctx *c, uint8_t *p, const struct 
 	return p;
 }
 
-static void write_tf_buffer(const struct obs_ctx *c, uint64_t seq, bool paused,
-			    const struct tf_layout *l, uint32_t index, uint32_t buffer,
-			    int64_t offset, int64_t size, const void *data, const char *why)
-{
-	size_t max = layout_bound(l) + 256 + (data ? (size_t)size : 0) + (why ? strlen(why) : 0);
-	uint8_t *start = c->reserve(c->user, max), *p = start;
+/* Longest reason a read-back can give (obs_readback_into, obs_tf_end). */
+#define MAX_WHY_BYTES 64
 
-	if (!p)
+#define CACHED_PROGRAMS 8      /* an application alternating between more TF
+				* programs than this reads layouts again */
+
+/* One program's layout, ready to copy into records. */
+struct cached_layout {
+	bool valid;               /* holds layout.program's layout */
+	struct tf_layout layout;  /* layout.v owned */
+	uint8_t *encoded;         /* layout_encode() of it, names already the
+				   * application's */
+	size_t encoded_bytes;
+};
+
+/* A binding point with a buffer bound, as the driver reported it. */
+struct tf_binding {
+	uint32_t index;
+	uint32_t buffer;          /* the driver's name */
+	int64_t start, size;      /* TRANSFORM_FEEDBACK_BUFFER_START / _SIZE */
+};
+
+struct obs_tf_cache {
+	uint64_t generation;      /* obs_ctx.program_generation of the entries */
+	struct cached_layout e[CACHED_PROGRAMS];
+	unsigned next;            /* entry replaced at the next miss */
+	int max_buffers;          /* TF binding points; 0 while not asked */
+	bool state_valid;         /* program and bound[] are the context's */
+	uint64_t state_generation; /* obs_ctx.tf_state_generation they were read under */
+	uint32_t program;         /* tf_program() */
+	unsigned nbound;
+	struct tf_binding bound[MAX_TF_BUFFERS];
+};
+
+struct obs_tf_cache *obs_tf_cache_create(void)
+{
+	return calloc(1, sizeof(struct obs_tf_cache));
+}
+
+static void entry_clear(struct cached_layout *e)
+{
+	free(e->layout.v);
+	free(e->encoded);
+	memset(e, 0, sizeof *e);
+}
+
+static void cache_clear(struct obs_tf_cache *k)
+{
+	for (unsigned i = 0; i < CACHED_PROGRAMS; i++)
+		entry_clear(&k->e[i]);
+}
+
+void obs_tf_cache_destroy(struct obs_tf_cache *k)
+{
+	if (!k)
 		return;
+	cache_clear(k);
+	free(k);
+}
+
+/*
+ * The layout of `program`, from the cache or read now (then *asked is
+ * set); NULL when out of memory.  The layout of a program changes only when
+ * it is linked again (glLinkProgram, glProgramBinary), and a name gets a
+ * new program only through deletion and creation: the caller's
+ * program_generation changes at each of them, so a cached layout is what
+ * layout_query() would return again.  A layout read while out of memory is
+ * used once and not kept (entry left invalid).
+ */
+static struct cached_layout *layout_get(const struct obs_ctx *c, struct obs_tf_cache *k,
+					uint32_t program, bool *asked)
+{
+	struct cached_layout *e;
+	struct tf_layout l;
+
+	if (k->generation != c->program_generation) {
+		cache_clear(k);
+		k->generation = c->program_generation;
+	}
+	for (unsigned i = 0; i < CACHED_PROGRAMS; i++)
+		if (k->e[i].valid && k->e[i].layout.program == program)
+			return &k->e[i];
+	*asked = true;
+	e = &k->e[k->next];
+	k->next = (k->next + 1) % CACHED_PROGRAMS;
+	entry_clear(e);
+	const bool ok = layout_query(c, &l, program);
+	e->layout = l;
+	e->encoded = malloc(layout_bound(&l));
+	if (!e->encoded)
+		return NULL;
+	e->encoded_bytes = (size_t)(layout_encode(c, e->encoded, &l) - e->encoded);
+	e->valid = ok || !program;
+	return e;
+}
+
+/* Binding points: GL_MAX_TRANSFORM_FEEDBACK_BUFFERS since GL 4.0
+ * (ARB_transform_feedback3); before that and on GLES, one per separate
+ * attribute. */
+static int max_binding_points(const struct obs_ctx *c)
+{
+	int max_buffers = 4;
+
+	c->gl->GetIntegerv(obs_ctx_at_least(c, 4, 0, 0, 0) ? OBS_GL_MAX_TRANSFORM_FEEDBACK_BUFFERS
+							 : OBS_GL_MAX_TRANSFORM_FEEDBACK_SEPARATE_ATTRIBS,
+			   &max_buffers);
+	if (max_buffers <= 0 || max_buffers > MAX_TF_BUFFERS)
+		max_buffers = c->gles ? 4 : MAX_TF_BUFFERS;
+	return max_buffers;
+}
+
+/*
+ * One tf_buffer record: binding point `index` has `buffer` bound at
+ * [start, start+size) (size 0: to the end).  The bytes are read from the
+ * driver straight into the record; when they cannot be, the record says
+ * why instead.  True when its last GL call was a glGetError that returned
+ * GL_NO_ERROR (then no error of ours is pending).
+ */
+static bool write_tf_buffer(const struct obs_ctx *c, uint64_t seq, bool paused,
+			    const struct cached_layout *k, uint32_t index, uint32_t buffer,
+			    int64_t start, int64_t size)
+{
+	struct obs_readback rb;
+	const int64_t total = obs_readback_begin(c, buffer, &rb);
+
+	/* BindBufferBase binds "the whole buffer": size 0 means to the end. */
+	if (size == 0 || start + size > total)
+		size = total - start;
+	const size_t n = size > 0 ? (size_t)size : 0;
+	uint8_t *first = c->reserve(c->user, k->encoded_bytes + 256 + n + MAX_WHY_BYTES), *p = first;
+	if (!p) {
+		obs_readback_end(c, &rb, false);
+		return false;
+	}
 	p = trace_enc_map(p, 8);
 	p = trace_enc_key(p, "kind");
 	p = trace_enc_string(p, "tf_buffer", 9);
@@ -279,58 +413,95 @@ static void write_tf_buffer(const struct obs_ctx *c, uint64_t seq, bool paused,
 	p = trace_enc_key(p, "buffer");
 	p = trace_enc_uint(p, obs_app_name(c, OBS_OBJ_BUFFER, buffer));
 	p = trace_enc_key(p, "offset");
-	p = trace_enc_uint(p, (uint64_t)offset);
+	p = trace_enc_uint(p, (uint64_t)start);
 	p = trace_enc_key(p, "size");
-	p = trace_enc_uint(p, (uint64_t)size);
+	p = trace_enc_uint(p, n);
 	p = trace_enc_key(p, "layout");
-	p = layout_encode(c, p, l);
-	if (data) {
-		p = trace_enc_key(p, "data");
-		p = trace_enc_blob(p, data, (size_t)size);
-	} else {
-		p = trace_enc_key(p, "unavailable");
+	memcpy(p, k->encoded, k->encoded_bytes);
+	p += k->encoded_bytes;
+	uint8_t *data_key = p;
+	/* What trace_enc_blob() writes, with the bytes read in place. */
+	p = trace_enc_key(p, "data");
+	p = trace_enc_varint(trace_enc_tag(p, TRACE_TAG_BLOB), n);
+	const char *why = n ? obs_readback_into(c, start, size, p) : "empty range";
+	const bool checked = why == NULL;
+	if (!obs_readback_end(c, &rb, checked) && !why)
+		why = "the driver refused the read-back";
+	if (why) {
+		p = trace_enc_key(data_key, "unavailable");
 		p = trace_enc_string(p, why, strlen(why));
+	} else {
+		p += n;
 	}
-	c->commit(c->user, seq, (size_t)(p - start));
+	c->commit(c->user, seq, (size_t)(p - first));
+	return checked && !why;
+}
+
+/* The bound binding points, asked of the driver. */
+static void read_bindings(const struct obs_ctx *c, struct obs_tf_cache *k)
+{
+	const struct obs_gl *gl = c->gl;
+
+	k->nbound = 0;
+	for (unsigned i = 0; i < (unsigned)k->max_buffers; i++) {
+		struct tf_binding *b = &k->bound[k->nbound];
+		int buffer = 0;
+		gl->GetIntegeri_v(OBS_GL_TRANSFORM_FEEDBACK_BUFFER_BINDING, i, &buffer);
+		if (!buffer)
+			continue;
+		b->index = i;
+		b->buffer = (uint32_t)buffer;
+		b->start = b->size = 0;
+		gl->GetInteger64i_v(OBS_GL_TRANSFORM_FEEDBACK_BUFFER_START, i, &b->start);
+		gl->GetInteger64i_v(OBS_GL_TRANSFORM_FEEDBACK_BUFFER_SIZE, i, &b->size);
+		k->nbound++;
+	}
 }
 
 void obs_tf_end(const struct obs_ctx *c, uint64_t seq, bool paused)
 {
-	const struct obs_gl *gl = c->gl;
-	struct tf_layout l;
-	int max_buffers = 4;
+	struct obs_tf_cache local = { 0 };
+	struct obs_tf_cache *k = c->tf_cache ? c->tf_cache : &local;
+	const bool state_known = k->state_valid && k->state_generation == c->tf_state_generation;
+	struct cached_layout *l;
+	uint32_t program;
+	bool asked = false;
 
+	if (!c->tf_cache)
+		local.generation = c->program_generation;
 	c->stash(c->user);
-	layout_query(c, &l, tf_program(c));
-	/* Binding points: GL_MAX_TRANSFORM_FEEDBACK_BUFFERS since GL 4.0
-	 * (ARB_transform_feedback3); before that and on GLES, one per separate
-	 * attribute. */
-	gl->GetIntegerv(obs_ctx_at_least(c, 4, 0, 0, 0) ? OBS_GL_MAX_TRANSFORM_FEEDBACK_BUFFERS
-						       : OBS_GL_MAX_TRANSFORM_FEEDBACK_SEPARATE_ATTRIBS,
-			&max_buffers);
-	if (max_buffers <= 0 || max_buffers > MAX_TF_BUFFERS)
-		max_buffers = c->gles ? 4 : MAX_TF_BUFFERS;
-	c->drain(c->user, "TF buffer count");
-	for (unsigned i = 0; i < (unsigned)max_buffers; i++) {
-		int buffer = 0;
-		int64_t start = 0, size = 0;
-		gl->GetIntegeri_v(OBS_GL_TRANSFORM_FEEDBACK_BUFFER_BINDING, i, &buffer);
-		if (!buffer)
-			continue;
-		gl->GetInteger64i_v(OBS_GL_TRANSFORM_FEEDBACK_BUFFER_START, i, &start);
-		gl->GetInteger64i_v(OBS_GL_TRANSFORM_FEEDBACK_BUFFER_SIZE, i, &size);
-		const int64_t total = obs_buffer_size(c, (uint32_t)buffer);
-		/* BindBufferBase binds "the whole buffer": size 0 means to the end. */
-		if (size == 0 || start + size > total)
-			size = total - start;
-		const char *why = NULL;
-		void *data = size > 0 ? obs_buffer_copy(c, (uint32_t)buffer, start, size, &why) : NULL;
-		if (size <= 0)
-			why = "empty range";
-		write_tf_buffer(c, seq, paused, &l, i, (uint32_t)buffer, start, size > 0 ? size : 0,
-				data, why);
-		free(data);
+	if (state_known) {
+		program = k->program;
+	} else {
+		program = tf_program(c);
+		/* Only CURRENT_PROGRAM was asked so far, which cannot fail; a
+		 * program pipeline's queries can. */
+		asked = program == 0;
 	}
-	c->drain(c->user, "TF buffer read-back");
-	free(l.v);
+	l = layout_get(c, k, program, &asked);
+	if (!k->max_buffers) {
+		k->max_buffers = max_binding_points(c);
+		asked = true;
+	}
+	if (asked)
+		c->drain(c->user, "TF buffer count");
+	if (!state_known) {
+		read_bindings(c, k);
+		k->program = program;
+		k->state_generation = c->tf_state_generation;
+		k->state_valid = true;
+	}
+	bool clean = false;
+	for (unsigned i = 0; l && i < k->nbound; i++) {
+		const struct tf_binding *b = &k->bound[i];
+		clean = write_tf_buffer(c, seq, paused, l, b->index, b->buffer, b->start, b->size);
+	}
+	/* After a read-back's glGetError found nothing, no error of ours can
+	 * be pending. */
+	if (!clean)
+		c->drain(c->user, "TF buffer read-back");
+	if (k == &local)
+		cache_clear(k);
+	else if (l && !l->valid)
+		entry_clear(l);
 }

@@ -129,14 +129,28 @@ def fixed_bound(rd, pds):
     return n
 
 
+def capture_hooks(funcs):
+    """ann.HOOKS plus the capture-only ann.CAPTURE_HOOKS, checked."""
+    names = {f.name for f in funcs}
+    hooks = dict(ann.HOOKS)
+    for name, hook in ann.CAPTURE_HOOKS.items():
+        if name not in names:
+            raise SystemExit("gen_glapi: annotated function %s is not in the registry" % name)
+        if name in hooks or name in ann.DRAWS:
+            raise SystemExit("gen_glapi: %s has two hooks (%s, %s)" % (name, hooks.get(name, "DRAW"), hook))
+        hooks[name] = hook
+    return hooks
+
+
 def gen_desc(outdir, funcs, descs, enum_values):
     out = [HEADER, '#define CAP_WRAPPER_PROTOTYPES\n#include "cap_desc.h"\n\n']
+    hooks = capture_hooks(funcs)
     prows, frows, drows = [], [], []
     first = 0
     for fid, (f, (rd, pds)) in enumerate(zip(funcs, descs)):
         variable = any(d.kind == "IN" for d in pds) or rd.length == "STRING"
         outs = any(d.kind == "OUT" for d in pds)
-        hook = ann.HOOKS.get(f.name)
+        hook = hooks.get(f.name)
         draw = -1
         if f.name in ann.DRAWS:
             hook = "DRAW"

@@ -13,6 +13,8 @@ less, and EGL is only C headers here.  This file supplies the rest:
              object, and the binding that decides it;
   HOOKS      functions the capture treats specially (contexts, frames, maps,
              draws, sync points, observation hook points);
+  CAPTURE_HOOKS  hooks of the capture alone (no replay hook): calls after
+             which the observations' cached TF state may be stale;
   DRAWS      which arguments of each draw call give its vertex range;
   PNAME_COUNTS  element counts of glGet*/gl*Parameter pnames that are not 1.
 
@@ -254,6 +256,40 @@ _hook("SYNC", "glFenceSync", "glClientWaitSync", "glWaitSync", "glFinish",
 _hook("VERTEX_ATTRIB_DIVISOR", "glVertexAttribDivisor",
       "glVertexAttribDivisorARB", "glVertexAttribDivisorEXT",
       "glVertexAttribDivisorANGLE", "glVertexAttribDivisorNV")
+
+# Hooks only the capture runs (the replay has no REPLAY_HOOK_* for them).
+# PROGRAM: the call may give a program name a new TF layout (link, binary,
+# creation, deletion, new varyings): the capture forgets the TF layouts it
+# cached for observations (observe/obs_tf.c, struct obs_tf_cache).  Run after
+# the real call, also when the call is not recorded (nested in another GL
+# call), see capture/cap_record.c.
+CAPTURE_HOOKS = {}
+for _f in ("glLinkProgram", "glLinkProgramARB", "glProgramBinary",
+           "glProgramBinaryOES", "glCreateProgram", "glCreateProgramObjectARB",
+           "glCreateShaderProgramv", "glCreateShaderProgramvEXT",
+           "glCreateShaderProgramEXT", "glDeleteProgram", "glDeleteObjectARB",
+           "glTransformFeedbackVaryings", "glTransformFeedbackVaryingsEXT",
+           "glTransformFeedbackVaryingsNV"):
+    CAPTURE_HOOKS[_f] = "PROGRAM"
+# TF_TARGET_BINDING (first argument a buffer target) and TF_STATE: the call
+# may change which program TF captures from or what is bound to the indexed
+# TF buffer binding points; the capture asks the driver again at the next
+# TF observation (struct obs_tf_cache).  TF_TARGET_BINDING counts only with
+# GL_TRANSFORM_FEEDBACK_BUFFER (when recorded).
+for _f in ("glBindBufferBase", "glBindBufferBaseEXT", "glBindBufferBaseNV",
+           "glBindBufferRange", "glBindBufferRangeEXT", "glBindBufferRangeNV",
+           "glBindBufferOffsetEXT", "glBindBufferOffsetNV", "glBindBuffersBase",
+           "glBindBuffersRange"):
+    CAPTURE_HOOKS[_f] = "TF_TARGET_BINDING"
+for _f in ("glTransformFeedbackBufferBase", "glTransformFeedbackBufferRange",
+           "glBindTransformFeedback", "glBindTransformFeedbackNV",
+           "glDeleteTransformFeedbacks", "glDeleteTransformFeedbacksNV",
+           "glDeleteBuffers", "glDeleteBuffersARB", "glUseProgram",
+           "glUseProgramObjectARB", "glBindProgramPipeline",
+           "glBindProgramPipelineEXT", "glUseProgramStages",
+           "glUseProgramStagesEXT", "glDeleteProgramPipelines",
+           "glDeleteProgramPipelinesEXT", "glUseShaderProgramEXT"):
+    CAPTURE_HOOKS[_f] = "TF_STATE"
 
 # Draw calls: the parameter that plays each role (absent = not used).
 # Each gets the DRAW hook: client arrays and persistent maps are written

@@ -7,20 +7,32 @@
  * 1 KiB, TF begin + draw + end, map READ + unmap of 1 KiB, map WRITE +
  * fill + unmap of 1 KiB.  GLES 3 on surfaceless EGL.
  *
- * Usage: cap-bench [SCALE]   (iterations are multiplied by SCALE, default 1)
+ * Usage: [CAP_BENCH_CLOCK=thread] cap-bench [SCALE [CASE...]]   (iterations are multiplied by SCALE,
+ * default 1; with CASEs, only those run).  Each case is its own non-inlined
+ * function bench_<case>, so that callgrind can count one case's
+ * instructions alone (--toggle-collect=bench_tf).
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#define NOINLINE __attribute__((noipa))  /* one symbol per case, for callgrind */
+
 #include "cap_test_egl.h"
+
+/* CLOCK_MONOTONIC, or with CAP_BENCH_CLOCK=thread the calling thread's CPU
+ * time, which a loaded machine does not inflate (time spent waiting for a
+ * core is not counted; work of other threads, e.g. the capture's
+ * compressor, neither). */
+static clockid_t bench_clock = CLOCK_MONOTONIC;
 
 static double now_ns(void)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(bench_clock, &ts);
 	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
 
@@ -30,6 +42,84 @@ static const char *vs =
 	"in vec4 pos;\n"
 	"out vec4 tf_out;\n"
 	"void main() { tf_out = pos + vec4(float(k)); gl_Position = pos; }\n";
+
+static NOINLINE void bench_uniform(int n, GLint loc)
+{
+	for (int i = 0; i < n; i++)
+		glUniform1i(loc, i);
+}
+
+static NOINLINE void bench_bind(int n, const GLuint *bufs)
+{
+	for (int i = 0; i < n; i++)
+		glBindBuffer(GL_ARRAY_BUFFER, bufs[i & 1]);
+}
+
+static NOINLINE void bench_subdata(int n, const unsigned char *data, size_t size)
+{
+	for (int i = 0; i < n; i++)
+		glBufferSubData(GL_ARRAY_BUFFER, 0, (GLsizeiptr)size, data);
+}
+
+static NOINLINE void bench_tf(int n)
+{
+	for (int i = 0; i < n; i++) {
+		glBeginTransformFeedback(GL_POINTS);
+		glDrawArrays(GL_POINTS, 0, 16);
+		glEndTransformFeedback();
+	}
+	glFinish();
+}
+
+static NOINLINE void bench_map_read(int n, unsigned char *data, size_t size)
+{
+	for (int i = 0; i < n; i++) {
+		const void *p = glMapBufferRange(GL_ARRAY_BUFFER, 0, (GLsizeiptr)size,
+						 GL_MAP_READ_BIT);
+		if (p)
+			data[i & 1023] ^= ((const unsigned char *)p)[i & 1023];
+		glUnmapBuffer(GL_ARRAY_BUFFER);
+	}
+}
+
+static NOINLINE void bench_map_write(int n, const unsigned char *data, size_t size)
+{
+	for (int i = 0; i < n; i++) {
+		void *p = glMapBufferRange(GL_ARRAY_BUFFER, 0, (GLsizeiptr)size,
+					   GL_MAP_WRITE_BIT | GL_MAP_INVALIDATE_RANGE_BIT);
+		if (p)
+			memcpy(p, data, size);
+		glUnmapBuffer(GL_ARRAY_BUFFER);
+	}
+}
+
+/* One untimed round of the cases that compile or allocate in the driver on
+ * first use (llvmpipe JIT-compiles the draw's shader variant), so that no
+ * case's numbers include that. */
+static void warm_up(unsigned char *data, size_t size)
+{
+	void *p;
+
+	glBeginTransformFeedback(GL_POINTS);
+	glDrawArrays(GL_POINTS, 0, 16);
+	glEndTransformFeedback();
+	p = glMapBufferRange(GL_ARRAY_BUFFER, 0, (GLsizeiptr)size, GL_MAP_READ_BIT);
+	if (p)
+		data[0] ^= ((const unsigned char *)p)[0];
+	glUnmapBuffer(GL_ARRAY_BUFFER);
+	glFinish();
+}
+
+/* Whether case `name` runs: no CASE arguments, or one of them. */
+static bool wanted(int argc, char **argv, const char *name)
+{
+	if (argc <= 2)
+		return true;
+	for (int i = 2; i < argc; i++)
+		if (strcmp(argv[i], name) == 0)
+			return true;
+	return false;
+}
 
 int main(int argc, char **argv)
 {
@@ -42,6 +132,8 @@ int main(int argc, char **argv)
 	double t0;
 	int n;
 
+	if (getenv("CAP_BENCH_CLOCK") && strcmp(getenv("CAP_BENCH_CLOCK"), "thread") == 0)
+		bench_clock = CLOCK_THREAD_CPUTIME_ID;
 	memset(data, 0x5a, sizeof(data));
 	cap_test_egl_init(&egl);
 	cap_test_egl_make_current(&egl, cap_test_egl_context(&egl));
@@ -62,54 +154,45 @@ int main(int argc, char **argv)
 	glBufferData(GL_TRANSFORM_FEEDBACK_BUFFER, 64 * 16, NULL, GL_STREAM_READ);
 	glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, tfb);
 	glEnable(GL_RASTERIZER_DISCARD);
-	glFinish();
+	warm_up(data, sizeof(data));
 
 	n = 1000000 * scale;
-	t0 = now_ns();
-	for (int i = 0; i < n; i++)
-		glUniform1i(loc, i);
-	printf("glUniform1i %.1f\n", (now_ns() - t0) / n);
-
-	t0 = now_ns();
-	for (int i = 0; i < n; i++)
-		glBindBuffer(GL_ARRAY_BUFFER, bufs[i & 1]);
-	printf("glBindBuffer %.1f\n", (now_ns() - t0) / n);
+	if (wanted(argc, argv, "glUniform1i")) {
+		t0 = now_ns();
+		bench_uniform(n, loc);
+		printf("glUniform1i %.1f\n", (now_ns() - t0) / n);
+	}
+	if (wanted(argc, argv, "glBindBuffer")) {
+		t0 = now_ns();
+		bench_bind(n, bufs);
+		printf("glBindBuffer %.1f\n", (now_ns() - t0) / n);
+	}
 
 	n = 100000 * scale;
 	glBindBuffer(GL_ARRAY_BUFFER, bufs[0]);
-	t0 = now_ns();
-	for (int i = 0; i < n; i++)
-		glBufferSubData(GL_ARRAY_BUFFER, 0, sizeof(data), data);
-	printf("glBufferSubData-1KiB %.1f\n", (now_ns() - t0) / n);
+	if (wanted(argc, argv, "glBufferSubData-1KiB")) {
+		t0 = now_ns();
+		bench_subdata(n, data, sizeof(data));
+		printf("glBufferSubData-1KiB %.1f\n", (now_ns() - t0) / n);
+	}
 
 	n = 10000 * scale;
-	t0 = now_ns();
-	for (int i = 0; i < n; i++) {
-		glBeginTransformFeedback(GL_POINTS);
-		glDrawArrays(GL_POINTS, 0, 16);
-		glEndTransformFeedback();
+	if (wanted(argc, argv, "tf-begin-draw-end")) {
+		t0 = now_ns();
+		bench_tf(n);
+		printf("tf-begin-draw-end %.1f\n", (now_ns() - t0) / n);
 	}
-	glFinish();
-	printf("tf-begin-draw-end %.1f\n", (now_ns() - t0) / n);
 
 	n = 20000 * scale;
-	t0 = now_ns();
-	for (int i = 0; i < n; i++) {
-		const void *p = glMapBufferRange(GL_ARRAY_BUFFER, 0, sizeof(data), GL_MAP_READ_BIT);
-		if (p)
-			data[i & 1023] ^= ((const unsigned char *)p)[i & 1023];
-		glUnmapBuffer(GL_ARRAY_BUFFER);
+	if (wanted(argc, argv, "map-read-unmap-1KiB")) {
+		t0 = now_ns();
+		bench_map_read(n, data, sizeof(data));
+		printf("map-read-unmap-1KiB %.1f\n", (now_ns() - t0) / n);
 	}
-	printf("map-read-unmap-1KiB %.1f\n", (now_ns() - t0) / n);
-
-	t0 = now_ns();
-	for (int i = 0; i < n; i++) {
-		void *p = glMapBufferRange(GL_ARRAY_BUFFER, 0, sizeof(data),
-					   GL_MAP_WRITE_BIT | GL_MAP_INVALIDATE_RANGE_BIT);
-		if (p)
-			memcpy(p, data, sizeof(data));
-		glUnmapBuffer(GL_ARRAY_BUFFER);
+	if (wanted(argc, argv, "map-write-unmap-1KiB")) {
+		t0 = now_ns();
+		bench_map_write(n, data, sizeof(data));
+		printf("map-write-unmap-1KiB %.1f\n", (now_ns() - t0) / n);
 	}
-	printf("map-write-unmap-1KiB %.1f\n", (now_ns() - t0) / n);
 	return 0;
 }
