@@ -56,6 +56,7 @@ enum cap_size_helper {
 	CAP_SIZE_COUNT_TYPE,        /* count * sizeof(type) */
 	CAP_SIZE_IMAGE,             /* format, type, width, height, depth + pixel store */
 	CAP_SIZE_TEX_IMAGE,         /* glGetTexImage: target, level, format, type */
+	CAP_SIZE_BITMAP,            /* glBitmap: width, height (GL_BITMAP pixels) */
 	CAP_SIZE_INDIRECT_ARRAYS,   /* drawcount, stride (16-byte commands) */
 	CAP_SIZE_INDIRECT_ELEMENTS, /* drawcount, stride (20-byte commands) */
 };

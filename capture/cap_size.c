@@ -266,6 +266,10 @@ size_t cap_size(struct cap_ctx *x, const struct cap_pdesc *d,
 	}
 	case CAP_SIZE_TEX_IMAGE:
 		return tex_image_bytes(x, a, d, why);
+	case CAP_SIZE_BITMAP:
+		/* one bit per pixel, unpacked like GL_COLOR_INDEX / GL_BITMAP data */
+		return image_bytes(x, false, GL_COLOR_INDEX, GL_BITMAP, a[d->p[0]].i, a[d->p[1]].i, 1, 2,
+				   why);
 	case CAP_SIZE_INDIRECT_ARRAYS:
 	case CAP_SIZE_INDIRECT_ELEMENTS: {
 		uint64_t cmd = d->helper == CAP_SIZE_INDIRECT_ARRAYS ? 16 : 20;

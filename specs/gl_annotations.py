@@ -92,6 +92,8 @@ COMPSIZE = [
     (r"", "COMPSIZE(format,type,width,height)", "image"),
     (r"", "COMPSIZE(format,type,width,height,depth)", "image"),
     (r"", "COMPSIZE(target,level,format,type)", "tex_image"),
+    # glBitmap: width x height bits, rows padded to the unpack alignment
+    (r"^glBitmap$", "COMPSIZE(width,height)", "bitmap"),
     (r"^glMultiDrawArraysIndirect\w*$", "COMPSIZE(drawcount,stride)", "indirect_arrays"),
     (r"^glMultiDrawElementsIndirect\w*$", "COMPSIZE(drawcount,stride)", "indirect_elements"),
 ]
