@@ -201,6 +201,7 @@ enum xt_rc replay_host_create(struct replay_backend **out, struct xt_err *err)
 	h->base.ops = &host_ops;
 	h->dpy = EGL_NO_DISPLAY;
 	xt_arena_init(&h->arena, 1 << 16);
+	h->gl_proc = host_gl_proc;
 	h->names = replay_names_create();
 	h->mem = replay_mem_create();
 	if (!h->names || !h->mem) {

@@ -93,6 +93,10 @@ struct host {
 	 * buffer exists are marked timing-dependent. */
 	struct host_name { uint32_t ns, name; } timers[64], tainted[64];
 	unsigned ntimers, ntainted;
+	/* The driver's entry points: eglGetProcAddress for the host backend,
+	 * drv_get_proc_address for the sim; replay_obs.c calls the driver only
+	 * through them (and obs_gl, resolved from them). */
+	void (*(*gl_proc)(const char *name))(void);
 	struct obs_gl obs_gl;         /* the observation core's GL table */
 	bool obs_gl_ready;
 	bool memwrite_warned;         /* an uncovered MEMWRITE was reported */

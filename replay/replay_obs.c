@@ -1,5 +1,5 @@
 /*
- * replay_obs.c - what the host backend does after a GL call besides
+ * replay_obs.c - what the host and sim backends do after a GL call besides
  * executing it: the observations (through the observation core the capture
  * uses, observe/obs.h, so the records are made at the same points and in
  * the same form), the mappings whose bytes later MEMWRITEs fill, the GL
@@ -65,7 +65,8 @@ static void err_stash(void *user)
 
 static void err_drain(void *user, const char *what)
 {
-	for (int i = 0; i < 8 && glGetError() != GL_NO_ERROR; i++)
+	const struct obs_gl *gl = &((struct obs_user *)user)->h->obs_gl;
+	for (int i = 0; i < 8 && gl->GetError() != GL_NO_ERROR; i++)
 		;
 }
 
@@ -82,10 +83,11 @@ static uint32_t app_name(void *user, enum obs_object kind, uint32_t name)
 	return (uint32_t)replay_names_app(u->h->names, ns, kinds[kind], 0, name);
 }
 
-#define PROC(member, name) gl->member = (__typeof__(gl->member))host_gl_proc(name)
+#define PROC(member, name) gl->member = (__typeof__(gl->member))h->gl_proc(name)
 
-static bool obs_context(struct host *h, struct replay *rp, struct host_ctx *x,
-			struct obs_ctx *c, struct obs_user *u)
+/* Resolves h->obs_gl once; false when the driver lacks a function the
+ * observations need. */
+static bool obs_gl(struct host *h)
 {
 	struct obs_gl *gl = &h->obs_gl;
 
@@ -108,10 +110,18 @@ static bool obs_context(struct host *h, struct replay *rp, struct host_ctx *x,
 		PROC(GetQueryObjectui64v, "glGetQueryObjectui64v");
 		h->obs_gl_ready = true;
 	}
-	if (!gl->GetIntegerv || !gl->GetIntegeri_v || !gl->GetInteger64i_v || !gl->GetError ||
-	    !gl->GetProgramiv || !gl->GetTransformFeedbackVarying || !gl->BindBuffer ||
-	    !gl->GetBufferParameteriv || !gl->GetBufferParameteri64v || !gl->GetBufferSubData ||
-	    !gl->MapBufferRange || !gl->UnmapBuffer || !gl->GetQueryObjectui64v)
+	return gl->GetIntegerv && gl->GetIntegeri_v && gl->GetInteger64i_v && gl->GetError &&
+	       gl->GetProgramiv && gl->GetTransformFeedbackVarying && gl->BindBuffer &&
+	       gl->GetBufferParameteriv && gl->GetBufferParameteri64v && gl->GetBufferSubData &&
+	       gl->MapBufferRange && gl->UnmapBuffer && gl->GetQueryObjectui64v;
+}
+
+static bool obs_context(struct host *h, struct replay *rp, struct host_ctx *x,
+			struct obs_ctx *c, struct obs_user *u)
+{
+	struct obs_gl *gl = &h->obs_gl;
+
+	if (!obs_gl(h))
 		return false;
 	*u = (struct obs_user){ h, rp, x };
 	*c = (struct obs_ctx){
@@ -126,8 +136,10 @@ static bool obs_context(struct host *h, struct replay *rp, struct host_ctx *x,
 
 void host_obs_collect_errors(struct host *h, struct host_ctx *x, const struct trace_call *call)
 {
+	if (!obs_gl(h))
+		return;
 	for (int i = 0; i < 8; i++) {
-		GLenum e = glGetError();
+		GLenum e = h->obs_gl.GetError();
 		if (e == GL_NO_ERROR)
 			break;
 		if (x->nerr < HOST_MAX_ERRORS)
@@ -160,7 +172,7 @@ void host_obs_get_error(struct host *h, struct replay *rp, struct host_ctx *x,
 
 /* ---- mappings ------------------------------------------------------------ */
 
-static GLuint bound_buffer(GLenum target)
+static GLuint bound_buffer(struct host *h, GLenum target)
 {
 	static const GLenum map[][2] = {
 		{ GL_ARRAY_BUFFER, GL_ARRAY_BUFFER_BINDING },
@@ -183,8 +195,10 @@ static GLuint bound_buffer(GLenum target)
 
 	for (size_t i = 0; i < sizeof map / sizeof map[0]; i++) {
 		if (map[i][0] == target) {
-			glGetIntegerv(map[i][1], &v);
-			while (glGetError() != GL_NO_ERROR)
+			if (!obs_gl(h))
+				return 0;
+			h->obs_gl.GetIntegerv(map[i][1], &v);
+			while (h->obs_gl.GetError() != GL_NO_ERROR)
 				;
 			return (GLuint)v;
 		}
@@ -212,7 +226,7 @@ static void after_map(struct host *h, struct replay *rp, struct host_ctx *x, uns
 		      const struct host_args *args, const union replay_arg *rv)
 {
 	const bool named = hook == REPLAY_HOOK_NAMED_MAP || hook == REPLAY_HOOK_NAMED_MAP_RANGE;
-	const GLuint buffer = named ? (GLuint)args->a[0].u : bound_buffer((GLenum)args->a[0].u);
+	const GLuint buffer = named ? (GLuint)args->a[0].u : bound_buffer(h, (GLenum)args->a[0].u);
 	int64_t offset = 0, length = 0;
 	GLbitfield access;
 	struct obs_ctx c;
@@ -226,14 +240,14 @@ static void after_map(struct host *h, struct replay *rp, struct host_ctx *x, uns
 		/* Through the driver's entry points, not libepoxy's dispatch,
 		 * which aborts when a context lacks a function. */
 		PFNGLGETNAMEDBUFFERPARAMETERI64VPROC gn = (PFNGLGETNAMEDBUFFERPARAMETERI64VPROC)
-			host_gl_proc("glGetNamedBufferParameteri64v");
-		PFNGLGETBUFFERPARAMETERI64VPROC gb = (PFNGLGETBUFFERPARAMETERI64VPROC)
-			host_gl_proc("glGetBufferParameteri64v");
+			h->gl_proc("glGetNamedBufferParameteri64v");
+		if (!obs_gl(h))
+			return;
 		if (named && gn)
 			gn(buffer, GL_BUFFER_MAP_LENGTH, &len);
-		else if (!named && gb)
-			gb((GLenum)args->a[0].u, GL_BUFFER_MAP_LENGTH, &len);
-		while (glGetError() != GL_NO_ERROR)
+		else if (!named)
+			h->obs_gl.GetBufferParameteri64v((GLenum)args->a[0].u, GL_BUFFER_MAP_LENGTH, &len);
+		while (h->obs_gl.GetError() != GL_NO_ERROR)
 			;
 		length = len;
 	} else {
@@ -519,7 +533,7 @@ static void taint(struct host *h, struct host_ctx *x, unsigned hook,
 {
 	if (hook == REPLAY_HOOK_QUERY_OBJECT && call->nargs == 3 && args->offset[2] &&
 	    name_in(h->timers, h->ntimers, x->ns, (uint32_t)args->a[0].u))
-		taint_buffer(h, x, bound_buffer(GL_QUERY_BUFFER));
+		taint_buffer(h, x, bound_buffer(h, GL_QUERY_BUFFER));
 	else if (hook == REPLAY_HOOK_QUERY_BUFFER_OBJECT && call->nargs == 4 &&
 		 name_in(h->timers, h->ntimers, x->ns, (uint32_t)args->a[0].u))
 		taint_buffer(h, x, (uint32_t)args->a[1].u);
@@ -533,7 +547,7 @@ static void untaint(struct host *h, struct host_ctx *x, const struct trace_call 
 	size_t count = 0;
 
 	if (!strcmp(call->name, "glBufferData")) {
-		gone[count++] = bound_buffer((GLenum)args->a[0].u);
+		gone[count++] = bound_buffer(h, (GLenum)args->a[0].u);
 	} else if (call->nargs == 2 && call->args[1].tag == TRACE_TAG_MEMORY && args->a[1].p) {
 		count = call->args[1].mem.len / sizeof gone[0];
 		count = count > 64 ? 64 : count;
@@ -596,7 +610,7 @@ void host_obs_after(struct host *h, struct replay *rp, struct host_ctx *x, int i
 		    args->a[2].i >= 0 && (size_t)args->a[2].i <= args->out_bytes[3] &&
 		    obs_context(h, rp, x, &c, &u)) {
 			GLuint buffer = hook == REPLAY_HOOK_NAMED_BUFFER_READ
-					? (GLuint)args->a[0].u : bound_buffer((GLenum)args->a[0].u);
+					? (GLuint)args->a[0].u : bound_buffer(h, (GLenum)args->a[0].u);
 			obs_buffer_read(&c, call->no, buffer, args->a[1].i, args->a[2].i,
 					args->out[3]);
 		}
@@ -609,7 +623,7 @@ void host_obs_after(struct host *h, struct replay *rp, struct host_ctx *x, int i
 			after_map(h, rp, x, hook, call, ret, args, rv);
 		break;
 	case REPLAY_HOOK_UNMAP:
-		replay_mem_unmap(h->mem, host_map_key(x, bound_buffer((GLenum)args->a[0].u)));
+		replay_mem_unmap(h->mem, host_map_key(x, bound_buffer(h, (GLenum)args->a[0].u)));
 		break;
 	case REPLAY_HOOK_NAMED_UNMAP:
 		replay_mem_unmap(h->mem, host_map_key(x, (GLuint)args->a[0].u));

@@ -12,7 +12,9 @@
  * generated thunk (replay_stubs.c) calls the driver's entry point.  What
  * differs from the host is where contexts come from (the driver's, created
  * from the trace's CONTEXT records; EGL / GLX calls are otherwise only
- * bookkeeping), and the read-backs, which go to the driver's entry points.
+ * bookkeeping), and the GL behind the observations and read-backs
+ * (replay_obs.c, shared with the host backend), which is the driver's
+ * entry points (struct host.gl_proc = drv_get_proc_address).
  *
  * Per call the backend also learns what the driver could not do
  * (drv_context_take_unsupported -> replay_unsupported, by name and call
@@ -27,7 +29,7 @@
  *                           content-addressed, so unchanged states are one file
  *   DIR/shaders/<prog>.txt  the program's binaries (disassembly), once
  *
- * Read them with `xfbtrace pm4 show DIR CALL` / `xfbtrace regs DIR CALL`.
+ * Read them with `xfbtrace pm4 call DIR CALL` / `xfbtrace regs DIR CALL`.
  * The same artefacts go to the replay's on_artifact hook (replay.h), which
  * `replay --db` uses to store them in the results database (docs/db.md).
  * Determinism: the driver and gm are deterministic, so two runs write
@@ -62,9 +64,7 @@ struct sim {
 	size_t nctx;
 	struct sim_thread *threads;
 	size_t nthreads;
-	struct obs_gl obs_gl;
-	unsigned (*get_error)(void);
-	void (*get_integerv)(unsigned, int *);
+	unsigned (*get_error)(void);      /* the driver's glGetError */
 	char describe[160];
 	bool driver_reported;        /* replay_set_driver called */
 	const char *artifacts;         /* directory, or NULL */
@@ -163,208 +163,6 @@ static enum xt_rc sim_context(struct replay_backend *be, struct replay *rp,
 				(unsigned long long)call_no);
 	}
 	return XT_OK;   /* "destroy": the context lives until the end */
-}
-
-/* ---- the observation core's view ---------------------------------------------------- */
-
-struct obs_user {
-	struct sim *s;
-	struct replay *rp;
-	struct sim_ctx *x;
-};
-
-static uint8_t *sink_reserve(void *user, size_t max_payload)
-{
-	return replay_obs_reserve(((struct obs_user *)user)->rp, max_payload);
-}
-
-static void sink_commit(void *user, uint64_t seq, size_t n)
-{
-	replay_obs_commit(((struct obs_user *)user)->rp, seq, n, false);
-}
-
-static void err_stash(void *user)
-{
-	/* The call's errors were collected right after it. */
-}
-
-static void err_drain(void *user, const char *what)
-{
-	struct obs_user *u = user;
-	for (int i = 0; i < 8 && u->s->get_error() != 0; i++)
-		;
-}
-
-static uint32_t app_name(void *user, enum obs_object kind, uint32_t name)
-{
-	struct obs_user *u = user;
-	static const enum glapi_object kinds[] = {
-		[OBS_OBJ_BUFFER] = GLAPI_O_BUFFER,
-		[OBS_OBJ_PROGRAM] = GLAPI_O_SHADER_OBJECT,
-		[OBS_OBJ_QUERY] = GLAPI_O_QUERY,
-	};
-	uint32_t ns = kind == OBS_OBJ_QUERY ? u->x->hx.ns : u->x->hx.share_ns;
-
-	return (uint32_t)replay_names_app(u->s->h.names, ns, kinds[kind], 0, name);
-}
-
-#define PROC(member, name) gl->member = (__typeof__(gl->member))drv_get_proc_address(name)
-
-static void obs_setup(struct sim *s)
-{
-	struct obs_gl *gl = &s->obs_gl;
-
-	PROC(GetIntegerv, "glGetIntegerv");
-	PROC(GetIntegeri_v, "glGetIntegeri_v");
-	PROC(GetInteger64i_v, "glGetInteger64i_v");
-	PROC(GetError, "glGetError");
-	PROC(GetProgramiv, "glGetProgramiv");
-	PROC(GetTransformFeedbackVarying, "glGetTransformFeedbackVarying");
-	PROC(BindBuffer, "glBindBuffer");
-	PROC(GetBufferParameteriv, "glGetBufferParameteriv");
-	PROC(GetBufferParameteri64v, "glGetBufferParameteri64v");
-	PROC(GetBufferSubData, "glGetBufferSubData");
-	PROC(MapBufferRange, "glMapBufferRange");
-	PROC(UnmapBuffer, "glUnmapBuffer");
-	PROC(GetQueryObjectui64v, "glGetQueryObjectui64v");
-	/* The TF layout comes from the program interface as on the host
-	 * (xfb_offset / xfb_stride layouts). */
-	PROC(GetProgramInterfaceiv, "glGetProgramInterfaceiv");
-	PROC(GetProgramResourceiv, "glGetProgramResourceiv");
-	PROC(GetProgramPipelineiv, "glGetProgramPipelineiv");
-	s->get_error = gl->GetError;
-	s->get_integerv = gl->GetIntegerv;
-}
-
-static void obs_context(struct sim *s, struct replay *rp, struct sim_ctx *x, struct obs_ctx *c,
-			struct obs_user *u)
-{
-	*u = (struct obs_user){ s, rp, x };
-	*c = (struct obs_ctx){
-		.gl = &s->obs_gl, .gles = x->hx.gles, .major = x->hx.major, .minor = x->hx.minor,
-		.reserve = sink_reserve, .commit = sink_commit, .stash = err_stash,
-		.drain = err_drain, .app_name = app_name, .user = u,
-	};
-}
-
-/* The buffer bound to `target` in the current context (driver name). */
-static uint32_t bound_buffer(struct sim *s, unsigned target)
-{
-	static const unsigned map[][2] = {
-		{ GL_ARRAY_BUFFER, GL_ARRAY_BUFFER_BINDING },
-		{ GL_ELEMENT_ARRAY_BUFFER, GL_ELEMENT_ARRAY_BUFFER_BINDING },
-		{ GL_PIXEL_PACK_BUFFER, GL_PIXEL_PACK_BUFFER_BINDING },
-		{ GL_PIXEL_UNPACK_BUFFER, GL_PIXEL_UNPACK_BUFFER_BINDING },
-		{ GL_UNIFORM_BUFFER, GL_UNIFORM_BUFFER_BINDING },
-		{ GL_TEXTURE_BUFFER, GL_TEXTURE_BUFFER_BINDING },
-		{ GL_TRANSFORM_FEEDBACK_BUFFER, GL_TRANSFORM_FEEDBACK_BUFFER_BINDING },
-		{ GL_COPY_READ_BUFFER, GL_COPY_READ_BUFFER_BINDING },
-		{ GL_COPY_WRITE_BUFFER, GL_COPY_WRITE_BUFFER_BINDING },
-		{ GL_DRAW_INDIRECT_BUFFER, GL_DRAW_INDIRECT_BUFFER_BINDING },
-		{ GL_SHADER_STORAGE_BUFFER, GL_SHADER_STORAGE_BUFFER_BINDING },
-		{ GL_QUERY_BUFFER, GL_QUERY_BUFFER_BINDING },
-	};
-	int v = 0;
-
-	for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
-		if (map[i][0] == target)
-			s->get_integerv(map[i][1], &v);
-	while (s->get_error())
-		;
-	return (uint32_t)v;
-}
-
-static void after_map(struct sim *s, struct replay *rp, struct sim_ctx *x, unsigned hook,
-		      const struct trace_call *call, const struct trace_ret *ret,
-		      const struct host_args *args, const union replay_arg *rv)
-{
-	const bool named = hook == REPLAY_HOOK_NAMED_MAP || hook == REPLAY_HOOK_NAMED_MAP_RANGE;
-	const uint32_t buffer = named ? (uint32_t)args->a[0].u : bound_buffer(s, (unsigned)args->a[0].u);
-	int64_t offset = 0, length = 0;
-	unsigned access;
-	struct obs_ctx c;
-	struct obs_user u;
-
-	if (!rv->p || !ret || ret->ret.tag != TRACE_TAG_POINTER || !ret->ret.u)
-		return;
-	if (hook == REPLAY_HOOK_MAP || hook == REPLAY_HOOK_NAMED_MAP) {
-		void (*gn)(unsigned, unsigned, int64_t *) =
-			(void (*)(unsigned, unsigned, int64_t *))drv_get_proc_address(
-				"glGetNamedBufferParameteri64v");
-		int64_t len = 0;
-		access = host_map_access_bits((unsigned)args->a[1].u);
-		if (named)
-			gn(buffer, GL_BUFFER_MAP_LENGTH, &len);
-		else
-			s->obs_gl.GetBufferParameteri64v((unsigned)args->a[0].u, GL_BUFFER_MAP_LENGTH, &len);
-		length = len;
-	} else {
-		offset = args->a[1].i;
-		length = args->a[2].i;
-		access = (unsigned)args->a[3].u;
-	}
-	if (length > 0)
-		replay_mem_map(s->h.mem, host_map_key(&x->hx, buffer), ret->ret.u, rv->p, (uint64_t)length);
-	if (access & GL_MAP_READ_BIT) {
-		obs_context(s, rp, x, &c, &u);
-		obs_map(&c, call->no, buffer, offset, length, access, rv->p);
-	}
-}
-
-/* The observations and mappings after a call (as host_obs_after does). */
-static void obs_after(struct sim *s, struct replay *rp, struct sim_ctx *x, int id,
-		      const struct trace_call *call, const struct trace_ret *ret,
-		      const struct host_args *args, const union replay_arg *rv)
-{
-	const unsigned hook = replay_stubs[id].hook;
-	const char *n = call->name;
-	struct obs_ctx c;
-	struct obs_user u;
-
-	if (!strcmp(n, "glUseProgram") || !strcmp(n, "glUseProgramObjectARB"))
-		x->hx.program = (uint32_t)args->a[0].u;
-	obs_context(s, rp, x, &c, &u);
-	switch (hook) {
-	case REPLAY_HOOK_TF_END:
-	case REPLAY_HOOK_TF_PAUSE:
-		obs_tf_end(&c, call->no, hook == REPLAY_HOOK_TF_PAUSE);
-		break;
-	case REPLAY_HOOK_QUERY_OBJECT:
-		if (call->nargs == 3)
-			obs_query(&c, call->no, n, (uint32_t)args->a[0].u, (uint32_t)args->a[1].u,
-				  args->offset[2] ? NULL : args->out[2], strstr(n, "64") ? 8 : 4);
-		break;
-	case REPLAY_HOOK_QUERY_BUFFER_OBJECT:
-		if (call->nargs == 4)
-			obs_query(&c, call->no, n, (uint32_t)args->a[0].u, (uint32_t)args->a[2].u,
-				  NULL, strstr(n, "64") ? 8 : 4);
-		break;
-	case REPLAY_HOOK_BUFFER_READ:
-	case REPLAY_HOOK_NAMED_BUFFER_READ:
-		if (call->nargs == 4 && args->out[3] && !args->offset[3] && args->a[2].i >= 0 &&
-		    (size_t)args->a[2].i <= args->out_bytes[3]) {
-			uint32_t buffer = hook == REPLAY_HOOK_NAMED_BUFFER_READ
-					  ? (uint32_t)args->a[0].u : bound_buffer(s, (unsigned)args->a[0].u);
-			obs_buffer_read(&c, call->no, buffer, args->a[1].i, args->a[2].i, args->out[3]);
-		}
-		break;
-	case REPLAY_HOOK_MAP:
-	case REPLAY_HOOK_MAP_RANGE:
-	case REPLAY_HOOK_NAMED_MAP:
-	case REPLAY_HOOK_NAMED_MAP_RANGE:
-		if (call->nargs >= 2)
-			after_map(s, rp, x, hook, call, ret, args, rv);
-		break;
-	case REPLAY_HOOK_UNMAP:
-		replay_mem_unmap(s->h.mem, host_map_key(&x->hx, bound_buffer(s, (unsigned)args->a[0].u)));
-		break;
-	case REPLAY_HOOK_NAMED_UNMAP:
-		replay_mem_unmap(s->h.mem, host_map_key(&x->hx, (uint32_t)args->a[0].u));
-		break;
-	default:
-		break;
-	}
-	host_obs_check_returns(rp, &s->h, &x->hx, id, call, ret, args, rv);
 }
 
 /* ---- artefacts ------------------------------------------------------------------ */
@@ -579,7 +377,7 @@ static enum xt_rc sim_call(struct replay_backend *be, struct replay *rp,
 	if (rc)
 		return rc;
 	host_args_learn(&s->h, &x->hx, f->id, call, ret, &args, &rv);
-	obs_after(s, rp, x, f->id, call, ret, &args, &rv);
+	host_obs_after(&s->h, rp, &x->hx, f->id, call, ret, &args, &rv);
 	return XT_OK;
 }
 
@@ -669,6 +467,7 @@ enum xt_rc replay_sim_create(struct replay_backend **out, struct xt_err *err)
 		return XT_FAIL(err, XT_ERR_NOMEM, "out of memory");
 	s->h.base.ops = &sim_ops;
 	xt_arena_init(&s->h.arena, 1 << 16);
+	s->h.gl_proc = drv_get_proc_address;
 	s->h.names = replay_names_create();
 	s->h.mem = replay_mem_create();
 	snprintf(s->describe, sizeof s->describe,
@@ -685,7 +484,7 @@ enum xt_rc replay_sim_create(struct replay_backend **out, struct xt_err *err)
 		sim_destroy(&s->h.base);
 		return rc;
 	}
-	obs_setup(s);
+	s->get_error = (unsigned (*)(void))drv_get_proc_address("glGetError");
 	*out = &s->h.base;
 	return XT_OK;
 }
