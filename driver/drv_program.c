@@ -14,32 +14,16 @@
  * failing) is reported as "internal compiler error" in link_log, never an
  * abort.  desc->compile_only (glCompileShader) stops after glslang.
  */
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <spirv/unified1/spirv.h>
 
-#include "drv_spirv.h"
+#include "drv_program_int.h"
 #include "gm_isa.h"
 
 static const char *const stage_names[DRV_STAGE_COUNT] = { "vertex", "geometry", "fragment" };
-
-struct build {
-	struct drv_program *p;
-	const struct drv_program_desc *desc;
-	struct drv_translation tr[DRV_STAGE_COUNT];
-	struct drv_translation *more[DRV_STAGE_COUNT]; /* tr[s].more, desc->n_more_sources[s] */
-	struct drv_spirv spv[DRV_STAGE_COUNT];
-	struct drv_smodule mod[DRV_STAGE_COUNT];
-	bool parsed[DRV_STAGE_COUNT];
-	struct xt_buf clog[DRV_STAGE_COUNT];
-	struct xt_buf llog;
-	struct drv_io_layout esgs;
-	uint32_t **gsvs_dw;          /* per GS output var */
-	uint32_t n_uniform_cap;
-};
 
 /* --- GL type helpers (public) ---------------------------------------------- */
 
@@ -74,398 +58,6 @@ unsigned drv_gl_type_components(uint32_t type)
 		if (gl_types[i].e == type)
 			return gl_types[i].comps;
 	return 0;
-}
-
-/* --- tables ------------------------------------------------------------------ */
-
-static const char *user_name(const struct build *b, enum drv_stage s, const char *name)
-{
-	return drv_translation_user_name(b->tr[s].maps, b->tr[s].n_maps, name);
-}
-
-/* The next token of GLSL text at *pp (comments and space skipped): its start
- * and length, 0 at the end. */
-static size_t next_token(const char **pp, const char **tok)
-{
-	const char *p = *pp;
-	for (;;) {
-		while (*p && isspace((unsigned char)*p))
-			p++;
-		if (p[0] == '/' && p[1] == '/') {
-			while (*p && *p != '\n')
-				p++;
-		} else if (p[0] == '/' && p[1] == '*') {
-			const char *e = strstr(p + 2, "*/");
-			p = e ? e + 2 : p + strlen(p);
-		} else if (p[0] == '#') {
-			while (*p && *p != '\n')
-				p++;
-		} else {
-			break;
-		}
-	}
-	*tok = p;
-	if (!*p)
-		return *pp = p, 0;
-	size_t n = 1;
-	if (isalnum((unsigned char)*p) || *p == '_')
-		while (isalnum((unsigned char)p[n]) || p[n] == '_')
-			n++;
-	*pp = p + n;
-	return n;
-}
-
-static bool tok_is(const char *tok, size_t n, const char *lit)
-{
-	return strlen(lit) == n && !memcmp(tok, lit, n);
-}
-
-/*
- * The location a `layout(location = N) in TYPE NAME` declaration of the
- * (translated) vertex shader gives input `name`, or -1.  SPIR-V cannot tell
- * it apart from the locations glslang's auto-mapping assigns to the other
- * inputs, and in GL an explicit location wins over glBindAttribLocation.
- */
-static int explicit_input_location(const char *src, const char *name)
-{
-	const char *p = src, *tok;
-	size_t n;
-
-	while ((n = next_token(&p, &tok)) != 0) {
-		if (!tok_is(tok, n, "layout"))
-			continue;
-		int loc = -1, depth = 0;
-		while ((n = next_token(&p, &tok)) != 0) {
-			if (tok_is(tok, n, "("))
-				depth++;
-			else if (tok_is(tok, n, ")") && --depth <= 0)
-				break;
-			else if (tok_is(tok, n, "location")) {
-				const char *save = p;
-				if (next_token(&p, &tok) == 1 && *tok == '=' && next_token(&p, &tok) &&
-				    isdigit((unsigned char)*tok))
-					loc = atoi(tok);
-				else
-					p = save;
-			}
-		}
-		/* qualifiers, "in", the type, then the name */
-		bool is_input = false;
-		const char *prev = NULL;
-		size_t prev_n = 0;
-		while ((n = next_token(&p, &tok)) != 0 && !tok_is(tok, n, ";") && !tok_is(tok, n, "{") &&
-		       !tok_is(tok, n, "[") && !tok_is(tok, n, "=")) {
-			if (tok_is(tok, n, "in") || tok_is(tok, n, "attribute"))
-				is_input = true;
-			prev = tok;
-			prev_n = n;
-		}
-		if (loc >= 0 && is_input && prev && strlen(name) == prev_n && !memcmp(prev, name, prev_n))
-			return loc;
-	}
-	return -1;
-}
-
-static enum xt_rc build_attribs(struct build *b)
-{
-	struct drv_smodule *m = &b->mod[DRV_STAGE_VERTEX];
-	struct drv_program *p = b->p;
-	uint32_t used = 0;
-
-	p->attribs = calloc(m->n_vars + 1, sizeof *p->attribs);
-	if (!p->attribs)
-		return XT_ERR_NOMEM;
-	/* Explicit layout(location) first, then glBindAttribLocation (which
-	 * an explicit location overrides), then the rest keep glslang's order
-	 * in the locations left free. */
-	for (int pass = 0; pass < 2; pass++)
-		for (uint32_t i = 0; i < m->n_vars; i++) {
-			struct drv_svar *v = &m->vars[i];
-			const char *un = user_name(b, DRV_STAGE_VERTEX, v->name);
-			uint32_t nloc = drv_stype_locations(m, v->type), el, loc = ~0u;
-			bool bound = false;
-			if (v->storage != SpvStorageClassInput || v->builtin >= 0)
-				continue;
-			/* application SPIR-V: every location is explicit */
-			int explicit_loc = b->desc->spirv[DRV_STAGE_VERTEX] ? v->location :
-					   explicit_input_location(b->tr[DRV_STAGE_VERTEX].text, v->name);
-			for (unsigned k = 0; explicit_loc < 0 && b->desc->attrib_names &&
-					     b->desc->attrib_names[k]; k++)
-				if (!strcmp(b->desc->attrib_names[k], un)) {
-					loc = b->desc->attrib_locations[k];
-					bound = true;
-				}
-			if (explicit_loc >= 0) {
-				loc = (uint32_t)explicit_loc;
-				bound = true;
-			}
-			if (bound != (pass == 0))
-				continue;
-			if (!bound) {
-				for (loc = 0; loc + nloc <= DRV_MAX_ATTRIBS; loc++)
-					if (!(used >> loc & ((1u << nloc) - 1)))
-						break;
-			}
-			if (loc + nloc > DRV_MAX_ATTRIBS) {
-				xt_buf_printf(&b->llog, "error: too many vertex attributes: \"%s\" does not fit below MAX_VERTEX_ATTRIBS (%u)\n",
-					      un, DRV_MAX_ATTRIBS);
-				return XT_ERR_INVALID;
-			}
-			if (used >> loc & ((1u << nloc) - 1)) {
-				xt_buf_printf(&b->llog, "error: vertex attribute \"%s\" at location %u overlaps another attribute\n",
-					      un, loc);
-				return XT_ERR_INVALID;
-			}
-			used |= ((1u << nloc) - 1) << loc;
-			v->location = (int32_t)loc;
-			{
-				struct drv_attrib *a = &p->attribs[p->n_attribs++];
-				uint32_t base = drv_stype_strip_arrays(m, v->type, &el);
-				snprintf(a->name, sizeof a->name, "%s", un);
-				a->type = drv_stype_gl_enum(m, base);
-				a->size = el;
-				a->location = loc;
-				a->locations = nloc;
-			}
-		}
-	return XT_OK;
-}
-
-static struct drv_uniform *new_uniform(struct build *b)
-{
-	struct drv_program *p = b->p;
-	if (p->n_uniforms == b->n_uniform_cap) {
-		uint32_t n = b->n_uniform_cap ? b->n_uniform_cap * 2 : 32;
-		struct drv_uniform *u = realloc(p->uniforms, n * sizeof *u);
-		if (!u)
-			return NULL;
-		p->uniforms = u;
-		b->n_uniform_cap = n;
-	}
-	memset(&p->uniforms[p->n_uniforms], 0, sizeof p->uniforms[0]);
-	return &p->uniforms[p->n_uniforms++];
-}
-
-/* Adds the leaves of a default-block uniform of type t at byte `off`. */
-static enum xt_rc add_leaves(struct build *b, const struct drv_smodule *m, uint32_t t, const char *name,
-			     uint32_t off, uint32_t mat_stride, int32_t *loc)
-{
-	const struct drv_sid *ty = drv_stype(m, t);
-	char nm[160];
-	if (!ty)
-		return XT_OK;
-	if (ty->op == SpvOpTypeStruct) {
-		for (uint32_t i = 0; i < ty->n_members; i++) {
-			enum xt_rc rc;
-			snprintf(nm, sizeof nm, "%s.%s", name, ty->members[i].name ? ty->members[i].name : "");
-			if ((rc = add_leaves(b, m, ty->members[i].type, nm, off + drv_stype_member_offset(m, t, i),
-					     ty->members[i].matrix_stride, loc)) != XT_OK)
-				return rc;
-		}
-		return XT_OK;
-	}
-	if (ty->op == SpvOpTypeArray) {
-		const struct drv_sid *et = drv_stype(m, ty->elem);
-		uint32_t stride = drv_stype_array_stride(m, t);
-		if (et && (et->op == SpvOpTypeStruct || et->op == SpvOpTypeArray)) {
-			for (uint32_t i = 0; i < ty->count; i++) {
-				enum xt_rc rc;
-				snprintf(nm, sizeof nm, "%s[%u]", name, i);
-				if ((rc = add_leaves(b, m, ty->elem, nm, off + i * stride, mat_stride, loc)) != XT_OK)
-					return rc;
-			}
-			return XT_OK;
-		}
-		{
-			struct drv_uniform *u = new_uniform(b);
-			if (!u)
-				return XT_ERR_NOMEM;
-			snprintf(u->name, sizeof u->name, "%s[0]", name);
-			u->type = drv_stype_gl_enum(m, ty->elem);
-			u->size = ty->count;
-			u->location = *loc;
-			u->offset = off;
-			u->array_stride = stride;
-			u->matrix_stride = et && et->op == SpvOpTypeMatrix ? (mat_stride ? mat_stride : 16) : 0;
-			u->block = -1;
-			*loc += (int32_t)ty->count;
-			return XT_OK;
-		}
-	}
-	{
-		struct drv_uniform *u = new_uniform(b);
-		uint32_t size, align;
-		if (!u)
-			return XT_ERR_NOMEM;
-		drv_stype_std140(m, t, &size, &align);
-		snprintf(u->name, sizeof u->name, "%s", name);
-		u->type = drv_stype_gl_enum(m, t);
-		u->size = 1;
-		u->location = (*loc)++;
-		u->offset = off;
-		u->array_stride = 0;
-		u->matrix_stride = ty->op == SpvOpTypeMatrix ? (mat_stride ? mat_stride : (size / ty->count <= 16 ? 16 : 32)) : 0;
-		u->block = -1;
-	}
-	return XT_OK;
-}
-
-/* Writes constant slots cval[*slot...] of type t at byte `off` of buf
- * (size bytes), laid out as add_leaves lays the uniform out. */
-static void write_init(const struct drv_smodule *m, uint32_t t, const uint64_t *cval, uint32_t n_slots,
-		       uint32_t *slot, uint8_t *buf, uint32_t size, uint32_t off)
-{
-	const struct drv_sid *ty = drv_stype(m, t);
-	uint32_t sz, al;
-
-	if (!ty)
-		return;
-	switch (ty->op) {
-	case SpvOpTypeStruct:
-		for (uint32_t i = 0; i < ty->n_members; i++)
-			write_init(m, ty->members[i].type, cval, n_slots, slot, buf, size,
-				   off + drv_stype_member_offset(m, t, i));
-		return;
-	case SpvOpTypeArray:
-		for (uint32_t i = 0; i < ty->count; i++)
-			write_init(m, ty->elem, cval, n_slots, slot, buf, size, off + i * drv_stype_array_stride(m, t));
-		return;
-	case SpvOpTypeMatrix:
-		drv_stype_std140(m, t, &sz, &al);
-		for (uint32_t i = 0; i < ty->count; i++)
-			write_init(m, ty->elem, cval, n_slots, slot, buf, size, off + i * (sz / ty->count <= 16 ? 16 : 32));
-		return;
-	case SpvOpTypeVector: {
-		const struct drv_sid *e = drv_stype(m, ty->elem);
-		uint32_t w = e && e->width == 64 ? 8 : 4;
-		for (uint32_t i = 0; i < ty->count; i++)
-			write_init(m, ty->elem, cval, n_slots, slot, buf, size, off + i * w);
-		return;
-	}
-	default: {
-		/* scalars; booleans as 0 / 1 in a dword */
-		uint32_t w = ty->width == 64 ? 8 : 4;
-		uint64_t v = *slot < n_slots ? cval[*slot] : 0;
-		(*slot)++;
-		if (off + w <= size)
-			memcpy(buf + off, &v, w);   /* little-endian, as the GPU reads it */
-		return;
-	}
-	}
-}
-
-/* The initial contents of the constant buffer: each default-block uniform
- * with an initializer (GLSL 4.60 4.3.5: the value at link time). */
-static enum xt_rc build_uniform_inits(struct build *b)
-{
-	struct drv_program *p = b->p;
-
-	for (int s = 0; s < DRV_STAGE_COUNT; s++) {
-		const struct drv_smodule *m = &b->mod[s];
-		for (uint32_t i = 0; b->parsed[s] && i < m->n_vars; i++) {
-			const struct drv_svar *v = &m->vars[i];
-			const struct drv_sid *c = v->init < m->bound ? &m->ids[v->init] : NULL;
-			const struct drv_sid *ct = c ? drv_stype(m, c->type) : NULL;
-			uint32_t slot = 0;
-			if (v->storage != SpvStorageClassUniformConstant || !v->init || !c ||
-			    c->kind != DRV_SID_CONST || !c->cval || !ct)
-				continue;
-			if (!p->const_init && !(p->const_init = calloc(1, p->const_buffer_size + 16)))
-				return XT_ERR_NOMEM;
-			write_init(m, v->type, c->cval, ct->slots ? ct->slots : 1, &slot, p->const_init, p->const_buffer_size,
-				   v->mem_offset);
-		}
-	}
-	return XT_OK;
-}
-
-/* One constant-buffer layout for all stages: the first stage to declare a
- * uniform places it; the others reuse its offset. */
-static enum xt_rc build_uniforms(struct build *b)
-{
-	struct drv_program *p = b->p;
-	uint32_t size_total = 0;
-	int32_t loc = 0;
-	enum xt_rc rc;
-
-	for (int s = 0; s < DRV_STAGE_COUNT; s++) {
-		struct drv_smodule *m = &b->mod[s];
-		if (!b->parsed[s])
-			continue;
-		for (uint32_t i = 0; i < m->n_vars; i++) {
-			struct drv_svar *v = &m->vars[i];
-			uint32_t el, base = drv_stype_strip_arrays(m, v->type, &el);
-			const struct drv_sid *bt = drv_stype(m, base);
-			const char *un = user_name(b, (enum drv_stage)s, v->name);
-			bool found = false;
-			if ((v->storage != SpvStorageClassUniformConstant && v->storage != SpvStorageClassUniform) || !bt)
-				continue;
-			if (bt->op == SpvOpTypeImage || bt->op == SpvOpTypeSampledImage || bt->op == SpvOpTypeSampler)
-				continue;
-			if (v->storage == SpvStorageClassUniform) {
-				const char *bn = bt->name ? bt->name : v->name;
-				uint32_t sz, al;
-				for (unsigned k = 0; k < p->n_ubos; k++)
-					if (!strcmp(p->ubos[k].name, bn)) {
-						v->ubo = (int32_t)k;
-						p->ubos[k].stages |= 1u << s;
-						found = true;
-					}
-				if (found)
-					continue;
-				if (el > 1 || p->n_ubos >= DRV_MAX_UBOS) {
-					xt_buf_printf(&b->llog, "error: uniform block \"%s\": %s\n", bn,
-						      el > 1 ? "arrays of uniform blocks are not supported by the driver"
-							     : "too many uniform blocks (the driver has 12)");
-					p->unsupported |= el > 1;      /* a gap, not a GL limit */
-					return XT_ERR_INVALID;
-				}
-				{
-					struct drv_ubo *nu = realloc(p->ubos, (p->n_ubos + 1) * sizeof *nu), *u;
-					if (!nu)
-						return XT_ERR_NOMEM;
-					p->ubos = nu;
-					u = &nu[p->n_ubos];
-					memset(u, 0, sizeof *u);
-					snprintf(u->name, sizeof u->name, "%s", bn);
-					drv_stype_std140(m, v->type, &sz, &al);
-					u->size_bytes = sz;
-					u->binding = 0;
-					u->stages = 1u << s;
-					v->ubo = (int32_t)p->n_ubos++;
-				}
-				continue;
-			}
-			/* default block: shared by name across stages */
-			for (unsigned k = 0; k < p->n_uniforms; k++) {
-				const char *n = p->uniforms[k].name;
-				size_t len = strlen(un);
-				if (!strncmp(n, un, len) && (n[len] == 0 || n[len] == '[' || n[len] == '.')) {
-					/* the leaf offset minus the leaf's position in
-					 * the variable is the variable's offset: only
-					 * the first leaf starts the variable */
-					v->mem_offset = p->uniforms[k].offset;
-					found = true;
-					break;
-				}
-			}
-			if (found)
-				continue;
-			{
-				uint32_t sz, al;
-				drv_stype_std140(m, v->type, &sz, &al);
-				if (al < 16 && (drv_stype(m, v->type)->op == SpvOpTypeStruct ||
-						drv_stype(m, v->type)->op == SpvOpTypeArray))
-					al = 16;
-				v->mem_offset = (size_total + al - 1) / al * al;
-				size_total = v->mem_offset + sz;
-				if ((rc = add_leaves(b, m, v->type, un, v->mem_offset, 0, &loc)) != XT_OK)
-					return rc;
-			}
-		}
-	}
-	p->const_buffer_size = (size_total + 15) / 16 * 16;
-	return build_uniform_inits(b);
 }
 
 /* --- GS and ring layouts -------------------------------------------------------- */
@@ -616,7 +208,7 @@ static bool check_gs_streams(struct build *b)
 			if (out->storage == SpvStorageClassOutput && out->stream > 0 && !strcmp(out->name, in->name)) {
 				xt_buf_printf(&b->llog, "error: fragment shader input '%s' comes from a geometry shader "
 					      "output of stream %d; only stream 0 is rasterized\n",
-					      user_name(b, DRV_STAGE_FRAGMENT, in->name), out->stream);
+					      drv_program_user_name(b, DRV_STAGE_FRAGMENT, in->name), out->stream);
 				return false;
 			}
 		}
@@ -878,7 +470,7 @@ enum xt_rc drv_program_create(const struct drv_program_desc *desc, struct drv_pr
 	if (no_vs) {
 		/* no executable vertex stage: drawing reports it (fixed
 		 * function); the tables answer the program queries */
-		if ((rc = build_uniforms(b)) == XT_ERR_NOMEM)
+		if ((rc = drv_program_build_uniforms(b)) == XT_ERR_NOMEM)
 			goto fail;
 		p->linked = rc == XT_OK;
 		rc = XT_OK;
@@ -886,7 +478,7 @@ enum xt_rc drv_program_create(const struct drv_program_desc *desc, struct drv_pr
 	}
 	p->has_gs = b->parsed[DRV_STAGE_GEOMETRY];
 	last = p->has_gs ? DRV_STAGE_GEOMETRY : DRV_STAGE_VERTEX;
-	if ((rc = build_attribs(b)) != XT_OK || (rc = build_uniforms(b)) != XT_OK ||
+	if ((rc = drv_program_build_attribs(b)) != XT_OK || (rc = drv_program_build_uniforms(b)) != XT_OK ||
 	    (rc = drv_tf_layout_build(&b->mod[last], last, desc, b->tr[last].maps, b->tr[last].n_maps, &p->tf,
 				      &b->llog)) != XT_OK) {
 		if (rc == XT_ERR_NOMEM)

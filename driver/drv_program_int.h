@@ -1,0 +1,35 @@
+/*
+ * drv_program_int.h - what drv_program.c (drv_program_create: the compiler
+ * steps, GS layouts, link checks, queries) and drv_program_tables.c (the
+ * attribute and uniform tables GL reports) share.
+ */
+#ifndef DRV_PROGRAM_INT_H
+#define DRV_PROGRAM_INT_H
+
+#include "drv_spirv.h"
+
+struct build {
+	struct drv_program *p;
+	const struct drv_program_desc *desc;
+	struct drv_translation tr[DRV_STAGE_COUNT];
+	struct drv_translation *more[DRV_STAGE_COUNT]; /* tr[s].more, desc->n_more_sources[s] */
+	struct drv_spirv spv[DRV_STAGE_COUNT];
+	struct drv_smodule mod[DRV_STAGE_COUNT];
+	bool parsed[DRV_STAGE_COUNT];
+	struct xt_buf clog[DRV_STAGE_COUNT];
+	struct xt_buf llog;
+	struct drv_io_layout esgs;
+	uint32_t **gsvs_dw;          /* per GS output var */
+	uint32_t n_uniform_cap;
+};
+
+/* drv_program_tables.c */
+/* The name the application wrote for a translated name of stage s. */
+const char *drv_program_user_name(const struct build *b, enum drv_stage s, const char *name);
+/* Active attributes with glBindAttribLocation / layout locations applied. */
+enum xt_rc drv_program_build_attribs(struct build *b);
+/* Default-block uniforms laid out once for all stages, their initializers,
+ * and the uniform blocks. */
+enum xt_rc drv_program_build_uniforms(struct build *b);
+
+#endif
