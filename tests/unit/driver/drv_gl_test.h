@@ -40,6 +40,15 @@ static inline void dgl_done(struct drv_context *ctx)
 	drv_context_destroy(ctx);
 }
 
+/* Ends a test's context after checking that the test left no GL error and
+ * that the sim replayed every call faithfully (xt_test.h's CHECKs). */
+#define dgl_done_clean(ctx)                                                    \
+	do {                                                                   \
+		CHECK_EQ_INT(GL(glGetError)(), GL_NO_ERROR);                   \
+		CHECK(!drv_context_take_unsupported(ctx));                     \
+		dgl_done(ctx);                                                 \
+	} while (0)
+
 static inline GLuint dgl_shader(GLenum type, const char *src)
 {
 	GLuint s = GL(glCreateShader)(type);

@@ -144,9 +144,7 @@ static void test_two_streams_capture_count_and_draw_back_per_stream(void)
 	GL(glEndQueryIndexed)(GL_PRIMITIVES_GENERATED, 1);
 	CHECK_EQ_INT(query_result(q[5]), 20);
 	CHECK_EQ_INT(query_result(q[6]), 5);
-	CHECK_EQ_INT(GL(glGetError)(), GL_NO_ERROR);
-	CHECK(!drv_context_take_unsupported(ctx));
-	dgl_done(ctx);
+	dgl_done_clean(ctx);
 }
 
 /*
@@ -333,9 +331,7 @@ static void test_gs_stages_are_turned_off_for_a_vs_only_draw(void)
 	CHECK_EQ_INT(VGT_GS_MODE_MODE_GET(reg(REG_VGT_GS_MODE)), V_GS_OFF);
 	CHECK_EQ_INT(reg(REG_VGT_SHADER_STAGES_EN), 0);
 	CHECK_EQ_INT(reg(REG_VGT_GS_OUT_PRIM_TYPE), V_TRISTRIP);
-	CHECK_EQ_INT(GL(glGetError)(), GL_NO_ERROR);
-	CHECK(!drv_context_take_unsupported(ctx));
-	dgl_done(ctx);
+	dgl_done_clean(ctx);
 }
 
 /* GL 4.6 11.3.1 and 13.3.2: the draw mode must give the GS input
