@@ -234,12 +234,8 @@ bool drv_sx_instruction(struct ctx *c, uint16_t op, const uint32_t *w, uint32_t 
 	case SpvOpCompositeInsert: {
 		uint32_t first, t, s;
 		bool ok;
-		if (n < 5 || !get(c, w[3], &b))
+		if (n < 5 || !get2(c, w[3], w[4], &b, &a))
 			return false;
-		if (!get(c, w[4], &a)) {
-			put(&b);
-			return false;
-		}
 		if (a.n > 1024 || !composite_path(c, w[1], w + 5, n - 5u, &first, &t) || first + type_slots(c, t) > a.n) {
 			put(&a);
 			put(&b);
@@ -257,12 +253,8 @@ bool drv_sx_instruction(struct ctx *c, uint16_t op, const uint32_t *w, uint32_t 
 	case SpvOpVectorShuffle: {
 		uint32_t k = 0;
 		bool ok;
-		if (n < 5 || !get(c, w[3], &a))
+		if (n < 5 || !get2(c, w[3], w[4], &a, &b))
 			return false;
-		if (!get(c, w[4], &b)) {
-			put(&a);
-			return false;
-		}
 		for (uint32_t i = 5; i < n && k < 16; i++) {
 			uint32_t s = w[i];
 			out[k++] = s == 0xFFFFFFFFu ? drv_ir_const(c->ir, 1, 0) : s < a.n ? a.v[s] :
@@ -275,12 +267,8 @@ bool drv_sx_instruction(struct ctx *c, uint16_t op, const uint32_t *w, uint32_t 
 	}
 	case SpvOpVectorExtractDynamic: {
 		bool ok;
-		if (n < 5 || !get(c, w[3], &a))
+		if (n < 5 || !get2(c, w[3], w[4], &a, &b))
 			return false;
-		if (!get(c, w[4], &b)) {
-			put(&a);
-			return false;
-		}
 		out[0] = a.v[0];
 		for (uint32_t i = 1; i < a.n; i++)
 			out[0] = sel(c, icmp(c, GM_OP_V_CMP_EQ_I32, b.v[0], K(c, i)), a.v[i], out[0]);
@@ -291,17 +279,8 @@ bool drv_sx_instruction(struct ctx *c, uint16_t op, const uint32_t *w, uint32_t 
 	}
 	case SpvOpVectorInsertDynamic: {
 		bool ok;
-		if (n < 6 || !get(c, w[3], &a))
+		if (n < 6 || !get3(c, w[3], w[4], w[5], &a, &b, &d))
 			return false;
-		if (!get(c, w[4], &b)) {
-			put(&a);
-			return false;
-		}
-		if (!get(c, w[5], &d)) {
-			put(&a);
-			put(&b);
-			return false;
-		}
 		for (uint32_t i = 0; i < a.n && i < 16; i++)
 			out[i] = sel(c, icmp(c, GM_OP_V_CMP_EQ_I32, d.v[0], K(c, i)), b.v[0], a.v[i]);
 		ok = def(c, w[2], w[1], out, a.n);
@@ -312,17 +291,8 @@ bool drv_sx_instruction(struct ctx *c, uint16_t op, const uint32_t *w, uint32_t 
 	}
 	case SpvOpSelect: {
 		bool ok;
-		if (n < 6 || !get(c, w[3], &d))
+		if (n < 6 || !get3(c, w[3], w[4], w[5], &d, &a, &b))
 			return false;
-		if (!get(c, w[4], &a)) {
-			put(&d);
-			return false;
-		}
-		if (!get(c, w[5], &b)) {
-			put(&a);
-			put(&d);
-			return false;
-		}
 		for (uint32_t j = 0; j < a.n && j < 1024; j++)
 			out[j] = sel(c, d.v[d.n == 1 ? 0 : j], a.v[j], b.v[j]);
 		ok = def(c, w[2], w[1], out, a.n);
@@ -449,12 +419,8 @@ bool drv_sx_instruction(struct ctx *c, uint16_t op, const uint32_t *w, uint32_t 
 			bool ok;
 			if (bin_ops[i] != op)
 				continue;
-			if (n < 5 || !get(c, w[3], &a))
+			if (n < 5 || !get2(c, w[3], w[4], &a, &b))
 				return c->rc == XT_OK ? FAIL(c, XT_ERR_CORRUPT, "SPIR-V: short binary op") : false;
-			if (!get(c, w[4], &b)) {
-				put(&a);
-				return false;
-			}
 			for (uint32_t j = 0; j < a.n && j < 1024; j++)
 				out[j] = drv_sx_binop(c, op, a.v[j], b.v[b.n == 1 ? 0 : j]);
 			ok = def(c, w[2], w[1], out, a.n < 1024 ? a.n : 1024);

@@ -182,6 +182,27 @@ static inline bool get(struct ctx *c, uint32_t id, struct opnd *o)
 	return true;
 }
 static inline void put(struct opnd *o) { free(o->tmp); o->tmp = NULL; }
+/* Two / three operands at once: on failure none is left to put. */
+static inline bool get2(struct ctx *c, uint32_t ia, uint32_t ib, struct opnd *a, struct opnd *b)
+{
+	if (!get(c, ia, a))
+		return false;
+	if (get(c, ib, b))
+		return true;
+	put(a);
+	return false;
+}
+static inline bool get3(struct ctx *c, uint32_t ia, uint32_t ib, uint32_t id, struct opnd *a,
+			struct opnd *b, struct opnd *d)
+{
+	if (!get2(c, ia, ib, a, b))
+		return false;
+	if (get(c, id, d))
+		return true;
+	put(a);
+	put(b);
+	return false;
+}
 
 /* Defines result `id` of type `t` with the given slot values (copied). */
 static inline bool def(struct ctx *c, uint32_t id, uint32_t t, const uint32_t *v, uint32_t n)
