@@ -123,8 +123,10 @@ struct obs_ctx {
 	 * TF captures from (glUseProgram, program pipelines) or the indexed
 	 * TF buffer bindings (glBindBufferBase / Range / Offset,
 	 * glBindBuffers*, glBindTransformFeedback, glDeleteBuffers,
-	 * glDeleteTransformFeedbacks, glTransformFeedbackBuffer*) may have
-	 * changed.  While it stays the same, obs_tf_end uses the program and
+	 * glDeleteTransformFeedbacks, glTransformFeedbackBuffer*), the
+	 * generic TRANSFORM_FEEDBACK_BUFFER binding (glBindBuffer with that
+	 * target) or the size of any buffer (glBufferData, glBufferStorage
+	 * and their named forms) may have changed.  While it stays the same, obs_tf_end uses the program and
 	 * the bound ranges it last read in this context. */
 	uint64_t tf_state_generation;
 };

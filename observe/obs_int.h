@@ -1,6 +1,6 @@
 /*
  * obs_int.h - what the observation core's files share: version checks,
- * name translation and the COPY_READ_BUFFER read-back.  Not for users of
+ * name translation and the buffer read-back.  Not for users of
  * the core (obs.h is).
  */
 #ifndef OBS_INT_H
@@ -18,27 +18,37 @@ bool obs_ctx_at_least(const struct obs_ctx *c, int gl_major, int gl_minor, int e
 uint32_t obs_app_name(const struct obs_ctx *c, enum obs_object kind, uint32_t name);
 
 /*
- * A read-back of a buffer's bytes through the COPY_READ_BUFFER binding, in
- * three steps so that the bytes can go straight into a record:
+ * A read-back of a buffer's bytes, in steps so that the bytes can go
+ * straight into a record:
  *
- *   obs_readback_begin   saves the binding, binds `buffer`, returns its
- *                        GL_BUFFER_SIZE;
+ *   obs_readback_begin   makes `buffer` reachable through a target: the
+ *                        caller's `bound_target` when it knows `buffer` is
+ *                        bound there (the generic TRANSFORM_FEEDBACK_BUFFER
+ *                        binding after glBindBufferBase, say: nothing to
+ *                        change), else COPY_READ_BUFFER, whose binding is
+ *                        saved and bound to `buffer`;
+ *   obs_readback_size    its GL_BUFFER_SIZE;
  *   obs_readback_into    copies [offset, offset+size) into `dst` (size
  *                        bytes); NULL, or why it could not (then `dst` is
  *                        untouched);
- *   obs_readback_end     restores the binding; with `check`, false when the
- *                        GL raised an error since the caller's last
- *                        GetError (the bytes copied are then not to be
- *                        trusted).
+ *   obs_readback_end     restores what begin changed; with `check`, false
+ *                        when the GL raised an error since the caller's
+ *                        last GetError (the bytes copied are then not to
+ *                        be trusted).
  *
  * Every begin must be followed by an end.
  */
 struct obs_readback {
-	int old;   /* COPY_READ_BUFFER_BINDING to restore */
+	unsigned target;  /* the target `buffer` is read through */
+	bool rebound;     /* COPY_READ_BUFFER was bound: restore `old` */
+	int old;          /* COPY_READ_BUFFER_BINDING to restore */
 };
 
-int64_t obs_readback_begin(const struct obs_ctx *c, uint32_t buffer, struct obs_readback *rb);
-const char *obs_readback_into(const struct obs_ctx *c, int64_t offset, int64_t size, void *dst);
+void obs_readback_begin(const struct obs_ctx *c, uint32_t buffer, unsigned bound_target,
+			struct obs_readback *rb);
+int64_t obs_readback_size(const struct obs_ctx *c, const struct obs_readback *rb);
+const char *obs_readback_into(const struct obs_ctx *c, const struct obs_readback *rb,
+			      int64_t offset, int64_t size, void *dst);
 bool obs_readback_end(const struct obs_ctx *c, const struct obs_readback *rb, bool check);
 
 #endif

@@ -2,7 +2,7 @@
  * obs_read.c - the observations of data the application asked for: query
  * results (`query`), glGetBufferSubData (`buffer_read`) and read mappings
  * (`map_read`), docs/trace-format.md "Observation kinds"; plus the
- * COPY_READ_BUFFER read-back the TF observation uses (obs_int.h).
+ * buffer read-back the TF observation uses (obs_int.h).
  *
  * Results whose value depends on timing (GL_QUERY_RESULT_AVAILABLE,
  * GL_QUERY_RESULT_NO_WAIT) are not observations: they stay in the call's
@@ -29,37 +29,58 @@ uint32_t obs_app_name(const struct obs_ctx *c, enum obs_object kind, uint32_t na
 	return c->app_name && name ? c->app_name(c->user, kind, name) : name;
 }
 
-int64_t obs_readback_begin(const struct obs_ctx *c, uint32_t buffer, struct obs_readback *rb)
+void obs_readback_begin(const struct obs_ctx *c, uint32_t buffer, unsigned bound_target,
+			struct obs_readback *rb)
 {
 	const struct obs_gl *gl = c->gl;
-	int64_t size = 0;
 
 	rb->old = 0;
-	gl->GetIntegerv(OBS_GL_COPY_READ_BUFFER_BINDING, &rb->old);
-	gl->BindBuffer(OBS_GL_COPY_READ_BUFFER, buffer);
-	gl->GetBufferParameteri64v(OBS_GL_COPY_READ_BUFFER, OBS_GL_BUFFER_SIZE, &size);
+	rb->target = bound_target;
+	rb->rebound = !bound_target;
+	if (rb->rebound) {
+		rb->target = OBS_GL_COPY_READ_BUFFER;
+		gl->GetIntegerv(OBS_GL_COPY_READ_BUFFER_BINDING, &rb->old);
+		gl->BindBuffer(OBS_GL_COPY_READ_BUFFER, buffer);
+	}
+}
+
+int64_t obs_readback_size(const struct obs_ctx *c, const struct obs_readback *rb)
+{
+	int64_t size = 0;
+
+	c->gl->GetBufferParameteri64v(rb->target, OBS_GL_BUFFER_SIZE, &size);
 	return size;
 }
 
-const char *obs_readback_into(const struct obs_ctx *c, int64_t offset, int64_t size, void *dst)
+/*
+ * On desktop GL, glGetBufferSubData of a mapped buffer is an error (unless
+ * the mapping is persistent), so whether it is mapped is asked first.  On
+ * GLES the map itself fails on a mapped buffer; that is asked only then,
+ * to say why: one GL call less on every read-back.  Either way the error
+ * is the caller's to consume (obs_readback_end, obs_ctx.drain).
+ */
+const char *obs_readback_into(const struct obs_ctx *c, const struct obs_readback *rb,
+			      int64_t offset, int64_t size, void *dst)
 {
 	const struct obs_gl *gl = c->gl;
 	int mapped = 0;
 
 	if (offset < 0 || size <= 0)
 		return "empty range";
-	gl->GetBufferParameteriv(OBS_GL_COPY_READ_BUFFER, OBS_GL_BUFFER_MAPPED, &mapped);
-	if (mapped)
-		return "the buffer is mapped by the application";
 	if (!c->gles) {
-		gl->GetBufferSubData(OBS_GL_COPY_READ_BUFFER, offset, size, dst);
+		gl->GetBufferParameteriv(rb->target, OBS_GL_BUFFER_MAPPED, &mapped);
+		if (mapped)
+			return "the buffer is mapped by the application";
+		gl->GetBufferSubData(rb->target, offset, size, dst);
 		return NULL;
 	}
-	const void *p = gl->MapBufferRange(OBS_GL_COPY_READ_BUFFER, offset, size, OBS_GL_MAP_READ_BIT);
-	if (!p)
-		return "glMapBufferRange failed";
+	const void *p = gl->MapBufferRange(rb->target, offset, size, OBS_GL_MAP_READ_BIT);
+	if (!p) {
+		gl->GetBufferParameteriv(rb->target, OBS_GL_BUFFER_MAPPED, &mapped);
+		return mapped ? "the buffer is mapped by the application" : "glMapBufferRange failed";
+	}
 	memcpy(dst, p, (size_t)size);
-	gl->UnmapBuffer(OBS_GL_COPY_READ_BUFFER);
+	gl->UnmapBuffer(rb->target);
 	return NULL;
 }
 
@@ -67,7 +88,8 @@ bool obs_readback_end(const struct obs_ctx *c, const struct obs_readback *rb, bo
 {
 	const struct obs_gl *gl = c->gl;
 
-	gl->BindBuffer(OBS_GL_COPY_READ_BUFFER, (unsigned)rb->old);
+	if (rb->rebound)
+		gl->BindBuffer(OBS_GL_COPY_READ_BUFFER, (unsigned)rb->old);
 	return !check || gl->GetError() == OBS_GL_NO_ERROR;
 }
 

@@ -16,12 +16,17 @@
  *
  * This runs after every TF draw of a captured application, so it asks the
  * driver as little as it can: with the caller's struct obs_tf_cache, the
- * layout (and its encoding) is read once per program and link, the program
- * and the bound ranges once per change of them (the caller counts the calls
- * that may change them), and the number of binding points once per
- * context; each record's bytes are read straight into the record.  What
- * no call of the application can change behind such a count (buffer sizes,
- * whether a buffer is mapped, the bytes) is asked every time.
+ * layout (and its encoding) is read once per program and link, the program,
+ * the bound ranges, the generic binding and the bound buffers' sizes once
+ * per change of them (the caller counts the calls that may change them),
+ * and the number of binding points once per context.  A buffer bound to
+ * the generic TRANSFORM_FEEDBACK_BUFFER binding is read through it, with
+ * no binding changed; each record's bytes are read straight into the
+ * record.  In the common case (one buffer, glBindBufferBase) an
+ * observation on GLES costs four GL calls: glGetError before (the
+ * application's errors are put aside), map, unmap, glGetError after; on
+ * desktop GL also four (whether the buffer is mapped is asked before
+ * glGetBufferSubData instead of the map and unmap).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -289,6 +294,7 @@ struct tf_binding {
 	uint32_t index;
 	uint32_t buffer;          /* the driver's name */
 	int64_t start, size;      /* TRANSFORM_FEEDBACK_BUFFER_START / _SIZE */
+	int64_t buffer_size;      /* its GL_BUFFER_SIZE; -1 while not asked */
 };
 
 struct obs_tf_cache {
@@ -299,6 +305,7 @@ struct obs_tf_cache {
 	bool state_valid;         /* program and bound[] are the context's */
 	uint64_t state_generation; /* obs_ctx.tf_state_generation they were read under */
 	uint32_t program;         /* tf_program() */
+	uint32_t generic;         /* the generic TRANSFORM_FEEDBACK_BUFFER binding */
 	unsigned nbound;
 	struct tf_binding bound[MAX_TF_BUFFERS];
 };
@@ -381,19 +388,27 @@ static int max_binding_points(const struct obs_ctx *c)
 }
 
 /*
- * One tf_buffer record: binding point `index` has `buffer` bound at
+ * One tf_buffer record: binding point b->index has b->buffer bound at
  * [start, start+size) (size 0: to the end).  The bytes are read from the
  * driver straight into the record; when they cannot be, the record says
- * why instead.  True when its last GL call was a glGetError that returned
+ * why instead.  The buffer is read through the generic
+ * TRANSFORM_FEEDBACK_BUFFER binding when it is bound there (the usual
+ * glBindBufferBase case: no binding to change and restore); its size is
+ * asked once per state generation (sizes change only through calls that
+ * bump it).  True when its last GL call was a glGetError that returned
  * GL_NO_ERROR (then no error of ours is pending).
  */
 static bool write_tf_buffer(const struct obs_ctx *c, uint64_t seq, bool paused,
-			    const struct cached_layout *k, uint32_t index, uint32_t buffer,
-			    int64_t start, int64_t size)
+			    const struct cached_layout *k, struct tf_binding *b, uint32_t generic)
 {
 	struct obs_readback rb;
-	const int64_t total = obs_readback_begin(c, buffer, &rb);
+	int64_t start = b->start, size = b->size;
 
+	obs_readback_begin(c, b->buffer,
+			   b->buffer == generic ? OBS_GL_TRANSFORM_FEEDBACK_BUFFER : 0, &rb);
+	if (b->buffer_size < 0)
+		b->buffer_size = obs_readback_size(c, &rb);
+	const int64_t total = b->buffer_size;
 	/* BindBufferBase binds "the whole buffer": size 0 means to the end. */
 	if (size == 0 || start + size > total)
 		size = total - start;
@@ -401,6 +416,7 @@ static bool write_tf_buffer(const struct obs_ctx *c, uint64_t seq, bool paused,
 	uint8_t *first = c->reserve(c->user, k->encoded_bytes + 256 + n + MAX_WHY_BYTES), *p = first;
 	if (!p) {
 		obs_readback_end(c, &rb, false);
+		b->buffer_size = -1;
 		return false;
 	}
 	p = trace_enc_map(p, 8);
@@ -409,9 +425,9 @@ static bool write_tf_buffer(const struct obs_ctx *c, uint64_t seq, bool paused,
 	p = trace_enc_key(p, "after");
 	p = paused ? trace_enc_string(p, "pause", 5) : trace_enc_string(p, "end", 3);
 	p = trace_enc_key(p, "index");
-	p = trace_enc_uint(p, index);
+	p = trace_enc_uint(p, b->index);
 	p = trace_enc_key(p, "buffer");
-	p = trace_enc_uint(p, obs_app_name(c, OBS_OBJ_BUFFER, buffer));
+	p = trace_enc_uint(p, obs_app_name(c, OBS_OBJ_BUFFER, b->buffer));
 	p = trace_enc_key(p, "offset");
 	p = trace_enc_uint(p, (uint64_t)start);
 	p = trace_enc_key(p, "size");
@@ -423,13 +439,14 @@ static bool write_tf_buffer(const struct obs_ctx *c, uint64_t seq, bool paused,
 	/* What trace_enc_blob() writes, with the bytes read in place. */
 	p = trace_enc_key(p, "data");
 	p = trace_enc_varint(trace_enc_tag(p, TRACE_TAG_BLOB), n);
-	const char *why = n ? obs_readback_into(c, start, size, p) : "empty range";
+	const char *why = n ? obs_readback_into(c, &rb, start, size, p) : "empty range";
 	const bool checked = why == NULL;
 	if (!obs_readback_end(c, &rb, checked) && !why)
 		why = "the driver refused the read-back";
 	if (why) {
 		p = trace_enc_key(data_key, "unavailable");
 		p = trace_enc_string(p, why, strlen(why));
+		b->buffer_size = -1;  /* not to be trusted either: ask again */
 	} else {
 		p += n;
 	}
@@ -442,6 +459,10 @@ static void read_bindings(const struct obs_ctx *c, struct obs_tf_cache *k)
 {
 	const struct obs_gl *gl = c->gl;
 
+	int generic = 0;
+
+	gl->GetIntegerv(OBS_GL_TRANSFORM_FEEDBACK_BUFFER_BINDING, &generic);
+	k->generic = (uint32_t)generic;
 	k->nbound = 0;
 	for (unsigned i = 0; i < (unsigned)k->max_buffers; i++) {
 		struct tf_binding *b = &k->bound[k->nbound];
@@ -452,6 +473,7 @@ static void read_bindings(const struct obs_ctx *c, struct obs_tf_cache *k)
 		b->index = i;
 		b->buffer = (uint32_t)buffer;
 		b->start = b->size = 0;
+		b->buffer_size = -1;
 		gl->GetInteger64i_v(OBS_GL_TRANSFORM_FEEDBACK_BUFFER_START, i, &b->start);
 		gl->GetInteger64i_v(OBS_GL_TRANSFORM_FEEDBACK_BUFFER_SIZE, i, &b->size);
 		k->nbound++;
@@ -460,15 +482,18 @@ static void read_bindings(const struct obs_ctx *c, struct obs_tf_cache *k)
 
 void obs_tf_end(const struct obs_ctx *c, uint64_t seq, bool paused)
 {
-	struct obs_tf_cache local = { 0 };
-	struct obs_tf_cache *k = c->tf_cache ? c->tf_cache : &local;
-	const bool state_known = k->state_valid && k->state_generation == c->tf_state_generation;
+	struct obs_tf_cache local;  /* zeroed only when used: it is ~1 KiB */
+	struct obs_tf_cache *k = c->tf_cache;
 	struct cached_layout *l;
 	uint32_t program;
 	bool asked = false;
 
-	if (!c->tf_cache)
+	if (!k) {
+		memset(&local, 0, sizeof local);
 		local.generation = c->program_generation;
+		k = &local;
+	}
+	const bool state_known = k->state_valid && k->state_generation == c->tf_state_generation;
 	c->stash(c->user);
 	if (state_known) {
 		program = k->program;
@@ -492,10 +517,8 @@ void obs_tf_end(const struct obs_ctx *c, uint64_t seq, bool paused)
 		k->state_valid = true;
 	}
 	bool clean = false;
-	for (unsigned i = 0; l && i < k->nbound; i++) {
-		const struct tf_binding *b = &k->bound[i];
-		clean = write_tf_buffer(c, seq, paused, l, b->index, b->buffer, b->start, b->size);
-	}
+	for (unsigned i = 0; l && i < k->nbound; i++)
+		clean = write_tf_buffer(c, seq, paused, l, &k->bound[i], k->generic);
 	/* After a read-back's glGetError found nothing, no error of ours can
 	 * be pending. */
 	if (!clean)

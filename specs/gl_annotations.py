@@ -274,11 +274,13 @@ for _f in ("glLinkProgram", "glLinkProgramARB", "glProgramBinary",
            "glTransformFeedbackVaryingsNV"):
     CAPTURE_HOOKS[_f] = "PROGRAM"
 # TF_TARGET_BINDING (first argument a buffer target) and TF_STATE: the call
-# may change which program TF captures from or what is bound to the indexed
-# TF buffer binding points; the capture asks the driver again at the next
-# TF observation (struct obs_tf_cache).  TF_TARGET_BINDING counts only with
+# may change which program TF captures from, what is bound to the indexed
+# or the generic TF buffer binding points, or the size of a buffer (which
+# may be bound there); the capture asks the driver again at the next TF
+# observation (struct obs_tf_cache).  TF_TARGET_BINDING counts only with
 # GL_TRANSFORM_FEEDBACK_BUFFER (when recorded).
-for _f in ("glBindBufferBase", "glBindBufferBaseEXT", "glBindBufferBaseNV",
+for _f in ("glBindBuffer", "glBindBufferARB",
+           "glBindBufferBase", "glBindBufferBaseEXT", "glBindBufferBaseNV",
            "glBindBufferRange", "glBindBufferRangeEXT", "glBindBufferRangeNV",
            "glBindBufferOffsetEXT", "glBindBufferOffsetNV", "glBindBuffersBase",
            "glBindBuffersRange"):
@@ -290,7 +292,12 @@ for _f in ("glTransformFeedbackBufferBase", "glTransformFeedbackBufferRange",
            "glUseProgramObjectARB", "glBindProgramPipeline",
            "glBindProgramPipelineEXT", "glUseProgramStages",
            "glUseProgramStagesEXT", "glDeleteProgramPipelines",
-           "glDeleteProgramPipelinesEXT", "glUseShaderProgramEXT"):
+           "glDeleteProgramPipelinesEXT", "glUseShaderProgramEXT",
+           "glBufferData", "glBufferDataARB", "glNamedBufferData",
+           "glNamedBufferDataEXT", "glBufferStorage", "glBufferStorageEXT",
+           "glNamedBufferStorage", "glNamedBufferStorageEXT",
+           "glBufferStorageMemEXT", "glNamedBufferStorageMemEXT",
+           "glBufferStorageExternalEXT", "glNamedBufferStorageExternalEXT"):
     CAPTURE_HOOKS[_f] = "TF_STATE"
 
 # Draw calls: the parameter that plays each role (absent = not used).

@@ -5,20 +5,27 @@
  * ranges, kept until a call that may change them) must notice:
  * glBindBufferBase / glBindBufferRange on TF binding points, the same on
  * another target (no change), a second TF object bound and unbound,
- * glDeleteBuffers of a bound buffer, and (GLES 3.1) program pipelines
- * switched by glBindProgramPipeline and glUseProgramStages.
+ * glDeleteBuffers of a bound buffer, a bound buffer given new storage of
+ * another size by glBufferData, the generic TRANSFORM_FEEDBACK_BUFFER
+ * binding moved to another buffer by glBindBuffer (the capture reads
+ * through that binding when it holds the buffer it reads), and (GLES 3.1)
+ * program pipelines switched by glBindProgramPipeline and
+ * glUseProgramStages.
  *
  * Before each TF draw's end it asks the GL itself what is bound and prints
- * "tf PROGRAM I:BUFFER:START:SIZE ..." (the program whose outputs TF
- * captures and every binding point with a buffer, as glGetIntegeri_v /
- * glGetInteger64i_v report them); the capture's observations of that draw
- * must say the same.  Other lines are information.  Every buffer has
- * BUFFER_BYTES bytes.
+ * "tf PROGRAM I:BUFFER:START:SIZE:BUFFER_SIZE ..." (the program whose
+ * outputs TF captures and every binding point with a buffer, as
+ * glGetIntegeri_v / glGetInteger64i_v report them, with the buffer's
+ * GL_BUFFER_SIZE); after the end it maps each bound range and prints its
+ * bytes, "data I HEX".  The capture's observations of that draw must say
+ * the same.  Other lines are information.  Buffers are filled with 0xab
+ * when created, so that a read of the wrong buffer shows.
  *
  * Usage: cap-tf-bindings   (exit 0, 77 when GLES 3 is unavailable)
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cap_test_egl.h"
 
@@ -47,11 +54,13 @@ static const char *const v_ac[] = { "a", "c" };
 
 static GLuint new_buffer(void)
 {
+	unsigned char fill[BUFFER_BYTES];
 	GLuint b;
 
+	memset(fill, 0xab, sizeof fill);
 	glGenBuffers(1, &b);
 	glBindBuffer(GL_COPY_WRITE_BUFFER, b);
-	glBufferData(GL_COPY_WRITE_BUFFER, BUFFER_BYTES, NULL, GL_STREAM_READ);
+	glBufferData(GL_COPY_WRITE_BUFFER, BUFFER_BYTES, fill, GL_STREAM_READ);
 	return b;
 }
 
@@ -80,24 +89,66 @@ static GLuint program(const char *const *varyings, int count, GLenum mode, int s
 	return p;
 }
 
-/* Prints what the GL reports TF captures from and into. */
-static void print_state(GLuint program_expected)
+/* The buffer at TF binding point i, its range and its size; false when
+ * none is bound. */
+static int binding(GLint i, GLint *buffer, GLint64 *start, GLint64 *size, GLint64 *total)
+{
+	*buffer = 0;
+	*start = *size = *total = 0;
+	glGetIntegeri_v(GL_TRANSFORM_FEEDBACK_BUFFER_BINDING, (GLuint)i, buffer);
+	if (!*buffer)
+		return 0;
+	glGetInteger64i_v(GL_TRANSFORM_FEEDBACK_BUFFER_START, (GLuint)i, start);
+	glGetInteger64i_v(GL_TRANSFORM_FEEDBACK_BUFFER_SIZE, (GLuint)i, size);
+	glBindBuffer(GL_COPY_READ_BUFFER, (GLuint)*buffer);
+	glGetBufferParameteri64v(GL_COPY_READ_BUFFER, GL_BUFFER_SIZE, total);
+	glBindBuffer(GL_COPY_READ_BUFFER, 0);
+	return 1;
+}
+
+static GLint binding_points(void)
 {
 	GLint max = 0;
 
 	glGetIntegerv(GL_MAX_TRANSFORM_FEEDBACK_SEPARATE_ATTRIBS, &max);
+	return max;
+}
+
+/* Prints what the GL reports TF captures from and into. */
+static void print_state(GLuint program_expected)
+{
 	printf("tf %u", program_expected);
-	for (GLint i = 0; i < max; i++) {
-		GLint buffer = 0;
-		GLint64 start = 0, size = 0;
-		glGetIntegeri_v(GL_TRANSFORM_FEEDBACK_BUFFER_BINDING, (GLuint)i, &buffer);
-		if (!buffer)
-			continue;
-		glGetInteger64i_v(GL_TRANSFORM_FEEDBACK_BUFFER_START, (GLuint)i, &start);
-		glGetInteger64i_v(GL_TRANSFORM_FEEDBACK_BUFFER_SIZE, (GLuint)i, &size);
-		printf(" %d:%d:%lld:%lld", i, buffer, (long long)start, (long long)size);
+	for (GLint i = 0; i < binding_points(); i++) {
+		GLint buffer;
+		GLint64 start, size, total;
+		if (binding(i, &buffer, &start, &size, &total))
+			printf(" %d:%d:%lld:%lld:%lld", i, buffer, (long long)start, (long long)size,
+			       (long long)total);
 	}
 	printf("\n");
+}
+
+/* Prints the bytes of every bound range (a whole-buffer binding: to the
+ * buffer's end), as the application reads them back. */
+static void print_data(void)
+{
+	for (GLint i = 0; i < binding_points(); i++) {
+		GLint buffer;
+		GLint64 start, size, total;
+		if (!binding(i, &buffer, &start, &size, &total))
+			continue;
+		if (size == 0 || start + size > total)
+			size = total - start;
+		glBindBuffer(GL_COPY_READ_BUFFER, (GLuint)buffer);
+		const unsigned char *p = glMapBufferRange(GL_COPY_READ_BUFFER, start, size,
+							  GL_MAP_READ_BIT);
+		printf("data %d ", i);
+		for (GLint64 j = 0; p && j < size; j++)
+			printf("%02x", p[j]);
+		printf("\n");
+		glUnmapBuffer(GL_COPY_READ_BUFFER);
+		glBindBuffer(GL_COPY_READ_BUFFER, 0);
+	}
 }
 
 /* One TF draw; `prog` is the program whose outputs it captures (the
@@ -108,6 +159,7 @@ static void tf_draw(GLuint prog)
 	glDrawArrays(GL_POINTS, 0, VERTICES);
 	print_state(prog);
 	glEndTransformFeedback();
+	print_data();
 	if (glGetError() != GL_NO_ERROR) {
 		fprintf(stderr, "GL error at the draw with program %u\n", prog);
 		exit(2);
@@ -190,6 +242,22 @@ int main(void)
 	tf_draw(inter);
 	glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 1, 0);
 	glDeleteTransformFeedbacks(1, &tfo);
+	tf_draw(inter);
+
+	/* New storage of another size for the buffer bound to the whole of
+	 * binding point 0 (the generic binding holds it too). */
+	glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, b5);
+	tf_draw(inter);
+	glBindBuffer(GL_COPY_WRITE_BUFFER, b5);
+	glBufferData(GL_COPY_WRITE_BUFFER, BUFFER_BYTES / 2, NULL, GL_STREAM_READ);
+	tf_draw(inter);
+	glBufferData(GL_COPY_WRITE_BUFFER, BUFFER_BYTES, NULL, GL_STREAM_READ);
+	tf_draw(inter);
+	/* The generic binding moves to a buffer TF does not write (it keeps
+	 * 0xab); binding point 0 keeps b5. */
+	glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, b3);
+	tf_draw(inter);
+	glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, b5);
 	tf_draw(inter);
 
 	pipelines();

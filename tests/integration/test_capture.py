@@ -282,39 +282,44 @@ def test_tf_layout_follows_every_program_change(xfbtrace, build_dir, tmp_path):
 
 
 def test_tf_observations_follow_every_binding_and_program_switch(xfbtrace, build_dir, tmp_path):
-    """The capture asks the driver for TF's program and bound ranges only
-    after a call that may change them (observe/obs_tf.c, struct
-    obs_tf_cache).  cap-tf-bindings changes them between TF draws with
-    glBindBufferBase / Range (also on another target: no change), a second
-    TF object, glDeleteBuffers of a bound buffer and program pipelines, and
-    prints what the GL reports before each glEndTransformFeedback; the
-    observations of that call must name the same program and ranges."""
+    """The capture asks the driver for TF's program, bound ranges, the
+    generic TF binding and the bound buffers' sizes only after a call that
+    may change them (observe/obs_tf.c, struct obs_tf_cache).
+    cap-tf-bindings changes them between TF draws with glBindBufferBase /
+    Range (also on another target: no change), a second TF object,
+    glDeleteBuffers of a bound buffer, glBufferData of a bound buffer,
+    glBindBuffer of the generic binding and program pipelines; it prints
+    what the GL reports before each glEndTransformFeedback and the bytes it
+    reads back after.  The observations of that call must name the same
+    program and ranges and hold the same bytes."""
     prog = build_dir / "tests" / "capture" / "cap-tf-bindings"
     trace = tmp_path / "bindings.xfbt"
     out = capture(xfbtrace, trace, [prog])
-    buffer_bytes = 256  # every buffer of cap-tf-bindings
 
     def as_observed(field):
-        index, buffer, start, size = (int(x) for x in field.split(":"))
+        index, buffer, start, size, total = (int(x) for x in field.split(":"))
         # The observation's size: a whole-buffer binding (size 0) to its end.
-        if size == 0 or start + size > buffer_bytes:
-            size = buffer_bytes - start
+        if size == 0 or start + size > total:
+            size = total - start
         return index, buffer, start, size
 
     expected = []
     for line in out.stdout.splitlines():
         if line.startswith("tf "):
             fields = line.split()[1:]
-            expected.append((int(fields[0]), [as_observed(f) for f in fields[1:]]))
-    assert len(expected) >= 8, out.stdout
+            expected.append((int(fields[0]), [as_observed(f) for f in fields[1:]], []))
+        elif line.startswith("data "):
+            _, index, hexdata = (line.split() + [""])[:3]
+            expected[-1][2].append((int(index), bytes.fromhex(hexdata)))
+    assert len(expected) >= 13, out.stdout
     assert "info pipelines tried" in out.stdout  # llvmpipe has GLES 3.1
 
     recs = records(xfbtrace, trace)
     ends = [c["no"] for c in calls(recs) if c["name"] == "glEndTransformFeedback"]
     assert len(ends) == len(expected)
     tf_obs = observations(recs, "tf_buffer")
-    for no, (program, ranges) in zip(ends, expected):
+    for no, (program, ranges, datas) in zip(ends, expected):
         obs = [o for o in tf_obs if o["call"] == no]
         assert [(o["index"], o["buffer"], o["offset"], o["size"]) for o in obs] == ranges, no
         assert all(o["layout"]["program"] == program for o in obs), (no, program)
-        assert all("data" in o for o in obs), no
+        assert [(o["index"], blob_bytes(o["data"])) for o in obs] == datas, no
