@@ -8,9 +8,13 @@ libxfbtrace-capture.so with observations (the default: each TF end, query
 result and read mapping is also read back from the driver, which apitrace
 never does), under libxfbtrace-capture.so with XFBTRACE_OBSERVE=0 (calls
 only: the like-for-like comparison), and under apitrace's egltrace.so.  Each
-way runs --repeat times, interleaved; the median ns/call per case is kept.
-Prints, per case, ns/call of each way and the ratios of added cost
-(xfbtrace / apitrace; the target is <= 0.5).
+way runs --repeat times, interleaved.  In each run cap-bench times every
+case --trials times and reports its fastest trial (noise only adds time);
+the table gives the fastest of those over the runs, and the ratios also
+for the median run.  Prints, per case, ns per
+iteration of each way (one call; TF: begin + draw + end; maps: map +
+unmap) and the ratios of added cost (xfbtrace / apitrace; the target is
+<= 0.5).
 
 With --callgrind, wall time is replaced by instruction counts, which do not
 depend on the machine's load: each case runs alone under valgrind
@@ -27,8 +31,8 @@ instead of wall time (CAP_BENCH_CLOCK=thread): steadier on a loaded machine,
 and like wall time on an idle one it leaves out the work of other threads
 (the capture's compressor; apitrace compresses in the application thread).
 
-usage: bench/capture_overhead.py [--build DIR] [--repeat N] [--scale N] [--markdown]
-                                 [--thread-cpu] [--callgrind [CASE ...]]
+usage: bench/capture_overhead.py [--build DIR] [--repeat N] [--trials N] [--scale N]
+                                 [--markdown] [--thread-cpu] [--callgrind [CASE ...]]
 """
 import argparse
 import os
@@ -43,10 +47,11 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 EGLTRACE = "/usr/lib/x86_64-linux-gnu/apitrace/wrappers/egltrace.so"
 
 
-def run_bench(prog, scale, env_extra):
+def run_bench(prog, scale, case, env_extra):
+    """cap-bench's result lines for one case, run alone in its own process."""
     env = dict(os.environ, **env_extra)
-    out = subprocess.run([str(prog), str(scale)], capture_output=True, text=True, env=env,
-                         timeout=900)
+    out = subprocess.run([str(prog), str(scale), case], capture_output=True, text=True,
+                         env=env, timeout=900)
     if out.returncode != 0:
         sys.exit(f"capture_overhead: {prog} failed ({out.returncode}): {out.stderr[-2000:]}")
     result = {}
@@ -79,7 +84,7 @@ CASE_ITERATIONS = {
 def callgrind_count(prog, case, scale, env_extra, tmp):
     """(instructions in the case's loop, of which in trace_spool_pack)."""
     out = pathlib.Path(tmp) / "callgrind.out"
-    env = dict(os.environ, **env_extra)
+    env = dict(os.environ, CAP_BENCH_TRIALS="1", **env_extra)
     cmd = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
            "--collect-atstart=no", f"--toggle-collect={CASE_FUNCS[case]}",
            str(prog), str(scale), case]
@@ -151,6 +156,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--build", default=str(ROOT / "build"), help="meson build dir (default: build)")
     ap.add_argument("--repeat", type=int, default=5, help="runs per way (default 5)")
+    ap.add_argument("--trials", type=int, default=5,
+                    help="timed trials per case in each run, fastest kept (default 5)")
     ap.add_argument("--scale", type=int, default=1, help="iteration multiplier for cap-bench")
     ap.add_argument("--markdown", action="store_true", help="print a Markdown table")
     ap.add_argument("--thread-cpu", action="store_true",
@@ -173,61 +180,78 @@ def main():
                 sys.exit(f"capture_overhead: unknown case {c!r} (cases: {', '.join(CASE_FUNCS)})")
         run_callgrind(args, prog, lib, cases)
         return
+    if args.repeat < 1 or args.trials < 1 or args.scale < 1:
+        sys.exit("capture_overhead: --repeat, --trials and --scale must be at least 1")
+    os.environ["CAP_BENCH_TRIALS"] = str(args.trials)
     if args.thread_cpu:
         os.environ["CAP_BENCH_CLOCK"] = "thread"
     have_apitrace = os.path.exists(EGLTRACE)
     if not have_apitrace:
         print("capture_overhead: apitrace is not installed; its column stays empty", file=sys.stderr)
 
+    # Each case runs in a process of its own, so that no case pays for the
+    # previous one's trace data (the capture's compressor thread catching up).
     runs = {"plain": [], "xfbtrace": [], "calls-only": [], "apitrace": []}
     with tempfile.TemporaryDirectory() as tmp:
+        out = pathlib.Path(tmp) / "x.xfbt"
+        at = pathlib.Path(tmp) / "a.trace"
+        ways = {
+            "plain": {},
+            "xfbtrace": {"LD_PRELOAD": str(lib), "XFBTRACE_OUTPUT": str(out)},
+            "calls-only": {"LD_PRELOAD": str(lib), "XFBTRACE_OUTPUT": str(out),
+                           "XFBTRACE_OBSERVE": "0"},
+        }
+        if have_apitrace:
+            ways["apitrace"] = {"LD_PRELOAD": EGLTRACE, "TRACE_FILE": str(at)}
         for i in range(args.repeat):
             print(f"capture_overhead: round {i + 1}/{args.repeat}", file=sys.stderr)
-            runs["plain"].append(run_bench(prog, args.scale, {}))
-            out = pathlib.Path(tmp) / f"x{i}.xfbt"
-            runs["xfbtrace"].append(run_bench(prog, args.scale, {
-                "LD_PRELOAD": str(lib), "XFBTRACE_OUTPUT": str(out)}))
-            out.unlink(missing_ok=True)
-            runs["calls-only"].append(run_bench(prog, args.scale, {
-                "LD_PRELOAD": str(lib), "XFBTRACE_OUTPUT": str(out), "XFBTRACE_OBSERVE": "0"}))
-            out.unlink(missing_ok=True)
-            if have_apitrace:
-                at = pathlib.Path(tmp) / f"a{i}.trace"
-                runs["apitrace"].append(run_bench(prog, args.scale, {
-                    "LD_PRELOAD": EGLTRACE, "TRACE_FILE": str(at)}))
-                at.unlink(missing_ok=True)
+            for way, env in ways.items():
+                result = {}
+                for case in CASE_FUNCS:
+                    result.update(run_bench(prog, args.scale, case, env))
+                    out.unlink(missing_ok=True)
+                    at.unlink(missing_ok=True)
+                runs[way].append(result)
 
     cases = list(runs["plain"][0].keys())
-    med = {way: {c: statistics.median(r[c] for r in rs) for c in cases} if rs else {}
-           for way, rs in runs.items()}
-    rows = []
-    for c in cases:
-        plain = med["plain"][c]
-        ours, calls_only = med["xfbtrace"][c], med["calls-only"][c]
-        theirs = med["apitrace"].get(c)
-        added_theirs = theirs - plain if theirs is not None else None
+    # The fastest run is the steadiest estimate (noise only adds time); the
+    # median run shows how far a typical run is from it.
+    stats = {"fastest": min, "median": statistics.median}
+    val = {name: {way: {c: f(r[c] for r in rs) for c in cases} if rs else {}
+                  for way, rs in runs.items()} for name, f in stats.items()}
 
-        def ratio(v):
-            return (v - plain) / added_theirs if added_theirs and added_theirs > 0 else None
-        rows.append((c, plain, ours, calls_only, theirs, ratio(calls_only), ratio(ours)))
+    def ratios(name, c):
+        v = val[name]
+        plain, theirs = v["plain"][c], v["apitrace"].get(c)
+        if theirs is None or theirs <= plain:
+            return None, None
+        return ((v["calls-only"][c] - plain) / (theirs - plain),
+                (v["xfbtrace"][c] - plain) / (theirs - plain))
 
     fmt = (lambda v: "-" if v is None else f"{v:.0f}")
     rfmt = (lambda r: "-" if r is None else f"{r:.2f}")
+    rows = []
+    for c in cases:
+        v = val["fastest"]
+        (r1, r2), (m1, m2) = ratios("fastest", c), ratios("median", c)
+        rows.append((c, v["plain"][c], v["calls-only"][c], v["xfbtrace"][c],
+                     v["apitrace"].get(c), f"{rfmt(r1)} ({rfmt(m1)})",
+                     f"{rfmt(r2)} ({rfmt(m2)})"))
     if args.markdown:
         print("| case | plain | xfbtrace calls only | xfbtrace + observations | apitrace "
               "| ratio calls only | ratio + observations |")
         print("|---|---|---|---|---|---|---|")
-        for c, p, o, co, t, r1, r2 in rows:
-            print(f"| {c} | {fmt(p)} | {fmt(co)} | {fmt(o)} | {fmt(t)} | {rfmt(r1)} | {rfmt(r2)} |")
+        for c, p, co, o, t, r1, r2 in rows:
+            print(f"| {c} | {fmt(p)} | {fmt(co)} | {fmt(o)} | {fmt(t)} | {r1} | {r2} |")
     else:
-        print(f"{'case':24} {'plain':>7} {'calls-only':>11} {'+observe':>9} {'apitrace':>9} "
-              f"{'ratio':>6} {'ratio+obs':>10}")
-        for c, p, o, co, t, r1, r2 in rows:
-            print(f"{c:24} {fmt(p):>7} {fmt(co):>11} {fmt(o):>9} {fmt(t):>9} {rfmt(r1):>6} {rfmt(r2):>10}")
+        print(f"{'case':22} {'plain':>6} {'calls-only':>10} {'+observe':>9} {'apitrace':>9} "
+              f"{'ratio':>12} {'ratio+obs':>12}")
+        for c, p, co, o, t, r1, r2 in rows:
+            print(f"{c:22} {fmt(p):>6} {fmt(co):>10} {fmt(o):>9} {fmt(t):>9} {r1:>12} {r2:>12}")
     clock = "application thread CPU ns" if args.thread_cpu else "ns"
-    print(f"(median of {args.repeat} runs each, {clock} per call; ratio = added cost of "
-          f"xfbtrace / added cost of apitrace, target <= 0.5)")
-
+    print(f"({clock} per iteration: the fastest of {args.repeat} runs, each the fastest of "
+          f"{args.trials} trials; ratio = added cost of xfbtrace / added cost of apitrace, "
+          f"of the fastest runs (of the median runs in parentheses); target <= 0.5)")
 
 if __name__ == "__main__":
     main()

@@ -29,6 +29,7 @@
 #include "cap_state.h"
 #include "trace_enc.h"
 #include "xt_fault.h"
+#include "xt_log.h"
 #include "xt_revision.h"
 
 struct cap_global cap_g = {
@@ -262,4 +263,23 @@ bool cap_thread_begin(struct cap_thread *t)
 	if (started_here)
 		start_properties(t);
 	return atomic_load(&cap_g.state) == CAP_ON;
+}
+
+/* With XFBTRACE_LOG=info (or debug): the spool's counters at exit, which
+ * tell where the capture's time went on a byte-heavy workload (fresh
+ * regions claimed, regions the application's own threads had to pack
+ * because the compressor thread was behind). */
+__attribute__((destructor)) static void spool_stats_at_exit(void)
+{
+	struct trace_spool_stats s;
+
+	if (xt_log_level() < XT_LOG_INFO || !cap_g.spool)
+		return;
+	trace_spool_stats(cap_g.spool, &s);
+	xt_info("capture: spool: %llu regions claimed, %llu reused, %llu for big records; "
+		"%llu chunks packed (%llu by the application's threads), %llu -> %llu bytes",
+		(unsigned long long)s.regions_claimed, (unsigned long long)s.regions_reused,
+		(unsigned long long)s.big_regions, (unsigned long long)s.chunks_packed,
+		(unsigned long long)s.packed_by_writer, (unsigned long long)s.raw_bytes,
+		(unsigned long long)s.packed_bytes);
 }
