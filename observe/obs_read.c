@@ -56,8 +56,10 @@ int64_t obs_readback_size(const struct obs_ctx *c, const struct obs_readback *rb
  * On desktop GL, glGetBufferSubData of a mapped buffer is an error (unless
  * the mapping is persistent), so whether it is mapped is asked first.  On
  * GLES the map itself fails on a mapped buffer; that is asked only then,
- * to say why: one GL call less on every read-back.  Either way the error
- * is the caller's to consume (obs_readback_end, obs_ctx.drain).
+ * to say why: one GL call less on every read-back.  The map's error is
+ * then consumed here (the caller has put the application's errors aside),
+ * as an expected one; any other error is the caller's to consume
+ * (obs_readback_end, obs_ctx.drain), with a warning.
  */
 const char *obs_readback_into(const struct obs_ctx *c, const struct obs_readback *rb,
 			      int64_t offset, int64_t size, void *dst)
@@ -77,7 +79,10 @@ const char *obs_readback_into(const struct obs_ctx *c, const struct obs_readback
 	const void *p = gl->MapBufferRange(rb->target, offset, size, OBS_GL_MAP_READ_BIT);
 	if (!p) {
 		gl->GetBufferParameteriv(rb->target, OBS_GL_BUFFER_MAPPED, &mapped);
-		return mapped ? "the buffer is mapped by the application" : "glMapBufferRange failed";
+		if (!mapped)
+			return "glMapBufferRange failed";
+		gl->GetError();  /* GL_INVALID_OPERATION: already mapped */
+		return "the buffer is mapped by the application";
 	}
 	memcpy(dst, p, (size_t)size);
 	gl->UnmapBuffer(rb->target);

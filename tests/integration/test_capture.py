@@ -323,3 +323,25 @@ def test_tf_observations_follow_every_binding_and_program_switch(xfbtrace, build
         assert [(o["index"], o["buffer"], o["offset"], o["size"]) for o in obs] == ranges, no
         assert all(o["layout"]["program"] == program for o in obs), (no, program)
         assert [(o["index"], blob_bytes(o["data"])) for o in obs] == datas, no
+
+
+def test_tf_buffer_mapped_at_end_is_reported_and_errors_stay_the_applications(
+        xfbtrace, build_dir, tmp_path):
+    """cap-tf-mapped ends a TF draw while it has the TF buffer mapped and an
+    error of its own pending: the capture's read-back fails (on GLES the
+    capture maps first and asks why only then), the observation says the
+    buffer was mapped, and the application gets exactly its own error back
+    (the program checks that and its bytes; exit 1 otherwise).  No warning
+    about an error of ours: that one is expected and consumed."""
+    prog = build_dir / "tests" / "capture" / "cap-tf-mapped"
+    trace = tmp_path / "mapped.xfbt"
+    out = capture(xfbtrace, trace, [prog])
+    assert "errors 0x500 0x0" in out.stdout and "ok" in out.stdout, out.stdout
+    assert "raised GL error" not in out.stderr, out.stderr
+    recs = records(xfbtrace, trace)
+    ends = [c["no"] for c in calls(recs) if c["name"] == "glEndTransformFeedback"]
+    obs = {o["call"]: o for o in observations(recs, "tf_buffer")}
+    assert len(ends) == 2
+    assert "data" in obs[ends[0]]
+    assert obs[ends[1]].get("unavailable") == "the buffer is mapped by the application"
+    assert "data" not in obs[ends[1]]
