@@ -366,11 +366,15 @@ static void on_create(struct cap_thread *t, struct cap_call *c, bool glx)
 	}
 	x = ctx_get(c->ret.u, true);
 	if (x) {
-		/* A handle the driver reuses names a new context: what the
-		 * observations cached of the old one (its programs, its
-		 * number of TF binding points) is not this one's. */
+		/* A handle the driver reuses names a new context: nothing the
+		 * capture learnt of the old one (its actual version and profile,
+		 * its driver strings, its client arrays, what the observations
+		 * cached of its programs) is this one's, so it starts afresh
+		 * as an unknown handle does. */
 		obs_tf_cache_destroy(x->tf_cache);
-		x->tf_cache = NULL;
+		pthread_mutex_lock(&cap_g.lock);  /* `next` is the list's */
+		*x = (struct cap_ctx){ .handle = c->ret.u, .next = x->next };
+		pthread_mutex_unlock(&cap_g.lock);
 		x->display = a[0].u;
 		x->gles = r.gles;
 		x->major = r.major;
