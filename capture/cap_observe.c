@@ -65,6 +65,9 @@ static void gl_table(struct obs_gl *gl)
 	gl->MapBufferRange = CAP_REAL(glMapBufferRange);
 	gl->UnmapBuffer = CAP_REAL(glUnmapBuffer);
 	gl->GetQueryObjectui64v = CAP_REAL(glGetQueryObjectui64v);
+	gl->GetBufferPointerv = CAP_REAL(glGetBufferPointerv);
+	gl->MemoryBarrier = CAP_REAL(glMemoryBarrier);
+	gl->Finish = CAP_REAL(glFinish);
 }
 
 /*

@@ -58,6 +58,11 @@ struct obs_gl {
 	void *(*MapBufferRange)(unsigned target, long offset, long length, unsigned access);
 	unsigned char (*UnmapBuffer)(unsigned target);
 	void (*GetQueryObjectui64v)(unsigned id, unsigned pname, uint64_t *params);
+	/* Optional (NULL: a TF buffer the application keeps persistently
+	 * mapped cannot be read on GLES, see obs_readback_into). */
+	void (*GetBufferPointerv)(unsigned target, unsigned pname, void **params);
+	void (*MemoryBarrier)(unsigned barriers);
+	void (*Finish)(void);
 };
 
 /* Kinds of object name an observation writes (obs_ctx.app_name). */

@@ -52,27 +52,65 @@ int64_t obs_readback_size(const struct obs_ctx *c, const struct obs_readback *rb
 	return size;
 }
 
+#define MAPPED_WHY "the buffer is mapped by the application"
+
 /*
- * On desktop GL, glGetBufferSubData of a mapped buffer is an error (unless
- * the mapping is persistent), so whether it is mapped is asked first.  On
- * GLES the map itself fails on a mapped buffer; that is asked only then,
- * to say why: one GL call less on every read-back.  The map's error is
- * then consumed here (the caller has put the application's errors aside),
- * as an expected one; any other error is the caller's to consume
+ * The bytes of a buffer the application has mapped, on GLES: read through
+ * the application's own mapping when it is persistent, readable and covers
+ * the range (EXT_buffer_storage).  The GL's writes reach such a mapping
+ * after a CLIENT_MAPPED_BUFFER barrier and glFinish, neither of which
+ * changes anything the application can see.
+ */
+static const char *read_app_mapping(const struct obs_ctx *c, const struct obs_readback *rb,
+				    int64_t offset, int64_t size, void *dst)
+{
+	const struct obs_gl *gl = c->gl;
+	int access = 0;
+	int64_t map_offset = 0, map_length = 0;
+	void *ptr = NULL;
+
+	if (!gl->GetBufferPointerv || !gl->MemoryBarrier || !gl->Finish)
+		return MAPPED_WHY;
+	gl->GetBufferParameteriv(rb->target, OBS_GL_BUFFER_ACCESS_FLAGS, &access);
+	if (!(access & OBS_GL_MAP_PERSISTENT_BIT) || !(access & OBS_GL_MAP_READ_BIT))
+		return MAPPED_WHY;
+	gl->GetBufferParameteri64v(rb->target, OBS_GL_BUFFER_MAP_OFFSET, &map_offset);
+	gl->GetBufferParameteri64v(rb->target, OBS_GL_BUFFER_MAP_LENGTH, &map_length);
+	if (offset < map_offset || offset + size > map_offset + map_length)
+		return MAPPED_WHY;
+	gl->GetBufferPointerv(rb->target, OBS_GL_BUFFER_MAP_POINTER, &ptr);
+	if (!ptr)
+		return MAPPED_WHY;
+	gl->MemoryBarrier(OBS_GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT);
+	gl->Finish();
+	memcpy(dst, (const uint8_t *)ptr + (offset - map_offset), (size_t)size);
+	return NULL;
+}
+
+/*
+ * On desktop GL, glGetBufferSubData of a mapped buffer is an error unless
+ * the mapping is persistent, so whether it is mapped (and how) is asked
+ * first.  On GLES the map itself fails on a mapped buffer; that is asked
+ * only then: one GL call less on every read-back.  The map's error is then
+ * consumed here (the caller has put the application's errors aside), as an
+ * expected one, and a persistent mapping is read through
+ * (read_app_mapping); any other error is the caller's to consume
  * (obs_readback_end, obs_ctx.drain), with a warning.
  */
 const char *obs_readback_into(const struct obs_ctx *c, const struct obs_readback *rb,
 			      int64_t offset, int64_t size, void *dst)
 {
 	const struct obs_gl *gl = c->gl;
-	int mapped = 0;
+	int mapped = 0, access = 0;
 
 	if (offset < 0 || size <= 0)
 		return "empty range";
 	if (!c->gles) {
 		gl->GetBufferParameteriv(rb->target, OBS_GL_BUFFER_MAPPED, &mapped);
-		if (mapped)
-			return "the buffer is mapped by the application";
+		if (mapped && obs_ctx_at_least(c, 3, 0, 0, 0))
+			gl->GetBufferParameteriv(rb->target, OBS_GL_BUFFER_ACCESS_FLAGS, &access);
+		if (mapped && !(access & OBS_GL_MAP_PERSISTENT_BIT))
+			return MAPPED_WHY;
 		gl->GetBufferSubData(rb->target, offset, size, dst);
 		return NULL;
 	}
@@ -82,7 +120,7 @@ const char *obs_readback_into(const struct obs_ctx *c, const struct obs_readback
 		if (!mapped)
 			return "glMapBufferRange failed";
 		gl->GetError();  /* GL_INVALID_OPERATION: already mapped */
-		return "the buffer is mapped by the application";
+		return read_app_mapping(c, rb, offset, size, dst);
 	}
 	memcpy(dst, p, (size_t)size);
 	gl->UnmapBuffer(rb->target);

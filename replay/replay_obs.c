@@ -108,6 +108,9 @@ static bool obs_gl(struct host *h)
 		PROC(MapBufferRange, "glMapBufferRange");
 		PROC(UnmapBuffer, "glUnmapBuffer");
 		PROC(GetQueryObjectui64v, "glGetQueryObjectui64v");
+		PROC(GetBufferPointerv, "glGetBufferPointerv");
+		PROC(MemoryBarrier, "glMemoryBarrier");
+		PROC(Finish, "glFinish");
 		h->obs_gl_ready = true;
 	}
 	return gl->GetIntegerv && gl->GetIntegeri_v && gl->GetInteger64i_v && gl->GetError &&

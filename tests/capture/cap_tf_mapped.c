@@ -8,7 +8,10 @@
  * Steps: a TF draw ended normally; one paused, the buffer mapped for
  * reading, glEnable(0) (GL_INVALID_ENUM, the application's), then ended;
  * glGetError must return GL_INVALID_ENUM and then GL_NO_ERROR.  The
- * mapping still reads what TF wrote.
+ * mapping still reads what TF wrote.  Then, with GL_EXT_buffer_storage, a
+ * TF buffer the application keeps mapped persistently for reading: the
+ * capture reads it through that mapping, so its observation has the bytes
+ * the program prints ("persistent HEX", read after glFinish).
  *
  * Usage: cap-tf-mapped   (exit 0; 1 when the application saw a wrong
  * error or wrong bytes; 77 when GLES 3 is unavailable)
@@ -25,6 +28,12 @@ static const char *vs =
 	"  a = vec4(float(gl_VertexID) + 0.5);\n"
 	"  gl_Position = vec4(0.0, 0.0, 0.0, 1.0);\n"
 	"}\n";
+
+/* GL_EXT_buffer_storage, resolved at run time (not in the GLES 3.0 header). */
+typedef void (*buffer_storage_fn)(GLenum target, GLsizeiptr size, const void *data,
+				  GLbitfield flags);
+#define MAP_PERSISTENT_BIT 0x0040
+#define MAP_COHERENT_BIT 0x0080
 
 static void tf_draw(void)
 {
@@ -75,6 +84,29 @@ int main(void)
 	glUnmapBuffer(GL_COPY_READ_BUFFER);
 	if (glGetError() != GL_NO_ERROR)
 		bad = 1;
+
+	const char *ext = (const char *)glGetString(GL_EXTENSIONS);
+	buffer_storage_fn storage = (buffer_storage_fn)eglGetProcAddress("glBufferStorageEXT");
+	if (ext && strstr(ext, "GL_EXT_buffer_storage") && storage) {
+		const GLbitfield flags = GL_MAP_READ_BIT | MAP_PERSISTENT_BIT | MAP_COHERENT_BIT;
+		GLuint pb;
+		glGenBuffers(1, &pb);
+		glBindBuffer(GL_COPY_READ_BUFFER, pb);
+		storage(GL_COPY_READ_BUFFER, 64, NULL, flags);
+		const unsigned char *q = glMapBufferRange(GL_COPY_READ_BUFFER, 0, 64, flags);
+		glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, pb);
+		tf_draw();
+		glEndTransformFeedback();
+		glFinish();
+		printf("persistent ");
+		for (int i = 0; q && i < 64; i++)
+			printf("%02x", q[i]);
+		printf("\n");
+		if (!q || glGetError() != GL_NO_ERROR)
+			bad = 1;
+	} else {
+		printf("info no GL_EXT_buffer_storage\n");
+	}
 	printf("%s\n", bad ? "wrong" : "ok");
 	return bad;
 }

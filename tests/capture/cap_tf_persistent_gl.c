@@ -1,0 +1,107 @@
+/*
+ * cap_tf_persistent_gl.c - desktop GL 4.4+ (core) TF into a buffer the
+ * application keeps mapped persistently (glBufferStorage +
+ * GL_MAP_PERSISTENT_BIT).  On desktop GL glGetBufferSubData may read such
+ * a buffer, so the capture's TF observation must have its bytes, not
+ * "mapped by the application".  The program prints what it reads through
+ * its own mapping after glFinish ("persistent HEX").
+ *
+ * Usage: cap-tf-persistent-gl   (exit 0; 2 on a GL error; 77 when desktop
+ * GL 4.4 is unavailable on surfaceless EGL)
+ */
+#define GL_GLEXT_PROTOTYPES
+#include <EGL/egl.h>
+#include <EGL/eglext.h>
+#include <GL/gl.h>
+#include <GL/glext.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static const char *vs =
+	"#version 440 core\n"
+	"out vec4 a;\n"
+	"void main() {\n"
+	"  a = vec4(float(gl_VertexID) + 0.25);\n"
+	"  gl_Position = vec4(0.0, 0.0, 0.0, 1.0);\n"
+	"}\n";
+
+static void context(void)
+{
+	static const EGLint ctx_attribs[] = { EGL_CONTEXT_MAJOR_VERSION, 4,
+					      EGL_CONTEXT_MINOR_VERSION, 4,
+					      EGL_CONTEXT_OPENGL_PROFILE_MASK,
+					      EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE };
+	static const EGLint cfg_attribs[] = { EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT,
+					      EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_NONE };
+	EGLDisplay dpy = eglGetPlatformDisplay(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY,
+					       NULL);
+	EGLConfig config;
+	EGLint n = 0;
+	EGLContext ctx;
+
+	if (dpy == EGL_NO_DISPLAY || !eglInitialize(dpy, NULL, NULL) ||
+	    !eglChooseConfig(dpy, cfg_attribs, &config, 1, &n) || n < 1 ||
+	    !eglBindAPI(EGL_OPENGL_API)) {
+		fprintf(stderr, "no surfaceless EGL display with desktop GL\n");
+		exit(77);
+	}
+	ctx = eglCreateContext(dpy, config, EGL_NO_CONTEXT, ctx_attribs);
+	if (ctx == EGL_NO_CONTEXT || !eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, ctx)) {
+		fprintf(stderr, "no desktop GL 4.4 core context\n");
+		exit(77);
+	}
+}
+
+int main(void)
+{
+	static const char *const varyings[] = { "a" };
+	const GLbitfield flags = GL_MAP_READ_BIT | GL_MAP_PERSISTENT_BIT | GL_MAP_COHERENT_BIT;
+	GLuint prog, shader, vao, fbo, rb, tfb;
+	GLint ok = 0;
+
+	context();
+	/* No default framebuffer without a surface: draws need an FBO. */
+	glGenRenderbuffers(1, &rb);
+	glBindRenderbuffer(GL_RENDERBUFFER, rb);
+	glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, 1, 1);
+	glGenFramebuffers(1, &fbo);
+	glBindFramebuffer(GL_FRAMEBUFFER, fbo);
+	glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, rb);
+
+	prog = glCreateProgram();
+	shader = glCreateShader(GL_VERTEX_SHADER);
+	glShaderSource(shader, 1, &vs, NULL);
+	glCompileShader(shader);
+	glAttachShader(prog, shader);
+	glTransformFeedbackVaryings(prog, 1, varyings, GL_INTERLEAVED_ATTRIBS);
+	glLinkProgram(prog);
+	glGetProgramiv(prog, GL_LINK_STATUS, &ok);
+	if (!ok) {
+		fprintf(stderr, "link failed\n");
+		return 2;
+	}
+	glUseProgram(prog);
+	glGenVertexArrays(1, &vao);
+	glBindVertexArray(vao);
+	glEnable(GL_RASTERIZER_DISCARD);
+
+	glGenBuffers(1, &tfb);
+	glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, tfb);
+	glBufferStorage(GL_TRANSFORM_FEEDBACK_BUFFER, 64, NULL, flags);
+	const unsigned char *p = glMapBufferRange(GL_TRANSFORM_FEEDBACK_BUFFER, 0, 64, flags);
+	glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, tfb);
+	glBeginTransformFeedback(GL_POINTS);
+	glDrawArrays(GL_POINTS, 0, 3);
+	glEndTransformFeedback();
+	glFinish();
+	if (!p || glGetError() != GL_NO_ERROR) {
+		fprintf(stderr, "GL error\n");
+		return 2;
+	}
+	printf("persistent ");
+	for (int i = 0; i < 64; i++)
+		printf("%02x", p[i]);
+	printf("\n");
+	glUnmapBuffer(GL_TRANSFORM_FEEDBACK_BUFFER);
+	return 0;
+}
