@@ -25,19 +25,9 @@ static GLuint draw(GLint points)
 {
 	static const char *const varyings[] = { "tf_out" };
 	struct cap_test_egl egl;
-	GLuint prog, tfb, vao, query, written = 0;
+	GLuint query, written = 0;
 
-	cap_test_egl_init(&egl);
-	cap_test_egl_make_current(&egl, cap_test_egl_context(&egl));
-	prog = cap_test_tf_program(vs, varyings, 1);
-	glUseProgram(prog);
-	glGenVertexArrays(1, &vao);
-	glBindVertexArray(vao);
-	glGenBuffers(1, &tfb);
-	glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, tfb);
-	glBufferData(GL_TRANSFORM_FEEDBACK_BUFFER, points * 16, NULL, GL_STREAM_READ);
-	glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, tfb);
-	glEnable(GL_RASTERIZER_DISCARD);
+	cap_test_tf_setup(&egl, vs, varyings, 1, points * 16);
 	glGenQueries(1, &query);
 	glBeginQuery(GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN, query);
 	glBeginTransformFeedback(GL_POINTS);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "cap_test_egl.h"
+#include "cap_test_fbo.h"
 
 void cap_test_egl_init(struct cap_test_egl *e)
 {
@@ -41,27 +42,12 @@ EGLContext cap_test_egl_context(struct cap_test_egl *e)
 
 void cap_test_egl_make_current(struct cap_test_egl *e, EGLContext ctx)
 {
-	GLuint fbo, rb;
-
 	if (!eglMakeCurrent(e->dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, ctx)) {
 		fprintf(stderr, "eglMakeCurrent failed: 0x%x\n", eglGetError());
 		exit(2);
 	}
-	if (ctx == EGL_NO_CONTEXT)
-		return;
-	/* Without a surface there is no default framebuffer, and every draw
-	 * fails with GL_INVALID_FRAMEBUFFER_OPERATION, even with rasterizer
-	 * discard: bind a 1x1 framebuffer object. */
-	glGenRenderbuffers(1, &rb);
-	glBindRenderbuffer(GL_RENDERBUFFER, rb);
-	glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, 1, 1);
-	glGenFramebuffers(1, &fbo);
-	glBindFramebuffer(GL_FRAMEBUFFER, fbo);
-	glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, rb);
-	if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) {
-		fprintf(stderr, "the 1x1 framebuffer is incomplete\n");
-		exit(2);
-	}
+	if (ctx != EGL_NO_CONTEXT)
+		cap_test_bind_fbo();
 }
 
 GLuint cap_test_tf_program(const char *vs, const char *const *varyings, int count)
@@ -90,4 +76,22 @@ GLuint cap_test_tf_program(const char *vs, const char *const *varyings, int coun
 	glDeleteShader(v);
 	glDeleteShader(f);
 	return p;
+}
+
+GLuint cap_test_tf_setup(struct cap_test_egl *e, const char *vs, const char *const *varyings,
+			 int count, GLsizeiptr tf_bytes)
+{
+	GLuint vao, tfb;
+
+	cap_test_egl_init(e);
+	cap_test_egl_make_current(e, cap_test_egl_context(e));
+	glUseProgram(cap_test_tf_program(vs, varyings, count));
+	glGenVertexArrays(1, &vao);
+	glBindVertexArray(vao);
+	glGenBuffers(1, &tfb);
+	glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, tfb);
+	glBufferData(GL_TRANSFORM_FEEDBACK_BUFFER, tf_bytes, NULL, GL_STREAM_READ);
+	glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, tfb);
+	glEnable(GL_RASTERIZER_DISCARD);
+	return tfb;
 }

@@ -24,5 +24,11 @@ void cap_test_egl_make_current(struct cap_test_egl *e, EGLContext ctx);
 /* Compiles and links a vertex-only program capturing `varyings` with
  * GL_INTERLEAVED_ATTRIBS; exits 2 on failure. */
 GLuint cap_test_tf_program(const char *vs, const char *const *varyings, int count);
+/* The usual TF test set-up: a current GLES 3 context, the program of `vs`
+ * capturing `varyings` in use, a vertex array object bound, a new buffer of
+ * `tf_bytes` bytes bound to TF binding point 0 (and the generic binding),
+ * rasterizer discard on.  Returns the buffer's name; exits as above. */
+GLuint cap_test_tf_setup(struct cap_test_egl *e, const char *vs, const char *const *varyings,
+			 int count, GLsizeiptr tf_bytes);
 
 #endif

@@ -45,22 +45,12 @@ int main(void)
 {
 	static const char *const varyings[] = { "a" };
 	struct cap_test_egl egl;
-	GLuint prog, vao, tfb;
+	GLuint tfb;
 	GLenum first, second;
 	const float *p;
 	int bad = 0;
 
-	cap_test_egl_init(&egl);
-	cap_test_egl_make_current(&egl, cap_test_egl_context(&egl));
-	prog = cap_test_tf_program(vs, varyings, 1);
-	glUseProgram(prog);
-	glGenVertexArrays(1, &vao);
-	glBindVertexArray(vao);
-	glGenBuffers(1, &tfb);
-	glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, tfb);
-	glBufferData(GL_TRANSFORM_FEEDBACK_BUFFER, 256, NULL, GL_STREAM_READ);
-	glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, tfb);
-	glEnable(GL_RASTERIZER_DISCARD);
+	tfb = cap_test_tf_setup(&egl, vs, varyings, 1, 256);
 
 	tf_draw();
 	glEndTransformFeedback();

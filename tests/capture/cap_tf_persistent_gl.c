@@ -17,6 +17,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "cap_test_fbo.h"
+
 static const char *vs =
 	"#version 440 core\n"
 	"out vec4 a;\n"
@@ -56,17 +58,11 @@ int main(void)
 {
 	static const char *const varyings[] = { "a" };
 	const GLbitfield flags = GL_MAP_READ_BIT | GL_MAP_PERSISTENT_BIT | GL_MAP_COHERENT_BIT;
-	GLuint prog, shader, vao, fbo, rb, tfb;
+	GLuint prog, shader, vao, tfb;
 	GLint ok = 0;
 
 	context();
-	/* No default framebuffer without a surface: draws need an FBO. */
-	glGenRenderbuffers(1, &rb);
-	glBindRenderbuffer(GL_RENDERBUFFER, rb);
-	glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, 1, 1);
-	glGenFramebuffers(1, &fbo);
-	glBindFramebuffer(GL_FRAMEBUFFER, fbo);
-	glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, rb);
+	cap_test_bind_fbo();
 
 	prog = glCreateProgram();
 	shader = glCreateShader(GL_VERTEX_SHADER);
