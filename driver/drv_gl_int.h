@@ -434,7 +434,13 @@ void drv_gl_vao_init(struct drv_vao *v, uint32_t name);
 void drv_gl_vao_release(struct drv_context *ctx, struct drv_vao *v);
 
 /* ---- drv_gl_compat.c: fixed-function state of compatibility contexts ---- */
+/* Compatibility-profile matrix modes (glcorearb.h leaves them out). */
+#define GL_MODELVIEW  0x1700
+#define GL_PROJECTION 0x1701
 void drv_gl_ff_init(struct drv_context *ctx);
+/* The current context when it has fixed-function state, else NULL (after
+ * GL_INVALID_OPERATION in core and ES 2+ contexts). */
+struct drv_context *drv_gl_compat_ctx(void);
 /* glEnable / glDisable of a client-state array (GL_VERTEX_ARRAY ...), which
  * Mesa accepts like glEnableClientState; false when cap is not one. */
 bool drv_gl_ff_set_client_cap(struct drv_context *ctx, GLenum cap, bool on);
@@ -457,6 +463,9 @@ struct drv_vsource {
 };
 void drv_gl_vertex_source(const struct drv_context *ctx, const struct drv_program *prog,
 			  unsigned loc, struct drv_vsource *out);
+/* ---- drv_gl_matrix.c: the fixed-function matrix stacks ---- */
+/* An empty stack of depth max_depth holding the identity. */
+void drv_gl_ff_stack_init(struct drv_ff_stack *s, unsigned max_depth);
 /* Writes the fixed-function uniforms program p reads (the reserved
  * xt_ModelViewProjectionMatrix ...) into its constants, bumping
  * consts_version when they change.  False (after drv_gl_unsupported) for a
