@@ -6,8 +6,9 @@
  *
  * Each apitrace call becomes a CALL record (and a RET when it returned a
  * value or wrote outputs) numbered as apitrace numbers it.  Arguments are
- * re-encoded by the kind libglapi gives the parameter, which is how the
- * capture library records them, so the replay handles both alike:
+ * re-encoded (trace_apitrace_args.c) by the kind libglapi gives the
+ * parameter, which is how the capture library records them, so the replay
+ * handles both alike:
  *
  *   apitrace value          parameter kind     xfbtrace value
  *   integer/enum/bitmask    SINT ... BOOL      SINT UINT ENUM BITFIELD TRUE/FALSE
