@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "drv_gl_int.h"
+
 /* ---- data stores ---------------------------------------------------------------- */
 
 static struct drv_buffer *bound(struct drv_context *ctx, GLenum target)
