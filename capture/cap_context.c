@@ -473,41 +473,20 @@ static void on_make_current(struct cap_thread *t, struct cap_call *c, uint64_t d
  * its binding cannot raise an error and needs no error bracket. */
 static GLuint bound_buffer(GLenum target, bool accepted)
 {
-	static const GLenum map[][2] = {
-		{ GL_ARRAY_BUFFER, GL_ARRAY_BUFFER_BINDING },
-		{ GL_ELEMENT_ARRAY_BUFFER, GL_ELEMENT_ARRAY_BUFFER_BINDING },
-		{ GL_PIXEL_PACK_BUFFER, GL_PIXEL_PACK_BUFFER_BINDING },
-		{ GL_PIXEL_UNPACK_BUFFER, GL_PIXEL_UNPACK_BUFFER_BINDING },
-		{ GL_UNIFORM_BUFFER, GL_UNIFORM_BUFFER_BINDING },
-		{ GL_TEXTURE_BUFFER, GL_TEXTURE_BUFFER_BINDING },
-		{ GL_TRANSFORM_FEEDBACK_BUFFER, GL_TRANSFORM_FEEDBACK_BUFFER_BINDING },
-		{ GL_COPY_READ_BUFFER, GL_COPY_READ_BUFFER_BINDING },
-		{ GL_COPY_WRITE_BUFFER, GL_COPY_WRITE_BUFFER_BINDING },
-		{ GL_DRAW_INDIRECT_BUFFER, GL_DRAW_INDIRECT_BUFFER_BINDING },
-		{ GL_SHADER_STORAGE_BUFFER, GL_SHADER_STORAGE_BUFFER_BINDING },
-		{ GL_DISPATCH_INDIRECT_BUFFER, GL_DISPATCH_INDIRECT_BUFFER_BINDING },
-		{ GL_QUERY_BUFFER, GL_QUERY_BUFFER_BINDING },
-		{ GL_ATOMIC_COUNTER_BUFFER, GL_ATOMIC_COUNTER_BUFFER_BINDING },
-		{ GL_PARAMETER_BUFFER, GL_PARAMETER_BUFFER_BINDING },
-	};
+	const uint32_t pname = glapi_buffer_binding_pname(target);
 	cap_pfn_glGetIntegerv gi = CAP_REAL(glGetIntegerv);
 	GLint v = 0;
 
-	if (!gi)
+	if (!gi || !pname)
 		return 0;
-	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++) {
-		if (map[i][0] == target) {
-			if (accepted) {
-				gi(map[i][1], &v);
-				return (GLuint)v;
-			}
-			cap_glerror_stash();
-			gi(map[i][1], &v);
-			cap_glerror_drain("buffer binding query");
-			return (GLuint)v;
-		}
+	if (accepted) {
+		gi(pname, &v);
+		return (GLuint)v;
 	}
-	return 0;
+	cap_glerror_stash();
+	gi(pname, &v);
+	cap_glerror_drain("buffer binding query");
+	return (GLuint)v;
 }
 
 GLuint cap_ctx_bound_buffer(GLenum target, bool accepted)

@@ -177,36 +177,15 @@ void host_obs_get_error(struct host *h, struct replay *rp, struct host_ctx *x,
 
 static GLuint bound_buffer(struct host *h, GLenum target)
 {
-	static const GLenum map[][2] = {
-		{ GL_ARRAY_BUFFER, GL_ARRAY_BUFFER_BINDING },
-		{ GL_ELEMENT_ARRAY_BUFFER, GL_ELEMENT_ARRAY_BUFFER_BINDING },
-		{ GL_PIXEL_PACK_BUFFER, GL_PIXEL_PACK_BUFFER_BINDING },
-		{ GL_PIXEL_UNPACK_BUFFER, GL_PIXEL_UNPACK_BUFFER_BINDING },
-		{ GL_UNIFORM_BUFFER, GL_UNIFORM_BUFFER_BINDING },
-		{ GL_TEXTURE_BUFFER, GL_TEXTURE_BUFFER_BINDING },
-		{ GL_TRANSFORM_FEEDBACK_BUFFER, GL_TRANSFORM_FEEDBACK_BUFFER_BINDING },
-		{ GL_COPY_READ_BUFFER, GL_COPY_READ_BUFFER_BINDING },
-		{ GL_COPY_WRITE_BUFFER, GL_COPY_WRITE_BUFFER_BINDING },
-		{ GL_DRAW_INDIRECT_BUFFER, GL_DRAW_INDIRECT_BUFFER_BINDING },
-		{ GL_SHADER_STORAGE_BUFFER, GL_SHADER_STORAGE_BUFFER_BINDING },
-		{ GL_DISPATCH_INDIRECT_BUFFER, GL_DISPATCH_INDIRECT_BUFFER_BINDING },
-		{ GL_QUERY_BUFFER, GL_QUERY_BUFFER_BINDING },
-		{ GL_ATOMIC_COUNTER_BUFFER, GL_ATOMIC_COUNTER_BUFFER_BINDING },
-		{ GL_PARAMETER_BUFFER, GL_PARAMETER_BUFFER_BINDING },
-	};
+	const uint32_t pname = glapi_buffer_binding_pname(target);
 	GLint v = 0;
 
-	for (size_t i = 0; i < sizeof map / sizeof map[0]; i++) {
-		if (map[i][0] == target) {
-			if (!obs_gl(h))
-				return 0;
-			h->obs_gl.GetIntegerv(map[i][1], &v);
-			while (h->obs_gl.GetError() != GL_NO_ERROR)
-				;
-			return (GLuint)v;
-		}
-	}
-	return 0;
+	if (!pname || !obs_gl(h))
+		return 0;
+	h->obs_gl.GetIntegerv(pname, &v);
+	while (h->obs_gl.GetError() != GL_NO_ERROR)
+		;
+	return (GLuint)v;
 }
 
 uint64_t host_map_key(const struct host_ctx *x, uint32_t buffer)

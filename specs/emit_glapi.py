@@ -8,7 +8,7 @@ Python standard library only; called by gen_glapi.py.
 from glreg import (API_EGL, HEADER, StrPool, c_literal, object_kind, parse_gl_enums,
                    ret_object_kind, write)
 
-def gen_enums(outdir, gl_root, egl_enums, group_ids):
+def gen_enums(outdir, gl_root, egl_enums, group_ids, buffer_targets):
     enums, rank = parse_gl_enums(gl_root)
     pool = StrPool()
     canon = {}
@@ -44,6 +44,16 @@ def gen_enums(outdir, gl_root, egl_enums, group_ids):
     lines.append("\n".join(group_rows) + "\n};\n")
     lines.append("\nstatic const char *const group_names[%d] = {\n" % len(names))
     lines.append("\n".join("\t%s," % c_literal(n) for n in names) + "\n};\n")
+    value_of = {name: value for name, value, _groups, _order, _api in enums}
+    binding_rows = []
+    for t in buffer_targets:
+        if t not in value_of or t + "_BINDING" not in value_of:
+            raise SystemExit("gen_glapi: %s or %s_BINDING is not in gl.xml" % (t, t))
+        binding_rows.append("\t{ 0x%04xu, 0x%04xu },  /* %s */" % (value_of[t],
+                                                                   value_of[t + "_BINDING"], t))
+    lines.append("\nstatic const struct { uint32_t target, binding; } buffer_bindings[%d] = {\n"
+                 % len(binding_rows))
+    lines.append("\n".join(binding_rows) + "\n};\n")
     lines.append(ENUM_CODE)
     write(outdir, "glapi_enums.c", "".join(lines))
     return enums
@@ -84,6 +94,14 @@ const char *glapi_enum_name_in_group(uint32_t value, int group)
 			hi = mid;
 	}
 	return group == GLAPI_GROUP_EGL ? NULL : glapi_enum_name(value);
+}
+
+uint32_t glapi_buffer_binding_pname(uint32_t target)
+{
+	for (size_t i = 0; i < sizeof(buffer_bindings) / sizeof(buffer_bindings[0]); i++)
+		if (buffer_bindings[i].target == target)
+			return buffer_bindings[i].binding;
+	return 0;
 }
 
 const char *glapi_group_name(int group)

@@ -65,7 +65,7 @@ def main(argv):
     for f in funcs:
         index_of = {p.name: i for i, p in enumerate(f.params)}
         descs.append((ret_desc(f), [describe_param(f, p, index_of) for p in f.params]))
-    gl_enums = gen_enums(outdir, gl_root, egl_enums, group_ids)
+    gl_enums = gen_enums(outdir, gl_root, egl_enums, group_ids, ann.BUFFER_TARGETS)
     enum_values = {}
     for name, value, groups_, order, api in gl_enums:
         enum_values.setdefault(name, value)

@@ -300,6 +300,18 @@ for _f in ("glTransformFeedbackBufferBase", "glTransformFeedbackBufferRange",
            "glBufferStorageExternalEXT", "glNamedBufferStorageExternalEXT"):
     CAPTURE_HOOKS[_f] = "TF_STATE"
 
+# Buffer targets whose binding glGetIntegerv reports as <target>_BINDING
+# (glapi_buffer_binding_pname): what the capture and the replay ask to
+# learn which buffer a target-based call (glMapBuffer, glGetBufferSubData
+# ...) works on.
+BUFFER_TARGETS = (
+    "GL_ARRAY_BUFFER", "GL_ELEMENT_ARRAY_BUFFER", "GL_PIXEL_PACK_BUFFER",
+    "GL_PIXEL_UNPACK_BUFFER", "GL_UNIFORM_BUFFER", "GL_TEXTURE_BUFFER",
+    "GL_TRANSFORM_FEEDBACK_BUFFER", "GL_COPY_READ_BUFFER", "GL_COPY_WRITE_BUFFER",
+    "GL_DRAW_INDIRECT_BUFFER", "GL_SHADER_STORAGE_BUFFER", "GL_DISPATCH_INDIRECT_BUFFER",
+    "GL_QUERY_BUFFER", "GL_ATOMIC_COUNTER_BUFFER", "GL_PARAMETER_BUFFER",
+)
+
 # Draw calls: the parameter that plays each role (absent = not used).
 # Each gets the DRAW hook: client arrays and persistent maps are written
 # out before its CALL record.

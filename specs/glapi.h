@@ -129,5 +129,9 @@ const char *glapi_enum_name(uint32_t value);
 const char *glapi_enum_name_in_group(uint32_t value, int group);
 /* Name of a group id ("PrimitiveType", "EGL"), NULL if out of range. */
 const char *glapi_group_name(int group);
+/* The glGet pname that reports what is bound to buffer target `target`
+ * (GL_ARRAY_BUFFER -> GL_ARRAY_BUFFER_BINDING ...; gl_annotations.py
+ * BUFFER_TARGETS); 0 for anything else. */
+uint32_t glapi_buffer_binding_pname(uint32_t target);
 
 #endif

@@ -3,6 +3,7 @@
  * that the capture's funcdefs, the dump and replay rely on: lookup by name,
  * parameter kinds from the registry plus annotations, enum names.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "glapi.h"
@@ -84,11 +85,31 @@ static void test_enum_names_prefer_core(void)
 	CHECK_EQ_STR(glapi_group_name(GLAPI_GROUP_EGL), "EGL");
 }
 
+/* Each buffer target's binding pname is the registry's <target>_BINDING. */
+static void test_buffer_targets_name_their_binding(void)
+{
+	static const char *const targets[] = { "GL_ARRAY_BUFFER", "GL_TRANSFORM_FEEDBACK_BUFFER",
+					       "GL_COPY_READ_BUFFER", "GL_QUERY_BUFFER" };
+	static const uint32_t values[] = { 0x8892, 0x8c8e, 0x8f36, 0x9192 };
+	char want[64];
+
+	for (size_t i = 0; i < sizeof targets / sizeof targets[0]; i++) {
+		const char *got = glapi_enum_name(glapi_buffer_binding_pname(values[i]));
+		CHECK_EQ_STR(glapi_enum_name(values[i]), targets[i]);
+		snprintf(want, sizeof want, "%s_BINDING", targets[i]);
+		CHECK(got != NULL);
+		/* COPY_READ_BUFFER and its binding share a value: either name. */
+		CHECK(got && (!strcmp(got, want) || !strcmp(got, targets[i])));
+	}
+	CHECK(glapi_buffer_binding_pname(0x1406) == 0);  /* GL_FLOAT */
+}
+
 int main(void)
 {
 	XT_RUN(test_every_function_round_trips_by_name);
 	XT_RUN(test_draw_arrays_has_registry_params);
 	XT_RUN(test_annotated_kinds_and_bindings);
 	XT_RUN(test_enum_names_prefer_core);
+	XT_RUN(test_buffer_targets_name_their_binding);
 	XT_TEST_MAIN_END();
 }
