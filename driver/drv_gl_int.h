@@ -433,6 +433,14 @@ bool drv_gl_vattrib_translated(const struct drv_vattrib *a);
 void drv_gl_vao_init(struct drv_vao *v, uint32_t name);
 void drv_gl_vao_release(struct drv_context *ctx, struct drv_vao *v);
 
+/* ---- drv_gl_program.c: strings handed back to the application ---- */
+/* GL_INFO_LOG_LENGTH of a log: its length with the NUL, 0 when empty. */
+GLint drv_gl_log_length(const char *log);
+/* Copies src into out (at most bufSize - 1 bytes and a NUL), as the
+ * glGet*Name / *InfoLog / *Source queries do; *length gets the bytes
+ * copied (may be NULL). */
+void drv_gl_copy_string(const char *src, GLsizei bufSize, GLsizei *length, GLchar *out);
+
 /* ---- drv_gl_compat.c: fixed-function state of compatibility contexts ---- */
 /* Compatibility-profile matrix modes (glcorearb.h leaves them out). */
 #define GL_MODELVIEW  0x1700

@@ -1,8 +1,9 @@
 /*
  * drv_gl_program.c - shader and program objects (GL 4.6 chapter 7, ES 3.2
  * chapter 7): sources, compile, attach, link through the driver's shader
- * compiler (drv_shader.h), use, and the program queries, including the TF
- * varying queries (glGetTransformFeedbackVarying, GL_TRANSFORM_FEEDBACK_*).
+ * compiler (drv_shader.h), use, and the shader queries.  What a linked
+ * program reports about itself (glGetProgramiv, the TF varying queries,
+ * the program interface) is in drv_gl_resource.c.
  *
  * Compiling a shader object runs the compiler on that one stage (so that
  * GL_COMPILE_STATUS and the log are the compiler's); linking runs it on all
@@ -233,7 +234,7 @@ void drv_gl_CompileShader(GLuint shader)
 	drv_program_destroy(prog);
 }
 
-static GLint log_length(const char *log)
+GLint drv_gl_log_length(const char *log)
 {
 	return log && *log ? (GLint)strlen(log) + 1 : 0;
 }
@@ -249,14 +250,14 @@ void drv_gl_GetShaderiv(GLuint shader, GLenum pname, GLint *params)
 	case GL_SHADER_TYPE: *params = (GLint)s->type; break;
 	case GL_DELETE_STATUS: *params = s->delete_pending; break;
 	case GL_COMPILE_STATUS: *params = s->compiled; break;
-	case GL_INFO_LOG_LENGTH: *params = log_length(s->log); break;
+	case GL_INFO_LOG_LENGTH: *params = drv_gl_log_length(s->log); break;
 	case GL_SHADER_SOURCE_LENGTH: *params = s->source ? (GLint)strlen(s->source) + 1 : 0; break;
 	case GL_SPIR_V_BINARY: *params = s->spirv != NULL; break;
 	default: drv_gl_error(ctx, GL_INVALID_ENUM); break;
 	}
 }
 
-static void copy_string(const char *src, GLsizei bufSize, GLsizei *length, GLchar *out)
+void drv_gl_copy_string(const char *src, GLsizei bufSize, GLsizei *length, GLchar *out)
 {
 	size_t n = src ? strlen(src) : 0;
 
@@ -281,7 +282,7 @@ void drv_gl_GetShaderInfoLog(GLuint shader, GLsizei bufSize, GLsizei *length, GL
 	if (bufSize < 0)
 		drv_gl_error(ctx, GL_INVALID_VALUE);
 	else if (s)
-		copy_string(s->log, bufSize, length, infoLog);
+		drv_gl_copy_string(s->log, bufSize, length, infoLog);
 }
 
 void drv_gl_GetShaderSource(GLuint shader, GLsizei bufSize, GLsizei *length, GLchar *source)
@@ -291,7 +292,7 @@ void drv_gl_GetShaderSource(GLuint shader, GLsizei bufSize, GLsizei *length, GLc
 	if (bufSize < 0)
 		drv_gl_error(ctx, GL_INVALID_VALUE);
 	else if (s)
-		copy_string(s->source, bufSize, length, source);
+		drv_gl_copy_string(s->source, bufSize, length, source);
 }
 
 /* ---- programs -------------------------------------------------------------------- */
@@ -677,144 +678,6 @@ void drv_gl_UseProgram(GLuint program)
 	drv_gl_program_unuse(ctx, ctx->program);
 	ctx->program = p;
 	ctx->hw.dirty |= 1u << DRV_ATOM_SHADER;
-}
-
-static GLint max_name_length(const struct drv_program *prog, GLenum what)
-{
-	size_t m = 0;
-
-	if (!prog)
-		return 0;
-	if (what == GL_ACTIVE_ATTRIBUTE_MAX_LENGTH)
-		for (unsigned i = 0; i < prog->n_attribs; i++)
-			m = strlen(prog->attribs[i].name) > m ? strlen(prog->attribs[i].name) : m;
-	else if (what == GL_ACTIVE_UNIFORM_MAX_LENGTH)
-		for (unsigned i = 0; i < prog->n_uniforms; i++)
-			m = strlen(prog->uniforms[i].name) > m ? strlen(prog->uniforms[i].name) : m;
-	else
-		for (unsigned i = 0; i < prog->n_ubos; i++)
-			m = strlen(prog->ubos[i].name) > m ? strlen(prog->ubos[i].name) : m;
-	return m ? (GLint)m + 1 : 0;
-}
-
-void drv_gl_GetProgramiv(GLuint program, GLenum pname, GLint *params)
-{
-	DRV_CTX(ctx);
-	struct drv_program_obj *p = drv_gl_program_lookup(ctx, program, "glGetProgramiv");
-	const struct drv_program *prog;
-
-	if (!p)
-		return;
-	prog = p->prog;
-	switch (pname) {
-	case GL_DELETE_STATUS: *params = p->delete_pending; return;
-	case GL_LINK_STATUS: *params = p->linked; return;
-	case GL_VALIDATE_STATUS: *params = p->validated; return;
-	case GL_INFO_LOG_LENGTH: *params = log_length(p->log); return;
-	case GL_ATTACHED_SHADERS: *params = (GLint)p->n_attached; return;
-	case GL_ACTIVE_ATTRIBUTES: *params = prog && p->linked ? (GLint)prog->n_attribs : 0; return;
-	case GL_ACTIVE_UNIFORMS: *params = prog && p->linked ? (GLint)prog->n_uniforms : 0; return;
-	case GL_ACTIVE_UNIFORM_BLOCKS: *params = prog && p->linked ? (GLint)prog->n_ubos : 0; return;
-	case GL_ACTIVE_ATTRIBUTE_MAX_LENGTH:
-	case GL_ACTIVE_UNIFORM_MAX_LENGTH:
-	case GL_ACTIVE_UNIFORM_BLOCK_MAX_NAME_LENGTH:
-		*params = p->linked ? max_name_length(prog, pname) : 0;
-		return;
-	case GL_TRANSFORM_FEEDBACK_BUFFER_MODE:
-		*params = prog && p->linked ? (GLint)(prog->tf.mode ? prog->tf.mode : p->tf_mode)
-					    : (GLint)p->tf_mode;
-		return;
-	case GL_TRANSFORM_FEEDBACK_VARYINGS:
-		*params = prog && p->linked ? (GLint)prog->tf.n_varyings : 0;
-		return;
-	case GL_TRANSFORM_FEEDBACK_VARYING_MAX_LENGTH:
-		*params = prog && p->linked ? (GLint)drv_program_tf_varying_max_length(prog) : 0;
-		return;
-	case GL_PROGRAM_BINARY_LENGTH: *params = p->linked ? (GLint)p->binary_bytes : 0; return;
-	case GL_GEOMETRY_VERTICES_OUT:
-	case GL_GEOMETRY_INPUT_TYPE:
-	case GL_GEOMETRY_OUTPUT_TYPE:
-	case GL_GEOMETRY_SHADER_INVOCATIONS:
-		if (!prog || !p->linked || !prog->has_gs) {
-			drv_gl_error(ctx, GL_INVALID_OPERATION);
-			return;
-		}
-		*params = (GLint)(pname == GL_GEOMETRY_VERTICES_OUT ? prog->gs.max_vertices :
-				  pname == GL_GEOMETRY_INPUT_TYPE ? prog->gs.input_prim :
-				  pname == GL_GEOMETRY_OUTPUT_TYPE ? prog->gs.output_prim :
-				  prog->gs.invocations);
-		return;
-	default:
-		drv_gl_error(ctx, GL_INVALID_ENUM);
-		return;
-	}
-}
-
-void drv_gl_GetProgramInfoLog(GLuint program, GLsizei bufSize, GLsizei *length, GLchar *infoLog)
-{
-	DRV_CTX(ctx);
-	struct drv_program_obj *p = drv_gl_program_lookup(ctx, program, "glGetProgramInfoLog");
-	if (bufSize < 0)
-		drv_gl_error(ctx, GL_INVALID_VALUE);
-	else if (p)
-		copy_string(p->log, bufSize, length, infoLog);
-}
-
-GLint drv_gl_GetAttribLocation(GLuint program, const GLchar *name)
-{
-	DRV_CTX_RET(ctx, -1);
-	struct drv_program_obj *p = drv_gl_program_lookup(ctx, program, "glGetAttribLocation");
-
-	if (!p)
-		return -1;
-	if (!p->linked) {
-		drv_gl_error(ctx, GL_INVALID_OPERATION);
-		return -1;
-	}
-	return drv_program_attrib_location(p->prog, name);
-}
-
-void drv_gl_GetActiveAttrib(GLuint program, GLuint index, GLsizei bufSize, GLsizei *length,
-			    GLint *size, GLenum *type, GLchar *name)
-{
-	DRV_CTX(ctx);
-	struct drv_program_obj *p = drv_gl_program_lookup(ctx, program, "glGetActiveAttrib");
-
-	if (!p)
-		return;
-	if (!p->linked || index >= p->prog->n_attribs || bufSize < 0) {
-		drv_gl_error(ctx, GL_INVALID_VALUE);
-		return;
-	}
-	copy_string(p->prog->attribs[index].name, bufSize, length, name);
-	*size = (GLint)p->prog->attribs[index].size;
-	*type = p->prog->attribs[index].type;
-}
-
-void drv_gl_GetTransformFeedbackVarying(GLuint program, GLuint index, GLsizei bufSize,
-					GLsizei *length, GLsizei *size, GLenum *type, GLchar *name)
-{
-	DRV_CTX(ctx);
-	struct drv_program_obj *p = drv_gl_program_lookup(ctx, program,
-							  "glGetTransformFeedbackVarying");
-	const struct drv_tf_varying *v;
-
-	if (!p)
-		return;
-	if (!p->linked) {
-		drv_gl_error(ctx, GL_INVALID_OPERATION);
-		return;
-	}
-	if (index >= p->prog->tf.n_varyings || bufSize < 0) {
-		drv_gl_error(ctx, GL_INVALID_VALUE);
-		return;
-	}
-	v = &p->prog->tf.varyings[index];
-	copy_string(v->name, bufSize, length, name);
-	if (size)
-		*size = (GLsizei)v->size;
-	if (type)
-		*type = v->type;
 }
 
 void drv_gl_ReleaseShaderCompiler(void)

@@ -1,8 +1,10 @@
 /*
- * drv_gl_resource.c - the program interface queries (GL 4.6 7.3.1
- * "Program Interfaces", ARB_program_interface_query): glGetProgramInterfaceiv,
- * glGetProgramResourceIndex / Name / iv / Location over the linked
- * program's tables (struct drv_program).
+ * drv_gl_resource.c - what a linked program reports about itself, from
+ * its tables (struct drv_program): glGetProgramiv and the info log,
+ * glGetActiveAttrib, glGetTransformFeedbackVarying, and the program
+ * interface queries (GL 4.6 7.3.1 "Program Interfaces",
+ * ARB_program_interface_query): glGetProgramInterfaceiv,
+ * glGetProgramResourceIndex / Name / iv / Location.
  *
  * Interfaces answered: GL_TRANSFORM_FEEDBACK_VARYING (the program's TF
  * varying list, gl_SkipComponentsN / gl_NextBuffer included as GL does),
@@ -386,7 +388,6 @@ void drv_gl_GetProgramResourceName(GLuint program, GLenum programInterface, GLui
 	const struct drv_program *prog = query_program(ctx, program, programInterface,
 						       "glGetProgramResourceName", &empty);
 	struct res r;
-	size_t n;
 
 	if (!prog && !empty)
 		return;
@@ -399,18 +400,7 @@ void drv_gl_GetProgramResourceName(GLuint program, GLenum programInterface, GLui
 		return;
 	}
 	resource_get(prog, programInterface, index, &r);
-	n = strlen(r.name);
-	if (bufSize == 0 || !name) {
-		if (length)
-			*length = 0;
-		return;
-	}
-	if (n > (size_t)bufSize - 1)
-		n = (size_t)bufSize - 1;
-	memcpy(name, r.name, n);
-	name[n] = 0;
-	if (length)
-		*length = (GLsizei)n;
+	drv_gl_copy_string(r.name, bufSize, length, name);
 }
 
 void drv_gl_GetProgramResourceiv(GLuint program, GLenum programInterface, GLuint index,
@@ -470,4 +460,144 @@ GLint drv_gl_GetProgramResourceLocation(GLuint program, GLenum programInterface,
 	if (programInterface == GL_PROGRAM_INPUT)
 		return drv_program_attrib_location(p->prog, name);
 	return drv_program_uniform_location(p->prog, name, NULL, NULL);
+}
+
+/* ---- the classic program queries ----------------------------------------------- */
+
+static GLint max_name_length(const struct drv_program *prog, GLenum what)
+{
+	size_t m = 0;
+
+	if (!prog)
+		return 0;
+	if (what == GL_ACTIVE_ATTRIBUTE_MAX_LENGTH)
+		for (unsigned i = 0; i < prog->n_attribs; i++)
+			m = strlen(prog->attribs[i].name) > m ? strlen(prog->attribs[i].name) : m;
+	else if (what == GL_ACTIVE_UNIFORM_MAX_LENGTH)
+		for (unsigned i = 0; i < prog->n_uniforms; i++)
+			m = strlen(prog->uniforms[i].name) > m ? strlen(prog->uniforms[i].name) : m;
+	else
+		for (unsigned i = 0; i < prog->n_ubos; i++)
+			m = strlen(prog->ubos[i].name) > m ? strlen(prog->ubos[i].name) : m;
+	return m ? (GLint)m + 1 : 0;
+}
+
+void drv_gl_GetProgramiv(GLuint program, GLenum pname, GLint *params)
+{
+	DRV_CTX(ctx);
+	struct drv_program_obj *p = drv_gl_program_lookup(ctx, program, "glGetProgramiv");
+	const struct drv_program *prog;
+
+	if (!p)
+		return;
+	prog = p->prog;
+	switch (pname) {
+	case GL_DELETE_STATUS: *params = p->delete_pending; return;
+	case GL_LINK_STATUS: *params = p->linked; return;
+	case GL_VALIDATE_STATUS: *params = p->validated; return;
+	case GL_INFO_LOG_LENGTH: *params = drv_gl_log_length(p->log); return;
+	case GL_ATTACHED_SHADERS: *params = (GLint)p->n_attached; return;
+	case GL_ACTIVE_ATTRIBUTES: *params = prog && p->linked ? (GLint)prog->n_attribs : 0; return;
+	case GL_ACTIVE_UNIFORMS: *params = prog && p->linked ? (GLint)prog->n_uniforms : 0; return;
+	case GL_ACTIVE_UNIFORM_BLOCKS: *params = prog && p->linked ? (GLint)prog->n_ubos : 0; return;
+	case GL_ACTIVE_ATTRIBUTE_MAX_LENGTH:
+	case GL_ACTIVE_UNIFORM_MAX_LENGTH:
+	case GL_ACTIVE_UNIFORM_BLOCK_MAX_NAME_LENGTH:
+		*params = p->linked ? max_name_length(prog, pname) : 0;
+		return;
+	case GL_TRANSFORM_FEEDBACK_BUFFER_MODE:
+		*params = prog && p->linked ? (GLint)(prog->tf.mode ? prog->tf.mode : p->tf_mode)
+					    : (GLint)p->tf_mode;
+		return;
+	case GL_TRANSFORM_FEEDBACK_VARYINGS:
+		*params = prog && p->linked ? (GLint)prog->tf.n_varyings : 0;
+		return;
+	case GL_TRANSFORM_FEEDBACK_VARYING_MAX_LENGTH:
+		*params = prog && p->linked ? (GLint)drv_program_tf_varying_max_length(prog) : 0;
+		return;
+	case GL_PROGRAM_BINARY_LENGTH: *params = p->linked ? (GLint)p->binary_bytes : 0; return;
+	case GL_GEOMETRY_VERTICES_OUT:
+	case GL_GEOMETRY_INPUT_TYPE:
+	case GL_GEOMETRY_OUTPUT_TYPE:
+	case GL_GEOMETRY_SHADER_INVOCATIONS:
+		if (!prog || !p->linked || !prog->has_gs) {
+			drv_gl_error(ctx, GL_INVALID_OPERATION);
+			return;
+		}
+		*params = (GLint)(pname == GL_GEOMETRY_VERTICES_OUT ? prog->gs.max_vertices :
+				  pname == GL_GEOMETRY_INPUT_TYPE ? prog->gs.input_prim :
+				  pname == GL_GEOMETRY_OUTPUT_TYPE ? prog->gs.output_prim :
+				  prog->gs.invocations);
+		return;
+	default:
+		drv_gl_error(ctx, GL_INVALID_ENUM);
+		return;
+	}
+}
+
+void drv_gl_GetProgramInfoLog(GLuint program, GLsizei bufSize, GLsizei *length, GLchar *infoLog)
+{
+	DRV_CTX(ctx);
+	struct drv_program_obj *p = drv_gl_program_lookup(ctx, program, "glGetProgramInfoLog");
+	if (bufSize < 0)
+		drv_gl_error(ctx, GL_INVALID_VALUE);
+	else if (p)
+		drv_gl_copy_string(p->log, bufSize, length, infoLog);
+}
+
+GLint drv_gl_GetAttribLocation(GLuint program, const GLchar *name)
+{
+	DRV_CTX_RET(ctx, -1);
+	struct drv_program_obj *p = drv_gl_program_lookup(ctx, program, "glGetAttribLocation");
+
+	if (!p)
+		return -1;
+	if (!p->linked) {
+		drv_gl_error(ctx, GL_INVALID_OPERATION);
+		return -1;
+	}
+	return drv_program_attrib_location(p->prog, name);
+}
+
+void drv_gl_GetActiveAttrib(GLuint program, GLuint index, GLsizei bufSize, GLsizei *length,
+			    GLint *size, GLenum *type, GLchar *name)
+{
+	DRV_CTX(ctx);
+	struct drv_program_obj *p = drv_gl_program_lookup(ctx, program, "glGetActiveAttrib");
+
+	if (!p)
+		return;
+	if (!p->linked || index >= p->prog->n_attribs || bufSize < 0) {
+		drv_gl_error(ctx, GL_INVALID_VALUE);
+		return;
+	}
+	drv_gl_copy_string(p->prog->attribs[index].name, bufSize, length, name);
+	*size = (GLint)p->prog->attribs[index].size;
+	*type = p->prog->attribs[index].type;
+}
+
+void drv_gl_GetTransformFeedbackVarying(GLuint program, GLuint index, GLsizei bufSize,
+					GLsizei *length, GLsizei *size, GLenum *type, GLchar *name)
+{
+	DRV_CTX(ctx);
+	struct drv_program_obj *p = drv_gl_program_lookup(ctx, program,
+							  "glGetTransformFeedbackVarying");
+	const struct drv_tf_varying *v;
+
+	if (!p)
+		return;
+	if (!p->linked) {
+		drv_gl_error(ctx, GL_INVALID_OPERATION);
+		return;
+	}
+	if (index >= p->prog->tf.n_varyings || bufSize < 0) {
+		drv_gl_error(ctx, GL_INVALID_VALUE);
+		return;
+	}
+	v = &p->prog->tf.varyings[index];
+	drv_gl_copy_string(v->name, bufSize, length, name);
+	if (size)
+		*size = (GLsizei)v->size;
+	if (type)
+		*type = v->type;
 }
