@@ -155,7 +155,9 @@ def run_callgrind(args, prog, lib, cases):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--build", default=str(ROOT / "build"), help="meson build dir (default: build)")
-    ap.add_argument("--repeat", type=int, default=5, help="runs per way (default 5)")
+    ap.add_argument("--repeat", type=int, default=5,
+                    help="runs of each case per way (default 5); the table gives the fastest "
+                         "and the median run's ratio")
     ap.add_argument("--trials", type=int, default=5,
                     help="timed trials per case in each run, fastest kept (default 5)")
     ap.add_argument("--scale", type=int, default=1, help="iteration multiplier for cap-bench")
