@@ -337,6 +337,28 @@ static uint8_t *enc_planned(uint8_t *p, const struct cap_pdesc *d,
 	}
 }
 
+/* The CALL payload's head: function, thread, the function's def at its
+ * first call in this thread, argument count. */
+static inline uint8_t *call_head(const struct cap_thread *t, uint8_t *p, unsigned fid, bool def,
+				 unsigned nparams)
+{
+	p = trace_enc_u32(p, fid);
+	p = trace_enc_u32(p, t->thread_no);
+	if (def)
+		p = enc_funcdef(p, fid);
+	return trace_enc_u32(p, nparams);
+}
+
+/* Commits the CALL record [s, p) and notes the def as written. */
+static inline void call_commit(struct cap_thread *t, const struct cap_call *c, const uint8_t *s,
+			       const uint8_t *p, bool def)
+{
+	cap_commit(t, TRACE_REC_CALL, TRACE_RECF_ATTACHED | (def ? TRACE_RECF_FUNCDEF : 0),
+		   c->seq, (size_t)(p - s));
+	if (def)
+		t->funcdef_seen[c->fid >> 3] |= (uint8_t)(1u << (c->fid & 7));
+}
+
 /* record_call() for a function whose arguments are all scalars (most calls):
  * no plan, one pass. */
 static void record_scalar_call(struct cap_thread *t, struct cap_call *c,
@@ -349,17 +371,10 @@ static void record_scalar_call(struct cap_thread *t, struct cap_call *c,
 	p = s = cap_reserve(t, fd->fixed_bytes + (def ? funcdef_bytes(fid) : 0));
 	if (!p)
 		return;
-	p = trace_enc_u32(p, fid);
-	p = trace_enc_u32(p, t->thread_no);
-	if (def)
-		p = enc_funcdef(p, fid);
-	p = trace_enc_u32(p, fd->nparams);
+	p = call_head(t, p, fid, def, fd->nparams);
 	for (unsigned i = 0; i < fd->nparams; i++)
 		p = enc_scalar(p, &pd[i], &c->a[i]);
-	cap_commit(t, TRACE_REC_CALL, TRACE_RECF_ATTACHED | (def ? TRACE_RECF_FUNCDEF : 0),
-		   c->seq, (size_t)(p - s));
-	if (def)
-		t->funcdef_seen[fid >> 3] |= (uint8_t)(1u << (fid & 7));
+	call_commit(t, c, s, p, def);
 }
 
 static void record_call(struct cap_thread *t, struct cap_call *c, const struct cap_fdesc *fd)
@@ -393,21 +408,14 @@ static void record_call(struct cap_thread *t, struct cap_call *c, const struct c
 	p = s = cap_reserve(t, max);
 	if (!p)
 		return;
-	p = trace_enc_u32(p, fid);
-	p = trace_enc_u32(p, t->thread_no);
-	if (def)
-		p = enc_funcdef(p, fid);
-	p = trace_enc_u32(p, fd->nparams);
+	p = call_head(t, p, fid, def, fd->nparams);
 	for (unsigned i = 0; i < fd->nparams; i++) {
 		if (pl[i].how == HOW_SCALAR)
 			p = enc_scalar(p, &pd[i], &c->a[i]);
 		else
 			p = enc_planned(p, &pd[i], c->a, i, &pl[i]);
 	}
-	cap_commit(t, TRACE_REC_CALL, TRACE_RECF_ATTACHED | (def ? TRACE_RECF_FUNCDEF : 0),
-		   c->seq, (size_t)(p - s));
-	if (def)
-		t->funcdef_seen[fid >> 3] |= (uint8_t)(1u << (fid & 7));
+	call_commit(t, c, s, p, def);
 }
 
 static void record_ret(struct cap_thread *t, struct cap_call *c, const struct cap_fdesc *fd)
