@@ -23,8 +23,9 @@
  * pool.  The next stream that needs a region takes it: its pages are
  * resident and mapped, so in steady state a writer takes no page fault at
  * all.  When it has nothing to pack, the compressor thread also prepares
- * fresh regions (faults them in) up to the pool's bound, in proportion to
- * what the capture has written so far, so that a burst finds them ready.
+ * fresh regions (faults them in): a few at first, more (up to the pool's
+ * bound) each time a writer has found none free, so that the next burst
+ * finds them ready while a steady capture keeps its pool small.
  * zstd runs at level 1 while the compressor keeps up and at a fast
  * negative level when it falls behind: the spool is transient (compaction
  * recompresses at level 3), so speed matters more than ratio.
@@ -203,6 +204,7 @@ enum xt_rc trace_spool_open(struct trace_spool **out, const char *path,
 		return XT_FAIL(err, XT_ERR_NOMEM, "cannot create the spool condition");
 	}
 	s->page_bytes = (size_t)sysconf(_SC_PAGESIZE);
+	s->reserve = TRACE_SPOOL_RESERVE_MIN;
 	set_defaults(&s->tune);
 	s->fd = xt_fault_io() ? (errno = EIO, -1) : open(path, flags, 0644);
 	if (s->fd < 0) {
@@ -393,6 +395,8 @@ static void hand_off_locked(struct trace_spool *s, struct region *r)
 static enum xt_rc take_pooled_locked(struct trace_spool *s, struct region *old,
 				     struct region **out, bool *claim)
 {
+	bool short_of_free = false;
+
 	*claim = false;
 	for (;;) {
 		struct region *r = s->free_list;
@@ -409,6 +413,13 @@ static enum xt_rc take_pooled_locked(struct trace_spool *s, struct region *old,
 				hand_off_locked(s, old);
 			*out = r;
 			return XT_OK;
+		}
+		/* None free while the compressor runs: it is to keep more
+		 * ready from now on (once per shortage). */
+		if (!short_of_free && s->thread_created) {
+			short_of_free = true;
+			s->reserve = s->reserve < s->tune.pool_regions / 2 ? s->reserve * 2
+									   : s->tune.pool_regions;
 		}
 		if (!s->writer_pack_failed && (s->full_head || old)) {
 			pk = s->spare;

@@ -38,6 +38,9 @@ struct trace_spool_stream;
 /* Default bound of the regions the compressor prepares ahead of demand,
  * beyond those the streams hold. */
 #define TRACE_SPOOL_POOL_REGIONS 64u
+/* Fresh regions the compressor keeps free at first; it keeps more (up to
+ * the bound above) only after a writer has found none free. */
+#define TRACE_SPOOL_RESERVE_MIN 4u
 /* Default zstd levels of PACKED chunks: while the compressor keeps up, and
  * when it falls behind or a writer packs (see trace_spool.c for why). */
 #define TRACE_SPOOL_ZSTD_LEVEL 1

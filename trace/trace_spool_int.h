@@ -65,6 +65,10 @@ struct trace_spool {
 	uint32_t npooled;           /* pooled regions in circulation */
 	uint32_t nheld;             /* ... of which streams hold */
 	uint32_t nfree;             /* ... of which are in free_list */
+	uint32_t reserve;           /* free regions the compressor keeps ready:
+	                             * TRACE_SPOOL_RESERVE_MIN, doubled (up to
+	                             * tune.pool_regions) whenever a writer
+	                             * finds none */
 	struct packer *spare;       /* packers for writers that must pack */
 	struct packer *thread_packer; /* the compressor thread's (for abandon) */
 	pthread_t thread;

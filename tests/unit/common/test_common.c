@@ -125,6 +125,31 @@ static void test_fault_fires_exactly_once(void)
 	CHECK(!xt_fault_fired(XT_FAULT_IO));
 }
 
+/* The AVX2 build of long inputs (where the CPU has AVX2) hashes exactly
+ * as the library does: every length around XXH3's stripe, block and
+ * short/long boundaries, at every alignment, seeded and not. */
+static void test_hash_long_inputs_match_the_library(void)
+{
+	static uint8_t buf[4096 + 64];
+	uint64_t x = 0x9E3779B97F4A7C15u;
+	int mismatches = 0;
+
+	for (size_t i = 0; i < sizeof buf; i++) {
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		buf[i] = (uint8_t)x;
+	}
+	for (size_t len = 200; len <= 4096; len += len < 1100 ? 1 : 61) {
+		const uint8_t *p = buf + (len % 31);
+		const uint64_t seed = len * 0x100000001B3u;
+		mismatches += xt_hash64(p, len) != xt_hash64_library(p, len);
+		mismatches += xt_hash64_seed(p, len, seed) != xt_hash64_seed_library(p, len, seed);
+	}
+	CHECK_EQ_INT(mismatches, 0);
+#if defined(__x86_64__)
+	printf("  (this CPU %s AVX2)\n", __builtin_cpu_supports("avx2") ? "has" : "has no");
+#endif
+}
+
 int main(void)
 {
 	XT_RUN(test_err_records_file_and_line);
@@ -133,6 +158,7 @@ int main(void)
 	XT_RUN(test_arena_survives_every_allocation_failure);
 	XT_RUN(test_arena_big_allocations_stay_aligned);
 	XT_RUN(test_hash_is_stable_and_discriminates);
+	XT_RUN(test_hash_long_inputs_match_the_library);
 	XT_RUN(test_fault_fires_exactly_once);
 	XT_TEST_MAIN_END();
 }

@@ -200,6 +200,50 @@ static void test_region_reuse_keeps_every_record(void)
 	CHECK(rc.digest == rb.digest);
 }
 
+/*
+ * A writer the compressor keeps up with (it pauses after every region's
+ * worth of records) recycles a handful of regions: the compressor prepares
+ * only TRACE_SPOOL_RESERVE_MIN fresh ones, not more with every fill (which
+ * faulted in the whole pool bound for any steady capture).
+ */
+static void test_steady_writer_keeps_the_pool_small(void)
+{
+	const char *path = tu_path("steady.xfbt");
+	struct trace_spool_tuning t = { .region_bytes = SMALL_REGION, .pool_regions = 64 };
+	struct trace_spool_stats st;
+	struct trace_spool *s;
+	struct xt_err err;
+	atomic_ullong seq = 0;
+	int failed = 0;
+
+	CHECK_EQ_INT(trace_spool_open(&s, path, 1, &err), XT_OK);
+	CHECK_EQ_INT(trace_spool_tune(s, &t), XT_OK);
+	struct trace_spool_stream *w = trace_spool_stream_open(s, 1);
+	CHECK(w != NULL);
+	for (unsigned i = 0; w && i < 6000; i++) {
+		uint64_t n = atomic_fetch_add(&seq, 1);
+		failed |= tu_put_call(w, 1, 0, i == 0, n, "steady");
+		failed |= tu_put_ret(w, 1, n);
+		if (i % 40 == 39)   /* ~ one region: let the compressor catch up */
+			usleep(3000);
+	}
+	if (w)
+		trace_spool_stream_close(w);
+	trace_spool_stats(s, &st);
+	trace_spool_close(s);
+	CHECK_EQ_INT(failed, 0);
+	printf("  %llu fills: claimed %llu, reused %llu, %llu packed by the writer\n",
+	       (unsigned long long)(st.regions_claimed + st.regions_reused),
+	       (unsigned long long)st.regions_claimed, (unsigned long long)st.regions_reused,
+	       (unsigned long long)st.packed_by_writer);
+	CHECK(st.regions_reused > 100);
+	CHECK(st.regions_claimed <= 2 + TRACE_SPOOL_RESERVE_MIN);
+	struct readback rb = read_back(path, 6000);
+	CHECK_EQ_INT(rb.rc, XT_ERR_EOF);
+	CHECK_EQ_INT(rb.calls, 6000);
+	CHECK(rb.ordered && rb.paired && rb.once);
+}
+
 static void test_writer_packs_every_region_without_the_thread(void)
 {
 	const char *path = tu_path("nothread.xfbt");
@@ -679,6 +723,7 @@ static void test_reader_reads_a_fill_whose_chunk_is_pending_from_its_region(void
 int main(void)
 {
 	XT_RUN(test_region_reuse_keeps_every_record);
+	XT_RUN(test_steady_writer_keeps_the_pool_small);
 	XT_RUN(test_writer_packs_every_region_without_the_thread);
 	XT_RUN(test_empty_fill_leaves_no_gap);
 	XT_RUN(test_backpressure_writers_pack_while_compressor_stalls);
