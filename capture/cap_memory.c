@@ -167,7 +167,12 @@ static GLbitfield access_bits(GLenum access)
  * false when it is not mapped.  With `write_only`, a mapping without
  * WRITE access is reported by its access bits alone (ptr NULL, offset and
  * length 0): the unmap of a read mapping needs nothing else, and the three
- * queries it saves are most of that unmap's cost.
+ * queries it saves are most of that unmap's cost.  Where
+ * GL_BUFFER_ACCESS_FLAGS exists (GL 3.0, ES 3.0) it alone says whether the
+ * buffer is mapped: it is 0 unless it is (every map sets READ or WRITE;
+ * unmapping resets it), so GL_BUFFER_MAPPED is not asked.  A driver that
+ * kept stale flags would make an unmapped buffer look mapped; its NULL map
+ * pointer then still says it is not.
  */
 static bool query_mapping(struct cap_ctx *x, bool named, GLuint id, struct mapping *m,
 			  bool write_only)
@@ -184,8 +189,8 @@ static bool query_mapping(struct cap_ctx *x, bool named, GLuint id, struct mappi
 		cap_pfn_glGetNamedBufferParameteri64v g64 = CAP_REAL(glGetNamedBufferParameteri64v);
 		cap_pfn_glGetNamedBufferPointerv gp = CAP_REAL(glGetNamedBufferPointerv);
 		if (gi && g64 && gp) {
-			gi(id, GL_BUFFER_MAPPED, &mapped);
 			gi(id, GL_BUFFER_ACCESS_FLAGS, &access);
+			mapped = access != 0;
 			if (mapped && (!write_only || (access & GL_MAP_WRITE_BIT))) {
 				g64(id, GL_BUFFER_MAP_OFFSET, &off);
 				g64(id, GL_BUFFER_MAP_LENGTH, &len);
@@ -200,10 +205,11 @@ static bool query_mapping(struct cap_ctx *x, bool named, GLuint id, struct mappi
 			gp = (cap_pfn_glGetBufferPointerv)CAP_REAL(glGetBufferPointervOES);
 		if (gi && gp) {
 			GLint a = 0, size = 0;
-			gi(id, GL_BUFFER_MAPPED, &mapped);
 			if (ranges) {
 				gi(id, GL_BUFFER_ACCESS_FLAGS, &access);
+				mapped = access != 0;
 			} else {
+				gi(id, GL_BUFFER_MAPPED, &mapped);
 				gi(id, GL_BUFFER_ACCESS, &a);
 				access = (GLint)access_bits((GLenum)a);
 			}

@@ -90,7 +90,7 @@ static const char *read_app_mapping(const struct obs_ctx *c, const struct obs_re
 /*
  * On desktop GL, glGetBufferSubData of a mapped buffer is an error unless
  * the mapping is persistent, so whether it is mapped (and how) is asked
- * first.  On GLES the map itself fails on a mapped buffer; that is asked
+ * first: one query.  On GLES the map itself fails on a mapped buffer; that is asked
  * only then: one GL call less on every read-back.  The map's error is then
  * consumed here (the caller has put the application's errors aside), as an
  * expected one, and a persistent mapping is read through
@@ -106,9 +106,13 @@ const char *obs_readback_into(const struct obs_ctx *c, const struct obs_readback
 	if (offset < 0 || size <= 0)
 		return "empty range";
 	if (!c->gles) {
-		gl->GetBufferParameteriv(rb->target, OBS_GL_BUFFER_MAPPED, &mapped);
-		if (mapped && obs_ctx_at_least(c, 3, 0, 0, 0))
+		/* From GL 3.0 the access flags alone say it: 0 unless mapped. */
+		if (obs_ctx_at_least(c, 3, 0, 0, 0)) {
 			gl->GetBufferParameteriv(rb->target, OBS_GL_BUFFER_ACCESS_FLAGS, &access);
+			mapped = access != 0;
+		} else {
+			gl->GetBufferParameteriv(rb->target, OBS_GL_BUFFER_MAPPED, &mapped);
+		}
 		if (mapped && !(access & OBS_GL_MAP_PERSISTENT_BIT))
 			return MAPPED_WHY;
 		gl->GetBufferSubData(rb->target, offset, size, dst);
