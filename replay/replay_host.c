@@ -30,8 +30,7 @@ static struct host *host_of(struct replay_backend *be)
 	return (struct host *)be;
 }
 
-/* What is known of trace function `call->func_id` (cached). */
-static struct host_func *func_of(struct host *h, const struct trace_call *call)
+struct host_func *host_func_of(struct host *h, const struct trace_call *call)
 {
 	if (call->func_id >= h->nfuncs) {
 		size_t n = (size_t)call->func_id + 64;
@@ -54,7 +53,7 @@ static enum xt_rc host_call(struct replay_backend *be, struct replay *rp,
 			    struct xt_err *err)
 {
 	struct host *h = host_of(be);
-	struct host_func *f = func_of(h, call);
+	struct host_func *f = host_func_of(h, call);
 	struct glapi_func_info fi;
 	struct host_args args;
 	union replay_arg rv = { 0 };

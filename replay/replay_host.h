@@ -111,6 +111,10 @@ struct host {
 };
 
 /* ---- replay_host.c: shared with the sim backend (replay_sim.c) ---- */
+/* What is known of trace function `call->func_id`: its glapi id, looked up
+ * at its first call (the entry point is the backend's to resolve); NULL
+ * when out of memory. */
+struct host_func *host_func_of(struct host *h, const struct trace_call *call);
 /* Applies a MEMWRITE to the client memory; memory no pointer or mapping
  * covers is dropped, with one warning per replay. */
 void host_memwrite(struct host *h, uint64_t call_no, uint64_t addr, const uint8_t *data,

@@ -249,23 +249,12 @@ static enum xt_rc artifacts(struct sim *s, struct replay *rp, struct sim_ctx *x,
 
 /* ---- calls ------------------------------------------------------------------------ */
 
+/* host_func_of, with the entry point resolved in our driver. */
 static struct host_func *func_of(struct sim *s, const struct trace_call *call)
 {
-	struct host *h = &s->h;
+	struct host_func *f = host_func_of(&s->h, call);
 
-	if (call->func_id >= h->nfuncs) {
-		size_t n = (size_t)call->func_id + 64;
-		struct host_func *f = xt_realloc(h->funcs, n * sizeof *f);
-		if (!f)
-			return NULL;
-		for (size_t i = h->nfuncs; i < n; i++)
-			f[i] = (struct host_func){ .id = -2 };
-		h->funcs = f;
-		h->nfuncs = n;
-	}
-	struct host_func *f = &h->funcs[call->func_id];
-	if (f->id == -2) {
-		f->id = glapi_func_lookup(call->name);
+	if (f && !f->resolved) {
 		f->fn = drv_get_proc_address(call->name);
 		f->resolved = true;
 	}

@@ -90,7 +90,7 @@ static enum xt_rc truncated(struct trace_apitrace *r, enum xt_rc rc, const char 
 	return rc;
 }
 
-enum xt_rc atr_get_byte(struct trace_apitrace *r, uint8_t *out, const char *what)
+enum xt_rc trace_atr_get_byte(struct trace_apitrace *r, uint8_t *out, const char *what)
 {
 	if (r->p == r->end) {
 		enum xt_rc rc = more(r);
@@ -101,12 +101,12 @@ enum xt_rc atr_get_byte(struct trace_apitrace *r, uint8_t *out, const char *what
 	return XT_OK;
 }
 
-enum xt_rc atr_get_uint(struct trace_apitrace *r, uint64_t *out, const char *what)
+enum xt_rc trace_atr_get_uint(struct trace_apitrace *r, uint64_t *out, const char *what)
 {
 	uint64_t v = 0;
 	for (unsigned shift = 0;; shift += 7) {
 		uint8_t b = 0;
-		enum xt_rc rc = atr_get_byte(r, &b, what);
+		enum xt_rc rc = trace_atr_get_byte(r, &b, what);
 		if (rc)
 			return rc;
 		if (shift == 63 && b > 1)
@@ -121,7 +121,7 @@ enum xt_rc atr_get_uint(struct trace_apitrace *r, uint64_t *out, const char *wha
 	return XT_OK;
 }
 
-enum xt_rc atr_get_bytes(struct trace_apitrace *r, void *dst, size_t n, const char *what)
+enum xt_rc trace_atr_get_bytes(struct trace_apitrace *r, void *dst, size_t n, const char *what)
 {
 	uint8_t *d = dst;
 	while (n) {
@@ -144,11 +144,11 @@ enum xt_rc atr_get_bytes(struct trace_apitrace *r, void *dst, size_t n, const ch
  * copy grows as bytes arrive, so a damaged length cannot allocate more than
  * the stream holds.
  */
-enum xt_rc atr_get_lenbytes(struct trace_apitrace *r, struct xt_arena *a,
+enum xt_rc trace_atr_get_lenbytes(struct trace_apitrace *r, struct xt_arena *a,
 			    const uint8_t **out, size_t *len, const char *what)
 {
 	uint64_t n;
-	enum xt_rc rc = atr_get_uint(r, &n, what);
+	enum xt_rc rc = trace_atr_get_uint(r, &n, what);
 	if (rc)
 		return rc;
 	if (n > MAX_STRING_BYTES)
@@ -186,12 +186,12 @@ enum xt_rc atr_get_lenbytes(struct trace_apitrace *r, struct xt_arena *a,
 	return XT_OK;
 }
 
-enum xt_rc atr_get_string(struct trace_apitrace *r, struct xt_arena *a, const char **out,
+enum xt_rc trace_atr_get_string(struct trace_apitrace *r, struct xt_arena *a, const char **out,
 			  const char *what)
 {
 	const uint8_t *s;
 	size_t n;
-	enum xt_rc rc = atr_get_lenbytes(r, a, &s, &n, what);
+	enum xt_rc rc = trace_atr_get_lenbytes(r, a, &s, &n, what);
 	*out = rc ? NULL : (const char *)s;
 	return rc;
 }
@@ -264,38 +264,38 @@ static enum xt_rc call_details(struct trace_apitrace *r, struct slot *s, bool le
 	for (;;) {
 		uint8_t d = 0;
 		uint64_t u;
-		if ((rc = atr_get_byte(r, &d, "a call")))
+		if ((rc = trace_atr_get_byte(r, &d, "a call")))
 			return rc;
 		switch (d) {
 		case D_END:
 			return XT_OK;
 		case D_ARG:
-			if ((rc = atr_get_uint(r, &u, "an argument number")))
+			if ((rc = trace_atr_get_uint(r, &u, "an argument number")))
 				return rc;
 			if (s->used) {
 				if ((rc = call_args(r, s, u)))
 					return rc;
 				struct trace_at_value *v = leave ? &c->outs[u] : &c->args[u];
-				rc = atr_get_value(r, &s->arena, v, 0);
+				rc = trace_atr_get_value(r, &s->arena, v, 0);
 			} else {
-				rc = atr_get_value(r, &s->arena, &scratch, 0);
+				rc = trace_atr_get_value(r, &s->arena, &scratch, 0);
 			}
 			break;
 		case D_RET:
-			rc = atr_get_value(r, &s->arena, s->used ? &c->ret : &scratch, 0);
+			rc = trace_atr_get_value(r, &s->arena, s->used ? &c->ret : &scratch, 0);
 			break;
 		case D_THREAD:
-			if ((rc = atr_get_uint(r, &u, "a thread number")))
+			if ((rc = trace_atr_get_uint(r, &u, "a thread number")))
 				return rc;
 			if (u >= MAX_THREADS)
 				return CORRUPT(r, "thread number %llu", (unsigned long long)u);
 			c->thread = (uint32_t)u;
 			break;
 		case D_BACKTRACE:
-			rc = atr_skip_backtrace(r);
+			rc = trace_atr_skip_backtrace(r);
 			break;
 		case D_FLAGS:
-			if ((rc = atr_get_uint(r, &u, "call flags")))
+			if ((rc = trace_atr_get_uint(r, &u, "call flags")))
 				return rc;
 			if (u & 1)
 				c->flags |= TRACE_AT_FAKE;
@@ -315,11 +315,11 @@ static enum xt_rc parse_enter(struct trace_apitrace *r)
 	const struct trace_at_func_sig *sig = NULL;
 	enum xt_rc rc;
 
-	if (r->version >= 4 && (rc = atr_get_uint(r, &thread, "a thread number")))
+	if (r->version >= 4 && (rc = trace_atr_get_uint(r, &thread, "a thread number")))
 		return rc;
 	if (thread >= MAX_THREADS)
 		return CORRUPT(r, "thread number %llu", (unsigned long long)thread);
-	if ((rc = atr_func_sig(r, &sig)))
+	if ((rc = trace_atr_func_sig(r, &sig)))
 		return rc;
 	while (r->next_no - r->head >= r->cap)
 		if ((rc = ring_grow(r)))
@@ -340,7 +340,7 @@ static enum xt_rc parse_enter(struct trace_apitrace *r)
 static enum xt_rc parse_leave(struct trace_apitrace *r)
 {
 	uint64_t no;
-	enum xt_rc rc = atr_get_uint(r, &no, "a call number");
+	enum xt_rc rc = trace_atr_get_uint(r, &no, "a call number");
 	struct slot dropped;
 
 	if (rc)
@@ -369,7 +369,7 @@ static enum xt_rc parse_header(struct trace_apitrace *r)
 
 	if (rc == XT_ERR_EOF)
 		return CORRUPT(r, "the trace is empty (no header)");
-	if (rc || (rc = atr_get_uint(r, &v, "the header")))
+	if (rc || (rc = trace_atr_get_uint(r, &v, "the header")))
 		return rc;
 	if (v > TRACE_APITRACE_MAX_VERSION)
 		return XT_FAIL(&r->err, XT_ERR_VERSION, "apitrace format version %llu is newer "
@@ -382,15 +382,15 @@ static enum xt_rc parse_header(struct trace_apitrace *r)
 	r->version = (uint32_t)v;
 	if (v < 6)
 		return XT_OK;
-	if ((rc = atr_get_uint(r, &sem, "the header")))
+	if ((rc = trace_atr_get_uint(r, &sem, "the header")))
 		return rc;
 	for (;;) {
 		const char *name, *value;
-		if ((rc = atr_get_string(r, &r->sig_arena, &name, "a property name")))
+		if ((rc = trace_atr_get_string(r, &r->sig_arena, &name, "a property name")))
 			return rc;
 		if (!*name)
 			return XT_OK;
-		if ((rc = atr_get_string(r, &r->sig_arena, &value, "a property value")))
+		if ((rc = trace_atr_get_string(r, &r->sig_arena, &value, "a property value")))
 			return rc;
 		if (r->nprops >= 1024)
 			return CORRUPT(r, "more than 1024 properties");
@@ -485,7 +485,7 @@ enum xt_rc trace_apitrace_next(struct trace_apitrace *r, struct trace_at_call *o
 		}
 		uint8_t ev = 0;
 		if (rc == XT_OK)
-			rc = atr_get_byte(r, &ev, "an event");
+			rc = trace_atr_get_byte(r, &ev, "an event");
 		if (rc == XT_OK) {
 			if (ev == EV_ENTER)
 				rc = parse_enter(r);

@@ -13,16 +13,16 @@
 
 /* ---- apitrace values ---------------------------------------------------------- */
 
-const struct trace_at_value *ati_machine(const struct trace_at_value *v)
+const struct trace_at_value *trace_ati_machine(const struct trace_at_value *v)
 {
 	while (v->kind == TRACE_AT_REPR && v->agg.count == 2)
 		v = &v->agg.items[1];
 	return v;
 }
 
-bool ati_int(const struct trace_at_value *v, int64_t *out)
+bool trace_ati_int(const struct trace_at_value *v, int64_t *out)
 {
-	v = ati_machine(v);
+	v = trace_ati_machine(v);
 	switch (v->kind) {
 	case TRACE_AT_SINT: *out = v->i; return true;
 	case TRACE_AT_UINT: case TRACE_AT_POINTER: *out = (int64_t)v->u; return true;
@@ -34,10 +34,10 @@ bool ati_int(const struct trace_at_value *v, int64_t *out)
 	}
 }
 
-bool ati_real(const struct trace_at_value *v, double *out)
+bool trace_ati_real(const struct trace_at_value *v, double *out)
 {
 	int64_t i;
-	v = ati_machine(v);
+	v = trace_ati_machine(v);
 	if (v->kind == TRACE_AT_FLOAT) {
 		*out = v->f;
 		return true;
@@ -50,7 +50,7 @@ bool ati_real(const struct trace_at_value *v, double *out)
 		*out = (double)v->u;
 		return true;
 	}
-	if (!ati_int(v, &i))
+	if (!trace_ati_int(v, &i))
 		return false;
 	*out = (double)i;
 	return true;
@@ -78,7 +78,7 @@ static enum xt_rc flatten(struct xt_buf *b, enum glapi_elem e, const struct trac
 	size_t n = elem_bytes(e);
 	enum xt_rc rc;
 
-	v = ati_machine(v);
+	v = trace_ati_machine(v);
 	if (depth > 8) {
 		*why = "arrays nested too deeply";
 		return XT_ERR_UNSUPPORTED;
@@ -100,7 +100,7 @@ static enum xt_rc flatten(struct xt_buf *b, enum glapi_elem e, const struct trac
 	}
 	if (e == GLAPI_E_F32 || e == GLAPI_E_F64) {
 		double d;
-		if (!ati_real(v, &d)) {
+		if (!trace_ati_real(v, &d)) {
 			*why = "a non-number where numbers belong";
 			return XT_ERR_UNSUPPORTED;
 		}
@@ -112,9 +112,9 @@ static enum xt_rc flatten(struct xt_buf *b, enum glapi_elem e, const struct trac
 		}
 	} else {
 		int64_t i;
-		if (!ati_int(v, &i)) {
+		if (!trace_ati_int(v, &i)) {
 			double d;
-			if (!ati_real(v, &d)) {
+			if (!trace_ati_real(v, &d)) {
 				*why = "a non-integer where integers belong";
 				return XT_ERR_UNSUPPORTED;
 			}
@@ -137,11 +137,11 @@ static uint64_t synthetic(struct conv *c, size_t len)
 }
 
 /* A value of a function the API tables do not know, by its own type. */
-enum xt_rc ati_put_generic(struct conv *c, struct xt_buf *b, const struct trace_at_value *v,
+enum xt_rc trace_ati_put_generic(struct conv *c, struct xt_buf *b, const struct trace_at_value *v,
 			   int depth)
 {
 	enum xt_rc rc;
-	v = ati_machine(v);
+	v = trace_ati_machine(v);
 	switch (v->kind) {
 	case TRACE_AT_ABSENT:
 	case TRACE_AT_NULL: return put_tag(b, TRACE_TAG_NULL);
@@ -162,7 +162,7 @@ enum xt_rc ati_put_generic(struct conv *c, struct xt_buf *b, const struct trace_
 		if ((rc = put_tagged(b, TRACE_TAG_ARRAY, v->agg.count)))
 			return rc;
 		for (uint32_t i = 0; i < v->agg.count; i++)
-			if ((rc = ati_put_generic(c, b, &v->agg.items[i], depth + 1)))
+			if ((rc = trace_ati_put_generic(c, b, &v->agg.items[i], depth + 1)))
 				return rc;
 		return XT_OK;
 	default:
@@ -170,16 +170,16 @@ enum xt_rc ati_put_generic(struct conv *c, struct xt_buf *b, const struct trace_
 	}
 }
 
-enum xt_rc ati_add_pending(struct conv *c, struct thread_state *ts, uint64_t addr,
+enum xt_rc trace_ati_add_pending(struct conv *c, struct thread_state *ts, uint64_t addr,
 			   const uint8_t *data, size_t len, bool client_array)
 {
 	struct pending_write *g = xt_realloc(ts->pw, (ts->npw + 1) * sizeof *g);
 	if (!g)
-		return ati_nomem(c);
+		return trace_ati_nomem(c);
 	ts->pw = g;
 	g[ts->npw].data = xt_malloc(len ? len : 1);
 	if (!g[ts->npw].data)
-		return ati_nomem(c);
+		return trace_ati_nomem(c);
 	if (len)
 		memcpy(g[ts->npw].data, data, len);
 	g[ts->npw].addr = addr;
@@ -200,23 +200,23 @@ static enum xt_rc out_memory(struct conv *c, uint32_t i, uint64_t addr,
 	xt_buf_reset(&c->tmp);
 	rc = flatten(&c->tmp, e, o, 0, &why);
 	if (rc == XT_ERR_NOMEM || put_u32(&c->outs, i))
-		return ati_nomem(c);
+		return trace_ati_nomem(c);
 	c->nouts++;
 	if (rc) {
-		ati_report(c, func, why, no);
-		return put_unsized(&c->outs, why) ? ati_nomem(c) : XT_OK;
+		trace_ati_report(c, func, why, no);
+		return put_unsized(&c->outs, why) ? trace_ati_nomem(c) : XT_OK;
 	}
-	return put_memory(&c->outs, addr, c->tmp.data, c->tmp.len) ? ati_nomem(c) : XT_OK;
+	return put_memory(&c->outs, addr, c->tmp.data, c->tmp.len) ? trace_ati_nomem(c) : XT_OK;
 }
 
 /* Appends argument i of known function `id` to c->call (and its output to c->outs). */
-enum xt_rc ati_put_arg(struct conv *c, struct thread_state *ts, int id, uint32_t i,
+enum xt_rc trace_ati_put_arg(struct conv *c, struct thread_state *ts, int id, uint32_t i,
 		       const struct trace_at_call *call)
 {
 	const char *func = call->sig->name;
 	static const struct trace_at_value absent;
-	const struct trace_at_value *a = i < call->nargs ? ati_machine(&call->args[i]) : &absent;
-	const struct trace_at_value *o = i < call->nargs ? ati_machine(&call->outs[i]) : &absent;
+	const struct trace_at_value *a = i < call->nargs ? trace_ati_machine(&call->args[i]) : &absent;
+	const struct trace_at_value *o = i < call->nargs ? trace_ati_machine(&call->outs[i]) : &absent;
 	const struct trace_at_value *v = a->kind != TRACE_AT_ABSENT ? a : o;
 	struct xt_buf *b = &c->call;
 	struct glapi_param_info pi;
@@ -238,7 +238,7 @@ enum xt_rc ati_put_arg(struct conv *c, struct thread_state *ts, int id, uint32_t
 			why = "an argument apitrace did not record";
 			break;
 		}
-		if (!ati_int(v, &n)) {
+		if (!trace_ati_int(v, &n)) {
 			why = "a non-integer where an integer belongs";
 			break;
 		}
@@ -252,7 +252,7 @@ enum xt_rc ati_put_arg(struct conv *c, struct thread_state *ts, int id, uint32_t
 		}
 	case GLAPI_K_FLOAT:
 	case GLAPI_K_DOUBLE:
-		if (!ati_real(v, &d)) {
+		if (!trace_ati_real(v, &d)) {
 			why = "a non-number where a number belongs";
 			break;
 		}
@@ -260,14 +260,14 @@ enum xt_rc ati_put_arg(struct conv *c, struct thread_state *ts, int id, uint32_t
 	case GLAPI_K_POINTER:
 		if (v->kind == TRACE_AT_BLOB)
 			return put_tagged(b, TRACE_TAG_POINTER, synthetic(c, v->s.len));
-		if (!ati_int(v, &n))
+		if (!trace_ati_int(v, &n))
 			return put_tagged(b, TRACE_TAG_POINTER, 0);
 		return put_tagged(b, TRACE_TAG_POINTER, (uint64_t)n);
 	case GLAPI_K_STRING:
 		if (v->kind == TRACE_AT_NULL || v->kind == TRACE_AT_ABSENT)
 			return put_tag(b, TRACE_TAG_NULL);
 		if (v->kind == TRACE_AT_ARRAY && v->agg.count == 1)
-			v = ati_machine(&v->agg.items[0]);
+			v = trace_ati_machine(&v->agg.items[0]);
 		if (v->kind == TRACE_AT_STRING || v->kind == TRACE_AT_BLOB)
 			return put_string(b, v->s.bytes, v->s.len);
 		why = "a string apitrace did not record as one";
@@ -282,7 +282,7 @@ enum xt_rc ati_put_arg(struct conv *c, struct thread_state *ts, int id, uint32_t
 		if ((rc = put_tagged(b, TRACE_TAG_ARRAY, v->agg.count)))
 			return rc;
 		for (uint32_t k = 0; k < v->agg.count; k++) {
-			const struct trace_at_value *s = ati_machine(&v->agg.items[k]);
+			const struct trace_at_value *s = trace_ati_machine(&v->agg.items[k]);
 			if (s->kind == TRACE_AT_STRING || s->kind == TRACE_AT_BLOB)
 				rc = put_string(b, s->s.bytes, s->s.len);
 			else
@@ -298,7 +298,7 @@ enum xt_rc ati_put_arg(struct conv *c, struct thread_state *ts, int id, uint32_t
 		if (o->kind == TRACE_AT_STRING || o->kind == TRACE_AT_BLOB) {
 			uint64_t addr = synthetic(c, o->s.len + 1);
 			if (put_u32(&c->outs, i) || put_string(&c->outs, o->s.bytes, o->s.len))
-				return ati_nomem(c);
+				return trace_ati_nomem(c);
 			c->nouts++;
 			return put_tagged(b, TRACE_TAG_POINTER, addr);
 		}
@@ -313,7 +313,7 @@ enum xt_rc ati_put_arg(struct conv *c, struct thread_state *ts, int id, uint32_t
 			/* A user array apitrace copied at the draw. */
 			uint64_t addr = c->client_addr;
 			c->client_addr += (v->s.len + 63) & ~(uint64_t)63;
-			if ((rc = ati_add_pending(c, ts, addr, v->s.bytes, v->s.len, true)))
+			if ((rc = trace_ati_add_pending(c, ts, addr, v->s.bytes, v->s.len, true)))
 				return rc;
 			return put_tagged(b, TRACE_TAG_POINTER, addr);
 		}
@@ -358,17 +358,17 @@ enum xt_rc ati_put_arg(struct conv *c, struct thread_state *ts, int id, uint32_t
 			break;
 		return put_memory(b, synthetic(c, c->tmp.len), c->tmp.data, c->tmp.len);
 	}
-	ati_report(c, func, why, call->no);
+	trace_ati_report(c, func, why, call->no);
 	return put_unsized(b, why);
 }
 
-enum xt_rc ati_put_ret(struct conv *c, struct xt_buf *b, enum glapi_kind k,
+enum xt_rc trace_ati_put_ret(struct conv *c, struct xt_buf *b, enum glapi_kind k,
 		       const struct trace_at_value *v)
 {
 	int64_t n;
 	double d;
 
-	v = ati_machine(v);
+	v = trace_ati_machine(v);
 	if (k == GLAPI_K_VOID || v->kind == TRACE_AT_ABSENT || v->kind == TRACE_AT_NULL)
 		return put_tag(b, TRACE_TAG_NULL);
 	switch (k) {
@@ -378,14 +378,14 @@ enum xt_rc ati_put_ret(struct conv *c, struct xt_buf *b, enum glapi_kind k,
 			return put_string(b, v->s.bytes, v->s.len);
 		return put_tag(b, TRACE_TAG_NULL);
 	case GLAPI_K_FLOAT:
-		return ati_real(v, &d) ? put_float(b, (float)d) : put_tag(b, TRACE_TAG_NULL);
+		return trace_ati_real(v, &d) ? put_float(b, (float)d) : put_tag(b, TRACE_TAG_NULL);
 	case GLAPI_K_DOUBLE:
-		return ati_real(v, &d) ? put_double(b, d) : put_tag(b, TRACE_TAG_NULL);
+		return trace_ati_real(v, &d) ? put_double(b, d) : put_tag(b, TRACE_TAG_NULL);
 	default:
 		break;
 	}
-	if (!ati_int(v, &n))
-		return ati_put_generic(c, b, v, 0);
+	if (!trace_ati_int(v, &n))
+		return trace_ati_put_generic(c, b, v, 0);
 	switch (k) {
 	case GLAPI_K_SINT: return put_sint(b, n);
 	case GLAPI_K_UINT: return put_tagged(b, TRACE_TAG_UINT, (uint64_t)n);

@@ -64,7 +64,7 @@ void trace_at_import_result_fini(struct trace_at_import_result *res)
 
 /* Counts an untranslatable thing; the first call of each (function,
  * reason) is kept.  Out of memory only loses the report entry. */
-void ati_report(struct conv *c, const char *func, const char *reason, uint64_t no)
+void trace_ati_report(struct conv *c, const char *func, const char *reason, uint64_t no)
 {
 	struct trace_at_import_result *res = c->res;
 	for (size_t i = 0; i < res->nuntranslated; i++)
@@ -145,7 +145,7 @@ static enum xt_rc emit_properties(struct conv *c)
 		}
 		xt_buf_reset(&c->call);
 		if (put_string(&c->call, k, strlen(k)) || put_string(&c->call, v, strlen(v)))
-			return ati_nomem(c);
+			return trace_ati_nomem(c);
 		rc = emit(c, TRACE_REC_PROPERTY, 0, 0, &c->call);
 	}
 	return rc;
@@ -156,7 +156,7 @@ static enum xt_rc emit_thread(struct conv *c, uint32_t t, uint64_t no)
 	xt_buf_reset(&c->tmp);
 	if (put_tagged(&c->tmp, TRACE_TAG_MAP, 1) || put_key(&c->tmp, "thread") ||
 	    put_tagged(&c->tmp, TRACE_TAG_UINT, t))
-		return ati_nomem(c);
+		return trace_ati_nomem(c);
 	c->res->threads++;
 	return emit(c, TRACE_REC_THREAD, 0, no, &c->tmp);
 }
@@ -180,7 +180,7 @@ static enum xt_rc emit_memwrites(struct conv *c, struct thread_state *ts, const 
 			    put_tagged(&c->tmp, TRACE_TAG_UINT, w->addr) || put_key(&c->tmp, "data") ||
 			    put_tag(&c->tmp, TRACE_TAG_BLOB) || put_lenbytes(&c->tmp, w->data, w->len) ||
 			    put_key(&c->tmp, "why") || put_string(&c->tmp, wy, strlen(wy)))
-				rc = ati_nomem(c);
+				rc = trace_ati_nomem(c);
 			else
 				rc = emit(c, TRACE_REC_MEMWRITE, TRACE_RECF_ATTACHED, no, &c->tmp);
 			c->res->memwrites++;
@@ -197,7 +197,7 @@ static uint64_t arg_u(const struct trace_at_call *call, uint32_t i)
 {
 	int64_t n = 0;
 	if (i < call->nargs)
-		ati_int(&call->args[i], &n);
+		trace_ati_int(&call->args[i], &n);
 	return (uint64_t)n;
 }
 
@@ -205,13 +205,13 @@ static enum xt_rc context_create(struct conv *c, struct thread_state *ts,
 				 const struct trace_at_call *call, uint64_t handle)
 {
 	int64_t major = 1, minor = 0, flags = 0, mask = 0;
-	const struct trace_at_value *l = call->nargs > 3 ? ati_machine(&call->args[3]) : NULL;
+	const struct trace_at_value *l = call->nargs > 3 ? trace_ati_machine(&call->args[3]) : NULL;
 	const char *profile = "compat";
 
 	for (uint32_t k = 0; l && l->kind == TRACE_AT_ARRAY && k + 1 < l->agg.count; k += 2) {
 		int64_t key = 0, v = 0;
-		ati_int(&l->agg.items[k], &key);
-		ati_int(&l->agg.items[k + 1], &v);
+		trace_ati_int(&l->agg.items[k], &key);
+		trace_ati_int(&l->agg.items[k + 1], &v);
 		if (key == EGL_NONE_)
 			break;
 		if (key == EGL_CONTEXT_MAJOR_VERSION_)
@@ -245,7 +245,7 @@ static enum xt_rc context_create(struct conv *c, struct thread_state *ts,
 	    put_key(&c->tmp, "minor") || put_tagged(&c->tmp, TRACE_TAG_UINT, (uint64_t)minor) ||
 	    put_key(&c->tmp, "profile") || put_string(&c->tmp, profile, strlen(profile)) ||
 	    put_key(&c->tmp, "flags") || put_tagged(&c->tmp, TRACE_TAG_UINT, (uint64_t)flags))
-		return ati_nomem(c);
+		return trace_ati_nomem(c);
 	c->res->contexts++;
 	return emit(c, TRACE_REC_CONTEXT, TRACE_RECF_ATTACHED, call->no, &c->tmp);
 }
@@ -256,7 +256,7 @@ static enum xt_rc after_call(struct conv *c, struct thread_state *ts,
 {
 	const char *f = call->sig->name;
 	int64_t ret = 0;
-	bool ok = ati_int(&call->ret, &ret) && ret != 0;
+	bool ok = trace_ati_int(&call->ret, &ret) && ret != 0;
 
 	if (!strcmp(f, "eglBindAPI") && ok) {
 		ts->gles_api = arg_u(call, 0) == EGL_OPENGL_ES_API_;
@@ -269,7 +269,7 @@ static enum xt_rc after_call(struct conv *c, struct thread_state *ts,
 		    put_key(&c->tmp, "context") || put_tagged(&c->tmp, TRACE_TAG_HANDLE, arg_u(call, 3)) ||
 		    put_key(&c->tmp, "draw") || put_tagged(&c->tmp, TRACE_TAG_HANDLE, arg_u(call, 1)) ||
 		    put_key(&c->tmp, "read") || put_tagged(&c->tmp, TRACE_TAG_HANDLE, arg_u(call, 2)))
-			return ati_nomem(c);
+			return trace_ati_nomem(c);
 		c->res->contexts++;
 		return emit(c, TRACE_REC_CONTEXT, TRACE_RECF_ATTACHED, call->no, &c->tmp);
 	} else if (!strcmp(f, "eglDestroyContext") && ok) {
@@ -277,14 +277,14 @@ static enum xt_rc after_call(struct conv *c, struct thread_state *ts,
 		if (put_tagged(&c->tmp, TRACE_TAG_MAP, 2) ||
 		    put_key(&c->tmp, "event") || put_string(&c->tmp, "destroy", 7) ||
 		    put_key(&c->tmp, "context") || put_tagged(&c->tmp, TRACE_TAG_HANDLE, arg_u(call, 1)))
-			return ati_nomem(c);
+			return trace_ati_nomem(c);
 		c->res->contexts++;
 		return emit(c, TRACE_REC_CONTEXT, TRACE_RECF_ATTACHED, call->no, &c->tmp);
 	} else if (!strcmp(f, "eglSwapBuffers")) {
 		xt_buf_reset(&c->tmp);
 		if (put_tagged(&c->tmp, TRACE_TAG_MAP, 1) || put_key(&c->tmp, "frame") ||
 		    put_tagged(&c->tmp, TRACE_TAG_UINT, c->frames++))
-			return ati_nomem(c);
+			return trace_ati_nomem(c);
 		return emit(c, TRACE_REC_FRAME, TRACE_RECF_ATTACHED, call->no, &c->tmp);
 	} else if (!strcmp(f, "glBindBuffer") || !strcmp(f, "glBindBufferARB")) {
 		uint64_t target = arg_u(call, 0), buffer = arg_u(call, 1);
@@ -330,19 +330,19 @@ static bool tracer_extension(struct conv *c, const struct trace_at_call *call)
 		"GL_AMD_debug_output", "GL_KHR_debug", "GL_EXT_debug_marker", "GL_EXT_debug_label",
 		"GL_VMWX_map_buffer_debug",
 	};
-	const struct trace_at_value *r = ati_machine(&call->ret);
+	const struct trace_at_value *r = trace_ati_machine(&call->ret);
 	int64_t index = 0;
 
 	if (!strcmp(call->sig->name, "glGetIntegerv") && arg_u(call, 0) == 0x821D &&
 	    call->nargs > 1) {   /* GL_NUM_EXTENSIONS */
-		const struct trace_at_value *o = ati_machine(&call->outs[1]);
+		const struct trace_at_value *o = trace_ati_machine(&call->outs[1]);
 		if (o->kind == TRACE_AT_ARRAY && o->agg.count == 1)
-			ati_int(&o->agg.items[0], &c->num_extensions);
+			trace_ati_int(&o->agg.items[0], &c->num_extensions);
 		return false;
 	}
 	if (c->num_extensions < 0 || strcmp(call->sig->name, "glGetStringi") ||
 	    arg_u(call, 0) != 0x1F03 /* GL_EXTENSIONS */ || call->nargs < 2 ||
-	    !ati_int(&call->args[1], &index) || r->kind != TRACE_AT_STRING ||
+	    !trace_ati_int(&call->args[1], &index) || r->kind != TRACE_AT_STRING ||
 	    index < c->num_extensions - (int64_t)(sizeof own / sizeof own[0]))
 		return false;
 	for (size_t i = 0; i < sizeof own / sizeof own[0]; i++)
@@ -377,27 +377,27 @@ static enum xt_rc convert_call(struct conv *c, const struct trace_at_call *call)
 	enum xt_rc rc;
 
 	if (!ts)
-		return ati_nomem(c);
+		return trace_ati_nomem(c);
 	/* apitrace's bookkeeping calls (ids 0-3, not part of the API). */
 	if (sig->id == 0 && !strcmp(sig->name, "memcpy")) {
 		const struct trace_at_value *dst, *src;
-		dst = call->nargs > 0 ? ati_machine(&call->args[0]) : NULL;
-		src = call->nargs > 1 ? ati_machine(&call->args[1]) : NULL;
+		dst = call->nargs > 0 ? trace_ati_machine(&call->args[0]) : NULL;
+		src = call->nargs > 1 ? trace_ati_machine(&call->args[1]) : NULL;
 		if (!dst || !src || dst->kind != TRACE_AT_POINTER || src->kind != TRACE_AT_BLOB) {
-			ati_report(c, sig->name, "a memcpy without a destination pointer and a blob",
+			trace_ati_report(c, sig->name, "a memcpy without a destination pointer and a blob",
 				   call->no);
 			return XT_OK;
 		}
-		return ati_add_pending(c, ts, dst->u, src->s.bytes, src->s.len, false);
+		return trace_ati_add_pending(c, ts, dst->u, src->s.bytes, src->s.len, false);
 	}
 	if (sig->id <= 3 && (!strcmp(sig->name, "malloc") || !strcmp(sig->name, "free") ||
 			     !strcmp(sig->name, "realloc"))) {
-		ati_report(c, sig->name, "apitrace's memory bookkeeping call (dropped)", call->no);
+		trace_ati_report(c, sig->name, "apitrace's memory bookkeeping call (dropped)", call->no);
 		return XT_OK;
 	}
 
 	if (tracer_extension(c, call)) {
-		ati_report(c, sig->name,
+		trace_ati_report(c, sig->name,
 			   "an extension string apitrace's tracer advertises (dropped)", call->no);
 		return XT_OK;
 	}
@@ -419,7 +419,7 @@ static enum xt_rc convert_call(struct conv *c, const struct trace_at_call *call)
 		id = -1;
 		memset(&fi, 0, sizeof fi);
 		fi.nparams = sig->nargs;
-		ati_report(c, sig->name, "a function the GL/GLES/EGL/GLX registry does not have",
+		trace_ati_report(c, sig->name, "a function the GL/GLES/EGL/GLX registry does not have",
 			   call->no);
 	}
 
@@ -429,33 +429,33 @@ static enum xt_rc convert_call(struct conv *c, const struct trace_at_call *call)
 	c->nouts = 0;
 	bool def = needs_funcdef(ts, sig->id);
 	if (put_u32(&c->call, sig->id) || put_u32(&c->call, call->thread))
-		return ati_nomem(c);
+		return trace_ati_nomem(c);
 	if (def) {
 		if (put_lenbytes(&c->call, sig->name, strlen(sig->name)) ||
 		    put_varint(&c->call, fi.nparams))
-			return ati_nomem(c);
+			return trace_ati_nomem(c);
 		for (uint32_t i = 0; i < fi.nparams; i++) {
 			struct glapi_param_info pi;
 			const char *name = id >= 0 && glapi_param_info(id, i, &pi) ? pi.name
 					   : i < sig->nargs ? sig->args[i] : "arg";
 			if (put_lenbytes(&c->call, name, strlen(name)))
-				return ati_nomem(c);
+				return trace_ati_nomem(c);
 		}
 	}
 	if (put_u32(&c->call, fi.nparams))
-		return ati_nomem(c);
+		return trace_ati_nomem(c);
 	for (uint32_t i = 0; i < fi.nparams; i++) {
 		if (id < 0) {
 			static const struct trace_at_value absent;
 			const struct trace_at_value *v = i < call->nargs ? &call->args[i] : &absent;
 			if (v->kind == TRACE_AT_ABSENT && i < call->nargs)
 				v = &call->outs[i];
-			rc = ati_put_generic(c, &c->call, v, 0);
+			rc = trace_ati_put_generic(c, &c->call, v, 0);
 		} else {
-			rc = ati_put_arg(c, ts, id, i, call);
+			rc = trace_ati_put_arg(c, ts, id, i, call);
 		}
 		if (rc)
-			return rc == XT_ERR_NOMEM ? ati_nomem(c) : rc;
+			return rc == XT_ERR_NOMEM ? trace_ati_nomem(c) : rc;
 	}
 	if ((rc = emit(c, TRACE_REC_CALL, TRACE_RECF_ATTACHED | (def ? TRACE_RECF_FUNCDEF : 0),
 		       call->no, &c->call)))
@@ -470,12 +470,12 @@ static enum xt_rc convert_call(struct conv *c, const struct trace_at_call *call)
 	if (fi.ret_kind != GLAPI_K_VOID || c->nouts || (id < 0 && call->ret.kind != TRACE_AT_ABSENT)) {
 		xt_buf_reset(&c->call);
 		if (put_u32(&c->call, call->thread))
-			return ati_nomem(c);
-		rc = id < 0 ? ati_put_generic(c, &c->call, &call->ret, 0)
-			    : ati_put_ret(c, &c->call, fi.ret_kind, &call->ret);
+			return trace_ati_nomem(c);
+		rc = id < 0 ? trace_ati_put_generic(c, &c->call, &call->ret, 0)
+			    : trace_ati_put_ret(c, &c->call, fi.ret_kind, &call->ret);
 		if (rc || put_u32(&c->call, c->nouts) ||
 		    xt_buf_append(&c->call, c->outs.data, c->outs.len))
-			return ati_nomem(c);
+			return trace_ati_nomem(c);
 		if ((rc = emit(c, TRACE_REC_RET, TRACE_RECF_ATTACHED, call->no, &c->call)))
 			return rc;
 	}
@@ -513,7 +513,7 @@ enum xt_rc trace_apitrace_convert(const char *path, trace_at_sink sink, void *ct
 		for (size_t i = 0; i < c.threads[t].npw; i++)
 			xt_free(c.threads[t].pw[i].data);
 		if (c.threads[t].npw)
-			ati_report(&c, "memcpy",
+			trace_ati_report(&c, "memcpy",
 				   "a mapped-memory write after the last call of its thread", 0);
 		xt_free(c.threads[t].pw);
 		xt_free(c.threads[t].defined);

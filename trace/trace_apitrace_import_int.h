@@ -3,7 +3,7 @@
  * share (trace_apitrace_import.c: calls, contexts, records;
  * trace_apitrace_args.c: apitrace values to xfbtrace values): the
  * conversion state and the encoders into growable buffers.  Private to
- * trace/.
+ * trace/; its functions are named trace_ati_ (apitrace import).
  */
 #ifndef TRACE_APITRACE_IMPORT_INT_H
 #define TRACE_APITRACE_IMPORT_INT_H
@@ -75,9 +75,9 @@ struct conv {
 };
 
 /* Counts an untranslated value of `func` under `reason` (first at call no). */
-void ati_report(struct conv *c, const char *func, const char *reason, uint64_t no);
+void trace_ati_report(struct conv *c, const char *func, const char *reason, uint64_t no);
 
-static inline enum xt_rc ati_nomem(struct conv *c)
+static inline enum xt_rc trace_ati_nomem(struct conv *c)
 {
 	return XT_FAIL(c->err, XT_ERR_NOMEM, "out of memory");
 }
@@ -170,22 +170,22 @@ static inline enum xt_rc put_key(struct xt_buf *b, const char *k)
 /* ---- trace_apitrace_args.c ---- */
 /* The value itself, under apitrace's wrappers (a machine value of a
  * generic one). */
-const struct trace_at_value *ati_machine(const struct trace_at_value *v);
+const struct trace_at_value *trace_ati_machine(const struct trace_at_value *v);
 /* The value as an integer / a real number; false when it is none. */
-bool ati_int(const struct trace_at_value *v, int64_t *out);
-bool ati_real(const struct trace_at_value *v, double *out);
+bool trace_ati_int(const struct trace_at_value *v, int64_t *out);
+bool trace_ati_real(const struct trace_at_value *v, double *out);
 /* Appends argument i of known function `id` to c->call (and its output to
  * c->outs, a client array to the thread's pending MEMWRITEs). */
-enum xt_rc ati_put_arg(struct conv *c, struct thread_state *ts, int id, uint32_t i,
+enum xt_rc trace_ati_put_arg(struct conv *c, struct thread_state *ts, int id, uint32_t i,
 		       const struct trace_at_call *call);
 /* A value of a function the API tables do not know, by its own type. */
-enum xt_rc ati_put_generic(struct conv *c, struct xt_buf *b, const struct trace_at_value *v,
+enum xt_rc trace_ati_put_generic(struct conv *c, struct xt_buf *b, const struct trace_at_value *v,
 			   int depth);
 /* Queues a MEMWRITE of len bytes at addr for the thread's next real call. */
-enum xt_rc ati_add_pending(struct conv *c, struct thread_state *ts, uint64_t addr,
+enum xt_rc trace_ati_add_pending(struct conv *c, struct thread_state *ts, uint64_t addr,
 			   const uint8_t *data, size_t len, bool client_array);
 /* Appends a return value of kind k to b. */
-enum xt_rc ati_put_ret(struct conv *c, struct xt_buf *b, enum glapi_kind k,
+enum xt_rc trace_ati_put_ret(struct conv *c, struct xt_buf *b, enum glapi_kind k,
 		       const struct trace_at_value *v);
 
 #endif

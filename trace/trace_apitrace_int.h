@@ -2,7 +2,8 @@
  * trace_apitrace_int.h - what the two halves of the apitrace stream parser
  * share (trace_apitrace.c: bytes, events, pairing ENTER / LEAVE;
  * trace_apitrace_values.c: signatures and values): the reader's state,
- * the limits on hostile input and the byte readers.  Private to trace/.
+ * the limits on hostile input and the byte readers.  Private to trace/;
+ * its functions are named trace_atr_ (apitrace reader).
  */
 #ifndef TRACE_APITRACE_INT_H
 #define TRACE_APITRACE_INT_H
@@ -62,22 +63,22 @@ struct trace_apitrace {
 #define CORRUPT(r, ...) XT_FAIL(&(r)->err, XT_ERR_CORRUPT, __VA_ARGS__)
 
 /* ---- trace_apitrace.c: bytes of the stream, bounds-checked ---- */
-enum xt_rc atr_get_byte(struct trace_apitrace *r, uint8_t *out, const char *what);
-enum xt_rc atr_get_uint(struct trace_apitrace *r, uint64_t *out, const char *what);
-enum xt_rc atr_get_bytes(struct trace_apitrace *r, void *dst, size_t n, const char *what);
+enum xt_rc trace_atr_get_byte(struct trace_apitrace *r, uint8_t *out, const char *what);
+enum xt_rc trace_atr_get_uint(struct trace_apitrace *r, uint64_t *out, const char *what);
+enum xt_rc trace_atr_get_bytes(struct trace_apitrace *r, void *dst, size_t n, const char *what);
 /* A length-prefixed byte string into arena a (NUL-terminated). */
-enum xt_rc atr_get_lenbytes(struct trace_apitrace *r, struct xt_arena *a, const uint8_t **out,
+enum xt_rc trace_atr_get_lenbytes(struct trace_apitrace *r, struct xt_arena *a, const uint8_t **out,
 			    size_t *len, const char *what);
-enum xt_rc atr_get_string(struct trace_apitrace *r, struct xt_arena *a, const char **out,
+enum xt_rc trace_atr_get_string(struct trace_apitrace *r, struct xt_arena *a, const char **out,
 			  const char *what);
 
 /* ---- trace_apitrace_values.c: signatures and values ---- */
 /* A function signature: its id, spelled out at its first use. */
-enum xt_rc atr_func_sig(struct trace_apitrace *r, const struct trace_at_func_sig **out);
+enum xt_rc trace_atr_func_sig(struct trace_apitrace *r, const struct trace_at_func_sig **out);
 /* Parses and drops a backtrace. */
-enum xt_rc atr_skip_backtrace(struct trace_apitrace *r);
+enum xt_rc trace_atr_skip_backtrace(struct trace_apitrace *r);
 /* One tagged value into arena a, nested at most MAX_DEPTH deep. */
-enum xt_rc atr_get_value(struct trace_apitrace *r, struct xt_arena *a, struct trace_at_value *v,
+enum xt_rc trace_atr_get_value(struct trace_apitrace *r, struct xt_arena *a, struct trace_at_value *v,
 			 int depth);
 
 #endif

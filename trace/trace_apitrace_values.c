@@ -40,7 +40,7 @@ static enum xt_rc get_count(struct trace_apitrace *r, uint32_t *out, uint32_t ma
 			    const char *what)
 {
 	uint64_t n;
-	enum xt_rc rc = atr_get_uint(r, &n, what);
+	enum xt_rc rc = trace_atr_get_uint(r, &n, what);
 	if (rc)
 		return rc;
 	if (n > max)
@@ -50,11 +50,11 @@ static enum xt_rc get_count(struct trace_apitrace *r, uint32_t *out, uint32_t ma
 	return XT_OK;
 }
 
-enum xt_rc atr_func_sig(struct trace_apitrace *r, const struct trace_at_func_sig **out)
+enum xt_rc trace_atr_func_sig(struct trace_apitrace *r, const struct trace_at_func_sig **out)
 {
 	uint64_t id;
 	void **slot;
-	enum xt_rc rc = atr_get_uint(r, &id, "function signature");
+	enum xt_rc rc = trace_atr_get_uint(r, &id, "function signature");
 	if (rc || (rc = sig_slot(r, &r->funcs, id, "function", &slot)))
 		return rc;
 	if (!*slot) {
@@ -62,14 +62,14 @@ enum xt_rc atr_func_sig(struct trace_apitrace *r, const struct trace_at_func_sig
 		if (!s)
 			return XT_FAIL(&r->err, XT_ERR_NOMEM, "out of memory");
 		s->id = (uint32_t)id;
-		if ((rc = atr_get_string(r, &r->sig_arena, &s->name, "function name")) ||
+		if ((rc = trace_atr_get_string(r, &r->sig_arena, &s->name, "function name")) ||
 		    (rc = get_count(r, &s->nargs, MAX_ARG_NO + 1, "function arguments")))
 			return rc;
 		s->args = xt_arena_alloc(&r->sig_arena, (s->nargs + 1) * sizeof *s->args);
 		if (!s->args)
 			return XT_FAIL(&r->err, XT_ERR_NOMEM, "out of memory");
 		for (uint32_t i = 0; i < s->nargs; i++)
-			if ((rc = atr_get_string(r, &r->sig_arena, &s->args[i], "argument name")))
+			if ((rc = trace_atr_get_string(r, &r->sig_arena, &s->args[i], "argument name")))
 				return rc;
 		*slot = s;
 	}
@@ -82,8 +82,8 @@ static enum xt_rc get_sint(struct trace_apitrace *r, int64_t *out, const char *w
 {
 	uint8_t tag = 0;
 	uint64_t v;
-	enum xt_rc rc = atr_get_byte(r, &tag, what);
-	if (rc || (rc = atr_get_uint(r, &v, what)))
+	enum xt_rc rc = trace_atr_get_byte(r, &tag, what);
+	if (rc || (rc = trace_atr_get_uint(r, &v, what)))
 		return rc;
 	if (tag == T_SINT) {
 		if (v > (uint64_t)INT64_MAX + 1)
@@ -121,9 +121,9 @@ static enum xt_rc named_values(struct trace_apitrace *r, const char *what, bool 
 		return XT_FAIL(&r->err, XT_ERR_NOMEM, "out of memory");
 	for (uint32_t i = 0; i < *count; i++) {
 		int64_t v = 0;
-		if ((rc = atr_get_string(r, &r->sig_arena, &(*names)[i], name_what)) ||
+		if ((rc = trace_atr_get_string(r, &r->sig_arena, &(*names)[i], name_what)) ||
 		    (rc = is_signed ? get_sint(r, &v, value_what)
-				    : atr_get_uint(r, &(*values)[i], value_what)))
+				    : trace_atr_get_uint(r, &(*values)[i], value_what)))
 			return rc;
 		if (is_signed)
 			(*values)[i] = (uint64_t)v;
@@ -135,7 +135,7 @@ static enum xt_rc enum_sig(struct trace_apitrace *r, const struct trace_at_enum_
 {
 	uint64_t id, *values;
 	void **slot;
-	enum xt_rc rc = atr_get_uint(r, &id, "enum signature");
+	enum xt_rc rc = trace_atr_get_uint(r, &id, "enum signature");
 	if (rc || (rc = sig_slot(r, &r->enums, id, "enum", &slot)))
 		return rc;
 	if (!*slot) {
@@ -155,7 +155,7 @@ static enum xt_rc bitmask_sig(struct trace_apitrace *r, const struct trace_at_bi
 {
 	uint64_t id;
 	void **slot;
-	enum xt_rc rc = atr_get_uint(r, &id, "bitmask signature");
+	enum xt_rc rc = trace_atr_get_uint(r, &id, "bitmask signature");
 	if (rc || (rc = sig_slot(r, &r->bitmasks, id, "bitmask", &slot)))
 		return rc;
 	if (!*slot) {
@@ -174,21 +174,21 @@ static enum xt_rc struct_sig(struct trace_apitrace *r, const struct trace_at_str
 {
 	uint64_t id;
 	void **slot;
-	enum xt_rc rc = atr_get_uint(r, &id, "struct signature");
+	enum xt_rc rc = trace_atr_get_uint(r, &id, "struct signature");
 	if (rc || (rc = sig_slot(r, &r->structs, id, "struct", &slot)))
 		return rc;
 	if (!*slot) {
 		struct trace_at_struct_sig *s = xt_arena_alloc(&r->sig_arena, sizeof *s);
 		if (!s)
 			return XT_FAIL(&r->err, XT_ERR_NOMEM, "out of memory");
-		if ((rc = atr_get_string(r, &r->sig_arena, &s->name, "struct name")) ||
+		if ((rc = trace_atr_get_string(r, &r->sig_arena, &s->name, "struct name")) ||
 		    (rc = get_count(r, &s->nmembers, MAX_SIG_ITEMS, "struct members")))
 			return rc;
 		s->members = xt_arena_alloc(&r->sig_arena, (s->nmembers + 1) * sizeof *s->members);
 		if (!s->members)
 			return XT_FAIL(&r->err, XT_ERR_NOMEM, "out of memory");
 		for (uint32_t i = 0; i < s->nmembers; i++)
-			if ((rc = atr_get_string(r, &r->sig_arena, &s->members[i], "member name")))
+			if ((rc = trace_atr_get_string(r, &r->sig_arena, &s->members[i], "member name")))
 				return rc;
 		*slot = s;
 	}
@@ -201,14 +201,14 @@ static enum xt_rc struct_sig(struct trace_apitrace *r, const struct trace_at_str
  * details until 00: 01 module, 02 function, 03 file name (strings),
  * 04 line, 05 offset (uints).  Backtraces are parsed and dropped.
  */
-enum xt_rc atr_skip_backtrace(struct trace_apitrace *r)
+enum xt_rc trace_atr_skip_backtrace(struct trace_apitrace *r)
 {
 	uint32_t n;
 	enum xt_rc rc = get_count(r, &n, MAX_SIG_ITEMS, "backtrace frames");
 	for (uint32_t i = 0; !rc && i < n; i++) {
 		uint64_t id;
 		void **slot;
-		if ((rc = atr_get_uint(r, &id, "backtrace frame")) ||
+		if ((rc = trace_atr_get_uint(r, &id, "backtrace frame")) ||
 		    (rc = sig_slot(r, &r->frames, id, "backtrace frame", &slot)))
 			return rc;
 		if (*slot)
@@ -217,14 +217,14 @@ enum xt_rc atr_skip_backtrace(struct trace_apitrace *r)
 			uint8_t d = 0;
 			uint64_t u;
 			const char *s;
-			if ((rc = atr_get_byte(r, &d, "backtrace frame")))
+			if ((rc = trace_atr_get_byte(r, &d, "backtrace frame")))
 				return rc;
 			if (d == 0)
 				break;
 			if (d >= 1 && d <= 3)
-				rc = atr_get_string(r, &r->sig_arena, &s, "backtrace string");
+				rc = trace_atr_get_string(r, &r->sig_arena, &s, "backtrace string");
 			else if (d == 4 || d == 5)
-				rc = atr_get_uint(r, &u, "backtrace number");
+				rc = trace_atr_get_uint(r, &u, "backtrace number");
 			else
 				return CORRUPT(r, "backtrace detail 0x%02x at stream offset %llu", d,
 					       OFF(r));
@@ -259,7 +259,7 @@ static enum xt_rc get_items(struct trace_apitrace *r, struct xt_arena *a, uint64
 			items = g;
 			cap = ncap;
 		}
-		if ((rc = atr_get_value(r, a, &items[i], depth + 1)))
+		if ((rc = trace_atr_get_value(r, a, &items[i], depth + 1)))
 			return rc;
 	}
 	v->agg.items = items;
@@ -271,7 +271,7 @@ static enum xt_rc get_wstring(struct trace_apitrace *r, struct xt_arena *a,
 			      struct trace_at_value *v)
 {
 	uint64_t n;
-	enum xt_rc rc = atr_get_uint(r, &n, "wide string");
+	enum xt_rc rc = trace_atr_get_uint(r, &n, "wide string");
 	struct xt_buf b = XT_BUF_INIT;
 
 	if (rc)
@@ -280,7 +280,7 @@ static enum xt_rc get_wstring(struct trace_apitrace *r, struct xt_arena *a,
 		uint64_t c;
 		uint8_t u[4];
 		size_t k;
-		if ((rc = atr_get_uint(r, &c, "wide string")))
+		if ((rc = trace_atr_get_uint(r, &c, "wide string")))
 			break;
 		if (c > 0x10ffff)
 			c = 0xfffd;
@@ -318,7 +318,7 @@ static enum xt_rc get_wstring(struct trace_apitrace *r, struct xt_arena *a,
 	return rc;
 }
 
-enum xt_rc atr_get_value(struct trace_apitrace *r, struct xt_arena *a,
+enum xt_rc trace_atr_get_value(struct trace_apitrace *r, struct xt_arena *a,
 			 struct trace_at_value *v, int depth)
 {
 	uint8_t tag = 0;
@@ -329,14 +329,14 @@ enum xt_rc atr_get_value(struct trace_apitrace *r, struct xt_arena *a,
 	if (depth > MAX_DEPTH)
 		return CORRUPT(r, "values nested deeper than %d at stream offset %llu", MAX_DEPTH,
 			       OFF(r));
-	if ((rc = atr_get_byte(r, &tag, "a value")))
+	if ((rc = trace_atr_get_byte(r, &tag, "a value")))
 		return rc;
 	switch (tag) {
 	case T_NULL: v->kind = TRACE_AT_NULL; return XT_OK;
 	case T_FALSE: v->kind = TRACE_AT_FALSE; return XT_OK;
 	case T_TRUE: v->kind = TRACE_AT_TRUE; return XT_OK;
 	case T_SINT:
-		if ((rc = atr_get_uint(r, &u, "an integer")))
+		if ((rc = trace_atr_get_uint(r, &u, "an integer")))
 			return rc;
 		if (u > (uint64_t)INT64_MAX + 1)
 			return CORRUPT(r, "a negative integer beyond 64 bits at stream offset %llu",
@@ -346,17 +346,17 @@ enum xt_rc atr_get_value(struct trace_apitrace *r, struct xt_arena *a,
 		return XT_OK;
 	case T_UINT:
 		v->kind = TRACE_AT_UINT;
-		return atr_get_uint(r, &v->u, "an integer");
+		return trace_atr_get_uint(r, &v->u, "an integer");
 	case T_FLOAT:
 		v->kind = TRACE_AT_FLOAT;
-		return atr_get_bytes(r, &v->f, 4, "a float");
+		return trace_atr_get_bytes(r, &v->f, 4, "a float");
 	case T_DOUBLE:
 		v->kind = TRACE_AT_DOUBLE;
-		return atr_get_bytes(r, &v->d, 8, "a double");
+		return trace_atr_get_bytes(r, &v->d, 8, "a double");
 	case T_STRING:
 	case T_BLOB:
 		v->kind = tag == T_STRING ? TRACE_AT_STRING : TRACE_AT_BLOB;
-		return atr_get_lenbytes(r, a, &v->s.bytes, &v->s.len, tag == T_STRING ? "a string"
+		return trace_atr_get_lenbytes(r, a, &v->s.bytes, &v->s.len, tag == T_STRING ? "a string"
 								      : "a blob");
 	case T_ENUM:
 		v->kind = TRACE_AT_ENUM;
@@ -367,10 +367,10 @@ enum xt_rc atr_get_value(struct trace_apitrace *r, struct xt_arena *a,
 		v->kind = TRACE_AT_BITMASK;
 		if ((rc = bitmask_sig(r, &v->bm.sig)))
 			return rc;
-		return atr_get_uint(r, &v->bm.value, "a bitmask value");
+		return trace_atr_get_uint(r, &v->bm.value, "a bitmask value");
 	case T_ARRAY:
 		v->kind = TRACE_AT_ARRAY;
-		if ((rc = atr_get_uint(r, &u, "an array")))
+		if ((rc = trace_atr_get_uint(r, &u, "an array")))
 			return rc;
 		if (u > UINT32_MAX)
 			return CORRUPT(r, "an array of %llu items at stream offset %llu",
@@ -383,7 +383,7 @@ enum xt_rc atr_get_value(struct trace_apitrace *r, struct xt_arena *a,
 		return get_items(r, a, v->agg.sig->nmembers, v, depth);
 	case T_OPAQUE:
 		v->kind = TRACE_AT_POINTER;
-		return atr_get_uint(r, &v->u, "a pointer");
+		return trace_atr_get_uint(r, &v->u, "a pointer");
 	case T_REPR:
 		v->kind = TRACE_AT_REPR;
 		return get_items(r, a, 2, v, depth);
