@@ -124,13 +124,16 @@ static enum xt_rc run_sink_artifact(void *ctx, const struct replay_artifact *a, 
 static enum xt_rc run_sink_finish(struct run_sink *k, enum xt_rc replay_rc,
 				  const struct replay_summary *s, struct xt_err *err)
 {
-	char summary[256];
+	char summary[256], nan[64] = "";
 	enum xt_rc rc;
 
+	if (s->match_nan)
+		snprintf(nan, sizeof nan, " (%llu only up to NaN bit patterns)",
+			 (unsigned long long)s->match_nan);
 	snprintf(summary, sizeof summary,
-		 "%llu calls, %llu observations checked: %llu match, %llu differ%s",
+		 "%llu calls, %llu observations checked: %llu match%s, %llu differ%s",
 		 (unsigned long long)s->calls, (unsigned long long)s->observations,
-		 (unsigned long long)s->match, (unsigned long long)s->differ,
+		 (unsigned long long)s->match, nan, (unsigned long long)s->differ,
 		 replay_rc ? "; stopped on an error" : "");
 	rc = db_run_set_driver(k->run, s->gl_vendor[0] ? s->gl_vendor : NULL,
 			       s->gl_renderer[0] ? s->gl_renderer : NULL,

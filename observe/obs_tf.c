@@ -55,8 +55,7 @@ struct tf_layout {
 	bool from_interface;              /* offsets from GL_OFFSET queries */
 };
 
-/* Bytes of one element of a varying type; 0 for a type TF cannot capture. */
-static uint32_t type_bytes(unsigned type)
+uint32_t obs_tf_type_bytes(unsigned type)
 {
 	switch (type) {
 	case OBS_GL_FLOAT: case OBS_GL_INT: case OBS_GL_UNSIGNED_INT: return 4;
@@ -79,6 +78,23 @@ static uint32_t type_bytes(unsigned type)
 	case OBS_GL_DOUBLE_MAT2x3: case OBS_GL_DOUBLE_MAT3x2: return 48;
 	case OBS_GL_DOUBLE_MAT2x4: case OBS_GL_DOUBLE_MAT4x2: return 64;
 	case OBS_GL_DOUBLE_MAT3x4: case OBS_GL_DOUBLE_MAT4x3: return 96;
+	}
+	return 0;
+}
+
+uint32_t obs_tf_type_float_bytes(unsigned type)
+{
+	switch (type) {
+	case OBS_GL_FLOAT: case OBS_GL_FLOAT_VEC2: case OBS_GL_FLOAT_VEC3: case OBS_GL_FLOAT_VEC4:
+	case OBS_GL_FLOAT_MAT2: case OBS_GL_FLOAT_MAT3: case OBS_GL_FLOAT_MAT4:
+	case OBS_GL_FLOAT_MAT2x3: case OBS_GL_FLOAT_MAT3x2: case OBS_GL_FLOAT_MAT2x4:
+	case OBS_GL_FLOAT_MAT4x2: case OBS_GL_FLOAT_MAT3x4: case OBS_GL_FLOAT_MAT4x3:
+		return 4;
+	case OBS_GL_DOUBLE: case OBS_GL_DOUBLE_VEC2: case OBS_GL_DOUBLE_VEC3: case OBS_GL_DOUBLE_VEC4:
+	case OBS_GL_DOUBLE_MAT2: case OBS_GL_DOUBLE_MAT3: case OBS_GL_DOUBLE_MAT4:
+	case OBS_GL_DOUBLE_MAT2x3: case OBS_GL_DOUBLE_MAT3x2: case OBS_GL_DOUBLE_MAT2x4:
+	case OBS_GL_DOUBLE_MAT4x2: case OBS_GL_DOUBLE_MAT3x4: case OBS_GL_DOUBLE_MAT4x3:
+		return 8;
 	}
 	return 0;
 }
@@ -119,7 +135,7 @@ static void layout_compute(struct tf_layout *l)
 		if (l->mode == OBS_GL_SEPARATE_ATTRIBS) {
 			v->buffer = i < MAX_TF_BUFFERS ? i : MAX_TF_BUFFERS - 1;
 			v->offset = 0;
-			l->stride[v->buffer] = type_bytes(v->type) * (uint32_t)v->size;
+			l->stride[v->buffer] = obs_tf_type_bytes(v->type) * (uint32_t)v->size;
 			continue;
 		}
 		if (!strcmp(v->name, "gl_NextBuffer")) {
@@ -136,7 +152,7 @@ static void layout_compute(struct tf_layout *l)
 		if (!strncmp(v->name, "gl_SkipComponents", 17))
 			off += 4u * (uint32_t)atoi(v->name + 17);
 		else
-			off += type_bytes(v->type) * (uint32_t)v->size;
+			off += obs_tf_type_bytes(v->type) * (uint32_t)v->size;
 	}
 	if (l->mode != OBS_GL_SEPARATE_ATTRIBS)
 		l->stride[buf] = off;

@@ -73,6 +73,7 @@ struct replay_summary {
 	uint64_t frames;
 	uint64_t observations;      /* golden observations checked */
 	uint64_t match;
+	uint64_t match_nan;         /* ... of which differ only in NaN bit patterns */
 	uint64_t differ;            /* incl. observations missing or extra */
 	uint64_t not_compared;      /* timing-dependent (timer query results) */
 	uint64_t returns_compared;  /* returned values compared */

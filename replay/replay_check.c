@@ -6,6 +6,12 @@
  * the byte offset, the bytes on both sides and, for TF buffers, the vertex
  * and varying), returned values, GL errors, calls not replayed.
  *
+ * NaNs: GLSL leaves their bit patterns undefined (llvmpipe on x86 computes
+ * 0.0 / 0.0 as -NaN where a compiler that folds the constant gets +NaN), so
+ * TF data that differs only in the bits of NaNs, component by component
+ * as the layout types them, counts as a match; the summary says how many
+ * matched that way and the first ones are shown like differences.
+ *
  * Timer query results (GL_TIME_ELAPSED, GL_TIMESTAMP) depend on timing:
  * they are counted as "not compared", never as differences; so are the
  * observations the backend marks as possibly derived from them (a timer
@@ -18,6 +24,7 @@
 #include <string.h>
 
 #include "glapi.h"
+#include "obs.h"
 #include "replay_core.h"
 #include "xt_fault.h"
 
@@ -281,26 +288,231 @@ static void leaf_difference(char *path, size_t n, const struct trace_value **a,
 	}
 }
 
+/* "tf_buffer index 0 buffer 3", "query 5": which observation `g` is. */
+static void observation_place(char *where, size_t n, const struct trace_value *g)
+{
+	const struct trace_value *kind = trace_value_get(g, "kind");
+	int k = 0;
+
+	where[0] = '\0';
+	if (kind && kind->tag == TRACE_TAG_STRING && !trace_value_get(g, "query"))
+		k = snprintf(where, n, "%.*s", (int)(kind->mem.len < 32 ? kind->mem.len : 32),
+			     (const char *)kind->mem.bytes);
+	if (trace_value_get(g, "index"))
+		k += snprintf(where + k, n - (size_t)k, " index %" PRIu64, uint_key(g, "index", 0));
+	if (trace_value_get(g, "buffer"))
+		snprintf(where + k, n - (size_t)k, " buffer %" PRIu64, uint_key(g, "buffer", 0));
+	else if (trace_value_get(g, "query"))
+		snprintf(where + k, n - (size_t)k, "query %" PRIu64, uint_key(g, "query", 0));
+}
+
+static bool is_nan(const uint8_t *p, uint32_t bytes)
+{
+	if (bytes == 4) {
+		uint32_t u;
+		memcpy(&u, p, 4);
+		return (u & 0x7f800000u) == 0x7f800000u && (u & 0x007fffffu);
+	}
+	uint64_t u;
+	memcpy(&u, p, 8);
+	return (u & UINT64_C(0x7ff0000000000000)) == UINT64_C(0x7ff0000000000000) &&
+	       (u & UINT64_C(0x000fffffffffffff));
+}
+
+/* Where the float and double components of one TF buffer's vertices are,
+ * from a tf_buffer observation's layout. */
+struct tf_typing {
+	uint64_t stride;
+	uint32_t n;
+	struct tf_span { uint64_t offset, extent; uint32_t float_bytes; } v[32];
+};
+
+static bool typing_of(const struct trace_value *obs, struct tf_typing *t)
+{
+	const struct trace_value *layout = trace_value_get(obs, "layout");
+	const struct trace_value *strides = trace_value_get(layout, "strides");
+	const struct trace_value *vars = trace_value_get(layout, "varyings");
+	const uint64_t index = uint_key(obs, "index", UINT64_MAX);
+
+	t->stride = 0;
+	t->n = 0;
+	if (!vars || vars->tag != TRACE_TAG_ARRAY || !strides || strides->tag != TRACE_TAG_ARRAY ||
+	    index >= strides->agg.count || strides->agg.items[index].tag != TRACE_TAG_UINT)
+		return false;
+	t->stride = strides->agg.items[index].u;
+	for (uint32_t i = 0; i < vars->agg.count; i++) {
+		const struct trace_value *v = &vars->agg.items[i];
+		const struct trace_value *type = trace_value_get(v, "type");
+		if (uint_key(v, "buffer", UINT64_MAX) != index || !type || type->tag != TRACE_TAG_ENUM)
+			continue;
+		if (t->n == sizeof t->v / sizeof t->v[0])
+			return false;
+		t->v[t->n++] = (struct tf_span){
+			uint_key(v, "offset", UINT64_MAX),
+			(uint64_t)obs_tf_type_bytes((unsigned)type->u) * uint_key(v, "size", 0),
+			obs_tf_type_float_bytes((unsigned)type->u) };
+	}
+	return t->stride != 0;
+}
+
+/* The float component that byte `d` of the TF data falls in: its size (4
+ * or 8; 0 when the byte is not in a float or double component) and, in
+ * *start, the offset of its first byte. */
+static uint32_t float_component(const struct tf_typing *t, uint64_t d, uint64_t *start)
+{
+	const uint64_t within = d % t->stride;
+
+	for (uint32_t i = 0; i < t->n; i++) {
+		const struct tf_span *v = &t->v[i];
+		if (v->offset <= within && within - v->offset < v->extent) {
+			if (!v->float_bytes)
+				return 0;
+			*start = d - (within - v->offset) % v->float_bytes;
+			return v->float_bytes;
+		}
+	}
+	return 0;
+}
+
+/*
+ * TF data that matched only up to NaN bit patterns, kept so that the
+ * application's read-back of the same bytes (map_read, buffer_read) is
+ * compared the same way: a byte counts as TF data there only while both
+ * sides still hold exactly what their TF wrote.
+ */
+struct replay_tf_seen {
+	uint64_t buffer, offset;      /* the buffer and the offset of data[0] */
+	size_t len;
+	uint8_t *golden, *replay;
+	struct tf_typing typing;
+};
+
+static void tf_seen_drop(struct replay *rp, uint64_t buffer)
+{
+	for (size_t i = 0; i < rp->ntf_seen; i++) {
+		if (rp->tf_seen[i].buffer != buffer)
+			continue;
+		xt_free(rp->tf_seen[i].golden);
+		rp->tf_seen[i] = rp->tf_seen[--rp->ntf_seen];
+		return;
+	}
+}
+
+static void tf_seen_add(struct replay *rp, const struct trace_value *g, const struct trace_value *gd,
+			const struct trace_value *rd, const struct tf_typing *t)
+{
+	struct replay_tf_seen *n = xt_realloc(rp->tf_seen, (rp->ntf_seen + 1) * sizeof *n);
+	uint8_t *bytes = xt_malloc(2 * gd->mem.len + 1);
+
+	if (n)
+		rp->tf_seen = n;
+	if (!n || !bytes) {
+		xt_free(bytes);  /* without it, later read-backs compare byte for byte */
+		return;
+	}
+	memcpy(bytes, gd->mem.bytes, gd->mem.len);
+	memcpy(bytes + gd->mem.len, rd->mem.bytes, gd->mem.len);
+	rp->tf_seen[rp->ntf_seen++] = (struct replay_tf_seen){
+		uint_key(g, "buffer", 0), uint_key(g, "offset", 0), gd->mem.len, bytes,
+		bytes + gd->mem.len, *t };
+}
+
+/*
+ * Whether data blobs `ga` and `ra` (of `len` bytes, at `buffer_offset` in
+ * their buffer) differ only in the bits of NaNs: every differing byte in a
+ * float or double component that is a NaN on both sides.  For TF data
+ * (`seen` NULL) components come from `t`; for a read-back, from the TF data
+ * `seen` of the same buffer, where both sides still hold its bytes.
+ * *first: the data offset of the first such component.
+ */
+static bool nan_only(const uint8_t *ga, const uint8_t *ra, size_t len, uint64_t buffer_offset,
+		     const struct tf_typing *t, const struct replay_tf_seen *seen, size_t *first)
+{
+	bool any = false;
+
+	for (size_t off = 0; off < len; off++) {
+		if (ga[off] == ra[off])
+			continue;
+		uint64_t start = 0;
+		uint32_t fb;
+		if (!seen) {
+			fb = float_component(t, off, &start);
+		} else {
+			const uint64_t x = buffer_offset + off;
+			if (x < seen->offset || x - seen->offset >= seen->len)
+				return false;
+			fb = float_component(&seen->typing, x - seen->offset, &start);
+			const uint64_t s0 = seen->offset + start;  /* in the buffer */
+			if (!fb || s0 < buffer_offset || s0 - buffer_offset + fb > len ||
+			    memcmp(ga + (s0 - buffer_offset), seen->golden + start, fb) ||
+			    memcmp(ra + (s0 - buffer_offset), seen->replay + start, fb))
+				return false;
+			start = s0 - buffer_offset;
+		}
+		if (!fb || start + fb > len || !is_nan(ga + start, fb) || !is_nan(ra + start, fb))
+			return false;
+		if (!any)
+			*first = (size_t)start;
+		any = true;
+		off = (size_t)(start + fb - 1);
+	}
+	return any;
+}
+
+/*
+ * Whether golden `g` and replayed `r` differ only in NaN bit patterns:
+ * every key but "data" equal, data of one length, and only NaN components
+ * differing (nan_only).  A tf_buffer is typed by its own layout, and kept
+ * for later read-backs of its buffer when it matched this way; a
+ * map_read / buffer_read by the TF data kept for its buffer.  *first: the
+ * offset of the first NaN that differs.
+ */
+static bool differs_only_in_nans(struct replay *rp, const struct trace_value *g,
+				 const struct trace_value *r, size_t *first)
+{
+	const struct trace_value *kind = trace_value_get(g, "kind");
+	const struct trace_value *gd = NULL, *rd = NULL;
+	const uint64_t buffer = uint_key(g, "buffer", 0);
+	struct tf_typing t;
+
+	if (!kind || kind->tag != TRACE_TAG_STRING || g->tag != TRACE_TAG_MAP ||
+	    r->tag != TRACE_TAG_MAP || g->agg.count != r->agg.count)
+		return false;
+	const bool tf = kind->mem.len == 9 && !memcmp(kind->mem.bytes, "tf_buffer", 9);
+	for (uint32_t i = 0; i < g->agg.count; i++) {
+		if (strcmp(g->agg.keys[i], r->agg.keys[i]))
+			return false;
+		if (!strcmp(g->agg.keys[i], "data")) {
+			gd = &g->agg.items[i];
+			rd = &r->agg.items[i];
+		} else if (!value_equal(&g->agg.items[i], &r->agg.items[i])) {
+			return false;
+		}
+	}
+	if (!gd || gd->tag != TRACE_TAG_BLOB || rd->tag != TRACE_TAG_BLOB ||
+	    gd->mem.len != rd->mem.len)
+		return false;
+	if (tf) {
+		if (!typing_of(g, &t) || !nan_only(gd->mem.bytes, rd->mem.bytes, gd->mem.len, 0, &t,
+						  NULL, first))
+			return false;
+		tf_seen_add(rp, g, gd, rd, &t);
+		return true;
+	}
+	for (size_t i = 0; i < rp->ntf_seen; i++)
+		if (rp->tf_seen[i].buffer == buffer)
+			return nan_only(gd->mem.bytes, rd->mem.bytes, gd->mem.len,
+					uint_key(g, "offset", 0), NULL, &rp->tf_seen[i], first);
+	return false;
+}
+
 static void report_difference(struct replay *rp, uint64_t no, const struct trace_value *g,
 			      const struct trace_value *r)
 {
 	const char *func = rp->last_valid && rp->last.no == no ? rp->last.name : "?";
-	const struct trace_value *kind = trace_value_get(g, "kind");
-	char where[160] = "", a[160], b[160], pos[128];
-	int k = 0;
+	char where[160], a[160], b[160], pos[128];
 
-	if (kind && kind->tag == TRACE_TAG_STRING && !trace_value_get(g, "query"))
-		k = snprintf(where, sizeof where, "%.*s", (int)(kind->mem.len < 32 ? kind->mem.len : 32),
-			     (const char *)kind->mem.bytes);
-	if (trace_value_get(g, "index"))
-		k += snprintf(where + k, sizeof where - (size_t)k, " index %" PRIu64,
-			      uint_key(g, "index", 0));
-	if (trace_value_get(g, "buffer"))
-		snprintf(where + k, sizeof where - (size_t)k, " buffer %" PRIu64,
-			 uint_key(g, "buffer", 0));
-	else if (trace_value_get(g, "query"))
-		snprintf(where + k, sizeof where - (size_t)k, "query %" PRIu64,
-			 uint_key(g, "query", 0));
+	observation_place(where, sizeof where, g);
 	for (uint32_t i = 0; g->tag == TRACE_TAG_MAP && i < g->agg.count; i++) {
 		const char *key = g->agg.keys[i];
 		const struct trace_value *gv = &g->agg.items[i], *rv = trace_value_get(r, key);
@@ -383,8 +595,34 @@ void replay_check_observation(struct replay *rp, uint64_t no, const struct trace
 		       xt_err_msg(&e));
 		return;
 	}
+	const struct trace_value *kind = trace_value_get(&g, "kind");
+	if (kind && kind->tag == TRACE_TAG_STRING && kind->mem.len == 9 &&
+	    !memcmp(kind->mem.bytes, "tf_buffer", 9))
+		tf_seen_drop(rp, uint_key(&g, "buffer", 0));
 	if (value_equal(&g, &r)) {
 		rp->sum.match++;
+		return;
+	}
+	size_t at = 0;
+	if (differs_only_in_nans(rp, &g, &r, &at)) {
+		rp->sum.match++;
+		rp->sum.match_nan++;
+		if (rp->nan_notes++ < rp->opt.max_reported && rp->opt.out) {
+			const struct trace_value *gd = trace_value_get(&g, "data");
+			const struct trace_value *rd = trace_value_get(&r, "data");
+			char where[160], a[160], b[160], pos[128];
+			observation_place(where, sizeof where, &g);
+			pos[0] = '\0';
+			if (trace_value_get(&g, "layout"))
+				tf_position(pos, sizeof pos, &g, at);
+			bytes_text(a, sizeof a, gd->mem.bytes, gd->mem.len, at);
+			bytes_text(b, sizeof b, rd->mem.bytes, rd->mem.len, at);
+			fprintf(rp->opt.out, "call %" PRIu64 " %s: %s: data matches up to NaN bit "
+				"patterns (GLSL leaves them undefined), the first other NaN at byte "
+				"%zu%s: golden %s, replay %s\n", no,
+				rp->last_valid && rp->last.no == no ? rp->last.name : "?", where, at,
+				pos, a, b);
+		}
 		return;
 	}
 	rp->sum.differ++;
@@ -432,6 +670,9 @@ void replay_check_summary(struct replay *rp, double seconds)
 		fprintf(f, "GL errors raised by the replay only: %" PRIu64 "\n", s->replay_errors);
 	fprintf(f, "%" PRIu64 " observations, %" PRIu64 " match, %" PRIu64 " differ", s->observations,
 		s->match, s->differ);
+	if (s->match_nan)
+		fprintf(f, " (%" PRIu64 " of the matches only up to NaN bit patterns)",
+			s->match_nan);
 	if (s->not_compared)
 		fprintf(f, ", %" PRIu64 " not compared (timing-dependent)", s->not_compared);
 	fputc('\n', f);
@@ -445,6 +686,9 @@ void replay_check_fini(struct replay *rp)
 	}
 	xt_free(rp->unsup);
 	xt_free(rp->timers);
+	for (size_t i = 0; i < rp->ntf_seen; i++)
+		xt_free(rp->tf_seen[i].golden);
+	xt_free(rp->tf_seen);
 }
 
 bool replay_summary_ok(const struct replay_summary *s)

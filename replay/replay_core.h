@@ -61,7 +61,13 @@ struct replay {
 	uint64_t unsupported_call;  /* number + 1 of the last call replay_unsupported named, 0: none */
 	uint64_t *timers;             /* recorded names of timer queries */
 	size_t ntimers;
+	/* TF data that matched only up to NaN bit patterns, by buffer
+	 * (replay_check.c): a later read-back of those bytes is compared the
+	 * same way. */
+	struct replay_tf_seen *tf_seen;
+	size_t ntf_seen;
 	uint64_t reported;            /* differences printed in detail */
+	uint64_t nan_notes;           /* NaN-only differences printed */
 	struct xt_arena cmp_arena;    /* decoding for comparisons */
 	struct timespec start, last_progress;
 	bool progress_shown;

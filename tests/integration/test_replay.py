@@ -104,6 +104,63 @@ def test_check_names_the_call_buffer_and_byte_of_an_altered_observation(
     assert replay(xfbtrace, app_traces["tf-separate-gl33"], "--check").returncode == 0
 
 
+NAN_LINE = "isinf-and-isnan vs_xfb -auto -fbo"
+
+
+@pytest.fixture(scope="module")
+def nan_trace(xfbtrace, tmp_path_factory):
+    """A piglit trace whose TF data (and the application's map of it) holds
+    NaNs, and where the first NaN word is: (index among observations with
+    data, byte offset of the word)."""
+    trace = tmp_path_factory.mktemp("nan") / "nan.xfbt"
+    capture(xfbtrace, trace, piglit_command(NAN_LINE), env=piglit_env(), cwd=PIGLIT_DIR,
+            timeout=600)
+    with_data = [o for o in observations(records(xfbtrace, trace)) if "data" in o]
+    for i, o in enumerate(with_data):
+        if o["kind"] != "tf_buffer":
+            continue
+        data = bytes.fromhex(o["data"]["hex"])
+        for w in range(0, len(data) - 3, 4):
+            u = int.from_bytes(data[w:w + 4], "little")
+            if (u & 0x7f800000) == 0x7f800000 and u & 0x7fffff:
+                return trace, i, w
+    pytest.fail(f"{NAN_LINE}: no TF data with a NaN")
+
+
+def replay_with_nan_altered(xfbtrace, build_dir, nan_trace, tmp_path, mask):
+    """Replays with --check a copy of the NaN trace whose first NaN word
+    has its top byte XORed with `mask`; (the word's offset, the result)."""
+    trace, index, word = nan_trace
+    altered = tmp_path / "altered.xfbt"
+    perturb = build_dir / "tests" / "replay" / "trace_perturb"
+    p = run([perturb, trace, altered, str(index), str(word + 3), hex(mask)])
+    assert p.returncode == 0, p.stderr
+    return word, replay(xfbtrace, altered, "--check")
+
+
+def test_tf_data_differing_only_in_nan_bits_is_a_match(xfbtrace, build_dir, nan_trace,
+                                                        tmp_path):
+    # GLSL leaves NaN bit patterns undefined: the golden NaN's sign flipped
+    # is still a match, said as such; llvmpipe's replay keeps its own sign.
+    word, out = replay_with_nan_altered(xfbtrace, build_dir, nan_trace, tmp_path, 0x80)
+    assert out.returncode == 0, describe(out)
+    total, match, differ = summary(out)
+    assert match == total and differ == 0, describe(out)
+    assert "(1 of the matches only up to NaN bit patterns)" in out.stdout, describe(out)
+    note = next(l for l in out.stdout.splitlines() if "matches up to NaN bit patterns" in l)
+    assert f"the first other NaN at byte {word} " in note, note
+    assert "differs" not in out.stdout, describe(out)
+
+
+def test_a_nan_that_became_a_number_still_differs(xfbtrace, build_dir, nan_trace, tmp_path):
+    # 0x?fc00000 ^ 0x40 in the top byte: exponent no longer all ones.
+    word, out = replay_with_nan_altered(xfbtrace, build_dir, nan_trace, tmp_path, 0x40)
+    assert out.returncode == 1, describe(out)
+    total, match, differ = summary(out)
+    assert differ == 1, describe(out)
+    assert f"data differs at byte {word + 3} " in out.stdout, describe(out)
+
+
 def test_perturb_refuses_an_observation_that_does_not_exist(xfbtrace, build_dir, app_traces,
                                                             tmp_path):
     perturb = build_dir / "tests" / "replay" / "trace_perturb"

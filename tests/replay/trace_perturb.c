@@ -3,16 +3,17 @@
  * byte of one observation's data changed, so that tests can prove that
  * `xfbtrace replay --check` catches a difference and names it.
  *
- *   trace_perturb IN OUT N OFFSET
+ *   trace_perturb IN OUT N OFFSET [MASK]
  *
  * Copies every record of IN, in order, into a new spool (one stream: the
  * records keep their thread numbers in their payloads) and compacts it into
- * OUT.  The N-th OBSERVATION record (0-based) that has a `data` BLOB gets
- * the byte at OFFSET of that blob inverted; its record check is recomputed
- * by the writer, so the file is a valid trace that simply holds other golden
- * data.  Prints "call C byte B" (the observation's call number and the
- * byte's offset) on success.  Exit status 0, or 1 with a message on error
- * (no such observation, offset out of the blob, unreadable input).
+ * OUT.  The N-th OBSERVATION record (0-based) that has a `data` BLOB gets the
+ * byte at OFFSET of that blob XORed with MASK (default 0xff: inverted; 0x80
+ * at the last byte of a float flips its sign); its record check is
+ * recomputed by the writer, so the file is a valid trace that simply holds
+ * other golden data.  Prints "call C byte B" (the observation's call number
+ * and the byte's offset) on success.  Exit status 0, or 1 with a message on
+ * error (no such observation, offset out of the blob, unreadable input).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -40,11 +41,18 @@ int main(int argc, char **argv)
 	struct xt_err err;
 	char spool_path[4096];
 	uint64_t want, off, seen = 0;
+	unsigned mask = 0xff;
 	bool done = false;
 	enum xt_rc rc;
 
-	if (argc != 5) {
-		fprintf(stderr, "usage: trace_perturb IN OUT N OFFSET\n");
+	if (argc != 5 && argc != 6) {
+		fprintf(stderr, "usage: trace_perturb IN OUT N OFFSET [MASK]\n");
+		return 2;
+	}
+	if (argc == 6)
+		mask = (unsigned)strtoul(argv[5], NULL, 0);
+	if (mask == 0 || mask > 0xff) {
+		fprintf(stderr, "trace_perturb: MASK must be a byte other than 0\n");
 		return 2;
 	}
 	want = strtoull(argv[3], NULL, 10);
@@ -79,7 +87,7 @@ int main(int argc, char **argv)
 			if (data && data->tag == TRACE_TAG_BLOB && seen++ == want) {
 				if (off >= data->mem.len)
 					return fail("the offset is beyond the observation's data", NULL);
-				p[data->mem.bytes - rec.payload + off] ^= 0xff;
+				p[data->mem.bytes - rec.payload + off] ^= (uint8_t)mask;
 				printf("call %" PRIu64 " byte %" PRIu64 "\n", rec.seq, off);
 				done = true;
 			}
