@@ -219,6 +219,15 @@ def main():
     # The fastest run is the steadiest estimate (noise only adds time); the
     # median run shows how far a typical run is from it.
     stats = {"fastest": min, "median": statistics.median}
+    # Say so when the machine was noisy: the plain program itself then
+    # varies from run to run, and the medians with it.
+    for c in cases:
+        plain = [r[c] for r in runs["plain"]]
+        if statistics.median(plain) > 1.25 * min(plain):
+            print(f"capture_overhead: noisy machine: the plain {c} runs took "
+                  f"{min(plain):.0f} to {max(plain):.0f} ns (median "
+                  f"{statistics.median(plain):.0f}); trust the fastest-run ratios, "
+                  f"or run again when it is quieter", file=sys.stderr)
     val = {name: {way: {c: f(r[c] for r in rs) for c in cases} if rs else {}
                   for way, rs in runs.items()} for name, f in stats.items()}
 
