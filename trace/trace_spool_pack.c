@@ -170,10 +170,10 @@ static void touch_pages(struct trace_spool *s, struct region *r)
  * small and grows only when a writer finds no free region
  * (take_pooled_locked()), so a capture whose compressor keeps up recycles
  * a handful of regions, and one that writes in bursts gets a pool faulted
- * in before the next burst.  Growing the pool with the amount written
- * instead would fault in (and add to the file) up to the bound for any
- * steady capture: measured 49 fresh regions, ~60 ms of CPU time, for 6
- * fills.  s->lock held.
+ * in before the next burst.  (The rule before, "up to twice the fills so
+ * far", counted the compressor's own preparations as fills and so grew any
+ * steady capture's pool to the bound: 49 fresh regions, ~60 ms of CPU time
+ * and a 52 MB file for 6 fills.)  s->lock held.
  */
 static bool want_prepared_locked(const struct trace_spool *s)
 {
