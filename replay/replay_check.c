@@ -345,11 +345,12 @@ static bool typing_of(const struct trace_value *obs, struct tf_typing *t)
 		const struct trace_value *type = trace_value_get(v, "type");
 		if (uint_key(v, "buffer", UINT64_MAX) != index || !type || type->tag != TRACE_TAG_ENUM)
 			continue;
-		if (t->n == sizeof t->v / sizeof t->v[0])
-			return false;
+		const uint64_t size = uint_key(v, "size", 0);
+		if (t->n == sizeof t->v / sizeof t->v[0] || size > UINT32_MAX)
+			return false;  /* no real layout looks like this */
 		t->v[t->n++] = (struct tf_span){
 			uint_key(v, "offset", UINT64_MAX),
-			(uint64_t)obs_tf_type_bytes((unsigned)type->u) * uint_key(v, "size", 0),
+			(uint64_t)obs_tf_type_bytes((unsigned)type->u) * size,
 			obs_tf_type_float_bytes((unsigned)type->u) };
 	}
 	return t->stride != 0;
@@ -430,6 +431,8 @@ static bool nan_only(const uint8_t *ga, const uint8_t *ra, size_t len, uint64_t 
 {
 	bool any = false;
 
+	if (seen && (seen->offset > UINT64_MAX - seen->len || buffer_offset > UINT64_MAX - len))
+		return false;  /* offsets no buffer has */
 	for (size_t off = 0; off < len; off++) {
 		if (ga[off] == ra[off])
 			continue;
