@@ -284,14 +284,18 @@ static bool is_program_binary(const char *name)
 }
 
 enum xt_rc host_args_program_binary(struct host *h, struct host_ctx *x,
-				    const struct trace_call *call, struct host_args *args,
-				    void (*get_programiv)(GLuint program, GLenum pname, GLint *v))
+				    const struct trace_call *call, struct host_args *args)
 {
 	(void)x;
-	if (is_get_program_binary(call->name) && call->nargs == 5 && get_programiv) {
-		/* (program, bufSize, length, binaryFormat, binary) */
+	if (is_get_program_binary(call->name) && call->nargs == 5) {
+		/* (program, bufSize, length, binaryFormat, binary); the entry
+		 * point is asked here, not for every call: eglGetProcAddress
+		 * costs a getpid() and a lock in libglvnd. */
+		PFNGLGETPROGRAMIVPROC get_programiv =
+			(PFNGLGETPROGRAMIVPROC)h->gl_proc("glGetProgramiv");
 		GLint need = 0;
-		get_programiv((GLuint)args->a[0].u, GL_PROGRAM_BINARY_LENGTH, &need);
+		if (get_programiv)
+			get_programiv((GLuint)args->a[0].u, GL_PROGRAM_BINARY_LENGTH, &need);
 		if (need > args->a[1].i) {
 			void *buf = xt_arena_alloc(&h->arena, (size_t)need);
 			if (!buf)

@@ -105,8 +105,7 @@ static enum xt_rc host_call(struct replay_backend *be, struct replay *rp,
 		return XT_OK;
 	}
 	if (rc == XT_OK)
-		rc = host_args_program_binary(h, x, call, &args,
-					      (PFNGLGETPROGRAMIVPROC)host_gl_proc("glGetProgramiv"));
+		rc = host_args_program_binary(h, x, call, &args);
 	if (rc != XT_OK)
 		return XT_FAIL(err, rc, "call %llu: out of memory", (unsigned long long)call->no);
 	replay_stubs[f->id].thunk(f->fn, args.a, &rv);

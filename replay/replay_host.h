@@ -158,15 +158,15 @@ enum xt_rc host_args_convert(struct host *h, struct host_ctx *x, int id,
 			     struct host_args *args, const char **why);
 /*
  * Program binaries, between host_args_convert and the call: glGetProgramBinary
- * gets a buffer as large as the replay's driver needs (asked with
- * get_programiv, GL_PROGRAM_BINARY_LENGTH); glProgramBinary of a binary
+ * gets a buffer as large as the replay's driver needs (asked with its
+ * glGetProgramiv, through h->gl_proc, GL_PROGRAM_BINARY_LENGTH);
+ * glProgramBinary of a binary
  * the trace's glGetProgramBinary returned loads the one the replay's driver
  * returned there instead, since a driver reads only its own binaries.
  * XT_ERR_NOMEM when out of memory.
  */
 enum xt_rc host_args_program_binary(struct host *h, struct host_ctx *x,
-				    const struct trace_call *call, struct host_args *args,
-				    void (*get_programiv)(GLuint program, GLenum pname, GLint *v));
+				    const struct trace_call *call, struct host_args *args);
 /* Frees what host_args_learn kept (program binaries). */
 void host_args_fini(struct host *h);
 /* After the call: learns the names it created (outputs and return value). */

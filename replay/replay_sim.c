@@ -344,8 +344,7 @@ static enum xt_rc sim_call(struct replay_backend *be, struct replay *rp,
 		return XT_OK;
 	}
 	if (rc == XT_OK)
-		rc = host_args_program_binary(&s->h, &x->hx, call, &args,
-					      (PFNGLGETPROGRAMIVPROC)drv_get_proc_address("glGetProgramiv"));
+		rc = host_args_program_binary(&s->h, &x->hx, call, &args);
 	if (rc != XT_OK)
 		return XT_FAIL(err, rc, "call %llu: out of memory", (unsigned long long)call->no);
 	drv_context_call_begin(x->drv);
