@@ -48,6 +48,11 @@ bool replay_checking(const struct replay *rp, uint64_t no)
 	return rp->opt.check && no >= rp->opt.first_call;
 }
 
+bool replay_observing(const struct replay *rp)
+{
+	return rp->opt.check || rp->opt.on_observation;
+}
+
 bool replay_call_unsupported(const struct replay *rp, uint64_t no)
 {
 	return rp->unsupported_call == no + 1;

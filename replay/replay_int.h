@@ -93,6 +93,9 @@ void replay_set_driver(struct replay *rp, const char *vendor, const char *render
 
 /* Whether returned values are being checked for call `no`. */
 bool replay_checking(const struct replay *rp, uint64_t no);
+/* Whether anybody uses observations (--check, or opt.on_observation): when
+ * not, backends need not read them back. */
+bool replay_observing(const struct replay *rp);
 
 /* A returned value compared: equal or not; on a difference `what`
  * ("pname GL_LINK_STATUS", "return value") and the two values as text. */

@@ -124,6 +124,10 @@ static bool obs_context(struct host *h, struct replay *rp, struct host_ctx *x,
 {
 	struct obs_gl *gl = &h->obs_gl;
 
+	/* Nobody compares or keeps observations: reading them back would
+	 * only add driver work (maps, queries) to the replay. */
+	if (!replay_observing(rp))
+		return false;
 	if (!obs_gl(h))
 		return false;
 	*u = (struct obs_user){ h, rp, x };
