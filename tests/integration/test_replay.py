@@ -168,6 +168,25 @@ def test_perturb_refuses_an_observation_that_does_not_exist(xfbtrace, build_dir,
     assert p.returncode == 1 and "no such observation" in p.stderr
 
 
+def test_replay_reads_observations_back_only_when_checking(xfbtrace, app_traces, tmp_path):
+    # The replay itself, captured: without --check it maps buffers only
+    # where the program did; with --check it also reads each TF buffer back.
+    trace = app_traces["tf-particles-gles3"]
+    program_maps = sum(1 for c in calls(records(xfbtrace, trace)) if c["name"] == "glMapBufferRange")
+    tf_ends = sum(1 for c in calls(records(xfbtrace, trace)) if c["name"] == "glEndTransformFeedback")
+    maps = {}
+    for mode in ([], ["--check"]):
+        meta = tmp_path / f"replay{len(mode)}.xfbt"
+        out = run([xfbtrace, "capture", "--no-observe", "-o", meta, "--", xfbtrace, "replay",
+                   *mode, trace], timeout=600)
+        assert out.returncode == 0, describe(out)
+        maps[bool(mode)] = sum(1 for c in calls(records(xfbtrace, meta))
+                               if c["name"] == "glMapBufferRange")
+    assert program_maps > 0 and tf_ends > 0
+    assert maps[False] == program_maps, maps
+    assert maps[True] == program_maps + tf_ends, maps
+
+
 def test_calls_range_stops_after_its_end_and_checks_from_its_start(xfbtrace, app_traces):
     trace = app_traces["tf-separate-gl33"]
     recs = records(xfbtrace, trace)
