@@ -4,11 +4,14 @@
  * framebuffer objects and their queries (drv_gl_fb.c), and drawing without
  * a program in a compatibility context (the fixed-function vertex program,
  * drv_gl_compat.c), whose primitives a PRIMITIVES_GENERATED query counts,
+ * the fixed-function matrices' inverses (drv_gl_matrix.c),
  * program pipelines (drv_gl_pipeline.c) feeding transform feedback, and
  * several contexts sharing the one simulated GPU.
  */
 
+#include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "drv_gl_test.h"
 #include "xt_test.h"
@@ -16,6 +19,10 @@
 #define GL_VERTEX_ARRAY 0x8074
 typedef void (*vertex_pointer_fn)(GLint size, GLenum type, GLsizei stride, const void *ptr);
 typedef void (*enable_client_state_fn)(GLenum array);
+#define GL_MODELVIEW 0x1700
+typedef void (*matrix_mode_fn)(GLenum mode);
+typedef void (*transform_fn)(GLfloat a, GLfloat b, GLfloat c);
+typedef void (*rotate_fn)(GLfloat angle, GLfloat x, GLfloat y, GLfloat z);
 
 /* A GL 3.3 core or a 2.1 compatibility context. */
 static struct drv_context *context(bool core)
@@ -133,6 +140,49 @@ static void test_compat_draw_without_program_runs_the_fixed_function_vertex_prog
 	if (!ctx)
 		return;
 	CHECK_EQ_INT(primitives_generated_without_program(ctx), 2);
+	dgl_done_clean(ctx);
+}
+
+/*
+ * gl_ModelViewMatrixInverse of a translate * rotate * scale modelview (every
+ * cofactor of the inverse in use), applied to the image of (1, 1, 1): TF
+ * captures (1, 1, 1, 1) back.
+ */
+static void test_modelview_inverse_undoes_the_modelview(void)
+{
+	static const char vs[] = "#version 130\nout vec4 r;\n"
+		"void main() { r = gl_ModelViewMatrixInverse * vec4(-3.0, 4.0, 11.0, 1.0);"
+		" gl_Position = vec4(0.0); }\n";
+	static const char *const varyings[] = { "r" };
+	struct drv_context *ctx = dgl_context(3, 0, false);
+	float out[4] = { 0 };
+	GLuint prog, buf = 0;
+
+	CHECK(ctx);
+	if (!ctx)
+		return;
+	prog = dgl_program(vs, NULL, varyings, 1);
+	CHECK(prog != 0);
+	/* (1, 1, 1) -> scale (2, 4, 8) -> rotate 90 degrees about z (-4, 2, 8)
+	 * -> translate (1, 2, 3): (-3, 4, 11). */
+	PROC(matrix_mode_fn, "glMatrixMode")(GL_MODELVIEW);
+	PROC(transform_fn, "glTranslatef")(1, 2, 3);
+	PROC(rotate_fn, "glRotatef")(90, 0, 0, 1);
+	PROC(transform_fn, "glScalef")(2, 4, 8);
+	GL(glUseProgram)(prog);
+	GL(glGenBuffers)(1, &buf);
+	GL(glBindBuffer)(GL_TRANSFORM_FEEDBACK_BUFFER, buf);
+	GL(glBufferData)(GL_TRANSFORM_FEEDBACK_BUFFER, sizeof out, NULL, GL_STREAM_READ);
+	GL(glBindBufferBase)(GL_TRANSFORM_FEEDBACK_BUFFER, 0, buf);
+	GL(glEnable)(GL_RASTERIZER_DISCARD);
+	GL(glBeginTransformFeedback)(GL_POINTS);
+	GL(glDrawArrays)(GL_POINTS, 0, 1);
+	GL(glEndTransformFeedback)();
+	GL(glGetBufferSubData)(GL_TRANSFORM_FEEDBACK_BUFFER, 0, sizeof out, out);
+	for (int i = 0; i < 4; i++)
+		CHECK(fabsf(out[i] - 1.0f) < 1e-5f);
+	printf("  inverse * (-3, 4, 11, 1) = (%g, %g, %g, %g)\n", (double)out[0], (double)out[1],
+	       (double)out[2], (double)out[3]);
 	dgl_done_clean(ctx);
 }
 
@@ -368,6 +418,7 @@ int main(void)
 	XT_RUN(test_read_buffer_follows_the_bound_framebuffer);
 	XT_RUN(test_attachment_queries_report_the_attached_format);
 	XT_RUN(test_compat_draw_without_program_runs_the_fixed_function_vertex_program);
+	XT_RUN(test_modelview_inverse_undoes_the_modelview);
 	XT_RUN(test_generate_mipmap_checks_its_target);
 	XT_RUN(test_pipeline_program_feeds_transform_feedback);
 	XT_RUN(test_contexts_sharing_the_gpu_do_not_inherit_each_others_state);
