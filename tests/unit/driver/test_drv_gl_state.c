@@ -143,6 +143,25 @@ static void test_compat_draw_without_program_runs_the_fixed_function_vertex_prog
 	dgl_done_clean(ctx);
 }
 
+/* Draws `points` points of `prog` with rasterizer discard and reads the
+ * `bytes` TF captured into a fresh buffer back into `out`. */
+static void capture_points(GLuint prog, GLsizei points, float *out, GLsizeiptr bytes)
+{
+	GLuint buf = 0, vao = 0;
+	GL(glUseProgram)(prog);
+	GL(glGenVertexArrays)(1, &vao);
+	GL(glBindVertexArray)(vao);
+	GL(glGenBuffers)(1, &buf);
+	GL(glBindBuffer)(GL_TRANSFORM_FEEDBACK_BUFFER, buf);
+	GL(glBufferData)(GL_TRANSFORM_FEEDBACK_BUFFER, bytes, NULL, GL_STREAM_READ);
+	GL(glBindBufferBase)(GL_TRANSFORM_FEEDBACK_BUFFER, 0, buf);
+	GL(glEnable)(GL_RASTERIZER_DISCARD);
+	GL(glBeginTransformFeedback)(GL_POINTS);
+	GL(glDrawArrays)(GL_POINTS, 0, points);
+	GL(glEndTransformFeedback)();
+	GL(glGetBufferSubData)(GL_TRANSFORM_FEEDBACK_BUFFER, 0, bytes, out);
+}
+
 /*
  * gl_ModelViewMatrixInverse of a translate * rotate * scale modelview (every
  * cofactor of the inverse in use), applied to the image of (1, 1, 1): TF
@@ -156,7 +175,7 @@ static void test_modelview_inverse_undoes_the_modelview(void)
 	static const char *const varyings[] = { "r" };
 	struct drv_context *ctx = dgl_context(3, 0, false);
 	float out[4] = { 0 };
-	GLuint prog, buf = 0;
+	GLuint prog;
 
 	CHECK(ctx);
 	if (!ctx)
@@ -169,16 +188,7 @@ static void test_modelview_inverse_undoes_the_modelview(void)
 	PROC(transform_fn, "glTranslatef")(1, 2, 3);
 	PROC(rotate_fn, "glRotatef")(90, 0, 0, 1);
 	PROC(transform_fn, "glScalef")(2, 4, 8);
-	GL(glUseProgram)(prog);
-	GL(glGenBuffers)(1, &buf);
-	GL(glBindBuffer)(GL_TRANSFORM_FEEDBACK_BUFFER, buf);
-	GL(glBufferData)(GL_TRANSFORM_FEEDBACK_BUFFER, sizeof out, NULL, GL_STREAM_READ);
-	GL(glBindBufferBase)(GL_TRANSFORM_FEEDBACK_BUFFER, 0, buf);
-	GL(glEnable)(GL_RASTERIZER_DISCARD);
-	GL(glBeginTransformFeedback)(GL_POINTS);
-	GL(glDrawArrays)(GL_POINTS, 0, 1);
-	GL(glEndTransformFeedback)();
-	GL(glGetBufferSubData)(GL_TRANSFORM_FEEDBACK_BUFFER, 0, sizeof out, out);
+	capture_points(prog, 1, out, sizeof out);
 	for (int i = 0; i < 4; i++)
 		CHECK(fabsf(out[i] - 1.0f) < 1e-5f);
 	printf("  inverse * (-3, 4, 11, 1) = (%g, %g, %g, %g)\n", (double)out[0], (double)out[1],
@@ -269,19 +279,7 @@ static const char vs_times_two[] = "#version 330\nout float v;\n"
 /* Captures 4 points of `prog` (vs_times_two) into a fresh buffer. */
 static void capture_4_points(GLuint prog, float out[4])
 {
-	GLuint buf = 0, vao = 0;
-	GL(glUseProgram)(prog);
-	GL(glGenVertexArrays)(1, &vao);
-	GL(glBindVertexArray)(vao);
-	GL(glGenBuffers)(1, &buf);
-	GL(glBindBuffer)(GL_TRANSFORM_FEEDBACK_BUFFER, buf);
-	GL(glBufferData)(GL_TRANSFORM_FEEDBACK_BUFFER, 4 * sizeof(float), NULL, GL_STREAM_READ);
-	GL(glBindBufferBase)(GL_TRANSFORM_FEEDBACK_BUFFER, 0, buf);
-	GL(glEnable)(GL_RASTERIZER_DISCARD);
-	GL(glBeginTransformFeedback)(GL_POINTS);
-	GL(glDrawArrays)(GL_POINTS, 0, 4);
-	GL(glEndTransformFeedback)();
-	GL(glGetBufferSubData)(GL_TRANSFORM_FEEDBACK_BUFFER, 0, 4 * sizeof(float), out);
+	capture_points(prog, 4, out, 4 * sizeof(float));
 }
 
 /* Runs one GL call's worth of work on ctx as the sim backend does. */
