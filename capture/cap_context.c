@@ -18,27 +18,12 @@
 #include "cap_observe.h"
 #include "cap_state.h"
 #include "glapi.h"
+#include "glapi_attribs.h"
 #include "obs.h"
 #include "trace_enc.h"
 #include "xt_buf.h"
 #include "xt_fault.h"
 #include "xt_log.h"
-
-#define EGL_OPENGL_ES_API_ 0x30A0
-#define EGL_OPENGL_API_ 0x30A2
-#define EGL_NONE_ 0x3038
-#define EGL_CONTEXT_MAJOR_VERSION_ 0x3098
-#define EGL_CONTEXT_MINOR_VERSION_ 0x30FB
-#define EGL_CONTEXT_FLAGS_KHR_ 0x30FC
-#define EGL_CONTEXT_OPENGL_PROFILE_MASK_ 0x30FD
-#define EGL_CONTEXT_OPENGL_DEBUG_ 0x31B0
-#define EGL_CONTEXT_OPENGL_FORWARD_COMPATIBLE_ 0x31B1
-#define EGL_CONTEXT_OPENGL_ROBUST_ACCESS_ 0x31B2
-#define GLX_CONTEXT_MAJOR_VERSION_ARB_ 0x2091
-#define GLX_CONTEXT_MINOR_VERSION_ARB_ 0x2092
-#define GLX_CONTEXT_FLAGS_ARB_ 0x2094
-#define GLX_CONTEXT_PROFILE_MASK_ARB_ 0x9126
-#define GLX_CONTEXT_ES2_PROFILE_BIT_EXT_ 0x4
 
 static atomic_uint_fast64_t cap_frames;
 static atomic_int cap_error_warned;

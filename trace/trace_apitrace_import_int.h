@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "glapi.h"
+#include "glapi_attribs.h"
 #include "trace_apitrace.h"
 #include "trace_apitrace_import.h"
 #include "trace_enc.h"
@@ -24,15 +25,6 @@
 #define CLIENT_BASE UINT64_C(0x7c0000000000)
 #define MAX_UNTRANSLATED 4096
 
-#define EGL_NONE_ 0x3038
-#define EGL_OPENGL_ES_API_ 0x30A0
-#define EGL_CONTEXT_MAJOR_VERSION_ 0x3098
-#define EGL_CONTEXT_MINOR_VERSION_ 0x30FB
-#define EGL_CONTEXT_FLAGS_KHR_ 0x30FC
-#define EGL_CONTEXT_OPENGL_PROFILE_MASK_ 0x30FD
-#define EGL_CONTEXT_OPENGL_DEBUG_ 0x31B0
-#define EGL_CONTEXT_OPENGL_FORWARD_COMPATIBLE_ 0x31B1
-#define EGL_CONTEXT_OPENGL_ROBUST_ACCESS_ 0x31B2
 #define GL_PIXEL_PACK_BUFFER_ 0x88EB
 #define GL_QUERY_BUFFER_ 0x9192
 
