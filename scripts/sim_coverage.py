@@ -83,7 +83,9 @@ def main():
     ap.add_argument("--build", default=str(ROOT / "build"))
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     ap.add_argument("--traces", default="/tmp/xfbtrace-sim-coverage")
-    ap.add_argument("--list", default=str(ROOT.parent / "shared" / "piglit-tf.txt"))
+    ap.add_argument("--list", default=str(ROOT / "tests" / "integration" / "piglit_tf.txt"),
+                    help="piglit commands, one a line (default: the project's list, made by "
+                    "scripts/piglit_tf_list.py)")
     ap.add_argument("--only", help="regular expression: run the matching lines only")
     ap.add_argument("--pass-list", help="write the passing lines to this file")
     ap.add_argument("--markdown", help="write the failing lines as a Markdown table to this file")
@@ -94,7 +96,10 @@ def main():
         sys.exit(f"sim_coverage: {xfbtrace} not found (build first, or pass --build)")
     traces = pathlib.Path(args.traces)
     traces.mkdir(parents=True, exist_ok=True)
-    lines = [l.strip() for l in open(args.list) if l.strip()]
+    try:
+        lines = [l.strip() for l in open(args.list) if l.strip() and not l.startswith("#")]
+    except OSError as e:
+        sys.exit(f"sim_coverage: {e.strerror}: {args.list}")
     if args.only:
         lines = [l for l in lines if re.search(args.only, l)]
 

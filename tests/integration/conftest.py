@@ -6,21 +6,62 @@ from the environment that scripts/test.sh sets:
 
   XFBTRACE_BUILD_DIR      optimised build (capture library, apps, CLI)
   XFBTRACE_SAN_BUILD_DIR  ASan + UBSan build (CLI on hostile input)
+
+Everything the tests run (piglit, apitrace, Chromium, …) is installed by
+scripts/setup.sh: a missing tool fails the test that needs it, it is never a
+silent skip.
+
+The piglit TF commands are piglit_tf.txt next to this file, made by
+scripts/piglit_tf_list.py from the installed piglit.  Each command is
+captured at most once per test session (`piglit_trace`), and that one trace
+is what the capture, host-replay, database and sim tests read.
 """
+import dataclasses
+import json
 import os
 import pathlib
+import shutil
 import subprocess
 
 import pytest
 
+HERE = pathlib.Path(__file__).resolve().parent
 PIGLIT_DIR = pathlib.Path("/usr/lib/x86_64-linux-gnu/piglit")
-SHARED_DIR = pathlib.Path(__file__).resolve().parents[3] / "shared"
+# XFBTRACE_PIGLIT_LIST runs the piglit tests on another list of commands.
+PIGLIT_LIST = pathlib.Path(os.environ.get("XFBTRACE_PIGLIT_LIST", HERE / "piglit_tf.txt"))
+EGLTRACE = "/usr/lib/x86_64-linux-gnu/apitrace/wrappers/egltrace.so"
+
+MARKERS = {
+    "piglit": "one test per line of piglit_tf.txt (or a list derived from it)",
+    "sim": "replays on the simulated GPU (driver model + gpu_model)",
+    "apitrace": "runs the real apitrace as the reference",
+    "browser": "drives a real headless Chromium",
+}
+
+
+def pytest_configure(config):
+    for name, what in MARKERS.items():
+        config.addinivalue_line("markers", f"{name}: {what}")
+
+
+def require(ok, what):
+    """Fails (never skips) the calling test when a tool it needs is missing."""
+    if not ok:
+        pytest.fail(f"{what} is missing: scripts/setup.sh installs it", pytrace=False)
+
+
+def require_piglit():
+    require((PIGLIT_DIR / "bin").is_dir(), f"piglit ({PIGLIT_DIR})")
+
+
+def require_apitrace():
+    require(os.path.exists(EGLTRACE) and shutil.which("apitrace"), "apitrace (egltrace.so)")
 
 
 def _build_dir(var):
     value = os.environ.get(var)
     if not value:
-        pytest.skip(f"{var} is not set (run scripts/test.sh)")
+        pytest.fail(f"{var} is not set (run scripts/test.sh)", pytrace=False)
     path = pathlib.Path(value)
     if not (path / "build.ninja").exists():
         pytest.fail(f"{var}={value} is not a meson build directory")
@@ -59,7 +100,7 @@ def piglit_env():
 
 
 def piglit_command(line):
-    """argv for one line of piglit-tf.txt (glslparsertest runs as listed)."""
+    """argv for one line of piglit_tf.txt (glslparsertest runs as listed)."""
     words = line.split()
     return [str(PIGLIT_DIR / "bin" / words[0])] + words[1:]
 
@@ -67,7 +108,6 @@ def piglit_command(line):
 def piglit_result(stdout):
     for text in reversed(stdout.splitlines()):
         if text.startswith("PIGLIT: "):
-            import json
             return json.loads(text[len("PIGLIT: "):])["result"]
     return None
 
@@ -78,6 +118,79 @@ def run(argv, timeout=300, **kw):
                           timeout=timeout, **kw)
 
 
+def describe(out):
+    return (f"exit {out.returncode}\n--- stdout ---\n{out.stdout[-4000:]}\n"
+            f"--- stderr ---\n{out.stderr[-2000:]}")
+
+
+def coverage_rules():
+    """scripts/sim_coverage.py, whose rule says which replay output lines
+    fail a line (a difference, a replay-only error, a call not replayed
+    that can change what --check compares), so that docs/status.md's counts
+    and the tests agree on what "replays equal" means."""
+    import importlib.util
+    path = HERE.parents[1] / "scripts" / "sim_coverage.py"
+    spec = importlib.util.spec_from_file_location("sim_coverage", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def calls_not_replayed_that_matter(out):
+    """Output lines of a replay naming a call it did not replay that can
+    change what --check compares."""
+    return [l for l in coverage_rules().blocking(out) if ": not replayed" in l]
+
+
 def piglit_tf_lines():
-    path = SHARED_DIR / "piglit-tf.txt"
-    return [l.strip() for l in path.read_text().splitlines() if l.strip()]
+    if not PIGLIT_LIST.exists():
+        raise FileNotFoundError(f"{PIGLIT_LIST} is missing (scripts/piglit_tf_list.py makes it)")
+    return [l.strip() for l in PIGLIT_LIST.read_text().splitlines()
+            if l.strip() and not l.startswith("#")]
+
+
+def piglit_line(command):
+    """The line of piglit_tf.txt that runs `command` (a test names the
+    commands it needs; one that left the list fails the test, not the
+    collection)."""
+    lines = piglit_tf_lines()
+    if command not in lines:
+        pytest.fail(f"{command!r} is not in {PIGLIT_LIST.name}: it no longer passes on "
+                    "llvmpipe, or the installed piglit lacks it", pytrace=False)
+    return command
+
+
+@dataclasses.dataclass(frozen=True)
+class PiglitCapture:
+    line: str
+    trace: pathlib.Path
+    out: subprocess.CompletedProcess
+
+    @property
+    def result(self):
+        return piglit_result(self.out.stdout)
+
+    def describe(self):
+        return f"{self.line}: capture {describe(self.out)}"
+
+
+@pytest.fixture(scope="session")
+def piglit_trace(xfbtrace, tmp_path_factory):
+    """piglit_trace(line) -> PiglitCapture: `xfbtrace capture` of one piglit
+    command, made once per session.  The trace is shared: read it, never
+    write it (copy it first)."""
+    root = tmp_path_factory.mktemp("piglit-traces")
+    cache = {}
+
+    def capture(line):
+        if line not in cache:
+            require_piglit()
+            trace = root / f"{len(cache):04d}.xfbt"
+            out = run([xfbtrace, "capture", "-o", trace, "--", *piglit_command(line)],
+                      env=piglit_env(), cwd=PIGLIT_DIR, timeout=600)
+            cache[line] = PiglitCapture(line, trace, out)
+        cap = cache[line]
+        assert cap.trace.exists(), f"capture wrote no trace\n{cap.describe()}"
+        return cap
+
+    return capture

@@ -10,17 +10,14 @@ numbers aside: apitrace numbers calls differently), and a later replay
 on the host and on the sim must check equal against them.
 """
 import json
-import os
-import shutil
 
 import pytest
 
-from conftest import PIGLIT_DIR, piglit_command, piglit_env, piglit_result, run
+from conftest import (EGLTRACE, PIGLIT_DIR, piglit_command, piglit_env, piglit_line, piglit_result,
+                      require_apitrace, run)
 from tracefile import observations, records
 
-EGLTRACE = "/usr/lib/x86_64-linux-gnu/apitrace/wrappers/egltrace.so"
-pytestmark = pytest.mark.skipif(not os.path.exists(EGLTRACE) or not shutil.which("apitrace"),
-                                reason="apitrace is not installed")
+pytestmark = pytest.mark.apitrace
 
 GLES = [
     "ext_transform_feedback-structs_gles3 basic-struct run -auto -fbo",
@@ -39,6 +36,7 @@ SIM = [GLES[0], DESKTOP[0]]
 
 
 def apitrace_capture(build_dir, tmp_path, line):
+    require_apitrace()
     out = tmp_path / "a.trace"
     argv = piglit_command(line)
     if any(m in line for m in ("gles", "_gles3")):
@@ -52,12 +50,10 @@ def apitrace_capture(build_dir, tmp_path, line):
     return out
 
 
-def our_capture(xfbtrace, tmp_path, line):
-    out = tmp_path / "x.xfbt"
-    res = run([xfbtrace, "capture", "-o", out, "--", *piglit_command(line)], env=piglit_env(),
-              cwd=PIGLIT_DIR, timeout=600)
-    assert piglit_result(res.stdout) == "pass", res.stderr[-2000:]
-    return out
+def our_capture(piglit_trace, line):
+    cap = piglit_trace(piglit_line(line))
+    assert cap.result == "pass", cap.describe()
+    return cap.trace
 
 
 def observation_list(xfbtrace, path):
@@ -76,10 +72,10 @@ def import_trace(xfbtrace, src, dst):
 
 
 @pytest.mark.parametrize("line", GLES + DESKTOP)
-def test_imported_trace_replays_with_our_captures_observations(xfbtrace, build_dir, tmp_path,
-                                                               line):
+def test_imported_trace_replays_with_our_captures_observations(xfbtrace, build_dir, piglit_trace,
+                                                               tmp_path, line):
     atrace = apitrace_capture(build_dir, tmp_path, line)
-    ours = our_capture(xfbtrace, tmp_path, line)
+    ours = our_capture(piglit_trace, line)
     imported = tmp_path / "i.xfbt"
     report = import_trace(xfbtrace, atrace, imported)
     assert "reference run:" in report

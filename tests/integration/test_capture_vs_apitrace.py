@@ -11,17 +11,13 @@ eglGetProcAddress wrapper hands out unwrapped (glGetString, glGetError), and
 client-array pointer calls it defers.
 """
 import collections
-import os
 import re
-import shutil
 
 import pytest
 
-from conftest import PIGLIT_DIR, piglit_command, piglit_env, piglit_result, piglit_tf_lines, run
+from conftest import (EGLTRACE, PIGLIT_DIR, piglit_command, piglit_env, piglit_result,
+                      piglit_tf_lines, require_apitrace, run)
 from tracefile import calls, records
-
-EGLTRACE = "/usr/lib/x86_64-linux-gnu/apitrace/wrappers/egltrace.so"
-GLES_MARKERS = ("gles", "_gles3")
 
 # Every 12th line of the list, plus the GLES ones: a sample of all kinds.
 LINES = [l for i, l in enumerate(piglit_tf_lines())
@@ -37,10 +33,11 @@ def apitrace_counts(dump_text):
     return counts
 
 
-@pytest.mark.skipif(not os.path.exists(EGLTRACE) or not shutil.which("apitrace"),
-                    reason="apitrace is not installed")
+@pytest.mark.apitrace
+@pytest.mark.piglit
 @pytest.mark.parametrize("line", LINES)
-def test_same_gl_calls_as_apitrace(xfbtrace, build_dir, tmp_path, line):
+def test_same_gl_calls_as_apitrace(xfbtrace, build_dir, piglit_trace, tmp_path, line):
+    require_apitrace()
     argv = piglit_command(line)
     shim = build_dir / "tests" / "shims" / "libglx_to_egl.so"
     env = dict(piglit_env(), LD_PRELOAD=f"{EGLTRACE} {shim}", TRACE_FILE=str(tmp_path / "a.trace"))
@@ -54,11 +51,9 @@ def test_same_gl_calls_as_apitrace(xfbtrace, build_dir, tmp_path, line):
     theirs = apitrace_counts(dump.stdout)
     assert sum(theirs.values()) > 10, "apitrace recorded no GL calls: the shim did not work"
 
-    trace = tmp_path / "x.xfbt"
-    out = run([xfbtrace, "capture", "-o", trace, "--", *argv], env=piglit_env(), cwd=PIGLIT_DIR,
-              timeout=600)
-    assert piglit_result(out.stdout) == "pass", out.stderr[-2000:]
-    ours = collections.Counter(c["name"] for c in calls(records(xfbtrace, trace))
+    cap = piglit_trace(line)
+    assert cap.result == "pass", cap.describe()
+    ours = collections.Counter(c["name"] for c in calls(records(xfbtrace, cap.trace))
                                if c["name"].startswith("gl") and not c["name"].startswith("glX"))
     missing = {f: (n, ours[f]) for f, n in theirs.items() if ours[f] < n}
     assert not missing, f"calls apitrace saw and we did not (apitrace, xfbtrace): {missing}"

@@ -9,7 +9,6 @@ sweep every byte offset of a small trace in-process.)
 import ctypes
 import os
 import random
-import shutil
 
 import pytest
 

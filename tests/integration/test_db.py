@@ -20,7 +20,7 @@ import time
 
 import pytest
 
-from conftest import PIGLIT_DIR, piglit_command, piglit_env, piglit_result, piglit_tf_lines, run
+from conftest import piglit_line, run
 from tracefile import blob_bytes, observations, records
 
 APPS = ["tf-particles-gles3", "tf-separate-gl33", "tf-streams-gl40"]
@@ -105,21 +105,14 @@ PIGLIT_SAMPLE = [  # TF output of several shapes, queries, pause/resume, GS
 ]
 
 
-def piglit_sample():
-    lines = piglit_tf_lines()
-    sample = [l for l in lines if any(l == p + " -auto -fbo" for p in PIGLIT_SAMPLE)]
-    assert len(sample) == len(PIGLIT_SAMPLE), "a sampled piglit test left piglit-tf.txt"
-    return sample
-
-
-@pytest.mark.parametrize("line", piglit_sample())
+@pytest.mark.piglit
+@pytest.mark.parametrize("command", PIGLIT_SAMPLE)
 def test_golden_run_and_a_recorded_copy_of_piglit_traces_are_the_same(xfbtrace, build_dir,
-                                                                     tmp_path, line):
-    trace = tmp_path / "p.xfbt"
-    argv = piglit_command(line)
-    out = run([xfbtrace, "capture", "-o", trace, "--", *argv], env=piglit_env(), cwd=PIGLIT_DIR)
-    if piglit_result(out.stdout) != "pass":
-        pytest.skip(f"{line}: {piglit_result(out.stdout)} under capture")
+                                                                     piglit_trace, tmp_path,
+                                                                     command):
+    cap = piglit_trace(piglit_line(command + " -auto -fbo"))
+    assert cap.result == "pass", cap.describe()
+    trace = cap.trace
     db = tmp_path / "p.db"
     golden = ingest(xfbtrace, db, trace)
     copy = record_run(build_dir, db, trace)

@@ -7,17 +7,22 @@ sample of the piglit TF list.
 """
 import pytest
 
-from conftest import PIGLIT_DIR, piglit_command, piglit_env, piglit_tf_lines, run
+from conftest import piglit_tf_lines, run
 
 APPS = ["tf-particles-gles3", "tf-separate-gl33", "tf-streams-gl40"]
 PIGLIT_SAMPLE = [l for i, l in enumerate(piglit_tf_lines())
                  if i % 25 == 0 and not l.startswith("glslparsertest")]
 
 
-def golden_vs_replay(xfbtrace, tmp_path, argv, **kw):
-    trace, db = tmp_path / "t.xfbt", tmp_path / "r.db"
-    out = run([xfbtrace, "capture", "-o", trace, "--", *argv], **kw)
+def capture(xfbtrace, tmp_path, argv):
+    trace = tmp_path / "t.xfbt"
+    out = run([xfbtrace, "capture", "-o", trace, "--", *argv])
     assert trace.exists(), out.stderr
+    return trace
+
+
+def golden_vs_replay(xfbtrace, tmp_path, trace):
+    db = tmp_path / "r.db"
     out = run([xfbtrace, "replay", "--db", db, "--label", "llvmpipe", trace])
     assert "recorded run 2" in out.stderr, out.stdout + out.stderr
     d = run([xfbtrace, "diff", "--db", db, "1", "2"])
@@ -28,12 +33,14 @@ def golden_vs_replay(xfbtrace, tmp_path, argv, **kw):
 
 @pytest.mark.parametrize("app", APPS)
 def test_golden_run_equals_host_replay_of_app(xfbtrace, build_dir, tmp_path, app):
-    golden_vs_replay(xfbtrace, tmp_path, [build_dir / "tests" / "apps" / app])
+    golden_vs_replay(xfbtrace, tmp_path,
+                     capture(xfbtrace, tmp_path, [build_dir / "tests" / "apps" / app]))
 
 
+@pytest.mark.piglit
 @pytest.mark.parametrize("line", PIGLIT_SAMPLE)
-def test_golden_run_equals_host_replay_of_piglit(xfbtrace, tmp_path, line):
-    golden_vs_replay(xfbtrace, tmp_path, piglit_command(line), env=piglit_env(), cwd=PIGLIT_DIR)
+def test_golden_run_equals_host_replay_of_piglit(xfbtrace, piglit_trace, tmp_path, line):
+    golden_vs_replay(xfbtrace, tmp_path, piglit_trace(line).trace)
 
 
 def test_sim_run_records_the_driver_model_and_equals_golden(xfbtrace, build_dir, tmp_path):

@@ -17,7 +17,7 @@ import re
 
 import pytest
 
-from conftest import PIGLIT_DIR, piglit_command, piglit_env, piglit_tf_lines, run
+from conftest import coverage_rules, describe, piglit_line, run
 
 APPS = ["tf-particles-gles3", "tf-separate-gl33"]
 SUMMARY = re.compile(r"^(\d+) observations, (\d+) match, (\d+) differ", re.M)
@@ -28,10 +28,6 @@ def app_path(build_dir, name):
     path = build_dir / "tests" / "apps" / name
     assert path.exists(), f"{path} was not built"
     return path
-
-
-def describe(out):
-    return f"exit {out.returncode}\n--- stdout ---\n{out.stdout[-4000:]}\n--- stderr ---\n{out.stderr[-2000:]}"
 
 
 def sim(xfbtrace, trace, *args, artifacts=None):
@@ -118,25 +114,6 @@ PIGLIT_PASS = [l.strip() for l in PASS_LIST.read_text().splitlines()
                if l.strip() and not l.startswith("#")]
 
 
-def coverage_rules():
-    """scripts/sim_coverage.py's pass rule, so that the list docs/status.md
-    counts and this test agree on what "replays equal" means."""
-    import importlib.util
-    path = pathlib.Path(__file__).resolve().parents[2] / "scripts" / "sim_coverage.py"
-    spec = importlib.util.spec_from_file_location("sim_coverage", path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-def test_sim_piglit_pass_list_names_lines_of_the_piglit_list():
-    listed = set(piglit_tf_lines())
-    assert len(PIGLIT_PASS) >= 406, len(PIGLIT_PASS)   # 95 % of the 427 lines
-    assert len(set(PIGLIT_PASS)) == len(PIGLIT_PASS), "duplicate lines"
-    for line in PIGLIT_PASS:
-        assert line in listed, line
-
-
 def test_coverage_rule_rejects_calls_not_replayed_that_matter():
     rules = coverage_rules()
 
@@ -152,15 +129,11 @@ def test_coverage_rule_rejects_calls_not_replayed_that_matter():
     assert rules.blocking(Out) == []
 
 
+@pytest.mark.piglit
+@pytest.mark.sim
 @pytest.mark.parametrize("line", PIGLIT_PASS)
-def test_piglit_line_replays_on_sim_with_everything_equal(xfbtrace, tmp_path, line):
-    if not PIGLIT_DIR.exists():
-        pytest.skip("piglit is not installed")
-    trace = tmp_path / "t.xfbt"
-    cap = run([xfbtrace, "capture", "-o", trace, "--", *piglit_command(line)],
-              env=piglit_env(), cwd=PIGLIT_DIR, timeout=600)
-    assert trace.exists(), describe(cap)
-    out = sim(xfbtrace, trace, "--check")
+def test_piglit_line_replays_on_sim_with_everything_equal(xfbtrace, piglit_trace, line):
+    out = sim(xfbtrace, piglit_trace(piglit_line(line)).trace, "--check")
     assert out.returncode == 0, describe(out)
     assert not coverage_rules().blocking(out), describe(out)
     total, match, differ = (int(x) for x in SUMMARY.search(out.stdout).groups())
@@ -174,14 +147,12 @@ GET_STATE = re.compile(r"^\d+ glGet(Integer|Integer64|Boolean|Float|Double)(i_)?
 
 
 @pytest.mark.parametrize("backend", ["host", "sim"])
-def test_glget_state_values_are_compared_and_limits_listed_apart(xfbtrace, tmp_path, backend):
+def test_glget_state_values_are_compared_and_limits_listed_apart(xfbtrace, piglit_trace,
+                                                                 backend):
     """glGet* values that follow from the application's calls (bindings,
     mapped back to the application's names) are compared; limits are not."""
-    line = "ext_transform_feedback-get-buffer-state main_binding -auto -fbo"
-    trace = tmp_path / "t.xfbt"
-    cap = run([xfbtrace, "capture", "-o", trace, "--", *piglit_command(line)],
-              env=piglit_env(), cwd=PIGLIT_DIR, timeout=600)
-    assert trace.exists(), describe(cap)
+    trace = piglit_trace(piglit_line(
+        "ext_transform_feedback-get-buffer-state main_binding -auto -fbo")).trace
     dump = run([xfbtrace, "dump", trace]).stdout
     state = [m.group(4) for m in GET_STATE.finditer(dump)
              if not re.match(r"GL_(MAX|MIN|NUM)_", m.group(4))]

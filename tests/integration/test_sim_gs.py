@@ -4,69 +4,24 @@ the ES -> GS -> copy-shader path of the driver model (driver/drv_pm4_gs.c)
 and gpu_model (gm_gs.c), every observation and returned value compared
 with the golden data; and the GS / streamout registers of the draws as
 `xfbtrace regs --pm4` shows them, against what radeonsi programs (seed 004,
-glsl-1.50-geometry-primitive-types, and reference gcn-streamout.md).
+glsl-1.50-geometry-primitive-types, and docs/gcn-streamout.md).
 """
-import importlib.util
 import os
-import pathlib
 import re
 
 import pytest
 
-from conftest import PIGLIT_DIR, piglit_command, piglit_env, piglit_tf_lines, run
+from conftest import coverage_rules, describe, piglit_line, run
 
 SUMMARY = re.compile(r"^(\d+) observations, (\d+) match, (\d+) differ", re.M)
 RETURNS = re.compile(r"^returned values: (\d+) compared, (\d+) differ", re.M)
-
-# piglit-tf.txt lines with a geometry shader or vertex streams (and the
-# ARB_transform_feedback3 API lines this work fixed) that replay on the sim
-# with everything equal.
-GS_LINES = [
-    "ext_transform_feedback-geometry-shaders-basic -auto -fbo",
-    "arb_transform_feedback3-query_with_invalid_index -auto -fbo",
-    "arb_transform_feedback3-set_invalid_varyings -auto -fbo",
-    "arb_transform_feedback3-ext_interleaved_two_bufs gs -auto -fbo",
-    "arb_transform_feedback3-ext_interleaved_two_bufs gs_max -auto -fbo",
-    "gl-3.2-adj-prims pv-last -auto -fbo",
-    "gl-3.2-adj-prims cull-front pv-last -auto -fbo",
-    "gl-3.2-adj-prims cull-back pv-last -auto -fbo",
-    "gl-3.2-adj-prims line cull-front pv-last -auto -fbo",
-    "gl-3.2-adj-prims line cull-back pv-last -auto -fbo",
-    "glsl-1.50-gs-emits-too-few-verts -auto -fbo",
-    "glsl-1.50-geometry-primitive-types GL_POINTS -auto -fbo",
-    "glsl-1.50-geometry-primitive-types GL_LINE_LOOP -auto -fbo",
-    "glsl-1.50-geometry-primitive-types GL_LINE_STRIP -auto -fbo",
-    "glsl-1.50-geometry-primitive-types GL_LINES -auto -fbo",
-    "glsl-1.50-geometry-primitive-types GL_TRIANGLES -auto -fbo",
-    "glsl-1.50-geometry-primitive-types GL_TRIANGLE_STRIP -auto -fbo",
-    "glsl-1.50-geometry-primitive-types GL_TRIANGLE_FAN -auto -fbo",
-    "glsl-1.50-geometry-primitive-types GL_LINES_ADJACENCY -auto -fbo",
-    "glsl-1.50-geometry-primitive-types GL_LINE_STRIP_ADJACENCY -auto -fbo",
-    "glsl-1.50-geometry-primitive-types GL_TRIANGLES_ADJACENCY -auto -fbo",
-    "glsl-1.50-geometry-primitive-types GL_TRIANGLE_STRIP_ADJACENCY -auto -fbo",
-    "arb_enhanced_layouts-gs-stream-location-aliasing -auto -fbo",
-    "arb_enhanced_layouts-transform-feedback-layout-qualifiers gs -auto -fbo",
-    "arb_enhanced_layouts-transform-feedback-layout-qualifiers gs_max -auto -fbo",
-    "arb_gpu_shader5-xfb-streams -auto -fbo",
-    "arb_gpu_shader5-emitstreamvertex_nodraw -auto -fbo",
-]
 
 SEED_LINE = "glsl-1.50-geometry-primitive-types GL_POINTS -auto -fbo"
 STREAMS_APP = "tf-streams-gl40"
 
 
 def blocking(out):
-    """scripts/sim_coverage.py's rule: which replay lines make a line fail
-    (reading back rasterized pixels does not)."""
-    path = pathlib.Path(__file__).resolve().parents[2] / "scripts" / "sim_coverage.py"
-    spec = importlib.util.spec_from_file_location("sim_coverage", path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod.blocking(out)
-
-
-def describe(out):
-    return f"exit {out.returncode}\n--- stdout ---\n{out.stdout[-4000:]}\n--- stderr ---\n{out.stderr[-2000:]}"
+    return coverage_rules().blocking(out)
 
 
 def sim(xfbtrace, trace, *args, artifacts=None):
@@ -87,14 +42,6 @@ def assert_all_equal(out, need_observations=True):
     assert compared > 0 and rdiffer == 0, describe(out)
 
 
-def capture_piglit(xfbtrace, line, trace):
-    if not PIGLIT_DIR.exists():
-        pytest.skip("piglit is not installed")
-    cap = run([xfbtrace, "capture", "-o", trace, "--", *piglit_command(line)],
-              env=piglit_env(), cwd=PIGLIT_DIR, timeout=600)
-    assert trace.exists(), describe(cap)
-
-
 def calls_named(artifacts, function):
     rows = [l.split("\t") for l in (artifacts / "calls.tsv").read_text().splitlines()[1:]]
     return [r[0] for r in rows if r[1] == function]
@@ -105,15 +52,6 @@ def regs_pm4(xfbtrace, artifacts, call):
     assert out.returncode == 0, describe(out)
     pm4 = out.stdout.split("PM4 end")[0]
     return pm4, out.stdout
-
-
-def test_gs_lines_are_replayed_by_the_sim_pass_list():
-    """tests/integration/test_sim.py replays every line of
-    sim_piglit_pass.txt with the same rule; the GS lines must be there."""
-    listed = set(piglit_tf_lines())
-    passing = set(pathlib.Path(__file__).with_name("sim_piglit_pass.txt").read_text().splitlines())
-    for line in GS_LINES:
-        assert line in listed and line in passing, line
 
 
 @pytest.fixture(scope="module")
@@ -130,11 +68,10 @@ def test_streams_app_replays_on_sim_with_every_observation_and_return_equal(xfbt
     assert_all_equal(sim(xfbtrace, streams_trace, "--check"))
 
 
-def test_seed_case_draw_programs_the_gs_registers_like_radeonsi(xfbtrace, tmp_path):
+def test_seed_case_draw_programs_the_gs_registers_like_radeonsi(xfbtrace, piglit_trace, tmp_path):
     """glsl-1.50-geometry-primitive-types GL_POINTS: points in, points out,
     max_vertices 1, one TF buffer on stream 0 (the seed's case)."""
-    trace, art = tmp_path / "t.xfbt", tmp_path / "art"
-    capture_piglit(xfbtrace, SEED_LINE, trace)
+    trace, art = piglit_trace(piglit_line(SEED_LINE)).trace, tmp_path / "art"
     assert sim(xfbtrace, trace, artifacts=art).returncode == 0
     pm4, _ = regs_pm4(xfbtrace, art, calls_named(art, "glDrawArrays")[0])
     # `xfbtrace pm4 call` prints the same packets without the registers
