@@ -26,11 +26,43 @@
 #include "cli.h"
 #include "trace_reader.h"
 #include "xt_buf.h"
+#include "xt_log.h"
 
 #define CMD "capture"
 
+#define CAPTURE_LIB "libxfbtrace-capture.so"
+
+/*
+ * Where the capture library is looked for when XFBTRACE_CAPTURE_LIB is not
+ * set, relative to the directory of this program's real path
+ * (/proc/self/exe): first where `meson install` puts it relative to bindir,
+ * so that an install works wherever it was put or moved (any --prefix, a
+ * DESTDIR stage run where it lies); then the build tree's capture/.  Last,
+ * the absolute directory of the configured install, XFBTRACE_LIBDIR.
+ */
+static const char *const lib_dirs_rel[] = {
+	XFBTRACE_BINDIR_TO_LIBDIR,	/* installed: <libdir>/xfbtrace */
+	"../capture",			/* build tree */
+};
+#define N_LIB_DIRS_REL (sizeof lib_dirs_rel / sizeof lib_dirs_rel[0])
+
+/* The directory of this program's real path into `dir`; false if unknown. */
+static bool exe_dir(char dir[PATH_MAX])
+{
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+
+	if (n <= 0)
+		return false;
+	exe[n] = '\0';
+	snprintf(dir, PATH_MAX, "%s", dirname(exe));
+	return true;
+}
+
 static void usage(FILE *f)
 {
+	char dir[PATH_MAX];
+
 	fprintf(f,
 		"usage: xfbtrace capture [-o FILE] [--no-observe] -- PROGRAM [ARGS...]\n"
 		"\n"
@@ -45,38 +77,41 @@ static void usage(FILE *f)
 		"  -h, --help          this text\n"
 		"\n"
 		"The exit status is PROGRAM's (128+N when killed by signal N).\n"
-		"XFBTRACE_CAPTURE_LIB overrides the path of libxfbtrace-capture.so.\n");
+		"\n"
+		"The capture library, " CAPTURE_LIB ", is the file XFBTRACE_CAPTURE_LIB\n"
+		"names when it is set; otherwise the first one found of\n");
+	if (!exe_dir(dir))
+		snprintf(dir, sizeof dir, "<directory of this xfbtrace>");
+	for (size_t i = 0; i < N_LIB_DIRS_REL; i++)
+		fprintf(f, "  %s/%s/" CAPTURE_LIB "%s\n", dir, lib_dirs_rel[i],
+			i == 0 ? "   (installed)" : "   (build tree)");
+	fprintf(f, "  " XFBTRACE_LIBDIR "/" CAPTURE_LIB "   (configured install)\n");
 }
 
-/* Finds the capture library next to this binary (build tree or install). */
-static bool find_capture_lib(char *out, size_t size)
+/*
+ * Finds the capture library (see lib_dirs_rel) and writes its real path to
+ * `out`.  On failure, `tried` says where it looked, for the message.
+ */
+static bool find_capture_lib(char out[PATH_MAX], struct xt_buf *tried)
 {
 	const char *env = getenv("XFBTRACE_CAPTURE_LIB");
-	char exe[PATH_MAX];
-	ssize_t n;
+	char dir[PATH_MAX];
 
 	if (env && *env) {
-		if (!realpath(env, out))
-			return false;
-		return access(out, R_OK) == 0;
+		xt_buf_printf(tried, "XFBTRACE_CAPTURE_LIB=%s", env);
+		return realpath(env, out) && access(out, R_OK) == 0;
 	}
-	n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-	if (n > 0) {
-		exe[n] = '\0';
-		char *dir = dirname(exe);
-		const char *candidates[] = {
-			"%s/../capture/libxfbtrace-capture.so",  /* build tree */
-			"%s/../lib/xfbtrace/libxfbtrace-capture.so",
-		};
-		for (size_t i = 0; i < 2; i++) {
-			char path[PATH_MAX + 64];
-			snprintf(path, sizeof path, candidates[i], dir);
+	if (exe_dir(dir)) {
+		for (size_t i = 0; i < N_LIB_DIRS_REL; i++) {
+			char path[PATH_MAX * 2];
+			snprintf(path, sizeof path, "%s/%s/" CAPTURE_LIB, dir, lib_dirs_rel[i]);
+			xt_buf_printf(tried, "%s, ", path);
 			if (access(path, R_OK) == 0 && realpath(path, out))
 				return true;
 		}
 	}
-	snprintf(out, size, "%s/libxfbtrace-capture.so", XFBTRACE_LIBDIR);
-	return access(out, R_OK) == 0;
+	xt_buf_printf(tried, "%s/" CAPTURE_LIB, XFBTRACE_LIBDIR);
+	return realpath(XFBTRACE_LIBDIR "/" CAPTURE_LIB, out) && access(out, R_OK) == 0;
 }
 
 /* Absolute path for `path` whose directory must exist. */
@@ -231,9 +266,21 @@ int cli_capture_main(int argc, char **argv)
 	char **prog = argv + optind;
 
 	char lib[PATH_MAX];
-	if (!find_capture_lib(lib, sizeof lib))
-		return cli_fail(CMD, "cannot find libxfbtrace-capture.so (looked next to this "
-				"binary and in %s; set XFBTRACE_CAPTURE_LIB)", XFBTRACE_LIBDIR);
+	struct xt_buf tried = XT_BUF_INIT;
+	if (!find_capture_lib(lib, &tried)) {
+		cli_fail(CMD, "cannot find " CAPTURE_LIB " (looked for %s%s)",
+			 tried.data ? (const char *)tried.data : "it",
+			 getenv("XFBTRACE_CAPTURE_LIB") && *getenv("XFBTRACE_CAPTURE_LIB")
+			 ? "" : "; set XFBTRACE_CAPTURE_LIB to its path");
+		xt_buf_fini(&tried);
+		return CLI_EXIT_ERROR;
+	}
+	xt_buf_fini(&tried);
+	/* The dynamic loader splits LD_PRELOAD at spaces and colons. */
+	if (strpbrk(lib, " :"))
+		return cli_fail(CMD, "cannot preload %s: LD_PRELOAD cannot hold a path with "
+				"a space or colon (set XFBTRACE_CAPTURE_LIB to a copy elsewhere)", lib);
+	xt_info("capture: preloading %s", lib);
 
 	char default_out[PATH_MAX], out[PATH_MAX];
 	if (!output) {
