@@ -1,8 +1,8 @@
 /*
  * cap_interpose.c - how the capture gets between the application and the
  * real GL: lazy resolution of real functions, the GetProcAddress wrappers
- * and the dlopen hook.  See ../shared/reference/apitrace.md section 2 for
- * what apitrace does and misses here.
+ * and the dlopen hook.  docs/apitrace.md §3 says what apitrace does and
+ * misses here, and §5 why desktop piglit needs glXGetProcAddress.
  *
  * Real functions: dlsym(RTLD_NEXT, name), then the real eglGetProcAddress,
  * then the real glXGetProcAddressARB (glvnd's stubs dispatch on the current

@@ -1,7 +1,7 @@
 /*
  * drv_lower_io.c - turns a stage's output variables (regs after
  * drv_spirv_to_ir) into what the hardware stage does with them
- * (docs/isa.md "Shader ABI", reference gcn-streamout.md 6):
+ * (docs/isa.md "Shader ABI", docs/gcn-streamout.md §7):
  *
  *   hardware VS   EPILOGUE; exp pos0 (gl_Position); the streamout section:
  *                 SO_BEGIN, one SO_STORE per captured scalar at its TF

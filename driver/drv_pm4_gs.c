@@ -2,7 +2,7 @@
  * drv_pm4_gs.c - the geometry-shader pipeline of a draw, as radeonsi
  * programs it on GFX8 (si_shader_es / si_shader_gs / si_shader_vs for the
  * copy shader, si_update_vgt_shader_config, si_update_gs_ring_buffers of
- * Mesa 18; reference gcn-streamout.md §2.2 and seed 004):
+ * Mesa 18; docs/gcn-streamout.md §3.2, and the captured dump of §8.3):
  *
  *   GS state   VGT_GS_MODE (SCENARIO_G, CUT_MODE from max_vertices),
  *              VGT_GSVS_RING_OFFSET_1..3, VGT_GSVS_RING_ITEMSIZE,

@@ -1,20 +1,20 @@
 /*
  * drv_pm4_so.c - the streamout and query packet sequences, as radeonsi
- * emits them on GFX8 (reference gcn-streamout.md §5; si_state_streamout.c
- * and si_query.c of Mesa 18):
+ * emits them on GFX8 (docs/gcn-streamout.md §6; si_state_streamout.c and
+ * si_query.c of Mesa 18):
  *
  *   flush   SET_UCONFIG_REG CP_STRMOUT_CNTL = 0; EVENT_WRITE
- *           SO_VGTSTREAMOUT_FLUSH; WAIT_REG_MEM CP_STRMOUT_CNTL == 1   (§5.1)
+ *           SO_VGTSTREAMOUT_FLUSH; WAIT_REG_MEM CP_STRMOUT_CNTL == 1   (§6.1)
  *   begin   flush; per target: SET_CONTEXT_REG BUFFER_SIZE_i, VTX_STRIDE_i;
  *           STRMOUT_BUFFER_UPDATE from the packet (begin) or from the
- *           filled-size slot (resume)                                   (§5.2)
- *   enable  SET_CONTEXT_REG VGT_STRMOUT_CONFIG, VGT_STRMOUT_BUFFER_CONFIG (§5.3)
+ *           filled-size slot (resume)                                   (§6.2)
+ *   enable  SET_CONTEXT_REG VGT_STRMOUT_CONFIG, VGT_STRMOUT_BUFFER_CONFIG (§6.3)
  *   end     flush; per target: STRMOUT_BUFFER_UPDATE storing FILLED_SIZE
- *           to the slot, BUFFER_SIZE_i = 0                              (§5.4)
+ *           to the slot, BUFFER_SIZE_i = 0                              (§6.4)
  *   DrawTF  VGT_STRMOUT_DRAW_OPAQUE_VERTEX_STRIDE; COPY_DATA slot ->
- *           VGT_STRMOUT_DRAW_OPAQUE_BUFFER_FILLED_SIZE                  (§5.6)
+ *           VGT_STRMOUT_DRAW_OPAQUE_BUFFER_FILLED_SIZE                  (§6.6)
  *   query   EVENT_WRITE SAMPLE_STREAMOUTSTATS[n] at begin (+0) / end (+16)
- *           of a 32-byte slot per stream                                (§5.7)
+ *           of a 32-byte slot per stream                                (§6.7)
  *
  * Differences from radeonsi, on purpose:
  * - radeonsi emits the begin as an atom before the next draw; here the
@@ -22,10 +22,10 @@
  *   glBeginTransformFeedback / glResumeTransformFeedback shows it.
  * - radeonsi leaves VGT_STRMOUT_DRAW_OPAQUE_OFFSET at 0, so a DrawTF of a
  *   target bound at a non-zero offset counts offset / stride vertices too
- *   (reference §5.6 "Subtlety"); GL wants the captured vertices, so the
+ *   (docs/gcn-streamout.md §6.6); GL wants the captured vertices, so the
  *   offset register gets the bind offset (as PAL does), and is written only
  *   when it changes (it stays 0 in the common case).
- * - No IB-boundary suspend / resume (§5.5): gm keeps the VGT state across
+ * - No IB-boundary suspend / resume (§6.5): gm keeps the VGT state across
  *   IBs, and a session never spans a context switch.
  */
 #include <stdlib.h>

@@ -5,10 +5,10 @@
  * records, register snapshots and the streamout counters.
  *
  * Everything the hardware "knows" arrives through PM4 packets in GPU memory
- * (docs: ../shared/reference/gcn-streamout.md, docs/isa.md).  The model is
- * deterministic: the same sequence of calls with the same bytes gives the
- * same memory, registers, counters and faults.  GPU virtual addresses are
- * handed out by a bump allocator from a fixed base and never reused.
+ * (docs/gcn-streamout.md, docs/isa.md).  The model is deterministic: the
+ * same sequence of calls with the same bytes gives the same memory,
+ * registers, counters and faults.  GPU virtual addresses are handed out by
+ * a bump allocator from a fixed base and never reused.
  *
  * Faults (bad packet, bad address, ring overflow, a wait that can never end,
  * a shader that runs too long) are recorded, never crash the host, and

@@ -1,6 +1,6 @@
 /*
  * gm_cp.c - the command processor: walks indirect buffers in GPU memory and
- * executes type-3 packets (reference sections 4.1-4.2): register writes,
+ * executes type-3 packets (docs/gcn-streamout.md §5.1-5.2): register writes,
  * memory and register copies, waits, index / instance state and draws.
  * Streamout, query and predication packets are in gm_cp_so.c.
  *
@@ -338,7 +338,8 @@ static void draw_packet(struct gm *gm, unsigned opcode, const uint32_t *p, uint3
 		vtx_loc = PKT3_DRAW_INDIRECT_BASE_VTX_LOC_BASE_VTX_LOC_GET(p[1]);
 		inst_loc = PKT3_DRAW_INDIRECT_START_INST_LOC_START_INST_LOC_GET(p[2]);
 		/* The CP writes the base vertex / start instance into the user
-		 * SGPR registers named by the packet (reference 4.2). */
+		 * SGPR registers named by the packet (docs/gcn-streamout.md
+		 * §5.2). */
 		if (vtx_loc)
 			gm_reg_write_checked(gm, PM4_SH_REG_BASE + vtx_loc * 4, ix ? args[3] : args[2]);
 		if (inst_loc)

@@ -2,15 +2,15 @@
  * gm_cp_so.c - the CP's streamout, query and predication packets:
  * EVENT_WRITE (SO_VGTSTREAMOUT_FLUSH, SAMPLE_STREAMOUTSTATS[1-3],
  * PIPELINESTAT_START/STOP), STRMOUT_BUFFER_UPDATE and SET_PREDICATION
- * (reference sections 4.3, 5.1, 5.5-5.7).
+ * (docs/gcn-streamout.md §5.3, §6.1, §6.5-6.7).
  *
  * The VGT keeps each buffer's live write offset in
  * VGT_STRMOUT_BUFFER_OFFSET_n and advances it as it writes.
  * VGT_STRMOUT_BUFFER_FILLED_SIZE_n is only brought up to date by
- * SO_VGTSTREAMOUT_FLUSH (the AMD register doc quoted in the reference:
- * "to read this register, the VGT must be flushed"), so a driver that
- * stores the filled size without flushing first stores a stale value here,
- * as it would on hardware.
+ * SO_VGTSTREAMOUT_FLUSH (AMD's register documentation: the VGT must be
+ * flushed before the register can be read; docs/gcn-streamout.md §3.1,
+ * §10.7), so a driver that stores the filled size without flushing first
+ * stores a stale value here, as it would on hardware.
  */
 #include <string.h>
 
@@ -31,8 +31,8 @@ static void so_flush(struct gm *gm)
 }
 
 /* SAMPLE_STREAMOUTSTATS*: {PrimStorageNeeded, NumPrimitivesWritten} of one
- * stream as two u64 with bit 63 set (reference 5.7; order as the code of
- * radeonsi / RADV / PAL reads it, not as their comments say). */
+ * stream as two u64 with bit 63 set (docs/gcn-streamout.md §6.7; order as
+ * the code of radeonsi / RADV / PAL reads it, not as their comments say). */
 static void sample_streamout_stats(struct gm *gm, unsigned stream, uint64_t va)
 {
 	uint64_t v[2] = {
@@ -63,8 +63,9 @@ void gm_cp_event_write(struct gm *gm, const uint32_t *p, uint32_t n)
 	case V_SAMPLE_STREAMOUTSTATS1: stream = 1; break;
 	case V_SAMPLE_STREAMOUTSTATS2: stream = 2; break;
 	case V_SAMPLE_STREAMOUTSTATS3: stream = 3; break;
-	/* Assumption (reference 5.7, 9.5): the streamout counters run only
-	 * between PIPELINESTAT_START and _STOP; they start running. */
+	/* Assumption (docs/gcn-streamout.md §6.7, §10.5): the streamout
+	 * counters run only between PIPELINESTAT_START and _STOP; they start
+	 * running. */
 	case V_PIPELINESTAT_START: gm->pipelinestat_stopped = false; break;
 	case V_PIPELINESTAT_STOP: gm->pipelinestat_stopped = true; break;
 	default:
@@ -106,8 +107,8 @@ void gm_cp_strmout_buffer_update(struct gm *gm, const uint32_t *p, uint32_t n)
 	ctl = p[0];
 	b = PKT3_STRMOUT_BUFFER_UPDATE_CONTROL_BUFFER_SELECT_GET(ctl);
 	src = PKT3_STRMOUT_BUFFER_UPDATE_CONTROL_OFFSET_SOURCE_GET(ctl);
-	/* Assumption (reference 9.1): DATA_TYPE = bytes applies to values in
-	 * memory only, never to the packet's own offset. */
+	/* Assumption (docs/gcn-streamout.md §10.1): DATA_TYPE = bytes applies
+	 * to values in memory only, never to the packet's own offset. */
 	bytes = PKT3_STRMOUT_BUFFER_UPDATE_CONTROL_DATA_TYPE_GET(ctl) == V_STRMOUT_DATA_TYPE_BYTES;
 	filled = gm_regs_get(&gm->regs, REG_VGT_STRMOUT_BUFFER_FILLED_SIZE(b));
 
@@ -175,10 +176,10 @@ void gm_cp_set_predication(struct gm *gm, const uint32_t *p, uint32_t n)
 		gm->pred_enabled = false;
 		return;
 	case V_PREDICATION_OP_PRIMCOUNT: {
-		/* Assumption (reference 5.7): "visible" means no pair overflowed
-		 * (written == needed); CONTINUE folds this pair into the previous
-		 * packet's result, so radeonsi's "draw if overflow" is
-		 * DRAW_VISIBLE = 0 over all pairs. */
+		/* Assumption (docs/gcn-streamout.md §6.7, §10.10): "visible"
+		 * means no pair overflowed (written == needed); CONTINUE folds
+		 * this pair into the previous packet's result, so radeonsi's
+		 * "draw if overflow" is DRAW_VISIBLE = 0 over all pairs. */
 		bool ov = primcount_overflow(gm, va, &ready);
 		bool prev_ov = gm->pred_enabled && PKT3_SET_PREDICATION_PRED_CONTROL_CONTINUE_GET(ctl) &&
 			       gm->pred_visible_acc == false;

@@ -1,7 +1,8 @@
 /*
  * gm_gs.c - the geometry-shader path: ES -> ESGS ring -> GS -> GSVS ring ->
  * copy shader (the hardware VS) with streamout per vertex stream, as
- * radeonsi drives GFX8 (reference 6, seed 004's gs_copy_shader).
+ * radeonsi drives GFX8 (docs/gcn-streamout.md §7; radeonsi's GS copy
+ * shader, §8.3).
  *
  * A draw is cut into subgroups of P input primitives such that the ES wave
  * (P * vertices-per-primitive lanes), the GS wave (P * GS instances lanes)

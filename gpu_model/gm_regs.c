@@ -1,6 +1,6 @@
 /*
  * gm_regs.c - the register file: config, SH, context and uconfig spaces
- * (reference section 1), with "written" and "dirty" bits per register so
+ * (docs/gcn-streamout.md §2), with "written" and "dirty" bits per register so
  * that snapshots list only registers someone set, and diffs between two
  * points of a run list only what changed.
  *

@@ -5,11 +5,11 @@
  * handing the primitives to the geometry-shader path (gm_gs.c).
  *
  * How the legacy VGT packs vertices into VS lanes when streamout is on is
- * not documented (reference 9.4).  Assumption: with vertex reuse off, each
- * primitive's vertices occupy consecutive lanes in primitive order
- * (list form, as the buffers receive them), and a wave holds only whole
- * primitives (floor(64 / vpp) of them), so so_vtx_count is a multiple of
- * the vertices per primitive.
+ * not documented (docs/gcn-streamout.md §10.4).  Assumption: with vertex
+ * reuse off, each primitive's vertices occupy consecutive lanes in
+ * primitive order (list form, as the buffers receive them), and a wave
+ * holds only whole primitives (floor(64 / vpp) of them), so so_vtx_count
+ * is a multiple of the vertices per primitive.
  *
  * VS input VGPRs (docs/isa.md "Shader ABI"), in radeonsi's order:
  * v0 vertex id (fetched index + VGT_INDX_OFFSET, or the auto index),
@@ -88,7 +88,8 @@ void gm_stage_wave_run(struct gm *gm, const struct gm_stage *st, struct gm_wave_
 	gm->stats.lane_instructions += gm->wave->lane_instructions;
 }
 
-/* Loads the streamout SGPRs after `s` (reference 6.1); returns the next SGPR. */
+/* Loads the streamout SGPRs after `s` (docs/gcn-streamout.md §7.1); returns
+ * the next SGPR. */
 static unsigned put_so_sgprs(struct gm_wave *w, unsigned s, uint32_t rsrc2, const struct gm_so_wave *so)
 {
 	if (!SPI_SHADER_PGM_RSRC2_VS_SO_EN_GET(rsrc2))

@@ -1,7 +1,7 @@
 /*
  * gm_vgt_prim.c - primitive assembly: a draw's vertex ids (with restart
  * marks) to a list of primitives, for every GL primitive type the GFX8 VGT
- * lists (reference 3.1).
+ * lists (docs/gcn-streamout.md §4.1).
  *
  * Vertex order inside each primitive follows the GL specification (it is
  * what transform feedback captures): odd strip triangles are (i+1, i, i+2),

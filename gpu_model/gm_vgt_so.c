@@ -1,10 +1,11 @@
 /*
  * gm_vgt_so.c - the VGT's streamout bookkeeping: per stream and per wave,
  * how many whole primitives fit in every buffer bound to the stream, the
- * streamout SGPRs handed to the shader (reference 6.1), and the advance of
- * offsets and the PrimStorageNeeded / NumPrimitivesWritten counters.
+ * streamout SGPRs handed to the shader (docs/gcn-streamout.md §7.1), and
+ * the advance of offsets and the PrimStorageNeeded / NumPrimitivesWritten
+ * counters.
  *
- * The rule is the reference's "suggested model rule" (6.3), applied wave
+ * The rule is the model rule of docs/gcn-streamout.md §7.3, applied wave
  * by wave:  fit = min over the stream's buffers of
  * floor((SIZE_b - OFFSET_b) / (vpp * STRIDE_b)), written = min(prims, fit),
  * all in dwords.  Once a primitive did not fit, the buffer stays

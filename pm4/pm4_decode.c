@@ -1,6 +1,6 @@
 /*
  * pm4_decode.c - the ac_parse_ib-style PM4 decoder; the layout is described
- * in pm4_decode.h and in sheet section 7.2.
+ * in pm4_decode.h and in docs/gcn-streamout.md §8.2.
  *
  * The decoder walks the buffer with pm4_parser_next() (which does all the
  * bounds checking and resyncing) and prints each item.  Dispatch is by

@@ -1,7 +1,7 @@
 /*
  * pm4_decode.h - prints a PM4 command buffer the way Mesa's ac_parse_ib
- * does (sheet section 7.2, Mesa 18 layout), plus the packets ac_parse_ib
- * leaves raw.
+ * does (docs/gcn-streamout.md §8.2, Mesa 18 layout), plus the packets
+ * ac_parse_ib leaves raw.
  *
  * Layout.  Every dword consumed starts a line: "%08x " then the decoded
  * text.  A register written by SET_*_REG (or a packet dword decoded as a

@@ -30,7 +30,7 @@ static enum pm4_reg_space set_reg_space(unsigned opcode)
 	}
 }
 
-/* Bytes in a register space (sheet 1, Mesa 18 ends). */
+/* Bytes in a register space (docs/gcn-streamout.md §2: Mesa 18's ends). */
 static uint32_t space_size(enum pm4_reg_space space)
 {
 	switch (space) {

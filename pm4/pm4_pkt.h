@@ -1,15 +1,17 @@
 /*
  * pm4_pkt.h - PM4 type-3 packets: builders and parsers side by side.
  *
- * For every packet the database (specs/gfx8_regs.xml, sheet section 4) knows,
- * this header has a builder that appends it to a command stream and, right
- * below it, the typed payload struct and the unpacker that reads it back, so
- * a layout is written down once per direction, next to each other.  The
+ * For every packet the database (specs/gfx8_regs.xml; docs/gcn-streamout.md
+ * §5) knows, this header has a builder that appends it to a command stream
+ * and, right below it, the typed payload struct and the unpacker that reads
+ * it back, so a layout is written down once per direction, next to each
+ * other.  The
  * round trip builder -> pm4_parser_next() -> unpacker is unit-tested for
  * every kind (tests/unit/pm4).
  *
- * Header (sheet 4.1):  [31:30] TYPE=3  [29:16] COUNT = payload dwords - 1
- *                      [15:8] IT_OPCODE  [1] SHADER_TYPE  [0] PREDICATE
+ * Header (docs/gcn-streamout.md §5.1):
+ *   [31:30] TYPE=3  [29:16] COUNT = payload dwords - 1
+ *   [15:8] IT_OPCODE  [1] SHADER_TYPE  [0] PREDICATE
  * Two special dwords: 0x80000000 is a type-2 NOP (1 dword) and 0xFFFF1000
  * (NOP with COUNT 0x3FFF) a header-only type-3 NOP (1 dword).
  *
@@ -425,7 +427,8 @@ enum xt_rc pm4_draw_indirect_multi_unpack(const struct pm4_packet *p, struct pm4
 /*
  * DRAW_INDEX_AUTO (0x2D).  A plain draw: draw_initiator =
  * VGT_DRAW_INITIATOR_SOURCE_SELECT(V_DI_SRC_SEL_AUTO_INDEX); DrawTF: count 0
- * and | VGT_DRAW_INITIATOR_USE_OPAQUE(1) (= 0x42, sheet 5.6).
+ * and | VGT_DRAW_INITIATOR_USE_OPAQUE(1) (= 0x42, docs/gcn-streamout.md
+ * §6.6).
  */
 static inline void pm4_draw_index_auto(struct pm4_cs *cs, uint32_t vertex_count,
 				       uint32_t draw_initiator)
@@ -439,8 +442,9 @@ static inline void pm4_draw_index_auto(struct pm4_cs *cs, uint32_t vertex_count,
 enum xt_rc pm4_draw_index_auto_unpack(const struct pm4_packet *p, struct pm4_draw_index_auto *out);
 
 /*
- * STRMOUT_BUFFER_UPDATE (0x34), sheet 4.3.  Dwords 4/5 carry src_address
- * when offset_source is FROM_MEM, else dword 4 = buffer_offset, dword 5 = 0.
+ * STRMOUT_BUFFER_UPDATE (0x34), docs/gcn-streamout.md §5.3.  Dwords 4/5
+ * carry src_address when offset_source is FROM_MEM, else dword 4 =
+ * buffer_offset, dword 5 = 0.
  * radeonsi: begin {.offset_source = FROM_PACKET, .buffer_offset = off_dw},
  * resume {FROM_MEM, .src_address = slot}, end {NONE, .store_filled_size = 1,
  * .dst_address = slot}.
@@ -586,7 +590,8 @@ enum xt_rc pm4_event_write_eop_unpack(const struct pm4_packet *p, struct pm4_eve
  * consecutive registers starting at byte address `reg` and reserves room
  * for the values; the caller then pm4_emit()s exactly n values.  It returns
  * false (and emits nothing) if the packet does not fit or `reg` is in no
- * space (cs->invalid).  The packet follows from the address (sheet 1).
+ * space (cs->invalid).  The packet follows from the address
+ * (docs/gcn-streamout.md §2).
  */
 static inline unsigned pm4_set_reg_opcode(enum pm4_reg_space space)
 {
@@ -649,7 +654,7 @@ static inline void pm4_set_uconfig_reg(struct pm4_cs *cs, uint32_t reg, uint32_t
 {
 	pm4_set_reg_in(cs, PM4_SPACE_UCONFIG, reg, v, 0);
 }
-/* GFX7/8 VGT_PRIMITIVE_TYPE goes with index 1 (sheet 2.2). */
+/* GFX7/8 VGT_PRIMITIVE_TYPE goes with index 1 (docs/gcn-streamout.md §3.2). */
 static inline void pm4_set_uconfig_reg_idx(struct pm4_cs *cs, uint32_t reg, uint32_t index, uint32_t v)
 {
 	pm4_set_reg_in(cs, PM4_SPACE_UCONFIG, reg, v, index);

@@ -7,9 +7,9 @@
  * the stable, hand-written API over those tables; it is what gpu_model/,
  * driver/, diff/ and web/ include.
  *
- * Facts come from ../shared/reference/gcn-streamout.md (sections 1-4) and
- * AMD's public GFX8 definitions as Mesa 18's sid.h spells them; entries that
- * are inferred say "Assumption:" in their doc.
+ * Facts come from docs/gcn-streamout.md (§2-5) and AMD's public GFX8
+ * definitions as Mesa 18's sid.h spells them; entries that are inferred say
+ * "Assumption:" in their doc.
  *
  * Generated names (pm4_regs_gen.h), for register REG with field FIELD:
  *
@@ -44,7 +44,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Register spaces and the SET_* packet that writes each (sheet section 1). */
+/* Register spaces and the SET_* packet that writes each (docs/gcn-streamout.md §2). */
 enum pm4_reg_space {
 	PM4_SPACE_CONFIG = 0,   /* 0x8000..0xB000, SET_CONFIG_REG */
 	PM4_SPACE_SH = 1,       /* 0xB000..0xC000, SET_SH_REG */

@@ -1,6 +1,6 @@
 /*
  * trace_apitrace.c - the grammar of apitrace's event stream
- * (../shared/reference/apitrace.md §1.2-1.5; the container is
+ * (docs/apitrace.md §2.2-2.7; the container is
  * trace_apitrace_stream.c).
  *
  *   stream = version [semantic_version properties] event*

@@ -3,9 +3,9 @@
  * by apitrace 11.1 (Debian's package) and later.
  *
  * The format is described, with the corrections to apitrace's own
- * docs/FORMAT.markdown that real traces required, in
- * ../shared/reference/apitrace.md §1; docs/trace-format.md "Reading apitrace
- * traces" summarises what this reader accepts.  Layers:
+ * docs/FORMAT.markdown that real traces required, in docs/apitrace.md §2
+ * (the corrections: §2.7); docs/trace-format.md "Reading apitrace traces"
+ * summarises what this reader accepts.  Layers:
  *
  *   container   trace_apitrace_stream.c: apitrace's snappy framing ('a' 't',
  *               then u32 length + raw snappy block chunks), gzip, zstd

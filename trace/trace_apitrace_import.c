@@ -1,8 +1,7 @@
 /*
  * trace_apitrace_import.c - apitrace calls mapped onto xfbtrace records
  * (trace_apitrace_import.h; docs/trace-format.md "Importing apitrace
- * traces"; the facts about apitrace in ../shared/reference/apitrace.md
- * §1 and §2.4).
+ * traces"; the facts about apitrace in docs/apitrace.md §2 and §4).
  *
  * Each apitrace call becomes a CALL record (and a RET when it returned a
  * value or wrote outputs) numbered as apitrace numbers it.  Arguments are

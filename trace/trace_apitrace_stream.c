@@ -1,7 +1,7 @@
 /*
  * trace_apitrace_stream.c - the container layer of apitrace traces: turns
  * a .trace file into its decompressed event stream, piece by piece
- * (../shared/reference/apitrace.md §1.1).
+ * (docs/apitrace.md §2.1).
  *
  *   'a' 't'            apitrace's own snappy framing: chunks of u32 LE
  *                      compressed length + one raw snappy block (whose own

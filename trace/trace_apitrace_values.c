@@ -1,9 +1,8 @@
 /*
  * trace_apitrace_values.c - signatures and values of apitrace's event
- * stream (../shared/reference/apitrace.md §1.3-1.4; the grammar is at the
- * top of trace_apitrace.c).  Signatures each have an id space and are
- * spelled out only at their first use; a use of an undefined id is
- * corruption.  Values are tagged; arrays and blobs grow as their bytes
+ * stream (docs/apitrace.md §2.5-2.7; the grammar is at the top of
+ * trace_apitrace.c).  Signatures each have an id space and are spelled out
+ * only at their first use; a use of an undefined id is corruption.  Values are tagged; arrays and blobs grow as their bytes
  * arrive, never by a count read from the file.
  */
 #include <stdio.h>

@@ -85,7 +85,7 @@ def test_begin_pause_drawtf_read_like_radeonsi(xfbtrace, app_traces, tmp_path):
     art = tmp_path / "art"
     assert sim(xfbtrace, app_traces["tf-separate-gl33"], artifacts=art).returncode == 0
     begin = run([xfbtrace, "regs", "--pm4", art, call_of(art, "glBeginTransformFeedback")]).stdout
-    # sheet 5.1 flush, 5.2 begin, 5.3 enable, in this order
+    # docs/gcn-streamout.md §6.1 flush, §6.2 begin, §6.3 enable, in this order
     order = [begin.index(s) for s in ("CP_STRMOUT_CNTL <- OFFSET_UPDATE_DONE = 0",
                                       "EVENT_TYPE = SO_VGTSTREAMOUT_FLUSH", "WAIT_REG_MEM",
                                       "VGT_STRMOUT_BUFFER_SIZE_0", "STRMOUT_BUFFER_UPDATE",

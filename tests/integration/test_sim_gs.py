@@ -3,8 +3,9 @@ on Mesa llvmpipe, replayed with `xfbtrace replay --backend sim --check` on
 the ES -> GS -> copy-shader path of the driver model (driver/drv_pm4_gs.c)
 and gpu_model (gm_gs.c), every observation and returned value compared
 with the golden data; and the GS / streamout registers of the draws as
-`xfbtrace regs --pm4` shows them, against what radeonsi programs (seed 004,
-glsl-1.50-geometry-primitive-types, and docs/gcn-streamout.md).
+`xfbtrace regs --pm4` shows them, against what radeonsi programs
+(docs/gcn-streamout.md §6 and the Mesa 18 dump of
+glsl-1.50-geometry-primitive-types in §8.3).
 """
 import os
 import re
@@ -68,9 +69,10 @@ def test_streams_app_replays_on_sim_with_every_observation_and_return_equal(xfbt
     assert_all_equal(sim(xfbtrace, streams_trace, "--check"))
 
 
-def test_seed_case_draw_programs_the_gs_registers_like_radeonsi(xfbtrace, piglit_trace, tmp_path):
+def test_points_gs_draw_programs_the_gs_registers_like_radeonsi(xfbtrace, piglit_trace, tmp_path):
     """glsl-1.50-geometry-primitive-types GL_POINTS: points in, points out,
-    max_vertices 1, one TF buffer on stream 0 (the seed's case)."""
+    max_vertices 1, one TF buffer on stream 0 (the case of the radeonsi dump in
+    docs/gcn-streamout.md §8.3)."""
     trace, art = piglit_trace(piglit_line(SEED_LINE)).trace, tmp_path / "art"
     assert sim(xfbtrace, trace, artifacts=art).returncode == 0
     pm4, _ = regs_pm4(xfbtrace, art, calls_named(art, "glDrawArrays")[0])
@@ -95,7 +97,8 @@ def test_seed_case_draw_programs_the_gs_registers_like_radeonsi(xfbtrace, piglit
     # the copy shader (the hardware VS) does the streamout
     rsrc2 = pm4[pm4.index("SPI_SHADER_PGM_RSRC2_VS"):]
     assert re.search(r"SO_BASE0_EN = 1.*?SO_EN = 1", rsrc2, re.S), rsrc2[:800]
-    # the streamout enable of glBeginTransformFeedback is the seed's packet:
+    # the streamout enable of glBeginTransformFeedback is the dump's packet
+    # (docs/gcn-streamout.md §8.3):
     # c0026900 000002e5 0000000f 00000001
     begin, _ = regs_pm4(xfbtrace, art, calls_named(art, "glBeginTransformFeedback")[0])
     assert re.search(r"c0026900 SET_CONTEXT_REG:\s+000002e5\s+0000000f\s+VGT_STRMOUT_CONFIG <- "

@@ -4,8 +4,8 @@
  *
  * Desktop piglit resolves every GL entry point with glXGetProcAddressARB,
  * even on surfaceless EGL, and apitrace's egltrace.so exports no glX*
- * functions, so it records no GL call at all (../shared/reference/apitrace.md
- * §3).  Preloaded after egltrace.so, this shim answers glXGetProcAddress[ARB]
+ * functions, so it records no GL call at all (docs/apitrace.md §5).
+ * Preloaded after egltrace.so, this shim answers glXGetProcAddress[ARB]
  * with eglGetProcAddress, which egltrace.so wraps.  Used only to compare
  * xfbtrace's capture with apitrace's on the same program.
  */
