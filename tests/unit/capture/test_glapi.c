@@ -85,23 +85,32 @@ static void test_enum_names_prefer_core(void)
 	CHECK_EQ_STR(glapi_group_name(GLAPI_GROUP_EGL), "EGL");
 }
 
-/* Each buffer target's binding pname is the registry's <target>_BINDING. */
+/* Each buffer target's binding pname is the registry's <target>_BINDING,
+ * by value (gl.xml): the capture and the replay ask glGetIntegerv for it to
+ * learn which buffer a target-based call works on. */
 static void test_buffer_targets_name_their_binding(void)
 {
-	static const char *const targets[] = { "GL_ARRAY_BUFFER", "GL_TRANSFORM_FEEDBACK_BUFFER",
-					       "GL_COPY_READ_BUFFER", "GL_QUERY_BUFFER" };
-	static const uint32_t values[] = { 0x8892, 0x8c8e, 0x8f36, 0x9192 };
-	char want[64];
+	static const struct {
+		uint32_t target, binding;
+		const char *target_name, *binding_name;
+	} cases[] = {
+		{ 0x8892, 0x8894, "GL_ARRAY_BUFFER", "GL_ARRAY_BUFFER_BINDING" },
+		{ 0x8893, 0x8895, "GL_ELEMENT_ARRAY_BUFFER", "GL_ELEMENT_ARRAY_BUFFER_BINDING" },
+		{ 0x8A11, 0x8A28, "GL_UNIFORM_BUFFER", "GL_UNIFORM_BUFFER_BINDING" },
+		{ 0x8C8E, 0x8C8F, "GL_TRANSFORM_FEEDBACK_BUFFER", "GL_TRANSFORM_FEEDBACK_BUFFER_BINDING" },
+		/* COPY_READ_BUFFER and its binding share a value */
+		{ 0x8F36, 0x8F36, "GL_COPY_READ_BUFFER", NULL },
+		{ 0x9192, 0x9193, "GL_QUERY_BUFFER", "GL_QUERY_BUFFER_BINDING" },
+	};
 
-	for (size_t i = 0; i < sizeof targets / sizeof targets[0]; i++) {
-		const char *got = glapi_enum_name(glapi_buffer_binding_pname(values[i]));
-		CHECK_EQ_STR(glapi_enum_name(values[i]), targets[i]);
-		snprintf(want, sizeof want, "%s_BINDING", targets[i]);
-		CHECK(got != NULL);
-		/* COPY_READ_BUFFER and its binding share a value: either name. */
-		CHECK(got && (!strcmp(got, want) || !strcmp(got, targets[i])));
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		CHECK_EQ_STR(glapi_enum_name(cases[i].target), cases[i].target_name);
+		CHECK_EQ_INT(glapi_buffer_binding_pname(cases[i].target), cases[i].binding);
+		if (cases[i].binding_name)
+			CHECK_EQ_STR(glapi_enum_name(cases[i].binding), cases[i].binding_name);
 	}
 	CHECK(glapi_buffer_binding_pname(0x1406) == 0);  /* GL_FLOAT */
+	CHECK(glapi_buffer_binding_pname(0x8894) == 0);  /* a binding is no target */
 }
 
 int main(void)

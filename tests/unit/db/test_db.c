@@ -45,11 +45,24 @@ static void test_open_creates_schema_in_wal_mode(void)
 	CHECK_EQ_STR(dtu_sql_text(path, "PRAGMA journal_mode", mode, sizeof mode), "wal");
 	CHECK_EQ_INT(dtu_sql_int(path, "SELECT count(*) FROM sqlite_schema WHERE name IN"
 				 " ('traces','runs','observations','blobs','layouts')"), 5);
-	db_close(db);
 	/* Opening again migrates nothing and keeps the data. */
+	struct db_trace_ref ref;
 	struct xt_err err;
-	CHECK_EQ_INT(db_open(&db, path, DB_OPEN_EXISTING, &err), XT_OK);
+	int64_t id = 0;
+	CHECK_EQ_INT(dtu_write_trace(dtu_path("keep.xfbt"), 2, 64), 0);
+	CHECK_EQ_INT(db_trace_record(db, dtu_path("keep.xfbt"), "kept", &ref), XT_OK);
 	db_close(db);
+	db = NULL;
+	CHECK_EQ_INT(db_open(&db, path, DB_OPEN_EXISTING, &err), XT_OK);
+	CHECK(db != NULL);
+	if (db) {
+		CHECK_EQ_INT(db_trace_lookup(db, "1", &id), XT_OK);
+		CHECK_EQ_INT(id, ref.trace_id);
+		db_close(db);
+	}
+	CHECK_EQ_INT(dtu_sql_int(path, "PRAGMA user_version"), DB_SCHEMA_VERSION);
+	CHECK_EQ_INT(dtu_sql_int(path, "SELECT count(*) FROM runs WHERE label = 'kept'"), 1);
+	CHECK_EQ_INT(dtu_sql_int(path, "SELECT count(*) FROM observations"), 4);
 }
 
 static void test_open_rejects_a_file_that_is_not_sqlite(void)

@@ -214,15 +214,22 @@ static bool links(const char *vs, const char *gs, const char *fs, const char *ms
 	d.source[DRV_STAGE_VERTEX] = vs;
 	d.source[DRV_STAGE_GEOMETRY] = gs;
 	d.source[DRV_STAGE_FRAGMENT] = fs;
-	if (drv_program_create(&d, &p, &err) != XT_OK)
+	if (drv_program_create(&d, &p, &err) != XT_OK) {
+		/* not a verdict: a negative case must not pass on this */
+		fprintf(stderr, "drv_program_create: %s\n", xt_err_msg(&err));
+		CHECK(!"drv_program_create gives a verdict");
 		return false;
+	}
 	for (int s = 0; s < DRV_STAGE_COUNT; s++)
 		if (d.source[s] && !p->compiled[s]) {
 			fprintf(stderr, "stage %d does not compile:\n%s\n", s, p->compile_log[s]);
 			CHECK(!"every stage compiles");
 		}
 	linked = p->linked;
-	if (msg && !strstr(p->link_log, msg)) {
+	if (msg && linked) {
+		fprintf(stderr, "linked, but a failure naming \"%s\" was expected\n", msg);
+		CHECK(!"the link fails");
+	} else if (msg && !strstr(p->link_log, msg)) {
 		fprintf(stderr, "link log \"%s\" lacks \"%s\"\n", p->link_log, msg);
 		CHECK(!"the expected link error");
 	}
@@ -384,11 +391,22 @@ static void test_link_queries_attribs_bound_locations(void)
 	CHECK_EQ_INT(drv_program_attrib_location(p, "w"), 7);
 	CHECK(drv_program_attrib_location(p, "m") >= 0);
 	CHECK(drv_program_attrib_location(p, "nope") == -1);
-	for (unsigned i = 0; i < p->n_attribs; i++)
-		if (!strcmp(p->attribs[i].name, "m")) {
-			CHECK_EQ_INT(p->attribs[i].type, 0x8B5A);  /* GL_FLOAT_MAT2 */
-			CHECK_EQ_INT(p->attribs[i].locations, 2);
-		}
+	{
+		bool found_m = false;
+		for (unsigned i = 0; i < p->n_attribs; i++)
+			if (!strcmp(p->attribs[i].name, "m")) {
+				found_m = true;
+				CHECK_EQ_INT(p->attribs[i].type, 0x8B5A);  /* GL_FLOAT_MAT2 */
+				CHECK_EQ_INT(p->attribs[i].locations, 2);
+			}
+		CHECK(found_m);
+	}
+	/* m's two locations are taken: p and m do not overlap w's 7 or each other */
+	{
+		int lp = drv_program_attrib_location(p, "p"), lm = drv_program_attrib_location(p, "m");
+		CHECK(lp >= 0 && lm >= 0 && lp != 7 && lm != 7 && lm + 1 != 7);
+		CHECK(lp != lm && lp != lm + 1);
+	}
 	CHECK_EQ_INT(drv_program_ubo_index(p, "none"), 0xFFFFFFFFu);
 	drv_program_destroy(p);
 }

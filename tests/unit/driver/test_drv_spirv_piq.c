@@ -481,7 +481,7 @@ static void test_specialize_keeps_one_entry_point_and_defaults(void)
 	uint32_t *out = NULL, *words = NULL;
 	size_t n = 0, nw = 0;
 	uint32_t swapped[sizeof module / 4];
-	unsigned entry_points = 0;
+	unsigned entry_points = 0, spec_constants = 0;
 
 	CHECK_EQ_INT(drv_spirv_specialize(module, sizeof module / 4, DRV_STAGE_VERTEX, "main", 0, NULL,
 					  NULL, &out, &n, &st, &err), XT_OK);
@@ -490,10 +490,13 @@ static void test_specialize_keeps_one_entry_point_and_defaults(void)
 	for (size_t p = 5; out && p < n; p += out[p] >> 16) {
 		if ((out[p] & 0xFFFF) == 15)
 			entry_points++;
-		if ((out[p] & 0xFFFF) == 50)
+		if ((out[p] & 0xFFFF) == 50) {
 			CHECK_EQ_INT(out[p + 3], 0x3f800000);   /* not given: the default */
+			spec_constants++;
+		}
 	}
 	CHECK_EQ_INT(entry_points, 1);
+	CHECK_EQ_INT(spec_constants, 1);
 	CHECK_EQ_INT(drv_spirv_input_check(out, n, &err), XT_OK);
 	free(out);
 	/* a big-endian module loads in host order */

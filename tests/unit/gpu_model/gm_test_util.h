@@ -2,7 +2,7 @@
  * gm_test_util.h - helpers the gpu_model tests share: a GPU with an IB
  * being built through pm4/'s packet builders, shaders assembled into BOs,
  * buffer descriptors, and radeonsi-shaped streamout sequences
- * (reference 5.1-5.6) so tests read like the driver will.
+ * (docs/gcn-streamout.md) so tests read like the driver will.
  */
 #ifndef GM_TEST_UTIL_H
 #define GM_TEST_UTIL_H
@@ -100,7 +100,7 @@ static inline void tgpu_vs(struct tgpu *t, uint64_t va, unsigned user_sgprs, con
 		pm4_set_sh_reg(&t->cs, REG_SPI_SHADER_USER_DATA_VS_0 + 4 * i, user[i]);
 }
 
-/* radeonsi's si_flush_vgt_streamout (reference 5.1). */
+/* radeonsi's si_flush_vgt_streamout (docs/gcn-streamout.md). */
 static inline void tgpu_so_flush(struct tgpu *t)
 {
 	struct pm4_wait_reg_mem w = { 0 };

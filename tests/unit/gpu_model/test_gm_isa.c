@@ -404,7 +404,9 @@ static void test_wave_infinite_loop_times_out(void)
 	struct runner r;
 	runner_init(&r, 1);
 	CHECK(!run_src(&r, "l: s_branch l\n s_endpgm\n", 1));
+	CHECK_EQ_INT(r.faults.total, 1);
 	CHECK_EQ_INT(r.faults.recs[0].kind, GM_FAULT_SHADER_TIMEOUT);
+	CHECK_EQ_INT(r.w->instructions, 100000);   /* the env's max_instructions */
 	runner_fini(&r);
 }
 
@@ -414,6 +416,7 @@ static void test_wave_checks_register_allocation(void)
 	runner_init(&r, 1);
 	gm_wave_reset(r.w, 1, 16, 4);
 	CHECK(!run_src(&r, "v_mov_b32 v9, 0\n s_endpgm\n", 1));
+	CHECK_EQ_INT(r.faults.total, 1);
 	CHECK_EQ_INT(r.faults.recs[0].kind, GM_FAULT_BAD_SHADER);
 	runner_fini(&r);
 }

@@ -55,10 +55,11 @@ static void test_every_register_is_found_by_offset_and_name(void)
 			CHECK(pm4_regs[i - 1].offset < r->offset);
 	}
 	CHECK(pm4_reg_by_offset(0x028B96) == NULL);
-	CHECK(pm4_reg_by_name("VGT_STRMOUT_EN") == NULL); /* r600 only, sheet 2.1 */
+	CHECK(pm4_reg_by_name("VGT_STRMOUT_EN") == NULL); /* r600 only */
 }
 
-static void test_sheet_offsets_and_fields(void)
+/* Offsets and field encodings as Mesa's sid.h spells them. */
+static void test_register_offsets_and_fields_match_sid_h(void)
 {
 	uint32_t v;
 
@@ -156,7 +157,8 @@ static void test_packet_table_is_consistent(void)
 
 /* ---------------------------------------------------- builder -> parser */
 
-static void test_header_builder_matches_sheet_examples(void)
+/* PKT3(op, count, predicate) = (3 << 30) | (count << 16) | (op << 8) | predicate. */
+static void test_header_builder_matches_pkt3_encoding(void)
 {
 	CHECK_EQ_INT(pm4_pkt3_header(PKT3_SET_CONTEXT_REG, 3, false), 0xC0026900u);
 	CHECK_EQ_INT(pm4_pkt3_header(PKT3_EVENT_WRITE, 1, false), 0xC0004600u);
@@ -168,8 +170,9 @@ static void test_header_builder_matches_sheet_examples(void)
 	CHECK_EQ_INT(pm4_pkt3_header(PKT3_NOP, 0x4000, false), PM4_NOP_PAD);
 }
 
-/* The sheet's section 8 begin sequence, built with the builders. */
-static void test_builders_emit_the_sheet_begin_sequence(void)
+/* radeonsi's streamout begin (si_flush_vgt_streamout + si_emit_streamout_begin,
+ * docs/gcn-streamout.md; tests/golden/pm4/02_begin.dw), built with the builders. */
+static void test_builders_emit_radeonsis_begin_sequence(void)
 {
 	static const uint32_t want[] = {
 		0xC0017900, 0x0000003F, 0x00000000,
@@ -469,7 +472,7 @@ static void test_cp_data_packets_round_trip(void)
 		       PKT3_COPY_DATA_CONTROL_DST_SEL(V_COPY_DATA_DST_REG) |
 		       PKT3_COPY_DATA_CONTROL_WR_CONFIRM(1);
 
-	CHECK_EQ_INT(ctl, 0x00100001u); /* sheet 5.6 */
+	CHECK_EQ_INT(ctl, 0x00100001u); /* sid.h: SRC_SEL(1) | DST_SEL(0) | WR_CONFIRM (1 << 20) */
 	pm4_cs_init(&cs, buf, 16);
 	pm4_copy_data(&cs, ctl, 0x0000000100060400ull,
 		      REG_VGT_STRMOUT_DRAW_OPAQUE_BUFFER_FILLED_SIZE >> 2);
@@ -499,6 +502,117 @@ static void test_cp_data_packets_round_trip(void)
 	CHECK_EQ_INT(p.u.write_data.dst, 0xC03F);
 	CHECK(p.u.write_data.wr_confirm);
 	CHECK(p.u.write_data.num_data == 2 && p.u.write_data.data[1] == 8);
+}
+
+/* Builds one packet into buf; true when it is exactly `want`, else prints both. */
+static bool emits(const char *what, const uint32_t *buf, const struct pm4_cs *cs, const uint32_t *want,
+		  uint32_t n)
+{
+	bool same = pm4_cs_ok(cs) && cs->cdw == n && !memcmp(buf, want, n * 4);
+
+	if (!same) {
+		fprintf(stderr, "%s: built %u dwords:", what, cs->cdw);
+		for (uint32_t i = 0; i < cs->cdw; i++)
+			fprintf(stderr, " %08x", buf[i]);
+		fprintf(stderr, "\n%s: want  %u dwords:", what, n);
+		for (uint32_t i = 0; i < n; i++)
+			fprintf(stderr, " %08x", want[i]);
+		fprintf(stderr, "\n");
+	}
+	return same;
+}
+
+/*
+ * The builders against dwords encoded by hand from Mesa's sid.h and the way
+ * radeonsi 18 emits each packet (si_cp_release_mem, si_emit_set_predication,
+ * si_emit_draw_packets, si_cp_wait_mem): the round trips above only show
+ * that builder and parser agree with each other, not with the hardware.
+ */
+static void test_builders_emit_the_sid_h_encodings(void)
+{
+	uint32_t buf[16];
+	struct pm4_cs cs;
+
+	{	/* EVENT_TYPE(BOTTOM_OF_PIPE_TS 0x28) | EVENT_INDEX(5); address; ADDRESS_HI
+		 * | EOP_INT_SEL(2) (<< 24) | EOP_DATA_SEL(VALUE_64BIT 2) (<< 29); data */
+		struct pm4_event_write_eop e = { V_BOTTOM_OF_PIPE_TS, 5, 0x0000ABCD12345678ull, 2,
+						 V_EOP_DATA_SEL_VALUE_64BIT, 0x1122334455667788ull };
+		static const uint32_t want[] = { 0xC0044700, 0x00000528, 0x12345678, 0x4200ABCD,
+						 0x55667788, 0x11223344 };
+		pm4_cs_init(&cs, buf, 16);
+		pm4_event_write_eop(&cs, &e);
+		CHECK(emits("EVENT_WRITE_EOP", buf, &cs, want, 6));
+	}
+	{	/* WAIT_REG_MEM_GREATER (6) | WAIT_REG_MEM_MEM_SPACE(1) (<< 4) | PFP (1 << 8) */
+		struct pm4_wait_reg_mem w = { V_WAIT_REG_MEM_GREATER, V_WAIT_REG_MEM_SPACE_MEMORY, 0,
+					      V_ENGINE_PFP, 0x0000000500001000ull, 3, 0xFF, 10 };
+		static const uint32_t want[] = { 0xC0053C00, 0x00000116, 0x00001000, 0x00000005,
+						 0x00000003, 0x000000FF, 0x0000000A };
+		pm4_cs_init(&cs, buf, 16);
+		pm4_wait_reg_mem(&cs, &w);
+		CHECK(emits("WAIT_REG_MEM", buf, &cs, want, 7));
+	}
+	{	/* GFX8 SET_PREDICATION: va; PREDICATION_CONTINUE (1 << 31) | PRED_OP(PRIMCOUNT 2)
+		 * (<< 16) | HINT_NOWAIT_DRAW (1 << 12) | DRAW_VISIBLE (1 << 8) | va bits 39:32 */
+		struct pm4_set_predication sp = { 0x000000AB00070000ull, true, true, true,
+						  V_PREDICATION_OP_PRIMCOUNT };
+		static const uint32_t want[] = { 0xC0012000, 0x00070000, 0x800211AB };
+		pm4_cs_init(&cs, buf, 16);
+		pm4_set_predication(&cs, &sp);
+		CHECK(emits("SET_PREDICATION", buf, &cs, want, 3));
+	}
+	{	/* DRAW_INDEX_2: max size, index va low, high, count, initiator (DI_SRC_SEL_DMA) */
+		struct pm4_draw_index_2 d = { 300, 0x000000AB12345600ull, 299, 0 };
+		static const uint32_t want[] = { 0xC0042700, 300, 0x12345600, 0xAB, 299, 0 };
+		pm4_cs_init(&cs, buf, 16);
+		pm4_draw_index_2(&cs, &d);
+		CHECK(emits("DRAW_INDEX_2", buf, &cs, want, 6));
+	}
+	{	/* INDEX_BASE: va low; va bits 47:32 | BASE_SELECT (bits 31:30) */
+		static const uint32_t want[] = { 0xC0012600, 0x56789ABE, 0x40001234 };
+		pm4_cs_init(&cs, buf, 16);
+		pm4_index_base(&cs, 0x0000123456789ABEull, 1);
+		CHECK(emits("INDEX_BASE", buf, &cs, want, 3));
+	}
+	{	/* WRITE_DATA to CP_STRMOUT_CNTL (the GFX9 flush): DST_SEL(MEM_MAPPED_REGISTER 0)
+		 * | WR_CONFIRM (1 << 20) | ENGINE_SEL(ME 0); the register's dword address */
+		static const uint32_t data[2] = { 0, 7 };
+		static const uint32_t want[] = { 0xC0043700, 0x00100000, 0x0000C03F, 0, 0, 7 };
+		pm4_cs_init(&cs, buf, 16);
+		pm4_write_data(&cs, V_WRITE_DATA_DST_MEM_MAPPED_REGISTER, V_ENGINE_ME, true,
+			       REG_CP_STRMOUT_CNTL >> 2, data, 2);
+		CHECK(emits("WRITE_DATA", buf, &cs, want, 6));
+	}
+	{	/* the DrawTF load: COPY_DATA mem -> VGT_STRMOUT_DRAW_OPAQUE_BUFFER_FILLED_SIZE */
+		static const uint32_t want[] = { 0xC0044000, 0x00100001, 0x00060400, 0x00000001,
+						 0x0000A2CB, 0 };
+		pm4_cs_init(&cs, buf, 16);
+		pm4_copy_data(&cs, PKT3_COPY_DATA_CONTROL_SRC_SEL(V_COPY_DATA_SRC_MEM) |
+				   PKT3_COPY_DATA_CONTROL_DST_SEL(V_COPY_DATA_DST_REG) |
+				   PKT3_COPY_DATA_CONTROL_WR_CONFIRM(1),
+			      0x0000000100060400ull, REG_VGT_STRMOUT_DRAW_OPAQUE_BUFFER_FILLED_SIZE >> 2);
+		CHECK(emits("COPY_DATA", buf, &cs, want, 6));
+	}
+	{	/* the GFX9 DrawTF load: (R_028B2C - SI_CONTEXT_REG_OFFSET) >> 2, one dword */
+		static const uint32_t want[] = { 0xC0039F00, 0x00060400, 0x00000001, 0x000002CB, 1 };
+		pm4_cs_init(&cs, buf, 16);
+		pm4_load_context_reg_index(&cs, 0x0000000100060400ull,
+					   REG_VGT_STRMOUT_DRAW_OPAQUE_BUFFER_FILLED_SIZE, 1);
+		CHECK(emits("LOAD_CONTEXT_REG_INDEX", buf, &cs, want, 5));
+	}
+	{	/* SET_SH_REG of SPI_SHADER_USER_DATA_VS_4 (0xB140): (0xB140 - 0xB000) >> 2 */
+		static const uint32_t want[] = { 0xC0017600, 0x00000050, 0xCAFE };
+		pm4_cs_init(&cs, buf, 16);
+		pm4_set_sh_reg(&cs, REG_SPI_SHADER_USER_DATA_VS_0 + 16, 0xCAFE);
+		CHECK(emits("SET_SH_REG", buf, &cs, want, 3));
+	}
+	{	/* DRAW_INDEX_AUTO of 3 vertices (DI_SRC_SEL_AUTO_INDEX 2), NUM_INSTANCES 9 */
+		static const uint32_t want[] = { 0xC0012D00, 3, 2, 0xC0002F00, 9 };
+		pm4_cs_init(&cs, buf, 16);
+		pm4_draw_index_auto(&cs, 3, VGT_DRAW_INITIATOR_SOURCE_SELECT(V_DI_SRC_SEL_AUTO_INDEX));
+		pm4_num_instances(&cs, 9);
+		CHECK(emits("DRAW_INDEX_AUTO + NUM_INSTANCES", buf, &cs, want, 5));
+	}
 }
 
 static void test_builder_overflow_drops_whole_packet(void)
@@ -579,9 +693,9 @@ static void test_decoder_reports_bad_header_and_resyncs(void)
 	xt_buf_fini(&out);
 }
 
-static void test_decoder_prints_the_seed_dump(void)
+static void test_decoder_prints_the_real_ac_parse_ib_dump(void)
 {
-	/* The captured ac_parse_ib output in seed 004 (sheet 7.2). */
+	/* The real ac_parse_ib output of tests/golden/pm4/01_enable.ac_parse_ib. */
 	static const char want[] =
 		"------------------ IB begin ------------------\n"
 		"c0026900 SET_CONTEXT_REG:\n"
@@ -691,21 +805,22 @@ static void test_random_buffers_never_crash(void)
 int main(void)
 {
 	XT_RUN(test_every_register_is_found_by_offset_and_name);
-	XT_RUN(test_sheet_offsets_and_fields);
+	XT_RUN(test_register_offsets_and_fields_match_sid_h);
 	XT_RUN(test_field_encode_decode_for_every_field);
 	XT_RUN(test_packet_table_is_consistent);
-	XT_RUN(test_header_builder_matches_sheet_examples);
-	XT_RUN(test_builders_emit_the_sheet_begin_sequence);
+	XT_RUN(test_header_builder_matches_pkt3_encoding);
+	XT_RUN(test_builders_emit_radeonsis_begin_sequence);
 	XT_RUN(test_set_reg_round_trip_in_every_space);
 	XT_RUN(test_event_write_round_trips);
 	XT_RUN(test_strmout_buffer_update_round_trips);
 	XT_RUN(test_draw_packets_round_trip);
 	XT_RUN(test_one_value_and_misc_packets_round_trip);
 	XT_RUN(test_cp_data_packets_round_trip);
+	XT_RUN(test_builders_emit_the_sid_h_encodings);
 	XT_RUN(test_builder_overflow_drops_whole_packet);
 	XT_RUN(test_parser_resyncs_after_garbage);
 	XT_RUN(test_decoder_reports_bad_header_and_resyncs);
-	XT_RUN(test_decoder_prints_the_seed_dump);
+	XT_RUN(test_decoder_prints_the_real_ac_parse_ib_dump);
 	XT_RUN(test_number_format_follows_ac_parse_ib);
 	XT_RUN(test_random_buffers_never_crash);
 	XT_TEST_MAIN_END();

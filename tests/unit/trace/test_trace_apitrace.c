@@ -2,8 +2,8 @@
  * test_trace_apitrace.c - the apitrace reader (trace/trace_apitrace.h) and
  * its import (trace_apitrace_import.h).
  *
- * Synthetic streams are built byte by byte from the grammar in
- * ../shared/reference/apitrace.md §1 and wrapped in apitrace's snappy
+ * Synthetic streams are built byte by byte from the trace grammar
+ * docs/apitrace.md describes and wrapped in apitrace's snappy
  * framing; the real trace is written at build time by apitrace 11.1
  * (make_apitrace_trace.sh: `apitrace trace --api egl` of piglit's
  * ext_transform_feedback-structs_gles3 basic-struct run), with its call
@@ -12,7 +12,9 @@
  * require a clean error, never a crash (run under ASan).
  */
 #include <snappy-c.h>
+#if TEST_HAVE_ZLIB
 #include <zlib.h>
+#endif
 
 #include "trace_apitrace.h"
 #include "trace_apitrace_import.h"
@@ -21,10 +23,16 @@
 
 #include "apitrace_real_trace.h"
 
-/* Tests of the real trace skip when the build could not write it (no
- * apitrace or piglit on the machine). */
+/* Tests of the real trace FAIL, saying why, when the build could not write
+ * it: scripts/setup.sh installs apitrace and piglit, so a missing trace is a
+ * broken set-up, never a pass. */
 #ifdef REAL_TRACE_MISSING
-#define NEED_REAL_TRACE() XT_SKIP("no real apitrace trace (apitrace or piglit missing)")
+#define NEED_REAL_TRACE()                                                      \
+	do {                                                                   \
+		fprintf(stderr, "no real apitrace trace: %s\n", REAL_TRACE_MISSING); \
+		CHECK(!"the real apitrace trace was written at build time");   \
+		return;                                                        \
+	} while (0)
 #else
 #define NEED_REAL_TRACE() ((void)0)
 #endif
@@ -192,8 +200,10 @@ static void test_reader_decodes_every_value_kind(void)
 	CHECK(c.args[0].kind == TRACE_AT_SINT && c.args[0].i == -5);
 	CHECK(c.args[1].kind == TRACE_AT_UINT && c.args[1].u == 300);
 	CHECK(c.args[2].kind == TRACE_AT_FLOAT && c.args[2].f == 1.5f);
-	CHECK(c.args[3].kind == TRACE_AT_STRING && c.args[3].s.len == 2);
-	CHECK(c.args[4].kind == TRACE_AT_BLOB && c.args[4].s.len == 3 && c.args[4].s.bytes[2] == 3);
+	CHECK(c.args[3].kind == TRACE_AT_STRING && c.args[3].s.len == 2 &&
+	      memcmp(c.args[3].s.bytes, "hi", 2) == 0);
+	CHECK(c.args[4].kind == TRACE_AT_BLOB && c.args[4].s.len == 3 &&
+	      memcmp(c.args[4].s.bytes, "\x01\x02\x03", 3) == 0);
 	CHECK(c.args[5].kind == TRACE_AT_ENUM && c.args[5].en.value == 0x8893 &&
 	      c.args[5].en.sig->count == 2);
 	CHECK(c.args[6].kind == TRACE_AT_BITMASK && c.args[6].bm.value == 0x4004);
@@ -203,7 +213,8 @@ static void test_reader_decodes_every_value_kind(void)
 	      c.args[8].agg.items[0].kind == TRACE_AT_NULL);
 	CHECK(c.args[9].kind == TRACE_AT_POINTER && c.args[9].u == 0x1000);
 	CHECK(c.args[10].kind == TRACE_AT_REPR && c.args[10].agg.items[1].u == 9);
-	CHECK(c.args[11].kind == TRACE_AT_STRING && c.args[11].s.len == 2);   /* é in UTF-8 */
+	CHECK(c.args[11].kind == TRACE_AT_STRING && c.args[11].s.len == 2 &&
+	      memcmp(c.args[11].s.bytes, "\xc3\xa9", 2) == 0);   /* é (latin-1 0xe9) in UTF-8 */
 	CHECK(c.ret.kind == TRACE_AT_FALSE);
 	CHECK_EQ_INT(trace_apitrace_next(r, &c), XT_ERR_EOF);
 	size_t np;
@@ -313,6 +324,11 @@ static void test_reader_reads_a_real_apitrace_trace(void)
 
 static void test_reader_reads_gzip_as_well(void)
 {
+#if !TEST_HAVE_ZLIB
+	/* zlib is optional in trace/meson.build: without it the reader has no
+	 * gzip support to test. */
+	XT_SKIP("built without zlib: the reader reads no gzip traces");
+#else
 	NEED_REAL_TRACE();
 	size_t n, sn;
 	uint8_t *file = read_file(REAL_TRACE, &n);
@@ -328,6 +344,7 @@ static void test_reader_reads_gzip_as_well(void)
 	CHECK_EQ_INT(calls, REAL_TRACE_CALLS);
 	free(stream);
 	free(file);
+#endif
 }
 
 static void test_reader_survives_a_cut_at_every_offset(void)

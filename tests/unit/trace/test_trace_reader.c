@@ -10,6 +10,10 @@
 /* The sample spool and its compacted form, made once. */
 static const char *spool_path, *packed_path;
 
+/* Records of tu_write_sample_spool(path, 40): a property, 40 calls and
+ * their RETs, an observation on calls 0, 10, 20 and 30. */
+#define SAMPLE_RECORDS (1 + 40 + 40 + 4)
+
 static int make_samples(void)
 {
 	struct xt_err err;
@@ -66,7 +70,7 @@ static void test_reader_rejects_truncated_chunk(void)
 	size_t len;
 	char msg[700];
 	uint8_t *data = tu_read_file(packed_path, &len);
-	CHECK(data != NULL);
+	CHECK(data != NULL);   /* the sample made in main() */
 	if (!data)
 		return;
 	/* Inside the last ZSTD chunk (before the 32-byte END chunk). */
@@ -100,6 +104,7 @@ static void test_reader_names_non_traces_and_other_versions(void)
 	CHECK(strstr(msg, "no XFBTRACE magic") != NULL);
 
 	uint8_t *data = tu_read_file(packed_path, &len);
+	CHECK(data != NULL);   /* the sample made in main() */
 	if (!data)
 		return;
 	/* A damaged version field is corruption; a consistent header of
@@ -129,6 +134,7 @@ static void test_reader_reads_spool_cut_at_any_length(void)
 	size_t len, full, n, prev = 0;
 	int ok = 1, monotonic = 1;
 	uint8_t *data = tu_read_file(spool_path, &len);
+	CHECK(data != NULL);   /* the sample made in main() */
 	if (!data)
 		return;
 	CHECK_EQ_INT(tu_read_all(spool_path, &full), XT_ERR_EOF);
@@ -144,6 +150,8 @@ static void test_reader_reads_spool_cut_at_any_length(void)
 			ok &= rc == XT_ERR_EOF;
 		else
 			ok &= rc == XT_ERR_CORRUPT;
+		if (cut == len)
+			CHECK_EQ_INT(n, SAMPLE_RECORDS);   /* uncut: every record */
 		if (cut >= 32 && cut < len && n > prev && prev)
 			monotonic = 0;
 		prev = n;
@@ -151,7 +159,7 @@ static void test_reader_reads_spool_cut_at_any_length(void)
 	close(fd);
 	CHECK(ok);
 	CHECK(monotonic);
-	CHECK(full > 50);
+	CHECK_EQ_INT(full, SAMPLE_RECORDS);
 	free(data);
 }
 
@@ -163,6 +171,7 @@ static void sweep(const char *src, int truncations_may_be_eof_only, size_t flips
 	size_t len, n, ncorrupt = 0;
 	int ok = 1;
 	uint8_t *data = tu_read_file(src, &len);
+	CHECK(data != NULL);   /* the sample made in main() */
 	if (!data)
 		return;
 	size_t *spots = malloc(len * sizeof *spots), nspots = 0;
@@ -302,9 +311,11 @@ static void test_reader_accepts_zero_header_only_at_the_end(void)
 	const char *path = tu_path("zero.xfbt");
 	size_t len, n, full;
 	uint8_t *data = tu_read_file(spool_path, &len);
+	CHECK(data != NULL);   /* the sample made in main() */
 	if (!data)
 		return;
 	CHECK_EQ_INT(tu_read_all(spool_path, &full), XT_ERR_EOF);
+	CHECK_EQ_INT(full, SAMPLE_RECORDS);
 	uint8_t *more = calloc(1, len + 4096);
 	memcpy(more, data, len);
 	/* A region claimed by a writer killed before it wrote the header. */

@@ -200,11 +200,40 @@ static void test_region_reuse_keeps_every_record(void)
 	CHECK(rc.digest == rb.digest);
 }
 
+/* Lets the compressor catch up: until its packed-chunk and claimed-region
+ * counts stay the same for 4 ms and, once it runs (it starts with the first
+ * full region, which the writer packs itself), it has prepared its first
+ * TRACE_SPOOL_RESERVE_MIN regions; at most 2 s.  Only a heuristic: the
+ * compressor runs SCHED_IDLE, so on a busy machine it may get no CPU at all
+ * for longer (the test allows for that, below). */
+static void wait_for_compressor(struct trace_spool *s)
+{
+	struct trace_spool_stats st;
+	uint64_t last_packed = UINT64_MAX, last_claimed = UINT64_MAX;
+	int stable = 0;
+
+	for (int i = 0; i < 2000; i++) {
+		trace_spool_stats(s, &st);
+		stable = st.chunks_packed == last_packed && st.regions_claimed == last_claimed ? stable + 1 : 0;
+		last_packed = st.chunks_packed;
+		last_claimed = st.regions_claimed;
+		if (stable >= 4 && (st.chunks_packed == 0 || st.regions_claimed >= 1 + TRACE_SPOOL_RESERVE_MIN))
+			return;
+		usleep(1000);
+	}
+}
+
 /*
- * A writer the compressor keeps up with (it pauses after every region's
- * worth of records) recycles a handful of regions: the compressor prepares
- * only TRACE_SPOOL_RESERVE_MIN fresh ones, not more with every fill (which
- * faulted in the whole pool bound for any steady capture).
+ * A writer the compressor keeps up with (it waits for the compressor about
+ * once a region) recycles a handful of regions: the compressor prepares only
+ * TRACE_SPOOL_RESERVE_MIN fresh ones, not more with every fill (which
+ * faulted in the whole pool bound for any steady capture).  The reserve
+ * doubles only when the writer finds no free region (and packs one itself):
+ * on a busy machine the SCHED_IDLE compressor can fall behind whatever the
+ * writer waits, so the bound allows one doubling per such shortage and is
+ * the original 2 + TRACE_SPOOL_RESERVE_MIN when there was none.  (A fixed
+ * 3 ms pause and a fixed bound failed under `meson test --num-processes 2`
+ * on a loaded 2-core machine.)
  */
 static void test_steady_writer_keeps_the_pool_small(void)
 {
@@ -224,8 +253,10 @@ static void test_steady_writer_keeps_the_pool_small(void)
 		uint64_t n = atomic_fetch_add(&seq, 1);
 		failed |= tu_put_call(w, 1, 0, i == 0, n, "steady");
 		failed |= tu_put_ret(w, 1, n);
-		if (i % 40 == 39)   /* ~ one region: let the compressor catch up */
-			usleep(3000);
+		/* let the compressor catch up: every quarter region while it
+		 * starts, then every region */
+		if (i < 400 ? i % 10 == 9 : i % 40 == 39)
+			wait_for_compressor(s);
 	}
 	if (w)
 		trace_spool_stream_close(w);
@@ -237,7 +268,18 @@ static void test_steady_writer_keeps_the_pool_small(void)
 	       (unsigned long long)st.regions_claimed, (unsigned long long)st.regions_reused,
 	       (unsigned long long)st.packed_by_writer);
 	CHECK(st.regions_reused > 100);
-	CHECK(st.regions_claimed <= 2 + TRACE_SPOOL_RESERVE_MIN);
+	{
+		/* The first fill is packed by the writer (the compressor starts
+		 * with it); every further writer pack is a shortage. */
+		uint64_t shortages = st.packed_by_writer ? st.packed_by_writer - 1 : 0, reserve = TRACE_SPOOL_RESERVE_MIN;
+		for (uint64_t k = 0; k < shortages; k++)
+			reserve = reserve < t.pool_regions / 2 ? reserve * 2 : t.pool_regions;
+		if (shortages)
+			printf("  %llu shortages (a busy machine starved the compressor): reserve %llu\n",
+			       (unsigned long long)shortages, (unsigned long long)reserve);
+		CHECK(st.regions_claimed <= 2 + reserve);
+		CHECK(shortages * 4 < st.chunks_packed);   /* the compressor kept up, mostly */
+	}
 	struct readback rb = read_back(path, 6000);
 	CHECK_EQ_INT(rb.rc, XT_ERR_EOF);
 	CHECK_EQ_INT(rb.calls, 6000);
@@ -548,6 +590,7 @@ static void test_packed_spool_reads_cut_at_any_length(void)
 	int ok = 1, monotonic = 1, partial = 0;
 	uint8_t *data = tu_read_file(packed_spool, &len);
 	size_t offs[8];
+	CHECK(data != NULL);   /* written by make_packed_spool() */
 	if (!data)
 		return;
 	CHECK(chunks_of(data, len, TRACE_CHUNK_PACKED, offs, 8) > 3);
@@ -580,6 +623,7 @@ static void test_packed_spool_bit_flips_are_reported_or_harmless(void)
 	size_t len, ncorrupt = 0, flips = 3000;
 	int ok = 1;
 	uint8_t *data = tu_read_file(packed_spool, &len);
+	CHECK(data != NULL);   /* written by make_packed_spool() */
 	if (!data)
 		return;
 	int fd = open(path, O_CREAT | O_RDWR | O_TRUNC, 0644);
@@ -615,6 +659,7 @@ static void test_reader_rejects_a_fill_packed_twice(void)
 	const char *path = tu_path("twice.xfbt");
 	size_t len, offs[4];
 	uint8_t *data = tu_read_file(packed_spool, &len);
+	CHECK(data != NULL);   /* written by make_packed_spool() */
 	if (!data)
 		return;
 	CHECK(chunks_of(data, len, TRACE_CHUNK_PACKED, offs, 4) == 4);
@@ -638,6 +683,7 @@ static void test_reader_ends_a_thread_at_its_first_missing_fill(void)
 	const char *path = tu_path("gap.xfbt");
 	size_t len, offs[64], n;
 	uint8_t *data = tu_read_file(packed_spool, &len);
+	CHECK(data != NULL);   /* written by make_packed_spool() */
 	if (!data)
 		return;
 	n = chunks_of(data, len, TRACE_CHUNK_PACKED, offs, 64);
@@ -667,8 +713,10 @@ static int read_with_fill_back_in_region(int pending)
 	size_t len, packs[64], frees[64], np, nf;
 	uint8_t *data = tu_read_file(packed_spool, &len);
 	int ok = 0;
-	if (!data)
+	if (!data) {
+		fprintf(stderr, "cannot read %s\n", packed_spool);
 		return 0;
+	}
 	np = chunks_of(data, len, TRACE_CHUNK_PACKED, packs, 64);
 	nf = chunks_of(data, len, TRACE_CHUNK_FREE, frees, 64);
 	if (np > 10 && nf > 0) {

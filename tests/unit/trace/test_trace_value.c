@@ -55,21 +55,22 @@ static void test_every_encoder_round_trips(void)
 		CHECK_EQ_INT(it[0].tag, TRACE_TAG_NULL);
 		CHECK_EQ_INT(it[1].tag, TRACE_TAG_FALSE);
 		CHECK_EQ_INT(it[2].tag, TRACE_TAG_TRUE);
-		CHECK(it[3].i == INT64_MIN);
-		CHECK_EQ_INT(it[4].i, -3);
-		CHECK(it[5].u == UINT64_MAX);
-		CHECK(it[6].f == -1.25f);
-		CHECK(it[7].d == 1e300);
+		CHECK(it[3].tag == TRACE_TAG_SINT && it[3].i == INT64_MIN);
+		CHECK(it[4].tag == TRACE_TAG_SINT && it[4].i == -3);
+		CHECK(it[5].tag == TRACE_TAG_UINT && it[5].u == UINT64_MAX);
+		CHECK(it[6].tag == TRACE_TAG_FLOAT && it[6].f == -1.25f);
+		CHECK(it[7].tag == TRACE_TAG_DOUBLE && it[7].d == 1e300);
 		CHECK(it[8].tag == TRACE_TAG_STRING && it[8].mem.len == 3 &&
 		      memcmp(it[8].mem.bytes, "abc", 3) == 0);
-		CHECK(it[9].tag == TRACE_TAG_BLOB && it[9].mem.bytes[2] == 3);
+		CHECK(it[9].tag == TRACE_TAG_BLOB && it[9].mem.len == 3 &&
+		      memcmp(it[9].mem.bytes, mem, 3) == 0);
 		CHECK(it[10].tag == TRACE_TAG_ENUM && it[10].u == 0x8C8E);
-		CHECK(it[11].u == 0xffffffffu);
+		CHECK(it[11].tag == TRACE_TAG_BITFIELD && it[11].u == 0xffffffffu);
 		CHECK(it[12].tag == TRACE_TAG_POINTER && it[12].u == 0x1234);
 		CHECK(it[13].tag == TRACE_TAG_OFFSET && it[13].u == 64);
 		CHECK(it[14].tag == TRACE_TAG_MEMORY && it[14].mem.addr == 0x5000 &&
-		      it[14].mem.len == 3);
-		CHECK(it[15].tag == TRACE_TAG_UNSIZED && it[15].mem.len == 15 &&
+		      it[14].mem.len == 3 && memcmp(it[14].mem.bytes, mem, 3) == 0);
+		CHECK(it[15].tag == TRACE_TAG_UNSIZED && it[15].mem.addr == 0x6000 && it[15].mem.len == 15 &&
 		      memcmp(it[15].mem.bytes, "COMPSIZE(pname)", 15) == 0);
 		const struct trace_value *h = trace_value_get(&it[16], "k");
 		CHECK(h && h->tag == TRACE_TAG_HANDLE && h->u == 99);
