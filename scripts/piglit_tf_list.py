@@ -30,6 +30,12 @@ keeps a test when it is a TF test by this rule:
       - a shader_runner TF command: "xfb ...", "probe xfb ...";
   * any test whose piglit name or binary name says transform_feedback,
     transform-feedback or xfb.
+  A compiled test whose only sign is a TF dispatch symbol must also call a
+  TF entry point when it runs: piglit resolves each GL function at its first
+  call (glXGetProcAddressARB, eglGetProcAddress or dlsym), and a small
+  preloaded logger, compiled here with cc, records the names asked for.
+  Tests that link a shared helper with TF entry points but never call them
+  (most arb_separate_shader_objects tests) are left out, and listed as such.
   When a TF binary is run with several argument sets and some of them name TF
   (an argument containing xfb, tf or transform_feedback, e.g. isinf-and-isnan
   vs_xfb) only those are kept: the others do not use TF.
@@ -136,6 +142,8 @@ class Test:
         self.profile, self.name, self.kind = profile, name, kind
         self.argv = argv            # as run, relative to the piglit directory
         self.result, self.seconds = None, 0.0
+        self.must_call_tf = False   # kept only if it calls a TF entry point
+        self.tf_calls = set()       # TF entry points it resolved when run
 
     @property
     def line(self):
@@ -182,13 +190,19 @@ def begins_tf_query(binary):
                for i, l in enumerate(insns))
 
 
-def binary_is_tf(binary):
+def binary_tf_evidence(binary):
+    """How a compiled test shows TF: "code" (TF shader syntax or extension
+    names in its strings, or a TF query it begins), "symbols" (it links TF
+    dispatch entry points: whether it calls them is seen only when it runs),
+    or None."""
     symbols = dynamic_symbols(binary)
-    if any(SYMBOL_TF.match(s) for s in symbols):
-        return True
     if BINARY_STRINGS_TF.search(binary.read_bytes()):
-        return True
-    return "piglit_dispatch_glBeginQuery" in symbols and begins_tf_query(binary)
+        return "code"
+    if "piglit_dispatch_glBeginQuery" in symbols and begins_tf_query(binary):
+        return "code"
+    if any(SYMBOL_TF.match(s) for s in symbols):
+        return "symbols"
+    return None
 
 
 def discover(piglit, jobs, log):
@@ -203,8 +217,8 @@ def discover(piglit, jobs, log):
     log(f"discover: {len(entries)} tests in {len(profiles(piglit))} profiles; "
         f"checking {len(gl_bins)} binaries with nm -D (and objdump -d)")
     with concurrent.futures.ThreadPoolExecutor(max(jobs, 4)) as pool:
-        tf_bins = {b for b, tf in zip(gl_bins, pool.map(
-            lambda b: binary_is_tf(piglit / "bin" / b), gl_bins)) if tf}
+        evidence = dict(zip(gl_bins, pool.map(
+            lambda b: binary_tf_evidence(piglit / "bin" / b), gl_bins)))
 
     source_cache = {}
 
@@ -224,7 +238,7 @@ def discover(piglit, jobs, log):
         else:
             if not (piglit / "bin" / argv[0]).is_file():
                 continue                 # not built in this package
-            tf = argv[0] in tf_bins
+            tf = evidence.get(argv[0]) is not None
         if not tf and not NAME_TF.search(name) and not NAME_TF.search(argv[0]):
             continue
         argv = [a for a in argv if a != ""]     # a line cannot hold ''
@@ -232,7 +246,12 @@ def discover(piglit, jobs, log):
             run_argv = list(argv)
         else:
             run_argv = [a for a in argv if a not in ("-auto", "-fbo")] + ["-auto", "-fbo"]
-        candidates.append(Test(profile, name, kind, run_argv))
+        test = Test(profile, name, kind, run_argv)
+        # Only linked TF entry points, no name saying TF: it must call one.
+        test.must_call_tf = (kind not in ("shader", "glsl_parser")
+                             and evidence.get(argv[0]) == "symbols"
+                             and not NAME_TF.search(name) and not NAME_TF.search(argv[0]))
+        candidates.append(test)
 
     # A binary run with several argument sets, some of which name TF: keep those.
     by_binary = {}
@@ -256,6 +275,76 @@ def discover(piglit, jobs, log):
     return unique, unwritable
 
 
+# Preloaded into each compiled test: logs the TF entry points it resolves
+# (piglit resolves a GL function at its first call) to $PIGLIT_TF_LIST_LOG.
+TF_CALL_LOGGER = r"""
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef void (*proc)(void);
+
+static void note(const char *name)
+{
+	const char *path = getenv("PIGLIT_TF_LIST_LOG");
+	FILE *f;
+
+	if (!name || !path || !strstr(name, "TransformFeedback"))
+		return;
+	f = fopen(path, "a");
+	if (f) {
+		fprintf(f, "%s\n", name);
+		fclose(f);
+	}
+}
+
+static void *real_dlsym(void *handle, const char *name)
+{
+	static void *(*real)(void *, const char *);
+
+	if (!real)
+		real = (void *(*)(void *, const char *))dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.34");
+	if (!real)
+		real = (void *(*)(void *, const char *))dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.2.5");
+	return real ? real(handle, name) : NULL;
+}
+
+void *dlsym(void *handle, const char *name)
+{
+	note(name);
+	return real_dlsym(handle, name);
+}
+
+#define FORWARD(fn, type)						\
+	proc fn(type name);						\
+	proc fn(type name)						\
+	{								\
+		proc (*real)(type) = (proc (*)(type))real_dlsym(RTLD_NEXT, #fn); \
+		note((const char *)name);				\
+		return real ? real(name) : NULL;			\
+	}
+FORWARD(glXGetProcAddressARB, const unsigned char *)
+FORWARD(glXGetProcAddress, const unsigned char *)
+FORWARD(eglGetProcAddress, const char *)
+"""
+
+
+def build_tf_call_logger(directory):
+    """Compiles TF_CALL_LOGGER into directory; its path."""
+    cc = shutil.which("cc") or shutil.which("gcc")
+    if cc is None:
+        die("cc is missing: install gcc (the TF call logger is compiled here)")
+    src, lib = directory / "tf_call_logger.c", directory / "tf_call_logger.so"
+    src.write_text(TF_CALL_LOGGER)
+    out = subprocess.run([cc, "-shared", "-fPIC", "-O1", "-o", str(lib), str(src), "-ldl"],
+                         capture_output=True, text=True)
+    if out.returncode:
+        die(f"cannot compile the TF call logger:\n{out.stderr}")
+    return lib
+
+
 def piglit_env(piglit):
     env = dict(os.environ)
     env.update(PIGLIT_PLATFORM="surfaceless_egl", PIGLIT_SOURCE_DIR=str(piglit),
@@ -276,8 +365,13 @@ def kill_running():
                 pass
 
 
-def run_one(piglit, env, test, timeout):
+def run_one(piglit, env, test, timeout, logger, logdir):
     start = time.monotonic()
+    log = logdir / f"{threading.get_ident()}.log"
+    log.unlink(missing_ok=True)
+    if test.kind not in ("shader", "glsl_parser"):
+        env = dict(env, PIGLIT_TF_LIST_LOG=str(log),
+                   LD_PRELOAD=" ".join(filter(None, [str(logger), env.get("LD_PRELOAD")])))
     with RUNNING_LOCK:
         proc = subprocess.Popen([str(piglit / "bin" / test.argv[0])] + test.argv[1:],
                                 cwd=piglit, env=env, stdin=subprocess.DEVNULL,
@@ -310,6 +404,10 @@ def run_one(piglit, env, test, timeout):
             result = "noresult"
         elif result == "pass" and proc.returncode != 0:
             result = f"pass-but-exit-{proc.returncode}"
+        if log.exists():
+            test.tf_calls = set(log.read_text().split())
+        if result == "pass" and test.must_call_tf and not test.tf_calls:
+            result = "calls-no-tf"
         test.result = result
     finally:
         with RUNNING_LOCK:
@@ -429,9 +527,12 @@ def main():
 
     done, lock, run_start = 0, threading.Lock(), time.monotonic()
 
+    workdir = pathlib.Path(tempfile.mkdtemp(prefix="piglit_tf_list."))
+    logger = build_tf_call_logger(workdir)
+
     def task(test):
         nonlocal done
-        run_one(args.piglit, env, test, args.timeout)
+        run_one(args.piglit, env, test, args.timeout, logger, workdir)
         with lock:
             done += 1
             log(f"[{done:4d}/{len(candidates)}] {test.result:8s} "
@@ -445,6 +546,8 @@ def main():
         pool.shutdown(wait=False, cancel_futures=True)
         kill_running()
         raise
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
     pool.shutdown()
     run_seconds = time.monotonic() - run_start
 
@@ -483,7 +586,8 @@ def main():
     left_out = [t for t in candidates if t.result != "pass"]
     if left_out or unwritable:
         lines.append("#")
-        lines.append("# TF candidates not kept (result: command):")
+        lines.append("# TF candidates not kept (result: command; calls-no-tf: links TF entry")
+        lines.append("# points but called none when run):")
         lines += [f"# {t.result}: {t.line}" for t in left_out]
         lines += [f"# not runnable as one line: {shlex.join(t.argv)}"
                   for t in unwritable]
