@@ -8,12 +8,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 timings=()
-part() { # name, command...
-  local name=$1 start=$SECONDS
+part() { # name, command...: runs it, notes its time, passes its status on
+  local name=$1 start=$SECONDS rc=0
   shift
   echo "== $name =="
-  "$@"
-  timings+=("$(printf '%-44s %5d s' "$name" $((SECONDS - start)))")
+  "$@" || rc=$?
+  timings+=("$(printf '%-44s %5d s%s' "$name" $((SECONDS - start)) \
+    "$( ((rc)) && echo "   (failed: exit $rc)")")")
+  return $rc
 }
 report() {
   echo "== time per part =="
