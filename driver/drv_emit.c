@@ -1,6 +1,6 @@
 /*
  * drv_emit.c - driver IR (after drv_ra) to gpu_model ISA: assembly text
- * (docs/isa.md "Assembly syntax") assembled by gm_isa_assemble, so that the
+ * (docs/isa.md "Assembly syntax") assembled by isa_assemble, so that the
  * binary, its disassembly and the compiler's own listing agree by
  * construction.
  *
@@ -43,7 +43,7 @@
 #include <string.h>
 
 #include "drv_spirv.h"
-#include "gm_isa.h"
+#include "isa.h"
 
 #define S_INIT_EXEC 10u
 #define S_RET 12u
@@ -212,7 +212,7 @@ static unsigned cf_alloc(struct em *e, unsigned n)
 {
 	unsigned s = e->next_sgpr;
 	e->next_sgpr += n;
-	if (e->next_sgpr > GM_NUM_SGPRS && e->rc == XT_OK)
+	if (e->next_sgpr > ISA_NUM_SGPRS && e->rc == XT_OK)
 		e->rc = XT_FAIL(e->err, XT_ERR_UNSUPPORTED, "control flow nested too deeply for the scalar registers");
 	if (e->next_sgpr > e->max_sgpr)
 		e->max_sgpr = e->next_sgpr;
@@ -421,7 +421,7 @@ static void emit_ins(struct em *e, const struct drv_ins *in, uint32_t idx)
 			opd(e, in->src[i], s[i] + 1, sizeof s[i] - 1, false);
 			s[i][0] = (in->flags >> i & 1) ? '-' : ' ';
 		}
-		xt_buf_printf(e->t, "%s %s", gm_isa_ops[in->gm_op].name, dst(e, in->dst, d, sizeof d));
+		xt_buf_printf(e->t, "%s %s", isa_ops[in->gm_op].name, dst(e, in->dst, d, sizeof d));
 		for (unsigned i = 0; i < in->n_src; i++)
 			xt_buf_printf(e->t, ",%s%s", s[i][0] == '-' ? " -" : " ", s[i] + 1);
 		xt_buf_printf(e->t, "\n");
@@ -431,7 +431,7 @@ static void emit_ins(struct em *e, const struct drv_ins *in, uint32_t idx)
 		uint32_t next = next_real(e, idx);
 		opd(e, in->src[0], a, sizeof a, false);
 		opd(e, in->src[1], b, sizeof b, false);
-		P(e, "%s vcc, %s, %s", gm_isa_ops[in->gm_op].name, a, b);
+		P(e, "%s vcc, %s, %s", isa_ops[in->gm_op].name, a, b);
 		if (next < e->ir->n_ins && (e->ir->ins[next].op == DRV_OP_IF || e->ir->ins[next].op == DRV_OP_SELECT) &&
 		    e->ir->ins[next].src[0] == in->dst && fusable_cmp(e, in->dst, next)) {
 			e->cmp_vcc = in->dst;
@@ -678,10 +678,10 @@ static void emit_ins(struct em *e, const struct drv_ins *in, uint32_t idx)
 		  dst(e, in->dst, d, sizeof d), S_COPY_GSVS_DESC, S_COPY_GSVS_DESC + 3, o);
 		break;
 	case DRV_OP_GS_MSG:
-		if (in->a == GM_MSG_GS_DONE)
+		if (in->a == ISA_MSG_GS_DONE)
 			P(e, "s_sendmsg gs_done");
 		else
-			P(e, "s_sendmsg %s stream %u", in->a == GM_MSG_GS_EMIT ? "gs_emit" : "gs_cut", in->b);
+			P(e, "s_sendmsg %s stream %u", in->a == ISA_MSG_GS_EMIT ? "gs_emit" : "gs_cut", in->b);
 		break;
 	default:
 		e->rc = XT_FAIL(e->err, XT_ERR_INTERNAL, "drv_emit: unexpected op %s", drv_op_name((enum drv_op)in->op));
@@ -746,7 +746,7 @@ enum xt_rc drv_emit(const struct drv_ir *ir, const struct drv_lower_info *info, 
 		return e.rc != XT_OK ? e.rc : XT_FAIL(err, XT_ERR_NOMEM, "out of memory");
 	}
 	xt_buf_append(&text, "", 1);
-	if (gm_isa_assemble((const char *)text.data, &code, &aerr) != XT_OK) {
+	if (isa_assemble((const char *)text.data, &code, &aerr) != XT_OK) {
 		enum xt_rc rc = XT_FAIL(err, XT_ERR_INTERNAL, "drv_emit produced invalid assembly: %s", aerr.msg);
 		xt_buf_fini(&text);
 		xt_buf_fini(&code);
@@ -758,6 +758,6 @@ enum xt_rc drv_emit(const struct drv_ir *ir, const struct drv_lower_info *info, 
 	bin->code = (uint32_t *)xt_buf_detach(&code, NULL);
 	bin->num_vgprs = ir->num_vgprs > 16 ? ir->num_vgprs : 16;
 	bin->num_vgprs = (bin->num_vgprs + 3) / 4 * 4;
-	bin->num_sgprs = GM_NUM_SGPRS;
+	bin->num_sgprs = ISA_NUM_SGPRS;
 	return XT_OK;
 }

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "drv_ir.h"
-#include "gm_isa.h"
+#include "isa.h"
 
 static const char *const op_names[DRV_OP_COUNT] = {
 	[DRV_OP_NOP] = "nop", [DRV_OP_CONST] = "const", [DRV_OP_MOV] = "mov",
@@ -173,7 +173,7 @@ void drv_ir_print(const struct drv_ir *ir, struct xt_buf *out)
 			xt_buf_printf(out, "%%%u%s = ", in->dst, ir->vals[in->dst].size == 2 ? ":64" : "");
 		xt_buf_printf(out, "%s", drv_op_name((enum drv_op)in->op));
 		if (in->op == DRV_OP_VALU || in->op == DRV_OP_CMP)
-			xt_buf_printf(out, ".%s", in->gm_op < GM_OP_COUNT ? gm_isa_ops[in->gm_op].name : "?");
+			xt_buf_printf(out, ".%s", in->gm_op < ISA_OP_COUNT ? isa_ops[in->gm_op].name : "?");
 		for (unsigned s = 0; s < in->n_src; s++)
 			xt_buf_printf(out, "%s%s%%%u", s ? ", " : " ",
 				      (in->op == DRV_OP_VALU && (in->flags >> s & 1)) ? "-" : "", in->src[s]);

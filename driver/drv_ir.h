@@ -21,7 +21,7 @@
  *
  * Vectors, matrices, arrays and structs are flattened to scalars when SPIR-V
  * is read (drv_spirv_to_ir.c), and arithmetic is selected to gpu_model
- * opcodes there (DRV_OP_VALU carries a GM_OP_*), as ACO selects straight
+ * opcodes there (DRV_OP_VALU carries a ISA_OP_*), as ACO selects straight
  * from NIR; the remaining high-level ops (I/O, constants, selects, compares
  * to booleans, control flow) are lowered by drv_lower_io.c and drv_emit.c.
  * drv_ir_validate() checks the invariants after every pass.
@@ -40,7 +40,7 @@ enum drv_op {
 	DRV_OP_NOP,
 	DRV_OP_CONST,         /* dst = imm (size 1 or 2) */
 	DRV_OP_MOV,           /* dst = src0 */
-	DRV_OP_VALU,          /* dst = gm_op(src0..src2), flags = GM_FLAG_NEG* */
+	DRV_OP_VALU,          /* dst = gm_op(src0..src2), flags = ISA_FLAG_NEG* */
 	DRV_OP_CMP,           /* dst(bool) = gm_op (a V_CMP_*)(src0, src1) */
 	DRV_OP_SELECT,        /* dst = src0 ? src1 : src2 */
 	DRV_OP_SPLIT_LO,      /* dst(1) = low dword of src0(2) */
@@ -74,7 +74,7 @@ enum drv_op {
 	DRV_OP_ESGS_LOAD,     /* dst = byte b of input vertex a's ESGS item (GS) */
 	DRV_OP_GSVS_STORE,    /* src0 at dword b of vertex src1 (counter) of stream a */
 	DRV_OP_GSVS_LOAD,     /* copy shader: dst = dword b of this vertex, stream a */
-	DRV_OP_GS_MSG,        /* s_sendmsg: a = GM_MSG_*, b = stream */
+	DRV_OP_GS_MSG,        /* s_sendmsg: a = ISA_MSG_*, b = stream */
 	DRV_OP_EPILOGUE,      /* every lane of the wave active again (after RETURNs) */
 	DRV_OP_COUNT
 };
@@ -91,9 +91,9 @@ enum drv_sysval {
 
 struct drv_ins {
 	uint16_t op;          /* enum drv_op */
-	uint16_t gm_op;       /* VALU / CMP: enum gm_isa_op */
+	uint16_t gm_op;       /* VALU / CMP: enum isa_op */
 	uint8_t size;         /* dst dwords (0 = no dst) */
-	uint8_t flags;        /* VALU: GM_FLAG_NEG0..2 */
+	uint8_t flags;        /* VALU: ISA_FLAG_NEG0..2 */
 	uint8_t n_src;
 	uint32_t dst;         /* value index, 0 = none */
 	uint32_t src[4];      /* value indices */

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 
 #include "drv_ir.h"
-#include "gm_isa.h"
+#include "isa.h"
 
 #define MAX_DEPTH 64
 
@@ -72,18 +72,18 @@ enum xt_rc drv_ir_validate(const struct drv_ir *ir, const char *pass, struct xt_
 		switch (in->op) {
 		case DRV_OP_VALU:
 		case DRV_OP_CMP:
-			if (in->gm_op >= GM_OP_COUNT)
+			if (in->gm_op >= ISA_OP_COUNT)
 				BAD("IR invalid after %s: instruction %u has gm op %u", pass, i, in->gm_op);
 			for (unsigned s = 0; s < in->n_src; s++) {
-				unsigned want = gm_isa_ops[in->gm_op].src_regs[s];
+				unsigned want = isa_ops[in->gm_op].src_regs[s];
 				if (ir->vals[in->src[s]].size != want)
 					BAD("IR invalid after %s: instruction %u (%s) source %u has %u dwords, %s wants %u",
-					    pass, i, gm_isa_ops[in->gm_op].name, s, ir->vals[in->src[s]].size,
-					    gm_isa_ops[in->gm_op].name, want);
+					    pass, i, isa_ops[in->gm_op].name, s, ir->vals[in->src[s]].size,
+					    isa_ops[in->gm_op].name, want);
 			}
-			if (in->op == DRV_OP_VALU && in->size != gm_isa_ops[in->gm_op].dst_regs)
+			if (in->op == DRV_OP_VALU && in->size != isa_ops[in->gm_op].dst_regs)
 				BAD("IR invalid after %s: instruction %u (%s) result size", pass, i,
-				    gm_isa_ops[in->gm_op].name);
+				    isa_ops[in->gm_op].name);
 			break;
 		case DRV_OP_SELECT:
 			if (ir->vals[in->src[0]].size != 1 || ir->vals[in->src[1]].size != in->size ||

@@ -28,7 +28,7 @@
 #include <spirv/unified1/spirv.h>
 
 #include "drv_spirv.h"
-#include "gm_isa.h"
+#include "isa.h"
 
 typedef uint32_t (*value_fn)(struct drv_ir *ir, const struct drv_smodule *m, uint32_t var, uint32_t slot,
 			     const void *ctx);
@@ -210,12 +210,12 @@ static enum xt_rc lower_gs(struct drv_ir *ir, const struct drv_smodule *m, const
 					drv_ir_emit(ir, &st);
 				}
 			}
-			drv_ir_op0(ir, DRV_OP_GS_MSG, 0, GM_MSG_GS_EMIT, s);
-			drv_ir_reg_write(ir, counter[s], drv_ir_valu(ir, GM_OP_V_ADD_U32, 1, cnt, drv_ir_const(ir, 1, 1), 0));
+			drv_ir_op0(ir, DRV_OP_GS_MSG, 0, ISA_MSG_GS_EMIT, s);
+			drv_ir_reg_write(ir, counter[s], drv_ir_valu(ir, ISA_OP_V_ADD_U32, 1, cnt, drv_ir_const(ir, 1, 1), 0));
 			continue;
 		}
 		if (in->op == DRV_OP_END_PRIMITIVE) {
-			drv_ir_op0(ir, DRV_OP_GS_MSG, 0, GM_MSG_GS_CUT, in->a);
+			drv_ir_op0(ir, DRV_OP_GS_MSG, 0, ISA_MSG_GS_CUT, in->a);
 			continue;
 		}
 		{
@@ -240,7 +240,7 @@ static enum xt_rc lower_gs(struct drv_ir *ir, const struct drv_smodule *m, const
 	}
 	free(old);
 	drv_ir_op0(ir, DRV_OP_EPILOGUE, 0, 0, 0);
-	drv_ir_op0(ir, DRV_OP_GS_MSG, 0, GM_MSG_GS_DONE, 0);
+	drv_ir_op0(ir, DRV_OP_GS_MSG, 0, ISA_MSG_GS_DONE, 0);
 	if (ir->oom)
 		return XT_FAIL(err, XT_ERR_NOMEM, "out of memory");
 	return XT_OK;
@@ -291,7 +291,7 @@ enum xt_rc drv_build_copy_shader(struct drv_ir *ir, const struct drv_smodule *gs
 			continue;
 		if (n > 1) {
 			uint32_t id = drv_ir_op1(ir, DRV_OP_LOAD_SYSVAL, 1, 0, DRV_SV_STREAM_ID, 0);
-			drv_ir_op0(ir, DRV_OP_IF, drv_ir_cmp(ir, GM_OP_V_CMP_EQ_I32, id, drv_ir_const(ir, 1, s)), 0, 0);
+			drv_ir_op0(ir, DRV_OP_IF, drv_ir_cmp(ir, ISA_OP_V_CMP_EQ_I32, id, drv_ir_const(ir, 1, s)), 0, 0);
 		}
 		if (s == 0)
 			export_position(ir, gs, gsvs_value, info, 0);

@@ -21,7 +21,7 @@
 #include <spirv/unified1/spirv.h>
 
 #include "drv_program_int.h"
-#include "gm_isa.h"
+#include "isa.h"
 
 static const char *const stage_names[DRV_STAGE_COUNT] = { "vertex", "geometry", "fragment" };
 
@@ -669,7 +669,7 @@ enum xt_rc drv_program_disasm(const struct drv_program *p, struct xt_buf *out)
 			continue;
 		xt_buf_printf(out, "--- %s: %u dwords, %u VGPRs, %u SGPRs%s\n", hw_names[h], p->hw[h].size_dw,
 			      p->hw[h].num_vgprs, p->hw[h].num_sgprs, p->hw[h].so_en ? ", streamout" : "");
-		gm_isa_disassemble(p->hw[h].code, p->hw[h].size_dw, 0, out);
+		isa_disassemble(p->hw[h].code, p->hw[h].size_dw, 0, out);
 	}
 	return XT_OK;
 }

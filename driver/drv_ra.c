@@ -31,7 +31,7 @@
 #include <string.h>
 
 #include "drv_spirv.h"
-#include "gm_isa.h"
+#include "isa.h"
 
 #define FIRST_VGPR 16u
 
@@ -209,7 +209,7 @@ static int cmp_start(const void *a, const void *b);
 static enum xt_rc scalar_values(struct drv_ir *ir, uint32_t (*loops)[2], uint32_t n_loops, bool *scalar,
 				struct xt_err *err)
 {
-	uint32_t *end = calloc(ir->n_vals, sizeof *end), free_until[GM_NUM_SGPRS], n_iv = 0;
+	uint32_t *end = calloc(ir->n_vals, sizeof *end), free_until[ISA_NUM_SGPRS], n_iv = 0;
 	struct interval *iv = calloc(ir->n_vals, sizeof *iv);
 	unsigned cur = DRV_SGPR_CF_BASE, top = DRV_SGPR_CF_BASE;
 
@@ -253,10 +253,10 @@ static enum xt_rc scalar_values(struct drv_ir *ir, uint32_t (*loops)[2], uint32_
 	memset(free_until, 0, sizeof free_until);
 	for (uint32_t k = 0; k < n_iv; k++) {
 		unsigned p;
-		for (p = top; p < GM_NUM_SGPRS; p++)
+		for (p = top; p < ISA_NUM_SGPRS; p++)
 			if (!free_until[p] || free_until[p] < iv[k].start + 1)
 				break;
-		if (p >= GM_NUM_SGPRS) {
+		if (p >= ISA_NUM_SGPRS) {
 			scalar[iv[k].id] = false;   /* stays a VGPR value */
 			continue;
 		}

@@ -19,7 +19,7 @@
  *     -> drv_lower_io.c         prologue / epilogue: vertex fetch, exports,
  *                               streamout stores, ESGS / GSVS rings
  *     -> drv_ra.c               linear-scan register allocation
- *     -> drv_emit.c             ISA assembly text -> gm_isa_assemble
+ *     -> drv_emit.c             ISA assembly text -> isa_assemble
  *   drv_ir_validate.c runs after every IR pass.
  *
  * The shader ABI (what the state tracker / PM4 emitter must provide) is

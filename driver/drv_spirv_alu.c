@@ -9,10 +9,10 @@
 
 static uint32_t smod(struct ctx *c, uint32_t a, uint32_t b)
 {
-	uint32_t r = V2(c, GM_OP_V_REM_I32, a, b);
-	uint32_t fix = V2(c, GM_OP_V_AND_B32, icmp(c, GM_OP_V_CMP_LT_I32, V2(c, GM_OP_V_XOR_B32, r, b), K(c, 0)),
-			  icmp(c, GM_OP_V_CMP_NE_I32, r, K(c, 0)));
-	return sel(c, fix, V2(c, GM_OP_V_ADD_U32, r, b), r);
+	uint32_t r = V2(c, ISA_OP_V_REM_I32, a, b);
+	uint32_t fix = V2(c, ISA_OP_V_AND_B32, icmp(c, ISA_OP_V_CMP_LT_I32, V2(c, ISA_OP_V_XOR_B32, r, b), K(c, 0)),
+			  icmp(c, ISA_OP_V_CMP_NE_I32, r, K(c, 0)));
+	return sel(c, fix, V2(c, ISA_OP_V_ADD_U32, r, b), r);
 }
 
 uint32_t drv_sx_binop(struct ctx *c, uint16_t op, uint32_t a, uint32_t b)
@@ -24,38 +24,38 @@ uint32_t drv_sx_binop(struct ctx *c, uint16_t op, uint32_t a, uint32_t b)
 	case SpvOpFDiv: return fdiv_(c, a, b);
 	case SpvOpFRem: return fsub_(c, a, fmul_(c, b, ftrunc_(c, fdiv_(c, a, b))));
 	case SpvOpFMod: return fsub_(c, a, fmul_(c, b, ffloor_(c, fdiv_(c, a, b))));
-	case SpvOpIAdd: return V2(c, GM_OP_V_ADD_U32, a, b);
-	case SpvOpISub: return V2(c, GM_OP_V_SUB_U32, a, b);
-	case SpvOpIMul: return V2(c, GM_OP_V_MUL_LO_U32, a, b);
-	case SpvOpUDiv: return V2(c, GM_OP_V_DIV_U32, a, b);
-	case SpvOpSDiv: return V2(c, GM_OP_V_DIV_I32, a, b);
-	case SpvOpUMod: return V2(c, GM_OP_V_REM_U32, a, b);
-	case SpvOpSRem: return V2(c, GM_OP_V_REM_I32, a, b);
+	case SpvOpIAdd: return V2(c, ISA_OP_V_ADD_U32, a, b);
+	case SpvOpISub: return V2(c, ISA_OP_V_SUB_U32, a, b);
+	case SpvOpIMul: return V2(c, ISA_OP_V_MUL_LO_U32, a, b);
+	case SpvOpUDiv: return V2(c, ISA_OP_V_DIV_U32, a, b);
+	case SpvOpSDiv: return V2(c, ISA_OP_V_DIV_I32, a, b);
+	case SpvOpUMod: return V2(c, ISA_OP_V_REM_U32, a, b);
+	case SpvOpSRem: return V2(c, ISA_OP_V_REM_I32, a, b);
 	case SpvOpSMod: return smod(c, a, b);
-	case SpvOpShiftLeftLogical: return V2(c, GM_OP_V_LSHL_B32, a, b);
-	case SpvOpShiftRightLogical: return V2(c, GM_OP_V_LSHR_B32, a, b);
-	case SpvOpShiftRightArithmetic: return V2(c, GM_OP_V_ASHR_I32, a, b);
-	case SpvOpBitwiseAnd: case SpvOpLogicalAnd: return V2(c, GM_OP_V_AND_B32, a, b);
-	case SpvOpBitwiseOr: case SpvOpLogicalOr: return V2(c, GM_OP_V_OR_B32, a, b);
-	case SpvOpBitwiseXor: case SpvOpLogicalNotEqual: return V2(c, GM_OP_V_XOR_B32, a, b);
-	case SpvOpLogicalEqual: case SpvOpIEqual: return icmp(c, GM_OP_V_CMP_EQ_I32, a, b);
-	case SpvOpINotEqual: return icmp(c, GM_OP_V_CMP_NE_I32, a, b);
-	case SpvOpUGreaterThan: return icmp(c, GM_OP_V_CMP_GT_U32, a, b);
-	case SpvOpSGreaterThan: return icmp(c, GM_OP_V_CMP_GT_I32, a, b);
-	case SpvOpUGreaterThanEqual: return icmp(c, GM_OP_V_CMP_GE_U32, a, b);
-	case SpvOpSGreaterThanEqual: return icmp(c, GM_OP_V_CMP_GE_I32, a, b);
-	case SpvOpULessThan: return icmp(c, GM_OP_V_CMP_LT_U32, a, b);
-	case SpvOpSLessThan: return icmp(c, GM_OP_V_CMP_LT_I32, a, b);
-	case SpvOpULessThanEqual: return icmp(c, GM_OP_V_CMP_LE_U32, a, b);
-	case SpvOpSLessThanEqual: return icmp(c, GM_OP_V_CMP_LE_I32, a, b);
+	case SpvOpShiftLeftLogical: return V2(c, ISA_OP_V_LSHL_B32, a, b);
+	case SpvOpShiftRightLogical: return V2(c, ISA_OP_V_LSHR_B32, a, b);
+	case SpvOpShiftRightArithmetic: return V2(c, ISA_OP_V_ASHR_I32, a, b);
+	case SpvOpBitwiseAnd: case SpvOpLogicalAnd: return V2(c, ISA_OP_V_AND_B32, a, b);
+	case SpvOpBitwiseOr: case SpvOpLogicalOr: return V2(c, ISA_OP_V_OR_B32, a, b);
+	case SpvOpBitwiseXor: case SpvOpLogicalNotEqual: return V2(c, ISA_OP_V_XOR_B32, a, b);
+	case SpvOpLogicalEqual: case SpvOpIEqual: return icmp(c, ISA_OP_V_CMP_EQ_I32, a, b);
+	case SpvOpINotEqual: return icmp(c, ISA_OP_V_CMP_NE_I32, a, b);
+	case SpvOpUGreaterThan: return icmp(c, ISA_OP_V_CMP_GT_U32, a, b);
+	case SpvOpSGreaterThan: return icmp(c, ISA_OP_V_CMP_GT_I32, a, b);
+	case SpvOpUGreaterThanEqual: return icmp(c, ISA_OP_V_CMP_GE_U32, a, b);
+	case SpvOpSGreaterThanEqual: return icmp(c, ISA_OP_V_CMP_GE_I32, a, b);
+	case SpvOpULessThan: return icmp(c, ISA_OP_V_CMP_LT_U32, a, b);
+	case SpvOpSLessThan: return icmp(c, ISA_OP_V_CMP_LT_I32, a, b);
+	case SpvOpULessThanEqual: return icmp(c, ISA_OP_V_CMP_LE_U32, a, b);
+	case SpvOpSLessThanEqual: return icmp(c, ISA_OP_V_CMP_LE_I32, a, b);
 	case SpvOpFOrdEqual: return fcmp(c, C_EQ, a, b);
 	case SpvOpFUnordNotEqual: return fcmp(c, C_NE, a, b);
 	case SpvOpFOrdLessThan: return fcmp(c, C_LT, a, b);
 	case SpvOpFOrdGreaterThan: return fcmp(c, C_GT, a, b);
 	case SpvOpFOrdLessThanEqual: return fcmp(c, C_LE, a, b);
 	case SpvOpFOrdGreaterThanEqual: return fcmp(c, C_GE, a, b);
-	case SpvOpFOrdNotEqual: return V2(c, GM_OP_V_OR_B32, fcmp(c, C_LT, a, b), fcmp(c, C_GT, a, b));
-	case SpvOpFUnordEqual: return bnot(c, V2(c, GM_OP_V_OR_B32, fcmp(c, C_LT, a, b), fcmp(c, C_GT, a, b)));
+	case SpvOpFOrdNotEqual: return V2(c, ISA_OP_V_OR_B32, fcmp(c, C_LT, a, b), fcmp(c, C_GT, a, b));
+	case SpvOpFUnordEqual: return bnot(c, V2(c, ISA_OP_V_OR_B32, fcmp(c, C_LT, a, b), fcmp(c, C_GT, a, b)));
 	case SpvOpFUnordLessThan: return bnot(c, fcmp(c, C_GE, a, b));
 	case SpvOpFUnordGreaterThan: return bnot(c, fcmp(c, C_LE, a, b));
 	case SpvOpFUnordLessThanEqual: return bnot(c, fcmp(c, C_GT, a, b));
@@ -71,21 +71,21 @@ uint32_t drv_sx_unop(struct ctx *c, uint16_t op, uint32_t a, uint32_t src_t, uin
 	bool d64 = ds && ds->width == 64;
 	switch (op) {
 	case SpvOpFNegate: return fneg_(c, a);
-	case SpvOpSNegate: return V2(c, GM_OP_V_SUB_U32, K(c, 0), a);
-	case SpvOpNot: return V1(c, GM_OP_V_NOT_B32, a);
+	case SpvOpSNegate: return V2(c, ISA_OP_V_SUB_U32, K(c, 0), a);
+	case SpvOpNot: return V1(c, ISA_OP_V_NOT_B32, a);
 	case SpvOpLogicalNot: return bnot(c, a);
-	case SpvOpBitReverse: return V1(c, GM_OP_V_BFREV_B32, a);
-	case SpvOpBitCount: return V1(c, GM_OP_V_BCNT_U32, a);
-	case SpvOpConvertFToS: return V1(c, is64(c, a) ? GM_OP_V_CVT_I32_F64 : GM_OP_V_CVT_I32_F32, a);
-	case SpvOpConvertFToU: return V1(c, is64(c, a) ? GM_OP_V_CVT_U32_F64 : GM_OP_V_CVT_U32_F32, a);
-	case SpvOpConvertSToF: return V1(c, d64 ? GM_OP_V_CVT_F64_I32 : GM_OP_V_CVT_F32_I32, a);
-	case SpvOpConvertUToF: return V1(c, d64 ? GM_OP_V_CVT_F64_U32 : GM_OP_V_CVT_F32_U32, a);
+	case SpvOpBitReverse: return V1(c, ISA_OP_V_BFREV_B32, a);
+	case SpvOpBitCount: return V1(c, ISA_OP_V_BCNT_U32, a);
+	case SpvOpConvertFToS: return V1(c, is64(c, a) ? ISA_OP_V_CVT_I32_F64 : ISA_OP_V_CVT_I32_F32, a);
+	case SpvOpConvertFToU: return V1(c, is64(c, a) ? ISA_OP_V_CVT_U32_F64 : ISA_OP_V_CVT_U32_F32, a);
+	case SpvOpConvertSToF: return V1(c, d64 ? ISA_OP_V_CVT_F64_I32 : ISA_OP_V_CVT_F32_I32, a);
+	case SpvOpConvertUToF: return V1(c, d64 ? ISA_OP_V_CVT_F64_U32 : ISA_OP_V_CVT_F32_U32, a);
 	case SpvOpFConvert:
 		if (d64 == is64(c, a))
 			return a;
-		return V1(c, d64 ? GM_OP_V_CVT_F64_F32 : GM_OP_V_CVT_F32_F64, a);
+		return V1(c, d64 ? ISA_OP_V_CVT_F64_F32 : ISA_OP_V_CVT_F32_F64, a);
 	case SpvOpUConvert: case SpvOpSConvert: case SpvOpCopyObject: return a;
-	case SpvOpIsNan: return is64(c, a) ? fcmp(c, C_NE, a, a) : icmp(c, GM_OP_V_CMP_U_F32, a, a);
+	case SpvOpIsNan: return is64(c, a) ? fcmp(c, C_NE, a, a) : icmp(c, ISA_OP_V_CMP_U_F32, a, a);
 	case SpvOpIsInf: return fcmp(c, C_EQ, fabs_(c, a), FK(c, a, INFINITY));
 	default:
 		(void)ss;
@@ -122,8 +122,8 @@ static uint32_t fsign_(struct ctx *c, uint32_t a)
 	return sel(c, fcmp(c, C_GT, a, zero), one, sel(c, fcmp(c, C_LT, a, FK(c, a, 0.0)), mone, zero));
 }
 
-static uint32_t fexp2_(struct ctx *c, uint32_t a) { return V1(c, GM_OP_V_EXP_F32, a); }
-static uint32_t flog2_(struct ctx *c, uint32_t a) { return V1(c, GM_OP_V_LOG_F32, a); }
+static uint32_t fexp2_(struct ctx *c, uint32_t a) { return V1(c, ISA_OP_V_EXP_F32, a); }
+static uint32_t flog2_(struct ctx *c, uint32_t a) { return V1(c, ISA_OP_V_LOG_F32, a); }
 static uint32_t fexp_(struct ctx *c, uint32_t a) { return fexp2_(c, fmul_(c, a, K(c, fbits(1.44269504f)))); }
 
 uint32_t drv_sx_dot(struct ctx *c, const uint32_t *a, const uint32_t *b, uint32_t n)
@@ -141,7 +141,7 @@ static uint32_t round_even_f64(struct ctx *c, uint32_t x)
 	uint32_t tie = fcmp(c, C_EQ, fsub_(c, r, x), FK(c, x, 0.5));
 	uint32_t half = fmul_(c, r, FK(c, x, 0.5));
 	uint32_t odd = fcmp(c, C_NE, ffloor_(c, half), half);
-	return sel(c, V2(c, GM_OP_V_AND_B32, tie, odd), fsub_(c, r, FK(c, x, 1.0)), r);
+	return sel(c, V2(c, ISA_OP_V_AND_B32, tie, odd), fsub_(c, r, FK(c, x, 1.0)), r);
 }
 
 bool drv_sx_ext_inst(struct ctx *c, const uint32_t *w, uint32_t n)
@@ -227,20 +227,20 @@ bool drv_sx_ext_inst(struct ctx *c, const uint32_t *w, uint32_t n)
 			bool f64 = x && is64(c, x);
 			switch (inst) {
 			case GLSLstd450Round: case GLSLstd450RoundEven:
-				r = f64 ? round_even_f64(c, x) : V1(c, GM_OP_V_RNDNE_F32, x); break;
+				r = f64 ? round_even_f64(c, x) : V1(c, ISA_OP_V_RNDNE_F32, x); break;
 			case GLSLstd450Trunc: r = ftrunc_(c, x); break;
 			case GLSLstd450FAbs: r = fabs_(c, x); break;
-			case GLSLstd450SAbs: r = V2(c, GM_OP_V_MAX_I32, x, V2(c, GM_OP_V_SUB_U32, K(c, 0), x)); break;
+			case GLSLstd450SAbs: r = V2(c, ISA_OP_V_MAX_I32, x, V2(c, ISA_OP_V_SUB_U32, K(c, 0), x)); break;
 			case GLSLstd450FSign: r = fsign_(c, x); break;
-			case GLSLstd450SSign: r = V2(c, GM_OP_V_MIN_I32, V2(c, GM_OP_V_MAX_I32, x, K(c, (uint32_t)-1)), K(c, 1)); break;
+			case GLSLstd450SSign: r = V2(c, ISA_OP_V_MIN_I32, V2(c, ISA_OP_V_MAX_I32, x, K(c, (uint32_t)-1)), K(c, 1)); break;
 			case GLSLstd450Floor: r = ffloor_(c, x); break;
 			case GLSLstd450Ceil: r = fceil_(c, x); break;
 			case GLSLstd450Fract: r = ffract_(c, x); break;
 			case GLSLstd450Radians: r = fmul_(c, x, FK(c, x, M_PI / 180.0)); break;
 			case GLSLstd450Degrees: r = fmul_(c, x, FK(c, x, 180.0 / M_PI)); break;
-			case GLSLstd450Sin: r = V1(c, GM_OP_V_SIN_F32, x); break;
-			case GLSLstd450Cos: r = V1(c, GM_OP_V_COS_F32, x); break;
-			case GLSLstd450Tan: r = fdiv_(c, V1(c, GM_OP_V_SIN_F32, x), V1(c, GM_OP_V_COS_F32, x)); break;
+			case GLSLstd450Sin: r = V1(c, ISA_OP_V_SIN_F32, x); break;
+			case GLSLstd450Cos: r = V1(c, ISA_OP_V_COS_F32, x); break;
+			case GLSLstd450Tan: r = fdiv_(c, V1(c, ISA_OP_V_SIN_F32, x), V1(c, ISA_OP_V_COS_F32, x)); break;
 			case GLSLstd450Atan: r = f32_atan2(c, x, K(c, fbits(1.0f))); break;
 			case GLSLstd450Atan2: r = f32_atan2(c, x, y); break;
 			case GLSLstd450Asin:
@@ -256,11 +256,11 @@ bool drv_sx_ext_inst(struct ctx *c, const uint32_t *w, uint32_t n)
 				break;
 			}
 			case GLSLstd450Asinh:
-				r = V1(c, GM_OP_V_LOG_F32, fadd_(c, x, fsqrt_(c, fmad_(c, x, x, K(c, fbits(1.0f))))));
+				r = V1(c, ISA_OP_V_LOG_F32, fadd_(c, x, fsqrt_(c, fmad_(c, x, x, K(c, fbits(1.0f))))));
 				r = fmul_(c, r, K(c, fbits(0.69314718f)));
 				break;
 			case GLSLstd450Acosh:
-				r = V1(c, GM_OP_V_LOG_F32, fadd_(c, x, fsqrt_(c, fmad_(c, x, x, K(c, fbits(-1.0f))))));
+				r = V1(c, ISA_OP_V_LOG_F32, fadd_(c, x, fsqrt_(c, fmad_(c, x, x, K(c, fbits(-1.0f))))));
 				r = fmul_(c, r, K(c, fbits(0.69314718f)));
 				break;
 			case GLSLstd450Atanh:
@@ -276,13 +276,13 @@ bool drv_sx_ext_inst(struct ctx *c, const uint32_t *w, uint32_t n)
 			case GLSLstd450InverseSqrt: r = frsq_(c, x); break;
 			case GLSLstd450FMin: case GLSLstd450NMin: r = fmin_(c, x, y); break;
 			case GLSLstd450FMax: case GLSLstd450NMax: r = fmax_(c, x, y); break;
-			case GLSLstd450UMin: r = V2(c, GM_OP_V_MIN_U32, x, y); break;
-			case GLSLstd450UMax: r = V2(c, GM_OP_V_MAX_U32, x, y); break;
-			case GLSLstd450SMin: r = V2(c, GM_OP_V_MIN_I32, x, y); break;
-			case GLSLstd450SMax: r = V2(c, GM_OP_V_MAX_I32, x, y); break;
+			case GLSLstd450UMin: r = V2(c, ISA_OP_V_MIN_U32, x, y); break;
+			case GLSLstd450UMax: r = V2(c, ISA_OP_V_MAX_U32, x, y); break;
+			case GLSLstd450SMin: r = V2(c, ISA_OP_V_MIN_I32, x, y); break;
+			case GLSLstd450SMax: r = V2(c, ISA_OP_V_MAX_I32, x, y); break;
 			case GLSLstd450FClamp: case GLSLstd450NClamp: r = fmin_(c, fmax_(c, x, y), z); break;
-			case GLSLstd450UClamp: r = V2(c, GM_OP_V_MIN_U32, V2(c, GM_OP_V_MAX_U32, x, y), z); break;
-			case GLSLstd450SClamp: r = V2(c, GM_OP_V_MIN_I32, V2(c, GM_OP_V_MAX_I32, x, y), z); break;
+			case GLSLstd450UClamp: r = V2(c, ISA_OP_V_MIN_U32, V2(c, ISA_OP_V_MAX_U32, x, y), z); break;
+			case GLSLstd450SClamp: r = V2(c, ISA_OP_V_MIN_I32, V2(c, ISA_OP_V_MAX_I32, x, y), z); break;
 			case GLSLstd450FMix: r = fmad_(c, fsub_(c, y, x), z, x); break;
 			case GLSLstd450Step: r = sel(c, fcmp(c, C_LT, y, x), FK(c, y, 0.0), FK(c, y, 1.0)); break;
 			case GLSLstd450SmoothStep: {
@@ -292,21 +292,21 @@ bool drv_sx_ext_inst(struct ctx *c, const uint32_t *w, uint32_t n)
 				break;
 			}
 			case GLSLstd450Fma:
-				r = f64 ? drv_ir_valu(c->ir, GM_OP_V_FMA_F64, 2, x, y, z) : V3(c, GM_OP_V_FMA_F32, x, y, z);
+				r = f64 ? drv_ir_valu(c->ir, ISA_OP_V_FMA_F64, 2, x, y, z) : V3(c, ISA_OP_V_FMA_F32, x, y, z);
 				break;
-			case GLSLstd450Ldexp: r = V2(c, GM_OP_V_LDEXP_F32, x, y); break;
-			case GLSLstd450FindILsb: r = V1(c, GM_OP_V_FINDLSB_B32, x); break;
-			case GLSLstd450FindSMsb: r = V1(c, GM_OP_V_FINDMSB_I32, x); break;
-			case GLSLstd450FindUMsb: r = V1(c, GM_OP_V_FINDMSB_U32, x); break;
+			case GLSLstd450Ldexp: r = V2(c, ISA_OP_V_LDEXP_F32, x, y); break;
+			case GLSLstd450FindILsb: r = V1(c, ISA_OP_V_FINDLSB_B32, x); break;
+			case GLSLstd450FindSMsb: r = V1(c, ISA_OP_V_FINDMSB_I32, x); break;
+			case GLSLstd450FindUMsb: r = V1(c, ISA_OP_V_FINDMSB_U32, x); break;
 			case GLSLstd450PackDouble2x32: r = pack(c, a[0].v[0], a[0].v[1]); break;
 			case GLSLstd450UnpackDouble2x32: r = j ? hi(c, a[0].v[0]) : lo(c, a[0].v[0]); break;
 			case GLSLstd450PackHalf2x16:
-				r = V2(c, GM_OP_V_OR_B32, V1(c, GM_OP_V_CVT_F16_F32, a[0].v[0]),
-				       V2(c, GM_OP_V_LSHL_B32, V1(c, GM_OP_V_CVT_F16_F32, a[0].v[1]), K(c, 16)));
+				r = V2(c, ISA_OP_V_OR_B32, V1(c, ISA_OP_V_CVT_F16_F32, a[0].v[0]),
+				       V2(c, ISA_OP_V_LSHL_B32, V1(c, ISA_OP_V_CVT_F16_F32, a[0].v[1]), K(c, 16)));
 				break;
 			case GLSLstd450UnpackHalf2x16:
-				r = V1(c, GM_OP_V_CVT_F32_F16, j ? V2(c, GM_OP_V_LSHR_B32, a[0].v[0], K(c, 16))
-								: V2(c, GM_OP_V_AND_B32, a[0].v[0], K(c, 0xFFFF)));
+				r = V1(c, ISA_OP_V_CVT_F32_F16, j ? V2(c, ISA_OP_V_LSHR_B32, a[0].v[0], K(c, 16))
+								: V2(c, ISA_OP_V_AND_B32, a[0].v[0], K(c, 0xFFFF)));
 				break;
 			default:
 				ok = FAIL(c, XT_ERR_UNSUPPORTED, "GLSL.std.450 instruction %u is not supported by the driver", inst);

@@ -149,13 +149,13 @@ bool drv_sx_access_chain(struct ctx *c, const uint32_t *w, uint32_t n)
 				idx = o.v[0];
 				put(&o);
 				if (reg) {
-					uint32_t d = V2(c, GM_OP_V_MUL_LO_U32, idx, K(c, es));
-					p.dyn_slot = p.dyn_slot ? V2(c, GM_OP_V_ADD_U32, p.dyn_slot, d) : d;
+					uint32_t d = V2(c, ISA_OP_V_MUL_LO_U32, idx, K(c, es));
+					p.dyn_slot = p.dyn_slot ? V2(c, ISA_OP_V_ADD_U32, p.dyn_slot, d) : d;
 					if (!cands_add(c, &p, es, t->count))
 						return false;
 				} else {
-					uint32_t d = V2(c, GM_OP_V_MUL_LO_U32, idx, K(c, bstride));
-					p.dyn_byte = p.dyn_byte ? V2(c, GM_OP_V_ADD_U32, p.dyn_byte, d) : d;
+					uint32_t d = V2(c, ISA_OP_V_MUL_LO_U32, idx, K(c, bstride));
+					p.dyn_byte = p.dyn_byte ? V2(c, ISA_OP_V_ADD_U32, p.dyn_byte, d) : d;
 				}
 			}
 			if (t->op == SpvOpTypeVector)
@@ -197,7 +197,7 @@ static bool load_mem(struct ctx *c, const struct drv_sptr *p, uint32_t t, uint32
 	case SpvOpTypeFloat: {
 		uint32_t x = drv_ir_op1(c->ir, DRV_OP_LOAD_BUF, ty->width == 64 ? 2 : 1, p->dyn_byte, slot, byte);
 		if (ty->op == SpvOpTypeBool)
-			x = icmp(c, GM_OP_V_CMP_NE_I32, x, K(c, 0));
+			x = icmp(c, ISA_OP_V_CMP_NE_I32, x, K(c, 0));
 		out[(*k)++] = x;
 		return true;
 	}
@@ -259,7 +259,7 @@ bool drv_sx_load(struct ctx *c, const uint32_t *w, uint32_t n)
 			out[j] = drv_ir_reg_read(c->ir, v->reg_base + p.slot + p.cands[0] + j);
 			for (uint32_t q = 1; q < p.n_cands; q++) {
 				uint32_t r = drv_ir_reg_read(c->ir, v->reg_base + p.slot + p.cands[q] + j);
-				out[j] = sel(c, icmp(c, GM_OP_V_CMP_EQ_I32, p.dyn_slot, K(c, p.cands[q])), r, out[j]);
+				out[j] = sel(c, icmp(c, ISA_OP_V_CMP_EQ_I32, p.dyn_slot, K(c, p.cands[q])), r, out[j]);
 			}
 		}
 	} else if (v->storage == SpvStorageClassUniformConstant || v->storage == SpvStorageClassUniform) {
@@ -304,7 +304,7 @@ bool drv_sx_store(struct ctx *c, uint32_t ptr, uint32_t val)
 		for (uint32_t q = 0; q < p.n_cands; q++) {
 			uint32_t r = v->reg_base + p.slot + p.cands[q] + j;
 			uint32_t old = drv_ir_reg_read(c->ir, r);
-			drv_ir_reg_write(c->ir, r, sel(c, icmp(c, GM_OP_V_CMP_EQ_I32, p.dyn_slot, K(c, p.cands[q])),
+			drv_ir_reg_write(c->ir, r, sel(c, icmp(c, ISA_OP_V_CMP_EQ_I32, p.dyn_slot, K(c, p.cands[q])),
 						       o.v[j], old));
 		}
 	}

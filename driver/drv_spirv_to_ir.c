@@ -271,7 +271,7 @@ bool drv_sx_instruction(struct ctx *c, uint16_t op, const uint32_t *w, uint32_t 
 			return false;
 		out[0] = a.v[0];
 		for (uint32_t i = 1; i < a.n; i++)
-			out[0] = sel(c, icmp(c, GM_OP_V_CMP_EQ_I32, b.v[0], K(c, i)), a.v[i], out[0]);
+			out[0] = sel(c, icmp(c, ISA_OP_V_CMP_EQ_I32, b.v[0], K(c, i)), a.v[i], out[0]);
 		ok = def(c, w[2], w[1], out, 1);
 		put(&a);
 		put(&b);
@@ -282,7 +282,7 @@ bool drv_sx_instruction(struct ctx *c, uint16_t op, const uint32_t *w, uint32_t 
 		if (n < 6 || !get3(c, w[3], w[4], w[5], &a, &b, &d))
 			return false;
 		for (uint32_t i = 0; i < a.n && i < 16; i++)
-			out[i] = sel(c, icmp(c, GM_OP_V_CMP_EQ_I32, d.v[0], K(c, i)), b.v[0], a.v[i]);
+			out[i] = sel(c, icmp(c, ISA_OP_V_CMP_EQ_I32, d.v[0], K(c, i)), b.v[0], a.v[i]);
 		ok = def(c, w[2], w[1], out, a.n);
 		put(&a);
 		put(&b);
@@ -307,7 +307,7 @@ bool drv_sx_instruction(struct ctx *c, uint16_t op, const uint32_t *w, uint32_t 
 			return false;
 		out[0] = a.v[0];
 		for (uint32_t i = 1; i < a.n; i++)
-			out[0] = V2(c, op == SpvOpAny ? GM_OP_V_OR_B32 : GM_OP_V_AND_B32, out[0], a.v[i]);
+			out[0] = V2(c, op == SpvOpAny ? ISA_OP_V_OR_B32 : ISA_OP_V_AND_B32, out[0], a.v[i]);
 		ok = def(c, w[2], w[1], out, 1);
 		put(&a);
 		return ok;
@@ -340,10 +340,10 @@ bool drv_sx_instruction(struct ctx *c, uint16_t op, const uint32_t *w, uint32_t 
 				return false;
 		for (uint32_t j = 0; j < o[0].n; j++) {
 			uint32_t off = o[2].v[0], cnt = o[3].v[0];
-			uint32_t ones = V2(c, GM_OP_V_SUB_U32, V2(c, GM_OP_V_LSHL_B32, K(c, 1), cnt), K(c, 1));
-			uint32_t mask = sel(c, icmp(c, GM_OP_V_CMP_GE_U32, cnt, K(c, 32)), K(c, 0xFFFFFFFFu), ones);
-			mask = V2(c, GM_OP_V_LSHL_B32, mask, off);
-			out[j] = V3(c, GM_OP_V_BFI_B32, mask, V2(c, GM_OP_V_LSHL_B32, o[1].v[j], off), o[0].v[j]);
+			uint32_t ones = V2(c, ISA_OP_V_SUB_U32, V2(c, ISA_OP_V_LSHL_B32, K(c, 1), cnt), K(c, 1));
+			uint32_t mask = sel(c, icmp(c, ISA_OP_V_CMP_GE_U32, cnt, K(c, 32)), K(c, 0xFFFFFFFFu), ones);
+			mask = V2(c, ISA_OP_V_LSHL_B32, mask, off);
+			out[j] = V3(c, ISA_OP_V_BFI_B32, mask, V2(c, ISA_OP_V_LSHL_B32, o[1].v[j], off), o[0].v[j]);
 		}
 		ok = def(c, w[2], w[1], out, o[0].n);
 		for (unsigned i = 0; i < 4; i++)
@@ -357,9 +357,9 @@ bool drv_sx_instruction(struct ctx *c, uint16_t op, const uint32_t *w, uint32_t 
 			if (!get(c, w[3 + i], &o[i]))
 				return false;
 		for (uint32_t j = 0; j < o[0].n; j++) {
-			uint32_t x = V3(c, op == SpvOpBitFieldSExtract ? GM_OP_V_BFE_I32 : GM_OP_V_BFE_U32, o[0].v[j],
+			uint32_t x = V3(c, op == SpvOpBitFieldSExtract ? ISA_OP_V_BFE_I32 : ISA_OP_V_BFE_U32, o[0].v[j],
 					o[1].v[0], o[2].v[0]);
-			out[j] = sel(c, icmp(c, GM_OP_V_CMP_GE_U32, o[2].v[0], K(c, 32)), o[0].v[j], x);
+			out[j] = sel(c, icmp(c, ISA_OP_V_CMP_GE_U32, o[2].v[0], K(c, 32)), o[0].v[j], x);
 		}
 		ok = def(c, w[2], w[1], out, o[0].n);
 		for (unsigned i = 0; i < 3; i++)

@@ -22,7 +22,7 @@
 #include <spirv/unified1/spirv.h>
 
 #include "drv_spirv.h"
-#include "gm_isa.h"
+#include "isa.h"
 
 #define MAX_CONSTRUCTS 60
 #define MAX_CANDIDATES 4096
@@ -63,13 +63,13 @@ static inline uint32_t FK(struct ctx *c, uint32_t like, double v)
 	return is64(c, like) ? K64(c, dbits(v)) : K(c, fbits((float)v));
 }
 
-static inline uint32_t V1(struct ctx *c, unsigned op, uint32_t a) { return drv_ir_valu(c->ir, op, gm_isa_ops[op].dst_regs, a, 0, 0); }
-static inline uint32_t V2(struct ctx *c, unsigned op, uint32_t a, uint32_t b) { return drv_ir_valu(c->ir, op, gm_isa_ops[op].dst_regs, a, b, 0); }
-static inline uint32_t V3(struct ctx *c, unsigned op, uint32_t a, uint32_t b, uint32_t d) { return drv_ir_valu(c->ir, op, gm_isa_ops[op].dst_regs, a, b, d); }
+static inline uint32_t V1(struct ctx *c, unsigned op, uint32_t a) { return drv_ir_valu(c->ir, op, isa_ops[op].dst_regs, a, 0, 0); }
+static inline uint32_t V2(struct ctx *c, unsigned op, uint32_t a, uint32_t b) { return drv_ir_valu(c->ir, op, isa_ops[op].dst_regs, a, b, 0); }
+static inline uint32_t V3(struct ctx *c, unsigned op, uint32_t a, uint32_t b, uint32_t d) { return drv_ir_valu(c->ir, op, isa_ops[op].dst_regs, a, b, d); }
 
 static inline uint32_t VF(struct ctx *c, unsigned op, uint8_t flags, uint32_t a, uint32_t b)
 {
-	struct drv_ins in = { .op = DRV_OP_VALU, .gm_op = (uint16_t)op, .size = gm_isa_ops[op].dst_regs,
+	struct drv_ins in = { .op = DRV_OP_VALU, .gm_op = (uint16_t)op, .size = isa_ops[op].dst_regs,
 			      .flags = flags, .n_src = 2, .src = { a, b } };
 	return drv_ir_emit(c->ir, &in);
 }
@@ -82,50 +82,50 @@ static inline uint32_t pack(struct ctx *c, uint32_t l, uint32_t h)
 	return drv_ir_emit(c->ir, &in);
 }
 
-static inline uint32_t fadd_(struct ctx *c, uint32_t a, uint32_t b) { return is64(c, a) ? V2(c, GM_OP_V_ADD_F64, a, b) : V2(c, GM_OP_V_ADD_F32, a, b); }
-static inline uint32_t fsub_(struct ctx *c, uint32_t a, uint32_t b) { return is64(c, a) ? VF(c, GM_OP_V_ADD_F64, GM_FLAG_NEG1, a, b) : V2(c, GM_OP_V_SUB_F32, a, b); }
-static inline uint32_t fmul_(struct ctx *c, uint32_t a, uint32_t b) { return is64(c, a) ? V2(c, GM_OP_V_MUL_F64, a, b) : V2(c, GM_OP_V_MUL_F32, a, b); }
-static inline uint32_t fdiv_(struct ctx *c, uint32_t a, uint32_t b) { return is64(c, a) ? V2(c, GM_OP_V_DIV_F64, a, b) : V2(c, GM_OP_V_DIV_F32, a, b); }
-static inline uint32_t fmin_(struct ctx *c, uint32_t a, uint32_t b) { return is64(c, a) ? V2(c, GM_OP_V_MIN_F64, a, b) : V2(c, GM_OP_V_MIN_F32, a, b); }
-static inline uint32_t fmax_(struct ctx *c, uint32_t a, uint32_t b) { return is64(c, a) ? V2(c, GM_OP_V_MAX_F64, a, b) : V2(c, GM_OP_V_MAX_F32, a, b); }
-static inline uint32_t ffloor_(struct ctx *c, uint32_t a) { return is64(c, a) ? V1(c, GM_OP_V_FLOOR_F64, a) : V1(c, GM_OP_V_FLOOR_F32, a); }
-static inline uint32_t ftrunc_(struct ctx *c, uint32_t a) { return is64(c, a) ? V1(c, GM_OP_V_TRUNC_F64, a) : V1(c, GM_OP_V_TRUNC_F32, a); }
-static inline uint32_t ffract_(struct ctx *c, uint32_t a) { return is64(c, a) ? V1(c, GM_OP_V_FRACT_F64, a) : V1(c, GM_OP_V_FRACT_F32, a); }
-static inline uint32_t fsqrt_(struct ctx *c, uint32_t a) { return is64(c, a) ? V1(c, GM_OP_V_SQRT_F64, a) : V1(c, GM_OP_V_SQRT_F32, a); }
-static inline uint32_t frsq_(struct ctx *c, uint32_t a) { return is64(c, a) ? V1(c, GM_OP_V_RSQ_F64, a) : V1(c, GM_OP_V_RSQ_F32, a); }
+static inline uint32_t fadd_(struct ctx *c, uint32_t a, uint32_t b) { return is64(c, a) ? V2(c, ISA_OP_V_ADD_F64, a, b) : V2(c, ISA_OP_V_ADD_F32, a, b); }
+static inline uint32_t fsub_(struct ctx *c, uint32_t a, uint32_t b) { return is64(c, a) ? VF(c, ISA_OP_V_ADD_F64, ISA_FLAG_NEG1, a, b) : V2(c, ISA_OP_V_SUB_F32, a, b); }
+static inline uint32_t fmul_(struct ctx *c, uint32_t a, uint32_t b) { return is64(c, a) ? V2(c, ISA_OP_V_MUL_F64, a, b) : V2(c, ISA_OP_V_MUL_F32, a, b); }
+static inline uint32_t fdiv_(struct ctx *c, uint32_t a, uint32_t b) { return is64(c, a) ? V2(c, ISA_OP_V_DIV_F64, a, b) : V2(c, ISA_OP_V_DIV_F32, a, b); }
+static inline uint32_t fmin_(struct ctx *c, uint32_t a, uint32_t b) { return is64(c, a) ? V2(c, ISA_OP_V_MIN_F64, a, b) : V2(c, ISA_OP_V_MIN_F32, a, b); }
+static inline uint32_t fmax_(struct ctx *c, uint32_t a, uint32_t b) { return is64(c, a) ? V2(c, ISA_OP_V_MAX_F64, a, b) : V2(c, ISA_OP_V_MAX_F32, a, b); }
+static inline uint32_t ffloor_(struct ctx *c, uint32_t a) { return is64(c, a) ? V1(c, ISA_OP_V_FLOOR_F64, a) : V1(c, ISA_OP_V_FLOOR_F32, a); }
+static inline uint32_t ftrunc_(struct ctx *c, uint32_t a) { return is64(c, a) ? V1(c, ISA_OP_V_TRUNC_F64, a) : V1(c, ISA_OP_V_TRUNC_F32, a); }
+static inline uint32_t ffract_(struct ctx *c, uint32_t a) { return is64(c, a) ? V1(c, ISA_OP_V_FRACT_F64, a) : V1(c, ISA_OP_V_FRACT_F32, a); }
+static inline uint32_t fsqrt_(struct ctx *c, uint32_t a) { return is64(c, a) ? V1(c, ISA_OP_V_SQRT_F64, a) : V1(c, ISA_OP_V_SQRT_F32, a); }
+static inline uint32_t frsq_(struct ctx *c, uint32_t a) { return is64(c, a) ? V1(c, ISA_OP_V_RSQ_F64, a) : V1(c, ISA_OP_V_RSQ_F32, a); }
 /* a * b + d with two roundings (what a CPU computing a*b+d does) */
 static inline uint32_t fmad_(struct ctx *c, uint32_t a, uint32_t b, uint32_t d)
 {
-	return is64(c, a) ? fadd_(c, fmul_(c, a, b), d) : V3(c, GM_OP_V_MAD_F32, a, b, d);
+	return is64(c, a) ? fadd_(c, fmul_(c, a, b), d) : V3(c, ISA_OP_V_MAD_F32, a, b, d);
 }
 static inline uint32_t fneg_(struct ctx *c, uint32_t a)
 {
 	if (is64(c, a))
-		return pack(c, lo(c, a), V2(c, GM_OP_V_XOR_B32, hi(c, a), K(c, 0x80000000u)));
-	return V2(c, GM_OP_V_XOR_B32, a, K(c, 0x80000000u));
+		return pack(c, lo(c, a), V2(c, ISA_OP_V_XOR_B32, hi(c, a), K(c, 0x80000000u)));
+	return V2(c, ISA_OP_V_XOR_B32, a, K(c, 0x80000000u));
 }
 static inline uint32_t fabs_(struct ctx *c, uint32_t a)
 {
 	if (is64(c, a))
-		return pack(c, lo(c, a), V2(c, GM_OP_V_AND_B32, hi(c, a), K(c, 0x7FFFFFFFu)));
-	return V2(c, GM_OP_V_AND_B32, a, K(c, 0x7FFFFFFFu));
+		return pack(c, lo(c, a), V2(c, ISA_OP_V_AND_B32, hi(c, a), K(c, 0x7FFFFFFFu)));
+	return V2(c, ISA_OP_V_AND_B32, a, K(c, 0x7FFFFFFFu));
 }
 static inline uint32_t fceil_(struct ctx *c, uint32_t a)
 {
-	return is64(c, a) ? fneg_(c, ffloor_(c, fneg_(c, a))) : V1(c, GM_OP_V_CEIL_F32, a);
+	return is64(c, a) ? fneg_(c, ffloor_(c, fneg_(c, a))) : V1(c, ISA_OP_V_CEIL_F32, a);
 }
 
 enum cmpk { C_EQ, C_NE, C_LT, C_LE, C_GT, C_GE };
 static inline uint32_t fcmp(struct ctx *c, enum cmpk k, uint32_t a, uint32_t b)
 {
-	static const unsigned f32[] = { GM_OP_V_CMP_EQ_F32, GM_OP_V_CMP_NE_F32, GM_OP_V_CMP_LT_F32,
-					GM_OP_V_CMP_LE_F32, GM_OP_V_CMP_GT_F32, GM_OP_V_CMP_GE_F32 };
-	static const unsigned f64[] = { GM_OP_V_CMP_EQ_F64, GM_OP_V_CMP_NE_F64, GM_OP_V_CMP_LT_F64,
-					GM_OP_V_CMP_LE_F64, GM_OP_V_CMP_GT_F64, GM_OP_V_CMP_GE_F64 };
+	static const unsigned f32[] = { ISA_OP_V_CMP_EQ_F32, ISA_OP_V_CMP_NE_F32, ISA_OP_V_CMP_LT_F32,
+					ISA_OP_V_CMP_LE_F32, ISA_OP_V_CMP_GT_F32, ISA_OP_V_CMP_GE_F32 };
+	static const unsigned f64[] = { ISA_OP_V_CMP_EQ_F64, ISA_OP_V_CMP_NE_F64, ISA_OP_V_CMP_LT_F64,
+					ISA_OP_V_CMP_LE_F64, ISA_OP_V_CMP_GT_F64, ISA_OP_V_CMP_GE_F64 };
 	return drv_ir_cmp(c->ir, is64(c, a) ? f64[k] : f32[k], a, b);
 }
 static inline uint32_t icmp(struct ctx *c, unsigned op, uint32_t a, uint32_t b) { return drv_ir_cmp(c->ir, op, a, b); }
-static inline uint32_t bnot(struct ctx *c, uint32_t a) { return V2(c, GM_OP_V_XOR_B32, a, K(c, 1)); }
+static inline uint32_t bnot(struct ctx *c, uint32_t a) { return V2(c, ISA_OP_V_XOR_B32, a, K(c, 1)); }
 static inline uint32_t sel(struct ctx *c, uint32_t cond, uint32_t t, uint32_t f) { return drv_ir_select(c->ir, cond, t, f); }
 
 /* --- ids -------------------------------------------------------------------- */

@@ -1,12 +1,12 @@
 /*
- * gm_isa_asm.c - assembly text to shader dwords (docs/isa.md "Assembly
+ * isa_asm.c - assembly text to shader dwords (docs/isa.md "Assembly
  * syntax").  Used by tests, by `xfbtrace isa asm`, and to show people what
  * a shader does; the driver's compiler emits instructions directly.
  *
  * One pass parses every line into an instruction (sizes are known without
  * labels: only literals make an instruction longer, and branches take no
  * literal), a second resolves branch labels and encodes.  Operand validity
- * is checked by gm_isa_validate(), the same check the decoder applies, so
+ * is checked by isa_validate(), the same check the decoder applies, so
  * anything that assembles also decodes.
  */
 #include <ctype.h>
@@ -16,11 +16,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gm_isa.h"
+#include "isa.h"
 #include "xt_fault.h"
 
 struct asm_item {
-	struct gm_isa_inst inst;
+	struct isa_inst inst;
 	bool is_dword;              /* a `.dword` directive: literal holds it */
 	char label_ref[64];         /* branch target label, "" if numeric */
 	unsigned line;
@@ -71,8 +71,8 @@ static char *trim(char *s)
 
 static int find_op(const char *name)
 {
-	for (int i = 0; i < GM_OP_COUNT; i++)
-		if (!strcmp(gm_isa_ops[i].name, name))
+	for (int i = 0; i < ISA_OP_COUNT; i++)
+		if (!strcmp(isa_ops[i].name, name))
 			return i;
 	return -1;
 }
@@ -92,10 +92,10 @@ static bool parse_uint(const char *s, unsigned long *v)
 static bool parse_reg(const char *tok, unsigned *opd, unsigned *count)
 {
 	static const struct { const char *n; unsigned o, c; } named[] = {
-		{ "vcc", GM_OPD_VCC_LO, 2 }, { "vcc_lo", GM_OPD_VCC_LO, 1 }, { "vcc_hi", GM_OPD_VCC_HI, 1 },
-		{ "exec", GM_OPD_EXEC_LO, 2 }, { "exec_lo", GM_OPD_EXEC_LO, 1 },
-		{ "exec_hi", GM_OPD_EXEC_HI, 1 }, { "m0", GM_OPD_M0, 1 }, { "scc", GM_OPD_SCC, 1 },
-		{ "off", GM_OPD_NONE, 0 },
+		{ "vcc", ISA_OPD_VCC_LO, 2 }, { "vcc_lo", ISA_OPD_VCC_LO, 1 }, { "vcc_hi", ISA_OPD_VCC_HI, 1 },
+		{ "exec", ISA_OPD_EXEC_LO, 2 }, { "exec_lo", ISA_OPD_EXEC_LO, 1 },
+		{ "exec_hi", ISA_OPD_EXEC_HI, 1 }, { "m0", ISA_OPD_M0, 1 }, { "scc", ISA_OPD_SCC, 1 },
+		{ "off", ISA_OPD_NONE, 0 },
 	};
 	unsigned long a, b;
 	char *end;
@@ -123,11 +123,11 @@ static bool parse_reg(const char *tok, unsigned *opd, unsigned *count)
 			return false;
 		b = a;
 	}
-	if (tok[0] == 's' && a > GM_OPD_SGPR_LAST)
+	if (tok[0] == 's' && a > ISA_OPD_SGPR_LAST)
 		a = 1000;             /* rejected by validation with a clear message */
-	if (tok[0] == 'v' && a >= GM_NUM_VGPRS)
-		a = 1000 - GM_OPD_VGPR0;
-	*opd = tok[0] == 's' ? (unsigned)a : GM_OPD_VGPR0 + (unsigned)a;
+	if (tok[0] == 'v' && a >= ISA_NUM_VGPRS)
+		a = 1000 - ISA_OPD_VGPR0;
+	*opd = tok[0] == 's' ? (unsigned)a : ISA_OPD_VGPR0 + (unsigned)a;
 	if (*opd > 1000)
 		*opd = 1000;
 	*count = (unsigned)(b - a + 1);
@@ -140,7 +140,7 @@ static enum xt_rc set_literal(struct asm_state *st, uint32_t v, unsigned *opd)
 		return ASM_FAIL(st, "only one literal value per instruction");
 	st->have_literal = true;
 	st->literal = v;
-	*opd = GM_OPD_LITERAL;
+	*opd = ISA_OPD_LITERAL;
 	return XT_OK;
 }
 
@@ -174,8 +174,8 @@ static enum xt_rc parse_src(struct asm_state *st, const char *tok, unsigned regs
 		uint32_t bits;
 		if (*end)
 			return ASM_FAIL(st, "bad number '%s'", tok);
-		for (unsigned o = GM_OPD_F_HALF; o <= GM_OPD_F_LAST; o++) {
-			memcpy(&f, &(uint32_t){ gm_isa_inline_value(o) }, 4);
+		for (unsigned o = ISA_OPD_F_HALF; o <= ISA_OPD_F_LAST; o++) {
+			memcpy(&f, &(uint32_t){ isa_inline_value(o) }, 4);
 			if ((double)f == d) {
 				*opd = o;
 				return XT_OK;
@@ -199,9 +199,9 @@ static enum xt_rc parse_src(struct asm_state *st, const char *tok, unsigned regs
 		if (end == tok || *end || errno || v < -2147483648LL || v > 0xFFFFFFFFLL)
 			return ASM_FAIL(st, "bad operand '%s'", tok);
 		if (v >= 0 && v <= 64)
-			*opd = GM_OPD_INT_FIRST + (unsigned)v;
+			*opd = ISA_OPD_INT_FIRST + (unsigned)v;
 		else if (v < 0 && v >= -16)
-			*opd = GM_OPD_INT_FIRST + 64 + (unsigned)(-v);
+			*opd = ISA_OPD_INT_FIRST + 64 + (unsigned)(-v);
 		else
 			return set_literal(st, (uint32_t)v, opd);
 	}
@@ -211,44 +211,44 @@ static enum xt_rc parse_src(struct asm_state *st, const char *tok, unsigned regs
 static enum xt_rc parse_dst(struct asm_state *st, const char *tok, unsigned regs, unsigned *opd)
 {
 	unsigned cnt;
-	if (!parse_reg(tok, opd, &cnt) || *opd == GM_OPD_NONE || *opd == GM_OPD_SCC)
+	if (!parse_reg(tok, opd, &cnt) || *opd == ISA_OPD_NONE || *opd == ISA_OPD_SCC)
 		return ASM_FAIL(st, "expected a register, got '%s'", tok);
 	if (cnt > 1 && cnt != regs)
 		return ASM_FAIL(st, "'%s' is %u registers, expected %u", tok, cnt, regs);
 	return XT_OK;
 }
 
-static enum xt_rc parse_modifier(struct asm_state *st, struct gm_isa_inst *in, const char *m)
+static enum xt_rc parse_modifier(struct asm_state *st, struct isa_inst *in, const char *m)
 {
-	unsigned cls = gm_isa_ops[in->op].cls;
+	unsigned cls = isa_ops[in->op].cls;
 	unsigned long v;
 
-	if (cls == GM_CLS_VMEM) {
+	if (cls == ISA_CLS_VMEM) {
 		if (!strncmp(m, "offset:", 7)) {
 			if (!parse_uint(m + 7, &v) || v > 0xFFF)
 				return ASM_FAIL(st, "offset must be 0..4095, got '%s'", m + 7);
 			in->imm = (uint16_t)v;
 			return XT_OK;
 		}
-		if (!strcmp(m, "offen")) { in->flags |= GM_FLAG_OFFEN; return XT_OK; }
-		if (!strcmp(m, "idxen")) { in->flags |= GM_FLAG_IDXEN; return XT_OK; }
-		if (!strcmp(m, "glc")) { in->flags |= GM_FLAG_GLC; return XT_OK; }
-		if (!strcmp(m, "slc")) { in->flags |= GM_FLAG_SLC; return XT_OK; }
+		if (!strcmp(m, "offen")) { in->flags |= ISA_FLAG_OFFEN; return XT_OK; }
+		if (!strcmp(m, "idxen")) { in->flags |= ISA_FLAG_IDXEN; return XT_OK; }
+		if (!strcmp(m, "glc")) { in->flags |= ISA_FLAG_GLC; return XT_OK; }
+		if (!strcmp(m, "slc")) { in->flags |= ISA_FLAG_SLC; return XT_OK; }
 	}
-	if (cls == GM_CLS_VOP && !strcmp(m, "clamp")) {
-		in->flags |= GM_FLAG_CLAMP;
+	if (cls == ISA_CLS_VOP && !strcmp(m, "clamp")) {
+		in->flags |= ISA_FLAG_CLAMP;
 		return XT_OK;
 	}
-	if (cls == GM_CLS_EXP && !strcmp(m, "done")) {
-		in->flags |= GM_FLAG_DONE;
+	if (cls == ISA_CLS_EXP && !strcmp(m, "done")) {
+		in->flags |= ISA_FLAG_DONE;
 		return XT_OK;
 	}
-	return ASM_FAIL(st, "unknown modifier '%s' for %s", m, gm_isa_ops[in->op].name);
+	return ASM_FAIL(st, "unknown modifier '%s' for %s", m, isa_ops[in->op].name);
 }
 
-static bool is_f64_src(enum gm_isa_op op, unsigned regs)
+static bool is_f64_src(enum isa_op op, unsigned regs)
 {
-	return regs == 2 && strstr(gm_isa_ops[op].name, "f64") != NULL;
+	return regs == 2 && strstr(isa_ops[op].name, "f64") != NULL;
 }
 
 #define MAX_OPS 6
@@ -256,11 +256,11 @@ static bool is_f64_src(enum gm_isa_op op, unsigned regs)
 
 static enum xt_rc parse_inst(struct asm_state *st, char *text, struct asm_item *it)
 {
-	struct gm_isa_inst *in = &it->inst;
+	struct isa_inst *in = &it->inst;
 	char *ops[MAX_OPS], *mods[MAX_TOKS];
 	unsigned n_ops = 0, n_mods = 0;
 	char *name = text, *rest, *p, *save = NULL;
-	const struct gm_isa_op_info *info;
+	const struct isa_op_info *info;
 	int op;
 	enum xt_rc rc;
 
@@ -268,7 +268,7 @@ static enum xt_rc parse_inst(struct asm_state *st, char *text, struct asm_item *
 	if (*rest)
 		*rest++ = '\0';
 	memset(in, 0, sizeof *in);
-	in->dst = in->src[0] = in->src[1] = in->src[2] = GM_OPD_NONE;
+	in->dst = in->src[0] = in->src[1] = in->src[2] = ISA_OPD_NONE;
 	st->have_literal = false;
 
 	if (!strcmp(name, ".dword")) {
@@ -285,7 +285,7 @@ static enum xt_rc parse_inst(struct asm_state *st, char *text, struct asm_item *
 	if (op < 0)
 		return ASM_FAIL(st, "unknown instruction '%s'", name);
 	in->op = (uint16_t)op;
-	info = &gm_isa_ops[op];
+	info = &isa_ops[op];
 
 	/* Comma-separated operands; within each, the first token is the operand
 	 * and further blank-separated tokens are modifiers. */
@@ -304,7 +304,7 @@ static enum xt_rc parse_inst(struct asm_state *st, char *text, struct asm_item *
 	}
 
 	switch (info->cls) {
-	case GM_CLS_SOPP:
+	case ISA_CLS_SOPP:
 		if (n_ops > 1 || n_mods)
 			return ASM_FAIL(st, "%s takes at most one number", name);
 		if (n_ops) {
@@ -314,7 +314,7 @@ static enum xt_rc parse_inst(struct asm_state *st, char *text, struct asm_item *
 			in->imm = (uint16_t)v;
 		}
 		break;
-	case GM_CLS_BRANCH:
+	case ISA_CLS_BRANCH:
 		if (n_ops != 1 || n_mods)
 			return ASM_FAIL(st, "%s takes one target", name);
 		if (isalpha((unsigned char)ops[0][0]) || ops[0][0] == '_' || ops[0][0] == '.') {
@@ -329,13 +329,13 @@ static enum xt_rc parse_inst(struct asm_state *st, char *text, struct asm_item *
 			in->simm = (int32_t)v;
 		}
 		break;
-	case GM_CLS_MSG: {
+	case ISA_CLS_MSG: {
 		unsigned long stream = 0;
 		if (n_ops != 1)
 			return ASM_FAIL(st, "s_sendmsg takes gs_emit|gs_cut [stream N] or gs_done");
-		if (!strcmp(ops[0], "gs_emit")) in->imm = GM_MSG_GS_EMIT;
-		else if (!strcmp(ops[0], "gs_cut")) in->imm = GM_MSG_GS_CUT;
-		else if (!strcmp(ops[0], "gs_done")) in->imm = GM_MSG_GS_DONE;
+		if (!strcmp(ops[0], "gs_emit")) in->imm = ISA_MSG_GS_EMIT;
+		else if (!strcmp(ops[0], "gs_cut")) in->imm = ISA_MSG_GS_CUT;
+		else if (!strcmp(ops[0], "gs_done")) in->imm = ISA_MSG_GS_DONE;
 		else return ASM_FAIL(st, "unknown message '%s'", ops[0]);
 		if (n_mods == 2 && !strcmp(mods[0], "stream") && parse_uint(mods[1], &stream) && stream < 4)
 			in->imm |= (uint16_t)(stream << 4);
@@ -344,14 +344,14 @@ static enum xt_rc parse_inst(struct asm_state *st, char *text, struct asm_item *
 		n_mods = 0;
 		break;
 	}
-	case GM_CLS_EXP: {
+	case ISA_CLS_EXP: {
 		unsigned long t;
 		if (n_ops != 2)
 			return ASM_FAIL(st, "exp takes a target and v[n:n+3]");
 		if (!strncmp(ops[0], "pos", 3) && parse_uint(ops[0] + 3, &t) && t < 4)
-			in->imm = (uint16_t)(GM_EXP_POS0 + t);
+			in->imm = (uint16_t)(ISA_EXP_POS0 + t);
 		else if (!strncmp(ops[0], "param", 5) && parse_uint(ops[0] + 5, &t) && t < 32)
-			in->imm = (uint16_t)(GM_EXP_PARAM0 + t);
+			in->imm = (uint16_t)(ISA_EXP_PARAM0 + t);
 		else
 			return ASM_FAIL(st, "unknown export target '%s'", ops[0]);
 		{
@@ -362,7 +362,7 @@ static enum xt_rc parse_inst(struct asm_state *st, char *text, struct asm_item *
 		}
 		break;
 	}
-	case GM_CLS_VMEM: {
+	case ISA_CLS_VMEM: {
 		unsigned o;
 		bool neg;
 		if (n_ops != 4)
@@ -393,7 +393,7 @@ static enum xt_rc parse_inst(struct asm_state *st, char *text, struct asm_item *
 		if (n_ops != want)
 			return ASM_FAIL(st, "%s takes %u operands, got %u", name, want, n_ops);
 		if (info->dst_regs) {
-			if ((rc = parse_dst(st, ops[0], info->cls == GM_CLS_VOPC ? 2 : info->dst_regs, &o)) != XT_OK)
+			if ((rc = parse_dst(st, ops[0], info->cls == ISA_CLS_VOPC ? 2 : info->dst_regs, &o)) != XT_OK)
 				return rc;
 			in->dst = (uint16_t)o;
 			si = 1;
@@ -406,7 +406,7 @@ static enum xt_rc parse_inst(struct asm_state *st, char *text, struct asm_item *
 				return rc;
 			in->src[i] = (uint16_t)o;
 			if (neg) {
-				if (info->cls != GM_CLS_VOP && info->cls != GM_CLS_VOPC)
+				if (info->cls != ISA_CLS_VOP && info->cls != ISA_CLS_VOPC)
 					return ASM_FAIL(st, "neg modifier only on vector ALU sources");
 				in->flags |= (uint8_t)(1u << i);
 			}
@@ -419,7 +419,7 @@ static enum xt_rc parse_inst(struct asm_state *st, char *text, struct asm_item *
 			return rc;
 	in->literal = st->literal;
 	in->size_dw = st->have_literal ? 3 : 2;
-	if (gm_isa_validate(in, st->err) != XT_OK)
+	if (isa_validate(in, st->err) != XT_OK)
 		return ASM_FAIL(st, "%s", st->err ? st->err->msg : "invalid operands");
 	return XT_OK;
 }
@@ -508,7 +508,7 @@ static enum xt_rc assemble_lines(struct asm_state *st, char *text)
 	return XT_OK;
 }
 
-enum xt_rc gm_isa_assemble(const char *src, struct xt_buf *out, struct xt_err *err)
+enum xt_rc isa_assemble(const char *src, struct xt_buf *out, struct xt_err *err)
 {
 	struct asm_state st;
 	struct xt_err local;
@@ -538,7 +538,7 @@ enum xt_rc gm_isa_assemble(const char *src, struct xt_buf *out, struct xt_err *e
 		if (it->is_dword)
 			rc = xt_buf_append(out, &it->inst.literal, 4);
 		else
-			rc = gm_isa_encode(&it->inst, out);
+			rc = isa_encode(&it->inst, out);
 		if (rc)
 			rc = XT_FAIL(st.err, rc, "line %u: cannot encode", it->line);
 	}
