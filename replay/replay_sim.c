@@ -1,6 +1,6 @@
 /*
  * replay_sim.c - the sim backend: replays a trace on the driver model
- * (driver/drv.h: GL state tracker + shader compiler + radeonsi-style PM4)
+ * (driver/st/drv.h: GL state tracker + shader compiler + radeonsi-style PM4)
  * running on the simulated GPU (gpu_model/), and makes the observations
  * the capture made, through the same observation core (observe/obs.h), so
  * that --check compares like for like.
