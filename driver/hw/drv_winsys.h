@@ -1,60 +1,48 @@
 /*
- * drv_winsys.h - the driver's only path to the GPU, shaped like radeonsi's
- * radeon_winsys: buffer objects in GPU memory (allocate, map, free) and a
- * command stream that is copied into an indirect buffer and submitted.
- * Implementation: drv_winsys.c, on gpu_model/gm.h.
+ * drv_winsys.h - what the driver is handed to reach a GPU, shaped like
+ * radeonsi's radeon_winsys: buffer objects in GPU memory (create, address,
+ * map, destroy) and indirect buffers submitted for execution.  The driver
+ * never creates a GPU itself: whoever creates the screen (drv.h
+ * drv_screen_create) passes a winsys, e.g. winsys/ws_gm.h's over the
+ * simulated GPU.
  *
- * Submission is synchronous (gm executes an IB to the end before
- * gm_submit_ib returns), so after drv_ws_flush() the CPU may read and
- * write every BO, and the IB memory is reused by the next flush.
+ * Contract the driver relies on:
+ * - BOs are zero-filled, mapped for the CPU at all times (unified memory),
+ *   and their GPU VAs are stable for their lifetime.
+ * - Submission is synchronous: submit_ib has executed the IB to the end
+ *   when it returns, so the CPU may then read what the GPU wrote and reuse
+ *   the IB's memory.
+ * - The same calls in the same order give the same VAs (the driver's PM4
+ *   and everything compared downstream depend on it).
  */
 #ifndef DRV_WINSYS_H
 #define DRV_WINSYS_H
 
-#include <stdbool.h>
 #include <stdint.h>
 
-#include "gm.h"
-#include "pm4_pkt.h"
-#include "xt_buf.h"
 #include "xt_rc.h"
 
-struct drv_bo {
-	struct gm_bo *gm;
-	uint64_t va;               /* GPU virtual address */
-	uint64_t size_bytes;
-	uint8_t *map;              /* CPU view (always mapped: gm memory is host memory) */
+struct drv_winsys;
+struct drv_winsys_bo;          /* the winsys's buffer object, opaque to the driver */
+
+struct drv_winsys_ops {
+	/* A zero-filled BO of size_bytes (> 0) aligned to align_bytes (a
+	 * power of two, 0 = 256); XT_ERR_NOMEM when the GPU has no room. */
+	enum xt_rc (*bo_create)(struct drv_winsys *ws, uint64_t size_bytes, uint64_t align_bytes,
+				struct drv_winsys_bo **out);
+	void (*bo_destroy)(struct drv_winsys *ws, struct drv_winsys_bo *bo);
+	uint64_t (*bo_va)(const struct drv_winsys_bo *bo);
+	/* The CPU view; valid until the BO is destroyed. */
+	void *(*bo_map)(struct drv_winsys_bo *bo);
+	/* Executes the IB of n_dw dwords at GPU VA ib_va to the end.  What the
+	 * GPU could not execute is the winsys's to record (the driver's
+	 * caller reads it there); only a call that cannot start fails. */
+	enum xt_rc (*submit_ib)(struct drv_winsys *ws, uint64_t ib_va, uint32_t n_dw);
 };
 
-struct drv_ws {
-	struct gm *gm;
-	struct pm4_cs cs;          /* the command stream being recorded */
-	uint32_t *cs_storage;
-	uint32_t cs_max_dw;
-	struct drv_bo *ib;         /* IB memory, reused by every flush */
-	struct xt_buf call_pm4;    /* dwords submitted since drv_ws_call_begin */
-	uint64_t submits;          /* IBs submitted */
+/* Implementations embed this first and point ops at their functions. */
+struct drv_winsys {
+	const struct drv_winsys_ops *ops;
 };
-
-enum xt_rc drv_ws_init(struct drv_ws *ws, struct gm *gm);
-void drv_ws_fini(struct drv_ws *ws);
-
-/* A zero-filled BO; NULL when out of memory. align 0 = 256 bytes. */
-struct drv_bo *drv_bo_create(struct drv_ws *ws, uint64_t size_bytes, uint64_t align_bytes);
-/* NULL is a no-op. */
-void drv_bo_destroy(struct drv_ws *ws, struct drv_bo *bo);
-
-/*
- * Room for `dw` more dwords in the command stream: flushes first when the
- * stream is full.  Returns the stream (never NULL); a packet that still
- * does not fit sets cs->overflow, which drv_ws_flush reports.
- */
-struct pm4_cs *drv_ws_cs(struct drv_ws *ws, uint32_t dw);
-/* Submits the recorded stream (if any) and starts a new one.  XT_ERR_NOMEM
- * when the IB could not be allocated; a stream that overflowed is
- * XT_ERR_INTERNAL (the driver reserves too little). */
-enum xt_rc drv_ws_flush(struct drv_ws *ws);
-/* Starts collecting the dwords submitted for one call. */
-void drv_ws_call_begin(struct drv_ws *ws);
 
 #endif

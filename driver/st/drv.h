@@ -1,8 +1,9 @@
 /*
  * drv.h - the sim driver's public interface: a GL implementation (state
- * tracker, shader compiler, PM4 emitter modelled on radeonsi) on top of the
- * simulated GPU (gpu_model/gm.h), as `xfbtrace replay --backend sim` and
- * the tests use it.
+ * tracker, shader compiler, PM4 emitter modelled on radeonsi) on top of a
+ * GPU it is handed as a winsys (drv_winsys.h; the sim backend hands it the
+ * simulated GPU through winsys/ws_gm.h), as `xfbtrace replay --backend sim`
+ * and the tests use it.
  *
  * How GL calls reach the driver.  Like a real GL library, the driver
  * exports GL entry points with the exact C signatures of the Khronos
@@ -13,9 +14,9 @@
  * model itself (Mesa's GET_CURRENT_CONTEXT).  A caller that can call a GL
  * (the replay's generated thunks, a test) can call the driver.
  *
- * The driver talks to the GPU only through a winsys-like interface
- * (drv_winsys.h: buffer objects in GPU memory, command buffers submitted
- * as indirect buffers); every GL buffer object lives in a gm BO.
+ * The driver talks to the GPU only through that winsys (buffer objects in
+ * GPU memory, command buffers submitted as indirect buffers); every GL
+ * buffer object lives in a winsys BO.
  *
  * What the driver cannot do is never done silently wrong: the call that
  * needs it records why (drv_context_take_unsupported) and does nothing,
@@ -24,11 +25,12 @@
  * Per-call artefacts (for `xfbtrace replay --backend sim` and `xfbtrace
  * pm4 / regs`): between drv_context_call_begin() and drv_context_call_end()
  * the driver collects every PM4 dword it submitted; after call_end the
- * register file of the GPU can be read with drv_screen_regs().
+ * register file of the GPU can be read from the GPU behind the winsys.
  *
  * Deterministic: the same calls with the same arguments give the same PM4,
- * GPU memory and registers (GPU VAs come from gm's bump allocator; object
- * names are handed out in order; no pointers or times reach the GPU).
+ * GPU memory and registers, given a deterministic winsys (gpu_model's VAs
+ * come from a bump allocator); object names are handed out in order; no
+ * pointers or times reach the GPU.
  */
 #ifndef DRV_H
 #define DRV_H
@@ -37,20 +39,19 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "gm.h"
 #include "xt_buf.h"
 #include "xt_rc.h"
 
 struct drv_screen;
 struct drv_context;
+struct drv_winsys;
 
-/* Creates a screen: one simulated GPU (gm) and the winsys over it. */
-enum xt_rc drv_screen_create(struct drv_screen **out, struct xt_err *err);
-/* Frees the screen and its GPU; every context must be destroyed first.
- * NULL is a no-op. */
+/* Creates a screen: the driver's state for one GPU, reached through `ws`
+ * (borrowed: it must outlive the screen). */
+enum xt_rc drv_screen_create(struct drv_winsys *ws, struct drv_screen **out, struct xt_err *err);
+/* Frees the screen (not the winsys); every context must be destroyed
+ * first.  NULL is a no-op. */
 void drv_screen_destroy(struct drv_screen *screen);
-/* The GPU (borrowed, lives as long as the screen). */
-struct gm *drv_screen_gm(struct drv_screen *screen);
 
 struct drv_context_desc {
 	bool gles;                    /* OpenGL ES, else desktop GL */

@@ -167,7 +167,7 @@ void drv_names_each(struct drv_names *t, void (*fn)(void *obj, void *user), void
 
 /* ---- screens and contexts --------------------------------------------------- */
 
-enum xt_rc drv_screen_create(struct drv_screen **out, struct xt_err *err)
+enum xt_rc drv_screen_create(struct drv_winsys *ws, struct drv_screen **out, struct xt_err *err)
 {
 	struct drv_screen *s = xt_calloc(1, sizeof *s);
 	enum xt_rc rc;
@@ -175,13 +175,10 @@ enum xt_rc drv_screen_create(struct drv_screen **out, struct xt_err *err)
 	*out = NULL;
 	if (!s)
 		return XT_FAIL(err, XT_ERR_NOMEM, "out of memory");
-	rc = gm_create(NULL, &s->gm);
-	if (rc == XT_OK)
-		rc = drv_ws_init(&s->ws, s->gm);
+	rc = drv_ws_init(&s->ws, ws);
 	if (rc != XT_OK) {
-		gm_destroy(s->gm);
 		xt_free(s);
-		return XT_FAIL(err, rc, "cannot create the simulated GPU");
+		return XT_FAIL(err, rc, "out of memory for the command stream");
 	}
 	*out = s;
 	return XT_OK;
@@ -192,13 +189,7 @@ void drv_screen_destroy(struct drv_screen *s)
 	if (!s)
 		return;
 	drv_ws_fini(&s->ws);
-	gm_destroy(s->gm);
 	xt_free(s);
-}
-
-struct gm *drv_screen_gm(struct drv_screen *s)
-{
-	return s->gm;
 }
 
 enum xt_rc drv_context_create(struct drv_screen *screen, const struct drv_context_desc *d,

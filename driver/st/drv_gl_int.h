@@ -23,7 +23,7 @@
 
 #include "drv.h"
 #include "drv_shader.h"
-#include "drv_winsys.h"
+#include "drv_hw.h"
 
 /* Compatibility-profile / ES enums glcorearb.h leaves out. */
 #define DRV_GL_QUAD_STRIP                0x0008
@@ -226,7 +226,6 @@ struct drv_query {
 /* ---- context ----------------------------------------------------------------- */
 
 struct drv_screen {
-	struct gm *gm;
 	struct drv_ws ws;
 	int contexts;
 	struct drv_context *last;    /* the context whose state the GPU holds */

@@ -1,20 +1,20 @@
 /*
- * drv_winsys.c - buffer objects and command submission on the simulated
- * GPU (drv_winsys.h).  The command stream is recorded in host memory (as
- * radeonsi records into a CS buffer) and copied into one IB BO at flush;
- * the IB BO grows by doubling when a stream is larger than it.
+ * drv_hw_screen.c - buffer objects and command submission on the winsys
+ * the driver was handed (drv_winsys.h).  The command stream is recorded in
+ * host memory (as radeonsi records into a CS buffer) and copied into one IB
+ * BO at flush; the IB BO grows by doubling when a stream is larger than it.
  */
 #include <string.h>
 
-#include "drv_winsys.h"
+#include "drv_hw.h"
 #include "xt_fault.h"
 
 #define CS_MAX_DW (1u << 16)        /* flush when a stream reaches this */
 
-enum xt_rc drv_ws_init(struct drv_ws *ws, struct gm *gm)
+enum xt_rc drv_ws_init(struct drv_ws *ws, struct drv_winsys *winsys)
 {
 	memset(ws, 0, sizeof *ws);
-	ws->gm = gm;
+	ws->winsys = winsys;
 	ws->cs_max_dw = CS_MAX_DW;
 	ws->cs_storage = xt_malloc((size_t)CS_MAX_DW * 4);
 	if (!ws->cs_storage)
@@ -39,14 +39,14 @@ struct drv_bo *drv_bo_create(struct drv_ws *ws, uint64_t size_bytes, uint64_t al
 	if (!bo)
 		return NULL;
 	if (!size_bytes)
-		size_bytes = 4;          /* GL allows size 0; gm does not */
-	if (gm_bo_alloc(ws->gm, size_bytes, align_bytes, &bo->gm) != XT_OK) {
+		size_bytes = 4;          /* GL allows size 0; the winsys does not */
+	if (ws->winsys->ops->bo_create(ws->winsys, size_bytes, align_bytes, &bo->ws_bo) != XT_OK) {
 		xt_free(bo);
 		return NULL;
 	}
-	bo->va = gm_bo_va(bo->gm);
+	bo->va = ws->winsys->ops->bo_va(bo->ws_bo);
 	bo->size_bytes = size_bytes;
-	bo->map = gm_bo_map(bo->gm);
+	bo->map = ws->winsys->ops->bo_map(bo->ws_bo);
 	return bo;
 }
 
@@ -54,7 +54,7 @@ void drv_bo_destroy(struct drv_ws *ws, struct drv_bo *bo)
 {
 	if (!bo)
 		return;
-	gm_bo_free(ws->gm, bo->gm);
+	ws->winsys->ops->bo_destroy(ws->winsys, bo->ws_bo);
 	xt_free(bo);
 }
 
@@ -85,7 +85,7 @@ enum xt_rc drv_ws_flush(struct drv_ws *ws)
 	memcpy(ws->ib->map, ws->cs_storage, (size_t)n * 4);
 	xt_buf_append(&ws->call_pm4, ws->cs_storage, (size_t)n * 4);
 	ws->submits++;
-	gm_submit_ib(ws->gm, ws->ib->va, n);
+	ws->winsys->ops->submit_ib(ws->winsys, ws->ib->va, n);
 	return overflow ? XT_ERR_INTERNAL : XT_OK;
 }
 
