@@ -83,6 +83,9 @@ enum drv_stage {
 #define DRV_GL_NONE                 0x0000u
 #define DRV_GL_INTERLEAVED_ATTRIBS  0x8C8Cu
 #define DRV_GL_SEPARATE_ATTRIBS     0x8C8Du
+#define DRV_GL_POINTS               0x0000u  /* drv_gs_info.output_prim */
+#define DRV_GL_LINE_STRIP           0x0003u
+#define DRV_GL_TRIANGLE_STRIP       0x0005u
 
 /* Which compatibility built-in went to which reserved name; the state
  * tracker feeds these from its fixed-function state. */

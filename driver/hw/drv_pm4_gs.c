@@ -27,7 +27,7 @@
  */
 #include <string.h>
 
-#include "drv_gl_int.h"
+#include "drv_hw.h"
 
 #define RING_MIN_BYTES (64u << 10)
 
@@ -41,11 +41,11 @@ static uint32_t gs_mode(uint32_t max_vertices)
 	       VGT_GS_MODE_ES_WRITE_OPTIMIZE(1) | VGT_GS_MODE_GS_WRITE_OPTIMIZE(1);
 }
 
-uint32_t drv_pm4_gs_out_prim(GLenum gl_output_prim)
+uint32_t drv_pm4_gs_out_prim(uint32_t output_prim)
 {
-	switch (gl_output_prim) {
-	case GL_POINTS: return V_POINTLIST;
-	case GL_LINE_STRIP: return V_LINESTRIP;
+	switch (output_prim) {
+	case DRV_GL_POINTS: return V_POINTLIST;
+	case DRV_GL_LINE_STRIP: return V_LINESTRIP;
 	default: return V_TRISTRIP;
 	}
 }
@@ -87,14 +87,13 @@ static void emit_pgm(struct pm4_cs *cs, uint32_t pgm_lo, uint64_t va, uint32_t r
 	}
 }
 
-void drv_pm4_gs_emit_shaders(struct drv_context *ctx, struct pm4_cs *cs,
-			     const struct drv_program_obj *p)
+void drv_pm4_gs_emit_shaders(struct drv_pipe *pipe, struct pm4_cs *cs,
+			     const struct drv_program *prog, const struct drv_pipe_shader *shader)
 {
-	const struct drv_program *prog = p->prog;
 	const struct drv_gs_info *g = &prog->gs;
 	const struct drv_stage_binary *es = &prog->hw[DRV_HW_ES], *gs = &prog->hw[DRV_HW_GS];
 	const struct drv_stage_binary *vs = &prog->hw[DRV_HW_COPY];
-	uint64_t base = p->code_bo->va;
+	uint64_t base = shader->code->va;
 	uint32_t inst = g->invocations > 127 ? 127 : g->invocations;
 
 	/* si_shader_gs */
@@ -132,22 +131,22 @@ void drv_pm4_gs_emit_shaders(struct drv_context *ctx, struct pm4_cs *cs,
 	pm4_set_context_reg(cs, REG_VGT_SHADER_STAGES_EN,
 			    VGT_SHADER_STAGES_EN_ES_EN(V_ES_STAGE_REAL) | VGT_SHADER_STAGES_EN_GS_EN(1) |
 			    VGT_SHADER_STAGES_EN_VS_EN(V_VS_STAGE_COPY_SHADER));
-	ctx->hw.gs_on = true;
+	pipe->gs_on = true;
 }
 
-void drv_pm4_gs_emit_off(struct drv_context *ctx, struct pm4_cs *cs)
+void drv_pm4_gs_emit_off(struct drv_pipe *pipe, struct pm4_cs *cs)
 {
-	if (!ctx->hw.gs_on)
+	if (!pipe->gs_on)
 		return;
 	pm4_set_context_reg(cs, REG_VGT_GS_MODE, VGT_GS_MODE_MODE(V_GS_OFF));
 	pm4_set_context_reg(cs, REG_VGT_SHADER_STAGES_EN, 0);
-	ctx->hw.gs_on = false;
+	pipe->gs_on = false;
 }
 
 /* ---- rings --------------------------------------------------------------------------------- */
 
 /* Makes *ring at least `need` bytes; false when out of memory. */
-static bool grow(struct drv_context *ctx, struct drv_bo **ring, uint64_t need)
+static bool grow(struct drv_pipe *pipe, struct drv_bo **ring, uint64_t need)
 {
 	uint64_t size = RING_MIN_BYTES;
 
@@ -156,30 +155,28 @@ static bool grow(struct drv_context *ctx, struct drv_bo **ring, uint64_t need)
 	while (size < need)
 		size *= 2;
 	/* The pending IB may still name the old ring. */
-	drv_gl_flush(ctx);
-	drv_bo_destroy(&ctx->screen->ws, *ring);
-	*ring = drv_bo_create(&ctx->screen->ws, size, 256);
-	ctx->hw.gs_rings_emitted = false;
+	drv_pipe_flush(pipe);
+	drv_bo_destroy(pipe->screen, *ring);
+	*ring = drv_bo_create(pipe->screen, size, 256);
+	pipe->gs_rings_emitted = false;
 	return *ring != NULL;
 }
 
-bool drv_pm4_gs_rings(struct drv_context *ctx, const struct drv_program *prog)
+bool drv_pm4_gs_rings(struct drv_pipe *pipe, const struct drv_program *prog)
 {
 	const struct drv_gs_info *g = &prog->gs;
 
-	return grow(ctx, &ctx->hw.esgs_ring, 64ull * g->esgs_itemsize_dw * 4) &&
-	       grow(ctx, &ctx->hw.gsvs_ring, 64ull * g->gsvs_itemsize_dw * 4);
+	return grow(pipe, &pipe->esgs_ring, 64ull * g->esgs_itemsize_dw * 4) &&
+	       grow(pipe, &pipe->gsvs_ring, 64ull * g->gsvs_itemsize_dw * 4);
 }
 
-void drv_pm4_gs_emit_rings(struct drv_context *ctx, struct pm4_cs *cs)
+void drv_pm4_gs_emit_rings(struct drv_pipe *pipe, struct pm4_cs *cs)
 {
-	struct drv_hw *hw = &ctx->hw;
-
-	if (hw->gs_rings_emitted)
+	if (pipe->gs_rings_emitted)
 		return;
-	pm4_set_uconfig_reg(cs, REG_VGT_ESGS_RING_SIZE, (uint32_t)(hw->esgs_ring->size_bytes / 256));
-	pm4_set_uconfig_reg(cs, REG_VGT_GSVS_RING_SIZE, (uint32_t)(hw->gsvs_ring->size_bytes / 256));
-	hw->gs_rings_emitted = true;
+	pm4_set_uconfig_reg(cs, REG_VGT_ESGS_RING_SIZE, (uint32_t)(pipe->esgs_ring->size_bytes / 256));
+	pm4_set_uconfig_reg(cs, REG_VGT_GSVS_RING_SIZE, (uint32_t)(pipe->gsvs_ring->size_bytes / 256));
+	pipe->gs_rings_emitted = true;
 }
 
 static void ring_desc(uint32_t d[4], const struct drv_bo *ring)
@@ -193,8 +190,8 @@ static void ring_desc(uint32_t d[4], const struct drv_bo *ring)
 	       SQ_BUF_RSRC_WORD3_DATA_FORMAT(V_BUF_DATA_FORMAT_32);
 }
 
-void drv_pm4_gs_descriptors(struct drv_context *ctx, uint32_t *desc)
+void drv_pm4_gs_descriptors(struct drv_pipe *pipe, uint32_t *desc)
 {
-	ring_desc(desc + 4 * DRV_DESC_ESGS, ctx->hw.esgs_ring);
-	ring_desc(desc + 4 * DRV_DESC_GSVS, ctx->hw.gsvs_ring);
+	ring_desc(desc + 4 * DRV_DESC_ESGS, pipe->esgs_ring);
+	ring_desc(desc + 4 * DRV_DESC_GSVS, pipe->gsvs_ring);
 }

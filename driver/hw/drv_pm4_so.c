@@ -31,7 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "drv_gl_int.h"
+#include "drv_hw.h"
 
 #define SO_REG_STRIDE 0x10u   /* VGT_STRMOUT_BUFFER_SIZE_n are 16 bytes apart */
 
@@ -64,10 +64,10 @@ static void flush_vgt_streamout(struct pm4_cs *cs)
 	pm4_wait_reg_mem(cs, &w);
 }
 
-void drv_pm4_so_enable(struct drv_context *ctx)
+void drv_pm4_so_enable(struct drv_pipe *pipe)
 {
-	struct drv_xfb *x = ctx->hw.so_begin_emitted ? ctx->hw.so_xfb : NULL;
-	bool en = x || ctx->hw.prims_gen_queries > 0;
+	struct drv_pipe_so *x = pipe->so_begin_emitted ? pipe->so_current : NULL;
+	bool en = x || pipe->prims_gen_queries > 0;
 	uint32_t hw_mask = x ? x->hw_mask : 0;
 	uint32_t cfg, buf_cfg;
 	struct pm4_cs *cs;
@@ -76,70 +76,63 @@ void drv_pm4_so_enable(struct drv_context *ctx)
 	cfg = VGT_STRMOUT_CONFIG_STREAMOUT_0_EN(en) | VGT_STRMOUT_CONFIG_STREAMOUT_1_EN(en) |
 	      VGT_STRMOUT_CONFIG_STREAMOUT_2_EN(en) | VGT_STRMOUT_CONFIG_STREAMOUT_3_EN(en);
 	buf_cfg = x ? hw_mask & x->enabled_stream_buffers : 0;
-	if (ctx->hw.strmout_known && cfg == ctx->hw.strmout_config &&
-	    buf_cfg == ctx->hw.strmout_buffer_config)
+	if (pipe->strmout_known && cfg == pipe->strmout_config &&
+	    buf_cfg == pipe->strmout_buffer_config)
 		return;
-	cs = drv_ws_cs(&ctx->screen->ws, 4);
+	cs = drv_hw_cs(pipe->screen, 4);
 	if (pm4_set_reg_seq(cs, REG_VGT_STRMOUT_CONFIG, 2)) {
 		pm4_emit(cs, cfg);
 		pm4_emit(cs, buf_cfg);
 	}
-	ctx->hw.strmout_known = true;
-	ctx->hw.strmout_config = cfg;
-	ctx->hw.strmout_buffer_config = buf_cfg;
+	pipe->strmout_known = true;
+	pipe->strmout_config = cfg;
+	pipe->strmout_buffer_config = buf_cfg;
 }
 
-/* Latches the targets of x as the program and bindings define them. */
-static bool so_targets(struct drv_context *ctx, struct drv_xfb *x)
+/* Latches `targets` as the program's layout `tf` uses them. */
+static bool so_targets(struct drv_pipe *pipe, struct drv_pipe_so *x, const struct drv_tf_layout *tf,
+		       const struct drv_pipe_so_target *targets)
 {
-	const struct drv_tf_layout *tf = &x->program->prog->tf;
-
 	x->hw_mask = 0;
 	x->enabled_stream_buffers = 0;
 	for (unsigned b = 0; b < DRV_MAX_TF_BUFFERS; b++) {
-		const struct drv_xfb_binding *bind = &x->b[b];
-		struct drv_buffer *buf = bind->buffer;
-		int64_t size;
+		const struct drv_pipe_so_target *t = &targets[b];
 
 		x->stride_dw[b] = tf->stride_bytes[b] / 4;
 		x->stream_of_buffer[b] = tf->buffer_stream[b];
-		if (!buf || !tf->stride_bytes[b])
+		if (!t->buffer || !tf->stride_bytes[b])
 			continue;
-		if (!drv_gl_buffer_storage(ctx, buf))
+		if (!drv_pipe_buffer_storage(pipe->screen, t->buffer))
 			return false;
-		size = bind->range ? bind->size : buf->size - bind->offset;
-		/* GL: a range beyond the store is clamped to the store. */
-		if (bind->offset + size > buf->size)
-			size = buf->size > bind->offset ? buf->size - bind->offset : 0;
 		x->hw_mask |= 1u << b;
-		x->hw_va[b] = buf->bo->va;
-		x->hw_offset_dw[b] = (uint32_t)(bind->offset >> 2);
-		x->hw_size_dw[b] = (uint32_t)((bind->offset + size) >> 2);
+		x->hw_va[b] = t->buffer->bo->va;
+		x->hw_offset_dw[b] = (uint32_t)(t->offset >> 2);
+		x->hw_size_dw[b] = (uint32_t)((t->offset + t->size) >> 2);
 		x->enabled_stream_buffers |= (1u << b) << (4 * tf->buffer_stream[b]);
 	}
 	return true;
 }
 
-void drv_pm4_so_begin(struct drv_context *ctx, struct drv_xfb *x, bool resume)
+static void so_begin(struct drv_pipe *pipe, struct drv_pipe_so *x, const struct drv_tf_layout *tf,
+		     const struct drv_pipe_so_target *targets, bool resume)
 {
-	struct drv_ws *ws = &ctx->screen->ws;
 	struct pm4_cs *cs;
 
-	if (!drv_pm4_gpu_free(ctx))
+	if (!drv_hw_gpu_free(pipe))
 		return;
 	if (!resume || !x->filled) {
 		if (!x->filled)
-			x->filled = drv_bo_create(ws, 16, 256);
+			x->filled = drv_bo_create(pipe->screen, 16, 256);
 		if (!x->filled) {
-			drv_gl_error(ctx, GL_OUT_OF_MEMORY);
+			drv_hw_out_of_memory(pipe);
 			return;
 		}
 	}
-	if (!resume && !so_targets(ctx, x)) {
-		drv_gl_error(ctx, GL_OUT_OF_MEMORY);
+	if (!resume && !so_targets(pipe, x, tf, targets)) {
+		drv_hw_out_of_memory(pipe);
 		return;
 	}
-	cs = drv_ws_cs(ws, 16 + 10 * DRV_MAX_TF_BUFFERS);
+	cs = drv_hw_cs(pipe->screen, 16 + 10 * DRV_MAX_TF_BUFFERS);
 	flush_vgt_streamout(cs);
 	for (unsigned b = 0; b < DRV_MAX_TF_BUFFERS; b++) {
 		struct pm4_strmout_buffer_update u = { .buffer_select = b };
@@ -159,18 +152,30 @@ void drv_pm4_so_begin(struct drv_context *ctx, struct drv_xfb *x, bool resume)
 		}
 		pm4_strmout_buffer_update(cs, &u);
 	}
-	ctx->hw.so_begin_emitted = true;
-	ctx->hw.so_xfb = x;
-	drv_pm4_so_enable(ctx);
+	pipe->so_begin_emitted = true;
+	pipe->so_current = x;
+	drv_pm4_so_enable(pipe);
 }
 
-void drv_pm4_so_end(struct drv_context *ctx, struct drv_xfb *x)
+void drv_pipe_so_begin(struct drv_pipe *pipe, struct drv_pipe_so *so,
+		       const struct drv_tf_layout *tf,
+		       const struct drv_pipe_so_target targets[DRV_MAX_TF_BUFFERS])
+{
+	so_begin(pipe, so, tf, targets, false);
+}
+
+void drv_pipe_so_resume(struct drv_pipe *pipe, struct drv_pipe_so *so)
+{
+	so_begin(pipe, so, NULL, NULL, true);
+}
+
+void drv_pipe_so_end(struct drv_pipe *pipe, struct drv_pipe_so *x)
 {
 	struct pm4_cs *cs;
 
-	if (!ctx->hw.so_begin_emitted || ctx->hw.so_xfb != x)
+	if (!pipe->so_begin_emitted || pipe->so_current != x)
 		return;
-	cs = drv_ws_cs(&ctx->screen->ws, 16 + 9 * DRV_MAX_TF_BUFFERS);
+	cs = drv_hw_cs(pipe->screen, 16 + 9 * DRV_MAX_TF_BUFFERS);
 	flush_vgt_streamout(cs);
 	for (unsigned b = 0; b < DRV_MAX_TF_BUFFERS; b++) {
 		struct pm4_strmout_buffer_update u = {
@@ -187,13 +192,21 @@ void drv_pm4_so_end(struct drv_context *ctx, struct drv_xfb *x)
 		pm4_set_context_reg(cs, REG_VGT_STRMOUT_BUFFER_SIZE_0 + SO_REG_STRIDE * b, 0);
 	}
 	x->filled_valid = true;
-	ctx->hw.so_begin_emitted = false;
-	drv_pm4_so_enable(ctx);
+	pipe->so_begin_emitted = false;
+	drv_pm4_so_enable(pipe);
 }
 
-void drv_pm4_so_draw_opaque(struct drv_context *ctx, struct drv_xfb *x, GLuint stream)
+void drv_pipe_so_release(struct drv_pipe *pipe, struct drv_pipe_so *so)
 {
-	struct pm4_cs *cs = drv_ws_cs(&ctx->screen->ws, 16);
+	if (pipe->so_current == so)
+		pipe->so_current = NULL;
+	drv_bo_destroy(pipe->screen, so->filled);
+	so->filled = NULL;
+}
+
+void drv_pm4_so_draw_opaque(struct drv_pipe *pipe, struct drv_pipe_so *x, unsigned stream)
+{
+	struct pm4_cs *cs = drv_hw_cs(pipe->screen, 16);
 	unsigned b;
 
 	/* The first buffer of the stream, as st/mesa's draw_count[stream]. */
@@ -204,9 +217,9 @@ void drv_pm4_so_draw_opaque(struct drv_context *ctx, struct drv_xfb *x, GLuint s
 		/* Nothing was captured for this stream: a draw of 0 vertices. */
 		b = 0;
 	}
-	if (ctx->hw.opaque_offset != x->hw_offset_dw[b]) {
+	if (pipe->opaque_offset != x->hw_offset_dw[b]) {
 		pm4_set_context_reg(cs, REG_VGT_STRMOUT_DRAW_OPAQUE_OFFSET, x->hw_offset_dw[b]);
-		ctx->hw.opaque_offset = x->hw_offset_dw[b];
+		pipe->opaque_offset = x->hw_offset_dw[b];
 	}
 	pm4_set_context_reg(cs, REG_VGT_STRMOUT_DRAW_OPAQUE_VERTEX_STRIDE,
 			    x->stride_dw[b] ? x->stride_dw[b] : 1);
@@ -225,65 +238,101 @@ static uint32_t stats_event(unsigned stream)
 	return ev[stream & 3];
 }
 
-/* Streams a query samples: one, or all four for GL_TRANSFORM_FEEDBACK_OVERFLOW. */
-static unsigned streams_of(const struct drv_query *q, unsigned *first)
+/* Streams a query samples: one, or all four for DRV_QUERY_SO_OVERFLOW_ANY. */
+static unsigned streams_of(const struct drv_pipe_query *q, unsigned *first)
 {
-	if (q->target == GL_TRANSFORM_FEEDBACK_OVERFLOW) {
+	if (q->type == DRV_QUERY_SO_OVERFLOW_ANY) {
 		*first = 0;
 		return 4;
 	}
-	*first = q->index;
+	*first = q->stream;
 	return 1;
 }
 
-static void sample(struct drv_context *ctx, struct drv_query *q, unsigned at)
+static void sample(struct drv_pipe *pipe, const struct drv_pipe_query *q, unsigned at)
 {
-	struct pm4_cs *cs = drv_ws_cs(&ctx->screen->ws, 16);
+	struct pm4_cs *cs = drv_hw_cs(pipe->screen, 16);
 	unsigned first, n = streams_of(q, &first);
 
 	for (unsigned s = first; s < first + n; s++)
-		pm4_event_write_addr(cs, stats_event(s), 3, q->bo->va + 32 * s + at);
+		pm4_event_write_addr(cs, stats_event(s), 3, q->slots->va + 32 * s + at);
 }
 
-void drv_pm4_query_begin(struct drv_context *ctx, struct drv_query *q)
+bool drv_pipe_query_begin(struct drv_pipe *pipe, struct drv_pipe_query *q,
+			  enum drv_pipe_query_type type, unsigned stream)
 {
-	if (!drv_pm4_gpu_free(ctx))
-		return;
-	drv_gl_flush(ctx);
-	memset(q->bo->map, 0, 128);
-	sample(ctx, q, 0);
+	if (!q->slots) {
+		q->slots = drv_bo_create(pipe->screen, 128, 256);
+		if (!q->slots) {
+			drv_hw_out_of_memory(pipe);
+			return false;
+		}
+	}
+	q->type = type;
+	q->stream = stream;
+	pipe->active_queries++;
+	if (type == DRV_QUERY_PRIMITIVES_GENERATED) {
+		pipe->prims_gen_queries++;
+		drv_pm4_so_enable(pipe);
+	}
+	if (!drv_hw_gpu_free(pipe))
+		return true;   /* counting as far as GL is concerned; reported */
+	drv_pipe_flush(pipe);
+	memset(q->slots->map, 0, 128);
+	sample(pipe, q, 0);
+	return true;
 }
 
-void drv_pm4_query_end(struct drv_context *ctx, struct drv_query *q)
+void drv_pipe_query_end(struct drv_pipe *pipe, struct drv_pipe_query *q)
 {
-	sample(ctx, q, 16);
+	sample(pipe, q, 16);
+	pipe->active_queries--;
+	if (q->type == DRV_QUERY_PRIMITIVES_GENERATED) {
+		pipe->prims_gen_queries--;
+		drv_pm4_so_enable(pipe);
+	}
 }
 
-void drv_pm4_query_result(struct drv_context *ctx, struct drv_query *q)
+void drv_pipe_query_release(struct drv_pipe *pipe, struct drv_pipe_query *q, bool end_first)
+{
+	if (end_first) {
+		sample(pipe, q, 16);
+		pipe->active_queries--;
+		if (q->type == DRV_QUERY_PRIMITIVES_GENERATED)
+			pipe->prims_gen_queries--;
+		drv_pm4_so_enable(pipe);
+		/* The end sample writes into the slots, freed below. */
+		drv_pipe_flush(pipe);
+	}
+	drv_bo_destroy(pipe->screen, q->slots);
+	q->slots = NULL;
+}
+
+uint64_t drv_pipe_query_result(struct drv_pipe *pipe, const struct drv_pipe_query *q)
 {
 	const uint64_t mask = ~(1ull << 63);
 	unsigned first, n = streams_of(q, &first);
 	bool overflow = false;
 	uint64_t sum = 0;
 
-	drv_gl_flush(ctx);
+	drv_pipe_flush(pipe);
 	for (unsigned s = first; s < first + n; s++) {
 		uint64_t v[4];
-		memcpy(v, q->bo->map + 32 * s, sizeof v);
+		memcpy(v, q->slots->map + 32 * s, sizeof v);
 		uint64_t needed = (v[2] & mask) - (v[0] & mask);
 		uint64_t written = (v[3] & mask) - (v[1] & mask);
 		overflow |= needed != written;
-		sum += q->target == GL_PRIMITIVES_GENERATED ? needed : written;
+		sum += q->type == DRV_QUERY_PRIMITIVES_GENERATED ? needed : written;
 	}
-	q->result = q->target == GL_TRANSFORM_FEEDBACK_OVERFLOW ||
-		    q->target == GL_TRANSFORM_FEEDBACK_STREAM_OVERFLOW ? overflow : sum;
+	return q->type == DRV_QUERY_SO_OVERFLOW_ANY || q->type == DRV_QUERY_SO_OVERFLOW ? overflow : sum;
 }
 
-void drv_pm4_write_data(struct drv_context *ctx, uint64_t va, uint64_t value, unsigned n)
+void drv_pipe_buffer_write(struct drv_pipe *pipe, struct drv_pipe_buffer *buf, uint64_t offset,
+			   uint64_t value, unsigned bytes)
 {
-	struct pm4_cs *cs = drv_ws_cs(&ctx->screen->ws, 8);
+	struct pm4_cs *cs = drv_hw_cs(pipe->screen, 8);
 	uint32_t data[2] = { (uint32_t)value, (uint32_t)(value >> 32) };
 
-	pm4_write_data(cs, V_WRITE_DATA_DST_MEM_ASYNC, V_ENGINE_ME, true, va, data, n / 4);
-	ctx->state_call = true;
+	pm4_write_data(cs, V_WRITE_DATA_DST_MEM_ASYNC, V_ENGINE_ME, true, buf->bo->va + offset, data,
+		       bytes / 4);
 }

@@ -50,7 +50,7 @@ void drv_gl_buffer_ref(struct drv_buffer *b)
 void drv_gl_buffer_unref(struct drv_context *ctx, struct drv_buffer *b)
 {
 	if (b && --b->refs == 0) {
-		drv_bo_destroy(&ctx->screen->ws, b->bo);
+		drv_pipe_buffer_release(ctx->screen->hw, &b->store);
 		xt_free(b);
 	}
 }
@@ -66,9 +66,7 @@ void drv_gl_buffer_bind_slot(struct drv_context *ctx, struct drv_buffer **slot, 
 
 bool drv_gl_buffer_storage(struct drv_context *ctx, struct drv_buffer *b)
 {
-	if (!b->bo)
-		b->bo = drv_bo_create(&ctx->screen->ws, 4, 256);
-	return b->bo != NULL;
+	return drv_pipe_buffer_storage(ctx->screen->hw, &b->store);
 }
 
 /* The object behind `name`, created at first bind; NULL with an error. */

@@ -5,11 +5,12 @@
  * (Named*) forms, with the errors the specs require.  Names and bindings
  * are in drv_gl_buffer.c.
  *
- * Every data store is one gm BO allocated at BufferData / BufferStorage
- * time; the CPU writes it through the BO's mapping after submitting pending
- * PM4 (execution is synchronous, so no GPU work is in flight afterwards:
- * drv_winsys.h).  A new BufferData replaces the BO (orphaning), which is
- * what radeonsi does when the old one may be busy.
+ * Every data store is one hardware buffer (drv_pipe.h drv_pipe_buffer)
+ * allocated at BufferData / BufferStorage time; the CPU writes it through
+ * its mapping after submitting pending work (execution is synchronous, so
+ * no GPU work is in flight afterwards).  A new BufferData replaces the
+ * store (orphaning), which is what radeonsi does when the old one may be
+ * busy.
  */
 #include <string.h>
 
@@ -54,8 +55,6 @@ static bool usage_ok(GLenum u)
 static void data_store(struct drv_context *ctx, struct drv_buffer *b, GLsizeiptr size,
 		       const void *data, GLenum usage, bool immutable, GLbitfield flags)
 {
-	struct drv_bo *bo;
-
 	if (size < 0) {
 		drv_gl_error(ctx, GL_INVALID_VALUE);
 		return;
@@ -65,15 +64,10 @@ static void data_store(struct drv_context *ctx, struct drv_buffer *b, GLsizeiptr
 		return;
 	}
 	drv_gl_flush(ctx);
-	bo = drv_bo_create(&ctx->screen->ws, (uint64_t)size, 256);
-	if (!bo) {
+	if (!drv_pipe_buffer_alloc(ctx->screen->hw, &b->store, (uint64_t)size, data)) {
 		drv_gl_error(ctx, GL_OUT_OF_MEMORY);
 		return;
 	}
-	if (data && size)
-		memcpy(bo->map, data, (size_t)size);
-	drv_bo_destroy(&ctx->screen->ws, b->bo);
-	b->bo = bo;
 	b->size = size;
 	b->usage = usage;
 	b->immutable = immutable;
@@ -177,7 +171,7 @@ static void sub_data(struct drv_context *ctx, struct drv_buffer *b, GLintptr off
 	if (!size || !data || !drv_gl_buffer_storage(ctx, b))
 		return;
 	drv_gl_flush(ctx);
-	memcpy(b->bo->map + offset, data, (size_t)size);
+	memcpy(drv_pipe_buffer_map(&b->store) + offset, data, (size_t)size);
 }
 
 void drv_gl_BufferSubData(GLenum target, GLintptr offset, GLsizeiptr size, const void *data)
@@ -201,10 +195,10 @@ static void get_sub_data(struct drv_context *ctx, struct drv_buffer *b, GLintptr
 {
 	if (!range_ok(ctx, b, offset, size) || mapped_blocks(ctx, b))
 		return;
-	if (!size || !data || !b->bo)
+	if (!size || !data || !drv_pipe_buffer_map(&b->store))
 		return;
 	drv_gl_flush(ctx);
-	memcpy(data, b->bo->map + offset, (size_t)size);
+	memcpy(data, drv_pipe_buffer_map(&b->store) + offset, (size_t)size);
 }
 
 void drv_gl_GetBufferSubData(GLenum target, GLintptr offset, GLsizeiptr size, void *data)
@@ -265,7 +259,7 @@ static void *map_range(struct drv_context *ctx, struct drv_buffer *b, GLintptr o
 	b->map_length = length;
 	b->map_access = access;
 	/* GPU memory is host memory in the model: the mapping is the BO. */
-	b->map_ptr = b->bo->map + offset;
+	b->map_ptr = drv_pipe_buffer_map(&b->store) + offset;
 	return b->map_ptr;
 }
 
@@ -477,7 +471,8 @@ static void copy(struct drv_context *ctx, struct drv_buffer *src, struct drv_buf
 	drv_gl_flush(ctx);
 	/* Assumption: a CPU copy after the flush stands in for radeonsi's
 	 * CP DMA (CP_DMA is not modelled by gpu_model); the bytes are the same. */
-	memmove(dst->bo->map + wo, src->bo->map + ro, (size_t)size);
+	memmove(drv_pipe_buffer_map(&dst->store) + wo, drv_pipe_buffer_map(&src->store) + ro,
+		(size_t)size);
 }
 
 void drv_gl_CopyBufferSubData(GLenum readTarget, GLenum writeTarget, GLintptr readOffset,
@@ -565,9 +560,9 @@ static void clear(struct drv_context *ctx, struct drv_buffer *b, GLenum internal
 	 * common case: matching format / type); conversions are not modelled. */
 	for (GLsizeiptr o = 0; o < size; o += elem) {
 		if (data)
-			memcpy(b->bo->map + offset + o, data, elem);
+			memcpy(drv_pipe_buffer_map(&b->store) + offset + o, data, elem);
 		else
-			memset(b->bo->map + offset + o, 0, elem);
+			memset(drv_pipe_buffer_map(&b->store) + offset + o, 0, elem);
 	}
 }
 

@@ -10,9 +10,9 @@
  * names (drv_shader.h drv_builtin_map: gl_Vertex -> input xt_Vertex,
  * gl_ModelViewProjectionMatrix -> uniform xt_ModelViewProjectionMatrix),
  * which get ordinary attribute locations and default-block offsets.  At a
- * draw the PM4 side asks drv_gl_vertex_source which array feeds a location
- * (the fixed-function array for a reserved input, else the generic one)
- * and drv_gl_ff_constants writes the matrices into the program's constant
+ * draw, drv_gl_vertex_source says which array feeds a location (the
+ * fixed-function array for a reserved input, else the generic one) and
+ * drv_gl_ff_constants writes the matrices into the program's constant
  * buffer, as Mesa's state tracker loads STATE_MVP_MATRIX and friends into
  * the constant buffer of a program that references them.
  *
@@ -477,7 +477,7 @@ static void ff_program_free(struct drv_context *ctx, struct drv_program_obj *p)
 	if (!p)
 		return;
 	drv_program_destroy(p->prog);
-	drv_bo_destroy(&ctx->screen->ws, p->code_bo);
+	drv_pipe_shader_release(ctx->screen->hw, &p->shader);
 	xt_free(p->consts);
 	xt_free(p->log);
 	xt_free(p);
@@ -506,7 +506,7 @@ static struct drv_program_obj *ff_program_build(struct drv_context *ctx)
 	p->linked = true;
 	p->consts_size = (p->prog->const_buffer_size + 15u) & ~15u;
 	p->consts = xt_calloc(1, p->consts_size ? p->consts_size : 16);
-	if (!p->consts || !drv_pm4_program_upload(ctx, p)) {
+	if (!p->consts || !drv_pipe_shader_upload(ctx->screen->hw, &p->shader, p->prog)) {
 		ff_program_free(ctx, p);
 		drv_gl_error(ctx, GL_OUT_OF_MEMORY);
 		return NULL;

@@ -175,7 +175,7 @@ enum xt_rc drv_screen_create(struct drv_winsys *ws, struct drv_screen **out, str
 	*out = NULL;
 	if (!s)
 		return XT_FAIL(err, XT_ERR_NOMEM, "out of memory");
-	rc = drv_ws_init(&s->ws, ws);
+	rc = drv_pipe_screen_create(ws, &s->hw);
 	if (rc != XT_OK) {
 		xt_free(s);
 		return XT_FAIL(err, rc, "out of memory for the command stream");
@@ -188,8 +188,19 @@ void drv_screen_destroy(struct drv_screen *s)
 {
 	if (!s)
 		return;
-	drv_ws_fini(&s->ws);
+	drv_pipe_screen_destroy(s->hw);
 	xt_free(s);
+}
+
+/* What the hardware layer reports lands where GL's own errors do. */
+static void report_out_of_memory(void *user)
+{
+	drv_gl_error(user, GL_OUT_OF_MEMORY);
+}
+
+static void report_unsupported(void *user, const char *why)
+{
+	drv_gl_unsupported(user, why);
 }
 
 enum xt_rc drv_context_create(struct drv_screen *screen, const struct drv_context_desc *d,
@@ -197,6 +208,8 @@ enum xt_rc drv_context_create(struct drv_screen *screen, const struct drv_contex
 {
 	struct drv_context *ctx;
 	int v = d->major * 10 + d->minor;
+	struct drv_pipe_report report = { .out_of_memory = report_out_of_memory,
+					  .unsupported = report_unsupported };
 
 	*out = NULL;
 	if (d->gles ? v > 32 : v > 46)
@@ -236,11 +249,15 @@ enum xt_rc drv_context_create(struct drv_screen *screen, const struct drv_contex
 		memcpy(&ctx->generic[i].v[3], &one, 4);
 		ctx->generic[i].kind = GL_FLOAT;
 	}
+	report.user = ctx;
+	if (drv_pipe_create(screen->hw, &report, &ctx->pipe) != XT_OK) {
+		/* Nothing above allocated beyond the share group. */
+		if (--ctx->shared->refs == 0)
+			xt_free(ctx->shared);
+		xt_free(ctx);
+		return XT_FAIL(err, XT_ERR_NOMEM, "out of memory");
+	}
 	screen->contexts++;
-	ctx->next = screen->list;
-	screen->list = ctx;
-	drv_pm4_init(ctx);
-	screen->last = ctx;          /* its preamble is the GPU's state now */
 	*out = ctx;
 	return XT_OK;
 }
@@ -250,7 +267,7 @@ static void free_buffer(void *obj, void *user)
 	struct drv_buffer *b = obj;
 	struct drv_context *ctx = user;
 
-	drv_bo_destroy(&ctx->screen->ws, b->bo);
+	drv_pipe_buffer_release(ctx->screen->hw, &b->store);
 	xt_free(b);
 }
 
@@ -302,7 +319,7 @@ void drv_context_destroy(struct drv_context *ctx)
 	drv_gl_vao_release(ctx, &ctx->default_vao);
 	drv_gl_fb_fini(ctx);
 	drv_gl_ff_fini(ctx);
-	drv_pm4_fini(ctx);
+	drv_pipe_destroy(ctx->pipe);
 	if (--ctx->shared->refs == 0) {
 		drv_names_each(&ctx->shared->buffers, free_buffer, ctx);
 		drv_names_each(&ctx->shared->shaders, free_shader_or_program, ctx);
@@ -310,70 +327,25 @@ void drv_context_destroy(struct drv_context *ctx)
 		drv_names_fini(&ctx->shared->shaders);
 		xt_free(ctx->shared);
 	}
-	if (ctx->screen->last == ctx)
-		ctx->screen->last = NULL;
-	for (struct drv_context **p = &ctx->screen->list; *p; p = &(*p)->next) {
-		if (*p == ctx) {
-			*p = ctx->next;
-			break;
-		}
-	}
 	ctx->screen->contexts--;
 	xt_free(ctx);
 }
 
 void drv_gl_flush(struct drv_context *ctx)
 {
-	if (drv_ws_flush(&ctx->screen->ws) == XT_ERR_NOMEM)
-		drv_gl_error(ctx, GL_OUT_OF_MEMORY);
-}
-
-/* Whether ctx has streamout running or a query counting on the GPU. */
-static bool gpu_busy(const struct drv_context *ctx)
-{
-	if (ctx->hw.so_begin_emitted)
-		return true;
-	for (unsigned k = 0; k < 4; k++)
-		for (unsigned s = 0; s < DRV_MAX_VERTEX_STREAMS; s++)
-			if (ctx->active_query[k][s])
-				return true;
-	return false;
-}
-
-bool drv_gl_other_context_busy(const struct drv_context *ctx)
-{
-	for (const struct drv_context *o = ctx->screen->list; o; o = o->next)
-		if (o != ctx && gpu_busy(o))
-			return true;
-	return false;
-}
-
-/* All contexts of a screen share one GPU: when another context used it
- * last, what ctx remembers having emitted is stale. */
-static void take_gpu(struct drv_context *ctx)
-{
-	struct drv_context *last = ctx->screen->last;
-
-	ctx->screen->last = ctx;
-	if (last && last != ctx)
-		drv_pm4_invalidate(ctx);
+	drv_pipe_flush(ctx->pipe);
 }
 
 void drv_context_call_begin(struct drv_context *ctx)
 {
-	drv_ws_call_begin(&ctx->screen->ws);
 	ctx->state_call = false;
-	take_gpu(ctx);
+	drv_pipe_call_begin(ctx->pipe);
 }
 
 void drv_context_call_end(struct drv_context *ctx, const uint32_t **pm4, uint32_t *n_dw,
 			  bool *state_call)
 {
-	struct drv_ws *ws = &ctx->screen->ws;
-
-	drv_gl_flush(ctx);
-	*pm4 = (const uint32_t *)ws->call_pm4.data;
-	*n_dw = (uint32_t)(ws->call_pm4.len / 4);
+	drv_pipe_call_end(ctx->pipe, pm4, n_dw);
 	*state_call = ctx->state_call;
 }
 
@@ -402,6 +374,12 @@ GLenum drv_gl_GetError(void)
 	return e;
 }
 
+static void restart_changed(struct drv_context *ctx)
+{
+	drv_pipe_set_primitive_restart(ctx->pipe, ctx->primitive_restart, ctx->primitive_restart_fixed,
+				       ctx->restart_index);
+}
+
 static void set_cap(struct drv_context *ctx, GLenum cap, bool on)
 {
 	if (drv_gl_ff_cap_invalid(ctx, cap)) {
@@ -412,19 +390,18 @@ static void set_cap(struct drv_context *ctx, GLenum cap, bool on)
 		return;
 	switch (cap) {
 	case GL_RASTERIZER_DISCARD:
-		if (ctx->rasterizer_discard != on)
-			ctx->hw.dirty |= 1u << DRV_ATOM_RASTER;
 		ctx->rasterizer_discard = on;
+		drv_pipe_set_rasterizer_discard(ctx->pipe, on);
 		return;
 	case GL_PRIMITIVE_RESTART:
 		if (ctx->gles)
 			break;
 		ctx->primitive_restart = on;
-		ctx->hw.dirty |= 1u << DRV_ATOM_RESTART;
+		restart_changed(ctx);
 		return;
 	case GL_PRIMITIVE_RESTART_FIXED_INDEX:
 		ctx->primitive_restart_fixed = on;
-		ctx->hw.dirty |= 1u << DRV_ATOM_RESTART;
+		restart_changed(ctx);
 		return;
 	default:
 		break;
@@ -490,7 +467,7 @@ void drv_gl_PrimitiveRestartIndex(GLuint index)
 {
 	DRV_CTX(ctx);
 	ctx->restart_index = index;
-	ctx->hw.dirty |= 1u << DRV_ATOM_RESTART;
+	restart_changed(ctx);
 }
 
 /* ---- strings ------------------------------------------------------------------------ */

@@ -2,8 +2,8 @@
  * drv_gl_draw.c - every draw call (GL 4.6 chapter 10.4-10.5, ES 3.2
  * chapter 10.5): arrays, elements, instanced, base vertex / base
  * instance, range, multi, indirect and glDrawTransformFeedback*, with the
- * errors the specs require, turned into struct drv_draw for the PM4
- * emitter (drv_pm4_state.c).
+ * errors the specs require, turned into the hardware layer's draws
+ * (drv_pipe.h: struct drv_pipe_draw and the state it reads).
  *
  * Index ranges: client-memory vertex arrays need the range of vertices a
  * draw reads, so for indexed draws with client arrays the indices are
@@ -125,6 +125,27 @@ static unsigned index_size(GLenum type)
 	       type == GL_UNSIGNED_INT ? 4 : 0;
 }
 
+/* The hardware layer's primitive of a (validated) draw mode. */
+static enum drv_pipe_prim prim_of(GLenum mode)
+{
+	switch (mode) {
+	case GL_POINTS: return DRV_PRIM_POINTS;
+	case GL_LINES: return DRV_PRIM_LINES;
+	case GL_LINE_LOOP: return DRV_PRIM_LINE_LOOP;
+	case GL_LINE_STRIP: return DRV_PRIM_LINE_STRIP;
+	case GL_TRIANGLES: return DRV_PRIM_TRIANGLES;
+	case GL_TRIANGLE_STRIP: return DRV_PRIM_TRIANGLE_STRIP;
+	case GL_TRIANGLE_FAN: return DRV_PRIM_TRIANGLE_FAN;
+	case GL_QUADS: return DRV_PRIM_QUADS;
+	case DRV_GL_QUAD_STRIP: return DRV_PRIM_QUAD_STRIP;
+	case DRV_GL_POLYGON: return DRV_PRIM_POLYGON;
+	case GL_LINES_ADJACENCY: return DRV_PRIM_LINES_ADJACENCY;
+	case GL_LINE_STRIP_ADJACENCY: return DRV_PRIM_LINE_STRIP_ADJACENCY;
+	case GL_TRIANGLES_ADJACENCY: return DRV_PRIM_TRIANGLES_ADJACENCY;
+	default: return DRV_PRIM_TRIANGLE_STRIP_ADJACENCY;
+	}
+}
+
 /* Whether a draw must know the range of vertices it reads: some per-vertex
  * attribute comes from client memory or is converted on upload. */
 static bool needs_index_range(struct drv_context *ctx)
@@ -132,11 +153,11 @@ static bool needs_index_range(struct drv_context *ctx)
 	const struct drv_program_obj *p = drv_gl_draw_program(ctx);
 	const struct drv_program *prog = p ? p->prog : NULL;
 	for (unsigned i = 0; i < DRV_MAX_ATTRIBS; i++) {
-		struct drv_vsource s;
-		drv_gl_vertex_source(ctx, prog, i, &s);
-		if (s.a->enabled && !s.b->divisor &&
-		    ((!s.b->buffer && s.b->client_ptr) ||
-		     ((s.b->buffer || s.b->client_ptr) && drv_gl_vattrib_translated(s.a))))
+		struct drv_pipe_vertex_input v;
+		drv_gl_vertex_input(ctx, prog, i, &v);
+		if (v.enabled && !v.divisor &&
+		    ((!v.buffer && v.client_ptr) ||
+		     ((v.buffer || v.client_ptr) && drv_pipe_vertex_translated(&v))))
 			return true;
 	}
 	return false;
@@ -159,8 +180,8 @@ static void scan_range(const uint8_t *p, unsigned isz, uint32_t count, bool rest
 }
 
 /* Fills the index part of d for `count` indices of `type` at `indices`. */
-static bool setup_indices(struct drv_context *ctx, struct drv_draw *d, GLsizei count, GLenum type,
-			  const void *indices)
+static bool setup_indices(struct drv_context *ctx, struct drv_pipe_draw *d, GLsizei count,
+			  GLenum type, const void *indices)
 {
 	struct drv_buffer *eb = ctx->vao->element_buffer;
 	unsigned isz = index_size(type);
@@ -171,7 +192,7 @@ static bool setup_indices(struct drv_context *ctx, struct drv_draw *d, GLsizei c
 		return false;
 	}
 	d->indexed = true;
-	d->index_type = type;
+	d->index_size = isz;
 	d->count = (uint32_t)count;
 	if (eb) {
 		uint64_t off = (uint64_t)(uintptr_t)indices;
@@ -181,9 +202,10 @@ static bool setup_indices(struct drv_context *ctx, struct drv_draw *d, GLsizei c
 			drv_gl_error(ctx, GL_INVALID_OPERATION);
 			return false;
 		}
-		d->index_va = eb->bo->va + off;
+		d->index_buffer = &eb->store;
+		d->index_offset = off;
 		d->index_max = off < (uint64_t)eb->size ? (uint32_t)(((uint64_t)eb->size - off) / isz) : 0;
-		data = off < (uint64_t)eb->size ? eb->bo->map + off : NULL;
+		data = off < (uint64_t)eb->size ? drv_pipe_buffer_map(&eb->store) + off : NULL;
 		if (count && d->index_max < (uint32_t)count)
 			data = NULL;   /* out of range: no scan (the GPU reads 0) */
 	} else {
@@ -194,7 +216,7 @@ static bool setup_indices(struct drv_context *ctx, struct drv_draw *d, GLsizei c
 			drv_gl_unsupported(ctx, "indices at client address NULL");
 			return false;
 		}
-		d->client_indices = indices;
+		d->user_indices = indices;
 		d->index_bytes = (uint32_t)count * isz;
 		d->index_max = (uint32_t)count;
 		data = indices;
@@ -212,11 +234,64 @@ static bool setup_indices(struct drv_context *ctx, struct drv_draw *d, GLsizei c
 	return true;
 }
 
+/* The state a draw of program p reads, as the hardware layer takes it. */
+static void draw_state(struct drv_context *ctx, struct drv_program_obj *p,
+		       struct drv_pipe_draw_state *s)
+{
+	const struct drv_program *prog = p->prog;
+
+	memset(s, 0, sizeof *s);
+	s->prog = prog;
+	s->shader = &p->shader;
+	s->consts = p->consts;
+	s->consts_size = p->consts_size;
+	s->consts_version = p->consts_version;
+	for (unsigned i = 0; i < prog->n_ubos && i < DRV_MAX_UBOS; i++) {
+		const struct drv_xfb_binding *u = &ctx->ubo[p->ubo_binding[i]];
+		int64_t size;
+		if (!u->buffer)
+			continue;
+		size = u->range ? u->size : u->buffer->size - u->offset;
+		if (u->offset + size > u->buffer->size)
+			size = u->buffer->size - u->offset;
+		s->ubo[i] = (struct drv_pipe_ubo){ &u->buffer->store, u->offset, size };
+	}
+	for (unsigned loc = 0; loc < DRV_MAX_ATTRIBS; loc++)
+		drv_gl_vertex_input(ctx, prog, loc, &s->vertex[loc]);
+}
+
+/*
+ * Runs draw d with the program a draw runs now (drv_gl_draw_program) on
+ * the hardware layer.  False when it did not (the error or "unsupported"
+ * is recorded).
+ */
+static bool run(struct drv_context *ctx, const struct drv_pipe_draw *d)
+{
+	struct drv_program_obj *p = drv_gl_draw_program(ctx);
+	struct drv_pipe_draw_state s;
+
+	if (!p)
+		return false;   /* drv_gl_draw_program said why */
+	if (!drv_pipe_draw_begin(ctx->pipe, p->prog && p->linked ? p->prog : NULL, &p->shader))
+		return false;
+	ctx->state_call = true;
+	ctx->last_draw_program = p->name;
+	draw_state(ctx, p, &s);
+	if (!drv_pipe_draw_reserve(ctx->pipe, &s, d))
+		return false;
+	if (p->prog->n_builtins) {
+		if (!drv_gl_ff_constants(ctx, p))
+			return false;
+		s.consts_version = p->consts_version;
+	}
+	return drv_pipe_draw(ctx->pipe, &s, d);
+}
+
 static void draw_arrays(GLenum mode, GLint first, GLsizei count, GLsizei instances,
 			GLuint base_instance)
 {
 	DRV_CTX(ctx);
-	struct drv_draw d = { 0 };
+	struct drv_pipe_draw d = { 0 };
 
 	if (first < 0) {
 		drv_gl_error(ctx, GL_INVALID_VALUE);
@@ -224,19 +299,19 @@ static void draw_arrays(GLenum mode, GLint first, GLsizei count, GLsizei instanc
 	}
 	if (!validate(ctx, mode, count, instances) || !count || !instances)
 		return;
-	d.mode = mode;
+	d.prim = prim_of(mode);
 	d.count = (uint32_t)count;
 	d.instances = (uint32_t)instances;
 	d.base_vertex = first;
 	d.base_instance = base_instance;
-	drv_pm4_draw(ctx, &d);
+	run(ctx, &d);
 }
 
 static void draw_elements(GLenum mode, GLsizei count, GLenum type, const void *indices,
 			  GLsizei instances, GLint base_vertex, GLuint base_instance)
 {
 	DRV_CTX(ctx);
-	struct drv_draw d = { 0 };
+	struct drv_pipe_draw d = { 0 };
 
 	if (!index_size(type)) {
 		drv_gl_error(ctx, GL_INVALID_ENUM);
@@ -244,12 +319,12 @@ static void draw_elements(GLenum mode, GLsizei count, GLenum type, const void *i
 	}
 	if (!validate(ctx, mode, count, instances) || !count || !instances)
 		return;
-	d.mode = mode;
+	d.prim = prim_of(mode);
 	d.instances = (uint32_t)instances;
 	d.base_vertex = base_vertex;
 	d.base_instance = base_instance;
 	if (setup_indices(ctx, &d, count, type, indices))
-		drv_pm4_draw(ctx, &d);
+		run(ctx, &d);
 }
 
 void drv_gl_DrawArrays(GLenum mode, GLint first, GLsizei count)
@@ -359,7 +434,7 @@ static void draw_indirect(GLenum mode, GLenum type, const void *indirect, GLsize
 	struct drv_buffer *ib = ctx->draw_indirect;
 	uint64_t off = (uint64_t)(uintptr_t)indirect;
 	unsigned cmd = indexed ? 20 : 16;
-	struct drv_draw d = { 0 };
+	struct drv_pipe_draw d = { 0 };
 
 	if (drawcount < 0 || (stride && stride % 4)) {
 		drv_gl_error(ctx, GL_INVALID_VALUE);
@@ -392,13 +467,12 @@ static void draw_indirect(GLenum mode, GLenum type, const void *indirect, GLsize
 	}
 	if (!drv_gl_buffer_storage(ctx, ib))
 		return;
-	d.mode = mode;
-	d.indirect = true;
-	d.indirect_base_va = ib->bo->va;
+	d.prim = prim_of(mode);
+	d.indirect_buffer = &ib->store;
 	d.instances = 1;
 	for (GLsizei i = 0; i < drawcount; i++) {
 		d.indirect_offset = (uint32_t)(off + (uint64_t)i * (stride ? (uint64_t)stride : cmd));
-		if (!drv_pm4_draw(ctx, &d))
+		if (!run(ctx, &d))
 			return;
 	}
 }
@@ -428,7 +502,7 @@ static void draw_indirect_count(GLenum mode, GLenum type, const void *indirect, 
 	if (!drv_gl_buffer_storage(ctx, pb))
 		return;
 	drv_gl_flush(ctx);
-	memcpy(&count, pb->bo->map + drawcount, 4);
+	memcpy(&count, drv_pipe_buffer_map(&pb->store) + drawcount, 4);
 	draw_indirect(mode, type, indirect, count < (uint32_t)maxdrawcount ? (GLsizei)count : maxdrawcount,
 		      stride, indexed);
 }
@@ -473,7 +547,7 @@ static void draw_tf(GLenum mode, GLuint id, GLuint stream, GLsizei instances)
 {
 	DRV_CTX(ctx);
 	struct drv_xfb *x = id ? drv_names_get(&ctx->xfbs, id) : &ctx->default_xfb;
-	struct drv_draw d = { 0 };
+	struct drv_pipe_draw d = { 0 };
 
 	if (stream >= DRV_MAX_VERTEX_STREAMS || !x) {
 		drv_gl_error(ctx, GL_INVALID_VALUE);
@@ -490,11 +564,11 @@ static void draw_tf(GLenum mode, GLuint id, GLuint stream, GLsizei instances)
 				   "in formats converted on upload");
 		return;
 	}
-	d.mode = mode;
+	d.prim = prim_of(mode);
 	d.instances = (uint32_t)instances;
-	d.tf_source = x;
-	d.tf_stream = stream;
-	drv_pm4_draw(ctx, &d);
+	d.so_source = &x->so;
+	d.so_stream = stream;
+	run(ctx, &d);
 }
 
 void drv_gl_DrawTransformFeedback(GLenum mode, GLuint id)

@@ -1,7 +1,9 @@
 /*
- * drv_gl_int.h - what the files of the GL state tracker (drv_gl_*.c) and
- * the PM4 emitter (drv_pm4_*.c) share: the GL objects, the context, the
- * error and "unsupported" helpers, and the emitter's entry points.
+ * drv_gl_int.h - what the files of the GL state tracker (drv_gl_*.c)
+ * share: the GL objects, the context, the error and "unsupported"
+ * helpers.  The hardware below is reached through drv_pipe.h only (the
+ * objects embed its buffer, shader, streamout and query state), programs
+ * are compiled through drv_shader.h.
  *
  * GL types and enum values come from the Khronos <GL/glcorearb.h> (types
  * and constants only; no GL library is linked).  Entry points are named
@@ -22,8 +24,8 @@
 #include <GL/glcorearb.h>
 
 #include "drv.h"
+#include "drv_pipe.h"
 #include "drv_shader.h"
-#include "drv_hw.h"
 
 /* Compatibility-profile / ES enums glcorearb.h leaves out. */
 #define DRV_GL_QUAD_STRIP                0x0008
@@ -60,7 +62,7 @@ void drv_names_each(struct drv_names *t, void (*fn)(void *obj, void *user), void
 struct drv_buffer {
 	uint32_t name;
 	int refs;                   /* bindings in VAOs / TF objects + 1 while named */
-	struct drv_bo *bo;          /* storage, NULL before the first data store */
+	struct drv_pipe_buffer store; /* no storage before the first data store */
 	int64_t size;               /* GL_BUFFER_SIZE */
 	GLenum usage;
 	bool immutable;
@@ -111,7 +113,7 @@ struct drv_program_obj {
 	uint32_t consts_size;
 	uint64_t consts_version;    /* bumped at every uniform write */
 	uint32_t ubo_binding[DRV_MAX_UBOS];
-	struct drv_bo *code_bo;     /* the HW VS binary (256-byte aligned) */
+	struct drv_pipe_shader shader; /* the hardware stages of the last successful link */
 	uint8_t *binary;            /* glGetProgramBinary's bytes (drv_gl_progbin.c) of */
 	uint32_t binary_bytes;      /* the last successful link; NULL before */
 	bool delete_pending;
@@ -199,16 +201,7 @@ struct drv_xfb {
 	GLenum mode;                 /* primitiveMode of Begin */
 	struct drv_program_obj *program; /* the program Begin saw */
 	bool ended_once;             /* a DrawTransformFeedback source */
-	struct drv_bo *filled;       /* 4 filled-size slots (dwords), radeonsi's per target */
-	bool filled_valid;           /* the slots hold saved sizes (pause / end) */
-	/* the targets as begin programmed them (for resume and DrawTF) */
-	uint32_t hw_mask;            /* buffers bound at begin */
-	uint64_t hw_va[DRV_MAX_TF_BUFFERS];        /* buffer base VA */
-	uint32_t hw_offset_dw[DRV_MAX_TF_BUFFERS]; /* bind offset */
-	uint32_t hw_size_dw[DRV_MAX_TF_BUFFERS];   /* (offset + size) >> 2 */
-	uint32_t stride_dw[DRV_MAX_TF_BUFFERS];
-	uint32_t stream_of_buffer[DRV_MAX_TF_BUFFERS];
-	uint32_t enabled_stream_buffers;  /* VGT_STRMOUT_BUFFER_CONFIG of the program */
+	struct drv_pipe_so so;       /* the targets as begin latched them, filled sizes */
 	bool delete_pending;
 };
 
@@ -219,17 +212,15 @@ struct drv_query {
 	GLuint index;                /* stream */
 	bool active;
 	bool ever_ended;
-	struct drv_bo *bo;           /* SAMPLE_STREAMOUTSTATS slots: 4 streams x 32 bytes */
+	struct drv_pipe_query hw;    /* its counters */
 	uint64_t result;
 };
 
 /* ---- context ----------------------------------------------------------------- */
 
 struct drv_screen {
-	struct drv_ws ws;
+	struct drv_pipe_screen *hw;
 	int contexts;
-	struct drv_context *last;    /* the context whose state the GPU holds */
-	struct drv_context *list;    /* every context, through drv_context.next */
 	uint64_t links;              /* successful links so far (drv_gl_program.c) */
 };
 
@@ -264,46 +255,9 @@ struct drv_ff {
 	struct drv_program_obj *program; /* the fixed-function vertex program, built at first use */
 };
 
-enum drv_atom {
-	DRV_ATOM_INIT = 0,           /* the IB preamble (CONTEXT_CONTROL, GS off ...) */
-	DRV_ATOM_STREAMOUT_ENABLE,
-	DRV_ATOM_SHADER,             /* VS program + SPI registers */
-	DRV_ATOM_RASTER,             /* PA_CL_CLIP_CNTL (rasterizer discard) */
-	DRV_ATOM_RESTART,            /* primitive restart */
-	DRV_ATOM_COUNT
-};
-
-struct drv_hw {
-	uint32_t dirty;              /* 1 << drv_atom */
-	/* shadows of what was emitted, so unchanged values are not re-sent */
-	uint32_t prim_type;          /* VGT_PRIMITIVE_TYPE (+1; 0 = unknown) */
-	uint32_t index_type;         /* +1; 0 = unknown */
-	uint32_t gs_out_prim;        /* +1 */
-	uint32_t num_instances;      /* +1 */
-	uint64_t vs_va;              /* program emitted by the shader atom */
-	uint32_t strmout_config, strmout_buffer_config;
-	bool strmout_known;
-	uint32_t opaque_offset;      /* VGT_STRMOUT_DRAW_OPAQUE_OFFSET as emitted */
-	/* streamout */
-	bool so_begin_emitted;
-	struct drv_xfb *so_xfb;      /* the object whose begin is emitted */
-	int prims_gen_queries;       /* active PRIMITIVES_GENERATED queries */
-	/* upload ring for descriptors, constants, client arrays */
-	struct drv_bo *ring;
-	uint64_t ring_used;
-	uint64_t ring_generation;    /* bumped at every ring reset */
-	uint64_t consts_uploaded_gen, consts_version;
-	uint64_t consts_va;
-	const struct drv_program_obj *consts_prog;
-	/* geometry shaders (drv_pm4_gs.c) */
-	bool gs_on;                  /* the emitted shader state has ES / GS / copy shader */
-	struct drv_bo *esgs_ring, *gsvs_ring; /* grown on demand, never shrunk */
-	bool gs_rings_emitted;       /* VGT_ESGS/GSVS_RING_SIZE match the rings */
-};
-
 struct drv_context {
 	struct drv_screen *screen;
-	struct drv_context *next;    /* the screen's list */
+	struct drv_pipe *pipe;       /* its hardware context */
 	struct drv_shared *shared;
 	bool gles, core;
 	int major, minor;
@@ -337,8 +291,6 @@ struct drv_context {
 	GLenum enable_caps[64];
 	unsigned n_enable_caps;
 	uint32_t last_draw_program;
-
-	struct drv_hw hw;
 };
 
 /* Prototypes of every entry point (drv_gl_api.h). */
@@ -385,7 +337,7 @@ struct drv_buffer **drv_gl_buffer_target(struct drv_context *ctx, GLenum target)
 struct drv_buffer *drv_gl_buffer_lookup(struct drv_context *ctx, GLuint name);
 void drv_gl_buffer_ref(struct drv_buffer *b);
 void drv_gl_buffer_unref(struct drv_context *ctx, struct drv_buffer *b);
-/* Makes sure the buffer has storage (a BO of at least 4 bytes). */
+/* Makes sure the buffer has storage (a store of at least 4 bytes). */
 bool drv_gl_buffer_storage(struct drv_context *ctx, struct drv_buffer *b);
 /* Replaces *slot with b, keeping references. */
 void drv_gl_buffer_bind_slot(struct drv_context *ctx, struct drv_buffer **slot, struct drv_buffer *b);
@@ -426,9 +378,6 @@ static inline bool drv_gl_xfb_running(const struct drv_context *ctx)
 }
 
 /* ---- drv_gl_vao.c ---- */
-/* Whether the attribute's format has no GCN vertex fetch format and is
- * converted to floats when uploaded (drv_pm4_state.c translate_attrib). */
-bool drv_gl_vattrib_translated(const struct drv_vattrib *a);
 void drv_gl_vao_init(struct drv_vao *v, uint32_t name);
 void drv_gl_vao_release(struct drv_context *ctx, struct drv_vao *v);
 
@@ -470,6 +419,9 @@ struct drv_vsource {
 };
 void drv_gl_vertex_source(const struct drv_context *ctx, const struct drv_program *prog,
 			  unsigned loc, struct drv_vsource *out);
+/* The same as the hardware layer takes it (drv_pipe.h). */
+void drv_gl_vertex_input(const struct drv_context *ctx, const struct drv_program *prog,
+			 unsigned loc, struct drv_pipe_vertex_input *out);
 /* ---- drv_gl_matrix.c: the fixed-function matrix stacks ---- */
 /* An empty stack of depth max_depth holding the identity. */
 void drv_gl_ff_stack_init(struct drv_ff_stack *s, unsigned max_depth);
@@ -488,83 +440,7 @@ void drv_gl_ff_fini(struct drv_context *ctx);
 /* ---- drv_gl_query.c ---- */
 void drv_gl_query_fini_all(struct drv_context *ctx);
 
-/* ---- drv_pm4_state.c: atoms, shaders, descriptors, draws ---- */
-struct drv_draw {
-	GLenum mode;
-	bool indexed;
-	uint32_t count;              /* vertices / indices */
-	uint32_t instances;
-	int32_t base_vertex;         /* = first for non-indexed draws */
-	uint32_t base_instance;
-	/* indexed: */
-	GLenum index_type;
-	uint64_t index_va;           /* VA of the first index */
-	uint32_t index_max;          /* indices readable from index_va */
-	const void *client_indices;  /* client-memory indices to upload (index_bytes) */
-	uint32_t index_bytes;
-	uint32_t min_index, max_index; /* for client arrays (valid when have_range) */
-	bool have_range;
-	/* indirect (DRAW_INDIRECT / DRAW_INDEX_INDIRECT) */
-	bool indirect;
-	uint64_t indirect_base_va;   /* SET_BASE */
-	uint32_t indirect_offset;
-	/* DrawTransformFeedback */
-	struct drv_xfb *tf_source;
-	GLuint tf_stream;
-};
-/* Emits the state and the draw packets of one draw.  Returns false (after
- * drv_gl_unsupported) when the draw cannot be executed faithfully. */
-bool drv_pm4_draw(struct drv_context *ctx, const struct drv_draw *d);
-/* Emits the preamble of a context's first IB. */
-void drv_pm4_init(struct drv_context *ctx);
-/* Forgets what ctx emitted (another context used the GPU since): the next
- * draw emits its whole state again. */
-void drv_pm4_invalidate(struct drv_context *ctx);
-/* False (after drv_gl_unsupported) when ctx must not touch the GPU's
- * streamout or counters because another context has them in use. */
-bool drv_pm4_gpu_free(struct drv_context *ctx);
-/* Whether a context other than ctx has streamout running or a query
- * counting on the GPU (drv_gl_context.c). */
-bool drv_gl_other_context_busy(const struct drv_context *ctx);
-void drv_pm4_fini(struct drv_context *ctx);
-/* Uploads `n` bytes to the upload ring; returns the VA (0 when out of memory). */
-uint64_t drv_pm4_upload(struct drv_context *ctx, const void *data, uint64_t n, uint64_t align);
-/* Uploads the program's binaries (the VS, or ES + GS + copy shader) to its
- * code BO. */
-bool drv_pm4_program_upload(struct drv_context *ctx, struct drv_program_obj *p);
-
-/* ---- drv_pm4_gs.c: the ES -> GS -> copy shader pipeline ---- */
-/* Byte offset of hardware stage hw's binary in the program's code BO
- * (DRV_HW_COUNT: the bytes all stages need). */
-uint64_t drv_pm4_code_offset(const struct drv_program *prog, enum drv_hw_stage hw);
-/* VGT_GS_OUT_PRIM_TYPE.OUTPRIM_TYPE of a GS output primitive (GL enum). */
-uint32_t drv_pm4_gs_out_prim(GLenum gl_output_prim);
-/* Emits the GS, ES and copy-shader state of p (which has a GS). */
-void drv_pm4_gs_emit_shaders(struct drv_context *ctx, struct pm4_cs *cs,
-			     const struct drv_program_obj *p);
-/* Turns the GS stages off again when the emitted state had them. */
-void drv_pm4_gs_emit_off(struct drv_context *ctx, struct pm4_cs *cs);
-/* Grows the ESGS / GSVS rings for prog (may flush); false when out of memory. */
-bool drv_pm4_gs_rings(struct drv_context *ctx, const struct drv_program *prog);
-/* Emits VGT_ESGS_RING_SIZE / VGT_GSVS_RING_SIZE when the rings changed. */
-void drv_pm4_gs_emit_rings(struct drv_context *ctx, struct pm4_cs *cs);
-/* Fills the DRV_DESC_ESGS / DRV_DESC_GSVS descriptors of a table. */
-void drv_pm4_gs_descriptors(struct drv_context *ctx, uint32_t *desc);
-
-/* ---- drv_pm4_so.c: streamout and queries ---- */
-void drv_pm4_so_begin(struct drv_context *ctx, struct drv_xfb *x, bool resume);
-void drv_pm4_so_end(struct drv_context *ctx, struct drv_xfb *x);
-void drv_pm4_so_enable(struct drv_context *ctx);
-/* DrawTF: loads the opaque registers from x's filled-size slot. */
-void drv_pm4_so_draw_opaque(struct drv_context *ctx, struct drv_xfb *x, GLuint stream);
-void drv_pm4_query_begin(struct drv_context *ctx, struct drv_query *q);
-void drv_pm4_query_end(struct drv_context *ctx, struct drv_query *q);
-/* Submits pending work and computes q->result from its slots. */
-void drv_pm4_query_result(struct drv_context *ctx, struct drv_query *q);
-/* Writes `n` bytes (4 or 8) of `value` to GPU VA `va` with WRITE_DATA. */
-void drv_pm4_write_data(struct drv_context *ctx, uint64_t va, uint64_t value, unsigned n);
-
-/* Submits pending PM4 (before the CPU reads GPU results). */
+/* Submits pending GPU work (before the CPU reads GPU results). */
 void drv_gl_flush(struct drv_context *ctx);
 
 #endif

@@ -215,7 +215,7 @@ void drv_gl_BindProgramPipeline(GLuint pipeline)
 	if (pipeline && !(pl = pipeline_get(ctx, pipeline)))
 		return;
 	ctx->pipeline = pl;
-	ctx->hw.dirty |= 1u << DRV_ATOM_SHADER;
+	drv_pipe_shaders_changed(ctx->pipe);
 }
 
 void drv_gl_UseProgramStages(GLuint pipeline, GLbitfield stages, GLuint program)
@@ -250,7 +250,7 @@ void drv_gl_UseProgramStages(GLuint pipeline, GLbitfield stages, GLuint program)
 		if (stages & stage_bits[st])
 			set_ref(ctx, &pl->stage[st], has_stage(p, st) ? p : NULL);
 	pl->validated = false;
-	ctx->hw.dirty |= 1u << DRV_ATOM_SHADER;
+	drv_pipe_shaders_changed(ctx->pipe);
 }
 
 void drv_gl_ActiveShaderProgram(GLuint pipeline, GLuint program)

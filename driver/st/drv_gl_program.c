@@ -83,7 +83,7 @@ static void shader_free(struct drv_shader *s)
 static void program_free_own(struct drv_context *ctx, struct drv_program_obj *p)
 {
 	drv_program_destroy(p->prog);
-	drv_bo_destroy(&ctx->screen->ws, p->code_bo);
+	drv_pipe_shader_release(ctx->screen->hw, &p->shader);
 	for (unsigned i = 0; i < p->n_tf_names; i++)
 		xt_free(p->tf_names[i]);
 	xt_free(p->tf_names);
@@ -637,7 +637,7 @@ void drv_gl_program_link_desc(struct drv_context *ctx, struct drv_program_obj *p
 	p->consts = xt_calloc(1, p->consts_size ? p->consts_size : 16);
 	if (p->consts && prog->const_init)   /* uniform initializers */
 		memcpy(p->consts, prog->const_init, prog->const_buffer_size);
-	/* The emitter re-uploads constants when (program pointer, version)
+	/* The hardware layer re-uploads constants when (program, version)
 	 * changed; a deleted program's memory can come back as a new program,
 	 * so every link starts a version range no other link used (uniform
 	 * writes count up in the low half). */
@@ -646,7 +646,7 @@ void drv_gl_program_link_desc(struct drv_context *ctx, struct drv_program_obj *p
 		p->ubo_binding[i] = prog->ubos[i].binding;
 	/* what glGetProgramBinary returns (drv_gl_progbin.c) */
 	p->binary = drv_gl_progbin_pack(&d, &p->binary_bytes);
-	if (!p->consts || !p->binary || !drv_pm4_program_upload(ctx, p))
+	if (!p->consts || !p->binary || !drv_pipe_shader_upload(ctx->screen->hw, &p->shader, prog))
 		drv_gl_error(ctx, GL_OUT_OF_MEMORY);
 }
 
@@ -677,7 +677,7 @@ void drv_gl_UseProgram(GLuint program)
 		p->in_use++;
 	drv_gl_program_unuse(ctx, ctx->program);
 	ctx->program = p;
-	ctx->hw.dirty |= 1u << DRV_ATOM_SHADER;
+	drv_pipe_shaders_changed(ctx->pipe);
 }
 
 void drv_gl_ReleaseShaderCompiler(void)

@@ -7,9 +7,9 @@
  * timer queries need a rasterizer or a clock the model does not have:
  * they are reported as not modelled.
  *
- * Results come from the SAMPLE_STREAMOUTSTATS slots (drv_pm4_so.c): a
- * query's BO holds, per stream, {begin needed, begin written, end needed,
- * end written} as u64 with bit 63 as the hardware's "written" flag.
+ * The counting is the hardware layer's (drv_pipe.h drv_pipe_query_*:
+ * SAMPLE_STREAMOUTSTATS slots per stream); this file keeps GL's query
+ * objects, targets and errors, and maps the targets to its query types.
  */
 #include <string.h>
 
@@ -27,7 +27,8 @@ static bool index_ok(GLenum target, GLuint index)
 	       target == GL_TRANSFORM_FEEDBACK_STREAM_OVERFLOW;
 }
 
-/* Row of ctx->active_query for a target, -1 if the sim does not count it. */
+/* Row of ctx->active_query for a target, -1 if the sim does not count it;
+ * the row is also the hardware layer's query type (types[]). */
 static int kind_of(GLenum target)
 {
 	switch (target) {
@@ -38,6 +39,11 @@ static int kind_of(GLenum target)
 	default: return -1;
 	}
 }
+
+static const enum drv_pipe_query_type types[4] = {
+	DRV_QUERY_PRIMITIVES_GENERATED, DRV_QUERY_PRIMITIVES_EMITTED, DRV_QUERY_SO_OVERFLOW_ANY,
+	DRV_QUERY_SO_OVERFLOW,
+};
 
 static bool target_known(GLenum t)
 {
@@ -56,7 +62,7 @@ static void free_query(void *obj, void *user)
 	struct drv_context *ctx = user;
 	struct drv_query *q = obj;
 
-	drv_bo_destroy(&ctx->screen->ws, q->bo);
+	drv_pipe_query_release(ctx->pipe, &q->hw, false);
 	xt_free(q);
 }
 
@@ -118,22 +124,20 @@ void drv_gl_DeleteQueries(GLsizei n, const GLuint *ids)
 	}
 	for (GLsizei i = 0; i < n; i++) {
 		struct drv_query *q = drv_names_get(&ctx->queries, ids[i]);
+		bool end = false;
 		if (q && q->active) {
 			/* Deleting an active query ends it (GL 4.6 4.2.2). */
 			int k = kind_of(q->target);
 			if (k >= 0) {
-				drv_pm4_query_end(ctx, q);
-				if (k == 0)
-					ctx->hw.prims_gen_queries--;
 				ctx->active_query[k][q->index] = NULL;
-				drv_pm4_so_enable(ctx);
-				/* The end sample writes into q->bo, freed below. */
-				drv_gl_flush(ctx);
+				end = true;
 			}
 		}
 		drv_names_remove(&ctx->queries, ids[i]);
-		if (q)
-			free_query(q, ctx);
+		if (q) {
+			drv_pipe_query_release(ctx->pipe, &q->hw, end);
+			xt_free(q);
+		}
 	}
 }
 
@@ -174,23 +178,13 @@ static void begin(GLenum target, GLuint index, GLuint id)
 		drv_gl_error(ctx, GL_INVALID_OPERATION);
 		return;
 	}
-	if (!q->bo) {
-		q->bo = drv_bo_create(&ctx->screen->ws, 128, 256);
-		if (!q->bo) {
-			drv_gl_error(ctx, GL_OUT_OF_MEMORY);
-			return;
-		}
-	}
+	if (!drv_pipe_query_begin(ctx->pipe, &q->hw, types[k], index))
+		return;
 	q->target = target;
 	q->index = index;
 	q->active = true;
 	ctx->active_query[k][index] = q;
 	ctx->state_call = true;
-	if (k == 0) {
-		ctx->hw.prims_gen_queries++;
-		drv_pm4_so_enable(ctx);
-	}
-	drv_pm4_query_begin(ctx, q);
 }
 
 static void end(GLenum target, GLuint index)
@@ -216,15 +210,11 @@ static void end(GLenum target, GLuint index)
 		drv_gl_error(ctx, GL_INVALID_OPERATION);
 		return;
 	}
-	drv_pm4_query_end(ctx, q);
+	drv_pipe_query_end(ctx->pipe, &q->hw);
 	q->active = false;
 	q->ever_ended = true;
 	ctx->active_query[k][index] = NULL;
 	ctx->state_call = true;
-	if (k == 0) {
-		ctx->hw.prims_gen_queries--;
-		drv_pm4_so_enable(ctx);
-	}
 }
 
 void drv_gl_BeginQuery(GLenum target, GLuint id) { begin(target, 0, id); }
@@ -293,7 +283,7 @@ static bool result(struct drv_context *ctx, GLuint id, GLenum pname, uint64_t *o
 		*out = 1;     /* execution is synchronous */
 		return true;
 	}
-	drv_pm4_query_result(ctx, q);
+	q->result = drv_pipe_query_result(ctx->pipe, &q->hw);
 	*out = q->result;
 	return true;
 }
@@ -310,7 +300,8 @@ static void store(struct drv_context *ctx, void *p, uint64_t v, unsigned bytes, 
 		}
 		if (bytes == 4 && v > (is_signed ? 0x7FFFFFFFull : 0xFFFFFFFFull))
 			v = is_signed ? 0x7FFFFFFFull : 0xFFFFFFFFull;
-		drv_pm4_write_data(ctx, ctx->query_buffer->bo->va + offset, v, bytes);
+		drv_pipe_buffer_write(ctx->pipe, &ctx->query_buffer->store, offset, v, bytes);
+		ctx->state_call = true;
 		return;
 	}
 	if (!p)
@@ -371,7 +362,8 @@ static void get_buffer_object(GLuint id, GLuint buffer, GLenum pname, GLintptr o
 		return;
 	if (bytes == 4 && v > (is_signed ? 0x7FFFFFFFull : 0xFFFFFFFFull))
 		v = is_signed ? 0x7FFFFFFFull : 0xFFFFFFFFull;
-	drv_pm4_write_data(ctx, b->bo->va + (uint64_t)offset, v, bytes);
+	drv_pipe_buffer_write(ctx->pipe, &b->store, (uint64_t)offset, v, bytes);
+	ctx->state_call = true;
 }
 
 void drv_gl_GetQueryBufferObjectiv(GLuint id, GLuint buffer, GLenum pname, GLintptr offset)

@@ -6,8 +6,8 @@
  *
  * A program's default-block uniforms live in a CPU copy of its constant
  * buffer laid out by the compiler (offset, array / matrix strides of
- * struct drv_uniform); the PM4 side uploads it when it changed
- * (consts_version) and points descriptor DRV_DESC_CONST at it.  Booleans
+ * struct drv_uniform); the hardware layer uploads it when it changed
+ * (consts_version, drv_pipe.h) and points descriptor DRV_DESC_CONST at it.  Booleans
  * are stored as 0 / 1.
  */
 #include <string.h>

@@ -8,8 +8,10 @@
  *
  * Storage follows ARB_vertex_attrib_binding: glVertexAttribPointer(i)
  * sets attribute i's format, binds binding i to it and sets binding i's
- * buffer / offset / stride, as the spec defines it.  The PM4 side turns an
- * attribute into a typed buffer descriptor (drv_pm4_state.c).
+ * buffer / offset / stride, as the spec defines it.  A draw hands each
+ * location's attribute and binding to the hardware layer in its terms
+ * (drv_gl_vertex_input -> drv_pipe.h struct drv_pipe_vertex_input), which
+ * turns it into a typed buffer descriptor.
  */
 #include <string.h>
 
@@ -601,9 +603,53 @@ void drv_gl_GetVertexAttribPointerv(GLuint index, GLenum pname, void **pointer)
 	*pointer = b->buffer ? (void *)(uintptr_t)b->offset : (void *)b->client_ptr;
 }
 
-bool drv_gl_vattrib_translated(const struct drv_vattrib *a)
+static enum drv_pipe_vertex_type vertex_type(GLenum type)
 {
-	return !a->integer && !a->doubles &&
-	       (a->type == GL_FIXED || a->type == GL_UNSIGNED_INT_10F_11F_11F_REV || a->type == GL_DOUBLE ||
-		((a->type == GL_INT || a->type == GL_UNSIGNED_INT) && a->normalized));
+	switch (type) {
+	case GL_BYTE: return DRV_VTYPE_BYTE;
+	case GL_UNSIGNED_BYTE: return DRV_VTYPE_UBYTE;
+	case GL_SHORT: return DRV_VTYPE_SHORT;
+	case GL_UNSIGNED_SHORT: return DRV_VTYPE_USHORT;
+	case GL_INT: return DRV_VTYPE_INT;
+	case GL_UNSIGNED_INT: return DRV_VTYPE_UINT;
+	case GL_HALF_FLOAT: return DRV_VTYPE_HALF_FLOAT;
+	case GL_FLOAT: return DRV_VTYPE_FLOAT;
+	case GL_FIXED: return DRV_VTYPE_FIXED;
+	case GL_DOUBLE: return DRV_VTYPE_DOUBLE;
+	case GL_INT_2_10_10_10_REV: return DRV_VTYPE_INT_2_10_10_10;
+	case GL_UNSIGNED_INT_2_10_10_10_REV: return DRV_VTYPE_UINT_2_10_10_10;
+	case GL_UNSIGNED_INT_10F_11F_11F_REV: return DRV_VTYPE_UFLOAT_10F_11F_11F;
+	default: return DRV_VTYPE_UNKNOWN;
+	}
+}
+
+void drv_gl_vertex_input(const struct drv_context *ctx, const struct drv_program *prog,
+			 unsigned loc, struct drv_pipe_vertex_input *out)
+{
+	struct drv_vsource src;
+	const struct drv_vattrib *a;
+	const struct drv_vbinding *b;
+
+	drv_gl_vertex_source(ctx, prog, loc, &src);
+	a = src.a;
+	b = src.b;
+	*out = (struct drv_pipe_vertex_input){
+		.enabled = a->enabled,
+		.type = vertex_type(a->type),
+		.components = a->size == GL_BGRA ? 4 : (unsigned)a->size,
+		.bgra = a->size == GL_BGRA,
+		.normalized = a->normalized,
+		.integer = a->integer,
+		.doubles = a->doubles,
+		.relative_offset = a->relative_offset,
+		.buffer = b->buffer ? &b->buffer->store : NULL,
+		.buffer_size = b->buffer ? b->buffer->size : 0,
+		.client_ptr = b->client_ptr,
+		.offset = b->offset,
+		.stride = (uint32_t)b->stride,
+		.divisor = b->divisor,
+		.current = src.current->v,
+		.current_kind = src.current->kind == GL_FLOAT ? DRV_VALUE_FLOAT :
+				src.current->kind == GL_INT ? DRV_VALUE_INT : DRV_VALUE_UINT,
+	};
 }

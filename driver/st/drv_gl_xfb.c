@@ -3,8 +3,8 @@
  * chapter 13.3, ES 3.2 chapter 12.1): names, binding, begin / pause /
  * resume / end with the spec's errors, the DSA buffer bindings and
  * queries.  The hardware side (streamout begin / end sequences, the
- * filled-size slots) is drv_pm4_so.c; this file decides when they run,
- * as st/mesa's st_cb_xformfb.c does for radeonsi:
+ * filled-size slots) is behind drv_pipe.h (drv_pipe_so_*); this file
+ * decides when they run, as st/mesa's st_cb_xformfb.c does for radeonsi:
  *
  *   Begin   -> targets bound, offsets from the bind offsets (begin)
  *   Pause   -> targets unbound: the end sequence saves the filled sizes
@@ -36,8 +36,7 @@ static void xfb_release(struct drv_context *ctx, struct drv_xfb *x)
 	drv_gl_buffer_bind_slot(ctx, &x->generic, NULL);
 	if (x->active)
 		drv_gl_program_unuse(ctx, x->program);
-	drv_bo_destroy(&ctx->screen->ws, x->filled);
-	x->filled = NULL;
+	drv_pipe_so_release(ctx->pipe, &x->so);
 }
 
 static void free_xfb(void *obj, void *user)
@@ -124,8 +123,6 @@ void drv_gl_DeleteTransformFeedbacks(GLsizei n, const GLuint *ids)
 			continue;
 		if (x == ctx->xfb)
 			ctx->xfb = &ctx->default_xfb;
-		if (x && ctx->hw.so_xfb == x)
-			ctx->hw.so_xfb = NULL;
 		drv_names_remove(&ctx->xfbs, ids[i]);
 		if (x)
 			free_xfb(x, ctx);
@@ -157,6 +154,25 @@ void drv_gl_BindTransformFeedback(GLenum target, GLuint id)
 		ctx->xfb = x;
 }
 
+/* The TF bindings of x as the hardware layer takes them: GL clamps a range
+ * beyond the store to the store. */
+static void so_targets(const struct drv_xfb *x, struct drv_pipe_so_target *t)
+{
+	for (unsigned b = 0; b < DRV_MAX_TF_BUFFERS; b++) {
+		const struct drv_xfb_binding *bind = &x->b[b];
+		struct drv_buffer *buf = bind->buffer;
+		int64_t size = 0;
+
+		if (buf) {
+			size = bind->range ? bind->size : buf->size - bind->offset;
+			if (bind->offset + size > buf->size)
+				size = buf->size > bind->offset ? buf->size - bind->offset : 0;
+		}
+		t[b] = (struct drv_pipe_so_target){ .buffer = buf ? &buf->store : NULL,
+						    .offset = bind->offset, .size = size };
+	}
+}
+
 /* The buffers the program captures into (bit b = binding b needed). */
 static uint32_t needed_buffers(const struct drv_program *prog)
 {
@@ -173,6 +189,7 @@ void drv_gl_BeginTransformFeedback(GLenum primitiveMode)
 	DRV_CTX(ctx);
 	struct drv_xfb *x = ctx->xfb;
 	struct drv_program_obj *p = drv_gl_vertex_program(ctx);
+	struct drv_pipe_so_target targets[DRV_MAX_TF_BUFFERS];
 	uint32_t need;
 
 	if (primitiveMode != GL_POINTS && primitiveMode != GL_LINES &&
@@ -199,7 +216,8 @@ void drv_gl_BeginTransformFeedback(GLenum primitiveMode)
 	x->program = p;
 	p->in_use++;
 	ctx->state_call = true;
-	drv_pm4_so_begin(ctx, x, false);
+	so_targets(x, targets);
+	drv_pipe_so_begin(ctx->pipe, &x->so, &p->prog->tf, targets);
 }
 
 void drv_gl_PauseTransformFeedback(void)
@@ -213,7 +231,7 @@ void drv_gl_PauseTransformFeedback(void)
 	}
 	x->paused = true;
 	ctx->state_call = true;
-	drv_pm4_so_end(ctx, x);
+	drv_pipe_so_end(ctx->pipe, &x->so);
 }
 
 void drv_gl_ResumeTransformFeedback(void)
@@ -227,7 +245,7 @@ void drv_gl_ResumeTransformFeedback(void)
 	}
 	x->paused = false;
 	ctx->state_call = true;
-	drv_pm4_so_begin(ctx, x, true);
+	drv_pipe_so_resume(ctx->pipe, &x->so);
 }
 
 void drv_gl_EndTransformFeedback(void)
@@ -240,7 +258,7 @@ void drv_gl_EndTransformFeedback(void)
 		return;
 	}
 	if (!x->paused)
-		drv_pm4_so_end(ctx, x);
+		drv_pipe_so_end(ctx->pipe, &x->so);
 	x->active = false;
 	x->paused = false;
 	x->ended_once = true;
