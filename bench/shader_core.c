@@ -17,7 +17,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "gm_isa.h"
+#include "isa.h"
 #include "gm_priv.h"
 
 static const float M[16] = {
@@ -99,7 +99,7 @@ int main(int argc, char **argv)
 	emit_transform(src, &len, sizeof src, 5, 1);
 	len += (size_t)snprintf(src + len, sizeof src - len,
 				"s_sub_u32 s0, s0, 1\ns_cmp_lg_u32 s0, 0\ns_cbranch_scc1 loop\ns_endpgm\n");
-	if (!w || gm_isa_assemble(src, &bin, &err) != XT_OK) {
+	if (!w || isa_assemble(src, &bin, &err) != XT_OK) {
 		fprintf(stderr, "shader-core-bench: %s\n", w ? xt_err_msg(&err) : "out of memory");
 		return 2;
 	}
@@ -112,7 +112,7 @@ int main(int argc, char **argv)
 
 	t0 = now_s();
 	for (unsigned i = 0; i < waves; i++) {
-		gm_wave_reset(w, ~0ull, GM_NUM_SGPRS, 16);
+		gm_wave_reset(w, ~0ull, ISA_NUM_SGPRS, 16);
 		for (unsigned l = 0; l < 64; l++)
 			w->v[0][l] = l;
 		gm_wave_run(w, &prog, &env);

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "gm_isa.h"
+#include "isa.h"
 #include "xt_buf.h"
 
 static void usage(FILE *f)
@@ -65,7 +65,7 @@ static int isa_asm(int argc, char **argv)
 		return rc;
 	if (xt_buf_append(&src, "", 1) != XT_OK)
 		return cli_fail("isa", "out of memory");
-	if (gm_isa_assemble((const char *)src.data, &bin, &err) != XT_OK) {
+	if (isa_assemble((const char *)src.data, &bin, &err) != XT_OK) {
 		xt_buf_fini(&src);
 		xt_buf_fini(&bin);
 		return cli_fail("isa", "%s: %s", in ? in : "stdin", err.msg);
@@ -91,7 +91,7 @@ static int isa_disasm(int argc, char **argv)
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--offsets"))
-			flags |= GM_DISASM_OFFSETS;
+			flags |= ISA_DISASM_OFFSETS;
 		else if (argv[i][0] == '-' && argv[i][1])
 			return usage(stderr), CLI_EXIT_ERROR;
 		else
@@ -105,7 +105,7 @@ static int isa_disasm(int argc, char **argv)
 	if (!dw)
 		return cli_fail("isa", "out of memory");
 	memcpy(dw, bin.data ? bin.data : (const uint8_t *)"", bin.len);
-	if (gm_isa_disassemble(dw, bin.len / 4, flags, &text) != XT_OK)
+	if (isa_disassemble(dw, bin.len / 4, flags, &text) != XT_OK)
 		rc = cli_fail("isa", "out of memory");
 	else if (text.len && fwrite(text.data, 1, text.len, stdout) != text.len)
 		rc = cli_fail("isa", "cannot write stdout");

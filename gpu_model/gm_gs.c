@@ -48,7 +48,7 @@ static void gs_sendmsg(void *ctx, struct gm_wave *w, unsigned msg, unsigned s, u
 	(void)w;
 	for (uint64_t m = exec; m; m &= m - 1) {
 		unsigned l = (unsigned)__builtin_ctzll(m);
-		if (msg == GM_MSG_GS_EMIT) {
+		if (msg == ISA_MSG_GS_EMIT) {
 			if (e->count[l][s] >= e->max_vert) {
 				if (!e->overflowed)
 					gm_fault_record(&e->gm->faults, GM_FAULT_RING_OVERFLOW, 0,
@@ -58,7 +58,7 @@ static void gs_sendmsg(void *ctx, struct gm_wave *w, unsigned msg, unsigned s, u
 				continue;
 			}
 			e->count[l][s]++;
-		} else if (msg == GM_MSG_GS_CUT) {
+		} else if (msg == ISA_MSG_GS_CUT) {
 			*cut_at(e, l, s, e->count[l][s]) = 1;
 		}
 	}

@@ -19,7 +19,7 @@
 
 #include "gm.h"
 #include "gm_hw.h"
-#include "gm_isa.h"
+#include "isa.h"
 
 /* ---- memory (gm_mem.c) ---------------------------------------------------- */
 
@@ -99,7 +99,7 @@ static inline uint32_t gm_regs_get(const struct gm_regs *r, uint32_t reg)
 
 /* A decoded instruction with what the interpreter precomputes. */
 struct gm_dinst {
-	struct gm_isa_inst i;
+	struct isa_inst i;
 	uint32_t pc_dw;            /* dword offset from the program start */
 	int32_t target;            /* branches: instruction index, -1 if invalid */
 	uint8_t fres;              /* VOP result: 1 = f32, 2 = f64 (clamp applies), 0 other */
@@ -148,7 +148,7 @@ struct gm_wave_env {
 struct gm_wave {
 	uint32_t s[128];           /* SGPRs; vcc = s[106..107], m0 = s[124], exec = s[126..127] */
 	uint32_t scc;
-	uint32_t v[GM_NUM_VGPRS][64];/* VGPRs, lane-minor */
+	uint32_t v[ISA_NUM_VGPRS][64];/* VGPRs, lane-minor */
 	unsigned num_sgprs;        /* allocation (checked against the program at launch) */
 	unsigned num_vgprs;
 	uint64_t instructions;     /* executed by this wave */
@@ -159,12 +159,12 @@ struct gm_wave {
 
 static inline uint64_t gm_wave_exec(const struct gm_wave *w)
 {
-	return (uint64_t)w->s[GM_OPD_EXEC_HI] << 32 | w->s[GM_OPD_EXEC_LO];
+	return (uint64_t)w->s[ISA_OPD_EXEC_HI] << 32 | w->s[ISA_OPD_EXEC_LO];
 }
 static inline void gm_wave_set_exec(struct gm_wave *w, uint64_t e)
 {
-	w->s[GM_OPD_EXEC_LO] = (uint32_t)e;
-	w->s[GM_OPD_EXEC_HI] = (uint32_t)(e >> 32);
+	w->s[ISA_OPD_EXEC_LO] = (uint32_t)e;
+	w->s[ISA_OPD_EXEC_HI] = (uint32_t)(e >> 32);
 }
 
 /* Resets a wave: all registers 0, exec = `exec`, allocation as given. */

@@ -34,25 +34,25 @@ static uint8_t result_kind(const char *name)
 
 static void note_regs(struct gm_prog *p, unsigned opd, unsigned regs)
 {
-	if (!regs || opd == GM_OPD_NONE)
+	if (!regs || opd == ISA_OPD_NONE)
 		return;
-	if (opd <= GM_OPD_SGPR_LAST && opd + regs > p->max_sgpr)
+	if (opd <= ISA_OPD_SGPR_LAST && opd + regs > p->max_sgpr)
 		p->max_sgpr = opd + regs;
-	if (gm_opd_is_vgpr(opd) && opd - GM_OPD_VGPR0 + regs > p->max_vgpr)
-		p->max_vgpr = opd - GM_OPD_VGPR0 + regs;
+	if (isa_opd_is_vgpr(opd) && opd - ISA_OPD_VGPR0 + regs > p->max_vgpr)
+		p->max_vgpr = opd - ISA_OPD_VGPR0 + regs;
 }
 
 /* A vector instruction's source k whose value is fixed by the program. */
 static bool const_source(const struct gm_dinst *d, unsigned k)
 {
-	const struct gm_isa_op_info *info = &gm_isa_ops[d->i.op];
+	const struct isa_op_info *info = &isa_ops[d->i.op];
 	unsigned o = d->i.src[k];
 
-	if ((info->cls != GM_CLS_VOP && info->cls != GM_CLS_VOPC) || !info->src_regs[k])
+	if ((info->cls != ISA_CLS_VOP && info->cls != ISA_CLS_VOPC) || !info->src_regs[k])
 		return false;
-	if (d->i.op == GM_OP_V_CNDMASK_B32 && k == 2)   /* the lane mask, read as scalars */
+	if (d->i.op == ISA_OP_V_CNDMASK_B32 && k == 2)   /* the lane mask, read as scalars */
 		return false;
-	return o > GM_OPD_EXEC_HI && o != GM_OPD_SCC && o < GM_OPD_VGPR0;
+	return o > ISA_OPD_EXEC_HI && o != ISA_OPD_SCC && o < ISA_OPD_VGPR0;
 }
 
 /* gm_dinst.store_run, from the end: a buffer_store_dword continues the run
@@ -63,12 +63,12 @@ static void mark_store_runs(struct gm_prog *p)
 	for (uint32_t i = p->n_insts; i-- > 0;) {
 		struct gm_dinst *d = &p->insts[i];
 		const struct gm_dinst *n = i + 1 < p->n_insts ? &p->insts[i + 1] : NULL;
-		if (d->i.op != GM_OP_BUFFER_STORE_DWORD)
+		if (d->i.op != ISA_OP_BUFFER_STORE_DWORD)
 			continue;
 		d->store_run = 1;
-		if (n && n->i.op == GM_OP_BUFFER_STORE_DWORD && n->i.src[0] == d->i.src[0] &&
+		if (n && n->i.op == ISA_OP_BUFFER_STORE_DWORD && n->i.src[0] == d->i.src[0] &&
 		    n->i.src[1] == d->i.src[1] && n->i.src[2] == d->i.src[2] && n->i.flags == d->i.flags &&
-		    (d->i.src[2] != GM_OPD_LITERAL || n->i.literal == d->i.literal) && n->store_run < 64)
+		    (d->i.src[2] != ISA_OPD_LITERAL || n->i.literal == d->i.literal) && n->store_run < 64)
 			d->store_run = (uint8_t)(n->store_run + 1);
 	}
 }
@@ -81,7 +81,7 @@ static enum xt_rc constant_rows(struct gm_prog *p)
 	for (uint32_t i = 0; i < p->n_insts; i++)
 		for (unsigned k = 0; k < 3; k++)
 			if (const_source(&p->insts[i], k))
-				n += gm_isa_ops[p->insts[i].i.op].src_regs[k];
+				n += isa_ops[p->insts[i].i.op].src_regs[k];
 	if (!n)
 		return XT_OK;
 	p->crows = xt_malloc((size_t)n * sizeof *p->crows);
@@ -92,7 +92,7 @@ static enum xt_rc constant_rows(struct gm_prog *p)
 	for (uint32_t i = 0; i < p->n_insts; i++) {
 		struct gm_dinst *d = &p->insts[i];
 		for (unsigned k = 0; k < 3; k++) {
-			unsigned regs = gm_isa_ops[d->i.op].src_regs[k];
+			unsigned regs = isa_ops[d->i.op].src_regs[k];
 			uint64_t v;
 			if (!const_source(d, k))
 				continue;
@@ -117,7 +117,7 @@ enum xt_rc gm_prog_decode_dw(const uint32_t *dw, uint32_t n_dw, uint64_t va, str
 	snprintf(p->stop_reason, sizeof p->stop_reason, "no s_endpgm before the end of mapped memory");
 	while (pos < n_dw && pos < GM_PROG_MAX_DW) {
 		struct gm_dinst *d;
-		const struct gm_isa_op_info *info;
+		const struct isa_op_info *info;
 
 		if (p->n_insts == cap) {
 			uint32_t ncap = cap ? cap * 2 : 64;
@@ -131,36 +131,36 @@ enum xt_rc gm_prog_decode_dw(const uint32_t *dw, uint32_t n_dw, uint64_t va, str
 		}
 		d = &p->insts[p->n_insts];
 		memset(d, 0, sizeof *d);
-		if (gm_isa_decode(dw + pos, n_dw - pos, &d->i, &err) != XT_OK) {
+		if (isa_decode(dw + pos, n_dw - pos, &d->i, &err) != XT_OK) {
 			snprintf(p->stop_reason, sizeof p->stop_reason, "invalid instruction at +0x%x: %.120s",
 				 pos * 4, err.msg);
 			break;
 		}
-		info = &gm_isa_ops[d->i.op];
+		info = &isa_ops[d->i.op];
 		d->pc_dw = pos;
 		d->target = -1;
-		d->fres = info->cls == GM_CLS_VOP ? result_kind(info->name) : 0;
+		d->fres = info->cls == ISA_CLS_VOP ? result_kind(info->name) : 0;
 		for (unsigned k = 0; k < 3; k++) {
 			unsigned s = d->i.src[k];
 			if (info->src_regs[k] == 2 && strstr(info->name, "f64"))
 				d->f64src |= (uint8_t)(1u << k);
 			/* (ranges [src, src + regs) and [dst, dst + regs) meet) */
-			if (info->cls == GM_CLS_VOP && info->src_regs[k] && gm_opd_is_vgpr(s) &&
+			if (info->cls == ISA_CLS_VOP && info->src_regs[k] && isa_opd_is_vgpr(s) &&
 			    s < d->i.dst + info->dst_regs && d->i.dst < s + info->src_regs[k])
 				d->dst_is_src = true;
 		}
-		note_regs(p, d->i.dst, info->cls == GM_CLS_VOPC ? 2 : info->dst_regs);
+		note_regs(p, d->i.dst, info->cls == ISA_CLS_VOPC ? 2 : info->dst_regs);
 		for (unsigned k = 0; k < 3; k++)
-			note_regs(p, d->i.src[k], info->cls == GM_CLS_VMEM && k == 0 ?
+			note_regs(p, d->i.src[k], info->cls == ISA_CLS_VMEM && k == 0 ?
 				  ((d->i.flags & 3) == 3 ? 2 : 1) : info->src_regs[k]);
 		p->n_insts++;
 		pos += d->i.size_dw;
-		if (info->cls == GM_CLS_BRANCH) {
+		if (info->cls == ISA_CLS_BRANCH) {
 			int64_t t = (int64_t)pos + d->i.simm;
 			if (t > (int64_t)furthest && t < (int64_t)GM_PROG_MAX_DW)
 				furthest = (uint32_t)t;
 		}
-		if (d->i.op == GM_OP_S_ENDPGM && pos > furthest) {
+		if (d->i.op == ISA_OP_S_ENDPGM && pos > furthest) {
 			p->stop_reason[0] = '\0';
 			break;
 		}
@@ -171,7 +171,7 @@ enum xt_rc gm_prog_decode_dw(const uint32_t *dw, uint32_t n_dw, uint64_t va, str
 		struct gm_dinst *d = &p->insts[k];
 		int64_t t;
 		uint32_t lo = 0, hi = p->n_insts;
-		if (gm_isa_ops[d->i.op].cls != GM_CLS_BRANCH)
+		if (isa_ops[d->i.op].cls != ISA_CLS_BRANCH)
 			continue;
 		t = (int64_t)d->pc_dw + d->i.size_dw + d->i.simm;
 		while (lo < hi) {

@@ -37,8 +37,8 @@ bool gm_stage_load(struct gm *gm, struct gm_stage *st, uint32_t pgm_lo, uint32_t
 	/* RSRC1 VGPRS/SGPRS and RSRC2 USER_SGPR sit at the same bits for VS, GS and ES. */
 	st->num_vgprs = (SPI_SHADER_PGM_RSRC1_VS_VGPRS_GET(r1) + 1) * 4;
 	st->num_sgprs = (SPI_SHADER_PGM_RSRC1_VS_SGPRS_GET(r1) + 1) * 8;
-	if (st->num_sgprs > GM_NUM_SGPRS)
-		st->num_sgprs = GM_NUM_SGPRS;
+	if (st->num_sgprs > ISA_NUM_SGPRS)
+		st->num_sgprs = ISA_NUM_SGPRS;
 	st->user_sgprs = SPI_SHADER_PGM_RSRC2_VS_USER_SGPR_GET(r2);
 	if (st->user_sgprs > 16) {
 		gm_fault_record(&gm->faults, GM_FAULT_BAD_STATE, rsrc2,

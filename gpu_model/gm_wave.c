@@ -20,7 +20,7 @@ void gm_wave_reset(struct gm_wave *w, uint64_t exec, unsigned num_sgprs, unsigne
 	/* VGPRs are not cleared: like hardware, a shader must not read what
 	 * it did not write; clearing 64 KiB per wave would dominate small draws.
 	 * The first num_vgprs are cleared so results stay deterministic. */
-	for (unsigned r = 0; r < num_vgprs && r < GM_NUM_VGPRS; r++)
+	for (unsigned r = 0; r < num_vgprs && r < ISA_NUM_VGPRS; r++)
 		memset(w->v[r], 0, sizeof w->v[r]);
 	w->scc = 0;
 	w->num_sgprs = num_sgprs;
@@ -34,22 +34,22 @@ uint64_t gm_wave_ssrc(const struct gm_wave *w, unsigned o, unsigned regs, uint32
 {
 	uint32_t v;
 
-	if (o <= GM_OPD_EXEC_HI) {
+	if (o <= ISA_OPD_EXEC_HI) {
 		if (regs == 2)
 			return (uint64_t)w->s[o + 1 < 128 ? o + 1 : o] << 32 | w->s[o];
 		return w->s[o];
 	}
-	if (o == GM_OPD_SCC)
+	if (o == ISA_OPD_SCC)
 		return w->scc;
-	if (o == GM_OPD_LITERAL) {
+	if (o == ISA_OPD_LITERAL) {
 		if (regs != 2)
 			return literal;
 		return f64 ? (uint64_t)literal << 32 : (uint64_t)(int64_t)(int32_t)literal;
 	}
-	v = gm_isa_inline_value(o);
+	v = isa_inline_value(o);
 	if (regs != 2)
 		return v;
-	if (o >= GM_OPD_F_HALF && o <= GM_OPD_F_LAST && f64) {
+	if (o >= ISA_OPD_F_HALF && o <= ISA_OPD_F_LAST && f64) {
 		float f;
 		double d;
 		uint64_t b;
@@ -58,7 +58,7 @@ uint64_t gm_wave_ssrc(const struct gm_wave *w, unsigned o, unsigned regs, uint32
 		memcpy(&b, &d, 8);
 		return b;
 	}
-	if (o >= GM_OPD_F_HALF)
+	if (o >= ISA_OPD_F_HALF)
 		return v;
 	return (uint64_t)(int64_t)(int32_t)v;
 }
@@ -72,8 +72,8 @@ static void sdst_write(struct gm_wave *w, unsigned o, unsigned regs, uint64_t v)
 
 static void exec_sop(struct gm_wave *w, const struct gm_dinst *d)
 {
-	const struct gm_isa_inst *in = &d->i;
-	const struct gm_isa_op_info *info = &gm_isa_ops[in->op];
+	const struct isa_inst *in = &d->i;
+	const struct isa_op_info *info = &isa_ops[in->op];
 	uint64_t a = gm_wave_ssrc(w, in->src[0], info->src_regs[0], in->literal, false);
 	uint64_t b = info->src_regs[1] ? gm_wave_ssrc(w, in->src[1], info->src_regs[1], in->literal, false) : 0;
 	uint32_t a32 = (uint32_t)a, b32 = (uint32_t)b;
@@ -81,61 +81,61 @@ static void exec_sop(struct gm_wave *w, const struct gm_dinst *d)
 	int scc = -1;              /* -1: unchanged */
 
 	switch (in->op) {
-	case GM_OP_S_MOV_B32: case GM_OP_S_MOV_B64: r = a; break;
-	case GM_OP_S_NOT_B32: r = ~a32; scc = (uint32_t)r != 0; break;
-	case GM_OP_S_NOT_B64: r = ~a; scc = r != 0; break;
-	case GM_OP_S_AND_SAVEEXEC_B64:
+	case ISA_OP_S_MOV_B32: case ISA_OP_S_MOV_B64: r = a; break;
+	case ISA_OP_S_NOT_B32: r = ~a32; scc = (uint32_t)r != 0; break;
+	case ISA_OP_S_NOT_B64: r = ~a; scc = r != 0; break;
+	case ISA_OP_S_AND_SAVEEXEC_B64:
 		r = exec; exec = a & exec; gm_wave_set_exec(w, exec); scc = exec != 0; break;
-	case GM_OP_S_OR_SAVEEXEC_B64:
+	case ISA_OP_S_OR_SAVEEXEC_B64:
 		r = exec; exec = a | exec; gm_wave_set_exec(w, exec); scc = exec != 0; break;
-	case GM_OP_S_ANDN2_SAVEEXEC_B64:
+	case ISA_OP_S_ANDN2_SAVEEXEC_B64:
 		r = exec; exec = a & ~exec; gm_wave_set_exec(w, exec); scc = exec != 0; break;
-	case GM_OP_S_BCNT1_I32_B64: r = (uint32_t)__builtin_popcountll(a); scc = r != 0; break;
-	case GM_OP_S_FF1_I32_B64: r = a ? (uint32_t)__builtin_ctzll(a) : 0xFFFFFFFFu; break;
-	case GM_OP_S_ADD_U32: r = (uint32_t)(a32 + b32); scc = (uint64_t)a32 + b32 > 0xFFFFFFFFu; break;
-	case GM_OP_S_ADDC_U32:
+	case ISA_OP_S_BCNT1_I32_B64: r = (uint32_t)__builtin_popcountll(a); scc = r != 0; break;
+	case ISA_OP_S_FF1_I32_B64: r = a ? (uint32_t)__builtin_ctzll(a) : 0xFFFFFFFFu; break;
+	case ISA_OP_S_ADD_U32: r = (uint32_t)(a32 + b32); scc = (uint64_t)a32 + b32 > 0xFFFFFFFFu; break;
+	case ISA_OP_S_ADDC_U32:
 		r = (uint32_t)(a32 + b32 + w->scc); scc = (uint64_t)a32 + b32 + w->scc > 0xFFFFFFFFu; break;
-	case GM_OP_S_SUB_U32: r = (uint32_t)(a32 - b32); scc = b32 > a32; break;
-	case GM_OP_S_ADD_I32: {
+	case ISA_OP_S_SUB_U32: r = (uint32_t)(a32 - b32); scc = b32 > a32; break;
+	case ISA_OP_S_ADD_I32: {
 		int64_t s = (int64_t)(int32_t)a32 + (int32_t)b32;
 		r = (uint32_t)s; scc = s != (int32_t)s; break;
 	}
-	case GM_OP_S_SUB_I32: {
+	case ISA_OP_S_SUB_I32: {
 		int64_t s = (int64_t)(int32_t)a32 - (int32_t)b32;
 		r = (uint32_t)s; scc = s != (int32_t)s; break;
 	}
-	case GM_OP_S_MUL_I32: r = (uint32_t)(a32 * b32); break;
-	case GM_OP_S_AND_B32: r = a32 & b32; scc = r != 0; break;
-	case GM_OP_S_OR_B32: r = a32 | b32; scc = r != 0; break;
-	case GM_OP_S_XOR_B32: r = a32 ^ b32; scc = r != 0; break;
-	case GM_OP_S_ANDN2_B32: r = a32 & ~b32; scc = r != 0; break;
-	case GM_OP_S_AND_B64: r = a & b; scc = r != 0; break;
-	case GM_OP_S_OR_B64: r = a | b; scc = r != 0; break;
-	case GM_OP_S_XOR_B64: r = a ^ b; scc = r != 0; break;
-	case GM_OP_S_ANDN2_B64: r = a & ~b; scc = r != 0; break;
-	case GM_OP_S_ORN2_B64: r = a | ~b; scc = r != 0; break;
-	case GM_OP_S_LSHL_B32: r = (uint32_t)(a32 << (b32 & 31)); scc = r != 0; break;
-	case GM_OP_S_LSHR_B32: r = a32 >> (b32 & 31); scc = r != 0; break;
-	case GM_OP_S_ASHR_I32: r = (uint32_t)((int32_t)a32 >> (b32 & 31)); scc = r != 0; break;
-	case GM_OP_S_LSHL_B64: r = a << (b32 & 63); scc = r != 0; break;
-	case GM_OP_S_LSHR_B64: r = a >> (b32 & 63); scc = r != 0; break;
-	case GM_OP_S_BFE_U32: case GM_OP_S_BFE_I32: {
+	case ISA_OP_S_MUL_I32: r = (uint32_t)(a32 * b32); break;
+	case ISA_OP_S_AND_B32: r = a32 & b32; scc = r != 0; break;
+	case ISA_OP_S_OR_B32: r = a32 | b32; scc = r != 0; break;
+	case ISA_OP_S_XOR_B32: r = a32 ^ b32; scc = r != 0; break;
+	case ISA_OP_S_ANDN2_B32: r = a32 & ~b32; scc = r != 0; break;
+	case ISA_OP_S_AND_B64: r = a & b; scc = r != 0; break;
+	case ISA_OP_S_OR_B64: r = a | b; scc = r != 0; break;
+	case ISA_OP_S_XOR_B64: r = a ^ b; scc = r != 0; break;
+	case ISA_OP_S_ANDN2_B64: r = a & ~b; scc = r != 0; break;
+	case ISA_OP_S_ORN2_B64: r = a | ~b; scc = r != 0; break;
+	case ISA_OP_S_LSHL_B32: r = (uint32_t)(a32 << (b32 & 31)); scc = r != 0; break;
+	case ISA_OP_S_LSHR_B32: r = a32 >> (b32 & 31); scc = r != 0; break;
+	case ISA_OP_S_ASHR_I32: r = (uint32_t)((int32_t)a32 >> (b32 & 31)); scc = r != 0; break;
+	case ISA_OP_S_LSHL_B64: r = a << (b32 & 63); scc = r != 0; break;
+	case ISA_OP_S_LSHR_B64: r = a >> (b32 & 63); scc = r != 0; break;
+	case ISA_OP_S_BFE_U32: case ISA_OP_S_BFE_I32: {
 		unsigned off = b32 & 31, width = (b32 >> 16) & 0x7F;
 		uint32_t v = a32 >> off;
 		if (width == 0)
 			v = 0;
 		else if (width < 32) {
 			v &= (1u << width) - 1;
-			if (in->op == GM_OP_S_BFE_I32 && (v >> (width - 1) & 1))
+			if (in->op == ISA_OP_S_BFE_I32 && (v >> (width - 1) & 1))
 				v |= ~((1u << width) - 1);
 		}
 		r = v; scc = v != 0; break;
 	}
-	case GM_OP_S_MIN_I32: scc = (int32_t)a32 < (int32_t)b32; r = scc ? a32 : b32; break;
-	case GM_OP_S_MIN_U32: scc = a32 < b32; r = scc ? a32 : b32; break;
-	case GM_OP_S_MAX_I32: scc = (int32_t)a32 > (int32_t)b32; r = scc ? a32 : b32; break;
-	case GM_OP_S_MAX_U32: scc = a32 > b32; r = scc ? a32 : b32; break;
-	case GM_OP_S_CSELECT_B32: case GM_OP_S_CSELECT_B64: r = w->scc ? a : b; break;
+	case ISA_OP_S_MIN_I32: scc = (int32_t)a32 < (int32_t)b32; r = scc ? a32 : b32; break;
+	case ISA_OP_S_MIN_U32: scc = a32 < b32; r = scc ? a32 : b32; break;
+	case ISA_OP_S_MAX_I32: scc = (int32_t)a32 > (int32_t)b32; r = scc ? a32 : b32; break;
+	case ISA_OP_S_MAX_U32: scc = a32 > b32; r = scc ? a32 : b32; break;
+	case ISA_OP_S_CSELECT_B32: case ISA_OP_S_CSELECT_B64: r = w->scc ? a : b; break;
 	default: break;
 	}
 	sdst_write(w, in->dst, info->dst_regs, r);
@@ -151,16 +151,16 @@ static void exec_sopc(struct gm_wave *w, const struct gm_dinst *d)
 	bool c = false;
 
 	switch (d->i.op) {
-	case GM_OP_S_CMP_EQ_U32: c = a == b; break;
-	case GM_OP_S_CMP_LG_U32: c = a != b; break;
-	case GM_OP_S_CMP_LT_U32: c = a < b; break;
-	case GM_OP_S_CMP_LE_U32: c = a <= b; break;
-	case GM_OP_S_CMP_GT_U32: c = a > b; break;
-	case GM_OP_S_CMP_GE_U32: c = a >= b; break;
-	case GM_OP_S_CMP_LT_I32: c = sa < sb; break;
-	case GM_OP_S_CMP_LE_I32: c = sa <= sb; break;
-	case GM_OP_S_CMP_GT_I32: c = sa > sb; break;
-	case GM_OP_S_CMP_GE_I32: c = sa >= sb; break;
+	case ISA_OP_S_CMP_EQ_U32: c = a == b; break;
+	case ISA_OP_S_CMP_LG_U32: c = a != b; break;
+	case ISA_OP_S_CMP_LT_U32: c = a < b; break;
+	case ISA_OP_S_CMP_LE_U32: c = a <= b; break;
+	case ISA_OP_S_CMP_GT_U32: c = a > b; break;
+	case ISA_OP_S_CMP_GE_U32: c = a >= b; break;
+	case ISA_OP_S_CMP_LT_I32: c = sa < sb; break;
+	case ISA_OP_S_CMP_LE_I32: c = sa <= sb; break;
+	case ISA_OP_S_CMP_GT_I32: c = sa > sb; break;
+	case ISA_OP_S_CMP_GE_I32: c = sa >= sb; break;
 	default: break;
 	}
 	w->scc = c;
@@ -168,23 +168,23 @@ static void exec_sopc(struct gm_wave *w, const struct gm_dinst *d)
 
 static void exec_vlane(struct gm_wave *w, const struct gm_dinst *d)
 {
-	const struct gm_isa_inst *in = &d->i;
+	const struct isa_inst *in = &d->i;
 	uint64_t exec = gm_wave_exec(w);
 
 	switch (in->op) {
-	case GM_OP_V_READFIRSTLANE_B32: {
+	case ISA_OP_V_READFIRSTLANE_B32: {
 		unsigned lane = exec ? (unsigned)__builtin_ctzll(exec) : 0;
-		w->s[in->dst] = w->v[in->src[0] - GM_OPD_VGPR0][lane];
+		w->s[in->dst] = w->v[in->src[0] - ISA_OPD_VGPR0][lane];
 		break;
 	}
-	case GM_OP_V_READLANE_B32: {
+	case ISA_OP_V_READLANE_B32: {
 		unsigned lane = (uint32_t)gm_wave_ssrc(w, in->src[1], 1, in->literal, false) & 63;
-		w->s[in->dst] = w->v[in->src[0] - GM_OPD_VGPR0][lane];
+		w->s[in->dst] = w->v[in->src[0] - ISA_OPD_VGPR0][lane];
 		break;
 	}
-	case GM_OP_V_WRITELANE_B32: {
+	case ISA_OP_V_WRITELANE_B32: {
 		unsigned lane = (uint32_t)gm_wave_ssrc(w, in->src[1], 1, in->literal, false) & 63;
-		w->v[in->dst - GM_OPD_VGPR0][lane] = (uint32_t)gm_wave_ssrc(w, in->src[0], 1, in->literal, false);
+		w->v[in->dst - ISA_OPD_VGPR0][lane] = (uint32_t)gm_wave_ssrc(w, in->src[0], 1, in->literal, false);
 		break;
 	}
 	default:
@@ -195,13 +195,13 @@ static void exec_vlane(struct gm_wave *w, const struct gm_dinst *d)
 static bool branch_taken(const struct gm_wave *w, unsigned op)
 {
 	switch (op) {
-	case GM_OP_S_BRANCH: return true;
-	case GM_OP_S_CBRANCH_SCC0: return !w->scc;
-	case GM_OP_S_CBRANCH_SCC1: return w->scc != 0;
-	case GM_OP_S_CBRANCH_VCCZ: return !(w->s[GM_OPD_VCC_LO] | w->s[GM_OPD_VCC_HI]);
-	case GM_OP_S_CBRANCH_VCCNZ: return (w->s[GM_OPD_VCC_LO] | w->s[GM_OPD_VCC_HI]) != 0;
-	case GM_OP_S_CBRANCH_EXECZ: return gm_wave_exec(w) == 0;
-	case GM_OP_S_CBRANCH_EXECNZ: return gm_wave_exec(w) != 0;
+	case ISA_OP_S_BRANCH: return true;
+	case ISA_OP_S_CBRANCH_SCC0: return !w->scc;
+	case ISA_OP_S_CBRANCH_SCC1: return w->scc != 0;
+	case ISA_OP_S_CBRANCH_VCCZ: return !(w->s[ISA_OPD_VCC_LO] | w->s[ISA_OPD_VCC_HI]);
+	case ISA_OP_S_CBRANCH_VCCNZ: return (w->s[ISA_OPD_VCC_LO] | w->s[ISA_OPD_VCC_HI]) != 0;
+	case ISA_OP_S_CBRANCH_EXECZ: return gm_wave_exec(w) == 0;
+	case ISA_OP_S_CBRANCH_EXECNZ: return gm_wave_exec(w) != 0;
 	}
 	return false;
 }
@@ -243,13 +243,13 @@ void gm_wave_run(struct gm_wave *w, const struct gm_prog *p, const struct gm_wav
 		/* (no POPCNT in the baseline x86-64 ISA: full waves skip the call) */
 		w->lane_instructions += exec == ~0ull ? 64 : (unsigned)__builtin_popcountll(exec);
 		ip++;
-		switch (gm_isa_ops[d->i.op].cls) {
-		case GM_CLS_VOP: gm_wave_exec_valu(w, d); break;
-		case GM_CLS_VOPC: gm_wave_exec_vopc(w, d); break;
-		case GM_CLS_SOP: exec_sop(w, d); break;
-		case GM_CLS_SOPC: exec_sopc(w, d); break;
-		case GM_CLS_VLANE: exec_vlane(w, d); break;
-		case GM_CLS_VMEM: {
+		switch (isa_ops[d->i.op].cls) {
+		case ISA_CLS_VOP: gm_wave_exec_valu(w, d); break;
+		case ISA_CLS_VOPC: gm_wave_exec_vopc(w, d); break;
+		case ISA_CLS_SOP: exec_sop(w, d); break;
+		case ISA_CLS_SOPC: exec_sopc(w, d); break;
+		case ISA_CLS_VLANE: exec_vlane(w, d); break;
+		case ISA_CLS_VMEM: {
 			/* a store run executes as one: count the others too */
 			uint64_t room = budget - w->instructions + 1;
 			unsigned n = gm_wave_exec_vmem(w, d, env, pc_va, room < 64 ? (unsigned)room : 64);
@@ -261,12 +261,12 @@ void gm_wave_run(struct gm_wave *w, const struct gm_prog *p, const struct gm_wav
 			}
 			break;
 		}
-		case GM_CLS_SMEM: gm_wave_exec_smem(w, d, env, pc_va); break;
-		case GM_CLS_SOPP:
-			if (d->i.op == GM_OP_S_ENDPGM)
+		case ISA_CLS_SMEM: gm_wave_exec_smem(w, d, env, pc_va); break;
+		case ISA_CLS_SOPP:
+			if (d->i.op == ISA_OP_S_ENDPGM)
 				return;
 			break;
-		case GM_CLS_BRANCH:
+		case ISA_CLS_BRANCH:
 			if (!branch_taken(w, d->i.op))
 				break;
 			if (d->target < 0) {
@@ -278,13 +278,13 @@ void gm_wave_run(struct gm_wave *w, const struct gm_prog *p, const struct gm_wav
 			}
 			ip = (uint32_t)d->target;
 			break;
-		case GM_CLS_MSG:
+		case ISA_CLS_MSG:
 			if (env->sendmsg)
 				env->sendmsg(env->ctx, w, d->i.imm & 0xF, d->i.imm >> 4, gm_wave_exec(w));
 			break;
-		case GM_CLS_EXP:
+		case ISA_CLS_EXP:
 			if (env->export_)
-				env->export_(env->ctx, w, d->i.imm, d->i.dst - GM_OPD_VGPR0, gm_wave_exec(w));
+				env->export_(env->ctx, w, d->i.imm, d->i.dst - ISA_OPD_VGPR0, gm_wave_exec(w));
 			break;
 		}
 	}

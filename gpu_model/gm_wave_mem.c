@@ -177,11 +177,11 @@ static bool raw_plan_make(const struct desc *d, struct raw_plan *rp)
  * buffers: IMM12 + element size); [*lo, *hi] is the range of the offsets.
  * Full waves take loops without a mask test, which the compiler
  * vectorises. */
-static bool lane_offsets(const struct gm_wave *w, const struct gm_isa_inst *in, const struct desc *d,
+static bool lane_offsets(const struct gm_wave *w, const struct isa_inst *in, const struct desc *d,
 			 uint64_t imm_end, uint64_t exec, uint64_t rel[64], uint64_t *lo, uint64_t *hi)
 {
-	const bool idxen = in->flags & GM_FLAG_IDXEN, offen = in->flags & GM_FLAG_OFFEN;
-	const unsigned va_reg = in->src[0] - GM_OPD_VGPR0;
+	const bool idxen = in->flags & ISA_FLAG_IDXEN, offen = in->flags & ISA_FLAG_OFFEN;
+	const unsigned va_reg = in->src[0] - ISA_OPD_VGPR0;
 	const uint32_t *vindex = idxen ? w->v[va_reg] : NULL;
 	const uint32_t *voff = offen ? w->v[va_reg + (idxen ? 1 : 0)] : NULL;
 	const uint64_t stride = d->stride;
@@ -235,15 +235,15 @@ static bool lane_offsets(const struct gm_wave *w, const struct gm_isa_inst *in, 
 static bool vmem_fast(struct gm_wave *w, const struct gm_dinst *dd, const struct gm_wave_env *env,
 		      const struct desc *d, uint32_t soffset, unsigned elem_bytes, uint64_t exec)
 {
-	const struct gm_isa_inst *in = &dd->i;
-	const unsigned vd = in->dst - GM_OPD_VGPR0, n = gm_isa_ops[in->op].dst_regs;
+	const struct isa_inst *in = &dd->i;
+	const unsigned vd = in->dst - ISA_OPD_VGPR0, n = isa_ops[in->op].dst_regs;
 	uint64_t rel[64], lo, hi, left;
 	struct raw_plan rp = { 0 };
 	uint8_t *p0;
 
 	if (d->data_format == DF_INVALID || !elem_bytes || !exec)
 		return false;
-	if (in->op >= GM_OP_BUFFER_LOAD_FORMAT_X && in->op <= GM_OP_BUFFER_LOAD_FORMAT_XYZW &&
+	if (in->op >= ISA_OP_BUFFER_LOAD_FORMAT_X && in->op <= ISA_OP_BUFFER_LOAD_FORMAT_XYZW &&
 	    !raw_plan_make(d, &rp))
 		return false;
 	if (!lane_offsets(w, in, d, (uint64_t)in->imm + elem_bytes, exec, rel, &lo, &hi))
@@ -255,7 +255,7 @@ static bool vmem_fast(struct gm_wave *w, const struct gm_dinst *dd, const struct
 		rel[l] -= lo;
 
 	switch (in->op) {
-	case GM_OP_BUFFER_STORE_DWORD: {
+	case ISA_OP_BUFFER_STORE_DWORD: {
 		const uint32_t *src = w->v[vd];
 		if (exec == ~0ull) {
 			for (unsigned l = 0; l < 64; l++)
@@ -268,15 +268,15 @@ static bool vmem_fast(struct gm_wave *w, const struct gm_dinst *dd, const struct
 		}
 		return true;
 	}
-	case GM_OP_BUFFER_STORE_DWORDX2: case GM_OP_BUFFER_STORE_DWORDX3: case GM_OP_BUFFER_STORE_DWORDX4:
+	case ISA_OP_BUFFER_STORE_DWORDX2: case ISA_OP_BUFFER_STORE_DWORDX3: case ISA_OP_BUFFER_STORE_DWORDX4:
 		for (uint64_t m = exec; m; m &= m - 1) {
 			unsigned l = (unsigned)__builtin_ctzll(m);
 			for (unsigned c = 0; c < n; c++)
 				memcpy(p0 + rel[l] + 4 * c, &w->v[vd + c][l], 4);
 		}
 		return true;
-	case GM_OP_BUFFER_LOAD_FORMAT_X: case GM_OP_BUFFER_LOAD_FORMAT_XY:
-	case GM_OP_BUFFER_LOAD_FORMAT_XYZ: case GM_OP_BUFFER_LOAD_FORMAT_XYZW:
+	case ISA_OP_BUFFER_LOAD_FORMAT_X: case ISA_OP_BUFFER_LOAD_FORMAT_XY:
+	case ISA_OP_BUFFER_LOAD_FORMAT_XYZ: case ISA_OP_BUFFER_LOAD_FORMAT_XYZW:
 		/* channel by channel: rel[] already holds every lane's address,
 		 * so a destination that is also the index register is fine */
 		for (unsigned c = 0; c < n; c++) {
@@ -296,7 +296,7 @@ static bool vmem_fast(struct gm_wave *w, const struct gm_dinst *dd, const struct
 			}
 		}
 		return true;
-	case GM_OP_BUFFER_LOAD_DWORD: {
+	case ISA_OP_BUFFER_LOAD_DWORD: {
 		uint32_t *dst = w->v[vd];
 		for (uint64_t m = exec; m; m &= m - 1) {
 			unsigned l = (unsigned)__builtin_ctzll(m);
@@ -304,7 +304,7 @@ static bool vmem_fast(struct gm_wave *w, const struct gm_dinst *dd, const struct
 		}
 		return true;
 	}
-	case GM_OP_BUFFER_LOAD_DWORDX2: case GM_OP_BUFFER_LOAD_DWORDX3: case GM_OP_BUFFER_LOAD_DWORDX4:
+	case ISA_OP_BUFFER_LOAD_DWORDX2: case ISA_OP_BUFFER_LOAD_DWORDX3: case ISA_OP_BUFFER_LOAD_DWORDX4:
 		for (uint64_t m = exec; m; m &= m - 1) {
 			unsigned l = (unsigned)__builtin_ctzll(m);
 			for (unsigned c = 0; c < n; c++)
@@ -327,12 +327,12 @@ static bool vmem_fast(struct gm_wave *w, const struct gm_dinst *dd, const struct
 static bool store_run_fast(struct gm_wave *w, const struct gm_dinst *dd, const struct gm_wave_env *env,
 			   const struct desc *d, uint32_t soffset, uint64_t exec, unsigned run)
 {
-	const struct gm_isa_inst *in = &dd->i;
+	const struct isa_inst *in = &dd->i;
 	uint64_t rel[64], lo, hi, left, imm_lo = UINT64_MAX, imm_hi = 0;
 	uint8_t *p0;
 
-	if (d->data_format == DF_INVALID || !exec || d->stride || (in->flags & GM_FLAG_IDXEN) ||
-	    !(in->flags & GM_FLAG_OFFEN))
+	if (d->data_format == DF_INVALID || !exec || d->stride || (in->flags & ISA_FLAG_IDXEN) ||
+	    !(in->flags & ISA_FLAG_OFFEN))
 		return false;
 	for (unsigned k = 0; k < run; k++) {
 		uint64_t imm = dd[k].i.imm;
@@ -348,7 +348,7 @@ static bool store_run_fast(struct gm_wave *w, const struct gm_dinst *dd, const s
 		rel[l] -= lo;
 	for (unsigned k = 0; k < run; k++) {
 		uint8_t *q = p0 + (dd[k].i.imm - imm_lo);   /* q + rel[l]: lane l's dword */
-		const uint32_t *src = w->v[dd[k].i.dst - GM_OPD_VGPR0];
+		const uint32_t *src = w->v[dd[k].i.dst - ISA_OPD_VGPR0];
 		if (exec == ~0ull) {
 			for (unsigned l = 0; l < 64; l++)
 				memcpy(q + rel[l], &src[l], 4);
@@ -365,15 +365,15 @@ static bool store_run_fast(struct gm_wave *w, const struct gm_dinst *dd, const s
 unsigned gm_wave_exec_vmem(struct gm_wave *w, const struct gm_dinst *dd, const struct gm_wave_env *env,
 			   uint64_t pc_va, unsigned max_run)
 {
-	const struct gm_isa_inst *in = &dd->i;
-	const struct gm_isa_op_info *info = &gm_isa_ops[in->op];
+	const struct isa_inst *in = &dd->i;
+	const struct isa_op_info *info = &isa_ops[in->op];
 	const uint64_t exec = gm_wave_exec(w);
-	const unsigned vd = in->dst - GM_OPD_VGPR0, n = info->dst_regs;
-	const bool idxen = in->flags & GM_FLAG_IDXEN, offen = in->flags & GM_FLAG_OFFEN;
-	const unsigned va_reg = in->src[0] - GM_OPD_VGPR0;
-	const bool is_store = in->op >= GM_OP_BUFFER_STORE_DWORD && in->op <= GM_OP_BUFFER_STORE_DWORDX4;
-	const bool is_format = in->op >= GM_OP_BUFFER_LOAD_FORMAT_X && in->op <= GM_OP_BUFFER_LOAD_FORMAT_XYZW;
-	const bool is_atomic = in->op == GM_OP_BUFFER_ATOMIC_ADD;
+	const unsigned vd = in->dst - ISA_OPD_VGPR0, n = info->dst_regs;
+	const bool idxen = in->flags & ISA_FLAG_IDXEN, offen = in->flags & ISA_FLAG_OFFEN;
+	const unsigned va_reg = in->src[0] - ISA_OPD_VGPR0;
+	const bool is_store = in->op >= ISA_OP_BUFFER_STORE_DWORD && in->op <= ISA_OP_BUFFER_STORE_DWORDX4;
+	const bool is_format = in->op >= ISA_OP_BUFFER_LOAD_FORMAT_X && in->op <= ISA_OP_BUFFER_LOAD_FORMAT_XYZW;
+	const bool is_atomic = in->op == ISA_OP_BUFFER_ATOMIC_ADD;
 	uint32_t soffset = (uint32_t)gm_wave_ssrc(w, in->src[2], 1, in->literal, false);
 	unsigned elem_bytes = n * 4;
 	bool faulted = false;
@@ -452,7 +452,7 @@ unsigned gm_wave_exec_vmem(struct gm_wave *w, const struct gm_dinst *dd, const s
 			memcpy(&old, p, 4);
 			old += add;
 			memcpy(p, &old, 4);
-			if (in->flags & GM_FLAG_GLC)
+			if (in->flags & ISA_FLAG_GLC)
 				w->v[vd][l] = old - add;
 		} else if (is_format) {
 			uint32_t out[4];
@@ -470,8 +470,8 @@ unsigned gm_wave_exec_vmem(struct gm_wave *w, const struct gm_dinst *dd, const s
 void gm_wave_exec_smem(struct gm_wave *w, const struct gm_dinst *dd, const struct gm_wave_env *env,
 		       uint64_t pc_va)
 {
-	const struct gm_isa_inst *in = &dd->i;
-	const struct gm_isa_op_info *info = &gm_isa_ops[in->op];
+	const struct isa_inst *in = &dd->i;
+	const struct isa_op_info *info = &isa_ops[in->op];
 	uint32_t off = (uint32_t)gm_wave_ssrc(w, in->src[1], 1, in->literal, false) & ~3u;
 	unsigned n = info->dst_regs;
 	uint32_t tmp[16] = { 0 };

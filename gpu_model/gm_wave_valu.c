@@ -81,8 +81,8 @@ static inline const uint32_t *lanes(struct gm_wave *w, const struct gm_dinst *d,
 {
 	unsigned o = d->i.src[i];
 
-	if (gm_opd_is_vgpr(o))
-		return w->v[o - GM_OPD_VGPR0 + half];
+	if (isa_opd_is_vgpr(o))
+		return w->v[o - ISA_OPD_VGPR0 + half];
 	if (d->crow[i])
 		return d->crow[i] + 64 * half;
 	return broadcast(w, d, i, regs, half);
@@ -179,7 +179,7 @@ struct vsrc {
 static bool valu_compute(const struct gm_dinst *d, uint64_t exec, const struct vsrc *s,
 			 uint32_t *restrict D, uint32_t *restrict DH)
 {
-	const struct gm_isa_inst *in = &d->i;
+	const struct isa_inst *in = &d->i;
 	const uint32_t *const A = s->A, *const AH = s->AH, *const B = s->B, *const BH = s->BH;
 	const uint32_t *const C = s->C, *const CH = s->CH;
 	const uint32_t n0 = s->n0, n1 = s->n1, n2 = s->n2;
@@ -195,123 +195,123 @@ static bool valu_compute(const struct gm_dinst *d, uint64_t exec, const struct v
 #define PUT64(x) do { uint64_t r_ = (x); D[l] = (uint32_t)r_; DH[l] = (uint32_t)(r_ >> 32); } while (0)
 
 	switch (in->op) {
-	case GM_OP_V_MOV_B32: LOOP(D[l] = UA); break;
-	case GM_OP_V_MOV_B64: LOOP(uint64_t t = (uint64_t)(AH[l] ^ n0) << 32 | A[l]; PUT64(t)); break;
-	case GM_OP_V_CNDMASK_B32: {
+	case ISA_OP_V_MOV_B32: LOOP(D[l] = UA); break;
+	case ISA_OP_V_MOV_B64: LOOP(uint64_t t = (uint64_t)(AH[l] ^ n0) << 32 | A[l]; PUT64(t)); break;
+	case ISA_OP_V_CNDMASK_B32: {
 		const uint64_t mask = s->mask;
 		LOOP(D[l] = (mask >> l & 1) ? UB : UA);
 		break;
 	}
-	case GM_OP_V_LANEID_U32: LOOP(D[l] = l); break;
+	case ISA_OP_V_LANEID_U32: LOOP(D[l] = l); break;
 	/* f32 */
-	case GM_OP_V_ADD_F32: LOOP(D[l] = u32(FA + FB)); break;
-	case GM_OP_V_SUB_F32: LOOP(D[l] = u32(FA - FB)); break;
-	case GM_OP_V_MUL_F32: LOOP(D[l] = u32(FA * FB)); break;
-	case GM_OP_V_DIV_F32: LOOP(D[l] = u32(FA / FB)); break;
-	case GM_OP_V_FMA_F32: LOOP(D[l] = u32(fmaf(FA, FB, FC))); break;
-	case GM_OP_V_MAD_F32: LOOP(float p = FA * FB; D[l] = u32(p + FC)); break;
+	case ISA_OP_V_ADD_F32: LOOP(D[l] = u32(FA + FB)); break;
+	case ISA_OP_V_SUB_F32: LOOP(D[l] = u32(FA - FB)); break;
+	case ISA_OP_V_MUL_F32: LOOP(D[l] = u32(FA * FB)); break;
+	case ISA_OP_V_DIV_F32: LOOP(D[l] = u32(FA / FB)); break;
+	case ISA_OP_V_FMA_F32: LOOP(D[l] = u32(fmaf(FA, FB, FC))); break;
+	case ISA_OP_V_MAD_F32: LOOP(float p = FA * FB; D[l] = u32(p + FC)); break;
 	/* min / max: a vectorisable select, then libm's fminf / fmaxf for
 	 * lanes with a NaN operand, whose result (which NaN, quieted or
 	 * not) is libm's business.  Ordered operands: glibc's fminf / fmaxf
 	 * are minss / maxss with src1 as the destination, so equal operands
 	 * (+0 and -0) give src0, as the select below does. */
-	case GM_OP_V_MIN_F32: {
+	case ISA_OP_V_MIN_F32: {
 		unsigned nan = 0;
 		LOOP(float a = FA; float b = FB; D[l] = u32(b < a ? b : a); nan |= (a != a) | (b != b));
 		if (nan)
 			LOOP(float a = FA; float b = FB; if (a != a || b != b) D[l] = u32(fminf(a, b)));
 		break;
 	}
-	case GM_OP_V_MAX_F32: {
+	case ISA_OP_V_MAX_F32: {
 		unsigned nan = 0;
 		LOOP(float a = FA; float b = FB; D[l] = u32(b > a ? b : a); nan |= (a != a) | (b != b));
 		if (nan)
 			LOOP(float a = FA; float b = FB; if (a != a || b != b) D[l] = u32(fmaxf(a, b)));
 		break;
 	}
-	case GM_OP_V_RCP_F32: LOOP(D[l] = u32(1.0f / FA)); break;
-	case GM_OP_V_RSQ_F32: LOOP(D[l] = u32(1.0f / sqrtf(FA))); break;
-	case GM_OP_V_SQRT_F32: LOOP(D[l] = u32(sqrtf(FA))); break;
-	case GM_OP_V_EXP_F32: LOOP(D[l] = u32(exp2f(FA))); break;
-	case GM_OP_V_LOG_F32: LOOP(D[l] = u32(log2f(FA))); break;
-	case GM_OP_V_SIN_F32: LOOP(D[l] = u32(sinf(FA))); break;
-	case GM_OP_V_COS_F32: LOOP(D[l] = u32(cosf(FA))); break;
-	case GM_OP_V_FLOOR_F32: LOOP(D[l] = u32(floorf(FA))); break;
-	case GM_OP_V_CEIL_F32: LOOP(D[l] = u32(ceilf(FA))); break;
-	case GM_OP_V_TRUNC_F32: LOOP(D[l] = u32(truncf(FA))); break;
-	case GM_OP_V_RNDNE_F32: LOOP(D[l] = u32(nearbyintf(FA))); break;
-	case GM_OP_V_FRACT_F32: LOOP(D[l] = u32(fract32(FA))); break;
-	case GM_OP_V_LDEXP_F32: LOOP(int e = (int32_t)B[l]; e = e > 300 ? 300 : e < -300 ? -300 : e;
+	case ISA_OP_V_RCP_F32: LOOP(D[l] = u32(1.0f / FA)); break;
+	case ISA_OP_V_RSQ_F32: LOOP(D[l] = u32(1.0f / sqrtf(FA))); break;
+	case ISA_OP_V_SQRT_F32: LOOP(D[l] = u32(sqrtf(FA))); break;
+	case ISA_OP_V_EXP_F32: LOOP(D[l] = u32(exp2f(FA))); break;
+	case ISA_OP_V_LOG_F32: LOOP(D[l] = u32(log2f(FA))); break;
+	case ISA_OP_V_SIN_F32: LOOP(D[l] = u32(sinf(FA))); break;
+	case ISA_OP_V_COS_F32: LOOP(D[l] = u32(cosf(FA))); break;
+	case ISA_OP_V_FLOOR_F32: LOOP(D[l] = u32(floorf(FA))); break;
+	case ISA_OP_V_CEIL_F32: LOOP(D[l] = u32(ceilf(FA))); break;
+	case ISA_OP_V_TRUNC_F32: LOOP(D[l] = u32(truncf(FA))); break;
+	case ISA_OP_V_RNDNE_F32: LOOP(D[l] = u32(nearbyintf(FA))); break;
+	case ISA_OP_V_FRACT_F32: LOOP(D[l] = u32(fract32(FA))); break;
+	case ISA_OP_V_LDEXP_F32: LOOP(int e = (int32_t)B[l]; e = e > 300 ? 300 : e < -300 ? -300 : e;
 				      D[l] = u32(ldexpf(FA, e))); break;
-	case GM_OP_V_FREXP_MANT_F32: LOOP(int e; float x = FA;
+	case ISA_OP_V_FREXP_MANT_F32: LOOP(int e; float x = FA;
 					  D[l] = u32(isfinite(x) ? frexpf(x, &e) : x)); break;
-	case GM_OP_V_FREXP_EXP_I32_F32: LOOP(int e = 0; float x = FA;
+	case ISA_OP_V_FREXP_EXP_I32_F32: LOOP(int e = 0; float x = FA;
 					     if (isfinite(x)) frexpf(x, &e); D[l] = (uint32_t)e); break;
 	/* integer */
-	case GM_OP_V_ADD_U32: LOOP(D[l] = UA + UB); break;
-	case GM_OP_V_SUB_U32: LOOP(D[l] = UA - UB); break;
-	case GM_OP_V_MUL_LO_U32: LOOP(D[l] = UA * UB); break;
-	case GM_OP_V_MUL_HI_U32: LOOP(D[l] = (uint32_t)(((uint64_t)UA * UB) >> 32)); break;
-	case GM_OP_V_MUL_HI_I32: LOOP(D[l] = (uint32_t)(((int64_t)(int32_t)UA * (int32_t)UB) >> 32)); break;
-	case GM_OP_V_MAD_U32: LOOP(D[l] = UA * UB + UC); break;
-	case GM_OP_V_DIV_U32: LOOP(uint32_t b = UB; D[l] = b ? UA / b : 0xFFFFFFFFu); break;
-	case GM_OP_V_REM_U32: LOOP(uint32_t b = UB; D[l] = b ? UA % b : 0xFFFFFFFFu); break;
-	case GM_OP_V_DIV_I32: LOOP(int32_t a = (int32_t)UA, b = (int32_t)UB;
+	case ISA_OP_V_ADD_U32: LOOP(D[l] = UA + UB); break;
+	case ISA_OP_V_SUB_U32: LOOP(D[l] = UA - UB); break;
+	case ISA_OP_V_MUL_LO_U32: LOOP(D[l] = UA * UB); break;
+	case ISA_OP_V_MUL_HI_U32: LOOP(D[l] = (uint32_t)(((uint64_t)UA * UB) >> 32)); break;
+	case ISA_OP_V_MUL_HI_I32: LOOP(D[l] = (uint32_t)(((int64_t)(int32_t)UA * (int32_t)UB) >> 32)); break;
+	case ISA_OP_V_MAD_U32: LOOP(D[l] = UA * UB + UC); break;
+	case ISA_OP_V_DIV_U32: LOOP(uint32_t b = UB; D[l] = b ? UA / b : 0xFFFFFFFFu); break;
+	case ISA_OP_V_REM_U32: LOOP(uint32_t b = UB; D[l] = b ? UA % b : 0xFFFFFFFFu); break;
+	case ISA_OP_V_DIV_I32: LOOP(int32_t a = (int32_t)UA, b = (int32_t)UB;
 				   D[l] = !b ? 0xFFFFFFFFu : (a == INT32_MIN && b == -1) ? (uint32_t)a : (uint32_t)(a / b)); break;
-	case GM_OP_V_REM_I32: LOOP(int32_t a = (int32_t)UA, b = (int32_t)UB;
+	case ISA_OP_V_REM_I32: LOOP(int32_t a = (int32_t)UA, b = (int32_t)UB;
 				   D[l] = !b ? 0xFFFFFFFFu : (b == -1) ? 0 : (uint32_t)(a % b)); break;
-	case GM_OP_V_MIN_I32: LOOP(int32_t a = (int32_t)UA, b = (int32_t)UB; D[l] = (uint32_t)(a < b ? a : b)); break;
-	case GM_OP_V_MAX_I32: LOOP(int32_t a = (int32_t)UA, b = (int32_t)UB; D[l] = (uint32_t)(a > b ? a : b)); break;
-	case GM_OP_V_MIN_U32: LOOP(uint32_t a = UA, b = UB; D[l] = a < b ? a : b); break;
-	case GM_OP_V_MAX_U32: LOOP(uint32_t a = UA, b = UB; D[l] = a > b ? a : b); break;
-	case GM_OP_V_AND_B32: LOOP(D[l] = UA & UB); break;
-	case GM_OP_V_OR_B32: LOOP(D[l] = UA | UB); break;
-	case GM_OP_V_XOR_B32: LOOP(D[l] = UA ^ UB); break;
-	case GM_OP_V_NOT_B32: LOOP(D[l] = ~UA); break;
-	case GM_OP_V_LSHL_B32: LOOP(D[l] = UA << (UB & 31)); break;
-	case GM_OP_V_LSHR_B32: LOOP(D[l] = UA >> (UB & 31)); break;
-	case GM_OP_V_ASHR_I32: LOOP(D[l] = (uint32_t)((int32_t)UA >> (UB & 31))); break;
-	case GM_OP_V_BFE_U32: LOOP(D[l] = bfe(UA, UB, UC, false)); break;
-	case GM_OP_V_BFE_I32: LOOP(D[l] = bfe(UA, UB, UC, true)); break;
-	case GM_OP_V_BFI_B32: LOOP(uint32_t m = UA; D[l] = (m & UB) | (~m & UC)); break;
-	case GM_OP_V_BFREV_B32: LOOP(uint32_t x = UA, r = 0; for (int k = 0; k < 32; k++) r |= ((x >> k) & 1u) << (31 - k); D[l] = r); break;
-	case GM_OP_V_BCNT_U32: LOOP(D[l] = (uint32_t)__builtin_popcount(UA)); break;
-	case GM_OP_V_FINDLSB_B32: LOOP(uint32_t x = UA; D[l] = x ? (uint32_t)__builtin_ctz(x) : 0xFFFFFFFFu); break;
-	case GM_OP_V_FINDMSB_U32: LOOP(uint32_t x = UA; D[l] = x ? 31u - (uint32_t)__builtin_clz(x) : 0xFFFFFFFFu); break;
-	case GM_OP_V_FINDMSB_I32: LOOP(uint32_t x = UA; if ((int32_t)x < 0) x = ~x;
+	case ISA_OP_V_MIN_I32: LOOP(int32_t a = (int32_t)UA, b = (int32_t)UB; D[l] = (uint32_t)(a < b ? a : b)); break;
+	case ISA_OP_V_MAX_I32: LOOP(int32_t a = (int32_t)UA, b = (int32_t)UB; D[l] = (uint32_t)(a > b ? a : b)); break;
+	case ISA_OP_V_MIN_U32: LOOP(uint32_t a = UA, b = UB; D[l] = a < b ? a : b); break;
+	case ISA_OP_V_MAX_U32: LOOP(uint32_t a = UA, b = UB; D[l] = a > b ? a : b); break;
+	case ISA_OP_V_AND_B32: LOOP(D[l] = UA & UB); break;
+	case ISA_OP_V_OR_B32: LOOP(D[l] = UA | UB); break;
+	case ISA_OP_V_XOR_B32: LOOP(D[l] = UA ^ UB); break;
+	case ISA_OP_V_NOT_B32: LOOP(D[l] = ~UA); break;
+	case ISA_OP_V_LSHL_B32: LOOP(D[l] = UA << (UB & 31)); break;
+	case ISA_OP_V_LSHR_B32: LOOP(D[l] = UA >> (UB & 31)); break;
+	case ISA_OP_V_ASHR_I32: LOOP(D[l] = (uint32_t)((int32_t)UA >> (UB & 31))); break;
+	case ISA_OP_V_BFE_U32: LOOP(D[l] = bfe(UA, UB, UC, false)); break;
+	case ISA_OP_V_BFE_I32: LOOP(D[l] = bfe(UA, UB, UC, true)); break;
+	case ISA_OP_V_BFI_B32: LOOP(uint32_t m = UA; D[l] = (m & UB) | (~m & UC)); break;
+	case ISA_OP_V_BFREV_B32: LOOP(uint32_t x = UA, r = 0; for (int k = 0; k < 32; k++) r |= ((x >> k) & 1u) << (31 - k); D[l] = r); break;
+	case ISA_OP_V_BCNT_U32: LOOP(D[l] = (uint32_t)__builtin_popcount(UA)); break;
+	case ISA_OP_V_FINDLSB_B32: LOOP(uint32_t x = UA; D[l] = x ? (uint32_t)__builtin_ctz(x) : 0xFFFFFFFFu); break;
+	case ISA_OP_V_FINDMSB_U32: LOOP(uint32_t x = UA; D[l] = x ? 31u - (uint32_t)__builtin_clz(x) : 0xFFFFFFFFu); break;
+	case ISA_OP_V_FINDMSB_I32: LOOP(uint32_t x = UA; if ((int32_t)x < 0) x = ~x;
 				       D[l] = x ? 31u - (uint32_t)__builtin_clz(x) : 0xFFFFFFFFu); break;
 	/* conversions */
-	case GM_OP_V_CVT_F32_I32: LOOP(D[l] = u32((float)(int32_t)UA)); break;
-	case GM_OP_V_CVT_F32_U32: LOOP(D[l] = u32((float)UA)); break;
-	case GM_OP_V_CVT_I32_F32: LOOP(D[l] = cvt_i32(FA)); break;
-	case GM_OP_V_CVT_U32_F32: LOOP(D[l] = cvt_u32(FA)); break;
-	case GM_OP_V_CVT_F16_F32: LOOP(D[l] = f32_to_f16(FA)); break;
-	case GM_OP_V_CVT_F32_F16: LOOP(D[l] = u32(f16_to_f32(UA & 0xFFFF))); break;
-	case GM_OP_V_CVT_F64_F32: LOOP(PUT64(u64((double)FA))); break;
-	case GM_OP_V_CVT_F32_F64: LOOP(D[l] = u32((float)DA)); break;
-	case GM_OP_V_CVT_F64_I32: LOOP(PUT64(u64((double)(int32_t)UA))); break;
-	case GM_OP_V_CVT_F64_U32: LOOP(PUT64(u64((double)UA))); break;
-	case GM_OP_V_CVT_I32_F64: LOOP(D[l] = cvt_i32(DA)); break;
-	case GM_OP_V_CVT_U32_F64: LOOP(D[l] = cvt_u32(DA)); break;
+	case ISA_OP_V_CVT_F32_I32: LOOP(D[l] = u32((float)(int32_t)UA)); break;
+	case ISA_OP_V_CVT_F32_U32: LOOP(D[l] = u32((float)UA)); break;
+	case ISA_OP_V_CVT_I32_F32: LOOP(D[l] = cvt_i32(FA)); break;
+	case ISA_OP_V_CVT_U32_F32: LOOP(D[l] = cvt_u32(FA)); break;
+	case ISA_OP_V_CVT_F16_F32: LOOP(D[l] = f32_to_f16(FA)); break;
+	case ISA_OP_V_CVT_F32_F16: LOOP(D[l] = u32(f16_to_f32(UA & 0xFFFF))); break;
+	case ISA_OP_V_CVT_F64_F32: LOOP(PUT64(u64((double)FA))); break;
+	case ISA_OP_V_CVT_F32_F64: LOOP(D[l] = u32((float)DA)); break;
+	case ISA_OP_V_CVT_F64_I32: LOOP(PUT64(u64((double)(int32_t)UA))); break;
+	case ISA_OP_V_CVT_F64_U32: LOOP(PUT64(u64((double)UA))); break;
+	case ISA_OP_V_CVT_I32_F64: LOOP(D[l] = cvt_i32(DA)); break;
+	case ISA_OP_V_CVT_U32_F64: LOOP(D[l] = cvt_u32(DA)); break;
 	/* f64 */
-	case GM_OP_V_ADD_F64: LOOP(PUT64(u64(DA + DB))); break;
-	case GM_OP_V_MUL_F64: LOOP(PUT64(u64(DA * DB))); break;
-	case GM_OP_V_DIV_F64: LOOP(PUT64(u64(DA / DB))); break;
-	case GM_OP_V_FMA_F64: LOOP(PUT64(u64(fma(DA, DB, DC)))); break;
-	case GM_OP_V_MIN_F64: LOOP(PUT64(u64(fmin(DA, DB)))); break;
-	case GM_OP_V_MAX_F64: LOOP(PUT64(u64(fmax(DA, DB)))); break;
-	case GM_OP_V_RCP_F64: LOOP(PUT64(u64(1.0 / DA))); break;
-	case GM_OP_V_RSQ_F64: LOOP(PUT64(u64(1.0 / sqrt(DA)))); break;
-	case GM_OP_V_SQRT_F64: LOOP(PUT64(u64(sqrt(DA)))); break;
-	case GM_OP_V_FLOOR_F64: LOOP(PUT64(u64(floor(DA)))); break;
-	case GM_OP_V_TRUNC_F64: LOOP(PUT64(u64(trunc(DA)))); break;
-	case GM_OP_V_FRACT_F64: LOOP(double x = DA; double r = x - floor(x);
+	case ISA_OP_V_ADD_F64: LOOP(PUT64(u64(DA + DB))); break;
+	case ISA_OP_V_MUL_F64: LOOP(PUT64(u64(DA * DB))); break;
+	case ISA_OP_V_DIV_F64: LOOP(PUT64(u64(DA / DB))); break;
+	case ISA_OP_V_FMA_F64: LOOP(PUT64(u64(fma(DA, DB, DC)))); break;
+	case ISA_OP_V_MIN_F64: LOOP(PUT64(u64(fmin(DA, DB)))); break;
+	case ISA_OP_V_MAX_F64: LOOP(PUT64(u64(fmax(DA, DB)))); break;
+	case ISA_OP_V_RCP_F64: LOOP(PUT64(u64(1.0 / DA))); break;
+	case ISA_OP_V_RSQ_F64: LOOP(PUT64(u64(1.0 / sqrt(DA)))); break;
+	case ISA_OP_V_SQRT_F64: LOOP(PUT64(u64(sqrt(DA)))); break;
+	case ISA_OP_V_FLOOR_F64: LOOP(PUT64(u64(floor(DA)))); break;
+	case ISA_OP_V_TRUNC_F64: LOOP(PUT64(u64(trunc(DA)))); break;
+	case ISA_OP_V_FRACT_F64: LOOP(double x = DA; double r = x - floor(x);
 				     r = isinf(x) ? 0.0 * x : (r < 0x1.fffffffffffffp-1 ? r : 0x1.fffffffffffffp-1);
 				     PUT64(u64(r))); break;
 	default:
 		return false;  /* not a VOP the decoder lets through */
 	}
-	if (in->flags & GM_FLAG_CLAMP) {
+	if (in->flags & ISA_FLAG_CLAMP) {
 		if (d->fres == 1)
 			LOOP(float x = f32(D[l]); D[l] = u32(x > 0.0f ? (x < 1.0f ? x : 1.0f) : 0.0f));
 		else if (d->fres == 2)
@@ -323,18 +323,18 @@ static bool valu_compute(const struct gm_dinst *d, uint64_t exec, const struct v
 
 void gm_wave_exec_valu(struct gm_wave *w, const struct gm_dinst *d)
 {
-	const struct gm_isa_inst *in = &d->i;
-	const struct gm_isa_op_info *info = &gm_isa_ops[in->op];
+	const struct isa_inst *in = &d->i;
+	const struct isa_op_info *info = &isa_ops[in->op];
 	const uint64_t exec = gm_wave_exec(w);
-	const unsigned dr = in->dst - GM_OPD_VGPR0;
+	const unsigned dr = in->dst - ISA_OPD_VGPR0;
 	uint32_t *D = w->v[dr], *DH = info->dst_regs == 2 ? w->v[dr + 1] : NULL;
 	struct vsrc s = { 0 };
 	/* scratch result rows when the destination is also a source */
 	uint32_t R[64], RH[64];
 
-	s.n0 = (in->flags & GM_FLAG_NEG0) ? 0x80000000u : 0;
-	s.n1 = (in->flags & GM_FLAG_NEG1) ? 0x80000000u : 0;
-	s.n2 = (in->flags & GM_FLAG_NEG2) ? 0x80000000u : 0;
+	s.n0 = (in->flags & ISA_FLAG_NEG0) ? 0x80000000u : 0;
+	s.n1 = (in->flags & ISA_FLAG_NEG1) ? 0x80000000u : 0;
+	s.n2 = (in->flags & ISA_FLAG_NEG2) ? 0x80000000u : 0;
 	if (info->src_regs[0]) {
 		s.A = lanes(w, d, 0, info->src_regs[0], 0);
 		if (info->src_regs[0] == 2) s.AH = lanes(w, d, 0, 2, 1);
@@ -343,7 +343,7 @@ void gm_wave_exec_valu(struct gm_wave *w, const struct gm_dinst *d)
 		s.B = lanes(w, d, 1, info->src_regs[1], 0);
 		if (info->src_regs[1] == 2) s.BH = lanes(w, d, 1, 2, 1);
 	}
-	if (in->op == GM_OP_V_CNDMASK_B32) {
+	if (in->op == ISA_OP_V_CNDMASK_B32) {
 		s.mask = gm_wave_ssrc(w, in->src[2], 2, in->literal, false);
 	} else if (info->src_regs[2]) {
 		s.C = lanes(w, d, 2, info->src_regs[2], 0);
@@ -362,11 +362,11 @@ void gm_wave_exec_valu(struct gm_wave *w, const struct gm_dinst *d)
 
 void gm_wave_exec_vopc(struct gm_wave *w, const struct gm_dinst *d)
 {
-	const struct gm_isa_inst *in = &d->i;
-	const struct gm_isa_op_info *info = &gm_isa_ops[in->op];
+	const struct isa_inst *in = &d->i;
+	const struct isa_op_info *info = &isa_ops[in->op];
 	const uint64_t exec = gm_wave_exec(w);
-	const uint32_t n0 = (in->flags & GM_FLAG_NEG0) ? 0x80000000u : 0;
-	const uint32_t n1 = (in->flags & GM_FLAG_NEG1) ? 0x80000000u : 0;
+	const uint32_t n0 = (in->flags & ISA_FLAG_NEG0) ? 0x80000000u : 0;
+	const uint32_t n1 = (in->flags & ISA_FLAG_NEG1) ? 0x80000000u : 0;
 	const uint32_t *A = lanes(w, d, 0, info->src_regs[0], 0), *B = lanes(w, d, 1, info->src_regs[1], 0);
 	const uint32_t *AH = info->src_regs[0] == 2 ? lanes(w, d, 0, 2, 1) : NULL;
 	const uint32_t *BH = info->src_regs[1] == 2 ? lanes(w, d, 1, 2, 1) : NULL;
@@ -384,29 +384,29 @@ void gm_wave_exec_vopc(struct gm_wave *w, const struct gm_dinst *d)
 		}                                                              \
 	} while (0)
 	switch (in->op) {
-	case GM_OP_V_CMP_EQ_F32: CMP(FA == FB); break;
-	case GM_OP_V_CMP_NE_F32: CMP(FA != FB); break;
-	case GM_OP_V_CMP_LT_F32: CMP(FA < FB); break;
-	case GM_OP_V_CMP_LE_F32: CMP(FA <= FB); break;
-	case GM_OP_V_CMP_GT_F32: CMP(FA > FB); break;
-	case GM_OP_V_CMP_GE_F32: CMP(FA >= FB); break;
-	case GM_OP_V_CMP_U_F32: CMP(isnan(FA) || isnan(FB)); break;
-	case GM_OP_V_CMP_EQ_I32: CMP(UA == UB); break;
-	case GM_OP_V_CMP_NE_I32: CMP(UA != UB); break;
-	case GM_OP_V_CMP_LT_I32: CMP((int32_t)UA < (int32_t)UB); break;
-	case GM_OP_V_CMP_LE_I32: CMP((int32_t)UA <= (int32_t)UB); break;
-	case GM_OP_V_CMP_GT_I32: CMP((int32_t)UA > (int32_t)UB); break;
-	case GM_OP_V_CMP_GE_I32: CMP((int32_t)UA >= (int32_t)UB); break;
-	case GM_OP_V_CMP_LT_U32: CMP(UA < UB); break;
-	case GM_OP_V_CMP_LE_U32: CMP(UA <= UB); break;
-	case GM_OP_V_CMP_GT_U32: CMP(UA > UB); break;
-	case GM_OP_V_CMP_GE_U32: CMP(UA >= UB); break;
-	case GM_OP_V_CMP_EQ_F64: CMP(DA == DB); break;
-	case GM_OP_V_CMP_NE_F64: CMP(DA != DB); break;
-	case GM_OP_V_CMP_LT_F64: CMP(DA < DB); break;
-	case GM_OP_V_CMP_LE_F64: CMP(DA <= DB); break;
-	case GM_OP_V_CMP_GT_F64: CMP(DA > DB); break;
-	case GM_OP_V_CMP_GE_F64: CMP(DA >= DB); break;
+	case ISA_OP_V_CMP_EQ_F32: CMP(FA == FB); break;
+	case ISA_OP_V_CMP_NE_F32: CMP(FA != FB); break;
+	case ISA_OP_V_CMP_LT_F32: CMP(FA < FB); break;
+	case ISA_OP_V_CMP_LE_F32: CMP(FA <= FB); break;
+	case ISA_OP_V_CMP_GT_F32: CMP(FA > FB); break;
+	case ISA_OP_V_CMP_GE_F32: CMP(FA >= FB); break;
+	case ISA_OP_V_CMP_U_F32: CMP(isnan(FA) || isnan(FB)); break;
+	case ISA_OP_V_CMP_EQ_I32: CMP(UA == UB); break;
+	case ISA_OP_V_CMP_NE_I32: CMP(UA != UB); break;
+	case ISA_OP_V_CMP_LT_I32: CMP((int32_t)UA < (int32_t)UB); break;
+	case ISA_OP_V_CMP_LE_I32: CMP((int32_t)UA <= (int32_t)UB); break;
+	case ISA_OP_V_CMP_GT_I32: CMP((int32_t)UA > (int32_t)UB); break;
+	case ISA_OP_V_CMP_GE_I32: CMP((int32_t)UA >= (int32_t)UB); break;
+	case ISA_OP_V_CMP_LT_U32: CMP(UA < UB); break;
+	case ISA_OP_V_CMP_LE_U32: CMP(UA <= UB); break;
+	case ISA_OP_V_CMP_GT_U32: CMP(UA > UB); break;
+	case ISA_OP_V_CMP_GE_U32: CMP(UA >= UB); break;
+	case ISA_OP_V_CMP_EQ_F64: CMP(DA == DB); break;
+	case ISA_OP_V_CMP_NE_F64: CMP(DA != DB); break;
+	case ISA_OP_V_CMP_LT_F64: CMP(DA < DB); break;
+	case ISA_OP_V_CMP_LE_F64: CMP(DA <= DB); break;
+	case ISA_OP_V_CMP_GT_F64: CMP(DA > DB); break;
+	case ISA_OP_V_CMP_GE_F64: CMP(DA >= DB); break;
 	default: break;
 	}
 	w->s[in->dst] = (uint32_t)r;

@@ -1,7 +1,10 @@
 /*
  * replay_sim.c - the sim backend: replays a trace on the driver model
- * (driver/drv.h: GL state tracker + shader compiler + radeonsi-style PM4)
- * running on the simulated GPU (gpu_model/), and makes the observations
+ * (driver/st/drv.h: GL state tracker + shader compiler + radeonsi-style PM4)
+ * running on the simulated GPU (gpu_model/), which this backend creates
+ * and hands to the driver as a winsys (winsys/ws_gm.h) as a window system
+ * hands a driver its GPU; it keeps the GPU to read registers and faults
+ * after each call.  It makes the observations
  * the capture made, through the same observation core (observe/obs.h), so
  * that --check compares like for like.
  *
@@ -42,7 +45,9 @@
 #include <sys/stat.h>
 
 #include "drv.h"
+#include "gm.h"
 #include "replay_host.h"
+#include "ws_gm.h"
 #include "xt_fault.h"
 #include "xt_hash.h"
 #include "xt_log.h"
@@ -59,6 +64,8 @@ struct sim_thread {
 
 struct sim {
 	struct host h;                 /* only names, mem, arena, funcs are used */
+	struct gm *gm;                 /* the simulated GPU */
+	struct drv_winsys *ws;         /* the driver's way to it */
 	struct drv_screen *screen;
 	struct sim_ctx **ctx;
 	size_t nctx;
@@ -201,7 +208,7 @@ static enum xt_rc artifacts(struct sim *s, struct replay *rp, struct sim_ctx *x,
 		a.pm4 = pm4;
 		a.pm4_dwords = n_dw;
 	}
-	if (state_call && gm_reg_snapshot(drv_screen_gm(s->screen), false, &regs, &count) == XT_OK) {
+	if (state_call && gm_reg_snapshot(s->gm, false, &regs, &count) == XT_OK) {
 		a.regs = regs;
 		a.regs_bytes = count * sizeof *regs;
 		xt_hash128_hex(xt_hash128(regs, a.regs_bytes), hash);
@@ -264,7 +271,7 @@ static struct host_func *func_of(struct sim *s, const struct trace_call *call)
 /* A GPU fault the call caused: reported like a missing feature. */
 static void check_faults(struct sim *s, struct replay *rp, const struct trace_call *call)
 {
-	struct gm *gm = drv_screen_gm(s->screen);
+	struct gm *gm = s->gm;
 	uint64_t n = gm_fault_count(gm);
 
 	if (n != s->last_fault_count) {
@@ -407,6 +414,8 @@ static void sim_destroy(struct replay_backend *be)
 	xt_free(s->threads);
 	xt_free(s->dumped);
 	drv_screen_destroy(s->screen);
+	ws_gm_destroy(s->ws);
+	gm_destroy(s->gm);
 	if (s->calls_tsv)
 		fclose(s->calls_tsv);
 	replay_names_destroy(s->h.names);
@@ -464,7 +473,13 @@ enum xt_rc replay_sim_create(struct replay_backend **out, struct xt_err *err)
 		sim_destroy(&s->h.base);
 		return XT_FAIL(err, XT_ERR_NOMEM, "out of memory");
 	}
-	rc = drv_screen_create(&s->screen, err);
+	rc = gm_create(NULL, &s->gm);
+	if (rc == XT_OK)
+		rc = ws_gm_create(s->gm, &s->ws);
+	if (rc != XT_OK)
+		rc = XT_FAIL(err, rc, "cannot create the simulated GPU");
+	else
+		rc = drv_screen_create(s->ws, &s->screen, err);
 	s->artifacts = getenv("XFBTRACE_SIM_ARTIFACTS");
 	if (rc == XT_OK && s->artifacts && *s->artifacts)
 		rc = artifacts_open(s, err);

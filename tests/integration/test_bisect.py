@@ -52,7 +52,7 @@ def append(path, text):
 
 
 def wrong_stride(repo):
-    src = repo / "driver" / "drv_pm4_so.c"
+    src = repo / "driver" / "hw" / "drv_pm4_so.c"
     text, n = STRIDE.subn("VGT_STRMOUT_VTX_STRIDE_0_STRIDE(1 + ", src.read_text())
     assert n >= 1, "drv_pm4_so.c no longer programs VGT_STRMOUT_VTX_STRIDE_0_STRIDE"
     src.write_text(text)
@@ -83,7 +83,7 @@ def history(tmp_path_factory):
     git(repo, "checkout", "-q", "-b", "regression", base)
     h["r"] = [
         commit(repo, "docs: a note", append("README.md", "\nBisect test note 1.\n")),
-        commit(repo, "driver: a comment", append("driver/drv_pm4_so.c", "\n/* bisect test */\n")),
+        commit(repo, "driver: a comment", append("driver/hw/drv_pm4_so.c", "\n/* bisect test */\n")),
         commit(repo, "driver: program the streamout vertex stride", wrong_stride),
         commit(repo, "docs: another note", append("README.md", "\nBisect test note 2.\n")),
     ]

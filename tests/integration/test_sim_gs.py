@@ -1,6 +1,6 @@
 """Geometry shaders and vertex streams on the sim backend: traces captured
 on Mesa llvmpipe, replayed with `xfbtrace replay --backend sim --check` on
-the ES -> GS -> copy-shader path of the driver model (driver/drv_pm4_gs.c)
+the ES -> GS -> copy-shader path of the driver model (driver/hw/drv_pm4_gs.c)
 and gpu_model (gm_gs.c), every observation and returned value compared
 with the golden data; and the GS / streamout registers of the draws as
 `xfbtrace regs --pm4` shows them, against what radeonsi programs

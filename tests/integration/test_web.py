@@ -2,7 +2,7 @@
 
 Two sim runs of one trace that differ because the driver behaved
 differently: the second replays with XFBTRACE_SIM_TEST_FAULT=stride_off_by_one,
-a test-only driver setting (driver/drv_pm4_so.c) that programs every
+a test-only driver setting (driver/hw/drv_pm4_so.c) that programs every
 VGT_STRMOUT_VTX_STRIDE_n one dword too large.  Then:
 
 - `xfbtrace diff --regs --pm4` names the first divergent call

@@ -2,7 +2,9 @@
  * drv_gl_test.h - what the C tests that drive the sim driver through its
  * GL entry points (drv_get_proc_address) share: the screen, contexts, the
  * GL(name) shorthand typed from the GL prototypes, shaders and programs.
- * Each test file includes it once and creates dgl_screen in main().
+ * Each test file includes it once and creates dgl_screen in main() with
+ * dgl_screen_create, which hands the driver the simulated GPU the way the
+ * sim backend does (gm_create, then winsys/ws_gm.h).
  */
 #ifndef DRV_GL_TEST_H
 #define DRV_GL_TEST_H
@@ -13,6 +15,8 @@
 #include <GL/glcorearb.h>
 
 #include "drv.h"
+#include "gm.h"
+#include "ws_gm.h"
 
 /* The sim driver's entry point `name`, typed as the GL prototype. */
 #define GL(name) ((__typeof__(&name))drv_get_proc_address(#name))
@@ -20,6 +24,27 @@
 #define PROC(type, name) ((type)drv_get_proc_address(name))
 
 static struct drv_screen *dgl_screen;
+static struct gm *dgl_gm;             /* the GPU behind dgl_screen */
+static struct drv_winsys *dgl_ws;
+
+/* A simulated GPU, a winsys over it and a driver screen on that (as
+ * replay/replay_sim.c creates them). */
+static inline enum xt_rc dgl_screen_create(struct xt_err *err)
+{
+	enum xt_rc rc = gm_create(NULL, &dgl_gm);
+	if (rc == XT_OK)
+		rc = ws_gm_create(dgl_gm, &dgl_ws);
+	if (rc == XT_OK)
+		rc = drv_screen_create(dgl_ws, &dgl_screen, err);
+	return rc;
+}
+
+static inline void dgl_screen_destroy(void)
+{
+	drv_screen_destroy(dgl_screen);
+	ws_gm_destroy(dgl_ws);
+	gm_destroy(dgl_gm);
+}
 
 /* A desktop context of the version (core or compatibility), made current;
  * NULL when the driver refuses it. */

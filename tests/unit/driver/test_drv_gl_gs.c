@@ -39,7 +39,7 @@ static uint32_t reg(uint32_t r)
 {
 	uint32_t v = 0;
 	GL(glFinish)();
-	CHECK(gm_reg_get(drv_screen_gm(dgl_screen), r, &v));
+	CHECK(gm_reg_get(dgl_gm, r, &v));
 	return v;
 }
 
@@ -381,8 +381,8 @@ int main(void)
 {
 	struct xt_err err = { 0 };
 
-	if (drv_screen_create(&dgl_screen, &err) != XT_OK) {
-		fprintf(stderr, "drv_screen_create: %s\n", xt_err_msg(&err));
+	if (dgl_screen_create(&err) != XT_OK) {
+		fprintf(stderr, "dgl_screen_create: %s\n", xt_err_msg(&err));
 		return 1;
 	}
 	XT_RUN(test_two_streams_capture_count_and_draw_back_per_stream);
@@ -391,6 +391,6 @@ int main(void)
 	XT_RUN(test_gs_layer_viewport_and_primitive_id_outputs_are_captured);
 	XT_RUN(test_gs_stages_are_turned_off_for_a_vs_only_draw);
 	XT_RUN(test_draw_errors_of_a_geometry_shader);
-	drv_screen_destroy(dgl_screen);
+	dgl_screen_destroy();
 	XT_TEST_MAIN_END();
 }

@@ -409,8 +409,8 @@ static void test_vertex_formats_without_a_gcn_fetch_format_are_converted(void)
 int main(void)
 {
 	struct xt_err err = { 0 };
-	if (drv_screen_create(&dgl_screen, &err) != XT_OK) {
-		fprintf(stderr, "drv_screen_create: %s\n", xt_err_msg(&err));
+	if (dgl_screen_create(&err) != XT_OK) {
+		fprintf(stderr, "dgl_screen_create: %s\n", xt_err_msg(&err));
 		return 1;
 	}
 	XT_RUN(test_read_buffer_follows_the_bound_framebuffer);
@@ -421,6 +421,6 @@ int main(void)
 	XT_RUN(test_pipeline_program_feeds_transform_feedback);
 	XT_RUN(test_contexts_sharing_the_gpu_do_not_inherit_each_others_state);
 	XT_RUN(test_vertex_formats_without_a_gcn_fetch_format_are_converted);
-	drv_screen_destroy(dgl_screen);
+	dgl_screen_destroy();
 	XT_TEST_MAIN_END();
 }

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "drv_spirv.h"
-#include "gm_isa.h"
+#include "isa.h"
 #include "gm_priv.h"
 #include "xt_test.h"
 
@@ -147,34 +147,34 @@ static void build_straight(struct drv_ir *ir)
 	uint32_t x, b, b2, g, a1, a2, z, e, f, cond, u;
 
 	drv_ir_reg_write(ir, rz, zero);
-	x = mov(ir, mov(ir, drv_ir_valu(ir, GM_OP_V_MUL_LO_U32, 1, mov(ir, id), three, 0)));
+	x = mov(ir, mov(ir, drv_ir_valu(ir, ISA_OP_V_MUL_LO_U32, 1, mov(ir, id), three, 0)));
 	drv_ir_reg_write(ir, rb, x);
 	drv_ir_reg_write(ir, re, id);
-	cond = drv_ir_cmp(ir, GM_OP_V_CMP_LT_U32, id, ten);
+	cond = drv_ir_cmp(ir, ISA_OP_V_CMP_LT_U32, id, ten);
 	drv_ir_op0(ir, DRV_OP_IF, cond, 0, 0);
-	drv_ir_reg_write(ir, rb, drv_ir_valu(ir, GM_OP_V_ADD_U32, 1, x, ten, 0));
+	drv_ir_reg_write(ir, rb, drv_ir_valu(ir, ISA_OP_V_ADD_U32, 1, x, ten, 0));
 	drv_ir_reg_write(ir, re, x);
 	drv_ir_op0(ir, DRV_OP_ENDIF, 0, 0, 0);
 	e = drv_ir_reg_read(ir, re);
-	drv_ir_reg_write(ir, re, drv_ir_valu(ir, GM_OP_V_ADD_U32, 1, e, ten, 0));
+	drv_ir_reg_write(ir, re, drv_ir_valu(ir, ISA_OP_V_ADD_U32, 1, e, ten, 0));
 	drv_ir_op0(ir, DRV_OP_IF, cond, 0, 0);    /* an empty IF: no forwarding across it */
 	drv_ir_op0(ir, DRV_OP_ENDIF, 0, 0, 0);
 	f = drv_ir_reg_read(ir, re);
 	b = mov(ir, drv_ir_reg_read(ir, rb));
-	u = drv_ir_valu(ir, GM_OP_V_MUL_LO_U32, 1, id, drv_ir_const(ir, 1, 5), 0);
+	u = drv_ir_valu(ir, ISA_OP_V_MUL_LO_U32, 1, id, drv_ir_const(ir, 1, 5), 0);
 	b2 = drv_ir_reg_read(ir, rb);
 	drv_ir_reg_write(ir, rb, u);
 	drv_ir_op0(ir, DRV_OP_IF, cond, 0, 0);
 	drv_ir_op0(ir, DRV_OP_ENDIF, 0, 0, 0);
 	g = drv_ir_reg_read(ir, rb);
-	drv_ir_reg_write(ir, ra, drv_ir_valu(ir, GM_OP_V_ADD_U32, 1, b, id, 0));
-	drv_ir_reg_write(ir, rz, drv_ir_valu(ir, GM_OP_V_XOR_B32, 1, id, three, 0));
+	drv_ir_reg_write(ir, ra, drv_ir_valu(ir, ISA_OP_V_ADD_U32, 1, b, id, 0));
+	drv_ir_reg_write(ir, rz, drv_ir_valu(ir, ISA_OP_V_XOR_B32, 1, id, three, 0));
 	a1 = drv_ir_reg_read(ir, ra);
 	a2 = mov(ir, drv_ir_reg_read(ir, ra));
 	z = drv_ir_reg_read(ir, rz);
-	z = drv_ir_valu(ir, GM_OP_V_ADD_U32, 1, drv_ir_valu(ir, GM_OP_V_ADD_U32, 1, z, b2, 0), g, 0);
-	export4(ir, a1, drv_ir_valu(ir, GM_OP_V_ADD_U32, 1, a2, a1, 0), z,
-		drv_ir_valu(ir, GM_OP_V_ADD_U32, 1, e, mov(ir, f), 0));
+	z = drv_ir_valu(ir, ISA_OP_V_ADD_U32, 1, drv_ir_valu(ir, ISA_OP_V_ADD_U32, 1, z, b2, 0), g, 0);
+	export4(ir, a1, drv_ir_valu(ir, ISA_OP_V_ADD_U32, 1, a2, a1, 0), z,
+		drv_ir_valu(ir, ISA_OP_V_ADD_U32, 1, e, mov(ir, f), 0));
 }
 
 static uint32_t expect_straight(unsigned id, unsigned c)
@@ -208,19 +208,19 @@ static void build_loop(struct drv_ir *ir)
 	uint32_t ri = drv_ir_new_reg(ir, 1), rs = drv_ir_new_reg(ir, 1);
 	uint32_t id = drv_ir_op1(ir, DRV_OP_LOAD_SYSVAL, 1, 0, DRV_SV_VERTEX_ID, 0);
 	uint32_t zero = drv_ir_const(ir, 1, 0), one = drv_ir_const(ir, 1, 1), seven = drv_ir_const(ir, 1, 7);
-	uint32_t n = drv_ir_valu(ir, GM_OP_V_REM_U32, 1, id, seven, 0), i, s, last_i;
+	uint32_t n = drv_ir_valu(ir, ISA_OP_V_REM_U32, 1, id, seven, 0), i, s, last_i;
 
 	drv_ir_reg_write(ir, ri, zero);
 	drv_ir_reg_write(ir, rs, zero);
 	drv_ir_op0(ir, DRV_OP_LOOP, 0, 0, 0);
 	i = drv_ir_reg_read(ir, ri);
-	drv_ir_op0(ir, DRV_OP_IF, drv_ir_cmp(ir, GM_OP_V_CMP_GE_U32, i, n), 0, 0);
+	drv_ir_op0(ir, DRV_OP_IF, drv_ir_cmp(ir, ISA_OP_V_CMP_GE_U32, i, n), 0, 0);
 	drv_ir_op0(ir, DRV_OP_BREAK, 0, 0, 0);
 	drv_ir_op0(ir, DRV_OP_ENDIF, 0, 0, 0);
 	s = drv_ir_reg_read(ir, rs);
-	drv_ir_reg_write(ir, rs, drv_ir_valu(ir, GM_OP_V_ADD_U32, 1, mov(ir, s), i, 0));
+	drv_ir_reg_write(ir, rs, drv_ir_valu(ir, ISA_OP_V_ADD_U32, 1, mov(ir, s), i, 0));
 	drv_ir_op0(ir, DRV_OP_CONTINUE_POINT, 0, 0, 0);
-	drv_ir_reg_write(ir, ri, drv_ir_valu(ir, GM_OP_V_ADD_U32, 1, i, one, 0));
+	drv_ir_reg_write(ir, ri, drv_ir_valu(ir, ISA_OP_V_ADD_U32, 1, i, one, 0));
 	drv_ir_op0(ir, DRV_OP_ENDLOOP, 0, 0, 0);
 	last_i = mov(ir, i);
 	export4(ir, drv_ir_reg_read(ir, rs), last_i, n, drv_ir_reg_read(ir, ri));

@@ -514,8 +514,8 @@ static void test_specialize_keeps_one_entry_point_and_defaults(void)
 int main(void)
 {
 	struct xt_err err = { 0 };
-	if (drv_screen_create(&dgl_screen, &err) != XT_OK) {
-		fprintf(stderr, "drv_screen_create: %s\n", xt_err_msg(&err));
+	if (dgl_screen_create(&err) != XT_OK) {
+		fprintf(stderr, "dgl_screen_create: %s\n", xt_err_msg(&err));
 		return 1;
 	}
 	XT_RUN(test_spirv_shader_captures_its_specialization_constant_by_its_xfb_decorations);
@@ -525,6 +525,6 @@ int main(void)
 	XT_RUN(test_several_shader_objects_of_one_stage_link_into_one_program);
 	XT_RUN(test_program_binary_round_trips_and_rejects_damage);
 	XT_RUN(test_specialize_keeps_one_entry_point_and_defaults);
-	drv_screen_destroy(dgl_screen);
+	dgl_screen_destroy();
 	XT_TEST_MAIN_END();
 }

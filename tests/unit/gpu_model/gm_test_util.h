@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "gm.h"
-#include "gm_isa.h"
+#include "isa.h"
 #include "pm4_pkt.h"
 #include "xt_test.h"
 
@@ -63,7 +63,7 @@ static inline uint64_t tgpu_shader(struct tgpu *t, const char *src)
 	struct xt_buf b = XT_BUF_INIT;
 	struct xt_err err = { 0 };
 	struct gm_bo *bo;
-	if (gm_isa_assemble(src, &b, &err) != XT_OK) {
+	if (isa_assemble(src, &b, &err) != XT_OK) {
 		fprintf(stderr, "assemble: %s\n", xt_err_msg(&err));
 		CHECK(!"shader assembles");
 		return 0;

@@ -1,13 +1,14 @@
 /*
- * test_gm_isa.c - the shader ISA: assembler, disassembler round trip,
- * decoder robustness, and the wave64 interpreter's semantics (exec mask
- * divergence, scalar/vector ALU, f64, transcendental, memory, bounds).
+ * test_gm_isa.c - how the wave64 interpreter executes the shader ISA
+ * (exec mask divergence, scalar/vector ALU, f64, transcendental, memory,
+ * bounds).  The ISA's own tests (assembler, disassembler, decoder) are
+ * tests/unit/isa/test_isa.c.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "gm_isa.h"
+#include "isa.h"
 #include "gm_priv.h"
 #include "xt_test.h"
 
@@ -19,7 +20,7 @@ static size_t asm_ok(const char *src, struct xt_buf *out)
 {
 	struct xt_err err = { 0 };
 	xt_buf_init(out);
-	if (gm_isa_assemble(src, out, &err) != XT_OK) {
+	if (isa_assemble(src, out, &err) != XT_OK) {
 		fprintf(stderr, "assemble failed: %s\n", xt_err_msg(&err));
 		return 0;
 	}
@@ -58,7 +59,7 @@ static void runner_init(struct runner *r, uint64_t exec)
 	gm_mem_init(&r->mem);
 	gm_fault_log_init(&r->faults, 16);
 	r->w = calloc(1, sizeof *r->w);
-	gm_wave_reset(r->w, exec, GM_NUM_SGPRS, GM_NUM_VGPRS);
+	gm_wave_reset(r->w, exec, ISA_NUM_SGPRS, ISA_NUM_VGPRS);
 	for (unsigned l = 0; l < 64; l++)
 		r->w->v[0][l] = l;
 }
@@ -68,101 +69,6 @@ static void runner_fini(struct runner *r)
 	free(r->w);
 	gm_fault_log_fini(&r->faults);
 	gm_mem_fini(&r->mem);
-}
-
-static void test_asm_encodes_documented_fields(void)
-{
-	struct xt_buf b;
-	const uint32_t *dw;
-	CHECK_EQ_INT(asm_ok("v_add_f32 v1, v2, 1.0\n", &b), 2);
-	dw = (const uint32_t *)b.data;
-	CHECK_EQ_INT(dw[0] & 0xFF, GM_OP_V_ADD_F32);
-	CHECK_EQ_INT((dw[0] >> 8) & 0x3FF, GM_OPD_VGPR0 + 1);
-	CHECK_EQ_INT((dw[0] >> 18) & 0x3FF, GM_OPD_VGPR0 + 2);
-	CHECK_EQ_INT(dw[1] & 0x3FF, 242);   /* inline 1.0 */
-	xt_buf_fini(&b);
-	CHECK_EQ_INT(asm_ok("s_mov_b32 s0, 0x12345678\n", &b), 3);
-	CHECK_EQ_INT(((const uint32_t *)b.data)[2], 0x12345678);
-	xt_buf_fini(&b);
-}
-
-static void test_asm_reports_line_of_error(void)
-{
-	struct xt_buf b = XT_BUF_INIT;
-	struct xt_err err = { 0 };
-	CHECK(gm_isa_assemble("s_nop\n v_ad_f32 v1, v2, v3\n", &b, &err) == XT_ERR_CORRUPT);
-	CHECK(strstr(err.msg, "line 2") != NULL);
-	CHECK(strstr(err.msg, "v_ad_f32") != NULL);
-	xt_buf_reset(&b);
-	CHECK(gm_isa_assemble("v_add_f32 s1, v2, v3\n", &b, &err) == XT_ERR_CORRUPT);
-	CHECK(gm_isa_assemble("s_branch nowhere\n", &b, &err) == XT_ERR_CORRUPT);
-	CHECK(strstr(err.msg, "nowhere") != NULL);
-	CHECK(gm_isa_assemble("v_add_f32 v1, 0x11111111, 0x22222222\n", &b, &err) == XT_ERR_CORRUPT);
-	CHECK(gm_isa_assemble("v_add_f64 v[1:2], v[2:4], v[4:5]\n", &b, &err) == XT_ERR_CORRUPT);
-	xt_buf_fini(&b);
-}
-
-static const char *roundtrip_src =
-	"start:\n"
-	"  s_load_dwordx4 s[8:11], s[0:1], 16\n"
-	"  s_buffer_load_dword s12, s[8:11], 4\n"
-	"  v_laneid_u32 v1\n"
-	"  v_cmp_lt_u32 vcc, v1, 7\n"
-	"  s_and_saveexec_b64 s[20:21], vcc\n"
-	"  s_cbranch_execz skip\n"
-	"  v_fma_f32 v2, -v1, 0.5, lit(0x00000005) clamp\n"
-	"  v_add_f64 v[4:5], v[4:5], 1.5\n"
-	"  buffer_store_dwordx4 v[4:7], v1, s[8:11], 0 offset:16 offen glc slc\n"
-	"skip:\n"
-	"  s_or_b64 exec, exec, s[20:21]\n"
-	"  s_sendmsg gs_emit stream 2\n"
-	"  exp pos0, v[4:7] done\n"
-	"  s_branch start\n"
-	"  s_endpgm\n";
-
-static void test_disasm_roundtrips_to_same_dwords(void)
-{
-	struct xt_buf a, text = XT_BUF_INIT, b;
-	size_t n = asm_ok(roundtrip_src, &a);
-	CHECK(n > 0);
-	CHECK(gm_isa_disassemble((const uint32_t *)a.data, n, GM_DISASM_OFFSETS, &text) == XT_OK);
-	xt_buf_append(&text, "", 1);
-	CHECK(asm_ok((const char *)text.data, &b) == n);
-	CHECK(b.len == a.len && !memcmp(a.data, b.data, a.len));
-	if (b.len != a.len || memcmp(a.data, b.data, a.len))
-		fprintf(stderr, "%s", (const char *)text.data);
-	CHECK(strstr((const char *)text.data, "v_fma_f32 v2, -v1, 0.5, lit(0x00000005) clamp") != NULL);
-	xt_buf_fini(&a);
-	xt_buf_fini(&b);
-	xt_buf_fini(&text);
-}
-
-static void test_disasm_survives_garbage(void)
-{
-	uint32_t junk[257];
-	struct xt_buf text = XT_BUF_INIT, b;
-	uint32_t x = 12345;
-	for (unsigned i = 0; i < 257; i++) {
-		x = x * 1103515245u + 12345u;
-		junk[i] = x ^ (x >> 7);
-	}
-	CHECK(gm_isa_disassemble(junk, 257, 0, &text) == XT_OK);
-	xt_buf_append(&text, "", 1);
-	CHECK(asm_ok((const char *)text.data, &b) == 257);
-	CHECK(b.len == sizeof junk && !memcmp(b.data, junk, sizeof junk));
-	xt_buf_fini(&b);
-	xt_buf_fini(&text);
-}
-
-static void test_decoder_rejects_bad_operands(void)
-{
-	struct gm_isa_inst in;
-	/* v_add_f32 with dst = s5 (VALU may not write SGPRs) */
-	uint32_t dw[2] = { GM_OP_V_ADD_F32 | 5u << 8 | (GM_OPD_VGPR0 + 1) << 18, GM_OPD_VGPR0 + 2 };
-	CHECK(gm_isa_decode(dw, 2, &in, NULL) == XT_ERR_CORRUPT);
-	dw[0] = 0xFF;
-	CHECK(gm_isa_decode(dw, 2, &in, NULL) == XT_ERR_CORRUPT);
-	CHECK(gm_isa_decode(dw, 1, &in, NULL) == XT_ERR_CORRUPT);
 }
 
 static void test_wave_divergence_uses_exec_mask(void)
@@ -424,11 +330,6 @@ static void test_wave_checks_register_allocation(void)
 int main(void)
 {
 	(void)fbits;
-	XT_RUN(test_asm_encodes_documented_fields);
-	XT_RUN(test_asm_reports_line_of_error);
-	XT_RUN(test_disasm_roundtrips_to_same_dwords);
-	XT_RUN(test_disasm_survives_garbage);
-	XT_RUN(test_decoder_rejects_bad_operands);
 	XT_RUN(test_wave_divergence_uses_exec_mask);
 	XT_RUN(test_wave_loop_and_scalar_alu);
 	XT_RUN(test_wave_float_ops_and_f64);

@@ -1,0 +1,306 @@
+/*
+ * drv_lower_io.c - turns a stage's output variables (regs after
+ * drv_spirv_to_ir) into what the hardware stage does with them
+ * (docs/isa.md "Shader ABI", docs/gcn-streamout.md §7):
+ *
+ *   hardware VS   EPILOGUE; exp pos0 (gl_Position); the streamout section:
+ *                 SO_BEGIN, one SO_STORE per captured scalar at its TF
+ *                 buffer / byte offset, SO_END (drv_emit turns these into
+ *                 radeonsi's epilogue: lane < so_vtx_count, address =
+ *                 offset[b] * 4 + (write_index + lane) * stride + dst)
+ *   ES            EPILOGUE; every output scalar to this lane's ESGS item at
+ *                 its location-based dword (drv_io_layout)
+ *   GS            EMIT_VERTEX(s): every output of stream s to the GSVS ring
+ *                 at the lane's vertex counter for s, s_sendmsg gs_emit,
+ *                 counter + 1; END_PRIMITIVE(s): gs_cut; then gs_done
+ *   copy shader   built from nothing: per used stream s (IF stream id ==
+ *                 s when several are), GSVS loads of the stream's outputs,
+ *                 the position export (stream 0) and the streamout section
+ *                 for the buffers fed by s.
+ *
+ * The vertex counters are regs (one per stream, per lane), so an
+ * EmitVertex under divergent control flow counts only the lanes that ran
+ * it, as the hardware's per-lane emit counts do.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <spirv/unified1/spirv.h>
+
+#include "drv_spirv.h"
+#include "isa.h"
+
+typedef uint32_t (*value_fn)(struct drv_ir *ir, const struct drv_smodule *m, uint32_t var, uint32_t slot,
+			     const void *ctx);
+
+static uint32_t reg_value(struct drv_ir *ir, const struct drv_smodule *m, uint32_t var, uint32_t slot,
+			  const void *ctx)
+{
+	(void)ctx;
+	return drv_ir_reg_read(ir, m->vars[var].reg_base + slot);
+}
+
+static uint32_t gsvs_value(struct drv_ir *ir, const struct drv_smodule *m, uint32_t var, uint32_t slot,
+			   const void *ctx)
+{
+	const struct drv_lower_info *info = ctx;
+	uint32_t stream = m->vars[var].stream > 0 ? (uint32_t)m->vars[var].stream : 0;
+	return drv_ir_op1(ir, DRV_OP_GSVS_LOAD, drv_stype_slot_dwords(m, m->vars[var].type, slot), 0, stream,
+			  info->gsvs_dw[var][slot]);
+}
+
+/* Slot range of built-in `bi` within output variable v, or false. */
+static bool builtin_slots(const struct drv_smodule *m, const struct drv_svar *v, int32_t bi, uint32_t *first,
+			  uint32_t *count)
+{
+	const struct drv_sid *t = drv_stype(m, v->type);
+	uint32_t slot = 0;
+	if (!t)
+		return false;
+	if (v->builtin == bi) {
+		*first = 0;
+		*count = t->slots;
+		return true;
+	}
+	if (t->op != SpvOpTypeStruct)
+		return false;
+	for (uint32_t k = 0; k < t->n_members; k++) {
+		const struct drv_sid *mt = drv_stype(m, t->members[k].type);
+		if (t->members[k].builtin == bi) {
+			*first = slot;
+			*count = mt ? mt->slots : 0;
+			return true;
+		}
+		slot += mt ? mt->slots : 0;
+	}
+	return false;
+}
+
+static void export_position(struct drv_ir *ir, const struct drv_smodule *m, value_fn val, const void *ctx,
+			    uint32_t stream_filter)
+{
+	struct drv_ins in = { .op = DRV_OP_EXPORT_POS, .n_src = 4 };
+	uint32_t first, count;
+	for (uint32_t i = 0; i < m->n_vars; i++) {
+		const struct drv_svar *v = &m->vars[i];
+		if (v->storage != SpvStorageClassOutput || !builtin_slots(m, v, SpvBuiltInPosition, &first, &count) ||
+		    count != 4 || (v->stream > 0 && (uint32_t)v->stream != stream_filter))
+			continue;
+		for (unsigned j = 0; j < 4; j++)
+			in.src[j] = val(ir, m, i, first + j, ctx);
+		drv_ir_emit(ir, &in);
+		return;
+	}
+	for (unsigned j = 0; j < 4; j++)
+		in.src[j] = drv_ir_const(ir, 1, 0);
+	drv_ir_emit(ir, &in);
+}
+
+static void streamout(struct drv_ir *ir, const struct drv_smodule *m, const struct drv_tf_layout *tf, unsigned stream,
+		      value_fn val, const void *ctx)
+{
+	bool any = false;
+	for (unsigned i = 0; i < tf->n_varyings; i++)
+		any |= tf->varyings[i].out_var >= 0 && tf->varyings[i].stream == stream;
+	if (!any)
+		return;
+	drv_ir_op0(ir, DRV_OP_SO_BEGIN, 0, stream, 0);
+	for (unsigned i = 0; i < tf->n_varyings; i++) {
+		const struct drv_tf_varying *t = &tf->varyings[i];
+		uint32_t off = t->offset;
+		if (t->out_var < 0 || t->stream != stream)
+			continue;
+		for (uint32_t s = 0; s < t->out_slots; s++) {
+			uint32_t slot = t->out_slot + s, v = val(ir, m, (uint32_t)t->out_var, slot, ctx);
+			drv_ir_op0(ir, DRV_OP_SO_STORE, v, t->buffer, off);
+			off += 4 * drv_stype_slot_dwords(m, m->vars[t->out_var].type, slot);
+		}
+	}
+	drv_ir_op0(ir, DRV_OP_SO_END, 0, stream, 0);
+}
+
+/* ES: dword of output slot `j` of v in the ESGS item, false if not passed. */
+static bool esgs_dw(const struct drv_smodule *m, const struct drv_svar *v, const struct drv_io_layout *l, uint32_t j,
+		    uint32_t *dw)
+{
+	const struct drv_sid *t = drv_stype(m, v->type);
+	char key[96];
+	if (t && t->op == SpvOpTypeStruct && t->block) {
+		uint32_t slot = j;
+		for (uint32_t k = 0; k < t->n_members; k++) {
+			const struct drv_sid *mt = drv_stype(m, t->members[k].type);
+			uint32_t ms = mt ? mt->slots : 0;
+			if (slot < ms) {
+				switch (t->members[k].builtin) {
+				case SpvBuiltInPosition: *dw = l->pos_dw + slot; return true;
+				case SpvBuiltInPointSize: *dw = l->psize_dw; return true;
+				case SpvBuiltInClipDistance: *dw = l->clip_dw + slot; return slot < 8;
+				default:
+					drv_io_key(m, v, v->type, (int)k, key, sizeof key);
+					if (!drv_io_lookup(l, key, dw))
+						return false;
+					*dw += drv_stype_slot_dword_offset(m, t->members[k].type, slot);
+					return true;
+				}
+			}
+			slot -= ms;
+		}
+		return false;
+	}
+	if (v->builtin == SpvBuiltInPosition) { *dw = l->pos_dw + j; return true; }
+	if (v->builtin == SpvBuiltInPointSize) { *dw = l->psize_dw; return true; }
+	if (v->builtin == SpvBuiltInClipDistance) { *dw = l->clip_dw + j; return j < 8; }
+	drv_io_key(m, v, 0, -1, key, sizeof key);
+	if (!drv_io_lookup(l, key, dw))
+		return false;
+	*dw += drv_stype_slot_dword_offset(m, v->type, j);
+	return true;
+}
+
+/* Moves the last `k` instructions to the front (a prologue). */
+static void rotate_to_front(struct drv_ir *ir, uint32_t k)
+{
+	uint32_t n = ir->n_ins, n0 = n - k;
+	struct drv_ins *tmp;
+	if (!k || ir->oom)
+		return;
+	tmp = malloc(k * sizeof *tmp);
+	if (!tmp) {
+		ir->oom = true;
+		return;
+	}
+	memcpy(tmp, ir->ins + n0, k * sizeof *tmp);
+	memmove(ir->ins + k, ir->ins, n0 * sizeof *tmp);
+	memcpy(ir->ins, tmp, k * sizeof *tmp);
+	free(tmp);
+	for (uint32_t v = 1; v < ir->n_vals; v++)
+		ir->vals[v].def = ir->vals[v].def >= n0 ? ir->vals[v].def - n0 : ir->vals[v].def + k;
+}
+
+static enum xt_rc lower_gs(struct drv_ir *ir, const struct drv_smodule *m, const struct drv_lower_info *info,
+			   struct xt_err *err)
+{
+	uint32_t counter[DRV_MAX_VERTEX_STREAMS], n0 = ir->n_ins, n_old;
+	struct drv_ins *old;
+
+	for (unsigned s = 0; s < DRV_MAX_VERTEX_STREAMS; s++) {
+		counter[s] = drv_ir_new_reg(ir, 1);
+		drv_ir_reg_write(ir, counter[s], drv_ir_const(ir, 1, 0));
+	}
+	rotate_to_front(ir, ir->n_ins - n0);
+	/* rebuild the list, expanding EMIT_VERTEX / END_PRIMITIVE */
+	n_old = ir->n_ins;
+	old = ir->ins;
+	ir->ins = NULL;
+	ir->n_ins = ir->cap_ins = 0;
+	for (uint32_t i = 0; i < n_old && !ir->oom; i++) {
+		const struct drv_ins *in = &old[i];
+		if (in->op == DRV_OP_EMIT_VERTEX) {
+			uint32_t s = in->a, cnt = drv_ir_reg_read(ir, counter[s]);
+			for (uint32_t vi = 0; vi < m->n_vars; vi++) {
+				const struct drv_svar *v = &m->vars[vi];
+				uint32_t vs = v->stream > 0 ? (uint32_t)v->stream : 0;
+				if (v->storage != SpvStorageClassOutput || vs != s || !info->gsvs_dw[vi])
+					continue;
+				for (uint32_t j = 0; j < v->slots; j++) {
+					struct drv_ins st = { .op = DRV_OP_GSVS_STORE, .n_src = 2, .a = s,
+							      .b = info->gsvs_dw[vi][j] };
+					st.src[0] = drv_ir_reg_read(ir, v->reg_base + j);
+					st.src[1] = cnt;
+					drv_ir_emit(ir, &st);
+				}
+			}
+			drv_ir_op0(ir, DRV_OP_GS_MSG, 0, ISA_MSG_GS_EMIT, s);
+			drv_ir_reg_write(ir, counter[s], drv_ir_valu(ir, ISA_OP_V_ADD_U32, 1, cnt, drv_ir_const(ir, 1, 1), 0));
+			continue;
+		}
+		if (in->op == DRV_OP_END_PRIMITIVE) {
+			drv_ir_op0(ir, DRV_OP_GS_MSG, 0, ISA_MSG_GS_CUT, in->a);
+			continue;
+		}
+		{
+			/* copy, keeping the value's def index in step */
+			struct drv_ins *dst;
+			if (ir->n_ins == ir->cap_ins) {
+				uint32_t nc = ir->cap_ins ? ir->cap_ins * 2 : 256;
+				struct drv_ins *p = realloc(ir->ins, nc * sizeof *p);
+				if (!p) {
+					ir->oom = true;
+					break;
+				}
+				ir->ins = p;
+				ir->cap_ins = nc;
+			}
+			dst = &ir->ins[ir->n_ins];
+			*dst = *in;
+			if (dst->dst)
+				ir->vals[dst->dst].def = ir->n_ins;
+			ir->n_ins++;
+		}
+	}
+	free(old);
+	drv_ir_op0(ir, DRV_OP_EPILOGUE, 0, 0, 0);
+	drv_ir_op0(ir, DRV_OP_GS_MSG, 0, ISA_MSG_GS_DONE, 0);
+	if (ir->oom)
+		return XT_FAIL(err, XT_ERR_NOMEM, "out of memory");
+	return XT_OK;
+}
+
+enum xt_rc drv_lower_io(struct drv_ir *ir, const struct drv_smodule *m, const struct drv_lower_info *info,
+			struct xt_err *err)
+{
+	switch (ir->stage) {
+	case DRV_HW_VS:
+		drv_ir_op0(ir, DRV_OP_EPILOGUE, 0, 0, 0);
+		export_position(ir, m, reg_value, NULL, 0);
+		if (info->tf && info->tf->n_varyings)
+			streamout(ir, m, info->tf, 0, reg_value, NULL);
+		break;
+	case DRV_HW_ES:
+		drv_ir_op0(ir, DRV_OP_EPILOGUE, 0, 0, 0);
+		for (uint32_t i = 0; i < m->n_vars; i++) {
+			const struct drv_svar *v = &m->vars[i];
+			if (v->storage != SpvStorageClassOutput)
+				continue;
+			for (uint32_t j = 0; j < v->slots; j++) {
+				uint32_t dw;
+				if (!esgs_dw(m, v, info->esgs, j, &dw) || dw >= info->esgs->itemsize_dw)
+					continue;
+				drv_ir_op0(ir, DRV_OP_ESGS_STORE, drv_ir_reg_read(ir, v->reg_base + j), 0, dw * 4);
+			}
+		}
+		break;
+	case DRV_HW_GS:
+		return lower_gs(ir, m, info, err);
+	default:
+		return XT_FAIL(err, XT_ERR_INTERNAL, "drv_lower_io: unexpected stage %d", ir->stage);
+	}
+	if (ir->oom)
+		return XT_FAIL(err, XT_ERR_NOMEM, "out of memory");
+	return XT_OK;
+}
+
+enum xt_rc drv_build_copy_shader(struct drv_ir *ir, const struct drv_smodule *gs, const struct drv_lower_info *info,
+				 struct xt_err *err)
+{
+	unsigned streams = info->gs->streams_used ? info->gs->streams_used : 1, n = 0;
+	for (unsigned s = 0; s < DRV_MAX_VERTEX_STREAMS; s++)
+		n += streams >> s & 1;
+	for (unsigned s = 0; s < DRV_MAX_VERTEX_STREAMS; s++) {
+		if (!(streams >> s & 1))
+			continue;
+		if (n > 1) {
+			uint32_t id = drv_ir_op1(ir, DRV_OP_LOAD_SYSVAL, 1, 0, DRV_SV_STREAM_ID, 0);
+			drv_ir_op0(ir, DRV_OP_IF, drv_ir_cmp(ir, ISA_OP_V_CMP_EQ_I32, id, drv_ir_const(ir, 1, s)), 0, 0);
+		}
+		if (s == 0)
+			export_position(ir, gs, gsvs_value, info, 0);
+		if (info->tf && info->tf->n_varyings)
+			streamout(ir, gs, info->tf, s, gsvs_value, info);
+		if (n > 1)
+			drv_ir_op0(ir, DRV_OP_ENDIF, 0, 0, 0);
+	}
+	if (ir->oom)
+		return XT_FAIL(err, XT_ERR_NOMEM, "out of memory");
+	return XT_OK;
+}

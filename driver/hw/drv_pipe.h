@@ -1,0 +1,339 @@
+/*
+ * drv_pipe.h - the hardware layer as the GL state tracker sees it: one
+ * hardware-neutral interface in the manner of Gallium's pipe_screen and
+ * pipe_context.  Behind it, radeonsi-style PM4 for a GFX8 GPU (drv_hw.h,
+ * drv_pm4_*.c) reached through a winsys (drv_winsys.h); in front of it
+ * nothing of GL: primitives, vertex formats and query kinds are this
+ * header's own enums, buffers are (buffer, offset, size), and the programs
+ * are the compiler's output (drv_shader.h).  The state tracker
+ * (driver/st/) includes this header and no other of the hardware layer.
+ *
+ * Objects:
+ *   drv_pipe_screen   one GPU: its command stream, shared by its contexts
+ *   drv_pipe          one context's hardware state (pipe_context)
+ *   drv_pipe_buffer   a buffer in GPU memory (pipe_resource)
+ *   drv_pipe_shader   a program's binaries in GPU memory (the CSO of
+ *                     create_vs_state)
+ *   drv_pipe_so       a transform feedback object's streamout state
+ *                     (its targets and filled-size slots)
+ *   drv_pipe_query    a query's counter slots
+ * The last four are embedded in the state tracker's objects; their members
+ * belong to the hardware layer, and all start zeroed ("nothing yet").
+ *
+ * Errors: what a context's call cannot do is reported through the
+ * callbacks given to drv_pipe_create (out of memory; a feature the model
+ * does not have, named), as the call happens, and the call does as much as
+ * is right.  Functions returning bool return false when the operation did
+ * not happen (it was reported).
+ *
+ * Determinism: the same calls give the same PM4 and the same GPU memory
+ * (given a deterministic winsys); nothing here reads a clock or hands a
+ * host pointer to the GPU.
+ */
+#ifndef DRV_PIPE_H
+#define DRV_PIPE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "drv_shader.h"
+#include "xt_rc.h"
+
+struct drv_winsys;
+struct drv_bo;               /* the hardware layer's buffer object */
+
+/* ---- screen ------------------------------------------------------------------- */
+
+struct drv_pipe_screen;
+
+/* A screen on the GPU behind `ws` (borrowed: it must outlive the screen).
+ * XT_ERR_NOMEM when out of memory. */
+enum xt_rc drv_pipe_screen_create(struct drv_winsys *ws, struct drv_pipe_screen **out);
+/* Frees the screen; every context must be destroyed first.  NULL is a no-op. */
+void drv_pipe_screen_destroy(struct drv_pipe_screen *screen);
+
+/* ---- buffers ------------------------------------------------------------------ */
+
+/* A buffer in GPU memory; no storage until drv_pipe_buffer_alloc or
+ * drv_pipe_buffer_storage (which a draw, streamout or query call that
+ * uses the buffer also does). */
+struct drv_pipe_buffer {
+	struct drv_bo *bo;
+};
+
+/* Gives `buf` a new zero-filled store of size_bytes (0: a 4-byte store)
+ * holding `data` when it is not NULL, and frees the old one; false (the
+ * old store kept) when out of memory. */
+bool drv_pipe_buffer_alloc(struct drv_pipe_screen *screen, struct drv_pipe_buffer *buf,
+			   uint64_t size_bytes, const void *data);
+/* Gives `buf` a 4-byte store when it has none; false when out of memory. */
+bool drv_pipe_buffer_storage(struct drv_pipe_screen *screen, struct drv_pipe_buffer *buf);
+/* Frees the store (none afterwards). */
+void drv_pipe_buffer_release(struct drv_pipe_screen *screen, struct drv_pipe_buffer *buf);
+/* The store's bytes for the CPU (GPU memory is always mapped), NULL when
+ * there is none.  What the GPU wrote is there after drv_pipe_flush. */
+uint8_t *drv_pipe_buffer_map(const struct drv_pipe_buffer *buf);
+
+/* ---- shaders ------------------------------------------------------------------ */
+
+/* A linked program's hardware stages in GPU memory. */
+struct drv_pipe_shader {
+	struct drv_bo *code;
+};
+
+/* Uploads the binaries of `prog` (the VS, or ES + GS + copy shader),
+ * replacing what `sh` held; a program without vertex processing leaves
+ * `sh` empty.  False when out of memory. */
+bool drv_pipe_shader_upload(struct drv_pipe_screen *screen, struct drv_pipe_shader *sh,
+			    const struct drv_program *prog);
+void drv_pipe_shader_release(struct drv_pipe_screen *screen, struct drv_pipe_shader *sh);
+
+/* ---- contexts ----------------------------------------------------------------- */
+
+struct drv_pipe_report {
+	void *user;
+	void (*out_of_memory)(void *user);
+	/* `why` names what the model does not do; static storage. */
+	void (*unsupported)(void *user, const char *why);
+};
+
+struct drv_pipe;
+
+/*
+ * A context on `screen`, reporting through `report` (copied).  Its first
+ * commands (the IB preamble) are submitted at once.  XT_ERR_NOMEM when out
+ * of memory.
+ */
+enum xt_rc drv_pipe_create(struct drv_pipe_screen *screen, const struct drv_pipe_report *report,
+			   struct drv_pipe **out);
+/* Frees the context's GPU memory and the context.  NULL is a no-op. */
+void drv_pipe_destroy(struct drv_pipe *pipe);
+/* Submits the pending commands (before the CPU reads GPU results). */
+void drv_pipe_flush(struct drv_pipe *pipe);
+
+/*
+ * One API call's worth of commands: call_begin starts collecting the
+ * dwords submitted (and, when another context used the GPU since this one
+ * did, makes the next draw emit its whole state again); call_end submits
+ * what is pending and returns the dwords (borrowed until the next
+ * call_begin; *n_dw may be 0).
+ */
+void drv_pipe_call_begin(struct drv_pipe *pipe);
+void drv_pipe_call_end(struct drv_pipe *pipe, const uint32_t **pm4, uint32_t *n_dw);
+
+/* ---- state -------------------------------------------------------------------- */
+
+/* Primitives are discarded after streamout (GL_RASTERIZER_DISCARD). */
+void drv_pipe_set_rasterizer_discard(struct drv_pipe *pipe, bool on);
+/* Primitive restart: on / off, at `index`, or (fixed_index) at the index
+ * type's maximum; takes effect at the next indexed draw. */
+void drv_pipe_set_primitive_restart(struct drv_pipe *pipe, bool enable, bool fixed_index,
+				    uint32_t index);
+/* The bound programs changed: the next draw emits its shader state even
+ * when it runs the same binaries. */
+void drv_pipe_shaders_changed(struct drv_pipe *pipe);
+
+/* ---- draws -------------------------------------------------------------------- */
+
+enum drv_pipe_prim {
+	DRV_PRIM_POINTS,
+	DRV_PRIM_LINES,
+	DRV_PRIM_LINE_LOOP,
+	DRV_PRIM_LINE_STRIP,
+	DRV_PRIM_TRIANGLES,
+	DRV_PRIM_TRIANGLE_STRIP,
+	DRV_PRIM_TRIANGLE_FAN,
+	DRV_PRIM_QUADS,
+	DRV_PRIM_QUAD_STRIP,
+	DRV_PRIM_POLYGON,
+	DRV_PRIM_LINES_ADJACENCY,
+	DRV_PRIM_LINE_STRIP_ADJACENCY,
+	DRV_PRIM_TRIANGLES_ADJACENCY,
+	DRV_PRIM_TRIANGLE_STRIP_ADJACENCY,
+};
+
+/* The component type of a vertex array. */
+enum drv_pipe_vertex_type {
+	DRV_VTYPE_UNKNOWN,
+	DRV_VTYPE_BYTE, DRV_VTYPE_UBYTE, DRV_VTYPE_SHORT, DRV_VTYPE_USHORT,
+	DRV_VTYPE_INT, DRV_VTYPE_UINT, DRV_VTYPE_HALF_FLOAT, DRV_VTYPE_FLOAT,
+	DRV_VTYPE_FIXED,                 /* 16.16 */
+	DRV_VTYPE_DOUBLE,
+	DRV_VTYPE_INT_2_10_10_10,        /* packed, w in the top 2 bits */
+	DRV_VTYPE_UINT_2_10_10_10,
+	DRV_VTYPE_UFLOAT_10F_11F_11F,    /* packed unsigned floats */
+};
+
+/* How the 4 dwords of a current attribute value read. */
+enum drv_pipe_value_kind {
+	DRV_VALUE_FLOAT,
+	DRV_VALUE_INT,
+	DRV_VALUE_UINT,
+};
+
+/* What feeds one vertex shader input location. */
+struct drv_pipe_vertex_input {
+	bool enabled;                    /* an array feeds it (else the current value) */
+	/* the array's format */
+	enum drv_pipe_vertex_type type;
+	unsigned components;             /* 1..4 */
+	bool bgra;                       /* components in BGRA order (4 components) */
+	bool normalized;                 /* fixed point to [0, 1] / [-1, 1] */
+	bool integer;                    /* integers stay integers */
+	bool doubles;                    /* 64-bit shader inputs */
+	uint32_t relative_offset;        /* bytes from the binding's start to the first element */
+	/* the array's memory: a buffer, or else client memory */
+	struct drv_pipe_buffer *buffer;
+	int64_t buffer_size;             /* bytes the buffer holds */
+	const uint8_t *client_ptr;
+	int64_t offset;                  /* of the binding in the buffer */
+	uint32_t stride;                 /* bytes between elements */
+	uint32_t divisor;                /* 0: per vertex, else per `divisor` instances */
+	/* the current value, when not enabled or without memory (borrowed for the draw) */
+	const uint32_t *current;         /* 4 dwords */
+	enum drv_pipe_value_kind current_kind;
+};
+
+/* Whether the hardware cannot fetch the format of `v` and the draw
+ * converts it to 32-bit floats on upload (which needs the range of
+ * vertices the draw reads, drv_pipe_draw.min_index / max_index). */
+bool drv_pipe_vertex_translated(const struct drv_pipe_vertex_input *v);
+
+/* A uniform block binding: the range of `buffer` a program's block reads. */
+struct drv_pipe_ubo {
+	struct drv_pipe_buffer *buffer;  /* NULL: nothing bound */
+	int64_t offset;
+	int64_t size;                    /* bytes, clamped to the buffer (may be <= 0) */
+};
+
+/* Everything a draw reads besides the draw itself. */
+struct drv_pipe_draw_state {
+	const struct drv_program *prog;  /* linked, with vertex processing */
+	struct drv_pipe_shader *shader;  /* its binaries */
+	/* the default-block uniforms; version changes whenever the bytes do */
+	const void *consts;
+	uint32_t consts_size;
+	uint64_t consts_version;
+	struct drv_pipe_ubo ubo[DRV_MAX_UBOS];                /* per block of prog */
+	struct drv_pipe_vertex_input vertex[DRV_MAX_ATTRIBS]; /* per input location */
+};
+
+struct drv_pipe_draw {
+	enum drv_pipe_prim prim;
+	uint32_t count;                  /* vertices / indices */
+	uint32_t instances;
+	int32_t base_vertex;             /* = first for non-indexed draws */
+	uint32_t base_instance;
+	/* indexed: indices in a buffer, or in client memory (user_indices) */
+	bool indexed;
+	unsigned index_size;             /* bytes: 1, 2, 4 */
+	struct drv_pipe_buffer *index_buffer;
+	uint64_t index_offset;           /* of the first index in index_buffer */
+	const void *user_indices;
+	uint32_t index_bytes;            /* of user_indices */
+	uint32_t index_max;              /* indices readable from the first */
+	uint32_t min_index, max_index;   /* the range read (client arrays, translated formats) */
+	bool have_range;
+	/* indirect: the DRAW_(INDEXED_)INDIRECT command at indirect_offset */
+	struct drv_pipe_buffer *indirect_buffer;
+	uint32_t indirect_offset;
+	/* DrawTransformFeedback: the vertices `so_source` captured for so_stream */
+	struct drv_pipe_so *so_source;
+	unsigned so_stream;
+};
+
+/*
+ * A draw is three calls, in this order, each false when the draw stops
+ * there (reported).  They are the steps radeonsi's si_draw_vbo takes, cut
+ * where the state tracker has a word to say in between: after
+ * drv_pipe_draw_begin the draw counts as one (the call's register state is
+ * worth a snapshot), after drv_pipe_draw_reserve the fixed-function
+ * matrices are written into the constants.
+ *
+ *   drv_pipe_draw_begin    the GPU is free of other contexts' streamout and
+ *                          queries; prog (NULL: none) has vertex
+ *                          processing within the hardware's limits; the GS
+ *                          rings are grown for it
+ *   drv_pipe_draw_reserve  room for everything the draw uploads (descriptors,
+ *                          constants, client arrays), user indices uploaded
+ *   drv_pipe_draw          descriptors, constants, state and the draw packets
+ */
+bool drv_pipe_draw_begin(struct drv_pipe *pipe, const struct drv_program *prog,
+			 const struct drv_pipe_shader *shader);
+bool drv_pipe_draw_reserve(struct drv_pipe *pipe, const struct drv_pipe_draw_state *state,
+			   const struct drv_pipe_draw *draw);
+bool drv_pipe_draw(struct drv_pipe *pipe, const struct drv_pipe_draw_state *state,
+		   const struct drv_pipe_draw *draw);
+
+/* ---- streamout ------------------------------------------------------------------ */
+
+/* The streamout state of one transform feedback object: the targets as
+ * begin latched them, and the filled-size slots pause / end store for
+ * resume and DrawTransformFeedback. */
+struct drv_pipe_so {
+	struct drv_bo *filled;        /* 4 filled-size slots (dwords), radeonsi's per target */
+	bool filled_valid;            /* the slots hold saved sizes (pause / end) */
+	uint32_t hw_mask;             /* targets bound at begin */
+	uint64_t hw_va[DRV_MAX_TF_BUFFERS];          /* target buffer base VA */
+	uint32_t hw_offset_dw[DRV_MAX_TF_BUFFERS];   /* bind offset */
+	uint32_t hw_size_dw[DRV_MAX_TF_BUFFERS];     /* (offset + size) >> 2 */
+	uint32_t stride_dw[DRV_MAX_TF_BUFFERS];
+	uint32_t stream_of_buffer[DRV_MAX_TF_BUFFERS];
+	uint32_t enabled_stream_buffers;  /* VGT_STRMOUT_BUFFER_CONFIG of the program */
+};
+
+/* A streamout target: the range of `buffer` bound to a TF binding point. */
+struct drv_pipe_so_target {
+	struct drv_pipe_buffer *buffer;  /* NULL: nothing bound */
+	int64_t offset;
+	int64_t size;                    /* bytes, clamped to the buffer */
+};
+
+/* Starts streamout into `targets` (per binding point) with the layout `tf`
+ * of the program whose varyings are captured; offsets start at each
+ * target's offset. */
+void drv_pipe_so_begin(struct drv_pipe *pipe, struct drv_pipe_so *so,
+		       const struct drv_tf_layout *tf,
+		       const struct drv_pipe_so_target targets[DRV_MAX_TF_BUFFERS]);
+/* Starts streamout again into the targets of the last begin, appending
+ * where pause stopped. */
+void drv_pipe_so_resume(struct drv_pipe *pipe, struct drv_pipe_so *so);
+/* Stops streamout (pause or end), saving how far each target was filled. */
+void drv_pipe_so_end(struct drv_pipe *pipe, struct drv_pipe_so *so);
+/* Frees the slots of an object that goes. */
+void drv_pipe_so_release(struct drv_pipe *pipe, struct drv_pipe_so *so);
+
+/* ---- queries ------------------------------------------------------------------- */
+
+enum drv_pipe_query_type {
+	DRV_QUERY_PRIMITIVES_GENERATED,  /* primitives that reached streamout, per stream */
+	DRV_QUERY_PRIMITIVES_EMITTED,    /* primitives written to the targets, per stream */
+	DRV_QUERY_SO_OVERFLOW_ANY,       /* 1 when any stream overflowed its targets */
+	DRV_QUERY_SO_OVERFLOW,           /* 1 when the stream overflowed its targets */
+};
+
+struct drv_pipe_query {
+	struct drv_bo *slots;            /* SAMPLE_STREAMOUTSTATS slots: 4 streams x 32 bytes */
+	enum drv_pipe_query_type type;
+	unsigned stream;
+};
+
+/* Starts counting (`stream` for the per-stream types); false when out of
+ * memory (nothing started). */
+bool drv_pipe_query_begin(struct drv_pipe *pipe, struct drv_pipe_query *q,
+			  enum drv_pipe_query_type type, unsigned stream);
+void drv_pipe_query_end(struct drv_pipe *pipe, struct drv_pipe_query *q);
+/* The result of the last begin / end (after submitting what is pending). */
+uint64_t drv_pipe_query_result(struct drv_pipe *pipe, const struct drv_pipe_query *q);
+/* Frees q's slots.  end_first: q is counting (begun, not ended) and is
+ * ended, the streamout state updated and the end submitted first, as
+ * deleting an active GL query does. */
+void drv_pipe_query_release(struct drv_pipe *pipe, struct drv_pipe_query *q, bool end_first);
+
+/* Writes the low `bytes` (4 or 8) of `value` at `offset` in `buf` (which
+ * has storage) from the command stream, in order with the GPU's work (a
+ * query result written to a query buffer). */
+void drv_pipe_buffer_write(struct drv_pipe *pipe, struct drv_pipe_buffer *buf, uint64_t offset,
+			   uint64_t value, unsigned bytes);
+
+#endif

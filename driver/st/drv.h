@@ -1,0 +1,111 @@
+/*
+ * drv.h - the sim driver's public interface: a GL implementation (state
+ * tracker, shader compiler, PM4 emitter modelled on radeonsi) on top of a
+ * GPU it is handed as a winsys (drv_winsys.h; the sim backend hands it the
+ * simulated GPU through winsys/ws_gm.h), as `xfbtrace replay --backend sim`
+ * and the tests use it.
+ *
+ * How GL calls reach the driver.  Like a real GL library, the driver
+ * exports GL entry points with the exact C signatures of the Khronos
+ * registry (glBufferData(GLenum, GLsizeiptr, const void *, GLenum) ...),
+ * found by name with drv_get_proc_address(), and acting on the context made
+ * current on the calling thread with drv_context_make_current().  That is
+ * the one piece of hidden state in the driver, and it is the GL binding
+ * model itself (Mesa's GET_CURRENT_CONTEXT).  A caller that can call a GL
+ * (the replay's generated thunks, a test) can call the driver.
+ *
+ * The driver talks to the GPU only through that winsys (buffer objects in
+ * GPU memory, command buffers submitted as indirect buffers); every GL
+ * buffer object lives in a winsys BO.
+ *
+ * What the driver cannot do is never done silently wrong: the call that
+ * needs it records why (drv_context_take_unsupported) and does nothing,
+ * or as much as is right.
+ *
+ * Per-call artefacts (for `xfbtrace replay --backend sim` and `xfbtrace
+ * pm4 / regs`): between drv_context_call_begin() and drv_context_call_end()
+ * the driver collects every PM4 dword it submitted; after call_end the
+ * register file of the GPU can be read from the GPU behind the winsys.
+ *
+ * Deterministic: the same calls with the same arguments give the same PM4,
+ * GPU memory and registers, given a deterministic winsys (gpu_model's VAs
+ * come from a bump allocator); object names are handed out in order; no
+ * pointers or times reach the GPU.
+ */
+#ifndef DRV_H
+#define DRV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "xt_buf.h"
+#include "xt_rc.h"
+
+struct drv_screen;
+struct drv_context;
+struct drv_winsys;
+
+/* Creates a screen: the driver's state for one GPU, reached through `ws`
+ * (borrowed: it must outlive the screen). */
+enum xt_rc drv_screen_create(struct drv_winsys *ws, struct drv_screen **out, struct xt_err *err);
+/* Frees the screen (not the winsys); every context must be destroyed
+ * first.  NULL is a no-op. */
+void drv_screen_destroy(struct drv_screen *screen);
+
+struct drv_context_desc {
+	bool gles;                    /* OpenGL ES, else desktop GL */
+	int major, minor;             /* requested version */
+	bool core;                    /* desktop: core profile (3.2+) */
+	struct drv_context *share;    /* share buffers / programs with it, or NULL */
+};
+
+/*
+ * Creates a context.  Versions up to GL 4.6 and GLES 3.2 are accepted;
+ * a higher request is XT_ERR_UNSUPPORTED.  The context's version is the
+ * one requested (drv_context_version).
+ */
+enum xt_rc drv_context_create(struct drv_screen *screen, const struct drv_context_desc *desc,
+			      struct drv_context **out, struct xt_err *err);
+/* Destroys a context (not current anywhere).  NULL is a no-op. */
+void drv_context_destroy(struct drv_context *ctx);
+/* Makes `ctx` (or none, NULL) current on the calling thread. */
+void drv_context_make_current(struct drv_context *ctx);
+/* The version the context reports (GL_MAJOR_VERSION / GL_MINOR_VERSION). */
+void drv_context_version(const struct drv_context *ctx, bool *gles, int *major, int *minor);
+
+/* A GL entry point by registry name ("glDrawArrays", also the ARB / EXT /
+ * OES aliases of core functions), or NULL when the driver has none. */
+void (*drv_get_proc_address(const char *name))(void);
+
+/*
+ * Why the last GL call on `ctx` could not be executed faithfully (a
+ * feature the sim does not model, named), or NULL.  Taking it clears it.
+ * The string is static.
+ */
+const char *drv_context_take_unsupported(struct drv_context *ctx);
+
+/* --- per-call artefacts ------------------------------------------------------ */
+
+/* Starts collecting the PM4 of one GL call. */
+void drv_context_call_begin(struct drv_context *ctx);
+/*
+ * Ends the call: submits what is pending, and returns the PM4 dwords the
+ * call submitted (borrowed, valid until the next call_begin; *n_dw may be
+ * 0) and whether the call drew or changed TF / query state (the calls whose
+ * register state is worth a snapshot).
+ */
+void drv_context_call_end(struct drv_context *ctx, const uint32_t **pm4, uint32_t *n_dw,
+			  bool *state_call);
+
+/*
+ * The program object `program` of ctx's share group as shader binaries:
+ * a dump of every hardware stage (drv_program_disasm) appended to `out`.
+ * XT_ERR_NOT_FOUND when it is not a linked program.
+ */
+enum xt_rc drv_context_program_dump(struct drv_context *ctx, uint32_t program,
+				    struct xt_buf *out);
+/* The program the last draw used (0 if none), for artefact collection. */
+uint32_t drv_context_last_draw_program(const struct drv_context *ctx);
+
+#endif

@@ -1,0 +1,362 @@
+/*
+ * drv_gl_uniform.c - uniforms of the default block and uniform blocks
+ * (GL 4.6 7.6, ES 3.2 7.6): locations, glUniform* / glUniformMatrix* with
+ * the spec's type and count checks, glGetUniform*, active uniform and
+ * block queries, block bindings.
+ *
+ * A program's default-block uniforms live in a CPU copy of its constant
+ * buffer laid out by the compiler (offset, array / matrix strides of
+ * struct drv_uniform); the hardware layer uploads it when it changed
+ * (consts_version, drv_pipe.h) and points descriptor DRV_DESC_CONST at it.  Booleans
+ * are stored as 0 / 1.
+ */
+#include <string.h>
+
+#include "drv_gl_int.h"
+
+enum base { B_FLOAT, B_INT, B_UINT, B_BOOL, B_DOUBLE, B_SAMPLER };
+
+/* Base type, components per column and columns of a GL type. */
+static enum base type_info(GLenum t, unsigned *comps, unsigned *cols)
+{
+	*cols = 1;
+	switch (t) {
+	case GL_FLOAT: *comps = 1; return B_FLOAT;
+	case GL_FLOAT_VEC2: *comps = 2; return B_FLOAT;
+	case GL_FLOAT_VEC3: *comps = 3; return B_FLOAT;
+	case GL_FLOAT_VEC4: *comps = 4; return B_FLOAT;
+	case GL_INT: *comps = 1; return B_INT;
+	case GL_INT_VEC2: *comps = 2; return B_INT;
+	case GL_INT_VEC3: *comps = 3; return B_INT;
+	case GL_INT_VEC4: *comps = 4; return B_INT;
+	case GL_UNSIGNED_INT: *comps = 1; return B_UINT;
+	case GL_UNSIGNED_INT_VEC2: *comps = 2; return B_UINT;
+	case GL_UNSIGNED_INT_VEC3: *comps = 3; return B_UINT;
+	case GL_UNSIGNED_INT_VEC4: *comps = 4; return B_UINT;
+	case GL_BOOL: *comps = 1; return B_BOOL;
+	case GL_BOOL_VEC2: *comps = 2; return B_BOOL;
+	case GL_BOOL_VEC3: *comps = 3; return B_BOOL;
+	case GL_BOOL_VEC4: *comps = 4; return B_BOOL;
+	case GL_FLOAT_MAT2: *comps = 2; *cols = 2; return B_FLOAT;
+	case GL_FLOAT_MAT3: *comps = 3; *cols = 3; return B_FLOAT;
+	case GL_FLOAT_MAT4: *comps = 4; *cols = 4; return B_FLOAT;
+	case GL_FLOAT_MAT2x3: *comps = 3; *cols = 2; return B_FLOAT;
+	case GL_FLOAT_MAT2x4: *comps = 4; *cols = 2; return B_FLOAT;
+	case GL_FLOAT_MAT3x2: *comps = 2; *cols = 3; return B_FLOAT;
+	case GL_FLOAT_MAT3x4: *comps = 4; *cols = 3; return B_FLOAT;
+	case GL_FLOAT_MAT4x2: *comps = 2; *cols = 4; return B_FLOAT;
+	case GL_FLOAT_MAT4x3: *comps = 3; *cols = 4; return B_FLOAT;
+	case GL_DOUBLE: case GL_DOUBLE_VEC2: case GL_DOUBLE_VEC3: case GL_DOUBLE_VEC4:
+		*comps = 1; return B_DOUBLE;
+	default: *comps = 1; return B_SAMPLER;
+	}
+}
+
+/* The uniform at `location` of the current program; NULL when the write
+ * is to be ignored (-1) or failed (error set). */
+static const struct drv_uniform *at(struct drv_context *ctx, struct drv_program_obj *p,
+				    GLint location, unsigned *element)
+{
+	if (!p) {
+		drv_gl_error(ctx, GL_INVALID_OPERATION);
+		return NULL;
+	}
+	if (location == -1)
+		return NULL;
+	if (!p->linked || !p->prog)
+		goto bad;
+	for (unsigned i = 0; i < p->prog->n_uniforms; i++) {
+		const struct drv_uniform *u = &p->prog->uniforms[i];
+		if (u->block < 0 && location >= u->location &&
+		    location < u->location + (GLint)u->size) {
+			*element = (unsigned)(location - u->location);
+			return u;
+		}
+	}
+bad:
+	drv_gl_error(ctx, GL_INVALID_OPERATION);
+	return NULL;
+}
+
+/*
+ * glUniform{comps}{base}v / glUniformMatrix: `count` elements of
+ * comps x cols values of 4 bytes from `v` (floats, ints or uints as `src`).
+ */
+static void write(struct drv_program_obj *p, GLint location, GLsizei count, enum base src,
+		  unsigned comps, unsigned cols, bool transpose, const void *v)
+{
+	DRV_CTX(ctx);
+	unsigned element, ucomps, ucols;
+	const struct drv_uniform *u;
+	enum base ub;
+
+	if (count < 0) {
+		drv_gl_error(ctx, GL_INVALID_VALUE);
+		return;
+	}
+	if (!(u = at(ctx, p, location, &element)))
+		return;
+	ub = type_info(u->type, &ucomps, &ucols);
+	if (ucomps != comps || ucols != cols || ub == B_DOUBLE ||
+	    (ub == B_FLOAT && src != B_FLOAT) || (ub == B_INT && src != B_INT) ||
+	    (ub == B_UINT && src != B_UINT) || (ub == B_SAMPLER && src != B_INT) ||
+	    (count > 1 && u->size == 1)) {
+		drv_gl_error(ctx, GL_INVALID_OPERATION);
+		return;
+	}
+	if (ub == B_SAMPLER)
+		comps = 1;
+	if ((unsigned)count > u->size - element)
+		count = (GLsizei)(u->size - element);
+	for (GLsizei e = 0; e < count; e++) {
+		uint32_t base = u->offset + (element + (uint32_t)e) * u->array_stride;
+		for (unsigned c = 0; c < cols; c++) {
+			for (unsigned r = 0; r < comps; r++) {
+				unsigned k = transpose ? r * cols + c : c * comps + r;
+				uint32_t x, at_byte = base + c * (cols > 1 ? u->matrix_stride : 0) + 4 * r;
+				memcpy(&x, (const uint8_t *)v + 4 * ((size_t)e * comps * cols + k), 4);
+				if (ub == B_BOOL) {
+					float f;
+					memcpy(&f, &x, 4);
+					x = src == B_FLOAT ? f != 0.0f : x != 0;
+				}
+				if (at_byte + 4 <= p->consts_size)
+					memcpy(p->consts + at_byte, &x, 4);
+			}
+		}
+	}
+	p->consts_version++;
+}
+
+#define UNIFORM_V(suffix, ctype, base, n)                                                   \
+	void drv_gl_Uniform##n##suffix##v(GLint location, GLsizei count, const ctype *value)  \
+	{                                                                                     \
+		DRV_CTX(ctx);                                                                 \
+		write(drv_gl_uniform_program(ctx), location, count, base, n, 1, false, value); \
+	}
+UNIFORM_V(f, GLfloat, B_FLOAT, 1)
+UNIFORM_V(f, GLfloat, B_FLOAT, 2)
+UNIFORM_V(f, GLfloat, B_FLOAT, 3)
+UNIFORM_V(f, GLfloat, B_FLOAT, 4)
+UNIFORM_V(i, GLint, B_INT, 1)
+UNIFORM_V(i, GLint, B_INT, 2)
+UNIFORM_V(i, GLint, B_INT, 3)
+UNIFORM_V(i, GLint, B_INT, 4)
+UNIFORM_V(ui, GLuint, B_UINT, 1)
+UNIFORM_V(ui, GLuint, B_UINT, 2)
+UNIFORM_V(ui, GLuint, B_UINT, 3)
+UNIFORM_V(ui, GLuint, B_UINT, 4)
+
+void drv_gl_Uniform1f(GLint l, GLfloat a) { drv_gl_Uniform1fv(l, 1, &a); }
+void drv_gl_Uniform2f(GLint l, GLfloat a, GLfloat b) { GLfloat v[] = { a, b }; drv_gl_Uniform2fv(l, 1, v); }
+void drv_gl_Uniform3f(GLint l, GLfloat a, GLfloat b, GLfloat c) { GLfloat v[] = { a, b, c }; drv_gl_Uniform3fv(l, 1, v); }
+void drv_gl_Uniform4f(GLint l, GLfloat a, GLfloat b, GLfloat c, GLfloat d) { GLfloat v[] = { a, b, c, d }; drv_gl_Uniform4fv(l, 1, v); }
+void drv_gl_Uniform1i(GLint l, GLint a) { drv_gl_Uniform1iv(l, 1, &a); }
+void drv_gl_Uniform2i(GLint l, GLint a, GLint b) { GLint v[] = { a, b }; drv_gl_Uniform2iv(l, 1, v); }
+void drv_gl_Uniform3i(GLint l, GLint a, GLint b, GLint c) { GLint v[] = { a, b, c }; drv_gl_Uniform3iv(l, 1, v); }
+void drv_gl_Uniform4i(GLint l, GLint a, GLint b, GLint c, GLint d) { GLint v[] = { a, b, c, d }; drv_gl_Uniform4iv(l, 1, v); }
+void drv_gl_Uniform1ui(GLint l, GLuint a) { drv_gl_Uniform1uiv(l, 1, &a); }
+void drv_gl_Uniform2ui(GLint l, GLuint a, GLuint b) { GLuint v[] = { a, b }; drv_gl_Uniform2uiv(l, 1, v); }
+void drv_gl_Uniform3ui(GLint l, GLuint a, GLuint b, GLuint c) { GLuint v[] = { a, b, c }; drv_gl_Uniform3uiv(l, 1, v); }
+void drv_gl_Uniform4ui(GLint l, GLuint a, GLuint b, GLuint c, GLuint d) { GLuint v[] = { a, b, c, d }; drv_gl_Uniform4uiv(l, 1, v); }
+
+#define UNIFORM_M(name, cols, rows)                                                          \
+	void drv_gl_UniformMatrix##name##fv(GLint location, GLsizei count, GLboolean transpose, \
+					    const GLfloat *value)                               \
+	{                                                                                       \
+		DRV_CTX(ctx);                                                                   \
+		if (transpose && ctx->gles && ctx->major < 3) {                                 \
+			drv_gl_error(ctx, GL_INVALID_VALUE);                                    \
+			return;                                                                 \
+		}                                                                               \
+		write(drv_gl_uniform_program(ctx), location, count, B_FLOAT, rows, cols,        \
+		      transpose, value);                                                        \
+	}
+UNIFORM_M(2, 2, 2)
+UNIFORM_M(3, 3, 3)
+UNIFORM_M(4, 4, 4)
+UNIFORM_M(2x3, 2, 3)
+UNIFORM_M(3x2, 3, 2)
+UNIFORM_M(2x4, 2, 4)
+UNIFORM_M(4x2, 4, 2)
+UNIFORM_M(3x4, 3, 4)
+UNIFORM_M(4x3, 4, 3)
+
+static void read(GLuint program, GLint location, void *out, enum base as)
+{
+	DRV_CTX(ctx);
+	struct drv_program_obj *p = drv_gl_program_lookup(ctx, program, "glGetUniform");
+	const struct drv_uniform *u;
+	unsigned element, comps, cols;
+	enum base ub;
+
+	if (!p)
+		return;
+	if (!p->linked) {
+		drv_gl_error(ctx, GL_INVALID_OPERATION);
+		return;
+	}
+	if (!(u = at(ctx, p, location, &element))) {
+		if (location == -1)
+			drv_gl_error(ctx, GL_INVALID_OPERATION);
+		return;
+	}
+	ub = type_info(u->type, &comps, &cols);
+	uint32_t base = u->offset + element * u->array_stride;
+	for (unsigned c = 0; c < cols; c++) {
+		for (unsigned r = 0; r < comps; r++) {
+			uint32_t x = 0;
+			uint32_t at_byte = base + c * (cols > 1 ? u->matrix_stride : 0) + 4 * r;
+			if (at_byte + 4 <= p->consts_size)
+				memcpy(&x, p->consts + at_byte, 4);
+			float f;
+			memcpy(&f, &x, 4);
+			int32_t i = (int32_t)x;
+			void *dst = (uint8_t *)out + 4 * (c * comps + r);
+			if (as == B_FLOAT) {
+				float o = ub == B_FLOAT ? f : ub == B_UINT || ub == B_BOOL ? (float)x : (float)i;
+				memcpy(dst, &o, 4);
+			} else {
+				int32_t o = ub == B_FLOAT ? (int32_t)f : i;
+				memcpy(dst, &o, 4);
+			}
+		}
+	}
+}
+
+void drv_gl_GetUniformfv(GLuint program, GLint location, GLfloat *params)
+{
+	read(program, location, params, B_FLOAT);
+}
+
+void drv_gl_GetUniformiv(GLuint program, GLint location, GLint *params)
+{
+	read(program, location, params, B_INT);
+}
+
+void drv_gl_GetUniformuiv(GLuint program, GLint location, GLuint *params)
+{
+	read(program, location, params, B_UINT);
+}
+
+/* ---- names and blocks --------------------------------------------------------- */
+
+GLint drv_gl_GetUniformLocation(GLuint program, const GLchar *name)
+{
+	DRV_CTX_RET(ctx, -1);
+	struct drv_program_obj *p = drv_gl_program_lookup(ctx, program, "glGetUniformLocation");
+
+	if (!p)
+		return -1;
+	if (!p->linked) {
+		drv_gl_error(ctx, GL_INVALID_OPERATION);
+		return -1;
+	}
+	return drv_program_uniform_location(p->prog, name, NULL, NULL);
+}
+
+void drv_gl_GetActiveUniform(GLuint program, GLuint index, GLsizei bufSize, GLsizei *length,
+			     GLint *size, GLenum *type, GLchar *name)
+{
+	DRV_CTX(ctx);
+	struct drv_program_obj *p = drv_gl_program_lookup(ctx, program, "glGetActiveUniform");
+	const struct drv_uniform *u;
+	size_t n;
+
+	if (!p)
+		return;
+	if (!p->linked || index >= p->prog->n_uniforms || bufSize < 0) {
+		drv_gl_error(ctx, GL_INVALID_VALUE);
+		return;
+	}
+	u = &p->prog->uniforms[index];
+	n = strlen(u->name);
+	if (bufSize > 0 && name) {
+		if (n > (size_t)bufSize - 1)
+			n = (size_t)bufSize - 1;
+		memcpy(name, u->name, n);
+		name[n] = 0;
+	} else {
+		n = 0;
+	}
+	if (length)
+		*length = (GLsizei)n;
+	if (size)
+		*size = (GLint)u->size;
+	if (type)
+		*type = u->type;
+}
+
+GLuint drv_gl_GetUniformBlockIndex(GLuint program, const GLchar *name)
+{
+	DRV_CTX_RET(ctx, GL_INVALID_INDEX);
+	struct drv_program_obj *p = drv_gl_program_lookup(ctx, program, "glGetUniformBlockIndex");
+
+	if (!p)
+		return GL_INVALID_INDEX;
+	if (!p->linked) {
+		drv_gl_error(ctx, GL_INVALID_OPERATION);
+		return GL_INVALID_INDEX;
+	}
+	return drv_program_ubo_index(p->prog, name);
+}
+
+void drv_gl_UniformBlockBinding(GLuint program, GLuint index, GLuint binding)
+{
+	DRV_CTX(ctx);
+	struct drv_program_obj *p = drv_gl_program_lookup(ctx, program, "glUniformBlockBinding");
+
+	if (!p)
+		return;
+	if (!p->linked || index >= p->prog->n_ubos || binding >= DRV_MAX_UBO_BINDINGS) {
+		drv_gl_error(ctx, GL_INVALID_VALUE);
+		return;
+	}
+	if (index < DRV_MAX_UBOS)
+		p->ubo_binding[index] = binding;
+}
+
+void drv_gl_GetActiveUniformBlockiv(GLuint program, GLuint index, GLenum pname, GLint *params)
+{
+	DRV_CTX(ctx);
+	struct drv_program_obj *p = drv_gl_program_lookup(ctx, program, "glGetActiveUniformBlockiv");
+	const struct drv_ubo *b;
+	GLint n = 0;
+
+	if (!p)
+		return;
+	if (!p->linked || index >= p->prog->n_ubos) {
+		drv_gl_error(ctx, GL_INVALID_VALUE);
+		return;
+	}
+	b = &p->prog->ubos[index];
+	switch (pname) {
+	case GL_UNIFORM_BLOCK_BINDING: *params = (GLint)p->ubo_binding[index]; return;
+	case GL_UNIFORM_BLOCK_DATA_SIZE: *params = (GLint)b->size_bytes; return;
+	case GL_UNIFORM_BLOCK_NAME_LENGTH: *params = (GLint)strlen(b->name) + 1; return;
+	case GL_UNIFORM_BLOCK_ACTIVE_UNIFORMS:
+	case GL_UNIFORM_BLOCK_ACTIVE_UNIFORM_INDICES:
+		for (unsigned i = 0; i < p->prog->n_uniforms; i++) {
+			if (p->prog->uniforms[i].block != (int32_t)index)
+				continue;
+			if (pname == GL_UNIFORM_BLOCK_ACTIVE_UNIFORM_INDICES)
+				params[n] = (GLint)i;
+			n++;
+		}
+		if (pname == GL_UNIFORM_BLOCK_ACTIVE_UNIFORMS)
+			*params = n;
+		return;
+	case GL_UNIFORM_BLOCK_REFERENCED_BY_VERTEX_SHADER:
+		*params = !!(b->stages & (1u << DRV_STAGE_VERTEX));
+		return;
+	case GL_UNIFORM_BLOCK_REFERENCED_BY_GEOMETRY_SHADER:
+		*params = !!(b->stages & (1u << DRV_STAGE_GEOMETRY));
+		return;
+	case GL_UNIFORM_BLOCK_REFERENCED_BY_FRAGMENT_SHADER:
+		*params = !!(b->stages & (1u << DRV_STAGE_FRAGMENT));
+		return;
+	default:
+		drv_gl_error(ctx, GL_INVALID_ENUM);
+		return;
+	}
+}
