@@ -73,24 +73,6 @@ void gm_bo_free(struct gm *gm, struct gm_bo *bo)
 		gm_mem_free(&gm->mem, bo);
 }
 
-bool gm_mem_read(struct gm *gm, uint64_t va, void *dst, uint64_t size)
-{
-	uint8_t *p = gm_mem_ptr(&gm->mem, va, size);
-	if (!p)
-		return false;
-	memcpy(dst, p, (size_t)size);
-	return true;
-}
-
-bool gm_mem_write(struct gm *gm, uint64_t va, const void *src, uint64_t size)
-{
-	uint8_t *p = gm_mem_ptr(&gm->mem, va, size);
-	if (!p)
-		return false;
-	memcpy(p, src, (size_t)size);
-	return true;
-}
-
 enum xt_rc gm_submit_ib(struct gm *gm, uint64_t va, uint32_t size_dw)
 {
 	if (!size_dw)

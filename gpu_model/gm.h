@@ -58,12 +58,6 @@ void gm_bo_free(struct gm *gm, struct gm_bo *bo);
 /* CPU pointer to the BO's bytes; valid until the BO is freed. */
 void *gm_bo_map(struct gm_bo *bo);
 uint64_t gm_bo_va(const struct gm_bo *bo);
-uint64_t gm_bo_size(const struct gm_bo *bo);
-
-/* CPU access by GPU VA, as the kernel's debugfs would give; false when
- * any byte of the range is unmapped (nothing is copied then). */
-bool gm_mem_read(struct gm *gm, uint64_t va, void *dst, uint64_t size_bytes);
-bool gm_mem_write(struct gm *gm, uint64_t va, const void *src, uint64_t size_bytes);
 
 /* --- execution ---------------------------------------------------------- */
 
