@@ -141,7 +141,8 @@ struct obs_ctx {
 void obs_tf_end(const struct obs_ctx *c, uint64_t seq, bool paused);
 
 /* Bytes of one element of a TF varying's type as a tf_buffer layout names
- * it (GL_FLOAT_VEC3: 12); 0 for a type TF cannot capture. */
+ * it (GL_FLOAT_VEC3: 12; specs/glapi_types.h); 0 for a type TF cannot
+ * capture. */
 uint32_t obs_tf_type_bytes(unsigned type);
 /* Bytes of each component of a float type (4) or double type (8); 0 for
  * integer types and types TF cannot capture. */
