@@ -56,16 +56,12 @@ struct tf_layout {
 	bool from_interface;              /* offsets from GL_OFFSET queries */
 };
 
-uint32_t obs_tf_type_bytes(unsigned type)
+/* Bytes of one element of a TF varying's type (GL_FLOAT_VEC3: 12), from
+ * the type table; 0 for a type TF cannot capture. */
+static uint32_t type_bytes(unsigned type)
 {
 	const struct glapi_type *t = glapi_type_by_value(type);
 	return t && t->tf ? (uint32_t)t->components * t->component_bytes : 0;
-}
-
-uint32_t obs_tf_type_float_bytes(unsigned type)
-{
-	const struct glapi_type *t = glapi_type_by_value(type);
-	return t && (t->base == GLAPI_TYPE_FLOAT || t->base == GLAPI_TYPE_DOUBLE) ? t->component_bytes : 0;
 }
 
 /* The program whose outputs TF captures: the current program, or the last
@@ -104,7 +100,7 @@ static void layout_compute(struct tf_layout *l)
 		if (l->mode == OBS_GL_SEPARATE_ATTRIBS) {
 			v->buffer = i < MAX_TF_BUFFERS ? i : MAX_TF_BUFFERS - 1;
 			v->offset = 0;
-			l->stride[v->buffer] = obs_tf_type_bytes(v->type) * (uint32_t)v->size;
+			l->stride[v->buffer] = type_bytes(v->type) * (uint32_t)v->size;
 			continue;
 		}
 		if (!strcmp(v->name, "gl_NextBuffer")) {
@@ -121,7 +117,7 @@ static void layout_compute(struct tf_layout *l)
 		if (!strncmp(v->name, "gl_SkipComponents", 17))
 			off += 4u * (uint32_t)atoi(v->name + 17);
 		else
-			off += obs_tf_type_bytes(v->type) * (uint32_t)v->size;
+			off += type_bytes(v->type) * (uint32_t)v->size;
 	}
 	if (l->mode != OBS_GL_SEPARATE_ATTRIBS)
 		l->stride[buf] = off;
