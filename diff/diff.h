@@ -216,6 +216,13 @@ struct diff_field {
  */
 enum xt_rc diff_regs_compare(const uint32_t *a, size_t na, const uint32_t *b, size_t nb,
 			     struct diff_field **out, size_t *count);
+/* "VGT_STRMOUT_VTX_STRIDE_0.STRIDE"; "0x28b04" (with ".FIELD" when there
+ * is one) for a register the database lacks. */
+void diff_field_name(const struct diff_field *f, char *out, size_t n);
+/* Field `f` as one JSON object: name, with `register` its offset
+ * ("0x28b04"), a, b, a_name, b_name, in_a, in_b (diff --json and the web
+ * API). */
+void diff_field_json(struct xt_jw *w, const struct diff_field *f, bool with_register);
 
 /* One PM4 packet of a call, as diff aligns them. */
 struct diff_packet {
