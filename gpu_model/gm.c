@@ -92,8 +92,6 @@ const struct gm_fault *gm_fault_get(const struct gm *gm, uint64_t i)
 	return &gm->faults.recs[i];
 }
 
-void gm_fault_clear(struct gm *gm) { gm->faults.total = 0; }
-
 bool gm_reg_get(const struct gm *gm, uint32_t reg, uint32_t *value)
 {
 	if (gm_regs_space_of(reg) < 0)

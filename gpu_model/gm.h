@@ -92,11 +92,10 @@ struct gm_fault {
 	char reason[200];
 };
 
-/* Total faults recorded since creation (or gm_fault_clear). */
+/* Total faults recorded since creation. */
 uint64_t gm_fault_count(const struct gm *gm);
 /* The i-th kept record (i < min(count, max_faults_kept)); NULL if none. */
 const struct gm_fault *gm_fault_get(const struct gm *gm, uint64_t i);
-void gm_fault_clear(struct gm *gm);
 /* Short stable name of a kind ("bad-packet", ...). */
 const char *gm_fault_kind_name(enum gm_fault_kind kind);
 
