@@ -46,6 +46,7 @@
 
 #include "cli.h"
 #include "cli_bisect.h"
+#include "xt_json.h"
 
 #define CMD "bisect"
 
@@ -276,14 +277,18 @@ static int search(struct bisect *b, char (*list)[SHA_LEN + 1], int n)
 			.first_difference = culprit_o.first[0] ? culprit_o.first : NULL }, CLI_EXIT_OK);
 	} else {
 		struct xt_buf cand = XT_BUF_INIT;
-		enum xt_rc xrc = xt_buf_append(&cand, "[", 1);
+		struct xt_jw w;
+		xt_jw_init(&w, &cand);
+		xt_jw_arr(&w);
 		printf("\nonly skipped commits are left to test; the first bad commit is one of:\n");
-		for (int i = lo + 1; i <= hi && !xrc; i++) {
+		for (int i = lo + 1; i <= hi && !w.rc; i++) {
 			subject_of(b, list[i], subject, sizeof subject);
 			printf("  %s %s%s\n", list[i], subject, i == hi ? " (bad)" : " (skipped)");
-			xrc = xt_buf_printf(&cand, "%s\"%s\"", i > lo + 1 ? "," : "", list[i]);
+			xt_jw_str(&w, list[i]);
 		}
-		xrc = xrc ? xrc : xt_buf_append(&cand, "]", 2);
+		xt_jw_end(&w);
+		enum xt_rc xrc = xt_jw_done(&w);
+		xrc = xrc ? xrc : xt_buf_append(&cand, "", 1);
 		printf("  session: xfbtrace bisect --db %s --show %" PRId64 "\n", b->db_path, b->session);
 		rc = xrc ? cli_fail(CMD, "out of memory")
 			 : finish(b, &(struct db_bisect_result){

@@ -30,7 +30,8 @@ struct render {
 	bool json;
 	bool colour;
 	int64_t run_a, run_b;
-	struct xt_buf body;
+	struct xt_buf body;       /* text; JSON: the array of observations */
+	struct xt_jw jw;          /* JSON: the writer of body */
 	bool first_obs;
 	bool last_one_sided;      /* text: the previous observation was */
 	enum xt_rc rc;            /* the first rendering failure */
@@ -226,95 +227,99 @@ static enum xt_rc text_obs(struct render *r, const struct diff_obs *d)
 	return rc;
 }
 
-static enum xt_rc json_num_key(struct xt_buf *b, const char *key, double v, int single)
+static void json_item(struct xt_jw *w, const struct diff_item *it)
 {
-	enum xt_rc rc = xt_buf_printf(b, ",\"%s\":", key);
-	return rc ? rc : xt_json_num(b, v, single);
-}
-
-static enum xt_rc json_item(struct render *r, const struct diff_item *it)
-{
-	struct xt_buf *b = &r->body;
-	enum xt_rc rc;
 	static const char *const what[] = { "component", "bytes", "field", "size", "data", "layout" };
 
-	rc = xt_buf_printf(b, "{\"what\":\"%s\"", what[it->kind]);
+	xt_jw_obj(w);
+	xt_jw_kstr(w, "what", what[it->kind]);
 	switch (it->kind) {
 	case DIFF_ITEM_COMPONENT: {
 		int single = it->scalar == DIFF_F32;
-		rc = rc ? rc : xt_buf_printf(b, ",\"vertex\":%" PRIu64, it->vertex);
-		rc = rc ? rc : it->primitive >= 0 ? xt_buf_printf(b, ",\"primitive\":%" PRId64, it->primitive)
-					 : xt_buf_append(b, ",\"primitive\":null", 17);
-		rc = rc ? rc : xt_buf_append(b, ",\"varying\":", 11);
-		rc = rc ? rc : xt_json_cstr(b, it->varying);
-		rc = rc ? rc : it->element >= 0 ? xt_buf_printf(b, ",\"element\":%" PRId64, it->element)
-				       : xt_buf_append(b, ",\"element\":null", 15);
-		rc = rc ? rc : xt_buf_printf(b, ",\"component\":%u,\"component_name\":", it->component);
-		rc = rc ? rc : xt_json_cstr(b, it->component_name);
-		rc = rc ? rc : xt_buf_printf(b, ",\"type\":\"%s\",\"byte_offset\":%" PRIu64,
-					     scalar_name(it->scalar), it->byte_offset);
-		rc = rc ? rc : json_num_key(b, "a", as_double(it->scalar, it->a), single);
-		rc = rc ? rc : json_num_key(b, "b", as_double(it->scalar, it->b), single);
+		xt_jw_ku64(w, "vertex", it->vertex);
+		if (it->primitive >= 0)
+			xt_jw_ki64(w, "primitive", it->primitive);
+		else
+			xt_jw_knull(w, "primitive");
+		xt_jw_kstr(w, "varying", it->varying);
+		if (it->element >= 0)
+			xt_jw_ki64(w, "element", it->element);
+		else
+			xt_jw_knull(w, "element");
+		xt_jw_ku64(w, "component", it->component);
+		xt_jw_kstr(w, "component_name", it->component_name);
+		xt_jw_kstr(w, "type", scalar_name(it->scalar));
+		xt_jw_ku64(w, "byte_offset", it->byte_offset);
+		xt_jw_knum(w, "a", as_double(it->scalar, it->a), single);
+		xt_jw_knum(w, "b", as_double(it->scalar, it->b), single);
 		if (it->scalar == DIFF_F32 || it->scalar == DIFF_F64) {
-			int w = it->scalar == DIFF_F32 ? 8 : 16;
-			rc = rc ? rc : xt_buf_printf(b, ",\"a_bits\":\"0x%0*" PRIx64 "\",\"b_bits\":\"0x%0*"
-						     PRIx64 "\"", w, it->a, w, it->b);
+			int digits = it->scalar == DIFF_F32 ? 8 : 16;
+			xt_jw_key(w, "a_bits");
+			xt_jw_strf(w, "0x%0*" PRIx64, digits, it->a);
+			xt_jw_key(w, "b_bits");
+			xt_jw_strf(w, "0x%0*" PRIx64, digits, it->b);
 		}
-		rc = rc ? rc : json_num_key(b, "difference", it->delta, 0);
-		rc = rc ? rc : it->ulps != UINT64_MAX ? xt_buf_printf(b, ",\"ulps\":%" PRIu64, it->ulps)
-						: xt_buf_append(b, ",\"ulps\":null", 12);
-		rc = rc ? rc : xt_buf_printf(b, ",\"why\":\"%s\"", why_name(it->why));
+		xt_jw_knum(w, "difference", it->delta, 0);
+		if (it->ulps != UINT64_MAX)
+			xt_jw_ku64(w, "ulps", it->ulps);
+		else
+			xt_jw_knull(w, "ulps");
+		xt_jw_kstr(w, "why", why_name(it->why));
 		break;
 	}
 	case DIFF_ITEM_BYTES:
-		rc = rc ? rc : xt_buf_printf(b, ",\"byte_offset\":%" PRIu64 ",\"byte_count\":%" PRIu64
-					     ",\"a\":%" PRIu64 ",\"b\":%" PRIu64, it->byte_offset,
-					     it->byte_count, it->a, it->b);
+		xt_jw_ku64(w, "byte_offset", it->byte_offset);
+		xt_jw_ku64(w, "byte_count", it->byte_count);
+		xt_jw_ku64(w, "a", it->a);
+		xt_jw_ku64(w, "b", it->b);
 		break;
 	case DIFF_ITEM_FIELD:
-		rc = rc ? rc : xt_buf_append(b, ",\"field\":", 9);
-		rc = rc ? rc : xt_json_cstr(b, it->field);
+		xt_jw_kstr(w, "field", it->field);
 		/* The values are JSON already. */
-		rc = rc ? rc : xt_buf_printf(b, ",\"a\":%s,\"b\":%s", it->a_text ? it->a_text : "null",
-					     it->b_text ? it->b_text : "null");
-		rc = rc ? rc : xt_buf_printf(b, ",\"a_present\":%s,\"b_present\":%s",
-					     it->a_text ? "true" : "false", it->b_text ? "true" : "false");
+		xt_jw_kraw(w, "a", it->a_text);
+		xt_jw_kraw(w, "b", it->b_text);
+		xt_jw_kbool(w, "a_present", it->a_text != NULL);
+		xt_jw_kbool(w, "b_present", it->b_text != NULL);
 		break;
 	case DIFF_ITEM_SIZE:
 	case DIFF_ITEM_DATA:
 	case DIFF_ITEM_LAYOUT:
-		rc = rc ? rc : xt_buf_printf(b, ",\"a\":%" PRIu64 ",\"b\":%" PRIu64, it->a, it->b);
+		xt_jw_ku64(w, "a", it->a);
+		xt_jw_ku64(w, "b", it->b);
 		break;
 	}
-	return rc ? rc : xt_buf_append(b, "}", 1);
+	xt_jw_end(w);
 }
 
 static enum xt_rc json_obs(struct render *r, const struct diff_obs *d)
 {
-	struct xt_buf *b = &r->body;
 	static const char *const state[] = { "different", "only_a", "only_b" };
-	enum xt_rc rc = xt_buf_printf(b, "%s{\"call\":%" PRIu64 ",\"function\":", r->first_obs ? "" : ",",
-				      d->call_no);
-	r->first_obs = false;
-	rc = rc ? rc : d->function ? xt_json_cstr(b, d->function) : xt_buf_append(b, "null", 4);
-	rc = rc ? rc : xt_buf_append(b, ",\"kind\":", 8);
-	rc = rc ? rc : xt_json_cstr(b, d->kind);
-	rc = rc ? rc : xt_buf_printf(b, ",\"index\":%u,\"buffer\":", d->index);
-	rc = rc ? rc : d->buffer >= 0 ? xt_buf_printf(b, "%" PRId64, d->buffer) : xt_buf_append(b, "null", 4);
-	rc = rc ? rc : xt_buf_printf(b, ",\"state\":\"%s\",\"stride\":%u,\"vertices\":%" PRIu64
-				     ",\"components_compared\":%" PRIu64 ",\"components_differ\":%" PRIu64
-				     ",\"bytes_differ\":%" PRIu64 ",\"fields_differ\":%" PRIu64
-				     ",\"differences_total\":%" PRIu64 ",\"note\":",
-				     state[d->state], d->stride, d->vertices, d->components_compared,
-				     d->components_differ, d->bytes_differ, d->fields_differ,
-				     d->differences);
-	rc = rc ? rc : d->note ? xt_json_cstr(b, d->note) : xt_buf_append(b, "null", 4);
-	rc = rc ? rc : xt_buf_append(b, ",\"differences\":[", 16);
-	for (uint32_t i = 0; i < d->nitems && !rc; i++) {
-		rc = i ? xt_buf_append(b, ",", 1) : XT_OK;
-		rc = rc ? rc : json_item(r, &d->items[i]);
-	}
-	return rc ? rc : xt_buf_append(b, "]}", 2);
+	struct xt_jw *w = &r->jw;
+
+	xt_jw_obj(w);
+	xt_jw_ku64(w, "call", d->call_no);
+	xt_jw_kstr(w, "function", d->function);
+	xt_jw_kstr(w, "kind", d->kind);
+	xt_jw_ku64(w, "index", d->index);
+	if (d->buffer >= 0)
+		xt_jw_ki64(w, "buffer", d->buffer);
+	else
+		xt_jw_knull(w, "buffer");
+	xt_jw_kstr(w, "state", state[d->state]);
+	xt_jw_ku64(w, "stride", d->stride);
+	xt_jw_ku64(w, "vertices", d->vertices);
+	xt_jw_ku64(w, "components_compared", d->components_compared);
+	xt_jw_ku64(w, "components_differ", d->components_differ);
+	xt_jw_ku64(w, "bytes_differ", d->bytes_differ);
+	xt_jw_ku64(w, "fields_differ", d->fields_differ);
+	xt_jw_ku64(w, "differences_total", d->differences);
+	xt_jw_kstr(w, "note", d->note);
+	xt_jw_karr(w, "differences");
+	for (uint32_t i = 0; i < d->nitems; i++)
+		json_item(w, &d->items[i]);
+	xt_jw_end(w);
+	xt_jw_end(w);
+	return w->rc;
 }
 
 static enum xt_rc on_obs(const struct diff_obs *d, void *ctx)
@@ -370,53 +375,71 @@ static void print_text(struct render *r, const struct db_run_info *a, const stru
 	fwrite(r->body.data, 1, r->body.len, stdout);
 }
 
-static enum xt_rc json_run(struct xt_buf *b, const char *key, const struct db_run_info *ri)
+static void json_run(struct xt_jw *w, const char *key, const struct db_run_info *ri)
 {
-	enum xt_rc rc = xt_buf_printf(b, "\"%s\":{\"id\":%" PRId64 ",\"golden\":%s,\"backend\":", key,
-				      ri->id, ri->golden ? "true" : "false");
-	rc = rc ? rc : xt_json_cstr(b, ri->backend);
-	rc = rc ? rc : xt_buf_append(b, ",\"revision\":", 12);
-	rc = rc ? rc : xt_json_cstr(b, ri->revision);
-	rc = rc ? rc : xt_buf_append(b, ",\"label\":", 9);
-	rc = rc ? rc : ri->label ? xt_json_cstr(b, ri->label) : xt_buf_append(b, "null", 4);
-	rc = rc ? rc : xt_buf_append(b, ",\"status\":", 10);
-	rc = rc ? rc : xt_json_cstr(b, ri->status);
-	return rc ? rc : xt_buf_append(b, "}", 1);
+	xt_jw_kobj(w, key);
+	xt_jw_ki64(w, "id", ri->id);
+	xt_jw_kbool(w, "golden", ri->golden);
+	xt_jw_kstr(w, "backend", ri->backend);
+	xt_jw_kstr(w, "revision", ri->revision);
+	xt_jw_kstr(w, "label", ri->label);
+	xt_jw_kstr(w, "status", ri->status);
+	xt_jw_end(w);
 }
 
+/* The whole document: the runs, the summary, the observations (r->body)
+ * and, when compared, the calls (`calls`, an object). */
 static enum xt_rc print_json(struct render *r, const struct db_run_info *a,
 			     const struct db_run_info *b, const struct diff_options *o,
 			     const struct diff_summary *s, bool same, const struct xt_buf *calls)
 {
-	struct xt_buf h = XT_BUF_INIT;
 	static const char *const mode[] = { "exact", "ulps", "abs" };
-	enum xt_rc rc = xt_buf_append(&h, "{", 1);
-	rc = rc ? rc : json_run(&h, "run_a", a);
-	rc = rc ? rc : xt_buf_append(&h, ",", 1);
-	rc = rc ? rc : json_run(&h, "run_b", b);
-	rc = rc ? rc : xt_buf_printf(&h, ",\"trace\":{\"id\":%" PRId64 ",\"hash\":\"%s\",\"program\":",
-				     a->trace_id, a->trace_hash);
-	rc = rc ? rc : a->program ? xt_json_cstr(&h, a->program) : xt_buf_append(&h, "null", 4);
-	rc = rc ? rc : xt_buf_printf(&h, "},\"tolerance\":{\"mode\":\"%s\",\"value\":", mode[o->tol]);
-	rc = rc ? rc : o->tol == DIFF_TOL_ULPS ? xt_buf_printf(&h, "%" PRIu64, o->ulps)
-					       : xt_json_num(&h, o->tol == DIFF_TOL_ABS ? o->abs : 0, 0);
-	rc = rc ? rc : xt_buf_printf(&h, "},\"same\":%s,\"summary\":{\"pairs\":%" PRIu64
-				     ",\"same\":%" PRIu64 ",\"different\":%" PRIu64
-				     ",\"different_tf_buffer\":%" PRIu64 ",\"different_query\":%" PRIu64
-				     ",\"only_a\":%" PRIu64 ",\"only_b\":%" PRIu64 ",\"data_bytes\":%" PRIu64
-				     ",\"hash_matches\":%" PRIu64 ",\"components_compared\":%" PRIu64
-				     ",\"components_differ\":%" PRIu64 ",\"bytes_differ\":%" PRIu64
-				     ",\"fields_differ\":%" PRIu64 "},\"observations\":[",
-				     same ? "true" : "false", s->pairs, s->same, s->different,
-				     s->different_tf, s->different_query, s->only_a, s->only_b,
-				     s->data_bytes, s->hash_matches, s->components_compared,
-				     s->components_differ, s->bytes_differ, s->fields_differ);
+	struct xt_buf h = XT_BUF_INIT;
+	struct xt_jw w;
+
+	xt_jw_init(&w, &h);
+	xt_jw_obj(&w);
+	json_run(&w, "run_a", a);
+	json_run(&w, "run_b", b);
+	xt_jw_kobj(&w, "trace");
+	xt_jw_ki64(&w, "id", a->trace_id);
+	xt_jw_kstr(&w, "hash", a->trace_hash);
+	xt_jw_kstr(&w, "program", a->program);
+	xt_jw_end(&w);
+	xt_jw_kobj(&w, "tolerance");
+	xt_jw_kstr(&w, "mode", mode[o->tol]);
+	if (o->tol == DIFF_TOL_ULPS)
+		xt_jw_ku64(&w, "value", o->ulps);
+	else
+		xt_jw_knum(&w, "value", o->tol == DIFF_TOL_ABS ? o->abs : 0, 0);
+	xt_jw_end(&w);
+	xt_jw_kbool(&w, "same", same);
+	xt_jw_kobj(&w, "summary");
+	xt_jw_ku64(&w, "pairs", s->pairs);
+	xt_jw_ku64(&w, "same", s->same);
+	xt_jw_ku64(&w, "different", s->different);
+	xt_jw_ku64(&w, "different_tf_buffer", s->different_tf);
+	xt_jw_ku64(&w, "different_query", s->different_query);
+	xt_jw_ku64(&w, "only_a", s->only_a);
+	xt_jw_ku64(&w, "only_b", s->only_b);
+	xt_jw_ku64(&w, "data_bytes", s->data_bytes);
+	xt_jw_ku64(&w, "hash_matches", s->hash_matches);
+	xt_jw_ku64(&w, "components_compared", s->components_compared);
+	xt_jw_ku64(&w, "components_differ", s->components_differ);
+	xt_jw_ku64(&w, "bytes_differ", s->bytes_differ);
+	xt_jw_ku64(&w, "fields_differ", s->fields_differ);
+	xt_jw_end(&w);
+	xt_jw_key(&w, "observations");
+	xt_jw_rawn(&w, (const char *)r->body.data, r->body.len);
+	if (calls->len) {
+		xt_jw_key(&w, "calls");
+		xt_jw_rawn(&w, (const char *)calls->data, calls->len);
+	}
+	xt_jw_end(&w);
+	enum xt_rc rc = xt_jw_done(&w);
 	if (!rc) {
 		fwrite(h.data, 1, h.len, stdout);
-		fwrite(r->body.data, 1, r->body.len, stdout);
-		fputs("]", stdout);
-		fwrite(calls->data, 1, calls->len, stdout);
-		fputs("}\n", stdout);
+		fputc('\n', stdout);
 	}
 	xt_buf_fini(&h);
 	return rc;
@@ -493,7 +516,15 @@ int cli_diff_main(int argc, char **argv)
 	if (db_open(&db, db_path, DB_OPEN_EXISTING, &err))
 		return cli_fail(CMD, "%s", xt_err_msg(&err));
 	xt_arena_init(&arena, 4096);
+	if (r.json) {
+		xt_jw_init(&r.jw, &r.body);
+		xt_jw_arr(&r.jw);
+	}
 	enum xt_rc rc = diff_runs(db, r.run_a, r.run_b, &o, on_obs, &r, &sum, &err);
+	if (!rc && r.json) {
+		xt_jw_end(&r.jw);
+		rc = r.rc = xt_jw_done(&r.jw);
+	}
 	if (!rc)
 		rc = db_run_get(db, r.run_a, &ra, &arena);
 	if (!rc)

@@ -29,7 +29,7 @@ struct calls_render {
 	bool json;
 	uint32_t limit;           /* fields / packets / lines shown per call, 0: all */
 	struct xt_buf *out;
-	bool first;
+	struct xt_jw jw;          /* JSON: the writer of `out`, an array of calls */
 	/* fields of the previous reported call, to elide repeats */
 	struct diff_field *prev;
 	size_t nprev;
@@ -83,19 +83,6 @@ static void value_text(char *out, size_t n, uint32_t v, const char *name)
 }
 
 /* "VGT_STRMOUT_VTX_STRIDE_0.STRIDE", "0x28b00" for unknown registers. */
-static void field_title(char *out, size_t n, const struct diff_field *f)
-{
-	char reg[64];
-	if (f->reg_name)
-		snprintf(reg, sizeof reg, "%s", f->reg_name);
-	else
-		snprintf(reg, sizeof reg, "0x%05" PRIx32, f->reg);
-	if (f->field)
-		snprintf(out, n, "%s.%s", reg, f->field);
-	else
-		snprintf(out, n, "%s", reg);
-}
-
 static enum xt_rc text_call(struct calls_render *r, const struct diff_call *c)
 {
 	struct xt_buf *b = r->out;
@@ -126,7 +113,7 @@ static enum xt_rc text_call(struct calls_render *r, const struct diff_call *c)
 		}
 		if (r->limit && shown++ >= r->limit)
 			continue;
-		field_title(t, sizeof t, &c->fields[i]);
+		diff_field_name(&c->fields[i], t, sizeof t);
 		value_text(va, sizeof va, c->fields[i].a, c->fields[i].a_name);
 		value_text(vb, sizeof vb, c->fields[i].b, c->fields[i].b_name);
 		rc = xt_buf_printf(b, "    %s %s -> %s\n", t, c->fields[i].in_a ? va : "(unset)",
@@ -171,45 +158,37 @@ static enum xt_rc text_call(struct calls_render *r, const struct diff_call *c)
 
 static enum xt_rc json_call(struct calls_render *r, const struct diff_call *c)
 {
-	struct xt_buf *b = r->out;
-	enum xt_rc rc = xt_buf_printf(b, "%s{\"call\":%" PRIu64 ",\"function\":", r->first ? "" : ",",
-				      c->call_no);
-	rc = rc ? rc : xt_json_cstr(b, c->function);
-	rc = rc ? rc : xt_buf_printf(b, ",\"in_a\":%s,\"in_b\":%s,\"pm4_differs\":%s,"
-				     "\"packets_differ\":%" PRIu32 ",\"regs_differ\":%s,"
-				     "\"shader_differs\":%s,\"fields\":[",
-				     c->in_a ? "true" : "false", c->in_b ? "true" : "false",
-				     c->pm4_differs ? "true" : "false", c->packets_differ,
-				     c->regs_differ ? "true" : "false",
-				     c->shader_differs ? "true" : "false");
-	for (size_t i = 0; !rc && i < c->nfields && (!r->limit || i < r->limit); i++) {
-		const struct diff_field *f = &c->fields[i];
-		char t[160];
-		field_title(t, sizeof t, f);
-		rc = xt_buf_printf(b, "%s{\"name\":", i ? "," : "");
-		rc = rc ? rc : xt_json_cstr(b, t);
-		rc = rc ? rc : xt_buf_printf(b, ",\"register\":\"0x%05" PRIx32 "\",\"a\":%" PRIu32
-					     ",\"b\":%" PRIu32 ",\"a_name\":", f->reg, f->a, f->b);
-		rc = rc ? rc : f->a_name ? xt_json_cstr(b, f->a_name) : xt_buf_append(b, "null", 4);
-		rc = rc ? rc : xt_buf_append(b, ",\"b_name\":", 10);
-		rc = rc ? rc : f->b_name ? xt_json_cstr(b, f->b_name) : xt_buf_append(b, "null", 4);
-		rc = rc ? rc : xt_buf_printf(b, ",\"in_a\":%s,\"in_b\":%s}", f->in_a ? "true" : "false",
-					     f->in_b ? "true" : "false");
-	}
-	rc = rc ? rc : xt_buf_append(b, "],\"packets\":[", 13);
-	bool first = true;
-	for (size_t i = 0, shown = 0; !rc && i < c->nedits; i++) {
+	struct xt_jw *w = &r->jw;
+
+	xt_jw_obj(w);
+	xt_jw_ku64(w, "call", c->call_no);
+	xt_jw_kstr(w, "function", c->function);
+	xt_jw_kbool(w, "in_a", c->in_a);
+	xt_jw_kbool(w, "in_b", c->in_b);
+	xt_jw_kbool(w, "pm4_differs", c->pm4_differs);
+	xt_jw_ku64(w, "packets_differ", c->packets_differ);
+	xt_jw_kbool(w, "regs_differ", c->regs_differ);
+	xt_jw_kbool(w, "shader_differs", c->shader_differs);
+	xt_jw_karr(w, "fields");
+	for (size_t i = 0; i < c->nfields && (!r->limit || i < r->limit); i++)
+		diff_field_json(w, &c->fields[i], true);
+	xt_jw_end(w);
+	xt_jw_karr(w, "packets");
+	for (size_t i = 0, shown = 0; i < c->nedits; i++) {
 		const struct diff_edit *e = &c->edits[i];
 		if (e->op == DIFF_EDIT_SAME || (r->limit && shown++ >= r->limit))
 			continue;
 		const struct diff_packet *p = e->a >= 0 ? &c->packets_a[e->a] : &c->packets_b[e->b];
-		rc = xt_buf_printf(b, "%s{\"op\":\"%s\",\"name\":\"%s\",\"a\":%d,\"b\":%d}",
-				   first ? "" : ",", op_name(e->op), p->name, e->a, e->b);
-		first = false;
+		xt_jw_obj(w);
+		xt_jw_kstr(w, "op", op_name(e->op));
+		xt_jw_kstr(w, "name", p->name);
+		xt_jw_ki64(w, "a", e->a);
+		xt_jw_ki64(w, "b", e->b);
+		xt_jw_end(w);
 	}
-	rc = rc ? rc : xt_buf_append(b, "]}", 2);
-	r->first = false;
-	return rc;
+	xt_jw_end(w);
+	xt_jw_end(w);
+	return w->rc;
 }
 
 static enum xt_rc on_call(const struct diff_call *c, void *ctx)
@@ -235,13 +214,21 @@ enum xt_rc cli_diff_calls_render(struct db *db, int64_t run_a, int64_t run_b, un
 				 bool json, uint32_t limit, struct xt_buf *out, bool *differ,
 				 struct xt_err *err)
 {
-	struct calls_render r = { .json = json, .limit = limit, .out = out, .first = true };
+	struct calls_render r = { .json = json, .limit = limit, .out = out };
 	struct diff_calls_summary s;
 	struct xt_buf body = XT_BUF_INIT;
 	enum xt_rc rc;
 
 	r.out = &body;
+	if (json) {
+		xt_jw_init(&r.jw, &body);
+		xt_jw_arr(&r.jw);
+	}
 	rc = diff_calls(db, run_a, run_b, what, on_call, &r, &s, err);
+	if (!rc && json) {
+		xt_jw_end(&r.jw);
+		rc = r.rc = xt_jw_done(&r.jw);
+	}
 	free(r.prev);
 	if (rc && r.rc)
 		rc = XT_FAIL(err, r.rc, "out of memory rendering call differences");
@@ -251,22 +238,28 @@ enum xt_rc cli_diff_calls_render(struct db *db, int64_t run_a, int64_t run_b, un
 	}
 	*differ = s.differ > 0;
 	if (json) {
-		rc = xt_buf_printf(out, ",\"calls\":{\"with_artifacts_a\":%" PRIu64
-				   ",\"with_artifacts_b\":%" PRIu64 ",\"compared\":%" PRIu64
-				   ",\"differ\":%" PRIu64 ",\"pm4_differ\":%" PRIu64
-				   ",\"regs_differ\":%" PRIu64 ",\"shader_differ\":%" PRIu64
-				   ",\"first_divergent\":", s.calls_a, s.calls_b, s.compared,
-				   s.differ, s.pm4_differ, s.regs_differ, s.shader_differ);
-		if (!rc && s.diverged) {
-			rc = xt_buf_printf(out, "{\"call\":%" PRIu64 ",\"function\":", s.first_call);
-			rc = rc ? rc : xt_json_cstr(out, s.first_function);
-			rc = rc ? rc : xt_buf_append(out, "}", 1);
-		} else if (!rc) {
-			rc = xt_buf_append(out, "null", 4);
+		struct xt_jw w;
+		xt_jw_init(&w, out);
+		xt_jw_obj(&w);
+		xt_jw_ku64(&w, "with_artifacts_a", s.calls_a);
+		xt_jw_ku64(&w, "with_artifacts_b", s.calls_b);
+		xt_jw_ku64(&w, "compared", s.compared);
+		xt_jw_ku64(&w, "differ", s.differ);
+		xt_jw_ku64(&w, "pm4_differ", s.pm4_differ);
+		xt_jw_ku64(&w, "regs_differ", s.regs_differ);
+		xt_jw_ku64(&w, "shader_differ", s.shader_differ);
+		if (s.diverged) {
+			xt_jw_kobj(&w, "first_divergent");
+			xt_jw_ku64(&w, "call", s.first_call);
+			xt_jw_kstr(&w, "function", s.first_function);
+			xt_jw_end(&w);
+		} else {
+			xt_jw_knull(&w, "first_divergent");
 		}
-		rc = rc ? rc : xt_buf_append(out, ",\"differing\":[", 14);
-		rc = rc ? rc : xt_buf_append(out, body.data, body.len);
-		rc = rc ? rc : xt_buf_append(out, "]}", 2);
+		xt_jw_key(&w, "differing");
+		xt_jw_rawn(&w, (const char *)body.data, body.len);
+		xt_jw_end(&w);
+		rc = xt_jw_done(&w);
 	} else {
 		rc = xt_buf_printf(out, "\ncalls: %" PRIu64 " with artefacts in A, %" PRIu64
 				   " in B; %" PRIu64 " differ (PM4 %" PRIu64 ", registers %" PRIu64

@@ -11,7 +11,7 @@
  * Compares the per-call artefacts of runs `run_a` and `run_b` (`what`:
  * DIFF_CALLS_* bits) and appends the result to `out`: text (a summary
  * line, the first divergent call, a block per differing call), or with
- * `json` the `,"calls":{...}` member of diff's JSON object.  At most
+ * `json` the object that is the "calls" member of diff's JSON document.  At most
  * `limit` fields / packets / lines per call (0: all).  *differ tells
  * whether any call differs.  On error `err` says why.
  */

@@ -27,6 +27,7 @@ struct dumper {
 	enum dump_format fmt;
 	bool full;               /* text: print values in full */
 	struct xt_buf line;      /* the record being printed */
+	struct xt_jw jw;         /* jsonl: the writer of `line` */
 	bool call_open;          /* line holds a call awaiting its RET */
 	uint64_t call_no;
 	const char *const *params; /* parameter names of the open call */
@@ -77,8 +78,12 @@ static const char *param_name(struct dumper *d, uint32_t i, char tmp[16])
 
 static enum xt_rc flush_line(struct dumper *d)
 {
-	if (d->call_open && d->fmt == DUMP_JSONL && xt_buf_append(&d->line, "}", 1))
-		return XT_ERR_NOMEM;
+	if (d->call_open && d->fmt == DUMP_JSONL) {
+		xt_jw_end(&d->jw);
+		enum xt_rc rc = xt_jw_done(&d->jw);
+		if (rc)
+			return rc;
+	}
 	d->call_open = false;
 	if (d->line.len) {
 		if (xt_buf_append(&d->line, "\n", 1))
@@ -101,18 +106,21 @@ static enum xt_rc print_call(struct dumper *d, struct trace_reader *r,
 	d->call_open = true;
 	d->call_no = call->no;
 	if (d->fmt == DUMP_JSONL) {
-		rc = xt_buf_printf(b, "{\"type\":\"call\",\"no\":%" PRIu64 ",\"thread\":%u,\"name\":",
-				   call->no, call->thread_no);
-		rc = rc ? rc : xt_json_cstr(b, call->name);
-		rc = rc ? rc : xt_buf_append(b, ",\"args\":{", 9);
-		for (uint32_t i = 0; i < call->nargs && !rc; i++) {
-			if (i)
-				rc = xt_buf_append(b, ",", 1);
-			rc = rc ? rc : xt_json_cstr(b, param_name(d, i, tmp));
-			rc = rc ? rc : xt_buf_append(b, ":", 1);
-			rc = rc ? rc : cli_value_json(b, &call->args[i], cli_param_fmt_of(call->name, i));
+		/* The line's object stays open for the RET (flush_line closes it). */
+		struct xt_jw *w = &d->jw;
+		xt_jw_init(w, b);
+		xt_jw_obj(w);
+		xt_jw_kstr(w, "type", "call");
+		xt_jw_ku64(w, "no", call->no);
+		xt_jw_ku64(w, "thread", call->thread_no);
+		xt_jw_kstr(w, "name", call->name);
+		xt_jw_kobj(w, "args");
+		for (uint32_t i = 0; i < call->nargs; i++) {
+			xt_jw_key(w, param_name(d, i, tmp));
+			cli_value_json(w, &call->args[i], cli_param_fmt_of(call->name, i));
 		}
-		return rc ? rc : xt_buf_append(b, "}", 1);
+		xt_jw_end(w);
+		return w->rc;
 	}
 	rc = call->thread_no ? xt_buf_printf(b, "%" PRIu64 " @%u %s(", call->no, call->thread_no, call->name)
 			     : xt_buf_printf(b, "%" PRIu64 " %s(", call->no, call->name);
@@ -130,21 +138,18 @@ static enum xt_rc print_ret(struct dumper *d, const struct trace_ret *ret)
 	enum xt_rc rc = XT_OK;
 
 	if (d->fmt == DUMP_JSONL) {
-		rc = xt_buf_append(b, ",\"ret\":", 7);
-		rc = rc ? rc : cli_value_json(b, &ret->ret, cli_ret_fmt_of(d->func));
+		struct xt_jw *w = &d->jw;
+		xt_jw_key(w, "ret");
+		cli_value_json(w, &ret->ret, cli_ret_fmt_of(d->func));
 		if (ret->nouts) {
-			rc = rc ? rc : xt_buf_append(b, ",\"outs\":{", 9);
-			for (uint32_t i = 0; i < ret->nouts && !rc; i++) {
-				if (i)
-					rc = xt_buf_append(b, ",", 1);
-				rc = rc ? rc : xt_json_cstr(b, param_name(d, ret->out_index[i], tmp));
-				rc = rc ? rc : xt_buf_append(b, ":", 1);
-				rc = rc ? rc : cli_value_json(b, &ret->outs[i],
-							      cli_param_fmt_of(d->func, ret->out_index[i]));
+			xt_jw_kobj(w, "outs");
+			for (uint32_t i = 0; i < ret->nouts; i++) {
+				xt_jw_key(w, param_name(d, ret->out_index[i], tmp));
+				cli_value_json(w, &ret->outs[i], cli_param_fmt_of(d->func, ret->out_index[i]));
 			}
-			rc = rc ? rc : xt_buf_append(b, "}", 1);
+			xt_jw_end(w);
 		}
-		return rc;
+		return w->rc;
 	}
 	if (ret->ret.tag != TRACE_TAG_NULL) {
 		rc = xt_buf_append(b, " = ", 3);
@@ -169,28 +174,29 @@ static enum xt_rc print_other(struct dumper *d, const struct trace_record *rec,
 	enum xt_rc rc;
 
 	if (d->fmt == DUMP_JSONL) {
-		rc = xt_buf_printf(b, "{\"type\":\"%s\",\"%s\":%" PRIu64, type,
-				   (rec->flags & TRACE_RECF_ATTACHED) ? "call" : "before_call", rec->seq);
+		struct xt_jw *w = &d->jw;
+		xt_jw_init(w, b);
+		xt_jw_obj(w);
+		xt_jw_kstr(w, "type", type);
+		xt_jw_ku64(w, (rec->flags & TRACE_RECF_ATTACHED) ? "call" : "before_call", rec->seq);
 		if (rec->type == TRACE_REC_PROPERTY && v->tag == TRACE_TAG_MAP && v->agg.count == 1) {
-			rc = rc ? rc : xt_buf_append(b, ",\"key\":", 7);
-			rc = rc ? rc : xt_json_cstr(b, v->agg.keys[0]);
-			rc = rc ? rc : xt_buf_append(b, ",\"value\":", 9);
-			rc = rc ? rc : cli_value_json(b, &v->agg.items[0], CLI_PARAM_FMT_NONE);
+			xt_jw_kstr(w, "key", v->agg.keys[0]);
+			xt_jw_key(w, "value");
+			cli_value_json(w, &v->agg.items[0], CLI_PARAM_FMT_NONE);
 		} else if (v->tag == TRACE_TAG_MAP) {
-			for (uint32_t i = 0; i < v->agg.count && !rc; i++) {
+			for (uint32_t i = 0; i < v->agg.count; i++) {
 				/* Keys of the record itself win over the map's. */
 				if (!strcmp(v->agg.keys[i], "type") || !strcmp(v->agg.keys[i], "call"))
 					continue;
-				rc = xt_buf_append(b, ",", 1);
-				rc = rc ? rc : xt_json_cstr(b, v->agg.keys[i]);
-				rc = rc ? rc : xt_buf_append(b, ":", 1);
-				rc = rc ? rc : cli_value_json(b, &v->agg.items[i], CLI_PARAM_FMT_NONE);
+				xt_jw_key(w, v->agg.keys[i]);
+				cli_value_json(w, &v->agg.items[i], CLI_PARAM_FMT_NONE);
 			}
 		} else {
-			rc = rc ? rc : xt_buf_append(b, ",\"value\":", 9);
-			rc = rc ? rc : cli_value_json(b, v, CLI_PARAM_FMT_NONE);
+			xt_jw_key(w, "value");
+			cli_value_json(w, v, CLI_PARAM_FMT_NONE);
 		}
-		return rc ? rc : xt_buf_append(b, "}", 1);
+		xt_jw_end(w);
+		return xt_jw_done(w);
 	}
 	if (rec->type == TRACE_REC_PROPERTY && v->tag == TRACE_TAG_MAP && v->agg.count == 1) {
 		rc = xt_buf_printf(b, "# property %s = ", v->agg.keys[0]);
@@ -238,11 +244,17 @@ static int dump(struct trace_reader *r, struct dumper *d, uint64_t first, uint64
 		} else {
 			/* A record type of a newer writer: say so, keep going. */
 			rc = flush_line(d);
-			if (!rc && d->fmt == DUMP_JSONL)
-				rc = xt_buf_printf(&d->line, "{\"type\":\"unknown\",\"record_type\":%u,"
-						   "\"seq\":%" PRIu64 ",\"bytes\":%zu}",
-						   rec.type, rec.seq, rec.payload_bytes);
-			else if (!rc)
+			if (!rc && d->fmt == DUMP_JSONL) {
+				struct xt_jw *w = &d->jw;
+				xt_jw_init(w, &d->line);
+				xt_jw_obj(w);
+				xt_jw_kstr(w, "type", "unknown");
+				xt_jw_ku64(w, "record_type", rec.type);
+				xt_jw_ku64(w, "seq", rec.seq);
+				xt_jw_ku64(w, "bytes", rec.payload_bytes);
+				xt_jw_end(w);
+				rc = xt_jw_done(w);
+			} else if (!rc)
 				rc = xt_buf_printf(&d->line, "%" PRIu64 " # unknown record type %u (%zu bytes)",
 						   rec.seq, rec.type, rec.payload_bytes);
 			rc = rc ? rc : flush_line(d);

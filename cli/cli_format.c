@@ -164,58 +164,73 @@ enum xt_rc cli_value_text(struct xt_buf *b, const struct trace_value *v,
 	return xt_buf_printf(b, "<tag 0x%02x>", (unsigned)v->tag);
 }
 
-enum xt_rc cli_value_json(struct xt_buf *b, const struct trace_value *v,
-			  struct cli_param_fmt fmt)
+void cli_value_json(struct xt_jw *w, const struct trace_value *v, struct cli_param_fmt fmt)
 {
 	const char *name;
-	enum xt_rc rc = XT_OK;
 
 	switch (v->tag) {
-	case TRACE_TAG_NULL: return xt_buf_append(b, "null", 4);
-	case TRACE_TAG_FALSE: return xt_buf_append(b, "false", 5);
-	case TRACE_TAG_TRUE: return xt_buf_append(b, "true", 4);
-	case TRACE_TAG_SINT: return xt_buf_printf(b, "%" PRId64, v->i);
-	case TRACE_TAG_UINT: return xt_buf_printf(b, "%" PRIu64, v->u);
-	case TRACE_TAG_FLOAT: return xt_json_num(b, v->f, 1);
-	case TRACE_TAG_DOUBLE: return xt_json_num(b, v->d, 0);
-	case TRACE_TAG_STRING: return xt_json_str(b, (const char *)v->mem.bytes, v->mem.len);
+	case TRACE_TAG_NULL: xt_jw_null(w); return;
+	case TRACE_TAG_FALSE: xt_jw_bool(w, false); return;
+	case TRACE_TAG_TRUE: xt_jw_bool(w, true); return;
+	case TRACE_TAG_SINT: xt_jw_i64(w, v->i); return;
+	case TRACE_TAG_UINT: xt_jw_u64(w, v->u); return;
+	case TRACE_TAG_FLOAT: xt_jw_num(w, v->f, 1); return;
+	case TRACE_TAG_DOUBLE: xt_jw_num(w, v->d, 0); return;
+	case TRACE_TAG_STRING: xt_jw_strn(w, (const char *)v->mem.bytes, v->mem.len); return;
 	case TRACE_TAG_BLOB:
-		rc = xt_buf_printf(b, "{\"size\":%zu,\"hex\":", v->mem.len);
-		rc = rc ? rc : xt_json_hex(b, v->mem.bytes, v->mem.len);
-		return rc ? rc : xt_buf_append(b, "}", 1);
+		xt_jw_obj(w);
+		xt_jw_ku64(w, "size", v->mem.len);
+		xt_jw_key(w, "hex");
+		xt_jw_hex(w, v->mem.bytes, v->mem.len);
+		xt_jw_end(w);
+		return;
 	case TRACE_TAG_ENUM:
 		name = enum_name(v->u, fmt.group);
-		return name ? xt_json_cstr(b, name) : xt_buf_printf(b, "%" PRIu64, v->u);
-	case TRACE_TAG_BITFIELD: return xt_buf_printf(b, "%" PRIu64, v->u);
-	case TRACE_TAG_POINTER: return xt_buf_printf(b, "{\"pointer\":%" PRIu64 "}", v->u);
-	case TRACE_TAG_HANDLE: return xt_buf_printf(b, "{\"handle\":%" PRIu64 "}", v->u);
-	case TRACE_TAG_OFFSET: return xt_buf_printf(b, "{\"offset\":%" PRIu64 "}", v->u);
+		if (name)
+			xt_jw_str(w, name);
+		else
+			xt_jw_u64(w, v->u);
+		return;
+	case TRACE_TAG_BITFIELD: xt_jw_u64(w, v->u); return;
+	case TRACE_TAG_POINTER:
+	case TRACE_TAG_HANDLE:
+	case TRACE_TAG_OFFSET:
+		xt_jw_obj(w);
+		xt_jw_ku64(w, v->tag == TRACE_TAG_POINTER ? "pointer" : v->tag == TRACE_TAG_HANDLE ? "handle"
+											: "offset", v->u);
+		xt_jw_end(w);
+		return;
 	case TRACE_TAG_MEMORY:
-		rc = xt_buf_printf(b, "{\"addr\":%" PRIu64 ",\"size\":%zu,\"hex\":", v->mem.addr, v->mem.len);
-		rc = rc ? rc : xt_json_hex(b, v->mem.bytes, v->mem.len);
-		return rc ? rc : xt_buf_append(b, "}", 1);
+		xt_jw_obj(w);
+		xt_jw_ku64(w, "addr", v->mem.addr);
+		xt_jw_ku64(w, "size", v->mem.len);
+		xt_jw_key(w, "hex");
+		xt_jw_hex(w, v->mem.bytes, v->mem.len);
+		xt_jw_end(w);
+		return;
 	case TRACE_TAG_UNSIZED:
-		rc = xt_buf_printf(b, "{\"addr\":%" PRIu64 ",\"unsized\":", v->mem.addr);
-		rc = rc ? rc : xt_json_str(b, (const char *)v->mem.bytes, v->mem.len);
-		return rc ? rc : xt_buf_append(b, "}", 1);
+		xt_jw_obj(w);
+		xt_jw_ku64(w, "addr", v->mem.addr);
+		xt_jw_key(w, "unsized");
+		xt_jw_strn(w, (const char *)v->mem.bytes, v->mem.len);
+		xt_jw_end(w);
+		return;
 	case TRACE_TAG_ARRAY:
-		rc = xt_buf_append(b, "[", 1);
-		for (uint32_t i = 0; i < v->agg.count && !rc; i++) {
-			if (i)
-				rc = xt_buf_append(b, ",", 1);
-			rc = rc ? rc : cli_value_json(b, &v->agg.items[i], fmt);
-		}
-		return rc ? rc : xt_buf_append(b, "]", 1);
+		xt_jw_arr(w);
+		for (uint32_t i = 0; i < v->agg.count; i++)
+			cli_value_json(w, &v->agg.items[i], fmt);
+		xt_jw_end(w);
+		return;
 	case TRACE_TAG_MAP:
-		rc = xt_buf_append(b, "{", 1);
-		for (uint32_t i = 0; i < v->agg.count && !rc; i++) {
-			if (i)
-				rc = xt_buf_append(b, ",", 1);
-			rc = rc ? rc : xt_json_cstr(b, v->agg.keys[i]);
-			rc = rc ? rc : xt_buf_append(b, ":", 1);
-			rc = rc ? rc : cli_value_json(b, &v->agg.items[i], CLI_PARAM_FMT_NONE);
+		xt_jw_obj(w);
+		for (uint32_t i = 0; i < v->agg.count; i++) {
+			xt_jw_key(w, v->agg.keys[i]);
+			cli_value_json(w, &v->agg.items[i], CLI_PARAM_FMT_NONE);
 		}
-		return rc ? rc : xt_buf_append(b, "}", 1);
+		xt_jw_end(w);
+		return;
 	}
-	return xt_buf_printf(b, "{\"tag\":%u}", (unsigned)v->tag);
+	xt_jw_obj(w);
+	xt_jw_ku64(w, "tag", (unsigned)v->tag);
+	xt_jw_end(w);
 }

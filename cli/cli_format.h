@@ -9,6 +9,7 @@
 
 #include "trace_reader.h"
 #include "xt_buf.h"
+#include "xt_json.h"
 
 /* What the API says about the parameter a value belongs to. */
 struct cli_param_fmt {
@@ -30,8 +31,8 @@ struct cli_param_fmt cli_ret_fmt_of(const char *func);
 enum xt_rc cli_value_text(struct xt_buf *b, const struct trace_value *v,
 			  struct cli_param_fmt fmt, bool full);
 
-/* Strict JSON; bytes as hex; enums as their name when known. */
-enum xt_rc cli_value_json(struct xt_buf *b, const struct trace_value *v,
-			  struct cli_param_fmt fmt);
+/* Strict JSON, one value into `w`; bytes as hex; enums as their name when
+ * known.  Errors are `w`'s (xt_jw_done). */
+void cli_value_json(struct xt_jw *w, const struct trace_value *v, struct cli_param_fmt fmt);
 
 #endif

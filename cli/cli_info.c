@@ -250,45 +250,45 @@ static void print_text(const char *path, struct trace_reader *r, struct info *in
 	free(funcs);
 }
 
-static void print_json(const char *path, struct trace_reader *r, struct info *in)
+/* CLI_EXIT_OK, or CLI_EXIT_ERROR when the document could not be built. */
+static int print_json(const char *path, struct trace_reader *r, struct info *in)
 {
 	struct xt_buf b = XT_BUF_INIT;
-	xt_buf_append(&b, "{\"file\":", 8);
-	xt_json_cstr(&b, path);
-	xt_buf_printf(&b, ",\"spool\":%s,\"calls\":%" PRIu64 ",\"threads\":%" PRIu64
-		      ",\"contexts\":%" PRIu64 ",\"frames\":%" PRIu64 ",\"memwrites\":%" PRIu64
-		      ",\"observations\":%" PRIu64 ",\"properties\":{",
-		      trace_reader_is_spool(r) ? "true" : "false", in->calls, in->threads,
-		      in->contexts, in->frames, in->memwrites, in->observations);
-	for (size_t i = 0; i < in->nprops; i++) {
-		if (i)
-			xt_buf_append(&b, ",", 1);
-		xt_json_cstr(&b, in->props[i].name);
-		xt_buf_append(&b, ":", 1);
-		xt_json_cstr(&b, in->prop_values[i]);
-	}
-	xt_buf_append(&b, "},\"observation_kinds\":{", 23);
-	for (size_t i = 0; i < in->nkinds; i++) {
-		if (i)
-			xt_buf_append(&b, ",", 1);
-		xt_json_cstr(&b, in->kinds[i].name);
-		xt_buf_printf(&b, ":%" PRIu64, in->kinds[i].count);
-	}
-	xt_buf_append(&b, "},\"functions\":{", 15);
-	bool first = true;
+	struct xt_jw w;
+
+	xt_jw_init(&w, &b);
+	xt_jw_obj(&w);
+	xt_jw_kstr(&w, "file", path);
+	xt_jw_kbool(&w, "spool", trace_reader_is_spool(r));
+	xt_jw_ku64(&w, "calls", in->calls);
+	xt_jw_ku64(&w, "threads", in->threads);
+	xt_jw_ku64(&w, "contexts", in->contexts);
+	xt_jw_ku64(&w, "frames", in->frames);
+	xt_jw_ku64(&w, "memwrites", in->memwrites);
+	xt_jw_ku64(&w, "observations", in->observations);
+	xt_jw_kobj(&w, "properties");
+	for (size_t i = 0; i < in->nprops; i++)
+		xt_jw_kstr(&w, in->props[i].name, in->prop_values[i]);
+	xt_jw_end(&w);
+	xt_jw_kobj(&w, "observation_kinds");
+	for (size_t i = 0; i < in->nkinds; i++)
+		xt_jw_ku64(&w, in->kinds[i].name, in->kinds[i].count);
+	xt_jw_end(&w);
+	xt_jw_kobj(&w, "functions");
 	for (uint32_t id = 0; id < in->per_func_len; id++) {
 		const char *name = trace_reader_func_name(r, id);
-		if (!in->per_func[id] || !name)
-			continue;
-		if (!first)
-			xt_buf_append(&b, ",", 1);
-		first = false;
-		xt_json_cstr(&b, name);
-		xt_buf_printf(&b, ":%" PRIu64, in->per_func[id]);
+		if (in->per_func[id] && name)
+			xt_jw_ku64(&w, name, in->per_func[id]);
 	}
-	xt_buf_append(&b, "}}\n", 3);
-	fwrite(b.data, 1, b.len, stdout);
+	xt_jw_end(&w);
+	xt_jw_end(&w);
+	enum xt_rc rc = xt_jw_done(&w);
+	if (!rc) {
+		fwrite(b.data, 1, b.len, stdout);
+		fputc('\n', stdout);
+	}
 	xt_buf_fini(&b);
+	return rc ? cli_fail(CMD, "writing the JSON summary: %s", xt_rc_name(rc)) : CLI_EXIT_OK;
 }
 
 static void info_fini(struct info *in)
@@ -356,10 +356,12 @@ int cli_info_main(int argc, char **argv)
 			path, xt_err_msg(&err));
 		status = CLI_EXIT_ERROR;
 	}
-	if (json)
-		print_json(path, r, &in);
-	else
+	if (json) {
+		int js = print_json(path, r, &in);
+		status = status ? status : js;
+	} else {
 		print_text(path, r, &in);
+	}
 	info_fini(&in);
 	trace_reader_close(r);
 	return status;

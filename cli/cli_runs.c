@@ -31,6 +31,7 @@ static const char *const headers[NCOLS] = {
 struct table {
 	bool json;
 	struct xt_buf out;          /* JSON: the array so far */
+	struct xt_jw jw;            /* ... and its writer */
 	size_t nrows;
 	char **cells;               /* nrows * NCOLS, heap strings */
 	int width[NCOLS];
@@ -51,36 +52,11 @@ static void usage(FILE *f)
 		"  --json       one JSON array with every column, for scripts\n");
 }
 
-static enum xt_rc json_field(struct xt_buf *b, const char *key, const char *val, bool comma)
-{
-	enum xt_rc rc = comma ? xt_buf_append(b, ",", 1) : XT_OK;
-	rc = rc ? rc : xt_json_cstr(b, key);
-	rc = rc ? rc : xt_buf_append(b, ":", 1);
-	return rc ? rc : val ? xt_json_cstr(b, val) : xt_buf_append(b, "null", 4);
-}
-
 static enum xt_rc add_json(struct table *t, const struct db_run_info *r)
 {
-	struct xt_buf *b = &t->out;
-	enum xt_rc rc = xt_buf_printf(b, "%s{\"id\":%" PRId64 ",\"trace_id\":%" PRId64,
-				      t->nrows ? "," : "", r->id, r->trace_id);
-	rc = rc ? rc : json_field(b, "trace_hash", r->trace_hash, true);
-	rc = rc ? rc : json_field(b, "program", r->program, true);
-	rc = rc ? rc : xt_buf_printf(b, ",\"golden\":%s", r->golden ? "true" : "false");
-	rc = rc ? rc : json_field(b, "backend", r->backend, true);
-	rc = rc ? rc : json_field(b, "revision", r->revision, true);
-	rc = rc ? rc : json_field(b, "gl_vendor", r->gl_vendor, true);
-	rc = rc ? rc : json_field(b, "gl_renderer", r->gl_renderer, true);
-	rc = rc ? rc : json_field(b, "gl_version", r->gl_version, true);
-	rc = rc ? rc : json_field(b, "label", r->label, true);
-	rc = rc ? rc : json_field(b, "started_at", r->started_at, true);
-	rc = rc ? rc : json_field(b, "finished_at", r->finished_at, true);
-	rc = rc ? rc : json_field(b, "status", r->status, true);
-	rc = rc ? rc : json_field(b, "summary", r->summary, true);
-	rc = rc ? rc : xt_buf_printf(b, ",\"observations\":%" PRId64 ",\"data_bytes\":%" PRId64 "}",
-				     r->observations, r->data_bytes);
+	db_run_json(&t->jw, r, true);
 	t->nrows++;
-	return rc;
+	return t->jw.rc;
 }
 
 static char *fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
@@ -195,14 +171,20 @@ int cli_runs_main(int argc, char **argv)
 	if (db_open(&db, db_path, DB_OPEN_EXISTING, &err))
 		return cli_fail(CMD, "%s", xt_err_msg(&err));
 	enum xt_rc rc = trace ? db_trace_lookup(db, trace, &trace_id) : XT_OK;
-	if (!rc && t.json)
-		rc = xt_buf_append(&t.out, "[", 1);
+	if (!rc && t.json) {
+		xt_jw_init(&t.jw, &t.out);
+		xt_jw_arr(&t.jw);
+	}
 	rc = rc ? rc : db_runs_list(db, trace_id, add_row, &t);
+	if (!rc && t.json) {
+		xt_jw_end(&t.jw);
+		rc = xt_jw_done(&t.jw);
+	}
 	if (rc) {
 		status = cli_fail(CMD, "%s", db_err(db)->rc ? xt_err_msg(db_err(db)) : xt_rc_name(rc));
 	} else if (t.json) {
-		if (xt_buf_append(&t.out, "]\n", 2) == XT_OK)
-			fwrite(t.out.data, 1, t.out.len, stdout);
+		fwrite(t.out.data, 1, t.out.len, stdout);
+		fputc('\n', stdout);
 	} else {
 		print_table(&t, cli_stdout_is_tty());
 	}

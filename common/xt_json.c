@@ -1,9 +1,11 @@
 /*
- * xt_json.c - JSON text output; see xt_json.h.
+ * xt_json.c - JSON text output and the writer; see xt_json.h.
  */
 #include "xt_json.h"
 
+#include <inttypes.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 
 enum xt_rc xt_json_str(struct xt_buf *b, const char *s, size_t n)
@@ -73,4 +75,182 @@ enum xt_rc xt_json_hex(struct xt_buf *b, const void *p, size_t n)
 	*o++ = '"';
 	b->len = (size_t)(o - b->data);
 	return XT_OK;
+}
+
+/* ---- the writer ------------------------------------------------------------ */
+
+void xt_jw_init(struct xt_jw *w, struct xt_buf *b)
+{
+	memset(w, 0, sizeof *w);
+	w->b = b;
+}
+
+enum xt_rc xt_jw_done(const struct xt_jw *w)
+{
+	if (w->rc)
+		return w->rc;
+	return w->depth || w->after_key || !w->top_written ? XT_ERR_INTERNAL : XT_OK;
+}
+
+static void keep(struct xt_jw *w, enum xt_rc rc)
+{
+	if (rc && !w->rc)
+		w->rc = rc;
+}
+
+/* Before a value: the comma of an array, and the checks.  False when the
+ * value must not be written. */
+static bool value_ok(struct xt_jw *w)
+{
+	if (w->rc)
+		return false;
+	if (!w->depth) {
+		if (w->top_written) {
+			keep(w, XT_ERR_INTERNAL);   /* a second document */
+			return false;
+		}
+		w->top_written = true;
+		return true;
+	}
+	if (w->object[w->depth - 1]) {
+		if (!w->after_key) {
+			keep(w, XT_ERR_INTERNAL);   /* a value without its key */
+			return false;
+		}
+		w->after_key = false;
+		return true;
+	}
+	if (w->items[w->depth - 1])
+		keep(w, xt_buf_append(w->b, ",", 1));
+	w->items[w->depth - 1] = true;
+	return !w->rc;
+}
+
+static void open_level(struct xt_jw *w, bool object)
+{
+	if (!value_ok(w))
+		return;
+	if (w->depth == XT_JW_MAX_DEPTH) {
+		keep(w, XT_ERR_INTERNAL);
+		return;
+	}
+	w->object[w->depth] = object;
+	w->items[w->depth] = false;
+	w->depth++;
+	keep(w, xt_buf_append(w->b, object ? "{" : "[", 1));
+}
+
+void xt_jw_obj(struct xt_jw *w)
+{
+	open_level(w, true);
+}
+
+void xt_jw_arr(struct xt_jw *w)
+{
+	open_level(w, false);
+}
+
+void xt_jw_end(struct xt_jw *w)
+{
+	if (w->rc)
+		return;
+	if (!w->depth || w->after_key) {
+		keep(w, XT_ERR_INTERNAL);
+		return;
+	}
+	w->depth--;
+	keep(w, xt_buf_append(w->b, w->object[w->depth] ? "}" : "]", 1));
+}
+
+void xt_jw_key(struct xt_jw *w, const char *key)
+{
+	if (w->rc)
+		return;
+	if (!w->depth || !w->object[w->depth - 1] || w->after_key || !key) {
+		keep(w, XT_ERR_INTERNAL);
+		return;
+	}
+	if (w->items[w->depth - 1])
+		keep(w, xt_buf_append(w->b, ",", 1));
+	w->items[w->depth - 1] = true;
+	keep(w, xt_json_cstr(w->b, key));
+	keep(w, xt_buf_append(w->b, ":", 1));
+	w->after_key = true;
+}
+
+void xt_jw_null(struct xt_jw *w)
+{
+	if (value_ok(w))
+		keep(w, xt_buf_append(w->b, "null", 4));
+}
+
+void xt_jw_bool(struct xt_jw *w, bool v)
+{
+	if (value_ok(w))
+		keep(w, v ? xt_buf_append(w->b, "true", 4) : xt_buf_append(w->b, "false", 5));
+}
+
+void xt_jw_u64(struct xt_jw *w, uint64_t v)
+{
+	if (value_ok(w))
+		keep(w, xt_buf_printf(w->b, "%" PRIu64, v));
+}
+
+void xt_jw_i64(struct xt_jw *w, int64_t v)
+{
+	if (value_ok(w))
+		keep(w, xt_buf_printf(w->b, "%" PRId64, v));
+}
+
+void xt_jw_num(struct xt_jw *w, double v, int single)
+{
+	if (value_ok(w))
+		keep(w, xt_json_num(w->b, v, single));
+}
+
+void xt_jw_strn(struct xt_jw *w, const char *s, size_t n)
+{
+	if (!s) {
+		xt_jw_null(w);
+		return;
+	}
+	if (value_ok(w))
+		keep(w, xt_json_str(w->b, s, n));
+}
+
+void xt_jw_str(struct xt_jw *w, const char *s)
+{
+	xt_jw_strn(w, s, s ? strlen(s) : 0);
+}
+
+void xt_jw_strf(struct xt_jw *w, const char *fmt, ...)
+{
+	char s[256];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(s, sizeof s, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= sizeof s) {
+		keep(w, XT_ERR_INTERNAL);
+		return;
+	}
+	xt_jw_strn(w, s, (size_t)n);
+}
+
+void xt_jw_hex(struct xt_jw *w, const void *p, size_t n)
+{
+	if (value_ok(w))
+		keep(w, xt_json_hex(w->b, p, n));
+}
+
+void xt_jw_rawn(struct xt_jw *w, const char *json, size_t n)
+{
+	if (!json) {
+		xt_jw_null(w);
+		return;
+	}
+	if (value_ok(w))
+		keep(w, xt_buf_append(w->b, json, n));
 }

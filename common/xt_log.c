@@ -33,11 +33,6 @@ enum xt_log_level xt_log_level(void)
 	return (enum xt_log_level)l;
 }
 
-void xt_log_set_level(enum xt_log_level level)
-{
-	atomic_store(&level_cache, (int)level);
-}
-
 void xt_log(enum xt_log_level level, const char *fmt, ...)
 {
 	static const char *names[] = { "error", "warning", "info", "debug" };

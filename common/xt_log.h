@@ -16,9 +16,8 @@ enum xt_log_level {
 	XT_LOG_DEBUG = 3,
 };
 
-/* The level in force (from XFBTRACE_LOG, or as set by xt_log_set_level). */
+/* The level in force (from XFBTRACE_LOG). */
 enum xt_log_level xt_log_level(void);
-void xt_log_set_level(enum xt_log_level level);
 
 void xt_log(enum xt_log_level level, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -34,6 +34,7 @@
 #include "trace_reader.h"
 #include "xt_arena.h"
 #include "xt_buf.h"
+#include "xt_json.h"
 #include "xt_rc.h"
 
 struct db;
@@ -288,6 +289,14 @@ enum xt_rc db_runs_list(struct db *db, int64_t trace_id, db_run_cb cb, void *ctx
  * XT_ERR_NOT_FOUND when there is no such run. */
 enum xt_rc db_run_get(struct db *db, int64_t run_id, struct db_run_info *out,
 		      struct xt_arena *arena);
+/*
+ * Run `r` as one JSON object into `w`: id, trace_id, trace_hash, program,
+ * golden, backend, revision, gl_renderer, label, started_at, status,
+ * summary, observations, data_bytes, and with `every_column` also
+ * gl_vendor, gl_version and finished_at (`xfbtrace runs --json`; the web
+ * API lists the shorter form).
+ */
+void db_run_json(struct xt_jw *w, const struct db_run_info *r, bool every_column);
 
 /* An observation as stored; see struct db_obs. */
 struct db_obs_row {

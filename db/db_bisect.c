@@ -404,108 +404,113 @@ enum xt_rc db_bisect_steps(struct db *db, int64_t session_id, db_bisect_step_cb 
 
 struct json_ctx {
 	struct db *db;
-	struct xt_buf *out;
+	struct xt_jw w;
 	bool with_steps;
-	bool first;              /* no session written yet */
-	bool first_step;         /* no step of this session written yet */
 };
 
-static enum xt_rc json_key_str(struct xt_buf *b, const char *key, const char *v)
+/* An id, null when there is none (0). */
+static void json_key_id(struct xt_jw *w, const char *key, int64_t id)
 {
-	enum xt_rc rc = xt_buf_printf(b, ",\"%s\":", key);
-	return rc ? rc : v ? xt_json_cstr(b, v) : xt_buf_append(b, "null", 4);
-}
-
-static enum xt_rc json_key_id(struct xt_buf *b, const char *key, int64_t id)
-{
-	return id > 0 ? xt_buf_printf(b, ",\"%s\":%" PRId64, key, id)
-		      : xt_buf_printf(b, ",\"%s\":null", key);
+	if (id > 0)
+		xt_jw_ki64(w, key, id);
+	else
+		xt_jw_knull(w, key);
 }
 
 static enum xt_rc json_step(const struct db_bisect_step_row *s, void *ctx)
 {
-	struct json_ctx *j = ctx;
-	struct xt_buf *b = j->out;
-	enum xt_rc rc = xt_buf_printf(b, "%s{\"seq\":%" PRId64, j->first_step ? "" : ",", s->seq);
-	j->first_step = false;
-	rc = rc ? rc : json_key_str(b, "commit", s->commit);
-	rc = rc ? rc : json_key_str(b, "subject", s->subject);
-	rc = rc ? rc : json_key_str(b, "verdict", s->verdict);
-	rc = rc ? rc : json_key_str(b, "reason", s->reason);
-	rc = rc ? rc : json_key_id(b, "run", s->run_id);
-	rc = rc ? rc : xt_buf_printf(b, ",\"build_cached\":%s,\"run_cached\":%s,\"build_seconds\":",
-				     s->build_cached ? "true" : "false",
-				     s->run_cached ? "true" : "false");
-	rc = rc ? rc : xt_json_num(b, s->build_seconds, 0);
-	rc = rc ? rc : xt_buf_append(b, ",\"replay_seconds\":", 18);
-	rc = rc ? rc : xt_json_num(b, s->replay_seconds, 0);
-	rc = rc ? rc : json_key_str(b, "at", s->at);
-	return rc ? rc : xt_buf_append(b, "}", 1);
+	struct xt_jw *w = &((struct json_ctx *)ctx)->w;
+
+	xt_jw_obj(w);
+	xt_jw_ki64(w, "seq", s->seq);
+	xt_jw_kstr(w, "commit", s->commit);
+	xt_jw_kstr(w, "subject", s->subject);
+	xt_jw_kstr(w, "verdict", s->verdict);
+	xt_jw_kstr(w, "reason", s->reason);
+	json_key_id(w, "run", s->run_id);
+	xt_jw_kbool(w, "build_cached", s->build_cached);
+	xt_jw_kbool(w, "run_cached", s->run_cached);
+	xt_jw_knum(w, "build_seconds", s->build_seconds, 0);
+	xt_jw_knum(w, "replay_seconds", s->replay_seconds, 0);
+	xt_jw_kstr(w, "at", s->at);
+	xt_jw_end(w);
+	return w->rc;
 }
 
 static enum xt_rc json_session(const struct db_bisect_info *s, void *ctx)
 {
 	struct json_ctx *j = ctx;
-	struct xt_buf *b = j->out;
-	enum xt_rc rc = xt_buf_printf(b, "%s{\"id\":%" PRId64 ",\"trace\":{\"id\":%" PRId64
-				      ",\"hash\":\"%s\"", j->first ? "" : ",", s->id, s->trace_id,
-				      s->trace_hash);
-	j->first = false;
-	rc = rc ? rc : json_key_str(b, "program", s->program);
-	rc = rc ? rc : xt_buf_append(b, "}", 1);
-	rc = rc ? rc : json_key_str(b, "repo", s->repo);
-	rc = rc ? rc : json_key_str(b, "good", s->good);
-	rc = rc ? rc : json_key_str(b, "bad", s->bad);
-	rc = rc ? rc : json_key_str(b, "backend", s->backend);
-	rc = rc ? rc : json_key_str(b, "compare", s->compare);
-	rc = rc ? rc : json_key_str(b, "build", s->build);
-	rc = rc ? rc : json_key_str(b, "started_at", s->started_at);
-	rc = rc ? rc : json_key_str(b, "finished_at", s->finished_at);
-	rc = rc ? rc : json_key_str(b, "status", s->status);
-	rc = rc ? rc : json_key_str(b, "message", s->message);
+	struct xt_jw *w = &j->w;
+
+	xt_jw_obj(w);
+	xt_jw_ki64(w, "id", s->id);
+	xt_jw_kobj(w, "trace");
+	xt_jw_ki64(w, "id", s->trace_id);
+	xt_jw_kstr(w, "hash", s->trace_hash);
+	xt_jw_kstr(w, "program", s->program);
+	xt_jw_end(w);
+	xt_jw_kstr(w, "repo", s->repo);
+	xt_jw_kstr(w, "good", s->good);
+	xt_jw_kstr(w, "bad", s->bad);
+	xt_jw_kstr(w, "backend", s->backend);
+	xt_jw_kstr(w, "compare", s->compare);
+	xt_jw_kstr(w, "build", s->build);
+	xt_jw_kstr(w, "started_at", s->started_at);
+	xt_jw_kstr(w, "finished_at", s->finished_at);
+	xt_jw_kstr(w, "status", s->status);
+	xt_jw_kstr(w, "message", s->message);
 	if (s->culprit) {
-		rc = rc ? rc : xt_buf_append(b, ",\"culprit\":{\"commit\":", 21);
-		rc = rc ? rc : xt_json_cstr(b, s->culprit);
-		rc = rc ? rc : json_key_str(b, "subject", s->culprit_subject);
-		rc = rc ? rc : json_key_str(b, "author", s->culprit_author);
-		rc = rc ? rc : xt_buf_append(b, "}", 1);
+		xt_jw_kobj(w, "culprit");
+		xt_jw_kstr(w, "commit", s->culprit);
+		xt_jw_kstr(w, "subject", s->culprit_subject);
+		xt_jw_kstr(w, "author", s->culprit_author);
+		xt_jw_end(w);
 	} else {
-		rc = rc ? rc : xt_buf_append(b, ",\"culprit\":null", 15);
+		xt_jw_knull(w, "culprit");
 	}
 	/* Checked JSON (a CHECK constraint of the column). */
-	rc = rc ? rc : xt_buf_printf(b, ",\"candidates\":%s",
-				     s->candidates_json ? s->candidates_json : "null");
-	rc = rc ? rc : json_key_id(b, "good_run", s->good_run_id);
-	rc = rc ? rc : json_key_id(b, "culprit_run", s->culprit_run_id);
+	xt_jw_kraw(w, "candidates", s->candidates_json);
+	json_key_id(w, "good_run", s->good_run_id);
+	json_key_id(w, "culprit_run", s->culprit_run_id);
 	if (s->first_call >= 0) {
-		rc = rc ? rc : xt_buf_printf(b, ",\"first_difference\":{\"call\":%" PRId64,
-					     s->first_call);
-		rc = rc ? rc : json_key_str(b, "text", s->first_difference);
-		rc = rc ? rc : xt_buf_append(b, "}", 1);
+		xt_jw_kobj(w, "first_difference");
+		xt_jw_ki64(w, "call", s->first_call);
+		xt_jw_kstr(w, "text", s->first_difference);
+		xt_jw_end(w);
 	} else {
-		rc = rc ? rc : xt_buf_append(b, ",\"first_difference\":null", 24);
+		xt_jw_knull(w, "first_difference");
 	}
-	if (s->good_run_id > 0 && s->culprit_run_id > 0)
-		rc = rc ? rc : xt_buf_printf(b, ",\"diff\":{\"run_a\":%" PRId64 ",\"run_b\":%" PRId64 "}",
-					     s->good_run_id, s->culprit_run_id);
-	else
-		rc = rc ? rc : xt_buf_append(b, ",\"diff\":null", 12);
-	rc = rc ? rc : xt_buf_printf(b, ",\"steps_count\":%" PRId64, s->steps);
+	if (s->good_run_id > 0 && s->culprit_run_id > 0) {
+		xt_jw_kobj(w, "diff");
+		xt_jw_ki64(w, "run_a", s->good_run_id);
+		xt_jw_ki64(w, "run_b", s->culprit_run_id);
+		xt_jw_end(w);
+	} else {
+		xt_jw_knull(w, "diff");
+	}
+	xt_jw_ki64(w, "steps_count", s->steps);
+	enum xt_rc rc = XT_OK;
 	if (j->with_steps) {
-		j->first_step = true;
-		rc = rc ? rc : xt_buf_append(b, ",\"steps\":[", 10);
-		rc = rc ? rc : db_bisect_steps(j->db, s->id, json_step, j);
-		rc = rc ? rc : xt_buf_append(b, "]", 1);
+		xt_jw_karr(w, "steps");
+		rc = db_bisect_steps(j->db, s->id, json_step, j);
+		xt_jw_end(w);
 	}
-	return rc ? rc : xt_buf_append(b, "}", 1);
+	xt_jw_end(w);
+	return rc ? rc : w->rc;
 }
 
 enum xt_rc db_bisect_json(struct db *db, int64_t session_id, struct xt_buf *out)
 {
-	struct json_ctx j = { .db = db, .out = out, .with_steps = session_id != 0, .first = true };
-	enum xt_rc rc = session_id ? XT_OK : xt_buf_append(out, "[", 1);
-	rc = rc ? rc : db_bisect_list(db, session_id, json_session, &j);
-	rc = rc || session_id ? rc : xt_buf_append(out, "]", 1);
+	struct json_ctx j = { .db = db, .with_steps = session_id != 0 };
+	enum xt_rc rc;
+
+	xt_jw_init(&j.w, out);
+	if (!session_id)
+		xt_jw_arr(&j.w);
+	rc = db_bisect_list(db, session_id, json_session, &j);
+	if (!session_id)
+		xt_jw_end(&j.w);
+	rc = rc ? rc : xt_jw_done(&j.w);
 	if (rc == XT_ERR_NOMEM && db->err.rc != XT_ERR_NOMEM)
 		XT_FAIL(&db->err, XT_ERR_NOMEM, "out of memory writing bisect JSON");
 	return rc;

@@ -20,48 +20,49 @@
 #include "glapi.h"
 #include "xt_json.h"
 
-static enum xt_rc value_json(struct xt_buf *b, const struct trace_value *v)
+static void value_json(struct xt_jw *w, const struct trace_value *v)
 {
-	enum xt_rc rc = XT_OK;
 	const char *name;
 
 	switch (v->tag) {
 	case TRACE_TAG_NULL:
-	case TRACE_TAG_UNSIZED: return xt_buf_append(b, "null", 4);
-	case TRACE_TAG_FALSE: return xt_buf_append(b, "false", 5);
-	case TRACE_TAG_TRUE: return xt_buf_append(b, "true", 4);
-	case TRACE_TAG_SINT: return xt_buf_printf(b, "%" PRId64, v->i);
+	case TRACE_TAG_UNSIZED: xt_jw_null(w); return;
+	case TRACE_TAG_FALSE: xt_jw_bool(w, false); return;
+	case TRACE_TAG_TRUE: xt_jw_bool(w, true); return;
+	case TRACE_TAG_SINT: xt_jw_i64(w, v->i); return;
 	case TRACE_TAG_UINT:
 	case TRACE_TAG_BITFIELD:
 	case TRACE_TAG_POINTER:
 	case TRACE_TAG_OFFSET:
-	case TRACE_TAG_HANDLE: return xt_buf_printf(b, "%" PRIu64, v->u);
-	case TRACE_TAG_FLOAT: return xt_json_num(b, v->f, 1);
-	case TRACE_TAG_DOUBLE: return xt_json_num(b, v->d, 0);
-	case TRACE_TAG_STRING: return xt_json_str(b, (const char *)v->mem.bytes, v->mem.len);
+	case TRACE_TAG_HANDLE: xt_jw_u64(w, v->u); return;
+	case TRACE_TAG_FLOAT: xt_jw_num(w, v->f, 1); return;
+	case TRACE_TAG_DOUBLE: xt_jw_num(w, v->d, 0); return;
+	case TRACE_TAG_STRING: xt_jw_strn(w, (const char *)v->mem.bytes, v->mem.len); return;
 	case TRACE_TAG_BLOB:
-	case TRACE_TAG_MEMORY: return xt_json_hex(b, v->mem.bytes, v->mem.len);
+	case TRACE_TAG_MEMORY: xt_jw_hex(w, v->mem.bytes, v->mem.len); return;
 	case TRACE_TAG_ENUM:
 		name = v->u <= UINT32_MAX ? glapi_enum_name((uint32_t)v->u) : NULL;
-		return name ? xt_json_cstr(b, name) : xt_buf_printf(b, "%" PRIu64, v->u);
+		if (name)
+			xt_jw_str(w, name);
+		else
+			xt_jw_u64(w, v->u);
+		return;
 	case TRACE_TAG_ARRAY:
-		rc = xt_buf_append(b, "[", 1);
-		for (uint32_t i = 0; i < v->agg.count && !rc; i++) {
-			rc = i ? xt_buf_append(b, ",", 1) : XT_OK;
-			rc = rc ? rc : value_json(b, &v->agg.items[i]);
-		}
-		return rc ? rc : xt_buf_append(b, "]", 1);
+		xt_jw_arr(w);
+		for (uint32_t i = 0; i < v->agg.count; i++)
+			value_json(w, &v->agg.items[i]);
+		xt_jw_end(w);
+		return;
 	case TRACE_TAG_MAP:
-		rc = xt_buf_append(b, "{", 1);
-		for (uint32_t i = 0; i < v->agg.count && !rc; i++) {
-			rc = i ? xt_buf_append(b, ",", 1) : XT_OK;
-			rc = rc ? rc : xt_json_cstr(b, v->agg.keys[i]);
-			rc = rc ? rc : xt_buf_append(b, ":", 1);
-			rc = rc ? rc : value_json(b, &v->agg.items[i]);
+		xt_jw_obj(w);
+		for (uint32_t i = 0; i < v->agg.count; i++) {
+			xt_jw_key(w, v->agg.keys[i]);
+			value_json(w, &v->agg.items[i]);
 		}
-		return rc ? rc : xt_buf_append(b, "}", 1);
+		xt_jw_end(w);
+		return;
 	}
-	return xt_buf_append(b, "null", 4);
+	xt_jw_null(w);
 }
 
 /* The enum group of glBeginTransformFeedback's primitiveMode, so that 1 is
@@ -81,8 +82,8 @@ enum xt_rc db_obs_from_value(struct db_obs *out, const struct trace_value *map,
 	const struct trace_value *index = trace_value_get(map, "index");
 	const struct trace_value *data = trace_value_get(map, "data");
 	const struct trace_value *layout = trace_value_get(map, "layout");
+	struct xt_jw w;
 	enum xt_rc rc;
-	bool first = true;
 
 	memset(out, 0, sizeof *out);
 	if (!kind || kind->tag != TRACE_TAG_STRING || !kind->mem.len ||
@@ -98,19 +99,20 @@ enum xt_rc db_obs_from_value(struct db_obs *out, const struct trace_value *map,
 	if (layout && layout->tag != TRACE_TAG_MAP)
 		layout = NULL;
 
+	/* Into scratch, each NUL-terminated: fields, primitive mode, layout, kind. */
 	xt_buf_reset(scratch);
-	rc = xt_buf_append(scratch, "{", 1);
-	for (uint32_t i = 0; i < map->agg.count && !rc; i++) {
+	xt_jw_init(&w, scratch);
+	xt_jw_obj(&w);
+	for (uint32_t i = 0; i < map->agg.count; i++) {
 		const struct trace_value *v = &map->agg.items[i];
 		if (v == kind || v == index || v == data || v == layout)
 			continue;
-		rc = first ? XT_OK : xt_buf_append(scratch, ",", 1);
-		rc = rc ? rc : xt_json_cstr(scratch, map->agg.keys[i]);
-		rc = rc ? rc : xt_buf_append(scratch, ":", 1);
-		rc = rc ? rc : value_json(scratch, v);
-		first = false;
+		xt_jw_key(&w, map->agg.keys[i]);
+		value_json(&w, v);
 	}
-	rc = rc ? rc : xt_buf_append(scratch, "}", 2);   /* with the NUL */
+	xt_jw_end(&w);
+	rc = xt_jw_done(&w);
+	rc = rc ? rc : xt_buf_append(scratch, "", 1);
 	const char *prim = NULL;
 	size_t prim_at = 0;
 	if (tf && tf_primitive_mode >= 0 && tf_primitive_mode <= UINT32_MAX && !rc) {
@@ -121,7 +123,9 @@ enum xt_rc db_obs_from_value(struct db_obs *out, const struct trace_value *map,
 	}
 	size_t layout_at = scratch->len;
 	if (layout && !rc) {
-		rc = value_json(scratch, layout);
+		xt_jw_init(&w, scratch);
+		value_json(&w, layout);
+		rc = xt_jw_done(&w);
 		rc = rc ? rc : xt_buf_append(scratch, "", 1);
 	}
 	size_t kind_at = scratch->len;

@@ -453,3 +453,29 @@ void db_obs_iter_close(struct db_obs_iter *it)
 	sqlite3_finalize(it->st);
 	free(it);
 }
+
+void db_run_json(struct xt_jw *w, const struct db_run_info *r, bool every_column)
+{
+	xt_jw_obj(w);
+	xt_jw_ki64(w, "id", r->id);
+	xt_jw_ki64(w, "trace_id", r->trace_id);
+	xt_jw_kstr(w, "trace_hash", r->trace_hash);
+	xt_jw_kstr(w, "program", r->program);
+	xt_jw_kbool(w, "golden", r->golden);
+	xt_jw_kstr(w, "backend", r->backend);
+	xt_jw_kstr(w, "revision", r->revision);
+	if (every_column)
+		xt_jw_kstr(w, "gl_vendor", r->gl_vendor);
+	xt_jw_kstr(w, "gl_renderer", r->gl_renderer);
+	if (every_column)
+		xt_jw_kstr(w, "gl_version", r->gl_version);
+	xt_jw_kstr(w, "label", r->label);
+	xt_jw_kstr(w, "started_at", r->started_at);
+	if (every_column)
+		xt_jw_kstr(w, "finished_at", r->finished_at);
+	xt_jw_kstr(w, "status", r->status);
+	xt_jw_kstr(w, "summary", r->summary);
+	xt_jw_ki64(w, "observations", r->observations);
+	xt_jw_ki64(w, "data_bytes", r->data_bytes);
+	xt_jw_end(w);
+}

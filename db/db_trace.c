@@ -124,7 +124,9 @@ static enum xt_rc note_property(struct scan *s, const struct trace_value *v)
 	p->json = p->text = NULL;
 
 	enum xt_rc rc;
+	struct xt_jw w;
 	xt_buf_reset(&s->tmp);
+	xt_jw_init(&w, &s->tmp);
 	if (val->tag == TRACE_TAG_STRING) {
 		if (!memchr(val->mem.bytes, 0, val->mem.len)) {
 			if (!(p->text = xt_malloc(val->mem.len + 1)))
@@ -132,14 +134,15 @@ static enum xt_rc note_property(struct scan *s, const struct trace_value *v)
 			memcpy(p->text, val->mem.bytes, val->mem.len);
 			p->text[val->mem.len] = '\0';
 		}
-		rc = xt_json_str(&s->tmp, (const char *)val->mem.bytes, val->mem.len);
+		xt_jw_strn(&w, (const char *)val->mem.bytes, val->mem.len);
 	} else if (val->tag == TRACE_TAG_UINT) {
-		rc = xt_buf_printf(&s->tmp, "%" PRIu64, val->u);
+		xt_jw_u64(&w, val->u);
 	} else if (val->tag == TRACE_TAG_SINT) {
-		rc = xt_buf_printf(&s->tmp, "%" PRId64, val->i);
+		xt_jw_i64(&w, val->i);
 	} else {
-		rc = xt_buf_append(&s->tmp, "null", 4);
+		xt_jw_null(&w);
 	}
+	rc = xt_jw_done(&w);
 	rc = rc ? rc : xt_buf_append(&s->tmp, "", 1);
 	if (rc || !(p->json = xt_strdup((const char *)s->tmp.data)))
 		return XT_ERR_NOMEM;
@@ -154,18 +157,19 @@ static const char *prop_text(const struct scan *s, const char *key)
 	return NULL;
 }
 
-/* The properties as one JSON object, in first-seen order, into s->tmp. */
+/* The properties as one JSON object, in first-seen order, into s->tmp
+ * (NUL-terminated). */
 static enum xt_rc props_json(struct scan *s)
 {
-	enum xt_rc rc;
+	struct xt_jw w;
 	xt_buf_reset(&s->tmp);
-	rc = xt_buf_append(&s->tmp, "{", 1);
-	for (size_t i = 0; i < s->nprops && !rc; i++) {
-		rc = i ? xt_buf_append(&s->tmp, ",", 1) : XT_OK;
-		rc = rc ? rc : xt_json_cstr(&s->tmp, s->props[i].key);
-		rc = rc ? rc : xt_buf_printf(&s->tmp, ":%s", s->props[i].json);
-	}
-	return rc ? rc : xt_buf_append(&s->tmp, "}", 2);
+	xt_jw_init(&w, &s->tmp);
+	xt_jw_obj(&w);
+	for (size_t i = 0; i < s->nprops; i++)
+		xt_jw_kraw(&w, s->props[i].key, s->props[i].json);
+	xt_jw_end(&w);
+	enum xt_rc rc = xt_jw_done(&w);
+	return rc ? rc : xt_buf_append(&s->tmp, "", 1);
 }
 
 /* Turns a reader failure (or XT_ERR_EOF) into db's error. */

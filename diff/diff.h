@@ -7,8 +7,9 @@
  * the fields (query results, buffer names, ranges, ...) are compared
  * exactly, key by key; the data is compared through the blob hashes first
  * (equal hashes: equal bytes, nothing decoded), and otherwise decoded: a
- * tf_buffer by its TF layout into vertices, varyings and components (see
- * diff_tf.c), anything else byte by byte.
+ * tf_buffer by its TF layout into vertices, varyings and components (the
+ * layout decoder of trace/trace_tf.h; see diff_tf.c), anything else byte
+ * by byte.
  *
  * Floats are compared bit for bit unless a tolerance is given.  Exactly:
  * +0.0 and -0.0 differ ("sign of zero"), and two NaNs differ when their
@@ -24,6 +25,9 @@
 #include <stdint.h>
 
 #include "db.h"
+#include "glapi_types.h"
+#include "trace_tf.h"
+#include "xt_arena.h"
 #include "xt_buf.h"
 #include "xt_rc.h"
 
@@ -56,23 +60,25 @@ enum diff_scalar {
 	DIFF_U32,
 };
 
-/* A GL type a TF varying may have. */
-struct diff_type {
-	uint32_t value;          /* the GLenum */
-	const char *name;        /* "GL_FLOAT_VEC4" */
-	enum diff_scalar scalar;
-	uint8_t components;      /* scalars per element (16 for a mat4) */
-	uint8_t columns;         /* matrix columns; 1 for scalars and vectors */
-};
-
-/* The type called `name` (a GL name, or a GLenum value in decimal as db
- * stores unknown names); NULL when it is not a type TF can capture. */
-const struct diff_type *diff_type_lookup(const char *name);
-/* Bytes of one scalar. */
-static inline uint32_t diff_scalar_bytes(enum diff_scalar s)
+/* How a component of GL type `t` (glapi_types.h) is compared. */
+static inline enum diff_scalar diff_scalar_of(const struct glapi_type *t)
 {
-	return s == DIFF_F64 ? 8 : 4;
+	switch (t->base) {
+	case GLAPI_TYPE_DOUBLE: return DIFF_F64;
+	case GLAPI_TYPE_INT: return DIFF_I32;
+	case GLAPI_TYPE_UINT: return DIFF_U32;
+	default: return DIFF_F32;
+	}
 }
+
+/*
+ * The varyings of TF layout `l` as trace_tf.h decodes them, allocated in
+ * `arena`: each type from its GL name, or from its GLenum value in decimal
+ * as db stores a name it does not know (GL_NONE when neither).  The web UI
+ * decodes with the same.  The only failure is XT_ERR_NOMEM.
+ */
+enum xt_rc diff_tf_varyings(const struct db_tf_layout *l, struct xt_arena *arena,
+			    struct trace_tf_varying **out);
 
 enum diff_why {
 	DIFF_WHY_VALUE = 0,      /* the values differ (beyond the tolerance) */
@@ -210,6 +216,13 @@ struct diff_field {
  */
 enum xt_rc diff_regs_compare(const uint32_t *a, size_t na, const uint32_t *b, size_t nb,
 			     struct diff_field **out, size_t *count);
+/* "VGT_STRMOUT_VTX_STRIDE_0.STRIDE"; "0x28b04" (with ".FIELD" when there
+ * is one) for a register the database lacks. */
+void diff_field_name(const struct diff_field *f, char *out, size_t n);
+/* Field `f` as one JSON object: name, with `register` its offset
+ * ("0x28b04"), a, b, a_name, b_name, in_a, in_b (diff --json and the web
+ * API). */
+void diff_field_json(struct xt_jw *w, const struct diff_field *f, bool with_register);
 
 /* One PM4 packet of a call, as diff aligns them. */
 struct diff_packet {

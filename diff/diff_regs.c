@@ -10,6 +10,8 @@
  * pairs are compared as a merge join would see them, never read out of
  * bounds.
  */
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -146,4 +148,36 @@ enum xt_rc diff_regs_compare(const uint32_t *a, size_t na, const uint32_t *b, si
 	*out = v;
 	*count = n;
 	return rc;
+}
+
+void diff_field_name(const struct diff_field *f, char *out, size_t n)
+{
+	char reg[64];
+	if (f->reg_name)
+		snprintf(reg, sizeof reg, "%s", f->reg_name);
+	else
+		snprintf(reg, sizeof reg, "0x%05" PRIx32, f->reg);
+	if (f->field)
+		snprintf(out, n, "%s.%s", reg, f->field);
+	else
+		snprintf(out, n, "%s", reg);
+}
+
+void diff_field_json(struct xt_jw *w, const struct diff_field *f, bool with_register)
+{
+	char name[160];
+	diff_field_name(f, name, sizeof name);
+	xt_jw_obj(w);
+	xt_jw_kstr(w, "name", name);
+	if (with_register) {
+		xt_jw_key(w, "register");
+		xt_jw_strf(w, "0x%05" PRIx32, f->reg);
+	}
+	xt_jw_ku64(w, "a", f->a);
+	xt_jw_ku64(w, "b", f->b);
+	xt_jw_kstr(w, "a_name", f->a_name);
+	xt_jw_kstr(w, "b_name", f->b_name);
+	xt_jw_kbool(w, "in_a", f->in_a);
+	xt_jw_kbool(w, "in_b", f->in_b);
+	xt_jw_end(w);
 }

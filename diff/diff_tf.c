@@ -4,12 +4,15 @@
  *
  * The TF layout stored with each tf_buffer observation (docs/trace-format.md:
  * varyings with type, array size, binding point and byte offset, and the
- * stride of each binding point) is turned once per (layout, binding point)
+ * stride of each binding point) is decoded once per (layout, binding point)
+ * by trace/trace_tf.h, the decoder the replay check and the web UI use too,
  * into a *plan*: the components of one vertex of that buffer, sorted by
  * offset, and the gaps between them (gl_SkipComponents, padding from
  * xfb_offset / xfb_stride, varyings of a type we cannot decode).  This
  * covers interleaved and separate modes and gl_NextBuffer alike, because
- * the layout names each varying's buffer and offset.
+ * the layout names each varying's buffer and offset.  A layout the decoder
+ * finds hostile (a varying past the stride, overlapping varyings) is
+ * XT_ERR_CORRUPT naming it.
  *
  * Comparing is then memcmp-first: a block of vertices whose bytes match is
  * skipped without decoding (so identical data costs about a memcmp), and
@@ -70,11 +73,6 @@ static int comp_cmp(const void *x, const void *y)
 	return a->offset < b->offset ? -1 : a->offset > b->offset;
 }
 
-static bool is_marker(const char *name)
-{
-	return !strncmp(name, "gl_SkipComponents", 17) || !strcmp(name, "gl_NextBuffer");
-}
-
 #define PLAN_CORRUPT(...) XT_FAIL(c->err, XT_ERR_CORRUPT, __VA_ARGS__)
 
 /* Builds the components of one vertex of buffer `index`. */
@@ -82,65 +80,59 @@ static enum xt_rc plan_build(struct diff_ctx *c, const struct db_tf_layout *l, i
 			     uint32_t index, struct diff_plan *p)
 {
 	struct xt_arena *a = &c->plan_arena;
-	uint64_t total = 0;
+	struct trace_tf_varying *vars;
+	struct trace_tf_span *spans;
+	struct trace_tf_plan tp;
 
 	p->stride = index < l->nstrides ? l->strides[index] : 0;
 	if (!p->stride) {
 		p->note = "no stride for this binding point: compared as bytes";
 		return XT_OK;
 	}
-	for (uint32_t i = 0; i < l->nvaryings; i++) {
-		const struct db_tf_varying *v = &l->varyings[i];
-		const struct diff_type *t = diff_type_lookup(v->type);
-		if (v->buffer != index || is_marker(v->name))
-			continue;
-		if (!t) {
-			p->note = "a varying of a type diff cannot decode is compared as bytes";
-			continue;
-		}
-		uint64_t bytes = (uint64_t)v->size * t->components * diff_scalar_bytes(t->scalar);
-		if (v->offset + bytes > p->stride)
-			return PLAN_CORRUPT("layout %lld: varying '%s' (%s[%u] at byte %u) ends past"
-					    " the stride %u of buffer %u", (long long)layout_id,
-					    v->name, v->type, v->size, v->offset, p->stride, index);
-		total += (uint64_t)v->size * t->components;
+	if (diff_tf_varyings(l, a, &vars) ||
+	    !(spans = xt_arena_alloc(a, ((size_t)l->nvaryings + 1) * sizeof *spans)))
+		return XT_FAIL(c->err, XT_ERR_NOMEM, "out of memory planning layout %lld",
+			       (long long)layout_id);
+	trace_tf_plan(vars, l->nvaryings, index, p->stride, spans, &tp);
+	if (tp.undecodable)
+		p->note = "a varying of a type diff cannot decode is compared as bytes";
+	if (tp.past_stride >= 0) {
+		const struct db_tf_varying *v = &l->varyings[tp.past_stride];
+		return PLAN_CORRUPT("layout %lld: varying '%s' (%s[%u] at byte %u) ends past"
+				    " the stride %u of buffer %u", (long long)layout_id,
+				    v->name, v->type, v->size, v->offset, p->stride, index);
 	}
 	/* Each component takes at least 4 bytes of the stride unless varyings
-	 * overlap, which GL forbids (and the walk below checks byte by byte). */
-	if (total > p->stride / 4)
+	 * overlap, which GL forbids. */
+	if (tp.components > p->stride / 4)
 		return PLAN_CORRUPT("layout %lld: varyings of buffer %u overlap", (long long)layout_id,
 				    index);
-	p->comps = xt_arena_alloc(a, (total + 1) * sizeof *p->comps);
+	if (tp.overlap >= 0)
+		return PLAN_CORRUPT("layout %lld: varying '%s' overlaps another in buffer %u",
+				    (long long)layout_id, l->varyings[tp.overlap].name, index);
+	p->comps = xt_arena_alloc(a, (tp.components + 1) * sizeof *p->comps);
 	uint8_t *covered = xt_calloc(p->stride, 1);
 	if (!p->comps || !covered) {
 		free(covered);
 		return XT_FAIL(c->err, XT_ERR_NOMEM, "out of memory planning layout %lld",
 			       (long long)layout_id);
 	}
-	for (uint32_t i = 0; i < l->nvaryings; i++) {
-		const struct db_tf_varying *v = &l->varyings[i];
-		const struct diff_type *t = diff_type_lookup(v->type);
-		if (v->buffer != index || is_marker(v->name) || !t)
-			continue;
-		uint32_t sb = diff_scalar_bytes(t->scalar), rows = t->components / t->columns;
-		for (uint32_t e = 0; e < v->size; e++)
+	for (uint32_t i = 0; i < tp.nspans; i++) {
+		const struct trace_tf_span *s = &tp.spans[i];
+		const struct glapi_type *t = s->type;
+		const uint32_t sb = t->component_bytes;
+		for (uint32_t e = 0; e < s->size; e++)
 			for (uint32_t k = 0; k < t->components; k++) {
 				struct plan_comp *pc = &p->comps[p->ncomps++];
-				pc->offset = v->offset + (e * t->components + k) * sb;
+				pc->offset = (uint32_t)s->offset + (e * t->components + k) * sb;
 				pc->element = e;
-				pc->varying = v->name;
+				pc->varying = l->varyings[s->varying].name;
 				pc->component = (uint8_t)k;
-				pc->cname = t->columns > 1 ? mat_names[k / rows][k % rows]
+				pc->cname = t->columns > 1 ? mat_names[k / t->rows][k % t->rows]
 					  : t->components > 1 ? vec_names[k] : "";
 				pc->bytes = (uint8_t)sb;
-				pc->scalar = (uint8_t)t->scalar;
-				pc->is_array = v->size > 1;
-				if (memchr(covered + pc->offset, 1, sb)) {
-					free(covered);
-					return PLAN_CORRUPT("layout %lld: varying '%s' overlaps another"
-							    " in buffer %u", (long long)layout_id,
-							    v->name, index);
-				}
+				pc->scalar = (uint8_t)diff_scalar_of(t);
+				pc->is_array = s->size > 1;
 				memset(covered + pc->offset, 1, sb);
 			}
 	}

@@ -1,12 +1,7 @@
 /*
- * diff_value.c - the GL types a transform feedback varying can have, and
- * the comparison of one scalar under a tolerance (rules in diff.h).
- *
- * The type table lists what glTransformFeedbackVaryings accepts (GL 4.6
- * §11.1.2.1: float, int and uint scalars, vectors and float matrices, and
- * their double forms); booleans and samplers cannot be captured.  Values are
- * from the Khronos registry; tests/unit/db/test_diff.c checks every name
- * against the generated GL enum table.
+ * diff_value.c - a stored TF layout's varyings for the layout decoder
+ * (trace/trace_tf.h, over the GL type table specs/glapi_types.h), and the
+ * comparison of one scalar under a tolerance (rules in diff.h).
  *
  * Units in the last place are counted on the integers that order IEEE
  * floats: a float's magnitude bits, negated when the sign is set, so that
@@ -19,58 +14,26 @@
 
 #include "diff.h"
 
-static const struct diff_type types[] = {
-	{ 0x1406, "GL_FLOAT", DIFF_F32, 1, 1 },
-	{ 0x8b50, "GL_FLOAT_VEC2", DIFF_F32, 2, 1 },
-	{ 0x8b51, "GL_FLOAT_VEC3", DIFF_F32, 3, 1 },
-	{ 0x8b52, "GL_FLOAT_VEC4", DIFF_F32, 4, 1 },
-	{ 0x1404, "GL_INT", DIFF_I32, 1, 1 },
-	{ 0x8b53, "GL_INT_VEC2", DIFF_I32, 2, 1 },
-	{ 0x8b54, "GL_INT_VEC3", DIFF_I32, 3, 1 },
-	{ 0x8b55, "GL_INT_VEC4", DIFF_I32, 4, 1 },
-	{ 0x1405, "GL_UNSIGNED_INT", DIFF_U32, 1, 1 },
-	{ 0x8dc6, "GL_UNSIGNED_INT_VEC2", DIFF_U32, 2, 1 },
-	{ 0x8dc7, "GL_UNSIGNED_INT_VEC3", DIFF_U32, 3, 1 },
-	{ 0x8dc8, "GL_UNSIGNED_INT_VEC4", DIFF_U32, 4, 1 },
-	{ 0x8b5a, "GL_FLOAT_MAT2", DIFF_F32, 4, 2 },
-	{ 0x8b5b, "GL_FLOAT_MAT3", DIFF_F32, 9, 3 },
-	{ 0x8b5c, "GL_FLOAT_MAT4", DIFF_F32, 16, 4 },
-	{ 0x8b65, "GL_FLOAT_MAT2x3", DIFF_F32, 6, 2 },
-	{ 0x8b66, "GL_FLOAT_MAT2x4", DIFF_F32, 8, 2 },
-	{ 0x8b67, "GL_FLOAT_MAT3x2", DIFF_F32, 6, 3 },
-	{ 0x8b68, "GL_FLOAT_MAT3x4", DIFF_F32, 12, 3 },
-	{ 0x8b69, "GL_FLOAT_MAT4x2", DIFF_F32, 8, 4 },
-	{ 0x8b6a, "GL_FLOAT_MAT4x3", DIFF_F32, 12, 4 },
-	{ 0x140a, "GL_DOUBLE", DIFF_F64, 1, 1 },
-	{ 0x8ffc, "GL_DOUBLE_VEC2", DIFF_F64, 2, 1 },
-	{ 0x8ffd, "GL_DOUBLE_VEC3", DIFF_F64, 3, 1 },
-	{ 0x8ffe, "GL_DOUBLE_VEC4", DIFF_F64, 4, 1 },
-	{ 0x8f46, "GL_DOUBLE_MAT2", DIFF_F64, 4, 2 },
-	{ 0x8f47, "GL_DOUBLE_MAT3", DIFF_F64, 9, 3 },
-	{ 0x8f48, "GL_DOUBLE_MAT4", DIFF_F64, 16, 4 },
-	{ 0x8f49, "GL_DOUBLE_MAT2x3", DIFF_F64, 6, 2 },
-	{ 0x8f4a, "GL_DOUBLE_MAT2x4", DIFF_F64, 8, 2 },
-	{ 0x8f4b, "GL_DOUBLE_MAT3x2", DIFF_F64, 6, 3 },
-	{ 0x8f4c, "GL_DOUBLE_MAT3x4", DIFF_F64, 12, 3 },
-	{ 0x8f4d, "GL_DOUBLE_MAT4x2", DIFF_F64, 8, 4 },
-	{ 0x8f4e, "GL_DOUBLE_MAT4x3", DIFF_F64, 12, 4 },
-};
-
-const struct diff_type *diff_type_lookup(const char *name)
+enum xt_rc diff_tf_varyings(const struct db_tf_layout *l, struct xt_arena *arena,
+			    struct trace_tf_varying **out)
 {
-	char *end;
-	unsigned long value = 0;
-	bool numeric = name[0] >= '0' && name[0] <= '9';
+	struct trace_tf_varying *v = xt_arena_alloc(arena, ((size_t)l->nvaryings + 1) * sizeof *v);
 
-	if (numeric) {
-		value = strtoul(name, &end, 10);
-		if (*end)
-			return NULL;
+	*out = v;
+	if (!v)
+		return XT_ERR_NOMEM;
+	for (uint32_t i = 0; i < l->nvaryings; i++) {
+		const struct db_tf_varying *x = &l->varyings[i];
+		const struct glapi_type *t = glapi_type_by_name(x->type);
+		uint32_t type = t ? t->value : 0;
+		if (!t && x->type[0] >= '0' && x->type[0] <= '9') {
+			char *end;
+			unsigned long value = strtoul(x->type, &end, 10);
+			type = !*end && value <= UINT32_MAX ? (uint32_t)value : 0;
+		}
+		v[i] = (struct trace_tf_varying){ x->name, type, x->size, x->buffer, x->offset };
 	}
-	for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
-		if (numeric ? types[i].value == value : !strcmp(types[i].name, name))
-			return &types[i];
-	return NULL;
+	return XT_OK;
 }
 
 bool diff_tolerance_parse(const char *s, struct diff_options *o)

@@ -73,24 +73,6 @@ void gm_bo_free(struct gm *gm, struct gm_bo *bo)
 		gm_mem_free(&gm->mem, bo);
 }
 
-bool gm_mem_read(struct gm *gm, uint64_t va, void *dst, uint64_t size)
-{
-	uint8_t *p = gm_mem_ptr(&gm->mem, va, size);
-	if (!p)
-		return false;
-	memcpy(dst, p, (size_t)size);
-	return true;
-}
-
-bool gm_mem_write(struct gm *gm, uint64_t va, const void *src, uint64_t size)
-{
-	uint8_t *p = gm_mem_ptr(&gm->mem, va, size);
-	if (!p)
-		return false;
-	memcpy(p, src, (size_t)size);
-	return true;
-}
-
 enum xt_rc gm_submit_ib(struct gm *gm, uint64_t va, uint32_t size_dw)
 {
 	if (!size_dw)
@@ -109,8 +91,6 @@ const struct gm_fault *gm_fault_get(const struct gm *gm, uint64_t i)
 		return NULL;
 	return &gm->faults.recs[i];
 }
-
-void gm_fault_clear(struct gm *gm) { gm->faults.total = 0; }
 
 bool gm_reg_get(const struct gm *gm, uint32_t reg, uint32_t *value)
 {

@@ -58,12 +58,6 @@ void gm_bo_free(struct gm *gm, struct gm_bo *bo);
 /* CPU pointer to the BO's bytes; valid until the BO is freed. */
 void *gm_bo_map(struct gm_bo *bo);
 uint64_t gm_bo_va(const struct gm_bo *bo);
-uint64_t gm_bo_size(const struct gm_bo *bo);
-
-/* CPU access by GPU VA, as the kernel's debugfs would give; false when
- * any byte of the range is unmapped (nothing is copied then). */
-bool gm_mem_read(struct gm *gm, uint64_t va, void *dst, uint64_t size_bytes);
-bool gm_mem_write(struct gm *gm, uint64_t va, const void *src, uint64_t size_bytes);
 
 /* --- execution ---------------------------------------------------------- */
 
@@ -98,11 +92,10 @@ struct gm_fault {
 	char reason[200];
 };
 
-/* Total faults recorded since creation (or gm_fault_clear). */
+/* Total faults recorded since creation. */
 uint64_t gm_fault_count(const struct gm *gm);
 /* The i-th kept record (i < min(count, max_faults_kept)); NULL if none. */
 const struct gm_fault *gm_fault_get(const struct gm *gm, uint64_t i);
-void gm_fault_clear(struct gm *gm);
 /* Short stable name of a kind ("bad-packet", ...). */
 const char *gm_fault_kind_name(enum gm_fault_kind kind);
 

@@ -13,6 +13,13 @@
  * There is only one engine and nothing runs behind the CP's back, so a
  * WAIT_REG_MEM whose condition is false when it executes can never become
  * true: it is reported as an infinite wait and skipped.
+ *
+ * Payloads are read through pm4/'s unpackers (pm4_pkt.h), the ones the
+ * decoder and the tests use, so each packet's layout is decoded in one
+ * place.  The CP keeps its own count checks: it demands what it needs to
+ * execute a packet (a SET_*_REG with a value, a WRITE_DATA with data),
+ * stricter than the database's decoding bounds; after them an unpacker
+ * cannot fail.
  */
 #include <string.h>
 
@@ -27,32 +34,34 @@ static bool pkt_len_ok(struct gm *gm, const char *name, uint32_t n, uint32_t min
 	return false;
 }
 
-static void set_reg_packet(struct gm *gm, unsigned opcode, const uint32_t *p, uint32_t n)
-{
-	enum pm4_reg_space space = opcode == PKT3_SET_CONFIG_REG ? PM4_SPACE_CONFIG :
-				   opcode == PKT3_SET_CONTEXT_REG ? PM4_SPACE_CONTEXT :
-				   opcode == PKT3_SET_SH_REG ? PM4_SPACE_SH : PM4_SPACE_UCONFIG;
-	uint32_t base = pm4_reg_space_base(space), first;
+/* The CP's count check for `name`, then the payload unpacked by `unpack`. */
+#define UNPACK(gm, pkt, name, min, max, unpack, out) \
+	(pkt_len_ok((gm), (name), (pkt)->payload_dw, (min), (max)) && unpack((pkt), (out)) == XT_OK)
 
-	if (!pkt_len_ok(gm, "SET_*_REG", n, 2, PM4_MAX_PAYLOAD_DW))
+static void set_reg_packet(struct gm *gm, const struct pm4_packet *pkt)
+{
+	struct pm4_set_reg s;
+
+	/* INDEX [31:28] changes nothing here. */
+	if (!UNPACK(gm, pkt, "SET_*_REG", 2, PM4_MAX_PAYLOAD_DW, pm4_set_reg_unpack, &s))
 		return;
-	first = base + (p[0] & 0xFFFFu) * 4;  /* [15:0] offset; [31:28] INDEX changes nothing here */
-	for (uint32_t i = 0; i + 1 < n; i++) {
-		uint32_t reg = first + i * 4;
-		if (pm4_reg_space_of(reg) != space) {
+	for (uint32_t i = 0; i < s.num_values; i++) {
+		uint32_t reg = s.reg + i * 4;
+		if (pm4_reg_space_of(reg) != s.space) {
 			gm_fault_record(&gm->faults, GM_FAULT_BAD_REGISTER, reg,
 					"%s register 0x%06x is outside the %s space",
-					pm4_packet_by_opcode(opcode) ? pm4_packet_by_opcode(opcode)->name : "SET",
-					reg, pm4_reg_space_name(space));
+					pm4_packet_by_opcode(s.opcode) ? pm4_packet_by_opcode(s.opcode)->name : "SET",
+					reg, pm4_reg_space_name(s.space));
 			return;
 		}
-		gm_regs_write(&gm->regs, reg, p[1 + i]);
+		gm_regs_write(&gm->regs, reg, s.values[i]);
 	}
 }
 
-static uint64_t addr48(uint32_t lo, uint32_t hi)
+/* A packet's 64-bit address field as the CP uses it: 48 bits. */
+static uint64_t addr48(uint64_t va)
 {
-	return (uint64_t)lo | (uint64_t)(hi & 0xFFFFu) << 32;
+	return va & 0xFFFFFFFFFFFFull;
 }
 
 static bool mem_read32(struct gm *gm, uint64_t va, uint32_t *v, const char *what)
@@ -80,36 +89,33 @@ bool gm_cp_mem_write(struct gm *gm, uint64_t va, const void *src, uint32_t size,
 	return true;
 }
 
-static void copy_data(struct gm *gm, const uint32_t *p, uint32_t n)
+static void copy_data(struct gm *gm, const struct pm4_packet *pkt)
 {
-	uint32_t ctl, src_sel, dst_sel, v[2] = { 0, 0 };
+	struct pm4_copy_data c;
+	uint32_t v[2] = { 0, 0 };
 	unsigned words;
-	uint64_t src, dst;
 
-	if (!pkt_len_ok(gm, "COPY_DATA", n, 5, 5))
+	if (!UNPACK(gm, pkt, "COPY_DATA", 5, 5, pm4_copy_data_unpack, &c))
 		return;
-	ctl = p[0];
-	src_sel = PKT3_COPY_DATA_CONTROL_SRC_SEL_GET(ctl);
-	dst_sel = PKT3_COPY_DATA_CONTROL_DST_SEL_GET(ctl);
-	words = PKT3_COPY_DATA_CONTROL_COUNT_SEL_GET(ctl) ? 2 : 1;
-	src = (uint64_t)p[1] | (uint64_t)p[2] << 32;
-	dst = (uint64_t)p[3] | (uint64_t)p[4] << 32;
+	words = c.count_sel ? 2 : 1;
 
-	switch (src_sel) {
+	/* A register source or destination is the address field's low dword
+	 * as an absolute register dword offset. */
+	switch (c.src_sel) {
 	case V_COPY_DATA_SRC_REG:
 		for (unsigned i = 0; i < words; i++)
-			if (!gm_reg_read_checked(gm, (uint32_t)(p[1] + i) * 4, &v[i]))
+			if (!gm_reg_read_checked(gm, (pm4_lo32(c.src) + i) * 4, &v[i]))
 				return;
 		break;
 	case V_COPY_DATA_SRC_MEM:
 	case V_COPY_DATA_SRC_TC_L2:
 		for (unsigned i = 0; i < words; i++)
-			if (!mem_read32(gm, (src & 0xFFFFFFFFFFFFull) + 4 * i, &v[i], "COPY_DATA"))
+			if (!mem_read32(gm, addr48(c.src) + 4 * i, &v[i], "COPY_DATA"))
 				return;
 		break;
 	case V_COPY_DATA_SRC_IMM:
-		v[0] = p[1];
-		v[1] = p[2];
+		v[0] = pm4_lo32(c.src);
+		v[1] = pm4_hi32(c.src);
 		break;
 	case V_COPY_DATA_SRC_GPU_CLOCK:
 		/* Assumption: a deterministic clock, the packet sequence number. */
@@ -117,73 +123,74 @@ static void copy_data(struct gm *gm, const uint32_t *p, uint32_t n)
 		v[1] = (uint32_t)(gm->seq >> 32);
 		break;
 	default:
-		gm_fault_record(&gm->faults, GM_FAULT_BAD_PACKET, 0, "COPY_DATA SRC_SEL %u is not modelled", src_sel);
+		gm_fault_record(&gm->faults, GM_FAULT_BAD_PACKET, 0, "COPY_DATA SRC_SEL %u is not modelled", c.src_sel);
 		return;
 	}
-	switch (dst_sel) {
+	switch (c.dst_sel) {
 	case V_COPY_DATA_DST_REG:
 	case V_COPY_DATA_DST_MEM_MAPPED_REG_DC:
 		for (unsigned i = 0; i < words; i++)
-			gm_reg_write_checked(gm, (uint32_t)(p[3] + i) * 4, v[i]);
+			gm_reg_write_checked(gm, (pm4_lo32(c.dst) + i) * 4, v[i]);
 		break;
 	case V_COPY_DATA_DST_MEM_SYNC:
 	case V_COPY_DATA_DST_TC_L2:
 	case V_COPY_DATA_DST_MEM_ASYNC:
-		gm_cp_mem_write(gm, dst & 0xFFFFFFFFFFFFull, v, 4 * words, "COPY_DATA");
+		gm_cp_mem_write(gm, addr48(c.dst), v, 4 * words, "COPY_DATA");
 		break;
 	default:
-		gm_fault_record(&gm->faults, GM_FAULT_BAD_PACKET, 0, "COPY_DATA DST_SEL %u is not modelled", dst_sel);
+		gm_fault_record(&gm->faults, GM_FAULT_BAD_PACKET, 0, "COPY_DATA DST_SEL %u is not modelled", c.dst_sel);
 	}
 }
 
-static void write_data(struct gm *gm, const uint32_t *p, uint32_t n)
+static void write_data(struct gm *gm, const struct pm4_packet *pkt)
 {
-	uint32_t dst_sel;
-	bool one;
+	struct pm4_write_data w;
 	uint64_t dst;
 
-	if (!pkt_len_ok(gm, "WRITE_DATA", n, 4, PM4_MAX_PAYLOAD_DW))
+	if (!UNPACK(gm, pkt, "WRITE_DATA", 4, PM4_MAX_PAYLOAD_DW, pm4_write_data_unpack, &w))
 		return;
-	dst_sel = PKT3_WRITE_DATA_CONTROL_DST_SEL_GET(p[0]);
-	one = PKT3_WRITE_DATA_CONTROL_WR_ONE_ADDR_GET(p[0]);
-	dst = addr48(p[1], p[2]);
-	for (uint32_t i = 0; i + 3 < n; i++) {
-		uint32_t v = p[3 + i];
-		switch (dst_sel) {
+	dst = addr48(w.dst);
+	for (uint32_t i = 0; i < w.num_data; i++) {
+		uint32_t v = w.data[i];
+		switch (w.dst_sel) {
 		case V_WRITE_DATA_DST_MEM_MAPPED_REGISTER:
-			if (!gm_reg_write_checked(gm, (p[1] + (one ? 0 : i)) * 4, v))
+			if (!gm_reg_write_checked(gm, (pm4_lo32(w.dst) + (w.wr_one_addr ? 0 : i)) * 4, v))
 				return;
 			break;
 		case V_WRITE_DATA_DST_MEMORY_SYNC:
 		case V_WRITE_DATA_DST_TC_L2:
 		case V_WRITE_DATA_DST_MEM_ASYNC:
-			if (!gm_cp_mem_write(gm, dst + (one ? 0 : 4ull * i), &v, 4, "WRITE_DATA"))
+			if (!gm_cp_mem_write(gm, dst + (w.wr_one_addr ? 0 : 4ull * i), &v, 4, "WRITE_DATA"))
 				return;
 			break;
 		default:
 			gm_fault_record(&gm->faults, GM_FAULT_BAD_PACKET, 0, "WRITE_DATA DST_SEL %u is not modelled",
-					dst_sel);
+					w.dst_sel);
 			return;
 		}
 	}
 }
 
-static void wait_reg_mem(struct gm *gm, const uint32_t *p, uint32_t n)
+static void wait_reg_mem(struct gm *gm, const struct pm4_packet *pkt)
 {
 	static const char *fn_name[8] = { "always", "<", "<=", "==", "!=", ">=", ">", "?" };
+	struct pm4_wait_reg_mem w;
 	uint32_t fn, space, v = 0, ref, mask, x;
+	uint64_t at;
 	bool ok;
 
-	if (!pkt_len_ok(gm, "WAIT_REG_MEM", n, 6, 6))
+	if (!UNPACK(gm, pkt, "WAIT_REG_MEM", 6, 6, pm4_wait_reg_mem_unpack, &w))
 		return;
-	fn = PKT3_WAIT_REG_MEM_OP_FUNCTION_GET(p[0]);
-	space = PKT3_WAIT_REG_MEM_OP_MEM_SPACE_GET(p[0]);
-	ref = p[3];
-	mask = p[4];
+	fn = w.function;
+	space = w.mem_space;
+	ref = w.reference;
+	mask = w.mask;
+	/* A register: the address's low dword as a register dword offset. */
+	at = space == V_WAIT_REG_MEM_SPACE_REGISTER ? pm4_lo32(w.address) * 4ull : addr48(w.address);
 	if (space == V_WAIT_REG_MEM_SPACE_REGISTER) {
-		if (!gm_reg_read_checked(gm, p[1] * 4, &v))
+		if (!gm_reg_read_checked(gm, pm4_lo32(w.address) * 4, &v))
 			return;
-	} else if (!mem_read32(gm, addr48(p[1] & ~3u, p[2]), &v, "WAIT_REG_MEM")) {
+	} else if (!mem_read32(gm, at & ~3ull, &v, "WAIT_REG_MEM")) {
 		return;
 	}
 	x = v & mask;
@@ -200,24 +207,23 @@ static void wait_reg_mem(struct gm *gm, const uint32_t *p, uint32_t n)
 		return;
 	}
 	if (!ok)
-		gm_fault_record(&gm->faults, GM_FAULT_INFINITE_WAIT,
-				space == V_WAIT_REG_MEM_SPACE_REGISTER ? p[1] * 4ull : addr48(p[1], p[2]),
+		gm_fault_record(&gm->faults, GM_FAULT_INFINITE_WAIT, at,
 				"WAIT_REG_MEM on %s 0x%llx: (0x%08x & 0x%08x) %s 0x%08x is false and nothing can change it",
 				space == V_WAIT_REG_MEM_SPACE_REGISTER ? "register" : "memory",
-				space == V_WAIT_REG_MEM_SPACE_REGISTER ? p[1] * 4ull : addr48(p[1], p[2]),
-				v, mask, fn_name[fn & 7], ref);
+				(unsigned long long)at, v, mask, fn_name[fn & 7], ref);
 }
 
-static void event_write_eop(struct gm *gm, const uint32_t *p, uint32_t n)
+static void event_write_eop(struct gm *gm, const struct pm4_packet *pkt)
 {
+	struct pm4_event_write_eop e;
 	uint32_t sel;
 	uint64_t va, data;
 
-	if (!pkt_len_ok(gm, "EVENT_WRITE_EOP", n, 5, 5))
+	if (!UNPACK(gm, pkt, "EVENT_WRITE_EOP", 5, 5, pm4_event_write_eop_unpack, &e))
 		return;
-	sel = PKT3_EVENT_WRITE_EOP_DATA_CNTL_DATA_SEL_GET(p[2]);
-	va = (uint64_t)p[1] | (uint64_t)PKT3_EVENT_WRITE_EOP_DATA_CNTL_ADDRESS_HI_GET(p[2]) << 32;
-	data = (uint64_t)p[3] | (uint64_t)p[4] << 32;
+	sel = e.data_sel;
+	va = e.address;
+	data = e.data;
 	switch (sel) {
 	case V_EOP_DATA_SEL_DISCARD: break;
 	case V_EOP_DATA_SEL_VALUE_32BIT: gm_cp_mem_write(gm, va, &data, 4, "EVENT_WRITE_EOP"); break;
@@ -231,16 +237,17 @@ static void event_write_eop(struct gm *gm, const uint32_t *p, uint32_t n)
 	}
 }
 
-static void load_context_reg_index(struct gm *gm, const uint32_t *p, uint32_t n)
+static void load_context_reg_index(struct gm *gm, const struct pm4_packet *pkt)
 {
+	struct pm4_load_context_reg_index l;
 	uint64_t va;
 	uint32_t reg;
 
-	if (!pkt_len_ok(gm, "LOAD_CONTEXT_REG_INDEX", n, 4, 4))
+	if (!UNPACK(gm, pkt, "LOAD_CONTEXT_REG_INDEX", 4, 4, pm4_load_context_reg_index_unpack, &l))
 		return;
-	va = addr48(p[0] & ~3u, p[1]);
-	reg = PM4_CONTEXT_REG_BASE + (p[2] & 0xFFFFu) * 4;   /* REG_OFFSET [15:0], dwords */
-	for (uint32_t i = 0; i < p[3] && i < 0x400; i++) {
+	va = addr48(l.address) & ~3ull;
+	reg = l.reg;
+	for (uint32_t i = 0; i < l.num_dw && i < 0x400; i++) {
 		uint32_t v;
 		if (!mem_read32(gm, va + 4ull * i, &v, "LOAD_CONTEXT_REG_INDEX"))
 			return;
@@ -277,18 +284,20 @@ static void draw(struct gm *gm, struct gm_draw *d, bool predicated)
 	gm_vgt_draw(gm, d);
 }
 
-static void draw_packet(struct gm *gm, unsigned opcode, const uint32_t *p, uint32_t n, bool pred)
+static void draw_packet(struct gm *gm, const struct pm4_packet *pkt)
 {
+	const unsigned opcode = pkt->opcode;
+	union pm4_payload u;
 	struct gm_draw d;
 	uint32_t isz = index_size(gm_regs_get(&gm->regs, REG_VGT_DMA_INDEX_TYPE));
 
 	memset(&d, 0, sizeof d);
 	switch (opcode) {
 	case PKT3_DRAW_INDEX_AUTO:
-		if (!pkt_len_ok(gm, "DRAW_INDEX_AUTO", n, 2, 2))
+		if (!UNPACK(gm, pkt, "DRAW_INDEX_AUTO", 2, 2, pm4_draw_index_auto_unpack, &u.draw_index_auto))
 			return;
-		d.count = p[0];
-		d.initiator = p[1];
+		d.count = u.draw_index_auto.vertex_count;
+		d.initiator = u.draw_index_auto.draw_initiator;
 		if (VGT_DRAW_INITIATOR_USE_OPAQUE_GET(d.initiator)) {
 			uint32_t filled = gm_regs_get(&gm->regs, REG_VGT_STRMOUT_DRAW_OPAQUE_BUFFER_FILLED_SIZE);
 			uint32_t off = gm_regs_get(&gm->regs, REG_VGT_STRMOUT_DRAW_OPAQUE_OFFSET);
@@ -303,40 +312,51 @@ static void draw_packet(struct gm *gm, unsigned opcode, const uint32_t *p, uint3
 			}
 		}
 		break;
-	case PKT3_DRAW_INDEX_2:
-		if (!pkt_len_ok(gm, "DRAW_INDEX_2", n, 5, 5))
+	case PKT3_DRAW_INDEX_2: {
+		const struct pm4_draw_index_2 *x = &u.draw_index_2;
+		if (!UNPACK(gm, pkt, "DRAW_INDEX_2", 5, 5, pm4_draw_index_2_unpack, &u.draw_index_2))
 			return;
-		gm_regs_write(&gm->regs, REG_VGT_DMA_MAX_SIZE, p[0]);
-		gm_regs_write(&gm->regs, REG_VGT_DMA_BASE, p[1]);
-		gm_regs_write(&gm->regs, REG_VGT_DMA_BASE_HI, p[2]);
+		/* VGT_DMA_BASE_HI gets BASE_ADDR [7:0], the register's only
+		 * field (tests/unit/gpu_model/test_gm_cp.c). */
+		gm_regs_write(&gm->regs, REG_VGT_DMA_MAX_SIZE, x->max_size);
+		gm_regs_write(&gm->regs, REG_VGT_DMA_BASE, pm4_lo32(x->index_base));
+		gm_regs_write(&gm->regs, REG_VGT_DMA_BASE_HI,
+			      VGT_DMA_BASE_HI_BASE_ADDR(pm4_hi32(x->index_base)));
 		d.indexed = true;
-		d.index_va = (uint64_t)p[1] | (uint64_t)VGT_DMA_BASE_HI_BASE_ADDR_GET(p[2]) << 32;
-		d.index_max = p[0];
-		d.count = p[3];
-		d.initiator = p[4];
+		d.index_va = x->index_base;
+		d.index_max = x->max_size;
+		d.count = x->index_count;
+		d.initiator = x->draw_initiator;
 		break;
-	case PKT3_DRAW_INDEX_OFFSET_2:
-		if (!pkt_len_ok(gm, "DRAW_INDEX_OFFSET_2", n, 4, 4))
+	}
+	case PKT3_DRAW_INDEX_OFFSET_2: {
+		const struct pm4_draw_index_offset_2 *x = &u.draw_index_offset_2;
+		if (!UNPACK(gm, pkt, "DRAW_INDEX_OFFSET_2", 4, 4, pm4_draw_index_offset_2_unpack,
+			    &u.draw_index_offset_2))
 			return;
-		gm_regs_write(&gm->regs, REG_VGT_DMA_MAX_SIZE, p[0]);
+		gm_regs_write(&gm->regs, REG_VGT_DMA_MAX_SIZE, x->max_size);
 		d.indexed = true;
-		d.index_va = gm->index_base_va + (uint64_t)p[1] * isz;
-		d.index_max = p[0] > p[1] ? p[0] - p[1] : 0;
-		d.count = p[2];
-		d.initiator = p[3];
+		d.index_va = gm->index_base_va + (uint64_t)x->index_offset * isz;
+		d.index_max = x->max_size > x->index_offset ? x->max_size - x->index_offset : 0;
+		d.count = x->index_count;
+		d.initiator = x->draw_initiator;
 		break;
+	}
 	case PKT3_DRAW_INDIRECT:
 	case PKT3_DRAW_INDEX_INDIRECT: {
+		const struct pm4_draw_indirect *x = &u.draw_indirect;
 		bool ix = opcode == PKT3_DRAW_INDEX_INDIRECT;
 		uint32_t args[5] = { 0 };
 		uint32_t vtx_loc, inst_loc;
-		if (!pkt_len_ok(gm, ix ? "DRAW_INDEX_INDIRECT" : "DRAW_INDIRECT", n, 4, 4))
+		if (!UNPACK(gm, pkt, ix ? "DRAW_INDEX_INDIRECT" : "DRAW_INDIRECT", 4, 4,
+			    pm4_draw_indirect_unpack, &u.draw_indirect))
 			return;
 		for (unsigned i = 0; i < (ix ? 5u : 4u); i++)
-			if (!mem_read32(gm, gm->set_base_va + p[0] + 4ull * i, &args[i], "DRAW_INDIRECT"))
+			if (!mem_read32(gm, gm->set_base_va + x->data_offset + 4ull * i, &args[i],
+					"DRAW_INDIRECT"))
 				return;
-		vtx_loc = PKT3_DRAW_INDIRECT_BASE_VTX_LOC_BASE_VTX_LOC_GET(p[1]);
-		inst_loc = PKT3_DRAW_INDIRECT_START_INST_LOC_START_INST_LOC_GET(p[2]);
+		vtx_loc = x->base_vtx_loc;
+		inst_loc = x->start_inst_loc;
 		/* The CP writes the base vertex / start instance into the user
 		 * SGPR registers named by the packet (docs/gcn-streamout.md
 		 * §5.2). */
@@ -347,7 +367,7 @@ static void draw_packet(struct gm *gm, unsigned opcode, const uint32_t *p, uint3
 		gm->num_instances = args[1];
 		gm_regs_write(&gm->regs, REG_VGT_NUM_INSTANCES, args[1]);
 		d.count = args[0];
-		d.initiator = p[3];
+		d.initiator = x->draw_initiator;
 		if (ix) {
 			d.indexed = true;
 			d.index_va = gm->index_base_va + (uint64_t)args[2] * isz;
@@ -367,14 +387,31 @@ static void draw_packet(struct gm *gm, unsigned opcode, const uint32_t *p, uint3
 				"auto-index draw packet with SOURCE_SELECT = DI_SRC_SEL_DMA");
 		return;
 	}
-	draw(gm, &d, pred);
+	draw(gm, &d, pkt->predicate);
 }
 
 /* ---- dispatch ---------------------------------------------------------------- */
 
-static void execute(struct gm *gm, unsigned opcode, const uint32_t *p, uint32_t n, bool pred)
+/* The value of a one-dword packet (INDEX_BUFFER_SIZE, INDEX_TYPE,
+ * NUM_INSTANCES) after the CP's count check. */
+static bool one_value(struct gm *gm, const struct pm4_packet *pkt, const char *name, uint32_t *v)
 {
-	if (pred && gm->pred_enabled && !gm->pred_draw &&
+	union pm4_payload u;
+
+	if (!pkt_len_ok(gm, name, pkt->payload_dw, 1, 1) || pm4_packet_unpack(pkt, &u) != XT_OK)
+		return false;
+	*v = u.one.value;
+	return true;
+}
+
+static void execute(struct gm *gm, const struct pm4_packet *pkt)
+{
+	const unsigned opcode = pkt->opcode;
+	struct pm4_set_base sb;
+	struct pm4_index_base ib;
+	uint32_t v;
+
+	if (pkt->predicate && gm->pred_enabled && !gm->pred_draw &&
 	    opcode != PKT3_DRAW_INDEX_AUTO && opcode != PKT3_DRAW_INDEX_2 &&
 	    opcode != PKT3_DRAW_INDEX_OFFSET_2 && opcode != PKT3_DRAW_INDIRECT &&
 	    opcode != PKT3_DRAW_INDEX_INDIRECT)
@@ -393,51 +430,51 @@ static void execute(struct gm *gm, unsigned opcode, const uint32_t *p, uint32_t 
 	case PKT3_SET_CONTEXT_REG:
 	case PKT3_SET_SH_REG:
 	case PKT3_SET_UCONFIG_REG:
-		set_reg_packet(gm, opcode, p, n);
+		set_reg_packet(gm, pkt);
 		break;
 	case PKT3_SET_BASE:
-		if (pkt_len_ok(gm, "SET_BASE", n, 3, 3) && PKT3_SET_BASE_BASE_INDEX_BASE_INDEX_GET(p[0]) == 1)
-			gm->set_base_va = addr48(p[1], p[2]);
+		if (UNPACK(gm, pkt, "SET_BASE", 3, 3, pm4_set_base_unpack, &sb) && sb.base_index == 1)
+			gm->set_base_va = sb.address;
 		break;
 	case PKT3_INDEX_BASE:
-		if (pkt_len_ok(gm, "INDEX_BASE", n, 2, 2))
-			gm->index_base_va = addr48(p[0], PKT3_INDEX_BASE_ADDRESS_HI_ADDRESS_HI_GET(p[1]));
+		if (UNPACK(gm, pkt, "INDEX_BASE", 2, 2, pm4_index_base_unpack, &ib))
+			gm->index_base_va = ib.address;
 		break;
 	case PKT3_INDEX_BUFFER_SIZE:
-		if (pkt_len_ok(gm, "INDEX_BUFFER_SIZE", n, 1, 1))
-			gm->index_buffer_size = p[0];
+		if (one_value(gm, pkt, "INDEX_BUFFER_SIZE", &v))
+			gm->index_buffer_size = v;
 		break;
 	case PKT3_INDEX_TYPE:
-		if (pkt_len_ok(gm, "INDEX_TYPE", n, 1, 1)) {
-			if (!index_size(p[0]))
-				gm_fault_record(&gm->faults, GM_FAULT_BAD_PACKET, 0, "INDEX_TYPE %u is reserved", p[0] & 3);
-			gm_regs_write(&gm->regs, REG_VGT_DMA_INDEX_TYPE, p[0]);
+		if (one_value(gm, pkt, "INDEX_TYPE", &v)) {
+			if (!index_size(v))
+				gm_fault_record(&gm->faults, GM_FAULT_BAD_PACKET, 0, "INDEX_TYPE %u is reserved", v & 3);
+			gm_regs_write(&gm->regs, REG_VGT_DMA_INDEX_TYPE, v);
 		}
 		break;
 	case PKT3_NUM_INSTANCES:
-		if (pkt_len_ok(gm, "NUM_INSTANCES", n, 1, 1)) {
-			gm->num_instances = p[0];
-			gm_regs_write(&gm->regs, REG_VGT_NUM_INSTANCES, p[0]);
+		if (one_value(gm, pkt, "NUM_INSTANCES", &v)) {
+			gm->num_instances = v;
+			gm_regs_write(&gm->regs, REG_VGT_NUM_INSTANCES, v);
 		}
 		break;
-	case PKT3_COPY_DATA: copy_data(gm, p, n); break;
-	case PKT3_WRITE_DATA: write_data(gm, p, n); break;
-	case PKT3_WAIT_REG_MEM: wait_reg_mem(gm, p, n); break;
-	case PKT3_EVENT_WRITE: gm_cp_event_write(gm, p, n); break;
-	case PKT3_EVENT_WRITE_EOP: event_write_eop(gm, p, n); break;
-	case PKT3_STRMOUT_BUFFER_UPDATE: gm_cp_strmout_buffer_update(gm, p, n); break;
-	case PKT3_SET_PREDICATION: gm_cp_set_predication(gm, p, n); break;
-	case PKT3_LOAD_CONTEXT_REG_INDEX: load_context_reg_index(gm, p, n); break;
+	case PKT3_COPY_DATA: copy_data(gm, pkt); break;
+	case PKT3_WRITE_DATA: write_data(gm, pkt); break;
+	case PKT3_WAIT_REG_MEM: wait_reg_mem(gm, pkt); break;
+	case PKT3_EVENT_WRITE: gm_cp_event_write(gm, pkt); break;
+	case PKT3_EVENT_WRITE_EOP: event_write_eop(gm, pkt); break;
+	case PKT3_STRMOUT_BUFFER_UPDATE: gm_cp_strmout_buffer_update(gm, pkt); break;
+	case PKT3_SET_PREDICATION: gm_cp_set_predication(gm, pkt); break;
+	case PKT3_LOAD_CONTEXT_REG_INDEX: load_context_reg_index(gm, pkt); break;
 	case PKT3_DRAW_INDEX_AUTO:
 	case PKT3_DRAW_INDEX_2:
 	case PKT3_DRAW_INDEX_OFFSET_2:
 	case PKT3_DRAW_INDIRECT:
 	case PKT3_DRAW_INDEX_INDIRECT:
-		draw_packet(gm, opcode, p, n, pred);
+		draw_packet(gm, pkt);
 		break;
 	default:
 		gm_fault_record(&gm->faults, GM_FAULT_BAD_PACKET, 0, "unknown type-3 opcode 0x%02x (%u payload dwords skipped)",
-				opcode, n);
+				opcode, pkt->payload_dw);
 	}
 }
 
@@ -499,7 +536,7 @@ void gm_cp_run_ib(struct gm *gm, uint64_t va, uint32_t size_dw, unsigned depth)
 					pos += 1 + n;
 					continue;
 				}
-				ib_va = addr48(dw[pos + 1], dw[pos + 2]);
+				ib_va = (uint64_t)dw[pos + 1] | (uint64_t)(dw[pos + 2] & 0xFFFFu) << 32;
 				ib_size = GM_IB_SIZE_GET(dw[pos + 3]);
 				if (!ib_size) {
 					pos += 1 + n;
@@ -526,7 +563,10 @@ void gm_cp_run_ib(struct gm *gm, uint64_t va, uint32_t size_dw, unsigned depth)
 				pos += 1 + n;
 				continue;
 			}
-			execute(gm, opcode, dw + pos + 1, n, pm4_hdr_predicate(hdr));
+			execute(gm, &(struct pm4_packet){
+				.kind = PM4_PKT_TYPE3, .offset_dw = pos, .size_dw = 1 + n, .header = hdr,
+				.opcode = opcode, .predicate = pm4_hdr_predicate(hdr),
+				.compute = pm4_hdr_compute(hdr), .payload_dw = n, .payload = dw + pos + 1 });
 			pos += 1 + n;
 		}
 		if (!chained)

@@ -2,7 +2,8 @@
  * gm_cp_so.c - the CP's streamout, query and predication packets:
  * EVENT_WRITE (SO_VGTSTREAMOUT_FLUSH, SAMPLE_STREAMOUTSTATS[1-3],
  * PIPELINESTAT_START/STOP), STRMOUT_BUFFER_UPDATE and SET_PREDICATION
- * (docs/gcn-streamout.md §5.3, §6.1, §6.5-6.7).
+ * (docs/gcn-streamout.md §5.3, §6.1, §6.5-6.7), payloads read through
+ * pm4/'s unpackers as in gm_cp.c.
  *
  * The VGT keeps each buffer's live write offset in
  * VGT_STRMOUT_BUFFER_OFFSET_n and advances it as it writes.
@@ -15,11 +16,6 @@
 #include <string.h>
 
 #include "gm_priv.h"
-
-static uint64_t addr48(uint32_t lo, uint32_t hi)
-{
-	return (uint64_t)lo | (uint64_t)(hi & 0xFFFFu) << 32;
-}
 
 static void so_flush(struct gm *gm)
 {
@@ -45,17 +41,19 @@ static void sample_streamout_stats(struct gm *gm, unsigned stream, uint64_t va)
 	gm_cp_mem_write(gm, va & ~7ull, v, sizeof v, "SAMPLE_STREAMOUTSTATS");
 }
 
-void gm_cp_event_write(struct gm *gm, const uint32_t *p, uint32_t n)
+void gm_cp_event_write(struct gm *gm, const struct pm4_packet *pkt)
 {
-	uint32_t type;
+	struct pm4_event_write e;
 	int stream = -1;
 
-	if (n != 1 && n != 3) {
-		gm_fault_record(&gm->faults, GM_FAULT_BAD_PACKET, 0, "EVENT_WRITE with %u payload dwords (1 or 3)", n);
+	if (pkt->payload_dw != 1 && pkt->payload_dw != 3) {
+		gm_fault_record(&gm->faults, GM_FAULT_BAD_PACKET, 0, "EVENT_WRITE with %u payload dwords (1 or 3)",
+				pkt->payload_dw);
 		return;
 	}
-	type = PKT3_EVENT_WRITE_EVENT_CNTL_EVENT_TYPE_GET(p[0]);
-	switch (type) {
+	if (pm4_event_write_unpack(pkt, &e) != XT_OK)
+		return;
+	switch (e.event_type) {
 	case V_SO_VGTSTREAMOUT_FLUSH:
 		so_flush(gm);
 		break;
@@ -72,12 +70,12 @@ void gm_cp_event_write(struct gm *gm, const uint32_t *p, uint32_t n)
 		break;       /* cache flushes, partial flushes, syncs: nothing to model */
 	}
 	if (stream >= 0) {
-		if (n != 3) {
+		if (!e.has_address) {
 			gm_fault_record(&gm->faults, GM_FAULT_BAD_PACKET, 0,
 					"SAMPLE_STREAMOUTSTATS%s without an address", stream ? "1-3" : "");
 			return;
 		}
-		sample_streamout_stats(gm, (unsigned)stream, addr48(p[1], p[2]));
+		sample_streamout_stats(gm, (unsigned)stream, e.address);
 	}
 }
 
@@ -94,39 +92,40 @@ static uint32_t mem_value(struct gm *gm, uint64_t va, bool *ok)
 	return v;
 }
 
-void gm_cp_strmout_buffer_update(struct gm *gm, const uint32_t *p, uint32_t n)
+void gm_cp_strmout_buffer_update(struct gm *gm, const struct pm4_packet *pkt)
 {
-	uint32_t ctl, b, src, filled;
+	struct pm4_strmout_buffer_update u;
+	uint32_t b, filled;
 	bool bytes, ok = true;
 
-	if (n != 5) {
+	if (pkt->payload_dw != 5) {
 		gm_fault_record(&gm->faults, GM_FAULT_BAD_PACKET, 0,
-				"STRMOUT_BUFFER_UPDATE with %u payload dwords (expected 5)", n);
+				"STRMOUT_BUFFER_UPDATE with %u payload dwords (expected 5)", pkt->payload_dw);
 		return;
 	}
-	ctl = p[0];
-	b = PKT3_STRMOUT_BUFFER_UPDATE_CONTROL_BUFFER_SELECT_GET(ctl);
-	src = PKT3_STRMOUT_BUFFER_UPDATE_CONTROL_OFFSET_SOURCE_GET(ctl);
+	if (pm4_strmout_buffer_update_unpack(pkt, &u) != XT_OK)
+		return;
+	b = u.buffer_select;
 	/* Assumption (docs/gcn-streamout.md §10.1): DATA_TYPE = bytes applies
 	 * to values in memory only, never to the packet's own offset. */
-	bytes = PKT3_STRMOUT_BUFFER_UPDATE_CONTROL_DATA_TYPE_GET(ctl) == V_STRMOUT_DATA_TYPE_BYTES;
+	bytes = u.data_type == V_STRMOUT_DATA_TYPE_BYTES;
 	filled = gm_regs_get(&gm->regs, REG_VGT_STRMOUT_BUFFER_FILLED_SIZE(b));
 
 	/* The store reads FILLED_SIZE before the offset changes (radeonsi's end
 	 * uses OFFSET_SOURCE NONE, so the order only matters to odd drivers). */
-	if (PKT3_STRMOUT_BUFFER_UPDATE_CONTROL_STORE_BUFFER_FILLED_SIZE_GET(ctl)) {
+	if (u.store_filled_size) {
 		uint32_t v = bytes ? filled * 4 : filled;
-		gm_cp_mem_write(gm, addr48(p[1] & ~3u, p[2]), &v, 4, "STRMOUT_BUFFER_UPDATE");
+		gm_cp_mem_write(gm, u.dst_address & ~3ull, &v, 4, "STRMOUT_BUFFER_UPDATE");
 	}
-	switch (src) {
+	switch (u.offset_source) {
 	case V_STRMOUT_OFFSET_FROM_PACKET:
-		gm_regs_write(&gm->regs, REG_VGT_STRMOUT_BUFFER_OFFSET(b), p[3]);
+		gm_regs_write(&gm->regs, REG_VGT_STRMOUT_BUFFER_OFFSET(b), u.buffer_offset);
 		break;
 	case V_STRMOUT_OFFSET_FROM_VGT_FILLED_SIZE:
 		gm_regs_write(&gm->regs, REG_VGT_STRMOUT_BUFFER_OFFSET(b), filled);
 		break;
 	case V_STRMOUT_OFFSET_FROM_MEM: {
-		uint32_t v = mem_value(gm, addr48(p[3] & ~3u, p[4]), &ok);
+		uint32_t v = mem_value(gm, u.src_address & ~3ull, &ok);
 		if (!ok)
 			return;
 		gm_regs_write(&gm->regs, REG_VGT_STRMOUT_BUFFER_OFFSET(b), bytes ? v / 4 : v);
@@ -158,19 +157,21 @@ static bool primcount_overflow(struct gm *gm, uint64_t va, bool *ready)
 	return v[2] - v[0] != v[3] - v[1];
 }
 
-void gm_cp_set_predication(struct gm *gm, const uint32_t *p, uint32_t n)
+void gm_cp_set_predication(struct gm *gm, const struct pm4_packet *pkt)
 {
-	uint32_t ctl, op;
+	struct pm4_set_predication sp;
+	uint32_t op;
 	uint64_t va;
 	bool visible = true, ready = true;
-	if (n != 2) {
+	if (pkt->payload_dw != 2) {
 		gm_fault_record(&gm->faults, GM_FAULT_BAD_PACKET, 0,
-				"SET_PREDICATION with %u payload dwords (GFX8 form has 2)", n);
+				"SET_PREDICATION with %u payload dwords (GFX8 form has 2)", pkt->payload_dw);
 		return;
 	}
-	ctl = p[1];
-	op = PKT3_SET_PREDICATION_PRED_CONTROL_PRED_OP_GET(ctl);
-	va = (uint64_t)(p[0] & ~0xFu) | (uint64_t)PKT3_SET_PREDICATION_PRED_CONTROL_ADDRESS_HI_GET(ctl) << 32;
+	if (pm4_set_predication_unpack(pkt, &sp) != XT_OK)
+		return;
+	op = sp.pred_op;
+	va = sp.address & ~0xFull;
 	switch (op) {
 	case V_PREDICATION_OP_CLEAR:
 		gm->pred_enabled = false;
@@ -181,7 +182,7 @@ void gm_cp_set_predication(struct gm *gm, const uint32_t *p, uint32_t n)
 		 * this pair into the previous packet's result, so radeonsi's
 		 * "draw if overflow" is DRAW_VISIBLE = 0 over all pairs. */
 		bool ov = primcount_overflow(gm, va, &ready);
-		bool prev_ov = gm->pred_enabled && PKT3_SET_PREDICATION_PRED_CONTROL_CONTINUE_GET(ctl) &&
+		bool prev_ov = gm->pred_enabled && sp.continue_ &&
 			       gm->pred_visible_acc == false;
 		visible = !(ov || prev_ov);
 		break;
@@ -214,5 +215,5 @@ void gm_cp_set_predication(struct gm *gm, const uint32_t *p, uint32_t n)
 	}
 	gm->pred_visible_acc = visible;
 	gm->pred_enabled = true;
-	gm->pred_draw = PKT3_SET_PREDICATION_PRED_CONTROL_DRAW_VISIBLE_GET(ctl) ? visible : !visible;
+	gm->pred_draw = sp.draw_visible ? visible : !visible;
 }

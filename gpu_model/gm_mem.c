@@ -130,4 +130,3 @@ uint8_t *gm_mem_span(struct gm_mem *m, uint64_t va, uint64_t *left)
 
 void *gm_bo_map(struct gm_bo *bo) { return bo->data; }
 uint64_t gm_bo_va(const struct gm_bo *bo) { return bo->va; }
-uint64_t gm_bo_size(const struct gm_bo *bo) { return bo->size; }

@@ -233,9 +233,9 @@ bool gm_cp_mem_write(struct gm *gm, uint64_t va, const void *src, uint32_t size,
 /* CP (gm_cp.c): executes one IB level (and what it chains to). */
 void gm_cp_run_ib(struct gm *gm, uint64_t va, uint32_t size_dw, unsigned depth);
 /* Streamout / query / predication packets (gm_cp_so.c). */
-void gm_cp_event_write(struct gm *gm, const uint32_t *p, uint32_t n);
-void gm_cp_strmout_buffer_update(struct gm *gm, const uint32_t *p, uint32_t n);
-void gm_cp_set_predication(struct gm *gm, const uint32_t *p, uint32_t n);
+void gm_cp_event_write(struct gm *gm, const struct pm4_packet *pkt);
+void gm_cp_strmout_buffer_update(struct gm *gm, const struct pm4_packet *pkt);
+void gm_cp_set_predication(struct gm *gm, const struct pm4_packet *pkt);
 
 /* VGT (gm_vgt.c): executes a draw to completion. */
 void gm_vgt_draw(struct gm *gm, const struct gm_draw *d);

@@ -140,13 +140,6 @@ struct obs_ctx {
  * (paused true): one tf_buffer record per TF binding point with a buffer. */
 void obs_tf_end(const struct obs_ctx *c, uint64_t seq, bool paused);
 
-/* Bytes of one element of a TF varying's type as a tf_buffer layout names
- * it (GL_FLOAT_VEC3: 12); 0 for a type TF cannot capture. */
-uint32_t obs_tf_type_bytes(unsigned type);
-/* Bytes of each component of a float type (4) or double type (8); 0 for
- * integer types and types TF cannot capture. */
-uint32_t obs_tf_type_float_bytes(unsigned type);
-
 /*
  * After glGetQueryObject{i,ui,i64,ui64}v[EXT|ARB] (`func` names it) of query
  * `id` with `pname`: a query record when pname is GL_QUERY_RESULT.

@@ -3,47 +3,14 @@
  * OBS_ prefix so that this header can sit beside any GL header (the
  * capture's generated one, libepoxy's).  Values from the Khronos registry
  * (gl.xml); capture/cap_observe.c checks each against the generated
- * GL_* definitions at compile time.
+ * GL_* definitions at compile time.  The type tokens of TF varyings are
+ * the generated type table's (specs/glapi_types.h).
  */
 #ifndef OBS_GL_ENUMS_H
 #define OBS_GL_ENUMS_H
 
 #define OBS_GL_NO_ERROR 0x0u
 #define OBS_GL_NONE 0x0u
-#define OBS_GL_FLOAT 0x1406u
-#define OBS_GL_INT 0x1404u
-#define OBS_GL_UNSIGNED_INT 0x1405u
-#define OBS_GL_FLOAT_VEC2 0x8b50u
-#define OBS_GL_FLOAT_VEC3 0x8b51u
-#define OBS_GL_FLOAT_VEC4 0x8b52u
-#define OBS_GL_INT_VEC2 0x8b53u
-#define OBS_GL_INT_VEC3 0x8b54u
-#define OBS_GL_INT_VEC4 0x8b55u
-#define OBS_GL_UNSIGNED_INT_VEC2 0x8dc6u
-#define OBS_GL_UNSIGNED_INT_VEC3 0x8dc7u
-#define OBS_GL_UNSIGNED_INT_VEC4 0x8dc8u
-#define OBS_GL_FLOAT_MAT2 0x8b5au
-#define OBS_GL_FLOAT_MAT3 0x8b5bu
-#define OBS_GL_FLOAT_MAT4 0x8b5cu
-#define OBS_GL_FLOAT_MAT2x3 0x8b65u
-#define OBS_GL_FLOAT_MAT2x4 0x8b66u
-#define OBS_GL_FLOAT_MAT3x2 0x8b67u
-#define OBS_GL_FLOAT_MAT3x4 0x8b68u
-#define OBS_GL_FLOAT_MAT4x2 0x8b69u
-#define OBS_GL_FLOAT_MAT4x3 0x8b6au
-#define OBS_GL_DOUBLE 0x140au
-#define OBS_GL_DOUBLE_VEC2 0x8ffcu
-#define OBS_GL_DOUBLE_VEC3 0x8ffdu
-#define OBS_GL_DOUBLE_VEC4 0x8ffeu
-#define OBS_GL_DOUBLE_MAT2 0x8f46u
-#define OBS_GL_DOUBLE_MAT3 0x8f47u
-#define OBS_GL_DOUBLE_MAT4 0x8f48u
-#define OBS_GL_DOUBLE_MAT2x3 0x8f49u
-#define OBS_GL_DOUBLE_MAT2x4 0x8f4au
-#define OBS_GL_DOUBLE_MAT3x2 0x8f4bu
-#define OBS_GL_DOUBLE_MAT3x4 0x8f4cu
-#define OBS_GL_DOUBLE_MAT4x2 0x8f4du
-#define OBS_GL_DOUBLE_MAT4x3 0x8f4eu
 #define OBS_GL_CURRENT_PROGRAM 0x8b8du
 #define OBS_GL_PROGRAM_PIPELINE_BINDING 0x825au
 #define OBS_GL_GEOMETRY_SHADER 0x8dd9u
@@ -82,40 +49,6 @@
 
 /* Every name above, for the compile-time check: X(NAME). */
 #define OBS_GL_ENUM_LIST(X) \
-	X(FLOAT) \
-	X(INT) \
-	X(UNSIGNED_INT) \
-	X(FLOAT_VEC2) \
-	X(FLOAT_VEC3) \
-	X(FLOAT_VEC4) \
-	X(INT_VEC2) \
-	X(INT_VEC3) \
-	X(INT_VEC4) \
-	X(UNSIGNED_INT_VEC2) \
-	X(UNSIGNED_INT_VEC3) \
-	X(UNSIGNED_INT_VEC4) \
-	X(FLOAT_MAT2) \
-	X(FLOAT_MAT3) \
-	X(FLOAT_MAT4) \
-	X(FLOAT_MAT2x3) \
-	X(FLOAT_MAT2x4) \
-	X(FLOAT_MAT3x2) \
-	X(FLOAT_MAT3x4) \
-	X(FLOAT_MAT4x2) \
-	X(FLOAT_MAT4x3) \
-	X(DOUBLE) \
-	X(DOUBLE_VEC2) \
-	X(DOUBLE_VEC3) \
-	X(DOUBLE_VEC4) \
-	X(DOUBLE_MAT2) \
-	X(DOUBLE_MAT3) \
-	X(DOUBLE_MAT4) \
-	X(DOUBLE_MAT2x3) \
-	X(DOUBLE_MAT2x4) \
-	X(DOUBLE_MAT3x2) \
-	X(DOUBLE_MAT3x4) \
-	X(DOUBLE_MAT4x2) \
-	X(DOUBLE_MAT4x3) \
 	X(CURRENT_PROGRAM) \
 	X(PROGRAM_PIPELINE_BINDING) \
 	X(GEOMETRY_SHADER) \

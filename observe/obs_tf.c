@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "glapi_types.h"
 #include "obs_int.h"
 #include "trace_enc.h"
 #include "trace_format.h"
@@ -55,48 +56,12 @@ struct tf_layout {
 	bool from_interface;              /* offsets from GL_OFFSET queries */
 };
 
-uint32_t obs_tf_type_bytes(unsigned type)
+/* Bytes of one element of a TF varying's type (GL_FLOAT_VEC3: 12), from
+ * the type table; 0 for a type TF cannot capture. */
+static uint32_t type_bytes(unsigned type)
 {
-	switch (type) {
-	case OBS_GL_FLOAT: case OBS_GL_INT: case OBS_GL_UNSIGNED_INT: return 4;
-	case OBS_GL_FLOAT_VEC2: case OBS_GL_INT_VEC2: case OBS_GL_UNSIGNED_INT_VEC2: return 8;
-	case OBS_GL_FLOAT_VEC3: case OBS_GL_INT_VEC3: case OBS_GL_UNSIGNED_INT_VEC3: return 12;
-	case OBS_GL_FLOAT_VEC4: case OBS_GL_INT_VEC4: case OBS_GL_UNSIGNED_INT_VEC4: return 16;
-	case OBS_GL_FLOAT_MAT2: return 16;
-	case OBS_GL_FLOAT_MAT3: return 36;
-	case OBS_GL_FLOAT_MAT4: return 64;
-	case OBS_GL_FLOAT_MAT2x3: case OBS_GL_FLOAT_MAT3x2: return 24;
-	case OBS_GL_FLOAT_MAT2x4: case OBS_GL_FLOAT_MAT4x2: return 32;
-	case OBS_GL_FLOAT_MAT3x4: case OBS_GL_FLOAT_MAT4x3: return 48;
-	case OBS_GL_DOUBLE: return 8;
-	case OBS_GL_DOUBLE_VEC2: return 16;
-	case OBS_GL_DOUBLE_VEC3: return 24;
-	case OBS_GL_DOUBLE_VEC4: return 32;
-	case OBS_GL_DOUBLE_MAT2: return 32;
-	case OBS_GL_DOUBLE_MAT3: return 72;
-	case OBS_GL_DOUBLE_MAT4: return 128;
-	case OBS_GL_DOUBLE_MAT2x3: case OBS_GL_DOUBLE_MAT3x2: return 48;
-	case OBS_GL_DOUBLE_MAT2x4: case OBS_GL_DOUBLE_MAT4x2: return 64;
-	case OBS_GL_DOUBLE_MAT3x4: case OBS_GL_DOUBLE_MAT4x3: return 96;
-	}
-	return 0;
-}
-
-uint32_t obs_tf_type_float_bytes(unsigned type)
-{
-	switch (type) {
-	case OBS_GL_FLOAT: case OBS_GL_FLOAT_VEC2: case OBS_GL_FLOAT_VEC3: case OBS_GL_FLOAT_VEC4:
-	case OBS_GL_FLOAT_MAT2: case OBS_GL_FLOAT_MAT3: case OBS_GL_FLOAT_MAT4:
-	case OBS_GL_FLOAT_MAT2x3: case OBS_GL_FLOAT_MAT3x2: case OBS_GL_FLOAT_MAT2x4:
-	case OBS_GL_FLOAT_MAT4x2: case OBS_GL_FLOAT_MAT3x4: case OBS_GL_FLOAT_MAT4x3:
-		return 4;
-	case OBS_GL_DOUBLE: case OBS_GL_DOUBLE_VEC2: case OBS_GL_DOUBLE_VEC3: case OBS_GL_DOUBLE_VEC4:
-	case OBS_GL_DOUBLE_MAT2: case OBS_GL_DOUBLE_MAT3: case OBS_GL_DOUBLE_MAT4:
-	case OBS_GL_DOUBLE_MAT2x3: case OBS_GL_DOUBLE_MAT3x2: case OBS_GL_DOUBLE_MAT2x4:
-	case OBS_GL_DOUBLE_MAT4x2: case OBS_GL_DOUBLE_MAT3x4: case OBS_GL_DOUBLE_MAT4x3:
-		return 8;
-	}
-	return 0;
+	const struct glapi_type *t = glapi_type_by_value(type);
+	return t && t->tf ? (uint32_t)t->components * t->component_bytes : 0;
 }
 
 /* The program whose outputs TF captures: the current program, or the last
@@ -135,7 +100,7 @@ static void layout_compute(struct tf_layout *l)
 		if (l->mode == OBS_GL_SEPARATE_ATTRIBS) {
 			v->buffer = i < MAX_TF_BUFFERS ? i : MAX_TF_BUFFERS - 1;
 			v->offset = 0;
-			l->stride[v->buffer] = obs_tf_type_bytes(v->type) * (uint32_t)v->size;
+			l->stride[v->buffer] = type_bytes(v->type) * (uint32_t)v->size;
 			continue;
 		}
 		if (!strcmp(v->name, "gl_NextBuffer")) {
@@ -152,7 +117,7 @@ static void layout_compute(struct tf_layout *l)
 		if (!strncmp(v->name, "gl_SkipComponents", 17))
 			off += 4u * (uint32_t)atoi(v->name + 17);
 		else
-			off += obs_tf_type_bytes(v->type) * (uint32_t)v->size;
+			off += type_bytes(v->type) * (uint32_t)v->size;
 	}
 	if (l->mode != OBS_GL_SEPARATE_ATTRIBS)
 		l->stride[buf] = off;

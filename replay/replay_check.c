@@ -24,8 +24,9 @@
 #include <string.h>
 
 #include "glapi.h"
-#include "obs.h"
 #include "replay_core.h"
+#include "trace_tf.h"
+#include "xt_arena.h"
 #include "xt_fault.h"
 
 static void detail(struct replay *rp, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -223,37 +224,33 @@ static uint64_t uint_key(const struct trace_value *map, const char *key, uint64_
 	return v && v->tag == TRACE_TAG_UINT ? v->u : dflt;
 }
 
-/* Which vertex and varying byte `off` of a tf_buffer's data belongs to. */
+/* Which vertex and varying byte `off` of a tf_buffer's data belongs to:
+ * the varying of its binding point that starts last at or before it. */
 static void tf_position(char *buf, size_t n, const struct trace_value *obs, uint64_t off)
 {
-	const struct trace_value *layout = trace_value_get(obs, "layout");
-	const struct trace_value *strides = trace_value_get(layout, "strides");
-	const struct trace_value *vars = trace_value_get(layout, "varyings");
-	uint64_t index = uint_key(obs, "index", 0), stride = 0, best_off = 0;
-	const struct trace_value *best = NULL;
+	const uint64_t index = uint_key(obs, "index", UINT64_MAX);
+	const struct trace_tf_varying *best = NULL;
+	struct trace_tf_varying *v;
+	struct xt_arena arena;
+	uint32_t nv;
+	uint64_t stride;
 
 	buf[0] = '\0';
-	if (strides && strides->tag == TRACE_TAG_ARRAY && index < strides->agg.count &&
-	    strides->agg.items[index].tag == TRACE_TAG_UINT)
-		stride = strides->agg.items[index].u;
-	if (!stride)
+	xt_arena_init(&arena, 4096);
+	if (trace_tf_layout_of(obs, &arena, &v, &nv, &stride) || !stride) {
+		xt_arena_fini(&arena);
 		return;
-	uint64_t within = off % stride;
-	for (uint32_t i = 0; vars && vars->tag == TRACE_TAG_ARRAY && i < vars->agg.count; i++) {
-		const struct trace_value *v = &vars->agg.items[i];
-		uint64_t vo = uint_key(v, "offset", UINT64_MAX);
-		if (uint_key(v, "buffer", UINT64_MAX) == index && vo <= within && (!best || vo >= best_off)) {
-			best = v;
-			best_off = vo;
-		}
 	}
-	const struct trace_value *name = best ? trace_value_get(best, "name") : NULL;
-	if (name && name->tag == TRACE_TAG_STRING)
-		snprintf(buf, n, " (vertex %" PRIu64 ", %.*s + %" PRIu64 ")", off / stride,
-			 (int)(name->mem.len < 64 ? name->mem.len : 64), (const char *)name->mem.bytes,
-			 within - best_off);
+	uint64_t within = off % stride;
+	for (uint32_t i = 0; i < nv; i++)
+		if (v[i].buffer == index && v[i].offset <= within && (!best || v[i].offset >= best->offset))
+			best = &v[i];
+	if (best && best->name[0])
+		snprintf(buf, n, " (vertex %" PRIu64 ", %.64s + %" PRIu64 ")", off / stride, best->name,
+			 within - best->offset);
 	else
 		snprintf(buf, n, " (vertex %" PRIu64 ")", off / stride);
+	xt_arena_fini(&arena);
 }
 
 static void bytes_text(char *buf, size_t n, const uint8_t *p, size_t len, size_t at)
@@ -324,41 +321,34 @@ static bool is_nan(const uint8_t *p, uint32_t bytes)
 	       (u & UINT64_C(0x000fffffffffffff));
 }
 
-/* Where the float and double components of one TF buffer's vertices are,
- * from a tf_buffer observation's layout. */
+/* Where the float and double components of one TF buffer's vertices are:
+ * the plan of a tf_buffer observation's layout (trace_tf.h), its spans on
+ * the heap. */
 struct tf_typing {
-	uint64_t stride;
-	uint32_t n;
-	struct tf_span { uint64_t offset, extent; uint32_t float_bytes; } v[32];
+	struct trace_tf_plan plan;
 };
+
+static void typing_fini(struct tf_typing *t)
+{
+	xt_free(t->plan.spans);
+	t->plan.spans = NULL;
+}
 
 static bool typing_of(const struct trace_value *obs, struct tf_typing *t)
 {
-	const struct trace_value *layout = trace_value_get(obs, "layout");
-	const struct trace_value *strides = trace_value_get(layout, "strides");
-	const struct trace_value *vars = trace_value_get(layout, "varyings");
-	const uint64_t index = uint_key(obs, "index", UINT64_MAX);
+	struct xt_arena arena;
+	struct trace_tf_varying *v;
+	struct trace_tf_span *spans = NULL;
+	uint32_t n;
+	uint64_t stride;
 
-	t->stride = 0;
-	t->n = 0;
-	if (!vars || vars->tag != TRACE_TAG_ARRAY || !strides || strides->tag != TRACE_TAG_ARRAY ||
-	    index >= strides->agg.count || strides->agg.items[index].tag != TRACE_TAG_UINT)
-		return false;
-	t->stride = strides->agg.items[index].u;
-	for (uint32_t i = 0; i < vars->agg.count; i++) {
-		const struct trace_value *v = &vars->agg.items[i];
-		const struct trace_value *type = trace_value_get(v, "type");
-		if (uint_key(v, "buffer", UINT64_MAX) != index || !type || type->tag != TRACE_TAG_ENUM)
-			continue;
-		const uint64_t size = uint_key(v, "size", 0);
-		if (t->n == sizeof t->v / sizeof t->v[0] || size > UINT32_MAX)
-			return false;  /* no real layout looks like this */
-		t->v[t->n++] = (struct tf_span){
-			uint_key(v, "offset", UINT64_MAX),
-			(uint64_t)obs_tf_type_bytes((unsigned)type->u) * size,
-			obs_tf_type_float_bytes((unsigned)type->u) };
-	}
-	return t->stride != 0;
+	memset(t, 0, sizeof *t);
+	xt_arena_init(&arena, 4096);
+	if (trace_tf_layout_of(obs, &arena, &v, &n, &stride) == XT_OK && stride &&
+	    (spans = xt_malloc(((size_t)n + 1) * sizeof *spans)))
+		trace_tf_plan(v, n, (uint32_t)uint_key(obs, "index", 0), stride, spans, &t->plan);
+	xt_arena_fini(&arena);
+	return spans != NULL;
 }
 
 /* The float component that byte `d` of the TF data falls in: its size (4
@@ -366,18 +356,13 @@ static bool typing_of(const struct trace_value *obs, struct tf_typing *t)
  * *start, the offset of its first byte. */
 static uint32_t float_component(const struct tf_typing *t, uint64_t d, uint64_t *start)
 {
-	const uint64_t within = d % t->stride;
+	const uint64_t within = d % t->plan.stride;
+	const struct trace_tf_span *s = trace_tf_span_at(&t->plan, within);
 
-	for (uint32_t i = 0; i < t->n; i++) {
-		const struct tf_span *v = &t->v[i];
-		if (v->offset <= within && within - v->offset < v->extent) {
-			if (!v->float_bytes)
-				return 0;
-			*start = d - (within - v->offset) % v->float_bytes;
-			return v->float_bytes;
-		}
-	}
-	return 0;
+	if (!s || (s->type->base != GLAPI_TYPE_FLOAT && s->type->base != GLAPI_TYPE_DOUBLE))
+		return 0;
+	*start = d - (within - trace_tf_component_start(s, within));
+	return s->type->component_bytes;
 }
 
 /*
@@ -399,13 +384,15 @@ static void tf_seen_drop(struct replay *rp, uint64_t buffer)
 		if (rp->tf_seen[i].buffer != buffer)
 			continue;
 		xt_free(rp->tf_seen[i].golden);
+		typing_fini(&rp->tf_seen[i].typing);
 		rp->tf_seen[i] = rp->tf_seen[--rp->ntf_seen];
 		return;
 	}
 }
 
+/* Keeps TF data `gd` / `rd` of `g`, taking `t`'s spans. */
 static void tf_seen_add(struct replay *rp, const struct trace_value *g, const struct trace_value *gd,
-			const struct trace_value *rd, const struct tf_typing *t)
+			const struct trace_value *rd, struct tf_typing *t)
 {
 	struct replay_tf_seen *n = xt_realloc(rp->tf_seen, (rp->ntf_seen + 1) * sizeof *n);
 	uint8_t *bytes = xt_malloc(2 * gd->mem.len + 1);
@@ -414,6 +401,7 @@ static void tf_seen_add(struct replay *rp, const struct trace_value *g, const st
 		rp->tf_seen = n;
 	if (!n || !bytes) {
 		xt_free(bytes);  /* without it, later read-backs compare byte for byte */
+		typing_fini(t);
 		return;
 	}
 	memcpy(bytes, gd->mem.bytes, gd->mem.len);
@@ -501,9 +489,12 @@ static bool differs_only_in_nans(struct replay *rp, const struct trace_value *g,
 	    gd->mem.len != rd->mem.len)
 		return false;
 	if (tf) {
-		if (!typing_of(g, &t) || !nan_only(gd->mem.bytes, rd->mem.bytes, gd->mem.len, 0, &t,
-						  NULL, first))
+		if (!typing_of(g, &t))
 			return false;
+		if (!nan_only(gd->mem.bytes, rd->mem.bytes, gd->mem.len, 0, &t, NULL, first)) {
+			typing_fini(&t);
+			return false;
+		}
 		tf_seen_add(rp, g, gd, rd, &t);
 		return true;
 	}
@@ -694,8 +685,10 @@ void replay_check_fini(struct replay *rp)
 	}
 	xt_free(rp->unsup);
 	xt_free(rp->timers);
-	for (size_t i = 0; i < rp->ntf_seen; i++)
+	for (size_t i = 0; i < rp->ntf_seen; i++) {
 		xt_free(rp->tf_seen[i].golden);
+		typing_fini(&rp->tf_seen[i].typing);
+	}
 	xt_free(rp->tf_seen);
 }
 

@@ -208,7 +208,12 @@ static enum xt_rc artifacts(struct sim *s, struct replay *rp, struct sim_ctx *x,
 		a.pm4 = pm4;
 		a.pm4_dwords = n_dw;
 	}
-	if (state_call && gm_reg_snapshot(s->gm, false, &regs, &count) == XT_OK) {
+	if (state_call) {
+		/* A run without a call's registers would show a difference no
+		 * driver made: fail with gm's message instead. */
+		if ((rc = gm_reg_snapshot(s->gm, false, &regs, &count)) != XT_OK)
+			return XT_FAIL(err, rc, "call %llu: %s", (unsigned long long)call->no,
+				       gm_errmsg(s->gm));
 		a.regs = regs;
 		a.regs_bytes = count * sizeof *regs;
 		xt_hash128_hex(xt_hash128(regs, a.regs_bytes), hash);

@@ -26,18 +26,18 @@ DEPS = {
     "pm4": {"common": ALL, "specs": ALL},
     "isa": {"common": ALL},
     "gpu_model": {"common": ALL, "pm4": ALL, "isa": {"isa.h"}},
-    "driver/compiler": {"common": ALL, "isa": {"isa.h"}},
+    "driver/compiler": {"common": ALL, "specs": {"glapi_types.h"}, "isa": {"isa.h"}},
     "driver/hw": {"common": ALL, "pm4": ALL, "driver/compiler": {"drv_shader.h"}},
-    "driver/st": {"common": ALL, "driver/hw": {"drv_pipe.h"},
+    "driver/st": {"common": ALL, "specs": {"glapi_types.h"}, "driver/hw": {"drv_pipe.h"},
                   "driver/compiler": {"drv_shader.h", "drv_spirv_input.h"}},
     "winsys": {"common": ALL, "gpu_model": {"gm.h"}, "driver/hw": {"drv_winsys.h"}},
     "trace": {"common": ALL, "specs": ALL},
-    "observe": {"common": ALL, "trace": ALL},
+    "observe": {"common": ALL, "specs": {"glapi_types.h"}, "trace": ALL},
     "capture": {"common": ALL, "specs": ALL, "trace": ALL, "observe": ALL},
     "replay": {"common": ALL, "specs": ALL, "trace": ALL, "observe": ALL,
                "driver/st": {"drv.h"}, "winsys": {"ws_gm.h"}, "gpu_model": {"gm.h"}},
     "db": {"common": ALL, "specs": ALL, "trace": ALL},
-    "diff": {"common": ALL, "trace": ALL, "db": ALL, "pm4": ALL},
+    "diff": {"common": ALL, "specs": {"glapi_types.h"}, "trace": ALL, "db": ALL, "pm4": ALL},
     "web": {"common": ALL, "db": ALL, "diff": ALL, "pm4": ALL},
     "cli": {"common": ALL, "specs": ALL, "pm4": ALL, "isa": {"isa.h"}, "trace": ALL,
             "replay": ALL, "db": ALL, "diff": ALL, "web": ALL},
@@ -45,7 +45,7 @@ DEPS = {
 
 # Headers generated into the build directory, by the module that owns them.
 GENERATED = {
-    "glapi.h": "specs", "cap_gl_gen.h": "specs", "pm4_regs_gen.h": "specs",
+    "glapi.h": "specs", "glapi_types.h": "specs", "cap_gl_gen.h": "specs", "pm4_regs_gen.h": "specs",
     "xt_revision.h": "common",
 }
 

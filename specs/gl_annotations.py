@@ -16,7 +16,9 @@ less, and EGL is only C headers here.  This file supplies the rest:
   CAPTURE_HOOKS  hooks of the capture alone (no replay hook): calls after
              which the observations' cached TF state may be stale;
   DRAWS      which arguments of each draw call give its vertex range;
-  PNAME_COUNTS  element counts of glGet*/gl*Parameter pnames that are not 1.
+  PNAME_COUNTS  element counts of glGet*/gl*Parameter pnames that are not 1;
+  TYPES      the shape of each shading-language type token (base type,
+             columns, rows), for gen_gltypes.py.
 
 Size rules are strings in a small language:
   "string"                 NUL-terminated input string
@@ -410,4 +412,53 @@ RET_OBJECTS = {
     "glFenceSync": "SYNC", "glFenceSyncAPPLE": "SYNC",
     "glGetUniformLocation": "UNIFORM_LOCATION", "glGetUniformLocationARB": "UNIFORM_LOCATION",
     "glGetAttribLocation": "ATTRIB_LOCATION", "glGetAttribLocationARB": "ATTRIB_LOCATION",
+}
+
+# The shape of each GL type token of the shading language (GL 4.6 §7.3.1,
+# table 7.3; ES 3.2 table 7.3): base type, columns, rows per column
+# (GL_FLOAT_MAT2x3 has 2 columns of 3 rows).  gl.xml gives the names and
+# values; gen_gltypes.py derives the rest: components = columns * rows, the
+# bytes of one component from TYPE_BASE_BYTES, and which types transform
+# feedback can capture (GL 4.6 §11.1.2.1: not booleans).  Samplers, images
+# and atomic counters have no shape and are not listed.
+TYPE_BASE_BYTES = {"float": 4, "double": 8, "int": 4, "uint": 4, "bool": 4}
+TYPES = {
+    "GL_FLOAT": ("float", 1, 1),
+    "GL_FLOAT_VEC2": ("float", 1, 2),
+    "GL_FLOAT_VEC3": ("float", 1, 3),
+    "GL_FLOAT_VEC4": ("float", 1, 4),
+    "GL_DOUBLE": ("double", 1, 1),
+    "GL_DOUBLE_VEC2": ("double", 1, 2),
+    "GL_DOUBLE_VEC3": ("double", 1, 3),
+    "GL_DOUBLE_VEC4": ("double", 1, 4),
+    "GL_INT": ("int", 1, 1),
+    "GL_INT_VEC2": ("int", 1, 2),
+    "GL_INT_VEC3": ("int", 1, 3),
+    "GL_INT_VEC4": ("int", 1, 4),
+    "GL_UNSIGNED_INT": ("uint", 1, 1),
+    "GL_UNSIGNED_INT_VEC2": ("uint", 1, 2),
+    "GL_UNSIGNED_INT_VEC3": ("uint", 1, 3),
+    "GL_UNSIGNED_INT_VEC4": ("uint", 1, 4),
+    "GL_BOOL": ("bool", 1, 1),
+    "GL_BOOL_VEC2": ("bool", 1, 2),
+    "GL_BOOL_VEC3": ("bool", 1, 3),
+    "GL_BOOL_VEC4": ("bool", 1, 4),
+    "GL_FLOAT_MAT2": ("float", 2, 2),
+    "GL_FLOAT_MAT3": ("float", 3, 3),
+    "GL_FLOAT_MAT4": ("float", 4, 4),
+    "GL_FLOAT_MAT2x3": ("float", 2, 3),
+    "GL_FLOAT_MAT2x4": ("float", 2, 4),
+    "GL_FLOAT_MAT3x2": ("float", 3, 2),
+    "GL_FLOAT_MAT3x4": ("float", 3, 4),
+    "GL_FLOAT_MAT4x2": ("float", 4, 2),
+    "GL_FLOAT_MAT4x3": ("float", 4, 3),
+    "GL_DOUBLE_MAT2": ("double", 2, 2),
+    "GL_DOUBLE_MAT3": ("double", 3, 3),
+    "GL_DOUBLE_MAT4": ("double", 4, 4),
+    "GL_DOUBLE_MAT2x3": ("double", 2, 3),
+    "GL_DOUBLE_MAT2x4": ("double", 2, 4),
+    "GL_DOUBLE_MAT3x2": ("double", 3, 2),
+    "GL_DOUBLE_MAT3x4": ("double", 3, 4),
+    "GL_DOUBLE_MAT4x2": ("double", 4, 2),
+    "GL_DOUBLE_MAT4x3": ("double", 4, 3),
 }

@@ -42,7 +42,6 @@ const char *trace_apitrace_container(const struct trace_apitrace *r)
 	return trace_at_stream_kind(r->st);
 }
 const struct xt_err *trace_apitrace_err(const struct trace_apitrace *r) { return &r->err; }
-uint64_t trace_apitrace_late_leaves(const struct trace_apitrace *r) { return r->late_leaves; }
 
 uint64_t trace_apitrace_stream_offset(const struct trace_apitrace *r)
 {
@@ -354,7 +353,6 @@ static enum xt_rc parse_leave(struct trace_apitrace *r)
 		xt_arena_init(&dropped.arena, 4096);
 		rc = call_details(r, &dropped, true);
 		xt_arena_fini(&dropped.arena);
-		r->late_leaves++;
 		return rc;
 	}
 	struct slot *s = slot_of(r, no);

@@ -158,9 +158,6 @@ const struct trace_at_property *trace_apitrace_properties(const struct trace_api
 const char *trace_apitrace_container(const struct trace_apitrace *r);
 /* Bytes of the decompressed stream consumed so far. */
 uint64_t trace_apitrace_stream_offset(const struct trace_apitrace *r);
-/* LEAVE events that came after their call had to be delivered (more than
- * TRACE_AT_MAX_IN_FLIGHT calls later) and were dropped. */
-uint64_t trace_apitrace_late_leaves(const struct trace_apitrace *r);
 
 /* Calls waiting for their LEAVE beyond which the oldest is delivered
  * incomplete (a thread blocked in a call forever must not exhaust memory). */

@@ -54,7 +54,6 @@ struct trace_apitrace {
 	uint64_t head;                /* oldest call not yet delivered */
 	uint64_t next_no;             /* number of the next ENTER */
 	struct slot *delivered;       /* the slot lent out by _next() */
-	uint64_t late_leaves;
 	struct xt_buf scratch;        /* strings / blobs that straddle pieces */
 	bool failed;
 };

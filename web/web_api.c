@@ -32,41 +32,19 @@
 /* Listing limits, so that a huge database costs bounded time per request. */
 #define MAX_LIST 200000u
 
-static void jstr(struct xt_buf *b, const char *s)
+static void json_run(struct xt_jw *w, const struct db_run_info *r)
 {
-	if (s)
-		xt_json_cstr(b, s);
-	else
-		xt_buf_append(b, "null", 4);
+	db_run_json(w, r, false);
 }
 
-static void json_run(struct xt_buf *b, const struct db_run_info *r)
+/* The reply is the document `w` wrote.  Out of memory shows in the body
+ * (web_server.c answers 503); a document the code left malformed is a 500. */
+static void reply_json(struct web_reply *r, const struct xt_jw *w)
 {
-	xt_buf_printf(b, "{\"id\":%" PRId64 ",\"trace_id\":%" PRId64 ",\"trace_hash\":", r->id,
-		      r->trace_id);
-	jstr(b, r->trace_hash);
-	xt_buf_append(b, ",\"program\":", 11);
-	jstr(b, r->program);
-	xt_buf_printf(b, ",\"golden\":%s,\"backend\":", r->golden ? "true" : "false");
-	jstr(b, r->backend);
-	xt_buf_append(b, ",\"revision\":", 12);
-	jstr(b, r->revision);
-	xt_buf_append(b, ",\"gl_renderer\":", 15);
-	jstr(b, r->gl_renderer);
-	xt_buf_append(b, ",\"label\":", 9);
-	jstr(b, r->label);
-	xt_buf_append(b, ",\"started_at\":", 14);
-	jstr(b, r->started_at);
-	xt_buf_append(b, ",\"status\":", 10);
-	jstr(b, r->status);
-	xt_buf_append(b, ",\"summary\":", 11);
-	jstr(b, r->summary);
-	xt_buf_printf(b, ",\"observations\":%" PRId64 ",\"data_bytes\":%" PRId64 "}",
-		      r->observations, r->data_bytes);
-}
-
-static void reply_json(struct web_reply *r)
-{
+	if (xt_jw_done(w) == XT_ERR_INTERNAL) {
+		web_error(r, 500, "internal error: malformed JSON reply");
+		return;
+	}
 	r->status = 200;
 	r->content_type = "application/json";
 }
@@ -74,7 +52,7 @@ static void reply_json(struct web_reply *r)
 /* ---- /api/runs ------------------------------------------------------------ */
 
 struct list_ctx {
-	struct xt_buf *b;
+	struct xt_jw *w;
 	uint64_t n;
 };
 
@@ -83,23 +61,24 @@ static enum xt_rc list_run(const struct db_run_info *run, void *ctx)
 	struct list_ctx *l = ctx;
 	if (l->n >= MAX_LIST)
 		return XT_OK;
-	if (l->n++)
-		xt_buf_append(l->b, ",", 1);
-	json_run(l->b, run);
+	l->n++;
+	json_run(l->w, run);
 	return XT_OK;
 }
 
-static void api_runs(struct web_req *q, struct web_reply *r)
+static void api_runs(struct web_req *q, struct web_reply *r, struct xt_jw *w)
 {
-	struct list_ctx l = { &r->body, 0 };
-	xt_buf_append(&r->body, "{\"runs\":[", 9);
+	struct list_ctx l = { w, 0 };
+	xt_jw_obj(w);
+	xt_jw_karr(w, "runs");
 	enum xt_rc rc = db_runs_list(q->db, 0, list_run, &l);
 	if (rc) {
 		web_db_error(r, q->db, rc);
 		return;
 	}
-	xt_buf_append(&r->body, "]}", 2);
-	reply_json(r);
+	xt_jw_end(w);
+	xt_jw_end(w);
+	reply_json(r, w);
 }
 
 /* ---- /api/runs/RUN --------------------------------------------------------- */
@@ -107,19 +86,24 @@ static void api_runs(struct web_req *q, struct web_reply *r)
 static enum xt_rc list_call(const struct db_call_art_row *row, void *ctx)
 {
 	struct list_ctx *l = ctx;
+	struct xt_jw *w = l->w;
 	if (l->n >= MAX_LIST)
 		return XT_OK;
-	xt_buf_printf(l->b, "%s{\"call\":%" PRIu64 ",\"function\":", l->n++ ? "," : "", row->call_no);
-	jstr(l->b, row->function);
-	xt_buf_printf(l->b, ",\"pm4_dwords\":%" PRIu32 ",\"regs\":%s,\"program\":%" PRIu32
-		      ",\"frame_end\":%s}", row->pm4_dwords, row->regs_hash ? "true" : "false",
-		      row->program, row->frame_end ? "true" : "false");
+	l->n++;
+	xt_jw_obj(w);
+	xt_jw_ku64(w, "call", row->call_no);
+	xt_jw_kstr(w, "function", row->function);
+	xt_jw_ku64(w, "pm4_dwords", row->pm4_dwords);
+	xt_jw_kbool(w, "regs", row->regs_hash != NULL);
+	xt_jw_ku64(w, "program", row->program);
+	xt_jw_kbool(w, "frame_end", row->frame_end);
+	xt_jw_end(w);
 	return XT_OK;
 }
 
-/* Appends the observations of `run` (of call `only`, or all when
- * only == UINT64_MAX) as a JSON array of objects. */
-static enum xt_rc list_obs(struct db *db, int64_t run, uint64_t only, struct xt_buf *b)
+/* The observations of `run` (of call `only`, or all when only ==
+ * UINT64_MAX) as a JSON array of objects. */
+static enum xt_rc list_obs(struct db *db, int64_t run, uint64_t only, struct xt_jw *w)
 {
 	struct db_obs_iter *it;
 	struct db_obs_row o;
@@ -128,22 +112,23 @@ static enum xt_rc list_obs(struct db *db, int64_t run, uint64_t only, struct xt_
 
 	if (rc)
 		return rc;
-	xt_buf_append(b, "[", 1);
+	xt_jw_arr(w);
 	while ((rc = db_obs_iter_next(it, &o)) == XT_OK) {
 		if ((only != UINT64_MAX && o.call_no != only) || n >= MAX_LIST)
 			continue;
-		xt_buf_printf(b, "%s{\"call\":%" PRIu64 ",\"kind\":", n++ ? "," : "", o.call_no);
-		jstr(b, o.kind);
-		xt_buf_printf(b, ",\"index\":%" PRIu32 ",\"function\":", o.index);
-		jstr(b, o.function);
-		xt_buf_append(b, ",\"fields\":", 10);
-		jstr(b, o.fields_json);
-		xt_buf_printf(b, ",\"data_bytes\":%" PRId64 ",\"hash\":", o.data_bytes);
-		jstr(b, o.blob_hash);
-		xt_buf_append(b, "}", 1);
+		n++;
+		xt_jw_obj(w);
+		xt_jw_ku64(w, "call", o.call_no);
+		xt_jw_kstr(w, "kind", o.kind);
+		xt_jw_ku64(w, "index", o.index);
+		xt_jw_kstr(w, "function", o.function);
+		xt_jw_kstr(w, "fields", o.fields_json);
+		xt_jw_ki64(w, "data_bytes", o.data_bytes);
+		xt_jw_kstr(w, "hash", o.blob_hash);
+		xt_jw_end(w);
 	}
 	db_obs_iter_close(it);
-	xt_buf_append(b, "]", 1);
+	xt_jw_end(w);
 	return rc == XT_ERR_EOF ? XT_OK : rc;
 }
 
@@ -162,68 +147,69 @@ static bool get_run(struct web_req *q, struct web_reply *r, const char *s, struc
 	return true;
 }
 
-static void api_run(struct web_req *q, struct web_reply *r, int64_t id)
+/* The rest of the run's object (web_api wrote "run"). */
+static void api_run(struct web_req *q, struct web_reply *r, struct xt_jw *w, int64_t id)
 {
-	struct list_ctx l = { &r->body, 0 };
+	struct list_ctx l = { w, 0 };
 	enum xt_rc rc;
 
-	xt_buf_append(&r->body, ",\"calls\":[", 10);
+	xt_jw_karr(w, "calls");
 	rc = db_call_art_list(q->db, id, 0, 0, list_call, &l);
-	xt_buf_append(&r->body, "],\"observations\":", 17);
-	rc = rc ? rc : list_obs(q->db, id, UINT64_MAX, &r->body);
+	xt_jw_end(w);
+	xt_jw_key(w, "observations");
+	rc = rc ? rc : list_obs(q->db, id, UINT64_MAX, w);
 	if (rc) {
 		web_db_error(r, q->db, rc);
 		return;
 	}
-	xt_buf_append(&r->body, "}", 1);
-	reply_json(r);
+	xt_jw_end(w);
+	reply_json(r, w);
 }
 
 /* ---- one call of one run ----------------------------------------------------- */
 
-static void json_text_or_null(struct xt_buf *b, const struct xt_buf *t, bool have)
+static void json_text_or_null(struct xt_jw *w, const struct xt_buf *t, bool have)
 {
-	b->failed |= t->failed;
+	w->b->failed |= t->failed;
 	if (have)
-		xt_json_str(b, (const char *)t->data, t->len);
+		xt_jw_strn(w, (const char *)t->data, t->len);
 	else
-		xt_buf_append(b, "null", 4);
+		xt_jw_null(w);
 }
 
-/* Appends the TF table of observation (call, tf_buffer, index) of `run`
- * ("null" when it cannot be decoded). */
-static void json_tf(struct db *db, int64_t run, uint64_t call, uint32_t index, struct xt_buf *b)
+/* The TF table of observation (call, tf_buffer, index) of `run` (null
+ * when it cannot be decoded). */
+static void json_tf(struct db *db, int64_t run, uint64_t call, uint32_t index, struct xt_jw *w)
 {
 	struct xt_arena arena;
 	struct web_tf t;
 
 	xt_arena_init(&arena, 1 << 16);
 	if (web_tf_load(db, run, call, index, &arena, &t) || !t.have) {
-		xt_buf_append(b, "null", 4);
+		xt_jw_null(w);
 		xt_arena_fini(&arena);
 		return;
 	}
-	xt_buf_append(b, "{\"columns\":[", 12);
-	for (uint32_t c = 0; c < t.ncomp; c++) {
-		if (c)
-			xt_buf_append(b, ",", 1);
-		jstr(b, t.comp_name[c]);
-	}
-	xt_buf_append(b, "],\"rows\":[", 10);
+	xt_jw_obj(w);
+	xt_jw_karr(w, "columns");
+	for (uint32_t c = 0; c < t.ncomp; c++)
+		xt_jw_str(w, t.comp_name[c]);
+	xt_jw_end(w);
+	xt_jw_karr(w, "rows");
 	for (uint32_t v = 0; v < t.nvertices; v++) {
-		xt_buf_append(b, v ? ",[" : "[", v ? 2 : 1);
-		for (uint32_t c = 0; c < t.ncomp; c++) {
-			if (c)
-				xt_buf_append(b, ",", 1);
-			xt_json_num(b, web_tf_value(&t, v, c), t.comp_scalar[c] == DIFF_F32);
-		}
-		xt_buf_append(b, "]", 1);
+		xt_jw_arr(w);
+		for (uint32_t c = 0; c < t.ncomp; c++)
+			xt_jw_num(w, web_tf_value(&t, v, c), t.comp_scalar[c] == DIFF_F32);
+		xt_jw_end(w);
 	}
-	xt_buf_append(b, "]}", 2);
+	xt_jw_end(w);
+	xt_jw_end(w);
 	xt_arena_fini(&arena);
 }
 
-static void api_run_call(struct web_req *q, struct web_reply *r, int64_t id, uint64_t call)
+/* The rest of the run's object (web_api wrote "run"). */
+static void api_run_call(struct web_req *q, struct web_reply *r, struct xt_jw *w, int64_t id,
+			 uint64_t call)
 {
 	struct xt_arena arena;
 	struct db_call_art_row row;
@@ -241,25 +227,25 @@ static void api_run_call(struct web_req *q, struct web_reply *r, int64_t id, uin
 	if (rc && rc != XT_ERR_NOT_FOUND)
 		goto fail;
 	rc = XT_OK;
-	xt_buf_printf(&r->body, ",\"call\":%" PRIu64 ",\"function\":", call);
-	jstr(&r->body, have_art ? row.function : NULL);
-	xt_buf_append(&r->body, ",\"pm4\":", 7);
+	xt_jw_ku64(w, "call", call);
+	xt_jw_kstr(w, "function", have_art ? row.function : NULL);
+	xt_jw_key(w, "pm4");
 	if (have_art && row.pm4_hash) {
 		if ((rc = db_blob_get(q->db, row.pm4_hash, &blob)))
 			goto fail;
 		pm4_decode((const uint32_t *)blob.data, (uint32_t)(blob.len / 4),
 			   &(struct pm4_decode_opts){ .name = "PM4" }, &text, NULL);
 	}
-	json_text_or_null(&r->body, &text, have_art && row.pm4_hash);
-	xt_buf_append(&r->body, ",\"regs\":", 8);
+	json_text_or_null(w, &text, have_art && row.pm4_hash);
+	xt_jw_key(w, "regs");
 	xt_buf_reset(&text);
 	if (have_art && row.regs_hash) {
 		if ((rc = db_blob_get(q->db, row.regs_hash, &blob)))
 			goto fail;
 		diff_regs_decode((const uint32_t *)blob.data, blob.len / 8, NULL, 0, "registers", &text);
 	}
-	json_text_or_null(&r->body, &text, have_art && row.regs_hash);
-	xt_buf_append(&r->body, ",\"regs_changed\":", 16);
+	json_text_or_null(w, &text, have_art && row.regs_hash);
+	xt_jw_key(w, "regs_changed");
 	xt_buf_reset(&text);
 	if (have_art && row.regs_hash && prev) {
 		if ((rc = db_blob_get(q->db, prev, &prevb)))
@@ -267,33 +253,26 @@ static void api_run_call(struct web_req *q, struct web_reply *r, int64_t id, uin
 		diff_regs_decode((const uint32_t *)blob.data, blob.len / 8,
 				 (const uint32_t *)prevb.data, prevb.len / 8, "changed registers", &text);
 	}
-	json_text_or_null(&r->body, &text, have_art && row.regs_hash && prev);
-	xt_buf_printf(&r->body, ",\"program\":%" PRIu32 ",\"shader\":", have_art ? row.program : 0);
+	json_text_or_null(w, &text, have_art && row.regs_hash && prev);
+	xt_jw_ku64(w, "program", have_art ? row.program : 0);
 	char hash[33];
 	bool have_sh = have_art && row.program && db_shader_hash(q->db, id, row.program, hash) == XT_OK &&
 		       db_blob_get(q->db, hash, &blob) == XT_OK;
+	xt_jw_key(w, "shader");
 	if (have_sh)
-		xt_json_str(&r->body, (const char *)blob.data, blob.len);
+		xt_jw_strn(w, (const char *)blob.data, blob.len);
 	else
-		xt_buf_append(&r->body, "null", 4);
+		xt_jw_null(w);
 	/* Observations of the call, TF buffers decoded. */
-	xt_buf_append(&r->body, ",\"observations\":", 16);
-	struct xt_buf obs = XT_BUF_INIT;
-	if ((rc = list_obs(q->db, id, call, &obs))) {
-		xt_buf_fini(&obs);
+	xt_jw_key(w, "observations");
+	if ((rc = list_obs(q->db, id, call, w)))
 		goto fail;
-	}
-	xt_buf_append(&r->body, obs.data, obs.len);
-	r->body.failed |= obs.failed;
-	xt_buf_fini(&obs);
-	xt_buf_append(&r->body, ",\"tf\":[", 7);
-	for (uint32_t i = 0; i < 4; i++) {
-		if (i)
-			xt_buf_append(&r->body, ",", 1);
-		json_tf(q->db, id, call, i, &r->body);
-	}
-	xt_buf_append(&r->body, "]}", 2);
-	reply_json(r);
+	xt_jw_karr(w, "tf");
+	for (uint32_t i = 0; i < 4; i++)
+		json_tf(q->db, id, call, i, w);
+	xt_jw_end(w);
+	xt_jw_end(w);
+	reply_json(r, w);
 	goto done;
 fail:
 	web_db_error(r, q->db, rc);
@@ -365,7 +344,8 @@ static enum xt_rc tl_obs(const struct diff_obs *d, void *ctx)
 	return tl_add(ctx, d->call_no, d->function, TL_OBS);
 }
 
-static void api_diff(struct web_req *q, struct web_reply *r, int64_t a, int64_t b)
+/* The rest of the diff's object (web_api wrote "run_a" and "run_b"). */
+static void api_diff(struct web_req *q, struct web_reply *r, struct xt_jw *w, int64_t a, int64_t b)
 {
 	struct tl t = { 0 };
 	struct diff_options o = { .max_items = 1 };
@@ -392,35 +372,45 @@ static void api_diff(struct web_req *q, struct web_reply *r, int64_t a, int64_t 
 	}
 	/* Entries were appended in three sorted passes: sort, then merge. */
 	qsort(t.v, t.n, sizeof *t.v, tl_cmp);
-	struct xt_buf *B = &r->body;
-	xt_buf_printf(B, ",\"observations\":{\"pairs\":%" PRIu64 ",\"different\":%" PRIu64
-		      ",\"only_a\":%" PRIu64 ",\"only_b\":%" PRIu64 ",\"components_differ\":%" PRIu64
-		      "},\"calls_summary\":{\"with_artifacts_a\":%" PRIu64 ",\"with_artifacts_b\":%"
-		      PRIu64 ",\"differ\":%" PRIu64 ",\"first_divergent\":", os.pairs, os.different,
-		      os.only_a, os.only_b, os.components_differ, cs.calls_a, cs.calls_b, cs.differ);
+	xt_jw_kobj(w, "observations");
+	xt_jw_ku64(w, "pairs", os.pairs);
+	xt_jw_ku64(w, "different", os.different);
+	xt_jw_ku64(w, "only_a", os.only_a);
+	xt_jw_ku64(w, "only_b", os.only_b);
+	xt_jw_ku64(w, "components_differ", os.components_differ);
+	xt_jw_end(w);
+	xt_jw_kobj(w, "calls_summary");
+	xt_jw_ku64(w, "with_artifacts_a", cs.calls_a);
+	xt_jw_ku64(w, "with_artifacts_b", cs.calls_b);
+	xt_jw_ku64(w, "differ", cs.differ);
 	if (cs.diverged) {
-		xt_buf_printf(B, "{\"call\":%" PRIu64 ",\"function\":", cs.first_call);
-		jstr(B, cs.first_function);
-		xt_buf_append(B, "}", 1);
+		xt_jw_kobj(w, "first_divergent");
+		xt_jw_ku64(w, "call", cs.first_call);
+		xt_jw_kstr(w, "function", cs.first_function);
+		xt_jw_end(w);
 	} else {
-		xt_buf_append(B, "null", 4);
+		xt_jw_knull(w, "first_divergent");
 	}
-	xt_buf_append(B, "},\"timeline\":[", 14);
-	size_t out = 0;
+	xt_jw_end(w);
+	xt_jw_karr(w, "timeline");
 	for (size_t i = 0; i < t.n; i++) {
 		uint8_t f = t.v[i].flags;
 		while (i + 1 < t.n && t.v[i + 1].call == t.v[i].call)
 			f |= t.v[++i].flags;
-		xt_buf_printf(B, "%s{\"call\":%" PRIu64 ",\"function\":", out++ ? "," : "", t.v[i].call);
-		jstr(B, t.v[i].function);
-		xt_buf_printf(B, ",\"pm4\":%s,\"regs\":%s,\"shader\":%s,\"obs\":%s,\"one_sided\":%s}",
-			      f & TL_PM4 ? "true" : "false", f & TL_REGS ? "true" : "false",
-			      f & TL_SHADER ? "true" : "false", f & TL_OBS ? "true" : "false",
-			      f & TL_ONE_SIDED ? "true" : "false");
+		xt_jw_obj(w);
+		xt_jw_ku64(w, "call", t.v[i].call);
+		xt_jw_kstr(w, "function", t.v[i].function);
+		xt_jw_kbool(w, "pm4", f & TL_PM4);
+		xt_jw_kbool(w, "regs", f & TL_REGS);
+		xt_jw_kbool(w, "shader", f & TL_SHADER);
+		xt_jw_kbool(w, "obs", f & TL_OBS);
+		xt_jw_kbool(w, "one_sided", f & TL_ONE_SIDED);
+		xt_jw_end(w);
 	}
-	xt_buf_append(B, "]}", 2);
+	xt_jw_end(w);
+	xt_jw_end(w);
 	free(t.v);
-	reply_json(r);
+	reply_json(r, w);
 }
 
 /* ---- /api/diff/A/B/calls/CALL ---------------------------------------------------- */
@@ -431,8 +421,8 @@ static const char *op_name(enum diff_edit_op op)
 	return n[op];
 }
 
-/* Appends one packet decoded, without the decoder's begin / end lines. */
-static void json_packet(struct xt_buf *b, const uint32_t *dw, const struct diff_packet *p)
+/* One packet decoded, without the decoder's begin / end lines, as a string. */
+static void json_packet(struct xt_jw *w, const uint32_t *dw, const struct diff_packet *p)
 {
 	struct xt_buf t = XT_BUF_INIT;
 	pm4_decode(dw + p->offset_dw, p->size_dw, NULL, &t, NULL);
@@ -450,59 +440,46 @@ static void json_packet(struct xt_buf *b, const uint32_t *dw, const struct diff_
 		else
 			e = s;
 	}
-	xt_json_str(b, s ? s : "", s ? (size_t)(e - s) : 0);
-	b->failed |= t.failed;
+	xt_jw_strn(w, s ? s : "", s ? (size_t)(e - s) : 0);
+	w->b->failed |= t.failed;
 	xt_buf_fini(&t);
 }
 
 static enum xt_rc call_detail(const struct diff_call *c, void *ctx)
 {
-	struct xt_buf *b = ctx;
-	xt_buf_append(b, ",\"fields\":[", 11);
-	for (size_t i = 0; i < c->nfields; i++) {
-		const struct diff_field *f = &c->fields[i];
-		char name[160];
-		if (f->reg_name)
-			snprintf(name, sizeof name, "%s%s%s", f->reg_name, f->field ? "." : "",
-				 f->field ? f->field : "");
-		else
-			snprintf(name, sizeof name, "0x%05" PRIx32, f->reg);
-		xt_buf_printf(b, "%s{\"name\":", i ? "," : "");
-		jstr(b, name);
-		xt_buf_printf(b, ",\"a\":%" PRIu32 ",\"b\":%" PRIu32 ",\"a_name\":", f->a, f->b);
-		jstr(b, f->a_name);
-		xt_buf_append(b, ",\"b_name\":", 10);
-		jstr(b, f->b_name);
-		xt_buf_printf(b, ",\"in_a\":%s,\"in_b\":%s}", f->in_a ? "true" : "false",
-			      f->in_b ? "true" : "false");
-	}
-	xt_buf_append(b, "],\"packets\":[", 13);
+	struct xt_jw *w = ctx;
+	xt_jw_karr(w, "fields");
+	for (size_t i = 0; i < c->nfields; i++)
+		diff_field_json(w, &c->fields[i], false);
+	xt_jw_end(w);
+	xt_jw_karr(w, "packets");
 	for (size_t i = 0; i < c->nedits && i < MAX_LIST; i++) {
 		const struct diff_edit *e = &c->edits[i];
-		xt_buf_printf(b, "%s{\"op\":\"%s\",\"a\":", i ? "," : "", op_name(e->op));
+		xt_jw_obj(w);
+		xt_jw_kstr(w, "op", op_name(e->op));
+		xt_jw_key(w, "a");
 		if (e->a >= 0)
-			json_packet(b, c->pm4_a, &c->packets_a[e->a]);
+			json_packet(w, c->pm4_a, &c->packets_a[e->a]);
 		else
-			xt_buf_append(b, "null", 4);
-		xt_buf_append(b, ",\"b\":", 5);
+			xt_jw_null(w);
+		xt_jw_key(w, "b");
 		if (e->b >= 0)
-			json_packet(b, c->pm4_b, &c->packets_b[e->b]);
+			json_packet(w, c->pm4_b, &c->packets_b[e->b]);
 		else
-			xt_buf_append(b, "null", 4);
-		xt_buf_append(b, "}", 1);
+			xt_jw_null(w);
+		xt_jw_end(w);
 	}
-	xt_buf_printf(b, "],\"shader_differs\":%s,\"shader_a\":", c->shader_differs ? "true" : "false");
-	jstr(b, c->shader_a);
-	xt_buf_append(b, ",\"shader_b\":", 12);
-	jstr(b, c->shader_b);
+	xt_jw_end(w);
+	xt_jw_kbool(w, "shader_differs", c->shader_differs);
+	xt_jw_kstr(w, "shader_a", c->shader_a);
+	xt_jw_kstr(w, "shader_b", c->shader_b);
 	return XT_OK;
 }
 
 /* The TF buffers of both runs at `call`, component by component. */
-static void json_tf_pair(struct db *db, int64_t a, int64_t b, uint64_t call, struct xt_buf *B)
+static void json_tf_pair(struct db *db, int64_t a, int64_t b, uint64_t call, struct xt_jw *w)
 {
-	bool first = true;
-	xt_buf_append(B, ",\"tf\":[", 7);
+	xt_jw_karr(w, "tf");
 	for (uint32_t i = 0; i < 4; i++) {
 		struct xt_arena arena;
 		struct web_tf ta, tb;
@@ -514,76 +491,78 @@ static void json_tf_pair(struct db *db, int64_t a, int64_t b, uint64_t call, str
 		}
 		const struct web_tf *t = ta.have ? &ta : &tb;
 		uint32_t nv = ta.nvertices > tb.nvertices ? ta.nvertices : tb.nvertices;
-		xt_buf_printf(B, "%s{\"index\":%" PRIu32 ",\"columns\":[", first ? "" : ",", i);
-		first = false;
-		for (uint32_t c = 0; c < t->ncomp; c++) {
-			if (c)
-				xt_buf_append(B, ",", 1);
-			jstr(B, t->comp_name[c]);
-		}
-		xt_buf_append(B, "],\"rows\":[", 10);
+		xt_jw_obj(w);
+		xt_jw_ku64(w, "index", i);
+		xt_jw_karr(w, "columns");
+		for (uint32_t c = 0; c < t->ncomp; c++)
+			xt_jw_str(w, t->comp_name[c]);
+		xt_jw_end(w);
+		xt_jw_karr(w, "rows");
 		for (uint32_t v = 0; v < nv; v++) {
-			xt_buf_printf(B, "%s{\"v\":%" PRIu32 ",\"a\":[", v ? "," : "", v);
-			for (uint32_t c = 0; ta.have && v < ta.nvertices && c < ta.ncomp; c++) {
-				if (c)
-					xt_buf_append(B, ",", 1);
-				xt_json_num(B, web_tf_value(&ta, v, c), ta.comp_scalar[c] == DIFF_F32);
-			}
-			xt_buf_append(B, "],\"b\":[", 7);
-			for (uint32_t c = 0; tb.have && v < tb.nvertices && c < tb.ncomp; c++) {
-				if (c)
-					xt_buf_append(B, ",", 1);
-				xt_json_num(B, web_tf_value(&tb, v, c), tb.comp_scalar[c] == DIFF_F32);
-			}
-			xt_buf_append(B, "],\"d\":[", 7);
-			bool firstd = true;
+			xt_jw_obj(w);
+			xt_jw_ku64(w, "v", v);
+			xt_jw_karr(w, "a");
+			for (uint32_t c = 0; ta.have && v < ta.nvertices && c < ta.ncomp; c++)
+				xt_jw_num(w, web_tf_value(&ta, v, c), ta.comp_scalar[c] == DIFF_F32);
+			xt_jw_end(w);
+			xt_jw_karr(w, "b");
+			for (uint32_t c = 0; tb.have && v < tb.nvertices && c < tb.ncomp; c++)
+				xt_jw_num(w, web_tf_value(&tb, v, c), tb.comp_scalar[c] == DIFF_F32);
+			xt_jw_end(w);
+			xt_jw_karr(w, "d");
 			for (uint32_t c = 0; c < t->ncomp; c++) {
 				bool ina = ta.have && v < ta.nvertices && c < ta.ncomp;
 				bool inb = tb.have && v < tb.nvertices && c < tb.ncomp;
 				bool differ = ina != inb ||
 					      (ina && ta.bits[(size_t)v * ta.ncomp + c] !=
 						      tb.bits[(size_t)v * tb.ncomp + c]);
-				if (differ) {
-					xt_buf_printf(B, "%s%" PRIu32, firstd ? "" : ",", c);
-					firstd = false;
-				}
+				if (differ)
+					xt_jw_u64(w, c);
 			}
-			xt_buf_append(B, "]}", 2);
+			xt_jw_end(w);
+			xt_jw_end(w);
 		}
-		xt_buf_append(B, "]}", 2);
+		xt_jw_end(w);
+		xt_jw_end(w);
 		xt_arena_fini(&arena);
 	}
-	xt_buf_append(B, "]", 1);
+	xt_jw_end(w);
 }
 
-static void api_diff_call(struct web_req *q, struct web_reply *r, int64_t a, int64_t b,
-			  uint64_t call)
+/* The rest of the diff's object (web_api wrote "run_a" and "run_b"). */
+static void api_diff_call(struct web_req *q, struct web_reply *r, struct xt_jw *w, int64_t a,
+			  int64_t b, uint64_t call)
 {
 	struct xt_err err;
 	enum xt_rc rc;
 
 	xt_err_clear(&err);
-	xt_buf_printf(&r->body, ",\"call\":%" PRIu64, call);
+	xt_jw_ku64(w, "call", call);
 	rc = diff_call_one(q->db, a, b, call, DIFF_CALLS_PM4 | DIFF_CALLS_REGS | DIFF_CALLS_SHADERS,
-			   call_detail, &r->body, &err);
-	if (rc == XT_ERR_NOT_FOUND)
-		xt_buf_append(&r->body, ",\"fields\":[],\"packets\":[]", 25);
-	else if (rc) {
+			   call_detail, w, &err);
+	if (rc == XT_ERR_NOT_FOUND) {
+		xt_jw_karr(w, "fields");
+		xt_jw_end(w);
+		xt_jw_karr(w, "packets");
+		xt_jw_end(w);
+	} else if (rc) {
 		web_error(r, rc == XT_ERR_INVALID ? 400 : 500, "%s",
 			  err.rc ? xt_err_msg(&err) : xt_err_msg(db_err(q->db)));
 		return;
 	}
-	xt_buf_append(&r->body, ",\"observations_a\":", 18);
-	rc = list_obs(q->db, a, call, &r->body);
-	xt_buf_append(&r->body, ",\"observations_b\":", 18);
-	rc = rc ? rc : list_obs(q->db, b, call, &r->body);
+	xt_jw_key(w, "observations_a");
+	rc = list_obs(q->db, a, call, w);
+	if (!rc) {
+		xt_jw_key(w, "observations_b");
+		rc = list_obs(q->db, b, call, w);
+	}
 	if (rc) {
 		web_db_error(r, q->db, rc);
 		return;
 	}
-	json_tf_pair(q->db, a, b, call, &r->body);
-	xt_buf_append(&r->body, "}", 1);
-	reply_json(r);
+	json_tf_pair(q->db, a, b, call, w);
+	xt_jw_end(w);
+	reply_json(r, w);
 }
 
 static bool parse_call(const char *s, uint64_t *out)
@@ -609,22 +588,26 @@ static void api_bisect(struct web_req *q, struct web_reply *r)
 		return;
 	}
 	enum xt_rc rc = db_bisect_json(q->db, id, &r->body);
-	if (rc)
+	if (rc) {
 		web_db_error(r, q->db, rc);
-	else
-		reply_json(r);
+	} else {
+		r->status = 200;
+		r->content_type = "application/json";
+	}
 }
 
 void web_api(struct web_req *q, struct web_reply *r)
 {
 	struct xt_arena arena;
 	struct db_run_info ra, rb;
+	struct xt_jw w;
 	int64_t a, b;
 	uint64_t call = 0;
 
 	xt_arena_init(&arena, 4096);
+	xt_jw_init(&w, &r->body);
 	if (q->nseg == 2 && !strcmp(q->seg[1], "runs")) {
-		api_runs(q, r);
+		api_runs(q, r, &w);
 	} else if (q->nseg <= 3 && !strcmp(q->seg[1], "bisect")) {
 		api_bisect(q, r);
 	} else if (q->nseg >= 3 && !strcmp(q->seg[1], "runs") &&
@@ -632,12 +615,13 @@ void web_api(struct web_req *q, struct web_reply *r)
 		if (q->nseg == 5 && !parse_call(q->seg[4], &call))
 			web_error(r, 400, "bad call number");
 		else if (get_run(q, r, q->seg[2], &ra, &arena, &a)) {
-			xt_buf_append(&r->body, "{\"run\":", 7);
-			json_run(&r->body, &ra);
+			xt_jw_obj(&w);
+			xt_jw_key(&w, "run");
+			json_run(&w, &ra);
 			if (q->nseg == 3)
-				api_run(q, r, a);
+				api_run(q, r, &w, a);
 			else
-				api_run_call(q, r, a, call);
+				api_run_call(q, r, &w, a, call);
 		}
 	} else if (q->nseg >= 4 && !strcmp(q->seg[1], "diff") &&
 		   (q->nseg == 4 || (q->nseg == 6 && !strcmp(q->seg[4], "calls")))) {
@@ -645,17 +629,18 @@ void web_api(struct web_req *q, struct web_reply *r)
 			web_error(r, 400, "bad call number");
 		else if (get_run(q, r, q->seg[2], &ra, &arena, &a) &&
 			 get_run(q, r, q->seg[3], &rb, &arena, &b)) {
-			xt_buf_append(&r->body, "{\"run_a\":", 9);
-			json_run(&r->body, &ra);
-			xt_buf_append(&r->body, ",\"run_b\":", 9);
-			json_run(&r->body, &rb);
+			xt_jw_obj(&w);
+			xt_jw_key(&w, "run_a");
+			json_run(&w, &ra);
+			xt_jw_key(&w, "run_b");
+			json_run(&w, &rb);
 			if (ra.trace_id != rb.trace_id)
 				web_error(r, 400, "runs %" PRId64 " and %" PRId64 " are of different traces",
 					  a, b);
 			else if (q->nseg == 4)
-				api_diff(q, r, a, b);
+				api_diff(q, r, &w, a, b);
 			else
-				api_diff_call(q, r, a, b, call);
+				api_diff_call(q, r, &w, a, b, call);
 		}
 	} else {
 		web_error(r, 404, "no such API endpoint");

@@ -4,10 +4,12 @@
  * layout stored with it (docs/db.md "layouts"): the varyings of the
  * observation's binding point, each element and component a column.
  *
- * The layout and the data come from the database and may be hostile: a
- * varying that does not fit the stride, a stride of 0, a type diff/ does
- * not know, all make the observation undecodable (have = false, XT_OK),
- * and never an out-of-bounds read.  WEB_MAX_TF_VERTICES bounds the work.
+ * The layout is decoded by trace/trace_tf.h, as the diff and the replay
+ * check decode it.  The layout and the data come from the database and may
+ * be hostile: a varying that does not fit the stride or a stride of 0 make
+ * the observation undecodable (have = false, XT_OK), a varying of a type
+ * TF cannot hold is left out, and nothing is read out of bounds.
+ * WEB_MAX_TF_VERTICES bounds the work.
  */
 #include <math.h>
 #include <stdio.h>
@@ -67,23 +69,33 @@ enum xt_rc web_tf_load(struct db *db, int64_t run, uint64_t call, uint32_t index
 	if (index >= l.nstrides || !l.strides[index])
 		return XT_OK;
 	uint32_t stride = l.strides[index];
-	/* Components of one vertex: (byte offset, scalar, name). */
+	struct trace_tf_varying *vars;
+	struct trace_tf_span *spans;
+	struct trace_tf_plan tp;
+	if (diff_tf_varyings(&l, arena, &vars) ||
+	    !(spans = xt_arena_alloc(arena, ((size_t)l.nvaryings + 1) * sizeof *spans)))
+		return XT_ERR_NOMEM;
+	trace_tf_plan(vars, l.nvaryings, index, stride, spans, &tp);
+	if (tp.past_stride >= 0)
+		return XT_OK;
+	/* Components of one vertex: (byte offset, scalar, name), varyings in
+	 * layout order. */
 	uint32_t *off = xt_arena_alloc(arena, MAX_COMPONENTS * sizeof *off);
 	out->comp_scalar = xt_arena_alloc(arena, MAX_COMPONENTS);
 	out->comp_name = xt_arena_alloc(arena, MAX_COMPONENTS * sizeof *out->comp_name);
 	if (!off || !out->comp_scalar || !out->comp_name)
 		return XT_ERR_NOMEM;
-	for (uint32_t i = 0; i < l.nvaryings; i++) {
-		const struct db_tf_varying *v = &l.varyings[i];
-		const struct diff_type *t = v->size ? diff_type_lookup(v->type) : NULL;
-		if (v->buffer != index || !t)
-			continue;
-		uint32_t sb = diff_scalar_bytes(t->scalar);
+	for (uint32_t i = 0; i < tp.nspans; i++) {
+		const struct trace_tf_span *s = &tp.spans[i];
+		const struct db_tf_varying *v = &l.varyings[s->varying];
+		const struct glapi_type *t = s->type;
+		const enum diff_scalar scalar = diff_scalar_of(t);
+		uint32_t sb = t->component_bytes;
 		for (uint32_t e = 0; e < v->size; e++)
 			for (uint32_t k = 0; k < t->components; k++) {
-				uint64_t at = v->offset + ((uint64_t)e * t->components + k) * sb;
+				uint64_t at = s->offset + ((uint64_t)e * t->components + k) * sb;
 				char name[160];
-				if (out->ncomp == MAX_COMPONENTS || at + sb > stride)
+				if (out->ncomp == MAX_COMPONENTS)
 					return XT_OK;
 				if (v->size > 1)
 					snprintf(name, sizeof name, "%s[%u].%s", v->name, e,
@@ -95,14 +107,14 @@ enum xt_rc web_tf_load(struct db *db, int64_t run, uint64_t call, uint32_t index
 				else
 					snprintf(name, sizeof name, "%s", v->name);
 				off[out->ncomp] = (uint32_t)at;
-				out->comp_scalar[out->ncomp] = (uint8_t)t->scalar;
+				out->comp_scalar[out->ncomp] = (uint8_t)scalar;
 				out->comp_name[out->ncomp] = xt_arena_strdup(arena, name);
 				if (!out->comp_name[out->ncomp])
 					return XT_ERR_NOMEM;
 				/* Positions: the first float vector whose name says so,
 				 * else the first float vector. */
 				bool posname = strstr(v->name, "os") != NULL;
-				if (k == 0 && t->scalar == DIFF_F32 && t->components >= 2 && e == 0 &&
+				if (k == 0 && scalar == DIFF_F32 && t->components >= 2 && e == 0 &&
 				    (out->pos_x < 0 || (posname && !strstr(out->comp_name[out->pos_x], "os")))) {
 					out->pos_x = (int32_t)out->ncomp;
 					out->pos_y = (int32_t)out->ncomp + 1;

@@ -21,43 +21,17 @@
 #include <spirv/unified1/spirv.h>
 
 #include "drv_program_int.h"
+#include "glapi_types.h"
 #include "isa.h"
 
 static const char *const stage_names[DRV_STAGE_COUNT] = { "vertex", "geometry", "fragment" };
 
 /* --- GL type helpers (public) ---------------------------------------------- */
 
-static const struct { uint32_t e; const char *name; unsigned comps; } gl_types[] = {
-	{ 0x1406, "GL_FLOAT", 1 }, { 0x8B50, "GL_FLOAT_VEC2", 2 }, { 0x8B51, "GL_FLOAT_VEC3", 3 },
-	{ 0x8B52, "GL_FLOAT_VEC4", 4 }, { 0x1404, "GL_INT", 1 }, { 0x8B53, "GL_INT_VEC2", 2 },
-	{ 0x8B54, "GL_INT_VEC3", 3 }, { 0x8B55, "GL_INT_VEC4", 4 }, { 0x1405, "GL_UNSIGNED_INT", 1 },
-	{ 0x8DC6, "GL_UNSIGNED_INT_VEC2", 2 }, { 0x8DC7, "GL_UNSIGNED_INT_VEC3", 3 },
-	{ 0x8DC8, "GL_UNSIGNED_INT_VEC4", 4 }, { 0x8B56, "GL_BOOL", 1 }, { 0x8B57, "GL_BOOL_VEC2", 2 },
-	{ 0x8B58, "GL_BOOL_VEC3", 3 }, { 0x8B59, "GL_BOOL_VEC4", 4 }, { 0x8B5A, "GL_FLOAT_MAT2", 4 },
-	{ 0x8B5B, "GL_FLOAT_MAT3", 9 }, { 0x8B5C, "GL_FLOAT_MAT4", 16 }, { 0x8B65, "GL_FLOAT_MAT2x3", 6 },
-	{ 0x8B66, "GL_FLOAT_MAT2x4", 8 }, { 0x8B67, "GL_FLOAT_MAT3x2", 6 }, { 0x8B68, "GL_FLOAT_MAT3x4", 12 },
-	{ 0x8B69, "GL_FLOAT_MAT4x2", 8 }, { 0x8B6A, "GL_FLOAT_MAT4x3", 12 }, { 0x140A, "GL_DOUBLE", 2 },
-	{ 0x8FFC, "GL_DOUBLE_VEC2", 4 }, { 0x8FFD, "GL_DOUBLE_VEC3", 6 }, { 0x8FFE, "GL_DOUBLE_VEC4", 8 },
-	{ 0x8F46, "GL_DOUBLE_MAT2", 8 }, { 0x8F47, "GL_DOUBLE_MAT3", 18 }, { 0x8F48, "GL_DOUBLE_MAT4", 32 },
-	{ 0x8F49, "GL_DOUBLE_MAT2x3", 12 }, { 0x8F4A, "GL_DOUBLE_MAT2x4", 16 }, { 0x8F4B, "GL_DOUBLE_MAT3x2", 12 },
-	{ 0x8F4C, "GL_DOUBLE_MAT3x4", 24 }, { 0x8F4D, "GL_DOUBLE_MAT4x2", 16 }, { 0x8F4E, "GL_DOUBLE_MAT4x3", 24 },
-	{ 0x0000, "GL_NONE", 0 },
-};
-
 const char *drv_gl_type_name(uint32_t type)
 {
-	for (size_t i = 0; i < sizeof gl_types / sizeof gl_types[0]; i++)
-		if (gl_types[i].e == type)
-			return gl_types[i].name;
-	return "GL_?";
-}
-
-unsigned drv_gl_type_components(uint32_t type)
-{
-	for (size_t i = 0; i < sizeof gl_types / sizeof gl_types[0]; i++)
-		if (gl_types[i].e == type)
-			return gl_types[i].comps;
-	return 0;
+	const struct glapi_type *t = glapi_type_by_value(type);
+	return t ? t->name : type == 0 ? "GL_NONE" : "GL_?";
 }
 
 /* --- GS and ring layouts -------------------------------------------------------- */

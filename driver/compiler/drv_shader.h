@@ -280,9 +280,8 @@ int drv_program_uniform_location(const struct drv_program *prog, const char *nam
 uint32_t drv_program_ubo_index(const struct drv_program *prog, const char *name);
 /* GL_TRANSFORM_FEEDBACK_VARYING_MAX_LENGTH (including the NUL), 0 if none. */
 uint32_t drv_program_tf_varying_max_length(const struct drv_program *prog);
-/* GL type enum name ("GL_FLOAT_VEC4") for logs and dumps. */
+/* GL type enum name ("GL_FLOAT_VEC4", from specs/glapi_types.h) for logs
+ * and dumps; "GL_NONE" for 0, "GL_?" for a type the table lacks. */
 const char *drv_gl_type_name(uint32_t type);
-/* Components (dwords for doubles count twice) of a GL type, 0 if unknown. */
-unsigned drv_gl_type_components(uint32_t type);
 
 #endif

@@ -21,6 +21,7 @@
 #include <spirv/unified1/spirv.h>
 
 #include "drv_spirv.h"
+#include "glapi_types.h"
 
 #define GL_POINTS 0x0000u
 #define GL_LINES 0x0001u
@@ -326,17 +327,9 @@ uint32_t drv_stype_strip_arrays(const struct drv_smodule *m, uint32_t t, uint32_
 
 uint32_t drv_stype_gl_enum(const struct drv_smodule *m, uint32_t t)
 {
-	static const uint32_t fvec[4] = { 0x1406, 0x8B50, 0x8B51, 0x8B52 };
-	static const uint32_t ivec[4] = { 0x1404, 0x8B53, 0x8B54, 0x8B55 };
-	static const uint32_t uvec[4] = { 0x1405, 0x8DC6, 0x8DC7, 0x8DC8 };
-	static const uint32_t bvec[4] = { 0x8B56, 0x8B57, 0x8B58, 0x8B59 };
-	static const uint32_t dvec[4] = { 0x140A, 0x8FFC, 0x8FFD, 0x8FFE };
-	/* [cols-2][rows-2] */
-	static const uint32_t fmat[3][3] = { { 0x8B5A, 0x8B65, 0x8B66 }, { 0x8B67, 0x8B5B, 0x8B68 },
-					     { 0x8B69, 0x8B6A, 0x8B5C } };
-	static const uint32_t dmat[3][3] = { { 0x8F46, 0x8F49, 0x8F4A }, { 0x8F4B, 0x8F47, 0x8F4C },
-					     { 0x8F4D, 0x8F4E, 0x8F48 } };
 	const struct drv_sid *ty = drv_stype(m, t), *s;
+	const struct glapi_type *gt;
+	enum glapi_type_base base;
 	unsigned n = 1;
 
 	if (!ty)
@@ -346,7 +339,9 @@ uint32_t drv_stype_gl_enum(const struct drv_smodule *m, uint32_t t)
 		if (!col || col->count < 2 || col->count > 4 || ty->count < 2 || ty->count > 4)
 			return 0;
 		s = drv_stype(m, col->elem);
-		return s && s->width == 64 ? dmat[ty->count - 2][col->count - 2] : fmat[ty->count - 2][col->count - 2];
+		gt = glapi_type_find(s && s->width == 64 ? GLAPI_TYPE_DOUBLE : GLAPI_TYPE_FLOAT, ty->count,
+				     col->count);
+		return gt ? gt->value : 0;
 	}
 	s = ty;
 	if (ty->op == SpvOpTypeVector) {
@@ -356,11 +351,13 @@ uint32_t drv_stype_gl_enum(const struct drv_smodule *m, uint32_t t)
 	if (!s || n < 1 || n > 4)
 		return 0;
 	switch (s->op) {
-	case SpvOpTypeBool: return bvec[n - 1];
-	case SpvOpTypeInt: return s->sign ? ivec[n - 1] : uvec[n - 1];
-	case SpvOpTypeFloat: return s->width == 64 ? dvec[n - 1] : fvec[n - 1];
+	case SpvOpTypeBool: base = GLAPI_TYPE_BOOL; break;
+	case SpvOpTypeInt: base = s->sign ? GLAPI_TYPE_INT : GLAPI_TYPE_UINT; break;
+	case SpvOpTypeFloat: base = s->width == 64 ? GLAPI_TYPE_DOUBLE : GLAPI_TYPE_FLOAT; break;
 	default: return 0;
 	}
+	gt = glapi_type_find(base, 1, n);
+	return gt ? gt->value : 0;
 }
 
 static enum xt_rc add_var(struct drv_smodule *m, uint32_t id, uint32_t ptr_type, uint32_t storage, struct xt_err *err)

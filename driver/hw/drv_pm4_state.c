@@ -31,12 +31,6 @@
 
 #define RING_BYTES (4u << 20)
 
-/* DATA_FORMAT values specs/gfx8_regs.xml does not list yet (AMD's GFX8
- * numbering, as gpu_model's private copy in gm_wave_mem.c). */
-#define DRV_BUF_DATA_FORMAT_2_10_10_10   9u
-#define DRV_BUF_DATA_FORMAT_8_8_8_8      10u
-#define DRV_BUF_DATA_FORMAT_16_16_16_16  12u
-
 /* ---- preamble and upload ring ----------------------------------------------------- */
 
 static void emit_preamble(struct drv_pipe *pipe)
@@ -244,9 +238,9 @@ static bool vertex_format(const struct drv_pipe_vertex_input *a, uint32_t *dfmt,
 {
 	unsigned n = a->components;
 	static const uint32_t f8[5] = { 0, V_BUF_DATA_FORMAT_8, V_BUF_DATA_FORMAT_8_8,
-					DRV_BUF_DATA_FORMAT_8_8_8_8, DRV_BUF_DATA_FORMAT_8_8_8_8 };
+					V_BUF_DATA_FORMAT_8_8_8_8, V_BUF_DATA_FORMAT_8_8_8_8 };
 	static const uint32_t f16[5] = { 0, V_BUF_DATA_FORMAT_16, V_BUF_DATA_FORMAT_16_16,
-					 DRV_BUF_DATA_FORMAT_16_16_16_16, DRV_BUF_DATA_FORMAT_16_16_16_16 };
+					 V_BUF_DATA_FORMAT_16_16_16_16, V_BUF_DATA_FORMAT_16_16_16_16 };
 	static const uint32_t f32[5] = { 0, V_BUF_DATA_FORMAT_32, V_BUF_DATA_FORMAT_32_32,
 					 V_BUF_DATA_FORMAT_32_32_32, V_BUF_DATA_FORMAT_32_32_32_32 };
 	bool is_signed = a->type == DRV_VTYPE_BYTE || a->type == DRV_VTYPE_SHORT ||
@@ -278,7 +272,7 @@ static bool vertex_format(const struct drv_pipe_vertex_input *a, uint32_t *dfmt,
 		*bytes = 4 * n;
 		break;
 	case DRV_VTYPE_INT_2_10_10_10: case DRV_VTYPE_UINT_2_10_10_10:
-		*dfmt = DRV_BUF_DATA_FORMAT_2_10_10_10;
+		*dfmt = V_BUF_DATA_FORMAT_2_10_10_10;
 		*bytes = 4;
 		break;
 	default:

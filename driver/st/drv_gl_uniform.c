@@ -13,43 +13,27 @@
 #include <string.h>
 
 #include "drv_gl_int.h"
+#include "glapi_types.h"
 
 enum base { B_FLOAT, B_INT, B_UINT, B_BOOL, B_DOUBLE, B_SAMPLER };
 
-/* Base type, components per column and columns of a GL type. */
+/* Base type, components per column and columns of a GL type, from the
+ * type table (specs/glapi_types.h); a type it lacks is a sampler or image,
+ * set as one int. */
 static enum base type_info(GLenum t, unsigned *comps, unsigned *cols)
 {
-	*cols = 1;
-	switch (t) {
-	case GL_FLOAT: *comps = 1; return B_FLOAT;
-	case GL_FLOAT_VEC2: *comps = 2; return B_FLOAT;
-	case GL_FLOAT_VEC3: *comps = 3; return B_FLOAT;
-	case GL_FLOAT_VEC4: *comps = 4; return B_FLOAT;
-	case GL_INT: *comps = 1; return B_INT;
-	case GL_INT_VEC2: *comps = 2; return B_INT;
-	case GL_INT_VEC3: *comps = 3; return B_INT;
-	case GL_INT_VEC4: *comps = 4; return B_INT;
-	case GL_UNSIGNED_INT: *comps = 1; return B_UINT;
-	case GL_UNSIGNED_INT_VEC2: *comps = 2; return B_UINT;
-	case GL_UNSIGNED_INT_VEC3: *comps = 3; return B_UINT;
-	case GL_UNSIGNED_INT_VEC4: *comps = 4; return B_UINT;
-	case GL_BOOL: *comps = 1; return B_BOOL;
-	case GL_BOOL_VEC2: *comps = 2; return B_BOOL;
-	case GL_BOOL_VEC3: *comps = 3; return B_BOOL;
-	case GL_BOOL_VEC4: *comps = 4; return B_BOOL;
-	case GL_FLOAT_MAT2: *comps = 2; *cols = 2; return B_FLOAT;
-	case GL_FLOAT_MAT3: *comps = 3; *cols = 3; return B_FLOAT;
-	case GL_FLOAT_MAT4: *comps = 4; *cols = 4; return B_FLOAT;
-	case GL_FLOAT_MAT2x3: *comps = 3; *cols = 2; return B_FLOAT;
-	case GL_FLOAT_MAT2x4: *comps = 4; *cols = 2; return B_FLOAT;
-	case GL_FLOAT_MAT3x2: *comps = 2; *cols = 3; return B_FLOAT;
-	case GL_FLOAT_MAT3x4: *comps = 4; *cols = 3; return B_FLOAT;
-	case GL_FLOAT_MAT4x2: *comps = 2; *cols = 4; return B_FLOAT;
-	case GL_FLOAT_MAT4x3: *comps = 3; *cols = 4; return B_FLOAT;
-	case GL_DOUBLE: case GL_DOUBLE_VEC2: case GL_DOUBLE_VEC3: case GL_DOUBLE_VEC4:
-		*comps = 1; return B_DOUBLE;
-	default: *comps = 1; return B_SAMPLER;
+	const struct glapi_type *g = glapi_type_by_value(t);
+
+	*comps = g ? g->rows : 1;
+	*cols = g ? g->columns : 1;
+	switch (g ? g->base : GLAPI_TYPE_BOOL) {
+	case GLAPI_TYPE_FLOAT: return B_FLOAT;
+	case GLAPI_TYPE_INT: return B_INT;
+	case GLAPI_TYPE_UINT: return B_UINT;
+	case GLAPI_TYPE_DOUBLE: return B_DOUBLE;
+	case GLAPI_TYPE_BOOL: return g ? B_BOOL : B_SAMPLER;
 	}
+	return B_SAMPLER;
 }
 
 /* The uniform at `location` of the current program; NULL when the write
@@ -206,18 +190,29 @@ static void read(GLuint program, GLint location, void *out, enum base as)
 	for (unsigned c = 0; c < cols; c++) {
 		for (unsigned r = 0; r < comps; r++) {
 			uint32_t x = 0;
-			uint32_t at_byte = base + c * (cols > 1 ? u->matrix_stride : 0) + 4 * r;
+			uint32_t at_byte = base + c * (cols > 1 ? u->matrix_stride : 0) +
+					   (ub == B_DOUBLE ? 8 : 4) * r;
 			if (at_byte + 4 <= p->consts_size)
 				memcpy(&x, p->consts + at_byte, 4);
 			float f;
 			memcpy(&f, &x, 4);
 			int32_t i = (int32_t)x;
 			void *dst = (uint8_t *)out + 4 * (c * comps + r);
+			enum base vb = ub;
+			if (ub == B_DOUBLE) {
+				/* A double component is 8 bytes; it is returned
+				 * converted, as a float uniform is. */
+				double d = 0;
+				if (at_byte + 8 <= p->consts_size)
+					memcpy(&d, p->consts + at_byte, 8);
+				f = (float)d;
+				vb = B_FLOAT;
+			}
 			if (as == B_FLOAT) {
-				float o = ub == B_FLOAT ? f : ub == B_UINT || ub == B_BOOL ? (float)x : (float)i;
+				float o = vb == B_FLOAT ? f : vb == B_UINT || vb == B_BOOL ? (float)x : (float)i;
 				memcpy(dst, &o, 4);
 			} else {
-				int32_t o = ub == B_FLOAT ? (int32_t)f : i;
+				int32_t o = vb == B_FLOAT ? (int32_t)f : i;
 				memcpy(dst, &o, 4);
 			}
 		}

@@ -161,12 +161,6 @@ bool app_check_count(struct app_check *c, const char *what, uint64_t got,
 	return true;
 }
 
-void app_check_fail(struct app_check *c, const char *what, const char *why)
-{
-	c->n_fail++;
-	printf("FAIL %s: %s\n", what, why);
-}
-
 uint32_t app_f2u(float f)
 {
 	uint32_t u;

@@ -97,9 +97,6 @@ bool app_check_words(struct app_check *c, const char *what, const uint32_t *got,
 bool app_check_count(struct app_check *c, const char *what, uint64_t got,
 		     uint64_t want);
 
-/* Records a failed check that has no data to compare (e.g. a map failed). */
-void app_check_fail(struct app_check *c, const char *what, const char *why);
-
 /* Bit casts between float and its 32-bit pattern. */
 uint32_t app_f2u(float f);
 float app_u2f(uint32_t u);

@@ -17,6 +17,7 @@ captured at most once per test session (`piglit_trace`), and that one trace
 is what the capture, host-replay, database and sim tests read.
 """
 import dataclasses
+import importlib.util
 import json
 import os
 import pathlib
@@ -76,6 +77,17 @@ def build_dir():
 @pytest.fixture(scope="session")
 def san_build_dir():
     return _build_dir("XFBTRACE_SAN_BUILD_DIR")
+
+
+@pytest.fixture(scope="session")
+def gl_types(build_dir):
+    """The GL type table (specs/glapi_types.h) as the build generated it for
+    Python: name -> {"value", "base", "columns", "rows", "components",
+    "component_bytes", "tf"}."""
+    spec = importlib.util.spec_from_file_location("gltypes", build_dir / "specs" / "gltypes.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.TYPES
 
 
 @pytest.fixture(scope="session")

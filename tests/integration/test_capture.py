@@ -236,7 +236,7 @@ def test_client_arrays_are_recorded_in_the_range_each_draw_uses(xfbtrace, build_
     assert blob_bytes(draw["args"]["indices"]) == struct.pack("<4H", 5, 2, 4, 2)
 
 
-def test_tf_layout_follows_every_program_change(xfbtrace, build_dir, tmp_path):
+def test_tf_layout_follows_every_program_change(xfbtrace, build_dir, gl_types, tmp_path):
     """The capture reads a program's TF layout once per link and context
     (observe/obs_tf.c, struct obs_tf_cache).  cap-tf-programs changes the
     program or its layout between TF draws in every way that cache must
@@ -259,7 +259,7 @@ def test_tf_layout_follows_every_program_change(xfbtrace, build_dir, tmp_path):
     assert all(by_no[o["call"]]["name"] == "glEndTransformFeedback" for o in tf_obs)
     assert [[v["name"] for v in o["layout"]["varyings"]] for o in tf_obs] == expected
 
-    components = {"GL_FLOAT": 1, "GL_FLOAT_VEC2": 2, "GL_FLOAT_VEC4": 4}
+    components = {name: t["components"] for name, t in gl_types.items()}
     written = {"a": lambda i: (i, i + 0.25, i + 0.5, i + 0.75),
                "b": lambda i: (10.0 + i, 20.0 + i),
                "c": lambda i: (100.0 + i,)}

@@ -24,13 +24,14 @@ from conftest import piglit_line, run
 from tracefile import blob_bytes, observations, records
 
 APPS = ["tf-particles-gles3", "tf-separate-gl33", "tf-streams-gl40"]
-TYPES = {  # GL type name -> (struct format, components)
-    "GL_FLOAT": ("f", 1), "GL_FLOAT_VEC2": ("f", 2), "GL_FLOAT_VEC3": ("f", 3),
-    "GL_FLOAT_VEC4": ("f", 4), "GL_INT": ("i", 1), "GL_INT_VEC2": ("i", 2),
-    "GL_INT_VEC3": ("i", 3), "GL_INT_VEC4": ("i", 4), "GL_UNSIGNED_INT": ("I", 1),
-    "GL_UNSIGNED_INT_VEC2": ("I", 2), "GL_UNSIGNED_INT_VEC3": ("I", 3),
-    "GL_UNSIGNED_INT_VEC4": ("I", 4),
-}
+FORMATS = {"float": "f", "int": "i", "uint": "I"}  # base type -> struct format
+
+
+def scalar_vector_types(gl_types):
+    """GL type name -> (struct format, components) of the 32-bit scalar and
+    vector types, from the generated type table."""
+    return {name: (FORMATS[t["base"]], t["components"]) for name, t in gl_types.items()
+            if t["columns"] == 1 and t["base"] in FORMATS}
 
 
 def tool(build_dir, name):
@@ -119,7 +120,7 @@ def test_golden_run_and_a_recorded_copy_of_piglit_traces_are_the_same(xfbtrace, 
     assert result["summary"]["pairs"] == len(observations(records(xfbtrace, trace)))
 
 
-def tf_observation_to_perturb(xfbtrace, trace):
+def tf_observation_to_perturb(xfbtrace, trace, types):
     """The tf_buffer observation with data, its buffer's layout and a
     (vertex, varying, component) in its middle, all from the dump."""
     best = None
@@ -129,7 +130,7 @@ def tf_observation_to_perturb(xfbtrace, trace):
         layout = o["layout"]
         stride = layout["strides"][o["index"]]
         varyings = [v for v in layout["varyings"]
-                    if v["buffer"] == o["index"] and v["type"] in TYPES]
+                    if v["buffer"] == o["index"] and v["type"] in types]
         data = blob_bytes(o["data"])
         if stride and varyings and len(data) // stride >= 2:
             key = (stride, len(data))
@@ -137,9 +138,9 @@ def tf_observation_to_perturb(xfbtrace, trace):
                 best = (key, o, stride, varyings, data)
     assert best, "no decodable tf_buffer observation"
     _, o, stride, varyings, data = best
-    v = max(varyings, key=lambda v: TYPES[v["type"]][1])
+    v = max(varyings, key=lambda v: types[v["type"]][1])
     vertex = len(data) // stride // 2
-    comp = TYPES[v["type"]][1] - 1
+    comp = types[v["type"]][1] - 1
     byte = vertex * stride + v["offset"] + 4 * comp
     # The byte is the low byte of a little-endian scalar: +1 must not wrap.
     while data[byte] == 0xFF and vertex > 0:
@@ -150,9 +151,10 @@ def tf_observation_to_perturb(xfbtrace, trace):
 
 @pytest.mark.parametrize("app", APPS)
 def test_diff_names_exactly_the_changed_call_buffer_vertex_varying_component(
-        xfbtrace, build_dir, tmp_path, app):
+        xfbtrace, build_dir, gl_types, tmp_path, app):
+    types = scalar_vector_types(gl_types)
     trace = capture_app(xfbtrace, build_dir, tmp_path, app)
-    o, stride, v, vertex, comp, byte, data = tf_observation_to_perturb(xfbtrace, trace)
+    o, stride, v, vertex, comp, byte, data = tf_observation_to_perturb(xfbtrace, trace, types)
     db = tmp_path / "r.db"
     golden = ingest(xfbtrace, db, trace)
     changed = record_run(build_dir, db, trace, "--perturb", f"{o['call']}:{o['index']}:{byte}")
@@ -166,7 +168,7 @@ def test_diff_names_exactly_the_changed_call_buffer_vertex_varying_component(
         (o["call"], "tf_buffer", o["index"], o["buffer"])
     assert obs["function"] in ("glEndTransformFeedback", "glPauseTransformFeedback")
     [d] = obs["differences"]
-    fmt = TYPES[v["type"]][0]
+    fmt = types[v["type"]][0]
     before = struct.unpack_from("<" + fmt, data, byte)[0]
     after_bytes = bytearray(data)
     after_bytes[byte] += 1

@@ -1,6 +1,6 @@
 /*
  * test_common.c - unit tests of common/: error records, buffers, arena,
- * hashing and the fault-injection hooks themselves.
+ * hashing, the JSON writer and the fault-injection hooks themselves.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +11,7 @@
 #include "xt_buf.h"
 #include "xt_fault.h"
 #include "xt_hash.h"
+#include "xt_json.h"
 #include "xt_rc.h"
 #include "xt_test.h"
 
@@ -172,6 +173,104 @@ static void test_hash_long_inputs_match_the_library(void)
 #endif
 }
 
+/* The writer's document as a NUL-terminated string in b. */
+static const char *jw_text(struct xt_buf *b)
+{
+	xt_buf_append(b, "", 1);
+	return (const char *)b->data;
+}
+
+static void test_json_writer_places_commas_and_nests(void)
+{
+	struct xt_buf b = XT_BUF_INIT;
+	struct xt_jw w;
+	xt_jw_init(&w, &b);
+	xt_jw_obj(&w);
+	xt_jw_ku64(&w, "n", 18446744073709551615ull);
+	xt_jw_ki64(&w, "i", -3);
+	xt_jw_kstr(&w, "s", "a\"b\n");
+	xt_jw_kstr(&w, "none", NULL);
+	xt_jw_kbool(&w, "t", true);
+	xt_jw_karr(&w, "a");
+	xt_jw_num(&w, 0.5, 0);
+	xt_jw_num(&w, 1.0 / 0.0, 0);
+	xt_jw_obj(&w);
+	xt_jw_end(&w);
+	xt_jw_arr(&w);
+	xt_jw_end(&w);
+	xt_jw_strf(&w, "0x%04x", 0xab);
+	xt_jw_hex(&w, "\x01\xff", 2);
+	xt_jw_raw(&w, "{\"x\":[1]}");
+	xt_jw_raw(&w, NULL);
+	xt_jw_end(&w);
+	xt_jw_knull(&w, "z");
+	xt_jw_end(&w);
+	CHECK_EQ_INT(xt_jw_done(&w), XT_OK);
+	CHECK_EQ_STR(jw_text(&b), "{\"n\":18446744073709551615,\"i\":-3,\"s\":\"a\\\"b\\n\","
+		     "\"none\":null,\"t\":true,\"a\":[0.5,\"inf\",{},[],\"0x00ab\",\"01ff\","
+		     "{\"x\":[1]},null],\"z\":null}");
+	xt_buf_fini(&b);
+}
+
+static void test_json_writer_refuses_what_is_not_json(void)
+{
+	struct xt_buf b = XT_BUF_INIT;
+	struct xt_jw w;
+
+	xt_jw_init(&w, &b);            /* a value without its key */
+	xt_jw_obj(&w);
+	xt_jw_u64(&w, 1);
+	CHECK_EQ_INT(xt_jw_done(&w), XT_ERR_INTERNAL);
+	xt_buf_reset(&b);
+	xt_jw_init(&w, &b);            /* a key in an array */
+	xt_jw_arr(&w);
+	xt_jw_key(&w, "k");
+	CHECK_EQ_INT(xt_jw_done(&w), XT_ERR_INTERNAL);
+	xt_buf_reset(&b);
+	xt_jw_init(&w, &b);            /* an end too many */
+	xt_jw_arr(&w);
+	xt_jw_end(&w);
+	xt_jw_end(&w);
+	CHECK_EQ_INT(xt_jw_done(&w), XT_ERR_INTERNAL);
+	xt_buf_reset(&b);
+	xt_jw_init(&w, &b);            /* two documents */
+	xt_jw_u64(&w, 1);
+	xt_jw_u64(&w, 2);
+	CHECK_EQ_INT(xt_jw_done(&w), XT_ERR_INTERNAL);
+	xt_buf_reset(&b);
+	xt_jw_init(&w, &b);            /* left open, and a key without its value */
+	xt_jw_obj(&w);
+	CHECK_EQ_INT(xt_jw_done(&w), XT_ERR_INTERNAL);
+	xt_jw_key(&w, "k");
+	xt_jw_end(&w);
+	CHECK_EQ_INT(xt_jw_done(&w), XT_ERR_INTERNAL);
+	xt_buf_reset(&b);
+	xt_jw_init(&w, &b);            /* nothing at all */
+	CHECK_EQ_INT(xt_jw_done(&w), XT_ERR_INTERNAL);
+	xt_buf_reset(&b);
+	xt_jw_init(&w, &b);            /* deeper than the writer keeps */
+	for (int i = 0; i <= XT_JW_MAX_DEPTH; i++)
+		xt_jw_arr(&w);
+	CHECK_EQ_INT(xt_jw_done(&w), XT_ERR_INTERNAL);
+	xt_buf_fini(&b);
+}
+
+static void test_json_writer_reports_the_first_failed_append(void)
+{
+	struct xt_buf b = XT_BUF_INIT;
+	struct xt_jw w;
+	xt_jw_init(&w, &b);
+	xt_jw_arr(&w);
+	xt_fault_arm(XT_FAULT_ALLOC, 1);
+	xt_jw_str(&w, "a string that needs the buffer to grow");
+	xt_fault_arm(XT_FAULT_ALLOC, 0);
+	xt_jw_u64(&w, 7);
+	xt_jw_end(&w);
+	CHECK_EQ_INT(xt_jw_done(&w), XT_ERR_NOMEM);
+	CHECK_EQ_INT(b.len, 1);        /* nothing after the failure */
+	xt_buf_fini(&b);
+}
+
 int main(void)
 {
 	XT_RUN(test_err_records_file_and_line);
@@ -182,5 +281,8 @@ int main(void)
 	XT_RUN(test_hash_is_stable_and_discriminates);
 	XT_RUN(test_hash_long_inputs_match_the_library);
 	XT_RUN(test_fault_fires_exactly_once);
+	XT_RUN(test_json_writer_places_commas_and_nests);
+	XT_RUN(test_json_writer_refuses_what_is_not_json);
+	XT_RUN(test_json_writer_reports_the_first_failed_append);
 	XT_TEST_MAIN_END();
 }

@@ -148,29 +148,35 @@ static enum xt_rc run_diff(struct runs *r, int64_t a, int64_t b, struct diff_opt
 	return rc;
 }
 
-static void test_types_match_the_gl_registry(void)
+static void test_stored_type_names_and_values_reach_the_layout_decoder(void)
 {
-	static const char *const names[] = {
-		"GL_FLOAT", "GL_FLOAT_VEC2", "GL_FLOAT_VEC3", "GL_FLOAT_VEC4", "GL_INT", "GL_INT_VEC4",
-		"GL_UNSIGNED_INT", "GL_UNSIGNED_INT_VEC3", "GL_FLOAT_MAT2", "GL_FLOAT_MAT3x4",
-		"GL_FLOAT_MAT4x3", "GL_DOUBLE", "GL_DOUBLE_VEC3", "GL_DOUBLE_MAT4", "GL_DOUBLE_MAT2x3",
+	struct db_tf_varying in[] = {
+		{ "a", "GL_FLOAT_VEC4", 1, 0, 0 },
+		{ "b", "35665", 1, 0, 16 },          /* GL_FLOAT_VEC3 in decimal, as db stores unknown names */
+		{ "c", "GL_BOOL", 1, 0, 28 },
+		{ "d", "12x", 1, 0, 32 },
+		{ "e", "", 1, 0, 36 },
+		{ "f", "99999999999", 1, 0, 40 },
+		{ "g", "GL_DOUBLE_MAT2x3", 1, 1, 0 },
 	};
-	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-		const struct diff_type *t = diff_type_lookup(names[i]);
-		CHECK(t != NULL);
-		if (!t)
-			continue;
-		CHECK_EQ_STR(glapi_enum_name(t->value), names[i]);
-		char dec[16];
-		snprintf(dec, sizeof dec, "%u", t->value);
-		CHECK(diff_type_lookup(dec) == t);
-	}
-	const struct diff_type *m = diff_type_lookup("GL_FLOAT_MAT3x4");
-	CHECK(m && m->components == 12 && m->columns == 3);
-	CHECK(diff_type_lookup("GL_BOOL") == NULL);
-	CHECK(diff_type_lookup("GL_SAMPLER_2D") == NULL);
-	CHECK(diff_type_lookup("12x") == NULL);
-	CHECK(diff_type_lookup("") == NULL);
+	struct db_tf_layout l = { .nvaryings = 7, .varyings = in };
+	struct trace_tf_varying *v;
+	struct xt_arena a;
+
+	xt_arena_init(&a, 4096);
+	CHECK(diff_tf_varyings(&l, &a, &v) == XT_OK);
+	CHECK_EQ_INT(v[0].type, 0x8B52);
+	CHECK_EQ_INT(v[1].type, 0x8B51);
+	CHECK_EQ_INT(v[2].type, 0x8B56);
+	CHECK(trace_tf_type(v[2].type) == NULL);   /* known, but TF cannot hold it */
+	CHECK_EQ_INT(v[3].type, 0);
+	CHECK_EQ_INT(v[4].type, 0);
+	CHECK_EQ_INT(v[5].type, 0);
+	CHECK_EQ_STR(v[6].name, "g");
+	CHECK_EQ_INT(v[6].buffer, 1);
+	const struct glapi_type *t = trace_tf_type(v[6].type);
+	CHECK(t && diff_scalar_of(t) == DIFF_F64 && t->components == 6);
+	xt_arena_fini(&a);
 }
 
 static uint64_t fbits(float f)
@@ -473,7 +479,7 @@ static void test_diff_reports_hostile_layouts_as_corrupt(void)
 
 int main(void)
 {
-	XT_RUN(test_types_match_the_gl_registry);
+	XT_RUN(test_stored_type_names_and_values_reach_the_layout_decoder);
 	XT_RUN(test_exact_compare_names_zero_sign_and_nan_payload);
 	XT_RUN(test_tolerances_accept_close_values_but_not_nan_or_inf);
 	XT_RUN(test_identical_runs_have_no_differences);

@@ -406,6 +406,45 @@ static void test_vertex_formats_without_a_gcn_fetch_format_are_converted(void)
 	dgl_done(ctx);
 }
 
+/*
+ * Double uniforms take their shape from the GL type table: a dmat2 is a
+ * double matrix, so glUniform1i on it is GL_INVALID_OPERATION (the
+ * driver's own copy of the table had no double matrices and took a dmat2
+ * for a sampler, which glUniform1i may set); glGetUniformfv returns every
+ * component of a dvec3, converted (the copy read one dword of it).
+ */
+static void test_double_uniforms_have_the_shape_of_their_type(void)
+{
+	static const char *vs =
+		"#version 400\n"
+		"uniform dvec3 dv = dvec3(1.5, -2.0, 3.25);\n"
+		"uniform dmat2 dm = dmat2(4.0, 5.0, 6.0, 7.0);\n"
+		"out float o;\n"
+		"void main() { o = float(dv.x + dv.y + dv.z + dm[1][1]); gl_Position = vec4(0.0); }\n";
+	static const char *varyings[] = { "o" };
+	struct drv_context *ctx = dgl_context(4, 0, true);
+	float f[4] = { -1, -1, -1, -1 };
+
+	CHECK(ctx);
+	if (!ctx)
+		return;
+	GLuint prog = dgl_program(vs, NULL, varyings, 1);
+	CHECK(prog != 0);
+	GL(glUseProgram)(prog);
+	GLint dv = GL(glGetUniformLocation)(prog, "dv"), dm = GL(glGetUniformLocation)(prog, "dm");
+	CHECK(dv >= 0 && dm >= 0);
+	GL(glGetUniformfv)(prog, dv, f);
+	CHECK(f[0] == 1.5f && f[1] == -2.0f && f[2] == 3.25f && f[3] == -1.0f);
+	GL(glGetUniformfv)(prog, dm, f);
+	CHECK(f[0] == 4.0f && f[1] == 5.0f && f[2] == 6.0f && f[3] == 7.0f);
+	CHECK_EQ_INT(GL(glGetError)(), GL_NO_ERROR);
+	GL(glUniform1i)(dm, 1);
+	CHECK_EQ_INT(GL(glGetError)(), GL_INVALID_OPERATION);
+	GL(glUniform3f)(dv, 1, 2, 3);
+	CHECK_EQ_INT(GL(glGetError)(), GL_INVALID_OPERATION);
+	dgl_done_clean(ctx);
+}
+
 int main(void)
 {
 	struct xt_err err = { 0 };
@@ -421,6 +460,7 @@ int main(void)
 	XT_RUN(test_pipeline_program_feeds_transform_feedback);
 	XT_RUN(test_contexts_sharing_the_gpu_do_not_inherit_each_others_state);
 	XT_RUN(test_vertex_formats_without_a_gcn_fetch_format_are_converted);
+	XT_RUN(test_double_uniforms_have_the_shape_of_their_type);
 	dgl_screen_destroy();
 	XT_TEST_MAIN_END();
 }

@@ -78,6 +78,32 @@ static void test_write_data_and_copy_data(void)
 	tgpu_fini(&t);
 }
 
+/*
+ * DRAW_INDEX_2's third dword is VGT_DMA_BASE_HI, whose only field is
+ * BASE_ADDR [7:0] (specs/gfx8_regs.xml): the CP used to copy the whole
+ * dword into the register while pm4's unpacker (and the CP's own index
+ * address) kept bits [7:0]; both now read the packet through the unpacker,
+ * and the register holds the field only.
+ */
+static void test_draw_index_2_sets_only_base_addr_of_vgt_dma_base_hi(void)
+{
+	struct tgpu t;
+	uint32_t v = 0;
+	tgpu_init(&t);
+	pm4_emit_hdr(&t.cs, PKT3_DRAW_INDEX_2, 5);
+	pm4_emit(&t.cs, 0);                  /* MAX_SIZE */
+	pm4_emit(&t.cs, 0x1000);             /* VGT_DMA_BASE */
+	pm4_emit(&t.cs, 0xABCDEF12u);        /* VGT_DMA_BASE_HI with bits above [7:0] */
+	pm4_emit(&t.cs, 0);                  /* no indices: nothing is fetched */
+	pm4_emit(&t.cs, VGT_DRAW_INITIATOR_SOURCE_SELECT(V_DI_SRC_SEL_DMA));
+	tgpu_submit(&t);
+	CHECK(gm_reg_get(t.gm, REG_VGT_DMA_BASE_HI, &v));
+	CHECK_EQ_INT(v, 0x12);
+	CHECK(gm_reg_get(t.gm, REG_VGT_DMA_BASE, &v));
+	CHECK_EQ_INT(v, 0x1000);
+	tgpu_fini(&t);
+}
+
 static void test_bad_packets_are_recorded_and_skipped(void)
 {
 	struct tgpu t;
@@ -245,6 +271,7 @@ int main(void)
 	XT_RUN(test_set_reg_packets_write_their_space);
 	XT_RUN(test_set_reg_past_space_end_is_a_fault);
 	XT_RUN(test_write_data_and_copy_data);
+	XT_RUN(test_draw_index_2_sets_only_base_addr_of_vgt_dma_base_hi);
 	XT_RUN(test_bad_packets_are_recorded_and_skipped);
 	XT_RUN(test_wait_that_cannot_finish_is_reported);
 	XT_RUN(test_ib_nesting_chaining_and_limits);
