@@ -20,6 +20,9 @@ less, and EGL is only C headers here.  This file supplies the rest:
 
 Size rules are strings in a small language:
   "string"                 NUL-terminated input string
+  "lenstring:P[:zero]"     input string of P chars (P a parameter), or
+                           NUL-terminated when P < 0 (with ":zero": when
+                           P == 0); NULL allowed
   "outstring:P"            output string of at most P bytes (P a parameter)
   "strarray:C[:L]"         C strings, lengths in array L (NULL/absent: NUL-terminated)
   "const:K"                K elements
@@ -163,6 +166,7 @@ LEN = {
     ("glGetProgramResourceName", "name"): "outstring:bufSize",
     ("glGetObjectLabel", "label"): "outstring:bufSize",
     ("glGetObjectPtrLabel", "label"): "outstring:bufSize",
+    ("glGetObjectLabelKHR", "length"): "const:1",
     ("glGetBufferPointerv", "params"): "const:1",
     ("glGetBufferPointervOES", "params"): "const:1",
     ("glGetNamedBufferPointerv", "params"): "const:1",
@@ -203,6 +207,36 @@ LEN = {
     ("glXQueryContext", "value"): "const:1",
     ("glXQueryDrawable", "value"): "const:1",
 }
+
+# Strings passed with a length (KHR_debug, GL 4.6 section 20.9, and its
+# forerunners): `length` chars, or NUL-terminated when the length is
+# negative (KHR_debug, ARB_debug_output, ARB_shading_language_include) or
+# zero (EXT_debug_label, EXT_debug_marker, AMD_debug_output,
+# GREMEDY_string_marker); a NULL label removes the label.  The registry says
+# COMPSIZE(label,length), `length` (wrong when negative) or nothing.
+for _f, _p, _n in (("glObjectLabel", "label", "length"),
+                   ("glObjectLabelKHR", "label", "length"),
+                   ("glObjectPtrLabel", "label", "length"),
+                   ("glObjectPtrLabelKHR", "label", "length"),
+                   ("glDebugMessageInsert", "buf", "length"),
+                   ("glDebugMessageInsertKHR", "buf", "length"),
+                   ("glDebugMessageInsertARB", "buf", "length"),
+                   ("glPushDebugGroup", "message", "length"),
+                   ("glPushDebugGroupKHR", "message", "length"),
+                   ("glNamedStringARB", "name", "namelen"),
+                   ("glNamedStringARB", "string", "stringlen"),
+                   ("glDeleteNamedStringARB", "name", "namelen"),
+                   ("glIsNamedStringARB", "name", "namelen"),
+                   ("glGetNamedStringARB", "name", "namelen"),
+                   ("glGetNamedStringivARB", "name", "namelen")):
+    LEN[(_f, _p)] = "lenstring:" + _n
+for _f, _p, _n in (("glLabelObjectEXT", "label", "length"),
+                   ("glInsertEventMarkerEXT", "marker", "length"),
+                   ("glPushGroupMarkerEXT", "marker", "length"),
+                   ("glDebugMessageInsertAMD", "buf", "length"),
+                   ("glStringMarkerGREMEDY", "string", "len")):
+    LEN[(_f, _p)] = "lenstring:%s:zero" % _n
+LEN[("glCompileShaderIncludeARB", "path")] = "strarray:count:length"
 
 # EGL attribute lists: EGL_NONE-terminated pairs of the parameter's type.
 EGL_NONE = 0x3038

@@ -200,6 +200,12 @@ def apply_rule(d, rule, f, index_of):
     kind, _, rest = rule.partition(":")
     if kind == "string":
         d.kind, d.length = "IN", "STRING"
+    elif kind == "lenstring":
+        count, _, when = rest.partition(":")
+        if when not in ("", "zero"):
+            raise SystemExit("gen_glapi: bad rule %r for %s" % (rule, f.name))
+        d.kind, d.length, d.params = "IN", "LENSTRING", [index_of[count]]
+        d.k = 1 if when == "zero" else 0
     elif kind == "outstring":
         d.kind, d.length, d.params = "OUT", "OUTSTRING", [index_of[rest]]
     elif kind == "strarray":
@@ -292,7 +298,7 @@ def describe_param(f, p, index_of):
                 d.length, d.why = "UNSIZED", "len=" + expr
         if d.kind == "OUT" and base in ("GLchar", "GLcharARB", "char") and d.length == "PARAM":
             d.length = "OUTSTRING"
-    if d.length == "STRING":
+    if d.length in ("STRING", "LENSTRING"):
         d.glapi_kind = "STRING"
     elif d.length == "STRARRAY":
         d.glapi_kind = "STRARRAY"

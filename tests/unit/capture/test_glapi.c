@@ -72,6 +72,30 @@ static void test_annotated_kinds_and_bindings(void)
 	CHECK_EQ_INT(param_kind("glFenceSync", 0, &pi), GLAPI_K_ENUM);
 }
 
+/* KHR_debug (GL 4.6 section 20.9): strings passed with a length are
+ * strings (not memory of unknown size), in every form of the function. */
+static void test_counted_debug_strings_are_strings(void)
+{
+	static const struct { const char *func; unsigned param; } strings[] = {
+		{ "glObjectLabel", 3 }, { "glObjectLabelKHR", 3 }, { "glObjectPtrLabel", 2 },
+		{ "glObjectPtrLabelKHR", 2 }, { "glDebugMessageInsert", 5 },
+		{ "glDebugMessageInsertKHR", 5 }, { "glDebugMessageInsertARB", 5 },
+		{ "glDebugMessageInsertAMD", 4 }, { "glPushDebugGroup", 3 },
+		{ "glPushDebugGroupKHR", 3 }, { "glLabelObjectEXT", 3 },
+		{ "glInsertEventMarkerEXT", 1 }, { "glPushGroupMarkerEXT", 1 },
+		{ "glStringMarkerGREMEDY", 1 }, { "glNamedStringARB", 2 }, { "glNamedStringARB", 4 },
+	};
+	struct glapi_param_info pi;
+
+	for (size_t i = 0; i < sizeof strings / sizeof strings[0]; i++) {
+		CHECK_EQ_INT(param_kind(strings[i].func, strings[i].param, &pi), GLAPI_K_STRING);
+		CHECK_EQ_INT(pi.obj, GLAPI_O_NONE);
+	}
+	CHECK_EQ_INT(param_kind("glGetObjectLabelKHR", 4, &pi), GLAPI_K_OUTSTRING);
+	CHECK_EQ_INT(param_kind("glGetObjectLabelKHR", 3, &pi), GLAPI_K_MEM_OUT);
+	CHECK_EQ_INT(param_kind("glCompileShaderIncludeARB", 2, &pi), GLAPI_K_STRARRAY);
+}
+
 static void test_enum_names_prefer_core(void)
 {
 	struct glapi_param_info pi;
@@ -109,6 +133,7 @@ int main(void)
 	XT_RUN(test_every_function_round_trips_by_name);
 	XT_RUN(test_draw_arrays_has_registry_params);
 	XT_RUN(test_annotated_kinds_and_bindings);
+	XT_RUN(test_counted_debug_strings_are_strings);
 	XT_RUN(test_enum_names_prefer_core);
 	XT_RUN(test_buffer_targets_name_their_binding);
 	XT_TEST_MAIN_END();
