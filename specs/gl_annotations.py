@@ -16,6 +16,7 @@ less, and EGL is only C headers here.  This file supplies the rest:
   CAPTURE_HOOKS  hooks of the capture alone (no replay hook): calls after
              which the observations' cached TF state may be stale;
   DRAWS      which arguments of each draw call give its vertex range;
+  TYPES      parameters whose C type is wider than what they hold;
   PNAME_COUNTS  element counts of glGet*/gl*Parameter pnames that are not 1.
 
 Size rules are strings in a small language:
@@ -238,6 +239,17 @@ for _f, _p, _n in (("glLabelObjectEXT", "label", "length"),
     LEN[(_f, _p)] = "lenstring:%s:zero" % _n
 LEN[("glCompileShaderIncludeARB", "path")] = "strarray:count:length"
 
+# C types of parameters whose prototype type is wider than what the
+# specification lets them hold: (function, parameter) -> type recorded (and
+# given to OBJECTS).  KHR_debug's `const void *ptr` identifies a sync object
+# (GL 4.6 section 20.9, ObjectPtrLabel): a handle, not memory.
+TYPES = {
+    ("glObjectPtrLabel", "ptr"): "GLsync",
+    ("glObjectPtrLabelKHR", "ptr"): "GLsync",
+    ("glGetObjectPtrLabel", "ptr"): "GLsync",
+    ("glGetObjectPtrLabelKHR", "ptr"): "GLsync",
+}
+
 # EGL attribute lists: EGL_NONE-terminated pairs of the parameter's type.
 EGL_NONE = 0x3038
 
@@ -430,6 +442,8 @@ OBJECTS = [
     (r"", r"^(renderbuffer|renderbuffers)$", "RENDERBUFFER"),
     (r"", r"^(sampler|samplers)$", "SAMPLER"),
     (r"", r"^sync$", "SYNC"),
+    # KHR_debug / GL 4.6 section 20.9 (ptr: see TYPES).
+    (r"^gl(Get)?ObjectPtrLabel(KHR)?$", r"^ptr$", "SYNC"),
     (r"Uniform", r"^location$", "UNIFORM_LOCATION"),
     (r"^gl(VertexAttrib|EnableVertexAttribArray|DisableVertexAttribArray|GetVertexAttrib)",
      r"^index$", "ATTRIB_LOCATION"),

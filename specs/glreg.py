@@ -240,18 +240,25 @@ def apply_rule(d, rule, f, index_of):
         raise SystemExit("gen_glapi: bad rule %r for %s" % (rule, f.name))
 
 
+def recorded_type(f, p):
+    """The C type parameter p of f is recorded as: its prototype's, or the
+    narrower one gl_annotations.TYPES gives."""
+    return ann.TYPES.get((f.name, p.name), p.ctype)
+
+
 def describe_param(f, p, index_of):
     d = PDesc()
-    sc = scalar_info(p.ctype)
+    ctype = recorded_type(f, p)
+    sc = scalar_info(ctype)
     if sc:
         d.kind, d.elem, d.field = sc
         d.glapi_kind = d.kind
         return d
-    base, depth, const = base_and_depth(p.ctype)
+    base, depth, const = base_and_depth(ctype)
     d.field = "p"
     if depth == 0:
-        raise SystemExit("gen_glapi: unknown type %r in %s" % (p.ctype, f.name))
-    if depth >= 2 or (depth == 1 and "const*" in p.ctype):
+        raise SystemExit("gen_glapi: unknown type %r in %s" % (ctype, f.name))
+    if depth >= 2 or (depth == 1 and "const*" in ctype):
         d.elem = "PTR"
     elif base in SCALARS:
         d.elem = SCALARS[base][1]
@@ -427,7 +434,7 @@ def object_kind(f, p):
         if re.search(fre, f.name) and re.search(pre, p.name):
             if kind is None:
                 return None
-            base, depth, _ = base_and_depth(p.ctype)
+            base, depth, _ = base_and_depth(recorded_type(f, p))
             if depth > 1 or base not in ann.OBJECT_TYPES.get(kind, ann.OBJECT_DEFAULT_TYPES):
                 return None
             return kind

@@ -96,6 +96,23 @@ static void test_counted_debug_strings_are_strings(void)
 	CHECK_EQ_INT(param_kind("glCompileShaderIncludeARB", 2, &pi), GLAPI_K_STRARRAY);
 }
 
+/* glObjectPtrLabel's `const void *ptr` is a sync object: a handle the
+ * replay maps like glFenceSync's, not memory. */
+static void test_ptr_labels_take_sync_handles(void)
+{
+	static const char *const funcs[] = { "glObjectPtrLabel", "glObjectPtrLabelKHR",
+					     "glGetObjectPtrLabel", "glGetObjectPtrLabelKHR" };
+	struct glapi_param_info pi;
+
+	for (size_t i = 0; i < sizeof funcs / sizeof funcs[0]; i++) {
+		CHECK_EQ_INT(param_kind(funcs[i], 0, &pi), GLAPI_K_HANDLE);
+		CHECK_EQ_STR(pi.name, "ptr");
+		CHECK_EQ_INT(pi.obj, GLAPI_O_SYNC);
+	}
+	CHECK_EQ_INT(param_kind("glDeleteSync", 0, &pi), GLAPI_K_HANDLE);
+	CHECK_EQ_INT(pi.obj, GLAPI_O_SYNC);
+}
+
 static void test_enum_names_prefer_core(void)
 {
 	struct glapi_param_info pi;
@@ -134,6 +151,7 @@ int main(void)
 	XT_RUN(test_draw_arrays_has_registry_params);
 	XT_RUN(test_annotated_kinds_and_bindings);
 	XT_RUN(test_counted_debug_strings_are_strings);
+	XT_RUN(test_ptr_labels_take_sync_handles);
 	XT_RUN(test_enum_names_prefer_core);
 	XT_RUN(test_buffer_targets_name_their_binding);
 	XT_TEST_MAIN_END();
