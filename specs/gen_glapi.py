@@ -69,7 +69,8 @@ def main(argv):
         f = next((f for f in funcs if f.name == fname), None)
         if f is None or pname not in [p.name for p in f.params]:
             raise SystemExit("gen_glapi: TYPES names %s(%s), not in the registry" % (fname, pname))
-    gl_enums = gen_enums(outdir, gl_root, egl_enums, group_ids, ann.BUFFER_TARGETS)
+    gl_enums = gen_enums(outdir, gl_root, egl_enums, group_ids, ann.BUFFER_TARGETS,
+                         ann.OBJECT_IDENTIFIERS, ann.OBJECT_KINDS)
     enum_values = {}
     for name, value, groups_, order, api in gl_enums:
         enum_values.setdefault(name, value)

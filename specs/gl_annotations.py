@@ -17,6 +17,8 @@ less, and EGL is only C headers here.  This file supplies the rest:
              which the observations' cached TF state may be stale;
   DRAWS      which arguments of each draw call give its vertex range;
   TYPES      parameters whose C type is wider than what they hold;
+  OBJECTS    which parameters are object names of which kind, and
+  OBJECT_IDENTIFIERS  the kind each object-identifier enum names;
   PNAME_COUNTS  element counts of glGet*/gl*Parameter pnames that are not 1.
 
 Size rules are strings in a small language:
@@ -421,7 +423,10 @@ DRAW_ROLES = ["first", "count", "type", "indices", "instances", "basevertex",
 # function and parameter regexes both match gives it a kind (None: not an
 # object) and its C type is the kind's (OBJECT_TYPES): GLuint for objects,
 # scalars or arrays; GLint locations; GLsync handles.  Programs and shaders
-# share one namespace in GL, so they share one kind.
+# share one namespace in GL, so they share one kind.  A kind "ENUM:E" says
+# that the enum parameter E of the same call names the kind, by
+# OBJECT_IDENTIFIERS (glObjectLabel(identifier, name, ...)); the kind is
+# then decided per call (glapi_object_of_enum).
 OBJECT_KINDS = ["BUFFER", "TEXTURE", "SHADER_OBJECT", "PIPELINE", "VERTEX_ARRAY",
                 "QUERY", "TRANSFORM_FEEDBACK", "FRAMEBUFFER", "RENDERBUFFER",
                 "SAMPLER", "SYNC", "UNIFORM_LOCATION", "ATTRIB_LOCATION"]
@@ -442,12 +447,29 @@ OBJECTS = [
     (r"", r"^(renderbuffer|renderbuffers)$", "RENDERBUFFER"),
     (r"", r"^(sampler|samplers)$", "SAMPLER"),
     (r"", r"^sync$", "SYNC"),
-    # KHR_debug / GL 4.6 section 20.9 (ptr: see TYPES).
+    # KHR_debug / GL 4.6 section 20.9 (ptr: see TYPES), EXT_debug_label.
     (r"^gl(Get)?ObjectPtrLabel(KHR)?$", r"^ptr$", "SYNC"),
+    (r"^gl(Get)?ObjectLabel(KHR)?$", r"^name$", "ENUM:identifier"),
+    (r"^gl(LabelObject|GetObjectLabel)EXT$", r"^object$", "ENUM:type"),
     (r"Uniform", r"^location$", "UNIFORM_LOCATION"),
     (r"^gl(VertexAttrib|EnableVertexAttribArray|DisableVertexAttribArray|GetVertexAttrib)",
      r"^index$", "ATTRIB_LOCATION"),
 ]
+
+# The object kind each object-identifier enum names (ObjectLabel's
+# identifiers, GL 4.6 section 20.9; EXT_debug_label's types).  The _KHR
+# aliases share the core values; an identifier not listed (GL_DISPLAY_LIST)
+# names no object the replay remaps.
+OBJECT_IDENTIFIERS = {
+    "GL_BUFFER": "BUFFER", "GL_SHADER": "SHADER_OBJECT", "GL_PROGRAM": "SHADER_OBJECT",
+    "GL_VERTEX_ARRAY": "VERTEX_ARRAY", "GL_QUERY": "QUERY",
+    "GL_PROGRAM_PIPELINE": "PIPELINE", "GL_TRANSFORM_FEEDBACK": "TRANSFORM_FEEDBACK",
+    "GL_SAMPLER": "SAMPLER", "GL_TEXTURE": "TEXTURE", "GL_RENDERBUFFER": "RENDERBUFFER",
+    "GL_FRAMEBUFFER": "FRAMEBUFFER",
+    "GL_BUFFER_OBJECT_EXT": "BUFFER", "GL_SHADER_OBJECT_EXT": "SHADER_OBJECT",
+    "GL_PROGRAM_OBJECT_EXT": "SHADER_OBJECT", "GL_VERTEX_ARRAY_OBJECT_EXT": "VERTEX_ARRAY",
+    "GL_QUERY_OBJECT_EXT": "QUERY", "GL_PROGRAM_PIPELINE_OBJECT_EXT": "PIPELINE",
+}
 
 # Functions whose return value is an object name (or location) of a kind.
 RET_OBJECTS = {

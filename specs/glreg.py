@@ -428,17 +428,28 @@ def write(outdir, name, text):
             fh.write(text)
 
 
-def object_kind(f, p):
-    """The GLAPI_O_* kind (without prefix) of parameter p of f, or None."""
+def object_rule(f, p):
+    """(GLAPI_O_* kind without prefix, index of the enum parameter that
+    names the kind or None) of parameter p of f, or (None, None)."""
     for fre, pre, kind in ann.OBJECTS:
         if re.search(fre, f.name) and re.search(pre, p.name):
             if kind is None:
-                return None
+                return None, None
+            enum = None
+            if kind.startswith("ENUM:"):
+                names = [q.name for q in f.params]
+                if kind[5:] not in names:
+                    raise SystemExit("gen_glapi: %s has no parameter %s (OBJECTS)" % (f.name, kind[5:]))
+                enum = names.index(kind[5:])
+                kind = "BY_ENUM"
             base, depth, _ = base_and_depth(recorded_type(f, p))
             if depth > 1 or base not in ann.OBJECT_TYPES.get(kind, ann.OBJECT_DEFAULT_TYPES):
-                return None
-            return kind
-    return None
+                return None, None
+            if enum is not None and depth:
+                raise SystemExit("gen_glapi: %s(%s): an ENUM: kind is for single names only"
+                                 % (f.name, p.name))
+            return kind, enum
+    return None, None
 
 
 def ret_object_kind(f):
