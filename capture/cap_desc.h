@@ -39,6 +39,8 @@ enum cap_len {
 	CAP_LEN_CONST,      /* k elements */
 	CAP_LEN_PARAM,      /* arg[p0] * k / div elements */
 	CAP_LEN_STRING,     /* NUL-terminated */
+	CAP_LEN_LENSTRING,  /* arg[p0] chars; NUL-terminated when arg[p0] < 0
+			       (k = 0) or arg[p0] == 0 (k = 1) */
 	CAP_LEN_OUTSTRING,  /* output string, at most arg[p0] bytes */
 	CAP_LEN_STRARRAY,   /* arg[p0] strings, lengths in arg[p1] (0xff: none) */
 	CAP_LEN_ATTRIBS,    /* key/value pairs up to key k (elem_bytes each) */

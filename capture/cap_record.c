@@ -229,6 +229,14 @@ static size_t plan_args(struct cap_call *c, const struct cap_fdesc *fd,
 			pl[i].how = HOW_STRING;
 			pl[i].n = strlen(ptr);
 			break;
+		case CAP_LEN_LENSTRING:
+			pl[i].how = HOW_STRING;
+			pl[i].n = cap_lenstring_chars(d, c->a, ptr);
+			if (pl[i].n > CAP_MAX_MEMORY) {
+				pl[i].how = HOW_UNSIZED;
+				pl[i].why = "size above the 1 GiB recording limit";
+			}
+			break;
 		case CAP_LEN_STRARRAY: {
 			const char *const *strs = ptr;
 			const int32_t *lens = d->p[1] != 0xff ? ptr_of(&c->a[d->p[1]]) : NULL;

@@ -1,7 +1,8 @@
 /*
  * cap_size.c - how many bytes a pointer argument refers to, for the size
- * rules of cap_desc.h: registry lengths (`n`, `count*4`), and the
- * COMPSIZE(...) forms that specs/gl_annotations.py maps to helpers here.
+ * rules of cap_desc.h: registry lengths (`n`, `count*4`), strings passed
+ * with a length, and the COMPSIZE(...) forms that specs/gl_annotations.py
+ * maps to helpers here.
  *
  * Pixel data sizes follow the GL 4.6 specification, section 8.4.4.1
  * (unpacking) and 18.2 (packing): row length and alignment from the pixel
@@ -11,6 +12,7 @@
  * and the argument is recorded UNSIZED: never a guess.
  */
 #include <stdint.h>
+#include <string.h>
 
 #include "cap_observe.h"
 #include "cap_state.h"
@@ -43,6 +45,20 @@ unsigned cap_type_bytes(uint32_t type)
 static int64_t count_of(const struct cap_pdesc *d, const union cap_arg *a)
 {
 	return a[d->p[0]].i;
+}
+
+/* KHR_debug (GL 4.6 section 20.9) and its forerunners: a label or message
+ * of `length` chars, NUL-terminated when length is negative (k = 0; KHR,
+ * ARB) or zero (k = 1; EXT, AMD, GREMEDY).  A negative length where zero
+ * is the terminated case is an INVALID_VALUE the GL raises without reading
+ * the string: nothing is read. */
+size_t cap_lenstring_chars(const struct cap_pdesc *d, const union cap_arg *a, const char *s)
+{
+	int64_t length = count_of(d, a);
+
+	if (d->k ? length == 0 : length < 0)
+		return strlen(s);
+	return length > 0 ? (size_t)length : 0;
 }
 
 static size_t pname_count(struct cap_ctx *x, uint32_t pname, bool indexed, const char **why)

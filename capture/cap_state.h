@@ -123,6 +123,10 @@ void cap_mem_sync_persistent(struct cap_thread *t, uint64_t seq);
 /* cap_size.c: bytes of IN/OUT memory, or SIZE_MAX with *why set. */
 size_t cap_size(struct cap_ctx *x, const struct cap_pdesc *d,
 		const union cap_arg *a, bool output, const char **why);
+/* cap_size.c: chars of the CAP_LEN_LENSTRING string `s` (not NULL) that the
+ * GL reads: the length argument, or strlen(s) when the rule says the
+ * string is NUL-terminated. */
+size_t cap_lenstring_chars(const struct cap_pdesc *d, const union cap_arg *a, const char *s);
 /* Bytes of one index of GL type `type` (0 if not an index type). */
 unsigned cap_index_bytes(uint32_t type);
 /* Bytes of one vertex attribute element of GL type `type`, or 0. */

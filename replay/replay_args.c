@@ -2,7 +2,9 @@
  * replay_args.c - recorded values to C arguments, by the parameter kinds of
  * libglapi (glapi.h), with object names remapped (replay_names.h):
  *
- *   SINT UINT ENUM BITFIELD BOOL FLOAT DOUBLE   the value (names remapped)
+ *   SINT UINT ENUM BITFIELD BOOL FLOAT DOUBLE   the value (names remapped,
+ *                        of the kind another argument names where the
+ *                        kind depends on it: glObjectLabel)
  *   STRING, STRARRAY     NUL-terminated copies (an array of them)
  *   MEM_IN, ATTRIBS      MEMORY: an aligned copy of the recorded bytes
  *                        (arrays of names remapped); OFFSET: (void *)offset
@@ -78,6 +80,20 @@ static bool integer(const struct trace_value *v, int64_t *out)
 	case TRACE_TAG_TRUE: *out = 1; return true;
 	default: return false;
 	}
+}
+
+/* The kind of a GLAPI_O_BY_ENUM name: the one its call's enum argument
+ * names (glObjectLabel(GL_BUFFER, name, ...)); GLAPI_O_NONE (the name
+ * passes unchanged) when that argument is no object identifier. */
+static enum glapi_object kind_by_enum(const struct trace_call *call,
+				      const struct glapi_param_info *pi)
+{
+	int64_t e;
+
+	if (pi->obj_enum < 0 || (uint32_t)pi->obj_enum >= call->nargs ||
+	    !integer(&call->args[pi->obj_enum], &e))
+		return GLAPI_O_NONE;
+	return glapi_object_of_enum((uint32_t)e);
 }
 
 static void *copy(struct host *h, const void *p, size_t n)
@@ -233,6 +249,8 @@ enum xt_rc host_args_convert(struct host *h, struct host_ctx *x, int id,
 			if (pi.obj == GLAPI_O_UNIFORM_LOCATION)
 				a->i = (int64_t)remap(h, x, pi.obj, location_program(h, x, id, call),
 						      (uint64_t)a->i);
+			else if (pi.obj == GLAPI_O_BY_ENUM)
+				a->u = remap(h, x, kind_by_enum(call, &pi), 0, (uint64_t)a->i);
 			else if (pi.obj != GLAPI_O_NONE)
 				a->u = remap(h, x, pi.obj, 0, (uint64_t)a->i);
 			break;

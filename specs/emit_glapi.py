@@ -5,10 +5,29 @@ buffer bindings, object kinds) and glapi_enums.c (GLenum value -> name).
 Python standard library only; called by gen_glapi.py.
 """
 
-from glreg import (API_EGL, HEADER, StrPool, c_literal, object_kind, parse_gl_enums,
+from glreg import (API_EGL, HEADER, StrPool, c_literal, object_rule, parse_gl_enums,
                    ret_object_kind, write)
 
-def gen_enums(outdir, gl_root, egl_enums, group_ids, buffer_targets):
+
+def identifier_rows(value_of, identifiers, kinds):
+    """Rows of the object-identifier table (value -> GLAPI_O_*), sorted by
+    value; names must be in gl.xml, aliases of one value name one kind."""
+    kind_of = {}
+    for name, kind in identifiers.items():
+        if name not in value_of:
+            raise SystemExit("gen_glapi: object identifier %s is not in gl.xml" % name)
+        if kind not in kinds:
+            raise SystemExit("gen_glapi: object identifier %s names unknown kind %s" % (name, kind))
+        v = value_of[name]
+        if kind_of.get(v, (kind, name))[0] != kind:
+            raise SystemExit("gen_glapi: %s and %s share value 0x%x but name other kinds"
+                             % (name, kind_of[v][1], v))
+        kind_of[v] = (kind, name)
+    return ["\t{ 0x%04xu, GLAPI_O_%s },  /* %s */" % (v, kind_of[v][0], kind_of[v][1])
+            for v in sorted(kind_of)]
+
+
+def gen_enums(outdir, gl_root, egl_enums, group_ids, buffer_targets, identifiers, kinds):
     enums, rank = parse_gl_enums(gl_root)
     pool = StrPool()
     canon = {}
@@ -54,6 +73,10 @@ def gen_enums(outdir, gl_root, egl_enums, group_ids, buffer_targets):
     lines.append("\nstatic const struct { uint32_t target, binding; } buffer_bindings[%d] = {\n"
                  % len(binding_rows))
     lines.append("\n".join(binding_rows) + "\n};\n")
+    id_rows = identifier_rows(value_of, identifiers, kinds)
+    lines.append("\nstatic const struct { uint32_t value; uint8_t obj; } object_identifiers[%d] = {\n"
+                 % len(id_rows))
+    lines.append("\n".join(id_rows) + "\n};\n")
     lines.append(ENUM_CODE)
     write(outdir, "glapi_enums.c", "".join(lines))
     return enums
@@ -104,6 +127,22 @@ uint32_t glapi_buffer_binding_pname(uint32_t target)
 	return 0;
 }
 
+enum glapi_object glapi_object_of_enum(uint32_t value)
+{
+	size_t lo = 0, hi = sizeof(object_identifiers) / sizeof(object_identifiers[0]);
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (object_identifiers[mid].value == value)
+			return (enum glapi_object)object_identifiers[mid].obj;
+		if (object_identifiers[mid].value < value)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return GLAPI_O_NONE;
+}
+
 const char *glapi_group_name(int group)
 {
 	if (group < 0 || group >= (int)(sizeof(group_names) / sizeof(group_names[0])))
@@ -130,16 +169,17 @@ def gen_funcs(outdir, funcs, descs, group_ids):
             if f.api == API_EGL and (p.ctype == "EGLenum" or
                                      (p.ctype == "EGLint" and p.name in ("attribute", "name"))):
                 g = group_ids["EGL"]
-            prows.append("\t{ %du, GLAPI_K_%s, GLAPI_E_%s, %d, %s, GLAPI_O_%s }," % (
+            obj, obj_enum = object_rule(f, p)
+            prows.append("\t{ %du, GLAPI_K_%s, GLAPI_E_%s, %d, %s, GLAPI_O_%s, %d }," % (
                 pool.add(p.name), d.glapi_kind, d.elem, g,
                 "GLAPI_B_" + d.binding if d.binding else "GLAPI_B_NONE",
-                object_kind(f, p) or "NONE"))
+                obj or "NONE", -1 if obj_enum is None else obj_enum))
         first += len(f.params)
     order = sorted(range(len(funcs)), key=lambda i: funcs[i].name)
     out = [HEADER, '#include "glapi.h"\n\n#include <string.h>\n\n', pool.emit("func_strs")]
     out.append("\nstatic const struct { uint32_t name, first; uint8_t nparams, ret, api, ret_obj; int16_t ret_group; } funcs[%d] = {\n" % len(funcs))
     out.append("\n".join(frows) + "\n};\n")
-    out.append("\nstatic const struct { uint32_t name; uint8_t kind, elem; int16_t group; uint8_t binding, obj; } params[%d] = {\n" % max(1, len(prows)))
+    out.append("\nstatic const struct { uint32_t name; uint8_t kind, elem; int16_t group; uint8_t binding, obj; int8_t obj_enum; } params[%d] = {\n" % max(1, len(prows)))
     out.append("\n".join(prows) + "\n};\n")
     out.append("\nstatic const uint16_t by_name[%d] = {\n" % len(order))
     for i in range(0, len(order), 12):
@@ -198,6 +238,7 @@ bool glapi_param_info(int id, unsigned i, struct glapi_param_info *out)
 	out->group = params[k].group;
 	out->binding = (enum glapi_binding)params[k].binding;
 	out->obj = (enum glapi_object)params[k].obj;
+	out->obj_enum = params[k].obj_enum;
 	return true;
 }
 """

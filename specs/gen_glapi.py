@@ -65,7 +65,12 @@ def main(argv):
     for f in funcs:
         index_of = {p.name: i for i, p in enumerate(f.params)}
         descs.append((ret_desc(f), [describe_param(f, p, index_of) for p in f.params]))
-    gl_enums = gen_enums(outdir, gl_root, egl_enums, group_ids, ann.BUFFER_TARGETS)
+    for (fname, pname) in ann.PARAM_TYPES:
+        f = next((f for f in funcs if f.name == fname), None)
+        if f is None or pname not in [p.name for p in f.params]:
+            raise SystemExit("gen_glapi: PARAM_TYPES names %s(%s), not in the registry" % (fname, pname))
+    gl_enums = gen_enums(outdir, gl_root, egl_enums, group_ids, ann.BUFFER_TARGETS,
+                         ann.OBJECT_IDENTIFIERS, ann.OBJECT_KINDS)
     enum_values = {}
     for name, value, groups_, order, api in gl_enums:
         enum_values.setdefault(name, value)

@@ -16,12 +16,18 @@ less, and EGL is only C headers here.  This file supplies the rest:
   CAPTURE_HOOKS  hooks of the capture alone (no replay hook): calls after
              which the observations' cached TF state may be stale;
   DRAWS      which arguments of each draw call give its vertex range;
+  PARAM_TYPES  parameters whose C type is wider than what they hold;
+  OBJECTS    which parameters are object names of which kind, and
+  OBJECT_IDENTIFIERS  the kind each object-identifier enum names;
   PNAME_COUNTS  element counts of glGet*/gl*Parameter pnames that are not 1;
   TYPES      the shape of each shading-language type token (base type,
              columns, rows), for gen_gltypes.py.
 
 Size rules are strings in a small language:
   "string"                 NUL-terminated input string
+  "lenstring:P[:zero]"     input string of P chars (P a parameter), or
+                           NUL-terminated when P < 0 (with ":zero": when
+                           P == 0); NULL allowed
   "outstring:P"            output string of at most P bytes (P a parameter)
   "strarray:C[:L]"         C strings, lengths in array L (NULL/absent: NUL-terminated)
   "const:K"                K elements
@@ -165,6 +171,7 @@ LEN = {
     ("glGetProgramResourceName", "name"): "outstring:bufSize",
     ("glGetObjectLabel", "label"): "outstring:bufSize",
     ("glGetObjectPtrLabel", "label"): "outstring:bufSize",
+    ("glGetObjectLabelKHR", "length"): "const:1",
     ("glGetBufferPointerv", "params"): "const:1",
     ("glGetBufferPointervOES", "params"): "const:1",
     ("glGetNamedBufferPointerv", "params"): "const:1",
@@ -204,6 +211,47 @@ LEN = {
     ("glXGetFBConfigAttrib", "value"): "const:1",
     ("glXQueryContext", "value"): "const:1",
     ("glXQueryDrawable", "value"): "const:1",
+}
+
+# Strings passed with a length (KHR_debug, GL 4.6 section 20.9, and its
+# forerunners): `length` chars, or NUL-terminated when the length is
+# negative (KHR_debug, ARB_debug_output, ARB_shading_language_include) or
+# zero (EXT_debug_label, EXT_debug_marker, AMD_debug_output,
+# GREMEDY_string_marker); a NULL label removes the label.  The registry says
+# COMPSIZE(label,length), `length` (wrong when negative) or nothing.
+for _f, _p, _n in (("glObjectLabel", "label", "length"),
+                   ("glObjectLabelKHR", "label", "length"),
+                   ("glObjectPtrLabel", "label", "length"),
+                   ("glObjectPtrLabelKHR", "label", "length"),
+                   ("glDebugMessageInsert", "buf", "length"),
+                   ("glDebugMessageInsertKHR", "buf", "length"),
+                   ("glDebugMessageInsertARB", "buf", "length"),
+                   ("glPushDebugGroup", "message", "length"),
+                   ("glPushDebugGroupKHR", "message", "length"),
+                   ("glNamedStringARB", "name", "namelen"),
+                   ("glNamedStringARB", "string", "stringlen"),
+                   ("glDeleteNamedStringARB", "name", "namelen"),
+                   ("glIsNamedStringARB", "name", "namelen"),
+                   ("glGetNamedStringARB", "name", "namelen"),
+                   ("glGetNamedStringivARB", "name", "namelen")):
+    LEN[(_f, _p)] = "lenstring:" + _n
+for _f, _p, _n in (("glLabelObjectEXT", "label", "length"),
+                   ("glInsertEventMarkerEXT", "marker", "length"),
+                   ("glPushGroupMarkerEXT", "marker", "length"),
+                   ("glDebugMessageInsertAMD", "buf", "length"),
+                   ("glStringMarkerGREMEDY", "string", "len")):
+    LEN[(_f, _p)] = "lenstring:%s:zero" % _n
+LEN[("glCompileShaderIncludeARB", "path")] = "strarray:count:length"
+
+# C types of parameters whose prototype type is wider than what the
+# specification lets them hold: (function, parameter) -> type recorded (and
+# given to OBJECTS).  KHR_debug's `const void *ptr` identifies a sync object
+# (GL 4.6 section 20.9, ObjectPtrLabel): a handle, not memory.
+PARAM_TYPES = {
+    ("glObjectPtrLabel", "ptr"): "GLsync",
+    ("glObjectPtrLabelKHR", "ptr"): "GLsync",
+    ("glGetObjectPtrLabel", "ptr"): "GLsync",
+    ("glGetObjectPtrLabelKHR", "ptr"): "GLsync",
 }
 
 # EGL attribute lists: EGL_NONE-terminated pairs of the parameter's type.
@@ -377,7 +425,10 @@ DRAW_ROLES = ["first", "count", "type", "indices", "instances", "basevertex",
 # function and parameter regexes both match gives it a kind (None: not an
 # object) and its C type is the kind's (OBJECT_TYPES): GLuint for objects,
 # scalars or arrays; GLint locations; GLsync handles.  Programs and shaders
-# share one namespace in GL, so they share one kind.
+# share one namespace in GL, so they share one kind.  A kind "ENUM:E" says
+# that the enum parameter E of the same call names the kind, by
+# OBJECT_IDENTIFIERS (glObjectLabel(identifier, name, ...)); the kind is
+# then decided per call (glapi_object_of_enum).
 OBJECT_KINDS = ["BUFFER", "TEXTURE", "SHADER_OBJECT", "PIPELINE", "VERTEX_ARRAY",
                 "QUERY", "TRANSFORM_FEEDBACK", "FRAMEBUFFER", "RENDERBUFFER",
                 "SAMPLER", "SYNC", "UNIFORM_LOCATION", "ATTRIB_LOCATION"]
@@ -398,10 +449,29 @@ OBJECTS = [
     (r"", r"^(renderbuffer|renderbuffers)$", "RENDERBUFFER"),
     (r"", r"^(sampler|samplers)$", "SAMPLER"),
     (r"", r"^sync$", "SYNC"),
+    # KHR_debug / GL 4.6 section 20.9 (ptr: see PARAM_TYPES), EXT_debug_label.
+    (r"^gl(Get)?ObjectPtrLabel(KHR)?$", r"^ptr$", "SYNC"),
+    (r"^gl(Get)?ObjectLabel(KHR)?$", r"^name$", "ENUM:identifier"),
+    (r"^gl(LabelObject|GetObjectLabel)EXT$", r"^object$", "ENUM:type"),
     (r"Uniform", r"^location$", "UNIFORM_LOCATION"),
     (r"^gl(VertexAttrib|EnableVertexAttribArray|DisableVertexAttribArray|GetVertexAttrib)",
      r"^index$", "ATTRIB_LOCATION"),
 ]
+
+# The object kind each object-identifier enum names (ObjectLabel's
+# identifiers, GL 4.6 section 20.9; EXT_debug_label's types).  The _KHR
+# aliases share the core values; an identifier not listed (GL_DISPLAY_LIST)
+# names no object the replay remaps.
+OBJECT_IDENTIFIERS = {
+    "GL_BUFFER": "BUFFER", "GL_SHADER": "SHADER_OBJECT", "GL_PROGRAM": "SHADER_OBJECT",
+    "GL_VERTEX_ARRAY": "VERTEX_ARRAY", "GL_QUERY": "QUERY",
+    "GL_PROGRAM_PIPELINE": "PIPELINE", "GL_TRANSFORM_FEEDBACK": "TRANSFORM_FEEDBACK",
+    "GL_SAMPLER": "SAMPLER", "GL_TEXTURE": "TEXTURE", "GL_RENDERBUFFER": "RENDERBUFFER",
+    "GL_FRAMEBUFFER": "FRAMEBUFFER",
+    "GL_BUFFER_OBJECT_EXT": "BUFFER", "GL_SHADER_OBJECT_EXT": "SHADER_OBJECT",
+    "GL_PROGRAM_OBJECT_EXT": "SHADER_OBJECT", "GL_VERTEX_ARRAY_OBJECT_EXT": "VERTEX_ARRAY",
+    "GL_QUERY_OBJECT_EXT": "QUERY", "GL_PROGRAM_PIPELINE_OBJECT_EXT": "PIPELINE",
+}
 
 # Functions whose return value is an object name (or location) of a kind.
 RET_OBJECTS = {

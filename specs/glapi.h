@@ -63,7 +63,9 @@ enum glapi_binding {
 /*
  * Kinds of object name a parameter or return value holds (a replay remaps
  * them); from specs/gl_annotations.py OBJECTS / RET_OBJECTS.  Programs and
- * shaders share a namespace in GL and so a kind.
+ * shaders share a namespace in GL and so a kind.  GLAPI_O_BY_ENUM is not a
+ * kind but says where to find it: the enum argument `obj_enum` of the same
+ * call names it (glObjectLabel's identifier), see glapi_object_of_enum().
  */
 enum glapi_object {
 	GLAPI_O_NONE = 0,
@@ -80,7 +82,8 @@ enum glapi_object {
 	GLAPI_O_SYNC,               /* GLsync handles */
 	GLAPI_O_UNIFORM_LOCATION,   /* of the program in use or named */
 	GLAPI_O_ATTRIB_LOCATION,    /* vertex attribute index */
-	GLAPI_O_COUNT
+	GLAPI_O_COUNT,
+	GLAPI_O_BY_ENUM = GLAPI_O_COUNT,  /* the kind argument obj_enum names */
 };
 
 /* Group id of EGL enums (glapi_enum_name_in_group). */
@@ -102,6 +105,8 @@ struct glapi_param_info {
 	int group;                  /* enum group id (gl.xml), -1 if none */
 	enum glapi_binding binding;
 	enum glapi_object obj;      /* object kind: the name(s) it holds */
+	int obj_enum;               /* GLAPI_O_BY_ENUM: index of the enum
+				       parameter naming the kind; else -1 */
 };
 
 /* Number of functions; ids are 0 .. count-1. */
@@ -127,6 +132,13 @@ const char *glapi_enum_name(uint32_t value);
  * the same as glapi_enum_name().
  */
 const char *glapi_enum_name_in_group(uint32_t value, int group);
+/*
+ * The object kind an object-identifier enum names (GL_BUFFER,
+ * GL_TEXTURE, GL_BUFFER_OBJECT_EXT ...: glObjectLabel's identifier,
+ * glLabelObjectEXT's type; gl_annotations.py OBJECT_IDENTIFIERS);
+ * GLAPI_O_NONE for any other value.
+ */
+enum glapi_object glapi_object_of_enum(uint32_t value);
 /* Name of a group id ("PrimitiveType", "EGL"), NULL if out of range. */
 const char *glapi_group_name(int group);
 /* The glGet pname that reports what is bound to buffer target `target`

@@ -200,6 +200,12 @@ def apply_rule(d, rule, f, index_of):
     kind, _, rest = rule.partition(":")
     if kind == "string":
         d.kind, d.length = "IN", "STRING"
+    elif kind == "lenstring":
+        count, _, when = rest.partition(":")
+        if when not in ("", "zero"):
+            raise SystemExit("gen_glapi: bad rule %r for %s" % (rule, f.name))
+        d.kind, d.length, d.params = "IN", "LENSTRING", [index_of[count]]
+        d.k = 1 if when == "zero" else 0
     elif kind == "outstring":
         d.kind, d.length, d.params = "OUT", "OUTSTRING", [index_of[rest]]
     elif kind == "strarray":
@@ -234,18 +240,25 @@ def apply_rule(d, rule, f, index_of):
         raise SystemExit("gen_glapi: bad rule %r for %s" % (rule, f.name))
 
 
+def recorded_type(f, p):
+    """The C type parameter p of f is recorded as: its prototype's, or the
+    narrower one gl_annotations.PARAM_TYPES gives."""
+    return ann.PARAM_TYPES.get((f.name, p.name), p.ctype)
+
+
 def describe_param(f, p, index_of):
     d = PDesc()
-    sc = scalar_info(p.ctype)
+    ctype = recorded_type(f, p)
+    sc = scalar_info(ctype)
     if sc:
         d.kind, d.elem, d.field = sc
         d.glapi_kind = d.kind
         return d
-    base, depth, const = base_and_depth(p.ctype)
+    base, depth, const = base_and_depth(ctype)
     d.field = "p"
     if depth == 0:
-        raise SystemExit("gen_glapi: unknown type %r in %s" % (p.ctype, f.name))
-    if depth >= 2 or (depth == 1 and "const*" in p.ctype):
+        raise SystemExit("gen_glapi: unknown type %r in %s" % (ctype, f.name))
+    if depth >= 2 or (depth == 1 and "const*" in ctype):
         d.elem = "PTR"
     elif base in SCALARS:
         d.elem = SCALARS[base][1]
@@ -292,7 +305,7 @@ def describe_param(f, p, index_of):
                 d.length, d.why = "UNSIZED", "len=" + expr
         if d.kind == "OUT" and base in ("GLchar", "GLcharARB", "char") and d.length == "PARAM":
             d.length = "OUTSTRING"
-    if d.length == "STRING":
+    if d.length in ("STRING", "LENSTRING"):
         d.glapi_kind = "STRING"
     elif d.length == "STRARRAY":
         d.glapi_kind = "STRARRAY"
@@ -415,17 +428,28 @@ def write(outdir, name, text):
             fh.write(text)
 
 
-def object_kind(f, p):
-    """The GLAPI_O_* kind (without prefix) of parameter p of f, or None."""
+def object_rule(f, p):
+    """(GLAPI_O_* kind without prefix, index of the enum parameter that
+    names the kind or None) of parameter p of f, or (None, None)."""
     for fre, pre, kind in ann.OBJECTS:
         if re.search(fre, f.name) and re.search(pre, p.name):
             if kind is None:
-                return None
-            base, depth, _ = base_and_depth(p.ctype)
+                return None, None
+            enum = None
+            if kind.startswith("ENUM:"):
+                names = [q.name for q in f.params]
+                if kind[5:] not in names:
+                    raise SystemExit("gen_glapi: %s has no parameter %s (OBJECTS)" % (f.name, kind[5:]))
+                enum = names.index(kind[5:])
+                kind = "BY_ENUM"
+            base, depth, _ = base_and_depth(recorded_type(f, p))
             if depth > 1 or base not in ann.OBJECT_TYPES.get(kind, ann.OBJECT_DEFAULT_TYPES):
-                return None
-            return kind
-    return None
+                return None, None
+            if enum is not None and depth:
+                raise SystemExit("gen_glapi: %s(%s): an ENUM: kind is for single names only"
+                                 % (f.name, p.name))
+            return kind, enum
+    return None, None
 
 
 def ret_object_kind(f):

@@ -72,6 +72,93 @@ static void test_annotated_kinds_and_bindings(void)
 	CHECK_EQ_INT(param_kind("glFenceSync", 0, &pi), GLAPI_K_ENUM);
 }
 
+/* KHR_debug (GL 4.6 section 20.9): strings passed with a length are
+ * strings (not memory of unknown size), in every form of the function. */
+static void test_counted_debug_strings_are_strings(void)
+{
+	static const struct { const char *func; unsigned param; } strings[] = {
+		{ "glObjectLabel", 3 }, { "glObjectLabelKHR", 3 }, { "glObjectPtrLabel", 2 },
+		{ "glObjectPtrLabelKHR", 2 }, { "glDebugMessageInsert", 5 },
+		{ "glDebugMessageInsertKHR", 5 }, { "glDebugMessageInsertARB", 5 },
+		{ "glDebugMessageInsertAMD", 4 }, { "glPushDebugGroup", 3 },
+		{ "glPushDebugGroupKHR", 3 }, { "glLabelObjectEXT", 3 },
+		{ "glInsertEventMarkerEXT", 1 }, { "glPushGroupMarkerEXT", 1 },
+		{ "glStringMarkerGREMEDY", 1 }, { "glNamedStringARB", 2 }, { "glNamedStringARB", 4 },
+	};
+	struct glapi_param_info pi;
+
+	for (size_t i = 0; i < sizeof strings / sizeof strings[0]; i++) {
+		CHECK_EQ_INT(param_kind(strings[i].func, strings[i].param, &pi), GLAPI_K_STRING);
+		CHECK_EQ_INT(pi.obj, GLAPI_O_NONE);
+	}
+	CHECK_EQ_INT(param_kind("glGetObjectLabelKHR", 4, &pi), GLAPI_K_OUTSTRING);
+	CHECK_EQ_INT(param_kind("glGetObjectLabelKHR", 3, &pi), GLAPI_K_MEM_OUT);
+	CHECK_EQ_INT(param_kind("glCompileShaderIncludeARB", 2, &pi), GLAPI_K_STRARRAY);
+}
+
+/* glObjectPtrLabel's `const void *ptr` is a sync object: a handle the
+ * replay maps like glFenceSync's, not memory. */
+static void test_ptr_labels_take_sync_handles(void)
+{
+	static const char *const funcs[] = { "glObjectPtrLabel", "glObjectPtrLabelKHR",
+					     "glGetObjectPtrLabel", "glGetObjectPtrLabelKHR" };
+	struct glapi_param_info pi;
+
+	for (size_t i = 0; i < sizeof funcs / sizeof funcs[0]; i++) {
+		CHECK_EQ_INT(param_kind(funcs[i], 0, &pi), GLAPI_K_HANDLE);
+		CHECK_EQ_STR(pi.name, "ptr");
+		CHECK_EQ_INT(pi.obj, GLAPI_O_SYNC);
+		CHECK_EQ_INT(pi.obj_enum, -1);
+	}
+	CHECK_EQ_INT(param_kind("glDeleteSync", 0, &pi), GLAPI_K_HANDLE);
+	CHECK_EQ_INT(pi.obj, GLAPI_O_SYNC);
+}
+
+/* glObjectLabel's name is of the kind its identifier says. */
+static void test_label_names_take_the_kind_of_their_identifier(void)
+{
+	static const char *const funcs[] = { "glObjectLabel", "glObjectLabelKHR",
+					     "glGetObjectLabel", "glGetObjectLabelKHR",
+					     "glLabelObjectEXT", "glGetObjectLabelEXT" };
+	static const struct { uint32_t value; enum glapi_object obj; } ids[] = {
+		{ 0x82E0, GLAPI_O_BUFFER },             /* GL_BUFFER (_KHR) */
+		{ 0x82E1, GLAPI_O_SHADER_OBJECT },      /* GL_SHADER */
+		{ 0x82E2, GLAPI_O_SHADER_OBJECT },      /* GL_PROGRAM */
+		{ 0x8074, GLAPI_O_VERTEX_ARRAY },       /* GL_VERTEX_ARRAY */
+		{ 0x82E3, GLAPI_O_QUERY },              /* GL_QUERY */
+		{ 0x82E4, GLAPI_O_PIPELINE },           /* GL_PROGRAM_PIPELINE */
+		{ 0x8E22, GLAPI_O_TRANSFORM_FEEDBACK }, /* GL_TRANSFORM_FEEDBACK */
+		{ 0x82E6, GLAPI_O_SAMPLER },            /* GL_SAMPLER */
+		{ 0x1702, GLAPI_O_TEXTURE },            /* GL_TEXTURE */
+		{ 0x8D41, GLAPI_O_RENDERBUFFER },       /* GL_RENDERBUFFER */
+		{ 0x8D40, GLAPI_O_FRAMEBUFFER },        /* GL_FRAMEBUFFER */
+		{ 0x9151, GLAPI_O_BUFFER },             /* GL_BUFFER_OBJECT_EXT */
+		{ 0x8B48, GLAPI_O_SHADER_OBJECT },      /* GL_SHADER_OBJECT_EXT */
+		{ 0x8B40, GLAPI_O_SHADER_OBJECT },      /* GL_PROGRAM_OBJECT_EXT */
+		{ 0x9154, GLAPI_O_VERTEX_ARRAY },       /* GL_VERTEX_ARRAY_OBJECT_EXT */
+		{ 0x9153, GLAPI_O_QUERY },              /* GL_QUERY_OBJECT_EXT */
+		{ 0x8A4F, GLAPI_O_PIPELINE },           /* GL_PROGRAM_PIPELINE_OBJECT_EXT */
+	};
+	struct glapi_param_info pi;
+
+	for (size_t i = 0; i < sizeof funcs / sizeof funcs[0]; i++) {
+		CHECK_EQ_INT(param_kind(funcs[i], 1, &pi), GLAPI_K_UINT);
+		CHECK_EQ_INT(pi.obj, GLAPI_O_BY_ENUM);
+		CHECK_EQ_INT(pi.obj_enum, 0);
+		CHECK_EQ_INT(param_kind(funcs[i], 0, &pi), GLAPI_K_ENUM);
+		CHECK_EQ_INT(pi.obj, GLAPI_O_NONE);
+	}
+	for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++)
+		CHECK_EQ_INT(glapi_object_of_enum(ids[i].value), ids[i].obj);
+	CHECK_EQ_INT(glapi_object_of_enum(0x82E7), GLAPI_O_NONE);   /* GL_DISPLAY_LIST */
+	CHECK_EQ_INT(glapi_object_of_enum(0x8892), GLAPI_O_NONE);   /* GL_ARRAY_BUFFER */
+	CHECK_EQ_INT(glapi_object_of_enum(0), GLAPI_O_NONE);
+	/* Other parameters are of one kind, or none. */
+	CHECK_EQ_INT(param_kind("glBindBuffer", 1, &pi), GLAPI_K_UINT);
+	CHECK_EQ_INT(pi.obj, GLAPI_O_BUFFER);
+	CHECK_EQ_INT(pi.obj_enum, -1);
+}
+
 static void test_enum_names_prefer_core(void)
 {
 	struct glapi_param_info pi;
@@ -118,6 +205,9 @@ int main(void)
 	XT_RUN(test_every_function_round_trips_by_name);
 	XT_RUN(test_draw_arrays_has_registry_params);
 	XT_RUN(test_annotated_kinds_and_bindings);
+	XT_RUN(test_counted_debug_strings_are_strings);
+	XT_RUN(test_ptr_labels_take_sync_handles);
+	XT_RUN(test_label_names_take_the_kind_of_their_identifier);
 	XT_RUN(test_enum_names_prefer_core);
 	XT_RUN(test_buffer_targets_name_their_binding);
 	XT_TEST_MAIN_END();
