@@ -173,6 +173,8 @@ static bool binding_supported(const struct cap_ctx *x, unsigned b)
 {
 	const int v = x->major * 10 + x->minor;
 
+	if (x->binding_ext & (1u << b))
+		return true;
 	switch (b) {
 	case CAP_BIND_ARRAY:
 	case CAP_BIND_ELEMENT:
@@ -386,6 +388,48 @@ static void parse_version(struct cap_ctx *x, const char *v)
 	}
 }
 
+/* Whether the space-separated extension list holds `name`. */
+static bool has_extension(const char *list, size_t len, const char *name)
+{
+	const size_t n = strlen(name);
+
+	for (const char *p = list, *end = list + len; p + n <= end; p++) {
+		p = memmem(p, (size_t)(end - p), name, n);
+		if (!p)
+			return false;
+		if ((p == list || p[-1] == ' ') && (p + n == end || p[n] == ' '))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The buffer bindings that make a pointer argument an offset exist below the
+ * version that made them core when an extension gives them: a GL 3.3
+ * context with ARB_query_buffer_object (NVIDIA gives the version a test
+ * asks for) reads glGetQueryObject*v's params as an offset into the bound
+ * query buffer, and reading it as memory would fault.
+ */
+static void binding_extensions(struct cap_ctx *x, const char *list, size_t len)
+{
+	static const struct { unsigned binding; bool gles; const char *name; } ext[] = {
+		{ CAP_BIND_QUERY, false, "GL_ARB_query_buffer_object" },
+		{ CAP_BIND_QUERY, false, "GL_AMD_query_buffer_object" },
+		{ CAP_BIND_INDIRECT, false, "GL_ARB_draw_indirect" },
+		{ CAP_BIND_UNPACK, false, "GL_ARB_pixel_buffer_object" },
+		{ CAP_BIND_PACK, false, "GL_ARB_pixel_buffer_object" },
+		{ CAP_BIND_UNPACK, false, "GL_EXT_pixel_buffer_object" },
+		{ CAP_BIND_PACK, false, "GL_EXT_pixel_buffer_object" },
+		{ CAP_BIND_UNPACK, true, "GL_NV_pixel_buffer_object" },
+		{ CAP_BIND_PACK, true, "GL_NV_pixel_buffer_object" },
+	};
+
+	x->binding_ext = 0;
+	for (size_t i = 0; i < sizeof ext / sizeof ext[0]; i++)
+		if (ext[i].gles == x->gles && has_extension(list, len, ext[i].name))
+			x->binding_ext |= (uint8_t)(1u << ext[i].binding);
+}
+
 static void gl_properties(struct cap_thread *t, struct cap_ctx *x)
 {
 	cap_pfn_glGetString gs = CAP_REAL(glGetString);
@@ -434,6 +478,7 @@ static void gl_properties(struct cap_thread *t, struct cap_ctx *x)
 	}
 	while (ext.len && ext.data[ext.len - 1] == ' ')
 		ext.len--;
+	binding_extensions(x, (const char *)ext.data, ext.len);
 	cap_property(t, seq, "gl.extensions", (const char *)ext.data, ext.len);
 	xt_buf_fini(&ext);
 	cap_glerror_drain_ctx(x, "driver identity query");

@@ -72,7 +72,8 @@ struct cap_ctx {
 	bool props_done;               /* gl.* properties written */
 	uint32_t errq[8];              /* GL errors stashed for the app, FIFO */
 	unsigned nerr;
-	uint8_t binding_bad;           /* bit b: binding b's query raised an error */
+	uint8_t binding_ext;           /* bit b: an extension gives binding b
+					* below the version that made it core */
 	uint32_t client_attribs;       /* generic attribs given client pointers */
 	uint32_t client_legacy;        /* legacy arrays given client pointers */
 	struct obs_tf_cache *tf_cache; /* observations' memory (observe/obs.h),

@@ -161,8 +161,10 @@ void obs_query(const struct obs_ctx *c, uint64_t seq, const char *func, uint32_t
 		int qbuf = 0;
 		uint64_t v = 0;
 		c->stash(c->user);
-		if (obs_ctx_at_least(c, 4, 4, 0, 0))
-			gl->GetIntegerv(OBS_GL_QUERY_BUFFER_BINDING, &qbuf);
+		/* params is an offset only when a query buffer is bound, so the
+		 * binding exists here whatever the version (GL 4.4, or
+		 * ARB_query_buffer_object below it). */
+		gl->GetIntegerv(OBS_GL_QUERY_BUFFER_BINDING, &qbuf);
 		if (qbuf)
 			gl->BindBuffer(OBS_GL_QUERY_BUFFER, 0);
 		gl->GetQueryObjectui64v(id, OBS_GL_QUERY_RESULT, &v);

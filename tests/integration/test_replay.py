@@ -13,7 +13,8 @@ import re
 
 import pytest
 
-from conftest import calls_not_replayed_that_matter, describe, piglit_line, piglit_tf_lines, run
+from conftest import (PIGLIT_DIR, calls_not_replayed_that_matter, describe, piglit_command,
+                      piglit_env, piglit_line, piglit_result, piglit_tf_lines, run)
 from tracefile import calls, observations, records
 
 APPS = ["tf-particles-gles3", "tf-separate-gl33", "tf-streams-gl40"]
@@ -266,3 +267,26 @@ def test_usage_errors_exit_2(xfbtrace, app_traces):
     assert run([xfbtrace, "replay"]).returncode == 2
     assert run([xfbtrace, "replay", "--backend", "nosuch", trace]).returncode == 2
     assert run([xfbtrace, "replay", "--calls", "9-3", trace]).returncode == 2
+
+
+def test_query_buffer_below_gl_4_4_is_an_offset_and_replays_on_4_5(xfbtrace, tmp_path):
+    """ARB_query_buffer_object in a context below GL 4.4 (NVIDIA gives the
+    version a program asks for; llvmpipe does with MESA_GL_VERSION_OVERRIDE):
+    glGetQueryObject*v's params is an offset into the bound query buffer.
+    The capture must not read it as memory (it crashed the program), and its
+    query observations must be the ones a GL 4.5 replay makes."""
+    line = piglit_line("arb_query_buffer_object-coherency -auto -fbo")
+    trace = tmp_path / "qbo.xfbt"
+    env = dict(piglit_env(), MESA_GL_VERSION_OVERRIDE="3.3")
+    out = run([xfbtrace, "capture", "-o", trace, "--", *piglit_command(line)], env=env,
+              cwd=PIGLIT_DIR, timeout=600)
+    assert out.returncode == 0 and piglit_result(out.stdout) == "pass", describe(out)
+    recs = records(xfbtrace, trace)
+    version = next(r["value"] for r in recs if r["type"] == "property" and r["key"] == "gl.version")
+    assert version.startswith("3.3"), version
+    to_buffer = [o for o in observations(recs, "query") if o["to_buffer"]]
+    assert to_buffer, "no query result observed through the query buffer"
+    check = replay(xfbtrace, trace, "--check")
+    assert check.returncode == 0 and "4.5" in check.stdout, describe(check)
+    total, match, differ = summary(check)
+    assert differ == 0 and total >= len(to_buffer), describe(check)
