@@ -11,7 +11,10 @@
  * Fork: instead of a getpid() per call (apitrace's cost), a pthread_atfork
  * child handler abandons the parent's spool and marks capture as not
  * started; the child's next call starts <stem>.<pid>.xfbt with call and
- * thread numbers from 0.
+ * thread numbers from 0.  The handlers are registered when the library is
+ * loaded, not at the first call: a program may fork before its first GL
+ * call (Godot's GPU-detection children), and such a child must not take the
+ * parent's file.
  *
  * Failure: cap_stop() prints one line and turns recording off for good;
  * wrappers keep forwarding calls, so the application is never harmed.
@@ -169,12 +172,17 @@ static void atfork_child(void)
 	pthread_mutex_unlock(&cap_g.lock);
 }
 
+__attribute__((constructor)) static void cap_state_load(void)
+{
+	if (pthread_atfork(atfork_prepare, atfork_parent, atfork_child) != 0)
+		cap_stop("pthread_atfork failed");
+}
+
 static void once_init(void)
 {
 	choose_stem();
 	if (pthread_key_create(&cap_g.thread_key, thread_exit) != 0)
 		cap_stop("pthread_key_create failed");
-	pthread_atfork(atfork_prepare, atfork_parent, atfork_child);
 }
 
 static void property_file(struct cap_thread *t, uint64_t seq, const char *key,

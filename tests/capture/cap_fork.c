@@ -7,9 +7,15 @@
  * child's.  The child draws 3 points, the parent 5, so the traces can be
  * told apart by their TF output size.
  *
- * Usage: cap-fork   (exit 0 when both draws succeeded)
+ * With --fork-first the program forks before its first GL call, as Godot
+ * does for its GPU-detection children: the child may then start its trace
+ * before the parent does, and each must still get its own.
+ *
+ * Usage: cap-fork [--fork-first]   (exit 0 when both draws succeeded)
  */
+#include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -39,10 +45,17 @@ static GLuint draw(GLint points)
 	return written;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+	const bool fork_first = argc > 1 && !strcmp(argv[1], "--fork-first");
+
+	if (argc > 1 && !fork_first) {
+		fprintf(stderr, "usage: cap-fork [--fork-first]\n");
+		return 2;
+	}
 	/* A GL call before the fork, so the parent's trace is already open. */
-	eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
+	if (!fork_first)
+		eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
 	fflush(NULL);
 	pid_t pid = fork();
 	if (pid < 0)

@@ -146,10 +146,14 @@ def test_two_threads_are_captured_in_global_order(xfbtrace, build_dir, tmp_path)
     assert switches == 3999
 
 
-def test_forked_child_gets_its_own_trace(xfbtrace, build_dir, tmp_path):
+@pytest.mark.parametrize("when", ["after-first-call", "--fork-first"])
+def test_forked_child_gets_its_own_trace(xfbtrace, build_dir, tmp_path, when):
+    # --fork-first: the fork comes before any GL call (Godot's GPU-detection
+    # children), so the child starts its trace before the parent does.
     prog = build_dir / "tests" / "capture" / "cap-fork"
     trace = tmp_path / "fork.xfbt"
-    out = capture(xfbtrace, trace, [prog])
+    out = capture(xfbtrace, trace, [prog] + ([when] if when.startswith("--") else []))
+    assert "capture stopped" not in out.stderr, out.stderr
     children = sorted(tmp_path.glob("fork.*.xfbt"))
     assert len(children) == 1, (children, out.stderr)
     assert str(children[0]) in out.stderr  # compacted and reported
