@@ -180,6 +180,14 @@ void replay_gl_error_impl(struct replay *rp, uint64_t raised_at, const char *fun
 		   func, why, error_name(error));
 }
 
+void replay_return_impl(struct replay *rp, const struct trace_call *call, const char *what,
+			const char *recorded, const char *replayed, const char *why)
+{
+	rp->sum.returns_compared++;
+	classified(rp, false, "call %" PRIu64 " %s: implementation-dependent: returned %s: capture "
+		   "%s, replay %s: %s", call->no, call->name, what, recorded, replayed, why);
+}
+
 void replay_return_precision(struct replay *rp, const struct trace_call *call, const char *what,
 			     const char *recorded, const char *replayed)
 {

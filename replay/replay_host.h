@@ -56,6 +56,10 @@ struct host_ctx {
 	 * driver's; -1 while unknown. */
 	int64_t rec_count[HOST_STR_COUNT], rep_count[HOST_STR_COUNT];
 	bool counts_init;
+	/* The GL_MAX_* values the capture's glGetIntegerv returned to the
+	 * application, to name a limit that explains a link failure. */
+	struct host_limit { uint32_t pname; int64_t value; } rec_limit[32];
+	unsigned nrec_limit;
 };
 
 struct host_surface {

@@ -115,6 +115,11 @@ void replay_gl_error_extra(struct replay *rp, uint64_t raised_at, const char *fu
  * a difference. */
 void replay_gl_error_impl(struct replay *rp, uint64_t raised_at, const char *func,
 			  uint32_t error, const char *why);
+/* Returned value `what` of call `call` differs from the recorded one
+ * because of a smaller limit of the replay driver, as `why` says:
+ * classified implementation-dependent, not a difference. */
+void replay_return_impl(struct replay *rp, const struct trace_call *call, const char *what,
+			const char *recorded, const char *replayed, const char *why);
 /* Returned float `what` of call `call` differs from the recorded one within
  * the tolerance: classified "precision", not a difference. */
 void replay_return_precision(struct replay *rp, const struct trace_call *call, const char *what,

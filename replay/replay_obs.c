@@ -437,6 +437,98 @@ static bool pname_in(uint64_t pname, const GLenum *list, size_t n)
 	return false;
 }
 
+/* ---- compile / link failures a limit explains ------------------------------- */
+
+/* Limits that bound what a program may declare or capture; a driver's
+ * info log names the one exceeded (Mesa: "... MAX_VARYING_COMPONENTS ..."). */
+static const GLenum link_limits[] = {
+	GL_MAX_TRANSFORM_FEEDBACK_INTERLEAVED_COMPONENTS, GL_MAX_TRANSFORM_FEEDBACK_SEPARATE_COMPONENTS,
+	GL_MAX_TRANSFORM_FEEDBACK_SEPARATE_ATTRIBS, GL_MAX_TRANSFORM_FEEDBACK_BUFFERS,
+	GL_MAX_VERTEX_OUTPUT_COMPONENTS, GL_MAX_GEOMETRY_OUTPUT_COMPONENTS,
+	GL_MAX_GEOMETRY_TOTAL_OUTPUT_COMPONENTS, GL_MAX_GEOMETRY_OUTPUT_VERTICES,
+	GL_MAX_FRAGMENT_INPUT_COMPONENTS, GL_MAX_VARYING_COMPONENTS, GL_MAX_VARYING_VECTORS,
+	GL_MAX_VERTEX_STREAMS, GL_MAX_VERTEX_ATTRIBS,
+};
+
+static void record_limit(struct host_ctx *x, const struct trace_call *call,
+			 const struct trace_ret *ret, uint32_t pname)
+{
+	const struct trace_value *o = ret_out(ret, 1);
+	unsigned i;
+	int32_t v;
+
+	if (!pname_in(pname, link_limits, sizeof link_limits / sizeof link_limits[0]) || !o ||
+	    o->tag != TRACE_TAG_MEMORY || o->mem.len < 4)
+		return;
+	memcpy(&v, o->mem.bytes, 4);
+	for (i = 0; i < x->nrec_limit && x->rec_limit[i].pname != pname; i++)
+		;
+	if (i == sizeof x->rec_limit / sizeof x->rec_limit[0])
+		return;
+	x->rec_limit[i] = (struct host_limit){ pname, v };
+	if (i == x->nrec_limit)
+		x->nrec_limit++;
+}
+
+/* Whether `log` names `name` ("GL_MAX_X") with or without its "GL_". */
+static bool log_names(const char *log, const char *name)
+{
+	const size_t k = strlen(name + 3);
+
+	for (const char *p = strstr(log, name + 3); p; p = strstr(p + 1, name + 3)) {
+		const char after = p[k];
+		if (!((after >= 'A' && after <= 'Z') || after == '_'))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Program (or shader) `object` (the replay's name) linked (compiled) on the
+ * capture's driver and not on the replay's: whether a limit explains it.
+ * It does when the replay driver's info log names a limit, and the value
+ * the application read of that limit at capture is larger than the replay
+ * driver's: `why` then says which and both values.  Anything less stays a
+ * difference.
+ */
+static bool limit_explains(const struct host *h, const struct host_ctx *x, uint32_t object,
+			   bool shader, char *why, size_t n)
+{
+	void (*get_log)(GLuint, GLsizei, GLsizei *, GLchar *) =
+		(void (*)(GLuint, GLsizei, GLsizei *, GLchar *))h->gl_proc(
+			shader ? "glGetShaderInfoLog" : "glGetProgramInfoLog");
+	void (*get_int)(GLenum, GLint *) = (void (*)(GLenum, GLint *))h->gl_proc("glGetIntegerv");
+	GLenum (*get_error)(void) = (GLenum (*)(void))h->gl_proc("glGetError");
+	char log[4096];
+
+	if (!get_log || !get_int || !get_error)
+		return false;
+	log[0] = '\0';
+	get_log(object, sizeof log, NULL, log);
+	log[sizeof log - 1] = '\0';
+	for (size_t i = 0; i < sizeof link_limits / sizeof link_limits[0]; i++) {
+		const char *name = glapi_enum_name(link_limits[i]);
+		if (!name || strncmp(name, "GL_", 3) || !log_names(log, name))
+			continue;
+		for (unsigned k = 0; k < x->nrec_limit; k++) {
+			GLint mine = -1;
+			if (x->rec_limit[k].pname != link_limits[i])
+				continue;
+			get_int(link_limits[i], &mine);
+			if (mine >= 0 && mine < x->rec_limit[k].value) {
+				snprintf(why, n, "the replay driver's %s is %d (capture: %" PRId64 ")",
+					 name, mine, x->rec_limit[k].value);
+				while (get_error() != GL_NO_ERROR)
+					;
+				return true;
+			}
+		}
+	}
+	while (get_error() != GL_NO_ERROR)
+		;
+	return false;
+}
+
 /* ---- glGet* state ---------------------------------------------------------- */
 
 /* Whether the value of glGet pname depends on the implementation (limits,
@@ -614,6 +706,28 @@ static void compare_get(struct replay *rp, const struct host *h, const struct ho
 	replay_return_skipped(rp, call);   /* no whole value recorded */
 }
 
+/* A compile / link status: true (reported) when the capture's is 1, the
+ * replay's 0 and a smaller limit of the replay driver explains it. */
+static bool status_explained(struct replay *rp, const struct host *h, const struct host_ctx *x,
+			     const struct trace_call *call, const struct trace_ret *ret,
+			     const struct host_args *args, bool shader, const char *what)
+{
+	const struct trace_value *o = ret_out(ret, 2);
+	int32_t rec = 0, rep = 0;
+	char why[192];
+
+	if (!o || o->tag != TRACE_TAG_MEMORY || o->mem.len < 4 || !args->out[2] ||
+	    args->out_bytes[2] < 4)
+		return false;
+	memcpy(&rec, o->mem.bytes, 4);
+	memcpy(&rep, args->out[2], 4);
+	if (rec != 1 || rep != 0 || !limit_explains(h, x, (uint32_t)args->a[0].u, shader, why,
+						    sizeof why))
+		return false;
+	replay_return_impl(rp, call, what, "1", "0", why);
+	return true;
+}
+
 void host_obs_check_returns(struct replay *rp, const struct host *h, const struct host_ctx *x,
 			    int id, const struct trace_call *call, const struct trace_ret *ret,
 			    const struct host_args *args, const union replay_arg *rv)
@@ -640,11 +754,14 @@ void host_obs_check_returns(struct replay *rp, const struct host *h, const struc
 	} else if (!strcmp(n, "glGetShaderiv") && call->nargs == 3 &&
 	    pname_in(args->a[1].u, shader_pnames, 1)) {
 		snprintf(what, sizeof what, "%s", glapi_enum_name((uint32_t)args->a[1].u));
-		compare_out(rp, call, ret, args, 2, what);
+		if (!status_explained(rp, h, x, call, ret, args, true, what))
+			compare_out(rp, call, ret, args, 2, what);
 	} else if (!strcmp(n, "glGetProgramiv") && call->nargs == 3 &&
 		   pname_in(args->a[1].u, program_pnames, 5)) {
 		snprintf(what, sizeof what, "%s", glapi_enum_name((uint32_t)args->a[1].u));
-		compare_out(rp, call, ret, args, 2, what);
+		if (args->a[1].u != GL_LINK_STATUS ||
+		    !status_explained(rp, h, x, call, ret, args, false, what))
+			compare_out(rp, call, ret, args, 2, what);
 	} else if ((!strcmp(n, "glGetTransformFeedbackVarying") ||
 		    !strcmp(n, "glGetTransformFeedbackVaryingEXT")) && call->nargs == 7) {
 		compare_out(rp, call, ret, args, 3, "length");
@@ -752,6 +869,8 @@ void host_obs_after(struct host *h, struct replay *rp, struct host_ctx *x, int i
 	}
 	taint(h, x, hook, call, args);
 	int k;
+	if (!strcmp(n, "glGetIntegerv") && call->nargs == 2)
+		record_limit(x, call, ret, (uint32_t)args->a[0].u);
 	if (!strcmp(n, "glGetIntegerv") && call->nargs == 2 && (k = count_pname(args->a[0].u)) >= 0) {
 		const struct trace_value *o = ret_out(ret, 1);
 		int32_t v;

@@ -175,3 +175,19 @@ def test_tolerance_and_strict_need_check_and_a_valid_tolerance(xfbtrace, separat
     help_ = run([xfbtrace, "replay", "--help"])
     assert "--tolerance" in help_.stdout and "--strict" in help_.stdout
     assert "implementation-dependent" in help_.stdout and "precision" in help_.stdout
+
+
+def test_a_link_failure_a_smaller_limit_explains_names_it(xfbtrace, nvidia_corpus):
+    # ext_transform_feedback-max-varyings captures up to NVIDIA's 128
+    # interleaved components; llvmpipe has 64, so the larger programs do
+    # not link there.  The link status is classified, naming the limit and
+    # both values; what the application then reads back of the TF data it
+    # defined still differs.
+    out = replay(xfbtrace, nvidia_corpus / "356_ext_transform_feedback-max-varyings.xfbt")
+    assert re.search(r"^call \d+ glGetProgramiv: implementation-dependent: returned "
+                     r"GL_LINK_STATUS: capture 1, replay 0: the replay driver's "
+                     r"GL_MAX_TRANSFORM_FEEDBACK_INTERLEAVED_COMPONENTS is 64 \(capture: 128\)$",
+                     out.stdout, re.M), describe(out)
+    assert "GL_LINK_STATUS differs" not in out.stdout, describe(out)
+    assert out.returncode == 1 and re.search(r"^call \d+ glMapBuffer: map_read buffer \d+: data "
+                                             r"differs", out.stdout, re.M), describe(out)
