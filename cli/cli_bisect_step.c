@@ -398,15 +398,15 @@ struct first_diff {
 	char text[512];
 };
 
-static const char *value_text(enum diff_scalar s, uint64_t bits, char *buf, size_t n)
+static const char *value_text(enum trace_tol_scalar s, uint64_t bits, char *buf, size_t n)
 {
 	union { uint32_t u; float f; } f32 = { .u = (uint32_t)bits };
 	union { uint64_t u; double d; } f64 = { .u = bits };
 	switch (s) {
-	case DIFF_F32: cli_bisect_strfmt(buf, n, "%.9g", f32.f); break;
-	case DIFF_F64: cli_bisect_strfmt(buf, n, "%.17g", f64.d); break;
-	case DIFF_I32: cli_bisect_strfmt(buf, n, "%d", (int32_t)bits); break;
-	case DIFF_U32: cli_bisect_strfmt(buf, n, "%u", (uint32_t)bits); break;
+	case TRACE_TOL_F32: cli_bisect_strfmt(buf, n, "%.9g", f32.f); break;
+	case TRACE_TOL_F64: cli_bisect_strfmt(buf, n, "%.17g", f64.d); break;
+	case TRACE_TOL_I32: cli_bisect_strfmt(buf, n, "%d", (int32_t)bits); break;
+	case TRACE_TOL_U32: cli_bisect_strfmt(buf, n, "%u", (uint32_t)bits); break;
 	}
 	return buf;
 }
@@ -487,7 +487,7 @@ static enum xt_rc first_call_regs(const struct diff_call *c, void *ctx)
  * differs; the earliest difference goes into o->first*. */
 int cli_bisect_compare(struct bisect *b, int64_t run_id, struct outcome *o)
 {
-	struct diff_options opt = { .tol = DIFF_TOL_EXACT, .max_items = 1 };
+	struct diff_options opt = { .tol.mode = TRACE_TOL_EXACT, .max_items = 1 };
 	struct first_diff obs = { .call = -1 }, regs = { .call = -1 };
 	struct diff_summary sum;
 	struct diff_calls_summary csum;

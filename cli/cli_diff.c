@@ -64,64 +64,64 @@ static void usage(FILE *f)
 		"exit status: 0 same, 1 different, 2 error\n", DEFAULT_LIMIT);
 }
 
-static const char *scalar_name(enum diff_scalar s)
+static const char *scalar_name(enum trace_tol_scalar s)
 {
 	switch (s) {
-	case DIFF_F32: return "float";
-	case DIFF_F64: return "double";
-	case DIFF_I32: return "int";
-	case DIFF_U32: return "uint";
+	case TRACE_TOL_F32: return "float";
+	case TRACE_TOL_F64: return "double";
+	case TRACE_TOL_I32: return "int";
+	case TRACE_TOL_U32: return "uint";
 	}
 	return "?";
 }
 
-static const char *why_name(enum diff_why w)
+static const char *why_name(enum trace_tol_why w)
 {
 	switch (w) {
-	case DIFF_WHY_VALUE: return "value";
-	case DIFF_WHY_ZERO_SIGN: return "zero-sign";
-	case DIFF_WHY_NAN_PAYLOAD: return "nan-payload";
-	case DIFF_WHY_NAN: return "nan";
+	case TRACE_TOL_WHY_VALUE: return "value";
+	case TRACE_TOL_WHY_ZERO_SIGN: return "zero-sign";
+	case TRACE_TOL_WHY_NAN_PAYLOAD: return "nan-payload";
+	case TRACE_TOL_WHY_NAN: return "nan";
 	}
 	return "?";
 }
 
-static double as_double(enum diff_scalar s, uint64_t bits)
+static double as_double(enum trace_tol_scalar s, uint64_t bits)
 {
 	float f;
 	double d;
 	uint32_t b32 = (uint32_t)bits;
 	switch (s) {
-	case DIFF_F32: memcpy(&f, &b32, 4); return f;
-	case DIFF_F64: memcpy(&d, &bits, 8); return d;
-	case DIFF_I32: return (int32_t)b32;
-	case DIFF_U32: return b32;
+	case TRACE_TOL_F32: memcpy(&f, &b32, 4); return f;
+	case TRACE_TOL_F64: memcpy(&d, &bits, 8); return d;
+	case TRACE_TOL_I32: return (int32_t)b32;
+	case TRACE_TOL_U32: return b32;
 	}
 	return 0;
 }
 
 /* "0.5 (0x3f000000)", "-3" ... */
-static void value_text(char *out, size_t n, enum diff_scalar s, uint64_t bits)
+static void value_text(char *out, size_t n, enum trace_tol_scalar s, uint64_t bits)
 {
 	switch (s) {
-	case DIFF_F32:
+	case TRACE_TOL_F32:
 		snprintf(out, n, "%.9g (0x%08" PRIx32 ")", as_double(s, bits), (uint32_t)bits);
 		break;
-	case DIFF_F64:
+	case TRACE_TOL_F64:
 		snprintf(out, n, "%.17g (0x%016" PRIx64 ")", as_double(s, bits), bits);
 		break;
-	case DIFF_I32: snprintf(out, n, "%" PRId32, (int32_t)(uint32_t)bits); break;
-	case DIFF_U32: snprintf(out, n, "%" PRIu32, (uint32_t)bits); break;
+	case TRACE_TOL_I32: snprintf(out, n, "%" PRId32, (int32_t)(uint32_t)bits); break;
+	case TRACE_TOL_U32: snprintf(out, n, "%" PRIu32, (uint32_t)bits); break;
 	}
 }
 
 static void delta_text(char *out, size_t n, const struct diff_item *it)
 {
 	switch (it->why) {
-	case DIFF_WHY_ZERO_SIGN: snprintf(out, n, "sign of zero"); return;
-	case DIFF_WHY_NAN_PAYLOAD: snprintf(out, n, "NaN payload"); return;
-	case DIFF_WHY_NAN: snprintf(out, n, "NaN vs number"); return;
-	case DIFF_WHY_VALUE: break;
+	case TRACE_TOL_WHY_ZERO_SIGN: snprintf(out, n, "sign of zero"); return;
+	case TRACE_TOL_WHY_NAN_PAYLOAD: snprintf(out, n, "NaN payload"); return;
+	case TRACE_TOL_WHY_NAN: snprintf(out, n, "NaN vs number"); return;
+	case TRACE_TOL_WHY_VALUE: break;
 	}
 	if (it->ulps != UINT64_MAX)
 		snprintf(out, n, "%+.3g (%" PRIu64 " ulp%s)", it->delta, it->ulps,
@@ -235,7 +235,7 @@ static void json_item(struct xt_jw *w, const struct diff_item *it)
 	xt_jw_kstr(w, "what", what[it->kind]);
 	switch (it->kind) {
 	case DIFF_ITEM_COMPONENT: {
-		int single = it->scalar == DIFF_F32;
+		int single = it->scalar == TRACE_TOL_F32;
 		xt_jw_ku64(w, "vertex", it->vertex);
 		if (it->primitive >= 0)
 			xt_jw_ki64(w, "primitive", it->primitive);
@@ -252,8 +252,8 @@ static void json_item(struct xt_jw *w, const struct diff_item *it)
 		xt_jw_ku64(w, "byte_offset", it->byte_offset);
 		xt_jw_knum(w, "a", as_double(it->scalar, it->a), single);
 		xt_jw_knum(w, "b", as_double(it->scalar, it->b), single);
-		if (it->scalar == DIFF_F32 || it->scalar == DIFF_F64) {
-			int digits = it->scalar == DIFF_F32 ? 8 : 16;
+		if (it->scalar == TRACE_TOL_F32 || it->scalar == TRACE_TOL_F64) {
+			int digits = it->scalar == TRACE_TOL_F32 ? 8 : 16;
 			xt_jw_key(w, "a_bits");
 			xt_jw_strf(w, "0x%0*" PRIx64, digits, it->a);
 			xt_jw_key(w, "b_bits");
@@ -341,10 +341,10 @@ static void run_text(const struct db_run_info *ri, char *out, size_t n)
 
 static void tolerance_text(const struct diff_options *o, char *out, size_t n)
 {
-	switch (o->tol) {
-	case DIFF_TOL_EXACT: snprintf(out, n, "exact (bit for bit)"); break;
-	case DIFF_TOL_ULPS: snprintf(out, n, "%" PRIu64 " ulps", o->ulps); break;
-	case DIFF_TOL_ABS: snprintf(out, n, "absolute %g", o->abs); break;
+	switch (o->tol.mode) {
+	case TRACE_TOL_EXACT: snprintf(out, n, "exact (bit for bit)"); break;
+	case TRACE_TOL_ULPS: snprintf(out, n, "%" PRIu64 " ulps", o->tol.ulps); break;
+	case TRACE_TOL_ABS: snprintf(out, n, "absolute %g", o->tol.abs); break;
 	}
 }
 
@@ -407,11 +407,11 @@ static enum xt_rc print_json(struct render *r, const struct db_run_info *a,
 	xt_jw_kstr(&w, "program", a->program);
 	xt_jw_end(&w);
 	xt_jw_kobj(&w, "tolerance");
-	xt_jw_kstr(&w, "mode", mode[o->tol]);
-	if (o->tol == DIFF_TOL_ULPS)
-		xt_jw_ku64(&w, "value", o->ulps);
+	xt_jw_kstr(&w, "mode", mode[o->tol.mode]);
+	if (o->tol.mode == TRACE_TOL_ULPS)
+		xt_jw_ku64(&w, "value", o->tol.ulps);
 	else
-		xt_jw_knum(&w, "value", o->tol == DIFF_TOL_ABS ? o->abs : 0, 0);
+		xt_jw_knum(&w, "value", o->tol.mode == TRACE_TOL_ABS ? o->tol.abs : 0, 0);
 	xt_jw_end(&w);
 	xt_jw_kbool(&w, "same", same);
 	xt_jw_kobj(&w, "summary");
@@ -483,7 +483,7 @@ int cli_diff_main(int argc, char **argv)
 		case 'd': db_path = optarg; break;
 		case 'j': r.json = true; break;
 		case 't':
-			if (!diff_tolerance_parse(optarg, &o))
+			if (!trace_tol_parse(optarg, &o.tol))
 				return cli_fail(CMD, "--tolerance takes ulps=N or abs=X, not '%s'", optarg);
 			break;
 		case 'l':

@@ -11,12 +11,7 @@
  * layout decoder of trace/trace_tf.h; see diff_tf.c), anything else byte
  * by byte.
  *
- * Floats are compared bit for bit unless a tolerance is given.  Exactly:
- * +0.0 and -0.0 differ ("sign of zero"), and two NaNs differ when their
- * bits do ("NaN payload").  With a tolerance (ulps or absolute): +0.0 and
- * -0.0 are equal, any NaN equals any NaN and differs from every number, an
- * infinity equals only itself, and finite values may be `ulps` units in the
- * last place (or `abs`) apart.  Integers are always compared exactly.
+ * Scalars are compared under a tolerance by the rules of trace/trace_tol.h.
  */
 #ifndef DIFF_H
 #define DIFF_H
@@ -27,49 +22,20 @@
 #include "db.h"
 #include "glapi_types.h"
 #include "trace_tf.h"
+#include "trace_tol.h"
 #include "xt_arena.h"
 #include "xt_buf.h"
 #include "xt_rc.h"
 
-enum diff_tol_mode {
-	DIFF_TOL_EXACT = 0,   /* bits must match */
-	DIFF_TOL_ULPS,        /* |a - b| <= ulps units in the last place */
-	DIFF_TOL_ABS,         /* |a - b| <= abs */
-};
-
 struct diff_options {
-	enum diff_tol_mode tol;
-	uint64_t ulps;
-	double abs;
+	struct trace_tol tol;    /* parsed by trace_tol_parse */
 	uint32_t max_items;      /* differences kept per observation (all are
 	                          * counted); 0 keeps all */
 	bool no_hash_shortcut;   /* decode and compare even when the blob hashes
 	                          * match (benchmarks; the result is the same) */
 };
 
-/* Parses "ulps=N" or "abs=X" (X finite, >= 0) into o->tol / ulps / abs.
- * False, and *o untouched, on anything else. */
-bool diff_tolerance_parse(const char *s, struct diff_options *o);
-
 /* ---- component types ------------------------------------------------------ */
-
-enum diff_scalar {
-	DIFF_F32 = 0,
-	DIFF_F64,
-	DIFF_I32,
-	DIFF_U32,
-};
-
-/* How a component of GL type `t` (glapi_types.h) is compared. */
-static inline enum diff_scalar diff_scalar_of(const struct glapi_type *t)
-{
-	switch (t->base) {
-	case GLAPI_TYPE_DOUBLE: return DIFF_F64;
-	case GLAPI_TYPE_INT: return DIFF_I32;
-	case GLAPI_TYPE_UINT: return DIFF_U32;
-	default: return DIFF_F32;
-	}
-}
 
 /*
  * The varyings of TF layout `l` as trace_tf.h decodes them, allocated in
@@ -79,23 +45,6 @@ static inline enum diff_scalar diff_scalar_of(const struct glapi_type *t)
  */
 enum xt_rc diff_tf_varyings(const struct db_tf_layout *l, struct xt_arena *arena,
 			    struct trace_tf_varying **out);
-
-enum diff_why {
-	DIFF_WHY_VALUE = 0,      /* the values differ (beyond the tolerance) */
-	DIFF_WHY_ZERO_SIGN,      /* +0.0 vs -0.0, exact mode */
-	DIFF_WHY_NAN_PAYLOAD,    /* two NaNs with different bits, exact mode */
-	DIFF_WHY_NAN,            /* a NaN vs a number */
-};
-
-/*
- * Compares two scalars given as their bits (F32/I32/U32 in the low 32).
- * True when they count as different under `o`; then *why says how, *delta
- * is b - a (NaN when either is NaN) and *ulps the distance in units in the
- * last place (UINT64_MAX when not meaningful: NaN, integers).
- */
-bool diff_scalar_compare(enum diff_scalar s, uint64_t a, uint64_t b,
-			 const struct diff_options *o, enum diff_why *why, double *delta,
-			 uint64_t *ulps);
 
 /* ---- results -------------------------------------------------------------- */
 
@@ -117,11 +66,11 @@ struct diff_item {
 	int64_t element;             /* array element; -1 when not an array */
 	uint32_t component;          /* scalar within the element */
 	const char *component_name;  /* "x".."w", "[col][row]", or "" */
-	enum diff_scalar scalar;
+	enum trace_tol_scalar scalar;
 	uint64_t a, b;               /* bits (COMPONENT), sizes (SIZE), flags (DATA) */
 	double delta;                /* b - a */
 	uint64_t ulps;               /* distance, UINT64_MAX when not meaningful */
-	enum diff_why why;
+	enum trace_tol_why why;
 	/* COMPONENT and BYTES */
 	uint64_t byte_offset;        /* in the data */
 	uint64_t byte_count;         /* BYTES: length of the differing run */

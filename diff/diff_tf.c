@@ -40,7 +40,7 @@ struct plan_comp {
 	const char *cname;          /* component name */
 	uint8_t component;
 	uint8_t bytes;              /* 4 or 8 */
-	uint8_t scalar;             /* enum diff_scalar */
+	uint8_t scalar;             /* enum trace_tol_scalar */
 	bool is_array;
 };
 
@@ -131,7 +131,7 @@ static enum xt_rc plan_build(struct diff_ctx *c, const struct db_tf_layout *l, i
 				pc->cname = t->columns > 1 ? mat_names[k / t->rows][k % t->rows]
 					  : t->components > 1 ? vec_names[k] : "";
 				pc->bytes = (uint8_t)sb;
-				pc->scalar = (uint8_t)diff_scalar_of(t);
+				pc->scalar = (uint8_t)trace_tol_scalar_of(t);
 				pc->is_array = s->size > 1;
 				memset(covered + pc->offset, 1, sb);
 			}
@@ -247,10 +247,10 @@ static enum xt_rc vertex_compare(struct diff_ctx *c, const struct diff_plan *p, 
 		uint64_t x = 0, y = 0;
 		memcpy(&x, pa + pc->offset, pc->bytes);
 		memcpy(&y, pb + pc->offset, pc->bytes);
-		enum diff_why why;
+		enum trace_tol_why why;
 		double delta;
 		uint64_t ulps;
-		if (x == y || !diff_scalar_compare(pc->scalar, x, y, c->o, &why, &delta, &ulps))
+		if (x == y || !trace_tol_differ(pc->scalar, x, y, &c->o->tol, &why, &delta, &ulps))
 			continue;
 		c->cur.components_differ++;
 		struct diff_item it = {

@@ -18,6 +18,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "trace_tol.h"
 #include "xt_rc.h"
 
 /* What the hardware saw of one call (sim backend; see on_artifact). */
@@ -40,6 +41,9 @@ struct replay_artifact {
 struct replay_options {
 	const char *backend;       /* "host" (the default when NULL) */
 	bool check;                /* compare with the golden data */
+	/* Float TF data and query-returned floats that differ within `tol`
+	 * (trace_tol.h; TRACE_TOL_EXACT: none) are "precision" differences. */
+	struct trace_tol tol;
 	uint64_t first_call;       /* check observations of calls >= this */
 	uint64_t last_call;        /* replay no call after this (UINT64_MAX) */
 	unsigned max_reported;     /* differences printed in detail */
@@ -80,6 +84,10 @@ struct replay_summary {
 	uint64_t returns_differ;
 	uint64_t returns_skipped;   /* implementation-dependent, not compared */
 	uint64_t replay_errors;     /* GL errors only the replay raised */
+	/* Differences classified, not counted above (replay_check.c): */
+	uint64_t impl_dependent;    /* the replay driver's fewer extensions or
+	                             * smaller limits explain them */
+	uint64_t precision;         /* float data within opt.tol */
 	uint64_t unsupported_calls; /* calls not replayed */
 	uint64_t unsupported_funcs; /* ... of this many functions */
 	char gl_vendor[128];        /* the driver replayed on, once a context */
@@ -87,8 +95,10 @@ struct replay_summary {
 	char gl_version[128];
 };
 
-/* True when everything checked matched (the exit status 0 case). */
-bool replay_summary_ok(const struct replay_summary *s);
+/* True when everything checked matched, differences classified as
+ * implementation-dependent or precision aside unless `strict` (the exit
+ * status 0 case). */
+bool replay_summary_ok(const struct replay_summary *s, bool strict);
 
 /*
  * Replays trace `path` with options `o`, printing differences, unsupported

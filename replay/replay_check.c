@@ -12,6 +12,15 @@
  * as the layout types them, counts as a match; the summary says how many
  * matched that way and the first ones are shown like differences.
  *
+ * Differences that are not about data the application defined are
+ * classified instead of counted (issue 19): "implementation-dependent"
+ * (errors a pure query raised only because the replay driver has fewer
+ * extensions or smaller limits: replay_obs.c says which) and "precision"
+ * (float TF data and query-returned floats that differ within
+ * --tolerance, by the rules of trace/trace_tol.h that `xfbtrace diff`
+ * applies).  Each is printed with its class and counted apart; the exit
+ * status ignores them unless --strict (replay_summary_ok).
+ *
  * Timer query results (GL_TIME_ELAPSED, GL_TIMESTAMP) depend on timing:
  * they are counted as "not compared", never as differences; so are the
  * observations the backend marks as possibly derived from them (a timer
@@ -26,6 +35,7 @@
 #include "glapi.h"
 #include "replay_core.h"
 #include "trace_tf.h"
+#include "trace_tol.h"
 #include "xt_arena.h"
 #include "xt_fault.h"
 
@@ -42,6 +52,32 @@ static void detail(struct replay *rp, const char *fmt, ...)
 	vfprintf(rp->opt.out, fmt, ap);
 	va_end(ap);
 	fputc('\n', rp->opt.out);
+}
+
+static void classified(struct replay *rp, bool precision, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Counts one classified difference and prints it while fewer than
+ * max_reported have been. */
+static void classified(struct replay *rp, bool precision, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (precision)
+		rp->sum.precision++;
+	else
+		rp->sum.impl_dependent++;
+	if (rp->classified_notes++ >= rp->opt.max_reported || !rp->opt.out)
+		return;
+	va_start(ap, fmt);
+	vfprintf(rp->opt.out, fmt, ap);
+	va_end(ap);
+	fputc('\n', rp->opt.out);
+}
+
+const struct trace_tol *replay_tolerance(const struct replay *rp)
+{
+	return &rp->opt.tol;
 }
 
 bool replay_checking(const struct replay *rp, uint64_t no)
@@ -137,6 +173,29 @@ void replay_gl_error_extra(struct replay *rp, uint64_t raised_at, const char *fu
 	       "(glGetError at call %" PRIu64 ")", raised_at, func, error_name(error), error, check);
 }
 
+void replay_gl_error_impl(struct replay *rp, uint64_t raised_at, const char *func,
+			  uint32_t error, const char *why)
+{
+	classified(rp, false, "call %" PRIu64 " %s: implementation-dependent: %s: %s", raised_at,
+		   func, why, error_name(error));
+}
+
+void replay_return_impl(struct replay *rp, const struct trace_call *call, const char *what,
+			const char *recorded, const char *replayed, const char *why)
+{
+	rp->sum.returns_compared++;
+	classified(rp, false, "call %" PRIu64 " %s: implementation-dependent: returned %s: capture "
+		   "%s, replay %s: %s", call->no, call->name, what, recorded, replayed, why);
+}
+
+void replay_return_precision(struct replay *rp, const struct trace_call *call, const char *what,
+			     const char *recorded, const char *replayed)
+{
+	rp->sum.returns_compared++;
+	classified(rp, true, "call %" PRIu64 " %s: precision: returned %s within the tolerance: "
+		   "capture %s, replay %s", call->no, call->name, what, recorded, replayed);
+}
+
 void replay_gl_error_differs(struct replay *rp, const struct trace_call *call,
 			     uint32_t recorded, uint32_t replayed)
 {
@@ -147,11 +206,12 @@ void replay_gl_error_differs(struct replay *rp, const struct trace_call *call,
 }
 
 void replay_gl_error_unchecked(struct replay *rp, uint64_t raised_at, const char *func,
-			       uint32_t error)
+			       uint32_t error, const char *why)
 {
 	if (rp->opt.check && rp->opt.out && raised_at >= rp->opt.first_call)
 		fprintf(rp->opt.out, "call %" PRIu64 " %s: the replay raised %s, which no later "
-			"glGetError looked at (not compared)\n", raised_at, func, error_name(error));
+			"glGetError looked at (not compared%s%s)\n", raised_at, func, error_name(error),
+			why && why[0] ? "; implementation-dependent: " : "", why ? why : "");
 }
 
 /* ---- observations ---------------------------------------------------------- */
@@ -413,14 +473,16 @@ static void tf_seen_add(struct replay *rp, const struct trace_value *g, const st
 
 /*
  * Whether data blobs `ga` and `ra` (of `len` bytes, at `buffer_offset` in
- * their buffer) differ only in the bits of NaNs: every differing byte in a
- * float or double component that is a NaN on both sides.  For TF data
+ * their buffer) differ only in float or double components that count as
+ * equal: with `tol` NULL, NaNs on both sides (only their bits differ); with
+ * a tolerance, components within it (trace_tol_differ).  For TF data
  * (`seen` NULL) components come from `t`; for a read-back, from the TF data
  * `seen` of the same buffer, where both sides still hold its bytes.
  * *first: the data offset of the first such component.
  */
-static bool nan_only(const uint8_t *ga, const uint8_t *ra, size_t len, uint64_t buffer_offset,
-		     const struct tf_typing *t, const struct replay_tf_seen *seen, size_t *first)
+static bool floats_only(const uint8_t *ga, const uint8_t *ra, size_t len, uint64_t buffer_offset,
+			const struct tf_typing *t, const struct replay_tf_seen *seen,
+			const struct trace_tol *tol, size_t *first)
 {
 	bool any = false;
 
@@ -445,8 +507,20 @@ static bool nan_only(const uint8_t *ga, const uint8_t *ra, size_t len, uint64_t 
 				return false;
 			start = s0 - buffer_offset;
 		}
-		if (!fb || start + fb > len || !is_nan(ga + start, fb) || !is_nan(ra + start, fb))
+		if (!fb || start + fb > len)
 			return false;
+		if (!tol && (!is_nan(ga + start, fb) || !is_nan(ra + start, fb)))
+			return false;
+		if (tol) {
+			uint64_t a = 0, b = 0, ulps;
+			enum trace_tol_why why;
+			double delta;
+			memcpy(&a, ga + start, fb);
+			memcpy(&b, ra + start, fb);
+			if (trace_tol_differ(fb == 4 ? TRACE_TOL_F32 : TRACE_TOL_F64, a, b, tol, &why,
+					     &delta, &ulps))
+				return false;
+		}
 		if (!any)
 			*first = (size_t)start;
 		any = true;
@@ -456,15 +530,16 @@ static bool nan_only(const uint8_t *ga, const uint8_t *ra, size_t len, uint64_t 
 }
 
 /*
- * Whether golden `g` and replayed `r` differ only in NaN bit patterns:
- * every key but "data" equal, data of one length, and only NaN components
- * differing (nan_only).  A tf_buffer is typed by its own layout, and kept
+ * Whether golden `g` and replayed `r` differ only in NaN bit patterns
+ * (`tol` NULL) or in floats within `tol`: every key but "data" equal, data
+ * of one length, and only such components differing (floats_only).  A tf_buffer is typed by its own layout, and kept
  * for later read-backs of its buffer when it matched this way; a
  * map_read / buffer_read by the TF data kept for its buffer.  *first: the
  * offset of the first NaN that differs.
  */
-static bool differs_only_in_nans(struct replay *rp, const struct trace_value *g,
-				 const struct trace_value *r, size_t *first)
+static bool differs_only_in_floats(struct replay *rp, const struct trace_value *g,
+				   const struct trace_value *r, const struct trace_tol *tol,
+				   size_t *first)
 {
 	const struct trace_value *kind = trace_value_get(g, "kind");
 	const struct trace_value *gd = NULL, *rd = NULL;
@@ -491,7 +566,7 @@ static bool differs_only_in_nans(struct replay *rp, const struct trace_value *g,
 	if (tf) {
 		if (!typing_of(g, &t))
 			return false;
-		if (!nan_only(gd->mem.bytes, rd->mem.bytes, gd->mem.len, 0, &t, NULL, first)) {
+		if (!floats_only(gd->mem.bytes, rd->mem.bytes, gd->mem.len, 0, &t, NULL, tol, first)) {
 			typing_fini(&t);
 			return false;
 		}
@@ -500,8 +575,8 @@ static bool differs_only_in_nans(struct replay *rp, const struct trace_value *g,
 	}
 	for (size_t i = 0; i < rp->ntf_seen; i++)
 		if (rp->tf_seen[i].buffer == buffer)
-			return nan_only(gd->mem.bytes, rd->mem.bytes, gd->mem.len,
-					uint_key(g, "offset", 0), NULL, &rp->tf_seen[i], first);
+			return floats_only(gd->mem.bytes, rd->mem.bytes, gd->mem.len,
+					   uint_key(g, "offset", 0), NULL, &rp->tf_seen[i], tol, first);
 	return false;
 }
 
@@ -541,6 +616,35 @@ static void report_difference(struct replay *rp, uint64_t no, const struct trace
 	}
 	detail(rp, "call %" PRIu64 " %s: %s: the replay's observation has other keys", no, func,
 	       where);
+}
+
+/*
+ * Whether tf_buffer observations `g` and `r` differ only in their layout,
+ * the driver's report of the program's TF layout (the shape of the strides
+ * array: NVIDIA lists a stride for one binding point where llvmpipe lists
+ * three; which binding point a varying of a multi-stream program is
+ * reported in), while every other key and the data, byte for byte, are
+ * equal.  `path`: the first layout key that differs ("strides").
+ */
+static bool differs_only_in_layout(const struct trace_value *g, const struct trace_value *r,
+				   char *path, size_t n)
+{
+	const struct trace_value *kind = trace_value_get(g, "kind");
+	const struct trace_value *gl = trace_value_get(g, "layout");
+	const struct trace_value *rl = trace_value_get(r, "layout");
+
+	if (!kind || kind->tag != TRACE_TAG_STRING || kind->mem.len != 9 ||
+	    memcmp(kind->mem.bytes, "tf_buffer", 9) || g->tag != TRACE_TAG_MAP ||
+	    r->tag != TRACE_TAG_MAP || g->agg.count != r->agg.count || !gl || !rl ||
+	    !trace_value_get(g, "data"))
+		return false;
+	for (uint32_t i = 0; i < g->agg.count; i++)
+		if (strcmp(g->agg.keys[i], r->agg.keys[i]) ||
+		    (strcmp(g->agg.keys[i], "layout") && !value_equal(&g->agg.items[i], &r->agg.items[i])))
+			return false;
+	snprintf(path, n, "layout");
+	leaf_difference(path, n, &gl, &rl);
+	return true;
 }
 
 static bool is_timer_query(struct replay *rp, const struct trace_value *g)
@@ -603,7 +707,7 @@ void replay_check_observation(struct replay *rp, uint64_t no, const struct trace
 		return;
 	}
 	size_t at = 0;
-	if (differs_only_in_nans(rp, &g, &r, &at)) {
+	if (differs_only_in_floats(rp, &g, &r, NULL, &at)) {
 		rp->sum.match++;
 		rp->sum.match_nan++;
 		if (rp->nan_notes++ < rp->opt.max_reported && rp->opt.out) {
@@ -622,6 +726,31 @@ void replay_check_observation(struct replay *rp, uint64_t no, const struct trace
 				rp->last_valid && rp->last.no == no ? rp->last.name : "?", where, at,
 				pos, a, b);
 		}
+		return;
+	}
+	char path[128];
+	if (differs_only_in_layout(&g, &r, path, sizeof path)) {
+		char where[160];
+		observation_place(where, sizeof where, &g);
+		classified(rp, false, "call %" PRIu64 " %s: implementation-dependent: %s: the drivers "
+			   "report the TF layout differently (%s), the data are equal", no,
+			   rp->last_valid && rp->last.no == no ? rp->last.name : "?", where, path);
+		return;
+	}
+	if (rp->opt.tol.mode != TRACE_TOL_EXACT && differs_only_in_floats(rp, &g, &r, &rp->opt.tol, &at)) {
+		const struct trace_value *gd = trace_value_get(&g, "data");
+		const struct trace_value *rd = trace_value_get(&r, "data");
+		char where[160], a[160], b[160], pos[128];
+		observation_place(where, sizeof where, &g);
+		pos[0] = '\0';
+		if (trace_value_get(&g, "layout"))
+			tf_position(pos, sizeof pos, &g, at);
+		bytes_text(a, sizeof a, gd->mem.bytes, gd->mem.len, at);
+		bytes_text(b, sizeof b, rd->mem.bytes, rd->mem.len, at);
+		classified(rp, true, "call %" PRIu64 " %s: precision: %s: data within the tolerance, "
+			   "the first difference at byte %zu%s: golden %s, replay %s", no,
+			   rp->last_valid && rp->last.no == no ? rp->last.name : "?", where, at, pos,
+			   a, b);
 		return;
 	}
 	rp->sum.differ++;
@@ -650,6 +779,9 @@ void replay_check_summary(struct replay *rp, double seconds)
 		return;
 	if (rp->reported > rp->opt.max_reported)
 		fprintf(f, "... and %" PRIu64 " more differences\n", rp->reported - rp->opt.max_reported);
+	if (rp->classified_notes > rp->opt.max_reported)
+		fprintf(f, "... and %" PRIu64 " more classified differences\n",
+			rp->classified_notes - rp->opt.max_reported);
 	fprintf(f, "replayed %" PRIu64 " calls, %" PRIu64 " frames in %.2f s on %s\n", s->calls,
 		s->frames, seconds, rp->be ? rp->be->ops->describe(rp->be) : "?");
 	if (s->unsupported_calls) {
@@ -675,6 +807,9 @@ void replay_check_summary(struct replay *rp, double seconds)
 	if (s->not_compared)
 		fprintf(f, ", %" PRIu64 " not compared (timing-dependent)", s->not_compared);
 	fputc('\n', f);
+	if (s->impl_dependent || s->precision)
+		fprintf(f, "classified, not counted as differences: %" PRIu64 " implementation-dependent, %"
+			PRIu64 " precision\n", s->impl_dependent, s->precision);
 }
 
 void replay_check_fini(struct replay *rp)
@@ -692,7 +827,8 @@ void replay_check_fini(struct replay *rp)
 	xt_free(rp->tf_seen);
 }
 
-bool replay_summary_ok(const struct replay_summary *s)
+bool replay_summary_ok(const struct replay_summary *s, bool strict)
 {
-	return s->differ == 0 && s->returns_differ == 0 && s->replay_errors == 0;
+	return s->differ == 0 && s->returns_differ == 0 && s->replay_errors == 0 &&
+	       (!strict || (s->impl_dependent == 0 && s->precision == 0));
 }

@@ -144,7 +144,8 @@ void host_memwrite(struct host *h, uint64_t call_no, uint64_t addr, const uint8_
 void host_ctx_flush_errors(struct host_ctx *x, struct replay *rp)
 {
 	for (unsigned k = 0; k < x->nerr; k++)
-		replay_gl_error_unchecked(rp, x->err[k].call, x->err[k].func, x->err[k].error);
+		replay_gl_error_unchecked(rp, x->err[k].call, x->err[k].func, x->err[k].error,
+					  x->err[k].impl);
 	x->nerr = 0;
 }
 

@@ -29,7 +29,15 @@ struct host_error {
 	uint32_t error;
 	uint64_t call;        /* the call that raised it */
 	const char *func;     /* its name (glapi's static string) */
+	/* When the replay driver's fewer extensions or smaller limits explain
+	 * it (a pure query, replay_obs.c): how, for the report; else "". */
+	char impl[112];
 };
+
+/* The indexed strings of glGetStringi that the replay classifies: the
+ * count of each is a property of the driver. */
+enum host_strings { HOST_STR_EXTENSIONS, HOST_STR_GLSL_VERSIONS, HOST_STR_SPIRV_EXTENSIONS,
+		    HOST_STR_COUNT };
 
 struct host_ctx {
 	uint64_t handle;              /* the recorded EGLContext / GLXContext */
@@ -43,6 +51,15 @@ struct host_ctx {
 	uint32_t program;             /* replay name of the program in use */
 	struct host_error err[HOST_MAX_ERRORS];
 	unsigned nerr;
+	/* GL_NUM_EXTENSIONS etc. (by enum host_strings): the value the
+	 * capture's glGetIntegerv returned to the application, and the replay
+	 * driver's; -1 while unknown. */
+	int64_t rec_count[HOST_STR_COUNT], rep_count[HOST_STR_COUNT];
+	bool counts_init;
+	/* The GL_MAX_* values the capture's glGetIntegerv returned to the
+	 * application, to name a limit that explains a link failure. */
+	struct host_limit { uint32_t pname; int64_t value; } rec_limit[32];
+	unsigned nrec_limit;
 };
 
 struct host_surface {
@@ -189,6 +206,11 @@ void host_obs_check_returns(struct replay *rp, const struct host *h, const struc
 			    const struct host_args *args, const union replay_arg *rv);
 /* Moves the errors the call raised into x's queue. */
 void host_obs_collect_errors(struct host *h, struct host_ctx *x, const struct trace_call *call);
+/* Says which of the errors x->err[from..] (those of `call`, just drained
+ * from the driver) the replay driver's fewer extensions or smaller limits
+ * explain (host_error.impl); may query the driver. */
+void host_obs_classify_errors(struct host *h, struct host_ctx *x, const struct trace_call *call,
+			      unsigned from);
 /* The key of buffer `buffer`'s mapping in the client memory (replay_mem.h):
  * buffer names are per share group. */
 uint64_t host_map_key(const struct host_ctx *x, uint32_t buffer);

@@ -108,14 +108,33 @@ void replay_return_skipped(struct replay *rp, const struct trace_call *call);
  * `func`) and the capture did not: seen at the glGetError call `check`. */
 void replay_gl_error_extra(struct replay *rp, uint64_t raised_at, const char *func,
 			   uint32_t error, uint64_t check);
+/* GL error `error` that the replay raised at call `raised_at` (function
+ * `func`) and the capture did not, explained by the replay driver's fewer
+ * extensions or smaller limits: `why` says how ("the replay driver has 203
+ * extensions (capture: 402)").  Classified implementation-dependent, not
+ * a difference. */
+void replay_gl_error_impl(struct replay *rp, uint64_t raised_at, const char *func,
+			  uint32_t error, const char *why);
+/* Returned value `what` of call `call` differs from the recorded one
+ * because of a smaller limit of the replay driver, as `why` says:
+ * classified implementation-dependent, not a difference. */
+void replay_return_impl(struct replay *rp, const struct trace_call *call, const char *what,
+			const char *recorded, const char *replayed, const char *why);
+/* Returned float `what` of call `call` differs from the recorded one within
+ * the tolerance: classified "precision", not a difference. */
+void replay_return_precision(struct replay *rp, const struct trace_call *call, const char *what,
+			     const char *recorded, const char *replayed);
+/* The tolerance floats are compared under (opt.tol). */
+const struct trace_tol *replay_tolerance(const struct replay *rp);
 /* The capture's glGetError `call` returned `recorded`; the replay had
  * `replayed` (GL_NO_ERROR or another error). */
 void replay_gl_error_differs(struct replay *rp, const struct trace_call *call,
 			     uint32_t recorded, uint32_t replayed);
 /* Errors the replay raised that no recorded glGetError ever looked at:
- * reported apart, not counted as differences (the capture cannot say). */
+ * reported apart, not counted as differences (the capture cannot say);
+ * `why`: the host_error's implementation-dependent explanation, or "". */
 void replay_gl_error_unchecked(struct replay *rp, uint64_t raised_at, const char *func,
-			       uint32_t error);
+			       uint32_t error, const char *why);
 
 /* A frame ended (swap). */
 void replay_frame(struct replay *rp);

@@ -143,6 +143,8 @@ static bool obs_context(struct host *h, struct replay *rp, struct host_ctx *x,
 
 void host_obs_collect_errors(struct host *h, struct host_ctx *x, const struct trace_call *call)
 {
+	const unsigned from = x->nerr;
+
 	if (!obs_gl(h))
 		return;
 	for (int i = 0; i < 8; i++) {
@@ -150,26 +152,144 @@ void host_obs_collect_errors(struct host *h, struct host_ctx *x, const struct tr
 		if (e == GL_NO_ERROR)
 			break;
 		if (x->nerr < HOST_MAX_ERRORS)
-			x->err[x->nerr++] = (struct host_error){ e, call->no, call->name };
+			x->err[x->nerr++] = (struct host_error){ e, call->no, call->name, "" };
+	}
+	host_obs_classify_errors(h, x, call, from);
+}
+
+/* The count pname of each indexed string of glGetStringi, and the name. */
+static const struct { GLenum name, count; const char *what; } indexed_strings[HOST_STR_COUNT] = {
+	[HOST_STR_EXTENSIONS] = { GL_EXTENSIONS, GL_NUM_EXTENSIONS, "extensions" },
+	[HOST_STR_GLSL_VERSIONS] = { GL_SHADING_LANGUAGE_VERSION, GL_NUM_SHADING_LANGUAGE_VERSIONS,
+				     "shading language versions" },
+	[HOST_STR_SPIRV_EXTENSIONS] = { GL_SPIR_V_EXTENSIONS, GL_NUM_SPIR_V_EXTENSIONS,
+					"SPIR-V extensions" },
+};
+
+static void counts_init(struct host_ctx *x)
+{
+	if (x->counts_init)
+		return;
+	for (int k = 0; k < HOST_STR_COUNT; k++)
+		x->rec_count[k] = x->rep_count[k] = -1;
+	x->counts_init = true;
+}
+
+/* Which indexed string count pname `pname` is, -1 for none. */
+static int count_pname(uint64_t pname)
+{
+	for (int k = 0; k < HOST_STR_COUNT; k++)
+		if (indexed_strings[k].count == pname)
+			return k;
+	return -1;
+}
+
+/* Recorded argument i as an unsigned number (ENUM, UINT, SINT >= 0). */
+static bool arg_uint(const struct trace_call *call, uint32_t i, uint64_t *v)
+{
+	if (i >= call->nargs)
+		return false;
+	const struct trace_value *a = &call->args[i];
+	if (a->tag == TRACE_TAG_ENUM || a->tag == TRACE_TAG_UINT ||
+	    (a->tag == TRACE_TAG_SINT && a->i >= 0)) {
+		*v = a->u;
+		return true;
+	}
+	return false;
+}
+
+static size_t get_value_size(const char *fn, bool *is_float);
+
+/*
+ * A pure query (glGet{Integer,Integer64,Boolean,Float,Double}[i_]v,
+ * glGetString, glGetStringi) raises GL_INVALID_ENUM only for a name the
+ * driver does not know and GL_INVALID_VALUE only for an index past its
+ * count or limit; the capture's driver took the same arguments without an
+ * error, so such an error tells only that the replay driver has fewer
+ * extensions or smaller limits.  glGetStringi's index is checked against
+ * the replay driver's count itself.
+ */
+void host_obs_classify_errors(struct host *h, struct host_ctx *x, const struct trace_call *call,
+			      unsigned from)
+{
+	const char *n = call->name;
+	bool fp;
+	uint64_t name = 0, index = 0;
+	const bool stringi = !strcmp(n, "glGetStringi") && call->nargs == 2;
+	const bool indexed = call->nargs == 3 && get_value_size(n, &fp);
+	const bool query = stringi || indexed || (call->nargs == 2 && get_value_size(n, &fp)) ||
+			   (!strcmp(n, "glGetString") && call->nargs == 1);
+
+	if (from >= x->nerr || !query || !arg_uint(call, 0, &name))
+		return;
+	counts_init(x);
+	for (unsigned i = from; i < x->nerr; i++) {
+		struct host_error *e = &x->err[i];
+		const char *pn = glapi_enum_name((uint32_t)name);
+		if (e->error == GL_INVALID_ENUM) {
+			snprintf(e->impl, sizeof e->impl, "the replay driver does not know %s %s",
+				 stringi || n[5] == 'S' ? "name" : "pname", pn ? pn : "(unknown)");
+		} else if (e->error == GL_INVALID_VALUE && indexed && arg_uint(call, 1, &index)) {
+			snprintf(e->impl, sizeof e->impl, "index %" PRIu64 " of %s is past the replay "
+				 "driver's limit", index, pn ? pn : "(unknown)");
+		} else if (e->error == GL_INVALID_VALUE && stringi && arg_uint(call, 1, &index)) {
+			int k = 0;
+			while (k < HOST_STR_COUNT && indexed_strings[k].name != name)
+				k++;
+			if (k == HOST_STR_COUNT || !obs_gl(h))
+				continue;
+			if (x->rep_count[k] < 0) {
+				GLint v = -1;
+				h->obs_gl.GetIntegerv(indexed_strings[k].count, &v);
+				while (h->obs_gl.GetError() != GL_NO_ERROR)
+					;
+				x->rep_count[k] = v < 0 ? 0 : v;
+			}
+			if ((int64_t)index < x->rep_count[k])
+				continue;   /* within the replay's count: not explained */
+			char capture[48];
+			if (x->rec_count[k] >= 0)
+				snprintf(capture, sizeof capture, "%" PRId64, x->rec_count[k]);
+			else
+				snprintf(capture, sizeof capture, "more than %" PRIu64, index);
+			snprintf(e->impl, sizeof e->impl, "the replay driver has %" PRId64 " %s "
+				 "(capture: %s)", x->rep_count[k], indexed_strings[k].what, capture);
+		}
 	}
 }
 
 void host_obs_get_error(struct host *h, struct replay *rp, struct host_ctx *x,
 			const struct trace_call *call, const struct trace_ret *ret)
 {
-	/* The GL keeps the first error until glGetError: that is the answer. */
+	/* The GL keeps the first error until glGetError: that is the answer.
+	 * Errors the replay driver's fewer extensions or smaller limits
+	 * explain are classified apart; the answer the application defined
+	 * is the first of the others. */
 	uint32_t replayed = x->nerr ? x->err[0].error : GL_NO_ERROR;
+	uint32_t defined = GL_NO_ERROR;
 	uint32_t recorded = GL_NO_ERROR;
+	unsigned nimpl = 0;
 
+	for (unsigned i = 0; i < x->nerr; i++) {
+		if (x->err[i].impl[0])
+			nimpl++;
+		else if (defined == GL_NO_ERROR)
+			defined = x->err[i].error;
+	}
 	if (ret && (ret->ret.tag == TRACE_TAG_ENUM || ret->ret.tag == TRACE_TAG_UINT))
 		recorded = (uint32_t)ret->ret.u;
 	if (replay_checking(rp, call->no)) {
-		if (recorded == GL_NO_ERROR && x->nerr) {
+		for (unsigned i = 0; i < x->nerr && recorded != replayed; i++)
+			if (x->err[i].impl[0])
+				replay_gl_error_impl(rp, x->err[i].call, x->err[i].func,
+						     x->err[i].error, x->err[i].impl);
+		if (recorded == GL_NO_ERROR && x->nerr > nimpl) {
 			for (unsigned i = 0; i < x->nerr; i++)
-				replay_gl_error_extra(rp, x->err[i].call, x->err[i].func,
-						      x->err[i].error, call->no);
-		} else if (recorded != replayed) {
-			replay_gl_error_differs(rp, call, recorded, replayed);
+				if (!x->err[i].impl[0])
+					replay_gl_error_extra(rp, x->err[i].call, x->err[i].func,
+							      x->err[i].error, call->no);
+		} else if (recorded != replayed && recorded != defined) {
+			replay_gl_error_differs(rp, call, recorded, nimpl ? defined : replayed);
 		} else {
 			replay_return_checked(rp, call, true, NULL, NULL, NULL);
 		}
@@ -317,6 +437,98 @@ static bool pname_in(uint64_t pname, const GLenum *list, size_t n)
 	return false;
 }
 
+/* ---- compile / link failures a limit explains ------------------------------- */
+
+/* Limits that bound what a program may declare or capture; a driver's
+ * info log names the one exceeded (Mesa: "... MAX_VARYING_COMPONENTS ..."). */
+static const GLenum link_limits[] = {
+	GL_MAX_TRANSFORM_FEEDBACK_INTERLEAVED_COMPONENTS, GL_MAX_TRANSFORM_FEEDBACK_SEPARATE_COMPONENTS,
+	GL_MAX_TRANSFORM_FEEDBACK_SEPARATE_ATTRIBS, GL_MAX_TRANSFORM_FEEDBACK_BUFFERS,
+	GL_MAX_VERTEX_OUTPUT_COMPONENTS, GL_MAX_GEOMETRY_OUTPUT_COMPONENTS,
+	GL_MAX_GEOMETRY_TOTAL_OUTPUT_COMPONENTS, GL_MAX_GEOMETRY_OUTPUT_VERTICES,
+	GL_MAX_FRAGMENT_INPUT_COMPONENTS, GL_MAX_VARYING_COMPONENTS, GL_MAX_VARYING_VECTORS,
+	GL_MAX_VERTEX_STREAMS, GL_MAX_VERTEX_ATTRIBS,
+};
+
+static void record_limit(struct host_ctx *x, const struct trace_call *call,
+			 const struct trace_ret *ret, uint32_t pname)
+{
+	const struct trace_value *o = ret_out(ret, 1);
+	unsigned i;
+	int32_t v;
+
+	if (!pname_in(pname, link_limits, sizeof link_limits / sizeof link_limits[0]) || !o ||
+	    o->tag != TRACE_TAG_MEMORY || o->mem.len < 4)
+		return;
+	memcpy(&v, o->mem.bytes, 4);
+	for (i = 0; i < x->nrec_limit && x->rec_limit[i].pname != pname; i++)
+		;
+	if (i == sizeof x->rec_limit / sizeof x->rec_limit[0])
+		return;
+	x->rec_limit[i] = (struct host_limit){ pname, v };
+	if (i == x->nrec_limit)
+		x->nrec_limit++;
+}
+
+/* Whether `log` names `name` ("GL_MAX_X") with or without its "GL_". */
+static bool log_names(const char *log, const char *name)
+{
+	const size_t k = strlen(name + 3);
+
+	for (const char *p = strstr(log, name + 3); p; p = strstr(p + 1, name + 3)) {
+		const char after = p[k];
+		if (!((after >= 'A' && after <= 'Z') || after == '_'))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Program (or shader) `object` (the replay's name) linked (compiled) on the
+ * capture's driver and not on the replay's: whether a limit explains it.
+ * It does when the replay driver's info log names a limit, and the value
+ * the application read of that limit at capture is larger than the replay
+ * driver's: `why` then says which and both values.  Anything less stays a
+ * difference.
+ */
+static bool limit_explains(const struct host *h, const struct host_ctx *x, uint32_t object,
+			   bool shader, char *why, size_t n)
+{
+	void (*get_log)(GLuint, GLsizei, GLsizei *, GLchar *) =
+		(void (*)(GLuint, GLsizei, GLsizei *, GLchar *))h->gl_proc(
+			shader ? "glGetShaderInfoLog" : "glGetProgramInfoLog");
+	void (*get_int)(GLenum, GLint *) = (void (*)(GLenum, GLint *))h->gl_proc("glGetIntegerv");
+	GLenum (*get_error)(void) = (GLenum (*)(void))h->gl_proc("glGetError");
+	char log[4096];
+
+	if (!get_log || !get_int || !get_error)
+		return false;
+	log[0] = '\0';
+	get_log(object, sizeof log, NULL, log);
+	log[sizeof log - 1] = '\0';
+	for (size_t i = 0; i < sizeof link_limits / sizeof link_limits[0]; i++) {
+		const char *name = glapi_enum_name(link_limits[i]);
+		if (!name || strncmp(name, "GL_", 3) || !log_names(log, name))
+			continue;
+		for (unsigned k = 0; k < x->nrec_limit; k++) {
+			GLint mine = -1;
+			if (x->rec_limit[k].pname != link_limits[i])
+				continue;
+			get_int(link_limits[i], &mine);
+			if (mine >= 0 && mine < x->rec_limit[k].value) {
+				snprintf(why, n, "the replay driver's %s is %d (capture: %" PRId64 ")",
+					 name, mine, x->rec_limit[k].value);
+				while (get_error() != GL_NO_ERROR)
+					;
+				return true;
+			}
+		}
+	}
+	while (get_error() != GL_NO_ERROR)
+		;
+	return false;
+}
+
 /* ---- glGet* state ---------------------------------------------------------- */
 
 /* Whether the value of glGet pname depends on the implementation (limits,
@@ -415,6 +627,23 @@ static void value_str(char *out, size_t cap, const uint8_t *p, size_t size, bool
 		snprintf(out, cap, "%" PRId64, i);
 }
 
+/* Whether float (size 4) or double `a` and `b` are equal within --tolerance. */
+static bool within_tolerance(const struct replay *rp, const uint8_t *a, const uint8_t *b,
+			     size_t size)
+{
+	const struct trace_tol *tol = replay_tolerance(rp);
+	uint64_t x = 0, y = 0, ulps;
+	enum trace_tol_why why;
+	double delta;
+
+	if (tol->mode == TRACE_TOL_EXACT)
+		return false;
+	memcpy(&x, a, size);
+	memcpy(&y, b, size);
+	return !trace_tol_differ(size == 4 ? TRACE_TOL_F32 : TRACE_TOL_F64, x, y, tol, &why, &delta,
+				 &ulps);
+}
+
 /*
  * glGet{Integer,Integer64,Boolean,Float,Double}v and their i_v forms: state
  * values are compared element by element (binding names mapped back to the
@@ -462,6 +691,11 @@ static void compare_get(struct replay *rp, const struct host *h, const struct ho
 			value_str(rec, sizeof rec, a, size, fp);
 			value_str(rep, sizeof rep, b, size, fp);
 		}
+		if (!eq && fp && within_tolerance(rp, a, b, size)) {
+			snprintf(what + strlen(what), sizeof what - strlen(what), " value %zu", at / size);
+			replay_return_precision(rp, call, what, rec, rep);
+			return;
+		}
 		if (!eq || at + 2 * size > o->mem.len) {
 			if (o->mem.len > size)
 				snprintf(what + strlen(what), sizeof what - strlen(what), " value %zu", at / size);
@@ -470,6 +704,28 @@ static void compare_get(struct replay *rp, const struct host *h, const struct ho
 		}
 	}
 	replay_return_skipped(rp, call);   /* no whole value recorded */
+}
+
+/* A compile / link status: true (reported) when the capture's is 1, the
+ * replay's 0 and a smaller limit of the replay driver explains it. */
+static bool status_explained(struct replay *rp, const struct host *h, const struct host_ctx *x,
+			     const struct trace_call *call, const struct trace_ret *ret,
+			     const struct host_args *args, bool shader, const char *what)
+{
+	const struct trace_value *o = ret_out(ret, 2);
+	int32_t rec = 0, rep = 0;
+	char why[192];
+
+	if (!o || o->tag != TRACE_TAG_MEMORY || o->mem.len < 4 || !args->out[2] ||
+	    args->out_bytes[2] < 4)
+		return false;
+	memcpy(&rec, o->mem.bytes, 4);
+	memcpy(&rep, args->out[2], 4);
+	if (rec != 1 || rep != 0 || !limit_explains(h, x, (uint32_t)args->a[0].u, shader, why,
+						    sizeof why))
+		return false;
+	replay_return_impl(rp, call, what, "1", "0", why);
+	return true;
 }
 
 void host_obs_check_returns(struct replay *rp, const struct host *h, const struct host_ctx *x,
@@ -498,11 +754,14 @@ void host_obs_check_returns(struct replay *rp, const struct host *h, const struc
 	} else if (!strcmp(n, "glGetShaderiv") && call->nargs == 3 &&
 	    pname_in(args->a[1].u, shader_pnames, 1)) {
 		snprintf(what, sizeof what, "%s", glapi_enum_name((uint32_t)args->a[1].u));
-		compare_out(rp, call, ret, args, 2, what);
+		if (!status_explained(rp, h, x, call, ret, args, true, what))
+			compare_out(rp, call, ret, args, 2, what);
 	} else if (!strcmp(n, "glGetProgramiv") && call->nargs == 3 &&
 		   pname_in(args->a[1].u, program_pnames, 5)) {
 		snprintf(what, sizeof what, "%s", glapi_enum_name((uint32_t)args->a[1].u));
-		compare_out(rp, call, ret, args, 2, what);
+		if (args->a[1].u != GL_LINK_STATUS ||
+		    !status_explained(rp, h, x, call, ret, args, false, what))
+			compare_out(rp, call, ret, args, 2, what);
 	} else if ((!strcmp(n, "glGetTransformFeedbackVarying") ||
 		    !strcmp(n, "glGetTransformFeedbackVaryingEXT")) && call->nargs == 7) {
 		compare_out(rp, call, ret, args, 3, "length");
@@ -609,6 +868,18 @@ void host_obs_after(struct host *h, struct replay *rp, struct host_ctx *x, int i
 		untaint(h, x, call, args);
 	}
 	taint(h, x, hook, call, args);
+	int k;
+	if (!strcmp(n, "glGetIntegerv") && call->nargs == 2)
+		record_limit(x, call, ret, (uint32_t)args->a[0].u);
+	if (!strcmp(n, "glGetIntegerv") && call->nargs == 2 && (k = count_pname(args->a[0].u)) >= 0) {
+		const struct trace_value *o = ret_out(ret, 1);
+		int32_t v;
+		if (o && o->tag == TRACE_TAG_MEMORY && o->mem.len >= 4) {
+			memcpy(&v, o->mem.bytes, 4);
+			counts_init(x);
+			x->rec_count[k] = v;
+		}
+	}
 	switch (hook) {
 	case REPLAY_HOOK_TF_END:
 	case REPLAY_HOOK_TF_PAUSE:

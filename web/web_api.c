@@ -199,7 +199,7 @@ static void json_tf(struct db *db, int64_t run, uint64_t call, uint32_t index, s
 	for (uint32_t v = 0; v < t.nvertices; v++) {
 		xt_jw_arr(w);
 		for (uint32_t c = 0; c < t.ncomp; c++)
-			xt_jw_num(w, web_tf_value(&t, v, c), t.comp_scalar[c] == DIFF_F32);
+			xt_jw_num(w, web_tf_value(&t, v, c), t.comp_scalar[c] == TRACE_TOL_F32);
 		xt_jw_end(w);
 	}
 	xt_jw_end(w);
@@ -503,11 +503,11 @@ static void json_tf_pair(struct db *db, int64_t a, int64_t b, uint64_t call, str
 			xt_jw_ku64(w, "v", v);
 			xt_jw_karr(w, "a");
 			for (uint32_t c = 0; ta.have && v < ta.nvertices && c < ta.ncomp; c++)
-				xt_jw_num(w, web_tf_value(&ta, v, c), ta.comp_scalar[c] == DIFF_F32);
+				xt_jw_num(w, web_tf_value(&ta, v, c), ta.comp_scalar[c] == TRACE_TOL_F32);
 			xt_jw_end(w);
 			xt_jw_karr(w, "b");
 			for (uint32_t c = 0; tb.have && v < tb.nvertices && c < tb.ncomp; c++)
-				xt_jw_num(w, web_tf_value(&tb, v, c), tb.comp_scalar[c] == DIFF_F32);
+				xt_jw_num(w, web_tf_value(&tb, v, c), tb.comp_scalar[c] == TRACE_TOL_F32);
 			xt_jw_end(w);
 			xt_jw_karr(w, "d");
 			for (uint32_t c = 0; c < t->ncomp; c++) {

@@ -53,7 +53,7 @@ struct web_tf {
 	uint32_t nvertices;
 	uint32_t ncomp;            /* components per vertex */
 	const char **comp_name;    /* "v_pos.x", ... (arena) */
-	uint8_t *comp_scalar;      /* enum diff_scalar per component */
+	uint8_t *comp_scalar;      /* enum trace_tol_scalar per component */
 	uint64_t *bits;            /* nvertices * ncomp */
 	int32_t pos_x, pos_y;      /* components to plot as positions, -1 none */
 	bool have;                 /* the run has the observation */

@@ -89,7 +89,7 @@ enum xt_rc web_tf_load(struct db *db, int64_t run, uint64_t call, uint32_t index
 		const struct trace_tf_span *s = &tp.spans[i];
 		const struct db_tf_varying *v = &l.varyings[s->varying];
 		const struct glapi_type *t = s->type;
-		const enum diff_scalar scalar = diff_scalar_of(t);
+		const enum trace_tol_scalar scalar = trace_tol_scalar_of(t);
 		uint32_t sb = t->component_bytes;
 		for (uint32_t e = 0; e < v->size; e++)
 			for (uint32_t k = 0; k < t->components; k++) {
@@ -114,7 +114,7 @@ enum xt_rc web_tf_load(struct db *db, int64_t run, uint64_t call, uint32_t index
 				/* Positions: the first float vector whose name says so,
 				 * else the first float vector. */
 				bool posname = strstr(v->name, "os") != NULL;
-				if (k == 0 && scalar == DIFF_F32 && t->components >= 2 && e == 0 &&
+				if (k == 0 && scalar == TRACE_TOL_F32 && t->components >= 2 && e == 0 &&
 				    (out->pos_x < 0 || (posname && !strstr(out->comp_name[out->pos_x], "os")))) {
 					out->pos_x = (int32_t)out->ncomp;
 					out->pos_y = (int32_t)out->ncomp + 1;
@@ -140,7 +140,7 @@ enum xt_rc web_tf_load(struct db *db, int64_t run, uint64_t call, uint32_t index
 		for (uint32_t c = 0; c < out->ncomp; c++) {
 			const uint8_t *p = data.data + (size_t)v * stride + off[c];
 			uint64_t bits = 0;
-			memcpy(&bits, p, out->comp_scalar[c] == DIFF_F64 ? 8 : 4);
+			memcpy(&bits, p, out->comp_scalar[c] == TRACE_TOL_F64 ? 8 : 4);
 			out->bits[(size_t)v * out->ncomp + c] = bits;
 		}
 	xt_buf_fini(&data);
@@ -155,11 +155,11 @@ double web_tf_value(const struct web_tf *t, uint32_t vertex, uint32_t comp)
 	float f;
 	double d;
 
-	switch ((enum diff_scalar)t->comp_scalar[comp]) {
-	case DIFF_F32: memcpy(&f, &b32, 4); return f;
-	case DIFF_F64: memcpy(&d, &bits, 8); return d;
-	case DIFF_I32: return (int32_t)b32;
-	case DIFF_U32: return b32;
+	switch ((enum trace_tol_scalar)t->comp_scalar[comp]) {
+	case TRACE_TOL_F32: memcpy(&f, &b32, 4); return f;
+	case TRACE_TOL_F64: memcpy(&d, &bits, 8); return d;
+	case TRACE_TOL_I32: return (int32_t)b32;
+	case TRACE_TOL_U32: return b32;
 	}
 	return NAN;
 }

@@ -175,7 +175,7 @@ static void test_stored_type_names_and_values_reach_the_layout_decoder(void)
 	CHECK_EQ_STR(v[6].name, "g");
 	CHECK_EQ_INT(v[6].buffer, 1);
 	const struct glapi_type *t = trace_tf_type(v[6].type);
-	CHECK(t && diff_scalar_of(t) == DIFF_F64 && t->components == 6);
+	CHECK(t && trace_tol_scalar_of(t) == TRACE_TOL_F64 && t->components == 6);
 	xt_arena_fini(&a);
 }
 
@@ -189,63 +189,63 @@ static uint64_t fbits(float f)
 static void test_exact_compare_names_zero_sign_and_nan_payload(void)
 {
 	struct diff_options o = { 0 };
-	enum diff_why why;
+	enum trace_tol_why why;
 	double delta;
 	uint64_t ulps;
-	CHECK(!diff_scalar_compare(DIFF_F32, fbits(1.5f), fbits(1.5f), &o, &why, &delta, &ulps));
-	CHECK(diff_scalar_compare(DIFF_F32, fbits(0.0f), fbits(-0.0f), &o, &why, &delta, &ulps));
-	CHECK_EQ_INT(why, DIFF_WHY_ZERO_SIGN);
-	CHECK(diff_scalar_compare(DIFF_F32, 0x7fc00000, 0x7fc00001, &o, &why, &delta, &ulps));
-	CHECK_EQ_INT(why, DIFF_WHY_NAN_PAYLOAD);
-	CHECK(!diff_scalar_compare(DIFF_F32, 0x7fc00001, 0x7fc00001, &o, &why, &delta, &ulps));
-	CHECK(diff_scalar_compare(DIFF_F32, 0x7fc00000, fbits(1.0f), &o, &why, &delta, &ulps));
-	CHECK_EQ_INT(why, DIFF_WHY_NAN);
-	CHECK(diff_scalar_compare(DIFF_F32, fbits(1.0f), fbits(1.0f) + 1, &o, &why, &delta, &ulps));
+	CHECK(!trace_tol_differ(TRACE_TOL_F32, fbits(1.5f), fbits(1.5f), &o.tol, &why, &delta, &ulps));
+	CHECK(trace_tol_differ(TRACE_TOL_F32, fbits(0.0f), fbits(-0.0f), &o.tol, &why, &delta, &ulps));
+	CHECK_EQ_INT(why, TRACE_TOL_WHY_ZERO_SIGN);
+	CHECK(trace_tol_differ(TRACE_TOL_F32, 0x7fc00000, 0x7fc00001, &o.tol, &why, &delta, &ulps));
+	CHECK_EQ_INT(why, TRACE_TOL_WHY_NAN_PAYLOAD);
+	CHECK(!trace_tol_differ(TRACE_TOL_F32, 0x7fc00001, 0x7fc00001, &o.tol, &why, &delta, &ulps));
+	CHECK(trace_tol_differ(TRACE_TOL_F32, 0x7fc00000, fbits(1.0f), &o.tol, &why, &delta, &ulps));
+	CHECK_EQ_INT(why, TRACE_TOL_WHY_NAN);
+	CHECK(trace_tol_differ(TRACE_TOL_F32, fbits(1.0f), fbits(1.0f) + 1, &o.tol, &why, &delta, &ulps));
 	CHECK_EQ_INT(ulps, 1);
 	CHECK(delta > 0 && delta < 1e-6);
 	/* Across zero: the smallest positive and negative denormals are 2 apart. */
-	CHECK(diff_scalar_compare(DIFF_F32, 0x00000001, 0x80000001, &o, &why, &delta, &ulps));
+	CHECK(trace_tol_differ(TRACE_TOL_F32, 0x00000001, 0x80000001, &o.tol, &why, &delta, &ulps));
 	CHECK_EQ_INT(ulps, 2);
-	CHECK(diff_scalar_compare(DIFF_I32, (uint32_t)-3, 4, &o, &why, &delta, &ulps));
+	CHECK(trace_tol_differ(TRACE_TOL_I32, (uint32_t)-3, 4, &o.tol, &why, &delta, &ulps));
 	CHECK(delta == 7);
 	double one = 1.0, next = nextafter(1.0, 2.0);
 	uint64_t b1, b2;
 	memcpy(&b1, &one, 8);
 	memcpy(&b2, &next, 8);
-	CHECK(diff_scalar_compare(DIFF_F64, b1, b2, &o, &why, &delta, &ulps));
+	CHECK(trace_tol_differ(TRACE_TOL_F64, b1, b2, &o.tol, &why, &delta, &ulps));
 	CHECK_EQ_INT(ulps, 1);
 }
 
 static void test_tolerances_accept_close_values_but_not_nan_or_inf(void)
 {
 	struct diff_options o = { 0 };
-	enum diff_why why;
+	enum trace_tol_why why;
 	double delta;
 	uint64_t ulps;
-	CHECK(diff_tolerance_parse("ulps=2", &o));
-	CHECK_EQ_INT(o.tol, DIFF_TOL_ULPS);
-	CHECK(!diff_scalar_compare(DIFF_F32, fbits(1.0f), fbits(1.0f) + 2, &o, &why, &delta, &ulps));
-	CHECK(diff_scalar_compare(DIFF_F32, fbits(1.0f), fbits(1.0f) + 3, &o, &why, &delta, &ulps));
-	CHECK(!diff_scalar_compare(DIFF_F32, fbits(0.0f), fbits(-0.0f), &o, &why, &delta, &ulps));
-	CHECK(!diff_scalar_compare(DIFF_F32, 0x7fc00000, 0xffc12345, &o, &why, &delta, &ulps));
-	CHECK(diff_scalar_compare(DIFF_F32, 0x7fc00000, fbits(0.0f), &o, &why, &delta, &ulps));
-	CHECK(diff_scalar_compare(DIFF_F32, fbits(INFINITY), fbits(3.4028235e38f), &o, &why, &delta,
+	CHECK(trace_tol_parse("ulps=2", &o.tol));
+	CHECK_EQ_INT(o.tol.mode, TRACE_TOL_ULPS);
+	CHECK(!trace_tol_differ(TRACE_TOL_F32, fbits(1.0f), fbits(1.0f) + 2, &o.tol, &why, &delta, &ulps));
+	CHECK(trace_tol_differ(TRACE_TOL_F32, fbits(1.0f), fbits(1.0f) + 3, &o.tol, &why, &delta, &ulps));
+	CHECK(!trace_tol_differ(TRACE_TOL_F32, fbits(0.0f), fbits(-0.0f), &o.tol, &why, &delta, &ulps));
+	CHECK(!trace_tol_differ(TRACE_TOL_F32, 0x7fc00000, 0xffc12345, &o.tol, &why, &delta, &ulps));
+	CHECK(trace_tol_differ(TRACE_TOL_F32, 0x7fc00000, fbits(0.0f), &o.tol, &why, &delta, &ulps));
+	CHECK(trace_tol_differ(TRACE_TOL_F32, fbits(INFINITY), fbits(3.4028235e38f), &o.tol, &why, &delta,
 				  &ulps));
-	CHECK(!diff_scalar_compare(DIFF_F32, fbits(INFINITY), fbits(INFINITY), &o, &why, &delta, &ulps));
-	CHECK(diff_scalar_compare(DIFF_I32, 1, 2, &o, &why, &delta, &ulps));
+	CHECK(!trace_tol_differ(TRACE_TOL_F32, fbits(INFINITY), fbits(INFINITY), &o.tol, &why, &delta, &ulps));
+	CHECK(trace_tol_differ(TRACE_TOL_I32, 1, 2, &o.tol, &why, &delta, &ulps));
 
-	CHECK(diff_tolerance_parse("abs=0.01", &o));
-	CHECK_EQ_INT(o.tol, DIFF_TOL_ABS);
-	CHECK(!diff_scalar_compare(DIFF_F32, fbits(1.0f), fbits(1.005f), &o, &why, &delta, &ulps));
-	CHECK(diff_scalar_compare(DIFF_F32, fbits(1.0f), fbits(1.02f), &o, &why, &delta, &ulps));
-	CHECK(diff_scalar_compare(DIFF_F32, fbits(-INFINITY), fbits(INFINITY), &o, &why, &delta, &ulps));
+	CHECK(trace_tol_parse("abs=0.01", &o.tol));
+	CHECK_EQ_INT(o.tol.mode, TRACE_TOL_ABS);
+	CHECK(!trace_tol_differ(TRACE_TOL_F32, fbits(1.0f), fbits(1.005f), &o.tol, &why, &delta, &ulps));
+	CHECK(trace_tol_differ(TRACE_TOL_F32, fbits(1.0f), fbits(1.02f), &o.tol, &why, &delta, &ulps));
+	CHECK(trace_tol_differ(TRACE_TOL_F32, fbits(-INFINITY), fbits(INFINITY), &o.tol, &why, &delta, &ulps));
 
 	struct diff_options keep = o;
 	const char *bad[] = { "ulps=", "ulps=-1", "ulps=3x", "abs=", "abs=-1", "abs=nan", "abs=inf",
 			      "rel=1", "" };
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-		CHECK(!diff_tolerance_parse(bad[i], &o));
-		CHECK(o.tol == keep.tol && o.abs == keep.abs);
+		CHECK(!trace_tol_parse(bad[i], &o.tol));
+		CHECK(o.tol.mode == keep.tol.mode && o.tol.abs == keep.tol.abs);
 	}
 }
 
@@ -308,11 +308,11 @@ static void test_diff_names_the_one_changed_component(void)
 	CHECK_EQ_INT(it->byte_offset, 7 * 64 + 28);
 	CHECK_EQ_INT(it->b, it->a + 1);
 	/* One ulp is within ulps=1 and beyond ulps=0. */
-	o.tol = DIFF_TOL_ULPS;
-	o.ulps = 1;
+	o.tol.mode = TRACE_TOL_ULPS;
+	o.tol.ulps = 1;
 	CHECK_EQ_INT(run_diff(&r, a, b, &o, &s, &sum), XT_OK);
 	CHECK_EQ_INT(sum.different, 0);
-	o.ulps = 0;
+	o.tol.ulps = 0;
 	CHECK_EQ_INT(run_diff(&r, a, b, &o, &s, &sum), XT_OK);
 	CHECK_EQ_INT(sum.different, 1);
 	db_close(r.db);
@@ -339,8 +339,8 @@ static void test_diff_names_array_elements_doubles_and_the_second_buffer(void)
 	CHECK_EQ_INT(s.nitems, 3);
 	/* Items come in vertex order within an observation. */
 	CHECK_EQ_STR(s.names[0], "d");
-	CHECK_EQ_INT(s.items[0].why, DIFF_WHY_ZERO_SIGN);
-	CHECK_EQ_INT(s.items[0].scalar, DIFF_F64);
+	CHECK_EQ_INT(s.items[0].why, TRACE_TOL_WHY_ZERO_SIGN);
+	CHECK_EQ_INT(s.items[0].scalar, TRACE_TOL_F64);
 	CHECK_EQ_STR(s.names[1], "ids");
 	CHECK_EQ_INT(s.items[1].vertex, 3);
 	CHECK_EQ_INT(s.items[1].element, 1);
