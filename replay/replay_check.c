@@ -580,11 +580,36 @@ static bool differs_only_in_floats(struct replay *rp, const struct trace_value *
 	return false;
 }
 
+/* The function of call `no`, "?" when the replay did not reach it. */
+static const char *call_func(const struct replay *rp, uint64_t no)
+{
+	return rp->last_valid && rp->last.no == no ? rp->last.name : "?";
+}
+
+/* Where an observation's blob `key` differs at byte `at`, as text: the
+ * observation, the vertex and varying for TF data, both sides' bytes. */
+struct byte_note {
+	char where[160], pos[128], a[160], b[160];
+};
+
+static void byte_note(struct byte_note *n, const struct trace_value *g,
+		      const struct trace_value *r, const char *key, size_t at)
+{
+	const struct trace_value *gd = trace_value_get(g, key), *rd = trace_value_get(r, key);
+
+	observation_place(n->where, sizeof n->where, g);
+	n->pos[0] = '\0';
+	if (!strcmp(key, "data") && trace_value_get(g, "layout"))
+		tf_position(n->pos, sizeof n->pos, g, at);
+	bytes_text(n->a, sizeof n->a, gd->mem.bytes, gd->mem.len, at);
+	bytes_text(n->b, sizeof n->b, rd->mem.bytes, rd->mem.len, at);
+}
+
 static void report_difference(struct replay *rp, uint64_t no, const struct trace_value *g,
 			      const struct trace_value *r)
 {
-	const char *func = rp->last_valid && rp->last.no == no ? rp->last.name : "?";
-	char where[160], a[160], b[160], pos[128];
+	const char *func = call_func(rp, no);
+	char where[160], a[160], b[160];
 
 	observation_place(where, sizeof where, g);
 	for (uint32_t i = 0; g->tag == TRACE_TAG_MAP && i < g->agg.count; i++) {
@@ -594,15 +619,13 @@ static void report_difference(struct replay *rp, uint64_t no, const struct trace
 			continue;
 		if (rv && gv->tag == TRACE_TAG_BLOB && rv->tag == TRACE_TAG_BLOB) {
 			size_t n = gv->mem.len < rv->mem.len ? gv->mem.len : rv->mem.len, off = 0;
+			struct byte_note note;
 			while (off < n && gv->mem.bytes[off] == rv->mem.bytes[off])
 				off++;
-			bytes_text(a, sizeof a, gv->mem.bytes, gv->mem.len, off);
-			bytes_text(b, sizeof b, rv->mem.bytes, rv->mem.len, off);
-			pos[0] = '\0';
-			if (!strcmp(key, "data") && trace_value_get(g, "layout"))
-				tf_position(pos, sizeof pos, g, off);
+			byte_note(&note, g, r, key, off);
 			detail(rp, "call %" PRIu64 " %s: %s: %s differs at byte %zu of %zu%s: "
-			       "golden %s, replay %s", no, func, where, key, off, gv->mem.len, pos, a, b);
+			       "golden %s, replay %s", no, func, note.where, key, off, gv->mem.len,
+			       note.pos, note.a, note.b);
 			return;
 		}
 		char path[128];
@@ -680,10 +703,9 @@ void replay_check_observation(struct replay *rp, uint64_t no, const struct trace
 		return;
 	}
 	if (rp->last_no != no || rp->obs_next >= rp->nobs) {
-		const char *func = rp->last_valid && rp->last.no == no ? rp->last.name : "?";
 		rp->sum.differ++;
 		detail(rp, "call %" PRIu64 " %s: the replay made no observation where the capture "
-		       "made one", no, func);
+		       "made one", no, call_func(rp, no));
 		return;
 	}
 	const struct replay_obs *o = &rp->obs[rp->obs_next++];
@@ -711,20 +733,12 @@ void replay_check_observation(struct replay *rp, uint64_t no, const struct trace
 		rp->sum.match++;
 		rp->sum.match_nan++;
 		if (rp->nan_notes++ < rp->opt.max_reported && rp->opt.out) {
-			const struct trace_value *gd = trace_value_get(&g, "data");
-			const struct trace_value *rd = trace_value_get(&r, "data");
-			char where[160], a[160], b[160], pos[128];
-			observation_place(where, sizeof where, &g);
-			pos[0] = '\0';
-			if (trace_value_get(&g, "layout"))
-				tf_position(pos, sizeof pos, &g, at);
-			bytes_text(a, sizeof a, gd->mem.bytes, gd->mem.len, at);
-			bytes_text(b, sizeof b, rd->mem.bytes, rd->mem.len, at);
+			struct byte_note note;
+			byte_note(&note, &g, &r, "data", at);
 			fprintf(rp->opt.out, "call %" PRIu64 " %s: %s: data matches up to NaN bit "
 				"patterns (GLSL leaves them undefined), the first other NaN at byte "
-				"%zu%s: golden %s, replay %s\n", no,
-				rp->last_valid && rp->last.no == no ? rp->last.name : "?", where, at,
-				pos, a, b);
+				"%zu%s: golden %s, replay %s\n", no, call_func(rp, no), note.where, at,
+				note.pos, note.a, note.b);
 		}
 		return;
 	}
@@ -734,23 +748,15 @@ void replay_check_observation(struct replay *rp, uint64_t no, const struct trace
 		observation_place(where, sizeof where, &g);
 		classified(rp, false, "call %" PRIu64 " %s: implementation-dependent: %s: the drivers "
 			   "report the TF layout differently (%s), the data are equal", no,
-			   rp->last_valid && rp->last.no == no ? rp->last.name : "?", where, path);
+			   call_func(rp, no), where, path);
 		return;
 	}
 	if (rp->opt.tol.mode != TRACE_TOL_EXACT && differs_only_in_floats(rp, &g, &r, &rp->opt.tol, &at)) {
-		const struct trace_value *gd = trace_value_get(&g, "data");
-		const struct trace_value *rd = trace_value_get(&r, "data");
-		char where[160], a[160], b[160], pos[128];
-		observation_place(where, sizeof where, &g);
-		pos[0] = '\0';
-		if (trace_value_get(&g, "layout"))
-			tf_position(pos, sizeof pos, &g, at);
-		bytes_text(a, sizeof a, gd->mem.bytes, gd->mem.len, at);
-		bytes_text(b, sizeof b, rd->mem.bytes, rd->mem.len, at);
+		struct byte_note note;
+		byte_note(&note, &g, &r, "data", at);
 		classified(rp, true, "call %" PRIu64 " %s: precision: %s: data within the tolerance, "
 			   "the first difference at byte %zu%s: golden %s, replay %s", no,
-			   rp->last_valid && rp->last.no == no ? rp->last.name : "?", where, at, pos,
-			   a, b);
+			   call_func(rp, no), note.where, at, note.pos, note.a, note.b);
 		return;
 	}
 	rp->sum.differ++;

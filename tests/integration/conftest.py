@@ -17,6 +17,7 @@ captured at most once per test session (`piglit_trace`), and that one trace
 is what the capture, host-replay, database and sim tests read.
 """
 import dataclasses
+import functools
 import importlib.util
 import json
 import os
@@ -135,6 +136,7 @@ def describe(out):
             f"--- stderr ---\n{out.stderr[-2000:]}")
 
 
+@functools.lru_cache(maxsize=None)
 def coverage_rules():
     """scripts/sim_coverage.py, whose rule says which replay output lines
     fail a line (a difference, a replay-only error, a call not replayed
