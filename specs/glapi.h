@@ -40,6 +40,8 @@ enum glapi_kind {
 	GLAPI_K_VERTEXPTR,  /* gl*Pointer data: OFFSET or POINTER (+ MEMWRITE at draws) */
 	GLAPI_K_MEM_IN,     /* input memory: MEMORY, OFFSET or UNSIZED */
 	GLAPI_K_MEM_OUT,    /* output memory: POINTER in CALL, MEMORY/UNSIZED in RET */
+	GLAPI_K_PTRARRAY,   /* glMultiDrawElements* indices: ARRAY of MEMORY /
+			       OFFSET / NULL, one per draw */
 };
 
 /* Element type of memory a pointer parameter refers to. */
