@@ -40,6 +40,10 @@ struct cap_global {
 	bool observe;                  /* XFBTRACE_OBSERVE != 0 */
 	bool explicit_output;          /* XFBTRACE_OUTPUT was given */
 	char stem[4096];               /* output path without ".xfbt" */
+	char path[4096 + 64];          /* this process's trace (or the one it
+				        * could not create), for reports */
+	long root_pid;                 /* XFBTRACE_ROOT_PID: the process that
+				        * writes XFBTRACE_OUTPUT itself; 0: any */
 	struct cap_ctx *contexts;      /* list, under `lock` */
 	atomic_int shadows;            /* number of persistent-map shadows */
 	atomic_uint_fast64_t program_gen; /* bumped after every CAP_HOOK_PROGRAM
@@ -80,6 +84,10 @@ struct cap_ctx {
 				        * NULL until the first TF observation */
 	struct cap_ctx *next;
 };
+
+/* cap_process.c: one line to `xfbtrace capture` (XFBTRACE_MANIFEST):
+ * what = "trace" (created `path`) or "lost" (stopped: `reason`). */
+void cap_process_report(const char *what, const char *path, const char *reason);
 
 /* cap_state.c */
 /* Starts capture or a thread's stream; false when not recording. */
