@@ -70,6 +70,10 @@ extern __thread struct cap_thread cap_tls __attribute__((tls_model("initial-exec
 struct cap_ctx {
 	uint64_t handle;               /* EGLContext / GLXContext */
 	uint64_t display;
+	uint64_t group;                /* share group: the handle of its first
+				        * context (objects such as buffers are
+				        * the group's) */
+	bool destroyed;                /* eglDestroyContext / glXDestroyContext */
 	bool gles;                     /* GLES (else desktop GL) */
 	bool core;                     /* desktop core profile */
 	int major, minor;              /* requested, then actual at first current */
@@ -118,6 +122,9 @@ uint32_t cap_ctx_binding(struct cap_ctx *x, unsigned binding);
  * `accepted`: a call with `target` just succeeded (then no GL error
  * bracket is needed around the query). */
 GLuint cap_ctx_bound_buffer(GLenum target, bool accepted);
+/* Whether context `handle` is the last one not destroyed of its share
+ * group; *group says which group. */
+bool cap_ctx_last_of_group(uint64_t handle, uint64_t *group);
 void cap_glerror_stash_ctx(struct cap_ctx *x);
 void cap_glerror_drain_ctx(struct cap_ctx *x, const char *what);
 
