@@ -16,18 +16,20 @@
  * command learns which traces to compact and which were lost.
  *
  * Exec: a program that starts another with its own environment (execve,
- * execvpe, posix_spawn[p] with an envp that lacks them) would drop
- * LD_PRELOAD and the XFBTRACE_* variables.  The wrappers below add the
- * values this process was loaded with to such an envp, so that every
- * program a captured program starts is captured too.  exec* forms that
- * take no envp use `environ`, which keeps them unless the program removed
- * them itself (a limit: not restored).
+ * execvpe, execle, posix_spawn[p] with an envp that lacks them), or after
+ * removing them from its own (unsetenv, then execv, execvp, execl,
+ * execlp), would drop LD_PRELOAD and the XFBTRACE_* variables.  The
+ * wrappers below add the values this process was loaded with to such an
+ * environment, so that every program a captured program starts is
+ * captured too.  Not covered: system() and popen(), which glibc runs
+ * through its internal spawn with `environ` as it is.
  */
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <spawn.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -179,33 +181,110 @@ static char **with_capture_env(char *const envp[], char **owned)
 
 #define REAL(type, name) ((type)dlsym(RTLD_NEXT, name))
 
-CAP_EXPORT int execve(const char *path, char *const argv[], char *const envp[])
+typedef int (*exec_fn)(const char *, char *const[], char *const[]);
+
+/* The real execve (`search`: execvpe) with the capture's environment. */
+static int exec_with(bool search, const char *file, char *const argv[], char *const envp[])
 {
-	typedef int (*fn)(const char *, char *const[], char *const[]);
-	fn real = REAL(fn, "execve");
+	exec_fn real = REAL(exec_fn, search ? "execvpe" : "execve");
 	char *owned, **env = with_capture_env(envp, &owned);
 	int rc;
 
-	if (!real)
+	if (!real) {
+		errno = ENOSYS;
 		return -1;
-	rc = real(path, argv, env ? env : envp);
+	}
+	rc = real(file, argv, env ? env : envp);
 	free(env);
 	free(owned);
 	return rc;
 }
 
-CAP_EXPORT int execvpe(const char *file, char *const argv[], char *const envp[])
+/* execl / execlp / execle: the variadic list as an array (and the envp
+ * after its NULL when `with_env`). */
+static int exec_list(bool search, bool with_env, const char *file, const char *arg, va_list ap)
 {
-	typedef int (*fn)(const char *, char *const[], char *const[]);
-	fn real = REAL(fn, "execvpe");
-	char *owned, **env = with_capture_env(envp, &owned);
+	size_t n = 1, cap = 16;
+	char **argv = malloc(cap * sizeof *argv);
+	char *const *envp = environ;
 	int rc;
 
-	if (!real)
+	if (!argv) {
+		errno = ENOMEM;
 		return -1;
-	rc = real(file, argv, env ? env : envp);
-	free(env);
-	free(owned);
+	}
+	argv[0] = (char *)arg;
+	while (arg) {
+		if (n == cap) {
+			char **grown = realloc(argv, 2 * cap * sizeof *argv);
+			if (!grown) {
+				free(argv);
+				errno = ENOMEM;
+				return -1;
+			}
+			argv = grown;
+			cap *= 2;
+		}
+		arg = va_arg(ap, const char *);
+		argv[n++] = (char *)arg;
+	}
+	if (with_env)
+		envp = va_arg(ap, char *const *);
+	rc = exec_with(search, file, argv, envp);
+	free(argv);
+	return rc;
+}
+
+CAP_EXPORT int execve(const char *path, char *const argv[], char *const envp[])
+{
+	return exec_with(false, path, argv, envp);
+}
+
+CAP_EXPORT int execvpe(const char *file, char *const argv[], char *const envp[])
+{
+	return exec_with(true, file, argv, envp);
+}
+
+CAP_EXPORT int execv(const char *path, char *const argv[])
+{
+	return exec_with(false, path, argv, environ);
+}
+
+CAP_EXPORT int execvp(const char *file, char *const argv[])
+{
+	return exec_with(true, file, argv, environ);
+}
+
+CAP_EXPORT int execl(const char *path, const char *arg, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, arg);
+	rc = exec_list(false, false, path, arg, ap);
+	va_end(ap);
+	return rc;
+}
+
+CAP_EXPORT int execlp(const char *file, const char *arg, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, arg);
+	rc = exec_list(true, false, file, arg, ap);
+	va_end(ap);
+	return rc;
+}
+
+CAP_EXPORT int execle(const char *path, const char *arg, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, arg);
+	rc = exec_list(false, true, path, arg, ap);
+	va_end(ap);
 	return rc;
 }
 

@@ -11,6 +11,8 @@
  *   exec-clean   make GL calls here, then execve PROGRAM in this process
  *                with an environment of PATH only (no LD_PRELOAD, no
  *                XFBTRACE_*), as sandboxes and launchers do
+ *   unset        fork, remove every variable from the child's environment
+ *                (clearenv) and execvp PROGRAM there
  *   fsize N      exec PROGRAM with a file size limit of N bytes
  *                (RLIMIT_FSIZE, SIGXFSZ ignored): its trace cannot grow,
  *                the way a full disk stops it
@@ -76,6 +78,17 @@ int main(int argc, char **argv)
 	if (!strcmp(mode, "detach")) {
 		start(prog);
 		return 0;
+	}
+	if (!strcmp(mode, "unset")) {
+		pid_t pid = fork();
+		if (pid == 0) {
+			clearenv();
+			setenv("PATH", "/usr/bin:/bin", 1);
+			execvp(prog[0], prog);
+			perror(prog[0]);
+			_exit(127);
+		}
+		return pid < 0 ? 2 : finish(pid);
 	}
 	if (!strcmp(mode, "exec-clean")) {
 		struct cap_test_egl e;
