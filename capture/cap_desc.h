@@ -75,6 +75,22 @@ enum cap_size_helper {
 	CAP_SIZE_IMAGING,           /* glGet{ColorTable,ConvolutionFilter,Histogram,
 				       Minmax,SeparableFilter row}: target, format, type */
 	CAP_SIZE_IMAGING_COLUMN,    /* glGetSeparableFilter column: target, format, type */
+	CAP_SIZE_MAP1_SIZE,         /* glMapVertexAttrib1*APPLE: size, stride, order */
+	CAP_SIZE_MAP2_SIZE,         /* glMapVertexAttrib2*APPLE: size, ustride, uorder,
+				       vstride, vorder */
+	CAP_SIZE_STRIDE_ARRAY,      /* count elements `stride` bytes apart: count, stride */
+	CAP_SIZE_FOG_FUNC,          /* glGetFogFuncSGIS */
+	/* cap_size_ext.c */
+	CAP_SIZE_PATH_NAMES,        /* NV_path_rendering: count, type, the names */
+	CAP_SIZE_PATH_TRANSFORMS,   /* count, transformType */
+	CAP_SIZE_PATH_TRANSFORM,    /* transformType */
+	CAP_SIZE_PATH_COMMANDS,     /* glGetPath*NV: path */
+	CAP_SIZE_PATH_COORDS,
+	CAP_SIZE_PATH_DASHES,
+	CAP_SIZE_COMPRESSED_TEXTURE_EXT,  /* texture, target, lod */
+	CAP_SIZE_COMPRESSED_MULTITEX_EXT, /* texunit, target, lod */
+	CAP_SIZE_NAMED_PROGRAM_STRING,    /* program, target, pname */
+	CAP_SIZE_PROGRAM_STRING_NV,       /* id, pname */
 };
 
 /* Buffer bindings that make a pointer an offset (glapi.h GLAPI_B_*). */

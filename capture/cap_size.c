@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "cap_observe.h"
+#include "cap_size_int.h"
 #include "cap_state.h"
 #include "glapi.h"
 #include "glapi_types.h"
@@ -356,7 +357,16 @@ static bool map2_target(uint32_t target)
 }
 
 /* Elements glMap1* / glMap2* read: the last control point's offset plus
- * its components; strides and orders the GL rejects read nothing. */
+ * its `k` components (the target's, or APPLE's `size`); strides and orders
+ * the GL rejects read nothing. */
+static size_t map_points_k(int64_t k, int64_t ustride, int64_t uorder, int64_t vstride,
+			   int64_t vorder)
+{
+	if (k < 1 || uorder < 1 || vorder < 1 || ustride < k || vstride < k)
+		return 0;
+	return (size_t)((uorder - 1) * ustride + (vorder - 1) * vstride + k);
+}
+
 static size_t map_points(uint32_t target, int64_t ustride, int64_t uorder,
 			 int64_t vstride, int64_t vorder, const char **why)
 {
@@ -366,9 +376,7 @@ static size_t map_points(uint32_t target, int64_t ustride, int64_t uorder,
 		*why = "COMPSIZE(target,...): unknown map target";
 		return SIZE_MAX;
 	}
-	if (uorder < 1 || vorder < 1 || ustride < k || vstride < k)
-		return 0;
-	return (size_t)((uorder - 1) * ustride + (vorder - 1) * vstride + k);
+	return map_points_k(k, ustride, uorder, vstride, vorder);
 }
 
 /* glGetMap*v (GL 4.6 compatibility 12.1): GL_ORDER 1 or 2 values,
@@ -552,7 +560,7 @@ size_t cap_size(struct cap_ctx *x, const struct cap_pdesc *d,
 	case CAP_SIZE_MAP1:
 		/* one row of control points: a vorder of 1 makes vstride unused */
 		return times(map_points((uint32_t)a[d->p[0]].u, a[d->p[1]].i, a[d->p[2]].i,
-					1 << 30, 1, why), d->elem_bytes);
+					INT32_MAX, 1, why), d->elem_bytes);
 	case CAP_SIZE_MAP2:
 		return times(map_points((uint32_t)a[d->p[0]].u, a[d->p[1]].i, a[d->p[2]].i,
 					a[d->p[3]].i, a[d->p[4]].i, why), d->elem_bytes);
@@ -569,6 +577,51 @@ size_t cap_size(struct cap_ctx *x, const struct cap_pdesc *d,
 	case CAP_SIZE_IMAGING_COLUMN:
 		return imaging_bytes(x, (uint32_t)a[d->p[0]].u, (uint32_t)a[d->p[1]].u,
 				     (uint32_t)a[d->p[2]].u, d->helper == CAP_SIZE_IMAGING_COLUMN, why);
+	case CAP_SIZE_MAP1_SIZE:
+		return times(map_points_k(a[d->p[0]].i, a[d->p[1]].i, a[d->p[2]].i, INT32_MAX, 1),
+			     d->elem_bytes);
+	case CAP_SIZE_MAP2_SIZE:
+		return times(map_points_k(a[d->p[0]].i, a[d->p[1]].i, a[d->p[2]].i, a[d->p[3]].i,
+					  a[d->p[4]].i), d->elem_bytes);
+	case CAP_SIZE_STRIDE_ARRAY:
+		n = count_of(d, a);
+		if (n <= 0)
+			return 0;
+		if (a[d->p[1]].i < 0) {
+			*why = "COMPSIZE(count,stride): negative stride";
+			return SIZE_MAX;
+		}
+		return (size_t)((uint64_t)(n - 1) * (uint64_t)a[d->p[1]].i) + d->elem_bytes;
+	case CAP_SIZE_FOG_FUNC:
+		return times(cap_size_fog_func(x, why), d->elem_bytes);
+	case CAP_SIZE_PATH_NAMES:
+		return cap_size_path_names(a[d->p[0]].i, (uint32_t)a[d->p[1]].u,
+					   (const void *)(uintptr_t)a[d->p[2]].u, why);
+	case CAP_SIZE_PATH_TRANSFORMS: {
+		size_t k = cap_size_path_transform((uint32_t)a[d->p[1]].u, why);
+		n = count_of(d, a);
+		return k == SIZE_MAX ? k : n > 0 ? (size_t)n * k * d->elem_bytes : 0;
+	}
+	case CAP_SIZE_PATH_TRANSFORM:
+		return times(cap_size_path_transform((uint32_t)a[d->p[0]].u, why), d->elem_bytes);
+	case CAP_SIZE_PATH_COMMANDS:
+	case CAP_SIZE_PATH_COORDS:
+	case CAP_SIZE_PATH_DASHES:
+		return times(cap_size_path_param(x, (uint32_t)a[d->p[0]].u,
+						 d->helper == CAP_SIZE_PATH_COMMANDS ? GL_PATH_COMMAND_COUNT_NV :
+						 d->helper == CAP_SIZE_PATH_COORDS ? GL_PATH_COORD_COUNT_NV :
+						 GL_PATH_DASH_ARRAY_COUNT_NV, why), d->elem_bytes);
+	case CAP_SIZE_COMPRESSED_TEXTURE_EXT:
+	case CAP_SIZE_COMPRESSED_MULTITEX_EXT:
+		return cap_size_compressed_ext(x, d->helper == CAP_SIZE_COMPRESSED_MULTITEX_EXT,
+					       (uint32_t)a[d->p[0]].u, (uint32_t)a[d->p[1]].u,
+					       a[d->p[2]].i, why);
+	case CAP_SIZE_NAMED_PROGRAM_STRING:
+		return cap_size_program_string(x, false, (uint32_t)a[d->p[0]].u, (uint32_t)a[d->p[1]].u,
+					       (uint32_t)a[d->p[2]].u, why);
+	case CAP_SIZE_PROGRAM_STRING_NV:
+		return cap_size_program_string(x, true, (uint32_t)a[d->p[0]].u, 0,
+					       (uint32_t)a[d->p[1]].u, why);
 	default:
 		*why = "no size helper";
 		return SIZE_MAX;

@@ -11,6 +11,10 @@
  * glMultiDrawElements under transform feedback with client-memory index
  * arrays, then with element buffer offsets: the TF output depends on
  * every index (gl_VertexID), so a replay with other indices differs.
+ * Then the compatibility profile's state with sizes from other state:
+ * polygon stipple, pixel maps, evaluator maps (glMap1f, glMap2f,
+ * glGetMapfv), and compressed images read back (glGetCompressedTexImage,
+ * EXT_direct_state_access's glGetCompressedTextureImageEXT).
  *
  * Usage: cap-sizes-gl   (exit 0; 2 on a GL error; 77 when desktop GL 4.5
  * compatibility is unavailable on surfaceless EGL)
@@ -153,6 +157,37 @@ int main(void)
 	glBeginTransformFeedback(GL_POINTS);
 	glMultiDrawElements(GL_POINTS, counts, GL_UNSIGNED_SHORT, offsets, 2);
 	glEndTransformFeedback();
+
+	/* compatibility state whose read-back size is state */
+	static const GLubyte stipple[128] = { 0x55, 0xaa, 1, 2, 3 };
+	static const GLfloat imap[4] = { 0.0f, 0.25f, 0.5f, 1.0f };
+	static const GLfloat pts1[12] = { 0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0 };
+	static const GLfloat pts2[12] = { 0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 1 };
+	static const GLubyte rgtc[8] = { 0xff, 0x00, 0x49, 0x92, 0x24, 0x49, 0x92, 0x24 };
+	GLubyte got_stipple[128], got_rgtc[8], got_rgtc_ext[8];
+	GLfloat got_map[4], coeff1[12], coeff2[12], domain2[4];
+	GLuint tex;
+	glPolygonStipple(stipple);
+	glGetPolygonStipple(got_stipple);
+	glPixelMapfv(GL_PIXEL_MAP_I_TO_R, 4, imap);
+	glGetPixelMapfv(GL_PIXEL_MAP_I_TO_R, got_map);
+	glMap1f(GL_MAP1_VERTEX_3, 0.0f, 1.0f, 3, 4, pts1);
+	glGetMapfv(GL_MAP1_VERTEX_3, GL_COEFF, coeff1);
+	glMap2f(GL_MAP2_VERTEX_3, 0.0f, 1.0f, 3, 2, 0.0f, 1.0f, 6, 2, pts2);
+	glGetMapfv(GL_MAP2_VERTEX_3, GL_COEFF, coeff2);
+	glGetMapfv(GL_MAP2_VERTEX_3, GL_DOMAIN, domain2);
+	glGenTextures(1, &tex);
+	glBindTexture(GL_TEXTURE_2D, tex);
+	glCompressedTexImage2D(GL_TEXTURE_2D, 0, GL_COMPRESSED_RED_RGTC1, 4, 4, 0, sizeof rgtc, rgtc);
+	glGetCompressedTexImage(GL_TEXTURE_2D, 0, got_rgtc);
+	PFNGLGETCOMPRESSEDTEXTUREIMAGEEXTPROC get_ext = (PFNGLGETCOMPRESSEDTEXTUREIMAGEEXTPROC)
+		eglGetProcAddress("glGetCompressedTextureImageEXT");
+	if (!get_ext) {
+		fprintf(stderr, "no glGetCompressedTextureImageEXT\n");
+		return 2;
+	}
+	get_ext(tex, GL_TEXTURE_2D, 0, got_rgtc_ext);
+
 	glFinish();
 	if ((err = glGetError()) != GL_NO_ERROR) {
 		fprintf(stderr, "GL error 0x%x\n", err);

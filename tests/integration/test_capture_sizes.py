@@ -59,6 +59,20 @@ def test_compsize_arguments_are_recorded_whole_and_replay(xfbtrace, build_dir, t
         bytes([7, 0, 3, 0, 5, 0]), bytes([11, 0, 2, 0])]
     assert offsets["args"]["indices"] == [{"offset": 0}, {"offset": 6}]
 
+    # sizes that other state gives (GL 4.6 compatibility 14.6.2, 8.4.3, 12.1)
+    def only(name, where, param):
+        [c] = by_name(recs, name)
+        return size_of(c[where][param])
+    assert only("glPolygonStipple", "args", "mask") == 128       # 32 x 32 bits
+    assert only("glGetPolygonStipple", "outs", "mask") == 128
+    assert only("glGetPixelMapfv", "outs", "values") == 16       # the 4 entries set
+    assert only("glMap1f", "args", "points") == 4 * 3 * 4        # order 4, stride 3
+    assert only("glMap2f", "args", "points") == (3 + 6 + 3) * 4  # 2 x 2, strides 3 and 6
+    assert [size_of(c["outs"]["v"]) for c in by_name(recs, "glGetMapfv")] == [
+        4 * 3 * 4, 2 * 2 * 3 * 4, 4 * 4]                         # coefficients; domain
+    assert only("glGetCompressedTexImage", "outs", "img") == 8   # one RGTC1 4x4 block
+    assert only("glGetCompressedTextureImageEXT", "outs", "img") == 8
+
     check = run([xfbtrace, "replay", "--check", trace])
     assert check.returncode == 0, check.stdout + check.stderr
     assert "not replayed" not in check.stdout + check.stderr
