@@ -122,23 +122,41 @@ static bool has_preload(const char *value)
 	return false;
 }
 
-/*
- * `envp` with what it lacks of the capture's variables, and LD_PRELOAD
- * naming this library: NULL when nothing is missing (use envp as is) or
- * out of memory.  The caller frees the array and the strings it marks in
- * *owned (one bit: the LD_PRELOAD string).
- */
-static char **with_capture_env(char *const envp[], char **owned)
-{
-	size_t n = 0, k = 0;
-	bool need[N_CARRIED];
-	int preload = -1;
-	bool missing = false;
-	char **out;
+/* Bounds of what the exec wrappers put on the stack. */
+#define MAX_ENV 65536
+#define MAX_ARGS 65536
 
-	*owned = NULL;
-	for (; envp && envp[n]; n++)
-		;
+static size_t env_count(char *const envp[])
+{
+	size_t n = 0;
+
+	while (envp && envp[n] && n <= MAX_ENV)
+		n++;
+	return n;
+}
+
+/* The value of LD_PRELOAD in `envp` (n entries), NULL if unset. */
+static const char *env_preload(char *const envp[], size_t n)
+{
+	for (size_t j = 0; j < n; j++)
+		if (!strncmp(envp[j], "LD_PRELOAD=", 11))
+			return envp[j] + 11;
+	return NULL;
+}
+
+/*
+ * Fills `out` (room for n + N_CARRIED + 2 pointers) with `envp` plus what it
+ * lacks of the capture's variables, and `pre` (room for "LD_PRELOAD=",
+ * this library, a space and the old value) with an LD_PRELOAD that names
+ * this library.  False when nothing is missing: use envp as it is.  No
+ * allocation and no lock: the wrappers may run in a vfork() child.
+ */
+static bool fill_capture_env(char *const envp[], size_t n, char **out, char *pre, size_t pre_cap)
+{
+	const char *old = env_preload(envp, n);
+	bool need[N_CARRIED], missing = false, add_preload;
+	size_t k = 0;
+
 	for (size_t i = 0; i < N_CARRIED; i++) {
 		size_t len = strlen(carried[i]);
 		need[i] = carried_env[i] != NULL;
@@ -147,93 +165,96 @@ static char **with_capture_env(char *const envp[], char **owned)
 				need[i] = false;
 		missing |= need[i];
 	}
+	add_preload = self_path[0] && (!old || !has_preload(old));
+	if (!missing && !add_preload)
+		return false;
 	for (size_t j = 0; j < n; j++)
-		if (!strncmp(envp[j], "LD_PRELOAD=", 11))
-			preload = (int)j;
-	if (self_path[0] && (preload < 0 || !has_preload(envp[preload] + 11)))
-		missing = true;
-	if (!missing)
-		return NULL;
-	out = malloc((n + N_CARRIED + 2) * sizeof *out);
-	if (!out)
-		return NULL;
-	for (size_t j = 0; j < n; j++)
-		if ((int)j != preload)
+		if (!add_preload || strncmp(envp[j], "LD_PRELOAD=", 11))
 			out[k++] = envp[j];
 	for (size_t i = 0; i < N_CARRIED; i++)
 		if (need[i])
 			out[k++] = carried_env[i];
-	if (self_path[0]) {
-		const char *old = preload >= 0 ? envp[preload] + 11 : "";
-		size_t len = strlen(self_path) + strlen(old) + 16;
-		if (preload >= 0 && has_preload(old)) {
-			out[k++] = envp[preload];
-		} else if ((*owned = malloc(len)) != NULL) {
-			snprintf(*owned, len, "LD_PRELOAD=%s%s%s", self_path, *old ? " " : "", old);
-			out[k++] = *owned;
-		} else if (preload >= 0) {
-			out[k++] = envp[preload];
-		}
+	if (add_preload) {
+		snprintf(pre, pre_cap, "LD_PRELOAD=%s%s%s", self_path, old && *old ? " " : "",
+			 old ? old : "");
+		out[k++] = pre;
 	}
 	out[k] = NULL;
-	return out;
+	return true;
 }
 
-#define REAL(type, name) ((type)dlsym(RTLD_NEXT, name))
-
+/* The real functions, resolved at load (not in a vfork() child). */
 typedef int (*exec_fn)(const char *, char *const[], char *const[]);
+typedef int (*spawn_fn)(pid_t *, const char *, const posix_spawn_file_actions_t *,
+			const posix_spawnattr_t *, char *const[], char *const[]);
+static exec_fn real_execve, real_execvpe;
+static spawn_fn real_spawn, real_spawnp;
 
-/* The real execve (`search`: execvpe) with the capture's environment. */
+__attribute__((constructor)) static void cap_process_resolve(void)
+{
+	void *p;
+
+	p = dlsym(RTLD_NEXT, "execve");
+	memcpy(&real_execve, &p, sizeof p);
+	p = dlsym(RTLD_NEXT, "execvpe");
+	memcpy(&real_execvpe, &p, sizeof p);
+	p = dlsym(RTLD_NEXT, "posix_spawn");
+	memcpy(&real_spawn, &p, sizeof p);
+	p = dlsym(RTLD_NEXT, "posix_spawnp");
+	memcpy(&real_spawnp, &p, sizeof p);
+}
+
+/* Runs `call` with envp completed by fill_capture_env, on the stack. */
+#define WITH_CAPTURE_ENV(envp, env, call)                                              \
+	do {                                                                           \
+		size_t n_ = env_count(envp);                                           \
+		const char *old_ = env_preload(envp, n_ <= MAX_ENV ? n_ : 0);           \
+		size_t cap_ = strlen(self_path) + (old_ ? strlen(old_) : 0) + 16;       \
+		char *out_[n_ <= MAX_ENV ? n_ + N_CARRIED + 2 : 1];                     \
+		char pre_[cap_];                                                       \
+		char *const *env = n_ <= MAX_ENV &&                                    \
+			fill_capture_env(envp, n_, out_, pre_, cap_) ? out_ : (envp);   \
+		call;                                                                  \
+	} while (0)
+
 static int exec_with(bool search, const char *file, char *const argv[], char *const envp[])
 {
-	exec_fn real = REAL(exec_fn, search ? "execvpe" : "execve");
-	char *owned, **env = with_capture_env(envp, &owned);
+	exec_fn real = search ? real_execvpe : real_execve;
 	int rc;
 
 	if (!real) {
 		errno = ENOSYS;
 		return -1;
 	}
-	rc = real(file, argv, env ? env : envp);
-	free(env);
-	free(owned);
+	WITH_CAPTURE_ENV(envp, env, rc = real(file, argv, env));
 	return rc;
 }
 
-/* execl / execlp / execle: the variadic list as an array (and the envp
- * after its NULL when `with_env`). */
-static int exec_list(bool search, bool with_env, const char *file, const char *arg, va_list ap)
-{
-	size_t n = 1, cap = 16;
-	char **argv = malloc(cap * sizeof *argv);
-	char *const *envp = environ;
-	int rc;
-
-	if (!argv) {
-		errno = ENOMEM;
-		return -1;
-	}
-	argv[0] = (char *)arg;
-	while (arg) {
-		if (n == cap) {
-			char **grown = realloc(argv, 2 * cap * sizeof *argv);
-			if (!grown) {
-				free(argv);
-				errno = ENOMEM;
-				return -1;
-			}
-			argv = grown;
-			cap *= 2;
-		}
-		arg = va_arg(ap, const char *);
-		argv[n++] = (char *)arg;
-	}
-	if (with_env)
-		envp = va_arg(ap, char *const *);
-	rc = exec_with(search, file, argv, envp);
-	free(argv);
-	return rc;
-}
+/* execl / execlp / execle: the variadic list as an array on the stack (and
+ * the envp after its NULL when `with_env`). */
+#define EXEC_LIST(search, with_env, file, arg)                                         \
+	do {                                                                           \
+		va_list ap_, count_;                                                   \
+		size_t n_ = 1;   /* arguments before the NULL (arg: nonnull) */ \
+		va_start(ap_, arg);                                                    \
+		va_copy(count_, ap_);                                                  \
+		while (n_ <= MAX_ARGS && va_arg(count_, const char *))                 \
+			n_++;                                                          \
+		va_end(count_);                                                        \
+		if (n_ > MAX_ARGS) {                                                   \
+			va_end(ap_);                                                   \
+			errno = E2BIG;                                                 \
+			return -1;                                                     \
+		}                                                                      \
+		char *argv_[n_ + 1];                                                   \
+		for (size_t i_ = 0; i_ < n_; i_++)                                     \
+			argv_[i_] = i_ ? va_arg(ap_, char *) : (char *)(arg);          \
+		argv_[n_] = NULL;                                                      \
+		(void)va_arg(ap_, char *);  /* the list's NULL */                     \
+		char *const *envp_ = (with_env) ? va_arg(ap_, char *const *) : environ; \
+		va_end(ap_);                                                           \
+		return exec_with(search, file, argv_, envp_);                          \
+	} while (0)
 
 CAP_EXPORT int execve(const char *path, char *const argv[], char *const envp[])
 {
@@ -257,64 +278,40 @@ CAP_EXPORT int execvp(const char *file, char *const argv[])
 
 CAP_EXPORT int execl(const char *path, const char *arg, ...)
 {
-	va_list ap;
-	int rc;
-
-	va_start(ap, arg);
-	rc = exec_list(false, false, path, arg, ap);
-	va_end(ap);
-	return rc;
+	EXEC_LIST(false, false, path, arg);
 }
 
 CAP_EXPORT int execlp(const char *file, const char *arg, ...)
 {
-	va_list ap;
-	int rc;
-
-	va_start(ap, arg);
-	rc = exec_list(true, false, file, arg, ap);
-	va_end(ap);
-	return rc;
+	EXEC_LIST(true, false, file, arg);
 }
 
 CAP_EXPORT int execle(const char *path, const char *arg, ...)
 {
-	va_list ap;
-	int rc;
-
-	va_start(ap, arg);
-	rc = exec_list(false, true, path, arg, ap);
-	va_end(ap);
-	return rc;
+	EXEC_LIST(false, true, path, arg);
 }
 
-typedef int (*spawn_fn)(pid_t *, const char *, const posix_spawn_file_actions_t *,
-			const posix_spawnattr_t *, char *const[], char *const[]);
-
-static int spawn(const char *name, pid_t *pid, const char *path,
+static int spawn(bool search, pid_t *pid, const char *path,
 		 const posix_spawn_file_actions_t *fa, const posix_spawnattr_t *attr,
 		 char *const argv[], char *const envp[])
 {
-	spawn_fn real = REAL(spawn_fn, name);
-	char *owned, **env = with_capture_env(envp, &owned);
+	spawn_fn real = search ? real_spawnp : real_spawn;
 	int rc;
 
 	if (!real)
 		return ENOSYS;
-	rc = real(pid, path, fa, attr, argv, env ? env : envp);
-	free(env);
-	free(owned);
+	WITH_CAPTURE_ENV(envp, env, rc = real(pid, path, fa, attr, argv, env));
 	return rc;
 }
 
 CAP_EXPORT int posix_spawn(pid_t *pid, const char *path, const posix_spawn_file_actions_t *fa,
 			   const posix_spawnattr_t *attr, char *const argv[], char *const envp[])
 {
-	return spawn("posix_spawn", pid, path, fa, attr, argv, envp);
+	return spawn(false, pid, path, fa, attr, argv, envp);
 }
 
 CAP_EXPORT int posix_spawnp(pid_t *pid, const char *file, const posix_spawn_file_actions_t *fa,
 			    const posix_spawnattr_t *attr, char *const argv[], char *const envp[])
 {
-	return spawn("posix_spawnp", pid, file, fa, attr, argv, envp);
+	return spawn(true, pid, file, fa, attr, argv, envp);
 }

@@ -13,6 +13,8 @@
  *                XFBTRACE_*), as sandboxes and launchers do
  *   unset        fork, remove every variable from the child's environment
  *                (clearenv) and execvp PROGRAM there
+ *   execle       fork and execle PROGRAM (no arguments) with an
+ *                environment of PATH only
  *   fsize N      exec PROGRAM with a file size limit of N bytes
  *                (RLIMIT_FSIZE, SIGXFSZ ignored): its trace cannot grow,
  *                the way a full disk stops it
@@ -85,6 +87,16 @@ int main(int argc, char **argv)
 			clearenv();
 			setenv("PATH", "/usr/bin:/bin", 1);
 			execvp(prog[0], prog);
+			perror(prog[0]);
+			_exit(127);
+		}
+		return pid < 0 ? 2 : finish(pid);
+	}
+	if (!strcmp(mode, "execle")) {
+		char *env[] = { "PATH=/usr/bin:/bin", NULL };
+		pid_t pid = fork();
+		if (pid == 0) {
+			execle(prog[0], prog[0], (char *)NULL, env);
 			perror(prog[0]);
 			_exit(127);
 		}

@@ -31,7 +31,7 @@ def props(recs):
 
 
 @pytest.mark.parametrize("mode,runs", [("sequential", 2), ("parallel", 2), ("detach", 1),
-                                       ("unset", 1)])
+                                       ("unset", 1), ("execle", 1)])
 def test_every_launched_program_gets_its_own_trace(xfbtrace, build_dir, tmp_path, mode, runs):
     trace = tmp_path / "launch.xfbt"
     out = run([xfbtrace, "capture", "-o", trace, "--", launcher(build_dir), mode, app(build_dir)])
