@@ -208,15 +208,11 @@ static const char *convert_pointer(struct host *h, struct host_ctx *x, int id,
 		if (v->tag != TRACE_TAG_POINTER)
 			return "an output pointer that is not a POINTER";
 		if (pi->kind == GLAPI_K_OUTSTRING) {
-			/* At most the buffer size argument (before it) says. */
+			/* At most what the capture's size rule says: the buffer
+			 * size argument, converted before this one. */
 			n = 4096;
-			for (uint32_t k = 0; k < i; k++) {
-				struct glapi_param_info q;
-				if (glapi_param_info(id, k, &q) && q.kind == GLAPI_K_SINT &&
-				    (!strcmp(q.name, "bufSize") || !strcmp(q.name, "bufsize") ||
-				     !strcmp(q.name, "maxLength")))
-					n = ints[k] > 0 ? (size_t)ints[k] : 1;
-			}
+			if (pi->len_param >= 0 && (uint32_t)pi->len_param < i)
+				n = ints[pi->len_param] > 0 ? (size_t)ints[pi->len_param] : 1;
 		} else if (o && (o->tag == TRACE_TAG_MEMORY || o->tag == TRACE_TAG_STRING)) {
 			n = o->mem.len + OUT_SLACK_BYTES;
 		}

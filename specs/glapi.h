@@ -109,6 +109,9 @@ struct glapi_param_info {
 	enum glapi_object obj;      /* object kind: the name(s) it holds */
 	int obj_enum;               /* GLAPI_O_BY_ENUM: index of the enum
 				       parameter naming the kind; else -1 */
+	int len_param;              /* OUTSTRING: index of the parameter that
+				       bounds it (the capture's size rule,
+				       specs/gl_annotations.py); else -1 */
 };
 
 /* Number of functions; ids are 0 .. count-1. */
