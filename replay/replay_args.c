@@ -127,13 +127,19 @@ static const struct trace_value *ret_out(const struct trace_ret *ret, uint32_t i
 
 /* glMultiDrawElements* indices: an array of pointers, each an element
  * buffer offset, a copy of the recorded index memory, or NULL. */
-static const char *convert_ptrarray(struct host *h, const struct trace_value *v,
+static const char *convert_ptrarray(struct host *h, const struct trace_call *call,
+				    const struct glapi_param_info *pi, const struct trace_value *v,
 				    union replay_arg *a)
 {
 	const void **list;
+	int64_t n = 0;
 
 	if (v->tag != TRACE_TAG_ARRAY)
 		return "an index pointer array that is not an ARRAY (recorded by an older capture)";
+	/* The GL reads as many pointers as the count argument says. */
+	if (pi->len_param < 0 || (uint32_t)pi->len_param >= call->nargs ||
+	    !integer(&call->args[pi->len_param], &n) || n > (int64_t)v->agg.count)
+		return "an index pointer array shorter than its draw count";
 	list = xt_arena_alloc(&h->arena, (v->agg.count + 1) * sizeof *list);
 	if (!list)
 		return "out of memory";
@@ -170,7 +176,7 @@ static const char *convert_pointer(struct host *h, struct host_ctx *x, int id,
 	if (v->tag == TRACE_TAG_NULL)
 		return NULL;
 	if (pi->kind == GLAPI_K_PTRARRAY)
-		return convert_ptrarray(h, v, a);
+		return convert_ptrarray(h, call, pi, v, a);
 	if (v->tag == TRACE_TAG_OFFSET) {
 		a->p = (void *)(uintptr_t)v->u;
 		args->offset[i] = true;

@@ -170,7 +170,8 @@ def gen_funcs(outdir, funcs, descs, group_ids):
                                      (p.ctype == "EGLint" and p.name in ("attribute", "name"))):
                 g = group_ids["EGL"]
             obj, obj_enum = object_rule(f, p)
-            len_param = d.params[0] if d.length == "OUTSTRING" and d.params else -1
+            len_param = (d.params[0] if d.length == "OUTSTRING" and d.params else
+                         d.params[2] if d.length == "PTRARRAY" else -1)
             prows.append("\t{ %du, GLAPI_K_%s, GLAPI_E_%s, %d, %s, GLAPI_O_%s, %d, %d }," % (
                 pool.add(p.name), d.glapi_kind, d.elem, g,
                 "GLAPI_B_" + d.binding if d.binding else "GLAPI_B_NONE",

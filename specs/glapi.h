@@ -110,7 +110,8 @@ struct glapi_param_info {
 	int obj_enum;               /* GLAPI_O_BY_ENUM: index of the enum
 				       parameter naming the kind; else -1 */
 	int len_param;              /* OUTSTRING: index of the parameter that
-				       bounds it (the capture's size rule,
+				       bounds it; PTRARRAY: of the pointer
+				       count (the capture's size rule,
 				       specs/gl_annotations.py); else -1 */
 };
 

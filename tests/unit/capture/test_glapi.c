@@ -174,6 +174,7 @@ static void test_output_strings_name_their_bound(void)
 	CHECK_EQ_INT(pi.len_param, -1);
 	/* glMultiDrawElements indices: an array of index pointers */
 	CHECK_EQ_INT(param_kind("glMultiDrawElements", 3, &pi), GLAPI_K_PTRARRAY);
+	CHECK_EQ_INT(pi.len_param, 4);      /* drawcount */
 	/* callback user data is never memory */
 	CHECK_EQ_INT(param_kind("glDebugMessageCallback", 1, &pi), GLAPI_K_POINTER);
 }
