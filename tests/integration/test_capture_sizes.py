@@ -6,7 +6,9 @@ tests/capture/cap_sizes_gl.c makes the calls on Mesa llvmpipe (desktop GL
 says the call reads or writes.  The registry-wide check, that no pointer
 parameter is left unsized without a reason, is tests/unit/capture/test_sizes.py.
 """
-from conftest import run
+import os
+
+from conftest import describe, run
 from tracefile import blob_bytes, calls, records
 
 
@@ -19,7 +21,8 @@ def size_of(value):
     return value["size"]
 
 
-def test_compsize_arguments_are_recorded_whole_and_replay(xfbtrace, build_dir, tmp_path):
+def test_compsize_arguments_are_recorded_whole_and_replay(xfbtrace, xfbtrace_san, build_dir,
+                                                         tmp_path):
     prog = build_dir / "tests" / "capture" / "cap-sizes-gl"
     assert prog.exists(), f"{prog} was not built (libopengl-dev is missing?)"
     trace = tmp_path / "sizes.xfbt"
@@ -77,3 +80,7 @@ def test_compsize_arguments_are_recorded_whole_and_replay(xfbtrace, build_dir, t
     assert check.returncode == 0, check.stdout + check.stderr
     assert "not replayed" not in check.stdout + check.stderr
     assert "3 observations, 3 match, 0 differ" in check.stdout
+    # the replay's argument arrays (index pointer arrays among them) under ASan
+    san = run([xfbtrace_san, "replay", "--check", trace],
+              env=dict(os.environ, ASAN_OPTIONS="detect_leaks=0"))
+    assert san.returncode == 0 and "AddressSanitizer" not in san.stderr, describe(san)
