@@ -11,7 +11,8 @@
  * this command names in XFBTRACE_MANIFEST.  This command is the subreaper
  * of them all: when the program and every process it left running have
  * ended, however they ended, it compacts each reported spool into the
- * final zstd form.  Exit status: the program's, or 128+signal when it was
+ * final zstd form (^C while it waits for the processes the program left
+ * running stops the wait; their spools are left as they are).  Exit status: the program's, or 128+signal when it was
  * killed, as shells report it; 2 when it would be 0 but a trace was lost
  * (a capture stopped), no trace holds a GL call, or compaction failed.
  */
@@ -180,16 +181,17 @@ static bool is_spool(const char *path)
 	return spool;
 }
 
-/* Compacts one spool and prints its summary, naming the process `prog`
- * `pid`; false on failure. */
-static bool finish_trace(const char *path, const char *prog, const char *pid, uint64_t *total)
+/* Compacts one spool (unless !compact: its process is still writing it) and
+ * prints its summary, naming the process `prog` `pid`; false on failure. */
+static bool finish_trace(const char *path, const char *prog, const char *pid, bool compact,
+			 uint64_t *total)
 {
 	struct xt_err err;
 	struct stat st;
 	uint64_t calls, obs;
 
 	xt_err_clear(&err);
-	if (is_spool(path) && trace_compact(path, path, &err)) {
+	if (compact && is_spool(path) && trace_compact(path, path, &err)) {
 		fprintf(stderr, "xfbtrace capture: could not compact %s: %s\n"
 			"xfbtrace capture: the uncompacted trace is kept and readable\n",
 			path, xt_err_msg(&err));
@@ -201,9 +203,18 @@ static bool finish_trace(const char *path, const char *prog, const char *pid, ui
 	}
 	stat(path, &st);
 	*total += calls;
-	fprintf(stderr, "xfbtrace capture: wrote %s (%s, pid %s): %llu calls, %llu observations, "
-		"%lld bytes\n", path, prog, pid, (unsigned long long)calls, (unsigned long long)obs, (long long)st.st_size);
+	fprintf(stderr, "xfbtrace capture: %s %s (%s, pid %s): %llu calls, %llu observations, "
+		"%lld bytes\n", compact ? "wrote" : "still running, so far", path, prog, pid, (unsigned long long)calls, (unsigned long long)obs, (long long)st.st_size);
 	return true;
+}
+
+/* Set by ^C while waiting for the processes the program left running. */
+static volatile sig_atomic_t stop_waiting;
+
+static void on_interrupt(int sig)
+{
+	(void)sig;
+	stop_waiting = 1;
 }
 
 /*
@@ -251,7 +262,11 @@ static bool finish_reported(const char *manifest, unsigned *traces, unsigned *lo
 		}
 		done = grown;
 		ndone++;
-		ok = finish_trace(fields[3], fields[2], fields[1], calls) && ok;
+		/* A process still running (we stopped waiting) keeps writing:
+		 * its spool is summarized as it is, not compacted. */
+		long pid = strtol(fields[1], NULL, 10);
+		bool live = stop_waiting && pid > 0 && kill((pid_t)pid, 0) == 0;
+		ok = finish_trace(fields[3], fields[2], fields[1], !live, calls) && ok;
 		++*traces;
 	}
 	fclose(f);
@@ -365,12 +380,28 @@ int cli_capture_main(int argc, char **argv)
 			return cli_fail(CMD, "waitpid: %s", strerror(errno));
 		}
 	}
-	/* Then every process it started that is still running. */
+	/* Then every process it started that is still running; ^C stops
+	 * waiting for them (their traces are then left as they are). */
+	struct sigaction stop = { .sa_handler = on_interrupt };  /* no SA_RESTART */
+	bool announced = false;
 	int other;
-	if (waitpid(-1, &other, WNOHANG) == 0)
-		fprintf(stderr, "xfbtrace capture: waiting for the processes %s started\n", prog[0]);
-	while (waitpid(-1, &other, 0) > 0 || errno == EINTR)
-		;
+	sigaction(SIGINT, &stop, NULL);
+	while (!stop_waiting) {
+		pid_t r = waitpid(-1, &other, WNOHANG);
+		if (r > 0)
+			continue;
+		if (r < 0 && errno != EINTR)
+			break;              /* ECHILD: none left */
+		if (!announced && !stop_waiting)
+			fprintf(stderr, "xfbtrace capture: waiting for the processes %s started "
+				"(^C: stop waiting)\n", prog[0]);
+		announced = true;
+		if (waitpid(-1, &other, 0) < 0 && errno != EINTR)
+			break;
+	}
+	if (stop_waiting)
+		fprintf(stderr, "xfbtrace capture: stopped waiting: the traces of processes still "
+			"running are left in spool form, which they keep writing\n");
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGQUIT, &old_quit, NULL);
 

@@ -8,6 +8,8 @@
  *   sequential   fork + exec PROGRAM, wait, then once more
  *   parallel     fork + exec PROGRAM twice, then wait for both
  *   detach       fork + exec PROGRAM and exit without waiting
+ *   linger       fork a child that makes GL calls and then sleeps for a
+ *                minute (PROGRAM is not run), and exit at once
  *   exec-clean   make GL calls here, then execve PROGRAM in this process
  *                with an environment of PATH only (no LD_PRELOAD, no
  *                XFBTRACE_*), as sandboxes and launchers do
@@ -91,6 +93,18 @@ int main(int argc, char **argv)
 			_exit(127);
 		}
 		return pid < 0 ? 2 : finish(pid);
+	}
+	if (!strcmp(mode, "linger")) {
+		pid_t pid = fork();
+		if (pid == 0) {
+			struct cap_test_egl e;
+			cap_test_egl_init(&e);
+			cap_test_egl_make_current(&e, cap_test_egl_context(&e));
+			glGetError();
+			sleep(60);
+			_exit(0);
+		}
+		return pid < 0 ? 2 : 0;
 	}
 	if (!strcmp(mode, "execle")) {
 		char *env[] = { "PATH=/usr/bin:/bin", NULL };

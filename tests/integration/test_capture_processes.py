@@ -6,6 +6,11 @@ environment, and the capture's exit status says when a trace was lost.
 The launcher is tests/capture/cap_launch.c; the GL program it starts is the
 sample app tf-particles-gles3 (196 calls, 15 observations, 5 of them TF buffers, per run).
 """
+import os
+import signal
+import subprocess
+import time
+
 import pytest
 
 from conftest import run
@@ -52,6 +57,37 @@ def test_every_launched_program_gets_its_own_trace(xfbtrace, build_dir, tmp_path
     assert len(pids) == runs
     if runs > 1:
         assert f"{runs} traces written" in out.stderr
+
+
+def test_interrupt_stops_waiting_for_a_lingering_process(xfbtrace, build_dir, tmp_path):
+    """A process the program left running (cap-launch linger: GL calls,
+    then a minute's sleep) keeps `xfbtrace capture` waiting; ^C stops the
+    wait, and its trace is summarized as it is, left in spool form for the
+    process that still writes it, instead of compacted under it."""
+    trace = tmp_path / "linger.xfbt"
+    log = tmp_path / "stderr.txt"   # a file: the lingering process holds it open
+    with open(log, "w") as err_file:
+        cli = subprocess.Popen([xfbtrace, "capture", "-o", trace, "--",
+                                launcher(build_dir), "linger", app(build_dir)],
+                               stdout=subprocess.DEVNULL, stderr=err_file)
+    try:
+        deadline = time.monotonic() + 30
+        while "waiting for the processes" not in log.read_text():
+            assert time.monotonic() < deadline and cli.poll() is None, log.read_text()
+            time.sleep(0.05)
+        cli.send_signal(signal.SIGINT)
+        assert cli.wait(timeout=30) == 0, log.read_text()
+    finally:
+        cli.kill()
+    err = log.read_text()
+    [spool] = tmp_path.glob("linger.*.xfbt")
+    pid = int(props(records(xfbtrace, spool))["pid"])
+    try:
+        assert "stopped waiting" in err
+        assert f"still running, so far {spool} (cap-launch, pid {pid})" in err
+        assert os.path.exists(f"/proc/{pid}")       # it was not waited for
+    finally:
+        os.kill(pid, signal.SIGKILL)
 
 
 def test_exec_with_a_cleared_environment_is_still_captured(xfbtrace, build_dir, tmp_path):
