@@ -37,7 +37,10 @@
 
 #include "cap_state.h"
 
-/* The variables that carry the capture, as this process got them. */
+/* The variables that carry the capture, as this process got them.  These
+ * statics (and the real functions below) are part of the capture's process
+ * state (cap_state.h): set once by the constructors when the library is
+ * loaded, read-only afterwards, so the wrappers need no lock. */
 static const char *const carried[] = {
 	"XFBTRACE_OUTPUT", "XFBTRACE_MANIFEST", "XFBTRACE_ROOT_PID",
 	"XFBTRACE_OBSERVE", "XFBTRACE_LOG",
