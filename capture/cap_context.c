@@ -36,6 +36,24 @@ static struct cap_ctx *ctx_find_locked(uint64_t handle)
 	return NULL;
 }
 
+bool cap_ctx_last_of_group(uint64_t handle, uint64_t *group)
+{
+	struct cap_ctx *x;
+	bool last = false;
+
+	pthread_mutex_lock(&cap_g.lock);
+	x = ctx_find_locked(handle);
+	if (x) {
+		*group = x->group;
+		last = true;
+		for (struct cap_ctx *o = cap_g.contexts; o; o = o->next)
+			if (o != x && o->group == x->group && !o->destroyed)
+				last = false;
+	}
+	pthread_mutex_unlock(&cap_g.lock);
+	return last;
+}
+
 /* The context of `handle`, created (desktop GL 1.0) if unknown. */
 static struct cap_ctx *ctx_get(uint64_t handle, bool create)
 {
@@ -48,6 +66,7 @@ static struct cap_ctx *ctx_get(uint64_t handle, bool create)
 		if (x) {
 			x->handle = handle;
 			x->major = 1;
+			x->group = handle;
 			x->next = cap_g.contexts;
 			cap_g.contexts = x;
 		}
@@ -363,6 +382,12 @@ static void on_create(struct cap_thread *t, struct cap_call *c, bool glx)
 		*x = (struct cap_ctx){ .handle = c->ret.u, .next = x->next };
 		pthread_mutex_unlock(&cap_g.lock);
 		x->display = a[0].u;
+		x->group = c->ret.u;
+		pthread_mutex_lock(&cap_g.lock);
+		struct cap_ctx *shared = share ? ctx_find_locked(share) : NULL;
+		if (shared)
+			x->group = shared->group;
+		pthread_mutex_unlock(&cap_g.lock);
 		x->gles = r.gles;
 		x->major = r.major;
 		x->minor = r.minor;
@@ -573,8 +598,12 @@ void cap_ctx_post(struct cap_thread *t, struct cap_call *c, unsigned hook)
 		break;
 	case CAP_HOOK_EGL_DESTROY_CONTEXT:
 	case CAP_HOOK_GLX_DESTROY_CONTEXT:
-		if (hook == CAP_HOOK_GLX_DESTROY_CONTEXT || c->ret.u)
+		if (hook == CAP_HOOK_GLX_DESTROY_CONTEXT || c->ret.u) {
+			struct cap_ctx *x = ctx_get(a[1].u, false);
+			if (x)
+				x->destroyed = true;
 			write_destroy(t, c->seq, a[1].u);
+		}
 		break;
 	case CAP_HOOK_EGL_MAKE_CURRENT:
 	case CAP_HOOK_GLX_MAKE_CONTEXT_CURRENT:

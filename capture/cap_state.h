@@ -40,6 +40,10 @@ struct cap_global {
 	bool observe;                  /* XFBTRACE_OBSERVE != 0 */
 	bool explicit_output;          /* XFBTRACE_OUTPUT was given */
 	char stem[4096];               /* output path without ".xfbt" */
+	char path[4096 + 64];          /* this process's trace (or the one it
+				        * could not create), for reports */
+	long root_pid;                 /* XFBTRACE_ROOT_PID: the process that
+				        * writes XFBTRACE_OUTPUT itself; 0: any */
 	struct cap_ctx *contexts;      /* list, under `lock` */
 	atomic_int shadows;            /* number of persistent-map shadows */
 	atomic_uint_fast64_t program_gen; /* bumped after every CAP_HOOK_PROGRAM
@@ -66,6 +70,10 @@ extern __thread struct cap_thread cap_tls __attribute__((tls_model("initial-exec
 struct cap_ctx {
 	uint64_t handle;               /* EGLContext / GLXContext */
 	uint64_t display;
+	uint64_t group;                /* share group: the handle of its first
+				        * context (objects such as buffers are
+				        * the group's) */
+	bool destroyed;                /* eglDestroyContext / glXDestroyContext */
 	bool gles;                     /* GLES (else desktop GL) */
 	bool core;                     /* desktop core profile */
 	int major, minor;              /* requested, then actual at first current */
@@ -80,6 +88,10 @@ struct cap_ctx {
 				        * NULL until the first TF observation */
 	struct cap_ctx *next;
 };
+
+/* cap_process.c: one line to `xfbtrace capture` (XFBTRACE_MANIFEST):
+ * what = "trace" (created `path`) or "lost" (stopped: `reason`). */
+void cap_process_report(const char *what, const char *path, const char *reason);
 
 /* cap_state.c */
 /* Starts capture or a thread's stream; false when not recording. */
@@ -110,6 +122,9 @@ uint32_t cap_ctx_binding(struct cap_ctx *x, unsigned binding);
  * `accepted`: a call with `target` just succeeded (then no GL error
  * bracket is needed around the query). */
 GLuint cap_ctx_bound_buffer(GLenum target, bool accepted);
+/* Whether context `handle` is the last one not destroyed of its share
+ * group; *group says which group. */
+bool cap_ctx_last_of_group(uint64_t handle, uint64_t *group);
 void cap_glerror_stash_ctx(struct cap_ctx *x);
 void cap_glerror_drain_ctx(struct cap_ctx *x, const char *what);
 
