@@ -2,7 +2,8 @@
 """Capture overhead on a real application: Debian's Godot 3 running
 tests/apps/godot (GPU particles on the GLES3 renderer, llvmpipe, one Xvfb
 server started here) for --frames frames, three ways: plain, under
-`xfbtrace capture` (calls and TF observations) and under `apitrace trace`.
+`xfbtrace capture` (calls and TF observations), under `xfbtrace capture
+--no-observe` (calls only, what apitrace records) and under `apitrace trace`.
 
 The three run interleaved (plain, xfbtrace, apitrace, plain, ...) so that
 load from other jobs hits them alike; each run's wall time is the whole
@@ -81,6 +82,7 @@ def main():
             cases = {
                 "plain": godot,
                 "xfbtrace": [xfbtrace, "capture", "-o", f"{tmp}/godot.xfbt", "--"] + godot,
+                "calls-only": [xfbtrace, "capture", "--no-observe", "-o", f"{tmp}/calls.xfbt", "--"] + godot,
                 "apitrace": ["apitrace", "trace", "--api", "gl", "-o", f"{tmp}/godot.trace"] + godot,
             }
             times = {name: [] for name in cases}
@@ -90,6 +92,7 @@ def main():
                 print(f"round {r + 1}: " + ", ".join(f"{n} {t[-1]:.2f} s" for n, t in times.items()),
                       file=sys.stderr)
             sizes = {"xfbtrace": os.path.getsize(f"{tmp}/godot.xfbt"),
+                     "calls-only": os.path.getsize(f"{tmp}/calls.xfbt"),
                      "apitrace": os.path.getsize(f"{tmp}/godot.trace")}
     finally:
         xvfb.terminate()
@@ -99,16 +102,17 @@ def main():
     print(f"Godot 3, {args.frames} frames, median of {args.repeat} interleaved runs (wall time, whole process)")
     for n in cases:
         extra = f", trace {sizes[n] / 1024:.0f} KiB" if n in sizes else ""
-        print(f"  {n:9s} {med[n]:7.2f} s  (min {min(times[n]):.2f}, max {max(times[n]):.2f}){extra}")
+        print(f"  {n:10s} {med[n]:7.2f} s  (min {min(times[n]):.2f}, max {max(times[n]):.2f}){extra}")
     fast = {n: min(t) for n, t in times.items()}
     # noise only adds time: the fastest runs are the steadiest estimate,
     # the medians show the spread (as bench/capture_overhead.py)
     for label, v in (("medians", med), ("fastest", fast)):
-        added_x, added_a = v["xfbtrace"] - v["plain"], v["apitrace"] - v["plain"]
-        ratio = f"{added_x / added_a:.2f}" if added_a > 0 else "n/a (apitrace added nothing measurable)"
-        print(f"  {label}: xfbtrace / plain {v['xfbtrace'] / v['plain']:.2f}, "
-              f"apitrace / plain {v['apitrace'] / v['plain']:.2f}, "
-              f"added cost xfbtrace / apitrace {ratio}")
+        added_a = v["apitrace"] - v["plain"]
+        line = [f"{n} / plain {v[n] / v['plain']:.2f}" for n in ("xfbtrace", "calls-only", "apitrace")]
+        for n in ("xfbtrace", "calls-only"):
+            line.append(f"added cost {n} / apitrace " +
+                        (f"{(v[n] - v['plain']) / added_a:.2f}" if added_a > 0 else "n/a"))
+        print(f"  {label}: " + ", ".join(line))
 
 if __name__ == "__main__":
     main()
