@@ -25,9 +25,10 @@ CLASSIFIED = re.compile(r"^classified, not counted as differences: (\d+) impleme
 WROTE = re.compile(r"^xfbtrace capture: wrote (\S+): (\d+) calls, (\d+) observations", re.M)
 # The sim's transcendentals are a GFX8 GPU's (docs/isa.md "Transcendentals"):
 # against llvmpipe, Godot's particle state (positions and velocities up to
-# about 60) differs by a few ulps per frame, and the differences feed
-# forward (each frame's TF output is the next frame's input): 1.1e-5 at
-# most after 8 frames in the runs measured (docs/status.md, "Godot 3").
+# about 60) differs by a few ulps, at most 1.1e-5 in the runs measured (8 to
+# 60 frames; each frame's TF output is the next one's input, but particles
+# live 1.5 to 2 s, so the differences do not pile up): docs/status.md,
+# "Godot 3".
 SIM_TOLERANCE = "abs=1e-4"
 # Until the capture sizes glClearBufferfv's value by its COMPSIZE rule (gl.xml:
 # 4 floats for GL_COLOR, 1 for GL_DEPTH), the replay cannot pass those calls
