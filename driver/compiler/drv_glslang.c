@@ -14,7 +14,10 @@
  *     GlslangToSpv.cpp); disable_optimizer = false alone leaves every local
  *     in memory and every function un-inlined.  So both are set: functions
  *     are inlined (there is no call support downstream), locals promoted to
- *     SSA, early returns merged.
+ *     SSA, early returns merged.  The optimizer also drops uniform blocks no
+ *     code references, which GL keeps active (drv_program_build_uniforms):
+ *     a stage that declares uniforms is generated a second time without
+ *     the optimizer (`declared`), for its declarations only.
  *   - Limits: glslang's defaults with the driver's transform feedback
  *     limits (drv_shader.h), which glslang checks xfb_* qualifiers against,
  *     and its atomic counter bindings.
