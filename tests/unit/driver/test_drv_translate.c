@@ -223,7 +223,7 @@ static char *gs_with(const char *head_ext, const char *body)
 	return buf;
 }
 
-/* GLSL 4.60 §3.2 / ES 3.00 §3.2: a backslash before a newline joins the
+/* GLSL 4.60 §3.2 / ES 3.00 §3.1: a backslash before a newline joins the
  * lines; Mesa takes it in every version (Godot 3's GLSL 3.30 canvas shader
  * has multi-line #defines), glslang only from 4.20 / ES 3.00.  The joined
  * lines keep the numbers of the lines after them. */
