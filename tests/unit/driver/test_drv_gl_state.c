@@ -6,7 +6,9 @@
  * drv_gl_compat.c), whose primitives a PRIMITIVES_GENERATED query counts,
  * the fixed-function matrices' inverses (drv_gl_matrix.c),
  * program pipelines (drv_gl_pipeline.c) feeding transform feedback, and
- * several contexts sharing the one simulated GPU.
+ * several contexts sharing the one simulated GPU, and the rendering state
+ * that has no pixels to act on (blending, glClearBuffer*, blits, 3D
+ * textures) validated as GL specifies.
  */
 
 #include <math.h>
