@@ -5,7 +5,7 @@
  * a program in a compatibility context (the fixed-function vertex program,
  * drv_gl_compat.c), whose primitives a PRIMITIVES_GENERATED query counts,
  * the fixed-function matrices' inverses (drv_gl_matrix.c),
- * program pipelines (drv_gl_pipeline.c) feeding transform feedback, and
+ * program pipelines (drv_gl_pipeline.c) feeding transform feedback,
  * several contexts sharing the one simulated GPU, and the rendering state
  * that has no pixels to act on (blending, glClearBuffer*, blits, 3D
  * textures) validated as GL specifies.
