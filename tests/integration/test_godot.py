@@ -9,6 +9,7 @@ children before its first GL call: each writes a trace of its own), `info`
 sim `replay --backend sim --check` with a stated tolerance, both replays
 into one results database (`--db`), and `diff` between them.
 """
+import json
 import os
 import re
 import shutil
@@ -138,7 +139,6 @@ def test_host_and_sim_runs_in_one_database_diff_within_tolerance(xfbtrace, godot
         assert out.returncode == 0, describe(out)
     runs = run([xfbtrace, "runs", "--db", db, "--json"])
     assert runs.returncode == 0, describe(runs)
-    import json
     ids = {r["label"]: r["id"] for r in json.loads(runs.stdout) if r["label"]}
     assert set(ids) == {"host", "sim"}
     exact = run([xfbtrace, "diff", "--db", db, "--json", str(ids["host"]), str(ids["sim"])])
