@@ -64,10 +64,17 @@ static uint64_t location_program(struct host *h, struct host_ctx *x, int id,
 	return x->program;
 }
 
+/* Kinds whose names are per program (aux = the program's replay name),
+ * where 0 is a name like any other. */
+static bool per_program(enum glapi_object kind)
+{
+	return kind == GLAPI_O_UNIFORM_LOCATION || kind == GLAPI_O_UNIFORM_BLOCK_INDEX;
+}
+
 static uint64_t remap(struct host *h, struct host_ctx *x, enum glapi_object kind, uint64_t aux,
 		      uint64_t v)
 {
-	if (kind == GLAPI_O_NONE || (kind != GLAPI_O_UNIFORM_LOCATION && v == 0))
+	if (kind == GLAPI_O_NONE || (!per_program(kind) && v == 0))
 		return v;
 	return replay_names_get(h->names, ns_of(x, kind), kind, aux, v);
 }
@@ -288,6 +295,9 @@ enum xt_rc host_args_convert(struct host *h, struct host_ctx *x, int id,
 			if (pi.obj == GLAPI_O_UNIFORM_LOCATION)
 				a->i = (int64_t)remap(h, x, pi.obj, location_program(h, x, id, call),
 						      (uint64_t)a->i);
+			else if (pi.obj == GLAPI_O_UNIFORM_BLOCK_INDEX)
+				a->u = remap(h, x, pi.obj, location_program(h, x, id, call),
+					     (uint32_t)a->i);
 			else if (pi.obj == GLAPI_O_BY_ENUM)
 				a->u = remap(h, x, kind_by_enum(call, &pi), 0, (uint64_t)a->i);
 			else if (pi.obj != GLAPI_O_NONE)
@@ -429,12 +439,11 @@ void host_args_learn(struct host *h, struct host_ctx *x, int id, const struct tr
 	if (fi.ret_obj != GLAPI_O_NONE && ret) {
 		const struct trace_value *r = &ret->ret;
 		int64_t rec;
-		uint64_t aux = fi.ret_obj == GLAPI_O_UNIFORM_LOCATION
-				       ? location_program(h, x, id, call) : 0;
+		uint64_t aux = per_program(fi.ret_obj) ? location_program(h, x, id, call) : 0;
 		if (r->tag == TRACE_TAG_HANDLE)
 			replay_names_set(h->names, ns_of(x, fi.ret_obj), fi.ret_obj, aux, r->u,
 					 rv->u);
-		else if (integer(r, &rec) && (rec != 0 || fi.ret_obj == GLAPI_O_UNIFORM_LOCATION))
+		else if (integer(r, &rec) && (rec != 0 || per_program(fi.ret_obj)))
 			replay_names_set(h->names, ns_of(x, fi.ret_obj), fi.ret_obj, aux,
 					 (uint64_t)rec, fi.ret_obj == GLAPI_O_UNIFORM_LOCATION ||
 					 fi.ret_obj == GLAPI_O_ATTRIB_LOCATION ?

@@ -828,7 +828,7 @@ DRAW_ROLES = ["first", "count", "type", "indices", "instances", "basevertex",
 # then decided per call (glapi_object_of_enum).
 OBJECT_KINDS = ["BUFFER", "TEXTURE", "SHADER_OBJECT", "PIPELINE", "VERTEX_ARRAY",
                 "QUERY", "TRANSFORM_FEEDBACK", "FRAMEBUFFER", "RENDERBUFFER",
-                "SAMPLER", "SYNC", "UNIFORM_LOCATION", "ATTRIB_LOCATION"]
+                "SAMPLER", "SYNC", "UNIFORM_LOCATION", "ATTRIB_LOCATION", "UNIFORM_BLOCK_INDEX"]
 OBJECT_TYPES = {"SYNC": ("GLsync",), "UNIFORM_LOCATION": ("GLint",)}
 OBJECT_DEFAULT_TYPES = ("GLuint", "GLhandleARB")
 OBJECTS = [
@@ -851,6 +851,8 @@ OBJECTS = [
     (r"^gl(Get)?ObjectLabel(KHR)?$", r"^name$", "ENUM:identifier"),
     (r"^gl(LabelObject|GetObjectLabel)EXT$", r"^object$", "ENUM:type"),
     (r"Uniform", r"^location$", "UNIFORM_LOCATION"),
+    # GL 4.6 §7.6.2: block indices are the implementation's, per program
+    (r"UniformBlock", r"^uniformBlockIndex$", "UNIFORM_BLOCK_INDEX"),
     (r"^gl(VertexAttrib|EnableVertexAttribArray|DisableVertexAttribArray|GetVertexAttrib)",
      r"^index$", "ATTRIB_LOCATION"),
 ]
@@ -879,6 +881,7 @@ RET_OBJECTS = {
     "glFenceSync": "SYNC", "glFenceSyncAPPLE": "SYNC",
     "glGetUniformLocation": "UNIFORM_LOCATION", "glGetUniformLocationARB": "UNIFORM_LOCATION",
     "glGetAttribLocation": "ATTRIB_LOCATION", "glGetAttribLocationARB": "ATTRIB_LOCATION",
+    "glGetUniformBlockIndex": "UNIFORM_BLOCK_INDEX",
 }
 
 # The shape of each GL type token of the shading language (GL 4.6 §7.3.1,

@@ -84,6 +84,7 @@ enum glapi_object {
 	GLAPI_O_SYNC,               /* GLsync handles */
 	GLAPI_O_UNIFORM_LOCATION,   /* of the program in use or named */
 	GLAPI_O_ATTRIB_LOCATION,    /* vertex attribute index */
+	GLAPI_O_UNIFORM_BLOCK_INDEX,/* of the program named */
 	GLAPI_O_COUNT,
 	GLAPI_O_BY_ENUM = GLAPI_O_COUNT,  /* the kind argument obj_enum names */
 };

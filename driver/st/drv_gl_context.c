@@ -666,7 +666,114 @@ void drv_gl_FrontFace(GLenum mode) {}
 void drv_gl_DepthFunc(GLenum func) {}
 void drv_gl_DepthMask(GLboolean flag) {}
 void drv_gl_ColorMask(GLboolean r, GLboolean g, GLboolean b, GLboolean a) {}
-void drv_gl_BlendFunc(GLenum s, GLenum d) {}
+/* Blending (GL 4.6 §17.3.6): validated, then dropped, as nothing is
+ * rasterized.  The factors of table 17.2, the equations of table 17.1
+ * (KHR_blend_equation_advanced's modes are not exposed). */
+static bool blend_factor(GLenum f)
+{
+	switch (f) {
+	case GL_ZERO: case GL_ONE: case GL_SRC_COLOR: case GL_ONE_MINUS_SRC_COLOR:
+	case GL_DST_COLOR: case GL_ONE_MINUS_DST_COLOR: case GL_SRC_ALPHA:
+	case GL_ONE_MINUS_SRC_ALPHA: case GL_DST_ALPHA: case GL_ONE_MINUS_DST_ALPHA:
+	case GL_CONSTANT_COLOR: case GL_ONE_MINUS_CONSTANT_COLOR: case GL_CONSTANT_ALPHA:
+	case GL_ONE_MINUS_CONSTANT_ALPHA: case GL_SRC_ALPHA_SATURATE: case GL_SRC1_COLOR:
+	case GL_ONE_MINUS_SRC1_COLOR: case GL_SRC1_ALPHA: case GL_ONE_MINUS_SRC1_ALPHA:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static bool blend_equation(GLenum mode)
+{
+	return mode == GL_FUNC_ADD || mode == GL_FUNC_SUBTRACT || mode == GL_FUNC_REVERSE_SUBTRACT ||
+	       mode == GL_MIN || mode == GL_MAX;
+}
+
+void drv_gl_BlendFunc(GLenum s, GLenum d)
+{
+	DRV_CTX(ctx);
+	if (!blend_factor(s) || !blend_factor(d))
+		drv_gl_error(ctx, GL_INVALID_ENUM);
+}
+
+void drv_gl_BlendFuncSeparate(GLenum srgb, GLenum drgb, GLenum salpha, GLenum dalpha)
+{
+	DRV_CTX(ctx);
+	if (!blend_factor(srgb) || !blend_factor(drgb) || !blend_factor(salpha) || !blend_factor(dalpha))
+		drv_gl_error(ctx, GL_INVALID_ENUM);
+}
+
+void drv_gl_BlendEquation(GLenum mode)
+{
+	DRV_CTX(ctx);
+	if (!blend_equation(mode))
+		drv_gl_error(ctx, GL_INVALID_ENUM);
+}
+
+void drv_gl_BlendEquationSeparate(GLenum rgb, GLenum alpha)
+{
+	DRV_CTX(ctx);
+	if (!blend_equation(rgb) || !blend_equation(alpha))
+		drv_gl_error(ctx, GL_INVALID_ENUM);
+}
+
+void drv_gl_BlendColor(GLfloat r, GLfloat g, GLfloat b, GLfloat a) {}
+
+/* glClearBuffer* (GL 4.6 §17.4.3.1): the errors, then nothing, like glClear:
+ * the framebuffer's pixels are not modelled, and no TF output or query
+ * result depends on them.  `color`, `depth`, `stencil`, `depth_stencil`:
+ * which buffers the entry point takes. */
+static void clear_buffer(struct drv_context *ctx, GLenum buffer, GLint drawbuffer, bool color,
+			 bool depth, bool stencil, bool depth_stencil)
+{
+	bool ok = (buffer == GL_COLOR && color) || (buffer == GL_DEPTH && depth) ||
+		  (buffer == GL_STENCIL && stencil) || (buffer == GL_DEPTH_STENCIL && depth_stencil);
+	if (!ok)
+		drv_gl_error(ctx, GL_INVALID_ENUM);
+	else if (buffer == GL_COLOR ? drawbuffer < 0 || drawbuffer >= (GLint)DRV_MAX_DRAW_BUFFERS : drawbuffer != 0)
+		drv_gl_error(ctx, GL_INVALID_VALUE);
+}
+
+void drv_gl_ClearBufferfv(GLenum buffer, GLint drawbuffer, const GLfloat *value)
+{
+	DRV_CTX(ctx);
+	clear_buffer(ctx, buffer, drawbuffer, true, true, false, false);
+}
+
+void drv_gl_ClearBufferiv(GLenum buffer, GLint drawbuffer, const GLint *value)
+{
+	DRV_CTX(ctx);
+	clear_buffer(ctx, buffer, drawbuffer, true, false, true, false);
+}
+
+void drv_gl_ClearBufferuiv(GLenum buffer, GLint drawbuffer, const GLuint *value)
+{
+	DRV_CTX(ctx);
+	clear_buffer(ctx, buffer, drawbuffer, true, false, false, false);
+}
+
+void drv_gl_ClearBufferfi(GLenum buffer, GLint drawbuffer, GLfloat depth, GLint stencil)
+{
+	DRV_CTX(ctx);
+	clear_buffer(ctx, buffer, drawbuffer, false, false, false, true);
+}
+
+/* glBlitFramebuffer (GL 4.6 §18.3.1): the errors that do not depend on
+ * pixel formats, then nothing: it moves pixels, which the model does not
+ * keep (pixels are only read back by glReadPixels, reported as not
+ * modelled, and by texture fetches, which the compiler refuses). */
+void drv_gl_BlitFramebuffer(GLint sx0, GLint sy0, GLint sx1, GLint sy1, GLint dx0, GLint dy0,
+			    GLint dx1, GLint dy1, GLbitfield mask, GLenum filter)
+{
+	DRV_CTX(ctx);
+	if (mask & ~(GLbitfield)(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT))
+		drv_gl_error(ctx, GL_INVALID_VALUE);
+	else if (filter != GL_NEAREST && filter != GL_LINEAR)
+		drv_gl_error(ctx, GL_INVALID_ENUM);
+	else if (filter == GL_LINEAR && (mask & (GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT)))
+		drv_gl_error(ctx, GL_INVALID_OPERATION);
+}
 void drv_gl_PixelStorei(GLenum pname, GLint param) {}
 void drv_gl_Hint(GLenum target, GLenum mode) {}
 void drv_gl_ProvokingVertex(GLenum mode) {}

@@ -119,6 +119,8 @@ static unsigned get(struct drv_context *ctx, GLenum pname, double *v)
 		v[0] = 1; v[1] = 2048; return 2;
 	case GL_MAX_SAMPLES: v[0] = 8; return 1;
 	case GL_MAX_3D_TEXTURE_SIZE: v[0] = 2048; return 1;
+	/* radeonsi's and llvmpipe's; anisotropy reaches nothing TF captures */
+	case GL_MAX_TEXTURE_MAX_ANISOTROPY: v[0] = 16; return 1;
 	case GL_MAX_ARRAY_TEXTURE_LAYERS: v[0] = 2048; return 1;
 	case GL_MAX_CUBE_MAP_TEXTURE_SIZE: v[0] = 16384; return 1;
 	case GL_MAX_TEXTURE_BUFFER_SIZE: v[0] = 1 << 27; return 1;
