@@ -10,15 +10,31 @@
  * The TF observation gets the current context's cache and the program
  * generation that CAP_HOOK_PROGRAM calls bump (cap_context.c), so it reads
  * a program's TF layout once per link instead of at every draw.
+ *
+ * Asynchronous read-back (the default; XFBTRACE_OBSERVE=sync reads at the
+ * call as before, docs/trace-format.md "Late observations"): a TF end is
+ * observed through the context's struct obs_async (observe/obs.h), which
+ * copies the ranges on the GPU and reads them later.  The sinks write the
+ * announcement (TRACE_REC_OBS_PENDING, attached to the TF end) and the
+ * late records (TRACE_REC_OBS_LATE, attached to the call during which they
+ * were read).  The application's own synchronisation points read back what
+ * has arrived (cap_observe_sync); before a context leaves its thread
+ * everything is read, so that a queue is only ever used by the thread its
+ * context is current on; at exit() the calling thread's queue is read.
+ * What is still in flight when the process dies is named as lost by the
+ * trace reader.
  */
 #include "cap_observe.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "cap_state.h"
 #include "obs.h"
 #include "obs_gl_enums.h"
+#include "trace_enc.h"
 #include "trace_format.h"
 
 /* The core's private enum values must be the registry's. */
@@ -34,6 +50,25 @@ static uint8_t *sink_reserve(void *user, size_t max_payload)
 static void sink_commit(void *user, uint64_t seq, size_t n)
 {
 	cap_rec_commit(TRACE_REC_OBSERVATION, TRACE_RECF_ATTACHED, seq, n);
+}
+
+static void sink_pending(void *user, uint64_t seq, const char *kind, uint32_t count)
+{
+	uint8_t *p = cap_rec_reserve(64 + strlen(kind)), *s = p;
+
+	if (!p)
+		return;
+	p = trace_enc_map(p, 2);
+	p = trace_enc_key(p, "kind");
+	p = trace_enc_string(p, kind, strlen(kind));
+	p = trace_enc_key(p, "records");
+	p = trace_enc_uint(p, count);
+	cap_rec_commit(TRACE_REC_OBS_PENDING, TRACE_RECF_ATTACHED, seq, (size_t)(p - s));
+}
+
+static void sink_commit_late(void *user, uint64_t at, size_t n)
+{
+	cap_rec_commit(TRACE_REC_OBS_LATE, TRACE_RECF_ATTACHED, at, n);
 }
 
 static void err_stash(void *user)
@@ -68,6 +103,19 @@ static void gl_table(struct obs_gl *gl)
 	gl->GetBufferPointerv = CAP_REAL(glGetBufferPointerv);
 	gl->MemoryBarrier = CAP_REAL(glMemoryBarrier);
 	gl->Finish = CAP_REAL(glFinish);
+	gl->GenBuffers = CAP_REAL(glGenBuffers);
+	gl->DeleteBuffers = CAP_REAL(glDeleteBuffers);
+	gl->BufferData = CAP_REAL(glBufferData);
+	gl->CopyBufferSubData = CAP_REAL(glCopyBufferSubData);
+	/* GLsync is a pointer to an incomplete struct: the core keeps it as
+	 * void *, which has the same representation. */
+	gl->FenceSync = (void *(*)(unsigned, unsigned))CAP_REAL(glFenceSync);
+	gl->ClientWaitSync = (unsigned (*)(void *, unsigned, uint64_t))CAP_REAL(glClientWaitSync);
+	gl->DeleteSync = (void (*)(void *))CAP_REAL(glDeleteSync);
+	gl->CreateBuffers = CAP_REAL(glCreateBuffers);
+	gl->NamedBufferData = CAP_REAL(glNamedBufferData);
+	gl->CopyNamedBufferSubData = CAP_REAL(glCopyNamedBufferSubData);
+	gl->GetNamedBufferSubData = CAP_REAL(glGetNamedBufferSubData);
 }
 
 /*
@@ -130,8 +178,41 @@ static bool obs_context(struct obs_ctx *c, struct obs_gl *scratch)
 		.commit = sink_commit,
 		.stash = err_stash,
 		.drain = err_drain,
+		.pending = sink_pending,
+		.commit_late = sink_commit_late,
 	};
 	return true;
+}
+
+/* XFBTRACE_OBSERVE: "sync" reads back at the call; anything else but "0"
+ * (which turns observations off altogether, cap_state.c) is async. */
+static bool observe_async(void)
+{
+	static atomic_int mode;   /* 0 unknown, 1 async, 2 sync */
+	int m = atomic_load_explicit(&mode, memory_order_relaxed);
+
+	if (!m) {
+		const char *v = getenv("XFBTRACE_OBSERVE");
+		m = v && !strcmp(v, "sync") ? 2 : 1;
+		atomic_store_explicit(&mode, m, memory_order_relaxed);
+	}
+	return m == 1;
+}
+
+/* At exit(): what the exiting thread's context has in flight is read back
+ * (registered at the first asynchronous observation, so it runs before
+ * the GL libraries' own exit handlers and destructors). */
+static void read_back_at_exit(void)
+{
+	uint64_t next = atomic_load(&cap_g.next_seq);
+
+	if (next)
+		cap_observe_sync(next - 1, CAP_SYNC_ALL);
+}
+
+static void register_exit(void)
+{
+	atexit(read_back_at_exit);
 }
 
 void cap_observe_tf_end(uint64_t seq, bool paused)
@@ -143,8 +224,34 @@ void cap_observe_tf_end(uint64_t seq, bool paused)
 		c.tf_cache = cap_ctx_tf_cache();
 		c.program_generation = cap_program_generation();
 		c.tf_state_generation = cap_tf_state_generation();
-		obs_tf_end(&c, seq, paused);
+		struct obs_async *q = observe_async() && obs_async_usable(&c) ? cap_ctx_async() : NULL;
+		if (q) {
+			static pthread_once_t once = PTHREAD_ONCE_INIT;
+			pthread_once(&once, register_exit);
+			obs_tf_end_async(&c, q, seq, paused);
+		} else {
+			obs_tf_end(&c, seq, paused);
+		}
 	}
+}
+
+void cap_observe_sync(uint64_t seq, enum cap_sync when)
+{
+	static const enum obs_async_when map[] = {
+		[CAP_SYNC_POLL] = OBS_ASYNC_POLL,
+		[CAP_SYNC_FRAME] = OBS_ASYNC_FRAME,
+		[CAP_SYNC_ALL] = OBS_ASYNC_ALL,
+	};
+	struct obs_async *q = cap_ctx_async_if_any();
+	struct obs_ctx c;
+	struct obs_gl gl;
+
+	if (!q)
+		return;
+	if (!obs_async_pending(q))
+		obs_async_poll(NULL, q, seq, map[when]);  /* no GL call: counts a frame */
+	else if (obs_context(&c, &gl))
+		obs_async_poll(&c, q, seq, map[when]);
 }
 
 void cap_observe_query(uint64_t seq, const char *func, GLuint id, GLenum pname,

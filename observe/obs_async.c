@@ -1,0 +1,380 @@
+/*
+ * obs_async.c - the asynchronous read-back of observations (obs.h,
+ * "asynchronous read-back"; issue 23): staging buffers, fences and the
+ * queue of read-backs in flight of one GL context.
+ *
+ * Why: reading a TF buffer at glEndTransformFeedback (obs_tf_end) maps it,
+ * and the map waits until the GPU has run everything queued before it: on
+ * a real GPU that drains the pipeline at every TF end.  Here the bound
+ * ranges are copied on the GPU (glCopyBufferSubData, or
+ * glCopyNamedBufferSubData when the context has GL 4.5 and no binding need
+ * be touched) into a staging buffer of ours, a fence follows, and the
+ * staging buffer is read when the fence has signalled, when the
+ * application synchronises anyway, or when too much is in flight.
+ *
+ * Each queued entry is one call's observation: the head of each of its
+ * records (the bytes obs_tf.c writes before `data`, so that the records
+ * are byte for byte those of the synchronous read-back), where its bytes
+ * lie in the staging buffer, its fence and the frame it was made in.
+ * Entries are read in order (a context's fences signal in order), so
+ * polling stops at the first fence that has not signalled.  Staging
+ * buffers are recycled: a read-back returns its buffer to a small free
+ * list, and a stage takes the smallest free one that is large enough.
+ *
+ * Bounds: at most MAX_IN_FLIGHT entries and MAX_BYTES_IN_FLIGHT staging
+ * bytes in flight (beyond them the oldest is read back, waiting), and an
+ * entry is read back, waiting if need be, two frames after its own (GPU
+ * drivers let no more frames than that queue up, so the wait is short),
+ * which also bounds what a trace reader holds (trace/trace_late.c).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "obs_int.h"
+#include "trace_enc.h"
+#include "trace_format.h"
+
+#define MAX_IN_FLIGHT 32
+#define MAX_BYTES_IN_FLIGHT ((size_t)64 << 20)
+#define MAX_FREE 16
+#define MIN_STAGING_BYTES 4096u
+#define STAGING_ALIGN 16u
+#define FRAMES_IN_FLIGHT 2
+
+struct staged_rec {
+	size_t head_off, head_len;  /* in heads */
+	size_t staging_off, n;      /* n 0: "empty range" */
+};
+
+struct obs_staged {
+	uint64_t seq;               /* the call observed */
+	uint64_t frame;             /* obs_async.frame when staged */
+	void *fence;
+	unsigned buffer;            /* staging buffer; 0 until created */
+	size_t capacity;            /* its size */
+	size_t total;               /* bytes staged */
+	unsigned nrec;
+	struct staged_rec rec[OBS_ASYNC_MAX_RECORDS];
+	uint8_t *heads;             /* kept across uses */
+	size_t heads_len, heads_cap;
+};
+
+struct free_buffer {
+	unsigned buffer;
+	size_t capacity;
+};
+
+struct obs_async {
+	struct obs_staged ring[MAX_IN_FLIGHT + 1];
+	unsigned head, count;       /* queued: ring[head .. head+count) */
+	size_t bytes;               /* staging bytes queued */
+	uint64_t frame;
+	struct free_buffer free[MAX_FREE];
+	unsigned nfree;
+};
+
+struct obs_async *obs_async_create(void)
+{
+	return calloc(1, sizeof(struct obs_async));
+}
+
+void obs_async_destroy(struct obs_async *q)
+{
+	if (!q)
+		return;
+	for (unsigned i = 0; i <= MAX_IN_FLIGHT; i++)
+		free(q->ring[i].heads);
+	free(q);
+}
+
+unsigned obs_async_pending(const struct obs_async *q)
+{
+	return q ? q->count : 0;
+}
+
+static bool dsa(const struct obs_ctx *c)
+{
+	const struct obs_gl *gl = c->gl;
+	return !c->gles && obs_ctx_at_least(c, 4, 5, 0, 0) && gl->CreateBuffers &&
+	       gl->NamedBufferData && gl->CopyNamedBufferSubData && gl->GetNamedBufferSubData;
+}
+
+bool obs_async_usable(const struct obs_ctx *c)
+{
+	const struct obs_gl *gl = c->gl;
+	return c->pending && c->commit_late && obs_ctx_at_least(c, 3, 2, 3, 0) && gl->GenBuffers &&
+	       gl->DeleteBuffers && gl->BufferData && gl->CopyBufferSubData && gl->FenceSync &&
+	       gl->ClientWaitSync && gl->DeleteSync;
+}
+
+/* ---- staging -------------------------------------------------------------- */
+
+struct obs_staged *obs_async_stage(struct obs_async *q, uint64_t seq, size_t total)
+{
+	struct obs_staged *e = &q->ring[(q->head + q->count) % (MAX_IN_FLIGHT + 1)];
+	int best = -1;
+
+	if (q->count >= MAX_IN_FLIGHT)
+		return NULL;
+	e->seq = seq;
+	e->frame = q->frame;
+	e->fence = NULL;
+	e->nrec = 0;
+	e->heads_len = 0;
+	e->total = total;
+	e->buffer = 0;
+	e->capacity = 0;
+	for (unsigned i = 0; i < q->nfree; i++)
+		if (q->free[i].capacity >= total &&
+		    (best < 0 || q->free[i].capacity < q->free[best].capacity))
+			best = (int)i;
+	if (best >= 0) {
+		e->buffer = q->free[best].buffer;
+		e->capacity = q->free[best].capacity;
+		q->free[best] = q->free[--q->nfree];
+	} else {
+		size_t cap = MIN_STAGING_BYTES;
+		while (cap < total)
+			cap *= 2;
+		e->capacity = cap;
+	}
+	return e;
+}
+
+uint8_t *obs_async_head(struct obs_staged *e, size_t max)
+{
+	if (e->nrec >= OBS_ASYNC_MAX_RECORDS)
+		return NULL;
+	if (e->heads_len + max > e->heads_cap) {
+		size_t cap = e->heads_cap ? e->heads_cap : 512;
+		while (cap < e->heads_len + max)
+			cap *= 2;
+		uint8_t *n = realloc(e->heads, cap);
+		if (!n)
+			return NULL;
+		e->heads = n;
+		e->heads_cap = cap;
+	}
+	return e->heads + e->heads_len;
+}
+
+void obs_async_head_done(struct obs_staged *e, size_t used, size_t staging_off, size_t n)
+{
+	struct staged_rec *r = &e->rec[e->nrec++];
+
+	r->head_off = e->heads_len;
+	r->head_len = used;
+	r->staging_off = staging_off;
+	r->n = n;
+	e->heads_len += used;
+}
+
+void obs_async_copy_begin(const struct obs_ctx *c, struct obs_staged *e, struct obs_copy_save *s)
+{
+	const struct obs_gl *gl = c->gl;
+
+	s->read_saved = false;
+	s->old_write = s->old_read = 0;
+	if (dsa(c)) {
+		if (!e->buffer) {
+			gl->CreateBuffers(1, &e->buffer);
+			gl->NamedBufferData(e->buffer, (long)e->capacity, NULL, OBS_GL_STREAM_READ);
+		}
+		return;
+	}
+	gl->GetIntegerv(OBS_GL_COPY_WRITE_BUFFER_BINDING, &s->old_write);
+	if (!e->buffer) {
+		gl->GenBuffers(1, &e->buffer);
+		gl->BindBuffer(OBS_GL_COPY_WRITE_BUFFER, e->buffer);
+		gl->BufferData(OBS_GL_COPY_WRITE_BUFFER, (long)e->capacity, NULL, OBS_GL_STREAM_READ);
+	} else {
+		gl->BindBuffer(OBS_GL_COPY_WRITE_BUFFER, e->buffer);
+	}
+}
+
+void obs_async_copy(const struct obs_ctx *c, struct obs_staged *e, struct obs_copy_save *s,
+		    uint32_t buffer, bool through_tf, int64_t start, size_t staging_off, size_t n)
+{
+	const struct obs_gl *gl = c->gl;
+
+	if (dsa(c)) {
+		gl->CopyNamedBufferSubData(buffer, e->buffer, start, (long)staging_off, (long)n);
+		return;
+	}
+	if (!through_tf) {
+		if (!s->read_saved) {
+			gl->GetIntegerv(OBS_GL_COPY_READ_BUFFER_BINDING, &s->old_read);
+			s->read_saved = true;
+		}
+		gl->BindBuffer(OBS_GL_COPY_READ_BUFFER, buffer);
+	}
+	gl->CopyBufferSubData(through_tf ? OBS_GL_TRANSFORM_FEEDBACK_BUFFER : OBS_GL_COPY_READ_BUFFER,
+			      OBS_GL_COPY_WRITE_BUFFER, start, (long)staging_off, (long)n);
+}
+
+/* Gives a staging buffer back to the free list, or deletes it. */
+static void release_buffer(const struct obs_ctx *c, struct obs_async *q, unsigned buffer,
+			   size_t capacity)
+{
+	if (!buffer)
+		return;
+	if (q->nfree < MAX_FREE) {
+		q->free[q->nfree++] = (struct free_buffer){ buffer, capacity };
+		return;
+	}
+	c->gl->DeleteBuffers(1, &buffer);
+}
+
+bool obs_async_copy_end(const struct obs_ctx *c, struct obs_async *q, struct obs_staged *e,
+			struct obs_copy_save *s)
+{
+	const struct obs_gl *gl = c->gl;
+
+	if (!dsa(c)) {
+		if (s->read_saved)
+			gl->BindBuffer(OBS_GL_COPY_READ_BUFFER, (unsigned)s->old_read);
+		gl->BindBuffer(OBS_GL_COPY_WRITE_BUFFER, (unsigned)s->old_write);
+	}
+	e->fence = gl->FenceSync(OBS_GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+	if (gl->GetError() == OBS_GL_NO_ERROR && e->fence)
+		return true;
+	/* A buffer the application has mapped, a staging buffer the driver
+	 * could not allocate: this call is read synchronously, and the
+	 * staging buffer (its size unsure) is not kept. */
+	c->drain(c->user, "TF buffer copy");
+	if (e->fence)
+		gl->DeleteSync(e->fence);
+	e->fence = NULL;
+	if (e->buffer)
+		gl->DeleteBuffers(1, &e->buffer);
+	e->buffer = 0;
+	return false;
+}
+
+void obs_async_push(struct obs_async *q)
+{
+	struct obs_staged *e = &q->ring[(q->head + q->count) % (MAX_IN_FLIGHT + 1)];
+
+	q->count++;
+	q->bytes += e->total;
+}
+
+/* ---- read-back ------------------------------------------------------------ */
+
+struct read_save {
+	bool bound;                 /* COPY_WRITE_BUFFER holds a staging buffer */
+	int old_write;
+};
+
+#define STAGING_WHY "the read-back of the staging copy failed"
+
+/*
+ * Writes the records of the oldest entry, its bytes read from staging, as
+ * late records read back during call `at`; then frees its fence and gives
+ * its staging buffer back.
+ */
+static void read_back(const struct obs_ctx *c, struct obs_async *q, uint64_t at,
+		      struct read_save *s)
+{
+	const struct obs_gl *gl = c->gl;
+	struct obs_staged *e = &q->ring[q->head];
+	const uint8_t *mapped = NULL;
+	bool stop = false;
+	const bool named = dsa(c);
+
+	if (!named) {
+		if (!s->bound) {
+			gl->GetIntegerv(OBS_GL_COPY_WRITE_BUFFER_BINDING, &s->old_write);
+			s->bound = true;
+		}
+		gl->BindBuffer(OBS_GL_COPY_WRITE_BUFFER, e->buffer);
+		if (c->gles && e->total)
+			mapped = gl->MapBufferRange(OBS_GL_COPY_WRITE_BUFFER, 0, (long)e->total,
+						    OBS_GL_MAP_READ_BIT);
+	}
+	for (unsigned i = 0; i < e->nrec && !stop; i++) {
+		const struct staged_rec *r = &e->rec[i];
+		uint8_t *first = c->reserve(c->user, 8 + r->head_len + 32 + r->n + 64), *p = first;
+		const char *why = NULL;
+		if (!first)
+			break;   /* not recording any more: the rest is lost */
+		memcpy(p, &e->seq, 8);
+		p += 8;
+		memcpy(p, e->heads + r->head_off, r->head_len);
+		p += r->head_len;
+		uint8_t *data_key = p;
+		p = trace_enc_key(p, "data");
+		p = trace_enc_varint(trace_enc_tag(p, TRACE_TAG_BLOB), r->n);
+		if (!r->n) {
+			why = "empty range";
+		} else if (named) {
+			gl->GetNamedBufferSubData(e->buffer, (long)r->staging_off, (long)r->n, p);
+			if (gl->GetError() != OBS_GL_NO_ERROR)
+				why = STAGING_WHY;
+		} else if (!c->gles) {
+			gl->GetBufferSubData(OBS_GL_COPY_WRITE_BUFFER, (long)r->staging_off, (long)r->n,
+					     p);
+			if (gl->GetError() != OBS_GL_NO_ERROR)
+				why = STAGING_WHY;
+		} else if (mapped) {
+			memcpy(p, mapped + r->staging_off, r->n);
+		} else {
+			why = STAGING_WHY;
+		}
+		if (why) {
+			p = trace_enc_key(data_key, "unavailable");
+			p = trace_enc_string(p, why, strlen(why));
+		} else {
+			p += r->n;
+		}
+		c->commit_late(c->user, at, (size_t)(p - first));
+	}
+	if (mapped)
+		gl->UnmapBuffer(OBS_GL_COPY_WRITE_BUFFER);
+	if (c->gles && e->total && !mapped)
+		c->drain(c->user, "TF staging read-back");
+	gl->DeleteSync(e->fence);
+	release_buffer(c, q, e->buffer, e->capacity);
+	e->fence = NULL;
+	q->bytes -= e->total;
+	q->head = (q->head + 1) % (MAX_IN_FLIGHT + 1);
+	q->count--;
+}
+
+static bool signalled(const struct obs_ctx *c, const struct obs_staged *e)
+{
+	const unsigned r = c->gl->ClientWaitSync(e->fence, 0, 0);
+	return r != OBS_GL_TIMEOUT_EXPIRED;  /* signalled, or failed: the read waits */
+}
+
+void obs_async_poll_stashed(const struct obs_ctx *c, struct obs_async *q, uint64_t at,
+			    enum obs_async_when when)
+{
+	struct read_save s = { false, 0 };
+
+	if (when == OBS_ASYNC_FRAME)
+		q->frame++;
+	while (q->count) {
+		const struct obs_staged *e = &q->ring[q->head];
+		const bool must = when == OBS_ASYNC_ALL || q->count > MAX_IN_FLIGHT - 1 ||
+				  q->bytes > MAX_BYTES_IN_FLIGHT ||
+				  (when == OBS_ASYNC_FRAME && e->frame + FRAMES_IN_FLIGHT <= q->frame);
+		if (!must && !signalled(c, e))
+			break;
+		read_back(c, q, at, &s);
+	}
+	if (s.bound)
+		c->gl->BindBuffer(OBS_GL_COPY_WRITE_BUFFER, (unsigned)s.old_write);
+}
+
+void obs_async_poll(const struct obs_ctx *c, struct obs_async *q, uint64_t at,
+		    enum obs_async_when when)
+{
+	if (!q || !q->count) {
+		if (q && when == OBS_ASYNC_FRAME)
+			q->frame++;
+		return;
+	}
+	c->stash(c->user);
+	obs_async_poll_stashed(c, q, at, when);
+}
