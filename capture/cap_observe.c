@@ -186,7 +186,7 @@ static bool obs_context(struct obs_ctx *c, struct obs_gl *scratch)
 
 /* XFBTRACE_OBSERVE: "sync" reads back at the call; anything else but "0"
  * (which turns observations off altogether, cap_state.c) is async. */
-static bool observe_async(void)
+bool cap_observe_async(void)
 {
 	static atomic_int mode;   /* 0 unknown, 1 async, 2 sync */
 	int m = atomic_load_explicit(&mode, memory_order_relaxed);
@@ -224,7 +224,7 @@ void cap_observe_tf_end(uint64_t seq, bool paused)
 		c.tf_cache = cap_ctx_tf_cache();
 		c.program_generation = cap_program_generation();
 		c.tf_state_generation = cap_tf_state_generation();
-		struct obs_async *q = observe_async() && obs_async_usable(&c) ? cap_ctx_async() : NULL;
+		struct obs_async *q = cap_observe_async() && obs_async_usable(&c) ? cap_ctx_async() : NULL;
 		if (q) {
 			static pthread_once_t once = PTHREAD_ONCE_INIT;
 			pthread_once(&once, register_exit);

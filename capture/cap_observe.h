@@ -83,6 +83,9 @@ void cap_rec_commit(uint16_t type, uint16_t flags, uint64_t seq, size_t n);
 
 /* Whether observations are enabled (XFBTRACE_OBSERVE). */
 bool cap_observe_enabled(void);
+/* Whether TF buffers are read back asynchronously (XFBTRACE_OBSERVE is
+ * not "sync"; implemented in cap_observe.c). */
+bool cap_observe_async(void);
 
 struct cap_ctx_info {
 	bool gles;       /* OpenGL ES, else desktop GL */

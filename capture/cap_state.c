@@ -29,6 +29,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cap_observe.h"
 #include "cap_state.h"
 #include "trace_enc.h"
 #include "xt_fault.h"
@@ -228,6 +229,9 @@ static void start_properties(struct cap_thread *t)
 	cap_property(t, seq, "capture.time", buf, (size_t)n);
 	cap_property(t, seq, "xfbtrace.revision", XT_REVISION, strlen(XT_REVISION));
 	cap_property(t, seq, "capture.observe", cap_g.observe ? "1" : "0", 1);
+	if (cap_g.observe)
+		cap_property(t, seq, "capture.observe_mode", cap_observe_async() ? "async" : "sync",
+			     cap_observe_async() ? 5 : 4);
 }
 
 bool cap_thread_begin(struct cap_thread *t)

@@ -64,7 +64,7 @@ static void usage(FILE *f)
 	char dir[PATH_MAX];
 
 	fprintf(f,
-		"usage: xfbtrace capture [-o FILE] [--no-observe] -- PROGRAM [ARGS...]\n"
+		"usage: xfbtrace capture [-o FILE] [--observe=async|sync|off] -- PROGRAM [ARGS...]\n"
 		"\n"
 		"Runs PROGRAM with the capture library preloaded.  Every GL, GLES, EGL\n"
 		"and GLX call is recorded with the memory it reads, and after each\n"
@@ -73,6 +73,10 @@ static void usage(FILE *f)
 		"\n"
 		"  -o, --output FILE   trace to write (default: <program>.xfbt here);\n"
 		"                      forked children write FILE's stem.<pid>.xfbt\n"
+		"      --observe=MODE  async (default): TF buffers are copied on the GPU and\n"
+		"                      read back later, so that the application does not\n"
+		"                      wait for the GPU; sync: read back at the call;\n"
+		"                      off: record calls only (also --no-observe)\n"
 		"      --no-observe    record calls only, no read-back from the driver\n"
 		"  -h, --help          this text\n"
 		"\n"
@@ -242,11 +246,13 @@ int cli_capture_main(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "no-observe", no_argument, NULL, 'n' },
+		{ "observe", required_argument, NULL, 'O' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
 	const char *output = NULL;
 	bool observe = true;
+	const char *observe_mode = NULL;   /* NULL: the library's default */
 	int c;
 
 	optind = 1;
@@ -255,6 +261,17 @@ int cli_capture_main(int argc, char **argv)
 		switch (c) {
 		case 'o': output = optarg; break;
 		case 'n': observe = false; break;
+		case 'O':
+			if (!strcmp(optarg, "off")) {
+				observe = false;
+			} else if (!strcmp(optarg, "sync") || !strcmp(optarg, "async")) {
+				observe = true;
+				observe_mode = optarg;
+			} else {
+				return cli_fail(CMD, "--observe takes async, sync or off, not '%s'",
+						optarg);
+			}
+			break;
 		case 'h': usage(stdout); return CLI_EXIT_OK;
 		default: usage(stderr); return CLI_EXIT_ERROR;
 		}
@@ -310,6 +327,8 @@ int cli_capture_main(int argc, char **argv)
 		setenv("XFBTRACE_OUTPUT", out, 1);
 		if (!observe)
 			setenv("XFBTRACE_OBSERVE", "0", 1);
+		else if (observe_mode)
+			setenv("XFBTRACE_OBSERVE", observe_mode, 1);
 		execvp(prog[0], prog);
 		fprintf(stderr, "xfbtrace capture: cannot run %s: %s\n", prog[0], strerror(errno));
 		_exit(127);
