@@ -132,6 +132,7 @@ bool cap_current_ctx(struct cap_ctx_info *out)
 	out->core = x->core;
 	out->major = x->major;
 	out->minor = x->minor;
+	out->cpu_renderer = x->cpu_renderer;
 	return true;
 }
 
@@ -482,6 +483,11 @@ static void gl_properties(struct cap_thread *t, struct cap_ctx *x)
 		x->core = (mask & GL_CONTEXT_CORE_PROFILE_BIT) != 0;
 	}
 	seq = atomic_load(&cap_g.next_seq);
+	const char *renderer = (const char *)gs(GL_RENDERER);
+	/* Mesa's software rasterizers: what XFBTRACE_OBSERVE's default
+	 * (cap_observe.c, use_async) reads back at the call. */
+	x->cpu_renderer = renderer && (strstr(renderer, "llvmpipe") || strstr(renderer, "softpipe") ||
+				       strstr(renderer, "Software Rasterizer"));
 	for (size_t i = 0; i < sizeof(props) / sizeof(props[0]); i++) {
 		const char *s = (const char *)gs(props[i].name);
 		if (s)
@@ -568,6 +574,8 @@ static void observe_post(struct cap_call *c, unsigned hook)
 		cap_observe_query(c->seq, fi.name, (GLuint)a[0].u, (GLenum)a[1].u,
 				  (c->offsets & 4u) ? NULL : (const void *)(uintptr_t)a[2].u,
 				  strstr(fi.name, "64") ? 8 : 4);
+		if ((GLenum)a[1].u == GL_QUERY_RESULT)
+			cap_observe_sync(c->seq, CAP_SYNC_POLL);  /* it waited for the GPU */
 		break;
 	case CAP_HOOK_QUERY_BUFFER_OBJECT:
 		glapi_func_info((int)c->fid, &fi);
@@ -624,6 +632,9 @@ void cap_ctx_pre(struct cap_thread *t, struct cap_call *c, unsigned hook)
 	case CAP_HOOK_EGL_DESTROY_CONTEXT:
 	case CAP_HOOK_GLX_DESTROY_CONTEXT:
 		next = a[1].u == t->ctx->handle ? 0 : t->ctx->handle;
+		break;
+	case CAP_HOOK_EGL_RELEASE:
+		next = 0;
 		break;
 	default:
 		return;

@@ -184,19 +184,36 @@ static bool obs_context(struct obs_ctx *c, struct obs_gl *scratch)
 	return true;
 }
 
-/* XFBTRACE_OBSERVE: "sync" reads back at the call; anything else but "0"
- * (which turns observations off altogether, cap_state.c) is async. */
-bool cap_observe_async(void)
+enum cap_observe_mode cap_observe_mode(void)
 {
-	static atomic_int mode;   /* 0 unknown, 1 async, 2 sync */
+	static atomic_int mode = -1;
 	int m = atomic_load_explicit(&mode, memory_order_relaxed);
 
-	if (!m) {
+	if (m < 0) {
 		const char *v = getenv("XFBTRACE_OBSERVE");
-		m = v && !strcmp(v, "sync") ? 2 : 1;
+		m = !v || strcmp(v, "sync") ? (!v || strcmp(v, "async") ? CAP_OBSERVE_AUTO :
+					       CAP_OBSERVE_ASYNC) : CAP_OBSERVE_SYNC;
 		atomic_store_explicit(&mode, m, memory_order_relaxed);
 	}
-	return m == 1;
+	return (enum cap_observe_mode)m;
+}
+
+/*
+ * Whether the current context reads TF buffers back asynchronously: always
+ * with XFBTRACE_OBSERVE=async, never with =sync, and by default (auto)
+ * unless the renderer runs on the CPU (llvmpipe, softpipe): there TF
+ * output is in memory when the draw returns, so the read-back at the call
+ * waits for nothing, while a copy, a fence (which wakes llvmpipe's
+ * rasterizer threads) and a later read cost more (docs/performance.md,
+ * "Asynchronous observations").
+ */
+static bool use_async(const struct cap_ctx_info *info)
+{
+	switch (cap_observe_mode()) {
+	case CAP_OBSERVE_ASYNC: return true;
+	case CAP_OBSERVE_SYNC: return false;
+	default: return !info->cpu_renderer;
+	}
 }
 
 /* At exit(): what the exiting thread's context has in flight is read back
@@ -224,7 +241,9 @@ void cap_observe_tf_end(uint64_t seq, bool paused)
 		c.tf_cache = cap_ctx_tf_cache();
 		c.program_generation = cap_program_generation();
 		c.tf_state_generation = cap_tf_state_generation();
-		struct obs_async *q = cap_observe_async() && obs_async_usable(&c) ? cap_ctx_async() : NULL;
+		struct cap_ctx_info info;
+		struct obs_async *q = cap_current_ctx(&info) && use_async(&info) &&
+				      obs_async_usable(&c) ? cap_ctx_async() : NULL;
 		if (q) {
 			static pthread_once_t once = PTHREAD_ONCE_INIT;
 			pthread_once(&once, register_exit);
@@ -238,7 +257,7 @@ void cap_observe_tf_end(uint64_t seq, bool paused)
 void cap_observe_sync(uint64_t seq, enum cap_sync when)
 {
 	static const enum obs_async_when map[] = {
-		[CAP_SYNC_POLL] = OBS_ASYNC_POLL,
+		[CAP_SYNC_POLL] = OBS_ASYNC_WAITED,
 		[CAP_SYNC_FRAME] = OBS_ASYNC_FRAME,
 		[CAP_SYNC_ALL] = OBS_ASYNC_ALL,
 	};

@@ -83,15 +83,22 @@ void cap_rec_commit(uint16_t type, uint16_t flags, uint64_t seq, size_t n);
 
 /* Whether observations are enabled (XFBTRACE_OBSERVE). */
 bool cap_observe_enabled(void);
-/* Whether TF buffers are read back asynchronously (XFBTRACE_OBSERVE is
- * not "sync"; implemented in cap_observe.c). */
-bool cap_observe_async(void);
+/* How TF buffers are read back (XFBTRACE_OBSERVE "sync", "async", else
+ * auto: async unless the renderer runs on the CPU); cap_observe.c. */
+enum cap_observe_mode {
+	CAP_OBSERVE_AUTO,
+	CAP_OBSERVE_ASYNC,
+	CAP_OBSERVE_SYNC,
+};
+enum cap_observe_mode cap_observe_mode(void);
 
 struct cap_ctx_info {
 	bool gles;       /* OpenGL ES, else desktop GL */
 	bool core;       /* desktop core profile */
 	int major;       /* context version (actual once made current) */
 	int minor;
+	bool cpu_renderer; /* GL_RENDERER names a renderer that runs on the
+			    * CPU (llvmpipe, softpipe, swrast) */
 };
 
 /* The calling thread's current context; false if none is known. */

@@ -70,6 +70,7 @@ struct cap_ctx {
 	bool core;                     /* desktop core profile */
 	int major, minor;              /* requested, then actual at first current */
 	bool props_done;               /* gl.* properties written */
+	bool cpu_renderer;             /* GL_RENDERER is a CPU rasterizer */
 	uint32_t errq[8];              /* GL errors stashed for the app, FIFO */
 	unsigned nerr;
 	uint8_t binding_ext;           /* bit b: an extension gives binding b

@@ -64,7 +64,7 @@ static void usage(FILE *f)
 	char dir[PATH_MAX];
 
 	fprintf(f,
-		"usage: xfbtrace capture [-o FILE] [--observe=async|sync|off] -- PROGRAM [ARGS...]\n"
+		"usage: xfbtrace capture [-o FILE] [--observe=MODE] -- PROGRAM [ARGS...]\n"
 		"\n"
 		"Runs PROGRAM with the capture library preloaded.  Every GL, GLES, EGL\n"
 		"and GLX call is recorded with the memory it reads, and after each\n"
@@ -73,10 +73,11 @@ static void usage(FILE *f)
 		"\n"
 		"  -o, --output FILE   trace to write (default: <program>.xfbt here);\n"
 		"                      forked children write FILE's stem.<pid>.xfbt\n"
-		"      --observe=MODE  async (default): TF buffers are copied on the GPU and\n"
-		"                      read back later, so that the application does not\n"
-		"                      wait for the GPU; sync: read back at the call;\n"
-		"                      off: record calls only (also --no-observe)\n"
+		"      --observe=MODE  async: TF buffers are copied on the GPU and read back\n"
+		"                      later, so that the application does not wait for\n"
+		"                      the GPU; sync: read back at the call; auto (the\n"
+		"                      default): async, except sync on CPU renderers\n"
+		"                      (llvmpipe), where it costs less; off: calls only\n"
 		"      --no-observe    record calls only, no read-back from the driver\n"
 		"  -h, --help          this text\n"
 		"\n"
@@ -264,11 +265,12 @@ int cli_capture_main(int argc, char **argv)
 		case 'O':
 			if (!strcmp(optarg, "off")) {
 				observe = false;
-			} else if (!strcmp(optarg, "sync") || !strcmp(optarg, "async")) {
+			} else if (!strcmp(optarg, "sync") || !strcmp(optarg, "async") ||
+				   !strcmp(optarg, "auto")) {
 				observe = true;
 				observe_mode = optarg;
 			} else {
-				return cli_fail(CMD, "--observe takes async, sync or off, not '%s'",
+				return cli_fail(CMD, "--observe takes auto, async, sync or off, not '%s'",
 						optarg);
 			}
 			break;

@@ -233,6 +233,9 @@ void obs_tf_end_async(const struct obs_ctx *c, struct obs_async *q, uint64_t seq
 
 enum obs_async_when {
 	OBS_ASYNC_POLL,    /* read back what has arrived (fences polled, no wait) */
+	OBS_ASYNC_WAITED,  /* the application waited for the GPU (a map, a
+			    * query result): as POLL, after a fence for the
+			    * copies that have none yet */
 	OBS_ASYNC_FRAME,   /* a frame ended: poll, and read back what is two
 			    * frames old, waiting if need be */
 	OBS_ASYNC_ALL,     /* read back everything now, waiting if need be

@@ -8,9 +8,15 @@
  * a real GPU that drains the pipeline at every TF end.  Here the bound
  * ranges are copied on the GPU (glCopyBufferSubData, or
  * glCopyNamedBufferSubData when the context has GL 4.5 and no binding need
- * be touched) into a staging buffer of ours, a fence follows, and the
- * staging buffer is read when the fence has signalled, when the
- * application synchronises anyway, or when too much is in flight.
+ * be touched) into a staging buffer of ours, and the staging buffer is
+ * read when a fence after the copy has signalled, when the application
+ * synchronises anyway, or when too much is in flight.
+ *
+ * One fence covers several copies: it is put after every FENCE_EVERY
+ * copies and at each frame's end (eglSwapBuffers), not after each copy,
+ * because a fence flushes the driver's command stream (on llvmpipe it also
+ * wakes its rasterizer threads: 20 us a fence on the bench machine, more
+ * than the whole synchronous read-back there).
  *
  * Each queued entry is one call's observation: the head of each of its
  * records (the bytes obs_tf.c writes before `data`, so that the records
@@ -40,6 +46,7 @@
 #define MIN_STAGING_BYTES 4096u
 #define STAGING_ALIGN 16u
 #define FRAMES_IN_FLIGHT 2
+#define FENCE_EVERY 8
 
 struct staged_rec {
 	size_t head_off, head_len;  /* in heads */
@@ -49,7 +56,9 @@ struct staged_rec {
 struct obs_staged {
 	uint64_t seq;               /* the call observed */
 	uint64_t frame;             /* obs_async.frame when staged */
-	void *fence;
+	void *fence;                /* the fence after its copy, shared by the
+				     * entries of a group; NULL until fenced */
+	bool owns_fence;            /* the group's last: deletes the fence */
 	unsigned buffer;            /* staging buffer; 0 until created */
 	size_t capacity;            /* its size */
 	size_t total;               /* bytes staged */
@@ -69,6 +78,7 @@ struct obs_async {
 	unsigned head, count;       /* queued: ring[head .. head+count) */
 	size_t bytes;               /* staging bytes queued */
 	uint64_t frame;
+	unsigned unfenced;          /* the last entries queued without a fence */
 	struct free_buffer free[MAX_FREE];
 	unsigned nfree;
 };
@@ -119,6 +129,7 @@ struct obs_staged *obs_async_stage(struct obs_async *q, uint64_t seq, size_t tot
 	e->seq = seq;
 	e->frame = q->frame;
 	e->fence = NULL;
+	e->owns_fence = false;
 	e->nrec = 0;
 	e->heads_len = 0;
 	e->total = total;
@@ -235,28 +246,42 @@ bool obs_async_copy_end(const struct obs_ctx *c, struct obs_async *q, struct obs
 			gl->BindBuffer(OBS_GL_COPY_READ_BUFFER, (unsigned)s->old_read);
 		gl->BindBuffer(OBS_GL_COPY_WRITE_BUFFER, (unsigned)s->old_write);
 	}
-	e->fence = gl->FenceSync(OBS_GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
-	if (gl->GetError() == OBS_GL_NO_ERROR && e->fence)
+	if (gl->GetError() == OBS_GL_NO_ERROR)
 		return true;
 	/* A buffer the application has mapped, a staging buffer the driver
 	 * could not allocate: this call is read synchronously, and the
 	 * staging buffer (its size unsure) is not kept. */
 	c->drain(c->user, "TF buffer copy");
-	if (e->fence)
-		gl->DeleteSync(e->fence);
-	e->fence = NULL;
 	if (e->buffer)
 		gl->DeleteBuffers(1, &e->buffer);
 	e->buffer = 0;
 	return false;
 }
 
-void obs_async_push(struct obs_async *q)
+/* A fence after the entries queued without one. */
+static void fence_unfenced(const struct obs_ctx *c, struct obs_async *q)
+{
+	void *fence;
+
+	if (!q->unfenced)
+		return;
+	fence = c->gl->FenceSync(OBS_GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+	if (!fence)
+		return;   /* they are read when forced */
+	for (unsigned i = q->count - q->unfenced; i < q->count; i++)
+		q->ring[(q->head + i) % (MAX_IN_FLIGHT + 1)].fence = fence;
+	q->ring[(q->head + q->count - 1) % (MAX_IN_FLIGHT + 1)].owns_fence = true;
+	q->unfenced = 0;
+}
+
+void obs_async_push(const struct obs_ctx *c, struct obs_async *q)
 {
 	struct obs_staged *e = &q->ring[(q->head + q->count) % (MAX_IN_FLIGHT + 1)];
 
 	q->count++;
 	q->bytes += e->total;
+	if (++q->unfenced >= FENCE_EVERY)
+		fence_unfenced(c, q);
 }
 
 /* ---- read-back ------------------------------------------------------------ */
@@ -333,33 +358,49 @@ static void read_back(const struct obs_ctx *c, struct obs_async *q, uint64_t at,
 		gl->UnmapBuffer(OBS_GL_COPY_WRITE_BUFFER);
 	if (c->gles && e->total && !mapped)
 		c->drain(c->user, "TF staging read-back");
-	gl->DeleteSync(e->fence);
+	if (e->owns_fence)
+		gl->DeleteSync(e->fence);
 	release_buffer(c, q, e->buffer, e->capacity);
+	if (q->unfenced > q->count - 1)
+		q->unfenced = q->count - 1;   /* it was one of them */
 	e->fence = NULL;
+	e->owns_fence = false;
 	q->bytes -= e->total;
 	q->head = (q->head + 1) % (MAX_IN_FLIGHT + 1);
 	q->count--;
 }
 
-static bool signalled(const struct obs_ctx *c, const struct obs_staged *e)
+/* Whether the copy of `e` has arrived: its fence has signalled (or
+ * failed: then the read waits).  `known` is a fence seen signalled in this
+ * poll, which the entries of its group share: asked once. */
+static bool signalled(const struct obs_ctx *c, const struct obs_staged *e, void **known)
 {
-	const unsigned r = c->gl->ClientWaitSync(e->fence, 0, 0);
-	return r != OBS_GL_TIMEOUT_EXPIRED;  /* signalled, or failed: the read waits */
+	if (!e->fence)
+		return false;
+	if (e->fence == *known)
+		return true;
+	if (c->gl->ClientWaitSync(e->fence, 0, 0) == OBS_GL_TIMEOUT_EXPIRED)
+		return false;
+	*known = e->fence;
+	return true;
 }
 
 void obs_async_poll_stashed(const struct obs_ctx *c, struct obs_async *q, uint64_t at,
 			    enum obs_async_when when)
 {
 	struct read_save s = { false, 0 };
+	void *known = NULL;
 
 	if (when == OBS_ASYNC_FRAME)
 		q->frame++;
+	if (when == OBS_ASYNC_FRAME || when == OBS_ASYNC_WAITED)
+		fence_unfenced(c, q);
 	while (q->count) {
 		const struct obs_staged *e = &q->ring[q->head];
 		const bool must = when == OBS_ASYNC_ALL || q->count > MAX_IN_FLIGHT - 1 ||
 				  q->bytes > MAX_BYTES_IN_FLIGHT ||
 				  (when == OBS_ASYNC_FRAME && e->frame + FRAMES_IN_FLIGHT <= q->frame);
-		if (!must && !signalled(c, e))
+		if (!must && !signalled(c, e, &known))
 			break;
 		read_back(c, q, at, &s);
 	}

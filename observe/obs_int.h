@@ -56,11 +56,10 @@ bool obs_readback_end(const struct obs_ctx *c, const struct obs_readback *rb, bo
  * TF observation stages one entry: obs_async_stage (room for `total`
  * bytes), obs_async_head per record (the record's bytes before its `data`
  * key, n bytes of it at staging offset `staging_off`; n 0: "empty range"),
- * obs_async_copy_begin, obs_async_copy per range, obs_async_copy_end (the
- * fence; false when a GL error was raised since the caller's last
- * GetError: nothing is queued, the staging is released and the caller
- * reads synchronously), then obs_async_push after the caller's
- * announcement.  Only one entry is staged at a time.
+ * obs_async_copy_begin, obs_async_copy per range, obs_async_copy_end
+ * (false when a GL error was raised since the caller's last GetError:
+ * nothing is queued, the staging is released and the caller reads
+ * synchronously), then obs_async_push after the caller's announcement.  Only one entry is staged at a time.
  */
 #define OBS_ASYNC_MAX_RECORDS 8
 
@@ -81,8 +80,9 @@ void obs_async_copy(const struct obs_ctx *c, struct obs_staged *e, struct obs_co
 		    uint32_t buffer, bool through_tf, int64_t start, size_t staging_off, size_t n);
 bool obs_async_copy_end(const struct obs_ctx *c, struct obs_async *q, struct obs_staged *e,
 			struct obs_copy_save *s);
-/* Queues the staged entry, records to be written at read-back. */
-void obs_async_push(struct obs_async *q);
+/* Queues the staged entry, records to be written at read-back; puts a
+ * fence after it when enough entries have none. */
+void obs_async_push(const struct obs_ctx *c, struct obs_async *q);
 /* The queue's own read-back, errors already stashed by the caller. */
 void obs_async_poll_stashed(const struct obs_ctx *c, struct obs_async *q, uint64_t at,
 			    enum obs_async_when when);

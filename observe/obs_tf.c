@@ -609,7 +609,7 @@ static bool tf_stage(const struct obs_ctx *c, struct obs_async *q, uint64_t seq,
 		return false;
 	}
 	c->pending(c->user, seq, "tf_buffer", k->nbound);
-	obs_async_push(q);
+	obs_async_push(c, q);
 	return true;
 }
 
