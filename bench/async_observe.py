@@ -16,8 +16,11 @@ Two measurements, each under five ways, interleaved round by round:
    10000 times, then glFinish); ns per iteration, and the ns each way adds
    to plain per TF end.
 2. "frame loop": bench/tf-heavy --frames (GL 3.3 core: SYSTEMS particle
-   systems, one TF pass each per frame, eglSwapBuffers and glFinish); the
-   median ns per frame and each way's slowdown against plain.
+   systems, one TF pass each per frame, eglSwapBuffers, two frames in
+   flight as a driver throttles at swap); ns per frame (the frames' wall
+   time and a final glFinish, over the frames) and each way's slowdown
+   against plain.  The captures also write every TF buffer's bytes
+   (SYSTEMS x PARTICLES x 32 bytes a frame) into the trace.
 
 The GL comes from EGL without a window system: Mesa's surfaceless platform,
 or the first EGL device (EGL_EXT_platform_device: NVIDIA through glvnd).
@@ -157,8 +160,8 @@ def main():
     ap.add_argument("--repeat", type=int, default=5, help="rounds (default 5)")
     ap.add_argument("--frames", type=int, default=60, help="timed frames (default 60)")
     ap.add_argument("--systems", type=int, default=64, help="particle systems (default 64)")
-    ap.add_argument("--particles", type=int, default=1024,
-                    help="particles per system (default 1024)")
+    ap.add_argument("--particles", type=int, default=256,
+                    help="particles per system (default 256: 8 KiB of TF output each)")
     args = ap.parse_args()
     if args.repeat < 1:
         sys.exit("async_observe: --repeat must be at least 1")
@@ -207,7 +210,9 @@ def main():
                      f"{med[w] - med['plain']:>12.0f} ({fast[w] - fast['plain']:>6.0f})")
     lines.append("")
     lines.append(f"frame loop: tf-heavy --frames {args.frames} --systems {args.systems} "
-                 f"--particles {args.particles} ({args.systems} TF ends per frame), ns per frame")
+                 f"--particles {args.particles} ({args.systems} TF ends, "
+                 f"{args.systems * args.particles * 32 // 1024} KiB of TF output per frame), "
+                 f"ns per frame")
     lines.append(f"{'way':12} {'ns/frame':>22} {'vs plain':>20}")
     for w in ways:
         lines.append(f"{w:12} {fmed[w]:>12.0f} ({ffast[w]:>9.0f}) "

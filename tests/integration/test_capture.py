@@ -416,7 +416,8 @@ def test_async_read_back_leaves_the_applications_bindings_and_errors(xfbtrace, b
     plain = run([prog])
     assert plain.returncode == 0, describe(plain)
     trace = tmp_path / "state.xfbt"
-    out = capture(xfbtrace, trace, [prog])
+    out = run([xfbtrace, "capture", f"--observe={observe_mode}", "-o", trace, "--", prog])
+    assert out.returncode == 0, describe(out)
     assert out.stdout == plain.stdout
     recs = records(xfbtrace, trace)
     props = {r["key"]: r["value"] for r in recs if r["type"] == "property"}
@@ -431,3 +432,20 @@ def test_async_read_back_leaves_the_applications_bindings_and_errors(xfbtrace, b
     check = run([xfbtrace, "replay", "--check", trace])
     assert check.returncode == 0, describe(check)
     assert "5 observations, 5 match, 0 differ" in check.stdout  # 3 TF, 2 map_read
+
+
+def test_observe_mode_is_chosen_on_the_command_line(xfbtrace, build_dir, tmp_path):
+    prog = build_dir / "tests" / "capture" / "tf-crash"
+    out = run([xfbtrace, "capture", "--observe=later", "-o", tmp_path / "x.xfbt", "--", prog, "exit"])
+    assert out.returncode == 2 and "--observe takes auto, async, sync or off" in out.stderr
+    for mode, kind in (("auto", "tf_buffer"), ("sync", "tf_buffer"), ("async", "lost"),
+                       ("off", None)):
+        trace = tmp_path / f"{mode}.xfbt"
+        out = run([xfbtrace, "capture", f"--observe={mode}", "-o", trace, "--", prog, "exit"])
+        assert out.returncode == 0, describe(out)
+        recs = records(xfbtrace, trace)
+        props = {r["key"]: r["value"] for r in recs if r["type"] == "property"}
+        assert props.get("capture.observe_mode") == (None if mode == "off" else mode)
+        # The program _exit()s right after its TF end: read at the call
+        # (auto is sync on llvmpipe), or still in flight and named lost.
+        assert [o["kind"] for o in observations(recs)] == ([kind] if kind else [])
