@@ -180,6 +180,25 @@ void obs_async_head_done(struct obs_staged *e, size_t used, size_t staging_off, 
 	e->heads_len += used;
 }
 
+/* Gives a staging buffer back to the free list, or deletes it. */
+static void release_buffer(const struct obs_ctx *c, struct obs_async *q, unsigned buffer,
+			   size_t capacity)
+{
+	if (!buffer)
+		return;
+	if (q->nfree < MAX_FREE) {
+		q->free[q->nfree++] = (struct free_buffer){ buffer, capacity };
+		return;
+	}
+	c->gl->DeleteBuffers(1, &buffer);
+}
+
+void obs_async_unstage(const struct obs_ctx *c, struct obs_async *q, struct obs_staged *e)
+{
+	release_buffer(c, q, e->buffer, e->capacity);
+	e->buffer = 0;
+}
+
 void obs_async_copy_begin(const struct obs_ctx *c, struct obs_staged *e, struct obs_copy_save *s)
 {
 	const struct obs_gl *gl = c->gl;
@@ -221,19 +240,6 @@ void obs_async_copy(const struct obs_ctx *c, struct obs_staged *e, struct obs_co
 	}
 	gl->CopyBufferSubData(through_tf ? OBS_GL_TRANSFORM_FEEDBACK_BUFFER : OBS_GL_COPY_READ_BUFFER,
 			      OBS_GL_COPY_WRITE_BUFFER, start, (long)staging_off, (long)n);
-}
-
-/* Gives a staging buffer back to the free list, or deletes it. */
-static void release_buffer(const struct obs_ctx *c, struct obs_async *q, unsigned buffer,
-			   size_t capacity)
-{
-	if (!buffer)
-		return;
-	if (q->nfree < MAX_FREE) {
-		q->free[q->nfree++] = (struct free_buffer){ buffer, capacity };
-		return;
-	}
-	c->gl->DeleteBuffers(1, &buffer);
 }
 
 bool obs_async_copy_end(const struct obs_ctx *c, struct obs_async *q, struct obs_staged *e,

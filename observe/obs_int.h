@@ -69,6 +69,9 @@ struct obs_copy_save {
 	bool read_saved;
 };
 struct obs_staged *obs_async_stage(struct obs_async *q, uint64_t seq, size_t total);
+/* Gives up a staged entry before its copies (its staging buffer goes back
+ * to the free list). */
+void obs_async_unstage(const struct obs_ctx *c, struct obs_async *q, struct obs_staged *e);
 /* Room for a record head of at most `max` bytes, NULL when out of memory;
  * obs_async_head_done says how many were used and where its bytes are. */
 uint8_t *obs_async_head(struct obs_staged *e, size_t max);

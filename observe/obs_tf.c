@@ -593,8 +593,10 @@ static bool tf_stage(const struct obs_ctx *c, struct obs_async *q, uint64_t seq,
 		return false;
 	for (unsigned i = 0; i < k->nbound; i++) {
 		uint8_t *h = obs_async_head(e, l->encoded_bytes + 256);
-		if (!h)
+		if (!h) {
+			obs_async_unstage(c, q, e);
 			return false;
+		}
 		const uint8_t *end = tf_head(c, h, paused, l, &k->bound[i], start[i], n[i]);
 		obs_async_head_done(e, (size_t)(end - h), off[i], n[i]);
 	}
