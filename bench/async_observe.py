@@ -93,6 +93,8 @@ def run_way(way, argv, lib, apitrace, tmp, keys, info=None):
     """The program's `keys` values (lines "KEY VALUE") run `way`; with
     `info` (xfbtrace), also what `xfbtrace info` says of the capture."""
     cmd, env, trace = command(way, argv, lib, apitrace, tmp)
+    if info and way in ("sync", "async"):
+        env["XFBTRACE_LOG"] = "info"   # the capture's counters, printed at exit
     if trace:
         trace.unlink(missing_ok=True)
     out = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=1800)
@@ -110,6 +112,11 @@ def run_way(way, argv, lib, apitrace, tmp, keys, info=None):
     facts = None
     if info and trace and way in ("calls-only", "sync", "async") and trace.exists():
         facts = trace_facts(info, trace)
+        m = re.search(r"async observations: (\d+) calls copied on the GPU, (\d+) read at the "
+                      r"call.*after their fence: (\d+), waiting: (\d+)", out.stderr)
+        if m:
+            facts["async"] = dict(zip(("copied", "read_at_call", "read_after_fence",
+                                       "read_waiting"), map(int, m.groups())))
     if trace:
         trace.unlink(missing_ok=True)
     return vals, facts
@@ -221,8 +228,12 @@ def main():
     lines.append("")
     for what, facts in (("TF end", tf_facts), ("frame loop", fr_facts)):
         for w, f in facts.items():
+            a = f.get("async")
             lines.append(f"{what}, {w}: capture holds {f.get('observations', '?')} observations, "
-                         f"{f.get('lost', '?')} lost" + (f" ({f['error']})" if "error" in f else ""))
+                         f"{f.get('lost', '?')} lost" + (f" ({f['error']})" if "error" in f else "")
+                         + (f"; {a['copied']} TF ends copied on the GPU, {a['read_at_call']} "
+                            f"read at the call, copies read after their fence "
+                            f"{a['read_after_fence']}, waiting {a['read_waiting']}" if a else ""))
     lines.extend(f"note: {n}" for n in notes)
     text = "\n".join(lines) + "\n"
     print(text, end="")

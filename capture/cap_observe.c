@@ -36,6 +36,7 @@
 #include "obs_gl_enums.h"
 #include "trace_enc.h"
 #include "trace_format.h"
+#include "xt_log.h"
 
 /* The core's private enum values must be the registry's. */
 #define CHECK_ENUM(n) _Static_assert(OBS_GL_##n == GL_##n, "OBS_GL_" #n);
@@ -222,9 +223,20 @@ static bool use_async(const struct cap_ctx_info *info)
 static void read_back_at_exit(void)
 {
 	uint64_t next = atomic_load(&cap_g.next_seq);
+	struct obs_async_stats st = { 0 };
 
 	if (next)
 		cap_observe_sync(next - 1, CAP_SYNC_ALL);
+	if (xt_log_level() < XT_LOG_INFO)
+		return;
+	pthread_mutex_lock(&cap_g.lock);
+	for (struct cap_ctx *x = cap_g.contexts; x; x = x->next)
+		obs_async_stats_add(x->async, &st);
+	pthread_mutex_unlock(&cap_g.lock);
+	xt_info("capture: async observations: %llu calls copied on the GPU, %llu read at the call "
+		"(the copy failed); copies read after their fence: %llu, waiting: %llu",
+		(unsigned long long)st.staged, (unsigned long long)st.at_call,
+		(unsigned long long)st.signalled, (unsigned long long)st.waited);
 }
 
 static void register_exit(void)

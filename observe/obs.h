@@ -222,6 +222,17 @@ bool obs_async_usable(const struct obs_ctx *c);
 /* Read-backs in flight. */
 unsigned obs_async_pending(const struct obs_async *q);
 
+/* What a queue did so far (for XFBTRACE_LOG=info at exit). */
+struct obs_async_stats {
+	uint64_t staged;      /* calls whose TF ranges were copied */
+	uint64_t at_call;     /* calls read at the call: the copy failed */
+	uint64_t signalled;   /* copies read after their fence had signalled */
+	uint64_t waited;      /* copies read without (glFinish, a context
+			       * leaving its thread, a bound reached, frames) */
+};
+/* Adds q's counts to *sum; NULL q adds nothing. */
+void obs_async_stats_add(const struct obs_async *q, struct obs_async_stats *sum);
+
 /*
  * As obs_tf_end, with the bytes copied on the GPU and read back later.
  * Falls back to obs_tf_end's read-back at the call (same records) when the

@@ -79,6 +79,7 @@ struct obs_async {
 	size_t bytes;               /* staging bytes queued */
 	uint64_t frame;
 	unsigned unfenced;          /* the last entries queued without a fence */
+	struct obs_async_stats stats;
 	struct free_buffer free[MAX_FREE];
 	unsigned nfree;
 };
@@ -100,6 +101,16 @@ void obs_async_destroy(struct obs_async *q)
 unsigned obs_async_pending(const struct obs_async *q)
 {
 	return q ? q->count : 0;
+}
+
+void obs_async_stats_add(const struct obs_async *q, struct obs_async_stats *sum)
+{
+	if (!q)
+		return;
+	sum->staged += q->stats.staged;
+	sum->at_call += q->stats.at_call;
+	sum->signalled += q->stats.signalled;
+	sum->waited += q->stats.waited;
 }
 
 static bool dsa(const struct obs_ctx *c)
@@ -254,6 +265,7 @@ bool obs_async_copy_end(const struct obs_ctx *c, struct obs_async *q, struct obs
 	}
 	if (gl->GetError() == OBS_GL_NO_ERROR)
 		return true;
+	q->stats.at_call++;
 	/* A buffer the application has mapped, a staging buffer the driver
 	 * could not allocate: this call is read synchronously, and the
 	 * staging buffer (its size unsure) is not kept. */
@@ -286,6 +298,7 @@ void obs_async_push(const struct obs_ctx *c, struct obs_async *q)
 
 	q->count++;
 	q->bytes += e->total;
+	q->stats.staged++;
 	if (++q->unfenced >= FENCE_EVERY)
 		fence_unfenced(c, q);
 }
@@ -406,8 +419,13 @@ void obs_async_poll_stashed(const struct obs_ctx *c, struct obs_async *q, uint64
 		const bool must = when == OBS_ASYNC_ALL || q->count > MAX_IN_FLIGHT - 1 ||
 				  q->bytes > MAX_BYTES_IN_FLIGHT ||
 				  (when == OBS_ASYNC_FRAME && e->frame + FRAMES_IN_FLIGHT <= q->frame);
-		if (!must && !signalled(c, e, &known))
+		const bool arrived = signalled(c, e, &known);
+		if (!must && !arrived)
 			break;
+		if (arrived)
+			q->stats.signalled++;
+		else
+			q->stats.waited++;
 		read_back(c, q, at, &s);
 	}
 	if (s.bound)
