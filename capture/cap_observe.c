@@ -239,6 +239,8 @@ static void read_back_at_exit(void)
 		(unsigned long long)st.signalled, (unsigned long long)st.waited);
 }
 
+static pthread_once_t exit_once = PTHREAD_ONCE_INIT;
+
 static void register_exit(void)
 {
 	atexit(read_back_at_exit);
@@ -257,8 +259,7 @@ void cap_observe_tf_end(uint64_t seq, bool paused)
 		struct obs_async *q = cap_current_ctx(&info) && use_async(&info) &&
 				      obs_async_usable(&c) ? cap_ctx_async() : NULL;
 		if (q) {
-			static pthread_once_t once = PTHREAD_ONCE_INIT;
-			pthread_once(&once, register_exit);
+			pthread_once(&exit_once, register_exit);
 			obs_tf_end_async(&c, q, seq, paused);
 		} else {
 			obs_tf_end(&c, seq, paused);
@@ -291,8 +292,17 @@ void cap_observe_query(uint64_t seq, const char *func, GLuint id, GLenum pname,
 	struct obs_ctx c;
 	struct obs_gl gl;
 
-	if (obs_context(&c, &gl))
+	if (!obs_context(&c, &gl))
+		return;
+	struct cap_ctx_info info;
+	struct obs_async *q = !params && cap_current_ctx(&info) && use_async(&info) &&
+			      obs_async_usable(&c) ? cap_ctx_async() : NULL;
+	if (q) {
+		pthread_once(&exit_once, register_exit);
+		obs_query_async(&c, q, seq, func, id, pname, params, elem_bytes);
+	} else {
 		obs_query(&c, seq, func, id, pname, params, elem_bytes);
+	}
 }
 
 void cap_observe_buffer_read(uint64_t seq, GLuint buffer, int64_t offset, int64_t size,

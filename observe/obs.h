@@ -242,6 +242,15 @@ void obs_async_stats_add(const struct obs_async *q, struct obs_async_stats *sum)
  */
 void obs_tf_end_async(const struct obs_ctx *c, struct obs_async *q, uint64_t seq, bool paused);
 
+/*
+ * As obs_query; a result that went to a query buffer (params NULL), which
+ * obs_query asks for again and waits for, is instead written by the GL
+ * into a staging buffer (bound as the query buffer for that one call) and
+ * read back later, as obs_tf_end_async does.
+ */
+void obs_query_async(const struct obs_ctx *c, struct obs_async *q, uint64_t seq, const char *func,
+		     uint32_t id, uint32_t pname, const void *params, size_t elem_bytes);
+
 enum obs_async_when {
 	OBS_ASYNC_POLL,    /* read back what has arrived (fences polled, no wait) */
 	OBS_ASYNC_WAITED,  /* the application waited for the GPU (a map, a

@@ -51,6 +51,11 @@
 struct staged_rec {
 	size_t head_off, head_len;  /* in heads */
 	size_t staging_off, n;      /* n 0: "empty range" */
+	/* A query result (n 8, the 64-bit result the GL wrote): the value
+	 * follows the head as the application asked for it, then `to_buffer`
+	 * TRUE; 0 for TF data (a BLOB under `data`). */
+	unsigned result_bytes;      /* 4 or 8 */
+	bool result_signed;
 };
 
 struct obs_staged {
@@ -188,6 +193,8 @@ void obs_async_head_done(struct obs_staged *e, size_t used, size_t staging_off, 
 	r->head_len = used;
 	r->staging_off = staging_off;
 	r->n = n;
+	r->result_bytes = 0;
+	r->result_signed = false;
 	e->heads_len += used;
 }
 
@@ -310,7 +317,43 @@ struct read_save {
 	int old_write;
 };
 
+
 #define STAGING_WHY "the read-back of the staging copy failed"
+
+/* Reads staging bytes [off, off+n) into dst; false on a GL error. */
+static bool staging_read(const struct obs_ctx *c, const struct obs_staged *e,
+			 const uint8_t *mapped, size_t off, size_t n, void *dst)
+{
+	const struct obs_gl *gl = c->gl;
+
+	if (dsa(c))
+		gl->GetNamedBufferSubData(e->buffer, (long)off, (long)n, dst);
+	else if (!c->gles)
+		gl->GetBufferSubData(OBS_GL_COPY_WRITE_BUFFER, (long)off, (long)n, dst);
+	else if (mapped)
+		memcpy(dst, mapped + off, n);
+	else
+		return false;
+	return c->gles || gl->GetError() == OBS_GL_NO_ERROR;
+}
+
+/* The rest of a query record: `result` as obs_query writes it, and
+ * `to_buffer`; the result's key is the head's last. */
+static uint8_t *query_result(const struct obs_ctx *c, const struct obs_staged *e,
+			     const struct staged_rec *r, const uint8_t *mapped, uint8_t *p)
+{
+	uint64_t raw = 0;
+
+	if (!staging_read(c, e, mapped, r->staging_off, 8, &raw)) {
+		p = trace_enc_string(p, STAGING_WHY, strlen(STAGING_WHY));
+	} else if (r->result_signed) {
+		p = trace_enc_sint(p, r->result_bytes == 4 ? (int64_t)(int32_t)raw : (int64_t)raw);
+	} else {
+		p = trace_enc_uint(p, r->result_bytes == 4 ? (uint32_t)raw : raw);
+	}
+	p = trace_enc_key(p, "to_buffer");
+	return trace_enc_bool(p, 1);
+}
 
 /*
  * Writes the records of the oldest entry, its bytes read from staging, as
@@ -346,6 +389,11 @@ static void read_back(const struct obs_ctx *c, struct obs_async *q, uint64_t at,
 		p += 8;
 		memcpy(p, e->heads + r->head_off, r->head_len);
 		p += r->head_len;
+		if (r->result_bytes) {
+			p = query_result(c, e, r, mapped, p);
+			c->commit_late(c->user, at, (size_t)(p - first));
+			continue;
+		}
 		uint8_t *data_key = p;
 		p = trace_enc_key(p, "data");
 		p = trace_enc_varint(trace_enc_tag(p, TRACE_TAG_BLOB), r->n);
@@ -442,4 +490,60 @@ void obs_async_poll(const struct obs_ctx *c, struct obs_async *q, uint64_t at,
 	}
 	c->stash(c->user);
 	obs_async_poll_stashed(c, q, at, when);
+}
+
+/* ---- query results ------------------------------------------------------- */
+
+void obs_query_async(const struct obs_ctx *c, struct obs_async *q, uint64_t seq, const char *func,
+		     uint32_t id, uint32_t pname, const void *params, size_t elem_bytes)
+{
+	const struct obs_gl *gl = c->gl;
+	struct obs_copy_save save;
+	int qbuf = 0;
+
+	/* Only a result the GL wrote into a query buffer is asked again (at
+	 * the call, that waits for the GPU); one the application got in its
+	 * memory is already there. */
+	if (params || pname != OBS_GL_QUERY_RESULT || (elem_bytes != 4 && elem_bytes != 8)) {
+		obs_query(c, seq, func, id, pname, params, elem_bytes);
+		return;
+	}
+	c->stash(c->user);
+	struct obs_staged *e = obs_async_stage(q, seq, 8);
+	uint8_t *h = e ? obs_async_head(e, 256 + strlen(func)) : NULL;
+	if (!h) {
+		if (e)
+			obs_async_unstage(c, q, e);
+		obs_query(c, seq, func, id, pname, params, elem_bytes);
+		return;
+	}
+	uint8_t *p = h;
+	p = trace_enc_map(p, 6);
+	p = trace_enc_key(p, "kind");
+	p = trace_enc_string(p, "query", 5);
+	p = trace_enc_key(p, "function");
+	p = trace_enc_string(p, func, strlen(func));
+	p = trace_enc_key(p, "query");
+	p = trace_enc_uint(p, obs_app_name(c, OBS_OBJ_QUERY, id));
+	p = trace_enc_key(p, "pname");
+	p = trace_enc_enum(p, pname);
+	p = trace_enc_key(p, "result");
+	obs_async_head_done(e, (size_t)(p - h), 0, 8);
+	e->rec[e->nrec - 1].result_bytes = (unsigned)elem_bytes;
+	/* glGetQueryObjectiv / i64v (and the buffer forms) are signed. */
+	e->rec[e->nrec - 1].result_signed = strstr(func, "Objecti") != NULL;
+	/* The GL writes the result into our staging buffer, bound as the
+	 * query buffer for this one call, when the GPU has it. */
+	obs_async_copy_begin(c, e, &save);
+	gl->GetIntegerv(OBS_GL_QUERY_BUFFER_BINDING, &qbuf);
+	gl->BindBuffer(OBS_GL_QUERY_BUFFER, e->buffer);
+	gl->GetQueryObjectui64v(id, OBS_GL_QUERY_RESULT, (uint64_t *)0);
+	gl->BindBuffer(OBS_GL_QUERY_BUFFER, (unsigned)qbuf);
+	if (!obs_async_copy_end(c, q, e, &save)) {
+		obs_query(c, seq, func, id, pname, params, elem_bytes);
+		return;
+	}
+	c->pending(c->user, seq, "query", 1);
+	obs_async_push(c, q);
+	obs_async_poll_stashed(c, q, seq, OBS_ASYNC_POLL);
 }

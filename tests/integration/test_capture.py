@@ -8,7 +8,8 @@ import struct
 
 import pytest
 
-from conftest import describe, run
+from conftest import (PIGLIT_DIR, describe, piglit_command, piglit_env, piglit_line,
+                      piglit_result, run)
 from tracefile import blob_bytes, calls, observations, records
 
 APPS = ["tf-particles-gles3", "tf-separate-gl33", "tf-streams-gl40"]
@@ -449,3 +450,41 @@ def test_observe_mode_is_chosen_on_the_command_line(xfbtrace, build_dir, tmp_pat
         # The program _exit()s right after its TF end: read at the call
         # (auto is sync on llvmpipe), or still in flight and named lost.
         assert [o["kind"] for o in observations(recs)] == ([kind] if kind else [])
+
+
+def untimed_query_results(recs):
+    """The query observations, but those of timer queries (their results
+    differ from run to run)."""
+    target, out = {}, []
+    for r in recs:
+        if r["type"] == "call" and r["name"] == "glBeginQuery":
+            target[r["args"]["id"]] = r["args"]["target"]
+        elif r["type"] == "call" and r["name"] == "glQueryCounter":
+            target[r["args"]["id"]] = r["args"]["target"]
+        elif r["type"] == "observation" and r["kind"] == "query" and \
+                target.get(r["query"]) not in ("GL_TIME_ELAPSED", "GL_TIMESTAMP"):
+            out.append(r)
+    return out
+
+
+def test_query_results_written_to_a_query_buffer_are_read_back_later(xfbtrace, tmp_path):
+    """A result the program has the GL write into a query buffer is asked
+    for again by the capture: at the call (sync) that waits for the GPU;
+    async has the GL write it into a staging buffer and reads it later.
+    The query observations are the same either way and match a replay."""
+    line = piglit_line("arb_query_buffer_object-coherency -auto -fbo")
+    env = dict(piglit_env(), MESA_GL_VERSION_OVERRIDE="3.3", XFBTRACE_LOG="info")
+    seen = {}
+    for mode in ("sync", "async"):
+        trace = tmp_path / f"qbo-{mode}.xfbt"
+        out = run([xfbtrace, "capture", f"--observe={mode}", "-o", trace, "--",
+                   *piglit_command(line)], env=env, cwd=PIGLIT_DIR, timeout=600)
+        assert out.returncode == 0 and piglit_result(out.stdout) == "pass", describe(out)
+        seen[mode] = untimed_query_results(records(xfbtrace, trace))
+        check = run([xfbtrace, "replay", "--check", trace])
+        assert check.returncode == 0 and " 0 differ" in check.stdout, describe(check)
+    assert [o for o in seen["sync"] if o["to_buffer"]], "no result went to a query buffer"
+    assert seen["async"] == seen["sync"]
+    # ... and async really copied them (the capture's counters at exit).
+    assert "async observations: " in out.stderr and " 0 calls copied" not in out.stderr, \
+        out.stderr[-2000:]
