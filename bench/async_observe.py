@@ -89,11 +89,12 @@ def command(way, argv, lib, apitrace, tmp):
     return argv, env, trace
 
 
-def run_way(way, argv, lib, apitrace, tmp, keys, info=None):
-    """The program's `keys` values (lines "KEY VALUE") run `way`; with
-    `info` (xfbtrace), also what `xfbtrace info` says of the capture."""
+def run_way(way, argv, lib, apitrace, tmp, keys, first, info):
+    """The program's `keys` values (lines "KEY VALUE") run `way`; in the
+    `first` round also the capture's counters and, with `info` (xfbtrace),
+    what `xfbtrace info` says of the capture."""
     cmd, env, trace = command(way, argv, lib, apitrace, tmp)
-    if info and way in ("sync", "async"):
+    if first and way in ("sync", "async"):
         env["XFBTRACE_LOG"] = "info"   # the capture's counters, printed at exit
     if trace:
         trace.unlink(missing_ok=True)
@@ -106,12 +107,15 @@ def run_way(way, argv, lib, apitrace, tmp, keys, info=None):
         parts = line.split()
         if len(parts) == 2 and parts[0] in keys:
             vals[parts[0]] = float(parts[1])
+    m = re.search(r"^renderer: (.*)$", out.stdout, re.M)
+    if m:
+        vals["renderer"] = m.group(1)
     missing = [k for k in keys if k not in vals]
     if missing:
         sys.exit(f"async_observe: {way}: no {missing} in the output:\n{out.stdout[-2000:]}")
     facts = None
-    if info and trace and way in ("calls-only", "sync", "async") and trace.exists():
-        facts = trace_facts(info, trace)
+    if first and trace and way in ("calls-only", "sync", "async") and trace.exists():
+        facts = trace_facts(info, trace) if info else {}
         m = re.search(r"async observations: (\d+) calls copied on the GPU, (\d+) read at the "
                       r"call.*after their fence: (\d+), waiting: (\d+)", out.stderr)
         if m:
@@ -145,15 +149,16 @@ def trace_facts(xfbtrace, trace):
 def measure(name, argv, key, ways, args, lib, apitrace, info):
     """Runs each way --repeat times, interleaved: {way: [values]}, facts."""
     runs = {w: [] for w in ways}
-    facts = {}
+    facts = {"renderer": None}
     with tempfile.TemporaryDirectory() as tmp:
         for i in range(args.repeat):
             for way in ways:
                 print(f"async_observe: {name}: round {i + 1}/{args.repeat}: {way}",
                       file=sys.stderr, flush=True)
-                vals, f = run_way(way, argv, lib, apitrace, tmp, [key],
-                                  info if i == 0 else None)
+                vals, f = run_way(way, argv, lib, apitrace, tmp, [key], i == 0, info)
                 runs[way].append(vals[key])
+                if way == "plain" and vals.get("renderer"):
+                    facts["renderer"] = vals["renderer"]
                 if f:
                     facts[way] = f
     return runs, facts
@@ -203,8 +208,8 @@ def main():
     fast = {w: min(v) for w, v in tf_runs.items()}
     fmed = {w: statistics.median(v) for w, v in fr_runs.items()}
     ffast = {w: min(v) for w, v in fr_runs.items()}
-    renderer = next((f.get("gl.renderer") for f in list(tf_facts.values()) +
-                     list(fr_facts.values()) if f.get("gl.renderer")), "?")
+    renderer = fr_facts.pop("renderer") or "?"
+    tf_facts.pop("renderer")
     lines = [f"async_observe: {renderer}; {platform.node()}; "
              f"{time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime())}; "
              f"medians of {args.repeat} interleaved rounds (fastest in parentheses)"]
@@ -229,8 +234,9 @@ def main():
     for what, facts in (("TF end", tf_facts), ("frame loop", fr_facts)):
         for w, f in facts.items():
             a = f.get("async")
-            lines.append(f"{what}, {w}: capture holds {f.get('observations', '?')} observations, "
-                         f"{f.get('lost', '?')} lost" + (f" ({f['error']})" if "error" in f else "")
+            held = (f"capture holds {f['observations']} observations, {f['lost']} lost"
+                    if "observations" in f else "capture made")
+            lines.append(f"{what}, {w}: {held}" + (f" ({f['error']})" if "error" in f else "")
                          + (f"; {a['copied']} TF ends copied on the GPU, {a['read_at_call']} "
                             f"read at the call, copies read after their fence "
                             f"{a['read_after_fence']}, waiting {a['read_waiting']}" if a else ""))

@@ -255,6 +255,8 @@ static int run_frames(struct app_egl *egl, int frames, int systems, int particle
 	printf("%s: %d frames of %d particle systems x %d particles, %d bytes of TF output\n",
 	       PROG, frames, systems, particles, systems * particles * 32);
 	printf("frame-ns %.0f\n", ns);
+	printf("renderer: %s; %s\n", (const char *)glGetString(GL_RENDERER),
+	       (const char *)glGetString(GL_VERSION));
 	rc = APP_EXIT_PASS;
 out:
 	free(vao);
