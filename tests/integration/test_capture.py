@@ -488,3 +488,32 @@ def test_query_results_written_to_a_query_buffer_are_read_back_later(xfbtrace, t
     # ... and async really copied them (the capture's counters at exit).
     assert "async observations: " in out.stderr and " 0 calls copied" not in out.stderr, \
         out.stderr[-2000:]
+
+
+def test_contexts_sharing_objects_and_moving_between_threads(xfbtrace, build_dir, tmp_path,
+                                                             observe_mode):
+    """cap-tf-threads: a context paused in one thread and resumed in another,
+    and a second context sharing its objects in a third thread.  Each
+    thread's read-backs happen before its context leaves it; every TF end
+    and pause has its observation with the bytes the program read."""
+    prog = build_dir / "tests" / "capture" / "cap-tf-threads"
+    plain = run([prog])
+    assert plain.returncode == 0, describe(plain)
+    trace = tmp_path / "threads.xfbt"
+    out = capture(xfbtrace, trace, [prog])
+    assert out.stdout == plain.stdout
+    printed = {line.split()[0]: bytes.fromhex(line.split()[1]) for line in out.stdout.splitlines()}
+    recs = records(xfbtrace, trace)
+    assert not observations(recs, "lost")
+    obs = observations(recs, "tf_buffer")
+    assert [o["after"] for o in obs] == ["end", "pause", "end", "end"]
+    assert all("data" in o for o in obs)
+    by_thread = {c["no"]: c["thread"] for c in calls(recs)}
+    assert len({by_thread[o["call"]] for o in obs}) == 3
+    last_a = [o for o in obs if o["size"] == 256][-1]
+    last_b = [o for o in obs if o["size"] == 64][-1]
+    assert blob_bytes(last_a["data"])[:128] == printed["tf"]
+    assert blob_bytes(last_b["data"])[:32] == printed["tf-b"]
+    check = run([xfbtrace, "replay", "--check", trace])
+    assert check.returncode == 0, describe(check)
+    assert "6 observations, 6 match, 0 differ" in check.stdout
