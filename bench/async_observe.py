@@ -32,7 +32,15 @@ the `apitrace` program or its egltrace.so; by default `apitrace` on PATH or
 Debian's egltrace.so; without one its column is empty, with a note.
 
 Results go to stdout and, with --out DIR, to DIR/async_observe.txt and
-DIR/async_observe.json.  Medians over --repeat rounds (noise on a loaded
+DIR/async_observe.json.
+
+For a machine without the build (a GPU machine), --stage DIR copies there
+what a run needs: this script, DIR/build/... (the four files above, same
+paths), DIR/lib/ (the shared libraries they load but glibc's and GL's,
+which that machine brings) and DIR/apitrace/egltrace.so when found; run
+it there as
+  LD_LIBRARY_PATH=DIR/lib python3 DIR/async_observe.py --build DIR/build \
+      --apitrace DIR/apitrace/egltrace.so --out OUT  Medians over --repeat rounds (noise on a loaded
 machine only adds time: the fastest run is printed too).
 
 usage: bench/async_observe.py [--build DIR] [--apitrace PATH] [--out DIR]
@@ -164,6 +172,46 @@ def measure(name, argv, key, ways, args, lib, apitrace, info):
     return runs, facts
 
 
+STAGED = ["capture/libxfbtrace-capture.so", "tests/capture/cap-bench", "bench/tf-heavy",
+          "cli/xfbtrace"]
+# Never staged: the other machine's glibc and GL (its driver, glvnd).
+NOT_STAGED = re.compile(r"/(libc|libm|libdl|libpthread|librt|ld-linux[^/]*|libGL[^/]*|libEGL[^/]*|"
+                        r"libOpenGL|libGLESv[12][^/]*|libGLX[^/]*|libGLdispatch|libgbm|"
+                        r"libdrm[^/]*)\.so")
+
+
+def stage(build, out, apitrace_arg):
+    """Copies what a run needs into `out` (see the module doc)."""
+    for rel in STAGED:
+        if not (build / rel).exists():
+            sys.exit(f"async_observe: {build / rel} is missing (build first)")
+    shutil.rmtree(out, ignore_errors=True)
+    (out / "lib").mkdir(parents=True)
+    shutil.copy2(__file__, out / "async_observe.py")
+    libs = set()
+    for rel in STAGED:
+        (out / "build" / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(build / rel, out / "build" / rel)
+        ldd = subprocess.run(["ldd", str(build / rel)], capture_output=True, text=True).stdout
+        libs.update(m.group(1) for m in re.finditer(r"=> (/\S+)", ldd)
+                    if not NOT_STAGED.search(m.group(1)))
+    for so in sorted(libs):
+        shutil.copy2(so, out / "lib" / pathlib.Path(so).name)
+    wrapper = find_apitrace(apitrace_arg)
+    if wrapper and wrapper[0] == "so":
+        (out / "apitrace").mkdir()
+        shutil.copy2(wrapper[1], out / "apitrace" / "egltrace.so")
+    elif os.path.exists(DEBIAN_EGLTRACE):
+        (out / "apitrace").mkdir()
+        shutil.copy2(DEBIAN_EGLTRACE, out / "apitrace" / "egltrace.so")
+    subprocess.run(["strip", "--strip-unneeded", *map(str, (out / "build").rglob("*")),
+                    *map(str, (out / "lib").glob("*"))], capture_output=True)
+    size = sum(f.stat().st_size for f in out.rglob("*") if f.is_file())
+    print(f"async_observe: staged {out} ({size >> 20} MiB): {len(libs)} libraries; run there:\n"
+          f"  LD_LIBRARY_PATH={out}/lib python3 {out}/async_observe.py --build {out}/build "
+          f"--apitrace {out}/apitrace/egltrace.so --out OUT")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--build", default=str(ROOT / "build"), help="build dir (default build/)")
@@ -172,6 +220,8 @@ def main():
     ap.add_argument("--repeat", type=int, default=5, help="rounds (default 5)")
     ap.add_argument("--frames", type=int, default=60, help="timed frames (default 60)")
     ap.add_argument("--systems", type=int, default=64, help="particle systems (default 64)")
+    ap.add_argument("--stage", metavar="DIR",
+                    help="copy what a run needs into DIR and exit (see above)")
     ap.add_argument("--particles", type=int, default=256,
                     help="particles per system (default 256: 8 KiB of TF output each)")
     args = ap.parse_args()
@@ -179,6 +229,9 @@ def main():
         sys.exit("async_observe: --repeat must be at least 1")
 
     build = pathlib.Path(args.build)
+    if args.stage:
+        stage(build, pathlib.Path(args.stage), args.apitrace)
+        return
     lib = build / "capture" / "libxfbtrace-capture.so"
     bench = build / "tests" / "capture" / "cap-bench"
     heavy = build / "bench" / "tf-heavy"

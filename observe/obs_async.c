@@ -44,7 +44,6 @@
 #define MAX_BYTES_IN_FLIGHT ((size_t)64 << 20)
 #define MAX_FREE 16
 #define MIN_STAGING_BYTES 4096u
-#define STAGING_ALIGN 16u
 #define FRAMES_IN_FLIGHT 2
 #define FENCE_EVERY 8
 
