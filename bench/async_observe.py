@@ -39,8 +39,9 @@ what a run needs: this script, DIR/build/... (the four files above, same
 paths), DIR/lib/ (the shared libraries they load but glibc's and GL's,
 which that machine brings) and DIR/apitrace/egltrace.so when found; run
 it there as
-  LD_LIBRARY_PATH=DIR/lib python3 DIR/async_observe.py --build DIR/build \
-      --apitrace DIR/apitrace/egltrace.so --out OUT  Medians over --repeat rounds (noise on a loaded
+  python3 DIR/async_observe.py --build DIR/build --libs DIR/lib \
+      --apitrace DIR/apitrace/egltrace.so --out OUT
+(--libs: put on LD_LIBRARY_PATH of the programs it runs, not of Python.)  Medians over --repeat rounds (noise on a loaded
 machine only adds time: the fastest run is printed too).
 
 usage: bench/async_observe.py [--build DIR] [--apitrace PATH] [--out DIR]
@@ -208,7 +209,7 @@ def stage(build, out, apitrace_arg):
                     *map(str, (out / "lib").glob("*"))], capture_output=True)
     size = sum(f.stat().st_size for f in out.rglob("*") if f.is_file())
     print(f"async_observe: staged {out} ({size >> 20} MiB): {len(libs)} libraries; run there:\n"
-          f"  LD_LIBRARY_PATH={out}/lib python3 {out}/async_observe.py --build {out}/build "
+          f"  python3 {out}/async_observe.py --build {out}/build --libs {out}/lib "
           f"--apitrace {out}/apitrace/egltrace.so --out OUT")
 
 
@@ -220,6 +221,8 @@ def main():
     ap.add_argument("--repeat", type=int, default=5, help="rounds (default 5)")
     ap.add_argument("--frames", type=int, default=60, help="timed frames (default 60)")
     ap.add_argument("--systems", type=int, default=64, help="particle systems (default 64)")
+    ap.add_argument("--libs", metavar="DIR",
+                    help="shared libraries for the programs run (LD_LIBRARY_PATH)")
     ap.add_argument("--stage", metavar="DIR",
                     help="copy what a run needs into DIR and exit (see above)")
     ap.add_argument("--particles", type=int, default=256,
@@ -249,6 +252,10 @@ def main():
     if not info:
         notes.append(f"{build / 'cli' / 'xfbtrace'} missing: observations not counted")
     os.environ["CAP_BENCH_TRIALS"] = "5"
+    if args.libs:
+        old = os.environ.get("LD_LIBRARY_PATH")
+        os.environ["LD_LIBRARY_PATH"] = str(pathlib.Path(args.libs).resolve()) + \
+            (":" + old if old else "")
 
     tf_runs, tf_facts = measure("TF end", [str(bench), "1", "tf-begin-draw-end"],
                                 "tf-begin-draw-end", ways, args, lib, apitrace, info)
