@@ -194,9 +194,9 @@ void obs_map(const struct obs_ctx *c, uint64_t seq, uint32_t buffer, int64_t off
  * Reading a TF buffer back at glEndTransformFeedback makes the CPU wait for
  * everything the GPU has queued.  Instead, the bound ranges are copied on
  * the GPU into staging buffers owned by the observer, a fence is put after
- * the copies, and the copies are read when the fence has signalled
- * (obs_async_poll), at a synchronisation point of the application, or when
- * too many are in flight.  The records are the bytes obs_tf_end would have
+ * every few copies and at each frame's end, and the copies are read when
+ * their fence has signalled (obs_async_poll), at a synchronisation point
+ * of the application, or when too many are in flight.  The records are the bytes obs_tf_end would have
  * written; they are committed through obs_ctx.commit_late after an
  * obs_ctx.pending announcement at the call.  Nothing the application can see
  * changes: with the named (GL 4.5) functions no binding is touched, else
