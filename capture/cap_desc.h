@@ -133,7 +133,10 @@ enum cap_hook {
 	CAP_HOOK_SYNC,
 	CAP_HOOK_VERTEX_ATTRIB_DIVISOR,
 	CAP_HOOK_DRAW,
-	/* Capture only (specs/gl_annotations.py CAPTURE_HOOKS): */
+	/* Capture only (specs/gl_annotations.py CAPTURE_HOOKS), for recorded
+	 * calls only: */
+	CAP_HOOK_EGL_RELEASE,        /* eglTerminate, eglReleaseThread */
+	/* Capture only, also after calls not recorded: */
 	CAP_HOOK_PROGRAM,            /* a program's TF layout may change */
 	CAP_HOOK_TF_TARGET_BINDING,  /* TF bindings may change (arg 0: target) */
 	CAP_HOOK_TF_STATE,           /* TF bindings or TF's program may change */

@@ -579,8 +579,10 @@ void cap_call_enter(struct cap_call *c, unsigned fid, const union cap_arg *a)
 	c->rec = true;
 	if (__builtin_expect(t->announce, 0))
 		announce_thread(t, c->seq);
-	if (fd->hook)
+	if (fd->hook) {
+		cap_ctx_pre(t, c, fd->hook);
 		cap_mem_pre(t, c, fd->hook);
+	}
 	record_call(t, c, fd);
 }
 

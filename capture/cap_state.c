@@ -36,6 +36,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cap_observe.h"
 #include "cap_state.h"
 #include "trace_enc.h"
 #include "xt_fault.h"
@@ -256,6 +257,11 @@ static void start_properties(struct cap_thread *t)
 	cap_property(t, seq, "capture.time", buf, (size_t)n);
 	cap_property(t, seq, "xfbtrace.revision", XT_REVISION, strlen(XT_REVISION));
 	cap_property(t, seq, "capture.observe", cap_g.observe ? "1" : "0", 1);
+	if (cap_g.observe) {
+		static const char *const modes[] = { "auto", "async", "sync" };
+		const char *m = modes[cap_observe_mode()];
+		cap_property(t, seq, "capture.observe_mode", m, strlen(m));
+	}
 }
 
 bool cap_thread_begin(struct cap_thread *t)

@@ -78,6 +78,7 @@ struct cap_ctx {
 	bool core;                     /* desktop core profile */
 	int major, minor;              /* requested, then actual at first current */
 	bool props_done;               /* gl.* properties written */
+	bool cpu_renderer;             /* GL_RENDERER is a CPU rasterizer */
 	uint32_t errq[8];              /* GL errors stashed for the app, FIFO */
 	unsigned nerr;
 	uint8_t binding_ext;           /* bit b: an extension gives binding b
@@ -86,6 +87,11 @@ struct cap_ctx {
 	uint32_t client_legacy;        /* legacy arrays given client pointers */
 	struct obs_tf_cache *tf_cache; /* observations' memory (observe/obs.h),
 				        * NULL until the first TF observation */
+	struct obs_async *async;       /* asynchronous read-backs (observe/obs.h),
+					* NULL until the first; used only by the
+					* thread the context is current on */
+	unsigned async_gen;            /* cap_g.gen `async` was made under: a
+					* forked child drops the parent's */
 	struct cap_ctx *next;
 };
 
@@ -116,6 +122,9 @@ void cap_property(struct cap_thread *t, uint64_t seq, const char *key,
  * observations cached of programs / TF state may be stale. */
 void cap_ctx_tf_changed(unsigned hook);
 void cap_ctx_post(struct cap_thread *t, struct cap_call *c, unsigned hook);
+/* Before a call with a hook, ahead of its CALL record: asynchronous
+ * observations of a context about to leave the thread are read back. */
+void cap_ctx_pre(struct cap_thread *t, struct cap_call *c, unsigned hook);
 /* The binding's buffer name; 0 when nothing is bound or it cannot be queried. */
 uint32_t cap_ctx_binding(struct cap_ctx *x, unsigned binding);
 /* The buffer bound to `target` (a GL_*_BUFFER), 0 if none or unknown.

@@ -72,7 +72,7 @@ static void usage(FILE *f)
 	char dir[PATH_MAX];
 
 	fprintf(f,
-		"usage: xfbtrace capture [-o FILE] [--no-observe] -- PROGRAM [ARGS...]\n"
+		"usage: xfbtrace capture [-o FILE] [--observe=MODE] -- PROGRAM [ARGS...]\n"
 		"\n"
 		"Runs PROGRAM with the capture library preloaded.  Every GL, GLES, EGL\n"
 		"and GLX call is recorded with the memory it reads, and after each\n"
@@ -82,6 +82,11 @@ static void usage(FILE *f)
 		"  -o, --output FILE   trace to write (default: <program>.xfbt here);\n"
 		"                      every other process PROGRAM starts (fork, exec)\n"
 		"                      that makes GL calls writes FILE's stem.<pid>.xfbt\n"
+		"      --observe=MODE  async: TF buffers are copied on the GPU and read back\n"
+		"                      later, so that the application does not wait for\n"
+		"                      the GPU; sync: read back at the call; auto (the\n"
+		"                      default): async, except sync on CPU renderers\n"
+		"                      (llvmpipe), where it costs less; off: calls only\n"
 		"      --no-observe    record calls only, no read-back from the driver\n"
 		"  -h, --help          this text\n"
 		"\n"
@@ -281,11 +286,13 @@ int cli_capture_main(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "no-observe", no_argument, NULL, 'n' },
+		{ "observe", required_argument, NULL, 'O' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
 	const char *output = NULL;
 	bool observe = true;
+	const char *observe_mode = NULL;   /* NULL: the library's default */
 	int c;
 
 	optind = 1;
@@ -294,6 +301,18 @@ int cli_capture_main(int argc, char **argv)
 		switch (c) {
 		case 'o': output = optarg; break;
 		case 'n': observe = false; break;
+		case 'O':
+			if (!strcmp(optarg, "off")) {
+				observe = false;
+			} else if (!strcmp(optarg, "sync") || !strcmp(optarg, "async") ||
+				   !strcmp(optarg, "auto")) {
+				observe = true;
+				observe_mode = optarg;
+			} else {
+				return cli_fail(CMD, "--observe takes auto, async, sync or off, not '%s'",
+						optarg);
+			}
+			break;
 		case 'h': usage(stdout); return CLI_EXIT_OK;
 		default: usage(stderr); return CLI_EXIT_ERROR;
 		}
@@ -363,6 +382,8 @@ int cli_capture_main(int argc, char **argv)
 		setenv("XFBTRACE_ROOT_PID", root, 1);
 		if (!observe)
 			setenv("XFBTRACE_OBSERVE", "0", 1);
+		else if (observe_mode)
+			setenv("XFBTRACE_OBSERVE", observe_mode, 1);
 		execvp(prog[0], prog);
 		fprintf(stderr, "xfbtrace capture: cannot run %s: %s\n", prog[0], strerror(errno));
 		_exit(127);

@@ -720,6 +720,11 @@ for _f in ("glLinkProgram", "glLinkProgramARB", "glProgramBinary",
            "glTransformFeedbackVaryings", "glTransformFeedbackVaryingsEXT",
            "glTransformFeedbackVaryingsNV"):
     CAPTURE_HOOKS[_f] = "PROGRAM"
+# EGL_RELEASE: the calling thread's context is about to be unusable to it
+# (the display terminated, the thread released): the capture reads back
+# its asynchronous observations before the call (capture/cap_context.c).
+for _f in ("eglTerminate", "eglReleaseThread"):
+    CAPTURE_HOOKS[_f] = "EGL_RELEASE"
 # TF_TARGET_BINDING (first argument a buffer target) and TF_STATE: the call
 # may change which program TF captures from, what is bound to the indexed
 # or the generic TF buffer binding points, or the size of a buffer (which
