@@ -247,10 +247,13 @@ struct gm_prim_list {
 	unsigned verts_per_prim;   /* incl. adjacency vertices */
 };
 /* Assembles `prim_type` primitives from `count` vertex ids (restart flags in
- * `restart`, may be NULL).  `strip_adj` keeps adjacency vertices (GS input);
- * otherwise adjacency primitives become their base lines / triangles. */
+ * `restart`, may be NULL).  `keep_adjacency` keeps adjacency vertices (GS
+ * input); otherwise adjacency primitives become their base lines / triangles.
+ * `provoking_last` is the provoking-vertex convention, which orders the
+ * vertices of strip, fan, quad and polygon triangles (gm_vgt_prim.c). */
 enum xt_rc gm_prim_assemble(unsigned prim_type, const uint32_t *ids, const uint8_t *restart,
-			    uint32_t count, bool keep_adjacency, struct gm_prim_list *out);
+			    uint32_t count, bool keep_adjacency, bool provoking_last,
+			    struct gm_prim_list *out);
 /* Vertices per output primitive for a prim type (1/2/3), 0 if unsupported. */
 unsigned gm_prim_base_vpp(unsigned prim_type);
 void gm_prim_list_fini(struct gm_prim_list *l);

@@ -198,7 +198,9 @@ void gm_vgt_draw(struct gm *gm, const struct gm_draw *d)
 		goto out;
 	}
 	fetch_indices(gm, d, count, ids, restart);
-	rc = gm_prim_assemble(prim_type, ids, d->indexed ? restart : NULL, count, gs, &list);
+	rc = gm_prim_assemble(prim_type, ids, d->indexed ? restart : NULL, count, gs,
+			      PA_SU_SC_MODE_CNTL_PROVOKING_VTX_LAST_GET(gm_regs_get(&gm->regs, REG_PA_SU_SC_MODE_CNTL)),
+			      &list);
 	if (rc) {
 		gm_fault_record(&gm->faults, GM_FAULT_BAD_STATE, 0, "primitive assembly failed (out of memory)");
 		goto out;

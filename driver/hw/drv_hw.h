@@ -55,6 +55,7 @@ struct drv_pipe {
 	struct drv_pipe_report report;
 	/* state the state tracker set (drv_pipe_set_*) */
 	bool rasterizer_discard;
+	bool flatshade_first;
 	bool restart, restart_fixed;
 	uint32_t restart_index;
 	int active_queries;          /* begun and not ended, any type */

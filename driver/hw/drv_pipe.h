@@ -125,6 +125,10 @@ void drv_pipe_call_end(struct drv_pipe *pipe, const uint32_t **pm4, uint32_t *n_
 
 /* Primitives are discarded after streamout (GL_RASTERIZER_DISCARD). */
 void drv_pipe_set_rasterizer_discard(struct drv_pipe *pipe, bool on);
+/* The provoking-vertex convention (glProvokingVertex): first_vertex true for
+ * GL_FIRST_VERTEX_CONVENTION.  It orders the vertices TF records and a GS
+ * receives for strips, fans, quads and polygons. */
+void drv_pipe_set_provoking_vertex(struct drv_pipe *pipe, bool first_vertex);
 /* Primitive restart: on / off, at `index`, or (fixed_index) at the index
  * type's maximum; takes effect at the next indexed draw. */
 void drv_pipe_set_primitive_restart(struct drv_pipe *pipe, bool enable, bool fixed_index,

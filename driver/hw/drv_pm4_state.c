@@ -144,6 +144,13 @@ void drv_pipe_set_rasterizer_discard(struct drv_pipe *pipe, bool on)
 	pipe->rasterizer_discard = on;
 }
 
+void drv_pipe_set_provoking_vertex(struct drv_pipe *pipe, bool first_vertex)
+{
+	if (pipe->flatshade_first != first_vertex)
+		pipe->dirty |= 1u << DRV_ATOM_RASTER;
+	pipe->flatshade_first = first_vertex;
+}
+
 void drv_pipe_set_primitive_restart(struct drv_pipe *pipe, bool enable, bool fixed_index,
 				    uint32_t index)
 {
@@ -195,9 +202,15 @@ static void emit_atoms(struct drv_pipe *pipe, struct pm4_cs *cs, const struct dr
 		emit_preamble(pipe);
 	if ((pipe->dirty & (1u << DRV_ATOM_SHADER)) || pipe->vs_va != shader->code->va)
 		emit_shader(pipe, cs, prog, shader);
-	if (pipe->dirty & (1u << DRV_ATOM_RASTER))
+	if (pipe->dirty & (1u << DRV_ATOM_RASTER)) {
 		pm4_set_context_reg(cs, REG_PA_CL_CLIP_CNTL,
 				    PA_CL_CLIP_CNTL_DX_RASTERIZATION_KILL(pipe->rasterizer_discard));
+		/* As radeonsi's rasterizer state (si_create_rs_state):
+		 * PROVOKING_VTX_LAST = !flatshade_first; the rest of the register
+		 * is rasterization state the model has no use for. */
+		pm4_set_context_reg(cs, REG_PA_SU_SC_MODE_CNTL,
+				    PA_SU_SC_MODE_CNTL_PROVOKING_VTX_LAST(!pipe->flatshade_first));
+	}
 	if (indexed) {
 		bool en = pipe->restart || pipe->restart_fixed;
 		uint32_t idx = pipe->restart_fixed

@@ -669,8 +669,26 @@ void drv_gl_ColorMask(GLboolean r, GLboolean g, GLboolean b, GLboolean a) {}
 void drv_gl_BlendFunc(GLenum s, GLenum d) {}
 void drv_gl_PixelStorei(GLenum pname, GLint param) {}
 void drv_gl_Hint(GLenum target, GLenum mode) {}
-void drv_gl_ProvokingVertex(GLenum mode) {}
 void drv_gl_ClampColor(GLenum target, GLenum clamp) {}
+
+/* GL 4.6 compat §13.6 (Flatshading, table 13.3) and ARB_provoking_vertex:
+ * the convention picks each primitive's provoking vertex, and with it the
+ * order in which transform feedback records (§13.3) and a geometry shader
+ * receives the vertices of strips, fans, quads and polygons
+ * (gpu_model/gm_vgt_prim.c says how). */
+void drv_gl_ProvokingVertex(GLenum mode)
+{
+	struct drv_context *ctx = drv_gl_current();
+
+	if (!ctx)
+		return;
+	if (mode != GL_FIRST_VERTEX_CONVENTION && mode != GL_LAST_VERTEX_CONVENTION) {
+		drv_gl_error(ctx, GL_INVALID_ENUM);
+		return;
+	}
+	ctx->provoking_first = mode == GL_FIRST_VERTEX_CONVENTION;
+	drv_pipe_set_provoking_vertex(ctx->pipe, ctx->provoking_first);
+}
 void drv_gl_MemoryBarrier(GLbitfield barriers) {}
 void drv_gl_TextureBarrier(void) {}
 

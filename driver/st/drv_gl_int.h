@@ -285,6 +285,7 @@ struct drv_context {
 	struct drv_generic_attrib generic[DRV_MAX_ATTRIBS];
 	struct drv_ff ff;            /* compatibility contexts only */
 	bool rasterizer_discard;
+	bool provoking_first;        /* glProvokingVertex(GL_FIRST_VERTEX_CONVENTION) */
 	bool primitive_restart, primitive_restart_fixed;
 	GLuint restart_index;
 	uint32_t enables[8];         /* other glEnable caps, for glIsEnabled */
