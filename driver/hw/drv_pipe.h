@@ -334,6 +334,15 @@ uint64_t drv_pipe_query_result(struct drv_pipe *pipe, const struct drv_pipe_quer
  * deleting an active GL query does. */
 void drv_pipe_query_release(struct drv_pipe *pipe, struct drv_pipe_query *q, bool end_first);
 
+/* Conditional rendering: the draws after this call are predicated on q's
+ * last result (SET_PREDICATION, as radeonsi's si_emit_query_predication):
+ * skipped unless it overflowed (the overflow types) or, with invert, unless
+ * it did not; wait is the GL_QUERY_WAIT / BY_REGION_WAIT hint.  q (NULL:
+ * no predication) must stay alive and not be begun again until the next
+ * call. */
+void drv_pipe_render_condition(struct drv_pipe *pipe, const struct drv_pipe_query *q, bool invert,
+			       bool wait);
+
 /* Writes the low `bytes` (4 or 8) of `value` at `offset` in `buf` (which
  * has storage) from the command stream, in order with the GPU's work (a
  * query result written to a query buffer). */

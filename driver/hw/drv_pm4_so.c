@@ -15,6 +15,9 @@
  *           VGT_STRMOUT_DRAW_OPAQUE_BUFFER_FILLED_SIZE                  (§6.6)
  *   query   EVENT_WRITE SAMPLE_STREAMOUTSTATS[n] at begin (+0) / end (+16)
  *           of a 32-byte slot per stream                                (§6.7)
+ *   render  SET_PREDICATION PRED_OP = PRIMCOUNT over each stream's slot,
+ *   cond    CONTINUE on all but the first, before the draws, whose packets
+ *           carry the PREDICATE bit (si_emit_query_predication)         (§6.7)
  *
  * Differences from radeonsi, on purpose:
  * - radeonsi emits the begin as an atom before the next draw; here the
@@ -325,6 +328,45 @@ uint64_t drv_pipe_query_result(struct drv_pipe *pipe, const struct drv_pipe_quer
 		sum += q->type == DRV_QUERY_PRIMITIVES_GENERATED ? needed : written;
 	}
 	return q->type == DRV_QUERY_SO_OVERFLOW_ANY || q->type == DRV_QUERY_SO_OVERFLOW ? overflow : sum;
+}
+
+void drv_pipe_render_condition(struct drv_pipe *pipe, const struct drv_pipe_query *q, bool invert,
+			       bool wait)
+{
+	pipe->render_cond = q && q->slots ? q : NULL;
+	pipe->render_cond_invert = invert;
+	pipe->render_cond_wait = wait;
+	pipe->dirty |= 1u << DRV_ATOM_RENDER_COND;
+}
+
+/* si_emit_query_predication: for the streamout-overflow types radeonsi
+ * inverts the sense, because PRIMCOUNT's "visible" is "no overflow" and GL
+ * draws when the query is true (overflowed): DRAW_VISIBLE = 0 unless the
+ * GL mode is inverted. */
+void drv_pm4_emit_render_cond(struct drv_pipe *pipe, struct pm4_cs *cs)
+{
+	const struct drv_pipe_query *q = pipe->render_cond;
+	struct pm4_set_predication sp = { .pred_op = V_PREDICATION_OP_CLEAR };
+	unsigned first, n;
+
+	if (!q) {
+		/* the CP's predication is GPU state, not context state: clear
+		 * it only when some context set it */
+		if (pipe->screen->predication_on)
+			pm4_set_predication(cs, &sp);
+		pipe->screen->predication_on = false;
+		return;
+	}
+	pipe->screen->predication_on = true;
+	sp.pred_op = V_PREDICATION_OP_PRIMCOUNT;
+	sp.draw_visible = pipe->render_cond_invert;
+	sp.hint_nowait = !pipe->render_cond_wait;
+	n = streams_of(q, &first);
+	for (unsigned s = first; s < first + n; s++) {
+		sp.address = q->slots->va + 32 * s;
+		pm4_set_predication(cs, &sp);
+		sp.continue_ = true;
+	}
 }
 
 void drv_pipe_buffer_write(struct drv_pipe *pipe, struct drv_pipe_buffer *buf, uint64_t offset,

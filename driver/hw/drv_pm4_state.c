@@ -225,7 +225,10 @@ static void emit_atoms(struct drv_pipe *pipe, struct pm4_cs *cs, const struct dr
 			pipe->dirty &= ~(1u << DRV_ATOM_RESTART);
 		}
 	}
-	pipe->dirty &= ~((1u << DRV_ATOM_INIT) | (1u << DRV_ATOM_SHADER) | (1u << DRV_ATOM_RASTER));
+	if (pipe->dirty & (1u << DRV_ATOM_RENDER_COND))
+		drv_pm4_emit_render_cond(pipe, cs);
+	pipe->dirty &= ~((1u << DRV_ATOM_INIT) | (1u << DRV_ATOM_SHADER) | (1u << DRV_ATOM_RASTER) |
+			 (1u << DRV_ATOM_RENDER_COND));
 }
 
 /* ---- descriptors ------------------------------------------------------------------------ */
@@ -644,7 +647,7 @@ bool drv_pipe_draw(struct drv_pipe *pipe, const struct drv_pipe_draw_state *stat
 		drv_hw_out_of_memory(pipe);
 		return false;
 	}
-	cs = drv_hw_cs(pipe->screen, prog->has_gs ? 96 + 80 : 96);
+	cs = drv_hw_cs(pipe->screen, prog->has_gs ? 112 + 80 : 112);
 	if (prog->has_gs)
 		drv_pm4_gs_emit_rings(pipe, cs);
 	emit_atoms(pipe, cs, prog, state->shader, d->indexed, d->index_size);
@@ -680,6 +683,9 @@ bool drv_pipe_draw(struct drv_pipe *pipe, const struct drv_pipe_draw_state *stat
 	}
 	if (d->so_source)
 		drv_pm4_so_draw_opaque(pipe, d->so_source, d->so_stream);
+	/* radeonsi's render_cond_bit: the draw packets are predicated while
+	 * a render condition is set (GL 4.6 §10.9) */
+	cs->predicate = pipe->render_cond != NULL;
 	if (d->indirect_buffer) {
 		struct pm4_draw_indirect di = {
 			.data_offset = d->indirect_offset,
@@ -719,6 +725,7 @@ bool drv_pipe_draw(struct drv_pipe *pipe, const struct drv_pipe_draw_state *stat
 					    VGT_DRAW_INITIATOR_USE_OPAQUE(d->so_source != NULL));
 		}
 	}
+	cs->predicate = false;
 	if (!pm4_cs_ok(cs)) {
 		drv_hw_unsupported(pipe, "a draw whose packets the driver could not encode");
 		return false;

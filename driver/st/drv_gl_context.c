@@ -710,15 +710,3 @@ void drv_gl_ReadPixels(GLint x, GLint y, GLsizei w, GLsizei h, GLenum format, GL
 	drv_gl_unsupported(ctx, "reading pixels: the simulated GPU does not rasterize");
 }
 
-void drv_gl_BeginConditionalRender(GLuint id, GLenum mode)
-{
-	DRV_CTX(ctx);
-	drv_gl_unsupported(ctx, "conditional rendering (SET_PREDICATION) is not modelled yet");
-}
-
-void drv_gl_EndConditionalRender(void)
-{
-	DRV_CTX(ctx);
-	drv_gl_unsupported(ctx, "conditional rendering (SET_PREDICATION) is not modelled yet");
-}
-

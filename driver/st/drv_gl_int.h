@@ -281,6 +281,7 @@ struct drv_context {
 	struct drv_program_obj *program;
 	struct drv_query *active_query[4][DRV_MAX_VERTEX_STREAMS]; /* PG, PW, OVERFLOW, STREAM_OVERFLOW */
 	struct drv_query *active_other; /* timer / occlusion: not modelled */
+	struct drv_query *cond_query;   /* of the active conditional render, or NULL */
 
 	struct drv_generic_attrib generic[DRV_MAX_ATTRIBS];
 	struct drv_ff ff;            /* compatibility contexts only */
