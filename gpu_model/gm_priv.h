@@ -220,9 +220,18 @@ struct gm {
 	bool so_overflow[4];       /* buffer b could not take a primitive since its offset was set */
 	bool pipelinestat_stopped; /* PIPELINESTAT_STOP seen, no START since */
 
+	/* DB state that is not a register: the ZPASS counter of each render
+	 * backend stays exact (0) only while nothing is rasterized */
+	uint64_t rasterized_draws;  /* draws whose primitives reached the rasterizer */
+	uint64_t zpass_seen_draws;  /* rasterized_draws at the last ZPASS_DONE */
+
 	struct gm_so_stats stats;  /* draws, waves, lane instructions */
 	struct gm_wave *wave;      /* scratch wave, reused (64 KiB of VGPRs) */
 };
+
+/* Assumption: the model has one render backend (GFX8 parts have 1 to 16;
+ * the count is only the number of ZPASS_DONE pairs written and read). */
+#define GM_RENDER_BACKENDS 1
 
 /* Register access by byte offset with a fault outside the spaces. */
 bool gm_reg_write_checked(struct gm *gm, uint32_t reg, uint32_t value);

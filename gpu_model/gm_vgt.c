@@ -205,6 +205,10 @@ void gm_vgt_draw(struct gm *gm, const struct gm_draw *d)
 		gm_fault_record(&gm->faults, GM_FAULT_BAD_STATE, 0, "primitive assembly failed (out of memory)");
 		goto out;
 	}
+	/* what reaches the rasterizer after streamout: the ZPASS counters
+	 * cannot be known past this (gm_cp_so.c) */
+	if (list.n && !PA_CL_CLIP_CNTL_DX_RASTERIZATION_KILL_GET(gm_regs_get(&gm->regs, REG_PA_CL_CLIP_CNTL)))
+		gm->rasterized_draws++;
 	gm_so_draw_begin(gm, &sd);
 	if (gs) {
 		for (uint32_t i = 0; i < d->instances; i++)

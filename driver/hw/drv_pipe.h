@@ -314,10 +314,13 @@ enum drv_pipe_query_type {
 	DRV_QUERY_PRIMITIVES_EMITTED,    /* primitives written to the targets, per stream */
 	DRV_QUERY_SO_OVERFLOW_ANY,       /* 1 when any stream overflowed its targets */
 	DRV_QUERY_SO_OVERFLOW,           /* 1 when the stream overflowed its targets */
+	DRV_QUERY_OCCLUSION_COUNTER,     /* samples that passed the depth test */
+	DRV_QUERY_OCCLUSION_PREDICATE,   /* 1 when any sample passed */
 };
 
 struct drv_pipe_query {
-	struct drv_bo *slots;            /* SAMPLE_STREAMOUTSTATS slots: 4 streams x 32 bytes */
+	struct drv_bo *slots;            /* SAMPLE_STREAMOUTSTATS slots: 4 streams x 32 bytes;
+					  * occlusion: ZPASS_DONE pairs, 8 backends x 16 bytes */
 	enum drv_pipe_query_type type;
 	unsigned stream;
 };

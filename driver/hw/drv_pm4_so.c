@@ -15,6 +15,9 @@
  *           VGT_STRMOUT_DRAW_OPAQUE_BUFFER_FILLED_SIZE                  (§6.6)
  *   query   EVENT_WRITE SAMPLE_STREAMOUTSTATS[n] at begin (+0) / end (+16)
  *           of a 32-byte slot per stream                                (§6.7)
+ *   occl.   EVENT_WRITE ZPASS_DONE (index 1) at begin (+0) / end (+8) of a
+ *           16-byte pair per render backend, the pairs of backends the GPU
+ *           lacks pre-set to valid zeros (si_query_hw_prepare_buffer)  (§6.7)
  *   render  SET_PREDICATION PRED_OP = PRIMCOUNT over each stream's slot,
  *   cond    CONTINUE on all but the first, before the draws, whose packets
  *           carry the PREDICATE bit (si_emit_query_predication)         (§6.7)
@@ -252,13 +255,29 @@ static unsigned streams_of(const struct drv_pipe_query *q, unsigned *first)
 	return 1;
 }
 
+/* Render backends of an occlusion slot (GFX8's most), and how many the
+ * simulated GPU has: what the kernel's enabled-RB mask tells radeonsi.
+ * Assumption: one, as gpu_model's GM_RENDER_BACKENDS. */
+#define OCCLUSION_MAX_RBS 8
+#define OCCLUSION_ENABLED_RBS 1
+
+static bool is_occlusion(const struct drv_pipe_query *q)
+{
+	return q->type == DRV_QUERY_OCCLUSION_COUNTER || q->type == DRV_QUERY_OCCLUSION_PREDICATE;
+}
+
+/* at: 0 = begin, 1 = end */
 static void sample(struct drv_pipe *pipe, const struct drv_pipe_query *q, unsigned at)
 {
 	struct pm4_cs *cs = drv_hw_cs(pipe->screen, 16);
 	unsigned first, n = streams_of(q, &first);
 
+	if (is_occlusion(q)) {
+		pm4_event_write_addr(cs, V_ZPASS_DONE, 1, q->slots->va + 8 * at);
+		return;
+	}
 	for (unsigned s = first; s < first + n; s++)
-		pm4_event_write_addr(cs, stats_event(s), 3, q->slots->va + 32 * s + at);
+		pm4_event_write_addr(cs, stats_event(s), 3, q->slots->va + 32 * s + 16 * at);
 }
 
 bool drv_pipe_query_begin(struct drv_pipe *pipe, struct drv_pipe_query *q,
@@ -282,13 +301,18 @@ bool drv_pipe_query_begin(struct drv_pipe *pipe, struct drv_pipe_query *q,
 		return true;   /* counting as far as GL is concerned; reported */
 	drv_pipe_flush(pipe);
 	memset(q->slots->map, 0, 128);
+	if (is_occlusion(q))
+		for (unsigned rb = OCCLUSION_ENABLED_RBS; rb < OCCLUSION_MAX_RBS; rb++) {
+			uint64_t valid[2] = { 1ull << 63, 1ull << 63 };
+			memcpy(q->slots->map + 16 * rb, valid, sizeof valid);
+		}
 	sample(pipe, q, 0);
 	return true;
 }
 
 void drv_pipe_query_end(struct drv_pipe *pipe, struct drv_pipe_query *q)
 {
-	sample(pipe, q, 16);
+	sample(pipe, q, 1);
 	pipe->active_queries--;
 	if (q->type == DRV_QUERY_PRIMITIVES_GENERATED) {
 		pipe->prims_gen_queries--;
@@ -299,7 +323,7 @@ void drv_pipe_query_end(struct drv_pipe *pipe, struct drv_pipe_query *q)
 void drv_pipe_query_release(struct drv_pipe *pipe, struct drv_pipe_query *q, bool end_first)
 {
 	if (end_first) {
-		sample(pipe, q, 16);
+		sample(pipe, q, 1);
 		pipe->active_queries--;
 		if (q->type == DRV_QUERY_PRIMITIVES_GENERATED)
 			pipe->prims_gen_queries--;
@@ -319,6 +343,15 @@ uint64_t drv_pipe_query_result(struct drv_pipe *pipe, const struct drv_pipe_quer
 	uint64_t sum = 0;
 
 	drv_pipe_flush(pipe);
+	if (is_occlusion(q)) {
+		for (unsigned rb = 0; rb < OCCLUSION_MAX_RBS; rb++) {
+			uint64_t v[2];
+			memcpy(v, q->slots->map + 16 * rb, sizeof v);
+			if (v[0] >> 63 && v[1] >> 63)
+				sum += (v[1] & mask) - (v[0] & mask);
+		}
+		return q->type == DRV_QUERY_OCCLUSION_PREDICATE ? sum != 0 : sum;
+	}
 	for (unsigned s = first; s < first + n; s++) {
 		uint64_t v[4];
 		memcpy(v, q->slots->map + 32 * s, sizeof v);
@@ -358,9 +391,17 @@ void drv_pm4_emit_render_cond(struct drv_pipe *pipe, struct pm4_cs *cs)
 		return;
 	}
 	pipe->screen->predication_on = true;
+	sp.hint_nowait = !pipe->render_cond_wait;
+	if (is_occlusion(q)) {
+		/* ZPASS: "visible" is some sample passed; GL draws then */
+		sp.pred_op = V_PREDICATION_OP_ZPASS;
+		sp.draw_visible = !pipe->render_cond_invert;
+		sp.address = q->slots->va;
+		pm4_set_predication(cs, &sp);
+		return;
+	}
 	sp.pred_op = V_PREDICATION_OP_PRIMCOUNT;
 	sp.draw_visible = pipe->render_cond_invert;
-	sp.hint_nowait = !pipe->render_cond_wait;
 	n = streams_of(q, &first);
 	for (unsigned s = first; s < first + n; s++) {
 		sp.address = q->slots->va + 32 * s;

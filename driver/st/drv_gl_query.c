@@ -2,15 +2,17 @@
  * drv_gl_query.c - query objects (GL 4.6 chapter 4.2, ES 3.2 chapter 4.2)
  * for what the simulated GPU counts: GL_PRIMITIVES_GENERATED,
  * GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN, GL_TRANSFORM_FEEDBACK_OVERFLOW
- * and GL_TRANSFORM_FEEDBACK_STREAM_OVERFLOW, plain and indexed, with
- * results read by the CPU or written into a query buffer.  Occlusion and
- * timer queries need a rasterizer or a clock the model does not have:
- * they are reported as not modelled.
+ * and GL_TRANSFORM_FEEDBACK_STREAM_OVERFLOW, plain and indexed, and the
+ * occlusion queries (ZPASS_DONE: exact while nothing is rasterized, a GPU
+ * fault names a count the model cannot make), with results read by the
+ * CPU or written into a query buffer.  Timer and pipeline-statistics
+ * queries need a clock or counters the model does not have: they are
+ * reported as not modelled.
  *
  * The counting is the hardware layer's (drv_pipe.h drv_pipe_query_*:
  * SAMPLE_STREAMOUTSTATS slots per stream); this file keeps GL's query
  * objects, targets and errors, and maps the targets to its query types.
- * Conditional rendering (GL 4.6 §10.9) on the overflow queries is the
+ * Conditional rendering (GL 4.6 §10.9) on the overflow and occlusion queries is the
  * hardware layer's predication (drv_pipe_render_condition).
  */
 #include <string.h>
@@ -38,13 +40,17 @@ static int kind_of(GLenum target)
 	case GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN: return 1;
 	case GL_TRANSFORM_FEEDBACK_OVERFLOW: return 2;
 	case GL_TRANSFORM_FEEDBACK_STREAM_OVERFLOW: return 3;
+	case GL_SAMPLES_PASSED: return 4;
+	case GL_ANY_SAMPLES_PASSED: return 5;
+	case GL_ANY_SAMPLES_PASSED_CONSERVATIVE: return 6;
 	default: return -1;
 	}
 }
 
-static const enum drv_pipe_query_type types[4] = {
+static const enum drv_pipe_query_type types[7] = {
 	DRV_QUERY_PRIMITIVES_GENERATED, DRV_QUERY_PRIMITIVES_EMITTED, DRV_QUERY_SO_OVERFLOW_ANY,
-	DRV_QUERY_SO_OVERFLOW,
+	DRV_QUERY_SO_OVERFLOW, DRV_QUERY_OCCLUSION_COUNTER, DRV_QUERY_OCCLUSION_PREDICATE,
+	DRV_QUERY_OCCLUSION_PREDICATE,
 };
 
 static bool target_known(GLenum t)
@@ -170,8 +176,8 @@ static void begin(GLenum target, GLuint index, GLuint id)
 		return;
 	}
 	if (k < 0) {
-		drv_gl_unsupported(ctx, "occlusion, timer and pipeline-statistics queries (the model "
-				   "has no rasterizer or clock)");
+		drv_gl_unsupported(ctx, "timer and pipeline-statistics queries (the model has no clock "
+				   "or statistics counters)");
 		return;
 	}
 	if (!id || ctx->active_query[k][index] || !drv_names_known(&ctx->queries, id)) {
@@ -214,8 +220,8 @@ static void end(GLenum target, GLuint index)
 		return;
 	}
 	if (k < 0) {
-		drv_gl_unsupported(ctx, "occlusion, timer and pipeline-statistics queries (the model "
-				   "has no rasterizer or clock)");
+		drv_gl_unsupported(ctx, "timer and pipeline-statistics queries (the model has no clock "
+				   "or statistics counters)");
 		return;
 	}
 	if (!(q = ctx->active_query[k][index])) {
@@ -433,7 +439,7 @@ void drv_gl_BeginConditionalRender(GLuint id, GLenum mode)
 		/* a name whose glBeginQuery the sim reported (occlusion,
 		 * timer): its kind is one the model does not count */
 		drv_gl_unsupported(ctx, "conditional rendering on a query the model does not count "
-				   "(occlusion: no rasterizer)");
+				   "(timer, pipeline statistics)");
 		return;
 	}
 	if (!q || !q->created) {
@@ -443,16 +449,9 @@ void drv_gl_BeginConditionalRender(GLuint id, GLenum mode)
 	/* §10.9: the query must be an occlusion or a transform feedback
 	 * overflow query, and not active */
 	switch (q->target) {
-	case GL_TRANSFORM_FEEDBACK_OVERFLOW:
-	case GL_TRANSFORM_FEEDBACK_STREAM_OVERFLOW:
-		break;
+	case GL_TRANSFORM_FEEDBACK_OVERFLOW: case GL_TRANSFORM_FEEDBACK_STREAM_OVERFLOW:
 	case GL_SAMPLES_PASSED: case GL_ANY_SAMPLES_PASSED: case GL_ANY_SAMPLES_PASSED_CONSERVATIVE:
-		if (!q->active) {
-			drv_gl_unsupported(ctx, "conditional rendering on an occlusion query (the model has "
-					   "no rasterizer to count samples)");
-			return;
-		}
-		/* fall through */
+		break;
 	default:
 		drv_gl_error(ctx, GL_INVALID_OPERATION);
 		return;

@@ -343,6 +343,54 @@ static void test_predication_primcount_draws_only_on_overflow(void)
 	CHECK(!ran);
 }
 
+/* Occlusion (ZPASS_DONE pairs, radeonsi's layout): with rasterizer discard
+ * nothing reaches the depth test, so the count is exactly 0 (valid bit set)
+ * and a ZPASS predicate ("draw if visible") skips the draw; once a draw was
+ * rasterized the model cannot count, and says so with a fault. */
+static void zpass_run(bool discard, uint64_t *begin, uint64_t *end, bool *ran, unsigned *faults)
+{
+	static const struct so_out outs[] = { { 0, 0, 1 } };
+	static const unsigned stride[4] = { 1, 0, 0, 0 };
+	struct so_setup s;
+	struct pm4_set_predication pred = { 0 };
+	struct gm_so_stats st;
+
+	so_setup(&s, outs, 1, stride, 256);
+	pm4_set_context_reg(&s.t.cs, REG_PA_CL_CLIP_CNTL, PA_CL_CLIP_CNTL_DX_RASTERIZATION_KILL(discard));
+	pm4_event_write_addr(&s.t.cs, V_ZPASS_DONE, 1, gm_bo_va(s.query));
+	tgpu_draw_auto(&s.t, V_DI_PT_TRILIST, 6, 1);
+	pm4_event_write_addr(&s.t.cs, V_ZPASS_DONE, 1, gm_bo_va(s.query) + 8);
+	pred.address = gm_bo_va(s.query);
+	pred.pred_op = V_PREDICATION_OP_ZPASS;
+	pred.draw_visible = true;
+	pm4_set_predication(&s.t.cs, &pred);
+	pm4_set_uconfig_reg_idx(&s.t.cs, REG_VGT_PRIMITIVE_TYPE, 1, V_DI_PT_POINTLIST);
+	pm4_emit(&s.t.cs, pm4_pkt3_header(PKT3_DRAW_INDEX_AUTO, 2, true));
+	pm4_emit(&s.t.cs, 1);
+	pm4_emit(&s.t.cs, VGT_DRAW_INITIATOR_SOURCE_SELECT(V_DI_SRC_SEL_AUTO_INDEX));
+	tgpu_submit(&s.t);
+	memcpy(begin, (const uint8_t *)gm_bo_map(s.query), 8);
+	memcpy(end, (const uint8_t *)gm_bo_map(s.query) + 8, 8);
+	gm_so_stats_get(s.t.gm, &st);
+	*ran = st.draws_skipped == 0;
+	*faults = gm_fault_count(s.t.gm);
+	tgpu_fini(&s.t);
+}
+
+static void test_zpass_counts_zero_without_rasterization_and_names_what_it_cannot_count(void)
+{
+	uint64_t b, e;
+	bool ran;
+	unsigned faults;
+
+	zpass_run(true, &b, &e, &ran, &faults);
+	CHECK(b == 1ull << 63 && e == 1ull << 63);
+	CHECK(!ran);                 /* no sample passed: "draw if visible" skips */
+	CHECK_EQ_INT(faults, 0);
+	zpass_run(false, &b, &e, &ran, &faults);
+	CHECK_EQ_INT(faults, 1);     /* the end sample after a rasterized draw */
+}
+
 /* GS: each input point emits two points on stream 0 (2*id, 2*id+1) and one
  * on stream 1 (id+100); the copy shader sends stream s to buffer s. */
 static void test_gs_two_streams(void)
@@ -479,6 +527,7 @@ int main(void)
 	XT_RUN(test_so_drawtf_uses_opaque_vertex_count);
 	XT_RUN(test_so_instancing);
 	XT_RUN(test_predication_primcount_draws_only_on_overflow);
+	XT_RUN(test_zpass_counts_zero_without_rasterization_and_names_what_it_cannot_count);
 	XT_RUN(test_gs_two_streams);
 	XT_TEST_MAIN_END();
 }
