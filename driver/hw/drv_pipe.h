@@ -339,8 +339,9 @@ void drv_pipe_query_release(struct drv_pipe *pipe, struct drv_pipe_query *q, boo
 
 /* Conditional rendering: the draws after this call are predicated on q's
  * last result (SET_PREDICATION, as radeonsi's si_emit_query_predication):
- * skipped unless it overflowed (the overflow types) or, with invert, unless
- * it did not; wait is the GL_QUERY_WAIT / BY_REGION_WAIT hint.  q (NULL:
+ * skipped unless it overflowed (the overflow types) or some sample passed
+ * (occlusion), or, with invert, unless not; wait is the GL_QUERY_WAIT /
+ * BY_REGION_WAIT hint.  q (NULL:
  * no predication) must stay alive and not be begun again until the next
  * call. */
 void drv_pipe_render_condition(struct drv_pipe *pipe, const struct drv_pipe_query *q, bool invert,
