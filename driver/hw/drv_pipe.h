@@ -304,6 +304,10 @@ void drv_pipe_so_begin(struct drv_pipe *pipe, struct drv_pipe_so *so,
 void drv_pipe_so_resume(struct drv_pipe *pipe, struct drv_pipe_so *so);
 /* Stops streamout (pause or end), saving how far each target was filled. */
 void drv_pipe_so_end(struct drv_pipe *pipe, struct drv_pipe_so *so);
+/* The vertices captured on `stream` by so's last begin / end, read back
+ * on the CPU (after submitting what is pending) from the filled-size slot,
+ * as the opaque draw counts them. */
+uint32_t drv_pipe_so_vertex_count(struct drv_pipe *pipe, struct drv_pipe_so *so, unsigned stream);
 /* Frees the slots of an object that goes. */
 void drv_pipe_so_release(struct drv_pipe *pipe, struct drv_pipe_so *so);
 

@@ -235,6 +235,22 @@ void drv_pm4_so_draw_opaque(struct drv_pipe *pipe, struct drv_pipe_so *x, unsign
 		      x->filled->va + 4 * b, REG_VGT_STRMOUT_DRAW_OPAQUE_BUFFER_FILLED_SIZE >> 2);
 }
 
+uint32_t drv_pipe_so_vertex_count(struct drv_pipe *pipe, struct drv_pipe_so *x, unsigned stream)
+{
+	uint32_t filled;
+	unsigned b;
+
+	for (b = 0; b < DRV_MAX_TF_BUFFERS; b++)
+		if ((x->hw_mask >> b & 1) && x->stream_of_buffer[b] == stream)
+			break;
+	if (b == DRV_MAX_TF_BUFFERS || !x->stride_dw[b] || !x->filled_valid)
+		return 0;
+	drv_pipe_flush(pipe);
+	memcpy(&filled, x->filled->map + 4 * b, 4);
+	/* what the VGT computes for the opaque draw (gm_cp.c, §6.6) */
+	return filled > x->hw_offset_dw[b] ? (filled - x->hw_offset_dw[b]) / x->stride_dw[b] : 0;
+}
+
 /* ---- queries ------------------------------------------------------------------- */
 
 static uint32_t stats_event(unsigned stream)

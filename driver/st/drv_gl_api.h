@@ -344,6 +344,7 @@ DRV_GL(void, DrawElementsInstancedBaseVertexBaseInstance, (GLenum mode, GLsizei 
 DRV_GL(void, DrawRangeElements, (GLenum mode, GLuint start, GLuint end, GLsizei count, GLenum type, const void *indices))
 DRV_GL(void, DrawRangeElementsBaseVertex, (GLenum mode, GLuint start, GLuint end, GLsizei count, GLenum type, const void *indices, GLint basevertex))
 DRV_GL(void, MultiDrawArrays, (GLenum mode, const GLint *first, const GLsizei *count, GLsizei drawcount))
+DRV_GL(void, MultiDrawElements, (GLenum mode, const GLsizei *count, GLenum type, const void *const *indices, GLsizei drawcount))
 DRV_GL(void, MultiDrawElementsBaseVertex, (GLenum mode, const GLsizei *count, GLenum type, const void *const *indices, GLsizei drawcount, const GLint *basevertex))
 DRV_GL(void, DrawArraysIndirect, (GLenum mode, const void *indirect))
 DRV_GL(void, DrawElementsIndirect, (GLenum mode, GLenum type, const void *indirect))

@@ -425,7 +425,50 @@ void drv_gl_MultiDrawElementsBaseVertex(GLenum mode, const GLsizei *count, GLenu
 		draw_elements(mode, count[i], type, indices[i], 1, basevertex ? basevertex[i] : 0, 0);
 }
 
+void drv_gl_MultiDrawElements(GLenum mode, const GLsizei *count, GLenum type, const void *const *indices,
+			      GLsizei drawcount)
+{
+	drv_gl_MultiDrawElementsBaseVertex(mode, count, type, indices, drawcount, NULL);
+}
+
 /* ---- indirect ---------------------------------------------------------------------- */
+
+/*
+ * An indirect draw whose vertex arrays are uploaded (client memory, or a
+ * format converted on upload) needs the vertex range of each command,
+ * which only the command knows: read the commands on the CPU after a
+ * flush and draw each as the direct draw GL defines it to be (GL 4.6
+ * §10.4: DrawArraysIndirect is DrawArraysInstancedBaseInstance with the
+ * command's count, instanceCount, first and baseInstance;
+ * DrawElementsIndirect is DrawElementsInstancedBaseVertexBaseInstance
+ * with firstIndex * the index size as the offset into the element
+ * buffer).  This is what Mesa's u_vbuf does for drivers whose vertex
+ * buffers it translates.
+ */
+static void unroll_indirect(struct drv_context *ctx, GLenum mode, GLenum type, struct drv_buffer *ib,
+			    uint64_t off, GLsizei drawcount, uint32_t stride, bool indexed)
+{
+	unsigned isz = index_size(type);
+
+	if (indexed && (!isz || !ctx->vao->element_buffer)) {
+		drv_gl_error(ctx, isz ? GL_INVALID_OPERATION : GL_INVALID_ENUM);
+		return;
+	}
+	if (!drv_gl_buffer_storage(ctx, ib))
+		return;
+	drv_gl_flush(ctx);
+	for (GLsizei i = 0; i < drawcount; i++) {
+		uint32_t c[5];
+		memcpy(c, drv_pipe_buffer_map(&ib->store) + off + (uint64_t)i * stride, indexed ? 20 : 16);
+		if (c[0] > INT32_MAX || c[1] > INT32_MAX)
+			continue;   /* more than the model draws: nothing GL could show either */
+		if (indexed)
+			draw_elements(mode, (GLsizei)c[0], type, (const void *)(uintptr_t)((uint64_t)c[2] * isz),
+				      (GLsizei)c[1], (GLint)c[3], c[4]);
+		else
+			draw_arrays(mode, (GLint)c[2], (GLsizei)c[0], (GLsizei)c[1], c[3]);
+	}
+}
 
 static void draw_indirect(GLenum mode, GLenum type, const void *indirect, GLsizei drawcount,
 			  GLsizei stride, bool indexed)
@@ -449,8 +492,7 @@ static void draw_indirect(GLenum mode, GLenum type, const void *indirect, GLsize
 	if (!validate(ctx, mode, 0, 0))
 		return;
 	if (needs_index_range(ctx)) {
-		drv_gl_unsupported(ctx, "indirect draws from vertex arrays in client memory or in formats "
-				   "converted on upload (GL_FIXED, normalized 32-bit, doubles, 10F_11F_11F)");
+		unroll_indirect(ctx, mode, type, ib, off, drawcount, stride ? (uint32_t)stride : cmd, indexed);
 		return;
 	}
 	if (indexed) {
@@ -560,8 +602,13 @@ static void draw_tf(GLenum mode, GLuint id, GLuint stream, GLsizei instances)
 	if (!validate(ctx, mode, 0, instances) || !instances)
 		return;
 	if (needs_index_range(ctx)) {
-		drv_gl_unsupported(ctx, "glDrawTransformFeedback from vertex arrays in client memory or "
-				   "in formats converted on upload");
+		/* Uploaded arrays need the vertex range: read the captured count
+		 * back and draw what GL defines the call to be (GL 4.6 core §13.2.3:
+		 * DrawArraysInstanced with first 0 and that count), as Mesa's
+		 * u_vbuf reads indirect parameters for the arrays it uploads. */
+		uint32_t n = drv_pipe_so_vertex_count(ctx->pipe, &x->so, stream);
+		if (n && n <= INT32_MAX)
+			draw_arrays(mode, 0, (GLsizei)n, instances, 0);
 		return;
 	}
 	d.prim = prim_of(mode);
