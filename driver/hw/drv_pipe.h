@@ -184,7 +184,8 @@ struct drv_pipe_vertex_input {
 	bool bgra;                       /* components in BGRA order (4 components) */
 	bool normalized;                 /* fixed point to [0, 1] / [-1, 1] */
 	bool integer;                    /* integers stay integers */
-	bool doubles;                    /* 64-bit shader inputs */
+	bool doubles;                    /* 64-bit shader inputs (glVertexAttribLPointer):
+					  * fetched raw, at most 2 components per location */
 	uint32_t relative_offset;        /* bytes from the binding's start to the first element */
 	/* the array's memory: a buffer, or else client memory */
 	struct drv_pipe_buffer *buffer;

@@ -265,8 +265,19 @@ static bool vertex_format(const struct drv_pipe_vertex_input *a, uint32_t *dfmt,
 	for (unsigned i = 0; i < 4; i++)
 		sel[i] = i < n ? sel_xyzw[i] : (i == 3 ? V_SQ_SEL_1 : V_SQ_SEL_0);
 	if (a->doubles) {
-		*why = "double-precision vertex shader inputs (glVertexAttribLPointer)";
-		return false;
+		/* 64-bit inputs: raw dwords, two per component, as radeonsi
+		 * fetches them; the state tracker puts at most two components
+		 * at one location (drv_pipe_vertex_input.doubles) */
+		if (n > 2) {
+			*why = "a 64-bit vertex input of more than two components at one location";
+			return false;
+		}
+		for (unsigned i = 0; i < 4; i++)
+			sel[i] = i < 2 * n ? sel_xyzw[i] : (i == 3 ? V_SQ_SEL_1 : V_SQ_SEL_0);
+		*dfmt = f32[2 * n];
+		*nfmt = V_BUF_NUM_FORMAT_UINT;
+		*bytes = 8 * n;
+		return true;
 	}
 	if (drv_pipe_vertex_translated(a)) {
 		/* converted to 32-bit floats on upload (translate_attrib) */

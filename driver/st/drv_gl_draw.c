@@ -258,6 +258,41 @@ static void draw_state(struct drv_context *ctx, struct drv_program_obj *p,
 	}
 	for (unsigned loc = 0; loc < DRV_MAX_ATTRIBS; loc++)
 		drv_gl_vertex_input(ctx, prog, loc, &s->vertex[loc]);
+	/* A dvec3 / dvec4 input consumes two locations (GL 4.6 §11.1.1):
+	 * its first two components come from the attribute's location, the
+	 * others from the next, 16 bytes further on, as Mesa's state tracker
+	 * splits 64-bit attributes into two vertex elements. */
+	for (unsigned loc = 0; loc + 1 < DRV_MAX_ATTRIBS; loc++) {
+		struct drv_pipe_vertex_input *a = &s->vertex[loc];
+		if (!a->enabled || !a->doubles || a->components <= 2)
+			continue;
+		s->vertex[loc + 1] = *a;
+		s->vertex[loc + 1].relative_offset += 16;
+		s->vertex[loc + 1].components -= 2;
+		a->components = 2;
+		loc++;
+	}
+}
+
+/* A 64-bit input the program reads from the current value (no array):
+ * the generic-attribute state holds 32-bit values only. */
+static bool doubles_without_array(const struct drv_program *prog, const struct drv_pipe_draw_state *s)
+{
+	for (unsigned k = 0; k < prog->n_attribs; k++) {
+		switch (prog->attribs[k].type) {
+		case GL_DOUBLE: case GL_DOUBLE_VEC2: case GL_DOUBLE_VEC3: case GL_DOUBLE_VEC4:
+		case GL_DOUBLE_MAT2: case GL_DOUBLE_MAT3: case GL_DOUBLE_MAT4:
+		case GL_DOUBLE_MAT2x3: case GL_DOUBLE_MAT2x4: case GL_DOUBLE_MAT3x2:
+		case GL_DOUBLE_MAT3x4: case GL_DOUBLE_MAT4x2: case GL_DOUBLE_MAT4x3:
+			if (prog->attribs[k].location < DRV_MAX_ATTRIBS &&
+			    !s->vertex[prog->attribs[k].location].enabled)
+				return true;
+			break;
+		default:
+			break;
+		}
+	}
+	return false;
 }
 
 /*
@@ -277,6 +312,11 @@ static bool run(struct drv_context *ctx, const struct drv_pipe_draw *d)
 	ctx->state_call = true;
 	ctx->last_draw_program = p->name;
 	draw_state(ctx, p, &s);
+	if (doubles_without_array(p->prog, &s)) {
+		drv_gl_unsupported(ctx, "a 64-bit vertex input fed by its current value (glVertexAttribL*), "
+				   "not an array");
+		return false;
+	}
 	if (!drv_pipe_draw_reserve(ctx->pipe, &s, d))
 		return false;
 	if (p->prog->n_builtins) {

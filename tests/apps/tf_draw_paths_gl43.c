@@ -9,6 +9,8 @@
  *   1  glDrawArraysIndirect        {count 4, instances 2, first 1, base instance 0}
  *   2  glDrawElementsIndirect      {count 3, instances 1, firstIndex 2, baseVertex 1}
  *   3  glDrawTransformFeedback     the vertex count draw 1's TF object captured
+ *   4  glDrawArrays                a dvec3 input through glVertexAttribLPointer
+ *                                  (it consumes two locations, GL 4.6 §11.1.1)
  *
  * GL 4.6 §10.4 defines each indirect draw as the direct draw with the
  * command's values, and §13.2.3 glDrawTransformFeedback as glDrawArrays with
@@ -48,6 +50,16 @@ static const char vs[] =
  * glDrawTransformFeedback, so only equal strides give GL's count there. */
 static const char *const varyings[] = { "v", "gl_SkipComponents4" };
 
+static const char vs_double[] =
+	"#version 430 core\n"
+	"layout(location = 1) in dvec3 d;\n"
+	"out vec4 v;\n"
+	"void main()\n"
+	"{\n"
+	"	v = vec4(vec3(d * 2.0lf), 7.0);\n"
+	"	gl_Position = v;\n"
+	"}\n";
+
 /* Attribute k of vertex i: (i, -i / 4, i / 4, 1), stored as doubles. */
 static float attr(unsigned i, unsigned k)
 {
@@ -65,7 +77,7 @@ static void want_vertex(float *out, unsigned vid, unsigned inst, unsigned draw)
 }
 
 struct state {
-	GLuint prog, vao, vbuf, ebuf, ibuf, tfo[3], tfbuf[3];
+	GLuint prog, prog_d, vao, vbuf, ebuf, ibuf, tfo[4], tfbuf[4];
 	GLint u_draw;
 };
 
@@ -84,6 +96,9 @@ static bool setup(struct state *s)
 	if (!s->prog)
 		return false;
 	s->u_draw = glGetUniformLocation(s->prog, "u_draw");
+	s->prog_d = app_gl_program(vs_double, NULL, NULL, varyings, 2, GL_INTERLEAVED_ATTRIBS);
+	if (!s->prog_d)
+		return false;
 	glGenVertexArrays(1, &s->vao);
 	glBindVertexArray(s->vao);
 	glGenBuffers(1, &s->vbuf);
@@ -91,21 +106,22 @@ static bool setup(struct state *s)
 	glBufferData(GL_ARRAY_BUFFER, sizeof attrs, attrs, GL_STATIC_DRAW);
 	glVertexAttribPointer(0, 4, GL_DOUBLE, GL_FALSE, 32, (const void *)0);
 	glEnableVertexAttribArray(0);
+	glVertexAttribLPointer(1, 3, GL_DOUBLE, 32, (const void *)0);
+	glEnableVertexAttribArray(1);
 	glGenBuffers(1, &s->ebuf);
 	glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, s->ebuf);
 	glBufferData(GL_ELEMENT_ARRAY_BUFFER, sizeof idx, idx, GL_STATIC_DRAW);
 	glGenBuffers(1, &s->ibuf);
 	glBindBuffer(GL_DRAW_INDIRECT_BUFFER, s->ibuf);
 	glBufferData(GL_DRAW_INDIRECT_BUFFER, sizeof cmds, cmds, GL_STATIC_DRAW);
-	glGenTransformFeedbacks(3, s->tfo);
-	glGenBuffers(3, s->tfbuf);
-	for (unsigned d = 0; d < 3; d++) {
+	glGenTransformFeedbacks(4, s->tfo);
+	glGenBuffers(4, s->tfbuf);
+	for (unsigned d = 0; d < 4; d++) {
 		glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, s->tfo[d]);
 		if (!app_gl_buffer_sentinel(s->tfbuf[d], CAPACITY * 32))
 			return false;
 		glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, s->tfbuf[d]);
 	}
-	glUseProgram(s->prog);
 	glEnable(GL_RASTERIZER_DISCARD);
 	return !app_gl_failed("setup");
 }
@@ -113,12 +129,15 @@ static bool setup(struct state *s)
 static void capture(struct state *s, unsigned d)
 {
 	glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, s->tfo[d]);
-	glUniform1f(s->u_draw, (float)(d + 1));
+	glUseProgram(d == 3 ? s->prog_d : s->prog);
+	if (d != 3)
+		glUniform1f(s->u_draw, (float)(d + 1));
 	glBeginTransformFeedback(GL_POINTS);
 	switch (d) {
 	case 0: glDrawArraysIndirect(GL_POINTS, (const void *)0); break;
 	case 1: glDrawElementsIndirect(GL_POINTS, GL_UNSIGNED_SHORT, (const void *)16); break;
 	case 2: glDrawTransformFeedback(GL_POINTS, s->tfo[0]); break;
+	case 3: glDrawArrays(GL_POINTS, 0, 3); break;
 	}
 	glEndTransformFeedback();
 }
@@ -142,6 +161,11 @@ static unsigned reference(unsigned d, float *w)
 		for (unsigned v = 0; v < 8; v++)
 			want_vertex(w + 4 * n++, v, 0, 3);
 		break;
+	case 3:
+		for (unsigned v = 0; v < 3; v++, n++)
+			for (unsigned k = 0; k < 4; k++)
+				w[4 * n + k] = k < 3 ? 2.0f * attr(v, k) : 7.0f;
+		break;
 	}
 	return n;
 }
@@ -152,11 +176,11 @@ static int run(const struct app_opts *opts, struct app_check *c)
 
 	if (!setup(&s))
 		return APP_EXIT_SETUP;
-	for (unsigned d = 0; d < 3; d++)
+	for (unsigned d = 0; d < 4; d++)
 		capture(&s, d);
 	if (app_gl_failed("draws"))
 		return APP_EXIT_SETUP;
-	for (unsigned d = 0; d < 3; d++) {
+	for (unsigned d = 0; d < 4; d++) {
 		uint32_t got[CAPACITY * 8], want[CAPACITY * 8];
 		float w[CAPACITY * 4];
 		unsigned n = reference(d, w);
