@@ -489,17 +489,23 @@ static void unroll_indirect(struct drv_context *ctx, GLenum mode, GLenum type, s
 			    uint64_t off, GLsizei drawcount, uint32_t stride, bool indexed)
 {
 	unsigned isz = index_size(type);
+	const uint8_t *base;
 
 	if (indexed && (!isz || !ctx->vao->element_buffer)) {
 		drv_gl_error(ctx, isz ? GL_INVALID_OPERATION : GL_INVALID_ENUM);
 		return;
 	}
-	if (!drv_gl_buffer_storage(ctx, ib))
-		return;
-	drv_gl_flush(ctx);
+	if (ib) {
+		if (!drv_gl_buffer_storage(ctx, ib))
+			return;
+		drv_gl_flush(ctx);
+		base = drv_pipe_buffer_map(&ib->store) + off;
+	} else {
+		base = (const uint8_t *)(uintptr_t)off;   /* client memory */
+	}
 	for (GLsizei i = 0; i < drawcount; i++) {
 		uint32_t c[5];
-		memcpy(c, drv_pipe_buffer_map(&ib->store) + off + (uint64_t)i * stride, indexed ? 20 : 16);
+		memcpy(c, base + (uint64_t)i * stride, indexed ? 20 : 16);
 		if (c[0] > INT32_MAX || c[1] > INT32_MAX)
 			continue;   /* more than the model draws: nothing GL could show either */
 		if (indexed)
@@ -521,6 +527,16 @@ static void draw_indirect(GLenum mode, GLenum type, const void *indirect, GLsize
 
 	if (drawcount < 0 || (stride && stride % 4)) {
 		drv_gl_error(ctx, GL_INVALID_VALUE);
+		return;
+	}
+	/* Compatibility contexts take the commands from client memory when no
+	 * buffer is bound to GL_DRAW_INDIRECT_BUFFER (GL 4.6 compat §10.4);
+	 * core and ES make that an INVALID_OPERATION.  The commands are then
+	 * the CPU's to read, as for uploaded vertex arrays. */
+	if (!ib && !ctx->core && !ctx->gles && indirect) {
+		if (validate(ctx, mode, 0, 0))
+			unroll_indirect(ctx, mode, type, NULL, off, drawcount, stride ? (uint32_t)stride : cmd,
+					indexed);
 		return;
 	}
 	if (!ib || off % 4 ||
