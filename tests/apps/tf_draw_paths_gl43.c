@@ -45,7 +45,7 @@ static const char vs[] =
 	"}\n";
 
 /* gl_SkipComponents4 makes the TF stride 32 bytes, the stride of the
- * double attribute: Mesa 22's draw module (llvmpipe) divides the captured
+ * double attribute: llvmpipe (Mesa 22.3) was seen to divide the captured
  * bytes by the vertex buffer's stride instead of the TF stride for
  * glDrawTransformFeedback, so only equal strides give GL's count there. */
 static const char *const varyings[] = { "v", "gl_SkipComponents4" };
