@@ -11,6 +11,12 @@
  *   3  glDrawTransformFeedback     the vertex count draw 1's TF object captured
  *   4  glDrawArrays                a dvec3 input through glVertexAttribLPointer
  *                                  (it consumes two locations, GL 4.6 §11.1.1)
+ *   5  glDrawArrays                under glBeginConditionalRender(GL_QUERY_WAIT_INVERTED)
+ *                                  on a GL_SAMPLES_PASSED query around draw 4:
+ *                                  rasterizer discard let no sample pass
+ *                                  (result 0), so it draws
+ *   6  glDrawArrays                the same with GL_QUERY_WAIT: discarded (§10.9),
+ *                                  its buffer keeps the sentinel
  *
  * GL 4.6 §10.4 defines each indirect draw as the direct draw with the
  * command's values, and §13.2.3 glDrawTransformFeedback as glDrawArrays with
@@ -77,7 +83,7 @@ static void want_vertex(float *out, unsigned vid, unsigned inst, unsigned draw)
 }
 
 struct state {
-	GLuint prog, prog_d, vao, vbuf, ebuf, ibuf, tfo[4], tfbuf[4];
+	GLuint prog, prog_d, vao, vbuf, ebuf, ibuf, tfo[6], tfbuf[6], occlusion;
 	GLint u_draw;
 };
 
@@ -114,9 +120,10 @@ static bool setup(struct state *s)
 	glGenBuffers(1, &s->ibuf);
 	glBindBuffer(GL_DRAW_INDIRECT_BUFFER, s->ibuf);
 	glBufferData(GL_DRAW_INDIRECT_BUFFER, sizeof cmds, cmds, GL_STATIC_DRAW);
-	glGenTransformFeedbacks(4, s->tfo);
-	glGenBuffers(4, s->tfbuf);
-	for (unsigned d = 0; d < 4; d++) {
+	glGenTransformFeedbacks(6, s->tfo);
+	glGenBuffers(6, s->tfbuf);
+	glGenQueries(1, &s->occlusion);
+	for (unsigned d = 0; d < 6; d++) {
 		glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, s->tfo[d]);
 		if (!app_gl_buffer_sentinel(s->tfbuf[d], CAPACITY * 32))
 			return false;
@@ -132,14 +139,23 @@ static void capture(struct state *s, unsigned d)
 	glUseProgram(d == 3 ? s->prog_d : s->prog);
 	if (d != 3)
 		glUniform1f(s->u_draw, (float)(d + 1));
+	if (d == 3)
+		glBeginQuery(GL_SAMPLES_PASSED, s->occlusion);
+	if (d >= 4)
+		glBeginConditionalRender(s->occlusion, d == 4 ? GL_QUERY_WAIT_INVERTED : GL_QUERY_WAIT);
 	glBeginTransformFeedback(GL_POINTS);
 	switch (d) {
 	case 0: glDrawArraysIndirect(GL_POINTS, (const void *)0); break;
 	case 1: glDrawElementsIndirect(GL_POINTS, GL_UNSIGNED_SHORT, (const void *)16); break;
 	case 2: glDrawTransformFeedback(GL_POINTS, s->tfo[0]); break;
 	case 3: glDrawArrays(GL_POINTS, 0, 3); break;
+	default: glDrawArrays(GL_POINTS, 2, 2); break;
 	}
 	glEndTransformFeedback();
+	if (d == 3)
+		glEndQuery(GL_SAMPLES_PASSED);
+	if (d >= 4)
+		glEndConditionalRender();
 }
 
 /* The records draw d writes, in order; returns how many. */
@@ -166,6 +182,10 @@ static unsigned reference(unsigned d, float *w)
 			for (unsigned k = 0; k < 4; k++)
 				w[4 * n + k] = k < 3 ? 2.0f * attr(v, k) : 7.0f;
 		break;
+	case 4:
+		for (unsigned v = 2; v < 4; v++)
+			want_vertex(w + 4 * n++, v, 0, 5);
+		break;
 	}
 	return n;
 }
@@ -176,11 +196,15 @@ static int run(const struct app_opts *opts, struct app_check *c)
 
 	if (!setup(&s))
 		return APP_EXIT_SETUP;
-	for (unsigned d = 0; d < 4; d++)
+	GLuint samples = 1;
+
+	for (unsigned d = 0; d < 6; d++)
 		capture(&s, d);
+	glGetQueryObjectuiv(s.occlusion, GL_QUERY_RESULT, &samples);
 	if (app_gl_failed("draws"))
 		return APP_EXIT_SETUP;
-	for (unsigned d = 0; d < 4; d++) {
+	app_check_count(c, "samples passed with rasterizer discard", samples, 0);
+	for (unsigned d = 0; d < 6; d++) {
 		uint32_t got[CAPACITY * 8], want[CAPACITY * 8];
 		float w[CAPACITY * 4];
 		unsigned n = reference(d, w);
