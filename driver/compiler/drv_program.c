@@ -423,6 +423,7 @@ enum xt_rc drv_program_create(const struct drv_program_desc *desc, struct drv_pr
 		if (!b->spv[s].words)
 			continue;
 		rc = drv_smodule_parse(&b->mod[s], b->spv[s].words, b->spv[s].n_words, &perr);
+		b->mod[s].match_by_location = desc->spirv[s] != NULL;
 		b->parsed[s] = rc == XT_OK;
 		if (rc == XT_ERR_NOMEM)
 			goto fail;

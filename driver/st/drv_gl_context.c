@@ -92,6 +92,8 @@ static bool names_grow(struct drv_names *t)
 
 void drv_names_fini(struct drv_names *t)
 {
+	for (uint32_t i = 0; i < t->cap; i++)
+		xt_free(t->slots[i].label);
 	xt_free(t->slots);
 	memset(t, 0, sizeof *t);
 }
@@ -143,6 +145,7 @@ void drv_names_remove(struct drv_names *t, uint32_t name)
 		return;
 	/* Backward-shift deletion keeps the probe chains intact. */
 	uint32_t i = slot_of(t, name), j = i;
+	xt_free(t->slots[i].label);
 	t->slots[i] = (struct drv_name_slot){ 0 };
 	t->count--;
 	for (;;) {
@@ -156,6 +159,24 @@ void drv_names_remove(struct drv_names *t, uint32_t name)
 			i = j;
 		}
 	}
+}
+
+const char *drv_names_label(const struct drv_names *t, uint32_t name)
+{
+	if (!drv_names_known(t, name))
+		return NULL;
+	return t->slots[slot_of(t, name)].label;
+}
+
+void drv_names_set_label(struct drv_names *t, uint32_t name, char *label)
+{
+	if (!drv_names_known(t, name)) {
+		xt_free(label);
+		return;
+	}
+	struct drv_name_slot *s = &t->slots[slot_of(t, name)];
+	xt_free(s->label);
+	s->label = label;
 }
 
 void drv_names_each(struct drv_names *t, void (*fn)(void *obj, void *user), void *user)
@@ -325,6 +346,9 @@ void drv_context_destroy(struct drv_context *ctx)
 		drv_names_each(&ctx->shared->shaders, free_shader_or_program, ctx);
 		drv_names_fini(&ctx->shared->buffers);
 		drv_names_fini(&ctx->shared->shaders);
+		drv_names_fini(&ctx->shared->samplers);
+		drv_names_fini(&ctx->shared->syncs);
+		drv_names_fini(&ctx->shared->lists);
 		xt_free(ctx->shared);
 	}
 	ctx->screen->contexts--;
@@ -600,7 +624,9 @@ GLsync drv_gl_FenceSync(GLenum condition, GLbitfield flags)
 	}
 	drv_gl_flush(ctx);
 	/* Handles are counters, not pointers (determinism); never dereferenced. */
-	return (GLsync)(uintptr_t)(0x5000 + ++ctx->shared->sync_next);
+	if (!drv_gl_sync_create(ctx, (uint32_t)++ctx->shared->sync_next))
+		return NULL;
+	return (GLsync)(uintptr_t)(0x5000 + ctx->shared->sync_next);
 }
 
 GLenum drv_gl_ClientWaitSync(GLsync sync, GLbitfield flags, GLuint64 timeout)
@@ -623,13 +649,13 @@ void drv_gl_WaitSync(GLsync sync, GLbitfield flags, GLuint64 timeout)
 void drv_gl_DeleteSync(GLsync sync)
 {
 	DRV_CTX(ctx);
-	(void)ctx;
+	drv_gl_sync_delete(ctx, sync);
 }
 
 GLboolean drv_gl_IsSync(GLsync sync)
 {
 	DRV_CTX_RET(ctx, GL_FALSE);
-	return sync != NULL;
+	return drv_gl_sync_exists(ctx, sync);
 }
 
 /* ---- rendering state the model does not rasterize with ------------------------------- */
@@ -776,8 +802,26 @@ void drv_gl_BlitFramebuffer(GLint sx0, GLint sy0, GLint sx1, GLint sy1, GLint dx
 }
 void drv_gl_PixelStorei(GLenum pname, GLint param) {}
 void drv_gl_Hint(GLenum target, GLenum mode) {}
-void drv_gl_ProvokingVertex(GLenum mode) {}
 void drv_gl_ClampColor(GLenum target, GLenum clamp) {}
+
+/* GL 4.6 compat §13.6 (Flatshading, table 13.3) and ARB_provoking_vertex:
+ * the convention picks each primitive's provoking vertex, and with it the
+ * order in which transform feedback records (§13.3) and a geometry shader
+ * receives the vertices of strips, fans, quads and polygons
+ * (gpu_model/gm_vgt_prim.c says how). */
+void drv_gl_ProvokingVertex(GLenum mode)
+{
+	struct drv_context *ctx = drv_gl_current();
+
+	if (!ctx)
+		return;
+	if (mode != GL_FIRST_VERTEX_CONVENTION && mode != GL_LAST_VERTEX_CONVENTION) {
+		drv_gl_error(ctx, GL_INVALID_ENUM);
+		return;
+	}
+	ctx->provoking_first = mode == GL_FIRST_VERTEX_CONVENTION;
+	drv_pipe_set_provoking_vertex(ctx->pipe, ctx->provoking_first);
+}
 void drv_gl_MemoryBarrier(GLbitfield barriers) {}
 void drv_gl_TextureBarrier(void) {}
 
@@ -797,17 +841,5 @@ void drv_gl_ReadPixels(GLint x, GLint y, GLsizei w, GLsizei h, GLenum format, GL
 {
 	DRV_CTX(ctx);
 	drv_gl_unsupported(ctx, "reading pixels: the simulated GPU does not rasterize");
-}
-
-void drv_gl_BeginConditionalRender(GLuint id, GLenum mode)
-{
-	DRV_CTX(ctx);
-	drv_gl_unsupported(ctx, "conditional rendering (SET_PREDICATION) is not modelled yet");
-}
-
-void drv_gl_EndConditionalRender(void)
-{
-	DRV_CTX(ctx);
-	drv_gl_unsupported(ctx, "conditional rendering (SET_PREDICATION) is not modelled yet");
 }
 

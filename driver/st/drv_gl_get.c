@@ -50,6 +50,14 @@ static unsigned get(struct drv_context *ctx, GLenum pname, double *v)
 	case GL_TRANSFORM_FEEDBACK_BUFFER_ACTIVE: v[0] = ctx->xfb->active; return 1;
 	case GL_TRANSFORM_FEEDBACK_BUFFER_PAUSED: v[0] = ctx->xfb->paused; return 1;
 	case GL_RASTERIZER_DISCARD: v[0] = ctx->rasterizer_discard; return 1;
+	case GL_MAX_LABEL_LENGTH: v[0] = drv_gl_max_label_length(); return 1;
+	case GL_SAMPLER_BINDING: v[0] = (GLint)ctx->sampler_binding[ctx->fb.active_unit % DRV_MAX_TEXTURE_UNITS]; return 1;
+	case GL_PROVOKING_VERTEX:
+		v[0] = ctx->provoking_first ? GL_FIRST_VERTEX_CONVENTION : GL_LAST_VERTEX_CONVENTION;
+		return 1;
+	/* Quads and quad strips follow the convention, as radeonsi reports
+	 * (PIPE_CAP_QUADS_FOLLOW_PROVOKING_VERTEX_CONVENTION = 1). */
+	case GL_QUADS_FOLLOW_PROVOKING_VERTEX_CONVENTION: v[0] = GL_TRUE; return 1;
 	case GL_PRIMITIVE_RESTART: v[0] = ctx->primitive_restart; return 1;
 	case GL_PRIMITIVE_RESTART_FIXED_INDEX: v[0] = ctx->primitive_restart_fixed; return 1;
 	case GL_PRIMITIVE_RESTART_INDEX: v[0] = ctx->restart_index; return 1;
