@@ -104,6 +104,7 @@ enum cap_hook {
 	CAP_HOOK_VERTEX_ATTRIB_DIVISOR,
 	CAP_HOOK_DRAW,
 	/* Capture only (specs/gl_annotations.py CAPTURE_HOOKS): */
+	CAP_HOOK_SURFACE,            /* a surface was created: config and size */
 	CAP_HOOK_PROGRAM,            /* a program's TF layout may change */
 	CAP_HOOK_TF_TARGET_BINDING,  /* TF bindings may change (arg 0: target) */
 	CAP_HOOK_TF_STATE,           /* TF bindings or TF's program may change */

@@ -98,6 +98,17 @@ void cap_memwrite(struct cap_thread *t, uint64_t seq, const void *addr,
 void cap_property(struct cap_thread *t, uint64_t seq, const char *key,
 		  const char *value, size_t value_len);
 
+/* cap_surface.c */
+enum cap_config_kind { CAP_CONFIG_EGL, CAP_CONFIG_GLX_FB, CAP_CONFIG_GLX_VISUAL };
+/* CONTEXT "config": the attributes of `config` (an EGLConfig, GLXFBConfig
+ * or glXCreateContext's XVisualInfo *) of display `dpy`, asked from the
+ * driver, attached to call `seq`.  Nothing for a zero config. */
+void cap_surface_config(struct cap_thread *t, uint64_t seq, uint64_t dpy, uint64_t config,
+			enum cap_config_kind kind);
+/* After a call with a CAP_HOOK_SURFACE hook: CONTEXT "config" and
+ * "surface" (the new surface's config and size). */
+void cap_surface_post(struct cap_thread *t, struct cap_call *c);
+
 /* cap_context.c */
 /* After a call with a CAP_HOOK_PROGRAM / TF_STATE hook, or a
  * TF_TARGET_BINDING one that concerns TF (or was not recorded): what

@@ -349,6 +349,16 @@ for _f in ("glTransformFeedbackBufferBase", "glTransformFeedbackBufferRange",
            "glBufferStorageMemEXT", "glNamedBufferStorageMemEXT",
            "glBufferStorageExternalEXT", "glNamedBufferStorageExternalEXT"):
     CAPTURE_HOOKS[_f] = "TF_STATE"
+# SURFACE: a surface or GLX drawable was created; the capture records its
+# config's attributes and its size as the driver reports them (CONTEXT
+# "config" and "surface" events, docs/trace-format.md), which the replay
+# needs to create the same surface on another display.
+for _f in ("eglCreatePbufferSurface", "eglCreateWindowSurface",
+           "eglCreatePlatformWindowSurface", "eglCreatePlatformWindowSurfaceEXT",
+           "eglCreatePixmapSurface", "eglCreatePlatformPixmapSurface",
+           "eglCreatePlatformPixmapSurfaceEXT", "glXCreatePbuffer",
+           "glXCreateWindow", "glXCreatePixmap"):
+    CAPTURE_HOOKS[_f] = "SURFACE"
 
 # Buffer targets whose binding glGetIntegerv reports as <target>_BINDING
 # (glapi_buffer_binding_pname): what the capture and the replay ask to
