@@ -1,7 +1,7 @@
 /*
  * drv_gl_uniform.c - uniforms of the default block and uniform blocks
- * (GL 4.6 7.6, ES 3.2 7.6): locations, glUniform* / glUniformMatrix* with
- * the spec's type and count checks, glGetUniform*, active uniform and
+ * (GL 4.6 7.6, ES 3.2 7.6): locations, glUniform* / glUniformMatrix* and
+ * their glProgramUniform* forms with the spec's type and count checks, glGetUniform*, active uniform and
  * block queries, block bindings.
  *
  * A program's default-block uniforms live in a CPU copy of its constant
@@ -165,6 +165,71 @@ UNIFORM_M(2x4, 2, 4)
 UNIFORM_M(4x2, 4, 2)
 UNIFORM_M(3x4, 3, 4)
 UNIFORM_M(4x3, 4, 3)
+
+/*
+ * glProgramUniform* (GL 4.6 / ES 3.2 §7.6.1): the same writes into the
+ * named program instead of the current one; a name that is no program
+ * object fails as the spec says (INVALID_VALUE, or INVALID_OPERATION for
+ * a shader), an unlinked program as glUniform* does (INVALID_OPERATION).
+ */
+static struct drv_program_obj *named(struct drv_context *ctx, GLuint program)
+{
+	return drv_gl_program_lookup(ctx, program, "glProgramUniform");
+}
+
+#define PROGRAM_UNIFORM_V(suffix, ctype, base, n)                                            \
+	void drv_gl_ProgramUniform##n##suffix##v(GLuint program, GLint location, GLsizei count, \
+						 const ctype *value)                             \
+	{                                                                                     \
+		DRV_CTX(ctx);                                                                 \
+		struct drv_program_obj *p = named(ctx, program);                              \
+		if (p)                                                                        \
+			write(p, location, count, base, n, 1, false, value);                  \
+	}
+PROGRAM_UNIFORM_V(f, GLfloat, B_FLOAT, 1)
+PROGRAM_UNIFORM_V(f, GLfloat, B_FLOAT, 2)
+PROGRAM_UNIFORM_V(f, GLfloat, B_FLOAT, 3)
+PROGRAM_UNIFORM_V(f, GLfloat, B_FLOAT, 4)
+PROGRAM_UNIFORM_V(i, GLint, B_INT, 1)
+PROGRAM_UNIFORM_V(i, GLint, B_INT, 2)
+PROGRAM_UNIFORM_V(i, GLint, B_INT, 3)
+PROGRAM_UNIFORM_V(i, GLint, B_INT, 4)
+PROGRAM_UNIFORM_V(ui, GLuint, B_UINT, 1)
+PROGRAM_UNIFORM_V(ui, GLuint, B_UINT, 2)
+PROGRAM_UNIFORM_V(ui, GLuint, B_UINT, 3)
+PROGRAM_UNIFORM_V(ui, GLuint, B_UINT, 4)
+
+void drv_gl_ProgramUniform1f(GLuint p, GLint l, GLfloat a) { drv_gl_ProgramUniform1fv(p, l, 1, &a); }
+void drv_gl_ProgramUniform2f(GLuint p, GLint l, GLfloat a, GLfloat b) { GLfloat v[] = { a, b }; drv_gl_ProgramUniform2fv(p, l, 1, v); }
+void drv_gl_ProgramUniform3f(GLuint p, GLint l, GLfloat a, GLfloat b, GLfloat c) { GLfloat v[] = { a, b, c }; drv_gl_ProgramUniform3fv(p, l, 1, v); }
+void drv_gl_ProgramUniform4f(GLuint p, GLint l, GLfloat a, GLfloat b, GLfloat c, GLfloat d) { GLfloat v[] = { a, b, c, d }; drv_gl_ProgramUniform4fv(p, l, 1, v); }
+void drv_gl_ProgramUniform1i(GLuint p, GLint l, GLint a) { drv_gl_ProgramUniform1iv(p, l, 1, &a); }
+void drv_gl_ProgramUniform2i(GLuint p, GLint l, GLint a, GLint b) { GLint v[] = { a, b }; drv_gl_ProgramUniform2iv(p, l, 1, v); }
+void drv_gl_ProgramUniform3i(GLuint p, GLint l, GLint a, GLint b, GLint c) { GLint v[] = { a, b, c }; drv_gl_ProgramUniform3iv(p, l, 1, v); }
+void drv_gl_ProgramUniform4i(GLuint p, GLint l, GLint a, GLint b, GLint c, GLint d) { GLint v[] = { a, b, c, d }; drv_gl_ProgramUniform4iv(p, l, 1, v); }
+void drv_gl_ProgramUniform1ui(GLuint p, GLint l, GLuint a) { drv_gl_ProgramUniform1uiv(p, l, 1, &a); }
+void drv_gl_ProgramUniform2ui(GLuint p, GLint l, GLuint a, GLuint b) { GLuint v[] = { a, b }; drv_gl_ProgramUniform2uiv(p, l, 1, v); }
+void drv_gl_ProgramUniform3ui(GLuint p, GLint l, GLuint a, GLuint b, GLuint c) { GLuint v[] = { a, b, c }; drv_gl_ProgramUniform3uiv(p, l, 1, v); }
+void drv_gl_ProgramUniform4ui(GLuint p, GLint l, GLuint a, GLuint b, GLuint c, GLuint d) { GLuint v[] = { a, b, c, d }; drv_gl_ProgramUniform4uiv(p, l, 1, v); }
+
+#define PROGRAM_UNIFORM_M(name, cols, rows)                                                   \
+	void drv_gl_ProgramUniformMatrix##name##fv(GLuint program, GLint location, GLsizei count, \
+						   GLboolean transpose, const GLfloat *value)     \
+	{                                                                                       \
+		DRV_CTX(ctx);                                                                   \
+		struct drv_program_obj *p = named(ctx, program);                                \
+		if (p)                                                                          \
+			write(p, location, count, B_FLOAT, rows, cols, transpose, value);       \
+	}
+PROGRAM_UNIFORM_M(2, 2, 2)
+PROGRAM_UNIFORM_M(3, 3, 3)
+PROGRAM_UNIFORM_M(4, 4, 4)
+PROGRAM_UNIFORM_M(2x3, 2, 3)
+PROGRAM_UNIFORM_M(3x2, 3, 2)
+PROGRAM_UNIFORM_M(2x4, 2, 4)
+PROGRAM_UNIFORM_M(4x2, 4, 2)
+PROGRAM_UNIFORM_M(3x4, 3, 4)
+PROGRAM_UNIFORM_M(4x3, 4, 3)
 
 static void read(GLuint program, GLint location, void *out, enum base as)
 {
