@@ -12,6 +12,7 @@
 #include <spirv/unified1/spirv.h>
 
 #include "drv_program_int.h"
+#include "glapi_types.h"
 
 /* --- tables ------------------------------------------------------------------ */
 
@@ -112,6 +113,24 @@ enum xt_rc drv_program_build_attribs(struct build *b)
 	p->attribs = calloc(m->n_vars + 1, sizeof *p->attribs);
 	if (!p->attribs)
 		return XT_ERR_NOMEM;
+	/* gl_VertexID and gl_InstanceID, when read, are active attributes
+	 * too (GL 4.6 §11.1.1, ES 3.2 §11.1.1), with no location (-1); Mesa
+	 * lists them first, and so do we.  They take no vertex input slot. */
+	for (uint32_t i = 0; i < m->n_vars; i++) {
+		const struct drv_svar *v = &m->vars[i];
+		const char *name = v->builtin == SpvBuiltInVertexId || v->builtin == SpvBuiltInVertexIndex ?
+				   "gl_VertexID" : v->builtin == SpvBuiltInInstanceId ||
+				   v->builtin == SpvBuiltInInstanceIndex ? "gl_InstanceID" : NULL;
+		const struct glapi_type *int_type = glapi_type_find(GLAPI_TYPE_INT, 1, 1);
+		if (v->storage != SpvStorageClassInput || !name)
+			continue;
+		struct drv_attrib *a = &p->attribs[p->n_attribs++];
+		snprintf(a->name, sizeof a->name, "%s", name);
+		a->type = int_type ? int_type->value : 0;
+		a->size = 1;
+		a->location = ~0u;
+		a->locations = 0;
+	}
 	/* Explicit layout(location) first, then glBindAttribLocation (which
 	 * an explicit location overrides), then the rest keep glslang's order
 	 * in the locations left free. */
