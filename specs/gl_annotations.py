@@ -542,3 +542,23 @@ TYPES = {
     "GL_DOUBLE_MAT4x2": ("double", 4, 2),
     "GL_DOUBLE_MAT4x3": ("double", 4, 3),
 }
+
+# Sampler type tokens (GL 4.6 table 7.3): base type of what they return,
+# the image's dimensionality (SPIR-V's Dim: 1D, 2D, 3D, CUBE, RECT,
+# BUFFER), arrayed, multisampled, shadow.  gen_gltypes.py makes the sampler
+# table of glapi_types.h from it: the driver model names a sampler uniform's
+# type by them.
+SAMPLER_TYPES = {}
+for _prefix, _base in (("GL_", "float"), ("GL_INT_", "int"), ("GL_UNSIGNED_INT_", "uint")):
+    for _suffix, _shape in (("1D", ("1D", False, False)), ("2D", ("2D", False, False)),
+                            ("3D", ("3D", False, False)), ("CUBE", ("CUBE", False, False)),
+                            ("2D_RECT", ("RECT", False, False)), ("BUFFER", ("BUFFER", False, False)),
+                            ("1D_ARRAY", ("1D", True, False)), ("2D_ARRAY", ("2D", True, False)),
+                            ("CUBE_MAP_ARRAY", ("CUBE", True, False)),
+                            ("2D_MULTISAMPLE", ("2D", False, True)),
+                            ("2D_MULTISAMPLE_ARRAY", ("2D", True, True))):
+        SAMPLER_TYPES[_prefix + "SAMPLER_" + _suffix] = (_base,) + _shape + (False,)
+for _suffix, _shape in (("1D", ("1D", False)), ("2D", ("2D", False)), ("CUBE", ("CUBE", False)),
+                        ("2D_RECT", ("RECT", False)), ("1D_ARRAY", ("1D", True)),
+                        ("2D_ARRAY", ("2D", True)), ("CUBE_MAP_ARRAY", ("CUBE", True))):
+    SAMPLER_TYPES["GL_SAMPLER_" + _suffix + "_SHADOW"] = ("float",) + _shape + (False, True)
