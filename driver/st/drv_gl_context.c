@@ -325,6 +325,7 @@ void drv_context_destroy(struct drv_context *ctx)
 		drv_names_each(&ctx->shared->shaders, free_shader_or_program, ctx);
 		drv_names_fini(&ctx->shared->buffers);
 		drv_names_fini(&ctx->shared->shaders);
+		drv_names_fini(&ctx->shared->samplers);
 		xt_free(ctx->shared);
 	}
 	ctx->screen->contexts--;

@@ -109,7 +109,7 @@ static unsigned get(struct drv_context *ctx, GLenum pname, double *v)
 	case GL_MAX_TEXTURE_IMAGE_UNITS: case GL_MAX_VERTEX_TEXTURE_IMAGE_UNITS:
 	case GL_MAX_GEOMETRY_TEXTURE_IMAGE_UNITS:
 		v[0] = 32; return 1;
-	case GL_MAX_COMBINED_TEXTURE_IMAGE_UNITS: v[0] = 96; return 1;
+	case GL_MAX_COMBINED_TEXTURE_IMAGE_UNITS: v[0] = DRV_MAX_COMBINED_TEXTURE_UNITS; return 1;
 	case GL_MAX_DRAW_BUFFERS: case GL_MAX_COLOR_ATTACHMENTS: v[0] = 8; return 1;
 	case GL_MAX_VIEWPORT_DIMS: v[0] = v[1] = 16384; return 2;
 	case GL_MAX_VIEWPORTS: v[0] = DRV_MAX_VIEWPORTS; return 1;
@@ -120,7 +120,7 @@ static unsigned get(struct drv_context *ctx, GLenum pname, double *v)
 	/* radeonsi's SI_MAX_POINT_SIZE; point size reaches nothing TF captures */
 	case 0x846D /* GL_ALIASED_POINT_SIZE_RANGE (compatibility) */: case GL_POINT_SIZE_RANGE:
 		v[0] = 1; v[1] = 2048; return 2;
-	case GL_MAX_SAMPLES: v[0] = 8; return 1;
+	case GL_MAX_SAMPLES: v[0] = DRV_MAX_SAMPLES; return 1;
 	case GL_MAX_3D_TEXTURE_SIZE: v[0] = 2048; return 1;
 	case GL_MAX_ARRAY_TEXTURE_LAYERS: v[0] = 2048; return 1;
 	case GL_MAX_CUBE_MAP_TEXTURE_SIZE: v[0] = 16384; return 1;

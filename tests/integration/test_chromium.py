@@ -106,17 +106,32 @@ def test_host_replay_has_no_replay_only_error(captured, xfbtrace):
     assert m and int(m.group(1)) >= 17 and m.group(1) == m.group(2), text[-2000:]
 
 
+# What the sim may leave unreplayed in these traces, none of which can
+# change what --check compares (TF buffers, query results, buffer reads,
+# returned values, GL errors): limits and format queries it does not model
+# (not compared), and pixel operations of Chromium's compositor (the sim
+# does not rasterize).  Anything else not replayed fails the test.
+SIM_NOT_REPLAYED_OK = {
+    "glGetIntegerv", "glGetInteger64v", "glGetIntegeri_v", "glGetFloatv",
+    "glGetInternalformativ", "glGetShaderPrecisionFormat", "glGetProgramInterfaceiv",
+    "glReadPixels", "glBlitFramebuffer", "glCopyTexSubImage2D", "glClearTexImage",
+    "glClearTexImageEXT", "glBlendFuncSeparate", "glBindFragDataLocationIndexed",
+}
+
+
 def test_sim_replay_matches_every_observation(captured, xfbtrace):
     _, trace, _ = captured
     out = run([xfbtrace, "replay", "--backend", "sim", "--check", trace])
     text = out.stdout + out.stderr
-    assert out.returncode in (0, 1), text[-4000:]
+    assert out.returncode == 0, text[-4000:]
+    assert "raised by the replay only" not in text, text[-4000:]
     m = SUMMARY.search(text)
     assert m and int(m.group(1)) >= 17 and m.group(1) == m.group(2), text[-4000:]
-    # The TF program's uniforms are set with glProgramUniform*.
-    assert not re.search(r"glProgramUniform\w*[ (]", text.split("not replayed:")[-1]), text[-4000:]
-    assert not re.search(r"glProgramUniform\w*: not replayed", text), text[-4000:]
-    assert "glProgramBinary: not replayed" not in text
+    # The TF program's uniforms are set with glProgramUniform*, the
+    # compositor's state with stencil, sampler, depth-range calls.
+    line = re.search(r"^not replayed: .*", text, re.M)
+    names = set(re.findall(r"(\w+) \(first call", line.group(0))) if line else set()
+    assert names <= SIM_NOT_REPLAYED_OK, (names - SIM_NOT_REPLAYED_OK, text[-3000:])
 
 
 def test_db_and_diff(captured, xfbtrace, tmp_path):
