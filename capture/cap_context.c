@@ -493,12 +493,17 @@ static void gl_properties(struct cap_thread *t, struct cap_ctx *x)
 }
 
 static void on_make_current(struct cap_thread *t, struct cap_call *c, uint64_t draw,
-			    uint64_t read, uint64_t ctx)
+			    uint64_t read, uint64_t ctx, bool glx)
 {
 	struct cap_ctx *x;
 
 	if (!c->ret.u)
 		return;
+	if (glx) {
+		cap_surface_glx_current(t, c->seq, c->a[0].u, draw);
+		if (read != draw)
+			cap_surface_glx_current(t, c->seq, c->a[0].u, read);
+	}
 	x = ctx ? ctx_get(ctx, true) : NULL;
 	t->ctx = x;
 	write_current(t, c->seq, ctx, draw, read);
@@ -586,10 +591,10 @@ void cap_ctx_post(struct cap_thread *t, struct cap_call *c, unsigned hook)
 		break;
 	case CAP_HOOK_EGL_MAKE_CURRENT:
 	case CAP_HOOK_GLX_MAKE_CONTEXT_CURRENT:
-		on_make_current(t, c, a[1].u, a[2].u, a[3].u);
+		on_make_current(t, c, a[1].u, a[2].u, a[3].u, hook == CAP_HOOK_GLX_MAKE_CONTEXT_CURRENT);
 		break;
 	case CAP_HOOK_GLX_MAKE_CURRENT:
-		on_make_current(t, c, a[1].u, a[1].u, a[2].u);
+		on_make_current(t, c, a[1].u, a[1].u, a[2].u, true);
 		break;
 	case CAP_HOOK_SWAP:
 		if (c->fid == CAP_F_glXSwapBuffers || c->ret.u)

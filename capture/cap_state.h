@@ -108,6 +108,10 @@ void cap_surface_config(struct cap_thread *t, uint64_t seq, uint64_t dpy, uint64
 /* After a call with a CAP_HOOK_SURFACE hook: CONTEXT "config" and
  * "surface" (the new surface's config and size). */
 void cap_surface_post(struct cap_thread *t, struct cap_call *c);
+/* At a GLX make-current of drawable `xid`: the first time a drawable that
+ * no GLX call created (a plain X window) is made current, a CONTEXT
+ * "surface" event with its size (XGetGeometry), attached to call `seq`. */
+void cap_surface_glx_current(struct cap_thread *t, uint64_t seq, uint64_t dpy, uint64_t xid);
 
 /* cap_context.c */
 /* After a call with a CAP_HOOK_PROGRAM / TF_STATE hook, or a

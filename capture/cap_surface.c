@@ -15,8 +15,19 @@
  * nowhere else in the trace.  The queries are the driver's own, through
  * CAP_REAL; a failed one leaves its key out, and an EGL query's error is
  * taken back with eglGetError so that the application never sees it.
+ *
+ * GLX also renders into plain X windows that no GLX call created
+ * (glXMakeCurrent(dpy, window, ctx), GLX 1.4 §3.3.7).  Their size comes
+ * from Xlib's XGetGeometry, looked up in the process (GLX loaded Xlib), the
+ * first time such a window is made current.  XGetGeometry of a GLX pbuffer
+ * or GLX pixmap id would be an X protocol error, which by default ends the
+ * application, so every GLX drawable id the capture saw created is kept
+ * (`glx_drawables`, part of the capture's process state, under
+ * cap_g.lock), and a drawable is asked only when it is not among them;
+ * when the list is full nothing more is asked.
  */
 #define CAP_WRAPPER_PROTOTYPES
+#include <dlfcn.h>
 #include <string.h>
 
 #include "cap_state.h"
@@ -117,6 +128,70 @@ void cap_surface_config(struct cap_thread *t, uint64_t seq, uint64_t dpy, uint64
 	cap_commit(t, TRACE_REC_CONTEXT, TRACE_RECF_ATTACHED, seq, (size_t)(p - s));
 }
 
+/* GLX drawable ids created through GLX or already sized (see above). */
+static uint64_t glx_drawables[1024];
+static unsigned glx_ndrawables;
+static bool glx_drawables_full;
+
+/* Adds `xid`; returns false if it was there already (or the list is full). */
+static bool glx_drawable_add(uint64_t xid)
+{
+	bool added = false;
+
+	pthread_mutex_lock(&cap_g.lock);
+	for (unsigned i = 0; i < glx_ndrawables; i++)
+		if (glx_drawables[i] == xid)
+			goto out;
+	if (glx_ndrawables == sizeof glx_drawables / sizeof glx_drawables[0]) {
+		glx_drawables_full = true;
+		goto out;
+	}
+	glx_drawables[glx_ndrawables++] = xid;
+	added = true;
+out:
+	pthread_mutex_unlock(&cap_g.lock);
+	return added;
+}
+
+typedef int (*xgetgeometry_fn)(void *dpy, unsigned long d, unsigned long *root, int *x, int *y,
+			       unsigned int *w, unsigned int *h, unsigned int *border,
+			       unsigned int *depth);
+
+void cap_surface_glx_current(struct cap_thread *t, uint64_t seq, uint64_t dpy, uint64_t xid)
+{
+	xgetgeometry_fn geometry;
+	unsigned long root = 0;
+	int x = 0, y = 0;
+	unsigned int w = 0, h = 0, border = 0, depth = 0;
+	bool full;
+	uint8_t *p, *s;
+
+	pthread_mutex_lock(&cap_g.lock);
+	full = glx_drawables_full;
+	pthread_mutex_unlock(&cap_g.lock);
+	if (!xid || full || !glx_drawable_add(xid))
+		return;
+	geometry = (xgetgeometry_fn)dlsym(RTLD_DEFAULT, "XGetGeometry");
+	if (!geometry || !geometry((void *)(uintptr_t)dpy, (unsigned long)xid, &root, &x, &y, &w, &h,
+				   &border, &depth) || !w || !h)
+		return;
+	p = s = cap_reserve(t, 96);
+	if (!p)
+		return;
+	p = trace_enc_map(p, 5);
+	p = trace_enc_key(p, "event");
+	p = trace_enc_string(p, "surface", 7);
+	p = trace_enc_key(p, "surface");
+	p = trace_enc_handle(p, xid);
+	p = trace_enc_key(p, "config");
+	p = trace_enc_handle(p, 0);
+	p = trace_enc_key(p, "width");
+	p = trace_enc_uint(p, w);
+	p = trace_enc_key(p, "height");
+	p = trace_enc_uint(p, h);
+	cap_commit(t, TRACE_REC_CONTEXT, TRACE_RECF_ATTACHED, seq, (size_t)(p - s));
+}
+
 /* The size of a surface just created; false when the driver does not say. */
 static bool surface_size(bool glx, uint64_t dpy, uint64_t surface, int64_t *w, int64_t *h)
 {
@@ -158,6 +233,13 @@ void cap_surface_post(struct cap_thread *t, struct cap_call *c)
 
 	if (!c->ret.u)
 		return;
+	if (c->fid == CAP_F_glXCreateGLXPixmap || c->fid == CAP_F_glXCreateGLXPbufferSGIX ||
+	    c->fid == CAP_F_glXCreateGLXPixmapWithConfigSGIX) {
+		glx_drawable_add(c->ret.u);  /* never a window: not to be asked */
+		return;
+	}
+	if (glx)
+		glx_drawable_add(c->ret.u);
 	cap_surface_config(t, c->seq, a[0].u, a[1].u, glx ? CAP_CONFIG_GLX_FB : CAP_CONFIG_EGL);
 	sized = surface_size(glx, a[0].u, c->ret.u, &w, &h);
 	p = s = cap_reserve(t, 128);

@@ -357,7 +357,8 @@ for _f in ("eglCreatePbufferSurface", "eglCreateWindowSurface",
            "eglCreatePlatformWindowSurface", "eglCreatePlatformWindowSurfaceEXT",
            "eglCreatePixmapSurface", "eglCreatePlatformPixmapSurface",
            "eglCreatePlatformPixmapSurfaceEXT", "glXCreatePbuffer",
-           "glXCreateWindow", "glXCreatePixmap"):
+           "glXCreateWindow", "glXCreatePixmap", "glXCreateGLXPixmap",
+           "glXCreateGLXPbufferSGIX", "glXCreateGLXPixmapWithConfigSGIX"):
     CAPTURE_HOOKS[_f] = "SURFACE"
 
 # Buffer targets whose binding glGetIntegerv reports as <target>_BINDING

@@ -146,3 +146,24 @@ def test_db_and_diff(captured, xfbtrace, tmp_path):
         d = run([xfbtrace, "diff", "--db", db, "1", other])
         assert d.returncode == 0, d.stdout + d.stderr
         assert re.search(r"SAME: 0 of (\d+) observations differ", d.stdout), d.stdout
+
+
+def test_glx_plain_window_is_replayed_at_its_size(xfbtrace, tmp_path):
+    """What ANGLE does not do but GLX programs do (glxgears, Godot): render
+    into a plain X window made current with glXMakeCurrent.  Its size is
+    recorded at the first make-current (XGetGeometry) and the replay's
+    pbuffer for it has that size, not a default one."""
+    require(shutil.which("glxgears"), "glxgears (package mesa-utils)")
+    require(shutil.which("xvfb-run"), "xvfb-run (package xvfb)")
+    trace = tmp_path / "gears.xfbt"
+    run(["xvfb-run", "-a", "-s", "-screen 0 640x480x24", "timeout", "-s", "TERM", "2",
+         xfbtrace, "capture", "-o", trace, "--", "glxgears"], timeout=60)
+    assert trace.exists()
+    dump = run([xfbtrace, "dump", trace])
+    assert re.search(r'event = "surface", surface = 0x[0-9a-f]+, config = 0x0, '
+                     r'width = 300, height = 300', dump.stdout), dump.stdout[:3000]
+    out = run([xfbtrace, "replay", "--check", trace],
+              env=dict(os.environ, XFBTRACE_LOG="info"))
+    text = out.stdout + out.stderr
+    assert out.returncode == 0, text[-3000:]
+    assert "is not in the trace" not in text, text[-3000:]
