@@ -5,7 +5,7 @@ capture library preloaded (LD_PRELOAD + XFBTRACE_OUTPUT: the browser's own
 slowdown, the trace left in spool form); under `xfbtrace capture` (with
 observations, the default: the same, then the GPU process's spool compacted
 after the browser exits); under `xfbtrace capture --no-observe` (calls
-only); and under `apitrace trace --api egl` (or glx).
+only); and under `apitrace trace --api egl` (`--api gl`, GLX, with --glx).
 
 Each run starts the browser with a fresh profile, loads the page, which
 runs its TF steps (one per animation frame), checks itself and closes the
@@ -54,7 +54,7 @@ def one_run(way, args, xfbtrace, workdir):
     elif way == "xfbtrace-no-observe":
         argv = [str(xfbtrace), "capture", "--no-observe", "-o", str(d / "t.xfbt"), "--", *browser]
     else:
-        argv = ["apitrace", "trace", "--api", "glx" if args.glx else "egl", *browser]
+        argv = ["apitrace", "trace", "--api", "gl" if args.glx else "egl", *browser]
     if args.glx:
         argv = ["xvfb-run", "-a", "-s", "-screen 0 1024x768x24", *argv]
     t0 = time.monotonic()
