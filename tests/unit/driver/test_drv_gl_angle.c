@@ -2,7 +2,7 @@
  * test_drv_gl_angle.c - what the sim driver does for the calls ANGLE's GL
  * back end makes under Chromium (tests/integration/test_chromium.py), through
  * its GL entry points: glProgramUniform* into a program that is not
- * current (drv_gl_uniform.c), sampler uniforms and gl_VertexID as active
+ * current, and the double forms of glUniform* (drv_gl_uniform.c), sampler uniforms and gl_VertexID as active
  * resources (driver/compiler/drv_program_tables.c), and the
  * rasterization-only state of drv_gl_raster.c with the errors the spec
  * gives.
@@ -87,6 +87,37 @@ static void test_program_uniforms_reach_a_program_that_is_not_current(void)
 	GL(glProgramUniform1f)(sh, 0, 1.0f);
 	CHECK_EQ_INT(GL(glGetError)(), GL_INVALID_OPERATION);
 	GL(glProgramUniform1i)(p, location(p, "u_scale"), 1);
+	CHECK_EQ_INT(GL(glGetError)(), GL_INVALID_OPERATION);
+	dgl_done_clean(ctx);
+}
+
+static void test_double_uniforms_take_the_double_forms(void)
+{
+	static const char *vs =
+		"#version 400\n"
+		"uniform dvec3 dv;\n"
+		"uniform dmat2 dm;\n"
+		"out float o;\n"
+		"void main() { o = float(dv.x + dv.z + dm[1][0]); gl_Position = vec4(0.0); }\n";
+	static const char *varyings[] = { "o" };
+	static const GLdouble m[4] = { 4.0, 5.0, 6.0, 7.0 };
+	struct drv_context *ctx = dgl_context(4, 1, true);
+	float f[4] = { -1, -1, -1, -1 };
+
+	CHECK(ctx);
+	if (!ctx)
+		return;
+	GLuint p = dgl_program(vs, NULL, varyings, 1);
+	CHECK(p != 0);
+	GL(glProgramUniform3d)(p, location(p, "dv"), 1.5, -2.0, 3.25);
+	GL(glUseProgram)(p);
+	GL(glUniformMatrix2dv)(location(p, "dm"), 1, GL_TRUE, m);
+	GL(glGetUniformfv)(p, location(p, "dv"), f);
+	CHECK(f[0] == 1.5f && f[1] == -2.0f && f[2] == 3.25f);
+	GL(glGetUniformfv)(p, location(p, "dm"), f);
+	CHECK(f[0] == 4.0f && f[1] == 6.0f && f[2] == 5.0f && f[3] == 7.0f);
+	CHECK_EQ_INT(GL(glGetError)(), GL_NO_ERROR);
+	GL(glUniform1d)(location(p, "dm"), 1.0);
 	CHECK_EQ_INT(GL(glGetError)(), GL_INVALID_OPERATION);
 	dgl_done_clean(ctx);
 }
@@ -211,6 +242,7 @@ int main(void)
 		return 1;
 	}
 	XT_RUN(test_program_uniforms_reach_a_program_that_is_not_current);
+	XT_RUN(test_double_uniforms_take_the_double_forms);
 	XT_RUN(test_samplers_and_gl_vertex_id_are_active_resources);
 	XT_RUN(test_raster_state_checks_its_arguments);
 	XT_RUN(test_cull_distance_limits_exist_on_gl_only);
