@@ -503,6 +503,10 @@ static void on_make_current(struct cap_thread *t, struct cap_call *c, uint64_t d
 		cap_surface_glx_current(t, c->seq, c->a[0].u, draw);
 		if (read != draw)
 			cap_surface_glx_current(t, c->seq, c->a[0].u, read);
+	} else {
+		cap_surface_egl_current(t, c->seq, c->a[0].u, draw);
+		if (read != draw)
+			cap_surface_egl_current(t, c->seq, c->a[0].u, read);
 	}
 	x = ctx ? ctx_get(ctx, true) : NULL;
 	t->ctx = x;

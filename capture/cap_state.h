@@ -112,6 +112,9 @@ void cap_surface_post(struct cap_thread *t, struct cap_call *c);
  * no GLX call created (a plain X window) is made current, a CONTEXT
  * "surface" event with its size (XGetGeometry), attached to call `seq`. */
 void cap_surface_glx_current(struct cap_thread *t, uint64_t seq, uint64_t dpy, uint64_t xid);
+/* At an EGL make-current of `surface`: CONTEXT "surface" with its size
+ * now (a window may have been resized), attached to call `seq`. */
+void cap_surface_egl_current(struct cap_thread *t, uint64_t seq, uint64_t dpy, uint64_t surface);
 
 /* cap_context.c */
 /* After a call with a CAP_HOOK_PROGRAM / TF_STATE hook, or a

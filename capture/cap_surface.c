@@ -19,7 +19,10 @@
  * GLX also renders into plain X windows that no GLX call created
  * (glXMakeCurrent(dpy, window, ctx), GLX 1.4 §3.3.7).  Their size comes
  * from Xlib's XGetGeometry, looked up in the process (GLX loaded Xlib), the
- * first time such a window is made current.  XGetGeometry of a GLX pbuffer
+ * first time such a window is made current.  An EGL surface's size is
+ * asked again at each make-current (eglQuerySurface, cheap and always
+ * valid), so that a window resized since its creation is replayed at the
+ * size it had when it was drawn into.  XGetGeometry of a GLX pbuffer
  * or GLX pixmap id would be an X protocol error, which by default ends the
  * application, so every GLX drawable id the capture saw created is kept
  * (`glx_drawables`, part of the capture's process state, under
@@ -128,6 +131,31 @@ void cap_surface_config(struct cap_thread *t, uint64_t seq, uint64_t dpy, uint64
 	cap_commit(t, TRACE_REC_CONTEXT, TRACE_RECF_ATTACHED, seq, (size_t)(p - s));
 }
 
+/* CONTEXT "surface" of `surface`, attached to call `seq`; the size only
+ * when `sized`. */
+static void write_surface(struct cap_thread *t, uint64_t seq, uint64_t surface, uint64_t config,
+			  bool sized, uint64_t w, uint64_t h)
+{
+	uint8_t *p = cap_reserve(t, 128), *s = p;
+
+	if (!p)
+		return;
+	p = trace_enc_map(p, sized ? 5 : 3);
+	p = trace_enc_key(p, "event");
+	p = trace_enc_string(p, "surface", 7);
+	p = trace_enc_key(p, "surface");
+	p = trace_enc_handle(p, surface);
+	p = trace_enc_key(p, "config");
+	p = trace_enc_handle(p, config);
+	if (sized) {
+		p = trace_enc_key(p, "width");
+		p = trace_enc_uint(p, w);
+		p = trace_enc_key(p, "height");
+		p = trace_enc_uint(p, h);
+	}
+	cap_commit(t, TRACE_REC_CONTEXT, TRACE_RECF_ATTACHED, seq, (size_t)(p - s));
+}
+
 /* GLX drawable ids created through GLX or already sized (see above). */
 static uint64_t glx_drawables[1024];
 static unsigned glx_ndrawables;
@@ -164,7 +192,6 @@ void cap_surface_glx_current(struct cap_thread *t, uint64_t seq, uint64_t dpy, u
 	int x = 0, y = 0;
 	unsigned int w = 0, h = 0, border = 0, depth = 0;
 	bool full;
-	uint8_t *p, *s;
 
 	pthread_mutex_lock(&cap_g.lock);
 	full = glx_drawables_full;
@@ -175,21 +202,7 @@ void cap_surface_glx_current(struct cap_thread *t, uint64_t seq, uint64_t dpy, u
 	if (!geometry || !geometry((void *)(uintptr_t)dpy, (unsigned long)xid, &root, &x, &y, &w, &h,
 				   &border, &depth) || !w || !h)
 		return;
-	p = s = cap_reserve(t, 96);
-	if (!p)
-		return;
-	p = trace_enc_map(p, 5);
-	p = trace_enc_key(p, "event");
-	p = trace_enc_string(p, "surface", 7);
-	p = trace_enc_key(p, "surface");
-	p = trace_enc_handle(p, xid);
-	p = trace_enc_key(p, "config");
-	p = trace_enc_handle(p, 0);
-	p = trace_enc_key(p, "width");
-	p = trace_enc_uint(p, w);
-	p = trace_enc_key(p, "height");
-	p = trace_enc_uint(p, h);
-	cap_commit(t, TRACE_REC_CONTEXT, TRACE_RECF_ATTACHED, seq, (size_t)(p - s));
+	write_surface(t, seq, xid, 0, true, w, h);
 }
 
 /* The size of a surface just created; false when the driver does not say. */
@@ -229,7 +242,6 @@ void cap_surface_post(struct cap_thread *t, struct cap_call *c)
 			 c->fid == CAP_F_glXCreatePixmap;
 	int64_t w = 0, h = 0;
 	bool sized;
-	uint8_t *p, *s;
 
 	if (!c->ret.u)
 		return;
@@ -242,21 +254,13 @@ void cap_surface_post(struct cap_thread *t, struct cap_call *c)
 		glx_drawable_add(c->ret.u);
 	cap_surface_config(t, c->seq, a[0].u, a[1].u, glx ? CAP_CONFIG_GLX_FB : CAP_CONFIG_EGL);
 	sized = surface_size(glx, a[0].u, c->ret.u, &w, &h);
-	p = s = cap_reserve(t, 128);
-	if (!p)
-		return;
-	p = trace_enc_map(p, sized ? 5 : 3);
-	p = trace_enc_key(p, "event");
-	p = trace_enc_string(p, "surface", 7);
-	p = trace_enc_key(p, "surface");
-	p = trace_enc_handle(p, c->ret.u);
-	p = trace_enc_key(p, "config");
-	p = trace_enc_handle(p, a[1].u);
-	if (sized) {
-		p = trace_enc_key(p, "width");
-		p = trace_enc_uint(p, (uint64_t)w);
-		p = trace_enc_key(p, "height");
-		p = trace_enc_uint(p, (uint64_t)h);
-	}
-	cap_commit(t, TRACE_REC_CONTEXT, TRACE_RECF_ATTACHED, c->seq, (size_t)(p - s));
+	write_surface(t, c->seq, c->ret.u, a[1].u, sized, (uint64_t)w, (uint64_t)h);
+}
+
+void cap_surface_egl_current(struct cap_thread *t, uint64_t seq, uint64_t dpy, uint64_t surface)
+{
+	int64_t w = 0, h = 0;
+
+	if (surface && surface_size(false, dpy, surface, &w, &h))
+		write_surface(t, seq, surface, 0, true, (uint64_t)w, (uint64_t)h);
 }

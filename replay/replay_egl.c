@@ -349,8 +349,16 @@ static enum xt_rc surface_event(struct host *h, uint64_t call_no, const struct t
 		return XT_FAIL(err, XT_ERR_CORRUPT, "call %llu: surface size %llux%llu",
 			       (unsigned long long)call_no, (unsigned long long)w,
 			       (unsigned long long)hh);
-	if (!s || s->created)
+	if (s && s->created) {
+		/* The size at a make-current (EGL): the same surface as it was,
+		 * or a window resized since: a pbuffer of its new size. */
+		const uint64_t was = s->config;
+		if (!w || !hh || (s->width == (EGLint)w && s->height == (EGLint)hh))
+			return XT_OK;
+		s = surface_new(h, handle, config ? config : was);
+	} else if (!s) {
 		s = surface_new(h, handle, config);
+	}
 	if (!s)
 		return XT_FAIL(err, XT_ERR_NOMEM, "out of memory for a surface");
 	if (config)
