@@ -266,7 +266,7 @@ struct ctx_req {
 };
 
 static void write_create(struct cap_thread *t, uint64_t seq, uint64_t ctx, uint64_t dpy,
-			 uint64_t share, const struct ctx_req *r)
+			 uint64_t share, uint64_t config, bool glx, const struct ctx_req *r)
 {
 	const char *profile = "compat";
 	uint8_t *p = cap_reserve(t, 256), *s = p;
@@ -277,13 +277,18 @@ static void write_create(struct cap_thread *t, uint64_t seq, uint64_t ctx, uint6
 		profile = "core";
 	if (!p)
 		return;
-	p = trace_enc_map(p, 9);
+	p = trace_enc_map(p, 11);
 	p = trace_enc_key(p, "event");
 	p = trace_enc_string(p, "create", 6);
 	p = trace_enc_key(p, "context");
 	p = trace_enc_handle(p, ctx);
 	p = trace_enc_key(p, "display");
 	p = trace_enc_handle(p, dpy);
+	p = trace_enc_key(p, "window_system");
+	p = trace_enc_string(p, glx ? "glx" : "egl", 3);
+	/* 0: EGL_NO_CONFIG_KHR (EGL_KHR_no_config_context). */
+	p = trace_enc_key(p, "config");
+	p = trace_enc_handle(p, config);
 	p = trace_enc_key(p, "share");
 	p = trace_enc_handle(p, share);
 	p = trace_enc_key(p, "api");
@@ -420,7 +425,10 @@ static void on_create(struct cap_thread *t, struct cap_call *c, bool glx)
 		x->major = r.major;
 		x->minor = r.minor;
 	}
-	write_create(t, c->seq, c->ret.u, a[0].u, share, &r);
+	cap_surface_config(t, c->seq, a[0].u, a[1].u,
+			   !glx ? CAP_CONFIG_EGL : c->fid == CAP_F_glXCreateContext ?
+			   CAP_CONFIG_GLX_VISUAL : CAP_CONFIG_GLX_FB);
+	write_create(t, c->seq, c->ret.u, a[0].u, share, a[1].u, glx, &r);
 }
 
 static void parse_version(struct cap_ctx *x, const char *v)
@@ -543,12 +551,21 @@ static void gl_properties(struct cap_thread *t, struct cap_ctx *x)
 }
 
 static void on_make_current(struct cap_thread *t, struct cap_call *c, uint64_t draw,
-			    uint64_t read, uint64_t ctx)
+			    uint64_t read, uint64_t ctx, bool glx)
 {
 	struct cap_ctx *x;
 
 	if (!c->ret.u)
 		return;
+	if (glx) {
+		cap_surface_glx_current(t, c->seq, c->a[0].u, draw);
+		if (read != draw)
+			cap_surface_glx_current(t, c->seq, c->a[0].u, read);
+	} else {
+		cap_surface_egl_current(t, c->seq, c->a[0].u, draw);
+		if (read != draw)
+			cap_surface_egl_current(t, c->seq, c->a[0].u, read);
+	}
 	x = ctx ? ctx_get(ctx, true) : NULL;
 	t->ctx = x;
 	write_current(t, c->seq, ctx, draw, read);
@@ -690,16 +707,19 @@ void cap_ctx_post(struct cap_thread *t, struct cap_call *c, unsigned hook)
 		break;
 	case CAP_HOOK_EGL_MAKE_CURRENT:
 	case CAP_HOOK_GLX_MAKE_CONTEXT_CURRENT:
-		on_make_current(t, c, a[1].u, a[2].u, a[3].u);
+		on_make_current(t, c, a[1].u, a[2].u, a[3].u, hook == CAP_HOOK_GLX_MAKE_CONTEXT_CURRENT);
 		break;
 	case CAP_HOOK_GLX_MAKE_CURRENT:
-		on_make_current(t, c, a[1].u, a[1].u, a[2].u);
+		on_make_current(t, c, a[1].u, a[1].u, a[2].u, true);
 		break;
 	case CAP_HOOK_SWAP:
 		if (c->fid == CAP_F_glXSwapBuffers || c->ret.u)
 			write_frame(t, c->seq);
 		if (cap_g.observe)
 			cap_observe_sync(c->seq, CAP_SYNC_FRAME);
+		break;
+	case CAP_HOOK_SURFACE:
+		cap_surface_post(t, c);
 		break;
 	case CAP_HOOK_PROGRAM:
 	case CAP_HOOK_TF_STATE:

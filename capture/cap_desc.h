@@ -136,6 +136,7 @@ enum cap_hook {
 	/* Capture only (specs/gl_annotations.py CAPTURE_HOOKS), for recorded
 	 * calls only: */
 	CAP_HOOK_EGL_RELEASE,        /* eglTerminate, eglReleaseThread */
+	CAP_HOOK_SURFACE,            /* a surface was created: config and size */
 	/* Capture only, also after calls not recorded: */
 	CAP_HOOK_PROGRAM,            /* a program's TF layout may change */
 	CAP_HOOK_TF_TARGET_BINDING,  /* TF bindings may change (arg 0: target) */

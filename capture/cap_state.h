@@ -116,6 +116,24 @@ void cap_memwrite(struct cap_thread *t, uint64_t seq, const void *addr,
 void cap_property(struct cap_thread *t, uint64_t seq, const char *key,
 		  const char *value, size_t value_len);
 
+/* cap_surface.c */
+enum cap_config_kind { CAP_CONFIG_EGL, CAP_CONFIG_GLX_FB, CAP_CONFIG_GLX_VISUAL };
+/* CONTEXT "config": the attributes of `config` (an EGLConfig, GLXFBConfig
+ * or glXCreateContext's XVisualInfo *) of display `dpy`, asked from the
+ * driver, attached to call `seq`.  Nothing for a zero config. */
+void cap_surface_config(struct cap_thread *t, uint64_t seq, uint64_t dpy, uint64_t config,
+			enum cap_config_kind kind);
+/* After a call with a CAP_HOOK_SURFACE hook: CONTEXT "config" and
+ * "surface" (the new surface's config and size). */
+void cap_surface_post(struct cap_thread *t, struct cap_call *c);
+/* At a GLX make-current of drawable `xid`: the first time a drawable that
+ * no GLX call created (a plain X window) is made current, a CONTEXT
+ * "surface" event with its size (XGetGeometry), attached to call `seq`. */
+void cap_surface_glx_current(struct cap_thread *t, uint64_t seq, uint64_t dpy, uint64_t xid);
+/* At an EGL make-current of `surface`: CONTEXT "surface" with its size
+ * now (a window may have been resized), attached to call `seq`. */
+void cap_surface_egl_current(struct cap_thread *t, uint64_t seq, uint64_t dpy, uint64_t surface);
+
 /* cap_context.c */
 /* After a call with a CAP_HOOK_PROGRAM / TF_STATE hook, or a
  * TF_TARGET_BINDING one that concerns TF (or was not recorded): what

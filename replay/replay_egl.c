@@ -7,10 +7,19 @@
  * are created from the trace's CONTEXT "create" records, which carry what
  * the capture saw requested (API, version, profile, flags, share context)
  * for EGL and GLX alike, so a GLX context becomes an EGL context of the same
- * API, version and profile.  eglChooseConfig is re-run with the recorded
- * attributes (asking for pbuffer surfaces instead of windows) to map the
- * recorded configs; pbuffers are created where the trace made them, and a
- * window surface or GLX drawable becomes a pbuffer of DEFAULT_SIZE pixels.
+ * API, version and profile, on the config the trace names: none for a
+ * config-less context (EGL_KHR_no_config_context, EGL_NO_CONFIG_KHR), else
+ * the replay display's config with exactly the buffer sizes of the
+ * recorded one (CONTEXT "config" events: the recorded config's attributes;
+ * a recorded EGL_CONFIG_ID means nothing on another display).  Traces
+ * without them fall back on re-running eglChooseConfig with the recorded
+ * attributes.  Every surface (EGL pbuffer, window or pixmap surface, GLX
+ * pbuffer, window, pixmap or plain X window) becomes a pbuffer of its
+ * recorded config and size (the creation call's attributes, or CONTEXT
+ * "surface" events, which carry a window's size), created when a recorded
+ * thread first makes it current; only a drawable whose size the trace does
+ * not hold gets DEFAULT_SIZE pixels.  A destroyed surface's handle may be
+ * handed out again by the driver: the next creation makes a new surface.
  * CONTEXT "current" records set what each recorded thread has current; the
  * switch itself happens before that thread's next GL call
  * (host_make_current).  Swaps are frame markers.  EGL / GLX queries have no
@@ -20,6 +29,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "glapi_attribs.h"
 #include "replay_host.h"
 #include "xt_fault.h"
 #include "xt_log.h"
@@ -45,10 +55,20 @@ static const char *const no_effect[] = {
 	"glXQueryExtensionsString", "glXQueryServerString", "glXQueryVersion",
 	"glXSwapIntervalEXT", "glXSwapIntervalMESA", "glXSwapIntervalSGI", "glXWaitGL",
 	"glXWaitX", "glXCreateContext", "glXCreateNewContext", "glXCreateContextAttribsARB",
-	"glXDestroyContext", "glXMakeCurrent", "glXMakeContextCurrent", "glXCreateWindow",
-	"glXDestroyWindow", "glXCreatePbuffer", "glXDestroyPbuffer", "glXCreatePixmap",
-	"glXDestroyPixmap", "glXCreateGLXPixmap", "glXDestroyGLXPixmap",
+	"glXDestroyContext", "glXMakeCurrent", "glXMakeContextCurrent",
+	"glXCreateGLXPixmap", "glXDestroyGLXPixmap", "eglGetDisplayDriverName",
+	"eglGetDisplayDriverConfig",
 };
+
+/* The recorded config keys (CONTEXT "config") and their EGL attributes. */
+static const struct { const char *key; EGLint egl; } config_keys[7] = {
+	{ "red", EGL_RED_SIZE }, { "green", EGL_GREEN_SIZE }, { "blue", EGL_BLUE_SIZE },
+	{ "alpha", EGL_ALPHA_SIZE }, { "depth", EGL_DEPTH_SIZE }, { "stencil", EGL_STENCIL_SIZE },
+	{ "samples", EGL_SAMPLES },
+};
+
+/* Beyond any surface a driver makes: a recorded size above it is corrupt. */
+#define MAX_SIZE 65536
 
 enum xt_rc host_egl_open(struct host *h, struct xt_err *err)
 {
@@ -69,6 +89,7 @@ enum xt_rc host_egl_open(struct host *h, struct xt_err *err)
 			       "cannot open a surfaceless EGL display (EGL error 0x%x)", eglGetError());
 	if (!eglChooseConfig(h->dpy, cfg_attribs, &h->config, 1, &n) || n < 1)
 		h->config = EGL_NO_CONFIG_KHR;
+	h->no_config = epoxy_has_egl_extension(h->dpy, "EGL_KHR_no_config_context");
 	return XT_OK;
 }
 
@@ -114,49 +135,239 @@ static struct host_ctx *ctx_find(struct host *h, uint64_t handle)
 	return NULL;
 }
 
-static EGLConfig config_find(struct host *h, uint64_t handle)
+static void report(struct replay *rp, const struct trace_call *call, uint64_t call_no,
+		   const char *why)
 {
-	for (size_t i = 0; i < h->ncfg; i++)
-		if (h->cfg[i].handle == handle)
-			return h->cfg[i].egl;
-	return h->config;
+	if (call)
+		replay_unsupported(rp, call, why);
+	else
+		xt_warn("replay: call %llu: %s", (unsigned long long)call_no, why);
 }
 
-static struct host_surface *surface_find(struct host *h, uint64_t handle)
+/* The newest entry of a recorded config, NULL if none. */
+static struct host_config *config_entry(struct host *h, uint64_t handle)
 {
-	for (size_t i = 0; i < h->nsurf; i++)
-		if (h->surf[i].handle == handle)
+	for (size_t i = h->ncfg; i-- > 0;)
+		if (h->cfg[i].handle == handle)
+			return &h->cfg[i];
+	return NULL;
+}
+
+static struct host_config *config_add(struct host *h, uint64_t handle)
+{
+	struct host_config *n = xt_realloc(h->cfg, (h->ncfg + 1) * sizeof *n);
+
+	if (!n)
+		return NULL;
+	h->cfg = n;
+	n[h->ncfg] = (struct host_config){ .handle = handle, .egl = h->config };
+	return &n[h->ncfg++];
+}
+
+/*
+ * Maps a config of recorded attributes onto the replay display's: the
+ * first pbuffer config eglChooseConfig gives for at least those sizes
+ * (EGL 1.5 §3.4.1.2) that has exactly them.  When there is none, the
+ * first one given (or the default) is used and that is reported, since
+ * what a draw writes into a buffer of other sizes may differ.
+ */
+static void config_map(struct host *h, struct replay *rp, const struct trace_call *call,
+		       uint64_t call_no, struct host_config *c)
+{
+	EGLint list[2 * 8 + 1], got = 0;
+	EGLConfig cand[128];
+	int n = 0;
+	char why[200];
+
+	c->mapped = true;
+	list[n++] = EGL_SURFACE_TYPE;
+	list[n++] = EGL_PBUFFER_BIT;
+	for (int k = 0; k < 7; k++) {
+		if (c->size[k] < 0)
+			continue;
+		list[n++] = config_keys[k].egl;
+		list[n++] = (EGLint)c->size[k];
+	}
+	list[n] = EGL_NONE;
+	if (!eglChooseConfig(h->dpy, list, cand, 128, &got))
+		got = 0;
+	for (EGLint i = 0; i < got; i++) {
+		bool exact = true;
+		for (int k = 0; k < 7 && exact; k++) {
+			EGLint v = 0;
+			if (c->size[k] >= 0 && (!eglGetConfigAttrib(h->dpy, cand[i], config_keys[k].egl, &v) ||
+						v != c->size[k]))
+				exact = false;
+		}
+		if (exact) {
+			c->egl = cand[i];
+			return;
+		}
+	}
+	c->egl = got > 0 ? cand[0] : h->config;
+	snprintf(why, sizeof why, "the replay's display has no pbuffer config of the recorded "
+		 "sizes (RGBA %lld %lld %lld %lld, depth %lld, stencil %lld, samples %lld): "
+		 "replayed on %s", (long long)c->size[0], (long long)c->size[1],
+		 (long long)c->size[2], (long long)c->size[3], (long long)c->size[4],
+		 (long long)c->size[5], (long long)c->size[6],
+		 got > 0 ? "the nearest larger one" : "the default one");
+	report(rp, call, call_no, why);
+}
+
+/* The replay display's config for recorded config `handle` (0 or unknown:
+ * the default one). */
+static EGLConfig config_of(struct host *h, struct replay *rp, const struct trace_call *call,
+			   uint64_t call_no, uint64_t handle)
+{
+	struct host_config *c = handle ? config_entry(h, handle) : NULL;
+
+	if (!c)
+		return h->config;
+	if (c->recorded && !c->mapped)
+		config_map(h, rp, call, call_no, c);
+	return c->egl;
+}
+
+/* CONTEXT "config": the attributes of a recorded config. */
+static enum xt_rc config_event(struct host *h, uint64_t call_no, const struct trace_value *ev,
+			       struct xt_err *err)
+{
+	const uint64_t handle = host_value_uint(ev, "config");
+	struct host_config *c = handle ? config_entry(h, handle) : NULL;
+	int64_t size[7];
+
+	for (int k = 0; k < 7; k++) {
+		const struct trace_value *v = trace_value_get(ev, config_keys[k].key);
+		size[k] = !v ? -1 : v->tag == TRACE_TAG_SINT ? v->i : v->tag == TRACE_TAG_UINT ?
+			  (int64_t)v->u : -2;
+		if (size[k] < -1 || size[k] > 1024)
+			return XT_FAIL(err, XT_ERR_CORRUPT, "call %llu: config attribute %s",
+				       (unsigned long long)call_no, config_keys[k].key);
+	}
+	if (!handle || (c && c->recorded && !memcmp(c->size, size, sizeof size)))
+		return XT_OK;
+	c = config_add(h, handle);
+	if (!c)
+		return XT_FAIL(err, XT_ERR_NOMEM, "out of memory for a config");
+	c->recorded = true;
+	memcpy(c->size, size, sizeof size);
+	return XT_OK;
+}
+
+/* The live surface of a recorded handle, NULL if none. */
+static struct host_surface *surface_live(struct host *h, uint64_t handle)
+{
+	for (size_t i = h->nsurf; i-- > 0;)
+		if (h->surf[i].handle == handle && !h->surf[i].dead)
 			return &h->surf[i];
 	return NULL;
 }
 
-static EGLSurface surface_add(struct host *h, uint64_t handle, EGLConfig cfg,
-			      const EGLint *attribs)
+/* A new surface of a recorded handle; one the handle had is taken as
+ * destroyed (the driver handed the handle out again). */
+static struct host_surface *surface_new(struct host *h, uint64_t handle, uint64_t config)
 {
-	static const EGLint dflt[] = { EGL_WIDTH, DEFAULT_SIZE, EGL_HEIGHT, DEFAULT_SIZE, EGL_NONE };
-	struct host_surface *n = xt_realloc(h->surf, (h->nsurf + 1) * sizeof *n);
-	EGLSurface s;
+	struct host_surface *old = surface_live(h, handle);
+	struct host_surface *n;
 
+	if (old)
+		old->dead = true;
+	n = xt_realloc(h->surf, (h->nsurf + 1) * sizeof *n);
 	if (!n)
-		return EGL_NO_SURFACE;
+		return NULL;
 	h->surf = n;
-	if (cfg == EGL_NO_CONFIG_KHR)
-		cfg = h->config;
-	s = eglCreatePbufferSurface(h->dpy, cfg, attribs ? attribs : dflt);
-	if (s == EGL_NO_SURFACE && attribs)
-		s = eglCreatePbufferSurface(h->dpy, h->config, dflt);
-	n[h->nsurf++] = (struct host_surface){ handle, s };
-	return s;
+	n[h->nsurf] = (struct host_surface){ .handle = handle, .egl = EGL_NO_SURFACE,
+					     .config = config, .attribs = { EGL_NONE } };
+	return &n[h->nsurf++];
 }
 
-/* The surface of a recorded handle; unknown non-zero ones (windows, GLX
- * drawables made elsewhere) become default pbuffers. */
-static EGLSurface surface_of(struct host *h, uint64_t handle)
+/* The pbuffer of surface `s`, created at its first use: its recorded
+ * config (or the context's, for a drawable created elsewhere), its
+ * recorded size and attributes. */
+static EGLSurface surface_realize(struct host *h, struct replay *rp, const struct trace_call *call,
+				  uint64_t call_no, struct host_surface *s, const struct host_ctx *x)
 {
+	EGLint a[4 + 32 + 1];
+	int n = 0;
+	EGLConfig cfg;
+	char why[160];
+
+	if (s->created)
+		return s->egl;
+	s->created = true;
+	cfg = config_of(h, rp, call, call_no, s->config ? s->config : x ? x->config : 0);
+	if (cfg == EGL_NO_CONFIG_KHR)
+		cfg = h->config;
+	if (!s->width || !s->height)
+		xt_info("replay: call %llu: the size of drawable 0x%llx is not in the trace: "
+			"a %dx%d pbuffer", (unsigned long long)call_no, (unsigned long long)s->handle,
+			DEFAULT_SIZE, DEFAULT_SIZE);
+	a[n++] = EGL_WIDTH;
+	a[n++] = s->width && s->height ? s->width : DEFAULT_SIZE;
+	a[n++] = EGL_HEIGHT;
+	a[n++] = s->width && s->height ? s->height : DEFAULT_SIZE;
+	for (int i = 0; s->attribs[i] != EGL_NONE && i + 1 < 32; i += 2) {
+		a[n++] = s->attribs[i];
+		a[n++] = s->attribs[i + 1];
+	}
+	a[n] = EGL_NONE;
+	s->egl = eglCreatePbufferSurface(h->dpy, cfg, a);
+	if (s->egl == EGL_NO_SURFACE) {
+		snprintf(why, sizeof why, "cannot create the %dx%d pbuffer of surface 0x%llx "
+			 "(EGL error 0x%x): replayed without it", a[1], a[3],
+			 (unsigned long long)s->handle, eglGetError());
+		report(rp, call, call_no, why);
+	}
+	return s->egl;
+}
+
+/* The surface of a recorded handle made current with context x; one the
+ * trace did not create (a plain X window) gets x's config. */
+static EGLSurface surface_of(struct host *h, struct replay *rp, const struct trace_call *call,
+			     uint64_t call_no, uint64_t handle, const struct host_ctx *x)
+{
+	struct host_surface *s;
+
 	if (!handle)
 		return EGL_NO_SURFACE;
-	struct host_surface *s = surface_find(h, handle);
-	return s ? s->egl : surface_add(h, handle, h->config, NULL);
+	s = surface_live(h, handle);
+	if (!s)
+		s = surface_new(h, handle, 0);
+	return s ? surface_realize(h, rp, call, call_no, s, x) : EGL_NO_SURFACE;
+}
+
+/* CONTEXT "surface": a new surface's config and size as the driver gave them. */
+static enum xt_rc surface_event(struct host *h, uint64_t call_no, const struct trace_value *ev,
+				struct xt_err *err)
+{
+	const uint64_t handle = host_value_uint(ev, "surface");
+	const uint64_t config = host_value_uint(ev, "config");
+	const uint64_t w = host_value_uint(ev, "width"), hh = host_value_uint(ev, "height");
+	struct host_surface *s = surface_live(h, handle);
+
+	if (w > MAX_SIZE || hh > MAX_SIZE)
+		return XT_FAIL(err, XT_ERR_CORRUPT, "call %llu: surface size %llux%llu",
+			       (unsigned long long)call_no, (unsigned long long)w,
+			       (unsigned long long)hh);
+	if (s && s->created) {
+		/* The size at a make-current (EGL): the same surface as it was,
+		 * or a window resized since: a pbuffer of its new size. */
+		const uint64_t was = s->config;
+		if (!w || !hh || (s->width == (EGLint)w && s->height == (EGLint)hh))
+			return XT_OK;
+		s = surface_new(h, handle, config ? config : was);
+	} else if (!s) {
+		s = surface_new(h, handle, config);
+	}
+	if (!s)
+		return XT_FAIL(err, XT_ERR_NOMEM, "out of memory for a surface");
+	if (config)
+		s->config = config;
+	if (w && hh) {
+		s->width = (EGLint)w;
+		s->height = (EGLint)hh;
+	}
+	return XT_OK;
 }
 
 bool host_make_current(struct host *h, struct host_thread *t)
@@ -210,6 +421,10 @@ static enum xt_rc context_create(struct host *h, struct replay *rp, const struct
 	const uint64_t major = host_value_uint(ev, "major"), minor = host_value_uint(ev, "minor");
 	const uint64_t flags = host_value_uint(ev, "flags");
 	struct host_ctx *sx = share ? ctx_find(h, share) : NULL;
+	/* Traces before the "config" key: the creation call's argument. */
+	const uint64_t config = trace_value_get(ev, "config") ? host_value_uint(ev, "config")
+							      : h->create_config;
+	EGLConfig cfg;
 	EGLint attribs[16];
 	int n = 0;
 
@@ -254,9 +469,13 @@ static enum xt_rc context_create(struct host *h, struct replay *rp, const struct
 	x->minor = (int)minor;
 	x->ns = (uint32_t)h->nctx;
 	x->share_ns = sx ? sx->share_ns : x->ns;
+	x->config = config;
+	/* A config-less context is created config-less where the display
+	 * can (EGL_KHR_no_config_context): it is compatible with every
+	 * surface, as the application's was. */
+	cfg = config || !h->no_config ? config_of(h, rp, call, call_no, config) : EGL_NO_CONFIG_KHR;
 	eglBindAPI(gles ? EGL_OPENGL_ES_API : EGL_OPENGL_API);
-	x->egl = eglCreateContext(h->dpy, config_find(h, h->create_config),
-				  sx ? sx->egl : EGL_NO_CONTEXT, attribs);
+	x->egl = eglCreateContext(h->dpy, cfg, sx ? sx->egl : EGL_NO_CONTEXT, attribs);
 	/* A driver with a lower version (softpipe: GL 3.3) still replays
 	 * what it can, on the highest version below the requested one; the
 	 * downgrade is reported and differences follow from it. */
@@ -265,8 +484,7 @@ static enum xt_rc context_create(struct host *h, struct replay *rp, const struct
 			continue;
 		attribs[1] = v / 10;
 		attribs[3] = v % 10;
-		x->egl = eglCreateContext(h->dpy, config_find(h, h->create_config),
-					  sx ? sx->egl : EGL_NO_CONTEXT, attribs);
+		x->egl = eglCreateContext(h->dpy, cfg, sx ? sx->egl : EGL_NO_CONTEXT, attribs);
 		if (x->egl != EGL_NO_CONTEXT) {
 			char why[128];
 			snprintf(why, sizeof why, "the driver has no %s %d.%d context: replayed on "
@@ -298,13 +516,17 @@ enum xt_rc host_egl_context(struct host *h, struct replay *rp, const struct trac
 		if (!t)
 			return XT_FAIL(err, XT_ERR_NOMEM, "out of memory for a thread");
 		t->ctx = handle ? ctx_find(h, handle) : NULL;
-		t->draw = surface_of(h, host_value_uint(ev, "draw"));
-		t->read = surface_of(h, host_value_uint(ev, "read"));
+		t->draw = surface_of(h, rp, call, call_no, host_value_uint(ev, "draw"), t->ctx);
+		t->read = surface_of(h, rp, call, call_no, host_value_uint(ev, "read"), t->ctx);
 		if (handle && !t->ctx)
 			xt_warn("replay: call %llu makes current a context the trace never created",
 				(unsigned long long)call_no);
 		return XT_OK;
 	}
+	if (host_value_str_is(ev, "event", "config"))
+		return config_event(h, call_no, ev, err);
+	if (host_value_str_is(ev, "event", "surface"))
+		return surface_event(h, call_no, ev, err);
 	if (host_value_str_is(ev, "event", "destroy")) {
 		struct host_ctx *x = ctx_find(h, host_value_uint(ev, "context"));
 		bool last = x != NULL;
@@ -354,13 +576,13 @@ static void choose_config(struct host *h, const struct trace_call *call,
 			continue;
 		for (size_t i = 0; i + 8 <= v->mem.len; i += 8) {
 			uint64_t handle;
-			struct host_config *nc = xt_realloc(h->cfg, (h->ncfg + 1) * sizeof *nc);
-			if (!nc)
-				return;
-			h->cfg = nc;
 			memcpy(&handle, v->mem.bytes + i, 8);
-			nc[h->ncfg++] = (struct host_config){
-				handle, got > 0 ? cfg[(i / 8) < (size_t)got ? i / 8 : 0] : h->config };
+			struct host_config *nc = config_entry(h, handle);
+			if (nc && nc->recorded)
+				continue;   /* known by its attributes */
+			if (!nc && !(nc = config_add(h, handle)))
+				return;
+			nc->egl = got > 0 ? cfg[(i / 8) < (size_t)got ? i / 8 : 0] : h->config;
 		}
 	}
 }
@@ -385,22 +607,48 @@ enum xt_rc host_egl_call(struct host *h, struct replay *rp, const struct trace_c
 		h->create_config = handle_arg(call, 1);
 	if (is(name, "eglChooseConfig")) {
 		choose_config(h, call, ret);
-	} else if (is(name, "eglCreatePbufferSurface")) {
+	} else if (is(name, "eglCreatePbufferSurface") || is(name, "glXCreatePbuffer")) {
+		const bool glx = name[0] == 'g';
 		const struct trace_value *a = call->nargs > 2 ? &call->args[2] : NULL;
-		EGLint attribs[64];
-		size_t n = 0;
-		if (a && a->tag == TRACE_TAG_MEMORY)
-			for (; n + 1 < 64 && (n + 1) * 4 <= a->mem.len; n++)
-				memcpy(&attribs[n], a->mem.bytes + 4 * n, 4);
-		attribs[n] = EGL_NONE;
-		if (result)
-			surface_add(h, result, config_find(h, handle_arg(call, 1)), attribs);
+		struct host_surface *s = result ? surface_new(h, result, handle_arg(call, 1)) : NULL;
+		int k = 0;
+		if (result && !s)
+			return XT_FAIL(err, XT_ERR_NOMEM, "out of memory for a surface");
+		/* EGL_NONE- (GLX: None-) terminated pairs (EGL 1.5 §3.5.2,
+		 * GLX 1.4 §3.3.5); the size is kept apart, GLX's other
+		 * attributes (largest, preserved contents) change no pixel. */
+		for (size_t i = 0; s && a && a->tag == TRACE_TAG_MEMORY && i + 8 <= a->mem.len; i += 8) {
+			int32_t kv[2];
+			memcpy(kv, a->mem.bytes + i, 8);
+			if (kv[0] == (glx ? 0 : EGL_NONE))
+				break;
+			if (kv[1] < 0 || kv[1] > MAX_SIZE)
+				kv[1] = 0;
+			if (kv[0] == (glx ? GLX_PBUFFER_WIDTH_ : EGL_WIDTH))
+				s->width = kv[1];
+			else if (kv[0] == (glx ? GLX_PBUFFER_HEIGHT_ : EGL_HEIGHT))
+				s->height = kv[1];
+			else if (!glx && k + 2 < 32) {
+				s->attribs[k++] = kv[0];
+				s->attribs[k++] = kv[1];
+			}
+		}
+		if (s)
+			s->attribs[k] = EGL_NONE;
 	} else if (is(name, "eglCreateWindowSurface") || is(name, "eglCreatePlatformWindowSurface") ||
-		   is(name, "eglCreatePlatformWindowSurfaceEXT")) {
-		if (result)
-			surface_add(h, result, config_find(h, handle_arg(call, 1)), NULL);
-	} else if (is(name, "eglDestroySurface")) {
-		/* Kept until the end: a recorded thread may still have it current. */
+		   is(name, "eglCreatePlatformWindowSurfaceEXT") || is(name, "eglCreatePixmapSurface") ||
+		   is(name, "eglCreatePlatformPixmapSurface") ||
+		   is(name, "eglCreatePlatformPixmapSurfaceEXT") || is(name, "glXCreateWindow") ||
+		   is(name, "glXCreatePixmap")) {
+		if (result && !surface_new(h, result, handle_arg(call, 1)))
+			return XT_FAIL(err, XT_ERR_NOMEM, "out of memory for a surface");
+	} else if (is(name, "eglDestroySurface") || is(name, "glXDestroyPbuffer") ||
+		   is(name, "glXDestroyWindow") || is(name, "glXDestroyPixmap")) {
+		/* Its EGL surface is kept until the end: a recorded thread
+		 * may still have it current.  Its handle may come again. */
+		struct host_surface *s = surface_live(h, handle_arg(call, 1));
+		if (s)
+			s->dead = true;
 	} else if (replay_stubs[id].hook == REPLAY_HOOK_SWAP) {
 		replay_frame(rp);
 	} else {

@@ -49,6 +49,7 @@ struct host_ctx {
 	bool version_known;           /* major/minor are the actual version */
 	bool destroyed;               /* the trace destroyed it */
 	uint32_t program;             /* replay name of the program in use */
+	uint64_t config;              /* recorded config, 0: none (EGL_NO_CONFIG_KHR) */
 	struct host_error err[HOST_MAX_ERRORS];
 	unsigned nerr;
 	/* GL_NUM_EXTENSIONS etc. (by enum host_strings): the value the
@@ -62,14 +63,26 @@ struct host_ctx {
 	unsigned nrec_limit;
 };
 
+/* A recorded surface: a pbuffer of the recorded config and size, created
+ * when a recorded thread first makes it current (replay_egl.c). */
 struct host_surface {
 	uint64_t handle;              /* recorded EGLSurface / GLXDrawable */
-	EGLSurface egl;
+	EGLSurface egl;               /* EGL_NO_SURFACE until created */
+	uint64_t config;              /* recorded config, 0: unknown */
+	EGLint width, height;         /* recorded size, 0: unknown */
+	EGLint attribs[33];           /* the other recorded EGL pbuffer attributes */
+	bool created;
+	bool dead;                    /* destroyed by the trace: the handle may come again */
 };
 
+/* A recorded config and the replay display's config it maps to. */
 struct host_config {
-	uint64_t handle;              /* recorded EGLConfig */
+	uint64_t handle;              /* recorded EGLConfig / GLXFBConfig / visual */
 	EGLConfig egl;
+	/* From a CONTEXT "config" event: red, green, blue, alpha, depth,
+	 * stencil, samples (-1: not recorded); mapped at first use. */
+	bool recorded, mapped;
+	int64_t size[7];
 };
 
 struct host_thread {
@@ -100,6 +113,7 @@ struct host {
 	struct host_ctx *bound;       /* current on the replay thread */
 	EGLSurface bound_draw, bound_read;
 	uint64_t create_config;       /* config argument of the last context creation */
+	bool no_config;               /* the display has EGL_KHR_no_config_context */
 	struct replay_names *names;
 	struct replay_mem *mem;
 	struct host_func *funcs;      /* by trace func_id */

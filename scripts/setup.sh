@@ -23,6 +23,8 @@ packages=(
   libegl-mesa0 libgl1-mesa-dri mesa-utils
   # peers and real test programs
   piglit apitrace
+  # the WebGL2 page in Chromium through ANGLE (test_chromium.py): its GLX run under Xvfb
+  xvfb xauth
   # the web UI's end-to-end test: a real browser, headless
   chromium chromium-driver python3-selenium
   # a real TF application (tests/integration/test_godot.py), under a virtual X server

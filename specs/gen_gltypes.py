@@ -3,7 +3,8 @@
 type token with its shape, generated once for C and for Python tests.
 
 Names and values come from gl.xml; the shape (base type, columns, rows) from
-the hand annotation TYPES in gl_annotations.py.  Derived here, and nowhere
+the hand annotation TYPES in gl_annotations.py, and the sampler types'
+(base, dimensionality, arrayed, multisampled, shadow) from SAMPLER_TYPES.  Derived here, and nowhere
 else: components = columns * rows, the bytes of one component
 (TYPE_BASE_BYTES), and whether transform feedback can capture the type
 (GL 4.6 §11.1.2.1: every type but the booleans).
@@ -56,7 +57,24 @@ const struct glapi_type *glapi_type_find(enum glapi_type_base base, unsigned col
 			return &glapi_types[i];
 	return NULL;
 }
+
+const unsigned glapi_sampler_types_count = sizeof glapi_sampler_types / sizeof glapi_sampler_types[0];
+
+const struct glapi_sampler_type *glapi_sampler_type_find(enum glapi_type_base base,
+							 enum glapi_sampler_dim dim, bool arrayed,
+							 bool multisample, bool shadow)
+{
+	for (unsigned i = 0; i < glapi_sampler_types_count; i++) {
+		const struct glapi_sampler_type *t = &glapi_sampler_types[i];
+		if (t->base == base && t->dim == dim && t->arrayed == arrayed &&
+		    t->multisample == multisample && t->shadow == shadow)
+			return t;
+	}
+	return NULL;
+}
 """
+
+SAMPLER_DIMS = ("1D", "2D", "3D", "CUBE", "RECT", "BUFFER")
 
 
 def main(argv):
@@ -84,6 +102,20 @@ def main(argv):
         c.append('\t{ 0x%04xu, "%s", GLAPI_TYPE_%s, %d, %d, %d, %d, %s },\n'
                  % (value, name, base.upper(), columns, nrows, comps, nbytes,
                     "true" if tf else "false"))
+    c.append("};\n\n")
+    srows = []
+    for name, (base, dim, arrayed, ms, shadow) in ann.SAMPLER_TYPES.items():
+        if name not in value_of:
+            raise SystemExit("gen_gltypes: %s is not in gl.xml" % name)
+        if base not in BASES or dim not in SAMPLER_DIMS:
+            raise SystemExit("gen_gltypes: %s: bad sampler shape" % name)
+        srows.append((value_of[name], name, base, dim, arrayed, ms, shadow))
+    srows.sort()
+    c.append("const struct glapi_sampler_type glapi_sampler_types[%d] = {\n" % len(srows))
+    for value, name, base, dim, arrayed, ms, shadow in srows:
+        c.append('\t{ 0x%04xu, "%s", GLAPI_TYPE_%s, GLAPI_SAMPLER_%s, %s, %s, %s },\n'
+                 % (value, name, base.upper(), dim, *("true" if f else "false"
+                                                       for f in (arrayed, ms, shadow))))
     c.append("};\n")
     c.append(CODE)
     write(outdir, "glapi_types.c", "".join(c))

@@ -751,6 +751,17 @@ for _f in ("glTransformFeedbackBufferBase", "glTransformFeedbackBufferRange",
            "glBufferStorageMemEXT", "glNamedBufferStorageMemEXT",
            "glBufferStorageExternalEXT", "glNamedBufferStorageExternalEXT"):
     CAPTURE_HOOKS[_f] = "TF_STATE"
+# SURFACE: a surface or GLX drawable was created; the capture records its
+# config's attributes and its size as the driver reports them (CONTEXT
+# "config" and "surface" events, docs/trace-format.md), which the replay
+# needs to create the same surface on another display.
+for _f in ("eglCreatePbufferSurface", "eglCreateWindowSurface",
+           "eglCreatePlatformWindowSurface", "eglCreatePlatformWindowSurfaceEXT",
+           "eglCreatePixmapSurface", "eglCreatePlatformPixmapSurface",
+           "eglCreatePlatformPixmapSurfaceEXT", "glXCreatePbuffer",
+           "glXCreateWindow", "glXCreatePixmap", "glXCreateGLXPixmap",
+           "glXCreateGLXPbufferSGIX", "glXCreateGLXPixmapWithConfigSGIX"):
+    CAPTURE_HOOKS[_f] = "SURFACE"
 
 # Buffer targets whose binding glGetIntegerv reports as <target>_BINDING
 # (glapi_buffer_binding_pname): what the capture and the replay ask to
@@ -937,3 +948,23 @@ TYPES = {
     "GL_DOUBLE_MAT4x2": ("double", 4, 2),
     "GL_DOUBLE_MAT4x3": ("double", 4, 3),
 }
+
+# Sampler type tokens (GL 4.6 table 7.3): base type of what they return,
+# the image's dimensionality (SPIR-V's Dim: 1D, 2D, 3D, CUBE, RECT,
+# BUFFER), arrayed, multisampled, shadow.  gen_gltypes.py makes the sampler
+# table of glapi_types.h from it: the driver model names a sampler uniform's
+# type by them.
+SAMPLER_TYPES = {}
+for _prefix, _base in (("GL_", "float"), ("GL_INT_", "int"), ("GL_UNSIGNED_INT_", "uint")):
+    for _suffix, _shape in (("1D", ("1D", False, False)), ("2D", ("2D", False, False)),
+                            ("3D", ("3D", False, False)), ("CUBE", ("CUBE", False, False)),
+                            ("2D_RECT", ("RECT", False, False)), ("BUFFER", ("BUFFER", False, False)),
+                            ("1D_ARRAY", ("1D", True, False)), ("2D_ARRAY", ("2D", True, False)),
+                            ("CUBE_MAP_ARRAY", ("CUBE", True, False)),
+                            ("2D_MULTISAMPLE", ("2D", False, True)),
+                            ("2D_MULTISAMPLE_ARRAY", ("2D", True, True))):
+        SAMPLER_TYPES[_prefix + "SAMPLER_" + _suffix] = (_base,) + _shape + (False,)
+for _suffix, _shape in (("1D", ("1D", False)), ("2D", ("2D", False)), ("CUBE", ("CUBE", False)),
+                        ("2D_RECT", ("RECT", False)), ("1D_ARRAY", ("1D", True)),
+                        ("2D_ARRAY", ("2D", True)), ("CUBE_MAP_ARRAY", ("CUBE", True))):
+    SAMPLER_TYPES["GL_SAMPLER_" + _suffix + "_SHADOW"] = ("float",) + _shape + (False, True)

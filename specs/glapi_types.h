@@ -8,7 +8,8 @@
  * the Khronos registry (gl.xml), the shape from the hand annotation TYPES
  * of specs/gl_annotations.py.  tests/unit/capture/test_glapi_types.c
  * checks the table against rows stated in the GL specification.  Samplers,
- * images and atomic counters have no shape and are not in it.
+ * images and atomic counters have no shape and are not in it; samplers
+ * have a table of their own (below), from SAMPLER_TYPES.
  */
 #ifndef GLAPI_TYPES_H
 #define GLAPI_TYPES_H
@@ -38,6 +39,31 @@ struct glapi_type {
 /* The table, sorted by value. */
 extern const struct glapi_type glapi_types[];
 extern const unsigned glapi_types_count;
+
+/* Sampler types (GL 4.6 table 7.3): what a sampler uniform is, by the
+ * dimensionality of its image (SPIR-V's Dim), arrays, multisampling and
+ * depth comparison. */
+enum glapi_sampler_dim {
+	GLAPI_SAMPLER_1D, GLAPI_SAMPLER_2D, GLAPI_SAMPLER_3D, GLAPI_SAMPLER_CUBE,
+	GLAPI_SAMPLER_RECT, GLAPI_SAMPLER_BUFFER,
+};
+
+struct glapi_sampler_type {
+	uint32_t value;            /* the GLenum: GL_SAMPLER_2D, GL_INT_SAMPLER_3D, ... */
+	const char *name;
+	enum glapi_type_base base; /* what it returns: float, int or uint */
+	enum glapi_sampler_dim dim;
+	bool arrayed, multisample, shadow;
+};
+
+/* The sampler table, sorted by value. */
+extern const struct glapi_sampler_type glapi_sampler_types[];
+extern const unsigned glapi_sampler_types_count;
+
+/* The sampler type of that shape, or NULL. */
+const struct glapi_sampler_type *glapi_sampler_type_find(enum glapi_type_base base,
+							 enum glapi_sampler_dim dim, bool arrayed,
+							 bool multisample, bool shadow);
 
 /* The type whose GLenum is `value`, or NULL. */
 const struct glapi_type *glapi_type_by_value(uint32_t value);

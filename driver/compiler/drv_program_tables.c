@@ -12,6 +12,7 @@
 #include <spirv/unified1/spirv.h>
 
 #include "drv_program_int.h"
+#include "glapi_types.h"
 
 /* --- tables ------------------------------------------------------------------ */
 
@@ -112,6 +113,24 @@ enum xt_rc drv_program_build_attribs(struct build *b)
 	p->attribs = calloc(m->n_vars + 1, sizeof *p->attribs);
 	if (!p->attribs)
 		return XT_ERR_NOMEM;
+	/* gl_VertexID and gl_InstanceID, when read, are active attributes
+	 * too (GL 4.6 §11.1.1, ES 3.2 §11.1.1), with no location (-1); Mesa
+	 * lists them first, and so do we.  They take no vertex input slot. */
+	for (uint32_t i = 0; i < m->n_vars; i++) {
+		const struct drv_svar *v = &m->vars[i];
+		const char *name = v->builtin == SpvBuiltInVertexId || v->builtin == SpvBuiltInVertexIndex ?
+				   "gl_VertexID" : v->builtin == SpvBuiltInInstanceId ||
+				   v->builtin == SpvBuiltInInstanceIndex ? "gl_InstanceID" : NULL;
+		const struct glapi_type *int_type = glapi_type_find(GLAPI_TYPE_INT, 1, 1);
+		if (v->storage != SpvStorageClassInput || !name)
+			continue;
+		struct drv_attrib *a = &p->attribs[p->n_attribs++];
+		snprintf(a->name, sizeof a->name, "%s", name);
+		a->type = int_type ? int_type->value : 0;
+		a->size = 1;
+		a->location = ~0u;
+		a->locations = 0;
+	}
 	/* Explicit layout(location) first, then glBindAttribLocation (which
 	 * an explicit location overrides), then the rest keep glslang's order
 	 * in the locations left free. */
@@ -439,6 +458,44 @@ enum xt_rc drv_program_build_uniforms(struct build *b)
 				if ((rc = add_leaves(b, m, v->type, un, v->mem_offset, 0, &loc)) != XT_OK)
 					return rc;
 			}
+		}
+	}
+	/* Samplers are active uniforms too (GL 4.6 §7.6), after the others:
+	 * each element a 4-byte texture unit at the end of the constant
+	 * buffer, which glUniform1i sets and glGetUniformiv reads; no shader
+	 * reads it (the model does not sample textures). */
+	for (int s = 0; s < DRV_STAGE_COUNT; s++) {
+		struct drv_smodule *m = &b->mod[s];
+		if (!b->parsed[s])
+			continue;
+		for (uint32_t i = 0; i < m->n_vars; i++) {
+			struct drv_svar *v = &m->vars[i];
+			uint32_t el, base = drv_stype_strip_arrays(m, v->type, &el);
+			const struct drv_sid *bt = drv_stype(m, base);
+			const char *un = drv_program_user_name(b, (enum drv_stage)s, v->name);
+			uint32_t type = bt && bt->op == SpvOpTypeSampledImage ? drv_stype_gl_enum(m, base) : 0;
+			char nm[sizeof p->uniforms[0].name];
+			bool found = false;
+			if (v->storage != SpvStorageClassUniformConstant || !type || !un)
+				continue;
+			snprintf(nm, sizeof nm, el > 1 || drv_stype(m, v->type)->op == SpvOpTypeArray ?
+				 "%s[0]" : "%s", un);
+			for (unsigned k = 0; k < p->n_uniforms && !found; k++)
+				found = !strcmp(p->uniforms[k].name, nm);
+			if (found)
+				continue;
+			struct drv_uniform *u = new_uniform(b);
+			if (!u)
+				return XT_ERR_NOMEM;
+			snprintf(u->name, sizeof u->name, "%s", nm);
+			u->type = type;
+			u->size = el;
+			u->location = loc;
+			loc += (int32_t)el;
+			u->offset = (size_total + 3) / 4 * 4;
+			u->array_stride = 4;
+			u->block = -1;
+			size_total = u->offset + 4 * el;
 		}
 	}
 	p->const_buffer_size = (size_total + 15) / 16 * 16;

@@ -70,7 +70,10 @@ struct drv_sid {
 	/* types */
 	uint32_t width;        /* int / float bits */
 	bool sign;
-	uint32_t elem;         /* vector / matrix column / array element / pointer pointee type */
+	uint32_t elem;         /* vector / matrix column / array element / pointer pointee /
+				* image sampled / sampled image's image type */
+	uint32_t image_dim;    /* images: SpvDim */
+	bool image_depth, image_arrayed, image_ms;
 	uint32_t count;        /* vector size, matrix columns, array length */
 	uint32_t storage;      /* pointer storage class */
 	uint32_t n_members;

@@ -355,6 +355,25 @@ uint32_t drv_stype_gl_enum(const struct drv_smodule *m, uint32_t t)
 				     col->count);
 		return gt ? gt->value : 0;
 	}
+	if (ty->op == SpvOpTypeSampledImage) {
+		static const struct { uint32_t spv; enum glapi_sampler_dim dim; } dims[] = {
+			{ SpvDim1D, GLAPI_SAMPLER_1D }, { SpvDim2D, GLAPI_SAMPLER_2D },
+			{ SpvDim3D, GLAPI_SAMPLER_3D }, { SpvDimCube, GLAPI_SAMPLER_CUBE },
+			{ SpvDimRect, GLAPI_SAMPLER_RECT }, { SpvDimBuffer, GLAPI_SAMPLER_BUFFER },
+		};
+		const struct drv_sid *img = drv_stype(m, ty->elem);
+		const struct drv_sid *st = img ? drv_stype(m, img->elem) : NULL;
+		const struct glapi_sampler_type *sam = NULL;
+		if (!img || img->op != SpvOpTypeImage || !st)
+			return 0;
+		base = st->op == SpvOpTypeFloat ? GLAPI_TYPE_FLOAT :
+		       st->op == SpvOpTypeInt && st->sign ? GLAPI_TYPE_INT : GLAPI_TYPE_UINT;
+		for (size_t i = 0; i < sizeof dims / sizeof dims[0] && !sam; i++)
+			if (dims[i].spv == img->image_dim)
+				sam = glapi_sampler_type_find(base, dims[i].dim, img->image_arrayed,
+							      img->image_ms, img->image_depth);
+		return sam ? sam->value : 0;
+	}
 	s = ty;
 	if (ty->op == SpvOpTypeVector) {
 		n = ty->count;
@@ -473,7 +492,21 @@ static enum xt_rc parse_type(struct drv_smodule *m, uint16_t op, const uint32_t 
 		if (n < 4) return XT_FAIL(err, XT_ERR_CORRUPT, "SPIR-V: short OpTypePointer");
 		s->storage = w[2]; s->elem = w[3];
 		break;
-	default:      /* function, image, sampler, sampled image: no slots */
+	case SpvOpTypeImage:  /* no slots: what a sampler uniform's GL type says */
+		if (n < 9)
+			return XT_FAIL(err, XT_ERR_CORRUPT, "SPIR-V: short OpTypeImage");
+		s->elem = w[2];
+		s->image_dim = w[3];
+		s->image_depth = w[4] == 1;
+		s->image_arrayed = w[5] != 0;
+		s->image_ms = w[6] != 0;
+		break;
+	case SpvOpTypeSampledImage:
+		if (n < 3)
+			return XT_FAIL(err, XT_ERR_CORRUPT, "SPIR-V: short OpTypeSampledImage");
+		s->elem = w[2];
+		break;
+	default:      /* function, sampler: no slots */
 		break;
 	}
 	return XT_OK;

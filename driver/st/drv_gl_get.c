@@ -117,15 +117,18 @@ static unsigned get(struct drv_context *ctx, GLenum pname, double *v)
 	case GL_MAX_TEXTURE_IMAGE_UNITS: case GL_MAX_VERTEX_TEXTURE_IMAGE_UNITS:
 	case GL_MAX_GEOMETRY_TEXTURE_IMAGE_UNITS:
 		v[0] = 32; return 1;
-	case GL_MAX_COMBINED_TEXTURE_IMAGE_UNITS: v[0] = 96; return 1;
+	case GL_MAX_COMBINED_TEXTURE_IMAGE_UNITS: v[0] = DRV_MAX_COMBINED_TEXTURE_UNITS; return 1;
 	case GL_MAX_DRAW_BUFFERS: case GL_MAX_COLOR_ATTACHMENTS: v[0] = 8; return 1;
 	case GL_MAX_VIEWPORT_DIMS: v[0] = v[1] = 16384; return 2;
 	case GL_MAX_VIEWPORTS: v[0] = DRV_MAX_VIEWPORTS; return 1;
 	case GL_MAX_CLIP_DISTANCES: v[0] = 8; return 1;
+	/* GL 4.5 (ARB_cull_distance); GLES only with EXT_clip_cull_distance,
+	 * which the sim's GLES does not expose (gles_only_with_extension) */
+	case GL_MAX_CULL_DISTANCES: case GL_MAX_COMBINED_CLIP_AND_CULL_DISTANCES: v[0] = 8; return 1;
 	/* radeonsi's SI_MAX_POINT_SIZE; point size reaches nothing TF captures */
 	case 0x846D /* GL_ALIASED_POINT_SIZE_RANGE (compatibility) */: case GL_POINT_SIZE_RANGE:
 		v[0] = 1; v[1] = 2048; return 2;
-	case GL_MAX_SAMPLES: v[0] = 8; return 1;
+	case GL_MAX_SAMPLES: v[0] = DRV_MAX_SAMPLES; return 1;
 	case GL_MAX_3D_TEXTURE_SIZE: v[0] = 2048; return 1;
 	/* radeonsi's and llvmpipe's; anisotropy reaches nothing TF captures */
 	case GL_MAX_TEXTURE_MAX_ANISOTROPY: v[0] = 16; return 1;
@@ -142,10 +145,29 @@ static unsigned get(struct drv_context *ctx, GLenum pname, double *v)
 	}
 }
 
+/* A pname GLES has only with an extension the sim's GLES does not expose:
+ * INVALID_ENUM there, as for any pname the context does not know (ES 3.2
+ * §2.3.1), which is what a GLES driver without the extension raises. */
+static bool gles_only_with_extension(GLenum pname)
+{
+	switch (pname) {
+	case GL_MAX_CULL_DISTANCES:                    /* EXT_clip_cull_distance */
+	case GL_MAX_COMBINED_CLIP_AND_CULL_DISTANCES:
+		return true;
+	default:
+		return false;
+	}
+}
+
 static bool value(struct drv_context *ctx, const char *func, GLenum pname, double *v, unsigned *n)
 {
 	static _Thread_local char why[96];
 
+	if (ctx->gles && gles_only_with_extension(pname)) {
+		drv_gl_error(ctx, GL_INVALID_ENUM);
+		*n = 0;
+		return false;
+	}
 	*n = get(ctx, pname, v);
 	if (!*n)
 		*n = drv_gl_ff_get(ctx, pname, v);

@@ -37,6 +37,8 @@
 #define DRV_MAX_SSBO_BINDINGS  8u
 #define DRV_MAX_ATOMIC_BINDINGS 8u
 #define DRV_MAX_VIEWPORTS      16u
+#define DRV_MAX_SAMPLES        8u    /* GL_MAX_SAMPLES (radeonsi) */
+#define DRV_MAX_COMBINED_TEXTURE_UNITS 96u /* GL_MAX_COMBINED_TEXTURE_IMAGE_UNITS */
 
 /* ---- names ------------------------------------------------------------------ */
 

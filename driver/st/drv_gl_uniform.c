@@ -1,7 +1,7 @@
 /*
  * drv_gl_uniform.c - uniforms of the default block and uniform blocks
- * (GL 4.6 7.6, ES 3.2 7.6): locations, glUniform* / glUniformMatrix* with
- * the spec's type and count checks, glGetUniform*, active uniform and
+ * (GL 4.6 7.6, ES 3.2 7.6): locations, glUniform* / glUniformMatrix* and
+ * their glProgramUniform* forms with the spec's type and count checks, glGetUniform*, active uniform and
  * block queries, block bindings.
  *
  * A program's default-block uniforms live in a CPU copy of its constant
@@ -64,7 +64,8 @@ bad:
 
 /*
  * glUniform{comps}{base}v / glUniformMatrix: `count` elements of
- * comps x cols values of 4 bytes from `v` (floats, ints or uints as `src`).
+ * comps x cols values from `v` (floats, ints or uints of 4 bytes, or
+ * doubles of 8, as `src`).
  */
 static void write(struct drv_program_obj *p, GLint location, GLsizei count, enum base src,
 		  unsigned comps, unsigned cols, bool transpose, const void *v)
@@ -81,7 +82,7 @@ static void write(struct drv_program_obj *p, GLint location, GLsizei count, enum
 	if (!(u = at(ctx, p, location, &element)))
 		return;
 	ub = type_info(u->type, &ucomps, &ucols);
-	if (ucomps != comps || ucols != cols || ub == B_DOUBLE ||
+	if (ucomps != comps || ucols != cols || (ub == B_DOUBLE) != (src == B_DOUBLE) ||
 	    (ub == B_FLOAT && src != B_FLOAT) || (ub == B_INT && src != B_INT) ||
 	    (ub == B_UINT && src != B_UINT) || (ub == B_SAMPLER && src != B_INT) ||
 	    (count > 1 && u->size == 1)) {
@@ -97,7 +98,15 @@ static void write(struct drv_program_obj *p, GLint location, GLsizei count, enum
 		for (unsigned c = 0; c < cols; c++) {
 			for (unsigned r = 0; r < comps; r++) {
 				unsigned k = transpose ? r * cols + c : c * comps + r;
-				uint32_t x, at_byte = base + c * (cols > 1 ? u->matrix_stride : 0) + 4 * r;
+				const unsigned w = src == B_DOUBLE ? 8 : 4;
+				uint32_t at_byte = base + c * (cols > 1 ? u->matrix_stride : 0) + w * r;
+				uint32_t x;
+				if (w == 8) {
+					if (at_byte + 8 <= p->consts_size)
+						memcpy(p->consts + at_byte, (const uint8_t *)v +
+						       8 * ((size_t)e * comps * cols + k), 8);
+					continue;
+				}
 				memcpy(&x, (const uint8_t *)v + 4 * ((size_t)e * comps * cols + k), 4);
 				if (ub == B_BOOL) {
 					float f;
@@ -144,6 +153,15 @@ void drv_gl_Uniform2ui(GLint l, GLuint a, GLuint b) { GLuint v[] = { a, b }; drv
 void drv_gl_Uniform3ui(GLint l, GLuint a, GLuint b, GLuint c) { GLuint v[] = { a, b, c }; drv_gl_Uniform3uiv(l, 1, v); }
 void drv_gl_Uniform4ui(GLint l, GLuint a, GLuint b, GLuint c, GLuint d) { GLuint v[] = { a, b, c, d }; drv_gl_Uniform4uiv(l, 1, v); }
 
+UNIFORM_V(d, GLdouble, B_DOUBLE, 1)
+UNIFORM_V(d, GLdouble, B_DOUBLE, 2)
+UNIFORM_V(d, GLdouble, B_DOUBLE, 3)
+UNIFORM_V(d, GLdouble, B_DOUBLE, 4)
+void drv_gl_Uniform1d(GLint l, GLdouble a) { drv_gl_Uniform1dv(l, 1, &a); }
+void drv_gl_Uniform2d(GLint l, GLdouble a, GLdouble b) { GLdouble v[] = { a, b }; drv_gl_Uniform2dv(l, 1, v); }
+void drv_gl_Uniform3d(GLint l, GLdouble a, GLdouble b, GLdouble c) { GLdouble v[] = { a, b, c }; drv_gl_Uniform3dv(l, 1, v); }
+void drv_gl_Uniform4d(GLint l, GLdouble a, GLdouble b, GLdouble c, GLdouble d) { GLdouble v[] = { a, b, c, d }; drv_gl_Uniform4dv(l, 1, v); }
+
 #define UNIFORM_M(name, cols, rows)                                                          \
 	void drv_gl_UniformMatrix##name##fv(GLint location, GLsizei count, GLboolean transpose, \
 					    const GLfloat *value)                               \
@@ -165,6 +183,116 @@ UNIFORM_M(2x4, 2, 4)
 UNIFORM_M(4x2, 4, 2)
 UNIFORM_M(3x4, 3, 4)
 UNIFORM_M(4x3, 4, 3)
+
+#define UNIFORM_MD(name, cols, rows)                                                         \
+	void drv_gl_UniformMatrix##name##dv(GLint location, GLsizei count, GLboolean transpose, \
+					    const GLdouble *value)                              \
+	{                                                                                       \
+		DRV_CTX(ctx);                                                                   \
+		write(drv_gl_uniform_program(ctx), location, count, B_DOUBLE, rows, cols,       \
+		      transpose, value);                                                        \
+	}
+UNIFORM_MD(2, 2, 2)
+UNIFORM_MD(3, 3, 3)
+UNIFORM_MD(4, 4, 4)
+UNIFORM_MD(2x3, 2, 3)
+UNIFORM_MD(3x2, 3, 2)
+UNIFORM_MD(2x4, 2, 4)
+UNIFORM_MD(4x2, 4, 2)
+UNIFORM_MD(3x4, 3, 4)
+UNIFORM_MD(4x3, 4, 3)
+
+/*
+ * glProgramUniform* (GL 4.6 / ES 3.2 §7.6.1): the same writes into the
+ * named program instead of the current one; a name that is no program
+ * object fails as the spec says (INVALID_VALUE, or INVALID_OPERATION for
+ * a shader), an unlinked program as glUniform* does (INVALID_OPERATION).
+ */
+static struct drv_program_obj *named(struct drv_context *ctx, GLuint program)
+{
+	return drv_gl_program_lookup(ctx, program, "glProgramUniform");
+}
+
+#define PROGRAM_UNIFORM_V(suffix, ctype, base, n)                                            \
+	void drv_gl_ProgramUniform##n##suffix##v(GLuint program, GLint location, GLsizei count, \
+						 const ctype *value)                             \
+	{                                                                                     \
+		DRV_CTX(ctx);                                                                 \
+		struct drv_program_obj *p = named(ctx, program);                              \
+		if (p)                                                                        \
+			write(p, location, count, base, n, 1, false, value);                  \
+	}
+PROGRAM_UNIFORM_V(f, GLfloat, B_FLOAT, 1)
+PROGRAM_UNIFORM_V(f, GLfloat, B_FLOAT, 2)
+PROGRAM_UNIFORM_V(f, GLfloat, B_FLOAT, 3)
+PROGRAM_UNIFORM_V(f, GLfloat, B_FLOAT, 4)
+PROGRAM_UNIFORM_V(i, GLint, B_INT, 1)
+PROGRAM_UNIFORM_V(i, GLint, B_INT, 2)
+PROGRAM_UNIFORM_V(i, GLint, B_INT, 3)
+PROGRAM_UNIFORM_V(i, GLint, B_INT, 4)
+PROGRAM_UNIFORM_V(ui, GLuint, B_UINT, 1)
+PROGRAM_UNIFORM_V(ui, GLuint, B_UINT, 2)
+PROGRAM_UNIFORM_V(ui, GLuint, B_UINT, 3)
+PROGRAM_UNIFORM_V(ui, GLuint, B_UINT, 4)
+PROGRAM_UNIFORM_V(d, GLdouble, B_DOUBLE, 1)
+PROGRAM_UNIFORM_V(d, GLdouble, B_DOUBLE, 2)
+PROGRAM_UNIFORM_V(d, GLdouble, B_DOUBLE, 3)
+PROGRAM_UNIFORM_V(d, GLdouble, B_DOUBLE, 4)
+
+void drv_gl_ProgramUniform1f(GLuint p, GLint l, GLfloat a) { drv_gl_ProgramUniform1fv(p, l, 1, &a); }
+void drv_gl_ProgramUniform2f(GLuint p, GLint l, GLfloat a, GLfloat b) { GLfloat v[] = { a, b }; drv_gl_ProgramUniform2fv(p, l, 1, v); }
+void drv_gl_ProgramUniform3f(GLuint p, GLint l, GLfloat a, GLfloat b, GLfloat c) { GLfloat v[] = { a, b, c }; drv_gl_ProgramUniform3fv(p, l, 1, v); }
+void drv_gl_ProgramUniform4f(GLuint p, GLint l, GLfloat a, GLfloat b, GLfloat c, GLfloat d) { GLfloat v[] = { a, b, c, d }; drv_gl_ProgramUniform4fv(p, l, 1, v); }
+void drv_gl_ProgramUniform1i(GLuint p, GLint l, GLint a) { drv_gl_ProgramUniform1iv(p, l, 1, &a); }
+void drv_gl_ProgramUniform2i(GLuint p, GLint l, GLint a, GLint b) { GLint v[] = { a, b }; drv_gl_ProgramUniform2iv(p, l, 1, v); }
+void drv_gl_ProgramUniform3i(GLuint p, GLint l, GLint a, GLint b, GLint c) { GLint v[] = { a, b, c }; drv_gl_ProgramUniform3iv(p, l, 1, v); }
+void drv_gl_ProgramUniform4i(GLuint p, GLint l, GLint a, GLint b, GLint c, GLint d) { GLint v[] = { a, b, c, d }; drv_gl_ProgramUniform4iv(p, l, 1, v); }
+void drv_gl_ProgramUniform1ui(GLuint p, GLint l, GLuint a) { drv_gl_ProgramUniform1uiv(p, l, 1, &a); }
+void drv_gl_ProgramUniform2ui(GLuint p, GLint l, GLuint a, GLuint b) { GLuint v[] = { a, b }; drv_gl_ProgramUniform2uiv(p, l, 1, v); }
+void drv_gl_ProgramUniform3ui(GLuint p, GLint l, GLuint a, GLuint b, GLuint c) { GLuint v[] = { a, b, c }; drv_gl_ProgramUniform3uiv(p, l, 1, v); }
+void drv_gl_ProgramUniform4ui(GLuint p, GLint l, GLuint a, GLuint b, GLuint c, GLuint d) { GLuint v[] = { a, b, c, d }; drv_gl_ProgramUniform4uiv(p, l, 1, v); }
+void drv_gl_ProgramUniform1d(GLuint p, GLint l, GLdouble a) { drv_gl_ProgramUniform1dv(p, l, 1, &a); }
+void drv_gl_ProgramUniform2d(GLuint p, GLint l, GLdouble a, GLdouble b) { GLdouble v[] = { a, b }; drv_gl_ProgramUniform2dv(p, l, 1, v); }
+void drv_gl_ProgramUniform3d(GLuint p, GLint l, GLdouble a, GLdouble b, GLdouble c) { GLdouble v[] = { a, b, c }; drv_gl_ProgramUniform3dv(p, l, 1, v); }
+void drv_gl_ProgramUniform4d(GLuint p, GLint l, GLdouble a, GLdouble b, GLdouble c, GLdouble d) { GLdouble v[] = { a, b, c, d }; drv_gl_ProgramUniform4dv(p, l, 1, v); }
+
+#define PROGRAM_UNIFORM_M(name, cols, rows)                                                   \
+	void drv_gl_ProgramUniformMatrix##name##fv(GLuint program, GLint location, GLsizei count, \
+						   GLboolean transpose, const GLfloat *value)     \
+	{                                                                                       \
+		DRV_CTX(ctx);                                                                   \
+		struct drv_program_obj *p = named(ctx, program);                                \
+		if (p)                                                                          \
+			write(p, location, count, B_FLOAT, rows, cols, transpose, value);       \
+	}
+PROGRAM_UNIFORM_M(2, 2, 2)
+PROGRAM_UNIFORM_M(3, 3, 3)
+PROGRAM_UNIFORM_M(4, 4, 4)
+PROGRAM_UNIFORM_M(2x3, 2, 3)
+PROGRAM_UNIFORM_M(3x2, 3, 2)
+PROGRAM_UNIFORM_M(2x4, 2, 4)
+PROGRAM_UNIFORM_M(4x2, 4, 2)
+PROGRAM_UNIFORM_M(3x4, 3, 4)
+PROGRAM_UNIFORM_M(4x3, 4, 3)
+
+#define PROGRAM_UNIFORM_MD(name, cols, rows)                                                  \
+	void drv_gl_ProgramUniformMatrix##name##dv(GLuint program, GLint location, GLsizei count, \
+						   GLboolean transpose, const GLdouble *value)    \
+	{                                                                                       \
+		DRV_CTX(ctx);                                                                   \
+		struct drv_program_obj *p = named(ctx, program);                                \
+		if (p)                                                                          \
+			write(p, location, count, B_DOUBLE, rows, cols, transpose, value);      \
+	}
+PROGRAM_UNIFORM_MD(2, 2, 2)
+PROGRAM_UNIFORM_MD(3, 3, 3)
+PROGRAM_UNIFORM_MD(4, 4, 4)
+PROGRAM_UNIFORM_MD(2x3, 2, 3)
+PROGRAM_UNIFORM_MD(3x2, 3, 2)
+PROGRAM_UNIFORM_MD(2x4, 2, 4)
+PROGRAM_UNIFORM_MD(4x2, 4, 2)
+PROGRAM_UNIFORM_MD(3x4, 3, 4)
+PROGRAM_UNIFORM_MD(4x3, 4, 3)
 
 static void read(GLuint program, GLint location, void *out, enum base as)
 {

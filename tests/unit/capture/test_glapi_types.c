@@ -73,6 +73,33 @@ static void test_every_row_is_a_registry_enum_and_is_consistent(void)
 	}
 }
 
+/* Sampler rows as table 7.3 states them: token, value (gl.xml), GLSL type. */
+static void test_sampler_table_states_what_the_gl_spec_states(void)
+{
+	static const struct {
+		uint32_t value;
+		enum glapi_type_base base;
+		enum glapi_sampler_dim dim;
+		bool arrayed, ms, shadow;
+	} rows[] = {
+		{ 0x8B5E, GLAPI_TYPE_FLOAT, GLAPI_SAMPLER_2D, false, false, false },  /* sampler2D */
+		{ 0x8DCF, GLAPI_TYPE_INT, GLAPI_SAMPLER_2D, true, false, false },     /* isampler2DArray */
+		{ 0x910D, GLAPI_TYPE_UINT, GLAPI_SAMPLER_2D, true, true, false },     /* usampler2DMSArray */
+		{ 0x900D, GLAPI_TYPE_FLOAT, GLAPI_SAMPLER_CUBE, true, false, true },  /* samplerCubeArrayShadow */
+		{ 0x8B63, GLAPI_TYPE_FLOAT, GLAPI_SAMPLER_RECT, false, false, false },/* sampler2DRect */
+		{ 0x8DD8, GLAPI_TYPE_UINT, GLAPI_SAMPLER_BUFFER, false, false, false },/* usamplerBuffer */
+	};
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		const struct glapi_sampler_type *t = glapi_sampler_type_find(
+			rows[i].base, rows[i].dim, rows[i].arrayed, rows[i].ms, rows[i].shadow);
+		CHECK(t && t->value == rows[i].value);
+	}
+	CHECK_EQ_INT(glapi_sampler_types_count, 3 * 11 + 7);
+	/* no shadow multisample sampler, no integer shadow sampler */
+	CHECK(!glapi_sampler_type_find(GLAPI_TYPE_FLOAT, GLAPI_SAMPLER_2D, false, true, true));
+	CHECK(!glapi_sampler_type_find(GLAPI_TYPE_INT, GLAPI_SAMPLER_2D, false, false, true));
+}
+
 static void test_lookups_miss_cleanly(void)
 {
 	CHECK(glapi_type_by_name("GL_SAMPLER_2D") == NULL);
@@ -88,6 +115,7 @@ int main(void)
 {
 	XT_RUN(test_table_states_what_the_gl_spec_states);
 	XT_RUN(test_every_row_is_a_registry_enum_and_is_consistent);
+	XT_RUN(test_sampler_table_states_what_the_gl_spec_states);
 	XT_RUN(test_lookups_miss_cleanly);
 	XT_TEST_MAIN_END();
 }
