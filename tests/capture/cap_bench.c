@@ -3,7 +3,8 @@
  * comparing a run without LD_PRELOAD, with libxfbtrace-capture.so and with
  * apitrace (bench/).  Prints one line per case: "NAME NS_PER_CALL".
  *
- * Cases: glUniform1i, glBindBuffer (trivial calls), glBufferSubData of
+ * Cases: glUniform1i, glBindBuffer, glGetIntegerv, glGetError (trivial
+ * calls), glBufferSubData of
  * 1 KiB, TF begin + draw + end, map READ + unmap of 1 KiB, map WRITE +
  * fill + unmap of 1 KiB.  GLES 3 on surfaceless EGL.
  *
@@ -54,6 +55,22 @@ static NOINLINE void bench_uniform(int n, GLint loc)
 {
 	for (int i = 0; i < n; i++)
 		glUniform1i(loc, i);
+}
+
+/* The two queries the asynchronous read-back may make per TF end
+ * (docs/performance.md, issue 23): what each costs the driver. */
+static NOINLINE void bench_get_integer(int n)
+{
+	GLint v = 0;
+
+	for (int i = 0; i < n; i++)
+		glGetIntegerv(GL_COPY_WRITE_BUFFER_BINDING, &v);
+}
+
+static NOINLINE void bench_get_error(int n)
+{
+	for (int i = 0; i < n; i++)
+		(void)glGetError();
 }
 
 static NOINLINE void bench_bind(int n, const GLuint *bufs)
@@ -184,6 +201,10 @@ int main(int argc, char **argv)
 		TIME_CASE("glUniform1i", n, bench_uniform(n, loc));
 	if (wanted(argc, argv, "glBindBuffer"))
 		TIME_CASE("glBindBuffer", n, bench_bind(n, bufs));
+	if (wanted(argc, argv, "glGetIntegerv"))
+		TIME_CASE("glGetIntegerv", n, bench_get_integer(n));
+	if (wanted(argc, argv, "glGetError"))
+		TIME_CASE("glGetError", n, bench_get_error(n));
 
 	n = 100000 * scale;
 	glBindBuffer(GL_ARRAY_BUFFER, bufs[0]);
