@@ -95,6 +95,79 @@ static NOINLINE void bench_tf(int n)
 	glFinish();
 }
 
+/*
+ * The asynchronous read-back's parts (observe/obs_async.c; issue 23), each
+ * added to the TF case without the capture, to see which one a driver
+ * makes expensive: a copy of the TF buffer (1 KiB) into `dst` (the
+ * staging ring, or a buffer of the GPU's own memory) at a moving offset,
+ * and with `fences`, a fence after every 8 iterations polled as the
+ * read-back polls it (the first poll of a fence flushes).
+ */
+#define PART_FENCES 64
+static NOINLINE void bench_tf_parts(int n, GLuint dst, bool fences)
+{
+	GLsync fence[PART_FENCES];
+	unsigned head = 0, count = 0;
+	bool flushed = false;
+
+	for (int i = 0; i < n; i++) {
+		glBeginTransformFeedback(GL_POINTS);
+		glDrawArrays(GL_POINTS, 0, 16);
+		glEndTransformFeedback();
+		if (dst) {
+			glBindBuffer(GL_COPY_WRITE_BUFFER, dst);
+			glCopyBufferSubData(GL_TRANSFORM_FEEDBACK_BUFFER, GL_COPY_WRITE_BUFFER, 0,
+					    (GLintptr)(i & 1023) * 1024, 1024);
+			glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
+		}
+		if (!fences)
+			continue;
+		if ((i & 7) == 7 && count < PART_FENCES) {
+			fence[(head + count++) % PART_FENCES] =
+				glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+		}
+		while (count) {
+			GLenum r = glClientWaitSync(fence[head], flushed ? 0 :
+						    GL_SYNC_FLUSH_COMMANDS_BIT, 0);
+			flushed = true;
+			if (r == GL_TIMEOUT_EXPIRED)
+				break;
+			glDeleteSync(fence[head]);
+			head = (head + 1) % PART_FENCES;
+			count--;
+			flushed = false;
+		}
+	}
+	while (count) {
+		glClientWaitSync(fence[head], GL_SYNC_FLUSH_COMMANDS_BIT, 1000000000);
+		glDeleteSync(fence[head]);
+		head = (head + 1) % PART_FENCES;
+		count--;
+	}
+	glFinish();
+}
+
+/* 1 MiB for bench_tf_parts: the staging ring (immutable storage, mapped
+ * persistently for reading, client memory) when `ring` and the context has
+ * EXT_buffer_storage, else a plain buffer (the GPU's memory). */
+static GLuint parts_buffer(bool ring)
+{
+	typedef void (*storage_fn)(GLenum, GLsizeiptr, const void *, GLbitfield);
+	storage_fn storage = (storage_fn)eglGetProcAddress("glBufferStorageEXT");
+	GLuint b = 0;
+
+	glGenBuffers(1, &b);
+	glBindBuffer(GL_COPY_WRITE_BUFFER, b);
+	if (ring && storage && strstr((const char *)glGetString(GL_EXTENSIONS), "GL_EXT_buffer_storage")) {
+		storage(GL_COPY_WRITE_BUFFER, 1 << 20, NULL, 0x1 | 0x40 | 0x80 | 0x200);
+		glMapBufferRange(GL_COPY_WRITE_BUFFER, 0, 1 << 20, 0x1 | 0x40 | 0x80);
+	} else {
+		glBufferData(GL_COPY_WRITE_BUFFER, 1 << 20, NULL, ring ? GL_STREAM_READ : GL_DYNAMIC_COPY);
+	}
+	glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
+	return b;
+}
+
 static NOINLINE void bench_map_read(int n, unsigned char *data, size_t size)
 {
 	for (int i = 0; i < n; i++) {
@@ -214,6 +287,38 @@ int main(int argc, char **argv)
 	n = 10000 * scale;
 	if (wanted(argc, argv, "tf-begin-draw-end"))
 		TIME_CASE("tf-begin-draw-end", n, bench_tf(n));
+
+	if (wanted(argc, argv, "tf+copy-ring")) {
+		GLuint b = parts_buffer(true);
+		TIME_CASE("tf+copy-ring", n, bench_tf_parts(n, b, false));
+		glDeleteBuffers(1, &b);
+	}
+	if (wanted(argc, argv, "tf+copy-gpu-memory")) {
+		GLuint b = parts_buffer(false);
+		TIME_CASE("tf+copy-gpu-memory", n, bench_tf_parts(n, b, false));
+		glDeleteBuffers(1, &b);
+	}
+	if (wanted(argc, argv, "tf+fences"))
+		TIME_CASE("tf+fences", n, bench_tf_parts(n, 0, true));
+	if (wanted(argc, argv, "tf+copy-ring+fences")) {
+		GLuint b = parts_buffer(true);
+		TIME_CASE("tf+copy-ring+fences", n, bench_tf_parts(n, b, true));
+		glDeleteBuffers(1, &b);
+	}
+	if (wanted(argc, argv, "tf-dynamic-copy+copy-ring")) {
+		/* The TF buffer with a usage a driver keeps in GPU memory. */
+		GLuint t, b = parts_buffer(true);
+		glGenBuffers(1, &t);
+		glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, t);
+		glBufferData(GL_TRANSFORM_FEEDBACK_BUFFER, 64 * 16, NULL, GL_DYNAMIC_COPY);
+		glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, t);
+		TIME_CASE("tf-dynamic-copy", n, bench_tf(n));
+		TIME_CASE("tf-dynamic-copy+copy-ring", n, bench_tf_parts(n, b, false));
+		glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, tfb);
+		glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, tfb);
+		glDeleteBuffers(1, &t);
+		glDeleteBuffers(1, &b);
+	}
 
 	n = 20000 * scale;
 	if (wanted(argc, argv, "map-read-unmap-1KiB"))
