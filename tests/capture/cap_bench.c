@@ -147,6 +147,19 @@ static NOINLINE void bench_tf_parts(int n, GLuint dst, bool fences)
 	glFinish();
 }
 
+/* The copy alone: 1 KiB of a buffer no draw wrote, bound to ARRAY_BUFFER,
+ * into `dst`. */
+static NOINLINE void bench_copy_only(int n, GLuint dst)
+{
+	for (int i = 0; i < n; i++) {
+		glBindBuffer(GL_COPY_WRITE_BUFFER, dst);
+		glCopyBufferSubData(GL_ARRAY_BUFFER, GL_COPY_WRITE_BUFFER, 0,
+				    (GLintptr)(i & 1023) * 1024, 1024);
+		glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
+	}
+	glFinish();
+}
+
 /* 1 MiB for bench_tf_parts: the staging ring (immutable storage, mapped
  * persistently for reading, client memory) when `ring` and the context has
  * EXT_buffer_storage, else a plain buffer (the GPU's memory). */
@@ -296,6 +309,11 @@ int main(int argc, char **argv)
 	if (wanted(argc, argv, "tf+copy-gpu-memory")) {
 		GLuint b = parts_buffer(false);
 		TIME_CASE("tf+copy-gpu-memory", n, bench_tf_parts(n, b, false));
+		glDeleteBuffers(1, &b);
+	}
+	if (wanted(argc, argv, "copy-only-ring")) {
+		GLuint b = parts_buffer(true);
+		TIME_CASE("copy-only-ring", n, bench_copy_only(n, b));
 		glDeleteBuffers(1, &b);
 	}
 	if (wanted(argc, argv, "tf+fences"))
