@@ -160,6 +160,32 @@ static NOINLINE void bench_copy_only(int n, GLuint dst)
 	glFinish();
 }
 
+/*
+ * Copies made later, in batches (what a deferred read-back would do): TF
+ * passes into 8 buffers `tf` (DYNAMIC_COPY) in turn and, with `dst`,
+ * after each 8 the 8 copies into `dst`.  Without dst: the passes alone.
+ */
+static NOINLINE void bench_tf_batched(int n, const GLuint *tf, GLuint dst)
+{
+	for (int i = 0; i < n; i++) {
+		glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, tf[i & 7]);
+		glBeginTransformFeedback(GL_POINTS);
+		glDrawArrays(GL_POINTS, 0, 16);
+		glEndTransformFeedback();
+		if (!dst || (i & 7) != 7)
+			continue;
+		glBindBuffer(GL_COPY_WRITE_BUFFER, dst);
+		for (int k = 0; k < 8; k++) {
+			glBindBuffer(GL_COPY_READ_BUFFER, tf[k]);
+			glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, 0,
+					    (GLintptr)((i - 7 + k) & 1023) * 1024, 1024);
+		}
+		glBindBuffer(GL_COPY_READ_BUFFER, 0);
+		glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
+	}
+	glFinish();
+}
+
 /* 1 MiB for bench_tf_parts: the staging ring (immutable storage, mapped
  * persistently for reading, client memory) when `ring` and the context has
  * EXT_buffer_storage, else a plain buffer (the GPU's memory). */
@@ -314,6 +340,20 @@ int main(int argc, char **argv)
 	if (wanted(argc, argv, "copy-only-ring")) {
 		GLuint b = parts_buffer(true);
 		TIME_CASE("copy-only-ring", n, bench_copy_only(n, b));
+		glDeleteBuffers(1, &b);
+	}
+	if (wanted(argc, argv, "tf8+copies-batched")) {
+		GLuint t[8], b = parts_buffer(true);
+		glGenBuffers(8, t);
+		for (int k = 0; k < 8; k++) {
+			glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, t[k]);
+			glBufferData(GL_TRANSFORM_FEEDBACK_BUFFER, 64 * 16, NULL, GL_DYNAMIC_COPY);
+		}
+		TIME_CASE("tf8", n, bench_tf_batched(n, t, 0));
+		TIME_CASE("tf8+copies-batched", n, bench_tf_batched(n, t, b));
+		glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, tfb);
+		glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, tfb);
+		glDeleteBuffers(8, t);
 		glDeleteBuffers(1, &b);
 	}
 	if (wanted(argc, argv, "tf+fences"))
