@@ -7,13 +7,17 @@
  * and the map waits until the GPU has run everything queued before it: on
  * a real GPU that drains the pipeline at every TF end.  Here the bound
  * ranges are copied on the GPU (glCopyBufferSubData, or
- * glCopyNamedBufferSubData when the context has GL 4.5 and no binding need
- * be touched) into a staging buffer of ours, and the staging buffer is
- * read when a fence after the copy has signalled, when the application
- * synchronises anyway, or when too much is in flight.
+ * glCopyNamedBufferSubData when the context has GL 4.5 or
+ * ARB_direct_state_access and no binding need be touched) into staging
+ * memory of ours, and the staging memory is read when a fence after the
+ * copy has signalled, when the application synchronises anyway, or when
+ * too much is in flight.  The staging memory is a persistently mapped
+ * ring where the context has buffer storage (struct staging_ring), else a
+ * staging buffer per entry.
  *
  * One fence covers several copies: it is put after every FENCE_EVERY
- * copies and at each frame's end (eglSwapBuffers), not after each copy,
+ * copies (FENCE_EVERY_RING in the ring) and at each frame's end
+ * (eglSwapBuffers), not after each copy,
  * because a fence flushes the driver's command stream (on llvmpipe it also
  * wakes its rasterizer threads: 20 us a fence on the bench machine, more
  * than the whole synchronous read-back there).
@@ -51,6 +55,9 @@
 #define MIN_STAGING_BYTES 4096u
 #define FRAMES_IN_FLIGHT 2
 #define FENCE_EVERY 8
+#define FENCE_EVERY_RING 32     /* a fence and its flush cost ~4.6 us on
+				 * NVIDIA (cap-bench tf+fences); the ring
+				 * lets 256 copies be in flight */
 
 struct staged_rec {
 	size_t head_off, head_len;  /* in heads */
@@ -479,7 +486,7 @@ void obs_async_push(const struct obs_ctx *c, struct obs_async *q)
 	q->stats.staged++;
 	if (e->in_ring)
 		q->stats.in_ring++;
-	if (++q->unfenced >= FENCE_EVERY)
+	if (++q->unfenced >= (e->in_ring ? FENCE_EVERY_RING : FENCE_EVERY))
 		fence_unfenced(c, q);
 }
 
