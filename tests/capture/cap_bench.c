@@ -149,14 +149,19 @@ static NOINLINE void bench_tf_parts(int n, GLuint dst, bool fences)
 
 /* The copy alone: 1 KiB of a buffer no draw wrote, bound to ARRAY_BUFFER,
  * into `dst`. */
-static NOINLINE void bench_copy_only(int n, GLuint dst)
+static NOINLINE void bench_copy_only(int n, GLuint dst, bool bind_once)
 {
-	for (int i = 0; i < n; i++) {
+	if (bind_once)
 		glBindBuffer(GL_COPY_WRITE_BUFFER, dst);
+	for (int i = 0; i < n; i++) {
+		if (!bind_once)
+			glBindBuffer(GL_COPY_WRITE_BUFFER, dst);
 		glCopyBufferSubData(GL_ARRAY_BUFFER, GL_COPY_WRITE_BUFFER, 0,
 				    (GLintptr)(i & 1023) * 1024, 1024);
-		glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
+		if (!bind_once)
+			glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
 	}
+	glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
 	glFinish();
 }
 
@@ -339,7 +344,11 @@ int main(int argc, char **argv)
 	}
 	if (wanted(argc, argv, "copy-only-ring")) {
 		GLuint b = parts_buffer(true);
-		TIME_CASE("copy-only-ring", n, bench_copy_only(n, b));
+		TIME_CASE("copy-only-ring", n, bench_copy_only(n, b, false));
+		TIME_CASE("copy-only-ring-bound-once", n, bench_copy_only(n, b, true));
+		glDeleteBuffers(1, &b);
+		b = parts_buffer(false);
+		TIME_CASE("copy-only-gpu-memory", n, bench_copy_only(n, b, false));
 		glDeleteBuffers(1, &b);
 	}
 	if (wanted(argc, argv, "tf8+copies-batched")) {
