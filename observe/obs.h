@@ -209,10 +209,15 @@ void obs_map(const struct obs_ctx *c, uint64_t seq, uint32_t buffer, int64_t off
  * of the application, or when too many are in flight.  The records are the bytes obs_tf_end would have
  * written; they are committed through obs_ctx.commit_late after an
  * obs_ctx.pending announcement at the call.  Nothing the application can see
- * changes: with the named (GL 4.5) functions no binding is touched, else
+ * changes: with the named (GL 4.5 / ARB_direct_state_access) functions no
+ * binding is touched, else
  * COPY_READ_BUFFER and COPY_WRITE_BUFFER are saved and restored (the
  * generic TRANSFORM_FEEDBACK_BUFFER binding is read through when it holds
  * the buffer); GL errors are stashed and drained as everywhere else.
+ *
+ * Where the context has buffer storage (obs_ctx.ext_buffer_storage, GL
+ * 4.4) the staging memory is one ring mapped once, persistently and
+ * coherently, and a copy that has arrived is read with memcpy.
  *
  * One struct obs_async per GL context, used only by the thread the context
  * is current on, with that context current.  Its staging buffers and fences
