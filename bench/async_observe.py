@@ -125,10 +125,11 @@ def run_way(way, argv, lib, apitrace, tmp, keys, first, info):
     facts = None
     if first and trace and way in ("calls-only", "sync", "async") and trace.exists():
         facts = trace_facts(info, trace) if info else {}
-        m = re.search(r"async observations: (\d+) calls copied on the GPU, (\d+) read at the "
-                      r"call.*after their fence: (\d+), waiting: (\d+)", out.stderr)
+        m = re.search(r"async observations: (\d+) calls copied on the GPU \((\d+) into the "
+                      r"mapped ring\), (\d+) read at the call.*after their fence: (\d+), "
+                      r"waiting: (\d+)", out.stderr)
         if m:
-            facts["async"] = dict(zip(("copied", "read_at_call", "read_after_fence",
+            facts["async"] = dict(zip(("copied", "in_ring", "read_at_call", "read_after_fence",
                                        "read_waiting"), map(int, m.groups())))
     if trace:
         trace.unlink(missing_ok=True)
@@ -297,7 +298,8 @@ def main():
             held = (f"capture holds {f['observations']} observations, {f['lost']} lost"
                     if "observations" in f else "capture made")
             lines.append(f"{what}, {w}: {held}" + (f" ({f['error']})" if "error" in f else "")
-                         + (f"; {a['copied']} TF ends copied on the GPU, {a['read_at_call']} "
+                         + (f"; {a['copied']} TF ends copied on the GPU ({a['in_ring']} "
+                            f"into the mapped ring), {a['read_at_call']} "
                             f"read at the call, copies read after their fence "
                             f"{a['read_after_fence']}, waiting {a['read_waiting']}" if a else ""))
     lines.extend(f"note: {n}" for n in notes)

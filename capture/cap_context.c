@@ -152,6 +152,8 @@ bool cap_current_ctx(struct cap_ctx_info *out)
 	out->major = x->major;
 	out->minor = x->minor;
 	out->cpu_renderer = x->cpu_renderer;
+	out->ext_buffer_storage = x->ext_buffer_storage;
+	out->ext_dsa = x->ext_dsa;
 	return true;
 }
 
@@ -489,6 +491,11 @@ static void binding_extensions(struct cap_ctx *x, const char *list, size_t len)
 	for (size_t i = 0; i < sizeof ext / sizeof ext[0]; i++)
 		if (ext[i].gles == x->gles && has_extension(list, len, ext[i].name))
 			x->binding_ext |= (uint8_t)(1u << ext[i].binding);
+	/* What the asynchronous read-back uses where the version lacks it
+	 * (observe/obs_async.c: the staging ring, named copies). */
+	x->ext_buffer_storage = has_extension(list, len, x->gles ? "GL_EXT_buffer_storage" :
+								    "GL_ARB_buffer_storage");
+	x->ext_dsa = !x->gles && has_extension(list, len, "GL_ARB_direct_state_access");
 }
 
 static void gl_properties(struct cap_thread *t, struct cap_ctx *x)

@@ -117,6 +117,8 @@ static void gl_table(struct obs_gl *gl)
 	gl->NamedBufferData = CAP_REAL(glNamedBufferData);
 	gl->CopyNamedBufferSubData = CAP_REAL(glCopyNamedBufferSubData);
 	gl->GetNamedBufferSubData = CAP_REAL(glGetNamedBufferSubData);
+	gl->BufferStorage = CAP_REAL(glBufferStorage);
+	gl->BufferStorageEXT = CAP_REAL(glBufferStorageEXT);
 }
 
 /*
@@ -175,6 +177,8 @@ static bool obs_context(struct obs_ctx *c, struct obs_gl *scratch)
 		.gles = info.gles,
 		.major = info.major,
 		.minor = info.minor,
+		.ext_buffer_storage = info.ext_buffer_storage,
+		.ext_dsa = info.ext_dsa,
 		.reserve = sink_reserve,
 		.commit = sink_commit,
 		.stash = err_stash,
@@ -233,9 +237,11 @@ static void read_back_at_exit(void)
 	for (struct cap_ctx *x = cap_g.contexts; x; x = x->next)
 		obs_async_stats_add(x->async, &st);
 	pthread_mutex_unlock(&cap_g.lock);
-	xt_info("capture: async observations: %llu calls copied on the GPU, %llu read at the call "
-		"(the copy failed); copies read after their fence: %llu, waiting: %llu",
-		(unsigned long long)st.staged, (unsigned long long)st.at_call,
+	xt_info("capture: async observations: %llu calls copied on the GPU (%llu into the mapped "
+		"ring), %llu read at the call (the copy failed); copies read after their fence: %llu, "
+		"waiting: %llu",
+		(unsigned long long)st.staged, (unsigned long long)st.in_ring,
+		(unsigned long long)st.at_call,
 		(unsigned long long)st.signalled, (unsigned long long)st.waited);
 }
 

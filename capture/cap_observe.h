@@ -99,6 +99,9 @@ struct cap_ctx_info {
 	int minor;
 	bool cpu_renderer; /* GL_RENDERER names a renderer that runs on the
 			    * CPU (llvmpipe, softpipe, swrast) */
+	bool ext_buffer_storage; /* ARB_buffer_storage (GL) / EXT_buffer_storage
+				  * (GLES) in the extension list */
+	bool ext_dsa;            /* ARB_direct_state_access in the list */
 };
 
 /* The calling thread's current context; false if none is known. */

@@ -83,6 +83,8 @@ struct cap_ctx {
 	unsigned nerr;
 	uint8_t binding_ext;           /* bit b: an extension gives binding b
 					* below the version that made it core */
+	bool ext_buffer_storage;       /* ARB_ / EXT_buffer_storage listed */
+	bool ext_dsa;                  /* ARB_direct_state_access listed */
 	uint32_t client_attribs;       /* generic attribs given client pointers */
 	uint32_t client_legacy;        /* legacy arrays given client pointers */
 	struct obs_tf_cache *tf_cache; /* observations' memory (observe/obs.h),

@@ -80,6 +80,11 @@ struct obs_gl {
 	void (*CopyNamedBufferSubData)(unsigned read_buffer, unsigned write_buffer, long read_offset,
 				       long write_offset, long size);
 	void (*GetNamedBufferSubData)(unsigned buffer, long offset, long size, void *data);
+	/* Optional: the persistently mapped staging ring of the asynchronous
+	 * read-back (GL 4.4 / ARB_buffer_storage: BufferStorage; GLES:
+	 * EXT_buffer_storage's BufferStorageEXT). */
+	void (*BufferStorage)(unsigned target, long size, const void *data, unsigned flags);
+	void (*BufferStorageEXT)(unsigned target, long size, const void *data, unsigned flags);
 };
 
 /* Kinds of object name an observation writes (obs_ctx.app_name). */
@@ -116,6 +121,11 @@ struct obs_ctx {
 				   * context's version lacks them */
 	bool gles;                /* OpenGL ES context, else desktop GL */
 	int major, minor;         /* the current context's actual version */
+	/* The context's extension list names ARB_buffer_storage (desktop) or
+	 * EXT_buffer_storage (GLES); ARB_direct_state_access.  What the
+	 * asynchronous read-back uses below the versions that made them core
+	 * (NVIDIA exposes both in a GL 3.3 context). */
+	bool ext_buffer_storage, ext_dsa;
 	/* Room for a record payload of at most `max_payload` bytes, or NULL
 	 * (then nothing is written).  One reservation at a time. */
 	uint8_t *(*reserve)(void *user, size_t max_payload);
@@ -199,10 +209,15 @@ void obs_map(const struct obs_ctx *c, uint64_t seq, uint32_t buffer, int64_t off
  * of the application, or when too many are in flight.  The records are the bytes obs_tf_end would have
  * written; they are committed through obs_ctx.commit_late after an
  * obs_ctx.pending announcement at the call.  Nothing the application can see
- * changes: with the named (GL 4.5) functions no binding is touched, else
+ * changes: with the named (GL 4.5 / ARB_direct_state_access) functions no
+ * binding is touched, else
  * COPY_READ_BUFFER and COPY_WRITE_BUFFER are saved and restored (the
  * generic TRANSFORM_FEEDBACK_BUFFER binding is read through when it holds
  * the buffer); GL errors are stashed and drained as everywhere else.
+ *
+ * Where the context has buffer storage (obs_ctx.ext_buffer_storage, GL
+ * 4.4) the staging memory is one ring mapped once, persistently and
+ * coherently, and a copy that has arrived is read with memcpy.
  *
  * One struct obs_async per GL context, used only by the thread the context
  * is current on, with that context current.  Its staging buffers and fences
@@ -225,6 +240,7 @@ unsigned obs_async_pending(const struct obs_async *q);
 /* What a queue did so far (for XFBTRACE_LOG=info at exit). */
 struct obs_async_stats {
 	uint64_t staged;      /* calls whose TF ranges were copied */
+	uint64_t in_ring;     /* of them, into the persistently mapped ring */
 	uint64_t at_call;     /* calls read at the call: the copy failed */
 	uint64_t signalled;   /* copies read after their fence had signalled */
 	uint64_t waited;      /* copies read without (glFinish, a context

@@ -7,13 +7,17 @@
  * and the map waits until the GPU has run everything queued before it: on
  * a real GPU that drains the pipeline at every TF end.  Here the bound
  * ranges are copied on the GPU (glCopyBufferSubData, or
- * glCopyNamedBufferSubData when the context has GL 4.5 and no binding need
- * be touched) into a staging buffer of ours, and the staging buffer is
- * read when a fence after the copy has signalled, when the application
- * synchronises anyway, or when too much is in flight.
+ * glCopyNamedBufferSubData when the context has GL 4.5 or
+ * ARB_direct_state_access and no binding need be touched) into staging
+ * memory of ours, and the staging memory is read when a fence after the
+ * copy has signalled, when the application synchronises anyway, or when
+ * too much is in flight.  The staging memory is a persistently mapped
+ * ring where the context has buffer storage (struct staging_ring), else a
+ * staging buffer per entry.
  *
  * One fence covers several copies: it is put after every FENCE_EVERY
- * copies and at each frame's end (eglSwapBuffers), not after each copy,
+ * copies (FENCE_EVERY_RING in the ring) and at each frame's end
+ * (eglSwapBuffers), not after each copy,
  * because a fence flushes the driver's command stream (on llvmpipe it also
  * wakes its rasterizer threads: 20 us a fence on the bench machine, more
  * than the whole synchronous read-back there).
@@ -40,12 +44,20 @@
 #include "trace_enc.h"
 #include "trace_format.h"
 
-#define MAX_IN_FLIGHT 32
+#define MAX_IN_FLIGHT 32        /* with staging buffers of their own */
+#define MAX_IN_FLIGHT_RING 256  /* in the ring: a frame of a TF-heavy
+				 * application holds more TF ends than 32, and
+				 * waiting for one drains the GPU's queue */
 #define MAX_BYTES_IN_FLIGHT ((size_t)64 << 20)
+#define RING_BYTES ((size_t)16 << 20)
+#define RING_ALIGN 64u
 #define MAX_FREE 16
 #define MIN_STAGING_BYTES 4096u
 #define FRAMES_IN_FLIGHT 2
 #define FENCE_EVERY 8
+#define FENCE_EVERY_RING 32     /* a fence and its flush cost ~4.6 us on
+				 * NVIDIA (cap-bench tf+fences); the ring
+				 * lets 256 copies be in flight */
 
 struct staged_rec {
 	size_t head_off, head_len;  /* in heads */
@@ -63,6 +75,9 @@ struct obs_staged {
 	void *fence;                /* the fence after its copy, shared by the
 				     * entries of a group; NULL until fenced */
 	bool owns_fence;            /* the group's last: deletes the fence */
+	bool in_ring;               /* staged in the ring at ring_off: `buffer`
+				     * is the ring's, not the entry's */
+	size_t ring_off;            /* 0 unless in_ring */
 	unsigned buffer;            /* staging buffer; 0 until created */
 	size_t capacity;            /* its size */
 	size_t total;               /* bytes staged */
@@ -77,8 +92,31 @@ struct free_buffer {
 	size_t capacity;
 };
 
+/*
+ * The staging ring: one buffer with immutable storage (glBufferStorage)
+ * mapped once, persistently and coherently, for reading, in client memory
+ * (GL_CLIENT_STORAGE_BIT: a driver keeps it in system memory, where the
+ * CPU reads it at memory speed).  The copies of an entry take the bytes
+ * [ring_off, ring_off + total) after `write`; entries are read back in
+ * order, so the bytes in flight are [tail, write), or [tail, end of the
+ * last entry before the wrap) and [0, write) once `write` has wrapped.
+ * Once its fence has signalled, an entry's bytes are read with memcpy:
+ * no map, no glGetBufferSubData, no binding changed (on NVIDIA, mapping a
+ * buffer the GPU wrote costs about what the synchronous read-back did).
+ * Where buffer storage is missing, or the ring could not be made, each
+ * entry gets a staging buffer of its own (read by map or
+ * glGetBufferSubData).
+ */
+struct staging_ring {
+	unsigned buffer;            /* 0: not made yet */
+	const uint8_t *map;
+	size_t write, tail;
+	unsigned entries;           /* entries in flight in the ring */
+	bool failed;                /* making it failed: not tried again */
+};
+
 struct obs_async {
-	struct obs_staged ring[MAX_IN_FLIGHT + 1];
+	struct obs_staged ring[MAX_IN_FLIGHT_RING + 1];
 	unsigned head, count;       /* queued: ring[head .. head+count) */
 	size_t bytes;               /* staging bytes queued */
 	uint64_t frame;
@@ -86,6 +124,8 @@ struct obs_async {
 	struct obs_async_stats stats;
 	struct free_buffer free[MAX_FREE];
 	unsigned nfree;
+	struct staging_ring staging;
+	void *flushed;              /* the last fence polled with a flush */
 };
 
 struct obs_async *obs_async_create(void)
@@ -97,7 +137,7 @@ void obs_async_destroy(struct obs_async *q)
 {
 	if (!q)
 		return;
-	for (unsigned i = 0; i <= MAX_IN_FLIGHT; i++)
+	for (unsigned i = 0; i <= MAX_IN_FLIGHT_RING; i++)
 		free(q->ring[i].heads);
 	free(q);
 }
@@ -112,6 +152,7 @@ void obs_async_stats_add(const struct obs_async *q, struct obs_async_stats *sum)
 	if (!q)
 		return;
 	sum->staged += q->stats.staged;
+	sum->in_ring += q->stats.in_ring;
 	sum->at_call += q->stats.at_call;
 	sum->signalled += q->stats.signalled;
 	sum->waited += q->stats.waited;
@@ -120,7 +161,7 @@ void obs_async_stats_add(const struct obs_async *q, struct obs_async_stats *sum)
 static bool dsa(const struct obs_ctx *c)
 {
 	const struct obs_gl *gl = c->gl;
-	return !c->gles && obs_ctx_at_least(c, 4, 5, 0, 0) && gl->CreateBuffers &&
+	return !c->gles && (obs_ctx_at_least(c, 4, 5, 0, 0) || c->ext_dsa) && gl->CreateBuffers &&
 	       gl->NamedBufferData && gl->CopyNamedBufferSubData && gl->GetNamedBufferSubData;
 }
 
@@ -134,13 +175,131 @@ bool obs_async_usable(const struct obs_ctx *c)
 
 /* ---- staging -------------------------------------------------------------- */
 
-struct obs_staged *obs_async_stage(struct obs_async *q, uint64_t seq, size_t total)
+/* The ring's function for the context's API, NULL when there is none. */
+static void (*buffer_storage(const struct obs_ctx *c))(unsigned, long, const void *, unsigned)
 {
-	struct obs_staged *e = &q->ring[(q->head + q->count) % (MAX_IN_FLIGHT + 1)];
+	if (!c->gl->MapBufferRange)
+		return NULL;
+	if (c->gles)
+		return c->ext_buffer_storage ? c->gl->BufferStorageEXT : NULL;
+	return obs_ctx_at_least(c, 4, 4, 0, 0) || c->ext_buffer_storage ? c->gl->BufferStorage
+									 : NULL;
+}
+
+/* Makes the ring; false (for good) when the context cannot.  Errors
+ * already stashed by the caller; those raised here are drained. */
+static bool ring_make(const struct obs_ctx *c, struct staging_ring *r)
+{
+	const struct obs_gl *gl = c->gl;
+	void (*storage)(unsigned, long, const void *, unsigned) = buffer_storage(c);
+	int old = 0;
+	void *map = NULL;
+
+	if (r->buffer || r->failed)
+		return r->buffer != 0;
+	r->failed = true;
+	if (!storage)
+		return false;
+	gl->GetIntegerv(OBS_GL_COPY_WRITE_BUFFER_BINDING, &old);
+	gl->GenBuffers(1, &r->buffer);
+	gl->BindBuffer(OBS_GL_COPY_WRITE_BUFFER, r->buffer);
+	storage(OBS_GL_COPY_WRITE_BUFFER, (long)RING_BYTES, NULL,
+		OBS_GL_MAP_READ_BIT | OBS_GL_MAP_PERSISTENT_BIT | OBS_GL_MAP_COHERENT_BIT |
+		OBS_GL_CLIENT_STORAGE_BIT);
+	if (gl->GetError() == OBS_GL_NO_ERROR)
+		map = gl->MapBufferRange(OBS_GL_COPY_WRITE_BUFFER, 0, (long)RING_BYTES,
+					 OBS_GL_MAP_READ_BIT | OBS_GL_MAP_PERSISTENT_BIT |
+					 OBS_GL_MAP_COHERENT_BIT);
+	gl->BindBuffer(OBS_GL_COPY_WRITE_BUFFER, (unsigned)old);
+	if (!map || gl->GetError() != OBS_GL_NO_ERROR) {
+		c->drain(c->user, "staging ring");
+		gl->DeleteBuffers(1, &r->buffer);
+		r->buffer = 0;
+		return false;
+	}
+	r->map = map;
+	r->failed = false;
+	return true;
+}
+
+/* Room for `total` bytes in the ring: its offset, or SIZE_MAX when the
+ * bytes in flight leave none. */
+static size_t ring_alloc(struct staging_ring *r, size_t total)
+{
+	size_t off;
+
+	total = (total + RING_ALIGN - 1) & ~(size_t)(RING_ALIGN - 1);
+	if (!r->entries)
+		r->write = r->tail = 0;
+	if (r->write >= r->tail) {
+		if (RING_BYTES - r->write >= total)
+			off = r->write;
+		else if (total < r->tail)
+			off = 0;   /* wraps: [write, end) stays unused this round */
+		else
+			return SIZE_MAX;
+	} else if (r->tail - r->write > total) {
+		off = r->write;
+	} else {
+		return SIZE_MAX;
+	}
+	r->write = off + total;
+	r->entries++;
+	return off;
+}
+
+/* Whether `total` more bytes would fit in the ring now. */
+static bool ring_fits(const struct staging_ring *r, size_t total)
+{
+	struct staging_ring probe = *r;
+	return ring_alloc(&probe, total) != SIZE_MAX;
+}
+
+static void ring_free(struct staging_ring *r, const struct obs_staged *e)
+{
+	r->tail = e->ring_off + e->total;
+	r->entries--;
+}
+
+static unsigned max_in_flight(const struct obs_async *q)
+{
+	return q->staging.buffer ? MAX_IN_FLIGHT_RING : MAX_IN_FLIGHT;
+}
+
+static void read_oldest_waiting(const struct obs_ctx *c, struct obs_async *q, uint64_t at);
+
+struct obs_staged *obs_async_stage(const struct obs_ctx *c, struct obs_async *q, uint64_t seq,
+				   size_t total)
+{
+	struct obs_staged *e;
 	int best = -1;
 
-	if (q->count >= MAX_IN_FLIGHT)
+	if (total <= RING_BYTES / 4 && ring_make(c, &q->staging)) {
+		/* Full: the oldest copies are read back, waiting for the GPU,
+		 * as when too many are in flight. */
+		while (q->count && (q->count >= MAX_IN_FLIGHT_RING || !ring_fits(&q->staging, total)))
+			read_oldest_waiting(c, q, seq);
+		e = &q->ring[(q->head + q->count) % (MAX_IN_FLIGHT_RING + 1)];
+		e->ring_off = ring_alloc(&q->staging, total);
+		if (e->ring_off != SIZE_MAX) {
+			e->seq = seq;
+			e->frame = q->frame;
+			e->fence = NULL;
+			e->owns_fence = false;
+			e->nrec = 0;
+			e->heads_len = 0;
+			e->total = total;
+			e->in_ring = true;
+			e->buffer = q->staging.buffer;
+			e->capacity = 0;
+			return e;
+		}
+	}
+	if (q->count >= max_in_flight(q))
 		return NULL;
+	e = &q->ring[(q->head + q->count) % (MAX_IN_FLIGHT_RING + 1)];
+	e->in_ring = false;
+	e->ring_off = 0;
 	e->seq = seq;
 	e->frame = q->frame;
 	e->fence = NULL;
@@ -210,8 +369,21 @@ static void release_buffer(const struct obs_ctx *c, struct obs_async *q, unsigne
 	c->gl->DeleteBuffers(1, &buffer);
 }
 
+/* Gives back the ring bytes of the entry staged last. */
+static void ring_unalloc(struct staging_ring *r, struct obs_staged *e)
+{
+	r->write = e->ring_off;
+	r->entries--;
+	e->in_ring = false;
+	e->buffer = 0;
+}
+
 void obs_async_unstage(const struct obs_ctx *c, struct obs_async *q, struct obs_staged *e)
 {
+	if (e->in_ring) {
+		ring_unalloc(&q->staging, e);
+		return;
+	}
 	release_buffer(c, q, e->buffer, e->capacity);
 	e->buffer = 0;
 }
@@ -245,7 +417,8 @@ void obs_async_copy(const struct obs_ctx *c, struct obs_staged *e, struct obs_co
 	const struct obs_gl *gl = c->gl;
 
 	if (dsa(c)) {
-		gl->CopyNamedBufferSubData(buffer, e->buffer, start, (long)staging_off, (long)n);
+		gl->CopyNamedBufferSubData(buffer, e->buffer, start, (long)(e->ring_off + staging_off),
+					   (long)n);
 		return;
 	}
 	if (!through_tf) {
@@ -256,7 +429,8 @@ void obs_async_copy(const struct obs_ctx *c, struct obs_staged *e, struct obs_co
 		gl->BindBuffer(OBS_GL_COPY_READ_BUFFER, buffer);
 	}
 	gl->CopyBufferSubData(through_tf ? OBS_GL_TRANSFORM_FEEDBACK_BUFFER : OBS_GL_COPY_READ_BUFFER,
-			      OBS_GL_COPY_WRITE_BUFFER, start, (long)staging_off, (long)n);
+			      OBS_GL_COPY_WRITE_BUFFER, start, (long)(e->ring_off + staging_off),
+			      (long)n);
 }
 
 bool obs_async_copy_end(const struct obs_ctx *c, struct obs_async *q, struct obs_staged *e,
@@ -276,6 +450,10 @@ bool obs_async_copy_end(const struct obs_ctx *c, struct obs_async *q, struct obs
 	 * could not allocate: this call is read synchronously, and the
 	 * staging buffer (its size unsure) is not kept. */
 	c->drain(c->user, "TF buffer copy");
+	if (e->in_ring) {
+		ring_unalloc(&q->staging, e);
+		return false;
+	}
 	if (e->buffer)
 		gl->DeleteBuffers(1, &e->buffer);
 	e->buffer = 0;
@@ -293,19 +471,22 @@ static void fence_unfenced(const struct obs_ctx *c, struct obs_async *q)
 	if (!fence)
 		return;   /* they are read when forced */
 	for (unsigned i = q->count - q->unfenced; i < q->count; i++)
-		q->ring[(q->head + i) % (MAX_IN_FLIGHT + 1)].fence = fence;
-	q->ring[(q->head + q->count - 1) % (MAX_IN_FLIGHT + 1)].owns_fence = true;
+		q->ring[(q->head + i) % (MAX_IN_FLIGHT_RING + 1)].fence = fence;
+	q->ring[(q->head + q->count - 1) % (MAX_IN_FLIGHT_RING + 1)].owns_fence = true;
 	q->unfenced = 0;
 }
 
 void obs_async_push(const struct obs_ctx *c, struct obs_async *q)
 {
-	struct obs_staged *e = &q->ring[(q->head + q->count) % (MAX_IN_FLIGHT + 1)];
+	struct obs_staged *e = &q->ring[(q->head + q->count) % (MAX_IN_FLIGHT_RING + 1)];
 
 	q->count++;
-	q->bytes += e->total;
+	if (!e->in_ring)
+		q->bytes += e->total;
 	q->stats.staged++;
-	if (++q->unfenced >= FENCE_EVERY)
+	if (e->in_ring)
+		q->stats.in_ring++;
+	if (++q->unfenced >= (e->in_ring ? FENCE_EVERY_RING : FENCE_EVERY))
 		fence_unfenced(c, q);
 }
 
@@ -325,12 +506,14 @@ static bool staging_read(const struct obs_ctx *c, const struct obs_staged *e,
 {
 	const struct obs_gl *gl = c->gl;
 
+	if (mapped) {
+		memcpy(dst, mapped + off, n);
+		return true;
+	}
 	if (dsa(c))
 		gl->GetNamedBufferSubData(e->buffer, (long)off, (long)n, dst);
 	else if (!c->gles)
 		gl->GetBufferSubData(OBS_GL_COPY_WRITE_BUFFER, (long)off, (long)n, dst);
-	else if (mapped)
-		memcpy(dst, mapped + off, n);
 	else
 		return false;
 	return c->gles || gl->GetError() == OBS_GL_NO_ERROR;
@@ -368,7 +551,9 @@ static void read_back(const struct obs_ctx *c, struct obs_async *q, uint64_t at,
 	bool stop = false;
 	const bool named = dsa(c);
 
-	if (!named) {
+	if (e->in_ring) {
+		mapped = q->staging.map + e->ring_off;
+	} else if (!named) {
 		if (!s->bound) {
 			gl->GetIntegerv(OBS_GL_COPY_WRITE_BUFFER_BINDING, &s->old_write);
 			s->bound = true;
@@ -398,6 +583,8 @@ static void read_back(const struct obs_ctx *c, struct obs_async *q, uint64_t at,
 		p = trace_enc_varint(trace_enc_tag(p, TRACE_TAG_BLOB), r->n);
 		if (!r->n) {
 			why = "empty range";
+		} else if (e->in_ring) {
+			memcpy(p, mapped + r->staging_off, r->n);
 		} else if (named) {
 			gl->GetNamedBufferSubData(e->buffer, (long)r->staging_off, (long)r->n, p);
 			if (gl->GetError() != OBS_GL_NO_ERROR)
@@ -420,35 +607,96 @@ static void read_back(const struct obs_ctx *c, struct obs_async *q, uint64_t at,
 		}
 		c->commit_late(c->user, at, (size_t)(p - first));
 	}
-	if (mapped)
+	if (e->in_ring)
+		ring_free(&q->staging, e);
+	else if (mapped)
 		gl->UnmapBuffer(OBS_GL_COPY_WRITE_BUFFER);
 	if (c->gles && e->total && !mapped)
 		c->drain(c->user, "TF staging read-back");
-	if (e->owns_fence)
+	if (e->owns_fence) {
 		gl->DeleteSync(e->fence);
-	release_buffer(c, q, e->buffer, e->capacity);
+		if (q->flushed == e->fence)
+			q->flushed = NULL;
+	}
+	if (!e->in_ring)
+		release_buffer(c, q, e->buffer, e->capacity);
 	if (q->unfenced > q->count - 1)
 		q->unfenced = q->count - 1;   /* it was one of them */
 	e->fence = NULL;
 	e->owns_fence = false;
-	q->bytes -= e->total;
-	q->head = (q->head + 1) % (MAX_IN_FLIGHT + 1);
+	if (!e->in_ring)
+		q->bytes -= e->total;
+	e->in_ring = false;
+	q->head = (q->head + 1) % (MAX_IN_FLIGHT_RING + 1);
 	q->count--;
 }
 
 /* Whether the copy of `e` has arrived: its fence has signalled (or
  * failed: then the read waits).  `known` is a fence seen signalled in this
  * poll, which the entries of its group share: asked once. */
-static bool signalled(const struct obs_ctx *c, const struct obs_staged *e, void **known)
+static bool signalled(const struct obs_ctx *c, struct obs_async *q, const struct obs_staged *e,
+		      void **known)
 {
+	unsigned flags = 0;
+
 	if (!e->fence)
 		return false;
 	if (e->fence == *known)
 		return true;
-	if (c->gl->ClientWaitSync(e->fence, 0, 0) == OBS_GL_TIMEOUT_EXPIRED)
+	/* The first poll of a fence flushes the commands before it, so that
+	 * it signals without a later wait; the others do not. */
+	if (q->flushed != e->fence) {
+		flags = OBS_GL_SYNC_FLUSH_COMMANDS_BIT;
+		q->flushed = e->fence;
+	}
+	if (c->gl->ClientWaitSync(e->fence, flags, 0) == OBS_GL_TIMEOUT_EXPIRED)
 		return false;
 	*known = e->fence;
 	return true;
+}
+
+/*
+ * Waits until the copies of `e`, a ring entry, have arrived: a ring is
+ * read with memcpy, which waits for nothing.  An entry without a fence
+ * gets one (with the others that have none); a fence that cannot be made
+ * or waited on leaves glFinish.
+ */
+static void wait_ring_entry(const struct obs_ctx *c, struct obs_async *q, struct obs_staged *e)
+{
+	const struct obs_gl *gl = c->gl;
+
+	if (!e->fence)
+		fence_unfenced(c, q);
+	if (e->fence) {
+		unsigned r;
+		q->flushed = e->fence;
+		do
+			r = gl->ClientWaitSync(e->fence, OBS_GL_SYNC_FLUSH_COMMANDS_BIT,
+					       (uint64_t)1000000000);
+		while (r == OBS_GL_TIMEOUT_EXPIRED);
+		if (r != OBS_GL_WAIT_FAILED)
+			return;
+	}
+	gl->Finish();
+}
+
+/* The oldest entry read back now, waiting for the GPU if need be. */
+static void read_oldest_waiting(const struct obs_ctx *c, struct obs_async *q, uint64_t at)
+{
+	struct read_save s = { false, 0 };
+	struct obs_staged *e = &q->ring[q->head];
+	void *known = NULL;
+
+	if (signalled(c, q, e, &known)) {
+		q->stats.signalled++;
+	} else {
+		q->stats.waited++;
+		if (e->in_ring)
+			wait_ring_entry(c, q, e);
+	}
+	read_back(c, q, at, &s);
+	if (s.bound)
+		c->gl->BindBuffer(OBS_GL_COPY_WRITE_BUFFER, (unsigned)s.old_write);
 }
 
 void obs_async_poll_stashed(const struct obs_ctx *c, struct obs_async *q, uint64_t at,
@@ -462,17 +710,20 @@ void obs_async_poll_stashed(const struct obs_ctx *c, struct obs_async *q, uint64
 	if (when == OBS_ASYNC_FRAME || when == OBS_ASYNC_WAITED)
 		fence_unfenced(c, q);
 	while (q->count) {
-		const struct obs_staged *e = &q->ring[q->head];
-		const bool must = when == OBS_ASYNC_ALL || q->count > MAX_IN_FLIGHT - 1 ||
+		struct obs_staged *e = &q->ring[q->head];
+		const bool must = when == OBS_ASYNC_ALL || q->count > max_in_flight(q) - 1 ||
 				  q->bytes > MAX_BYTES_IN_FLIGHT ||
 				  (when == OBS_ASYNC_FRAME && e->frame + FRAMES_IN_FLIGHT <= q->frame);
-		const bool arrived = signalled(c, e, &known);
+		const bool arrived = signalled(c, q, e, &known);
 		if (!must && !arrived)
 			break;
-		if (arrived)
+		if (arrived) {
 			q->stats.signalled++;
-		else
+		} else {
 			q->stats.waited++;
+			if (e->in_ring)
+				wait_ring_entry(c, q, e);
+		}
 		read_back(c, q, at, &s);
 	}
 	if (s.bound)
@@ -508,7 +759,7 @@ void obs_query_async(const struct obs_ctx *c, struct obs_async *q, uint64_t seq,
 		return;
 	}
 	c->stash(c->user);
-	struct obs_staged *e = obs_async_stage(q, seq, 8);
+	struct obs_staged *e = obs_async_stage(c, q, seq, 8);
 	uint8_t *h = e ? obs_async_head(e, 256 + strlen(func)) : NULL;
 	if (!h) {
 		if (e)
@@ -536,7 +787,7 @@ void obs_query_async(const struct obs_ctx *c, struct obs_async *q, uint64_t seq,
 	obs_async_copy_begin(c, e, &save);
 	gl->GetIntegerv(OBS_GL_QUERY_BUFFER_BINDING, &qbuf);
 	gl->BindBuffer(OBS_GL_QUERY_BUFFER, e->buffer);
-	gl->GetQueryObjectui64v(id, OBS_GL_QUERY_RESULT, (uint64_t *)0);
+	gl->GetQueryObjectui64v(id, OBS_GL_QUERY_RESULT, (uint64_t *)(uintptr_t)e->ring_off);
 	gl->BindBuffer(OBS_GL_QUERY_BUFFER, (unsigned)qbuf);
 	if (!obs_async_copy_end(c, q, e, &save)) {
 		obs_query(c, seq, func, id, pname, params, elem_bytes);

@@ -68,7 +68,11 @@ struct obs_copy_save {
 	int old_write, old_read;
 	bool read_saved;
 };
-struct obs_staged *obs_async_stage(struct obs_async *q, uint64_t seq, size_t total);
+/* Room for an entry of `total` staging bytes, NULL when none can be had;
+ * a full staging ring is made room in by reading the oldest entries back
+ * during call `seq` (waiting for the GPU). */
+struct obs_staged *obs_async_stage(const struct obs_ctx *c, struct obs_async *q, uint64_t seq,
+				   size_t total);
 /* Gives up a staged entry before its copies (its staging buffer goes back
  * to the free list). */
 void obs_async_unstage(const struct obs_ctx *c, struct obs_async *q, struct obs_staged *e);

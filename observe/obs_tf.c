@@ -588,7 +588,7 @@ static bool tf_stage(const struct obs_ctx *c, struct obs_async *q, uint64_t seq,
 	}
 	if (!total)
 		return false;   /* nothing to copy: read now, it costs nothing */
-	struct obs_staged *e = obs_async_stage(q, seq, total);
+	struct obs_staged *e = obs_async_stage(c, q, seq, total);
 	if (!e)
 		return false;
 	for (unsigned i = 0; i < k->nbound; i++) {

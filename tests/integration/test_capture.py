@@ -4,6 +4,7 @@ Every test runs the real binary and the real capture library on programs
 that really draw with transform feedback on Mesa llvmpipe.
 """
 import os
+import re
 import struct
 
 import pytest
@@ -409,17 +410,32 @@ def test_desktop_tf_buffer_mapped_persistently_is_read(xfbtrace, build_dir, tmp_
     assert check.returncode == 0, check.stdout + check.stderr
 
 
+@pytest.mark.parametrize("staging", ["ring", "buffers"])
 def test_async_read_back_leaves_the_applications_bindings_and_errors(xfbtrace, build_dir,
-                                                                     tmp_path, observe_mode):
+                                                                     tmp_path, observe_mode,
+                                                                     staging):
     """cap-tf-async-state checks its own buffer bindings and glGetError after
     each TF end / pause and after the calls where the capture reads its
-    copies back; the observations hold the bytes it read itself."""
+    copies back; the observations hold the bytes it read itself.  Async
+    stages in the persistently mapped ring where the context has buffer
+    storage, else in a staging buffer per copy: with EXT_buffer_storage
+    taken out of Mesa's extension list, the second."""
     prog = build_dir / "tests" / "capture" / "cap-tf-async-state"
-    plain = run([prog])
+    env = dict(os.environ, XFBTRACE_LOG="info")
+    if staging == "buffers":
+        env["MESA_EXTENSION_OVERRIDE"] = "-GL_EXT_buffer_storage"
+    plain = run([prog], env=env)
     assert plain.returncode == 0, describe(plain)
     trace = tmp_path / "state.xfbt"
-    out = run([xfbtrace, "capture", f"--observe={observe_mode}", "-o", trace, "--", prog])
+    out = run([xfbtrace, "capture", f"--observe={observe_mode}", "-o", trace, "--", prog],
+              env=env)
     assert out.returncode == 0, describe(out)
+    if observe_mode == "async":
+        counters = re.search(r"async observations: (\d+) calls copied on the GPU \((\d+) into "
+                             r"the mapped ring\)", out.stderr)
+        assert counters, describe(out)
+        copied, in_ring = map(int, counters.groups())
+        assert copied == 3 and in_ring == (3 if staging == "ring" else 0), describe(out)
     assert out.stdout == plain.stdout
     recs = records(xfbtrace, trace)
     props = {r["key"]: r["value"] for r in recs if r["type"] == "property"}
@@ -486,9 +502,12 @@ def test_query_results_written_to_a_query_buffer_are_read_back_later(xfbtrace, t
         assert check.returncode == 0 and " 0 differ" in check.stdout, describe(check)
     assert [o for o in seen["sync"] if o["to_buffer"]], "no result went to a query buffer"
     assert seen["async"] == seen["sync"]
-    # ... and async really copied them (the capture's counters at exit).
+    # ... and async really copied them (the capture's counters at exit),
+    # into the persistently mapped staging ring (llvmpipe has buffer
+    # storage), at an offset into it: the query buffer's offset argument.
     assert "async observations: " in out.stderr and " 0 calls copied" not in out.stderr, \
         out.stderr[-2000:]
+    assert "(0 into the mapped ring)" not in out.stderr, out.stderr[-2000:]
 
 
 def test_contexts_sharing_objects_and_moving_between_threads(xfbtrace, build_dir, tmp_path,
