@@ -1,0 +1,302 @@
+#!/usr/bin/env python3
+"""Randomized differential tester of transform feedback (issue 21).
+
+For each seed, build/tests/fuzz/xfb-fuzz-case draws one valid GL / GLES
+program exercising one random point of TF semantics; this script runs it
+on the system GL (llvmpipe) under `xfbtrace capture`, replays the trace on
+the host and on the sim with --check, classifies both outcomes, shrinks
+failing cases to a minimal parameter set and prints a per-dimension table.
+
+    python3 scripts/fuzz_tf.py [--build build] [--jobs 2] --seeds 0-1999
+        [--shrink N] [--json FILE] [--markdown FILE] [--work DIR]
+    python3 scripts/fuzz_tf.py --seed 17 --set prim=quads      # one case, verbose
+
+Outcomes of a case:
+  invalid        the program's own calls raised a GL error or its shaders
+                 did not build: a tester bug (xfb-fuzz-case exit 3)
+  llvmpipe-crash the case crashed under capture and crashes without it too
+  capture-fail   the case crashed or failed under capture only
+and per replay backend:
+  match          exit 0
+  differs        an observation, a returned value or a GL error differs
+                 before any call the backend reported as not replayed
+  unsupported    the backend reported a call it cannot replay (by name)
+                 before (or without) any difference
+  crash          the replay died of a signal
+  error          exit 2, or a timeout
+A host crash is checked against llvmpipe: the case is run again without
+capture; if it crashes too, the outcome is llvmpipe-crash.
+
+Shrinking: parameters not at their default are set back to it one at a
+time (`--only` keeps the others) while the sim's failure signature (its
+outcome and the function of its first difference or unsupported call)
+persists.  The minimal case is printed as `--seed N --only K1,K2`, which
+xfb-fuzz-case accepts.
+"""
+import argparse
+import collections
+import concurrent.futures
+import json
+import os
+import pathlib
+import re
+import subprocess
+import sys
+import tempfile
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+CALL = re.compile(r"^call (\d+) (\w+): (.*)$", re.M)
+SUMMARY = re.compile(r"^(\d+) observations, (\d+) match, (\d+) differ", re.M)
+
+# The dimensions of the per-dimension table: parameter names of
+# xfb-fuzz-case --print-params.
+DIMENSIONS = ["api", "prim", "draw", "v0", "v1", "mode", "gs", "gs_out", "gs_streams",
+              "restart", "provoking", "client_mem", "pause", "nbegin", "discard",
+              "buf_size", "bind", "skip", "next_buffer", "cap_position",
+              "cap_pointsize", "cap_clipdistance", "q_generated", "q_written",
+              "q_overflow", "q_occlusion", "cond", "a_format", "b_divisor", "index_type"]
+
+
+def run(cmd, timeout=120, **kw):
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, **kw)
+        return p.returncode, p.stdout + p.stderr
+    except subprocess.TimeoutExpired:
+        return "timeout", ""
+
+
+def params_of(case, args):
+    rc, out = run([case, *args, "--print-params"])
+    if rc != 0:
+        raise RuntimeError(f"xfb-fuzz-case {' '.join(args)} --print-params: {out}")
+    return dict(kv.split("=", 1) for kv in out.split())
+
+
+def classify_replay(rc, out):
+    """(outcome, signature, first line) of one `replay --check`."""
+    if rc == "timeout":
+        return "error", "timeout", "timeout"
+    if rc < 0 or rc >= 128:
+        return "crash", f"signal {-rc if rc < 0 else rc - 128}", out.strip().splitlines()[-1:] or [""]
+    if rc == 0:
+        return "match", "", ""
+    calls = [(int(n), f, rest) for n, f, rest in CALL.findall(out)]
+    unsup = [c for c in calls if c[2].startswith("not replayed")]
+    diffs = [c for c in calls if not c[2].startswith("not replayed")]
+    # Differences that a reported call explains: with conditional
+    # rendering not replayed, everything after it; with a query not
+    # replayed, the read-back of query results.
+    cond = min((c[0] for c in unsup if "ConditionalRender" in c[1]), default=None)
+    query_unsup = any("Query" in c[1] for c in unsup)
+
+    def explained(c):
+        if cond is not None and c[0] > cond:
+            return True
+        return query_unsup and (c[1].startswith("glGetQuery") or c[1].startswith("glEndQuery")
+                                or c[1].startswith("glBeginQuery"))
+    early = [c for c in diffs if not explained(c)]
+    if early:
+        c = min(early)
+        kind = ("data" if "tf_buffer" in c[2] or "data differs" in c[2] else
+                "error" if "raised" in c[2] else "value")
+        return "differs", f"{c[1]} {kind}", f"call {c[0]} {c[1]}: {c[2]}"[:240]
+    if unsup:
+        c = min(unsup)
+        reason = c[2].split("(later calls")[0].strip()
+        return "unsupported", f"{c[1]}: {reason}"[:160], f"call {c[0]} {c[1]}: {c[2]}"[:240]
+    if rc == 1:
+        first = next((l for l in out.splitlines() if "differ" in l and not l.startswith("returned values: 0")), "")
+        return "differs", "other", first[:240]
+    return "error", f"exit {rc}", out.strip().splitlines()[-1:][0][:240] if out.strip() else ""
+
+
+def run_case(xfbtrace, case, args, work, backends=("host", "sim")):
+    """Capture and replay one case; returns a dict of outcomes."""
+    fd, trace = tempfile.mkstemp(suffix=".xfbt", dir=work)
+    os.close(fd)
+    try:
+        rc, out = run([xfbtrace, "capture", "-o", trace, "--", case, *args])
+        res = {}
+        if rc == 3 or "invalid case" in out:
+            res["case"] = "invalid"
+            res["detail"] = next((l for l in out.splitlines() if "invalid case" in l), out[-200:])
+            return res
+        if rc == 77:
+            res["case"] = "skip"
+            return res
+        if rc != 0 or os.path.getsize(trace) == 0:
+            prc, _ = run([case, *args])
+            res["case"] = "llvmpipe-crash" if prc != 0 and prc != 3 else "capture-fail"
+            res["detail"] = f"capture exit {rc}, plain exit {prc}: {out.strip()[-200:]}"
+            return res
+        res["case"] = "ok"
+        for b in backends:
+            cmd = [xfbtrace, "replay", "--check", trace] if b == "host" else \
+                  [xfbtrace, "replay", "--backend", "sim", "--check", trace]
+            rrc, rout = run(cmd)
+            outcome, sig, first = classify_replay(rrc, rout)
+            if b == "host" and outcome == "crash":
+                # llvmpipe or the replay?  The plain program with the same
+                # calls: if it crashes too, llvmpipe does.
+                prc, _ = run([case, *args])
+                if prc != 0:
+                    outcome = "llvmpipe-crash"
+            res[b] = outcome
+            res[b + "_sig"] = sig
+            res[b + "_first"] = first
+        return res
+    finally:
+        os.unlink(trace)
+
+
+def failing(res):
+    return res.get("case") == "ok" and res.get("host") == "match" and res.get("sim") != "match"
+
+
+def shrink(xfbtrace, case, seed, params, res, work):
+    """Sets parameters back to defaults one at a time while the sim's
+    failure signature persists; returns the kept parameter names."""
+    want = (res["sim"], res["sim_sig"])
+    keep = [k for k in params]
+    for k in list(params):
+        if k == "api" and False:
+            continue
+        trial = [x for x in keep if x != k]
+        args = ["--seed", str(seed), "--only", ",".join(trial) or "none"]
+        r = run_case(xfbtrace, case, args, work, backends=("sim",))
+        if r.get("case") == "ok" and (r["sim"], r["sim_sig"]) == want:
+            keep = trial
+    return keep
+
+
+def parse_seeds(spec):
+    out = []
+    for part in spec.split(","):
+        if "-" in part:
+            a, b = part.split("-")
+            out += range(int(a), int(b) + 1)
+        else:
+            out.append(int(part))
+    return out
+
+
+def one_seed(xfbtrace, case, seed, work):
+    args = ["--seed", str(seed)]
+    params = params_of(case, args)
+    res = run_case(xfbtrace, case, args, work)
+    res["seed"] = seed
+    res["params"] = params
+    return res
+
+
+def table(results):
+    lines = []
+    ok = [r for r in results if r["case"] == "ok"]
+    hm = [r for r in ok if r["host"] == "match"]
+    lines.append(f"seeds: {len(results)}; valid and captured: {len(ok)}; "
+                 f"invalid: {sum(r['case'] == 'invalid' for r in results)}; "
+                 f"llvmpipe crash: {sum(r['case'] == 'llvmpipe-crash' for r in results)}; "
+                 f"capture failed: {sum(r['case'] == 'capture-fail' for r in results)}")
+    for b in ("host", "sim"):
+        c = collections.Counter(r[b] for r in ok)
+        lines.append(f"{b}: " + ", ".join(f"{k} {v}" for k, v in sorted(c.items())))
+    sm = sum(r["sim"] == "match" for r in hm)
+    sc = sum(r["sim"] in ("match", "unsupported") for r in hm)
+    if hm:
+        lines.append(f"sim match where host matches: {sm} of {len(hm)} ({100 * sm / len(hm):.1f} %); "
+                     f"match or unsupported-and-reported: {sc} ({100 * sc / len(hm):.1f} %)")
+    lines.append("")
+    lines.append("| dimension | value | cases | host match | sim match | sim unsupported | sim differs |")
+    lines.append("|---|---|---|---|---|---|---|")
+    for d in DIMENSIONS:
+        groups = collections.defaultdict(list)
+        for r in ok:
+            groups[r["params"].get(d, "(default)")].append(r)
+        for val, rs in sorted(groups.items(), key=lambda kv: -len(kv[1])):
+            n = len(rs)
+            pct = lambda k, b: f"{100 * sum(x[b] == k for x in rs) / n:.0f} %"
+            lines.append(f"| {d} | {val} | {n} | {pct('match', 'host')} | {pct('match', 'sim')} | "
+                         f"{pct('unsupported', 'sim')} | {pct('differs', 'sim')} |")
+    return "\n".join(lines)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--build", default=str(ROOT / "build"))
+    ap.add_argument("--seeds", help="A-B[,C,...]")
+    ap.add_argument("--seed", type=int, help="one case, printed in detail")
+    ap.add_argument("--set", action="append", default=[], help="with --seed: KEY=VALUE override")
+    ap.add_argument("--only", help="with --seed: keep these parameters of the seed")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--shrink", type=int, default=2,
+                    help="shrink at most N failing seeds per failure signature (default 2)")
+    ap.add_argument("--json", help="write every result to FILE (JSON lines)")
+    ap.add_argument("--markdown", help="write the table to FILE")
+    ap.add_argument("--work", default=tempfile.gettempdir())
+    a = ap.parse_args()
+    xfbtrace = str(pathlib.Path(a.build) / "cli" / "xfbtrace")
+    case = str(pathlib.Path(a.build) / "tests" / "fuzz" / "xfb-fuzz-case")
+    work = tempfile.mkdtemp(prefix="xfbtrace-fuzz-", dir=a.work)
+
+    if a.seed is not None:
+        args = ["--seed", str(a.seed)] + (["--only", a.only] if a.only else [])
+        for s in a.set:
+            args += ["--set", s]
+        params = params_of(case, args)
+        print("params:", " ".join(f"{k}={v}" for k, v in params.items()))
+        res = run_case(xfbtrace, case, args, work)
+        print(json.dumps(res, indent=1))
+        if failing(res) and not a.only and not a.set:
+            keep = shrink(xfbtrace, case, a.seed, params, res, work)
+            print(f"minimal: --seed {a.seed} --only {','.join(keep) or 'none'}")
+        return 0
+
+    seeds = parse_seeds(a.seeds)
+    results = []
+    jf = open(a.json, "w") if a.json else None
+    with concurrent.futures.ThreadPoolExecutor(a.jobs) as ex:
+        futs = {ex.submit(one_seed, xfbtrace, case, s, work): s for s in seeds}
+        for n, f in enumerate(concurrent.futures.as_completed(futs), 1):
+            r = f.result()
+            results.append(r)
+            if r["case"] != "ok" or r["host"] != "match":
+                print(f"seed {r['seed']}: case {r['case']} host {r.get('host')} "
+                      f"{r.get('host_first', r.get('detail', ''))}", flush=True)
+            if jf:
+                jf.write(json.dumps(r) + "\n")
+                jf.flush()
+            if n % 100 == 0:
+                print(f"[{n} of {len(seeds)}]", flush=True)
+
+    # Shrink a few failing seeds per sim failure signature.
+    by_sig = collections.defaultdict(list)
+    for r in sorted(results, key=lambda r: r["seed"]):
+        if failing(r):
+            by_sig[(r["sim"], r["sim_sig"])].append(r)
+    classes = []
+    for (outcome, sig), rs in sorted(by_sig.items(), key=lambda kv: -len(kv[1])):
+        minimal = []
+        for r in rs[:a.shrink]:
+            keep = shrink(xfbtrace, case, r["seed"], r["params"], r, work)
+            minimal.append(f"--seed {r['seed']} --only {','.join(keep) or 'none'}")
+        classes.append({"outcome": outcome, "signature": sig, "cases": len(rs),
+                        "seeds": [r["seed"] for r in rs][:20], "minimal": minimal,
+                        "first": rs[0]["sim_first"]})
+    text = table(results)
+    text += "\n\nsim failure signatures (host matches):\n"
+    for c in classes:
+        text += f"- {c['outcome']} / {c['signature']}: {c['cases']} cases, e.g. seeds {c['seeds'][:8]}\n"
+        for m in c["minimal"]:
+            text += f"    minimal: {m}\n"
+        text += f"    first: {c['first']}\n"
+    print(text)
+    if a.markdown:
+        pathlib.Path(a.markdown).write_text(text + "\n")
+    if jf:
+        jf.write(json.dumps({"classes": classes}) + "\n")
+        jf.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
