@@ -134,6 +134,16 @@ static const char *convert_pointer(struct host *h, struct host_ctx *x, int id,
 	a->p = NULL;
 	if (v->tag == TRACE_TAG_NULL)
 		return NULL;
+	if (v->tag == TRACE_TAG_OFFSET && pi->elem == GLAPI_E_PTR) {
+		/* An array of pointers (glMultiDrawElements' indices) is client
+		 * memory whatever is bound: only its elements are offsets into
+		 * the element array buffer (GL 4.6 §10.4, MultiDrawElements).
+		 * Recorded as an offset, the value is the application's address:
+		 * handed to the driver it would be dereferenced (issue 21: the
+		 * host replay's SIGSEGVs of glMultiDrawElements*). */
+		return "an array of pointers recorded as a buffer offset: the "
+		       "array's own bytes are not in the trace";
+	}
 	if (v->tag == TRACE_TAG_OFFSET) {
 		a->p = (void *)(uintptr_t)v->u;
 		args->offset[i] = true;
@@ -201,6 +211,18 @@ static const char *convert_pointer(struct host *h, struct host_ctx *x, int id,
 	/* MEM_IN, ATTRIBS */
 	if (v->tag != TRACE_TAG_MEMORY)
 		return "input memory that is not MEMORY";
+	if (pi->elem == GLAPI_E_PTR && pi->binding == GLAPI_B_ELEMENT) {
+		/* Its elements are offsets only while an element array buffer
+		 * is bound (GL 4.6 §10.4); otherwise they are the application's
+		 * addresses of index arrays the trace holds no bytes of. */
+		void (*get_int)(GLenum, GLint *) =
+			(void (*)(GLenum, GLint *))h->gl_proc("glGetIntegerv");
+		GLint bound = 0;
+		if (get_int)
+			get_int(GL_ELEMENT_ARRAY_BUFFER_BINDING, &bound);
+		if (!bound)
+			return "pointers into client memory that the trace does not hold";
+	}
 	a->p = copy(h, v->mem.bytes, v->mem.len);
 	if (!a->p)
 		return "out of memory";

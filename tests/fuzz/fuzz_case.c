@@ -565,12 +565,13 @@ int main(int argc, char **argv)
 			r.p.v[FP_V0] = VK_FLOAT;
 	}
 	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--set") && !fuzz_params_set(&r.p, argv[++i])) {
-			fprintf(stderr, "xfb-fuzz-case: bad --set %s\n", argv[i]);
+		if (!strcmp(argv[i], "--print-params"))
+			continue;
+		if (!strcmp(argv[i], "--set") && !fuzz_params_set(&r.p, argv[i + 1])) {
+			fprintf(stderr, "xfb-fuzz-case: bad --set %s\n", argv[i + 1]);
 			return 2;
 		}
-		else if (strcmp(argv[i], "--print-params") && strcmp(argv[i], "--set"))
-			i += strcmp(argv[i], "--print-params") != 0;
+		i++; /* every other option takes a value */
 	}
 	fuzz_params_normalize(&r.p);
 	if (print_only) {

@@ -199,6 +199,13 @@ void fuzz_params_normalize(struct fuzz_point *p)
 	if (v[FP_PRIM] >= PR_QUADS)
 		v[FP_GS] = 0;
 
+	/* Line adjacency under TF without a geometry shader: Mesa 22.3 raises
+	 * GL_INVALID_OPERATION at the draw (its TF mode check admits only
+	 * LINES, LINE_STRIP and LINE_LOOP with TF mode LINES), which makes
+	 * the case invalid; triangle adjacency passes. */
+	if (!v[FP_GS] && (v[FP_PRIM] == PR_LINES_ADJ || v[FP_PRIM] == PR_LINE_STRIP_ADJ))
+		v[FP_PRIM] = PR_LINES;
+
 	if (gles) {
 		/* GLES 3.2 §12.1: while TF is active the draw mode must be
 		 * identical to the TF primitive mode (points, lines,
