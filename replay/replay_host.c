@@ -18,12 +18,79 @@
  * version or extension that provides a function, and a trace captured on
  * another driver must not crash the replay.
  */
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "replay_host.h"
 #include "xt_fault.h"
 #include "xt_log.h"
+
+/*
+ * The driver call in progress, for the note a fatal signal prints.
+ * Process-wide on purpose: a signal handler has no handle to read.  A
+ * replay that dies inside the driver's entry point says so with the call,
+ * so that a crash of the driver itself (issue 21: llvmpipe faults that the
+ * plain program hits with the same calls) is never read as a result of
+ * xfbtrace; scripts/fuzz_tf.py then runs the program without xfbtrace to
+ * tell the two apart.  Set only around the thunk; the handler re-raises.
+ */
+static volatile sig_atomic_t host_in_driver;
+static unsigned long long host_crash_call_no;
+static const char *host_crash_call_name;
+
+static void put_str(const char *s)
+{
+	size_t n = strlen(s);
+	while (n) {
+		ssize_t w = write(STDERR_FILENO, s, n);
+		if (w <= 0)
+			return;
+		s += w;
+		n -= (size_t)w;
+	}
+}
+
+static void host_fatal_signal(int sig)
+{
+	if (host_in_driver) {
+		char num[24], *p = num + sizeof num - 1;
+		unsigned long long v = host_crash_call_no;
+		*p = '\0';
+		do
+			*--p = (char)('0' + v % 10);
+		while ((v /= 10) && p > num);
+		put_str("call ");
+		put_str(p);
+		put_str(" ");
+		put_str(host_crash_call_name ? host_crash_call_name : "?");
+		put_str(": the replay died of ");
+		put_str(sig == SIGSEGV ? "SIGSEGV" : sig == SIGABRT ? "SIGABRT" :
+			sig == SIGBUS ? "SIGBUS" : "SIGFPE");
+		put_str(" inside the GL driver's entry point; if the program run "
+			"without xfbtrace crashes with the same calls, the driver "
+			"is at fault (docs/status.md, \"Randomized differential "
+			"testing\")\n");
+	}
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void host_catch_driver_crashes(void)
+{
+	static const int sigs[] = { SIGSEGV, SIGABRT, SIGBUS, SIGFPE };
+	for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+		struct sigaction sa, old;
+		memset(&sa, 0, sizeof sa);
+		sa.sa_handler = host_fatal_signal;
+		sigemptyset(&sa.sa_mask);
+		sa.sa_flags = SA_RESETHAND | SA_NODEFER;
+		/* Leave a handler someone else installed (a sanitizer) alone. */
+		if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_DFL)
+			sigaction(sigs[i], &sa, NULL);
+	}
+}
 
 static struct host *host_of(struct replay_backend *be)
 {
@@ -108,7 +175,11 @@ static enum xt_rc host_call(struct replay_backend *be, struct replay *rp,
 		rc = host_args_program_binary(h, x, call, &args);
 	if (rc != XT_OK)
 		return XT_FAIL(err, rc, "call %llu: out of memory", (unsigned long long)call->no);
+	host_crash_call_no = (unsigned long long)call->no;
+	host_crash_call_name = call->name;
+	host_in_driver = 1;
 	replay_stubs[f->id].thunk(f->fn, args.a, &rv);
+	host_in_driver = 0;
 	host_obs_collect_errors(h, x, call);
 	host_args_learn(h, x, f->id, call, ret, &args, &rv);
 	host_obs_after(h, rp, x, f->id, call, ret, &args, &rv);
@@ -212,6 +283,7 @@ enum xt_rc replay_host_create(struct replay_backend **out, struct xt_err *err)
 		host_destroy(&h->base);
 		return rc;
 	}
+	host_catch_driver_crashes();
 	*out = &h->base;
 	return XT_OK;
 }

@@ -99,7 +99,9 @@ def classify_replay(rc, out):
         c = min(early)
         kind = ("data" if "tf_buffer" in c[2] or "data differs" in c[2] else
                 "error" if "raised" in c[2] else "value")
-        return "differs", f"{c[1]} {kind}", f"call {c[0]} {c[1]}: {c[2]}"[:240]
+        # The kind only: which call shows a difference first moves as
+        # parameters are shrunk (a pause adds calls), what differs does not.
+        return "differs", kind, f"call {c[0]} {c[1]}: {c[2]}"[:240]
     if unsup:
         c = min(unsup)
         reason = c[2].split("(later calls")[0].strip()
@@ -153,18 +155,16 @@ def failing(res):
     return res.get("case") == "ok" and res.get("host") == "match" and res.get("sim") != "match"
 
 
-def shrink(xfbtrace, case, seed, params, res, work):
-    """Sets parameters back to defaults one at a time while the sim's
+def shrink(xfbtrace, case, seed, params, res, work, backend="sim"):
+    """Sets parameters back to defaults one at a time while the backend's
     failure signature persists; returns the kept parameter names."""
-    want = (res["sim"], res["sim_sig"])
+    want = (res[backend], res[backend + "_sig"])
     keep = [k for k in params]
     for k in list(params):
-        if k == "api" and False:
-            continue
         trial = [x for x in keep if x != k]
         args = ["--seed", str(seed), "--only", ",".join(trial) or "none"]
-        r = run_case(xfbtrace, case, args, work, backends=("sim",))
-        if r.get("case") == "ok" and (r["sim"], r["sim_sig"]) == want:
+        r = run_case(xfbtrace, case, args, work, backends=(backend,))
+        if r.get("case") == "ok" and (r[backend], r[backend + "_sig"]) == want:
             keep = trial
     return keep
 
@@ -246,9 +246,11 @@ def main():
         print("params:", " ".join(f"{k}={v}" for k, v in params.items()))
         res = run_case(xfbtrace, case, args, work)
         print(json.dumps(res, indent=1))
-        if failing(res) and not a.only and not a.set:
-            keep = shrink(xfbtrace, case, a.seed, params, res, work)
-            print(f"minimal: --seed {a.seed} --only {','.join(keep) or 'none'}")
+        backend = "host" if res.get("host") not in (None, "match") else \
+                  "sim" if failing(res) else None
+        if backend and not a.only and not a.set:
+            keep = shrink(xfbtrace, case, a.seed, params, res, work, backend)
+            print(f"minimal ({backend}): --seed {a.seed} --only {','.join(keep) or 'none'}")
         return 0
 
     seeds = parse_seeds(a.seeds)
