@@ -228,8 +228,8 @@ def main():
     ap.add_argument("--set", action="append", default=[], help="with --seed: KEY=VALUE override")
     ap.add_argument("--only", help="with --seed: keep these parameters of the seed")
     ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--shrink", type=int, default=2,
-                    help="shrink at most N failing seeds per failure signature (default 2)")
+    ap.add_argument("--shrink", type=int, default=40,
+                    help="shrink the first N failing seeds into classes (default 40)")
     ap.add_argument("--json", help="write every result to FILE (JSON lines)")
     ap.add_argument("--markdown", help="write the table to FILE")
     ap.add_argument("--work", default=tempfile.gettempdir())
@@ -270,27 +270,47 @@ def main():
             if n % 100 == 0:
                 print(f"[{n} of {len(seeds)}]", flush=True)
 
-    # Shrink a few failing seeds per sim failure signature.
-    by_sig = collections.defaultdict(list)
-    for r in sorted(results, key=lambda r: r["seed"]):
-        if failing(r):
-            by_sig[(r["sim"], r["sim_sig"])].append(r)
-    classes = []
-    for (outcome, sig), rs in sorted(by_sig.items(), key=lambda kv: -len(kv[1])):
-        minimal = []
-        for r in rs[:a.shrink]:
-            keep = shrink(xfbtrace, case, r["seed"], r["params"], r, work)
-            minimal.append(f"--seed {r['seed']} --only {','.join(keep) or 'none'}")
-        classes.append({"outcome": outcome, "signature": sig, "cases": len(rs),
-                        "seeds": [r["seed"] for r in rs][:20], "minimal": minimal,
-                        "first": rs[0]["sim_first"]})
+    # Shrink the first --shrink failing seeds (host matches, sim does not);
+    # each minimal parameter set names a class, and every other failing
+    # seed joins the smallest class whose parameters it has.
+    fails = sorted((r for r in results if failing(r)), key=lambda r: r["seed"])
+
+    def minimal_of(r):
+        keep = shrink(xfbtrace, case, r["seed"], r["params"], r, work)
+        return r, keep
+    shrunk = []
+    with concurrent.futures.ThreadPoolExecutor(a.jobs) as ex:
+        for r, keep in ex.map(minimal_of, fails[:a.shrink]):
+            key = tuple(sorted(f"{k}={r['params'][k]}" for k in keep))
+            shrunk.append((r, keep, key))
+    classes = {}
+    for r, keep, key in shrunk:
+        c = classes.setdefault((r["sim"], key), {
+            "outcome": r["sim"], "params": " ".join(key), "seeds": [],
+            "minimal": f"--seed {r['seed']} --only {','.join(keep) or 'none'}",
+            "first": r["sim_first"]})
+        c["seeds"].append(r["seed"])
+    done = {r["seed"] for r, _, _ in shrunk}
+    unclassified = []
+    for r in fails:
+        if r["seed"] in done:
+            continue
+        have = {f"{k}={v}" for k, v in r["params"].items()}
+        match = [c for (o, key), c in classes.items() if o == r["sim"] and set(key) <= have]
+        if match:
+            min(match, key=lambda c: len(c["params"]))["seeds"].append(r["seed"])
+        else:
+            unclassified.append(r["seed"])
+    classes = sorted(classes.values(), key=lambda c: -len(c["seeds"]))
     text = table(results)
-    text += "\n\nsim failure signatures (host matches):\n"
+    text += "\n\nsim failure classes (host matches; minimal parameter sets by shrinking):\n"
     for c in classes:
-        text += f"- {c['outcome']} / {c['signature']}: {c['cases']} cases, e.g. seeds {c['seeds'][:8]}\n"
-        for m in c["minimal"]:
-            text += f"    minimal: {m}\n"
-        text += f"    first: {c['first']}\n"
+        text += (f"- {c['outcome']}: {c['params'] or '(all defaults)'}: {len(c['seeds'])} cases, "
+                 f"e.g. seeds {c['seeds'][:6]}\n    minimal: {c['minimal']}\n    first: {c['first']}\n")
+    text += f"- not shrunk and in no class above: {len(unclassified)} cases, e.g. seeds {unclassified[:10]}\n"
+    sigs = collections.Counter((r["sim"], r["sim_sig"][:100]) for r in fails)
+    text += "\nsim failure signatures (outcome, first difference or unsupported call):\n"
+    text += "".join(f"- {n}: {o} / {sg}\n" for (o, sg), n in sigs.most_common())
     print(text)
     if a.markdown:
         pathlib.Path(a.markdown).write_text(text + "\n")

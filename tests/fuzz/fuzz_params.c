@@ -98,10 +98,14 @@ void fuzz_params_draw(struct fuzz_point *p, uint64_t seed)
 	for (int i = 0; i < FP_N; i++) {
 		uint64_t r = next_rand(&s);
 		int n = fuzz_pdefs[i].n_values;
-		/* Half of the later varyings are absent, so that cases with one
-		 * or two varyings are as common as cases with four. */
-		if ((i == FP_V1 || i == FP_V2 || i == FP_V3) && (r >> 60) < 8)
-			p->v[i] = VK_NONE;
+		/* The main dimensions are uniform; every other parameter keeps
+		 * its default half of the time, so that a case turns on a few
+		 * features rather than all of them (one feature the sim does
+		 * not model would otherwise hide every other result). */
+		bool uniform = i == FP_API || i == FP_PRIM || i == FP_DRAW || i == FP_V0 ||
+			       i == FP_COUNT || i == FP_A_FMT || i == FP_MODE;
+		if (!uniform && (r >> 60) < 8)
+			p->v[i] = 0;
 		else
 			p->v[i] = (int)(r % (uint64_t)n);
 	}
