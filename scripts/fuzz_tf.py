@@ -169,6 +169,34 @@ def shrink(xfbtrace, case, seed, params, res, work, backend="sim"):
     return keep
 
 
+def expected_sim(res):
+    """What docs/status.md's CI table says of a seed's sim replay: `match`,
+    `unsupported <first function not replayed>` or `differs <kind>`."""
+    if res["sim"] == "match":
+        return "match"
+    if res["sim"] == "unsupported":
+        return "unsupported " + res["sim_sig"].split(":")[0]
+    return f"{res['sim']} {res['sim_sig']}"
+
+
+def ci_selection(results, limit):
+    """Seeds whose host replay matches, chosen greedily so that every
+    value of every parameter a campaign saw is in at least one."""
+    ok = [r for r in results if r.get("case") == "ok" and r.get("host") == "match"]
+    want = set()
+    for r in ok:
+        want |= {f"{k}={v}" for k, v in r["params"].items()}
+    chosen = []
+    while want and len(chosen) < limit:
+        best = max(ok, key=lambda r: (len(want & {f"{k}={v}" for k, v in r["params"].items()}), -r["seed"]))
+        got = want & {f"{k}={v}" for k, v in best["params"].items()}
+        if not got:
+            break
+        want -= got
+        chosen.append(best)
+    return sorted(chosen, key=lambda r: r["seed"]), want
+
+
 def parse_seeds(spec):
     out = []
     for part in spec.split(","):
@@ -233,6 +261,8 @@ def main():
     ap.add_argument("--json", help="write every result to FILE (JSON lines)")
     ap.add_argument("--markdown", help="write the table to FILE")
     ap.add_argument("--work", default=tempfile.gettempdir())
+    ap.add_argument("--ci-table", metavar="JSON",
+                    help="print the CI seed table of docs/status.md from a campaign's --json")
     a = ap.parse_args()
     xfbtrace = str(pathlib.Path(a.build) / "cli" / "xfbtrace")
     case = str(pathlib.Path(a.build) / "tests" / "fuzz" / "xfb-fuzz-case")
@@ -251,6 +281,18 @@ def main():
         if backend and not a.only and not a.set:
             keep = shrink(xfbtrace, case, a.seed, params, res, work, backend)
             print(f"minimal ({backend}): --seed {a.seed} --only {','.join(keep) or 'none'}")
+        return 0
+
+    if a.ci_table:
+        results = [json.loads(l) for l in open(a.ci_table) if '"seed"' in l]
+        chosen, missed = ci_selection(results, 80)
+        print("| seed | sim | what it touches |")
+        print("|---|---|---|")
+        for r in chosen:
+            print(f"| {r['seed']} | {expected_sim(r)} | "
+                  f"{' '.join(f'{k}={v}' for k, v in r['params'].items())} |")
+        if missed:
+            print(f"\nnot covered: {' '.join(sorted(missed))}", file=sys.stderr)
         return 0
 
     seeds = parse_seeds(a.seeds)
