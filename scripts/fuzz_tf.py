@@ -83,10 +83,11 @@ def classify_replay(rc, out):
     calls = [(int(n), f, rest) for n, f, rest in CALL.findall(out)]
     unsup = [c for c in calls if c[2].startswith("not replayed")]
     diffs = [c for c in calls if not c[2].startswith("not replayed")]
-    # Differences that a reported call explains: with conditional
-    # rendering not replayed, everything after it; with a query not
+    # Differences that a reported call explains: with a draw or
+    # conditional rendering not replayed, everything after it; with a query not
     # replayed, the read-back of query results.
-    cond = min((c[0] for c in unsup if "ConditionalRender" in c[1]), default=None)
+    cond = min((c[0] for c in unsup if "ConditionalRender" in c[1] or
+                c[1].startswith(("glDraw", "glMultiDraw"))), default=None)
     query_unsup = any("Query" in c[1] for c in unsup)
 
     def explained(c):
