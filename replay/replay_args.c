@@ -173,6 +173,7 @@ static const char *convert_pointer(struct host *h, struct host_ctx *x, int id,
 		if (v->tag != TRACE_TAG_POINTER)
 			return "a vertex pointer that is neither offset nor address";
 		a->p = replay_mem_client(h->mem, v->u);
+		h->client_pointers = true;
 		return a->p ? NULL : "no address space left for client memory shadows";
 	case GLAPI_K_MEM_OUT:
 	case GLAPI_K_OUTSTRING: {
@@ -211,6 +212,30 @@ static const char *convert_pointer(struct host *h, struct host_ctx *x, int id,
 	/* MEM_IN, ATTRIBS */
 	if (v->tag != TRACE_TAG_MEMORY)
 		return "input memory that is not MEMORY";
+	if (pi->binding == GLAPI_B_ELEMENT && pi->elem != GLAPI_E_PTR) {
+		/* Index data in client memory: the driver reads count indices of
+		 * type (GL 4.6 §10.3.6).  A trace that holds fewer bytes (a size
+		 * annotation of the registry that counts elements, not bytes)
+		 * would make the driver read past the copy into whatever follows. */
+		int64_t count = -1;
+		uint64_t type = 0;
+		/* ints[] holds the arguments before i only: count and type come
+		 * first in every glDraw*Elements* signature. */
+		for (uint32_t k = 0; k < i; k++) {
+			struct glapi_param_info q;
+			if (!glapi_param_info(id, k, &q))
+				continue;
+			if (!strcmp(q.name, "count") && q.kind == GLAPI_K_SINT)
+				count = ints[k];
+			else if (!strcmp(q.name, "type") && q.kind == GLAPI_K_ENUM)
+				type = (uint64_t)ints[k];
+		}
+		uint64_t size = type == GL_UNSIGNED_BYTE ? 1 : type == GL_UNSIGNED_SHORT ? 2 :
+				type == GL_UNSIGNED_INT ? 4 : 0;
+		if (count > 0 && size && v->mem.len < (uint64_t)count * size)
+			return "index data shorter than count indices of its type (the "
+			       "trace holds fewer bytes than the driver reads)";
+	}
 	if (pi->elem == GLAPI_E_PTR && pi->binding == GLAPI_B_ELEMENT) {
 		/* Its elements are offsets only while an element array buffer
 		 * is bound (GL 4.6 §10.4); otherwise they are the application's

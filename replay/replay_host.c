@@ -92,6 +92,49 @@ static void host_catch_driver_crashes(void)
 	}
 }
 
+/* A call that draws vertices from the current arrays (not glDrawBuffer,
+ * glDrawPixels, glDrawTex*). */
+static bool is_vertex_draw(const char *name)
+{
+	return (!strncmp(name, "glDraw", 6) || !strncmp(name, "glMultiDraw", 11)) &&
+	       (strstr(name, "Arrays") || strstr(name, "Elements") ||
+		strstr(name, "TransformFeedback"));
+}
+
+/*
+ * True when a draw would read an enabled generic vertex array from client
+ * memory although the trace brought no "client-array" bytes for it: the
+ * capture records the range a draw reads from its arguments, which an
+ * indirect or transform feedback draw does not give (capture/cap_memory.c
+ * says so on stderr), so the replay's shadow holds stale or no bytes.
+ * GL errors the queries raise are drained: they are not the draw's.
+ */
+static bool draws_unrecorded_client_arrays(struct host *h, const struct trace_call *call)
+{
+	if (!h->client_pointers || !is_vertex_draw(call->name) ||
+	    h->client_array_call == call->no + 1)
+		return false;
+	void (*get_attrib)(GLuint, GLenum, GLint *) =
+		(void (*)(GLuint, GLenum, GLint *))h->gl_proc("glGetVertexAttribiv");
+	void (*get_int)(GLenum, GLint *) = (void (*)(GLenum, GLint *))h->gl_proc("glGetIntegerv");
+	GLenum (*get_error)(void) = (GLenum (*)(void))h->gl_proc("glGetError");
+	if (!get_attrib || !get_int || !get_error)
+		return false;
+	GLint n = 0;
+	get_int(GL_MAX_VERTEX_ATTRIBS, &n);
+	bool client = false;
+	for (GLint i = 0; i < n && i < 32 && !client; i++) {
+		GLint enabled = 0, buffer = 1;
+		get_attrib((GLuint)i, GL_VERTEX_ATTRIB_ARRAY_ENABLED, &enabled);
+		if (enabled)
+			get_attrib((GLuint)i, GL_VERTEX_ATTRIB_ARRAY_BUFFER_BINDING, &buffer);
+		client = enabled && !buffer;
+	}
+	while (get_error() != GL_NO_ERROR)
+		;
+	return client;
+}
+
 static struct host *host_of(struct replay_backend *be)
 {
 	return (struct host *)be;
@@ -175,6 +218,12 @@ static enum xt_rc host_call(struct replay_backend *be, struct replay *rp,
 		rc = host_args_program_binary(h, x, call, &args);
 	if (rc != XT_OK)
 		return XT_FAIL(err, rc, "call %llu: out of memory", (unsigned long long)call->no);
+	if (draws_unrecorded_client_arrays(h, call)) {
+		replay_unsupported(rp, call, "draws from client-memory vertex arrays whose bytes "
+				   "the trace does not hold (an indirect or transform feedback "
+				   "draw: the capture cannot know the vertex range)");
+		return XT_OK;
+	}
 	host_crash_call_no = (unsigned long long)call->no;
 	host_crash_call_name = call->name;
 	host_in_driver = 1;
@@ -204,6 +253,8 @@ static enum xt_rc host_op_memwrite(struct replay_backend *be, struct replay *rp,
 void host_memwrite(struct host *h, uint64_t call_no, uint64_t addr, const uint8_t *data,
 		   size_t n, const char *why)
 {
+	if (!strcmp(why, "client-array"))
+		h->client_array_call = call_no + 1;
 	if (!replay_mem_write(h->mem, addr, data, n) && !h->memwrite_warned) {
 		h->memwrite_warned = true;
 		xt_warn("replay: call %llu: %zu bytes of memory (%s) that no pointer or mapping of "
