@@ -136,7 +136,10 @@ static bool load_gl(void)
 	return ok;
 }
 
-#define NVERTS 128   /* vertices in the attribute arrays */
+/* Vertices in the attribute arrays: as many as a TF buffer (4096 bytes,
+ * 4-byte vertices at least) can feed glDrawTransformFeedback, so that no
+ * draw fetches past the arrays (undefined: robust access is not asked for). */
+#define NVERTS 1024
 #define NINDICES 96  /* indices in the index array */
 #define BUF_BYTES 4096
 
