@@ -40,9 +40,10 @@ def ci_rows():
     text = STATUS.read_text()
     start = text.index("### CI seeds")
     end = text.find("\n## ", start)
-    rows = re.findall(r"^\| (\d+) \| ([^|]+?) \|", text[start:end if end > 0 else None], re.M)
+    rows = re.findall(r"^\| `?(\d+(?: --only [\w,]+)?)`? \| ([^|]+?) \|",
+                      text[start:end if end > 0 else None], re.M)
     assert rows, "docs/status.md has no CI seed table"
-    return [(int(s), e) for s, e in rows]
+    return rows
 
 
 @pytest.fixture(scope="module")
@@ -55,7 +56,8 @@ def fuzz_case(build_dir):
 @pytest.mark.sim
 @pytest.mark.parametrize("seed,expected", ci_rows())
 def test_fuzz_seed_replays_as_status_md_says(xfbtrace, fuzz_case, tmp_path, seed, expected):
-    res = FUZZ.run_case(str(xfbtrace), fuzz_case, ["--seed", str(seed)], str(tmp_path))
+    """`seed` is a seed, or a minimal case `N --only K1,K2` of an open class."""
+    res = FUZZ.run_case(str(xfbtrace), fuzz_case, ["--seed", *seed.split()], str(tmp_path))
     assert res["case"] == "ok", res
     assert res["host"] == "match", res["host_first"]
     got = FUZZ.expected_sim(res)
