@@ -195,7 +195,10 @@ def expected_sim(res):
 def ci_selection(results, limit):
     """Seeds whose host replay matches, chosen greedily so that every
     value of every parameter a campaign saw is in at least one."""
-    ok = [r for r in results if r.get("case") == "ok" and r.get("host") == "match"]
+    # Not the llvmpipe heap corruption class (docs/status.md: a GS strip
+    # ended after every vertex): such a seed may crash at random.
+    ok = [r for r in results if r.get("case") == "ok" and r.get("host") == "match"
+          and r["params"].get("gs_end_primitive_every") != "1"]
     want = set()
     for r in ok:
         want |= {f"{k}={v}" for k, v in r["params"].items()}
