@@ -313,7 +313,8 @@ static bool is_indirect(int d)
 static const void *idx_ptr(const struct run *r, int i)
 {
 	size_t off = (size_t)i * (size_t)r->index_size;
-	return r->p.v[FP_CLIENT_MEM] && !is_indirect(r->p.v[FP_DRAW]) ? (const void *)(r->indices + off) : (const void *)off;
+	bool client = r->p.v[FP_CLIENT_MEM] && !is_indirect(r->p.v[FP_DRAW]);
+	return client ? (const void *)(r->indices + off) : (const void *)off;
 }
 
 static void draw(struct run *r)
@@ -643,8 +644,7 @@ int main(int argc, char **argv)
 	r.first = firsts[v[FP_FIRST]];
 	setup_attribs(&r);
 	setup_indices(&r);
-	bool indirect = v[FP_DRAW] >= DR_ARRAYS_INDIRECT && v[FP_DRAW] <= DR_MULTI_ELEMENTS_INDIRECT;
-	if (indirect) {
+	if (is_indirect(v[FP_DRAW])) {
 		fill_indirect(&r);
 		if (!v[FP_CLIENT_MEM]) {
 			gl.GenBuffers(1, &r.indbuf);

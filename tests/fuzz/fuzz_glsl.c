@@ -64,10 +64,11 @@ static const struct vinfo vinfo[VK_N] = {
 	[VK_BLOCK] = { "", 16, false, false },
 };
 
-/* Output components a varying takes against the geometry shader's limit. */
+/* Output components a varying takes against the geometry shader's limit
+ * (a double counts as two, GL 4.6 §11.3.4.5). */
 static int vcomps(int vk)
 {
-	return (vinfo[vk].bytes / 4) * (vk == VK_VEC3 || vk == VK_UVEC3 ? 1 : 1);
+	return vinfo[vk].bytes / 4;
 }
 
 const char *fuzz_glsl_attrib_type(int af)

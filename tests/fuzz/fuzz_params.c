@@ -138,11 +138,6 @@ bool fuzz_params_set(struct fuzz_point *p, const char *kv)
 	return false;
 }
 
-static bool is_double(int vk)
-{
-	return vk == VK_DOUBLE || vk == VK_DVEC3 || vk == VK_DMAT2;
-}
-
 /* TF varyings one varying kind makes through glTransformFeedbackVaryings:
  * struct and block members are named one by one (GL 4.6 §11.1.2.1). */
 static int n_names(int vk)
@@ -183,11 +178,6 @@ static bool has_base_instance(int d)
 static bool is_draw_tf(int d)
 {
 	return d == DR_TF || d == DR_TF_STREAM || d == DR_TF_INST || d == DR_TF_STREAM_INST;
-}
-
-static bool is_indirect(int d)
-{
-	return d >= DR_ARRAYS_INDIRECT && d <= DR_MULTI_ELEMENTS_INDIRECT;
 }
 
 void fuzz_params_normalize(struct fuzz_point *p)
@@ -292,8 +282,6 @@ void fuzz_params_normalize(struct fuzz_point *p)
 		v[FP_BASE_VERTEX] = 0;
 	if (is_draw_tf(d))
 		v[FP_FIRST] = 0;
-	/* DrawTransformFeedbackStream with a stream > 0 needs a stream 1. */
-	(void)is_indirect;
 
 	/* Geometry shader parameters. */
 	if (!v[FP_GS]) {
@@ -342,8 +330,8 @@ void fuzz_params_normalize(struct fuzz_point *p)
 		}
 	}
 
-	/* glBindBuffersRange is GL 4.4. */
-	/* Queries and conditional rendering. */
+	/* Queries and conditional rendering: the query a mode renders on
+	 * must exist (GL 4.6 §10.9). */
 	if (!v[FP_COND])
 		v[FP_COND_SRC] = 0;
 	if (v[FP_COND] && v[FP_COND_SRC] == 0 && !v[FP_Q_OCCL])
@@ -357,7 +345,6 @@ void fuzz_params_normalize(struct fuzz_point *p)
 	 * table 10.3, size BGRA or 4); doubles need 4.1. */
 	if (v[FP_A_FMT] == AF_I2_10_10_10_N || v[FP_A_FMT] == AF_U2_10_10_10)
 		v[FP_A_COMPS] = 0;
-	(void)is_double;
 }
 
 void fuzz_params_print(const struct fuzz_point *p)
