@@ -19,9 +19,11 @@ Outcomes of a case:
 and per replay backend:
   match          exit 0
   differs        an observation, a returned value or a GL error differs
-                 before any call the backend reported as not replayed
-  unsupported    the backend reported a call it cannot replay (by name)
-                 before (or without) any difference
+                 that no call reported as not replayed explains
+  unsupported    the backend reported calls it cannot replay (by name)
+                 and every difference is explained by them: all after a
+                 draw or a conditional rendering not replayed, query
+                 results after a query not replayed
   crash          the replay died of a signal
   error          exit 2, or a timeout
 A host crash is checked against llvmpipe: the case is run again without
