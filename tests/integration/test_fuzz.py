@@ -86,8 +86,8 @@ def test_host_replay_reports_multidraw_elements_index_pointers_instead_of_crashi
     client array of offsets (GL 4.6 §10.4).  A trace that holds it as an
     offset (the capture's current record) made the host replay hand the
     application's address to llvmpipe, which dereferenced it (SIGSEGV in
-    129 of the campaign's seeds); the replay must report the call instead,
-    or replay it once the trace holds the array."""
+    25 of the first 721 seeds of an early campaign); the replay must report
+    the call instead, or replay it once the trace holds the array."""
     for draw in ("multi_elements", "multi_elements_base_vertex"):
         trace = tmp_path / f"{draw}.xfbt"
         args = ["--seed", "0", "--only", "none", "--set", f"draw={draw}"]
