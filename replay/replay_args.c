@@ -214,7 +214,7 @@ static const char *convert_pointer(struct host *h, struct host_ctx *x, int id,
 		return "input memory that is not MEMORY";
 	if (pi->binding == GLAPI_B_ELEMENT && pi->elem != GLAPI_E_PTR) {
 		/* Index data in client memory: the driver reads count indices of
-		 * type (GL 4.6 §10.3.6).  A trace that holds fewer bytes (a size
+		 * type (GL 4.6 §10.4).  A trace that holds fewer bytes (a size
 		 * annotation of the registry that counts elements, not bytes)
 		 * would make the driver read past the copy into whatever follows. */
 		int64_t count = -1;

@@ -40,7 +40,7 @@
 
 #define EXIT_INVALID 3
 
-/* Compatibility-profile modes, not in glcorearb.h (GL 4.6 compat table 10.1). */
+/* Compatibility-profile modes, not in glcorearb.h (GL 4.6 compat §10.1). */
 #define FUZZ_GL_QUADS 0x0007
 #define FUZZ_GL_QUAD_STRIP 0x0008
 #define FUZZ_GL_POLYGON 0x0009
@@ -162,7 +162,7 @@ static const GLenum prim_enum[PR_N] = {
 };
 
 /* The TF primitive mode a draw mode (or the GS output) needs: GL 4.6
- * compat §13.3.1 table 13.1 (quads and polygons with TRIANGLES). */
+ * compat §13.3 (quads and polygons with TRIANGLES). */
 static GLenum tf_mode(const struct fuzz_point *p)
 {
 	if (p->v[FP_GS]) {

@@ -65,7 +65,7 @@ static const struct vinfo vinfo[VK_N] = {
 };
 
 /* Output components a varying takes against the geometry shader's limit
- * (a double counts as two, GL 4.6 §11.3.4.5). */
+ * (a double counts as two, GL 4.6 §11.3.4). */
 static int vcomps(int vk)
 {
 	return vinfo[vk].bytes / 4;
@@ -275,7 +275,7 @@ void fuzz_glsl_build(struct fuzz_glsl *g, const struct fuzz_point *p)
 			comps += 4;
 		int maxv = emit * (streams ? 2 : 1) + extras[v[FP_GS_MAXV_EXTRA]];
 		/* GL_MAX_GEOMETRY_TOTAL_OUTPUT_COMPONENTS is at least 1024 (GL 4.6
-		 * table 23.60): fewer vertices where the outputs are wide. */
+		 * §23 implementation-dependent values): fewer vertices where the outputs are wide. */
 		while (maxv * comps > 1024 && maxv > 1)
 			maxv--;
 		if (emit * (streams ? 2 : 1) > maxv)

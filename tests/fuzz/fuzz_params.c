@@ -186,8 +186,8 @@ void fuzz_params_normalize(struct fuzz_point *p)
 	bool gles = v[FP_API] == API_GLES, core = v[FP_API] == API_CORE;
 
 	/* Quads, quad strips and polygons exist in the compatibility profile
-	 * only (GL 4.6 compat §10.1.9-10.1.11); a geometry shader has no
-	 * input type for them (GL 4.6 §11.3.1, INVALID_OPERATION at draw). */
+	 * only (GL 4.6 compat §10.1); a geometry shader has no
+	 * input type for them (GL 4.6 §11.3, INVALID_OPERATION at draw). */
 	if (v[FP_PRIM] >= PR_QUADS && (v[FP_API] != API_COMPAT))
 		v[FP_PRIM] = PR_TRIANGLES;
 	if (v[FP_PRIM] >= PR_QUADS)
@@ -261,7 +261,7 @@ void fuzz_params_normalize(struct fuzz_point *p)
 			v[FP_A_FMT] = AF_FLOAT;
 	}
 	/* Client-memory arrays, indices and indirect commands: not in the
-	 * core profile (GL 4.6 core §10.3.9 needs a bound buffer). */
+	 * core profile (GL 4.6 core §10.3 needs a bound buffer). */
 	if (core)
 		v[FP_CLIENT_MEM] = 0;
 	if (v[FP_API] != API_COMPAT)
@@ -288,7 +288,7 @@ void fuzz_params_normalize(struct fuzz_point *p)
 		v[FP_GS_OUT] = v[FP_GS_EMIT] = v[FP_GS_MAXV_EXTRA] = 0;
 		v[FP_GS_ENDPRIM] = v[FP_GS_INVOC] = v[FP_GS_STREAMS] = 0;
 	}
-	/* GL 4.6 §11.3.4.2: only points may be emitted to streams other than 0. */
+	/* GL 4.6 §11.3.4: only points may be emitted to streams other than 0. */
 	if (v[FP_GS_STREAMS])
 		v[FP_GS_OUT] = 0;
 	if (v[FP_GS_OUT] == 0)
@@ -314,7 +314,7 @@ void fuzz_params_normalize(struct fuzz_point *p)
 		arrays |= v[i] == VK_FLOAT_ARR3 || v[i] == VK_VEC2_ARR2;
 	if (!arrays)
 		v[FP_ARR_ELEM] = 0;
-	/* GL_MAX_TRANSFORM_FEEDBACK_SEPARATE_ATTRIBS is 4 (GL 4.6 table 23.70 minimum;
+	/* GL_MAX_TRANSFORM_FEEDBACK_SEPARATE_ATTRIBS is 4 (minimum of GL 4.6 §23;
 	 * and at most 4 buffers with gl_NextBuffer). */
 	if (v[FP_MODE] == MODE_SEPARATE) {
 		int *caps[] = { &v[FP_CAP_COMPAT], &v[FP_CAP_CLIP], &v[FP_CAP_PSIZE],
@@ -341,8 +341,8 @@ void fuzz_params_normalize(struct fuzz_point *p)
 	if (!v[FP_Q_PG] && !v[FP_Q_WRITTEN])
 		v[FP_Q_INDEXED] = 0;
 
-	/* Attribute formats: packed formats have 4 components (GL 4.6 §10.3.2
-	 * table 10.3, size BGRA or 4); doubles need 4.1. */
+	/* Attribute formats: packed formats have 4 components (GL 4.6 §10.3,
+	 * size BGRA or 4); doubles need 4.1. */
 	if (v[FP_A_FMT] == AF_I2_10_10_10_N || v[FP_A_FMT] == AF_U2_10_10_10)
 		v[FP_A_COMPS] = 0;
 }
