@@ -184,6 +184,17 @@ static const char *convert_pointer(struct host *h, struct host_ctx *x, int id,
 		return NULL;
 	if (pi->kind == GLAPI_K_PTRARRAY)
 		return convert_ptrarray(h, call, pi, v, a);
+	if (v->tag == TRACE_TAG_OFFSET && pi->elem == GLAPI_E_PTR) {
+		/* An array of pointers (glMultiDrawElements' indices) in a trace
+		 * from before the capture's `ptrarray` rule is client
+		 * memory whatever is bound: only its elements are offsets into
+		 * the element array buffer (GL 4.6 §10.4, MultiDrawElements).
+		 * Recorded as an offset, the value is the application's address:
+		 * handed to the driver it would be dereferenced (issue 21: the
+		 * host replay's SIGSEGVs of glMultiDrawElements*). */
+		return "an array of pointers recorded as a buffer offset: the "
+		       "array's own bytes are not in the trace";
+	}
 	if (v->tag == TRACE_TAG_OFFSET) {
 		a->p = (void *)(uintptr_t)v->u;
 		args->offset[i] = true;
@@ -213,6 +224,7 @@ static const char *convert_pointer(struct host *h, struct host_ctx *x, int id,
 		if (v->tag != TRACE_TAG_POINTER)
 			return "a vertex pointer that is neither offset nor address";
 		a->p = replay_mem_client(h->mem, v->u);
+		h->client_pointers = true;
 		return a->p ? NULL : "no address space left for client memory shadows";
 	case GLAPI_K_MEM_OUT:
 	case GLAPI_K_OUTSTRING: {
@@ -247,6 +259,42 @@ static const char *convert_pointer(struct host *h, struct host_ctx *x, int id,
 	/* MEM_IN, ATTRIBS */
 	if (v->tag != TRACE_TAG_MEMORY)
 		return "input memory that is not MEMORY";
+	if (pi->binding == GLAPI_B_ELEMENT && pi->elem != GLAPI_E_PTR) {
+		/* Index data in client memory: the driver reads count indices of
+		 * type (GL 4.6 §10.4).  A trace that holds fewer bytes (a size
+		 * annotation of the registry that counts elements, not bytes)
+		 * would make the driver read past the copy into whatever follows. */
+		int64_t count = -1;
+		uint64_t type = 0;
+		/* ints[] holds the arguments before i only: count and type come
+		 * first in every glDraw*Elements* signature. */
+		for (uint32_t k = 0; k < i; k++) {
+			struct glapi_param_info q;
+			if (!glapi_param_info(id, k, &q))
+				continue;
+			if (!strcmp(q.name, "count") && q.kind == GLAPI_K_SINT)
+				count = ints[k];
+			else if (!strcmp(q.name, "type") && q.kind == GLAPI_K_ENUM)
+				type = (uint64_t)ints[k];
+		}
+		uint64_t size = type == GL_UNSIGNED_BYTE ? 1 : type == GL_UNSIGNED_SHORT ? 2 :
+				type == GL_UNSIGNED_INT ? 4 : 0;
+		if (count > 0 && size && v->mem.len < (uint64_t)count * size)
+			return "index data shorter than count indices of its type (the "
+			       "trace holds fewer bytes than the driver reads)";
+	}
+	if (pi->elem == GLAPI_E_PTR && pi->binding == GLAPI_B_ELEMENT) {
+		/* Its elements are offsets only while an element array buffer
+		 * is bound (GL 4.6 §10.4); otherwise they are the application's
+		 * addresses of index arrays the trace holds no bytes of. */
+		void (*get_int)(GLenum, GLint *) =
+			(void (*)(GLenum, GLint *))h->gl_proc("glGetIntegerv");
+		GLint bound = 0;
+		if (get_int)
+			get_int(GL_ELEMENT_ARRAY_BUFFER_BINDING, &bound);
+		if (!bound)
+			return "pointers into client memory that the trace does not hold";
+	}
 	a->p = copy(h, v->mem.bytes, v->mem.len);
 	if (!a->p)
 		return "out of memory";

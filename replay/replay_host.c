@@ -18,12 +18,122 @@
  * version or extension that provides a function, and a trace captured on
  * another driver must not crash the replay.
  */
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "replay_host.h"
 #include "xt_fault.h"
 #include "xt_log.h"
+
+/*
+ * The driver call in progress, for the note a fatal signal prints.
+ * Process-wide on purpose: a signal handler has no handle to read.  A
+ * replay that dies inside the driver's entry point says so with the call,
+ * so that a crash of the driver itself (issue 21: llvmpipe faults that the
+ * plain program hits with the same calls) is never read as a result of
+ * xfbtrace; scripts/fuzz_tf.py then runs the program without xfbtrace to
+ * tell the two apart.  Set only around the thunk; the handler re-raises.
+ */
+static volatile sig_atomic_t host_in_driver;
+static unsigned long long host_crash_call_no;
+static const char *host_crash_call_name;
+
+static void put_str(const char *s)
+{
+	size_t n = strlen(s);
+	while (n) {
+		ssize_t w = write(STDERR_FILENO, s, n);
+		if (w <= 0)
+			return;
+		s += w;
+		n -= (size_t)w;
+	}
+}
+
+static void host_fatal_signal(int sig)
+{
+	if (host_in_driver) {
+		char num[24], *p = num + sizeof num - 1;
+		unsigned long long v = host_crash_call_no;
+		*p = '\0';
+		do
+			*--p = (char)('0' + v % 10);
+		while ((v /= 10) && p > num);
+		put_str("call ");
+		put_str(p);
+		put_str(" ");
+		put_str(host_crash_call_name ? host_crash_call_name : "?");
+		put_str(": the replay died of ");
+		put_str(sig == SIGSEGV ? "SIGSEGV" : sig == SIGABRT ? "SIGABRT" :
+			sig == SIGBUS ? "SIGBUS" : "SIGFPE");
+		put_str(" inside the GL driver's entry point; if the program run "
+			"without xfbtrace crashes with the same calls, the driver "
+			"is at fault (docs/status.md, \"Randomized differential "
+			"testing\")\n");
+	}
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void host_catch_driver_crashes(void)
+{
+	static const int sigs[] = { SIGSEGV, SIGABRT, SIGBUS, SIGFPE };
+	for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+		struct sigaction sa, old;
+		memset(&sa, 0, sizeof sa);
+		sa.sa_handler = host_fatal_signal;
+		sigemptyset(&sa.sa_mask);
+		sa.sa_flags = SA_RESETHAND | SA_NODEFER;
+		/* Leave a handler someone else installed (a sanitizer) alone. */
+		if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_DFL)
+			sigaction(sigs[i], &sa, NULL);
+	}
+}
+
+/* A call that draws vertices from the current arrays (not glDrawBuffer,
+ * glDrawPixels, glDrawTex*). */
+static bool is_vertex_draw(const char *name)
+{
+	return (!strncmp(name, "glDraw", 6) || !strncmp(name, "glMultiDraw", 11)) &&
+	       (strstr(name, "Arrays") || strstr(name, "Elements") ||
+		strstr(name, "TransformFeedback"));
+}
+
+/*
+ * True when a draw would read an enabled generic vertex array from client
+ * memory although the trace brought no "client-array" bytes for it: the
+ * capture records the range a draw reads from its arguments, which an
+ * indirect or transform feedback draw does not give (capture/cap_memory.c
+ * says so on stderr), so the replay's shadow holds stale or no bytes.
+ * GL errors the queries raise are drained: they are not the draw's.
+ */
+static bool draws_unrecorded_client_arrays(struct host *h, const struct trace_call *call)
+{
+	if (!h->client_pointers || !is_vertex_draw(call->name) ||
+	    h->client_array_call == call->no + 1)
+		return false;
+	void (*get_attrib)(GLuint, GLenum, GLint *) =
+		(void (*)(GLuint, GLenum, GLint *))h->gl_proc("glGetVertexAttribiv");
+	void (*get_int)(GLenum, GLint *) = (void (*)(GLenum, GLint *))h->gl_proc("glGetIntegerv");
+	GLenum (*get_error)(void) = (GLenum (*)(void))h->gl_proc("glGetError");
+	if (!get_attrib || !get_int || !get_error)
+		return false;
+	GLint n = 0;
+	get_int(GL_MAX_VERTEX_ATTRIBS, &n);
+	bool client = false;
+	for (GLint i = 0; i < n && i < 32 && !client; i++) {
+		GLint enabled = 0, buffer = 1;
+		get_attrib((GLuint)i, GL_VERTEX_ATTRIB_ARRAY_ENABLED, &enabled);
+		if (enabled)
+			get_attrib((GLuint)i, GL_VERTEX_ATTRIB_ARRAY_BUFFER_BINDING, &buffer);
+		client = enabled && !buffer;
+	}
+	while (get_error() != GL_NO_ERROR)
+		;
+	return client;
+}
 
 static struct host *host_of(struct replay_backend *be)
 {
@@ -108,7 +218,17 @@ static enum xt_rc host_call(struct replay_backend *be, struct replay *rp,
 		rc = host_args_program_binary(h, x, call, &args);
 	if (rc != XT_OK)
 		return XT_FAIL(err, rc, "call %llu: out of memory", (unsigned long long)call->no);
+	if (draws_unrecorded_client_arrays(h, call)) {
+		replay_unsupported(rp, call, "draws from client-memory vertex arrays whose bytes "
+				   "the trace does not hold (an indirect or transform feedback "
+				   "draw: the capture cannot know the vertex range)");
+		return XT_OK;
+	}
+	host_crash_call_no = (unsigned long long)call->no;
+	host_crash_call_name = call->name;
+	host_in_driver = 1;
 	replay_stubs[f->id].thunk(f->fn, args.a, &rv);
+	host_in_driver = 0;
 	host_obs_collect_errors(h, x, call);
 	host_args_learn(h, x, f->id, call, ret, &args, &rv);
 	host_obs_after(h, rp, x, f->id, call, ret, &args, &rv);
@@ -133,6 +253,8 @@ static enum xt_rc host_op_memwrite(struct replay_backend *be, struct replay *rp,
 void host_memwrite(struct host *h, uint64_t call_no, uint64_t addr, const uint8_t *data,
 		   size_t n, const char *why)
 {
+	if (!strcmp(why, "client-array"))
+		h->client_array_call = call_no + 1;
 	if (!replay_mem_write(h->mem, addr, data, n) && !h->memwrite_warned) {
 		h->memwrite_warned = true;
 		xt_warn("replay: call %llu: %zu bytes of memory (%s) that no pointer or mapping of "
@@ -212,6 +334,7 @@ enum xt_rc replay_host_create(struct replay_backend **out, struct xt_err *err)
 		host_destroy(&h->base);
 		return rc;
 	}
+	host_catch_driver_crashes();
 	*out = &h->base;
 	return XT_OK;
 }

@@ -131,6 +131,12 @@ struct host {
 	struct obs_gl obs_gl;         /* the observation core's GL table */
 	bool obs_gl_ready;
 	bool memwrite_warned;         /* an uncovered MEMWRITE was reported */
+	/* Client-memory vertex arrays: a gl*Pointer named a client address,
+	 * and the last call that "client-array" MEMWRITEs came with (+1, 0:
+	 * none), so that a draw that reads client arrays the trace holds no
+	 * bytes of is reported rather than replayed on stale memory. */
+	bool client_pointers;
+	uint64_t client_array_call;
 	/* Program binaries the replay's driver returned, by the hash of the
 	 * binary the capture's driver returned at the same call: a later
 	 * glProgramBinary of the recorded binary loads the replay's instead

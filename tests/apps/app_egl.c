@@ -105,14 +105,18 @@ int app_egl_init(struct app_egl *e, enum app_api api, int major, int minor,
 	ctx_attribs[n_attribs++] = minor;
 	if (!gles) {
 		ctx_attribs[n_attribs++] = EGL_CONTEXT_OPENGL_PROFILE_MASK_KHR;
-		ctx_attribs[n_attribs++] = EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT_KHR;
+		ctx_attribs[n_attribs++] = api == APP_API_GL_COMPAT
+			? EGL_CONTEXT_OPENGL_COMPATIBILITY_PROFILE_BIT_KHR
+			: EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT_KHR;
 	}
 	ctx_attribs[n_attribs] = EGL_NONE;
 	e->ctx = eglCreateContext(e->dpy, config, EGL_NO_CONTEXT, ctx_attribs);
 	if (e->ctx == EGL_NO_CONTEXT) {
 		char what[96];
 		snprintf(what, sizeof what, "cannot create a %s %d.%d context",
-			 gles ? "OpenGL ES" : "core profile OpenGL", major, minor);
+			 gles ? "OpenGL ES" : api == APP_API_GL_COMPAT
+			 ? "compatibility profile OpenGL" : "core profile OpenGL",
+			 major, minor);
 		return fail(e, APP_EXIT_SKIP, what);
 	}
 

@@ -18,6 +18,7 @@
 enum app_api {
 	APP_API_GLES,     /* OpenGL ES, eglBindAPI(EGL_OPENGL_ES_API) */
 	APP_API_GL_CORE,  /* desktop OpenGL, core profile */
+	APP_API_GL_COMPAT, /* desktop OpenGL, compatibility profile (tests/fuzz) */
 };
 
 struct app_egl {
