@@ -80,11 +80,16 @@ capture() {
   : >"$jobsfile"
   while read -r line; do
     n=$((n + 1))
-    printf '%03d\t%s\t%s\n' "$n" "$(echo "$line" | sed 's/ -auto.*//; s/ -fbo.*//; s/[^A-Za-z0-9_.-]/_/g' | cut -c1-120)" "bin/$line" >>"$jobsfile"
+    printf '%03d\t%s\t%s\n' "$n" "$(echo "$line" | sed 's/ -auto.*//; s/ -fbo.*//; s/[^A-Za-z0-9_.-]/_/g' | cut -c1-110)" "bin/$line" >>"$jobsfile"
   done < <(grep -v '^#' "$dir/piglit_tf.txt" | grep -v '^[[:space:]]*$')
-  for app in "$dir"/bin/tf-*; do
+  # The apps in the order they joined the corpus, so that numbers stay
+  # those of earlier corpora; any newer one after them, by name.
+  local app
+  for app in tf-particles-gles3 tf-separate-gl33 tf-streams-gl40 tf-draw-paths-gl43 \
+    tf-ubo-blocks-gl33 $(cd "$dir/bin" && ls tf-* | sort); do
+    [ -x "$dir/bin/$app" ] && ! grep -q "	app_$app	" "$jobsfile" || continue
     n=$((n + 1))
-    printf '%03d\tapp_%s\t%s\n' "$n" "$(basename "$app")" "$app" >>"$jobsfile"
+    printf '%03d\tapp_%s\t%s\n' "$n" "$app" "$app" >>"$jobsfile"
   done
   one() {
     local no=$1 name=$2 cmd=$3 t rc rrc result summary
