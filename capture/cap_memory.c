@@ -420,7 +420,8 @@ void cap_mem_client_pointer(struct cap_ctx *x, unsigned fid, const union cap_arg
 struct vrange {
 	bool known;
 	int64_t lo, hi;        /* vertex indices, inclusive */
-	int64_t inst_lo, inst_hi;
+	int64_t inst_lo, inst_hi; /* instances drawn, from 0 */
+	int64_t baseinstance;
 };
 
 static void range_add(struct vrange *r, int64_t lo, int64_t hi)
@@ -531,8 +532,9 @@ static void draw_range(struct cap_ctx *x, const struct cap_call *c, const struct
 	int64_t base = arg_i(c, d->baseinstance, 0);
 
 	memset(r, 0, sizeof(*r));
-	r->inst_lo = base;
-	r->inst_hi = base + (instances > 0 ? instances - 1 : -1);
+	r->inst_lo = 0;
+	r->inst_hi = instances > 0 ? instances - 1 : -1;
+	r->baseinstance = base;
 	if (d->first >= 0) {
 		int64_t first = arg_i(c, d->first, 0), count = arg_i(c, d->count, 0);
 		range_add(r, first, first + count - 1);
@@ -577,8 +579,11 @@ static void write_array(struct cap_thread *t, uint64_t seq, const uint8_t *ptr, 
 	if (divisor > 0) {
 		if (r->inst_hi < r->inst_lo)
 			return;
-		lo = r->inst_lo / divisor;
-		hi = r->inst_hi / divisor;
+		/* GL 4.6 §10.5: an instanced array's element for instance i
+		 * is floor(i / divisor) + baseinstance, the base added after
+		 * the division */
+		lo = r->inst_lo / divisor + r->baseinstance;
+		hi = r->inst_hi / divisor + r->baseinstance;
 	}
 	if (lo < 0 || hi < lo)
 		return;

@@ -141,3 +141,16 @@ def test_host_replay_reports_index_data_shorter_than_the_draw_reads(xfbtrace, fu
     assert out.returncode == 0 or re.search(
         r"^call \d+ glDrawElementsInstancedBaseVertexBaseInstance: not replayed: index data shorter",
         out.stdout + out.stderr, re.M), describe(out)
+
+
+def test_capture_records_instanced_client_arrays_from_the_base_instance(xfbtrace, fuzz_case,
+                                                                       tmp_path):
+    """An instanced client array (divisor 2) drawn with base instance 1: GL
+    4.6 §10.5 fetches element floor(i / divisor) + baseinstance, the base
+    added after the division.  The capture recorded floor((i + base) /
+    divisor) and so left out the last element the draw read; the replay's
+    shadow held stale bytes there (seed 1419 of the campaign)."""
+    out = replay_host(xfbtrace, fuzz_case, tmp_path, "divisor", "api=compat", "client_mem=1",
+                      "draw=elements_instanced_bv_bi", "index_type=ubyte",
+                      "base_instance=1", "b_divisor=2", "count=6")
+    assert out.returncode == 0, describe(out)
