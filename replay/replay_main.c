@@ -254,7 +254,10 @@ enum xt_rc replay_run(const char *path, const struct replay_options *o,
 	if (rp.progress_shown)
 		fputc('\n', stderr);
 	clock_gettime(CLOCK_MONOTONIC, &end);
-	if (rp.be)
+	/* A replay stopped by an error (a corrupt record, no usable GL) prints
+	 * no summary: counts of what it compared before would read as a
+	 * verdict on the whole trace. */
+	if (rp.be && rc == XT_OK)
 		replay_check_summary(&rp, elapsed(&rp.start, &end));
 	*out = rp.sum;
 	if (rp.be)
