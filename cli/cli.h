@@ -54,7 +54,18 @@ bool cli_parse_range(const char *s, uint64_t *first, uint64_t *last);
  */
 int cli_apitrace_open_path(const char *cmd, const char *path, char **use, bool *imported);
 
-/* Whether stdout is a terminal (colour and progress output only then). */
+/* Whether stdout is a terminal (progress output only then). */
 bool cli_stdout_is_tty(void);
+
+/* Whether to colour stdout: --color=always / never, or by default (auto)
+ * on a terminal unless NO_COLOR is set and not empty (no-color.org). */
+bool cli_colour(void);
+/* Sets the --color choice from "auto", "always" or "never"; false on
+ * anything else. */
+bool cli_colour_parse(const char *when);
+
+/* The results database of a --db command: `given` (--db), else
+ * $XFBTRACE_DB when set and not empty, else NULL. */
+const char *cli_db_path(const char *given);
 
 #endif

@@ -68,7 +68,8 @@ static void usage(FILE *f)
 		"  --repo DIR     the repository (default: the one around the current\n"
 		"                 directory)\n"
 		"  --backend B    sim (default) or host\n"
-		"  --db FILE      results database (default: CACHE/bisect.db); runs it\n"
+		"  --db FILE      results database (default: $XFBTRACE_DB, else\n"
+		"                 CACHE/bisect.db); runs it\n"
 		"                 holds already (label bisect:<sha>, with -<hash> of\n"
 		"                 --build, --meson-option and --env when given) are not\n"
 		"                 replayed again\n"
@@ -458,12 +459,13 @@ int cli_bisect_main(int argc, char **argv)
 	if (show_id || list) {
 		char *end;
 		long long id = show_id ? strtoll(show_id, &end, 10) : 0;
-		if (!b.db_arg)
-			return cli_fail(CMD, "--show and --list read --db FILE: give it");
+		if (!(b.db_arg = cli_db_path(b.db_arg)))
+			return cli_fail(CMD, "--show and --list read --db FILE (or $XFBTRACE_DB): give it");
 		if (show_id && (!*show_id || *end || id <= 0))
 			return cli_fail(CMD, "--show takes a session id, not '%s'", show_id);
 		return show(b.db_arg, id);
 	}
+	b.db_arg = cli_db_path(b.db_arg);
 	if (!b.trace_arg || !b.good_arg || !b.bad_arg) {
 		usage(stderr);
 		return CLI_EXIT_ERROR;

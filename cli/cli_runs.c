@@ -40,16 +40,21 @@ struct table {
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: xfbtrace runs --db FILE [--trace T] [--json]\n"
+		"usage: xfbtrace runs [--db FILE] [--trace T] [--json] [--color=WHEN]\n"
 		"\n"
 		"Lists the runs in results database FILE: the golden run of each trace\n"
 		"(its capture) and every replay, with backend, revision, driver, label,\n"
 		"start time, status and number of observations.  A run whose writer is\n"
 		"still at work, or died, is \"incomplete\".\n"
 		"\n"
-		"  --db FILE    the results database\n"
+		"  --db FILE    the results database (default: $XFBTRACE_DB); it is\n"
+		"               only read, never created or written\n"
 		"  --trace T    only runs of trace T (its id, or a hash prefix)\n"
-		"  --json       one JSON array with every column, for scripts\n");
+		"  --json       one JSON array with every column, for scripts\n"
+		"  --color=WHEN auto (default: on a terminal without NO_COLOR), always,\n"
+		"               never\n"
+		"\n"
+		"exit status: 0 listed, 2 error (no such file, not a results database)\n");
 }
 
 static enum xt_rc add_json(struct table *t, const struct db_run_info *r)
@@ -142,6 +147,7 @@ int cli_runs_main(int argc, char **argv)
 		{ "db", required_argument, NULL, 'd' },
 		{ "trace", required_argument, NULL, 't' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "color", required_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -155,14 +161,20 @@ int cli_runs_main(int argc, char **argv)
 		case 'd': db_path = optarg; break;
 		case 't': trace = optarg; break;
 		case 'j': t.json = true; break;
+		case 'C':
+			if (!cli_colour_parse(optarg))
+				return cli_fail(CMD, "--color takes auto, always or never, not '%s'", optarg);
+			break;
 		case 'h': usage(stdout); return CLI_EXIT_OK;
 		default: usage(stderr); return CLI_EXIT_ERROR;
 		}
 	}
-	if (!db_path || optind != argc) {
+	if (optind != argc) {
 		usage(stderr);
 		return CLI_EXIT_ERROR;
 	}
+	if (!(db_path = cli_db_path(db_path)))
+		return cli_fail(CMD, "no database: give --db FILE or set XFBTRACE_DB");
 
 	struct db *db;
 	struct xt_err err;
@@ -186,7 +198,7 @@ int cli_runs_main(int argc, char **argv)
 		fwrite(t.out.data, 1, t.out.len, stdout);
 		fputc('\n', stdout);
 	} else {
-		print_table(&t, cli_stdout_is_tty());
+		print_table(&t, cli_colour());
 	}
 	for (size_t i = 0; i < t.nrows * NCOLS && t.cells; i++)
 		free(t.cells[i]);
