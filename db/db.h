@@ -41,7 +41,7 @@ struct db;
 struct db_run;
 
 /* The schema version this build writes (PRAGMA user_version). */
-#define DB_SCHEMA_VERSION 3
+#define DB_SCHEMA_VERSION 4
 /* PRAGMA application_id of an xfbtrace results database ("XFBD"). */
 #define DB_APPLICATION_ID 0x58464244
 /* Busy timeout when XFBTRACE_DB_BUSY_MS is not set, milliseconds. */
