@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <microhttpd.h>
 
 #include "db.h"
 #include "web.h"
@@ -30,6 +31,19 @@ struct web_req {
 	unsigned nseg;
 	char path[WEB_MAX_URL_BYTES + 1];  /* the segments point in here */
 };
+
+/*
+ * The deadline of each whole request (web_deadline.c): created with the
+ * server, fed by libmicrohttpd's connection notifications (`cls` is the
+ * struct web_deadlines) and by the end of each request.
+ */
+struct web_deadlines;
+enum xt_rc web_deadlines_create(struct web_deadlines **out, unsigned seconds);
+/* Stops its thread; call after the daemon has stopped.  NULL: no-op. */
+void web_deadlines_destroy(struct web_deadlines *d);
+void web_deadlines_notify(void *cls, struct MHD_Connection *c, void **socket_context,
+			  enum MHD_ConnectionNotificationCode code);
+void web_deadlines_request_done(struct web_deadlines *d, struct MHD_Connection *c);
 
 /* Sets a short text/plain error reply ("400 bad run id\n"). */
 void web_error(struct web_reply *r, unsigned status, const char *fmt, ...)
