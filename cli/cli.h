@@ -54,6 +54,11 @@ bool cli_parse_range(const char *s, uint64_t *first, uint64_t *last);
  */
 int cli_apitrace_open_path(const char *cmd, const char *path, char **use, bool *imported);
 
+/* Writes b's bytes to stdout; nothing (and no NULL handed to fwrite) when
+ * it is empty. */
+struct xt_buf;
+void cli_write_buf(const struct xt_buf *b);
+
 /* Whether stdout is a terminal (progress output only then). */
 bool cli_stdout_is_tty(void);
 

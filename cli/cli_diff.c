@@ -375,7 +375,7 @@ static void print_text(struct render *r, const struct db_run_info *a, const stru
 	if (strcmp(a->status, "ok") || strcmp(b->status, "ok"))
 		printf("note: a run that is not \"ok\" may lack observations; they show as only in"
 		       " the other run\n");
-	fwrite(r->body.data, 1, r->body.len, stdout);
+	cli_write_buf(&r->body);
 }
 
 static void json_run(struct xt_jw *w, const char *key, const struct db_run_info *ri)
@@ -441,7 +441,7 @@ static enum xt_rc print_json(struct render *r, const struct db_run_info *a,
 	xt_jw_end(&w);
 	enum xt_rc rc = xt_jw_done(&w);
 	if (!rc) {
-		fwrite(h.data, 1, h.len, stdout);
+		cli_write_buf(&h);
 		fputc('\n', stdout);
 	}
 	xt_buf_fini(&h);
@@ -554,7 +554,7 @@ int cli_diff_main(int argc, char **argv)
 				status = cli_fail(CMD, "out of memory rendering the summary");
 		} else {
 			print_text(&r, &ra, &rb, &o, &sum, same);
-			fwrite(calls.data, 1, calls.len, stdout);
+			cli_write_buf(&calls);
 		}
 	}
 	xt_buf_fini(&calls);

@@ -88,7 +88,7 @@ static enum xt_rc flush_line(struct dumper *d)
 	if (d->line.len) {
 		if (xt_buf_append(&d->line, "\n", 1))
 			return XT_ERR_NOMEM;
-		fwrite(d->line.data, 1, d->line.len, stdout);
+		cli_write_buf(&d->line);
 		xt_buf_reset(&d->line);
 	}
 	return XT_OK;

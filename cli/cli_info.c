@@ -284,7 +284,7 @@ static int print_json(const char *path, struct trace_reader *r, struct info *in)
 	xt_jw_end(&w);
 	enum xt_rc rc = xt_jw_done(&w);
 	if (!rc) {
-		fwrite(b.data, 1, b.len, stdout);
+		cli_write_buf(&b);
 		fputc('\n', stdout);
 	}
 	xt_buf_fini(&b);

@@ -211,8 +211,7 @@ int cli_regs_show(const char *cmd, const char *db_path, const char *where, unsig
 					 changed && prev.len ? (const uint32_t *)prev.data : NULL,
 					 prev.len / 8, name, &out);
 		}
-		if (out.len)
-			fwrite(out.data, 1, out.len, stdout);
+		cli_write_buf(&out);
 	}
 	xt_buf_fini(&raw);
 	xt_buf_fini(&regs);

@@ -134,7 +134,7 @@ static void print_json(const char *trace, const struct replay_options *o,
 		xt_jw_ki64(&w, "run", run_id);
 	xt_jw_end(&w);
 	if (xt_jw_done(&w) == XT_OK) {
-		fwrite(b.data, 1, b.len, stdout);
+		cli_write_buf(&b);
 		fputc('\n', stdout);
 	}
 	fflush(stdout);

@@ -195,7 +195,7 @@ int cli_runs_main(int argc, char **argv)
 	if (rc) {
 		status = cli_fail(CMD, "%s", db_err(db)->rc ? xt_err_msg(db_err(db)) : xt_rc_name(rc));
 	} else if (t.json) {
-		fwrite(t.out.data, 1, t.out.len, stdout);
+		cli_write_buf(&t.out);
 		fputc('\n', stdout);
 	} else {
 		print_table(&t, cli_colour());

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "xt_buf.h"
 #include "xt_revision.h"
 
 struct cli_command {
@@ -109,6 +110,12 @@ bool cli_parse_range(const char *s, uint64_t *first, uint64_t *last)
 			return false;
 	}
 	return *first <= *last;
+}
+
+void cli_write_buf(const struct xt_buf *b)
+{
+	if (b->len)
+		fwrite(b->data, 1, b->len, stdout);
 }
 
 bool cli_stdout_is_tty(void)

@@ -371,7 +371,8 @@ static void api_diff(struct web_req *q, struct web_reply *r, struct xt_jw *w, in
 		return;
 	}
 	/* Entries were appended in three sorted passes: sort, then merge. */
-	qsort(t.v, t.n, sizeof *t.v, tl_cmp);
+	if (t.n)   /* t.v is NULL when no call has an entry (a run with itself) */
+		qsort(t.v, t.n, sizeof *t.v, tl_cmp);
 	xt_jw_kobj(w, "observations");
 	xt_jw_ku64(w, "pairs", os.pairs);
 	xt_jw_ku64(w, "different", os.different);
