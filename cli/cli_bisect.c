@@ -27,9 +27,14 @@
  *
  * Cache (--cache, default $XDG_CACHE_HOME/xfbtrace/bisect/<repo-hash>):
  *   worktree/           the detached worktree
- *   build-<sha>[-<h>]/  one build per commit; .xfbtrace-bisect says "ok"
+ *   build-<sha>[-<h>]/  one per commit; .xfbtrace-bisect says "ok"
  *                       or "failed", and a build is never run twice; <h>
- *                       hashes --build and --meson-option when given
+ *                       hashes --build and --meson-option when given.
+ *                       With --build, the commit's build directory; with
+ *                       the default Meson build, cli/xfbtrace as built
+ *   incremental[-<h>]/  the default Meson build's one build directory,
+ *                       reused by every commit (ninja rebuilds what a
+ *                       checkout changed; ccache when installed)
  *   logs/<sha>[-<h>]-build.log, logs/<sha>[-<h>]-replay.log
  *   bisect.db           the default --db
  *   lock                one bisect per cache at a time (flock)
