@@ -34,7 +34,7 @@
 
 static void json_run(struct xt_jw *w, const struct db_run_info *r)
 {
-	db_run_json(w, r, false);
+	db_run_json(w, r, true);   /* the runs page shows the driver's version */
 }
 
 /* The reply is the document `w` wrote.  Out of memory shows in the body

@@ -44,9 +44,15 @@ function callClass(fn) {
 async function viewRuns() {
   where().textContent = "runs";
   const data = await api("/api/runs");
+  // Two host runs on different drivers must not look the same: the driver
+  // column is the renderer and its version; the verdict is the run's summary.
+  for (const r of data.runs) {
+    r.driver = [r.gl_renderer, r.gl_version].filter(Boolean).join(", ");
+    r.verdict = r.golden ? "golden (the capture)" : (r.summary || r.status);
+  }
   const cols = [["id", "run"], ["trace_hash", "trace"], ["program", "program"], ["backend", "backend"],
-    ["revision", "revision"], ["label", "label"], ["status", "status"], ["observations", "observations"],
-    ["data_bytes", "bytes"], ["started_at", "started"]];
+    ["driver", "driver"], ["revision", "revision"], ["label", "label"], ["status", "status"],
+    ["verdict", "verdict"], ["observations", "observations"], ["data_bytes", "bytes"], ["started_at", "started"]];
   let sortKey = "id", sortDir = 1;
   const picked = [];
   const filter = el("input", { type: "search", id: "filter", placeholder: "filter (any column)" });
@@ -118,10 +124,27 @@ async function viewBisect(id) {
 }
 
 // ---- one run ---------------------------------------------------------------
+// A TF value as text: sentinel-like values (0xdeadbeef read as a float is
+// -6.26e18) also in hex, floats to float precision, not as 19 digits.
+const f32 = new Float32Array(1), u32 = new Uint32Array(f32.buffer);
+function num(x) {
+  if (x === null || x === undefined) return "–";
+  if (typeof x !== "number") return String(x);
+  // Integers (int / uint components): large ones, such as 0xdeadbeef, also in hex.
+  if (Number.isInteger(x) && Math.abs(x) < 2 ** 32)
+    return Math.abs(x) >= 0x10000000 ? `${x} (0x${(x >>> 0).toString(16)})` : String(x);
+  const a = Math.abs(x);
+  const text = Number.isNaN(x) ? "NaN" : (a >= 1e15 || (a > 0 && a < 1e-6))
+    ? x.toPrecision(9).replace(/\.?0+e/, "e") : String(Number(x.toPrecision(9)));
+  if (!(Number.isNaN(x) || a >= 1e15 || (a > 0 && a < 1e-30))) return text;
+  f32[0] = x;   // a float component: its bits, rounded to float as it was
+  return `${text} (0x${u32[0].toString(16).padStart(8, "0")})`;
+}
+
 function tfTable(t, idx) {
   if (!t) return el("p", {}, `TF buffer ${idx}: not decodable`);
   return el("table", { class: "tf" }, el("tr", {}, el("th", {}, "vertex"), ...t.columns.map(c => el("th", {}, c))),
-    ...t.rows.map((row, v) => el("tr", {}, el("td", { class: "num" }, v), ...row.map(x => el("td", { class: "num" }, x)))));
+    ...t.rows.map((row, v) => el("tr", {}, el("td", { class: "num" }, v), ...row.map(x => el("td", { class: "num" }, num(x))))));
 }
 
 async function viewRun(id) {
@@ -182,12 +205,13 @@ async function viewDiff(a, b) {
     } else if (c.packets.length) kids.push(el("p", {}, `${c.packets.length} packets, all equal`));
     for (const t of c.tf) {
       kids.push(el("h4", {}, `TF buffer ${t.index} (differing components highlighted)`));
-      kids.push(el("img", { class: "plot", alt: "positions", src: `/plot/positions/${a}/${b}/${n}/${t.index}.png`, title: "positions: A blue squares, B red crosses" }),
-        el("img", { class: "plot", alt: "per-vertex error", src: `/plot/error/${a}/${b}/${n}/${t.index}.png`, title: "per-vertex error: grey equal, yellow→red larger" }));
       kids.push(el("table", { class: "tf", id: `tf${t.index}` }, el("tr", {}, el("th", {}, "vertex"), el("th", {}, "run"), ...t.columns.map(x => el("th", {}, x))),
         ...t.rows.flatMap(r => [
-          el("tr", {}, el("td", { class: "num", rowspan: "2" }, r.v), el("td", {}, "A"), ...t.columns.map((_, i) => el("td", { class: "num" + (r.d.includes(i) ? " diff" : "") }, r.a[i] ?? "–"))),
-          el("tr", {}, el("td", {}, "B"), ...t.columns.map((_, i) => el("td", { class: "num" + (r.d.includes(i) ? " diff" : "") }, r.b[i] ?? "–")))])));
+          el("tr", {}, el("td", { class: "num", rowspan: "2" }, r.v), el("td", {}, "A"), ...t.columns.map((_, i) => el("td", { class: "num" + (r.d.includes(i) ? " diff" : "") }, num(r.a[i])))),
+          el("tr", {}, el("td", {}, "B"), ...t.columns.map((_, i) => el("td", { class: "num" + (r.d.includes(i) ? " diff" : "") }, num(r.b[i]))))])));
+      // The plots come after the table: its highlighted cells stay on the first screen.
+      kids.push(el("img", { class: "plot", alt: "positions", src: `/plot/positions/${a}/${b}/${n}/${t.index}.png`, title: "positions: A blue squares, B red crosses" }),
+        el("img", { class: "plot", alt: "per-vertex error", src: `/plot/error/${a}/${b}/${n}/${t.index}.png`, title: "per-vertex error: grey equal, yellow→red larger" }));
     }
     const qa = c.observations_a.filter(o => o.kind === "query"), qb = c.observations_b.filter(o => o.kind === "query");
     if (qa.length || qb.length) {
@@ -197,21 +221,29 @@ async function viewDiff(a, b) {
     }
     if (c.shader_differs) kids.push(el("h4", {}, "shaders"), el("div", { class: "side" }, el("pre", {}, c.shader_a || ""), el("pre", {}, c.shader_b || "")));
     detail.replaceChildren(...kids);
+    // The first differing component is what the page is opened for.
+    const d = detail.querySelector("td.diff");
+    if (d) d.scrollIntoView({ block: "center", inline: "nearest" });
   }
+  // The page opens on the first real difference: an observation, or PM4 /
+  // registers / shaders both runs have.  A call with artefacts in one run
+  // only (every sim call against a golden or host run) is no divergence.
+  const whatOf = c => [c.pm4 && "PM4", c.regs && "registers", c.shader && "shader", c.obs && "observations", c.one_sided && "one run only"].filter(Boolean).join(", ");
+  const firstDiff = data.timeline.find(c => c.obs || ((c.pm4 || c.regs || c.shader) && !c.one_sided));
   for (const c of data.timeline) {
     const differs = c.pm4 || c.regs || c.shader || c.obs || c.one_sided;
-    const what = [c.pm4 && "PM4", c.regs && "registers", c.shader && "shader", c.obs && "observations", c.one_sided && "one run only"].filter(Boolean).join(", ");
+    const what = whatOf(c);
     tl.append(el("div", { class: `call ${callClass(c.function)} ${differs ? "differs" : "same"}`, title: `${c.call} ${c.function}${differs ? ": " + what + " differ" : ""}`,
       "data-call": c.call, onclick: () => pick(c.call).catch(fail) }));
   }
   main().replaceChildren(el("h2", {}, `${runName(data.run_a)} vs ${runName(data.run_b)}`),
     el("p", { id: "summary" }, `observations: ${os.different} of ${os.pairs} differ (${os.components_differ} TF components), ${os.only_a} only in A, ${os.only_b} only in B; calls: ${cs.differ} differ`),
-    el("p", { id: "first" }, cs.first_divergent ? `first divergent call: ${cs.first_divergent.call} ${cs.first_divergent.function}` : "no call diverges"),
+    el("p", { id: "first" }, firstDiff ? `first difference: call ${firstDiff.call} ${firstDiff.function}: ${whatOf(firstDiff)} differ` : "no difference"),
     el("p", { class: "legend" }, el("span", { class: "call differs" }, "differs"), el("span", {}, "same")),
     tl, detail);
   const q = new URLSearchParams(location.search).get("call");
   if (q !== null) await pick(Number(q));
-  else if (cs.first_divergent) await pick(cs.first_divergent.call);
+  else if (firstDiff) await pick(firstDiff.call);
 }
 
 function route() {

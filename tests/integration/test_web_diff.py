@@ -1,0 +1,110 @@
+"""The web diff opens on the difference people look for (issue 24): golden
+vs host run of a trace with one known difference, in headless Chromium.
+
+The golden data of a real trace is changed in one byte (trace_perturb: byte
+0 of the first TF buffer observation, v_pos.x of vertex 0), so the host
+replay (run 2) differs from the golden run (run 1) in exactly that
+component, and a sim replay (run 3) too.  The diff page of 1 vs 2 must open
+on that call with the differing component highlighted, without a click
+(before: "calls: 0 differ, no call diverges" and nothing opened); 1 vs 3
+must not open on a sim call that merely has artefacts in one run only
+(before: call 102 glBeginQuery, "PM4, one run only").  The runs page shows
+each run's driver and verdict; TF tables show 0xdeadbeef (what the sample
+program fills its buffers with) in hex.  Screenshots go to tests/artifacts/.
+"""
+import pathlib
+import re
+import shutil
+import subprocess
+
+import pytest
+
+from conftest import require, run
+
+ARTIFACTS = pathlib.Path(__file__).resolve().parents[1] / "artifacts"
+
+
+@pytest.fixture(scope="module")
+def server(xfbtrace, build_dir, tmp_path_factory):
+    d = tmp_path_factory.mktemp("webdiff")
+    trace, bad, db = d / "app.xfbt", d / "perturbed.xfbt", d / "r.db"
+    assert run([xfbtrace, "capture", "-o", trace, "--",
+                build_dir / "tests" / "apps" / "tf-separate-gl33"]).returncode == 0
+    p = run([build_dir / "tests" / "replay" / "trace_perturb", trace, bad, "0", "0"])
+    assert p.returncode == 0, p.stderr
+    call = int(p.stdout.split()[1])
+    for backend in ("host", "sim"):
+        out = run([xfbtrace, "replay", "--check", "--backend", backend, "--db", db, bad])
+        assert "recorded run" in out.stderr, out.stderr
+    proc = subprocess.Popen([str(xfbtrace), "web", "--db", str(db), "--port", "0"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    port = int(re.search(r":(\d+)/", proc.stdout.readline()).group(1))
+    yield f"http://127.0.0.1:{port}", call
+    proc.terminate()
+    proc.wait(timeout=20)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    chromium, driver = shutil.which("chromium"), shutil.which("chromedriver")
+    require(chromium and driver, "chromium / chromium-driver")
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = chromium
+    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                 "--no-first-run", "--window-size=1400,1000", "--no-proxy-server"):
+        opts.add_argument(flag)
+    b = webdriver.Chrome(service=Service(driver), options=opts)
+    yield b
+    b.quit()
+
+
+@pytest.mark.browser
+def test_golden_vs_host_diff_opens_on_the_one_difference(server, browser):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+    url, call = server
+    wait = WebDriverWait(browser, 30)
+    browser.get(f"{url}/diff/1/2")
+    wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, "table.tf td.diff"))
+    assert f"call={call}" in browser.current_url
+    first = browser.find_element(By.ID, "first").text
+    assert f"call {call} " in first and "observations" in first, first
+    cells = browser.find_elements(By.CSS_SELECTOR, "table.tf td.diff")
+    assert len(cells) == 2, [c.text for c in cells]          # A and B of one component
+    # On the first screen: the highlighted cell is inside the viewport.
+    assert browser.execute_script(
+        "const r = arguments[0].getBoundingClientRect();"
+        "return r.top >= 0 && r.bottom <= window.innerHeight && r.left >= 0 && r.right <= window.innerWidth;",
+        cells[0]), "the difference is below or beside the first screen"
+    assert any("0xdeadbeef" in td.text for td in browser.find_elements(By.CSS_SELECTOR, "table.tf td"))
+    ARTIFACTS.mkdir(exist_ok=True)
+    browser.save_screenshot(str(ARTIFACTS / "web-diff-golden-vs-host.png"))
+
+
+@pytest.mark.browser
+def test_golden_vs_sim_diff_does_not_open_on_a_one_sided_call(server, browser):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+    url, call = server
+    browser.get(f"{url}/diff/1/3")
+    WebDriverWait(browser, 30).until(lambda b: b.find_elements(By.CSS_SELECTOR, "table.tf td.diff"))
+    first = browser.find_element(By.ID, "first").text
+    assert f"call {call} " in first and "observations" in first, first
+
+
+@pytest.mark.browser
+def test_runs_page_shows_driver_and_verdict(server, browser):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+    url, _ = server
+    browser.get(url + "/")
+    WebDriverWait(browser, 30).until(lambda b: b.find_elements(By.CSS_SELECTOR, "input.pick"))
+    table = browser.find_element(By.ID, "runs").text
+    heads = [th.text for th in browser.find_elements(By.CSS_SELECTOR, "#runs th")]
+    assert "driver" in " ".join(heads) and "verdict" in " ".join(heads), heads
+    assert "llvmpipe" in table and "Mesa" in table and "xfbtrace sim" in table, table
+    assert "1 differ" in table, table
+    browser.save_screenshot(str(ARTIFACTS / "web-runs.png"))
