@@ -12,6 +12,8 @@ must not open on a sim call that merely has artefacts in one run only
 each run's driver and verdict; TF tables show 0xdeadbeef (what the sample
 program fills its buffers with) in hex.  Screenshots go to tests/artifacts/.
 """
+import json
+import os
 import pathlib
 import re
 import shutil
@@ -36,10 +38,14 @@ def server(xfbtrace, build_dir, tmp_path_factory):
     for backend in ("host", "sim"):
         out = run([xfbtrace, "replay", "--check", "--backend", backend, "--db", db, bad])
         assert "recorded run" in out.stderr, out.stderr
+    # Run 4: softpipe, which counts one query differently from llvmpipe.
+    env = dict(os.environ, LIBGL_ALWAYS_SOFTWARE="1", GALLIUM_DRIVER="softpipe")
+    out = run([xfbtrace, "replay", "--check", "--db", db, bad], env=env)
+    assert "recorded run 4" in out.stderr, out.stderr
     proc = subprocess.Popen([str(xfbtrace), "web", "--db", str(db), "--port", "0"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     port = int(re.search(r":(\d+)/", proc.stdout.readline()).group(1))
-    yield f"http://127.0.0.1:{port}", call
+    yield f"http://127.0.0.1:{port}", call, xfbtrace, db
     proc.terminate()
     proc.wait(timeout=20)
 
@@ -65,7 +71,7 @@ def browser():
 def test_golden_vs_host_diff_opens_on_the_one_difference(server, browser):
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
-    url, call = server
+    url, call, _, _ = server
     wait = WebDriverWait(browser, 30)
     browser.get(f"{url}/diff/1/2")
     wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, "table.tf td.diff"))
@@ -88,7 +94,7 @@ def test_golden_vs_host_diff_opens_on_the_one_difference(server, browser):
 def test_golden_vs_sim_diff_does_not_open_on_a_one_sided_call(server, browser):
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
-    url, call = server
+    url, call, _, _ = server
     browser.get(f"{url}/diff/1/3")
     WebDriverWait(browser, 30).until(lambda b: b.find_elements(By.CSS_SELECTOR, "table.tf td.diff"))
     first = browser.find_element(By.ID, "first").text
@@ -99,7 +105,7 @@ def test_golden_vs_sim_diff_does_not_open_on_a_one_sided_call(server, browser):
 def test_runs_page_shows_driver_and_verdict(server, browser):
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
-    url, _ = server
+    url = server[0]
     browser.get(url + "/")
     WebDriverWait(browser, 30).until(lambda b: b.find_elements(By.CSS_SELECTOR, "input.pick"))
     table = browser.find_element(By.ID, "runs").text
@@ -108,3 +114,19 @@ def test_runs_page_shows_driver_and_verdict(server, browser):
     assert "llvmpipe" in table and "Mesa" in table and "xfbtrace sim" in table, table
     assert "1 differ" in table, table
     browser.save_screenshot(str(ARTIFACTS / "web-runs.png"))
+
+
+@pytest.mark.browser
+def test_query_differences_are_a_table_not_raw_json(server, browser):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+    url, _, xfbtrace, db = server
+    d = json.loads(run([xfbtrace, "diff", "--json", "--db", db, "1", "4"]).stdout)
+    calls = [o["call"] for o in d["observations"] if o["kind"] == "query"]
+    assert calls, d["summary"]
+    browser.get(f"{url}/diff/1/4?call={calls[0]}")
+    WebDriverWait(browser, 30).until(lambda b: b.find_elements(By.CSS_SELECTOR, "#queries td.diff"))
+    row = browser.find_element(By.CSS_SELECTOR, "#queries tr.qdiff").text
+    assert "result" in row, row
+    assert "{" not in browser.find_element(By.ID, "queries").text
+    browser.save_screenshot(str(ARTIFACTS / "web-diff-query.png"))

@@ -213,11 +213,23 @@ async function viewDiff(a, b) {
       kids.push(el("img", { class: "plot", alt: "positions", src: `/plot/positions/${a}/${b}/${n}/${t.index}.png`, title: "positions: A blue squares, B red crosses" }),
         el("img", { class: "plot", alt: "per-vertex error", src: `/plot/error/${a}/${b}/${n}/${t.index}.png`, title: "per-vertex error: grey equal, yellow→red larger" }));
     }
+    // Query results field by field, A beside B, differing values marked
+    // (not the raw JSON of the rows).
     const qa = c.observations_a.filter(o => o.kind === "query"), qb = c.observations_b.filter(o => o.kind === "query");
     if (qa.length || qb.length) {
+      const parse = o => { try { return JSON.parse(o.fields); } catch (e) { return { fields: o.fields }; } };
+      const rows = [];
+      for (let i = 0; i < Math.max(qa.length, qb.length); i++) {
+        const fa = qa[i] ? parse(qa[i]) : {}, fb = qb[i] ? parse(qb[i]) : {};
+        const name = fa.query ?? fb.query ?? i;
+        for (const k of [...new Set([...Object.keys(fa), ...Object.keys(fb)])]) {
+          const va = k in fa ? num(fa[k]) : "–", vb = k in fb ? num(fb[k]) : "–";
+          rows.push(el("tr", { class: va !== vb ? "qdiff" : "" }, el("td", {}, `query ${name}`), el("td", {}, k),
+            el("td", { class: "num" + (va !== vb ? " diff" : "") }, va), el("td", { class: "num" + (va !== vb ? " diff" : "") }, vb)));
+        }
+      }
       kids.push(el("h4", {}, "query results"));
-      kids.push(el("table", { id: "queries" }, el("tr", {}, el("th", {}, "A"), el("th", {}, "B")),
-        el("tr", {}, el("td", { class: qa.map(o => o.fields).join() !== qb.map(o => o.fields).join() ? "diff" : "" }, qa.map(o => o.fields).join("\n")), el("td", {}, qb.map(o => o.fields).join("\n")))));
+      kids.push(el("table", { id: "queries" }, el("tr", {}, el("th", {}, "query"), el("th", {}, "field"), el("th", {}, `A (run ${a})`), el("th", {}, `B (run ${b})`)), ...rows));
     }
     if (c.shader_differs) kids.push(el("h4", {}, "shaders"), el("div", { class: "side" }, el("pre", {}, c.shader_a || ""), el("pre", {}, c.shader_b || "")));
     detail.replaceChildren(...kids);
