@@ -31,7 +31,7 @@ static void usage(FILE *f)
 		"                       [--strict]] [--calls A-B] [--max-diffs N]\n"
 		"                       [--db FILE [--label L] | --no-db] [--json] TRACE\n"
 		"\n"
-		"Replays every call of trace FILE in recorded order on a backend:\n"
+		"Replays every call of trace TRACE in recorded order on a backend:\n"
 		"host = the system GL driver through EGL (surfaceless), with the\n"
 		"contexts the trace created (API, version, profile, flags).  The\n"
 		"replay reads back the same observations the capture made (TF\n"

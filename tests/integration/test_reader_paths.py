@@ -47,3 +47,18 @@ def test_every_reader_rejects_a_record_that_does_not_decode(xfbtrace, build_dir,
         assert f"call {call}" in out.stderr and re.search(r"offset \d+", out.stderr), \
             (argv, out.stderr)
         assert " match" not in out.stdout and " differ" not in out.stdout, (argv, out.stdout)
+
+
+@pytest.mark.parametrize("what,n", [("obs-tag", 2), ("func-id", 3)])
+def test_sanitizer_build_rejects_them_cleanly(xfbtrace_san, build_dir, good_trace, tmp_path,
+                                               what, n):
+    import os
+    env = dict(os.environ, ASAN_OPTIONS="detect_leaks=1:abort_on_error=0",
+               UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1")
+    bad = tmp_path / "bad.xfbt"
+    call = mangle(build_dir, good_trace, bad, what, n)
+    for argv in (["dump", "--format", "jsonl"], ["dump", "--full"], ["info", "--json"],
+                 ["ingest", "--db", tmp_path / "r.db"]):
+        out = run([xfbtrace_san, *argv, bad], env=env)
+        assert "runtime error" not in out.stderr and "Sanitizer" not in out.stderr, out.stderr
+        assert out.returncode == 2 and f"call {call}" in out.stderr, (argv, out.stderr)
