@@ -130,3 +130,43 @@ def test_query_differences_are_a_table_not_raw_json(server, browser):
     assert "result" in row, row
     assert "{" not in browser.find_element(By.ID, "queries").text
     browser.save_screenshot(str(ARTIFACTS / "web-diff-query.png"))
+
+
+@pytest.mark.browser
+def test_a_16000_vertex_tf_buffer_is_paged_and_opens_on_its_difference(xfbtrace, build_dir,
+                                                                        browser, tmp_path):
+    """A synthetic trace (db-make-trace) with one TF buffer of 16,000 vec4
+    vertices, and a run with one byte of vertex 15,000 changed
+    (db-record-run --perturb): the page shows one page of vertices, the one
+    holding the difference, not 16,000 rows (the web decodes at most WEB_MAX_TF_VERTICES = 16384)."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+    tools = build_dir / "tests" / "unit" / "db"
+    trace, db = tmp_path / "big.xfbt", tmp_path / "big.db"
+    assert run([tools / "db-make-trace", trace, "1", str(16000 * 16)]).returncode == 0
+    obs = [json.loads(l) for l in run([xfbtrace, "dump", "--format", "jsonl", "--no-data", trace]
+                                      ).stdout.splitlines() if '"tf_buffer"' in l][0]
+    assert run([xfbtrace, "ingest", "--db", db, trace]).returncode == 0
+    out = run([tools / "db-record-run", "--db", db, "--perturb",
+               f"{obs['call']}:{obs['index']}:{15000 * 16 + 4}", trace])
+    assert out.returncode == 0, out.stderr
+    proc = subprocess.Popen([str(xfbtrace), "web", "--db", str(db), "--port", "0"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        port = int(re.search(r":(\d+)/", proc.stdout.readline()).group(1))
+        browser.get(f"http://127.0.0.1:{port}/diff/1/2")
+        WebDriverWait(browser, 60).until(lambda b: b.find_elements(By.CSS_SELECTOR, "table.tf td.diff"))
+        rows = browser.find_elements(By.CSS_SELECTOR, "table.tf tr[data-v]")
+        assert 0 < len(rows) <= 256, len(rows)
+        shown = [int(r.get_attribute("data-v")) for r in rows]
+        assert 15000 in shown, (shown[0], shown[-1])
+        nav = browser.find_element(By.CSS_SELECTOR, ".tfnav .page").text
+        assert "of 16000" in nav and "1 differing" in nav, nav
+        cell = browser.find_element(By.CSS_SELECTOR, "table.tf td.diff")
+        assert browser.execute_script(
+            "const r = arguments[0].getBoundingClientRect(); return r.top >= 0 && r.bottom <= window.innerHeight;",
+            cell)
+        browser.save_screenshot(str(ARTIFACTS / "web-diff-paged.png"))
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)

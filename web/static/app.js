@@ -180,6 +180,34 @@ async function viewRun(id) {
 }
 
 // ---- diff of two runs ---------------------------------------------------------
+// A TF buffer of both runs, TF_PAGE vertices at a time (tens of thousands of
+// rows would not be read anyway), opening on the page of the first
+// differing vertex; "next difference" walks the differing vertices.
+const TF_PAGE = 256;
+function pagedTfDiff(t) {
+  const box = el("div", { class: "tfpaged", id: `tfbox${t.index}` });
+  const differing = t.rows.map((r, i) => (r.d.length ? i : -1)).filter(i => i >= 0);
+  const pages = Math.max(1, Math.ceil(t.rows.length / TF_PAGE));
+  let page = differing.length ? Math.floor(differing[0] / TF_PAGE) : 0, mark = differing.length ? differing[0] : -1;
+  function draw() {
+    const rows = t.rows.slice(page * TF_PAGE, (page + 1) * TF_PAGE);
+    const next = differing.find(i => i > mark);
+    const nav = el("div", { class: "tfnav" },
+      el("button", { class: "prev", ...(page ? {} : { disabled: "" }), onclick: () => { page--; draw(); } }, "◀ previous"),
+      el("span", { class: "page" }, ` vertices ${page * TF_PAGE}–${page * TF_PAGE + rows.length - 1} of ${t.rows.length} (page ${page + 1} of ${pages}); ${differing.length} differing vertices `),
+      el("button", { class: "next", ...(page + 1 < pages ? {} : { disabled: "" }), onclick: () => { page++; draw(); } }, "next ▶"),
+      el("button", { class: "nextdiff", ...(next !== undefined ? {} : { disabled: "" }),
+        onclick: () => { mark = next; page = Math.floor(next / TF_PAGE); draw(); box.querySelector(`tr[data-v="${t.rows[next].v}"]`)?.scrollIntoView({ block: "center" }); } }, "next difference"));
+    const table = el("table", { class: "tf", id: `tf${t.index}` }, el("tr", {}, el("th", {}, "vertex"), el("th", {}, "run"), ...t.columns.map(x => el("th", {}, x))),
+      ...rows.flatMap(r => [
+        el("tr", { "data-v": r.v }, el("td", { class: "num", rowspan: "2" }, r.v), el("td", {}, "A"), ...t.columns.map((_, i) => el("td", { class: "num" + (r.d.includes(i) ? " diff" : "") }, num(r.a[i])))),
+        el("tr", {}, el("td", {}, "B"), ...t.columns.map((_, i) => el("td", { class: "num" + (r.d.includes(i) ? " diff" : "") }, num(r.b[i]))))]));
+    box.replaceChildren(...(pages > 1 || differing.length > 1 ? [nav] : []), table);
+  }
+  draw();
+  return box;
+}
+
 function valueText(v, name) { return name ? `${name} (${v})` : String(v); }
 
 async function viewDiff(a, b) {
@@ -205,10 +233,7 @@ async function viewDiff(a, b) {
     } else if (c.packets.length) kids.push(el("p", {}, `${c.packets.length} packets, all equal`));
     for (const t of c.tf) {
       kids.push(el("h4", {}, `TF buffer ${t.index} (differing components highlighted)`));
-      kids.push(el("table", { class: "tf", id: `tf${t.index}` }, el("tr", {}, el("th", {}, "vertex"), el("th", {}, "run"), ...t.columns.map(x => el("th", {}, x))),
-        ...t.rows.flatMap(r => [
-          el("tr", {}, el("td", { class: "num", rowspan: "2" }, r.v), el("td", {}, "A"), ...t.columns.map((_, i) => el("td", { class: "num" + (r.d.includes(i) ? " diff" : "") }, num(r.a[i])))),
-          el("tr", {}, el("td", {}, "B"), ...t.columns.map((_, i) => el("td", { class: "num" + (r.d.includes(i) ? " diff" : "") }, num(r.b[i]))))])));
+      kids.push(pagedTfDiff(t));
       // The plots come after the table: its highlighted cells stay on the first screen.
       kids.push(el("img", { class: "plot", alt: "positions", src: `/plot/positions/${a}/${b}/${n}/${t.index}.png`, title: "positions: A blue squares, B red crosses" }),
         el("img", { class: "plot", alt: "per-vertex error", src: `/plot/error/${a}/${b}/${n}/${t.index}.png`, title: "per-vertex error: grey equal, yellow→red larger" }));
