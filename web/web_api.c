@@ -494,6 +494,9 @@ static void json_tf_pair(struct db *db, int64_t a, int64_t b, uint64_t call, str
 		uint32_t nv = ta.nvertices > tb.nvertices ? ta.nvertices : tb.nvertices;
 		xt_jw_obj(w);
 		xt_jw_ku64(w, "index", i);
+		/* The rows stop at WEB_MAX_TF_VERTICES: say how many there are. */
+		xt_jw_ku64(w, "vertices", ta.total_vertices > tb.total_vertices ? ta.total_vertices
+										: tb.total_vertices);
 		xt_jw_karr(w, "columns");
 		for (uint32_t c = 0; c < t->ncomp; c++)
 			xt_jw_str(w, t->comp_name[c]);

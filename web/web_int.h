@@ -64,7 +64,8 @@ void web_plot(struct web_req *q, struct web_reply *r);
  * components.  `value[i]` is component i of vertex v at v * ncomp + i.
  */
 struct web_tf {
-	uint32_t nvertices;
+	uint32_t nvertices;        /* decoded: at most WEB_MAX_TF_VERTICES */
+	uint64_t total_vertices;   /* in the data */
 	uint32_t ncomp;            /* components per vertex */
 	const char **comp_name;    /* "v_pos.x", ... (arena) */
 	uint8_t *comp_scalar;      /* enum trace_tol_scalar per component */

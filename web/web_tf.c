@@ -131,6 +131,7 @@ enum xt_rc web_tf_load(struct db *db, int64_t run, uint64_t call, uint32_t index
 	}
 	uint64_t nv = data.len / stride;
 	out->nvertices = (uint32_t)(nv > WEB_MAX_TF_VERTICES ? WEB_MAX_TF_VERTICES : nv);
+	out->total_vertices = nv;
 	out->bits = xt_arena_alloc(arena, ((size_t)out->nvertices * out->ncomp + 1) * sizeof *out->bits);
 	if (!out->bits) {
 		xt_buf_fini(&data);

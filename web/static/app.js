@@ -194,7 +194,7 @@ function pagedTfDiff(t) {
     const next = differing.find(i => i > mark);
     const nav = el("div", { class: "tfnav" },
       el("button", { class: "prev", ...(page ? {} : { disabled: "" }), onclick: () => { page--; draw(); } }, "◀ previous"),
-      el("span", { class: "page" }, ` vertices ${page * TF_PAGE}–${page * TF_PAGE + rows.length - 1} of ${t.rows.length} (page ${page + 1} of ${pages}); ${differing.length} differing vertices `),
+      el("span", { class: "page" }, ` vertices ${page * TF_PAGE}–${page * TF_PAGE + rows.length - 1} of ${t.rows.length}${t.vertices > t.rows.length ? ` decoded (the buffer holds ${t.vertices}; the rest is not shown)` : ""} (page ${page + 1} of ${pages}); ${differing.length} differing vertices `),
       el("button", { class: "next", ...(page + 1 < pages ? {} : { disabled: "" }), onclick: () => { page++; draw(); } }, "next ▶"),
       el("button", { class: "nextdiff", ...(next !== undefined ? {} : { disabled: "" }),
         onclick: () => { mark = next; page = Math.floor(next / TF_PAGE); draw(); box.querySelector(`tr[data-v="${t.rows[next].v}"]`)?.scrollIntoView({ block: "center" }); } }, "next difference"));
