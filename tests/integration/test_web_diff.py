@@ -86,6 +86,9 @@ def test_golden_vs_host_diff_opens_on_the_one_difference(server, browser):
         "return r.top >= 0 && r.bottom <= window.innerHeight && r.left >= 0 && r.right <= window.innerWidth;",
         cells[0]), "the difference is below or beside the first screen"
     assert any("0xdeadbeef" in td.text for td in browser.find_elements(By.CSS_SELECTOR, "table.tf td"))
+    # Timeline squares are labelled by the kind of call (P: glPauseTransformFeedback).
+    square = browser.find_element(By.CSS_SELECTOR, f"#timeline .call[data-call='{call}']")
+    assert square.text == "P", square.text
     ARTIFACTS.mkdir(exist_ok=True)
     browser.save_screenshot(str(ARTIFACTS / "web-diff-golden-vs-host.png"))
 

@@ -40,6 +40,15 @@ function callClass(fn) {
   return "";
 }
 
+// A timeline square's label: what kind of call it is, in one letter
+// (the legend says which), so that a row of squares reads without hovering.
+function callLetter(fn) {
+  const m = /(Begin|Pause|Resume|End)TransformFeedback/.exec(fn || "");
+  if (m) return m[1][0];
+  const c = callClass(fn);
+  return c === "draw" ? "D" : c === "query" ? "Q" : c === "tf" ? "T" : "";
+}
+
 // ---- runs ----------------------------------------------------------------
 async function viewRuns() {
   where().textContent = "runs";
@@ -170,10 +179,10 @@ async function viewRun(id) {
     detail.replaceChildren(...kids);
   }
   for (const c of list)
-    tl.append(el("div", { class: `call ${callClass(c.function)}`, title: `${c.call} ${c.function}`, "data-call": c.call, onclick: () => pick(c.call).catch(fail) }));
+    tl.append(el("div", { class: `call ${callClass(c.function)}`, title: `${c.call} ${c.function}`, "data-call": c.call, onclick: () => pick(c.call).catch(fail) }, callLetter(c.function)));
   main().replaceChildren(el("h2", {}, runName(data.run)),
     el("p", {}, `trace ${data.run.trace_hash.slice(0, 12)} ${data.run.program || ""}; status ${data.run.status}; ${data.observations.length} observations, ${data.calls.length} calls with artefacts`),
-    el("p", { class: "legend" }, el("span", { class: "call draw" }, "draw"), el("span", {}, "TF begin/pause/resume/end"), el("span", {}, "query"), el("span", {}, "frame end")),
+    el("p", { class: "legend" }, el("span", { class: "call draw" }, "D draw"), el("span", {}, "B / P / R / E: TF begin, pause, resume, end"), el("span", {}, "Q query"), el("span", {}, "dark: frame end")),
     tl, detail);
   const q = new URLSearchParams(location.search).get("call");
   if (q !== null) await pick(Number(q));
@@ -271,12 +280,12 @@ async function viewDiff(a, b) {
     const differs = c.pm4 || c.regs || c.shader || c.obs || c.one_sided;
     const what = whatOf(c);
     tl.append(el("div", { class: `call ${callClass(c.function)} ${differs ? "differs" : "same"}`, title: `${c.call} ${c.function}${differs ? ": " + what + " differ" : ""}`,
-      "data-call": c.call, onclick: () => pick(c.call).catch(fail) }));
+      "data-call": c.call, onclick: () => pick(c.call).catch(fail) }, callLetter(c.function)));
   }
   main().replaceChildren(el("h2", {}, `${runName(data.run_a)} vs ${runName(data.run_b)}`),
     el("p", { id: "summary" }, `observations: ${os.different} of ${os.pairs} differ (${os.components_differ} TF components), ${os.only_a} only in A, ${os.only_b} only in B; calls: ${cs.differ} differ`),
     el("p", { id: "first" }, firstDiff ? `first difference: call ${firstDiff.call} ${firstDiff.function}: ${whatOf(firstDiff)} differ` : "no difference"),
-    el("p", { class: "legend" }, el("span", { class: "call differs" }, "differs"), el("span", {}, "same")),
+    el("p", { class: "legend" }, el("span", { class: "call differs" }, "differs"), el("span", {}, "same"), el("span", {}, "D draw, B / P / R / E TF begin / pause / resume / end, Q query")),
     tl, detail);
   const q = new URLSearchParams(location.search).get("call");
   if (q !== null) await pick(Number(q));
