@@ -35,6 +35,7 @@ int cli_regs_show(const char *cmd, const char *db_path, const char *where, unsig
 int cli_web_main(int argc, char **argv);
 int cli_import_apitrace_main(int argc, char **argv);
 int cli_bisect_main(int argc, char **argv);
+int cli_state_main(int argc, char **argv);
 
 /* Prints "xfbtrace <cmd>: <message>" to stderr; returns CLI_EXIT_ERROR. */
 int cli_fail(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

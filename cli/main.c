@@ -25,6 +25,7 @@ static const struct cli_command commands[] = {
 	{ "capture", "run a program and record its GL calls and TF output", cli_capture_main },
 	{ "dump", "print the records of a trace (text or JSON lines)", cli_dump_main },
 	{ "info", "summarise a trace: properties, calls, observations", cli_info_main },
+	{ "state", "the GL state a trace set up at a call, TF buffers decoded", cli_state_main },
 	{ "replay", "replay a trace on the system GL and check it against its golden data", cli_replay_main },
 	{ "ingest", "record a trace and its golden run in a results database", cli_ingest_main },
 	{ "runs", "list the runs in a results database", cli_runs_main },

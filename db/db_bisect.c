@@ -176,6 +176,8 @@ enum xt_rc db_run_import(struct db *db, const char *src_path, const char *label,
 	}
 	for (size_t i = 0; i < sizeof copy_art / sizeof copy_art[0] && !rc && art_tables == 2; i++)
 		rc = import_step(db, copy_art[i], src_run, new_run);
+	if (!rc && art_tables == 2)
+		rc = db_art_checks_fill(db, new_run);
 	rc = rc ? rc : db_tx_commit(db);
 	if (rc)
 		db_tx_rollback(db);

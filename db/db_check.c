@@ -10,7 +10,9 @@
  * difference while `PRAGMA integrity_check` (which checks only SQLite's own
  * structure) said ok.  The check covers every column that carries meaning,
  * with the layout by its content hash and not its row id (ids differ
- * between databases; bisect copies rows from one into another).
+ * between databases; bisect copies rows from one into another).  A sim
+ * run's call_artifacts rows (which PM4 and register blobs a call has, its
+ * program, its frame end) are checked the same way.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -88,6 +90,56 @@ enum xt_rc db_obs_checks_fill(struct db *db, int64_t run_id)
 	}
 	if (!rc && src != SQLITE_DONE)
 		rc = db_sql_fail(db, src, "reading observation rows to check");
+out:
+	sqlite3_finalize(sel);
+	sqlite3_finalize(upd);
+	return rc;
+}
+
+void db_art_row_check(uint64_t call_no, const char *function, int64_t pm4_dwords,
+		      const char *pm4_hash, const char *regs_hash, int64_t program, bool frame_end,
+		      char out[17])
+{
+	char text[512];
+	int n = snprintf(text, sizeof text, "xfbtrace-art-1 %" PRIu64 " %s %" PRId64 " %s %s %" PRId64
+			 " %d", call_no, function ? function : "\1", pm4_dwords,
+			 pm4_hash ? pm4_hash : "\1", regs_hash ? regs_hash : "\1", program,
+			 frame_end ? 1 : 0);
+	size_t len = n < 0 ? 0 : (size_t)n < sizeof text ? (size_t)n : sizeof text - 1;
+	/* A function name too long for `text` is hashed in full on its own. */
+	uint64_t h = xt_hash64(text, len);
+	if (function && (size_t)n >= sizeof text)
+		h = xt_hash64_seed(function, strlen(function), h);
+	snprintf(out, 17, "%016" PRIx64, h);
+}
+
+enum xt_rc db_art_checks_fill(struct db *db, int64_t run_id)
+{
+	sqlite3_stmt *sel = NULL, *upd = NULL;
+	enum xt_rc rc = db_prepare(db, &sel,
+		"SELECT run_id, call_no, function, pm4_dwords, pm4_hash, regs_hash, program, frame_end"
+		" FROM call_artifacts WHERE row_check IS NULL AND (?1 = 0 OR run_id = ?1)");
+	rc = rc ? rc : db_prepare(db, &upd,
+		"UPDATE call_artifacts SET row_check = ?1 WHERE run_id = ?2 AND call_no = ?3");
+	if (rc)
+		goto out;
+	sqlite3_bind_int64(sel, 1, run_id);
+	int src;
+	while (!rc && (src = sqlite3_step(sel)) == SQLITE_ROW) {
+		char check[17];
+		db_art_row_check((uint64_t)sqlite3_column_int64(sel, 1), db_col_text(sel, 2),
+				 sqlite3_column_int64(sel, 3), db_col_text(sel, 4), db_col_text(sel, 5),
+				 sqlite3_column_int64(sel, 6), sqlite3_column_int64(sel, 7) != 0, check);
+		sqlite3_bind_text(upd, 1, check, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_int64(upd, 2, sqlite3_column_int64(sel, 0));
+		sqlite3_bind_int64(upd, 3, sqlite3_column_int64(sel, 1));
+		int usrc = sqlite3_step(upd);
+		sqlite3_reset(upd);
+		if (usrc != SQLITE_DONE)
+			rc = db_sql_fail(db, usrc, "storing a call_artifacts row's check");
+	}
+	if (!rc && src != SQLITE_DONE)
+		rc = db_sql_fail(db, src, "reading call_artifacts rows to check");
 out:
 	sqlite3_finalize(sel);
 	sqlite3_finalize(upd);

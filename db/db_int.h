@@ -60,6 +60,11 @@ enum xt_rc db_obs_row_check(uint64_t call_no, const char *kind, uint32_t index,
  * rows (0: of every run): after the migration that added the column, and
  * for rows copied from a database that had none. */
 enum xt_rc db_obs_checks_fill(struct db *db, int64_t run_id);
+/* The same for a call_artifacts row. */
+void db_art_row_check(uint64_t call_no, const char *function, int64_t pm4_dwords,
+		      const char *pm4_hash, const char *regs_hash, int64_t program, bool frame_end,
+		      char out[17]);
+enum xt_rc db_art_checks_fill(struct db *db, int64_t run_id);
 
 /* Prepares `sql` (a static string) into *st. */
 enum xt_rc db_prepare(struct db *db, sqlite3_stmt **st, const char *sql);

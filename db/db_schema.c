@@ -134,9 +134,11 @@ static const char *const migrations[DB_SCHEMA_VERSION] = {
 	"  replay_seconds REAL NOT NULL,"
 	"  at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),"
 	"  PRIMARY KEY (session_id, seq)) WITHOUT ROWID;",
-	/* 3 -> 4: a check of each observation row (db_check.c); the rows of
-	 * an older file get theirs in the same transaction (migrate()). */
-	"ALTER TABLE observations ADD COLUMN row_check TEXT;",
+	/* 3 -> 4: a check of each observation and call_artifacts row
+	 * (db_check.c); the rows of an older file get theirs in the same
+	 * transaction (migrate()). */
+	"ALTER TABLE observations ADD COLUMN row_check TEXT;"
+	"ALTER TABLE call_artifacts ADD COLUMN row_check TEXT;",
 };
 
 enum xt_rc db_sql_fail_at(struct db *db, int src, const char *file, int line, const char *what)
@@ -300,6 +302,8 @@ static enum xt_rc migrate(struct db *db)
 		rc = db_exec(db, migrations[v]);
 	if (!rc && version >= 1 && version < 4)
 		rc = db_obs_checks_fill(db, 0);
+	if (!rc && version >= 2 && version < 4)
+		rc = db_art_checks_fill(db, 0);
 	char set[96];
 	snprintf(set, sizeof set, "PRAGMA user_version=%d; PRAGMA application_id=%d",
 		 DB_SCHEMA_VERSION, DB_APPLICATION_ID);

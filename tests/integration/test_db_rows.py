@@ -71,6 +71,7 @@ def test_a_changed_layout_row_is_an_error(xfbtrace, db):
 def test_the_previous_schema_is_migrated_with_checks(xfbtrace, db):
     con = sqlite3.connect(db)
     con.execute("ALTER TABLE observations DROP COLUMN row_check")
+    con.execute("ALTER TABLE call_artifacts DROP COLUMN row_check")
     con.execute("PRAGMA user_version = 3")
     con.commit()
     con.close()
@@ -78,6 +79,25 @@ def test_the_previous_schema_is_migrated_with_checks(xfbtrace, db):
     con = sqlite3.connect(db)
     assert con.execute("PRAGMA user_version").fetchone()[0] == 4
     assert con.execute("SELECT count(*) FROM observations WHERE row_check IS NULL").fetchone()[0] == 0
+    assert con.execute("SELECT count(*) FROM call_artifacts WHERE row_check IS NULL").fetchone()[0] == 0
     con.close()
     flip_bit_in_fields(db, 2, "query")
     assert run([xfbtrace, "diff", "--db", db, "1", "2"]).returncode == 2
+
+
+def test_a_changed_call_artifacts_row_is_an_error(xfbtrace, db):
+    """A sim run's call_artifacts row changed (its program: the shader it
+    shows), every blob intact: `regs` and `diff --regs` refuse the row."""
+    con = sqlite3.connect(db)
+    call, = con.execute("SELECT call_no FROM call_artifacts WHERE run_id = 3 AND regs_hash IS NOT NULL"
+                        " ORDER BY call_no LIMIT 1").fetchone()
+    con.execute("UPDATE call_artifacts SET program = program + 1 WHERE run_id = 3 AND call_no = ?",
+                (call,))
+    con.commit()
+    assert con.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    con.close()
+    out = run([xfbtrace, "regs", "--db", db, "3", str(call)])
+    assert out.returncode == 2, (out.stdout[-1000:], out.stderr)
+    assert f"call_artifacts row (call {call})" in out.stderr, out.stderr
+    out = run([xfbtrace, "diff", "--regs", "--db", db, "3", "3"])
+    assert out.returncode == 2 and "call_artifacts row" in out.stderr, out.stderr
