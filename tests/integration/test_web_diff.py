@@ -13,6 +13,9 @@ each run's driver and verdict; TF tables show 0xdeadbeef (what the sample
 program fills its buffers with) in hex.  Screenshots go to tests/artifacts/.
 """
 import json
+import struct
+import urllib.request
+import zlib
 import os
 import pathlib
 import re
@@ -173,3 +176,57 @@ def test_a_16000_vertex_tf_buffer_is_paged_and_opens_on_its_difference(xfbtrace,
     finally:
         proc.terminate()
         proc.wait(timeout=20)
+
+
+def png_pixels(data):
+    """(width, height, rows of RGB bytes) of an 8-bit RGB PNG (stdlib only)."""
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    pos, idat, w, h = 8, b"", 0, 0
+    while pos < len(data):
+        n, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + n]
+        pos += 12 + n
+        if kind == b"IHDR":
+            w, h = struct.unpack(">II", body[:8])
+            assert body[8:10] == b"\x08\x02", "not 8-bit RGB"
+        elif kind == b"IDAT":
+            idat += body
+    raw, stride, rows, prev, i = zlib.decompress(idat), w * 3, [], bytearray(w * 3), 0
+    for _ in range(h):
+        f, line = raw[i], bytearray(raw[i + 1:i + 1 + stride])
+        i += 1 + stride
+        for x in range(stride):
+            a, b, c = (line[x - 3] if x >= 3 else 0), prev[x], (prev[x - 3] if x >= 3 else 0)
+            if f == 1:
+                line[x] = (line[x] + a) & 255
+            elif f == 2:
+                line[x] = (line[x] + b) & 255
+            elif f == 3:
+                line[x] = (line[x] + (a + b) // 2) & 255
+            elif f == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[x] = (line[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append(bytes(line))
+        prev = line
+    return w, h, rows
+
+
+def test_positions_plot_marks_off_scale_points_instead_of_dropping_them(server):
+    """Buffer 0 at the pause holds 0xdeadbeef vertices (-6.26e18, off any
+    sensible scale): they must show as markers in the plot's margin, in
+    both runs' colours, not vanish."""
+    url, call, _, _ = server
+    with urllib.request.urlopen(f"{url}/plot/positions/1/2/{call}/0.png", timeout=30) as r:
+        w, h, rows = png_pixels(r.read())
+    # The outer part of the 24-pixel margin: markers of points in range
+    # reach at most 6 pixels past the frame.
+    band = 24 - 7
+    colours = set()
+    for y in range(h):
+        for x in range(w):
+            if band <= x < w - band and band <= y < h - band:
+                continue
+            colours.add(rows[y][3 * x:3 * x + 3])
+    assert bytes.fromhex("1f5fbf") in colours and bytes.fromhex("d62020") in colours, \
+        sorted(c.hex() for c in colours)
