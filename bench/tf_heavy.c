@@ -7,6 +7,17 @@
  * (14 floats, 56 bytes per vertex) into one interleaved TF buffer, in
  * DRAWS draws, under a GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN query.
  *
+ * With --frames F it is instead a frame loop (bench/async_observe.py,
+ * docs/performance.md "Asynchronous observations"): SYSTEMS particle
+ * systems (--systems, default 64) of PARTICLES particles (--particles,
+ * default 4096) each, every one a TF pass per frame (its particles read
+ * from one buffer, integrated in the vertex shader, captured into the
+ * other: ping-pong), then eglSwapBuffers on the pbuffer and, as a
+ * driver throttles at swap, a wait for the fence of the frame before the
+ * previous one (two frames in flight); F frames after 10 untimed ones, and
+ * glFinish.  It prints "frame-ns N": the wall time of the F frames and the
+ * final glFinish, divided by F, so that the GPU's work is counted.
+ *
  * The program checks only the written-primitive count: the benchmark
  * measures time, and `xfbtrace replay --check` compares the TF data of a
  * replay with the capture's on its own.
@@ -17,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "app_check.h"
 #include "app_egl.h"
@@ -139,18 +151,153 @@ static int run(uint32_t n_vertices)
 	return written == n_vertices ? APP_EXIT_PASS : APP_EXIT_MISMATCH;
 }
 
+static const char particle_vs[] =
+	"#version 330 core\n"
+	"uniform float u_dt;\n"
+	"in vec4 a_pos;\n"
+	"in vec4 a_vel;\n"
+	"out vec4 v_pos;\n"
+	"out vec4 v_vel;\n"
+	"void main() {\n"
+	"  vec4 vel = a_vel + vec4(0.0, -9.81 * u_dt, 0.0, 0.0);\n"
+	"  vec4 pos = a_pos + vel * u_dt;\n"
+	"  if (pos.y < -1.0) { pos.y = -1.0; vel.y = -vel.y * 0.5; }\n"
+	"  v_pos = pos;\n"
+	"  v_vel = vel;\n"
+	"  gl_Position = pos;\n"
+	"}\n";
+
+static double now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+#define WARMUP_FRAMES 10
+
+static int run_frames(struct app_egl *egl, int frames, int systems, int particles)
+{
+	static const char *const pvaryings[] = { "v_pos", "v_vel" };
+	GLuint prog = app_gl_program(particle_vs, NULL, NULL, pvaryings, 2,
+				     GL_INTERLEAVED_ATTRIBS);
+	GLuint *vao = calloc((size_t)systems * 2, sizeof *vao);
+	GLuint *buf = calloc((size_t)systems * 2, sizeof *buf);
+	float *init = malloc((size_t)particles * 8 * sizeof *init);
+	GLsync fence[3] = { 0, 0, 0 };
+	double start = 0;
+	int rc = APP_EXIT_SETUP;
+
+	if (!prog || !vao || !buf || !init)
+		goto out;
+	glUseProgram(prog);
+	glUniform1f(glGetUniformLocation(prog, "u_dt"), 1.0f / 60.0f);
+	GLint pos = glGetAttribLocation(prog, "a_pos"), vel = glGetAttribLocation(prog, "a_vel");
+	if (pos < 0 || vel < 0)
+		goto out;
+	glGenVertexArrays(systems * 2, vao);
+	glGenBuffers(systems * 2, buf);
+	for (int s = 0; s < systems; s++) {
+		for (int i = 0; i < particles; i++) {
+			float *o = init + (size_t)i * 8;
+			o[0] = (float)(i % 64) / 32.0f - 1.0f;
+			o[1] = (float)(s % 8) / 8.0f;
+			o[2] = (float)(i / 64 % 64) / 32.0f - 1.0f;
+			o[3] = 1.0f;
+			o[4] = 0.01f * (float)(i % 7);
+			o[5] = 1.0f + 0.1f * (float)(s % 5);
+			o[6] = -0.01f * (float)(i % 5);
+			o[7] = 0.0f;
+		}
+		for (int k = 0; k < 2; k++) {
+			glBindVertexArray(vao[s * 2 + k]);
+			glBindBuffer(GL_ARRAY_BUFFER, buf[s * 2 + k]);
+			glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)particles * 32, init, GL_DYNAMIC_COPY);
+			glVertexAttribPointer((GLuint)pos, 4, GL_FLOAT, GL_FALSE, 32, (const void *)0);
+			glVertexAttribPointer((GLuint)vel, 4, GL_FLOAT, GL_FALSE, 32, (const void *)16);
+			glEnableVertexAttribArray((GLuint)pos);
+			glEnableVertexAttribArray((GLuint)vel);
+		}
+	}
+	glEnable(GL_RASTERIZER_DISCARD);
+	for (int f = -WARMUP_FRAMES; f < frames; f++) {
+		const int cur = (f + WARMUP_FRAMES) & 1, slot = (f + WARMUP_FRAMES) % 3;
+		if (f == 0) {
+			glFinish();
+			start = now_ns();
+		}
+		for (int s = 0; s < systems; s++) {
+			glBindVertexArray(vao[s * 2 + cur]);
+			glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, buf[s * 2 + 1 - cur]);
+			glBeginTransformFeedback(GL_POINTS);
+			glDrawArrays(GL_POINTS, 0, particles);
+			glEndTransformFeedback();
+		}
+		if (egl->surf != EGL_NO_SURFACE)
+			eglSwapBuffers(egl->dpy, egl->surf);
+		/* Two frames in flight: wait for the one before the previous. */
+		fence[slot] = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+		const int old = (slot + 1) % 3;
+		if (fence[old]) {
+			glClientWaitSync(fence[old], GL_SYNC_FLUSH_COMMANDS_BIT, 10000000000ull);
+			glDeleteSync(fence[old]);
+			fence[old] = 0;
+		}
+	}
+	glFinish();
+	const double ns = (now_ns() - start) / frames;
+	for (int i = 0; i < 3; i++)
+		if (fence[i])
+			glDeleteSync(fence[i]);
+	glDisable(GL_RASTERIZER_DISCARD);
+	if (app_gl_failed(PROG))
+		goto out;
+	printf("%s: %d frames of %d particle systems x %d particles, %d bytes of TF output\n",
+	       PROG, frames, systems, particles, systems * particles * 32);
+	printf("frame-ns %.0f\n", ns);
+	printf("renderer: %s; %s\n", (const char *)glGetString(GL_RENDERER),
+	       (const char *)glGetString(GL_VERSION));
+	rc = APP_EXIT_PASS;
+out:
+	free(vao);
+	free(buf);
+	free(init);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	uint32_t n_vertices = 1u << 20;
+	int frames = 0, systems = 64, particles = 4096;
 	struct app_egl egl;
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--vertices") && i + 1 < argc) {
 			n_vertices = (uint32_t)strtoul(argv[++i], NULL, 0);
+		} else if (!strcmp(argv[i], "--frames") && i + 1 < argc) {
+			frames = atoi(argv[++i]);
+		} else if (!strcmp(argv[i], "--systems") && i + 1 < argc) {
+			systems = atoi(argv[++i]);
+		} else if (!strcmp(argv[i], "--particles") && i + 1 < argc) {
+			particles = atoi(argv[++i]);
 		} else {
-			fprintf(stderr, "usage: %s [--vertices N]\n", PROG);
+			fprintf(stderr, "usage: %s [--vertices N] | --frames F [--systems S] "
+				"[--particles P]\n", PROG);
 			return APP_EXIT_SETUP;
 		}
+	}
+	if (frames) {
+		if (frames < 1 || systems < 1 || systems > 4096 || particles < 1 ||
+		    particles > (1 << 20)) {
+			fprintf(stderr, "%s: bad --frames / --systems / --particles\n", PROG);
+			return APP_EXIT_SETUP;
+		}
+		int rc = app_egl_init(&egl, APP_API_GL_CORE, 3, 3, 16);
+		if (rc != APP_EXIT_PASS)
+			return rc;
+		rc = run_frames(&egl, frames, systems, particles);
+		app_egl_fini(&egl);
+		return rc;
 	}
 	if (n_vertices < DRAWS || n_vertices > (1u << 24)) {
 		fprintf(stderr, "%s: --vertices must be %d .. %u\n", PROG, DRAWS, 1u << 24);

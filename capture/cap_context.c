@@ -36,6 +36,24 @@ static struct cap_ctx *ctx_find_locked(uint64_t handle)
 	return NULL;
 }
 
+bool cap_ctx_last_of_group(uint64_t handle, uint64_t *group)
+{
+	struct cap_ctx *x;
+	bool last = false;
+
+	pthread_mutex_lock(&cap_g.lock);
+	x = ctx_find_locked(handle);
+	if (x) {
+		*group = x->group;
+		last = true;
+		for (struct cap_ctx *o = cap_g.contexts; o; o = o->next)
+			if (o != x && o->group == x->group && !o->destroyed)
+				last = false;
+	}
+	pthread_mutex_unlock(&cap_g.lock);
+	return last;
+}
+
 /* The context of `handle`, created (desktop GL 1.0) if unknown. */
 static struct cap_ctx *ctx_get(uint64_t handle, bool create)
 {
@@ -48,6 +66,7 @@ static struct cap_ctx *ctx_get(uint64_t handle, bool create)
 		if (x) {
 			x->handle = handle;
 			x->major = 1;
+			x->group = handle;
 			x->next = cap_g.contexts;
 			cap_g.contexts = x;
 		}
@@ -132,6 +151,7 @@ bool cap_current_ctx(struct cap_ctx_info *out)
 	out->core = x->core;
 	out->major = x->major;
 	out->minor = x->minor;
+	out->cpu_renderer = x->cpu_renderer;
 	return true;
 }
 
@@ -142,6 +162,32 @@ struct obs_tf_cache *cap_ctx_tf_cache(void)
 	if (x && !x->tf_cache)
 		x->tf_cache = obs_tf_cache_create();
 	return x ? x->tf_cache : NULL;
+}
+
+struct obs_async *cap_ctx_async_if_any(void)
+{
+	struct cap_ctx *x = cap_tls.ctx;
+
+	if (!x || !x->async)
+		return NULL;
+	if (x->async_gen != atomic_load(&cap_g.gen)) {
+		/* Made by the parent of this forked child, for its trace: its
+		 * read-backs are not this trace's. */
+		obs_async_destroy(x->async);
+		x->async = NULL;
+	}
+	return x->async;
+}
+
+struct obs_async *cap_ctx_async(void)
+{
+	struct cap_ctx *x = cap_tls.ctx;
+
+	if (x && !cap_ctx_async_if_any()) {
+		x->async = obs_async_create();
+		x->async_gen = atomic_load(&cap_g.gen);
+	}
+	return x ? x->async : NULL;
 }
 
 uint64_t cap_program_generation(void)
@@ -359,10 +405,17 @@ static void on_create(struct cap_thread *t, struct cap_call *c, bool glx)
 		 * cached of its programs) is this one's, so it starts afresh
 		 * as an unknown handle does. */
 		obs_tf_cache_destroy(x->tf_cache);
+		obs_async_destroy(x->async);
 		pthread_mutex_lock(&cap_g.lock);  /* `next` is the list's */
 		*x = (struct cap_ctx){ .handle = c->ret.u, .next = x->next };
 		pthread_mutex_unlock(&cap_g.lock);
 		x->display = a[0].u;
+		x->group = c->ret.u;
+		pthread_mutex_lock(&cap_g.lock);
+		struct cap_ctx *shared = share ? ctx_find_locked(share) : NULL;
+		if (shared)
+			x->group = shared->group;
+		pthread_mutex_unlock(&cap_g.lock);
 		x->gles = r.gles;
 		x->major = r.major;
 		x->minor = r.minor;
@@ -455,6 +508,11 @@ static void gl_properties(struct cap_thread *t, struct cap_ctx *x)
 		x->core = (mask & GL_CONTEXT_CORE_PROFILE_BIT) != 0;
 	}
 	seq = atomic_load(&cap_g.next_seq);
+	const char *renderer = (const char *)gs(GL_RENDERER);
+	/* Mesa's software rasterizers: what XFBTRACE_OBSERVE's default
+	 * (cap_observe.c, use_async) reads back at the call. */
+	x->cpu_renderer = renderer && (strstr(renderer, "llvmpipe") || strstr(renderer, "softpipe") ||
+				       strstr(renderer, "Software Rasterizer"));
 	for (size_t i = 0; i < sizeof(props) / sizeof(props[0]); i++) {
 		const char *s = (const char *)gs(props[i].name);
 		if (s)
@@ -541,6 +599,8 @@ static void observe_post(struct cap_call *c, unsigned hook)
 		cap_observe_query(c->seq, fi.name, (GLuint)a[0].u, (GLenum)a[1].u,
 				  (c->offsets & 4u) ? NULL : (const void *)(uintptr_t)a[2].u,
 				  strstr(fi.name, "64") ? 8 : 4);
+		if ((GLenum)a[1].u == GL_QUERY_RESULT)
+			cap_observe_sync(c->seq, CAP_SYNC_POLL);  /* it waited for the GPU */
 		break;
 	case CAP_HOOK_QUERY_BUFFER_OBJECT:
 		glapi_func_info((int)c->fid, &fi);
@@ -550,14 +610,62 @@ static void observe_post(struct cap_call *c, unsigned hook)
 	case CAP_HOOK_BUFFER_READ:
 		cap_observe_buffer_read(c->seq, bound_buffer((GLenum)a[0].u, false), a[1].i, a[2].i,
 					(const void *)(uintptr_t)a[3].u);
+		cap_observe_sync(c->seq, CAP_SYNC_POLL);
 		break;
 	case CAP_HOOK_NAMED_BUFFER_READ:
 		cap_observe_buffer_read(c->seq, (GLuint)a[0].u, a[1].i, a[2].i,
 					(const void *)(uintptr_t)a[3].u);
+		cap_observe_sync(c->seq, CAP_SYNC_POLL);
+		break;
+	case CAP_HOOK_MAP:
+	case CAP_HOOK_MAP_RANGE:
+	case CAP_HOOK_NAMED_MAP:
+	case CAP_HOOK_NAMED_MAP_RANGE:
+		cap_observe_sync(c->seq, CAP_SYNC_POLL);
+		break;
+	case CAP_HOOK_SYNC:
+		if (c->fid == CAP_F_glFinish)
+			cap_observe_sync(c->seq, CAP_SYNC_ALL);
+		else if (c->fid == CAP_F_glClientWaitSync)
+			cap_observe_sync(c->seq, CAP_SYNC_POLL);
 		break;
 	default:
 		break;
 	}
+}
+
+/*
+ * Asynchronous observations are read back before the context they belong
+ * to leaves the thread (made current elsewhere, released, or destroyed
+ * while current here): a context's queue is only used where it is current.
+ */
+void cap_ctx_pre(struct cap_thread *t, struct cap_call *c, unsigned hook)
+{
+	const union cap_arg *a = c->a;
+	uint64_t next;
+
+	if (!cap_g.observe || !t->ctx || !t->ctx->async)
+		return;
+	switch (hook) {
+	case CAP_HOOK_EGL_MAKE_CURRENT:
+	case CAP_HOOK_GLX_MAKE_CONTEXT_CURRENT:
+		next = a[3].u;
+		break;
+	case CAP_HOOK_GLX_MAKE_CURRENT:
+		next = a[2].u;
+		break;
+	case CAP_HOOK_EGL_DESTROY_CONTEXT:
+	case CAP_HOOK_GLX_DESTROY_CONTEXT:
+		next = a[1].u == t->ctx->handle ? 0 : t->ctx->handle;
+		break;
+	case CAP_HOOK_EGL_RELEASE:
+		next = 0;
+		break;
+	default:
+		return;
+	}
+	if (next != t->ctx->handle)
+		cap_observe_sync(c->seq, CAP_SYNC_ALL);
 }
 
 void cap_ctx_post(struct cap_thread *t, struct cap_call *c, unsigned hook)
@@ -573,8 +681,12 @@ void cap_ctx_post(struct cap_thread *t, struct cap_call *c, unsigned hook)
 		break;
 	case CAP_HOOK_EGL_DESTROY_CONTEXT:
 	case CAP_HOOK_GLX_DESTROY_CONTEXT:
-		if (hook == CAP_HOOK_GLX_DESTROY_CONTEXT || c->ret.u)
+		if (hook == CAP_HOOK_GLX_DESTROY_CONTEXT || c->ret.u) {
+			struct cap_ctx *x = ctx_get(a[1].u, false);
+			if (x)
+				x->destroyed = true;
 			write_destroy(t, c->seq, a[1].u);
+		}
 		break;
 	case CAP_HOOK_EGL_MAKE_CURRENT:
 	case CAP_HOOK_GLX_MAKE_CONTEXT_CURRENT:
@@ -586,6 +698,8 @@ void cap_ctx_post(struct cap_thread *t, struct cap_call *c, unsigned hook)
 	case CAP_HOOK_SWAP:
 		if (c->fid == CAP_F_glXSwapBuffers || c->ret.u)
 			write_frame(t, c->seq);
+		if (cap_g.observe)
+			cap_observe_sync(c->seq, CAP_SYNC_FRAME);
 		break;
 	case CAP_HOOK_PROGRAM:
 	case CAP_HOOK_TF_STATE:

@@ -47,6 +47,8 @@ enum cap_len {
 	CAP_LEN_GLXVISUAL,  /* glXChooseVisual list (boolean keys single) */
 	CAP_LEN_HELPER,     /* cap_size_*() of args p[0..np-1] */
 	CAP_LEN_VERTEXPTR,  /* gl*Pointer: offset, or client memory (MEMWRITE at draws) */
+	CAP_LEN_PTRARRAY,   /* arg[p2] pointers to arg[p0][i] indices of type
+			       arg[p1]: offsets when an element buffer is bound */
 	CAP_LEN_UNSIZED,    /* cannot be known: UNSIZED with `why` */
 };
 
@@ -61,6 +63,34 @@ enum cap_size_helper {
 	CAP_SIZE_BITMAP,            /* glBitmap: width, height (GL_BITMAP pixels) */
 	CAP_SIZE_INDIRECT_ARRAYS,   /* drawcount, stride (16-byte commands) */
 	CAP_SIZE_INDIRECT_ELEMENTS, /* drawcount, stride (20-byte commands) */
+	CAP_SIZE_CLEAR_BUFFER,      /* glClearBuffer*v: buffer (COLOR 4, else 1) */
+	CAP_SIZE_UNIFORM,           /* glGetUniform*v: program, location */
+	CAP_SIZE_UNIFORM_BLOCK,     /* glGetActiveUniformBlockiv: program, index, pname */
+	CAP_SIZE_COMPRESSED_TEX_IMAGE, /* glGetCompressedTexImage: target, level */
+	CAP_SIZE_MAP1,              /* glMap1*: target, stride, order */
+	CAP_SIZE_MAP2,              /* glMap2*: target, ustride, uorder, vstride, vorder */
+	CAP_SIZE_GET_MAP,           /* glGetMap*v: target, query */
+	CAP_SIZE_PIXEL_MAP,         /* glGetPixelMap*v: map */
+	CAP_SIZE_STIPPLE,           /* gl[Get]PolygonStipple: 32x32 bits */
+	CAP_SIZE_IMAGING,           /* glGet{ColorTable,ConvolutionFilter,Histogram,
+				       Minmax,SeparableFilter row}: target, format, type */
+	CAP_SIZE_IMAGING_COLUMN,    /* glGetSeparableFilter column: target, format, type */
+	CAP_SIZE_MAP1_SIZE,         /* glMapVertexAttrib1*APPLE: size, stride, order */
+	CAP_SIZE_MAP2_SIZE,         /* glMapVertexAttrib2*APPLE: size, ustride, uorder,
+				       vstride, vorder */
+	CAP_SIZE_STRIDE_ARRAY,      /* count elements `stride` bytes apart: count, stride */
+	CAP_SIZE_FOG_FUNC,          /* glGetFogFuncSGIS */
+	/* cap_size_ext.c */
+	CAP_SIZE_PATH_NAMES,        /* NV_path_rendering: count, type, the names */
+	CAP_SIZE_PATH_TRANSFORMS,   /* count, transformType */
+	CAP_SIZE_PATH_TRANSFORM,    /* transformType */
+	CAP_SIZE_PATH_COMMANDS,     /* glGetPath*NV: path */
+	CAP_SIZE_PATH_COORDS,
+	CAP_SIZE_PATH_DASHES,
+	CAP_SIZE_COMPRESSED_TEXTURE_EXT,  /* texture, target, lod */
+	CAP_SIZE_COMPRESSED_MULTITEX_EXT, /* texunit, target, lod */
+	CAP_SIZE_NAMED_PROGRAM_STRING,    /* program, target, pname */
+	CAP_SIZE_PROGRAM_STRING_NV,       /* id, pname */
 };
 
 /* Buffer bindings that make a pointer an offset (glapi.h GLAPI_B_*). */
@@ -103,7 +133,10 @@ enum cap_hook {
 	CAP_HOOK_SYNC,
 	CAP_HOOK_VERTEX_ATTRIB_DIVISOR,
 	CAP_HOOK_DRAW,
-	/* Capture only (specs/gl_annotations.py CAPTURE_HOOKS): */
+	/* Capture only (specs/gl_annotations.py CAPTURE_HOOKS), for recorded
+	 * calls only: */
+	CAP_HOOK_EGL_RELEASE,        /* eglTerminate, eglReleaseThread */
+	/* Capture only, also after calls not recorded: */
 	CAP_HOOK_PROGRAM,            /* a program's TF layout may change */
 	CAP_HOOK_TF_TARGET_BINDING,  /* TF bindings may change (arg 0: target) */
 	CAP_HOOK_TF_STATE,           /* TF bindings or TF's program may change */

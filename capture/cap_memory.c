@@ -11,7 +11,15 @@
  *   persistent WRITE|PERSISTENT mappings get a shadow copy; at draws, sync
  *              points (fences, waits, glFinish, glFlush, barriers) and
  *              unmap the changed byte runs are written ("persistent") and
- *              the shadow refreshed.  See README.md for the limits.
+ *              the shadow refreshed.  See README.md for the limits.  A
+ *              shadow lives as long as the mapping: deleting the buffer
+ *              unmaps it (GL 4.6 6.3.1: "If a buffer object is deleted while
+ *              it is mapped, it is unmapped"), so glDeleteBuffers writes the
+ *              last changes and drops the shadow of each deleted buffer of
+ *              the context's share group, and destroying the last context
+ *              of a share group drops the shadows of its buffers: the
+ *              driver frees that memory, and a later sync point must not
+ *              read it.
  *   client     gl*Pointer with no ARRAY_BUFFER bound: at each draw, the
  *   arrays     vertex range the draw uses of every enabled client array
  *              ("client-array"): from first/count, or from scanning the
@@ -38,6 +46,8 @@ struct shadow {
 	uint8_t *ptr;      /* the application's mapping */
 	size_t len;        /* bytes mapped */
 	uint8_t *copy;     /* what the mapping held at the last sync point */
+	uint64_t group;    /* share group of the mapping context (cap_ctx) */
+	GLuint buffer;     /* the buffer mapped, 0 if unknown */
 };
 
 static struct shadow *shadows;   /* under cap_g.lock */
@@ -81,9 +91,9 @@ void cap_mem_sync_persistent(struct cap_thread *t, uint64_t seq)
 	pthread_mutex_unlock(&cap_g.lock);
 }
 
-static void shadow_add(uint8_t *ptr, size_t len)
+static void shadow_add(uint8_t *ptr, size_t len, uint64_t group, GLuint buffer)
 {
-	struct shadow s = { ptr, len, xt_malloc(len ? len : 1) };
+	struct shadow s = { ptr, len, xt_malloc(len ? len : 1), group, buffer };
 
 	if (!s.copy) {
 		cap_stop("out of memory for a %zu-byte persistent mapping shadow", len);
@@ -128,6 +138,54 @@ static bool shadow_remove(struct cap_thread *t, uint64_t seq, const void *ptr)
 	}
 	pthread_mutex_unlock(&cap_g.lock);
 	return found;
+}
+
+/*
+ * Forgets the shadows of share group `group` whose buffer is one of the `n`
+ * `names` (all of the group's when `names` is NULL), first writing what
+ * changed when `diff` (the mappings are still valid).
+ */
+static void shadow_forget(struct cap_thread *t, uint64_t seq, uint64_t group,
+			  const GLuint *names, int64_t n, bool diff)
+{
+	if (atomic_load_explicit(&cap_g.shadows, memory_order_relaxed) == 0)
+		return;
+	pthread_mutex_lock(&cap_g.lock);
+	for (size_t i = 0; i < nshadows;) {
+		bool hit = shadows[i].group == group && (!names || !shadows[i].buffer);
+		for (int64_t k = 0; names && !hit && k < n; k++)
+			hit = shadows[i].group == group && names[k] == shadows[i].buffer;
+		if (!hit) {
+			i++;
+			continue;
+		}
+		if (diff)
+			shadow_diff_locked(t, seq, &shadows[i]);
+		xt_free(shadows[i].copy);
+		shadows[i] = shadows[--nshadows];
+	}
+	atomic_store(&cap_g.shadows, (int)nshadows);
+	pthread_mutex_unlock(&cap_g.lock);
+}
+
+/* glDeleteBuffers(n, buffers): deleting a mapped buffer unmaps it. */
+static void delete_buffers_pre(struct cap_thread *t, struct cap_call *c)
+{
+	const GLuint *names = (const GLuint *)(uintptr_t)c->a[1].u;
+	int64_t n = c->a[0].i;
+
+	if (t->ctx && names && n > 0)
+		shadow_forget(t, c->seq, t->ctx->group, names, n, true);
+}
+
+/* eglDestroyContext / glXDestroyContext: the last context of a share group
+ * takes its buffers, and their mappings, with it. */
+static void destroy_context_pre(struct cap_thread *t, struct cap_call *c)
+{
+	uint64_t group;
+
+	if (cap_ctx_last_of_group(c->a[1].u, &group))
+		shadow_forget(t, c->seq, group, NULL, 0, false);
 }
 
 /* Refreshes the shadow bytes [p, p+n) after they were written out. */
@@ -300,7 +358,8 @@ static void map_post(struct cap_thread *t, struct cap_call *c, unsigned hook)
 		break;
 	}
 	if ((access & GL_MAP_PERSISTENT_BIT) && (access & GL_MAP_WRITE_BIT) && length > 0)
-		shadow_add(ptr, (size_t)length);
+		shadow_add(ptr, (size_t)length, t->ctx->group,
+			   named ? (GLuint)a[0].u : cap_ctx_bound_buffer((GLenum)a[0].u, true));
 	/* The buffer's name only matters to the observation; the mapping
 	 * succeeded, so the target is valid and asking for its binding raises
 	 * no error. */
@@ -611,6 +670,14 @@ void cap_mem_pre(struct cap_thread *t, struct cap_call *c, unsigned hook)
 		break;
 	case CAP_HOOK_SYNC:
 		cap_mem_sync_persistent(t, c->seq);
+		break;
+	case CAP_HOOK_TF_STATE:
+		if (c->fid == CAP_F_glDeleteBuffers || c->fid == CAP_F_glDeleteBuffersARB)
+			delete_buffers_pre(t, c);
+		break;
+	case CAP_HOOK_EGL_DESTROY_CONTEXT:
+	case CAP_HOOK_GLX_DESTROY_CONTEXT:
+		destroy_context_pre(t, c);
 		break;
 	default:
 		break;

@@ -10,16 +10,33 @@
  * The TF observation gets the current context's cache and the program
  * generation that CAP_HOOK_PROGRAM calls bump (cap_context.c), so it reads
  * a program's TF layout once per link instead of at every draw.
+ *
+ * Asynchronous read-back (the default; XFBTRACE_OBSERVE=sync reads at the
+ * call as before, docs/trace-format.md "Late observations"): a TF end is
+ * observed through the context's struct obs_async (observe/obs.h), which
+ * copies the ranges on the GPU and reads them later.  The sinks write the
+ * announcement (TRACE_REC_OBS_PENDING, attached to the TF end) and the
+ * late records (TRACE_REC_OBS_LATE, attached to the call during which they
+ * were read).  The application's own synchronisation points read back what
+ * has arrived (cap_observe_sync); before a context leaves its thread
+ * everything is read, so that a queue is only ever used by the thread its
+ * context is current on; at exit() the calling thread's queue is read.
+ * What is still in flight when the process dies is named as lost by the
+ * trace reader.
  */
 #include "cap_observe.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "cap_state.h"
 #include "obs.h"
 #include "obs_gl_enums.h"
+#include "trace_enc.h"
 #include "trace_format.h"
+#include "xt_log.h"
 
 /* The core's private enum values must be the registry's. */
 #define CHECK_ENUM(n) _Static_assert(OBS_GL_##n == GL_##n, "OBS_GL_" #n);
@@ -34,6 +51,25 @@ static uint8_t *sink_reserve(void *user, size_t max_payload)
 static void sink_commit(void *user, uint64_t seq, size_t n)
 {
 	cap_rec_commit(TRACE_REC_OBSERVATION, TRACE_RECF_ATTACHED, seq, n);
+}
+
+static void sink_pending(void *user, uint64_t seq, const char *kind, uint32_t count)
+{
+	uint8_t *p = cap_rec_reserve(64 + strlen(kind)), *s = p;
+
+	if (!p)
+		return;
+	p = trace_enc_map(p, 2);
+	p = trace_enc_key(p, "kind");
+	p = trace_enc_string(p, kind, strlen(kind));
+	p = trace_enc_key(p, "records");
+	p = trace_enc_uint(p, count);
+	cap_rec_commit(TRACE_REC_OBS_PENDING, TRACE_RECF_ATTACHED, seq, (size_t)(p - s));
+}
+
+static void sink_commit_late(void *user, uint64_t at, size_t n)
+{
+	cap_rec_commit(TRACE_REC_OBS_LATE, TRACE_RECF_ATTACHED, at, n);
 }
 
 static void err_stash(void *user)
@@ -68,6 +104,19 @@ static void gl_table(struct obs_gl *gl)
 	gl->GetBufferPointerv = CAP_REAL(glGetBufferPointerv);
 	gl->MemoryBarrier = CAP_REAL(glMemoryBarrier);
 	gl->Finish = CAP_REAL(glFinish);
+	gl->GenBuffers = CAP_REAL(glGenBuffers);
+	gl->DeleteBuffers = CAP_REAL(glDeleteBuffers);
+	gl->BufferData = CAP_REAL(glBufferData);
+	gl->CopyBufferSubData = CAP_REAL(glCopyBufferSubData);
+	/* GLsync is a pointer to an incomplete struct: the core keeps it as
+	 * void *, which has the same representation. */
+	gl->FenceSync = (void *(*)(unsigned, unsigned))CAP_REAL(glFenceSync);
+	gl->ClientWaitSync = (unsigned (*)(void *, unsigned, uint64_t))CAP_REAL(glClientWaitSync);
+	gl->DeleteSync = (void (*)(void *))CAP_REAL(glDeleteSync);
+	gl->CreateBuffers = CAP_REAL(glCreateBuffers);
+	gl->NamedBufferData = CAP_REAL(glNamedBufferData);
+	gl->CopyNamedBufferSubData = CAP_REAL(glCopyNamedBufferSubData);
+	gl->GetNamedBufferSubData = CAP_REAL(glGetNamedBufferSubData);
 }
 
 /*
@@ -130,8 +179,71 @@ static bool obs_context(struct obs_ctx *c, struct obs_gl *scratch)
 		.commit = sink_commit,
 		.stash = err_stash,
 		.drain = err_drain,
+		.pending = sink_pending,
+		.commit_late = sink_commit_late,
 	};
 	return true;
+}
+
+enum cap_observe_mode cap_observe_mode(void)
+{
+	static atomic_int mode = -1;
+	int m = atomic_load_explicit(&mode, memory_order_relaxed);
+
+	if (m < 0) {
+		const char *v = getenv("XFBTRACE_OBSERVE");
+		m = !v || strcmp(v, "sync") ? (!v || strcmp(v, "async") ? CAP_OBSERVE_AUTO :
+					       CAP_OBSERVE_ASYNC) : CAP_OBSERVE_SYNC;
+		atomic_store_explicit(&mode, m, memory_order_relaxed);
+	}
+	return (enum cap_observe_mode)m;
+}
+
+/*
+ * Whether the current context reads TF buffers back asynchronously: always
+ * with XFBTRACE_OBSERVE=async, never with =sync, and by default (auto)
+ * unless the renderer runs on the CPU (llvmpipe, softpipe): there TF
+ * output is in memory when the draw returns, so the read-back at the call
+ * waits for nothing, while a copy, a fence (which wakes llvmpipe's
+ * rasterizer threads) and a later read cost more (docs/performance.md,
+ * "Asynchronous observations").
+ */
+static bool use_async(const struct cap_ctx_info *info)
+{
+	switch (cap_observe_mode()) {
+	case CAP_OBSERVE_ASYNC: return true;
+	case CAP_OBSERVE_SYNC: return false;
+	default: return !info->cpu_renderer;
+	}
+}
+
+/* At exit(): what the exiting thread's context has in flight is read back
+ * (registered at the first asynchronous observation, so it runs before
+ * the GL libraries' own exit handlers and destructors). */
+static void read_back_at_exit(void)
+{
+	uint64_t next = atomic_load(&cap_g.next_seq);
+	struct obs_async_stats st = { 0 };
+
+	if (next)
+		cap_observe_sync(next - 1, CAP_SYNC_ALL);
+	if (xt_log_level() < XT_LOG_INFO)
+		return;
+	pthread_mutex_lock(&cap_g.lock);
+	for (struct cap_ctx *x = cap_g.contexts; x; x = x->next)
+		obs_async_stats_add(x->async, &st);
+	pthread_mutex_unlock(&cap_g.lock);
+	xt_info("capture: async observations: %llu calls copied on the GPU, %llu read at the call "
+		"(the copy failed); copies read after their fence: %llu, waiting: %llu",
+		(unsigned long long)st.staged, (unsigned long long)st.at_call,
+		(unsigned long long)st.signalled, (unsigned long long)st.waited);
+}
+
+static pthread_once_t exit_once = PTHREAD_ONCE_INIT;
+
+static void register_exit(void)
+{
+	atexit(read_back_at_exit);
 }
 
 void cap_observe_tf_end(uint64_t seq, bool paused)
@@ -143,8 +255,35 @@ void cap_observe_tf_end(uint64_t seq, bool paused)
 		c.tf_cache = cap_ctx_tf_cache();
 		c.program_generation = cap_program_generation();
 		c.tf_state_generation = cap_tf_state_generation();
-		obs_tf_end(&c, seq, paused);
+		struct cap_ctx_info info;
+		struct obs_async *q = cap_current_ctx(&info) && use_async(&info) &&
+				      obs_async_usable(&c) ? cap_ctx_async() : NULL;
+		if (q) {
+			pthread_once(&exit_once, register_exit);
+			obs_tf_end_async(&c, q, seq, paused);
+		} else {
+			obs_tf_end(&c, seq, paused);
+		}
 	}
+}
+
+void cap_observe_sync(uint64_t seq, enum cap_sync when)
+{
+	static const enum obs_async_when map[] = {
+		[CAP_SYNC_POLL] = OBS_ASYNC_WAITED,
+		[CAP_SYNC_FRAME] = OBS_ASYNC_FRAME,
+		[CAP_SYNC_ALL] = OBS_ASYNC_ALL,
+	};
+	struct obs_async *q = cap_ctx_async_if_any();
+	struct obs_ctx c;
+	struct obs_gl gl;
+
+	if (!q)
+		return;
+	if (!obs_async_pending(q))
+		obs_async_poll(NULL, q, seq, map[when]);  /* no GL call: counts a frame */
+	else if (obs_context(&c, &gl))
+		obs_async_poll(&c, q, seq, map[when]);
 }
 
 void cap_observe_query(uint64_t seq, const char *func, GLuint id, GLenum pname,
@@ -153,8 +292,17 @@ void cap_observe_query(uint64_t seq, const char *func, GLuint id, GLenum pname,
 	struct obs_ctx c;
 	struct obs_gl gl;
 
-	if (obs_context(&c, &gl))
+	if (!obs_context(&c, &gl))
+		return;
+	struct cap_ctx_info info;
+	struct obs_async *q = !params && cap_current_ctx(&info) && use_async(&info) &&
+			      obs_async_usable(&c) ? cap_ctx_async() : NULL;
+	if (q) {
+		pthread_once(&exit_once, register_exit);
+		obs_query_async(&c, q, seq, func, id, pname, params, elem_bytes);
+	} else {
 		obs_query(&c, seq, func, id, pname, params, elem_bytes);
+	}
 }
 
 void cap_observe_buffer_read(uint64_t seq, GLuint buffer, int64_t offset, int64_t size,

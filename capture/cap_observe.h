@@ -56,6 +56,20 @@ void cap_observe_buffer_read(uint64_t seq, GLuint buffer, int64_t offset,
 void cap_observe_map(uint64_t seq, GLuint buffer, int64_t offset,
 		     int64_t length, GLbitfield access, const void *ptr);
 
+enum cap_sync {
+	CAP_SYNC_POLL,   /* the application synchronises with part of the GPU's
+			  * work (a map, glGetBufferSubData, glClientWaitSync):
+			  * read back what has arrived */
+	CAP_SYNC_FRAME,  /* a frame ended (swap): also what is two frames old */
+	CAP_SYNC_ALL,    /* everything, now (glFinish; the context is about to
+			  * leave the thread or be destroyed; exit) */
+};
+/* Reads back, during call `seq`, asynchronous observations of the calling
+ * thread's current context that are in flight, as `when` says.  Called
+ * after the call's own records; CAP_SYNC_ALL also before a call that
+ * changes or destroys the current context (the context is still current). */
+void cap_observe_sync(uint64_t seq, enum cap_sync when);
+
 /* ---- services (implemented by the capture) ----------------------------- */
 
 /*
@@ -69,12 +83,22 @@ void cap_rec_commit(uint16_t type, uint16_t flags, uint64_t seq, size_t n);
 
 /* Whether observations are enabled (XFBTRACE_OBSERVE). */
 bool cap_observe_enabled(void);
+/* How TF buffers are read back (XFBTRACE_OBSERVE "sync", "async", else
+ * auto: async unless the renderer runs on the CPU); cap_observe.c. */
+enum cap_observe_mode {
+	CAP_OBSERVE_AUTO,
+	CAP_OBSERVE_ASYNC,
+	CAP_OBSERVE_SYNC,
+};
+enum cap_observe_mode cap_observe_mode(void);
 
 struct cap_ctx_info {
 	bool gles;       /* OpenGL ES, else desktop GL */
 	bool core;       /* desktop core profile */
 	int major;       /* context version (actual once made current) */
 	int minor;
+	bool cpu_renderer; /* GL_RENDERER names a renderer that runs on the
+			    * CPU (llvmpipe, softpipe, swrast) */
 };
 
 /* The calling thread's current context; false if none is known. */
@@ -84,6 +108,13 @@ struct obs_tf_cache;
 /* The current context's TF observation cache (observe/obs.h), created at
  * the first call; NULL when no context is current or out of memory. */
 struct obs_tf_cache *cap_ctx_tf_cache(void);
+struct obs_async;
+/* The current context's asynchronous read-back queue (observe/obs.h),
+ * created at the first call; NULL when no context is current or out of
+ * memory. */
+struct obs_async *cap_ctx_async(void);
+/* The same, or NULL when the context has none yet (nothing in flight). */
+struct obs_async *cap_ctx_async_if_any(void);
 /* Changes after every call that may give a program a new TF layout
  * (CAP_HOOK_PROGRAM), in any thread. */
 uint64_t cap_program_generation(void);

@@ -40,11 +40,13 @@ enum how {
 	HOW_UNSIZED,
 	HOW_STRING,
 	HOW_STRARRAY,
+	HOW_PTRARRAY,
 };
 
 struct plan {
 	uint8_t how;
-	size_t n;          /* bytes of MEMORY / STRING, bound for STRARRAY */
+	bool offsets;      /* PTRARRAY: the pointers are element buffer offsets */
+	size_t n;          /* bytes of MEMORY / STRING, bound for STRARRAY / PTRARRAY */
 	const char *why;   /* UNSIZED */
 };
 
@@ -194,6 +196,46 @@ static size_t strarray_bound(int64_t count)
 	return TRACE_ENC_MAX_SCALAR + (size_t)count * TRACE_ENC_MAX_BYTES_PREFIX;
 }
 
+/*
+ * glMultiDrawElements* indices (CAP_LEN_PTRARRAY): an ARRAY of one item per
+ * draw, each an OFFSET into the bound element buffer, or the MEMORY of its
+ * count[i] indices, or NULL.  `pl->offsets` says which; `pl->n` is the
+ * encoding's bound.
+ */
+static void plan_ptrarray(struct cap_ctx *x, const struct cap_pdesc *d, const union cap_arg *a,
+			  const void *ptr, struct plan *pl)
+{
+	const void *const *ptrs = ptr;
+	const GLsizei *counts = ptr_of(&a[d->p[0]]);
+	unsigned ib = cap_index_bytes((uint32_t)a[d->p[1]].u);
+	int64_t n = a[d->p[2]].i;
+
+	pl->how = HOW_PTRARRAY;
+	pl->n = 0;
+	pl->offsets = x && d->binding && cap_ctx_binding(x, d->binding);
+	if (!ptr) {
+		pl->how = HOW_NULL;
+		return;
+	}
+	pl->n = strarray_bound(n);
+	if (pl->n == SIZE_MAX || !counts || (!ib && !pl->offsets)) {
+		pl->how = HOW_UNSIZED;
+		pl->why = pl->n == SIZE_MAX ? "draw count out of range" :
+			  !counts ? "no count array" : "unknown index type";
+		return;
+	}
+	pl->n += (size_t)n * TRACE_ENC_MAX_MEMORY_PREFIX;
+	for (int64_t k = 0; k < n && !pl->offsets; k++) {
+		if (ptrs[k] && counts[k] > 0)
+			pl->n += (size_t)counts[k] * ib;
+		if (pl->n > CAP_MAX_MEMORY) {
+			pl->how = HOW_UNSIZED;
+			pl->why = "size above the 1 GiB recording limit";
+			return;
+		}
+	}
+}
+
 /* Pass 1: how each IN/OUT argument is encoded and its size bound. */
 static size_t plan_args(struct cap_call *c, const struct cap_fdesc *fd,
 			const struct cap_pdesc *pd, struct plan *pl)
@@ -208,6 +250,11 @@ static size_t plan_args(struct cap_call *c, const struct cap_fdesc *fd,
 		pl[i].how = HOW_SCALAR;
 		if (d->kind != CAP_K_IN && d->kind != CAP_K_OUT)
 			continue;
+		if (d->len == CAP_LEN_PTRARRAY) {
+			plan_ptrarray(x, d, c->a, ptr, &pl[i]);
+			total += pl[i].how == HOW_UNSIZED ? strlen(pl[i].why) : pl[i].n;
+			continue;
+		}
 		if (d->binding && x && cap_ctx_binding(x, d->binding)) {
 			pl[i].how = HOW_OFFSET;
 			c->offsets |= 1u << i;
@@ -337,6 +384,23 @@ static uint8_t *enc_planned(uint8_t *p, const struct cap_pdesc *d,
 			else
 				p = trace_enc_string(p, strs[k], lens && lens[k] >= 0 ?
 						     (size_t)lens[k] : strlen(strs[k]));
+		}
+		return p;
+	}
+	case HOW_PTRARRAY: {
+		const void *const *ptrs = ptr;
+		const GLsizei *counts = ptr_of(&args[d->p[0]]);
+		unsigned ib = cap_index_bytes((uint32_t)args[d->p[1]].u);
+		int64_t count = args[d->p[2]].i;
+		p = trace_enc_array(p, (uint64_t)count);
+		for (int64_t k = 0; k < count; k++) {
+			if (pl->offsets)
+				p = trace_enc_offset(p, (uintptr_t)ptrs[k]);
+			else if (!ptrs[k])
+				p = trace_enc_null(p);
+			else
+				p = trace_enc_memory(p, ptrs[k], ptrs[k],
+						     counts[k] > 0 ? (size_t)counts[k] * ib : 0);
 		}
 		return p;
 	}
@@ -515,8 +579,10 @@ void cap_call_enter(struct cap_call *c, unsigned fid, const union cap_arg *a)
 	c->rec = true;
 	if (__builtin_expect(t->announce, 0))
 		announce_thread(t, c->seq);
-	if (fd->hook)
+	if (fd->hook) {
+		cap_ctx_pre(t, c, fd->hook);
 		cap_mem_pre(t, c, fd->hook);
+	}
 	record_call(t, c, fd);
 }
 

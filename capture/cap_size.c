@@ -15,8 +15,10 @@
 #include <string.h>
 
 #include "cap_observe.h"
+#include "cap_size_int.h"
 #include "cap_state.h"
 #include "glapi.h"
+#include "glapi_types.h"
 
 unsigned cap_index_bytes(uint32_t type)
 {
@@ -234,6 +236,256 @@ static size_t tex_image_bytes(struct cap_ctx *x, const union cap_arg *a,
 			   w, h, depth, 3, why);
 }
 
+/* glClearBuffer{f,i,ui}v, glClearNamedFramebuffer*v (GL 4.6 17.4.3.1):
+ * four values for GL_COLOR, one for GL_DEPTH and GL_STENCIL. */
+static size_t clear_buffer_count(uint32_t buffer, const char **why)
+{
+	switch (buffer) {
+	case GL_COLOR: return 4;
+	case GL_DEPTH: case GL_STENCIL: return 1;
+	default:
+		*why = "COMPSIZE(buffer): unknown buffer";
+		return SIZE_MAX;
+	}
+}
+
+/* Components of the uniform at `location` of `program` (GL 4.6 7.10,
+ * glGetUniform*v writes the whole value: 16 for a mat4): the active uniform
+ * whose location range holds it, found through glGetActiveUniform and
+ * glGetUniformLocation.  Assumption: the elements of an array uniform have
+ * consecutive locations from that of element 0 (guaranteed for explicit
+ * locations, GL 4.6 7.3.1; what Mesa assigns otherwise).  Samplers, images
+ * and atomic counters hold one integer. */
+static size_t uniform_components(struct cap_ctx *x, uint32_t program, int64_t location,
+				 const char **why)
+{
+	cap_pfn_glGetProgramiv getp = CAP_REAL(glGetProgramiv);
+	cap_pfn_glGetActiveUniform active = CAP_REAL(glGetActiveUniform);
+	cap_pfn_glGetUniformLocation loc = CAP_REAL(glGetUniformLocation);
+	GLint n = 0;
+	size_t result = SIZE_MAX;
+
+	*why = "COMPSIZE(program,location): no active uniform at that location";
+	if (!x || !getp || !active || !loc) {
+		*why = "COMPSIZE(program,location): no current context";
+		return SIZE_MAX;
+	}
+	if (location < 0)
+		return 0;
+	cap_glerror_stash_ctx(x);
+	getp(program, GL_ACTIVE_UNIFORMS, &n);
+	for (GLint i = 0; i < n && result == SIZE_MAX; i++) {
+		char name[256];
+		GLint size = 0, base;
+		GLenum type = 0;
+		GLsizei len = 0;
+		active(program, (GLuint)i, sizeof name, &len, &size, &type, name);
+		if (len <= 0 || len >= (GLsizei)sizeof name - 1)
+			continue;
+		base = loc(program, name);
+		if (base < 0 || location < base || location >= (int64_t)base + (size > 0 ? size : 1))
+			continue;
+		const struct glapi_type *t = glapi_type_by_value(type);
+		result = t ? t->components : 1;
+	}
+	cap_glerror_drain_ctx(x, "uniform type query");
+	return result;
+}
+
+/* glGetActiveUniformBlockiv: one index per active uniform of the block for
+ * GL_UNIFORM_BLOCK_ACTIVE_UNIFORM_INDICES, else one value (GL 4.6 7.6.2). */
+static size_t uniform_block_count(struct cap_ctx *x, uint32_t program, uint32_t block,
+				  uint32_t pname, const char **why)
+{
+	cap_pfn_glGetActiveUniformBlockiv get = CAP_REAL(glGetActiveUniformBlockiv);
+	GLint n = 0;
+
+	if (pname != GL_UNIFORM_BLOCK_ACTIVE_UNIFORM_INDICES)
+		return 1;
+	if (!x || !get) {
+		*why = "COMPSIZE(program,uniformBlockIndex,pname): no current context";
+		return SIZE_MAX;
+	}
+	cap_glerror_stash_ctx(x);
+	get(program, block, GL_UNIFORM_BLOCK_ACTIVE_UNIFORMS, &n);
+	cap_glerror_drain_ctx(x, "uniform block query");
+	return n > 0 ? (size_t)n : 0;
+}
+
+/* GL_TEXTURE_COMPRESSED_IMAGE_SIZE of the bound texture's level (GL 4.6
+ * 8.11.4). */
+static size_t compressed_image_bytes(struct cap_ctx *x, uint32_t target, int64_t level,
+				     const char **why)
+{
+	cap_pfn_glGetTexLevelParameteriv getl = CAP_REAL(glGetTexLevelParameteriv);
+	GLint n = 0;
+
+	if (!x || !getl) {
+		*why = "COMPSIZE(target,level): no current context";
+		return SIZE_MAX;
+	}
+	cap_glerror_stash_ctx(x);
+	getl(target, (GLint)level, GL_TEXTURE_COMPRESSED_IMAGE_SIZE, &n);
+	cap_glerror_drain_ctx(x, "compressed image size query");
+	return n > 0 ? (size_t)n : 0;
+}
+
+/* Values per control point of an evaluator map (GL 4.6 compatibility
+ * 12.1, table 12.1), 0 if not a map target. */
+static unsigned map_components(uint32_t target)
+{
+	switch (target) {
+	case GL_MAP1_INDEX: case GL_MAP2_INDEX:
+	case GL_MAP1_TEXTURE_COORD_1: case GL_MAP2_TEXTURE_COORD_1:
+		return 1;
+	case GL_MAP1_TEXTURE_COORD_2: case GL_MAP2_TEXTURE_COORD_2:
+		return 2;
+	case GL_MAP1_VERTEX_3: case GL_MAP2_VERTEX_3: case GL_MAP1_NORMAL: case GL_MAP2_NORMAL:
+	case GL_MAP1_TEXTURE_COORD_3: case GL_MAP2_TEXTURE_COORD_3:
+		return 3;
+	case GL_MAP1_VERTEX_4: case GL_MAP2_VERTEX_4: case GL_MAP1_COLOR_4: case GL_MAP2_COLOR_4:
+	case GL_MAP1_TEXTURE_COORD_4: case GL_MAP2_TEXTURE_COORD_4:
+		return 4;
+	default:
+		return 0;
+	}
+}
+
+static bool map2_target(uint32_t target)
+{
+	return target >= GL_MAP2_COLOR_4 && target <= GL_MAP2_VERTEX_4;
+}
+
+/* Elements glMap1* / glMap2* read: the last control point's offset plus
+ * its `k` components (the target's, or APPLE's `size`); strides and orders
+ * the GL rejects read nothing. */
+static size_t map_points_k(int64_t k, int64_t ustride, int64_t uorder, int64_t vstride,
+			   int64_t vorder)
+{
+	if (k < 1 || uorder < 1 || vorder < 1 || ustride < k || vstride < k)
+		return 0;
+	return (size_t)((uorder - 1) * ustride + (vorder - 1) * vstride + k);
+}
+
+static size_t map_points(uint32_t target, int64_t ustride, int64_t uorder,
+			 int64_t vstride, int64_t vorder, const char **why)
+{
+	unsigned k = map_components(target);
+
+	if (!k) {
+		*why = "COMPSIZE(target,...): unknown map target";
+		return SIZE_MAX;
+	}
+	return map_points_k(k, ustride, uorder, vstride, vorder);
+}
+
+/* glGetMap*v (GL 4.6 compatibility 12.1): GL_ORDER 1 or 2 values,
+ * GL_DOMAIN 2 or 4, GL_COEFF every control point. */
+static size_t get_map_count(struct cap_ctx *x, uint32_t target, uint32_t query, const char **why)
+{
+	cap_pfn_glGetMapiv get = CAP_REAL(glGetMapiv);
+	const bool two = map2_target(target);
+	GLint order[2] = { 0, 0 };
+
+	switch (query) {
+	case GL_ORDER: return two ? 2 : 1;
+	case GL_DOMAIN: return two ? 4 : 2;
+	case GL_COEFF: break;
+	default:
+		*why = "COMPSIZE(target,query): unknown query";
+		return SIZE_MAX;
+	}
+	if (!x || !get || !map_components(target)) {
+		*why = "COMPSIZE(target,query): map order unknown";
+		return SIZE_MAX;
+	}
+	cap_glerror_stash_ctx(x);
+	get(target, GL_ORDER, order);
+	cap_glerror_drain_ctx(x, "map order query");
+	if (order[0] < 0 || order[1] < 0)
+		return 0;
+	return (size_t)order[0] * (size_t)(two ? order[1] : 1) * map_components(target);
+}
+
+/* glGetPixelMap*v: GL_PIXEL_MAP_*_SIZE; each map's size pname is the map's
+ * value + 0x40 (GL_PIXEL_MAP_I_TO_I 0x0C70, its size 0x0CB0). */
+static size_t pixel_map_count(struct cap_ctx *x, uint32_t map, const char **why)
+{
+	cap_pfn_glGetIntegerv get = CAP_REAL(glGetIntegerv);
+	GLint n = 0;
+
+	if (map < GL_PIXEL_MAP_I_TO_I || map > GL_PIXEL_MAP_A_TO_A) {
+		*why = "COMPSIZE(map): unknown pixel map";
+		return SIZE_MAX;
+	}
+	if (!x || !get) {
+		*why = "COMPSIZE(map): no current context";
+		return SIZE_MAX;
+	}
+	cap_glerror_stash_ctx(x);
+	get(map + (GL_PIXEL_MAP_I_TO_I_SIZE - GL_PIXEL_MAP_I_TO_I), &n);
+	cap_glerror_drain_ctx(x, "pixel map size query");
+	return n > 0 ? (size_t)n : 0;
+}
+
+/* Imaging subset read-backs (GL 4.6 compatibility 8.4.3): the width (and
+ * height) of the table, filter or histogram of `target`; a minmax is two
+ * values.  `column`: the separable filter's column (its height). */
+static size_t imaging_bytes(struct cap_ctx *x, uint32_t target, uint32_t format, uint32_t type,
+			    bool column, const char **why)
+{
+	GLint w = 0, h = 1;
+
+	if (!x) {
+		*why = "COMPSIZE(target,format,type): no current context";
+		return SIZE_MAX;
+	}
+	cap_glerror_stash_ctx(x);
+	switch (target) {
+	case GL_COLOR_TABLE: case GL_POST_CONVOLUTION_COLOR_TABLE:
+	case GL_POST_COLOR_MATRIX_COLOR_TABLE: {
+		cap_pfn_glGetColorTableParameteriv get = CAP_REAL(glGetColorTableParameteriv);
+		if (get)
+			get(target, GL_COLOR_TABLE_WIDTH, &w);
+		break;
+	}
+	case GL_CONVOLUTION_1D: case GL_CONVOLUTION_2D: case GL_SEPARABLE_2D: {
+		cap_pfn_glGetConvolutionParameteriv get = CAP_REAL(glGetConvolutionParameteriv);
+		if (get) {
+			get(target, GL_CONVOLUTION_WIDTH, &w);
+			if (target != GL_CONVOLUTION_1D)
+				get(target, GL_CONVOLUTION_HEIGHT, &h);
+		}
+		if (target == GL_SEPARABLE_2D) {
+			if (column)
+				w = h;
+			h = 1;
+		}
+		break;
+	}
+	case GL_HISTOGRAM: {
+		cap_pfn_glGetHistogramParameteriv get = CAP_REAL(glGetHistogramParameteriv);
+		if (get)
+			get(target, GL_HISTOGRAM_WIDTH, &w);
+		break;
+	}
+	case GL_MINMAX:
+		w = 2;
+		break;
+	default:
+		cap_glerror_drain_ctx(x, "imaging size query");
+		*why = "COMPSIZE(target,format,type): unknown target";
+		return SIZE_MAX;
+	}
+	cap_glerror_drain_ctx(x, "imaging size query");
+	return image_bytes(x, true, format, type, w, h, 1, h > 1 ? 2 : 1, why);
+}
+
+static size_t times(size_t count, unsigned elem_bytes)
+{
+	return count == SIZE_MAX ? SIZE_MAX : count * elem_bytes;
+}
+
 size_t cap_size(struct cap_ctx *x, const struct cap_pdesc *d,
 		const union cap_arg *a, bool output, const char **why)
 {
@@ -295,6 +547,81 @@ size_t cap_size(struct cap_ctx *x, const struct cap_pdesc *d,
 			return 0;
 		return (size_t)((uint64_t)(n - 1) * (uint64_t)(stride > 0 ? stride : (int64_t)cmd) + cmd);
 	}
+	case CAP_SIZE_CLEAR_BUFFER:
+		return times(clear_buffer_count((uint32_t)a[d->p[0]].u, why), d->elem_bytes);
+	case CAP_SIZE_UNIFORM:
+		return times(uniform_components(x, (uint32_t)a[d->p[0]].u, a[d->p[1]].i, why),
+			     d->elem_bytes);
+	case CAP_SIZE_UNIFORM_BLOCK:
+		return times(uniform_block_count(x, (uint32_t)a[d->p[0]].u, (uint32_t)a[d->p[1]].u,
+						 (uint32_t)a[d->p[2]].u, why), d->elem_bytes);
+	case CAP_SIZE_COMPRESSED_TEX_IMAGE:
+		return compressed_image_bytes(x, (uint32_t)a[d->p[0]].u, a[d->p[1]].i, why);
+	case CAP_SIZE_MAP1:
+		/* one row of control points: a vorder of 1 makes vstride unused */
+		return times(map_points((uint32_t)a[d->p[0]].u, a[d->p[1]].i, a[d->p[2]].i,
+					INT32_MAX, 1, why), d->elem_bytes);
+	case CAP_SIZE_MAP2:
+		return times(map_points((uint32_t)a[d->p[0]].u, a[d->p[1]].i, a[d->p[2]].i,
+					a[d->p[3]].i, a[d->p[4]].i, why), d->elem_bytes);
+	case CAP_SIZE_GET_MAP:
+		return times(get_map_count(x, (uint32_t)a[d->p[0]].u, (uint32_t)a[d->p[1]].u, why),
+			     d->elem_bytes);
+	case CAP_SIZE_PIXEL_MAP:
+		return times(pixel_map_count(x, (uint32_t)a[d->p[0]].u, why), d->elem_bytes);
+	case CAP_SIZE_STIPPLE:
+		/* 32 x 32 bits, as glDrawPixels / glReadPixels of GL_COLOR_INDEX
+		 * GL_BITMAP would unpack / pack them (GL 4.6 compatibility 14.6.2) */
+		return image_bytes(x, output, GL_COLOR_INDEX, GL_BITMAP, 32, 32, 1, 2, why);
+	case CAP_SIZE_IMAGING:
+	case CAP_SIZE_IMAGING_COLUMN:
+		return imaging_bytes(x, (uint32_t)a[d->p[0]].u, (uint32_t)a[d->p[1]].u,
+				     (uint32_t)a[d->p[2]].u, d->helper == CAP_SIZE_IMAGING_COLUMN, why);
+	case CAP_SIZE_MAP1_SIZE:
+		return times(map_points_k(a[d->p[0]].i, a[d->p[1]].i, a[d->p[2]].i, INT32_MAX, 1),
+			     d->elem_bytes);
+	case CAP_SIZE_MAP2_SIZE:
+		return times(map_points_k(a[d->p[0]].i, a[d->p[1]].i, a[d->p[2]].i, a[d->p[3]].i,
+					  a[d->p[4]].i), d->elem_bytes);
+	case CAP_SIZE_STRIDE_ARRAY:
+		n = count_of(d, a);
+		if (n <= 0)
+			return 0;
+		if (a[d->p[1]].i < 0) {
+			*why = "COMPSIZE(count,stride): negative stride";
+			return SIZE_MAX;
+		}
+		return (size_t)((uint64_t)(n - 1) * (uint64_t)a[d->p[1]].i) + d->elem_bytes;
+	case CAP_SIZE_FOG_FUNC:
+		return times(cap_size_fog_func(x, why), d->elem_bytes);
+	case CAP_SIZE_PATH_NAMES:
+		return cap_size_path_names(a[d->p[0]].i, (uint32_t)a[d->p[1]].u,
+					   (const void *)(uintptr_t)a[d->p[2]].u, why);
+	case CAP_SIZE_PATH_TRANSFORMS: {
+		size_t k = cap_size_path_transform((uint32_t)a[d->p[1]].u, why);
+		n = count_of(d, a);
+		return k == SIZE_MAX ? k : n > 0 ? (size_t)n * k * d->elem_bytes : 0;
+	}
+	case CAP_SIZE_PATH_TRANSFORM:
+		return times(cap_size_path_transform((uint32_t)a[d->p[0]].u, why), d->elem_bytes);
+	case CAP_SIZE_PATH_COMMANDS:
+	case CAP_SIZE_PATH_COORDS:
+	case CAP_SIZE_PATH_DASHES:
+		return times(cap_size_path_param(x, (uint32_t)a[d->p[0]].u,
+						 d->helper == CAP_SIZE_PATH_COMMANDS ? GL_PATH_COMMAND_COUNT_NV :
+						 d->helper == CAP_SIZE_PATH_COORDS ? GL_PATH_COORD_COUNT_NV :
+						 GL_PATH_DASH_ARRAY_COUNT_NV, why), d->elem_bytes);
+	case CAP_SIZE_COMPRESSED_TEXTURE_EXT:
+	case CAP_SIZE_COMPRESSED_MULTITEX_EXT:
+		return cap_size_compressed_ext(x, d->helper == CAP_SIZE_COMPRESSED_MULTITEX_EXT,
+					       (uint32_t)a[d->p[0]].u, (uint32_t)a[d->p[1]].u,
+					       a[d->p[2]].i, why);
+	case CAP_SIZE_NAMED_PROGRAM_STRING:
+		return cap_size_program_string(x, false, (uint32_t)a[d->p[0]].u, (uint32_t)a[d->p[1]].u,
+					       (uint32_t)a[d->p[2]].u, why);
+	case CAP_SIZE_PROGRAM_STRING_NV:
+		return cap_size_program_string(x, true, (uint32_t)a[d->p[0]].u, 0,
+					       (uint32_t)a[d->p[1]].u, why);
 	default:
 		*why = "no size helper";
 		return SIZE_MAX;

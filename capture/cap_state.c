@@ -2,9 +2,16 @@
  * cap_state.c - the capture's life cycle: lazy start at the first API call,
  * per-thread streams, fork, and stopping on internal failure.
  *
- * Start: the first wrapper call of the process opens the output
- * (XFBTRACE_OUTPUT, else <program>.xfbt in the cwd, else <program>.<N>.xfbt
- * when that exists) with O_EXCL and writes the PROPERTY records.  Nothing
+ * Start: the first wrapper call of the process opens the output with
+ * O_EXCL and writes the PROPERTY records.  Names (docs/guide.md): the
+ * process `xfbtrace capture` started (XFBTRACE_ROOT_PID; any process when
+ * that is unset) writes XFBTRACE_OUTPUT; every other process, forked or
+ * started by exec, writes <stem>.<pid>.xfbt; a name already taken (an exec
+ * in the same process after its first image traced) moves on to
+ * <stem>.<pid>.xfbt, then <stem>.<pid>.<N>.xfbt.  Without XFBTRACE_OUTPUT:
+ * <program>.xfbt in the cwd, else <program>.<N>.xfbt.  Each process reports
+ * its trace, and a capture that stopped, to `xfbtrace capture`
+ * (cap_process.c).  Nothing
  * is needed at exit: every committed record is already in the spool file
  * (trace_spool.h), which `xfbtrace capture` compacts afterwards.
  *
@@ -29,6 +36,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cap_observe.h"
 #include "cap_state.h"
 #include "trace_enc.h"
 #include "xt_fault.h"
@@ -60,6 +68,7 @@ void cap_stop(const char *fmt, ...)
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	fprintf(stderr, "xfbtrace: capture stopped: %s\n", msg);
+	cap_process_report("lost", cap_g.path, msg);
 }
 
 static void program_name(char *out, size_t cap)
@@ -84,7 +93,10 @@ static void choose_stem(void)
 	char prog[256];
 	size_t n;
 
+	const char *root = getenv("XFBTRACE_ROOT_PID");
+
 	cap_g.observe = !(obs && strcmp(obs, "0") == 0);
+	cap_g.root_pid = root ? strtol(root, NULL, 10) : 0;
 	if (env && *env) {
 		cap_g.explicit_output = true;
 		snprintf(cap_g.stem, sizeof(cap_g.stem), "%s", env);
@@ -97,29 +109,45 @@ static void choose_stem(void)
 		cap_g.stem[n - 5] = '\0';
 }
 
-/* Opens the spool: the explicit path as given, else the first free name. */
+/* Tries `path` (O_EXCL); remembers it for reports. */
+static enum xt_rc try_open(const char *path, struct xt_err *err)
+{
+	snprintf(cap_g.path, sizeof(cap_g.path), "%s", path);
+	xt_err_clear(err);
+	return trace_spool_open(&cap_g.spool, path, 0, err);
+}
+
+/* Opens the spool under the first free name of those the file comment
+ * lists for this process. */
 static bool open_output(unsigned child_pid)
 {
+	const char *env = getenv("XFBTRACE_OUTPUT");
+	const long pid = (long)getpid();
 	struct xt_err err;
-	char path[sizeof(cap_g.stem) + 32];
-	enum xt_rc rc;
+	char path[sizeof(cap_g.stem) + 48];
+	enum xt_rc rc = XT_ERR_IO;
 
-	xt_err_clear(&err);
-	if (child_pid) {
-		snprintf(path, sizeof(path), "%s.%u.xfbt", cap_g.stem, child_pid);
-		rc = trace_spool_open(&cap_g.spool, path, 0, &err);
-	} else if (cap_g.explicit_output) {
-		const char *env = getenv("XFBTRACE_OUTPUT");
-		snprintf(path, sizeof(path), "%s", env ? env : cap_g.stem);
-		rc = trace_spool_open(&cap_g.spool, path, 0, &err);
+	if (child_pid || cap_g.explicit_output) {
+		const bool own = !child_pid && cap_g.explicit_output &&
+				 (!cap_g.root_pid || cap_g.root_pid == pid);
+		for (unsigned i = own ? 0 : 1; i < 100; i++) {
+			if (i == 0)
+				snprintf(path, sizeof(path), "%s", env ? env : cap_g.stem);
+			else if (i == 1)
+				snprintf(path, sizeof(path), "%s.%ld.xfbt", cap_g.stem, pid);
+			else
+				snprintf(path, sizeof(path), "%s.%ld.%u.xfbt", cap_g.stem, pid, i - 1);
+			rc = try_open(path, &err);
+			if (rc == XT_OK || access(path, F_OK) != 0)
+				break;
+		}
 	} else {
-		rc = XT_ERR_IO;
 		for (unsigned i = 0; i < 10000; i++) {
 			if (i == 0)
 				snprintf(path, sizeof(path), "%s.xfbt", cap_g.stem);
 			else
 				snprintf(path, sizeof(path), "%s.%u.xfbt", cap_g.stem, i);
-			rc = trace_spool_open(&cap_g.spool, path, 0, &err);
+			rc = try_open(path, &err);
 			if (rc == XT_OK || access(path, F_OK) != 0)
 				break;
 		}
@@ -128,6 +156,7 @@ static bool open_output(unsigned child_pid)
 		cap_stop("cannot create %s: %s", path, xt_err_msg(&err));
 		return false;
 	}
+	cap_process_report("trace", path, NULL);
 	return true;
 }
 
@@ -228,6 +257,11 @@ static void start_properties(struct cap_thread *t)
 	cap_property(t, seq, "capture.time", buf, (size_t)n);
 	cap_property(t, seq, "xfbtrace.revision", XT_REVISION, strlen(XT_REVISION));
 	cap_property(t, seq, "capture.observe", cap_g.observe ? "1" : "0", 1);
+	if (cap_g.observe) {
+		static const char *const modes[] = { "auto", "async", "sync" };
+		const char *m = modes[cap_observe_mode()];
+		cap_property(t, seq, "capture.observe_mode", m, strlen(m));
+	}
 }
 
 bool cap_thread_begin(struct cap_thread *t)

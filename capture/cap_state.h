@@ -40,6 +40,10 @@ struct cap_global {
 	bool observe;                  /* XFBTRACE_OBSERVE != 0 */
 	bool explicit_output;          /* XFBTRACE_OUTPUT was given */
 	char stem[4096];               /* output path without ".xfbt" */
+	char path[4096 + 64];          /* this process's trace (or the one it
+				        * could not create), for reports */
+	long root_pid;                 /* XFBTRACE_ROOT_PID: the process that
+				        * writes XFBTRACE_OUTPUT itself; 0: any */
 	struct cap_ctx *contexts;      /* list, under `lock` */
 	atomic_int shadows;            /* number of persistent-map shadows */
 	atomic_uint_fast64_t program_gen; /* bumped after every CAP_HOOK_PROGRAM
@@ -66,10 +70,15 @@ extern __thread struct cap_thread cap_tls __attribute__((tls_model("initial-exec
 struct cap_ctx {
 	uint64_t handle;               /* EGLContext / GLXContext */
 	uint64_t display;
+	uint64_t group;                /* share group: the handle of its first
+				        * context (objects such as buffers are
+				        * the group's) */
+	bool destroyed;                /* eglDestroyContext / glXDestroyContext */
 	bool gles;                     /* GLES (else desktop GL) */
 	bool core;                     /* desktop core profile */
 	int major, minor;              /* requested, then actual at first current */
 	bool props_done;               /* gl.* properties written */
+	bool cpu_renderer;             /* GL_RENDERER is a CPU rasterizer */
 	uint32_t errq[8];              /* GL errors stashed for the app, FIFO */
 	unsigned nerr;
 	uint8_t binding_ext;           /* bit b: an extension gives binding b
@@ -78,8 +87,17 @@ struct cap_ctx {
 	uint32_t client_legacy;        /* legacy arrays given client pointers */
 	struct obs_tf_cache *tf_cache; /* observations' memory (observe/obs.h),
 				        * NULL until the first TF observation */
+	struct obs_async *async;       /* asynchronous read-backs (observe/obs.h),
+					* NULL until the first; used only by the
+					* thread the context is current on */
+	unsigned async_gen;            /* cap_g.gen `async` was made under: a
+					* forked child drops the parent's */
 	struct cap_ctx *next;
 };
+
+/* cap_process.c: one line to `xfbtrace capture` (XFBTRACE_MANIFEST):
+ * what = "trace" (created `path`) or "lost" (stopped: `reason`). */
+void cap_process_report(const char *what, const char *path, const char *reason);
 
 /* cap_state.c */
 /* Starts capture or a thread's stream; false when not recording. */
@@ -104,12 +122,18 @@ void cap_property(struct cap_thread *t, uint64_t seq, const char *key,
  * observations cached of programs / TF state may be stale. */
 void cap_ctx_tf_changed(unsigned hook);
 void cap_ctx_post(struct cap_thread *t, struct cap_call *c, unsigned hook);
+/* Before a call with a hook, ahead of its CALL record: asynchronous
+ * observations of a context about to leave the thread are read back. */
+void cap_ctx_pre(struct cap_thread *t, struct cap_call *c, unsigned hook);
 /* The binding's buffer name; 0 when nothing is bound or it cannot be queried. */
 uint32_t cap_ctx_binding(struct cap_ctx *x, unsigned binding);
 /* The buffer bound to `target` (a GL_*_BUFFER), 0 if none or unknown.
  * `accepted`: a call with `target` just succeeded (then no GL error
  * bracket is needed around the query). */
 GLuint cap_ctx_bound_buffer(GLenum target, bool accepted);
+/* Whether context `handle` is the last one not destroyed of its share
+ * group; *group says which group. */
+bool cap_ctx_last_of_group(uint64_t handle, uint64_t *group);
 void cap_glerror_stash_ctx(struct cap_ctx *x);
 void cap_glerror_drain_ctx(struct cap_ctx *x, const char *what);
 

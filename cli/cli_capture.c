@@ -4,10 +4,17 @@
  *
  * The library (libxfbtrace-capture.so) is preloaded into the program and
  * writes a spool-form trace while it runs; that file survives any death of
- * the program.  When the program has ended, however it ended, this command
- * compacts the spool (and those of forked children, named <stem>.<pid>.xfbt)
- * into the final zstd form.  Exit status: the program's, or 128+signal when
- * it was killed, as shells report it; 2 when the capture itself failed.
+ * the program.  Every process the program starts is captured too (the
+ * library follows fork and exec, capture/cap_process.c): the program itself
+ * writes FILE, every other process that makes GL calls <stem>.<pid>.xfbt,
+ * and each reports its trace, or a capture that stopped, in a manifest file
+ * this command names in XFBTRACE_MANIFEST.  This command is the subreaper
+ * of them all: when the program and every process it left running have
+ * ended, however they ended, it compacts each reported spool into the
+ * final zstd form (^C while it waits for the processes the program left
+ * running stops the wait; their spools are left as they are).  Exit status: the program's, or 128+signal when it was
+ * killed, as shells report it; 2 when it would be 0 but a trace was lost
+ * (a capture stopped), no trace holds a GL call, or compaction failed.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -18,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -64,7 +72,7 @@ static void usage(FILE *f)
 	char dir[PATH_MAX];
 
 	fprintf(f,
-		"usage: xfbtrace capture [-o FILE] [--no-observe] -- PROGRAM [ARGS...]\n"
+		"usage: xfbtrace capture [-o FILE] [--observe=MODE] -- PROGRAM [ARGS...]\n"
 		"\n"
 		"Runs PROGRAM with the capture library preloaded.  Every GL, GLES, EGL\n"
 		"and GLX call is recorded with the memory it reads, and after each\n"
@@ -72,11 +80,20 @@ static void usage(FILE *f)
 		"bound TF buffers, query results and read-back data (observations).\n"
 		"\n"
 		"  -o, --output FILE   trace to write (default: <program>.xfbt here);\n"
-		"                      forked children write FILE's stem.<pid>.xfbt\n"
+		"                      every other process PROGRAM starts (fork, exec)\n"
+		"                      that makes GL calls writes FILE's stem.<pid>.xfbt\n"
+		"      --observe=MODE  async: TF buffers are copied on the GPU and read back\n"
+		"                      later, so that the application does not wait for\n"
+		"                      the GPU; sync: read back at the call; auto (the\n"
+		"                      default): async, except sync on CPU renderers\n"
+		"                      (llvmpipe), where it costs less; off: calls only\n"
 		"      --no-observe    record calls only, no read-back from the driver\n"
 		"  -h, --help          this text\n"
 		"\n"
-		"The exit status is PROGRAM's (128+N when killed by signal N).\n"
+		"The capture ends when PROGRAM and every process it started have ended.\n"
+		"The exit status is PROGRAM's (128+N when killed by signal N); 2 instead\n"
+		"of 0 when a trace was lost (a process's capture stopped, e.g. on a full\n"
+		"disk), no trace holds a GL call, or a trace could not be compacted.\n"
 		"\n"
 		"The capture library, " CAPTURE_LIB ", is the file XFBTRACE_CAPTURE_LIB\n"
 		"names when it is set; otherwise the first one found of\n");
@@ -169,15 +186,17 @@ static bool is_spool(const char *path)
 	return spool;
 }
 
-/* Compacts one spool and prints its summary; false on failure. */
-static bool finish_trace(const char *path)
+/* Compacts one spool (unless !compact: its process is still writing it) and
+ * prints its summary, naming the process `prog` `pid`; false on failure. */
+static bool finish_trace(const char *path, const char *prog, const char *pid, bool compact,
+			 uint64_t *total)
 {
 	struct xt_err err;
 	struct stat st;
 	uint64_t calls, obs;
 
 	xt_err_clear(&err);
-	if (is_spool(path) && trace_compact(path, path, &err)) {
+	if (compact && is_spool(path) && trace_compact(path, path, &err)) {
 		fprintf(stderr, "xfbtrace capture: could not compact %s: %s\n"
 			"xfbtrace capture: the uncompacted trace is kept and readable\n",
 			path, xt_err_msg(&err));
@@ -188,52 +207,77 @@ static bool finish_trace(const char *path)
 		return false;
 	}
 	stat(path, &st);
-	fprintf(stderr, "xfbtrace capture: wrote %s: %llu calls, %llu observations, %lld bytes\n",
-		path, (unsigned long long)calls, (unsigned long long)obs, (long long)st.st_size);
+	*total += calls;
+	fprintf(stderr, "xfbtrace capture: %s %s (%s, pid %s): %llu calls, %llu observations, "
+		"%lld bytes\n", compact ? "wrote" : "still running, so far", path, prog, pid, (unsigned long long)calls, (unsigned long long)obs, (long long)st.st_size);
 	return true;
 }
 
-/* Compacts the traces of forked children: <dir>/<stem>.<digits><ext>. */
-static bool finish_children(const char *output, time_t started)
+/* Set by ^C while waiting for the processes the program left running. */
+static volatile sig_atomic_t stop_waiting;
+
+static void on_interrupt(int sig)
 {
-	char tmp[PATH_MAX];
+	(void)sig;
+	stop_waiting = 1;
+}
+
+/*
+ * What the processes reported (capture/cap_process.c): one "trace" line per
+ * trace created, one "lost" line per capture that stopped on an internal
+ * failure.  Compacts each trace once, prints one line per lost trace, and
+ * says how many traces were written.  *lost and *traces count them.
+ */
+static bool finish_reported(const char *manifest, unsigned *traces, unsigned *lost,
+			    uint64_t *calls)
+{
+	FILE *f = fopen(manifest, "r");
+	char line[PATH_MAX + 1024];
+	char **done = NULL;
+	size_t ndone = 0;
 	bool ok = true;
 
-	snprintf(tmp, sizeof tmp, "%s", output);
-	const char *dir = dirname(tmp);
-	const char *base = strrchr(output, '/') + 1;
-	const char *dot = strrchr(base, '.');
-	size_t stem_len = dot && dot != base ? (size_t)(dot - base) : strlen(base);
-	const char *ext = dot && dot != base ? dot : "";
-	DIR *d = opendir(dir);
-	struct dirent *e;
-
-	if (!d)
-		return true;
-	while ((e = readdir(d)) != NULL) {
-		const char *n = e->d_name;
-		size_t len = strlen(n), ext_len = strlen(ext);
-		if (len <= stem_len + 1 + ext_len || strncmp(n, base, stem_len) || n[stem_len] != '.')
-			continue;
-		if (strcmp(n + len - ext_len, ext))
-			continue;
-		const char *p = n + stem_len + 1;
-		if (p == n + len - ext_len)
-			continue;
-		for (; p < n + len - ext_len; p++)
-			if (*p < '0' || *p > '9')
-				break;
-		if (p != n + len - ext_len)
-			continue;
-		char path[PATH_MAX * 2];
-		struct stat st;
-		snprintf(path, sizeof path, "%s/%s", dir, n);
-		if (stat(path, &st) || st.st_mtime < started)
-			continue;
-		if (is_spool(path))
-			ok = finish_trace(path) && ok;
+	*traces = *lost = 0;
+	*calls = 0;
+	if (!f) {
+		fprintf(stderr, "xfbtrace capture: cannot read %s: %s\n", manifest, strerror(errno));
+		return false;
 	}
-	closedir(d);
+	while (fgets(line, sizeof line, f)) {
+		char *fields[5] = { 0 };
+		char *save = NULL, *tok = strtok_r(line, "\t\n", &save);
+		unsigned n = 0;
+		for (; tok && n < 5; tok = strtok_r(NULL, "\t\n", &save))
+			fields[n++] = tok;
+		if (n >= 5 && !strcmp(fields[0], "lost")) {
+			fprintf(stderr, "xfbtrace capture: the trace of %s (pid %s), %s, is incomplete: "
+				"capture stopped: %s\n", fields[2], fields[1], fields[3], fields[4]);
+			++*lost;
+			continue;
+		}
+		if (n < 4 || strcmp(fields[0], "trace"))
+			continue;
+		bool seen = false;
+		for (size_t i = 0; i < ndone && !seen; i++)
+			seen = !strcmp(done[i], fields[3]);
+		char **grown = seen ? done : realloc(done, (ndone + 1) * sizeof *done);
+		if (seen || !grown || !(grown[ndone] = strdup(fields[3]))) {
+			done = grown ? grown : done;
+			continue;
+		}
+		done = grown;
+		ndone++;
+		/* A process still running (we stopped waiting) keeps writing:
+		 * its spool is summarized as it is, not compacted. */
+		long pid = strtol(fields[1], NULL, 10);
+		bool live = stop_waiting && pid > 0 && kill((pid_t)pid, 0) == 0;
+		ok = finish_trace(fields[3], fields[2], fields[1], !live, calls) && ok;
+		++*traces;
+	}
+	fclose(f);
+	for (size_t i = 0; i < ndone; i++)
+		free(done[i]);
+	free(done);
 	return ok;
 }
 
@@ -242,11 +286,13 @@ int cli_capture_main(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "no-observe", no_argument, NULL, 'n' },
+		{ "observe", required_argument, NULL, 'O' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
 	const char *output = NULL;
 	bool observe = true;
+	const char *observe_mode = NULL;   /* NULL: the library's default */
 	int c;
 
 	optind = 1;
@@ -255,6 +301,18 @@ int cli_capture_main(int argc, char **argv)
 		switch (c) {
 		case 'o': output = optarg; break;
 		case 'n': observe = false; break;
+		case 'O':
+			if (!strcmp(optarg, "off")) {
+				observe = false;
+			} else if (!strcmp(optarg, "sync") || !strcmp(optarg, "async") ||
+				   !strcmp(optarg, "auto")) {
+				observe = true;
+				observe_mode = optarg;
+			} else {
+				return cli_fail(CMD, "--observe takes auto, async, sync or off, not '%s'",
+						optarg);
+			}
+			break;
 		case 'h': usage(stdout); return CLI_EXIT_OK;
 		default: usage(stderr); return CLI_EXIT_ERROR;
 		}
@@ -300,7 +358,17 @@ int cli_capture_main(int argc, char **argv)
 	if (xt_buf_printf(&preload, "%s%s%s", lib, old && *old ? " " : "", old ? old : ""))
 		return cli_fail(CMD, "out of memory");
 
-	time_t started = time(NULL);
+	/* Where the processes report their traces (capture/cap_process.c). */
+	char manifest[PATH_MAX + 32];
+	snprintf(manifest, sizeof manifest, "%s.procs.XXXXXX", out);
+	int mfd = mkstemp(manifest);
+	if (mfd < 0)
+		return cli_fail(CMD, "cannot create %s: %s", manifest, strerror(errno));
+	close(mfd);
+	/* Processes the program starts and leaves running are reparented to
+	 * us, so that we can wait for them before compacting their traces. */
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+
 	fflush(NULL);
 	pid_t pid = fork();
 	if (pid < 0)
@@ -308,8 +376,14 @@ int cli_capture_main(int argc, char **argv)
 	if (pid == 0) {
 		setenv("LD_PRELOAD", (const char *)preload.data, 1);
 		setenv("XFBTRACE_OUTPUT", out, 1);
+		setenv("XFBTRACE_MANIFEST", manifest, 1);
+		char root[32];
+		snprintf(root, sizeof root, "%ld", (long)getpid());
+		setenv("XFBTRACE_ROOT_PID", root, 1);
 		if (!observe)
 			setenv("XFBTRACE_OBSERVE", "0", 1);
+		else if (observe_mode)
+			setenv("XFBTRACE_OBSERVE", observe_mode, 1);
 		execvp(prog[0], prog);
 		fprintf(stderr, "xfbtrace capture: cannot run %s: %s\n", prog[0], strerror(errno));
 		_exit(127);
@@ -322,9 +396,33 @@ int cli_capture_main(int argc, char **argv)
 	sigaction(SIGQUIT, &ign, &old_quit);
 	int status;
 	while (waitpid(pid, &status, 0) < 0) {
-		if (errno != EINTR)
+		if (errno != EINTR) {
+			unlink(manifest);
 			return cli_fail(CMD, "waitpid: %s", strerror(errno));
+		}
 	}
+	/* Then every process it started that is still running; ^C stops
+	 * waiting for them (their traces are then left as they are). */
+	struct sigaction stop = { .sa_handler = on_interrupt };  /* no SA_RESTART */
+	bool announced = false;
+	int other;
+	sigaction(SIGINT, &stop, NULL);
+	while (!stop_waiting) {
+		pid_t r = waitpid(-1, &other, WNOHANG);
+		if (r > 0)
+			continue;
+		if (r < 0 && errno != EINTR)
+			break;              /* ECHILD: none left */
+		if (!announced && !stop_waiting)
+			fprintf(stderr, "xfbtrace capture: waiting for the processes %s started "
+				"(^C: stop waiting)\n", prog[0]);
+		announced = true;
+		if (waitpid(-1, &other, 0) < 0 && errno != EINTR)
+			break;
+	}
+	if (stop_waiting)
+		fprintf(stderr, "xfbtrace capture: stopped waiting: the traces of processes still "
+			"running are left in spool form, which they keep writing\n");
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGQUIT, &old_quit, NULL);
 
@@ -338,13 +436,19 @@ int cli_capture_main(int argc, char **argv)
 		exit_status = WEXITSTATUS(status);
 	}
 
-	bool ok = true;
-	if (access(out, F_OK) == 0)
-		ok = finish_trace(out);
-	else
-		fprintf(stderr, "xfbtrace capture: %s made no GL call; no trace written\n", prog[0]);
-	ok = finish_children(out, started) && ok;
-	if (!ok && exit_status == 0)
+	unsigned traces, lost;
+	uint64_t calls;
+	bool ok = finish_reported(manifest, &traces, &lost, &calls);
+	unlink(manifest);
+	if (!traces)
+		fprintf(stderr, "xfbtrace capture: no process of %s made a GL call; no trace written\n",
+			prog[0]);
+	else if (!calls)
+		fprintf(stderr, "xfbtrace capture: no trace holds a GL call\n");
+	else if (traces > 1)
+		fprintf(stderr, "xfbtrace capture: %u traces written, one per process that made "
+			"GL calls\n", traces);
+	if ((!ok || lost || !calls) && exit_status == 0)
 		return CLI_EXIT_ERROR;
 	return exit_status;
 }

@@ -1,9 +1,16 @@
 /*
  * gm_cp_so.c - the CP's streamout, query and predication packets:
  * EVENT_WRITE (SO_VGTSTREAMOUT_FLUSH, SAMPLE_STREAMOUTSTATS[1-3],
- * PIPELINESTAT_START/STOP), STRMOUT_BUFFER_UPDATE and SET_PREDICATION
- * (docs/gcn-streamout.md §5.3, §6.1, §6.5-6.7), payloads read through
- * pm4/'s unpackers as in gm_cp.c.
+ * PIPELINESTAT_START/STOP, ZPASS_DONE), STRMOUT_BUFFER_UPDATE and
+ * SET_PREDICATION (docs/gcn-streamout.md §5.3, §6.1, §6.5-6.7), payloads
+ * read through pm4/'s unpackers as in gm_cp.c.
+ *
+ * ZPASS_DONE writes each render backend's count of samples that passed
+ * the depth test, a u64 with bit 63 set, at address + 16 * backend
+ * (radeonsi's occlusion slots, §6.7).  The model does not rasterize: the
+ * count is exact, 0, while no draw reached the rasterizer (rasterizer
+ * discard, or no draw); a sample taken after one did is recorded as a
+ * fault that names it, never a made-up count.
  *
  * The VGT keeps each buffer's live write offset in
  * VGT_STRMOUT_BUFFER_OFFSET_n and advances it as it writes.
@@ -41,6 +48,23 @@ static void sample_streamout_stats(struct gm *gm, unsigned stream, uint64_t va)
 	gm_cp_mem_write(gm, va & ~7ull, v, sizeof v, "SAMPLE_STREAMOUTSTATS");
 }
 
+static void zpass_done(struct gm *gm, uint64_t va)
+{
+	uint64_t v = 1ull << 63;     /* no sample counted: no rasterizer */
+
+	if (gm->rasterized_draws != gm->zpass_seen_draws)
+		gm_fault_record(&gm->faults, GM_FAULT_BAD_STATE, va,
+				"ZPASS_DONE after %llu draws reached the rasterizer: the model does not "
+				"rasterize, so it cannot count their samples (occlusion query)",
+				(unsigned long long)(gm->rasterized_draws - gm->zpass_seen_draws));
+	gm->zpass_seen_draws = gm->rasterized_draws;
+	if (va & 7)
+		gm_fault_record(&gm->faults, GM_FAULT_BAD_PACKET, va,
+				"ZPASS_DONE address 0x%llx is not 8-byte aligned", (unsigned long long)va);
+	for (unsigned rb = 0; rb < GM_RENDER_BACKENDS; rb++)
+		gm_cp_mem_write(gm, (va & ~7ull) + 16 * rb, &v, sizeof v, "ZPASS_DONE");
+}
+
 void gm_cp_event_write(struct gm *gm, const struct pm4_packet *pkt)
 {
 	struct pm4_event_write e;
@@ -64,6 +88,13 @@ void gm_cp_event_write(struct gm *gm, const struct pm4_packet *pkt)
 	/* Assumption (docs/gcn-streamout.md §6.7, §10.5): the streamout
 	 * counters run only between PIPELINESTAT_START and _STOP; they start
 	 * running. */
+	case V_ZPASS_DONE:
+		if (!e.has_address) {
+			gm_fault_record(&gm->faults, GM_FAULT_BAD_PACKET, 0, "ZPASS_DONE without an address");
+			return;
+		}
+		zpass_done(gm, e.address);
+		return;
 	case V_PIPELINESTAT_START: gm->pipelinestat_stopped = false; break;
 	case V_PIPELINESTAT_STOP: gm->pipelinestat_stopped = true; break;
 	default:
@@ -187,6 +218,28 @@ void gm_cp_set_predication(struct gm *gm, const struct pm4_packet *pkt)
 		visible = !(ov || prev_ov);
 		break;
 	}
+	case V_PREDICATION_OP_ZPASS: {
+		/* "visible": some backend counted a sample between the begin
+		 * (+0) and end (+8) of its 16-byte pair; CONTINUE folds in the
+		 * previous packet's result */
+		bool prev_visible = gm->pred_enabled && sp.continue_ && gm->pred_visible_acc;
+		visible = prev_visible;
+		for (unsigned rb = 0; rb < GM_RENDER_BACKENDS && ready; rb++) {
+			uint64_t v[2];
+			uint8_t *ptr = gm_mem_ptr(&gm->mem, va + 16 * rb, sizeof v);
+			if (!ptr) {
+				gm_fault_record(&gm->faults, GM_FAULT_BAD_ADDRESS, va + 16 * rb,
+						"SET_PREDICATION reads unmapped 0x%llx",
+						(unsigned long long)(va + 16 * rb));
+				gm->pred_enabled = false;
+				return;
+			}
+			memcpy(v, ptr, sizeof v);
+			ready = (v[0] & v[1]) >> 63;
+			visible |= ((v[1] & ~(1ull << 63)) - (v[0] & ~(1ull << 63))) != 0;
+		}
+		break;
+	}
 	case V_PREDICATION_OP_BOOL64:
 	case V_PREDICATION_OP_BOOL32: {
 		uint64_t v = 0;
@@ -208,7 +261,7 @@ void gm_cp_set_predication(struct gm *gm, const struct pm4_packet *pkt)
 	}
 	if (!ready) {
 		gm_fault_record(&gm->faults, GM_FAULT_INFINITE_WAIT, va,
-				"SET_PREDICATION PRIMCOUNT data at 0x%llx lacks bit 63 (never written); predication off",
+				"SET_PREDICATION data at 0x%llx lacks bit 63 (never written); predication off",
 				(unsigned long long)va);
 		gm->pred_enabled = false;
 		return;

@@ -19,6 +19,10 @@
  * The GS tells the VGT about vertices with s_sendmsg gs_emit / gs_cut
  * (per stream, for the lanes in exec); the VGT then assembles each
  * stream's output strips per VGT_GS_OUT_PRIM_TYPE into list primitives
+ * (odd strip triangles keep their provoking vertex and winding as the
+ * input assembly does, gm_vgt_prim.c: (k-1, k-2, k) under
+ * PA_SU_SC_MODE_CNTL.PROVOKING_VTX_LAST, else (k-2, k, k-1), the order of
+ * Mesa's NGG GS export for this hardware's successors)
  * and runs the copy shader over them, one stream at a time, with the
  * stream id in streamout_config[25:24].  Emits beyond VGT_GS_MAX_VERT_OUT
  * are dropped and recorded as a ring overflow.
@@ -80,7 +84,7 @@ struct gs_layout {
 
 /* List-form primitives of one stream, as GSVS byte offsets of their vertices. */
 static uint32_t assemble_stream(struct gs_emit *e, const struct gs_layout *lay, unsigned lanes, unsigned s,
-				unsigned vpp, uint32_t *out)
+				unsigned vpp, bool provoking_last, uint32_t *out)
 {
 	uint32_t n = 0;
 	for (unsigned l = 0; l < lanes; l++) {
@@ -92,7 +96,12 @@ static uint32_t assemble_stream(struct gs_emit *e, const struct gs_layout *lay, 
 			run++;
 			if (run < vpp)
 				continue;
-			if (vpp == 3 && !(run & 1)) {           /* odd triangle of the strip: (k-1, k-2, k) */
+			if (vpp == 3 && !(run & 1) && !provoking_last) {   /* odd: (k-2, k, k-1) */
+				out[n++] = base + (k - 2) * lay->vert_item[s];
+				out[n++] = base + k * lay->vert_item[s];
+				out[n++] = base + (k - 1) * lay->vert_item[s];
+				continue;
+			} else if (vpp == 3 && !(run & 1)) {    /* odd: (k-1, k-2, k) */
 				out[n++] = base + (k - 1) * lay->vert_item[s];
 				out[n++] = base + (k - 2) * lay->vert_item[s];
 			} else if (vpp == 3) {
@@ -263,7 +272,10 @@ void gm_gs_draw(struct gm *gm, const struct gm_prim_list *in, uint32_t instance,
 			uint32_t prims;
 			if (s != VGT_STRMOUT_CONFIG_RAST_STREAM_GET(cfg) && !((cfg >> s) & 1))
 				continue;
-			prims = assemble_stream(e, &lay, gs_lanes, s, vpp, verts);
+			prims = assemble_stream(e, &lay, gs_lanes, s, vpp,
+						PA_SU_SC_MODE_CNTL_PROVOKING_VTX_LAST_GET(
+							gm_regs_get(&gm->regs, REG_PA_SU_SC_MODE_CNTL)),
+						verts);
 			if (prims)
 				copy_shader(gm, &vs, verts, prims, vpp, s, instance, sd);
 		}

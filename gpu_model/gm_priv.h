@@ -220,9 +220,18 @@ struct gm {
 	bool so_overflow[4];       /* buffer b could not take a primitive since its offset was set */
 	bool pipelinestat_stopped; /* PIPELINESTAT_STOP seen, no START since */
 
+	/* DB state that is not a register: the ZPASS counter of each render
+	 * backend stays exact (0) only while nothing is rasterized */
+	uint64_t rasterized_draws;  /* draws whose primitives reached the rasterizer */
+	uint64_t zpass_seen_draws;  /* rasterized_draws at the last ZPASS_DONE */
+
 	struct gm_so_stats stats;  /* draws, waves, lane instructions */
 	struct gm_wave *wave;      /* scratch wave, reused (64 KiB of VGPRs) */
 };
+
+/* Assumption: the model has one render backend (GFX8 parts have 1 to 16;
+ * the count is only the number of ZPASS_DONE pairs written and read). */
+#define GM_RENDER_BACKENDS 1
 
 /* Register access by byte offset with a fault outside the spaces. */
 bool gm_reg_write_checked(struct gm *gm, uint32_t reg, uint32_t value);
@@ -247,10 +256,13 @@ struct gm_prim_list {
 	unsigned verts_per_prim;   /* incl. adjacency vertices */
 };
 /* Assembles `prim_type` primitives from `count` vertex ids (restart flags in
- * `restart`, may be NULL).  `strip_adj` keeps adjacency vertices (GS input);
- * otherwise adjacency primitives become their base lines / triangles. */
+ * `restart`, may be NULL).  `keep_adjacency` keeps adjacency vertices (GS
+ * input); otherwise adjacency primitives become their base lines / triangles.
+ * `provoking_last` is the provoking-vertex convention, which orders the
+ * vertices of strip, fan, quad and polygon triangles (gm_vgt_prim.c). */
 enum xt_rc gm_prim_assemble(unsigned prim_type, const uint32_t *ids, const uint8_t *restart,
-			    uint32_t count, bool keep_adjacency, struct gm_prim_list *out);
+			    uint32_t count, bool keep_adjacency, bool provoking_last,
+			    struct gm_prim_list *out);
 /* Vertices per output primitive for a prim type (1/2/3), 0 if unsupported. */
 unsigned gm_prim_base_vpp(unsigned prim_type);
 void gm_prim_list_fini(struct gm_prim_list *l);

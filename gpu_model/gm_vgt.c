@@ -198,11 +198,17 @@ void gm_vgt_draw(struct gm *gm, const struct gm_draw *d)
 		goto out;
 	}
 	fetch_indices(gm, d, count, ids, restart);
-	rc = gm_prim_assemble(prim_type, ids, d->indexed ? restart : NULL, count, gs, &list);
+	rc = gm_prim_assemble(prim_type, ids, d->indexed ? restart : NULL, count, gs,
+			      PA_SU_SC_MODE_CNTL_PROVOKING_VTX_LAST_GET(gm_regs_get(&gm->regs, REG_PA_SU_SC_MODE_CNTL)),
+			      &list);
 	if (rc) {
 		gm_fault_record(&gm->faults, GM_FAULT_BAD_STATE, 0, "primitive assembly failed (out of memory)");
 		goto out;
 	}
+	/* what reaches the rasterizer after streamout: the ZPASS counters
+	 * cannot be known past this (gm_cp_so.c) */
+	if (list.n && !PA_CL_CLIP_CNTL_DX_RASTERIZATION_KILL_GET(gm_regs_get(&gm->regs, REG_PA_CL_CLIP_CNTL)))
+		gm->rasterized_draws++;
 	gm_so_draw_begin(gm, &sd);
 	if (gs) {
 		for (uint32_t i = 0; i < d->instances; i++)

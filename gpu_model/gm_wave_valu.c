@@ -13,8 +13,11 @@
  * through restrict pointers the compiler can trust.
  *
  * Float arithmetic is the host's IEEE binary32/binary64 with
- * round-to-nearest-even and denormals kept; transcendental functions are
- * libm's (see docs/isa.md "Precision" for what that means for determinism).
+ * round-to-nearest-even and denormals kept.  The f32 transcendentals have
+ * GFX8's semantics (docs/isa.md "Transcendentals"): v_sin / v_cos take
+ * revolutions, not radians, with GFX8's input domain; their values, and
+ * those of v_exp / v_log / v_rsq, are the exact function rounded once to
+ * f32 (computed in binary64; see docs/isa.md "Precision").
  */
 #include <math.h>
 #include <string.h>
@@ -164,6 +167,34 @@ static float fract32(float x)
 	return isinf(x) ? 0.0f * x : (r < 0x1.fffffep-1f ? r : 0x1.fffffep-1f);
 }
 
+/* v_sin_f32 / v_cos_f32: sin / cos of 2*pi*x for x in revolutions.
+ * Assumption: as AMD's GCN3 ISA manual states for V_SIN_F32 / V_COS_F32,
+ * the valid input is [-256, +256] and an input out of range gives 0.0;
+ * infinities and NaNs give a NaN.  The quadrant is split off exactly
+ * (x - q/4 is exact in binary64), so whole and quarter revolutions give
+ * exact 0 and +-1. */
+static float trig32(float x, bool cosine)
+{
+	double q, a, s, c, r;
+	int quadrant;
+
+	if (isnan(x) || isinf(x))
+		return NAN;
+	if (fabsf(x) > 256.0f)
+		return 0.0f;
+	q = rint((double)x * 4.0);
+	a = ((double)x - q * 0.25) * (2.0 * M_PI);
+	quadrant = (int)fmod(q, 4.0);
+	if (quadrant < 0)
+		quadrant += 4;
+	if (cosine)
+		quadrant = (quadrant + 1) & 3;
+	s = sin(a);
+	c = cos(a);
+	r = quadrant == 0 ? s : quadrant == 1 ? c : quadrant == 2 ? -s : -c;
+	return (float)r;
+}
+
 /* The sources of one VOP instruction: 64-lane rows (NULL if unused), the
  * negate masks and v_cndmask's lane mask. */
 struct vsrc {
@@ -230,12 +261,12 @@ static bool valu_compute(const struct gm_dinst *d, uint64_t exec, const struct v
 		break;
 	}
 	case ISA_OP_V_RCP_F32: LOOP(D[l] = u32(1.0f / FA)); break;
-	case ISA_OP_V_RSQ_F32: LOOP(D[l] = u32(1.0f / sqrtf(FA))); break;
+	case ISA_OP_V_RSQ_F32: LOOP(D[l] = u32((float)(1.0 / sqrt((double)FA)))); break;
 	case ISA_OP_V_SQRT_F32: LOOP(D[l] = u32(sqrtf(FA))); break;
-	case ISA_OP_V_EXP_F32: LOOP(D[l] = u32(exp2f(FA))); break;
-	case ISA_OP_V_LOG_F32: LOOP(D[l] = u32(log2f(FA))); break;
-	case ISA_OP_V_SIN_F32: LOOP(D[l] = u32(sinf(FA))); break;
-	case ISA_OP_V_COS_F32: LOOP(D[l] = u32(cosf(FA))); break;
+	case ISA_OP_V_EXP_F32: LOOP(D[l] = u32((float)exp2((double)FA))); break;
+	case ISA_OP_V_LOG_F32: LOOP(D[l] = u32((float)log2((double)FA))); break;
+	case ISA_OP_V_SIN_F32: LOOP(D[l] = u32(trig32(FA, false))); break;
+	case ISA_OP_V_COS_F32: LOOP(D[l] = u32(trig32(FA, true))); break;
 	case ISA_OP_V_FLOOR_F32: LOOP(D[l] = u32(floorf(FA))); break;
 	case ISA_OP_V_CEIL_F32: LOOP(D[l] = u32(ceilf(FA))); break;
 	case ISA_OP_V_TRUNC_F32: LOOP(D[l] = u32(truncf(FA))); break;

@@ -63,6 +63,23 @@ struct obs_gl {
 	void (*GetBufferPointerv)(unsigned target, unsigned pname, void **params);
 	void (*MemoryBarrier)(unsigned barriers);
 	void (*Finish)(void);
+	/* Optional: the asynchronous read-back (obs_async_usable says when it
+	 * has what it needs).  GL 3.1 / GLES 3.0 copies, GL 3.2 / GLES 3.0
+	 * fences; the named (DSA) forms, GL 4.5, are used when all four are
+	 * there, so that no binding is touched at all. */
+	void (*GenBuffers)(int n, unsigned *buffers);
+	void (*DeleteBuffers)(int n, const unsigned *buffers);
+	void (*BufferData)(unsigned target, long size, const void *data, unsigned usage);
+	void (*CopyBufferSubData)(unsigned read_target, unsigned write_target, long read_offset,
+				  long write_offset, long size);
+	void *(*FenceSync)(unsigned condition, unsigned flags);
+	unsigned (*ClientWaitSync)(void *sync, unsigned flags, uint64_t timeout);
+	void (*DeleteSync)(void *sync);
+	void (*CreateBuffers)(int n, unsigned *buffers);
+	void (*NamedBufferData)(unsigned buffer, long size, const void *data, unsigned usage);
+	void (*CopyNamedBufferSubData)(unsigned read_buffer, unsigned write_buffer, long read_offset,
+				       long write_offset, long size);
+	void (*GetNamedBufferSubData)(unsigned buffer, long offset, long size, void *data);
 };
 
 /* Kinds of object name an observation writes (obs_ctx.app_name). */
@@ -134,6 +151,17 @@ struct obs_ctx {
 	 * and their named forms) may have changed.  While it stays the same, obs_tf_end uses the program and
 	 * the bound ranges it last read in this context. */
 	uint64_t tf_state_generation;
+	/* The asynchronous read-back (obs_tf_end_async, obs_async_*); NULL
+	 * for obs_tf_end and the other synchronous entry points.  `pending`
+	 * writes, where the observations of call `seq` would be, that `count`
+	 * records of `kind` will come later; `commit_late` commits `n` bytes
+	 * of a reservation (the call the observation belongs to as a u64, then
+	 * its MAP: a TRACE_REC_OBS_LATE payload) read back during call `at`.
+	 * Both must order after every record of call `seq` and of the calls
+	 * before `at` in the calling thread (docs/trace-format.md, "Late
+	 * observations"). */
+	void (*pending)(void *user, uint64_t seq, const char *kind, uint32_t count);
+	void (*commit_late)(void *user, uint64_t at, size_t n);
 };
 
 /* After glEndTransformFeedback (paused false) or glPauseTransformFeedback
@@ -160,5 +188,83 @@ void obs_buffer_read(const struct obs_ctx *c, uint64_t seq, uint32_t buffer, int
  * written for a mapping without READ access. */
 void obs_map(const struct obs_ctx *c, uint64_t seq, uint32_t buffer, int64_t offset,
 	     int64_t length, uint32_t access, const void *ptr);
+
+/* ---- asynchronous read-back (obs_async.c; issue 23) ----------------------
+ *
+ * Reading a TF buffer back at glEndTransformFeedback makes the CPU wait for
+ * everything the GPU has queued.  Instead, the bound ranges are copied on
+ * the GPU into staging buffers owned by the observer, a fence is put after
+ * every few copies and at each frame's end, and the copies are read when
+ * their fence has signalled (obs_async_poll), at a synchronisation point
+ * of the application, or when too many are in flight.  The records are the bytes obs_tf_end would have
+ * written; they are committed through obs_ctx.commit_late after an
+ * obs_ctx.pending announcement at the call.  Nothing the application can see
+ * changes: with the named (GL 4.5) functions no binding is touched, else
+ * COPY_READ_BUFFER and COPY_WRITE_BUFFER are saved and restored (the
+ * generic TRANSFORM_FEEDBACK_BUFFER binding is read through when it holds
+ * the buffer); GL errors are stashed and drained as everywhere else.
+ *
+ * One struct obs_async per GL context, used only by the thread the context
+ * is current on, with that context current.  Its staging buffers and fences
+ * are objects of that context (names the application never sees; an
+ * application that binds names it did not generate, which compatibility
+ * profiles allow, could collide with them).
+ */
+struct obs_async;
+
+/* A new queue; NULL when out of memory (then observe synchronously). */
+struct obs_async *obs_async_create(void);
+/* Frees the queue's memory without a GL call (its context may be gone):
+ * what is in flight is dropped.  NULL is a no-op. */
+void obs_async_destroy(struct obs_async *q);
+/* Whether the context has what the asynchronous read-back needs. */
+bool obs_async_usable(const struct obs_ctx *c);
+/* Read-backs in flight. */
+unsigned obs_async_pending(const struct obs_async *q);
+
+/* What a queue did so far (for XFBTRACE_LOG=info at exit). */
+struct obs_async_stats {
+	uint64_t staged;      /* calls whose TF ranges were copied */
+	uint64_t at_call;     /* calls read at the call: the copy failed */
+	uint64_t signalled;   /* copies read after their fence had signalled */
+	uint64_t waited;      /* copies read without (glFinish, a context
+			       * leaving its thread, a bound reached, frames) */
+};
+/* Adds q's counts to *sum; NULL q adds nothing. */
+void obs_async_stats_add(const struct obs_async *q, struct obs_async_stats *sum);
+
+/*
+ * As obs_tf_end, with the bytes copied on the GPU and read back later.
+ * Falls back to obs_tf_end's read-back at the call (same records) when the
+ * copies raised an error (a buffer the application has mapped, say), and
+ * writes nothing where obs_tf_end writes nothing.  Then polls the queue
+ * (obs_async_poll).  `c` must have pending and commit_late.
+ */
+void obs_tf_end_async(const struct obs_ctx *c, struct obs_async *q, uint64_t seq, bool paused);
+
+/*
+ * As obs_query; a result that went to a query buffer (params NULL), which
+ * obs_query asks for again and waits for, is instead written by the GL
+ * into a staging buffer (bound as the query buffer for that one call) and
+ * read back later, as obs_tf_end_async does.
+ */
+void obs_query_async(const struct obs_ctx *c, struct obs_async *q, uint64_t seq, const char *func,
+		     uint32_t id, uint32_t pname, const void *params, size_t elem_bytes);
+
+enum obs_async_when {
+	OBS_ASYNC_POLL,    /* read back what has arrived (fences polled, no wait) */
+	OBS_ASYNC_WAITED,  /* the application waited for the GPU (a map, a
+			    * query result): as POLL, after a fence for the
+			    * copies that have none yet */
+	OBS_ASYNC_FRAME,   /* a frame ended: poll, and read back what is two
+			    * frames old, waiting if need be */
+	OBS_ASYNC_ALL,     /* read back everything now, waiting if need be
+			    * (glFinish, the context about to be released) */
+};
+/* Reads back, during call `at`, what `when` says; records go through
+ * obs_ctx.commit_late.  With nothing in flight it makes no GL call and
+ * `c` may be NULL. */
+void obs_async_poll(const struct obs_ctx *c, struct obs_async *q, uint64_t at,
+		    enum obs_async_when when);
 
 #endif

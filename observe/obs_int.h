@@ -51,4 +51,43 @@ const char *obs_readback_into(const struct obs_ctx *c, const struct obs_readback
 			      int64_t offset, int64_t size, void *dst);
 bool obs_readback_end(const struct obs_ctx *c, const struct obs_readback *rb, bool check);
 
+/*
+ * The asynchronous read-back's staging (obs_async.c), for obs_tf.c.  A
+ * TF observation stages one entry: obs_async_stage (room for `total`
+ * bytes), obs_async_head per record (the record's bytes before its `data`
+ * key, n bytes of it at staging offset `staging_off`; n 0: "empty range"),
+ * obs_async_copy_begin, obs_async_copy per range, obs_async_copy_end
+ * (false when a GL error was raised since the caller's last GetError:
+ * nothing is queued, the staging is released and the caller reads
+ * synchronously), then obs_async_push after the caller's announcement.  Only one entry is staged at a time.
+ */
+#define OBS_ASYNC_MAX_RECORDS 8
+
+struct obs_staged;
+struct obs_copy_save {
+	int old_write, old_read;
+	bool read_saved;
+};
+struct obs_staged *obs_async_stage(struct obs_async *q, uint64_t seq, size_t total);
+/* Gives up a staged entry before its copies (its staging buffer goes back
+ * to the free list). */
+void obs_async_unstage(const struct obs_ctx *c, struct obs_async *q, struct obs_staged *e);
+/* Room for a record head of at most `max` bytes, NULL when out of memory;
+ * obs_async_head_done says how many were used and where its bytes are. */
+uint8_t *obs_async_head(struct obs_staged *e, size_t max);
+void obs_async_head_done(struct obs_staged *e, size_t used, size_t staging_off, size_t n);
+void obs_async_copy_begin(const struct obs_ctx *c, struct obs_staged *e, struct obs_copy_save *s);
+/* Copies [start, start+n) of `buffer` (read through the generic TF binding
+ * when `through_tf`) to staging offset `staging_off`. */
+void obs_async_copy(const struct obs_ctx *c, struct obs_staged *e, struct obs_copy_save *s,
+		    uint32_t buffer, bool through_tf, int64_t start, size_t staging_off, size_t n);
+bool obs_async_copy_end(const struct obs_ctx *c, struct obs_async *q, struct obs_staged *e,
+			struct obs_copy_save *s);
+/* Queues the staged entry, records to be written at read-back; puts a
+ * fence after it when enough entries have none. */
+void obs_async_push(const struct obs_ctx *c, struct obs_async *q);
+/* The queue's own read-back, errors already stashed by the caller. */
+void obs_async_poll_stashed(const struct obs_ctx *c, struct obs_async *q, uint64_t at,
+			    enum obs_async_when when);
+
 #endif

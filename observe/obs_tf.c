@@ -369,6 +369,43 @@ static int max_binding_points(const struct obs_ctx *c)
 }
 
 /*
+ * The range of binding `b` that is observed: [start, start+size) with
+ * BindBufferBase's size 0 ("the whole buffer") and a range past the end
+ * cut at b->buffer_size; returns its bytes.
+ */
+static size_t tf_range(const struct tf_binding *b, int64_t *start, int64_t *size)
+{
+	const int64_t total = b->buffer_size;
+	if (*size == 0 || *start + *size > total)
+		*size = total - *start;
+	return *size > 0 ? (size_t)*size : 0;
+}
+
+/* A tf_buffer record up to its `data` / `unavailable` key: every key but
+ * the last of the MAP of 8. */
+static uint8_t *tf_head(const struct obs_ctx *c, uint8_t *p, bool paused,
+			const struct cached_layout *k, const struct tf_binding *b, int64_t start,
+			size_t n)
+{
+	p = trace_enc_map(p, 8);
+	p = trace_enc_key(p, "kind");
+	p = trace_enc_string(p, "tf_buffer", 9);
+	p = trace_enc_key(p, "after");
+	p = paused ? trace_enc_string(p, "pause", 5) : trace_enc_string(p, "end", 3);
+	p = trace_enc_key(p, "index");
+	p = trace_enc_uint(p, b->index);
+	p = trace_enc_key(p, "buffer");
+	p = trace_enc_uint(p, obs_app_name(c, OBS_OBJ_BUFFER, b->buffer));
+	p = trace_enc_key(p, "offset");
+	p = trace_enc_uint(p, (uint64_t)start);
+	p = trace_enc_key(p, "size");
+	p = trace_enc_uint(p, n);
+	p = trace_enc_key(p, "layout");
+	memcpy(p, k->encoded, k->encoded_bytes);
+	return p + k->encoded_bytes;
+}
+
+/*
  * One tf_buffer record: binding point b->index has b->buffer bound at
  * [start, start+size) (size 0: to the end).  The bytes are read from the
  * driver straight into the record; when they cannot be, the record says
@@ -389,33 +426,14 @@ static bool write_tf_buffer(const struct obs_ctx *c, uint64_t seq, bool paused,
 			   b->buffer == generic ? OBS_GL_TRANSFORM_FEEDBACK_BUFFER : 0, &rb);
 	if (b->buffer_size < 0)
 		b->buffer_size = obs_readback_size(c, &rb);
-	const int64_t total = b->buffer_size;
-	/* BindBufferBase binds "the whole buffer": size 0 means to the end. */
-	if (size == 0 || start + size > total)
-		size = total - start;
-	const size_t n = size > 0 ? (size_t)size : 0;
+	const size_t n = tf_range(b, &start, &size);
 	uint8_t *first = c->reserve(c->user, k->encoded_bytes + 256 + n + MAX_WHY_BYTES), *p = first;
 	if (!p) {
 		obs_readback_end(c, &rb, false);
 		b->buffer_size = -1;
 		return false;
 	}
-	p = trace_enc_map(p, 8);
-	p = trace_enc_key(p, "kind");
-	p = trace_enc_string(p, "tf_buffer", 9);
-	p = trace_enc_key(p, "after");
-	p = paused ? trace_enc_string(p, "pause", 5) : trace_enc_string(p, "end", 3);
-	p = trace_enc_key(p, "index");
-	p = trace_enc_uint(p, b->index);
-	p = trace_enc_key(p, "buffer");
-	p = trace_enc_uint(p, obs_app_name(c, OBS_OBJ_BUFFER, b->buffer));
-	p = trace_enc_key(p, "offset");
-	p = trace_enc_uint(p, (uint64_t)start);
-	p = trace_enc_key(p, "size");
-	p = trace_enc_uint(p, n);
-	p = trace_enc_key(p, "layout");
-	memcpy(p, k->encoded, k->encoded_bytes);
-	p += k->encoded_bytes;
+	p = tf_head(c, p, paused, k, b, start, n);
 	uint8_t *data_key = p;
 	/* What trace_enc_blob() writes, with the bytes read in place. */
 	p = trace_enc_key(p, "data");
@@ -461,19 +479,18 @@ static void read_bindings(const struct obs_ctx *c, struct obs_tf_cache *k)
 	}
 }
 
-void obs_tf_end(const struct obs_ctx *c, uint64_t seq, bool paused)
+/*
+ * What an observation asks before any bytes, sync and async alike: the
+ * program, its layout, the binding points and the bound ranges, from the
+ * cache `k` where it is current.  Stashes the application's errors first.
+ * The layout, or NULL when out of memory.
+ */
+static struct cached_layout *tf_state(const struct obs_ctx *c, struct obs_tf_cache *k)
 {
-	struct obs_tf_cache local;  /* zeroed only when used: it is ~1 KiB */
-	struct obs_tf_cache *k = c->tf_cache;
 	struct cached_layout *l;
 	uint32_t program;
 	bool asked = false;
 
-	if (!k) {
-		memset(&local, 0, sizeof local);
-		local.generation = c->program_generation;
-		k = &local;
-	}
 	const bool state_known = k->state_valid && k->state_generation == c->tf_state_generation;
 	c->stash(c->user);
 	if (state_known) {
@@ -497,6 +514,13 @@ void obs_tf_end(const struct obs_ctx *c, uint64_t seq, bool paused)
 		k->state_generation = c->tf_state_generation;
 		k->state_valid = true;
 	}
+	return l;
+}
+
+/* The records read at the call. */
+static void tf_read_now(const struct obs_ctx *c, uint64_t seq, bool paused,
+			struct obs_tf_cache *k, struct cached_layout *l)
+{
 	bool clean = false;
 	for (unsigned i = 0; l && i < k->nbound; i++)
 		clean = write_tf_buffer(c, seq, paused, l, &k->bound[i], k->generic);
@@ -504,8 +528,101 @@ void obs_tf_end(const struct obs_ctx *c, uint64_t seq, bool paused)
 	 * be pending. */
 	if (!clean)
 		c->drain(c->user, "TF buffer read-back");
-	if (k == &local)
+}
+
+static struct obs_tf_cache *cache_or_local(const struct obs_ctx *c, struct obs_tf_cache *local)
+{
+	if (c->tf_cache)
+		return c->tf_cache;
+	memset(local, 0, sizeof *local);
+	local->generation = c->program_generation;
+	return local;
+}
+
+static void tf_done(struct obs_tf_cache *k, const struct obs_tf_cache *local,
+		    struct cached_layout *l)
+{
+	if (k == local)
 		cache_clear(k);
 	else if (l && !l->valid)
 		entry_clear(l);
+}
+
+void obs_tf_end(const struct obs_ctx *c, uint64_t seq, bool paused)
+{
+	struct obs_tf_cache local;  /* zeroed only when used: it is ~1 KiB */
+	struct obs_tf_cache *k = cache_or_local(c, &local);
+	struct cached_layout *l = tf_state(c, k);
+
+	tf_read_now(c, seq, paused, k, l);
+	tf_done(k, &local, l);
+}
+
+/*
+ * Copies the bound ranges into a staging entry of `q` and queues it; false
+ * when it could not (then nothing is queued or announced, and the caller
+ * reads at the call).  Buffer sizes not known yet are asked as the
+ * synchronous read-back asks them.
+ */
+static bool tf_stage(const struct obs_ctx *c, struct obs_async *q, uint64_t seq, bool paused,
+		     struct obs_tf_cache *k, const struct cached_layout *l)
+{
+	size_t total = 0, off[MAX_TF_BUFFERS], n[MAX_TF_BUFFERS];
+	int64_t start[MAX_TF_BUFFERS];
+	struct obs_copy_save save;
+
+	for (unsigned i = 0; i < k->nbound; i++) {
+		struct tf_binding *b = &k->bound[i];
+		int64_t size = b->size;
+		if (b->buffer_size < 0) {
+			struct obs_readback rb;
+			obs_readback_begin(c, b->buffer, b->buffer == k->generic ?
+					   OBS_GL_TRANSFORM_FEEDBACK_BUFFER : 0, &rb);
+			b->buffer_size = obs_readback_size(c, &rb);
+			obs_readback_end(c, &rb, false);
+		}
+		start[i] = b->start;
+		n[i] = tf_range(b, &start[i], &size);
+		off[i] = total;
+		total += (n[i] + 15) & ~(size_t)15;
+	}
+	if (!total)
+		return false;   /* nothing to copy: read now, it costs nothing */
+	struct obs_staged *e = obs_async_stage(q, seq, total);
+	if (!e)
+		return false;
+	for (unsigned i = 0; i < k->nbound; i++) {
+		uint8_t *h = obs_async_head(e, l->encoded_bytes + 256);
+		if (!h) {
+			obs_async_unstage(c, q, e);
+			return false;
+		}
+		const uint8_t *end = tf_head(c, h, paused, l, &k->bound[i], start[i], n[i]);
+		obs_async_head_done(e, (size_t)(end - h), off[i], n[i]);
+	}
+	obs_async_copy_begin(c, e, &save);
+	for (unsigned i = 0; i < k->nbound; i++)
+		if (n[i])
+			obs_async_copy(c, e, &save, k->bound[i].buffer,
+				       k->bound[i].buffer == k->generic, start[i], off[i], n[i]);
+	if (!obs_async_copy_end(c, q, e, &save)) {
+		for (unsigned i = 0; i < k->nbound; i++)
+			k->bound[i].buffer_size = -1;  /* ask again, as after a failed read */
+		return false;
+	}
+	c->pending(c->user, seq, "tf_buffer", k->nbound);
+	obs_async_push(c, q);
+	return true;
+}
+
+void obs_tf_end_async(const struct obs_ctx *c, struct obs_async *q, uint64_t seq, bool paused)
+{
+	struct obs_tf_cache local;
+	struct obs_tf_cache *k = cache_or_local(c, &local);
+	struct cached_layout *l = tf_state(c, k);
+
+	if (!l || !k->nbound || !tf_stage(c, q, seq, paused, k, l))
+		tf_read_now(c, seq, paused, k, l);
+	tf_done(k, &local, l);
+	obs_async_poll_stashed(c, q, seq, OBS_ASYNC_POLL);
 }

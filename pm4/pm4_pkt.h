@@ -62,6 +62,7 @@ struct pm4_cs {
 	uint32_t max_dw;        /* capacity of buf */
 	bool overflow;          /* a packet did not fit and was dropped */
 	bool invalid;           /* a builder got an argument it cannot encode */
+	bool predicate;         /* header PREDICATE bit of the packets emitted while set */
 };
 
 static inline void pm4_cs_init(struct pm4_cs *cs, uint32_t *storage, uint32_t max_dw)
@@ -69,7 +70,7 @@ static inline void pm4_cs_init(struct pm4_cs *cs, uint32_t *storage, uint32_t ma
 	cs->buf = storage;
 	cs->cdw = 0;
 	cs->max_dw = max_dw;
-	cs->overflow = cs->invalid = false;
+	cs->overflow = cs->invalid = cs->predicate = false;
 }
 
 static inline bool pm4_cs_ok(const struct pm4_cs *cs) { return !cs->overflow && !cs->invalid; }
@@ -92,7 +93,7 @@ static inline void pm4_emit(struct pm4_cs *cs, uint32_t v) { cs->buf[cs->cdw++] 
 
 static inline void pm4_emit_hdr(struct pm4_cs *cs, unsigned opcode, uint32_t payload_dw)
 {
-	pm4_emit(cs, pm4_pkt3_header(opcode, payload_dw, false));
+	pm4_emit(cs, pm4_pkt3_header(opcode, payload_dw, cs->predicate));
 }
 
 static inline uint32_t pm4_lo32(uint64_t v) { return (uint32_t)v; }

@@ -80,6 +80,9 @@ struct replay_summary {
 	uint64_t match_nan;         /* ... of which differ only in NaN bit patterns */
 	uint64_t differ;            /* incl. observations missing or extra */
 	uint64_t not_compared;      /* timing-dependent (timer query results) */
+	uint64_t lost;              /* golden observations the capture lost (the
+				     * application died before their
+				     * asynchronous read-back): not compared */
 	uint64_t returns_compared;  /* returned values compared */
 	uint64_t returns_differ;
 	uint64_t returns_skipped;   /* implementation-dependent, not compared */

@@ -8,6 +8,8 @@
  *   STRING, STRARRAY     NUL-terminated copies (an array of them)
  *   MEM_IN, ATTRIBS      MEMORY: an aligned copy of the recorded bytes
  *                        (arrays of names remapped); OFFSET: (void *)offset
+ *   PTRARRAY             an array of pointers from an ARRAY of OFFSET /
+ *                        MEMORY / NULL (glMultiDrawElements* indices)
  *   VERTEXPTR            OFFSET as above; a client address: the pointer
  *                        into the client shadow (replay_mem.h) that the
  *                        draw's MEMWRITEs will fill
@@ -62,10 +64,17 @@ static uint64_t location_program(struct host *h, struct host_ctx *x, int id,
 	return x->program;
 }
 
+/* Kinds whose names are per program (aux = the program's replay name),
+ * where 0 is a name like any other. */
+static bool per_program(enum glapi_object kind)
+{
+	return kind == GLAPI_O_UNIFORM_LOCATION || kind == GLAPI_O_UNIFORM_BLOCK_INDEX;
+}
+
 static uint64_t remap(struct host *h, struct host_ctx *x, enum glapi_object kind, uint64_t aux,
 		      uint64_t v)
 {
-	if (kind == GLAPI_O_NONE || (kind != GLAPI_O_UNIFORM_LOCATION && v == 0))
+	if (kind == GLAPI_O_NONE || (!per_program(kind) && v == 0))
 		return v;
 	return replay_names_get(h->names, ns_of(x, kind), kind, aux, v);
 }
@@ -123,6 +132,45 @@ static const struct trace_value *ret_out(const struct trace_ret *ret, uint32_t i
 	return NULL;
 }
 
+/* glMultiDrawElements* indices: an array of pointers, each an element
+ * buffer offset, a copy of the recorded index memory, or NULL. */
+static const char *convert_ptrarray(struct host *h, const struct trace_call *call,
+				    const struct glapi_param_info *pi, const struct trace_value *v,
+				    union replay_arg *a)
+{
+	const void **list;
+	int64_t n = 0;
+
+	if (v->tag != TRACE_TAG_ARRAY)
+		return "an index pointer array that is not an ARRAY (recorded by an older capture)";
+	/* The GL reads as many pointers as the count argument says. */
+	if (pi->len_param < 0 || (uint32_t)pi->len_param >= call->nargs ||
+	    !integer(&call->args[pi->len_param], &n) || n > (int64_t)v->agg.count)
+		return "an index pointer array shorter than its draw count";
+	list = xt_arena_alloc(&h->arena, (v->agg.count + 1) * sizeof *list);
+	if (!list)
+		return "out of memory";
+	for (uint32_t k = 0; k < v->agg.count; k++) {
+		const struct trace_value *e = &v->agg.items[k];
+		switch (e->tag) {
+		case TRACE_TAG_NULL:
+			list[k] = NULL;
+			break;
+		case TRACE_TAG_OFFSET:
+			list[k] = (const void *)(uintptr_t)e->u;
+			break;
+		case TRACE_TAG_MEMORY:
+			if (!(list[k] = copy(h, e->mem.bytes, e->mem.len)))
+				return "out of memory";
+			break;
+		default:
+			return "an index pointer that is neither MEMORY, OFFSET nor NULL";
+		}
+	}
+	a->p = list;
+	return NULL;
+}
+
 static const char *convert_pointer(struct host *h, struct host_ctx *x, int id,
 				   const struct trace_call *call,
 				   const struct trace_ret *ret, const struct glapi_param_info *pi,
@@ -134,6 +182,8 @@ static const char *convert_pointer(struct host *h, struct host_ctx *x, int id,
 	a->p = NULL;
 	if (v->tag == TRACE_TAG_NULL)
 		return NULL;
+	if (pi->kind == GLAPI_K_PTRARRAY)
+		return convert_ptrarray(h, call, pi, v, a);
 	if (v->tag == TRACE_TAG_OFFSET) {
 		a->p = (void *)(uintptr_t)v->u;
 		args->offset[i] = true;
@@ -171,15 +221,11 @@ static const char *convert_pointer(struct host *h, struct host_ctx *x, int id,
 		if (v->tag != TRACE_TAG_POINTER)
 			return "an output pointer that is not a POINTER";
 		if (pi->kind == GLAPI_K_OUTSTRING) {
-			/* At most the buffer size argument (before it) says. */
+			/* At most what the capture's size rule says: the buffer
+			 * size argument, converted before this one. */
 			n = 4096;
-			for (uint32_t k = 0; k < i; k++) {
-				struct glapi_param_info q;
-				if (glapi_param_info(id, k, &q) && q.kind == GLAPI_K_SINT &&
-				    (!strcmp(q.name, "bufSize") || !strcmp(q.name, "bufsize") ||
-				     !strcmp(q.name, "maxLength")))
-					n = ints[k] > 0 ? (size_t)ints[k] : 1;
-			}
+			if (pi->len_param >= 0 && (uint32_t)pi->len_param < i)
+				n = ints[pi->len_param] > 0 ? (size_t)ints[pi->len_param] : 1;
 		} else if (o && (o->tag == TRACE_TAG_MEMORY || o->tag == TRACE_TAG_STRING)) {
 			n = o->mem.len + OUT_SLACK_BYTES;
 		}
@@ -249,6 +295,9 @@ enum xt_rc host_args_convert(struct host *h, struct host_ctx *x, int id,
 			if (pi.obj == GLAPI_O_UNIFORM_LOCATION)
 				a->i = (int64_t)remap(h, x, pi.obj, location_program(h, x, id, call),
 						      (uint64_t)a->i);
+			else if (pi.obj == GLAPI_O_UNIFORM_BLOCK_INDEX)
+				a->u = remap(h, x, pi.obj, location_program(h, x, id, call),
+					     (uint32_t)a->i);
 			else if (pi.obj == GLAPI_O_BY_ENUM)
 				a->u = remap(h, x, kind_by_enum(call, &pi), 0, (uint64_t)a->i);
 			else if (pi.obj != GLAPI_O_NONE)
@@ -390,12 +439,11 @@ void host_args_learn(struct host *h, struct host_ctx *x, int id, const struct tr
 	if (fi.ret_obj != GLAPI_O_NONE && ret) {
 		const struct trace_value *r = &ret->ret;
 		int64_t rec;
-		uint64_t aux = fi.ret_obj == GLAPI_O_UNIFORM_LOCATION
-				       ? location_program(h, x, id, call) : 0;
+		uint64_t aux = per_program(fi.ret_obj) ? location_program(h, x, id, call) : 0;
 		if (r->tag == TRACE_TAG_HANDLE)
 			replay_names_set(h->names, ns_of(x, fi.ret_obj), fi.ret_obj, aux, r->u,
 					 rv->u);
-		else if (integer(r, &rec) && (rec != 0 || fi.ret_obj == GLAPI_O_UNIFORM_LOCATION))
+		else if (integer(r, &rec) && (rec != 0 || per_program(fi.ret_obj)))
 			replay_names_set(h->names, ns_of(x, fi.ret_obj), fi.ret_obj, aux,
 					 (uint64_t)rec, fi.ret_obj == GLAPI_O_UNIFORM_LOCATION ||
 					 fi.ret_obj == GLAPI_O_ATTRIB_LOCATION ?

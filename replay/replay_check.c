@@ -695,6 +695,25 @@ void replay_check_observation(struct replay *rp, uint64_t no, const struct trace
 	xt_arena_reset(&rp->cmp_arena);
 	if (trace_reader_decode_value(rp->reader, golden, &rp->cmp_arena, &g) != XT_OK)
 		return; /* the reader reports corruption on the next record */
+	const struct trace_value *lost_of = trace_value_get(&g, "of");
+	const struct trace_value *lost_kind = trace_value_get(&g, "kind");
+	if (lost_of && lost_of->tag == TRACE_TAG_STRING && lost_kind &&
+	    lost_kind->tag == TRACE_TAG_STRING && lost_kind->mem.len == 4 &&
+	    !memcmp(lost_kind->mem.bytes, "lost", 4)) {
+		/* The trace says the capture never read these back (docs/
+		 * trace-format.md, "Late observations"): nothing to compare
+		 * the replay's with, and not a difference. */
+		const uint64_t n = uint_key(&g, "records", 1);
+		rp->sum.lost += n;
+		for (uint64_t i = 0; i < n && rp->last_no == no && rp->obs_next < rp->nobs; i++)
+			rp->obs_next++;
+		if (rp->opt.out && rp->lost_notes++ < rp->opt.max_reported)
+			fprintf(rp->opt.out, "call %" PRIu64 " %s: not compared: the capture lost %" PRIu64
+				" %.*s observation%s (the application ended before their read-back)\n",
+				no, call_func(rp, no), n, (int)lost_of->mem.len,
+				(const char *)lost_of->mem.bytes, n == 1 ? "" : "s");
+		return;
+	}
 	rp->sum.observations++;
 	if (is_timer_query(rp, &g)) {
 		rp->sum.not_compared++;
@@ -812,6 +831,8 @@ void replay_check_summary(struct replay *rp, double seconds)
 			s->match_nan);
 	if (s->not_compared)
 		fprintf(f, ", %" PRIu64 " not compared (timing-dependent)", s->not_compared);
+	if (s->lost)
+		fprintf(f, ", %" PRIu64 " lost by the capture (not compared)", s->lost);
 	fputc('\n', f);
 	if (s->impl_dependent || s->precision)
 		fprintf(f, "classified, not counted as differences: %" PRIu64 " implementation-dependent, %"

@@ -68,6 +68,7 @@ struct replay {
 	size_t ntf_seen;
 	uint64_t reported;            /* differences printed in detail */
 	uint64_t nan_notes;           /* NaN-only differences printed */
+	uint64_t lost_notes;          /* lost observations printed */
 	uint64_t classified_notes;    /* classified differences printed */
 	struct xt_arena cmp_arena;    /* decoding for comparisons */
 	struct timespec start, last_progress;

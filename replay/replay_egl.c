@@ -307,8 +307,17 @@ enum xt_rc host_egl_context(struct host *h, struct replay *rp, const struct trac
 	}
 	if (host_value_str_is(ev, "event", "destroy")) {
 		struct host_ctx *x = ctx_find(h, host_value_uint(ev, "context"));
+		bool last = x != NULL;
 		if (x)
 			x->destroyed = true;   /* its EGL context lives until the end */
+		for (size_t i = 0; x && i < h->nctx; i++)
+			if (h->ctx[i]->share_ns == x->share_ns && !h->ctx[i]->destroyed)
+				last = false;
+		/* The application's buffers, and its mappings of them, went with
+		 * the last context of the share group: later MEMWRITEs at the
+		 * same addresses are another buffer's. */
+		if (last)
+			replay_mem_unmap_high(h->mem, x->share_ns);
 	}
 	return XT_OK;
 }

@@ -92,6 +92,16 @@ void replay_mem_unmap(struct replay_mem *m, uint64_t key)
 	}
 }
 
+void replay_mem_unmap_high(struct replay_mem *m, uint32_t high)
+{
+	for (size_t i = 0; i < m->nmap;) {
+		if ((uint32_t)(m->map[i].key >> 32) == high)
+			m->map[i] = m->map[--m->nmap];
+		else
+			i++;
+	}
+}
+
 /* Copies the part of [addr, addr+n) inside [base, base+len) to dst+... */
 static bool copy_overlap(uint8_t *dst, uint64_t base, uint64_t len, uint64_t addr,
 			 const uint8_t *data, size_t n)

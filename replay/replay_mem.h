@@ -42,6 +42,9 @@ enum xt_rc replay_mem_map(struct replay_mem *m, uint64_t key, uint64_t rec_ptr, 
 			  uint64_t length);
 /* The mapping of `key` ended. */
 void replay_mem_unmap(struct replay_mem *m, uint64_t key);
+/* Every mapping whose key has `high` as its upper 32 bits ended (the last
+ * context of a share group was destroyed: host_map_key). */
+void replay_mem_unmap_high(struct replay_mem *m, uint32_t high);
 
 /*
  * Applies a MEMWRITE: copies into every client segment and mapping that

@@ -867,6 +867,14 @@ void host_obs_after(struct host *h, struct replay *rp, struct host_ctx *x, int i
 	} else if (!strcmp(n, "glDeleteBuffers") || !strcmp(n, "glBufferData")) {
 		untaint(h, x, call, args);
 	}
+	if ((!strcmp(n, "glDeleteBuffers") || !strcmp(n, "glDeleteBuffersARB")) &&
+	    call->nargs == 2 && args->a[1].p && call->args[1].tag == TRACE_TAG_MEMORY) {
+		/* Deleting a mapped buffer unmaps it (GL 4.6 6.3.1): its memory
+		 * is the driver's again, and no later MEMWRITE may land there. */
+		const uint32_t *names = args->a[1].p;
+		for (int64_t k = 0; k < args->a[0].i && (uint64_t)k < call->args[1].mem.len / 4; k++)
+			replay_mem_unmap(h->mem, host_map_key(x, names[k]));
+	}
 	taint(h, x, hook, call, args);
 	int k;
 	if (!strcmp(n, "glGetIntegerv") && call->nargs == 2)

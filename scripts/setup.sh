@@ -25,6 +25,8 @@ packages=(
   piglit apitrace
   # the web UI's end-to-end test: a real browser, headless
   chromium chromium-driver python3-selenium
+  # a real TF application (tests/integration/test_godot.py), under a virtual X server
+  godot3 xvfb xauth
 )
 
 missing=()

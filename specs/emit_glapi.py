@@ -170,16 +170,18 @@ def gen_funcs(outdir, funcs, descs, group_ids):
                                      (p.ctype == "EGLint" and p.name in ("attribute", "name"))):
                 g = group_ids["EGL"]
             obj, obj_enum = object_rule(f, p)
-            prows.append("\t{ %du, GLAPI_K_%s, GLAPI_E_%s, %d, %s, GLAPI_O_%s, %d }," % (
+            len_param = (d.params[0] if d.length == "OUTSTRING" and d.params else
+                         d.params[2] if d.length == "PTRARRAY" else -1)
+            prows.append("\t{ %du, GLAPI_K_%s, GLAPI_E_%s, %d, %s, GLAPI_O_%s, %d, %d }," % (
                 pool.add(p.name), d.glapi_kind, d.elem, g,
                 "GLAPI_B_" + d.binding if d.binding else "GLAPI_B_NONE",
-                obj or "NONE", -1 if obj_enum is None else obj_enum))
+                obj or "NONE", -1 if obj_enum is None else obj_enum, len_param))
         first += len(f.params)
     order = sorted(range(len(funcs)), key=lambda i: funcs[i].name)
     out = [HEADER, '#include "glapi.h"\n\n#include <string.h>\n\n', pool.emit("func_strs")]
     out.append("\nstatic const struct { uint32_t name, first; uint8_t nparams, ret, api, ret_obj; int16_t ret_group; } funcs[%d] = {\n" % len(funcs))
     out.append("\n".join(frows) + "\n};\n")
-    out.append("\nstatic const struct { uint32_t name; uint8_t kind, elem; int16_t group; uint8_t binding, obj; int8_t obj_enum; } params[%d] = {\n" % max(1, len(prows)))
+    out.append("\nstatic const struct { uint32_t name; uint8_t kind, elem; int16_t group; uint8_t binding, obj; int8_t obj_enum, len_param; } params[%d] = {\n" % max(1, len(prows)))
     out.append("\n".join(prows) + "\n};\n")
     out.append("\nstatic const uint16_t by_name[%d] = {\n" % len(order))
     for i in range(0, len(order), 12):
@@ -239,6 +241,7 @@ bool glapi_param_info(int id, unsigned i, struct glapi_param_info *out)
 	out->binding = (enum glapi_binding)params[k].binding;
 	out->obj = (enum glapi_object)params[k].obj;
 	out->obj_enum = params[k].obj_enum;
+	out->len_param = params[k].len_param;
 	return true;
 }
 """

@@ -36,7 +36,17 @@ Size rules are strings in a small language:
   "glxvisual"              glXChooseVisual list: boolean keys have no value
   "helper:NAME:A,B,..."    computed by cap_size_NAME() from parameters A, B...
   "vertexptr"              gl*Pointer data: offset, or client memory read at draws
+  "ptrarray:C:T:N"         N pointers to index arrays of C[i] indices of type T
+                           (glMultiDrawElements*): each an offset into the
+                           bound element buffer, or client memory
+  "opaque:REASON"          an address the GL never reads through at the call
+                           (user data of a callback): recorded as POINTER
   "unsized:REASON"         cannot be known; recorded as UNSIZED with REASON
+
+Every pointer parameter of gl.xml gets a size from the registry or from the
+rules here; tests/unit/capture/test_sizes.py fails on any that would be
+recorded UNSIZED without an explicit "unsized:" rule below (UNSIZED_RULES),
+each of which says why.
 """
 
 # Wrappers written by hand in capture/ (they change what the call returns).
@@ -104,6 +114,33 @@ COMPSIZE = [
     (r"^glBitmap$", "COMPSIZE(width,height)", "bitmap"),
     (r"^glMultiDrawArraysIndirect\w*$", "COMPSIZE(drawcount,stride)", "indirect_arrays"),
     (r"^glMultiDrawElementsIndirect\w*$", "COMPSIZE(drawcount,stride)", "indirect_elements"),
+    (r"^glMultiDrawArraysIndirect\w*$", "COMPSIZE(primcount,stride)", "indirect_arrays"),
+    (r"^glMultiDrawElementsIndirect\w*$", "COMPSIZE(primcount,stride)", "indirect_elements"),
+    # glClearBuffer{f,i,ui}v: 4 values for GL_COLOR, 1 for DEPTH / STENCIL
+    # (GL 4.6 section 17.4.3.1)
+    (r"", "COMPSIZE(buffer)", "clear_buffer"),
+    # glGetUniform*v: the components of the uniform's type (GL 4.6 7.10)
+    (r"", "COMPSIZE(program,location)", "uniform"),
+    (r"", "COMPSIZE(programObj,location)", "uniform"),
+    # GL_UNIFORM_BLOCK_ACTIVE_UNIFORM_INDICES: one per active uniform
+    (r"", "COMPSIZE(program,uniformBlockIndex,pname)", "uniform_block"),
+    # GL_TEXTURE_COMPRESSED_IMAGE_SIZE of the level
+    (r"^glGetCompressedTexImage(ARB)?$", "COMPSIZE(target,level)", "compressed_tex_image"),
+    # path coordinates: numCoords values of coordType
+    (r"", "COMPSIZE(numCoords,coordType)", "count_type"),
+    (r"", "COMPSIZE(format,type,count)", "image"),
+    # evaluators (GL 4.6 compatibility, 12.1): control points by target's
+    # components, order and stride; glGetMap* by query
+    (r"", "COMPSIZE(target,stride,order)", "map1"),
+    (r"", "COMPSIZE(target,ustride,uorder,vstride,vorder)", "map2"),
+    (r"", "COMPSIZE(target,query)", "get_map"),
+    # pixel maps: GL_PIXEL_MAP_*_SIZE of the map
+    (r"", "COMPSIZE(map)", "pixel_map"),
+    # the 32x32 polygon stipple, unpacked / packed like a GL_BITMAP image
+    (r"^gl(Get)?PolygonStipple$", "COMPSIZE()", "stipple"),
+    # imaging subset: the table / filter / histogram size queried by target
+    (r"^glGet(ColorTable|ConvolutionFilter|Histogram|Minmax)(EXT|SGI)?$",
+     "COMPSIZE(target,format,type)", "imaging"),
 ]
 
 # Buffer bindings that make a pointer parameter an offset.
@@ -124,6 +161,10 @@ OFFSET = [
     (r"^gl(Multi)?DrawElements\w*$|^glDrawRangeElements\w*$", r"^indices$", "ELEMENT"),
     (r"^gl(Multi)?Draw(Arrays|Elements)Indirect\w*$", r"^indirect$", "INDIRECT"),
     (r"^gl(Compressed)?Tex(Sub)?Image[123]D(OES|EXT|ARB)?$", r"^(pixels|data)$", "UNPACK"),
+    # DSA texture uploads and read-backs still go through the pixel buffer
+    # bindings (GL 4.6 8.4.4.1, 8.11.4)
+    (r"^gl(Compressed)?TextureSubImage[123]D$", r"^(pixels|data)$", "UNPACK"),
+    (r"^glGet(Compressed)?Texture(Sub)?Image$", r"^pixels$", "PACK"),
     (r"^glDrawPixels$|^glBitmap$|^glPolygonStipple$|^glConvolutionFilter[12]D$|^glColorTable$|^glColorSubTable$", r"^(pixels|data|bitmap|mask|image|table)$", "UNPACK"),
     (r"^glReadn?Pixels\w*$|^glGet(n|Compressed)?TexImage\w*$|^glGetPolygonStipple$", r"^(pixels|data|img|pattern|mask)$", "PACK"),
     (r"^glGetQueryObject(u?i|u?i64)v\w*$", r"^params$", "QUERY"),
@@ -153,10 +194,10 @@ LEN = {
     ("glGetVaryingLocationNV", "name"): "string",
     ("glDrawArraysIndirect", "indirect"): "const:16",
     ("glDrawElementsIndirect", "indirect"): "const:20",
-    ("glMultiDrawElements", "indices"): "unsized:array of index pointers",
-    ("glMultiDrawElementsEXT", "indices"): "unsized:array of index pointers",
-    ("glMultiDrawElementsBaseVertex", "indices"): "unsized:array of index pointers",
-    ("glMultiDrawElementsBaseVertexEXT", "indices"): "unsized:array of index pointers",
+    ("glMultiDrawElements", "indices"): "ptrarray:count:type:drawcount",
+    ("glMultiDrawElementsEXT", "indices"): "ptrarray:count:type:primcount",
+    ("glMultiDrawElementsBaseVertex", "indices"): "ptrarray:count:type:drawcount",
+    ("glMultiDrawElementsBaseVertexEXT", "indices"): "ptrarray:count:type:drawcount",
     ("glGetActiveUniformsiv", "params"): "expr:uniformCount",
     ("glGetShaderInfoLog", "infoLog"): "outstring:bufSize",
     ("glGetProgramInfoLog", "infoLog"): "outstring:bufSize",
@@ -212,6 +253,362 @@ LEN = {
     ("glXQueryContext", "value"): "const:1",
     ("glXQueryDrawable", "value"): "const:1",
 }
+
+# Pointer parameters the registry sizes by COMPSIZE or not at all, sized
+# from the GL specification (GL 4.6 core / compatibility sections given).
+_SIZED = {
+    # DSA forms (GL 4.6 chapters 6, 8, 9, 10, 17): the registry gives no
+    # length where the non-DSA form has one.
+    ("glNamedBufferData", "data"): "expr:size",
+    ("glNamedBufferDataEXT", "data"): "expr:size",
+    ("glNamedBufferSubData", "data"): "expr:size",
+    ("glNamedBufferSubDataEXT", "data"): "expr:size",
+    ("glGetNamedBufferSubData", "data"): "expr:size",
+    ("glGetNamedBufferSubDataEXT", "data"): "expr:size",
+    ("glLGPUNamedBufferSubDataNVX", "data"): "expr:size",
+    ("glMulticastBufferSubDataNV", "data"): "expr:size",
+    ("glClearNamedBufferData", "data"): "helper:image:format,type",
+    ("glClearNamedBufferSubData", "data"): "helper:image:format,type",
+    ("glClearNamedFramebufferfv", "value"): "helper:clear_buffer:buffer",
+    ("glClearNamedFramebufferiv", "value"): "helper:clear_buffer:buffer",
+    ("glClearNamedFramebufferuiv", "value"): "helper:clear_buffer:buffer",
+    ("glTextureSubImage1D", "pixels"): "helper:image:format,type,width",
+    ("glTextureSubImage2D", "pixels"): "helper:image:format,type,width,height",
+    ("glTextureSubImage3D", "pixels"): "helper:image:format,type,width,height,depth",
+    ("glCompressedTextureSubImage1D", "data"): "expr:imageSize",
+    ("glCompressedTextureSubImage2D", "data"): "expr:imageSize",
+    ("glCompressedTextureSubImage3D", "data"): "expr:imageSize",
+    # outputs bounded by the caller's bufSize (bytes)
+    ("glGetTextureImage", "pixels"): "expr:bufSize",
+    ("glGetTextureSubImage", "pixels"): "expr:bufSize",
+    ("glGetCompressedTextureImage", "pixels"): "expr:bufSize",
+    ("glGetCompressedTextureSubImage", "pixels"): "expr:bufSize",
+    ("glGetnMapfv", "v"): "expr:bufSize",
+    ("glGetnMapiv", "v"): "expr:bufSize",
+    ("glGetnMapdv", "v"): "expr:bufSize",
+    ("glGetnPixelMapfv", "values"): "expr:bufSize",
+    ("glGetnPixelMapuiv", "values"): "expr:bufSize",
+    ("glGetnPixelMapusv", "values"): "expr:bufSize",
+    ("glGetTextureParameterfv", "params"): "helper:pname:pname",
+    ("glGetTextureParameteriv", "params"): "helper:pname:pname",
+    ("glGetTextureParameterIiv", "params"): "helper:pname:pname",
+    ("glGetTextureParameterIuiv", "params"): "helper:pname:pname",
+    ("glTextureParameterfv", "param"): "helper:pname:pname",
+    ("glTextureParameteriv", "param"): "helper:pname:pname",
+    ("glTextureParameterIiv", "params"): "helper:pname:pname",
+    ("glTextureParameterIuiv", "params"): "helper:pname:pname",
+    ("glGetFixedv", "params"): "helper:pname:pname",
+    ("glGetInteger64vAPPLE", "params"): "helper:pname:pname",
+    ("glGetIntegeri_vEXT", "data"): "helper:pname_indexed:target",
+    ("glGetVertexAttribLui64vARB", "params"): "helper:pname:pname",
+    ("glInvalidateNamedFramebufferData", "attachments"): "expr:numAttachments",
+    ("glInvalidateNamedFramebufferSubData", "attachments"): "expr:numAttachments",
+    ("glNamedFramebufferDrawBuffers", "bufs"): "expr:n",
+    ("glVertexArrayVertexBuffers", "buffers"): "expr:count",
+    ("glVertexArrayVertexBuffers", "offsets"): "expr:count",
+    ("glVertexArrayVertexBuffers", "strides"): "expr:count",
+    ("glSpecializeShader", "pConstantIndex"): "expr:numSpecializationConstants",
+    ("glSpecializeShader", "pConstantValue"): "expr:numSpecializationConstants",
+    ("glSpecializeShaderARB", "pConstantIndex"): "expr:numSpecializationConstants",
+    ("glSpecializeShaderARB", "pConstantValue"): "expr:numSpecializationConstants",
+    ("glDebugMessageControlKHR", "ids"): "expr:count",
+    ("glCreateMemoryObjectsEXT", "memoryObjects"): "expr:n",
+    ("glGetUniformIndices", "uniformIndices"): "expr:uniformCount",
+    ("glMultiDrawArraysIndirectCount", "indirect"): "helper:indirect_arrays:maxdrawcount,stride",
+    ("glMultiDrawArraysIndirectCountARB", "indirect"): "helper:indirect_arrays:maxdrawcount,stride",
+    ("glMultiDrawElementsIndirectCount", "indirect"): "helper:indirect_elements:maxdrawcount,stride",
+    ("glMultiDrawElementsIndirectCountARB", "indirect"): "helper:indirect_elements:maxdrawcount,stride",
+    # viewport / scissor / depth range arrays (GL 4.6 13.6.1, 14.9.2):
+    # 4 values per viewport or scissor box, 2 per depth range
+    ("glViewportArrayv", "v"): "expr:count*4",
+    ("glViewportArrayvNV", "v"): "expr:count*4",
+    ("glViewportArrayvOES", "v"): "expr:count*4",
+    ("glScissorArrayv", "v"): "expr:count*4",
+    ("glScissorArrayvNV", "v"): "expr:count*4",
+    ("glScissorArrayvOES", "v"): "expr:count*4",
+    ("glDepthRangeArrayv", "v"): "expr:count*2",
+    ("glDepthRangeArrayfvNV", "v"): "expr:count*2",
+    ("glDepthRangeArrayfvOES", "v"): "expr:count*2",
+    ("glDepthRangeArraydvNV", "v"): "expr:count*2",
+    ("glMulticastViewportArrayvNVX", "v"): "expr:count*4",
+    ("glMulticastScissorArrayvNVX", "v"): "expr:count*4",
+    # sample locations: an (x, y) pair per location (ARB_sample_locations)
+    ("glFramebufferSampleLocationsfvARB", "v"): "expr:count*2",
+    ("glFramebufferSampleLocationsfvNV", "v"): "expr:count*2",
+    ("glNamedFramebufferSampleLocationsfvARB", "v"): "expr:count*2",
+    ("glNamedFramebufferSampleLocationsfvNV", "v"): "expr:count*2",
+    ("glMulticastFramebufferSampleLocationsfvNV", "v"): "expr:count*2",
+    # attribute lists ended by GL_NONE (EXT_EGL_image_storage,
+    # EXT_texture_storage_compression)
+    ("glEGLImageTargetTexStorageEXT", "attrib_list"): "attribs:0:4",
+    ("glEGLImageTargetTextureStorageEXT", "attrib_list"): "attribs:0:4",
+    ("glTexStorageAttribs2DEXT", "attrib_list"): "attribs:0:4",
+    ("glTexStorageAttribs3DEXT", "attrib_list"): "attribs:0:4",
+    # imaging subset (GL 4.6 compatibility 8.4.3, 8.4.4.4)
+    ("glSeparableFilter2D", "row"): "helper:image:format,type,width",
+    ("glSeparableFilter2D", "column"): "helper:image:format,type,height",
+    ("glSeparableFilter2DEXT", "row"): "helper:image:format,type,width",
+    ("glSeparableFilter2DEXT", "column"): "helper:image:format,type,height",
+    ("glGetSeparableFilter", "row"): "helper:imaging:target,format,type",
+    ("glGetSeparableFilter", "column"): "helper:imaging_column:target,format,type",
+    ("glGetSeparableFilterEXT", "row"): "helper:imaging:target,format,type",
+    ("glGetSeparableFilterEXT", "column"): "helper:imaging_column:target,format,type",
+    # evaluators: GL_OES_fixed_point's glGetMapxvOES names only the query
+    ("glGetMapxvOES", "v"): "helper:get_map:target,query",
+    # single values (their other forms in the registry say 1)
+    ("glVertexAttribL1ui64vARB", "v"): "const:1",
+    ("glVertexAttribL1ui64vNV", "v"): "const:1",
+    ("glReplacementCodeuivSUN", "code"): "const:1",
+    ("glReplacementCodeusvSUN", "code"): "const:1",
+    ("glReplacementCodeubvSUN", "code"): "const:1",
+    ("glMatrixLoad3x2fNV", "m"): "const:6",
+    ("glMatrixMult3x2fNV", "m"): "const:6",
+    ("glMatrixLoad3x3fNV", "m"): "const:9",
+    ("glMatrixMult3x3fNV", "m"): "const:9",
+    ("glMatrixLoadTranspose3x3fNV", "m"): "const:9",
+    ("glMatrixMultTranspose3x3fNV", "m"): "const:9",
+    # EXT_semaphore / EXT_memory_object
+    ("glSignalSemaphoreEXT", "buffers"): "expr:numBufferBarriers",
+    ("glWaitSemaphoreEXT", "buffers"): "expr:numBufferBarriers",
+    ("glSignalSemaphoreEXT", "textures"): "expr:numTextureBarriers",
+    ("glWaitSemaphoreEXT", "textures"): "expr:numTextureBarriers",
+    ("glSignalSemaphoreEXT", "dstLayouts"): "expr:numTextureBarriers",
+    ("glWaitSemaphoreEXT", "srcLayouts"): "expr:numTextureBarriers",
+    ("glSemaphoreParameterui64vEXT", "params"): "const:1",
+    ("glGetSemaphoreParameterui64vEXT", "params"): "const:1",
+    ("glMemoryObjectParameterivEXT", "params"): "const:1",
+    ("glGetMemoryObjectParameterivEXT", "params"): "const:1",
+    ("glSemaphoreParameterivNV", "params"): "const:1",
+    ("glGetSemaphoreParameterivNV", "params"): "const:1",
+    # user data handed back to a callback, never read by the GL
+    ("glDebugMessageCallback", "userParam"): "opaque:callback user data",
+    ("glDebugMessageCallbackKHR", "userParam"): "opaque:callback user data",
+    ("glDebugMessageCallbackARB", "userParam"): "opaque:callback user data",
+    ("glDebugMessageCallbackAMD", "userParam"): "opaque:callback user data",
+    # GL 1.x imaging: "span is not used" by any separable filter
+    ("glGetSeparableFilter", "span"): "opaque:unused by the GL",
+    ("glGetSeparableFilterEXT", "span"): "opaque:unused by the GL",
+}
+# Vendor extensions: single values written back, counts given by another
+# parameter, strings, handles the GL does not read through.
+for _f, _p in (("glCreatePerfQueryINTEL", "queryHandle"),
+               ("glGetFirstPerfQueryIdINTEL", "queryId"),
+               ("glGetNextPerfQueryIdINTEL", "nextQueryId"),
+               ("glGetPerfQueryIdByNameINTEL", "queryId"),
+               ("glGetPerfQueryDataINTEL", "bytesWritten"),
+               ("glGetPerfQueryInfoINTEL", "dataSize"),
+               ("glGetPerfQueryInfoINTEL", "noCounters"),
+               ("glGetPerfQueryInfoINTEL", "noInstances"),
+               ("glGetPerfQueryInfoINTEL", "capsMask"),
+               ("glGetPerfCounterInfoINTEL", "counterOffset"),
+               ("glGetPerfCounterInfoINTEL", "counterDataSize"),
+               ("glGetPerfCounterInfoINTEL", "counterTypeEnum"),
+               ("glGetPerfCounterInfoINTEL", "counterDataTypeEnum"),
+               ("glGetPerfCounterInfoINTEL", "rawCounterMaxValue"),
+               ("glExtGetProgramBinarySourceQCOM", "length"),
+               ("glExtGetTexturesQCOM", "numTextures"),
+               ("glGetDriverControlsQCOM", "num"),
+               ("glGetDriverControlStringQCOM", "length"),
+               ("glExtGetTexLevelParameterivQCOM", "params"),
+               ("glGetSyncivAPPLE", "length"),
+               ("glVDPAUGetSurfaceivNV", "length"),
+               ("glVideoCaptureNV", "sequence_num"),
+               ("glVideoCaptureNV", "capture_time"),
+               ("glMulticastGetQueryObjectivNV", "params"),
+               ("glMulticastGetQueryObjectuivNV", "params"),
+               ("glMulticastGetQueryObjecti64vNV", "params"),
+               ("glMulticastGetQueryObjectui64vNV", "params")):
+    _SIZED[(_f, _p)] = "const:1"
+_SIZED.update({
+    ("glGetPerfQueryDataINTEL", "data"): "expr:dataSize",
+    ("glGetPerfQueryIdByNameINTEL", "queryName"): "string",
+    ("glExtGetTexturesQCOM", "textures"): "expr:maxTextures",
+    ("glExtGetTexSubImageQCOM", "texels"): "helper:image:format,type,width,height,depth",
+    ("glGetCoverageModulationTableNV", "v"): "expr:bufSize",
+    ("glGetMemoryObjectDetachedResourcesuivNV", "params"): "expr:count",
+    ("glGetProgramResourcefvNV", "props"): "expr:propCount",
+    ("glScissorExclusiveArrayvNV", "v"): "expr:count*4",
+    ("glWindowRectanglesEXT", "box"): "expr:count*4",
+    # NV_transform_feedback: (attribute, components, index) triples
+    ("glTransformFeedbackAttribsNV", "attribs"): "expr:count*3",
+    ("glGetVkProcAddrNV", "name"): "string",
+    ("glBitmapxOES", "bitmap"): "helper:bitmap:width,height",
+    # NV_command_list: one address and size per command sequence
+    ("glDrawCommandsNV", "indirects"): "expr:count",
+    ("glDrawCommandsNV", "sizes"): "expr:count",
+    ("glDrawCommandsAddressNV", "indirects"): "expr:count",
+    ("glDrawCommandsAddressNV", "sizes"): "expr:count",
+    ("glDrawCommandsStatesNV", "indirects"): "expr:count",
+    ("glDrawCommandsStatesNV", "sizes"): "expr:count",
+    ("glDrawCommandsStatesNV", "states"): "expr:count",
+    ("glDrawCommandsStatesNV", "fbos"): "expr:count",
+    ("glDrawCommandsStatesAddressNV", "indirects"): "expr:count",
+    ("glDrawCommandsStatesAddressNV", "sizes"): "expr:count",
+    ("glDrawCommandsStatesAddressNV", "states"): "expr:count",
+    ("glDrawCommandsStatesAddressNV", "fbos"): "expr:count",
+    # NV_vdpau_interop, EXT_external_objects_win32: driver / OS handles
+    ("glVDPAUInitNV", "vdpDevice"): "opaque:VDPAU device handle",
+    ("glVDPAUInitNV", "getProcAddress"): "opaque:VDPAU function pointer",
+    ("glVDPAURegisterOutputSurfaceNV", "vdpSurface"): "opaque:VDPAU surface handle",
+    ("glVDPAURegisterVideoSurfaceNV", "vdpSurface"): "opaque:VDPAU surface handle",
+    ("glVDPAURegisterVideoSurfaceWithPictureStructureNV", "vdpSurface"): "opaque:VDPAU surface handle",
+    ("glImportMemoryWin32HandleEXT", "handle"): "opaque:Win32 HANDLE",
+    ("glImportSemaphoreWin32HandleEXT", "handle"): "opaque:Win32 HANDLE",
+    ("glImportMemoryWin32NameEXT", "name"): "opaque:Win32 object name (wide string)",
+    ("glImportSemaphoreWin32NameEXT", "name"): "opaque:Win32 object name (wide string)",
+})
+
+# Queries of DSA state whose every pname is single-valued (GL 4.6 tables
+# 23.x): one element.
+for _f, _p in (("glGetNamedBufferParameteriv", "params"),
+               ("glGetNamedBufferParameteri64v", "params"),
+               ("glGetNamedFramebufferAttachmentParameteriv", "params"),
+               ("glGetNamedFramebufferParameteriv", "param"),
+               ("glGetNamedRenderbufferParameteriv", "params"),
+               ("glGetTextureLevelParameterfv", "params"),
+               ("glGetTextureLevelParameteriv", "params"),
+               ("glGetTransformFeedbackiv", "param"),
+               ("glGetTransformFeedbacki_v", "param"),
+               ("glGetTransformFeedbacki64_v", "param"),
+               ("glGetVertexArrayiv", "param"),
+               ("glGetVertexArrayIndexediv", "param"),
+               ("glGetVertexArrayIndexed64iv", "param"),
+               ("glGetProgramPipelineivEXT", "params"),
+               ("glGetVertexArrayIntegervEXT", "param"),
+               ("glGetVertexArrayIntegeri_vEXT", "param")):
+    _SIZED[(_f, _p)] = "helper:pname:pname"
+# AMD_framebuffer_sample_positions: `size` floats read back, an (x, y)
+# pair per sample set
+_SIZED[("glGetFramebufferParameterfvAMD", "values")] = "expr:size"
+_SIZED[("glGetNamedFramebufferParameterfvAMD", "values")] = "expr:size"
+_SIZED[("glFramebufferSamplePositionsfvAMD", "values")] = "expr:numsamples*2"
+_SIZED[("glNamedFramebufferSamplePositionsfvAMD", "values")] = "expr:numsamples*2"
+
+# Vendor extensions sized by the helpers of capture/cap_size_ext.c (see there
+# for the rules: NV_path_rendering name and transform types, object state).
+_SIZED_EXT = {
+    ("glCoverFillPathInstancedNV", "paths"): "helper:path_names:numPaths,pathNameType,paths",
+    ("glCoverFillPathInstancedNV", "transformValues"): "helper:path_transforms:numPaths,transformType",
+    ("glCoverStrokePathInstancedNV", "paths"): "helper:path_names:numPaths,pathNameType,paths",
+    ("glCoverStrokePathInstancedNV", "transformValues"): "helper:path_transforms:numPaths,transformType",
+    ("glGetCompressedMultiTexImageEXT", "img"): "helper:compressed_multitex_ext:texunit,target,lod",
+    ("glGetCompressedTextureImageEXT", "img"): "helper:compressed_texture_ext:texture,target,lod",
+    ("glGetFogFuncSGIS", "points"): "helper:fog_func:",
+    ("glGetNamedProgramStringEXT", "string"): "helper:named_program_string:program,target,pname",
+    ("glGetPathCommandsNV", "commands"): "helper:path_commands:path",
+    ("glGetPathCoordsNV", "coords"): "helper:path_coords:path",
+    ("glGetPathDashArrayNV", "dashArray"): "helper:path_dashes:path",
+    ("glGetPathMetricsNV", "paths"): "helper:path_names:numPaths,pathNameType,paths",
+    ("glGetPathSpacingNV", "paths"): "helper:path_names:numPaths,pathNameType,paths",
+    ("glGetProgramStringNV", "program"): "helper:program_string_nv:id,pname",
+    ("glMapVertexAttrib1dAPPLE", "points"): "helper:map1_size:size,stride,order",
+    ("glMapVertexAttrib1fAPPLE", "points"): "helper:map1_size:size,stride,order",
+    ("glMapVertexAttrib2dAPPLE", "points"): "helper:map2_size:size,ustride,uorder,vstride,vorder",
+    ("glMapVertexAttrib2fAPPLE", "points"): "helper:map2_size:size,ustride,uorder,vstride,vorder",
+    ("glMultiModeDrawArraysIBM", "mode"): "helper:stride_array:primcount,modestride",
+    ("glMultiModeDrawElementsIBM", "mode"): "helper:stride_array:primcount,modestride",
+    ("glPathGlyphIndexArrayNV", "fontName"): "string",
+    ("glPathGlyphIndexRangeNV", "fontName"): "string",
+    ("glPathGlyphRangeNV", "fontName"): "string",
+    ("glPathGlyphsNV", "charcodes"): "helper:path_names:numGlyphs,type,charcodes",
+    ("glPathGlyphsNV", "fontName"): "string",
+    ("glPathMemoryGlyphIndexArrayNV", "fontData"): "expr:fontSize",
+    ("glStencilFillPathInstancedNV", "paths"): "helper:path_names:numPaths,pathNameType,paths",
+    ("glStencilFillPathInstancedNV", "transformValues"): "helper:path_transforms:numPaths,transformType",
+    ("glStencilStrokePathInstancedNV", "paths"): "helper:path_names:numPaths,pathNameType,paths",
+    ("glStencilStrokePathInstancedNV", "transformValues"): "helper:path_transforms:numPaths,transformType",
+    ("glStencilThenCoverFillPathInstancedNV", "paths"): "helper:path_names:numPaths,pathNameType,paths",
+    ("glStencilThenCoverFillPathInstancedNV", "transformValues"): "helper:path_transforms:numPaths,transformType",
+    ("glStencilThenCoverStrokePathInstancedNV", "paths"): "helper:path_names:numPaths,pathNameType,paths",
+    ("glStencilThenCoverStrokePathInstancedNV", "transformValues"): "helper:path_transforms:numPaths,transformType",
+    ("glTransformPathNV", "transformValues"): "helper:path_transform:transformType",
+}
+LEN.update(_SIZED)
+LEN.update(_SIZED_EXT)
+
+# The allow-list: parameters whose size cannot be known when the call is
+# made, each with the reason, recorded as UNSIZED with that reason (and so
+# reported by the replay).  tests/unit/capture/test_sizes.py fails on any
+# other unsized pointer parameter of gl.xml.
+UNSIZED_RULES = {
+    # Arrays the GL keeps and reads at later draws, like gl*Pointer, whose
+    # extent only the draws give; the capture's client-array tracking
+    # (cap_memory.c) covers the core and legacy arrays, not these.
+    ("glBinormalPointerEXT", "pointer"): "array kept by the GL and read at later draws",
+    ("glColorPointerListIBM", "pointer"): "array kept by the GL and read at later draws",
+    ("glEdgeFlagPointerListIBM", "pointer"): "array kept by the GL and read at later draws",
+    ("glElementPointerAPPLE", "pointer"): "array kept by the GL and read at later draws",
+    ("glElementPointerATI", "pointer"): "array kept by the GL and read at later draws",
+    ("glFogCoordPointerListIBM", "pointer"): "array kept by the GL and read at later draws",
+    ("glIndexPointerListIBM", "pointer"): "array kept by the GL and read at later draws",
+    ("glInterleavedArrays", "pointer"): "array kept by the GL and read at later draws",
+    ("glMatrixIndexPointerARB", "pointer"): "array kept by the GL and read at later draws",
+    ("glMatrixIndexPointerOES", "pointer"): "array kept by the GL and read at later draws",
+    ("glMultiTexCoordPointerEXT", "pointer"): "array kept by the GL and read at later draws",
+    ("glNormalPointerListIBM", "pointer"): "array kept by the GL and read at later draws",
+    ("glPointSizePointerOES", "pointer"): "array kept by the GL and read at later draws",
+    ("glReplacementCodePointerSUN", "pointer"): "array kept by the GL and read at later draws",
+    ("glSecondaryColorPointerListIBM", "pointer"): "array kept by the GL and read at later draws",
+    ("glTangentPointerEXT", "pointer"): "array kept by the GL and read at later draws",
+    ("glTexCoordPointerListIBM", "pointer"): "array kept by the GL and read at later draws",
+    ("glVariantPointerEXT", "addr"): "array kept by the GL and read at later draws",
+    ("glVertexArrayRangeNV", "pointer"): "array kept by the GL and read at later draws",
+    ("glVertexPointerListIBM", "pointer"): "array kept by the GL and read at later draws",
+    ("glVertexWeightPointerEXT", "pointer"): "array kept by the GL and read at later draws",
+    ("glWeightPointerARB", "pointer"): "array kept by the GL and read at later draws",
+    ("glWeightPointerOES", "pointer"): "array kept by the GL and read at later draws",
+}
+
+# Not sized yet: extensions no Debian driver exposes (Mesa implements none
+# of them), whose sizes depend on object state the capture would have to
+# query or on data it would have to parse.  Recorded UNSIZED with the
+# reason; kept apart from the allow-list above, which is for sizes that
+# cannot be known.  Open work (issue 20).
+NOT_SIZED_YET = {
+    # NV_path_rendering: metrics, spacing, generation coefficients.
+    ("glGetPathMetricRangeNV", "metrics"): "not sized yet: NV_path_rendering metrics (the stride unit is not verified here)",
+    ("glGetPathMetricsNV", "metrics"): "not sized yet: NV_path_rendering metrics (the stride unit is not verified here)",
+    ("glGetPathSpacingNV", "returnedSpacing"): "not sized yet: NV_path_rendering spacing, by pathListMode and transformType",
+    ("glPathColorGenNV", "coeffs"): "not sized yet: NV_path_rendering coefficients per genMode (not verified here)",
+    ("glPathTexGenNV", "coeffs"): "not sized yet: NV_path_rendering coefficients per genMode (not verified here)",
+    ("glProgramPathFragmentInputGenNV", "coeffs"): "not sized yet: NV_path_rendering coefficients per genMode (not verified here)",
+    # EXT_vertex_shader: the variant / invariant / local constant's data
+    # type and components, state of the object `id`.
+    ("glGetInvariantBooleanvEXT", "data"): "not sized yet: EXT_vertex_shader, by the type of object id",
+    ("glGetInvariantFloatvEXT", "data"): "not sized yet: EXT_vertex_shader, by the type of object id",
+    ("glGetInvariantIntegervEXT", "data"): "not sized yet: EXT_vertex_shader, by the type of object id",
+    ("glGetLocalConstantBooleanvEXT", "data"): "not sized yet: EXT_vertex_shader, by the type of object id",
+    ("glGetLocalConstantFloatvEXT", "data"): "not sized yet: EXT_vertex_shader, by the type of object id",
+    ("glGetLocalConstantIntegervEXT", "data"): "not sized yet: EXT_vertex_shader, by the type of object id",
+    ("glGetVariantBooleanvEXT", "data"): "not sized yet: EXT_vertex_shader, by the type of object id",
+    ("glGetVariantFloatvEXT", "data"): "not sized yet: EXT_vertex_shader, by the type of object id",
+    ("glGetVariantIntegervEXT", "data"): "not sized yet: EXT_vertex_shader, by the type of object id",
+    ("glGetVariantPointervEXT", "data"): "not sized yet: EXT_vertex_shader, by the type of object id",
+    ("glSetInvariantEXT", "addr"): "not sized yet: EXT_vertex_shader, by the type of object id",
+    ("glSetLocalConstantEXT", "addr"): "not sized yet: EXT_vertex_shader, by the type of object id",
+    ("glVariantbvEXT", "addr"): "not sized yet: EXT_vertex_shader, by the type of object id",
+    ("glVariantdvEXT", "addr"): "not sized yet: EXT_vertex_shader, by the type of object id",
+    ("glVariantfvEXT", "addr"): "not sized yet: EXT_vertex_shader, by the type of object id",
+    ("glVariantivEXT", "addr"): "not sized yet: EXT_vertex_shader, by the type of object id",
+    ("glVariantsvEXT", "addr"): "not sized yet: EXT_vertex_shader, by the type of object id",
+    ("glVariantubvEXT", "addr"): "not sized yet: EXT_vertex_shader, by the type of object id",
+    ("glVariantuivEXT", "addr"): "not sized yet: EXT_vertex_shader, by the type of object id",
+    ("glVariantusvEXT", "addr"): "not sized yet: EXT_vertex_shader, by the type of object id",
+    # Others, each with what its size depends on.
+    ("glDeformationMap3dSGIX", "points"): "not sized yet: SGIX_polynomial_ffd 3D control points",
+    ("glDeformationMap3fSGIX", "points"): "not sized yet: SGIX_polynomial_ffd 3D control points",
+    ("glGetTexFilterFuncSGIS", "weights"): "not sized yet: SGIS_texture_filter4 weights of the texture",
+    ("glMapControlPointsNV", "points"): "not sized yet: NV_evaluators points by type, strides and orders",
+    ("glMultiDrawArraysIndirectBindlessCountNV", "indirect"): "not sized yet: NV_bindless_multi_draw_indirect command layout",
+    ("glMultiDrawArraysIndirectBindlessNV", "indirect"): "not sized yet: NV_bindless_multi_draw_indirect command layout",
+    ("glMultiDrawElementsIndirectBindlessCountNV", "indirect"): "not sized yet: NV_bindless_multi_draw_indirect command layout",
+    ("glMultiDrawElementsIndirectBindlessNV", "indirect"): "not sized yet: NV_bindless_multi_draw_indirect command layout",
+    ("glShadingRateSampleOrderCustomNV", "locations"): "not sized yet: NV_shading_rate_image sample locations per rate",
+    ("glTexImage4DSGIS", "pixels"): "not sized yet: SGIS_texture4D pixel store",
+    ("glTexSubImage4DSGIS", "pixels"): "not sized yet: SGIS_texture4D pixel store",
+}
+for _k, _why in list(UNSIZED_RULES.items()) + list(NOT_SIZED_YET.items()):
+    LEN[_k] = "unsized:" + _why
 
 # Strings passed with a length (KHR_debug, GL 4.6 section 20.9, and its
 # forerunners): `length` chars, or NUL-terminated when the length is
@@ -323,6 +720,11 @@ for _f in ("glLinkProgram", "glLinkProgramARB", "glProgramBinary",
            "glTransformFeedbackVaryings", "glTransformFeedbackVaryingsEXT",
            "glTransformFeedbackVaryingsNV"):
     CAPTURE_HOOKS[_f] = "PROGRAM"
+# EGL_RELEASE: the calling thread's context is about to be unusable to it
+# (the display terminated, the thread released): the capture reads back
+# its asynchronous observations before the call (capture/cap_context.c).
+for _f in ("eglTerminate", "eglReleaseThread"):
+    CAPTURE_HOOKS[_f] = "EGL_RELEASE"
 # TF_TARGET_BINDING (first argument a buffer target) and TF_STATE: the call
 # may change which program TF captures from, what is bound to the indexed
 # or the generic TF buffer binding points, or the size of a buffer (which
@@ -431,7 +833,7 @@ DRAW_ROLES = ["first", "count", "type", "indices", "instances", "basevertex",
 # then decided per call (glapi_object_of_enum).
 OBJECT_KINDS = ["BUFFER", "TEXTURE", "SHADER_OBJECT", "PIPELINE", "VERTEX_ARRAY",
                 "QUERY", "TRANSFORM_FEEDBACK", "FRAMEBUFFER", "RENDERBUFFER",
-                "SAMPLER", "SYNC", "UNIFORM_LOCATION", "ATTRIB_LOCATION"]
+                "SAMPLER", "SYNC", "UNIFORM_LOCATION", "ATTRIB_LOCATION", "UNIFORM_BLOCK_INDEX"]
 OBJECT_TYPES = {"SYNC": ("GLsync",), "UNIFORM_LOCATION": ("GLint",)}
 OBJECT_DEFAULT_TYPES = ("GLuint", "GLhandleARB")
 OBJECTS = [
@@ -454,6 +856,8 @@ OBJECTS = [
     (r"^gl(Get)?ObjectLabel(KHR)?$", r"^name$", "ENUM:identifier"),
     (r"^gl(LabelObject|GetObjectLabel)EXT$", r"^object$", "ENUM:type"),
     (r"Uniform", r"^location$", "UNIFORM_LOCATION"),
+    # GL 4.6 §7.6.2: block indices are the implementation's, per program
+    (r"UniformBlock", r"^uniformBlockIndex$", "UNIFORM_BLOCK_INDEX"),
     (r"^gl(VertexAttrib|EnableVertexAttribArray|DisableVertexAttribArray|GetVertexAttrib)",
      r"^index$", "ATTRIB_LOCATION"),
 ]
@@ -482,6 +886,7 @@ RET_OBJECTS = {
     "glFenceSync": "SYNC", "glFenceSyncAPPLE": "SYNC",
     "glGetUniformLocation": "UNIFORM_LOCATION", "glGetUniformLocationARB": "UNIFORM_LOCATION",
     "glGetAttribLocation": "ATTRIB_LOCATION", "glGetAttribLocationARB": "ATTRIB_LOCATION",
+    "glGetUniformBlockIndex": "UNIFORM_BLOCK_INDEX",
 }
 
 # The shape of each GL type token of the shading language (GL 4.6 §7.3.1,

@@ -40,6 +40,8 @@ enum glapi_kind {
 	GLAPI_K_VERTEXPTR,  /* gl*Pointer data: OFFSET or POINTER (+ MEMWRITE at draws) */
 	GLAPI_K_MEM_IN,     /* input memory: MEMORY, OFFSET or UNSIZED */
 	GLAPI_K_MEM_OUT,    /* output memory: POINTER in CALL, MEMORY/UNSIZED in RET */
+	GLAPI_K_PTRARRAY,   /* glMultiDrawElements* indices: ARRAY of MEMORY /
+			       OFFSET / NULL, one per draw */
 };
 
 /* Element type of memory a pointer parameter refers to. */
@@ -82,6 +84,7 @@ enum glapi_object {
 	GLAPI_O_SYNC,               /* GLsync handles */
 	GLAPI_O_UNIFORM_LOCATION,   /* of the program in use or named */
 	GLAPI_O_ATTRIB_LOCATION,    /* vertex attribute index */
+	GLAPI_O_UNIFORM_BLOCK_INDEX,/* of the program named */
 	GLAPI_O_COUNT,
 	GLAPI_O_BY_ENUM = GLAPI_O_COUNT,  /* the kind argument obj_enum names */
 };
@@ -107,6 +110,10 @@ struct glapi_param_info {
 	enum glapi_object obj;      /* object kind: the name(s) it holds */
 	int obj_enum;               /* GLAPI_O_BY_ENUM: index of the enum
 				       parameter naming the kind; else -1 */
+	int len_param;              /* OUTSTRING: index of the parameter that
+				       bounds it; PTRARRAY: of the pointer
+				       count (the capture's size rule,
+				       specs/gl_annotations.py); else -1 */
 };
 
 /* Number of functions; ids are 0 .. count-1. */

@@ -234,6 +234,12 @@ def apply_rule(d, rule, f, index_of):
         d.params = [index_of[a] for a in args.split(",") if a]
     elif kind == "vertexptr":
         d.length = "VERTEXPTR"
+    elif kind == "ptrarray":
+        counts, type_, n = rest.split(":")
+        d.kind, d.length = "IN", "PTRARRAY"
+        d.params = [index_of[counts], index_of[type_], index_of[n]]
+    elif kind == "opaque":
+        d.kind, d.length, d.why = "POINTER", "NONE", rest
     elif kind == "unsized":
         d.length, d.why = "UNSIZED", rest
     else:
@@ -315,6 +321,10 @@ def describe_param(f, p, index_of):
         d.glapi_kind = "ATTRIBS"
     elif d.length == "VERTEXPTR":
         d.glapi_kind = "VERTEXPTR"
+    elif d.length == "PTRARRAY":
+        d.glapi_kind = "PTRARRAY"
+    elif d.kind == "POINTER":
+        d.glapi_kind = "POINTER"
     else:
         d.glapi_kind = "MEM_" + d.kind
     return d

@@ -338,6 +338,29 @@ enum xt_rc trace_ati_put_arg(struct conv *c, struct thread_state *ts, int id, ui
 		if (v->kind == TRACE_AT_NULL)
 			return put_tag(b, TRACE_TAG_NULL);
 		return put_tagged(b, TRACE_TAG_POINTER, synthetic(c, 64));
+	case GLAPI_K_PTRARRAY:
+		/* glMultiDrawElements* indices: per draw, an element buffer
+		 * offset (apitrace keeps the pointer value) or the index blob. */
+		if (v->kind == TRACE_AT_NULL || v->kind == TRACE_AT_ABSENT)
+			return put_tag(b, TRACE_TAG_NULL);
+		if (v->kind != TRACE_AT_ARRAY) {
+			why = "an index pointer array apitrace did not record as an array";
+			break;
+		}
+		if ((rc = put_tagged(b, TRACE_TAG_ARRAY, v->agg.count)))
+			return rc;
+		for (uint32_t k = 0; k < v->agg.count; k++) {
+			const struct trace_at_value *e = trace_ati_machine(&v->agg.items[k]);
+			if (e->kind == TRACE_AT_BLOB)
+				rc = put_memory(b, synthetic(c, e->s.len), e->s.bytes, e->s.len);
+			else if (e->kind == TRACE_AT_POINTER || e->kind == TRACE_AT_UINT)
+				rc = put_tagged(b, TRACE_TAG_OFFSET, e->u);
+			else
+				rc = put_tag(b, TRACE_TAG_NULL);
+			if (rc)
+				return rc;
+		}
+		return XT_OK;
 	case GLAPI_K_ATTRIBS:
 	case GLAPI_K_MEM_IN:
 	default:

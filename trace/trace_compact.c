@@ -2,8 +2,8 @@
  * trace_compact.c - rewriting a spool as a compacted trace (trace_compact()
  * in trace_reader.h; "Compacted form" in docs/trace-format.md).
  *
- * The reader already merges the spool's threads into global order, so this
- * is a loop: append each record (header rebuilt from the fields the reader
+ * The reader already merges the spool's threads into global order and puts
+ * late observations in place (trace_late.c), so this is a loop: append each record (header rebuilt from the fields the reader
  * returns, payload bytes unchanged) to a ~1 MiB buffer, and when the next
  * record would not fit, compress the buffer into one ZSTD chunk with the
  * XXH3-64 of the raw bytes.  A record larger than the buffer target gets a

@@ -142,6 +142,7 @@ enum xt_rc trace_reader_decode_value(struct trace_reader *r, const struct trace_
 	memset(out, 0, sizeof *out);
 	switch (rec->type) {
 	case TRACE_REC_OBSERVATION:
+	case TRACE_REC_OBS_PENDING:
 	case TRACE_REC_THREAD:
 	case TRACE_REC_CONTEXT:
 	case TRACE_REC_FRAME:

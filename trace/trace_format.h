@@ -93,7 +93,10 @@
 #include "xt_hash.h"
 
 #define TRACE_MAGIC "XFBTRACE"
-#define TRACE_FORMAT_VERSION 1u
+#define TRACE_FORMAT_VERSION 2u
+/* The oldest version readers accept: 1 is 2 without the late observation
+ * records (TRACE_REC_OBS_PENDING, TRACE_REC_OBS_LATE). */
+#define TRACE_FORMAT_VERSION_MIN 1u
 #define TRACE_FILE_HEADER_BYTES 32u
 #define TRACE_FILE_SPOOL 0x1u
 
@@ -151,6 +154,18 @@ enum trace_rec_type {
 	 * (bytes of a persistent mapping that changed since the last sync
 	 * point).  Written by the capture library (capture/). */
 	TRACE_REC_MEMWRITE = 8,
+	/* Spool form only: observations of call `seq` (ATTACHED) that the
+	 * capture will write later (docs/trace-format.md, "Late
+	 * observations"): a MAP value {"kind": STRING, "records": UINT}, the
+	 * kind and the number of OBSERVATION records to come as
+	 * TRACE_REC_OBS_LATE.  Written where those records would be. */
+	TRACE_REC_OBS_PENDING = 9,
+	/* Spool form only: one of the records a TRACE_REC_OBS_PENDING
+	 * announced, ATTACHED to the call during which it was read back:
+	 * u64 the call it belongs to, then the OBSERVATION's MAP value.  The
+	 * reader delivers it as an OBSERVATION of that call, in place of the
+	 * pending record; a compacted file never holds either type. */
+	TRACE_REC_OBS_LATE = 10,
 };
 
 #define TRACE_RECF_ATTACHED 0x8000u  /* seq is the call this belongs to */

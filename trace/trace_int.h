@@ -63,4 +63,19 @@ enum xt_rc trace_spool_read_next(struct trace_spool_read *sr, struct trace_recor
 /* NULL is a no-op. */
 void trace_spool_read_close(struct trace_spool_read *sr);
 
+/*
+ * Late observations put in place (trace_late.c): delivers the next record
+ * of `source` (the reader's raw records) with each TRACE_REC_OBS_PENDING
+ * replaced by the OBSERVATION records its TRACE_REC_OBS_LATE records carry
+ * (or a `lost` one where the trace ends first).  *lp is created at the
+ * first record that needs holding; trace_late_free() frees it (NULL is a
+ * no-op).  Errors: the source's, corruption of the two record types, or
+ * out of memory, in `err` (the reader's error record).
+ */
+struct trace_late;
+enum xt_rc trace_late_next(struct trace_reader *r, struct trace_late **lp,
+			   enum xt_rc (*source)(struct trace_reader *r, struct trace_record *rec),
+			   struct trace_record *rec, struct xt_err *err);
+void trace_late_free(struct trace_late *l);
+
 #endif

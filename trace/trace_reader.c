@@ -67,6 +67,9 @@ struct trace_reader {
 	size_t map_bytes;
 	struct trace_spool_read *sread;
 
+	/* late observations being put in place (trace_late.c), or NULL */
+	struct trace_late *late;
+
 	/* funcdefs: open addressing on id, load <= 1/2 */
 	struct funcdef *fdefs;
 	uint32_t fdef_cap, fdef_count;
@@ -120,10 +123,10 @@ static enum xt_rc check_file_header(struct trace_reader *r, const uint8_t *h,
 	if (get64(h + 24) != xt_hash64(h, 24))
 		return XT_FAIL(&r->err, XT_ERR_CORRUPT,
 			       "%s: file header checksum mismatch at offset 24", path);
-	if (version != TRACE_FORMAT_VERSION)
+	if (version < TRACE_FORMAT_VERSION_MIN || version > TRACE_FORMAT_VERSION)
 		return XT_FAIL(&r->err, XT_ERR_VERSION,
-			       "%s has trace format version %u; this build reads version %u",
-			       path, version, TRACE_FORMAT_VERSION);
+			       "%s has trace format version %u; this build reads versions %u to %u",
+			       path, version, TRACE_FORMAT_VERSION_MIN, TRACE_FORMAT_VERSION);
 	if (get32(h + 12) != TRACE_FILE_HEADER_BYTES || (flags & ~TRACE_FILE_SPOOL) ||
 	    get32(h + 20) != 0)
 		return XT_FAIL(&r->err, XT_ERR_CORRUPT,
@@ -360,6 +363,7 @@ void trace_reader_close(struct trace_reader *r)
 	xt_free(r->cbuf);
 	xt_free(r->raw);
 	trace_spool_read_close(r->sread);
+	trace_late_free(r->late);
 	xt_free(r->fdefs);
 	xt_arena_fini(&r->arena);
 	xt_arena_fini(&r->check);
@@ -376,15 +380,20 @@ const struct xt_err *trace_reader_err(const struct trace_reader *r)
 	return &r->err;
 }
 
+/* The records as the file holds them, in global order. */
+static enum xt_rc raw_next(struct trace_reader *r, struct trace_record *rec)
+{
+	if (r->spool)
+		return r->sread ? trace_spool_read_next(r->sread, rec) : XT_ERR_EOF;
+	return compact_next(r, rec);
+}
+
 enum xt_rc trace_reader_next(struct trace_reader *r, struct trace_record *rec)
 {
 	enum xt_rc rc;
 	if (r->failed)
 		return r->err.rc;
-	if (r->spool)
-		rc = r->sread ? trace_spool_read_next(r->sread, rec) : XT_ERR_EOF;
-	else
-		rc = compact_next(r, rec);
+	rc = trace_late_next(r, &r->late, raw_next, rec, &r->err);
 	if (rc == XT_OK)
 		rc = trace_reader_note_funcdef(r, rec);
 	if (rc == XT_OK) {

@@ -68,13 +68,18 @@ struct drv_spirv {
 /*
  * Parses the translated stages with glslang, links them as one program
  * (so that auto-mapped locations agree between stages), and generates
- * SPIR-V per present stage.  Compile errors go to compile_log[stage] and
+ * SPIR-V per present stage.  declared[stage]: the stage's SPIR-V before
+ * glslang's optimizer, which still holds every uniform block the source
+ * declares (the optimizer drops unused ones, which GL keeps: see
+ * drv_program_build_uniforms); words NULL when the stage declares no
+ * uniform.  Compile errors go to compile_log[stage] and
  * return XT_ERR_INVALID with compiled[stage] = false; link errors to
  * link_log.
  */
 enum xt_rc drv_glslang_compile(const struct drv_translation tr[DRV_STAGE_COUNT],
 			       const bool present[DRV_STAGE_COUNT],
 			       struct drv_spirv spv[DRV_STAGE_COUNT],
+			       struct drv_spirv declared[DRV_STAGE_COUNT],
 			       struct xt_buf compile_log[DRV_STAGE_COUNT], bool compiled[DRV_STAGE_COUNT],
 			       struct xt_buf *link_log);
 

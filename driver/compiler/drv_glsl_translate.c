@@ -42,6 +42,14 @@
  *   - ES: default precision for float and int.
  * Before rewriting, the layout-qualifier rules glslang leaves out are
  * checked on the application's source (drv_glsl_layout.c).
+ *
+ * Line continuations first: GLSL 4.20+ and GLSL ES 3.00+ (§3.2 "Source
+ * Strings" of GLSL 4.60 / §3.1 of ES 3.00) join a line ending in a
+ * backslash to the next "before either comment processing or
+ * preprocessing"; Mesa's preprocessor does that for every version (Godot 3's
+ * GLSL 3.30 shaders rely on it), glslang only for those versions.  So the
+ * source is joined here, as Mesa joins it: each removed newline is put back
+ * after the joined line, so later lines keep their numbers.
  * Every mapping is reported (drv_translation.maps) so that the state tracker
  * can feed the reserved inputs and uniforms from fixed-function state, and
  * program tables can show user names.
@@ -659,8 +667,76 @@ static void read_version(const char *s, size_t n, int *version, bool *es, bool *
 		*es = true;
 }
 
+/* A newline at s[i] ("\n", "\r\n" or "\r"): its length, else 0. */
+static size_t newline_at(const char *s, size_t i)
+{
+	if (s[i] == '\r')
+		return s[i + 1] == '\n' ? 2 : 1;
+	return s[i] == '\n';
+}
+
+/* Joins the lines of `src` that end in a backslash (top comment) into
+ * `out` (NUL-terminated); false when out of memory. */
+static bool join_continued_lines(const char *src, struct xt_buf *out)
+{
+	size_t held = 0;        /* newlines removed from the current line */
+	size_t i = 0, start = 0;
+
+	while (src[i]) {
+		size_t nl;
+		if (src[i] == '\\' && (nl = newline_at(src, i + 1))) {
+			if (xt_buf_append(out, src + start, i - start) != XT_OK)
+				return false;
+			held++;
+			i += 1 + nl;
+			start = i;
+			continue;
+		}
+		nl = newline_at(src, i);
+		if (nl && held) {
+			if (xt_buf_append(out, src + start, i + nl - start) != XT_OK)
+				return false;
+			for (; held; held--)
+				if (xt_buf_append(out, "\n", 1) != XT_OK)
+					return false;
+			i += nl;
+			start = i;
+			continue;
+		}
+		i += nl ? nl : 1;
+	}
+	if (xt_buf_append(out, src + start, i - start) != XT_OK)
+		return false;
+	for (; held; held--)
+		if (xt_buf_append(out, "\n", 1) != XT_OK)
+			return false;
+	return xt_buf_append(out, "", 1) == XT_OK;
+}
+
+static enum xt_rc translate(const char *src, enum drv_stage stage, bool es_context,
+			    struct drv_translation *out, struct xt_buf *log);
+
 enum xt_rc drv_glsl_translate(const char *src, enum drv_stage stage, bool es_context,
 			      struct drv_translation *out, struct xt_buf *log)
+{
+	struct xt_buf joined = XT_BUF_INIT;
+	enum xt_rc rc;
+
+	memset(out, 0, sizeof *out);
+	if (!strchr(src, '\\'))
+		return translate(src, stage, es_context, out, log);
+	if (!join_continued_lines(src, &joined)) {
+		xt_buf_fini(&joined);
+		xt_buf_printf(log, "0:1: error: out of memory\n");
+		return XT_ERR_NOMEM;
+	}
+	rc = translate((const char *)joined.data, stage, es_context, out, log);
+	xt_buf_fini(&joined);
+	return rc;
+}
+
+static enum xt_rc translate(const char *src, enum drv_stage stage, bool es_context,
+			    struct drv_translation *out, struct xt_buf *log)
 {
 	struct xlate x;
 	struct xt_buf body = XT_BUF_INIT, hoisted = XT_BUF_INIT, res = XT_BUF_INIT;

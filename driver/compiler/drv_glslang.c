@@ -14,7 +14,10 @@
  *     GlslangToSpv.cpp); disable_optimizer = false alone leaves every local
  *     in memory and every function un-inlined.  So both are set: functions
  *     are inlined (there is no call support downstream), locals promoted to
- *     SSA, early returns merged.
+ *     SSA, early returns merged.  The optimizer also drops uniform blocks no
+ *     code references, which GL keeps active (drv_program_build_uniforms):
+ *     a stage that declares uniforms is generated a second time without
+ *     the optimizer (`declared`), for its declarations only.
  *   - Limits: glslang's defaults with the driver's transform feedback
  *     limits (drv_shader.h), which glslang checks xfb_* qualifiers against,
  *     and its atomic counter bindings.
@@ -126,9 +129,61 @@ static bool parse_more(const struct drv_translation *tr, const glslang_input_t *
 	return true;
 }
 
+/* Links the units of a stage into a program of their own and generates
+ * SPIR-V with or without glslang's optimizer into *out; false when glslang
+ * fails (its log in link_log), with *rc set. */
+static bool generate(glslang_shader_t *first, glslang_shader_t *const more[MAX_MORE_UNITS],
+		     glslang_stage_t stage, bool optimize, struct drv_spirv *out, struct xt_buf *link_log,
+		     enum xt_rc *rc)
+{
+	glslang_program_t *prog = glslang_program_create();
+	glslang_spv_options_t opt;
+	size_t n;
+
+	if (!prog) {
+		*rc = XT_ERR_NOMEM;
+		return false;
+	}
+	glslang_program_add_shader(prog, first);
+	for (unsigned k = 0; k < MAX_MORE_UNITS && more[k]; k++)
+		glslang_program_add_shader(prog, more[k]);
+	if (!glslang_program_link(prog, GLSLANG_MSG_DEFAULT_BIT | GLSLANG_MSG_SPV_RULES_BIT) ||
+	    !glslang_program_map_io(prog)) {
+		const char *log = glslang_program_get_info_log(prog);
+		xt_buf_printf(link_log, "%s", log && *log ? log : "error: glslang could not link the program\n");
+		*rc = XT_ERR_INVALID;
+		glslang_program_delete(prog);
+		return false;
+	}
+	memset(&opt, 0, sizeof opt);
+	opt.disable_optimizer = !optimize;
+	opt.optimize_size = optimize;
+	glslang_program_SPIRV_generate_with_options(prog, stage, &opt);
+	n = glslang_program_SPIRV_get_size(prog);
+	if (!n) {
+		const char *m = glslang_program_SPIRV_get_messages(prog);
+		xt_buf_printf(link_log, "error: glslang generated no SPIR-V for the shader%s%s\n",
+			      m ? ": " : "", m ? m : "");
+		*rc = XT_ERR_INVALID;
+		glslang_program_delete(prog);
+		return false;
+	}
+	out->words = malloc(n * 4);
+	if (!out->words) {
+		*rc = XT_ERR_NOMEM;
+		glslang_program_delete(prog);
+		return false;
+	}
+	glslang_program_SPIRV_get(prog, out->words);
+	out->n_words = n;
+	glslang_program_delete(prog);
+	return true;
+}
+
 enum xt_rc drv_glslang_compile(const struct drv_translation tr[DRV_STAGE_COUNT],
 			       const bool present[DRV_STAGE_COUNT],
 			       struct drv_spirv spv[DRV_STAGE_COUNT],
+			       struct drv_spirv declared[DRV_STAGE_COUNT],
 			       struct xt_buf compile_log[DRV_STAGE_COUNT], bool compiled[DRV_STAGE_COUNT],
 			       struct xt_buf *link_log)
 {
@@ -136,7 +191,6 @@ enum xt_rc drv_glslang_compile(const struct drv_translation tr[DRV_STAGE_COUNT],
 	glslang_input_t in[DRV_STAGE_COUNT];
 	glslang_shader_t *more[DRV_STAGE_COUNT][MAX_MORE_UNITS] = { { 0 } };
 	glslang_input_t more_in[DRV_STAGE_COUNT][MAX_MORE_UNITS];
-	glslang_program_t *prog = NULL;
 	enum xt_rc rc = XT_OK;
 	bool ok = true;
 
@@ -146,6 +200,8 @@ enum xt_rc drv_glslang_compile(const struct drv_translation tr[DRV_STAGE_COUNT],
 	for (int s = 0; s < DRV_STAGE_COUNT; s++) {
 		spv[s].words = NULL;
 		spv[s].n_words = 0;
+		declared[s].words = NULL;
+		declared[s].n_words = 0;
 		compiled[s] = false;
 		if (!present[s])
 			continue;
@@ -192,50 +248,17 @@ enum xt_rc drv_glslang_compile(const struct drv_translation tr[DRV_STAGE_COUNT],
 	 * the stages are matched by name downstream (drv_io_layout), not by
 	 * glslang's per-stage automatic locations, which disagree. */
 	for (int s = 0; s < DRV_STAGE_COUNT; s++) {
-		glslang_spv_options_t opt;
-		size_t n;
 		if (!sh[s])
 			continue;
-		prog = glslang_program_create();
-		if (!prog) {
-			rc = XT_ERR_NOMEM;
+		if (!generate(sh[s], more[s], gl_stage[s], true, &spv[s], link_log, &rc))
 			goto out;
-		}
-		glslang_program_add_shader(prog, sh[s]);
-		for (unsigned k = 0; k < MAX_MORE_UNITS && more[s][k]; k++)
-			glslang_program_add_shader(prog, more[s][k]);
-		if (!glslang_program_link(prog, GLSLANG_MSG_DEFAULT_BIT | GLSLANG_MSG_SPV_RULES_BIT) ||
-		    !glslang_program_map_io(prog)) {
-			const char *log = glslang_program_get_info_log(prog);
-			xt_buf_printf(link_log, "%s", log && *log ? log : "error: glslang could not link the program\n");
-			rc = XT_ERR_INVALID;
+		/* the blocks the optimizer may drop: only a source that says
+		 * "uniform" can declare one */
+		if (strstr(tr[s].text, "uniform") &&
+		    !generate(sh[s], more[s], gl_stage[s], false, &declared[s], link_log, &rc))
 			goto out;
-		}
-		memset(&opt, 0, sizeof opt);
-		opt.disable_optimizer = false;
-		opt.optimize_size = true;
-		glslang_program_SPIRV_generate_with_options(prog, gl_stage[s], &opt);
-		n = glslang_program_SPIRV_get_size(prog);
-		if (!n) {
-			const char *m = glslang_program_SPIRV_get_messages(prog);
-			xt_buf_printf(link_log, "error: glslang generated no SPIR-V for the shader%s%s\n",
-				      m ? ": " : "", m ? m : "");
-			rc = XT_ERR_INVALID;
-			goto out;
-		}
-		spv[s].words = malloc(n * 4);
-		if (!spv[s].words) {
-			rc = XT_ERR_NOMEM;
-			goto out;
-		}
-		glslang_program_SPIRV_get(prog, spv[s].words);
-		spv[s].n_words = n;
-		glslang_program_delete(prog);
-		prog = NULL;
 	}
 out:
-	if (prog)
-		glslang_program_delete(prog);
 	for (int s = 0; s < DRV_STAGE_COUNT; s++) {
 		if (sh[s])
 			glslang_shader_delete(sh[s]);
@@ -248,6 +271,9 @@ out:
 			free(spv[s].words);
 			spv[s].words = NULL;
 			spv[s].n_words = 0;
+			free(declared[s].words);
+			declared[s].words = NULL;
+			declared[s].n_words = 0;
 		}
 	return rc;
 }

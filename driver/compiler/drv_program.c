@@ -408,7 +408,7 @@ enum xt_rc drv_program_create(const struct drv_program_desc *desc, struct drv_pr
 	 * shader (glCompileShader) gets glslang's verdict too */
 	rc = take_spirv(b, present);
 	if (rc == XT_OK && !desc->spirv[DRV_STAGE_VERTEX])
-		rc = drv_glslang_compile(b->tr, present, b->spv, b->clog, p->compiled, &b->llog);
+		rc = drv_glslang_compile(b->tr, present, b->spv, b->declared, b->clog, p->compiled, &b->llog);
 	if (rc == XT_ERR_NOMEM)
 		goto fail;
 	if (rc != XT_OK || desc->compile_only) {
@@ -423,6 +423,7 @@ enum xt_rc drv_program_create(const struct drv_program_desc *desc, struct drv_pr
 		if (!b->spv[s].words)
 			continue;
 		rc = drv_smodule_parse(&b->mod[s], b->spv[s].words, b->spv[s].n_words, &perr);
+		b->mod[s].match_by_location = desc->spirv[s] != NULL;
 		b->parsed[s] = rc == XT_OK;
 		if (rc == XT_ERR_NOMEM)
 			goto fail;
@@ -437,6 +438,18 @@ enum xt_rc drv_program_create(const struct drv_program_desc *desc, struct drv_pr
 			p->compiled[s] = false;
 			ok = false;
 		}
+		rc = XT_OK;
+	}
+	for (int s = 0; s < DRV_STAGE_COUNT; s++) {
+		struct xt_err perr = { 0 };
+		if (!b->declared[s].words)
+			continue;
+		/* only its declarations are read; a module the parser refuses
+		 * adds no block (the optimized one was accepted) */
+		rc = drv_smodule_parse(&b->declared_mod[s], b->declared[s].words, b->declared[s].n_words, &perr);
+		if (rc == XT_ERR_NOMEM)
+			goto fail;
+		b->declared_parsed[s] = rc == XT_OK;
 		rc = XT_OK;
 	}
 	if (!ok)
@@ -498,6 +511,8 @@ fail:
 		free(b->more[s]);
 		drv_smodule_fini(&b->mod[s]);
 		free(b->spv[s].words);
+		drv_smodule_fini(&b->declared_mod[s]);
+		free(b->declared[s].words);
 		xt_buf_fini(&b->clog[s]);
 	}
 	xt_buf_fini(&b->llog);

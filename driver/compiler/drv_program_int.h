@@ -16,6 +16,11 @@ struct build {
 	struct drv_spirv spv[DRV_STAGE_COUNT];
 	struct drv_smodule mod[DRV_STAGE_COUNT];
 	bool parsed[DRV_STAGE_COUNT];
+	/* each stage before glslang's optimizer (drv_glslang_compile), for
+	 * the uniform blocks it declares */
+	struct drv_spirv declared[DRV_STAGE_COUNT];
+	struct drv_smodule declared_mod[DRV_STAGE_COUNT];
+	bool declared_parsed[DRV_STAGE_COUNT];
 	struct xt_buf clog[DRV_STAGE_COUNT];
 	struct xt_buf llog;
 	struct drv_io_layout esgs;

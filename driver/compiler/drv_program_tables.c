@@ -318,6 +318,75 @@ static enum xt_rc build_uniform_inits(struct build *b)
 
 /* One constant-buffer layout for all stages: the first stage to declare a
  * uniform places it; the others reuse its offset. */
+/* The uniform block of variable v of stage s (its block type bt, el array
+ * elements) in the program's table, added when new; its index in *index. */
+static enum xt_rc add_ubo(struct build *b, const struct drv_smodule *m, const struct drv_svar *v,
+			  const struct drv_sid *bt, uint32_t el, int s, int32_t *index)
+{
+	struct drv_program *p = b->p;
+	const char *bn = bt->name ? bt->name : v->name;
+	struct drv_ubo *nu, *u;
+	uint32_t sz, al;
+
+	for (unsigned k = 0; k < p->n_ubos; k++)
+		if (!strcmp(p->ubos[k].name, bn)) {
+			*index = (int32_t)k;
+			p->ubos[k].stages |= 1u << s;
+			return XT_OK;
+		}
+	if (el > 1 || p->n_ubos >= DRV_MAX_UBOS) {
+		xt_buf_printf(&b->llog, "error: uniform block \"%s\": %s\n", bn,
+			      el > 1 ? "arrays of uniform blocks are not supported by the driver"
+				     : "too many uniform blocks (the driver has 12)");
+		p->unsupported |= el > 1;      /* a gap, not a GL limit */
+		return XT_ERR_INVALID;
+	}
+	nu = realloc(p->ubos, (p->n_ubos + 1) * sizeof *nu);
+	if (!nu)
+		return XT_ERR_NOMEM;
+	p->ubos = nu;
+	u = &nu[p->n_ubos];
+	memset(u, 0, sizeof *u);
+	snprintf(u->name, sizeof u->name, "%s", bn);
+	drv_stype_std140(m, v->type, &sz, &al);
+	u->size_bytes = sz;
+	u->binding = 0;
+	u->stages = 1u << s;
+	*index = (int32_t)p->n_ubos++;
+	return XT_OK;
+}
+
+/*
+ * GL 4.6 §7.6 ("Uniform Variables"): every member of a named uniform block
+ * declared with the shared, std140 or std430 layout is active, and so is
+ * the block, even when no shader references it.  glslang's optimizer
+ * drops unreferenced blocks, so they are taken from each stage as
+ * declared (drv_glslang_compile's `declared`), after the referenced ones.
+ * SPIR-V no longer says whether a block was `packed` (whose unused blocks
+ * GL lets an implementation drop), so every declared block is kept, as
+ * for `shared`, GLSL's default layout.
+ */
+static enum xt_rc add_declared_ubos(struct build *b)
+{
+	for (int s = 0; s < DRV_STAGE_COUNT; s++) {
+		const struct drv_smodule *m = &b->declared_mod[s];
+		if (!b->declared_parsed[s])
+			continue;
+		for (uint32_t i = 0; i < m->n_vars; i++) {
+			const struct drv_svar *v = &m->vars[i];
+			uint32_t el, base = drv_stype_strip_arrays(m, v->type, &el);
+			const struct drv_sid *bt = drv_stype(m, base);
+			int32_t index;
+			enum xt_rc rc;
+			if (v->storage != SpvStorageClassUniform || !bt || bt->op != SpvOpTypeStruct)
+				continue;
+			if ((rc = add_ubo(b, m, v, bt, el, s, &index)) != XT_OK)
+				return rc;
+		}
+	}
+	return XT_OK;
+}
+
 enum xt_rc drv_program_build_uniforms(struct build *b)
 {
 	struct drv_program *p = b->p;
@@ -340,37 +409,8 @@ enum xt_rc drv_program_build_uniforms(struct build *b)
 			if (bt->op == SpvOpTypeImage || bt->op == SpvOpTypeSampledImage || bt->op == SpvOpTypeSampler)
 				continue;
 			if (v->storage == SpvStorageClassUniform) {
-				const char *bn = bt->name ? bt->name : v->name;
-				uint32_t sz, al;
-				for (unsigned k = 0; k < p->n_ubos; k++)
-					if (!strcmp(p->ubos[k].name, bn)) {
-						v->ubo = (int32_t)k;
-						p->ubos[k].stages |= 1u << s;
-						found = true;
-					}
-				if (found)
-					continue;
-				if (el > 1 || p->n_ubos >= DRV_MAX_UBOS) {
-					xt_buf_printf(&b->llog, "error: uniform block \"%s\": %s\n", bn,
-						      el > 1 ? "arrays of uniform blocks are not supported by the driver"
-							     : "too many uniform blocks (the driver has 12)");
-					p->unsupported |= el > 1;      /* a gap, not a GL limit */
-					return XT_ERR_INVALID;
-				}
-				{
-					struct drv_ubo *nu = realloc(p->ubos, (p->n_ubos + 1) * sizeof *nu), *u;
-					if (!nu)
-						return XT_ERR_NOMEM;
-					p->ubos = nu;
-					u = &nu[p->n_ubos];
-					memset(u, 0, sizeof *u);
-					snprintf(u->name, sizeof u->name, "%s", bn);
-					drv_stype_std140(m, v->type, &sz, &al);
-					u->size_bytes = sz;
-					u->binding = 0;
-					u->stages = 1u << s;
-					v->ubo = (int32_t)p->n_ubos++;
-				}
+				if ((rc = add_ubo(b, m, v, bt, el, s, &v->ubo)) != XT_OK)
+					return rc;
 				continue;
 			}
 			/* default block: shared by name across stages */
@@ -402,5 +442,7 @@ enum xt_rc drv_program_build_uniforms(struct build *b)
 		}
 	}
 	p->const_buffer_size = (size_total + 15) / 16 * 16;
+	if ((rc = add_declared_ubos(b)) != XT_OK)
+		return rc;
 	return build_uniform_inits(b);
 }

@@ -115,6 +115,7 @@ struct drv_smodule {
 	uint32_t glsl_ext;     /* id of the GLSL.std.450 import, 0 if none */
 	uint32_t fn_begin, fn_end;   /* word range of the entry function's body */
 	bool xfb;              /* ExecutionMode Xfb */
+	bool match_by_location; /* an application's SPIR-V: interfaces match by location */
 	uint32_t gs_invocations, gs_max_vertices, gs_input_prim, gs_output_prim; /* GL enums */
 	uint32_t gs_vertices_in;
 	uint32_t const_buffer_size;  /* bytes of default uniforms laid out (std140) */

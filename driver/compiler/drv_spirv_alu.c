@@ -95,25 +95,80 @@ uint32_t drv_sx_unop(struct ctx *c, uint16_t op, uint32_t a, uint32_t src_t, uin
 
 /* --- GLSL.std.450 ------------------------------------------------------------------ */
 
-static uint32_t f32_atan_01(struct ctx *c, uint32_t t)
+/*
+ * Transcendentals as radeonsi computes them on GFX8 (Mesa 22.3, the Mesa of
+ * the Debian this project captures on): the GLSL front end and NIR lower
+ * atan, atan2, asin, acos and tan to arithmetic, radeonsi's NIR options
+ * lower every division to a multiplication by v_rcp_f32 (lower_fdiv) and
+ * keep f32 multiply-adds unfused (lower_ffma32 below GFX10.3), and sin /
+ * cos become v_sin_f32 / v_cos_f32 of fract(x / 2pi) (GFX8's v_sin takes
+ * revolutions in [-256, 256]; ACO and the LLVM path emit the same three
+ * instructions).  The polynomials and the order of their operations are
+ * NIR's (nir_builtin_builder.c: nir_atan, nir_atan2) and the GLSL
+ * builtins' (asin_expr); the results are then the ones a GFX8 GPU gives, up
+ * to the last-bit behaviour of its transcendental units (gpu_model
+ * rounds the exact function once, docs/isa.md "Transcendentals").
+ * General GLSL division (fdiv_) is still IEEE division: docs/status.md.
+ */
+static uint32_t frcp_(struct ctx *c, uint32_t a) { return V1(c, ISA_OP_V_RCP_F32, a); }
+static uint32_t fdiv_rcp_(struct ctx *c, uint32_t a, uint32_t b) { return fmul_(c, a, frcp_(c, b)); }
+static uint32_t kf(struct ctx *c, float f) { return K(c, fbits(f)); }
+static uint32_t b2f_(struct ctx *c, uint32_t cond) { return sel(c, cond, kf(c, 1.0f), kf(c, 0.0f)); }
+
+static uint32_t fsign_(struct ctx *c, uint32_t a);
+
+/* nir_atan(y_over_x) */
+static uint32_t f32_atan(struct ctx *c, uint32_t y_over_x)
 {
-	/* minimax polynomial for atan on [-1, 1], |error| < 2e-6 rad */
-	static const float k[] = { -0.0117212f, 0.05265332f, -0.11643287f, 0.19354346f, -0.33262347f, 0.99997726f };
-	uint32_t t2 = fmul_(c, t, t), r = K(c, fbits(k[0]));
-	for (unsigned i = 1; i < 6; i++)
-		r = fmad_(c, r, t2, K(c, fbits(k[i])));
-	return fmul_(c, r, t);
+	static const float k[] = { 0.9999793128310355f, -0.3326756418091246f, 0.1938924977115610f,
+				   -0.1173503194786851f, 0.0536813784310406f, -0.0121323213173444f };
+	uint32_t abs = fabs_(c, y_over_x), one = kf(c, 1.0f);
+	uint32_t x = fdiv_rcp_(c, fmin_(c, abs, one), fmax_(c, abs, one));
+	uint32_t x2 = fmul_(c, x, x), pw = x, sum = 0;
+
+	/* x * k0 + x^3 * k1 + ... + x^11 * k5, summed left to right */
+	for (unsigned i = 0; i < 6; i++) {
+		uint32_t term;
+		if (i)
+			pw = i == 1 ? fmul_(c, x2, x) : fmul_(c, pw, x2);
+		term = fmul_(c, pw, kf(c, k[i]));
+		sum = i ? fadd_(c, sum, term) : term;
+	}
+	/* range-reduction fixup: + (1 < |y_over_x|) * (pi/2 - 2 * sum) */
+	sum = fadd_(c, sum, fmul_(c, b2f_(c, fcmp(c, C_LT, one, abs)),
+				  fadd_(c, fmul_(c, sum, kf(c, -2.0f)), kf(c, (float)M_PI_2))));
+	return fmul_(c, sum, fsign_(c, y_over_x));
 }
 
+/* nir_atan2(y, x) */
 static uint32_t f32_atan2(struct ctx *c, uint32_t y, uint32_t x)
 {
-	uint32_t ax = fabs_(c, x), ay = fabs_(c, y);
-	uint32_t mx = fmax_(c, ax, ay), mn = fmin_(c, ax, ay);
-	uint32_t t = fdiv_(c, mn, sel(c, fcmp(c, C_EQ, mx, K(c, 0)), K(c, fbits(1.0f)), mx));
-	uint32_t r = f32_atan_01(c, t);
-	r = sel(c, fcmp(c, C_GT, ay, ax), fsub_(c, K(c, fbits((float)M_PI_2)), r), r);
-	r = sel(c, fcmp(c, C_LT, x, K(c, 0)), fsub_(c, K(c, fbits((float)M_PI)), r), r);
-	return sel(c, fcmp(c, C_LT, y, K(c, 0)), fneg_(c, r), r);
+	uint32_t zero = kf(c, 0.0f), one = kf(c, 1.0f);
+	uint32_t flip = fcmp(c, C_GE, zero, x);
+	uint32_t s = sel(c, flip, fabs_(c, x), y), t = sel(c, flip, y, fabs_(c, x));
+	uint32_t scale = sel(c, fcmp(c, C_GE, fabs_(c, t), kf(c, 1e18f)), kf(c, 0.25f), one);
+	uint32_t rcp_scaled_t = frcp_(c, fmul_(c, t, scale));
+	uint32_t s_over_t = fmul_(c, fmul_(c, s, scale), rcp_scaled_t);
+	uint32_t tan = sel(c, fcmp(c, C_EQ, fabs_(c, x), fabs_(c, y)), one, fabs_(c, s_over_t));
+	uint32_t arc = fadd_(c, fmul_(c, b2f_(c, flip), kf(c, (float)M_PI_2)), f32_atan(c, tan));
+	return sel(c, fcmp(c, C_LT, fmin_(c, y, rcp_scaled_t), zero), fneg_(c, arc), arc);
+}
+
+/* asin_expr(x, p0, p1): sign(x) * (pi/2 - sqrt(1 - |x|) *
+ * (pi/2 + |x| * ((pi/4 - 1) + |x| * (p0 + |x| * p1)))) */
+static uint32_t f32_asin_expr(struct ctx *c, uint32_t x, float p0, float p1)
+{
+	uint32_t ax = fabs_(c, x), pi_2 = kf(c, (float)M_PI_2);
+	uint32_t poly = fadd_(c, kf(c, p0), fmul_(c, ax, kf(c, p1)));
+	poly = fadd_(c, kf(c, (float)M_PI_4 - 1.0f), fmul_(c, ax, poly));
+	poly = fadd_(c, pi_2, fmul_(c, ax, poly));
+	return fmul_(c, fsign_(c, x), fsub_(c, pi_2, fmul_(c, fsqrt_(c, fsub_(c, kf(c, 1.0f), ax)), poly)));
+}
+
+/* sin / cos: v_sin_f32 / v_cos_f32 of fract(x * 1/(2pi)) */
+static uint32_t f32_trig(struct ctx *c, uint16_t op, uint32_t x)
+{
+	return V1(c, op, ffract_(c, fmul_(c, x, K(c, 0x3e22f983u))));
 }
 
 static uint32_t fsign_(struct ctx *c, uint32_t a)
@@ -238,16 +293,17 @@ bool drv_sx_ext_inst(struct ctx *c, const uint32_t *w, uint32_t n)
 			case GLSLstd450Fract: r = ffract_(c, x); break;
 			case GLSLstd450Radians: r = fmul_(c, x, FK(c, x, M_PI / 180.0)); break;
 			case GLSLstd450Degrees: r = fmul_(c, x, FK(c, x, 180.0 / M_PI)); break;
-			case GLSLstd450Sin: r = V1(c, ISA_OP_V_SIN_F32, x); break;
-			case GLSLstd450Cos: r = V1(c, ISA_OP_V_COS_F32, x); break;
-			case GLSLstd450Tan: r = fdiv_(c, V1(c, ISA_OP_V_SIN_F32, x), V1(c, ISA_OP_V_COS_F32, x)); break;
-			case GLSLstd450Atan: r = f32_atan2(c, x, K(c, fbits(1.0f))); break;
+			case GLSLstd450Sin: r = f32_trig(c, ISA_OP_V_SIN_F32, x); break;
+			case GLSLstd450Cos: r = f32_trig(c, ISA_OP_V_COS_F32, x); break;
+			case GLSLstd450Tan:
+				r = fdiv_rcp_(c, f32_trig(c, ISA_OP_V_SIN_F32, x), f32_trig(c, ISA_OP_V_COS_F32, x));
+				break;
+			case GLSLstd450Atan: r = f32_atan(c, x); break;
 			case GLSLstd450Atan2: r = f32_atan2(c, x, y); break;
-			case GLSLstd450Asin:
-				r = f32_atan2(c, x, fsqrt_(c, fsub_(c, K(c, fbits(1.0f)), fmul_(c, x, x)))); break;
+			case GLSLstd450Asin: r = f32_asin_expr(c, x, 0.086566724f, -0.03102955f); break;
 			case GLSLstd450Acos:
-				r = fsub_(c, K(c, fbits((float)M_PI_2)),
-					 f32_atan2(c, x, fsqrt_(c, fsub_(c, K(c, fbits(1.0f)), fmul_(c, x, x))))); break;
+				r = fsub_(c, kf(c, (float)M_PI_2), f32_asin_expr(c, x, 0.08132463f, -0.02363318f));
+				break;
 			case GLSLstd450Sinh: case GLSLstd450Cosh: case GLSLstd450Tanh: {
 				uint32_t ep = fexp_(c, x), en = fexp_(c, fneg_(c, x));
 				uint32_t s = fmul_(c, fsub_(c, ep, en), K(c, fbits(0.5f)));

@@ -228,13 +228,25 @@ bool drv_io_lookup(const struct drv_io_layout *l, const char *key, uint32_t *dw)
 	return false;
 }
 
+/* GL 4.6 §7.4.1 (Shader Interface Matching): an interface variable matches
+ * the one of the other stage with the same name, or, for SPIR-V
+ * (ARB_gl_spirv, where names are only debug information), with the same
+ * location and component.  A block member without a location of its own
+ * keeps matching by name. */
 void drv_io_key(const struct drv_smodule *m, const struct drv_svar *v, uint32_t bt, int member, char *key, size_t n)
 {
 	const struct drv_sid *b = drv_stype(m, bt);
-	if (member >= 0 && b && (uint32_t)member < b->n_members)
-		snprintf(key, n, "%s.%s", b->name ? b->name : "", b->members[member].name ? b->members[member].name : "");
-	else
+	if (member >= 0 && b && (uint32_t)member < b->n_members) {
+		if (m->match_by_location && b->members[member].location >= 0)
+			snprintf(key, n, "@location %d", b->members[member].location);
+		else
+			snprintf(key, n, "%s.%s", b->name ? b->name : "",
+				 b->members[member].name ? b->members[member].name : "");
+	} else if (m->match_by_location && v->location >= 0) {
+		snprintf(key, n, "@location %d component %d", v->location, v->component > 0 ? v->component : 0);
+	} else {
 		snprintf(key, n, "%s", v->name);
+	}
 }
 
 static uint32_t round_up(uint32_t v, uint32_t a) { return a ? (v + a - 1) / a * a : v; }

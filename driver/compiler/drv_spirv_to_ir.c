@@ -503,10 +503,12 @@ static bool load_inputs(struct ctx *c)
 							slot -= ms;
 						}
 					}
-					if (bi >= 0) {
-						if (!esgs_builtin_dw(c->esgs, bi, slot, &dw))
-							return FAIL(c, XT_ERR_UNSUPPORTED, "geometry input built-in %d is not supported", bi);
-					} else {
+					/* Built-ins without a fixed ES slot (gl_CullDistance,
+					 * which glslang declares in every 4.50 gl_in[]) pass
+					 * by name as the ES stores them (drv_lower_io.c
+					 * esgs_dw); one the ES does not write reads 0
+					 * (undefined: GL 4.6 §7.4.1). */
+					if (bi < 0 || !esgs_builtin_dw(c->esgs, bi, slot, &dw)) {
 						drv_io_key(c->m, v, at->elem, member, key, sizeof key);
 						if (!drv_io_lookup(c->esgs, key, &dw)) {
 							/* not written by the vertex shader: reads 0 */

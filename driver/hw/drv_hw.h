@@ -38,6 +38,7 @@ struct drv_pipe_screen {
 	uint64_t submits;          /* IBs submitted */
 	struct drv_pipe *pipes;    /* every context, through drv_pipe.next */
 	struct drv_pipe *last;     /* the context whose state the GPU holds */
+	bool predication_on;       /* the CP holds a SET_PREDICATION other than CLEAR */
 };
 
 enum drv_atom {
@@ -46,6 +47,7 @@ enum drv_atom {
 	DRV_ATOM_SHADER,             /* VS program + SPI registers */
 	DRV_ATOM_RASTER,             /* PA_CL_CLIP_CNTL (rasterizer discard) */
 	DRV_ATOM_RESTART,            /* primitive restart */
+	DRV_ATOM_RENDER_COND,        /* SET_PREDICATION (conditional rendering) */
 	DRV_ATOM_COUNT
 };
 
@@ -55,6 +57,10 @@ struct drv_pipe {
 	struct drv_pipe_report report;
 	/* state the state tracker set (drv_pipe_set_*) */
 	bool rasterizer_discard;
+	bool flatshade_first;
+	/* conditional rendering: the query's slots (NULL: off) and its mode */
+	const struct drv_pipe_query *render_cond;
+	bool render_cond_invert, render_cond_wait;
 	bool restart, restart_fixed;
 	uint32_t restart_index;
 	int active_queries;          /* begun and not ended, any type */
@@ -140,6 +146,8 @@ void drv_pm4_gs_descriptors(struct drv_pipe *pipe, uint32_t *desc);
 /* ---- drv_pm4_so.c: streamout ---- */
 /* Emits VGT_STRMOUT_CONFIG / BUFFER_CONFIG when they changed. */
 void drv_pm4_so_enable(struct drv_pipe *pipe);
+/* The SET_PREDICATION packets of the render-condition atom (CLEAR when off). */
+void drv_pm4_emit_render_cond(struct drv_pipe *pipe, struct pm4_cs *cs);
 /* DrawTF: loads the opaque registers from so's filled-size slot. */
 void drv_pm4_so_draw_opaque(struct drv_pipe *pipe, struct drv_pipe_so *so, unsigned stream);
 

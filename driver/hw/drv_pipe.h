@@ -125,6 +125,10 @@ void drv_pipe_call_end(struct drv_pipe *pipe, const uint32_t **pm4, uint32_t *n_
 
 /* Primitives are discarded after streamout (GL_RASTERIZER_DISCARD). */
 void drv_pipe_set_rasterizer_discard(struct drv_pipe *pipe, bool on);
+/* The provoking-vertex convention (glProvokingVertex): first_vertex true for
+ * GL_FIRST_VERTEX_CONVENTION.  It orders the vertices TF records and a GS
+ * receives for strips, fans, quads and polygons. */
+void drv_pipe_set_provoking_vertex(struct drv_pipe *pipe, bool first_vertex);
 /* Primitive restart: on / off, at `index`, or (fixed_index) at the index
  * type's maximum; takes effect at the next indexed draw. */
 void drv_pipe_set_primitive_restart(struct drv_pipe *pipe, bool enable, bool fixed_index,
@@ -180,7 +184,8 @@ struct drv_pipe_vertex_input {
 	bool bgra;                       /* components in BGRA order (4 components) */
 	bool normalized;                 /* fixed point to [0, 1] / [-1, 1] */
 	bool integer;                    /* integers stay integers */
-	bool doubles;                    /* 64-bit shader inputs */
+	bool doubles;                    /* 64-bit shader inputs (glVertexAttribLPointer):
+					  * fetched raw, at most 2 components per location */
 	uint32_t relative_offset;        /* bytes from the binding's start to the first element */
 	/* the array's memory: a buffer, or else client memory */
 	struct drv_pipe_buffer *buffer;
@@ -300,6 +305,10 @@ void drv_pipe_so_begin(struct drv_pipe *pipe, struct drv_pipe_so *so,
 void drv_pipe_so_resume(struct drv_pipe *pipe, struct drv_pipe_so *so);
 /* Stops streamout (pause or end), saving how far each target was filled. */
 void drv_pipe_so_end(struct drv_pipe *pipe, struct drv_pipe_so *so);
+/* The vertices captured on `stream` by so's last begin / end, read back
+ * on the CPU (after submitting what is pending) from the filled-size slot,
+ * as the opaque draw counts them. */
+uint32_t drv_pipe_so_vertex_count(struct drv_pipe *pipe, struct drv_pipe_so *so, unsigned stream);
 /* Frees the slots of an object that goes. */
 void drv_pipe_so_release(struct drv_pipe *pipe, struct drv_pipe_so *so);
 
@@ -310,10 +319,13 @@ enum drv_pipe_query_type {
 	DRV_QUERY_PRIMITIVES_EMITTED,    /* primitives written to the targets, per stream */
 	DRV_QUERY_SO_OVERFLOW_ANY,       /* 1 when any stream overflowed its targets */
 	DRV_QUERY_SO_OVERFLOW,           /* 1 when the stream overflowed its targets */
+	DRV_QUERY_OCCLUSION_COUNTER,     /* samples that passed the depth test */
+	DRV_QUERY_OCCLUSION_PREDICATE,   /* 1 when any sample passed */
 };
 
 struct drv_pipe_query {
-	struct drv_bo *slots;            /* SAMPLE_STREAMOUTSTATS slots: 4 streams x 32 bytes */
+	struct drv_bo *slots;            /* SAMPLE_STREAMOUTSTATS slots: 4 streams x 32 bytes;
+					  * occlusion: ZPASS_DONE pairs, 8 backends x 16 bytes */
 	enum drv_pipe_query_type type;
 	unsigned stream;
 };
@@ -329,6 +341,16 @@ uint64_t drv_pipe_query_result(struct drv_pipe *pipe, const struct drv_pipe_quer
  * ended, the streamout state updated and the end submitted first, as
  * deleting an active GL query does. */
 void drv_pipe_query_release(struct drv_pipe *pipe, struct drv_pipe_query *q, bool end_first);
+
+/* Conditional rendering: the draws after this call are predicated on q's
+ * last result (SET_PREDICATION, as radeonsi's si_emit_query_predication):
+ * skipped unless it overflowed (the overflow types) or some sample passed
+ * (occlusion), or, with invert, unless not; wait is the GL_QUERY_WAIT /
+ * BY_REGION_WAIT hint.  q (NULL:
+ * no predication) must stay alive and not be begun again until the next
+ * call. */
+void drv_pipe_render_condition(struct drv_pipe *pipe, const struct drv_pipe_query *q, bool invert,
+			       bool wait);
 
 /* Writes the low `bytes` (4 or 8) of `value` at `offset` in `buf` (which
  * has storage) from the command stream, in order with the GPU's work (a

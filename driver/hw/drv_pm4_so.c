@@ -15,6 +15,12 @@
  *           VGT_STRMOUT_DRAW_OPAQUE_BUFFER_FILLED_SIZE                  (§6.6)
  *   query   EVENT_WRITE SAMPLE_STREAMOUTSTATS[n] at begin (+0) / end (+16)
  *           of a 32-byte slot per stream                                (§6.7)
+ *   occl.   EVENT_WRITE ZPASS_DONE (index 1) at begin (+0) / end (+8) of a
+ *           16-byte pair per render backend, the pairs of backends the GPU
+ *           lacks pre-set to valid zeros (si_query_hw_prepare_buffer)  (§6.7)
+ *   render  SET_PREDICATION PRED_OP = PRIMCOUNT over each stream's slot,
+ *   cond    CONTINUE on all but the first, before the draws, whose packets
+ *           carry the PREDICATE bit (si_emit_query_predication)         (§6.7)
  *
  * Differences from radeonsi, on purpose:
  * - radeonsi emits the begin as an atom before the next draw; here the
@@ -229,6 +235,22 @@ void drv_pm4_so_draw_opaque(struct drv_pipe *pipe, struct drv_pipe_so *x, unsign
 		      x->filled->va + 4 * b, REG_VGT_STRMOUT_DRAW_OPAQUE_BUFFER_FILLED_SIZE >> 2);
 }
 
+uint32_t drv_pipe_so_vertex_count(struct drv_pipe *pipe, struct drv_pipe_so *x, unsigned stream)
+{
+	uint32_t filled;
+	unsigned b;
+
+	for (b = 0; b < DRV_MAX_TF_BUFFERS; b++)
+		if ((x->hw_mask >> b & 1) && x->stream_of_buffer[b] == stream)
+			break;
+	if (b == DRV_MAX_TF_BUFFERS || !x->stride_dw[b] || !x->filled_valid)
+		return 0;
+	drv_pipe_flush(pipe);
+	memcpy(&filled, x->filled->map + 4 * b, 4);
+	/* what the VGT computes for the opaque draw (gm_cp.c, §6.6) */
+	return filled > x->hw_offset_dw[b] ? (filled - x->hw_offset_dw[b]) / x->stride_dw[b] : 0;
+}
+
 /* ---- queries ------------------------------------------------------------------- */
 
 static uint32_t stats_event(unsigned stream)
@@ -249,13 +271,29 @@ static unsigned streams_of(const struct drv_pipe_query *q, unsigned *first)
 	return 1;
 }
 
+/* Render backends of an occlusion slot (GFX8's most), and how many the
+ * simulated GPU has: what the kernel's enabled-RB mask tells radeonsi.
+ * Assumption: one, as gpu_model's GM_RENDER_BACKENDS. */
+#define OCCLUSION_MAX_RBS 8
+#define OCCLUSION_ENABLED_RBS 1
+
+static bool is_occlusion(const struct drv_pipe_query *q)
+{
+	return q->type == DRV_QUERY_OCCLUSION_COUNTER || q->type == DRV_QUERY_OCCLUSION_PREDICATE;
+}
+
+/* at: 0 = begin, 1 = end */
 static void sample(struct drv_pipe *pipe, const struct drv_pipe_query *q, unsigned at)
 {
 	struct pm4_cs *cs = drv_hw_cs(pipe->screen, 16);
 	unsigned first, n = streams_of(q, &first);
 
+	if (is_occlusion(q)) {
+		pm4_event_write_addr(cs, V_ZPASS_DONE, 1, q->slots->va + 8 * at);
+		return;
+	}
 	for (unsigned s = first; s < first + n; s++)
-		pm4_event_write_addr(cs, stats_event(s), 3, q->slots->va + 32 * s + at);
+		pm4_event_write_addr(cs, stats_event(s), 3, q->slots->va + 32 * s + 16 * at);
 }
 
 bool drv_pipe_query_begin(struct drv_pipe *pipe, struct drv_pipe_query *q,
@@ -279,13 +317,18 @@ bool drv_pipe_query_begin(struct drv_pipe *pipe, struct drv_pipe_query *q,
 		return true;   /* counting as far as GL is concerned; reported */
 	drv_pipe_flush(pipe);
 	memset(q->slots->map, 0, 128);
+	if (is_occlusion(q))
+		for (unsigned rb = OCCLUSION_ENABLED_RBS; rb < OCCLUSION_MAX_RBS; rb++) {
+			uint64_t valid[2] = { 1ull << 63, 1ull << 63 };
+			memcpy(q->slots->map + 16 * rb, valid, sizeof valid);
+		}
 	sample(pipe, q, 0);
 	return true;
 }
 
 void drv_pipe_query_end(struct drv_pipe *pipe, struct drv_pipe_query *q)
 {
-	sample(pipe, q, 16);
+	sample(pipe, q, 1);
 	pipe->active_queries--;
 	if (q->type == DRV_QUERY_PRIMITIVES_GENERATED) {
 		pipe->prims_gen_queries--;
@@ -296,7 +339,7 @@ void drv_pipe_query_end(struct drv_pipe *pipe, struct drv_pipe_query *q)
 void drv_pipe_query_release(struct drv_pipe *pipe, struct drv_pipe_query *q, bool end_first)
 {
 	if (end_first) {
-		sample(pipe, q, 16);
+		sample(pipe, q, 1);
 		pipe->active_queries--;
 		if (q->type == DRV_QUERY_PRIMITIVES_GENERATED)
 			pipe->prims_gen_queries--;
@@ -316,6 +359,15 @@ uint64_t drv_pipe_query_result(struct drv_pipe *pipe, const struct drv_pipe_quer
 	uint64_t sum = 0;
 
 	drv_pipe_flush(pipe);
+	if (is_occlusion(q)) {
+		for (unsigned rb = 0; rb < OCCLUSION_MAX_RBS; rb++) {
+			uint64_t v[2];
+			memcpy(v, q->slots->map + 16 * rb, sizeof v);
+			if (v[0] >> 63 && v[1] >> 63)
+				sum += (v[1] & mask) - (v[0] & mask);
+		}
+		return q->type == DRV_QUERY_OCCLUSION_PREDICATE ? sum != 0 : sum;
+	}
 	for (unsigned s = first; s < first + n; s++) {
 		uint64_t v[4];
 		memcpy(v, q->slots->map + 32 * s, sizeof v);
@@ -325,6 +377,53 @@ uint64_t drv_pipe_query_result(struct drv_pipe *pipe, const struct drv_pipe_quer
 		sum += q->type == DRV_QUERY_PRIMITIVES_GENERATED ? needed : written;
 	}
 	return q->type == DRV_QUERY_SO_OVERFLOW_ANY || q->type == DRV_QUERY_SO_OVERFLOW ? overflow : sum;
+}
+
+void drv_pipe_render_condition(struct drv_pipe *pipe, const struct drv_pipe_query *q, bool invert,
+			       bool wait)
+{
+	pipe->render_cond = q && q->slots ? q : NULL;
+	pipe->render_cond_invert = invert;
+	pipe->render_cond_wait = wait;
+	pipe->dirty |= 1u << DRV_ATOM_RENDER_COND;
+}
+
+/* si_emit_query_predication: for the streamout-overflow types radeonsi
+ * inverts the sense, because PRIMCOUNT's "visible" is "no overflow" and GL
+ * draws when the query is true (overflowed): DRAW_VISIBLE = 0 unless the
+ * GL mode is inverted. */
+void drv_pm4_emit_render_cond(struct drv_pipe *pipe, struct pm4_cs *cs)
+{
+	const struct drv_pipe_query *q = pipe->render_cond;
+	struct pm4_set_predication sp = { .pred_op = V_PREDICATION_OP_CLEAR };
+	unsigned first, n;
+
+	if (!q) {
+		/* the CP's predication is GPU state, not context state: clear
+		 * it only when some context set it */
+		if (pipe->screen->predication_on)
+			pm4_set_predication(cs, &sp);
+		pipe->screen->predication_on = false;
+		return;
+	}
+	pipe->screen->predication_on = true;
+	sp.hint_nowait = !pipe->render_cond_wait;
+	if (is_occlusion(q)) {
+		/* ZPASS: "visible" is some sample passed; GL draws then */
+		sp.pred_op = V_PREDICATION_OP_ZPASS;
+		sp.draw_visible = !pipe->render_cond_invert;
+		sp.address = q->slots->va;
+		pm4_set_predication(cs, &sp);
+		return;
+	}
+	sp.pred_op = V_PREDICATION_OP_PRIMCOUNT;
+	sp.draw_visible = pipe->render_cond_invert;
+	n = streams_of(q, &first);
+	for (unsigned s = first; s < first + n; s++) {
+		sp.address = q->slots->va + 32 * s;
+		pm4_set_predication(cs, &sp);
+		sp.continue_ = true;
+	}
 }
 
 void drv_pipe_buffer_write(struct drv_pipe *pipe, struct drv_pipe_buffer *buf, uint64_t offset,

@@ -144,6 +144,13 @@ void drv_pipe_set_rasterizer_discard(struct drv_pipe *pipe, bool on)
 	pipe->rasterizer_discard = on;
 }
 
+void drv_pipe_set_provoking_vertex(struct drv_pipe *pipe, bool first_vertex)
+{
+	if (pipe->flatshade_first != first_vertex)
+		pipe->dirty |= 1u << DRV_ATOM_RASTER;
+	pipe->flatshade_first = first_vertex;
+}
+
 void drv_pipe_set_primitive_restart(struct drv_pipe *pipe, bool enable, bool fixed_index,
 				    uint32_t index)
 {
@@ -195,9 +202,15 @@ static void emit_atoms(struct drv_pipe *pipe, struct pm4_cs *cs, const struct dr
 		emit_preamble(pipe);
 	if ((pipe->dirty & (1u << DRV_ATOM_SHADER)) || pipe->vs_va != shader->code->va)
 		emit_shader(pipe, cs, prog, shader);
-	if (pipe->dirty & (1u << DRV_ATOM_RASTER))
+	if (pipe->dirty & (1u << DRV_ATOM_RASTER)) {
 		pm4_set_context_reg(cs, REG_PA_CL_CLIP_CNTL,
 				    PA_CL_CLIP_CNTL_DX_RASTERIZATION_KILL(pipe->rasterizer_discard));
+		/* As radeonsi's rasterizer state (si_create_rs_state):
+		 * PROVOKING_VTX_LAST = !flatshade_first; the rest of the register
+		 * is rasterization state the model has no use for. */
+		pm4_set_context_reg(cs, REG_PA_SU_SC_MODE_CNTL,
+				    PA_SU_SC_MODE_CNTL_PROVOKING_VTX_LAST(!pipe->flatshade_first));
+	}
 	if (indexed) {
 		bool en = pipe->restart || pipe->restart_fixed;
 		uint32_t idx = pipe->restart_fixed
@@ -212,7 +225,10 @@ static void emit_atoms(struct drv_pipe *pipe, struct pm4_cs *cs, const struct dr
 			pipe->dirty &= ~(1u << DRV_ATOM_RESTART);
 		}
 	}
-	pipe->dirty &= ~((1u << DRV_ATOM_INIT) | (1u << DRV_ATOM_SHADER) | (1u << DRV_ATOM_RASTER));
+	if (pipe->dirty & (1u << DRV_ATOM_RENDER_COND))
+		drv_pm4_emit_render_cond(pipe, cs);
+	pipe->dirty &= ~((1u << DRV_ATOM_INIT) | (1u << DRV_ATOM_SHADER) | (1u << DRV_ATOM_RASTER) |
+			 (1u << DRV_ATOM_RENDER_COND));
 }
 
 /* ---- descriptors ------------------------------------------------------------------------ */
@@ -249,8 +265,19 @@ static bool vertex_format(const struct drv_pipe_vertex_input *a, uint32_t *dfmt,
 	for (unsigned i = 0; i < 4; i++)
 		sel[i] = i < n ? sel_xyzw[i] : (i == 3 ? V_SQ_SEL_1 : V_SQ_SEL_0);
 	if (a->doubles) {
-		*why = "double-precision vertex shader inputs (glVertexAttribLPointer)";
-		return false;
+		/* 64-bit inputs: raw dwords, two per component, as radeonsi
+		 * fetches them; the state tracker puts at most two components
+		 * at one location (drv_pipe_vertex_input.doubles) */
+		if (n > 2) {
+			*why = "a 64-bit vertex input of more than two components at one location";
+			return false;
+		}
+		for (unsigned i = 0; i < 4; i++)
+			sel[i] = i < 2 * n ? sel_xyzw[i] : (i == 3 ? V_SQ_SEL_1 : V_SQ_SEL_0);
+		*dfmt = f32[2 * n];
+		*nfmt = V_BUF_NUM_FORMAT_UINT;
+		*bytes = 8 * n;
+		return true;
 	}
 	if (drv_pipe_vertex_translated(a)) {
 		/* converted to 32-bit floats on upload (translate_attrib) */
@@ -631,7 +658,7 @@ bool drv_pipe_draw(struct drv_pipe *pipe, const struct drv_pipe_draw_state *stat
 		drv_hw_out_of_memory(pipe);
 		return false;
 	}
-	cs = drv_hw_cs(pipe->screen, prog->has_gs ? 96 + 80 : 96);
+	cs = drv_hw_cs(pipe->screen, prog->has_gs ? 112 + 80 : 112);
 	if (prog->has_gs)
 		drv_pm4_gs_emit_rings(pipe, cs);
 	emit_atoms(pipe, cs, prog, state->shader, d->indexed, d->index_size);
@@ -667,6 +694,9 @@ bool drv_pipe_draw(struct drv_pipe *pipe, const struct drv_pipe_draw_state *stat
 	}
 	if (d->so_source)
 		drv_pm4_so_draw_opaque(pipe, d->so_source, d->so_stream);
+	/* radeonsi's render_cond_bit: the draw packets are predicated while
+	 * a render condition is set (GL 4.6 §10.9) */
+	cs->predicate = pipe->render_cond != NULL;
 	if (d->indirect_buffer) {
 		struct pm4_draw_indirect di = {
 			.data_offset = d->indirect_offset,
@@ -706,6 +736,7 @@ bool drv_pipe_draw(struct drv_pipe *pipe, const struct drv_pipe_draw_state *stat
 					    VGT_DRAW_INITIATOR_USE_OPAQUE(d->so_source != NULL));
 		}
 	}
+	cs->predicate = false;
 	if (!pm4_cs_ok(cs)) {
 		drv_hw_unsupported(pipe, "a draw whose packets the driver could not encode");
 		return false;

@@ -92,6 +92,8 @@ static bool names_grow(struct drv_names *t)
 
 void drv_names_fini(struct drv_names *t)
 {
+	for (uint32_t i = 0; i < t->cap; i++)
+		xt_free(t->slots[i].label);
 	xt_free(t->slots);
 	memset(t, 0, sizeof *t);
 }
@@ -143,6 +145,7 @@ void drv_names_remove(struct drv_names *t, uint32_t name)
 		return;
 	/* Backward-shift deletion keeps the probe chains intact. */
 	uint32_t i = slot_of(t, name), j = i;
+	xt_free(t->slots[i].label);
 	t->slots[i] = (struct drv_name_slot){ 0 };
 	t->count--;
 	for (;;) {
@@ -156,6 +159,24 @@ void drv_names_remove(struct drv_names *t, uint32_t name)
 			i = j;
 		}
 	}
+}
+
+const char *drv_names_label(const struct drv_names *t, uint32_t name)
+{
+	if (!drv_names_known(t, name))
+		return NULL;
+	return t->slots[slot_of(t, name)].label;
+}
+
+void drv_names_set_label(struct drv_names *t, uint32_t name, char *label)
+{
+	if (!drv_names_known(t, name)) {
+		xt_free(label);
+		return;
+	}
+	struct drv_name_slot *s = &t->slots[slot_of(t, name)];
+	xt_free(s->label);
+	s->label = label;
 }
 
 void drv_names_each(struct drv_names *t, void (*fn)(void *obj, void *user), void *user)
@@ -325,6 +346,9 @@ void drv_context_destroy(struct drv_context *ctx)
 		drv_names_each(&ctx->shared->shaders, free_shader_or_program, ctx);
 		drv_names_fini(&ctx->shared->buffers);
 		drv_names_fini(&ctx->shared->shaders);
+		drv_names_fini(&ctx->shared->samplers);
+		drv_names_fini(&ctx->shared->syncs);
+		drv_names_fini(&ctx->shared->lists);
 		xt_free(ctx->shared);
 	}
 	ctx->screen->contexts--;
@@ -600,7 +624,9 @@ GLsync drv_gl_FenceSync(GLenum condition, GLbitfield flags)
 	}
 	drv_gl_flush(ctx);
 	/* Handles are counters, not pointers (determinism); never dereferenced. */
-	return (GLsync)(uintptr_t)(0x5000 + ++ctx->shared->sync_next);
+	if (!drv_gl_sync_create(ctx, (uint32_t)++ctx->shared->sync_next))
+		return NULL;
+	return (GLsync)(uintptr_t)(0x5000 + ctx->shared->sync_next);
 }
 
 GLenum drv_gl_ClientWaitSync(GLsync sync, GLbitfield flags, GLuint64 timeout)
@@ -623,13 +649,13 @@ void drv_gl_WaitSync(GLsync sync, GLbitfield flags, GLuint64 timeout)
 void drv_gl_DeleteSync(GLsync sync)
 {
 	DRV_CTX(ctx);
-	(void)ctx;
+	drv_gl_sync_delete(ctx, sync);
 }
 
 GLboolean drv_gl_IsSync(GLsync sync)
 {
 	DRV_CTX_RET(ctx, GL_FALSE);
-	return sync != NULL;
+	return drv_gl_sync_exists(ctx, sync);
 }
 
 /* ---- rendering state the model does not rasterize with ------------------------------- */
@@ -666,11 +692,136 @@ void drv_gl_FrontFace(GLenum mode) {}
 void drv_gl_DepthFunc(GLenum func) {}
 void drv_gl_DepthMask(GLboolean flag) {}
 void drv_gl_ColorMask(GLboolean r, GLboolean g, GLboolean b, GLboolean a) {}
-void drv_gl_BlendFunc(GLenum s, GLenum d) {}
+/* Blending (GL 4.6 §17.3.6): validated, then dropped, as nothing is
+ * rasterized.  The factors of table 17.2, the equations of table 17.1
+ * (KHR_blend_equation_advanced's modes are not exposed). */
+static bool blend_factor(GLenum f)
+{
+	switch (f) {
+	case GL_ZERO: case GL_ONE: case GL_SRC_COLOR: case GL_ONE_MINUS_SRC_COLOR:
+	case GL_DST_COLOR: case GL_ONE_MINUS_DST_COLOR: case GL_SRC_ALPHA:
+	case GL_ONE_MINUS_SRC_ALPHA: case GL_DST_ALPHA: case GL_ONE_MINUS_DST_ALPHA:
+	case GL_CONSTANT_COLOR: case GL_ONE_MINUS_CONSTANT_COLOR: case GL_CONSTANT_ALPHA:
+	case GL_ONE_MINUS_CONSTANT_ALPHA: case GL_SRC_ALPHA_SATURATE: case GL_SRC1_COLOR:
+	case GL_ONE_MINUS_SRC1_COLOR: case GL_SRC1_ALPHA: case GL_ONE_MINUS_SRC1_ALPHA:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static bool blend_equation(GLenum mode)
+{
+	return mode == GL_FUNC_ADD || mode == GL_FUNC_SUBTRACT || mode == GL_FUNC_REVERSE_SUBTRACT ||
+	       mode == GL_MIN || mode == GL_MAX;
+}
+
+void drv_gl_BlendFunc(GLenum s, GLenum d)
+{
+	DRV_CTX(ctx);
+	if (!blend_factor(s) || !blend_factor(d))
+		drv_gl_error(ctx, GL_INVALID_ENUM);
+}
+
+void drv_gl_BlendFuncSeparate(GLenum srgb, GLenum drgb, GLenum salpha, GLenum dalpha)
+{
+	DRV_CTX(ctx);
+	if (!blend_factor(srgb) || !blend_factor(drgb) || !blend_factor(salpha) || !blend_factor(dalpha))
+		drv_gl_error(ctx, GL_INVALID_ENUM);
+}
+
+void drv_gl_BlendEquation(GLenum mode)
+{
+	DRV_CTX(ctx);
+	if (!blend_equation(mode))
+		drv_gl_error(ctx, GL_INVALID_ENUM);
+}
+
+void drv_gl_BlendEquationSeparate(GLenum rgb, GLenum alpha)
+{
+	DRV_CTX(ctx);
+	if (!blend_equation(rgb) || !blend_equation(alpha))
+		drv_gl_error(ctx, GL_INVALID_ENUM);
+}
+
+void drv_gl_BlendColor(GLfloat r, GLfloat g, GLfloat b, GLfloat a) {}
+
+/* glClearBuffer* (GL 4.6 §17.4.3.1): the errors, then nothing, like glClear:
+ * the framebuffer's pixels are not modelled, and no TF output or query
+ * result depends on them.  `color`, `depth`, `stencil`, `depth_stencil`:
+ * which buffers the entry point takes. */
+static void clear_buffer(struct drv_context *ctx, GLenum buffer, GLint drawbuffer, bool color,
+			 bool depth, bool stencil, bool depth_stencil)
+{
+	bool ok = (buffer == GL_COLOR && color) || (buffer == GL_DEPTH && depth) ||
+		  (buffer == GL_STENCIL && stencil) || (buffer == GL_DEPTH_STENCIL && depth_stencil);
+	if (!ok)
+		drv_gl_error(ctx, GL_INVALID_ENUM);
+	else if (buffer == GL_COLOR ? drawbuffer < 0 || drawbuffer >= (GLint)DRV_MAX_DRAW_BUFFERS : drawbuffer != 0)
+		drv_gl_error(ctx, GL_INVALID_VALUE);
+}
+
+void drv_gl_ClearBufferfv(GLenum buffer, GLint drawbuffer, const GLfloat *value)
+{
+	DRV_CTX(ctx);
+	clear_buffer(ctx, buffer, drawbuffer, true, true, false, false);
+}
+
+void drv_gl_ClearBufferiv(GLenum buffer, GLint drawbuffer, const GLint *value)
+{
+	DRV_CTX(ctx);
+	clear_buffer(ctx, buffer, drawbuffer, true, false, true, false);
+}
+
+void drv_gl_ClearBufferuiv(GLenum buffer, GLint drawbuffer, const GLuint *value)
+{
+	DRV_CTX(ctx);
+	clear_buffer(ctx, buffer, drawbuffer, true, false, false, false);
+}
+
+void drv_gl_ClearBufferfi(GLenum buffer, GLint drawbuffer, GLfloat depth, GLint stencil)
+{
+	DRV_CTX(ctx);
+	clear_buffer(ctx, buffer, drawbuffer, false, false, false, true);
+}
+
+/* glBlitFramebuffer (GL 4.6 §18.3.1): the errors that do not depend on
+ * pixel formats, then nothing: it moves pixels, which the model does not
+ * keep (pixels are only read back by glReadPixels, reported as not
+ * modelled, and by texture fetches, which the compiler refuses). */
+void drv_gl_BlitFramebuffer(GLint sx0, GLint sy0, GLint sx1, GLint sy1, GLint dx0, GLint dy0,
+			    GLint dx1, GLint dy1, GLbitfield mask, GLenum filter)
+{
+	DRV_CTX(ctx);
+	if (mask & ~(GLbitfield)(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT))
+		drv_gl_error(ctx, GL_INVALID_VALUE);
+	else if (filter != GL_NEAREST && filter != GL_LINEAR)
+		drv_gl_error(ctx, GL_INVALID_ENUM);
+	else if (filter == GL_LINEAR && (mask & (GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT)))
+		drv_gl_error(ctx, GL_INVALID_OPERATION);
+}
 void drv_gl_PixelStorei(GLenum pname, GLint param) {}
 void drv_gl_Hint(GLenum target, GLenum mode) {}
-void drv_gl_ProvokingVertex(GLenum mode) {}
 void drv_gl_ClampColor(GLenum target, GLenum clamp) {}
+
+/* GL 4.6 compat §13.6 (Flatshading, table 13.3) and ARB_provoking_vertex:
+ * the convention picks each primitive's provoking vertex, and with it the
+ * order in which transform feedback records (§13.3) and a geometry shader
+ * receives the vertices of strips, fans, quads and polygons
+ * (gpu_model/gm_vgt_prim.c says how). */
+void drv_gl_ProvokingVertex(GLenum mode)
+{
+	struct drv_context *ctx = drv_gl_current();
+
+	if (!ctx)
+		return;
+	if (mode != GL_FIRST_VERTEX_CONVENTION && mode != GL_LAST_VERTEX_CONVENTION) {
+		drv_gl_error(ctx, GL_INVALID_ENUM);
+		return;
+	}
+	ctx->provoking_first = mode == GL_FIRST_VERTEX_CONVENTION;
+	drv_pipe_set_provoking_vertex(ctx->pipe, ctx->provoking_first);
+}
 void drv_gl_MemoryBarrier(GLbitfield barriers) {}
 void drv_gl_TextureBarrier(void) {}
 
@@ -690,17 +841,5 @@ void drv_gl_ReadPixels(GLint x, GLint y, GLsizei w, GLsizei h, GLenum format, GL
 {
 	DRV_CTX(ctx);
 	drv_gl_unsupported(ctx, "reading pixels: the simulated GPU does not rasterize");
-}
-
-void drv_gl_BeginConditionalRender(GLuint id, GLenum mode)
-{
-	DRV_CTX(ctx);
-	drv_gl_unsupported(ctx, "conditional rendering (SET_PREDICATION) is not modelled yet");
-}
-
-void drv_gl_EndConditionalRender(void)
-{
-	DRV_CTX(ctx);
-	drv_gl_unsupported(ctx, "conditional rendering (SET_PREDICATION) is not modelled yet");
 }
 

@@ -258,6 +258,41 @@ static void draw_state(struct drv_context *ctx, struct drv_program_obj *p,
 	}
 	for (unsigned loc = 0; loc < DRV_MAX_ATTRIBS; loc++)
 		drv_gl_vertex_input(ctx, prog, loc, &s->vertex[loc]);
+	/* A dvec3 / dvec4 input consumes two locations (GL 4.6 §11.1.1):
+	 * its first two components come from the attribute's location, the
+	 * others from the next, 16 bytes further on, as Mesa's state tracker
+	 * splits 64-bit attributes into two vertex elements. */
+	for (unsigned loc = 0; loc + 1 < DRV_MAX_ATTRIBS; loc++) {
+		struct drv_pipe_vertex_input *a = &s->vertex[loc];
+		if (!a->enabled || !a->doubles || a->components <= 2)
+			continue;
+		s->vertex[loc + 1] = *a;
+		s->vertex[loc + 1].relative_offset += 16;
+		s->vertex[loc + 1].components -= 2;
+		a->components = 2;
+		loc++;
+	}
+}
+
+/* A 64-bit input the program reads from the current value (no array):
+ * the generic-attribute state holds 32-bit values only. */
+static bool doubles_without_array(const struct drv_program *prog, const struct drv_pipe_draw_state *s)
+{
+	for (unsigned k = 0; k < prog->n_attribs; k++) {
+		switch (prog->attribs[k].type) {
+		case GL_DOUBLE: case GL_DOUBLE_VEC2: case GL_DOUBLE_VEC3: case GL_DOUBLE_VEC4:
+		case GL_DOUBLE_MAT2: case GL_DOUBLE_MAT3: case GL_DOUBLE_MAT4:
+		case GL_DOUBLE_MAT2x3: case GL_DOUBLE_MAT2x4: case GL_DOUBLE_MAT3x2:
+		case GL_DOUBLE_MAT3x4: case GL_DOUBLE_MAT4x2: case GL_DOUBLE_MAT4x3:
+			if (prog->attribs[k].location < DRV_MAX_ATTRIBS &&
+			    !s->vertex[prog->attribs[k].location].enabled)
+				return true;
+			break;
+		default:
+			break;
+		}
+	}
+	return false;
 }
 
 /*
@@ -277,6 +312,11 @@ static bool run(struct drv_context *ctx, const struct drv_pipe_draw *d)
 	ctx->state_call = true;
 	ctx->last_draw_program = p->name;
 	draw_state(ctx, p, &s);
+	if (doubles_without_array(p->prog, &s)) {
+		drv_gl_unsupported(ctx, "a 64-bit vertex input fed by its current value (glVertexAttribL*), "
+				   "not an array");
+		return false;
+	}
 	if (!drv_pipe_draw_reserve(ctx->pipe, &s, d))
 		return false;
 	if (p->prog->n_builtins) {
@@ -425,7 +465,56 @@ void drv_gl_MultiDrawElementsBaseVertex(GLenum mode, const GLsizei *count, GLenu
 		draw_elements(mode, count[i], type, indices[i], 1, basevertex ? basevertex[i] : 0, 0);
 }
 
+void drv_gl_MultiDrawElements(GLenum mode, const GLsizei *count, GLenum type, const void *const *indices,
+			      GLsizei drawcount)
+{
+	drv_gl_MultiDrawElementsBaseVertex(mode, count, type, indices, drawcount, NULL);
+}
+
 /* ---- indirect ---------------------------------------------------------------------- */
+
+/*
+ * An indirect draw whose vertex arrays are uploaded (client memory, or a
+ * format converted on upload) needs the vertex range of each command,
+ * which only the command knows: read the commands on the CPU after a
+ * flush and draw each as the direct draw GL defines it to be (GL 4.6
+ * §10.4: DrawArraysIndirect is DrawArraysInstancedBaseInstance with the
+ * command's count, instanceCount, first and baseInstance;
+ * DrawElementsIndirect is DrawElementsInstancedBaseVertexBaseInstance
+ * with firstIndex * the index size as the offset into the element
+ * buffer).  This is what Mesa's u_vbuf does for drivers whose vertex
+ * buffers it translates.
+ */
+static void unroll_indirect(struct drv_context *ctx, GLenum mode, GLenum type, struct drv_buffer *ib,
+			    uint64_t off, GLsizei drawcount, uint32_t stride, bool indexed)
+{
+	unsigned isz = index_size(type);
+	const uint8_t *base;
+
+	if (indexed && (!isz || !ctx->vao->element_buffer)) {
+		drv_gl_error(ctx, isz ? GL_INVALID_OPERATION : GL_INVALID_ENUM);
+		return;
+	}
+	if (ib) {
+		if (!drv_gl_buffer_storage(ctx, ib))
+			return;
+		drv_gl_flush(ctx);
+		base = drv_pipe_buffer_map(&ib->store) + off;
+	} else {
+		base = (const uint8_t *)(uintptr_t)off;   /* client memory */
+	}
+	for (GLsizei i = 0; i < drawcount; i++) {
+		uint32_t c[5];
+		memcpy(c, base + (uint64_t)i * stride, indexed ? 20 : 16);
+		if (c[0] > INT32_MAX || c[1] > INT32_MAX)
+			continue;   /* more than the model draws: nothing GL could show either */
+		if (indexed)
+			draw_elements(mode, (GLsizei)c[0], type, (const void *)(uintptr_t)((uint64_t)c[2] * isz),
+				      (GLsizei)c[1], (GLint)c[3], c[4]);
+		else
+			draw_arrays(mode, (GLint)c[2], (GLsizei)c[0], (GLsizei)c[1], c[3]);
+	}
+}
 
 static void draw_indirect(GLenum mode, GLenum type, const void *indirect, GLsizei drawcount,
 			  GLsizei stride, bool indexed)
@@ -440,6 +529,16 @@ static void draw_indirect(GLenum mode, GLenum type, const void *indirect, GLsize
 		drv_gl_error(ctx, GL_INVALID_VALUE);
 		return;
 	}
+	/* Compatibility contexts take the commands from client memory when no
+	 * buffer is bound to GL_DRAW_INDIRECT_BUFFER (GL 4.6 compat §10.4);
+	 * core and ES make that an INVALID_OPERATION.  The commands are then
+	 * the CPU's to read, as for uploaded vertex arrays. */
+	if (!ib && !ctx->core && !ctx->gles && indirect) {
+		if (validate(ctx, mode, 0, 0))
+			unroll_indirect(ctx, mode, type, NULL, off, drawcount, stride ? (uint32_t)stride : cmd,
+					indexed);
+		return;
+	}
 	if (!ib || off % 4 ||
 	    (drawcount && off + (uint64_t)(drawcount - 1) * (stride ? (uint64_t)stride : cmd) + cmd >
 			  (uint64_t)ib->size)) {
@@ -449,8 +548,7 @@ static void draw_indirect(GLenum mode, GLenum type, const void *indirect, GLsize
 	if (!validate(ctx, mode, 0, 0))
 		return;
 	if (needs_index_range(ctx)) {
-		drv_gl_unsupported(ctx, "indirect draws from vertex arrays in client memory or in formats "
-				   "converted on upload (GL_FIXED, normalized 32-bit, doubles, 10F_11F_11F)");
+		unroll_indirect(ctx, mode, type, ib, off, drawcount, stride ? (uint32_t)stride : cmd, indexed);
 		return;
 	}
 	if (indexed) {
@@ -560,8 +658,13 @@ static void draw_tf(GLenum mode, GLuint id, GLuint stream, GLsizei instances)
 	if (!validate(ctx, mode, 0, instances) || !instances)
 		return;
 	if (needs_index_range(ctx)) {
-		drv_gl_unsupported(ctx, "glDrawTransformFeedback from vertex arrays in client memory or "
-				   "in formats converted on upload");
+		/* Uploaded arrays need the vertex range: read the captured count
+		 * back and draw what GL defines the call to be (GL 4.6 core §13.2.3:
+		 * DrawArraysInstanced with first 0 and that count), as Mesa's
+		 * u_vbuf reads indirect parameters for the arrays it uploads. */
+		uint32_t n = drv_pipe_so_vertex_count(ctx->pipe, &x->so, stream);
+		if (n && n <= INT32_MAX)
+			draw_arrays(mode, 0, (GLsizei)n, instances, 0);
 		return;
 	}
 	d.prim = prim_of(mode);

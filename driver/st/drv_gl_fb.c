@@ -213,6 +213,46 @@ void drv_gl_TexStorage2D(GLenum target, GLsizei levels, GLenum internalformat, G
 	tex_image(ctx, target, 0, internalformat);
 }
 
+/* 3D and array textures (GL 4.6 §8.5): validated; their texels, like all
+ * texels, are not kept, and no format query of the sim reads them. */
+static bool target_3d(GLenum target)
+{
+	return target == GL_TEXTURE_3D || target == GL_TEXTURE_2D_ARRAY ||
+	       target == GL_TEXTURE_CUBE_MAP_ARRAY || target == GL_PROXY_TEXTURE_3D ||
+	       target == GL_PROXY_TEXTURE_2D_ARRAY || target == GL_PROXY_TEXTURE_CUBE_MAP_ARRAY;
+}
+
+void drv_gl_TexImage3D(GLenum target, GLint level, GLint internalformat, GLsizei w, GLsizei h,
+		       GLsizei d, GLint border, GLenum format, GLenum type, const void *pixels)
+{
+	DRV_CTX(ctx);
+	if (!target_3d(target))
+		drv_gl_error(ctx, GL_INVALID_ENUM);
+	else if (w < 0 || h < 0 || d < 0 || level < 0 || border != 0)
+		drv_gl_error(ctx, GL_INVALID_VALUE);
+}
+
+void drv_gl_TexStorage3D(GLenum target, GLsizei levels, GLenum internalformat, GLsizei w, GLsizei h,
+			 GLsizei d)
+{
+	DRV_CTX(ctx);
+	if (!target_3d(target))
+		drv_gl_error(ctx, GL_INVALID_ENUM);
+	else if (levels < 1 || w < 1 || h < 1 || d < 1)
+		drv_gl_error(ctx, GL_INVALID_VALUE);
+}
+
+void drv_gl_TexSubImage3D(GLenum target, GLint level, GLint x, GLint y, GLint z, GLsizei w,
+			  GLsizei h, GLsizei d, GLenum format, GLenum type, const void *pixels)
+{
+	DRV_CTX(ctx);
+	if (!target_3d(target) || target == GL_PROXY_TEXTURE_3D || target == GL_PROXY_TEXTURE_2D_ARRAY ||
+	    target == GL_PROXY_TEXTURE_CUBE_MAP_ARRAY)
+		drv_gl_error(ctx, GL_INVALID_ENUM);
+	else if (w < 0 || h < 0 || d < 0 || level < 0)
+		drv_gl_error(ctx, GL_INVALID_VALUE);
+}
+
 void drv_gl_TexSubImage2D(GLenum target, GLint level, GLint x, GLint y, GLsizei w, GLsizei h,
 			  GLenum format, GLenum type, const void *pixels) {}
 void drv_gl_TexParameteri(GLenum target, GLenum pname, GLint param) {}

@@ -50,6 +50,14 @@ static unsigned get(struct drv_context *ctx, GLenum pname, double *v)
 	case GL_TRANSFORM_FEEDBACK_BUFFER_ACTIVE: v[0] = ctx->xfb->active; return 1;
 	case GL_TRANSFORM_FEEDBACK_BUFFER_PAUSED: v[0] = ctx->xfb->paused; return 1;
 	case GL_RASTERIZER_DISCARD: v[0] = ctx->rasterizer_discard; return 1;
+	case GL_MAX_LABEL_LENGTH: v[0] = drv_gl_max_label_length(); return 1;
+	case GL_SAMPLER_BINDING: v[0] = (GLint)ctx->sampler_binding[ctx->fb.active_unit % DRV_MAX_TEXTURE_UNITS]; return 1;
+	case GL_PROVOKING_VERTEX:
+		v[0] = ctx->provoking_first ? GL_FIRST_VERTEX_CONVENTION : GL_LAST_VERTEX_CONVENTION;
+		return 1;
+	/* Quads and quad strips follow the convention, as radeonsi reports
+	 * (PIPE_CAP_QUADS_FOLLOW_PROVOKING_VERTEX_CONVENTION = 1). */
+	case GL_QUADS_FOLLOW_PROVOKING_VERTEX_CONVENTION: v[0] = GL_TRUE; return 1;
 	case GL_PRIMITIVE_RESTART: v[0] = ctx->primitive_restart; return 1;
 	case GL_PRIMITIVE_RESTART_FIXED_INDEX: v[0] = ctx->primitive_restart_fixed; return 1;
 	case GL_PRIMITIVE_RESTART_INDEX: v[0] = ctx->restart_index; return 1;
@@ -119,6 +127,8 @@ static unsigned get(struct drv_context *ctx, GLenum pname, double *v)
 		v[0] = 1; v[1] = 2048; return 2;
 	case GL_MAX_SAMPLES: v[0] = 8; return 1;
 	case GL_MAX_3D_TEXTURE_SIZE: v[0] = 2048; return 1;
+	/* radeonsi's and llvmpipe's; anisotropy reaches nothing TF captures */
+	case GL_MAX_TEXTURE_MAX_ANISOTROPY: v[0] = 16; return 1;
 	case GL_MAX_ARRAY_TEXTURE_LAYERS: v[0] = 2048; return 1;
 	case GL_MAX_CUBE_MAP_TEXTURE_SIZE: v[0] = 16384; return 1;
 	case GL_MAX_TEXTURE_BUFFER_SIZE: v[0] = 1 << 27; return 1;

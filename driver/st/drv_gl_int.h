@@ -42,7 +42,12 @@
 
 /* name -> object, with reserved (generated, not yet created) names. */
 struct drv_names {
-	struct drv_name_slot { uint32_t name; void *obj; bool reserved; } *slots;
+	struct drv_name_slot {
+		uint32_t name;
+		void *obj;
+		bool reserved;
+		char *label;       /* glObjectLabel, NULL if none; freed with the slot */
+	} *slots;
 	uint32_t cap, count;       /* open addressing, cap a power of two */
 	uint32_t next;             /* lowest name never handed out */
 };
@@ -54,6 +59,10 @@ bool drv_names_known(const struct drv_names *t, uint32_t name);
 bool drv_names_gen(struct drv_names *t, int n, uint32_t *out);
 bool drv_names_set(struct drv_names *t, uint32_t name, void *obj);
 void drv_names_remove(struct drv_names *t, uint32_t name);
+/* The label of `name` (NULL: none); set takes ownership of `label`
+ * (xt_malloc'd, NULL removes) and frees it if name is unknown. */
+const char *drv_names_label(const struct drv_names *t, uint32_t name);
+void drv_names_set_label(struct drv_names *t, uint32_t name, char *label);
 /* Calls fn for each object (in slot order). */
 void drv_names_each(struct drv_names *t, void (*fn)(void *obj, void *user), void *user);
 
@@ -227,6 +236,7 @@ struct drv_screen {
 struct drv_shared {
 	int refs;
 	struct drv_names buffers, shaders;   /* shaders and programs share one namespace */
+	struct drv_names samplers, syncs, lists; /* drv_gl_label.c */
 	uint64_t sync_next;
 };
 
@@ -279,12 +289,16 @@ struct drv_context {
 	struct drv_vao *vao, default_vao;
 	struct drv_xfb *xfb, default_xfb;
 	struct drv_program_obj *program;
-	struct drv_query *active_query[4][DRV_MAX_VERTEX_STREAMS]; /* PG, PW, OVERFLOW, STREAM_OVERFLOW */
-	struct drv_query *active_other; /* timer / occlusion: not modelled */
+	/* PG, PW, OVERFLOW, STREAM_OVERFLOW, SAMPLES_PASSED, ANY_SAMPLES_PASSED(_CONSERVATIVE) */
+	struct drv_query *active_query[7][DRV_MAX_VERTEX_STREAMS];
+	struct drv_query *cond_query;   /* of the active conditional render, or NULL */
+	GLuint sampler_binding[DRV_MAX_TEXTURE_UNITS];
+	GLuint list_open;               /* glNewList without glEndList yet */
 
 	struct drv_generic_attrib generic[DRV_MAX_ATTRIBS];
 	struct drv_ff ff;            /* compatibility contexts only */
 	bool rasterizer_discard;
+	bool provoking_first;        /* glProvokingVertex(GL_FIRST_VERTEX_CONVENTION) */
 	bool primitive_restart, primitive_restart_fixed;
 	GLuint restart_index;
 	uint32_t enables[8];         /* other glEnable caps, for glIsEnabled */
@@ -308,6 +322,11 @@ struct drv_context *drv_gl_current(void);
 void drv_gl_error(struct drv_context *ctx, GLenum e);
 /* Records that the current call needs `why`, which the sim does not model. */
 void drv_gl_unsupported(struct drv_context *ctx, const char *why);
+/* drv_gl_label.c: sync objects by handle (drv_gl_FenceSync's counters) */
+bool drv_gl_sync_create(struct drv_context *ctx, uint32_t name);
+bool drv_gl_sync_exists(struct drv_context *ctx, const void *ptr);
+void drv_gl_sync_delete(struct drv_context *ctx, const void *ptr);
+GLint drv_gl_max_label_length(void);
 /* Whether the context is desktop GL >= major.minor, or GLES >= es_major.es_minor
  * (es_major 0: never on ES). */
 bool drv_gl_version_at_least(const struct drv_context *ctx, int major, int minor, int es_major,

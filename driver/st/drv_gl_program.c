@@ -502,19 +502,11 @@ void drv_gl_TransformFeedbackVaryings(GLuint program, GLsizei count,
 	p->tf_mode = bufferMode;
 }
 
-/* Whether SPIR-V shader sh can go into a link of p: specialized, and not
- * with a geometry shader (the sim matches VS -> GS varyings by name, and
- * SPIR-V matches them by location).  Otherwise the link fails with a log
- * or the call is reported as not modelled. */
+/* Whether SPIR-V shader sh can go into a link of p: specialized.
+ * Otherwise the link fails with a log. */
 static bool spirv_link_ok(struct drv_context *ctx, struct drv_program_obj *p,
 			  const struct drv_shader *sh)
 {
-	for (unsigned i = 0; i < p->n_attached; i++)
-		if (p->attached[i]->type == GL_GEOMETRY_SHADER) {
-			drv_gl_unsupported(ctx, "SPIR-V programs with a geometry shader are not modelled "
-						"(varyings are matched by name, SPIR-V matches by location)");
-			return false;
-		}
 	if (sh->specialized)
 		return true;
 	xt_free(p->log);

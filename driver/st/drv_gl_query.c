@@ -2,14 +2,18 @@
  * drv_gl_query.c - query objects (GL 4.6 chapter 4.2, ES 3.2 chapter 4.2)
  * for what the simulated GPU counts: GL_PRIMITIVES_GENERATED,
  * GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN, GL_TRANSFORM_FEEDBACK_OVERFLOW
- * and GL_TRANSFORM_FEEDBACK_STREAM_OVERFLOW, plain and indexed, with
- * results read by the CPU or written into a query buffer.  Occlusion and
- * timer queries need a rasterizer or a clock the model does not have:
- * they are reported as not modelled.
+ * and GL_TRANSFORM_FEEDBACK_STREAM_OVERFLOW, plain and indexed, and the
+ * occlusion queries (ZPASS_DONE: exact while nothing is rasterized, a GPU
+ * fault names a count the model cannot make), with results read by the
+ * CPU or written into a query buffer.  Timer and pipeline-statistics
+ * queries need a clock or counters the model does not have: they are
+ * reported as not modelled.
  *
  * The counting is the hardware layer's (drv_pipe.h drv_pipe_query_*:
  * SAMPLE_STREAMOUTSTATS slots per stream); this file keeps GL's query
  * objects, targets and errors, and maps the targets to its query types.
+ * Conditional rendering (GL 4.6 §10.9) on the overflow and occlusion queries is the
+ * hardware layer's predication (drv_pipe_render_condition).
  */
 #include <string.h>
 
@@ -36,13 +40,17 @@ static int kind_of(GLenum target)
 	case GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN: return 1;
 	case GL_TRANSFORM_FEEDBACK_OVERFLOW: return 2;
 	case GL_TRANSFORM_FEEDBACK_STREAM_OVERFLOW: return 3;
+	case GL_SAMPLES_PASSED: return 4;
+	case GL_ANY_SAMPLES_PASSED: return 5;
+	case GL_ANY_SAMPLES_PASSED_CONSERVATIVE: return 6;
 	default: return -1;
 	}
 }
 
-static const enum drv_pipe_query_type types[4] = {
+static const enum drv_pipe_query_type types[7] = {
 	DRV_QUERY_PRIMITIVES_GENERATED, DRV_QUERY_PRIMITIVES_EMITTED, DRV_QUERY_SO_OVERFLOW_ANY,
-	DRV_QUERY_SO_OVERFLOW,
+	DRV_QUERY_SO_OVERFLOW, DRV_QUERY_OCCLUSION_COUNTER, DRV_QUERY_OCCLUSION_PREDICATE,
+	DRV_QUERY_OCCLUSION_PREDICATE,
 };
 
 static bool target_known(GLenum t)
@@ -133,6 +141,11 @@ void drv_gl_DeleteQueries(GLsizei n, const GLuint *ids)
 				end = true;
 			}
 		}
+		if (q && q == ctx->cond_query) {
+			/* the predication reads its slots until the end */
+			drv_gl_unsupported(ctx, "deleting the query of an active conditional render");
+			continue;
+		}
 		drv_names_remove(&ctx->queries, ids[i]);
 		if (q) {
 			drv_pipe_query_release(ctx->pipe, &q->hw, end);
@@ -163,12 +176,17 @@ static void begin(GLenum target, GLuint index, GLuint id)
 		return;
 	}
 	if (k < 0) {
-		drv_gl_unsupported(ctx, "occlusion, timer and pipeline-statistics queries (the model "
-				   "has no rasterizer or clock)");
+		drv_gl_unsupported(ctx, "timer and pipeline-statistics queries (the model has no clock "
+				   "or statistics counters)");
 		return;
 	}
 	if (!id || ctx->active_query[k][index] || !drv_names_known(&ctx->queries, id)) {
 		drv_gl_error(ctx, GL_INVALID_OPERATION);
+		return;
+	}
+	if (ctx->cond_query && ctx->cond_query->name == id) {
+		/* the predication reads the query's slots until the end */
+		drv_gl_unsupported(ctx, "beginning the query of an active conditional render");
 		return;
 	}
 	q = query_create(ctx, id);
@@ -202,8 +220,8 @@ static void end(GLenum target, GLuint index)
 		return;
 	}
 	if (k < 0) {
-		drv_gl_unsupported(ctx, "occlusion, timer and pipeline-statistics queries (the model "
-				   "has no rasterizer or clock)");
+		drv_gl_unsupported(ctx, "timer and pipeline-statistics queries (the model has no clock "
+				   "or statistics counters)");
 		return;
 	}
 	if (!(q = ctx->active_query[k][index])) {
@@ -384,4 +402,78 @@ void drv_gl_GetQueryBufferObjecti64v(GLuint id, GLuint buffer, GLenum pname, GLi
 void drv_gl_GetQueryBufferObjectui64v(GLuint id, GLuint buffer, GLenum pname, GLintptr offset)
 {
 	get_buffer_object(id, buffer, pname, offset, 8, false);
+}
+
+/* GL 4.6 §10.9: the modes, plain and inverted (GL 4.5 / ARB_conditional_render_inverted). */
+static bool cond_mode(GLenum mode, bool *invert, bool *wait)
+{
+	switch (mode) {
+	case GL_QUERY_WAIT: case GL_QUERY_BY_REGION_WAIT:
+		*invert = false; *wait = true; return true;
+	case GL_QUERY_NO_WAIT: case GL_QUERY_BY_REGION_NO_WAIT:
+		*invert = false; *wait = false; return true;
+	case GL_QUERY_WAIT_INVERTED: case GL_QUERY_BY_REGION_WAIT_INVERTED:
+		*invert = true; *wait = true; return true;
+	case GL_QUERY_NO_WAIT_INVERTED: case GL_QUERY_BY_REGION_NO_WAIT_INVERTED:
+		*invert = true; *wait = false; return true;
+	default:
+		return false;
+	}
+}
+
+void drv_gl_BeginConditionalRender(GLuint id, GLenum mode)
+{
+	DRV_CTX(ctx);
+	struct drv_query *q = drv_names_get(&ctx->queries, id);
+	bool invert, wait;
+
+	if (!cond_mode(mode, &invert, &wait)) {
+		drv_gl_error(ctx, GL_INVALID_ENUM);
+		return;
+	}
+	if (ctx->cond_query) {
+		drv_gl_error(ctx, GL_INVALID_OPERATION);
+		return;
+	}
+	if ((!q || !q->created) && id && drv_names_known(&ctx->queries, id)) {
+		/* a name whose glBeginQuery the sim reported (occlusion,
+		 * timer): its kind is one the model does not count */
+		drv_gl_unsupported(ctx, "conditional rendering on a query the model does not count "
+				   "(timer, pipeline statistics)");
+		return;
+	}
+	if (!q || !q->created) {
+		drv_gl_error(ctx, GL_INVALID_VALUE);
+		return;
+	}
+	/* §10.9: the query must be an occlusion or a transform feedback
+	 * overflow query, and not active */
+	switch (q->target) {
+	case GL_TRANSFORM_FEEDBACK_OVERFLOW: case GL_TRANSFORM_FEEDBACK_STREAM_OVERFLOW:
+	case GL_SAMPLES_PASSED: case GL_ANY_SAMPLES_PASSED: case GL_ANY_SAMPLES_PASSED_CONSERVATIVE:
+		break;
+	default:
+		drv_gl_error(ctx, GL_INVALID_OPERATION);
+		return;
+	}
+	if (q->active) {
+		drv_gl_error(ctx, GL_INVALID_OPERATION);
+		return;
+	}
+	ctx->cond_query = q;
+	/* A query never ended has no result: GL leaves the rendering up to the
+	 * implementation; it draws (no predication), as radeonsi with an empty
+	 * query buffer does. */
+	drv_pipe_render_condition(ctx->pipe, q->ever_ended ? &q->hw : NULL, invert, wait);
+}
+
+void drv_gl_EndConditionalRender(void)
+{
+	DRV_CTX(ctx);
+	if (!ctx->cond_query) {
+		drv_gl_error(ctx, GL_INVALID_OPERATION);
+		return;
+	}
+	ctx->cond_query = NULL;
+	drv_pipe_render_condition(ctx->pipe, NULL, false, false);
 }

@@ -1,7 +1,8 @@
 /*
  * app_egl.c - surfaceless EGL display + context for the tests/apps programs.
  * Contract: app_egl.h.  Extensions used: EGL_EXT_platform_base,
- * EGL_MESA_platform_surfaceless, EGL_KHR_create_context (or EGL 1.5),
+ * EGL_MESA_platform_surfaceless (else EGL_EXT_platform_device, the first
+ * device: NVIDIA's headless EGL), EGL_KHR_create_context (or EGL 1.5),
  * EGL_KHR_surfaceless_context when no pbuffer is wanted.
  */
 #include "app_egl.h"
@@ -45,18 +46,27 @@ int app_egl_init(struct app_egl *e, enum app_api api, int major, int minor,
 	e->surf = EGL_NO_SURFACE;
 
 	const char *client_exts = eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
-	if (!has_word(client_exts, "EGL_EXT_platform_base") ||
-	    !has_word(client_exts, "EGL_MESA_platform_surfaceless"))
-		return fail(e, APP_EXIT_SKIP, "no EGL_MESA_platform_surfaceless");
+	if (!has_word(client_exts, "EGL_EXT_platform_base"))
+		return fail(e, APP_EXIT_SKIP, "no EGL_EXT_platform_base");
 	PFNEGLGETPLATFORMDISPLAYEXTPROC get_platform_display =
 		(PFNEGLGETPLATFORMDISPLAYEXTPROC)eglGetProcAddress("eglGetPlatformDisplayEXT");
 	if (!get_platform_display)
 		return fail(e, APP_EXIT_SKIP, "eglGetPlatformDisplayEXT missing");
 
-	e->dpy = get_platform_display(EGL_PLATFORM_SURFACELESS_MESA,
-				      EGL_DEFAULT_DISPLAY, NULL);
+	if (has_word(client_exts, "EGL_MESA_platform_surfaceless"))
+		e->dpy = get_platform_display(EGL_PLATFORM_SURFACELESS_MESA,
+					      EGL_DEFAULT_DISPLAY, NULL);
+	if (e->dpy == EGL_NO_DISPLAY && has_word(client_exts, "EGL_EXT_platform_device")) {
+		/* NVIDIA's EGL through glvnd, headless: the first device. */
+		PFNEGLQUERYDEVICESEXTPROC query_devices =
+			(PFNEGLQUERYDEVICESEXTPROC)eglGetProcAddress("eglQueryDevicesEXT");
+		EGLDeviceEXT dev;
+		EGLint n = 0;
+		if (query_devices && query_devices(1, &dev, &n) && n > 0)
+			e->dpy = get_platform_display(EGL_PLATFORM_DEVICE_EXT, dev, NULL);
+	}
 	if (e->dpy == EGL_NO_DISPLAY)
-		return fail(e, APP_EXIT_SETUP, "no surfaceless display");
+		return fail(e, APP_EXIT_SKIP, "no surfaceless or device EGL display");
 	EGLint egl_major, egl_minor;
 	if (!eglInitialize(e->dpy, &egl_major, &egl_minor)) {
 		e->dpy = EGL_NO_DISPLAY;

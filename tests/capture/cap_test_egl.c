@@ -1,6 +1,8 @@
 /*
  * cap_test_egl.c - surfaceless EGL + GLES 3 setup for the capture's test
- * programs (see cap_test_egl.h).
+ * programs (see cap_test_egl.h); where the surfaceless platform is missing
+ * (NVIDIA's EGL), the first EGL device (EGL_EXT_platform_device), so that
+ * bench/ can run cap-bench on such a GPU.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +17,16 @@ void cap_test_egl_init(struct cap_test_egl *e)
 	EGLint n = 0;
 
 	e->dpy = eglGetPlatformDisplay(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, NULL);
+	if (e->dpy == EGL_NO_DISPLAY || !eglInitialize(e->dpy, NULL, NULL)) {
+		/* NVIDIA's EGL through glvnd, headless: the first device. */
+		PFNEGLQUERYDEVICESEXTPROC query_devices =
+			(PFNEGLQUERYDEVICESEXTPROC)eglGetProcAddress("eglQueryDevicesEXT");
+		EGLDeviceEXT dev;
+		EGLint ndev = 0;
+		e->dpy = EGL_NO_DISPLAY;
+		if (query_devices && query_devices(1, &dev, &ndev) && ndev > 0)
+			e->dpy = eglGetPlatformDisplay(EGL_PLATFORM_DEVICE_EXT, dev, NULL);
+	}
 	if (e->dpy == EGL_NO_DISPLAY || !eglInitialize(e->dpy, NULL, NULL)) {
 		fprintf(stderr, "no surfaceless EGL display\n");
 		exit(77);

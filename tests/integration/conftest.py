@@ -38,6 +38,7 @@ MARKERS = {
     "sim": "replays on the simulated GPU (driver model + gpu_model)",
     "apitrace": "runs the real apitrace as the reference",
     "browser": "drives a real headless Chromium",
+    "godot": "runs Debian's godot3 (tests/apps/godot) under Xvfb",
 }
 
 

@@ -19,7 +19,7 @@ import pytest
 
 from conftest import coverage_rules, describe, piglit_line, run
 
-APPS = ["tf-particles-gles3", "tf-separate-gl33"]
+APPS = ["tf-particles-gles3", "tf-separate-gl33", "tf-ubo-blocks-gl33", "tf-draw-paths-gl43"]
 SUMMARY = re.compile(r"^(\d+) observations, (\d+) match, (\d+) differ", re.M)
 RETURNS = re.compile(r"^returned values: (\d+) compared, (\d+) differ", re.M)
 
@@ -57,6 +57,7 @@ def test_app_replays_on_sim_with_every_observation_and_return_equal(xfbtrace, ap
     compared, rdiffer = (int(x) for x in RETURNS.search(out.stdout).groups())
     assert compared > 0 and rdiffer == 0, describe(out)
     assert "not replayed" not in out.stdout, describe(out)
+    assert "raised by the replay only" not in out.stdout, describe(out)
 
 
 def test_sim_artifacts_are_deterministic(xfbtrace, app_traces, tmp_path):

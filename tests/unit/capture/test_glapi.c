@@ -159,6 +159,26 @@ static void test_label_names_take_the_kind_of_their_identifier(void)
 	CHECK_EQ_INT(pi.obj_enum, -1);
 }
 
+/* The replay sizes an output string by the capture's rule: the parameter
+ * the rule names, not one it guesses by name. */
+static void test_output_strings_name_their_bound(void)
+{
+	struct glapi_param_info pi;
+	CHECK_EQ_INT(param_kind("glGetShaderInfoLog", 3, &pi), GLAPI_K_OUTSTRING);
+	CHECK_EQ_INT(pi.len_param, 1);      /* bufSize */
+	CHECK_EQ_INT(param_kind("glGetActiveUniform", 6, &pi), GLAPI_K_OUTSTRING);
+	CHECK_EQ_INT(pi.len_param, 2);      /* bufSize */
+	CHECK_EQ_INT(param_kind("glGetTransformFeedbackVarying", 6, &pi), GLAPI_K_OUTSTRING);
+	CHECK_EQ_INT(pi.len_param, 2);
+	CHECK_EQ_INT(param_kind("glDrawArrays", 2, &pi), GLAPI_K_SINT);
+	CHECK_EQ_INT(pi.len_param, -1);
+	/* glMultiDrawElements indices: an array of index pointers */
+	CHECK_EQ_INT(param_kind("glMultiDrawElements", 3, &pi), GLAPI_K_PTRARRAY);
+	CHECK_EQ_INT(pi.len_param, 4);      /* drawcount */
+	/* callback user data is never memory */
+	CHECK_EQ_INT(param_kind("glDebugMessageCallback", 1, &pi), GLAPI_K_POINTER);
+}
+
 static void test_enum_names_prefer_core(void)
 {
 	struct glapi_param_info pi;
@@ -208,6 +228,7 @@ int main(void)
 	XT_RUN(test_counted_debug_strings_are_strings);
 	XT_RUN(test_ptr_labels_take_sync_handles);
 	XT_RUN(test_label_names_take_the_kind_of_their_identifier);
+	XT_RUN(test_output_strings_name_their_bound);
 	XT_RUN(test_enum_names_prefer_core);
 	XT_RUN(test_buffer_targets_name_their_binding);
 	XT_TEST_MAIN_END();

@@ -182,6 +182,79 @@ static void test_vs_integer_and_bit_ops(void)
 	drv_program_destroy(p);
 }
 
+/* Mesa 22.3's nir_atan, evaluated as radeonsi on GFX8 runs it: division
+ * as a multiplication by the reciprocal, multiply-adds unfused, every
+ * operation rounded to f32 (the reference the sim's lowering must match
+ * bit for bit). */
+static float ref_atan(float y_over_x)
+{
+	static const float k[] = { 0.9999793128310355f, -0.3326756418091246f, 0.1938924977115610f,
+				   -0.1173503194786851f, 0.0536813784310406f, -0.0121323213173444f };
+	volatile float a = fabsf(y_over_x), mn = a < 1.0f ? a : 1.0f, mx = a > 1.0f ? a : 1.0f;
+	volatile float rcp = 1.0f / mx, x = mn * rcp, x2 = x * x, pw = x, sum = 0.0f, t;
+	for (unsigned i = 0; i < 6; i++) {
+		if (i)
+			pw = i == 1 ? x2 * x : pw * x2;
+		t = pw * k[i];
+		sum = i ? sum + t : t;
+	}
+	t = sum * -2.0f;
+	t = t + (float)M_PI_2;
+	t = (1.0f < a ? 1.0f : 0.0f) * t;
+	sum = sum + t;
+	return sum * (y_over_x > 0.0f ? 1.0f : y_over_x < 0.0f ? -1.0f : 0.0f);
+}
+
+/* atan, atan2, asin, acos, sin, cos, tan as a GFX8 GPU with radeonsi
+ * computes them (drv_spirv_alu.c): atan bit-exact to NIR's polynomial,
+ * sin / cos through fract(x / 2pi) of revolutions (so close to, but not
+ * always equal to, libm), asin / acos within the GLSL builtin's error. */
+static void test_vs_transcendentals_as_gfx8_radeonsi(void)
+{
+	static const char vs[] =
+		"#version 330\n"
+		"out vec4 a;\n"
+		"out vec4 b;\n"
+		"void main() {\n"
+		"  float x = (float(gl_VertexID) - 5.5) * 0.7;\n"
+		"  float u = (float(gl_VertexID) - 5.5) / 6.0;\n"
+		"  a = vec4(atan(x), atan(x, -1.5), sin(x * 9.0), cos(x * 9.0));\n"
+		"  b = vec4(asin(u), acos(u), tan(x), atan(-x, 0.0));\n"
+		"  gl_Position = a;\n"
+		"}\n";
+	static const char *const v[] = { "a", "b" };
+	struct drv_program *p = dt_compile(vs, NULL, v, 2, DRV_GL_INTERLEAVED_ATTRIBS);
+	static struct dt_run r;
+	bool ok = true;
+
+	CHECK(p && p->linked);
+	if (!p || !p->linked) {
+		drv_program_destroy(p);
+		return;
+	}
+	memset(&r, 0, sizeof r);
+	run_points(p, &r, N);
+	CHECK_EQ_INT(r.faults, 0);
+	for (unsigned i = 0; i < N; i++) {
+		const uint32_t *o = &r.so[0][i * 8];
+		float x = ((float)i - 5.5f) * 0.7f, u = ((float)i - 5.5f) / 6.0f;
+		bool row = dt_f(o[0]) == ref_atan(x);
+		row &= fabsf(dt_f(o[1]) - atan2f(x, -1.5f)) < 1e-5f;
+		row &= fabsf(dt_f(o[2]) - sinf(x * 9.0f)) < 2e-5f && fabsf(dt_f(o[3]) - cosf(x * 9.0f)) < 2e-5f;
+		/* the polynomials' own error: 3.9e-4 (asin), 1.6e-4 (acos) */
+		row &= fabsf(dt_f(o[4]) - asinf(u)) < 4e-4f && fabsf(dt_f(o[5]) - acosf(u)) < 2e-4f;
+		row &= fabsf(dt_f(o[6]) - tanf(x)) < 1e-4f * fmaxf(1.0f, fabsf(tanf(x)));
+		row &= fabsf(dt_f(o[7]) - atan2f(-x, 0.0f)) < 1e-5f;
+		if (!row)
+			fprintf(stderr, "vertex %u: atan %.9g (ref %.9g) atan2 %.9g sin %.9g cos %.9g asin %.9g acos %.9g "
+				"tan %.9g atan2(-x,0) %.9g\n", i, dt_f(o[0]), ref_atan(x), dt_f(o[1]), dt_f(o[2]),
+				dt_f(o[3]), dt_f(o[4]), dt_f(o[5]), dt_f(o[6]), dt_f(o[7]));
+		ok &= row;
+	}
+	CHECK(ok);
+	drv_program_destroy(p);
+}
+
 static void test_vs_uniforms_matrix_and_block(void)
 {
 	static const char vs[] =
@@ -483,6 +556,7 @@ int main(void)
 	XT_RUN(test_vs_vertex_id_captured_as_int);
 	XT_RUN(test_vs_loop_with_divergent_break_and_if);
 	XT_RUN(test_vs_integer_and_bit_ops);
+	XT_RUN(test_vs_transcendentals_as_gfx8_radeonsi);
 	XT_RUN(test_vs_uniforms_matrix_and_block);
 	XT_RUN(test_vs_doubles_captured_exactly);
 	XT_RUN(test_vs_dynamic_array_indexing_of_locals_and_outputs);

@@ -5,8 +5,10 @@
  * a program in a compatibility context (the fixed-function vertex program,
  * drv_gl_compat.c), whose primitives a PRIMITIVES_GENERATED query counts,
  * the fixed-function matrices' inverses (drv_gl_matrix.c),
- * program pipelines (drv_gl_pipeline.c) feeding transform feedback, and
- * several contexts sharing the one simulated GPU.
+ * program pipelines (drv_gl_pipeline.c) feeding transform feedback,
+ * several contexts sharing the one simulated GPU, and the rendering state
+ * that has no pixels to act on (blending, glClearBuffer*, blits, 3D
+ * textures) validated as GL specifies.
  */
 
 #include <math.h>
@@ -209,6 +211,55 @@ static void test_generate_mipmap_checks_its_target(void)
 	CHECK_EQ_INT(GL(glGetError)(), GL_INVALID_ENUM);
 	CHECK(!drv_context_take_unsupported(ctx));
 	dgl_done(ctx);
+}
+
+/* The rendering state Godot 3 sets, which the model keeps no pixels for:
+ * accepted (not reported as unsupported), with the errors of GL 4.6
+ * §17.3.6 (blending), §17.4.3.1 (glClearBuffer*), §18.3.1
+ * (glBlitFramebuffer) and §8.5 (glTexImage3D). */
+static void test_blend_clear_buffer_blit_and_3d_textures_are_validated_state(void)
+{
+	struct drv_context *ctx = context(true);
+	static const GLfloat color[4] = { 0, 0, 0, 1 };
+	GLuint tex = 0;
+
+	CHECK(ctx);
+	if (!ctx)
+		return;
+	GL(glBlendEquation)(GL_FUNC_REVERSE_SUBTRACT);
+	GL(glBlendEquationSeparate)(GL_MIN, GL_MAX);
+	GL(glBlendFuncSeparate)(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ZERO);
+	GL(glBlendColor)(1, 1, 1, 1);
+	GL(glClearBufferfv)(GL_COLOR, 7, color);
+	GL(glClearBufferfv)(GL_DEPTH, 0, color);
+	GL(glClearBufferfi)(GL_DEPTH_STENCIL, 0, 1.0f, 0);
+	GL(glBlitFramebuffer)(0, 0, 4, 4, 0, 0, 8, 8, GL_COLOR_BUFFER_BIT, GL_LINEAR);
+	GL(glGenTextures)(1, &tex);
+	GL(glBindTexture)(GL_TEXTURE_3D, tex);
+	GL(glTexImage3D)(GL_TEXTURE_3D, 0, GL_RGBA8, 4, 4, 4, 0, GL_RGBA, GL_UNSIGNED_BYTE, NULL);
+	GL(glTexSubImage3D)(GL_TEXTURE_3D, 0, 0, 0, 0, 1, 1, 1, GL_RGBA, GL_UNSIGNED_BYTE, color);
+	GL(glTexStorage3D)(GL_TEXTURE_2D_ARRAY, 1, GL_RGBA8, 4, 4, 2);
+	CHECK_EQ_INT(GL(glGetError)(), GL_NO_ERROR);
+
+	GL(glBlendEquation)(GL_ONE);
+	CHECK_EQ_INT(GL(glGetError)(), GL_INVALID_ENUM);
+	GL(glBlendFuncSeparate)(GL_ONE, GL_FUNC_ADD, GL_ONE, GL_ONE);
+	CHECK_EQ_INT(GL(glGetError)(), GL_INVALID_ENUM);
+	GL(glClearBufferfv)(GL_COLOR, 8, color);
+	CHECK_EQ_INT(GL(glGetError)(), GL_INVALID_VALUE);
+	GL(glClearBufferfv)(GL_STENCIL, 0, color);
+	CHECK_EQ_INT(GL(glGetError)(), GL_INVALID_ENUM);
+	GL(glClearBufferfv)(GL_DEPTH, 1, color);
+	CHECK_EQ_INT(GL(glGetError)(), GL_INVALID_VALUE);
+	GL(glBlitFramebuffer)(0, 0, 4, 4, 0, 0, 8, 8, GL_DEPTH_BUFFER_BIT, GL_LINEAR);
+	CHECK_EQ_INT(GL(glGetError)(), GL_INVALID_OPERATION);
+	GL(glBlitFramebuffer)(0, 0, 4, 4, 0, 0, 8, 8, 0x10, GL_NEAREST);
+	CHECK_EQ_INT(GL(glGetError)(), GL_INVALID_VALUE);
+	GL(glTexImage3D)(GL_TEXTURE_2D, 0, GL_RGBA8, 4, 4, 4, 0, GL_RGBA, GL_UNSIGNED_BYTE, NULL);
+	CHECK_EQ_INT(GL(glGetError)(), GL_INVALID_ENUM);
+	GL(glTexImage3D)(GL_TEXTURE_3D, 0, GL_RGBA8, 4, 4, 4, 1, GL_RGBA, GL_UNSIGNED_BYTE, NULL);
+	CHECK_EQ_INT(GL(glGetError)(), GL_INVALID_VALUE);
+	dgl_done_clean(ctx);
 }
 
 /* A linked separable vertex program writing `v = float(gl_VertexID) * 2.0`. */
@@ -457,6 +508,7 @@ int main(void)
 	XT_RUN(test_compat_draw_without_program_runs_the_fixed_function_vertex_program);
 	XT_RUN(test_modelview_inverse_undoes_the_modelview);
 	XT_RUN(test_generate_mipmap_checks_its_target);
+	XT_RUN(test_blend_clear_buffer_blit_and_3d_textures_are_validated_state);
 	XT_RUN(test_pipeline_program_feeds_transform_feedback);
 	XT_RUN(test_contexts_sharing_the_gpu_do_not_inherit_each_others_state);
 	XT_RUN(test_vertex_formats_without_a_gcn_fetch_format_are_converted);

@@ -252,6 +252,41 @@ static char *gs_streams(const char *out_prim, const char *decls, int stream)
 	return buf;
 }
 
+/* GL 4.6 §7.6: a std140 or shared block is active even when no member is
+ * referenced (Godot's scene shader declares light blocks it does not use
+ * and binds them); glslang's optimizer drops such blocks, the program
+ * table keeps them, with their std140 sizes. */
+static void test_link_unreferenced_std140_and_shared_blocks_stay_active(void)
+{
+	static const char vs[] =
+		"#version 330\n"
+		"layout(std140) uniform Used { vec4 a; };\n"
+		"layout(std140) uniform Unused { vec4 b; float c; };\n"
+		"uniform Shared { mat4 m; };\n"
+		"void main() { gl_Position = a; }\n";
+	struct drv_program *p = compile(vs, NULL, 0, DRV_GL_INTERLEAVED_ATTRIBS);
+	bool seen[3] = { false, false, false };
+
+	CHECK(p && p->linked);
+	if (!p || !p->linked) {
+		drv_program_destroy(p);
+		return;
+	}
+	CHECK_EQ_INT(p->n_ubos, 3);
+	for (unsigned k = 0; k < p->n_ubos; k++) {
+		if (!strcmp(p->ubos[k].name, "Used"))
+			seen[0] = p->ubos[k].size_bytes == 16;
+		if (!strcmp(p->ubos[k].name, "Unused"))
+			seen[1] = p->ubos[k].size_bytes == 32 && p->ubos[k].stages == 1u << DRV_STAGE_VERTEX;
+		if (!strcmp(p->ubos[k].name, "Shared"))
+			seen[2] = p->ubos[k].size_bytes == 64;
+	}
+	CHECK(seen[0] && seen[1] && seen[2]);
+	/* the block a shader uses comes first, its index is the one draws bind */
+	CHECK(!strcmp(p->ubos[0].name, "Used"));
+	drv_program_destroy(p);
+}
+
 static void test_link_vertex_stream_rules(void)
 {
 	static const char fs[] = "#version 150\nin vec4 v;\nout vec4 c;\nvoid main() { c = v; }\n";
@@ -418,6 +453,7 @@ int main(void)
 	XT_RUN(test_link_xfb_qualifiers_define_the_layout);
 	XT_RUN(test_link_errors_use_gl_wording);
 	XT_RUN(test_link_queries_attribs_bound_locations);
+	XT_RUN(test_link_unreferenced_std140_and_shared_blocks_stay_active);
 	XT_RUN(test_link_vertex_stream_rules);
 	XT_RUN(test_link_programs_without_a_vertex_shader);
 	XT_RUN(test_link_back_end_limits_are_unsupported_not_compile_errors);

@@ -223,6 +223,36 @@ static char *gs_with(const char *head_ext, const char *body)
 	return buf;
 }
 
+/* GLSL 4.60 §3.2 / ES 3.00 §3.1: a backslash before a newline joins the
+ * lines; Mesa takes it in every version (Godot 3's GLSL 3.30 canvas shader
+ * has multi-line #defines), glslang only from 4.20 / ES 3.00.  The joined
+ * lines keep the numbers of the lines after them. */
+static void test_compile_line_continuations_in_every_version_keep_line_numbers(void)
+{
+	static const char vs[] =
+		"#version 330\n"
+		"#define SCALE(v)     \\\n"
+		"\t((v) *          \\\r\n"
+		"\t 2.0)\n"
+		"void main() { gl_Position = vec4(SCALE(1.0)); }\n";
+	static const char bad[] =
+		"#version 330\n"
+		"#define A 1.0 + \\\n"
+		"  2.0\n"
+		"void main() {\n"
+		"  gl_Position = vec4(A) + undeclared_on_line_5;\n"
+		"}\n";
+	static const char es[] =
+		"#version 100\n"
+		"#define ONE \\\n"
+		"  1.0\n"
+		"void main() { gl_Position = vec4(ONE); }\n";
+
+	CHECK(compiles(vs, DRV_STAGE_VERTEX, NULL));
+	CHECK(compiles(es, DRV_STAGE_VERTEX, NULL));
+	CHECK(!compiles(bad, DRV_STAGE_VERTEX, "0:5:"));
+}
+
 static void test_compile_xfb_limits_are_constants_from_glsl_140(void)
 {
 	struct drv_translation t;
@@ -379,6 +409,7 @@ int main(void)
 	XT_RUN(test_translate_doubles_pick_glsl_410);
 	XT_RUN(test_translate_refuses_fixed_function_lighting_by_name);
 	XT_RUN(test_translated_legacy_shaders_compile_in_glslang);
+	XT_RUN(test_compile_line_continuations_in_every_version_keep_line_numbers);
 	XT_RUN(test_compile_xfb_limits_are_constants_from_glsl_140);
 	XT_RUN(test_compile_extensions_glslang_lacks_raise_the_version);
 	XT_RUN(test_compile_arb_compatibility_brings_compatibility_built_ins);

@@ -123,7 +123,7 @@ static void test_wave_float_ops_and_f64(void)
 	CHECK(run_src(&r,
 		"v_mov_b32 v1, 2.0\n"
 		"v_sqrt_f32 v2, v1\n"
-		"v_sin_f32 v3, 0.5\n"
+		"v_sin_f32 v3, 0.25\n"
 		"v_exp_f32 v4, 4.0\n"
 		"v_log_f32 v5, 4.0\n"
 		"v_cvt_f64_f32 v[6:7], v1\n"
@@ -134,7 +134,7 @@ static void test_wave_float_ops_and_f64(void)
 		"v_add_f32 v12, v1, 4.0 clamp\n"
 		"s_endpgm\n", 0xF));
 	CHECK(ffrom(r.w->v[2][0]) == sqrtf(2.0f));
-	CHECK(ffrom(r.w->v[3][1]) == sinf(0.5f));
+	CHECK(ffrom(r.w->v[3][1]) == 1.0f);      /* revolutions: sin(pi / 2) */
 	CHECK(ffrom(r.w->v[4][2]) == 16.0f);
 	CHECK(ffrom(r.w->v[5][3]) == 2.0f);
 	{
@@ -147,6 +147,35 @@ static void test_wave_float_ops_and_f64(void)
 	CHECK_EQ_INT((int32_t)r.w->v[11][0], -2);
 	CHECK(ffrom(r.w->v[12][0]) == 1.0f);
 	CHECK_EQ_INT(r.w->v[1][4], 0);       /* lane 4 not in exec */
+	runner_fini(&r);
+}
+
+/* GFX8's v_sin_f32 / v_cos_f32 (docs/isa.md "Transcendentals"): revolutions,
+ * exact at quarter turns, 0.0 outside [-256, 256], NaN for infinities. */
+static void test_wave_sin_cos_take_revolutions_in_gfx8_domain(void)
+{
+	struct runner r;
+	runner_init(&r, ~0ull);
+	CHECK(run_src(&r,
+		"v_sin_f32 v1, 0.5\n"
+		"v_cos_f32 v2, 0.5\n"
+		"v_sin_f32 v3, -0.25\n"
+		"v_mov_b32 v4, 0x43960000\n"      /* 300.0 */
+		"v_sin_f32 v4, v4\n"
+		"v_mov_b32 v5, 0x7f800000\n"      /* +inf */
+		"v_cos_f32 v5, v5\n"
+		"v_mov_b32 v6, 0x3e000000\n"      /* 0.125: sin(pi / 4) */
+		"v_sin_f32 v6, v6\n"
+		"v_mov_b32 v7, 0x43800000\n"      /* 256.0: in the domain */
+		"v_cos_f32 v7, v7\n"
+		"s_endpgm\n", ~0ull));
+	CHECK(ffrom(r.w->v[1][0]) == 0.0f);
+	CHECK(ffrom(r.w->v[2][0]) == -1.0f);
+	CHECK(ffrom(r.w->v[3][0]) == -1.0f);
+	CHECK(ffrom(r.w->v[4][0]) == 0.0f);
+	CHECK(isnan(ffrom(r.w->v[5][0])));
+	CHECK(ffrom(r.w->v[6][0]) == (float)(M_SQRT1_2));
+	CHECK(ffrom(r.w->v[7][0]) == 1.0f);
 	runner_fini(&r);
 }
 
@@ -333,6 +362,7 @@ int main(void)
 	XT_RUN(test_wave_divergence_uses_exec_mask);
 	XT_RUN(test_wave_loop_and_scalar_alu);
 	XT_RUN(test_wave_float_ops_and_f64);
+	XT_RUN(test_wave_sin_cos_take_revolutions_in_gfx8_domain);
 	XT_RUN(test_wave_buffer_store_load_and_bounds);
 	XT_RUN(test_wave_store_runs_write_like_single_stores);
 	XT_RUN(test_wave_format_fetch_swizzles_32_bit_channels);

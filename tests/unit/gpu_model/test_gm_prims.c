@@ -7,15 +7,16 @@
 #include "gm_priv.h"
 #include "gm_test_util.h"
 
-/* Assembles ids 0..n-1 (restart where r[i] != 0) and compares to `want`. */
-static void check_prims(unsigned type, uint32_t n, const uint8_t *r, bool adj, unsigned want_vpp,
-			const uint32_t *want, uint32_t want_n)
+/* Assembles ids 0..n-1 (restart where r[i] != 0) under the provoking-vertex
+ * convention `last` and compares to `want`. */
+static void check_prims_pv(unsigned type, uint32_t n, const uint8_t *r, bool adj, bool last,
+			   unsigned want_vpp, const uint32_t *want, uint32_t want_n)
 {
 	uint32_t ids[64];
 	struct gm_prim_list l;
 	for (uint32_t i = 0; i < n; i++)
 		ids[i] = i;
-	CHECK(gm_prim_assemble(type, ids, r, n, adj, &l) == XT_OK);
+	CHECK(gm_prim_assemble(type, ids, r, n, adj, last, &l) == XT_OK);
 	CHECK_EQ_INT(l.verts_per_prim, want_vpp);
 	CHECK_EQ_INT(l.n, want_n);
 	if (l.n == want_n && l.verts_per_prim == want_vpp) {
@@ -29,6 +30,13 @@ static void check_prims(unsigned type, uint32_t n, const uint8_t *r, bool adj, u
 	gm_prim_list_fini(&l);
 }
 
+/* The same under GL's default, the last-vertex convention. */
+static void check_prims(unsigned type, uint32_t n, const uint8_t *r, bool adj, unsigned want_vpp,
+			const uint32_t *want, uint32_t want_n)
+{
+	check_prims_pv(type, n, r, adj, true, want_vpp, want, want_n);
+}
+
 static void test_prims_lists_strips_fans_loops(void)
 {
 	static const uint32_t points[] = { 0, 1, 2 };
@@ -38,8 +46,11 @@ static void test_prims_lists_strips_fans_loops(void)
 	static const uint32_t tris[] = { 0, 1, 2, 3, 4, 5 };
 	static const uint32_t tstrip[] = { 0, 1, 2, 2, 1, 3, 2, 3, 4 };
 	static const uint32_t fan[] = { 0, 1, 2, 0, 2, 3, 0, 3, 4 };
-	static const uint32_t quads[] = { 0, 1, 2, 0, 2, 3, 4, 5, 6, 4, 6, 7 };
-	static const uint32_t qstrip[] = { 0, 1, 3, 0, 3, 2, 2, 3, 5, 2, 5, 4 };
+	/* polygons keep their first vertex, quads their last, as the
+	 * provoking vertex of every triangle, which is written last */
+	static const uint32_t polygon[] = { 1, 2, 0, 2, 3, 0, 3, 4, 0 };
+	static const uint32_t quads[] = { 0, 1, 3, 1, 2, 3, 4, 5, 7, 5, 6, 7 };
+	static const uint32_t qstrip[] = { 2, 0, 3, 0, 1, 3, 4, 2, 5, 2, 3, 5 };
 	check_prims(V_DI_PT_POINTLIST, 3, NULL, false, 1, points, 3);
 	check_prims(V_DI_PT_LINELIST, 5, NULL, false, 2, lines, 2);
 	check_prims(V_DI_PT_LINESTRIP, 4, NULL, false, 2, strip, 3);
@@ -47,10 +58,37 @@ static void test_prims_lists_strips_fans_loops(void)
 	check_prims(V_DI_PT_TRILIST, 7, NULL, false, 3, tris, 2);
 	check_prims(V_DI_PT_TRISTRIP, 5, NULL, false, 3, tstrip, 3);
 	check_prims(V_DI_PT_TRIFAN, 5, NULL, false, 3, fan, 3);
-	check_prims(V_DI_PT_POLYGON, 5, NULL, false, 3, fan, 3);
+	check_prims(V_DI_PT_POLYGON, 5, NULL, false, 3, polygon, 3);
 	check_prims(V_DI_PT_QUADLIST, 8, NULL, false, 3, quads, 4);
 	check_prims(V_DI_PT_QUADSTRIP, 6, NULL, false, 3, qstrip, 4);
 	check_prims(V_DI_PT_RECTLIST, 6, NULL, false, 3, tris, 2);
+}
+
+/* Under the first-vertex convention each triangle is rotated (keeping its
+ * winding) until its provoking vertex comes first: odd strip triangles
+ * (i, i+2, i+1), fans (i+1, i+2, 0); quads follow the convention. */
+static void test_prims_first_vertex_convention(void)
+{
+	static const uint32_t tstrip[] = { 0, 1, 2, 1, 3, 2, 2, 3, 4 };
+	static const uint32_t fan[] = { 1, 2, 0, 2, 3, 0, 3, 4, 0 };
+	static const uint32_t polygon[] = { 0, 1, 2, 0, 2, 3, 0, 3, 4 };
+	static const uint32_t quads[] = { 0, 1, 2, 0, 2, 3, 4, 5, 6, 4, 6, 7 };
+	static const uint32_t qstrip[] = { 0, 1, 3, 0, 3, 2, 2, 3, 5, 2, 5, 4 };
+	static const uint32_t tris[] = { 0, 1, 2, 3, 4, 5 };
+	static const uint32_t loop[] = { 0, 1, 1, 2, 2, 3, 3, 0 };
+	/* strip with adjacency, 8 vertices: the odd triangle P 4 2 6 / A 0 5 7
+	 * starts at its provoking vertex 2 (2i-1, 1-based) */
+	static const uint32_t ts_adj[] = { 0, 1, 2, 6, 4, 3, 2, 5, 6, 7, 4, 0 };
+	static const uint32_t ts_base[] = { 0, 2, 4, 2, 6, 4 };
+	check_prims_pv(V_DI_PT_TRISTRIP, 5, NULL, false, false, 3, tstrip, 3);
+	check_prims_pv(V_DI_PT_TRIFAN, 5, NULL, false, false, 3, fan, 3);
+	check_prims_pv(V_DI_PT_POLYGON, 5, NULL, false, false, 3, polygon, 3);
+	check_prims_pv(V_DI_PT_QUADLIST, 8, NULL, false, false, 3, quads, 4);
+	check_prims_pv(V_DI_PT_QUADSTRIP, 6, NULL, false, false, 3, qstrip, 4);
+	check_prims_pv(V_DI_PT_TRILIST, 7, NULL, false, false, 3, tris, 2);
+	check_prims_pv(V_DI_PT_LINELOOP, 4, NULL, false, false, 2, loop, 4);
+	check_prims_pv(V_DI_PT_TRISTRIP_ADJ, 8, NULL, true, false, 6, ts_adj, 2);
+	check_prims_pv(V_DI_PT_TRISTRIP_ADJ, 8, NULL, false, false, 3, ts_base, 2);
 }
 
 static void test_prims_adjacency(void)
@@ -106,7 +144,7 @@ static void test_prims_patch_is_unsupported(void)
 {
 	struct gm_prim_list l;
 	uint32_t ids[3] = { 0, 1, 2 };
-	CHECK(gm_prim_assemble(V_DI_PT_PATCH, ids, NULL, 3, false, &l) == XT_ERR_UNSUPPORTED);
+	CHECK(gm_prim_assemble(V_DI_PT_PATCH, ids, NULL, 3, false, true, &l) == XT_ERR_UNSUPPORTED);
 }
 
 /* Indexed tristrip with restart through PM4: the VS streams out v0. */
@@ -154,6 +192,7 @@ static void test_indexed_draw_with_restart_and_index_sizes(void)
 		pm4_set_context_reg(&t.cs, REG_VGT_MULTI_PRIM_IB_RESET_EN, 1);
 		pm4_set_context_reg(&t.cs, REG_VGT_MULTI_PRIM_IB_RESET_INDX, restart);
 		pm4_set_context_reg(&t.cs, REG_VGT_INDX_OFFSET, 10);
+		pm4_set_context_reg(&t.cs, REG_PA_SU_SC_MODE_CNTL, PA_SU_SC_MODE_CNTL_PROVOKING_VTX_LAST(1));
 		pm4_index_type(&t.cs, VGT_DMA_INDEX_TYPE_INDEX_TYPE(sizes[k] == 1 ? V_VGT_INDEX_8 :
 								      sizes[k] == 2 ? V_VGT_INDEX_16 : V_VGT_INDEX_32));
 		pm4_set_uconfig_reg_idx(&t.cs, REG_VGT_PRIMITIVE_TYPE, 1, V_DI_PT_TRISTRIP);
@@ -176,6 +215,7 @@ static void test_indexed_draw_with_restart_and_index_sizes(void)
 int main(void)
 {
 	XT_RUN(test_prims_lists_strips_fans_loops);
+	XT_RUN(test_prims_first_vertex_convention);
 	XT_RUN(test_prims_adjacency);
 	XT_RUN(test_prims_tristrip_adjacency_middle_even);
 	XT_RUN(test_prims_restart_ends_strips_and_drops_partial_lists);

@@ -343,6 +343,54 @@ static void test_predication_primcount_draws_only_on_overflow(void)
 	CHECK(!ran);
 }
 
+/* Occlusion (ZPASS_DONE pairs, radeonsi's layout): with rasterizer discard
+ * nothing reaches the depth test, so the count is exactly 0 (valid bit set)
+ * and a ZPASS predicate ("draw if visible") skips the draw; once a draw was
+ * rasterized the model cannot count, and says so with a fault. */
+static void zpass_run(bool discard, uint64_t *begin, uint64_t *end, bool *ran, unsigned *faults)
+{
+	static const struct so_out outs[] = { { 0, 0, 1 } };
+	static const unsigned stride[4] = { 1, 0, 0, 0 };
+	struct so_setup s;
+	struct pm4_set_predication pred = { 0 };
+	struct gm_so_stats st;
+
+	so_setup(&s, outs, 1, stride, 256);
+	pm4_set_context_reg(&s.t.cs, REG_PA_CL_CLIP_CNTL, PA_CL_CLIP_CNTL_DX_RASTERIZATION_KILL(discard));
+	pm4_event_write_addr(&s.t.cs, V_ZPASS_DONE, 1, gm_bo_va(s.query));
+	tgpu_draw_auto(&s.t, V_DI_PT_TRILIST, 6, 1);
+	pm4_event_write_addr(&s.t.cs, V_ZPASS_DONE, 1, gm_bo_va(s.query) + 8);
+	pred.address = gm_bo_va(s.query);
+	pred.pred_op = V_PREDICATION_OP_ZPASS;
+	pred.draw_visible = true;
+	pm4_set_predication(&s.t.cs, &pred);
+	pm4_set_uconfig_reg_idx(&s.t.cs, REG_VGT_PRIMITIVE_TYPE, 1, V_DI_PT_POINTLIST);
+	pm4_emit(&s.t.cs, pm4_pkt3_header(PKT3_DRAW_INDEX_AUTO, 2, true));
+	pm4_emit(&s.t.cs, 1);
+	pm4_emit(&s.t.cs, VGT_DRAW_INITIATOR_SOURCE_SELECT(V_DI_SRC_SEL_AUTO_INDEX));
+	tgpu_submit(&s.t);
+	memcpy(begin, (const uint8_t *)gm_bo_map(s.query), 8);
+	memcpy(end, (const uint8_t *)gm_bo_map(s.query) + 8, 8);
+	gm_so_stats_get(s.t.gm, &st);
+	*ran = st.draws_skipped == 0;
+	*faults = gm_fault_count(s.t.gm);
+	tgpu_fini(&s.t);
+}
+
+static void test_zpass_counts_zero_without_rasterization_and_names_what_it_cannot_count(void)
+{
+	uint64_t b, e;
+	bool ran;
+	unsigned faults;
+
+	zpass_run(true, &b, &e, &ran, &faults);
+	CHECK(b == 1ull << 63 && e == 1ull << 63);
+	CHECK(!ran);                 /* no sample passed: "draw if visible" skips */
+	CHECK_EQ_INT(faults, 0);
+	zpass_run(false, &b, &e, &ran, &faults);
+	CHECK_EQ_INT(faults, 1);     /* the end sample after a rasterized draw */
+}
+
 /* GS: each input point emits two points on stream 0 (2*id, 2*id+1) and one
  * on stream 1 (id+100); the copy shader sends stream s to buffer s. */
 static void test_gs_two_streams(void)
@@ -468,6 +516,125 @@ static void test_gs_two_streams(void)
 	tgpu_fini(&t);
 }
 
+/* GS output strips: one input point emits a 4-vertex triangle strip
+ * (values 0..3); the copy shader captures stream 0.  Its odd triangle keeps
+ * the provoking vertex where PA_SU_SC_MODE_CNTL.PROVOKING_VTX_LAST puts it:
+ * (2, 1, 3) under the last-vertex convention, (1, 3, 2) under the first. */
+static void gs_strip_run(bool provoking_last, uint32_t got[6])
+{
+	struct tgpu t;
+	struct gm_bo *esgs, *gsvs, *table, *buf0, *slots;
+	uint32_t desc[12], user[2];
+	uint64_t es, gs, vs;
+
+	tgpu_init(&t);
+	esgs = tgpu_bo(&t, 4096);
+	gsvs = tgpu_bo(&t, 4096);
+	table = tgpu_bo(&t, 256);
+	buf0 = tgpu_bo(&t, 1024);
+	slots = tgpu_bo(&t, 64);
+	tgpu_desc(desc + 0, gm_bo_va(esgs), 0, 4096, V_BUF_DATA_FORMAT_32, V_BUF_NUM_FORMAT_UINT);
+	tgpu_desc(desc + 4, gm_bo_va(gsvs), 0, 4096, V_BUF_DATA_FORMAT_32, V_BUF_NUM_FORMAT_UINT);
+	tgpu_desc(desc + 8, gm_bo_va(buf0), 0, 0xFFFFFFFFu, V_BUF_DATA_FORMAT_32, V_BUF_NUM_FORMAT_UINT);
+	memcpy(gm_bo_map(table), desc, sizeof desc);
+	user[0] = (uint32_t)gm_bo_va(table);
+	user[1] = (uint32_t)(gm_bo_va(table) >> 32);
+
+	es = tgpu_shader(&t,
+		"s_load_dwordx4 s[8:11], s[0:1], 0\n"
+		"v_laneid_u32 v5\n"
+		"v_lshl_b32 v5, v5, 2\n"
+		"v_add_u32 v5, v5, s2\n"
+		"buffer_store_dword v0, v5, s[8:11], 0 offen\n"
+		"s_endpgm\n");
+	gs = tgpu_shader(&t,
+		"s_load_dwordx4 s[8:11], s[0:1], 0\n"
+		"s_load_dwordx4 s[12:15], s[0:1], 16\n"
+		"buffer_load_dword v10, v0, s[8:11], 0 offen\n"
+		"v_laneid_u32 v11\n"
+		"v_mul_lo_u32 v11, v11, 16\n"
+		"v_add_u32 v11, v11, s2\n"
+		"v_lshl_b32 v12, v10, 2\n"
+		"buffer_store_dword v12, v11, s[12:15], 0 offen\n"
+		"s_sendmsg gs_emit stream 0\n"
+		"v_add_u32 v12, v12, 1\n"
+		"buffer_store_dword v12, v11, s[12:15], 0 offset:4 offen\n"
+		"s_sendmsg gs_emit stream 0\n"
+		"v_add_u32 v12, v12, 1\n"
+		"buffer_store_dword v12, v11, s[12:15], 0 offset:8 offen\n"
+		"s_sendmsg gs_emit stream 0\n"
+		"v_add_u32 v12, v12, 1\n"
+		"buffer_store_dword v12, v11, s[12:15], 0 offset:12 offen\n"
+		"s_sendmsg gs_emit stream 0\n"
+		"s_sendmsg gs_done\n"
+		"s_endpgm\n");
+	vs = tgpu_shader(&t,
+		"s_load_dwordx4 s[12:15], s[0:1], 16\n"
+		"buffer_load_dword v10, v0, s[12:15], 0 offen\n"
+		"s_bfe_u32 s21, s2, 0x70010\n"
+		"v_laneid_u32 v11\n"
+		"v_cmp_lt_u32 vcc, v11, s21\n"
+		"s_and_saveexec_b64 s[30:31], vcc\n"
+		"s_cbranch_execz done\n"
+		"v_add_u32 v11, v11, s3\n"
+		"v_lshl_b32 v11, v11, 2\n"
+		"s_load_dwordx4 s[16:19], s[0:1], 32\n"
+		"s_lshl_b32 s22, s4, 2\n"
+		"v_add_u32 v12, v11, s22\n"
+		"buffer_store_dword v10, v12, s[16:19], 0 offen glc slc\n"
+		"done:\n"
+		"s_or_b64 exec, exec, s[30:31]\n"
+		"s_endpgm\n");
+	tgpu_vs(&t, vs, 2, user, SPI_SHADER_PGM_RSRC2_VS_SO_EN(1) | SPI_SHADER_PGM_RSRC2_VS_SO_BASE0_EN(1));
+	pm4_set_sh_reg(&t.cs, REG_SPI_SHADER_PGM_LO_ES, (uint32_t)(es >> 8));
+	pm4_set_sh_reg(&t.cs, REG_SPI_SHADER_PGM_HI_ES, (uint32_t)(es >> 40));
+	pm4_set_sh_reg(&t.cs, REG_SPI_SHADER_PGM_RSRC1_ES, SPI_SHADER_PGM_RSRC1_ES_VGPRS(3) | SPI_SHADER_PGM_RSRC1_ES_SGPRS(1));
+	pm4_set_sh_reg(&t.cs, REG_SPI_SHADER_PGM_RSRC2_ES, SPI_SHADER_PGM_RSRC2_ES_USER_SGPR(2));
+	pm4_set_sh_reg(&t.cs, REG_SPI_SHADER_USER_DATA_ES_0, user[0]);
+	pm4_set_sh_reg(&t.cs, REG_SPI_SHADER_USER_DATA_ES_0 + 4, user[1]);
+	pm4_set_sh_reg(&t.cs, REG_SPI_SHADER_PGM_LO_GS, (uint32_t)(gs >> 8));
+	pm4_set_sh_reg(&t.cs, REG_SPI_SHADER_PGM_HI_GS, (uint32_t)(gs >> 40));
+	pm4_set_sh_reg(&t.cs, REG_SPI_SHADER_PGM_RSRC1_GS, SPI_SHADER_PGM_RSRC1_GS_VGPRS(3) | SPI_SHADER_PGM_RSRC1_GS_SGPRS(1));
+	pm4_set_sh_reg(&t.cs, REG_SPI_SHADER_PGM_RSRC2_GS, SPI_SHADER_PGM_RSRC2_GS_USER_SGPR(2));
+	pm4_set_sh_reg(&t.cs, REG_SPI_SHADER_USER_DATA_GS_0, user[0]);
+	pm4_set_sh_reg(&t.cs, REG_SPI_SHADER_USER_DATA_GS_0 + 4, user[1]);
+	pm4_set_context_reg(&t.cs, REG_VGT_SHADER_STAGES_EN,
+			    VGT_SHADER_STAGES_EN_ES_EN(V_ES_STAGE_REAL) | VGT_SHADER_STAGES_EN_GS_EN(1) |
+			    VGT_SHADER_STAGES_EN_VS_EN(V_VS_STAGE_COPY_SHADER));
+	pm4_set_context_reg(&t.cs, REG_VGT_GS_MODE, VGT_GS_MODE_MODE(V_GS_SCENARIO_G));
+	pm4_set_context_reg(&t.cs, REG_VGT_GS_MAX_VERT_OUT, 4);
+	pm4_set_context_reg(&t.cs, REG_VGT_ESGS_RING_ITEMSIZE, 1);
+	pm4_set_context_reg(&t.cs, REG_VGT_GSVS_RING_ITEMSIZE, 4);
+	pm4_set_context_reg(&t.cs, REG_VGT_GS_VERT_ITEMSIZE, 1);
+	pm4_set_context_reg(&t.cs, REG_VGT_GS_OUT_PRIM_TYPE, VGT_GS_OUT_PRIM_TYPE_OUTPRIM_TYPE(V_TRISTRIP));
+	pm4_set_context_reg(&t.cs, REG_PA_SU_SC_MODE_CNTL, PA_SU_SC_MODE_CNTL_PROVOKING_VTX_LAST(provoking_last));
+	pm4_set_uconfig_reg(&t.cs, REG_VGT_ESGS_RING_SIZE, 4096 / 256);
+	pm4_set_uconfig_reg(&t.cs, REG_VGT_GSVS_RING_SIZE, 4096 / 256);
+	tgpu_so_enable(&t, 0x1, 0x1);
+	tgpu_so_flush(&t);
+	tgpu_so_begin(&t, 0, 256, 1, 0, 0);
+	tgpu_draw_auto(&t, V_DI_PT_POINTLIST, 1, 1);
+	tgpu_so_flush(&t);
+	tgpu_so_end(&t, 0, gm_bo_va(slots));
+	tgpu_submit(&t);
+	CHECK_EQ_INT(gm_fault_count(t.gm), 0);
+	CHECK_EQ_INT(rd32(slots, 0), 6);
+	for (unsigned i = 0; i < 6; i++)
+		got[i] = rd32(buf0, i);
+	tgpu_fini(&t);
+}
+
+static void test_gs_output_strip_keeps_the_provoking_vertex(void)
+{
+	static const uint32_t last[6] = { 0, 1, 2, 2, 1, 3 }, first[6] = { 0, 1, 2, 1, 3, 2 };
+	uint32_t got[6];
+
+	gs_strip_run(true, got);
+	CHECK(!memcmp(got, last, sizeof got));
+	gs_strip_run(false, got);
+	CHECK(!memcmp(got, first, sizeof got));
+}
+
 int main(void)
 {
 	XT_RUN(test_so_one_buffer_points_with_query);
@@ -479,6 +646,8 @@ int main(void)
 	XT_RUN(test_so_drawtf_uses_opaque_vertex_count);
 	XT_RUN(test_so_instancing);
 	XT_RUN(test_predication_primcount_draws_only_on_overflow);
+	XT_RUN(test_zpass_counts_zero_without_rasterization_and_names_what_it_cannot_count);
 	XT_RUN(test_gs_two_streams);
+	XT_RUN(test_gs_output_strip_keeps_the_provoking_vertex);
 	XT_TEST_MAIN_END();
 }
