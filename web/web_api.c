@@ -185,8 +185,15 @@ static void json_tf(struct db *db, int64_t run, uint64_t call, uint32_t index, s
 	struct web_tf t;
 
 	xt_arena_init(&arena, 1 << 16);
-	if (web_tf_load(db, run, call, index, &arena, &t) || !t.have) {
-		xt_jw_null(w);
+	enum xt_rc rc = web_tf_load(db, run, call, index, &arena, &t);
+	if (rc || !t.have) {
+		if (rc && rc != XT_ERR_NOT_FOUND) {
+			xt_jw_obj(w);
+			xt_jw_kstr(w, "error", xt_err_msg(db_err(db)));
+			xt_jw_end(w);
+		} else {
+			xt_jw_null(w);
+		}
 		xt_arena_fini(&arena);
 		return;
 	}
@@ -485,8 +492,18 @@ static void json_tf_pair(struct db *db, int64_t a, int64_t b, uint64_t call, str
 		struct xt_arena arena;
 		struct web_tf ta, tb;
 		xt_arena_init(&arena, 1 << 16);
-		if (web_tf_load(db, a, call, i, &arena, &ta) || web_tf_load(db, b, call, i, &arena, &tb) ||
-		    (!ta.have && !tb.have)) {
+		enum xt_rc rc = web_tf_load(db, a, call, i, &arena, &ta);
+		rc = rc ? rc : web_tf_load(db, b, call, i, &arena, &tb);
+		if (rc && rc != XT_ERR_NOT_FOUND) {
+			/* Said, not skipped: a damaged blob hides a difference. */
+			xt_jw_obj(w);
+			xt_jw_ku64(w, "index", i);
+			xt_jw_kstr(w, "error", xt_err_msg(db_err(db)));
+			xt_jw_end(w);
+			xt_arena_fini(&arena);
+			continue;
+		}
+		if (rc || (!ta.have && !tb.have)) {
 			xt_arena_fini(&arena);
 			continue;
 		}

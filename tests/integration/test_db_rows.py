@@ -101,3 +101,36 @@ def test_a_changed_call_artifacts_row_is_an_error(xfbtrace, db):
     assert f"call_artifacts row (call {call})" in out.stderr, out.stderr
     out = run([xfbtrace, "diff", "--regs", "--db", db, "3", "3"])
     assert out.returncode == 2 and "call_artifacts row" in out.stderr, out.stderr
+
+
+def test_the_web_ui_names_a_damaged_blob_instead_of_hiding_the_buffer(xfbtrace, db):
+    """A TF buffer whose blob no longer matches its hash: the diff API (and
+    page) says so where the table would be; before, the buffer was left out
+    of the call's view as if it had none."""
+    import re
+    import subprocess
+    con = sqlite3.connect(db)
+    call, blob = con.execute("SELECT call_no, blob_hash FROM observations WHERE run_id = 3 AND"
+                             " kind = 'tf_buffer' AND blob_hash IS NOT NULL ORDER BY call_no"
+                             " LIMIT 1").fetchone()
+    data = bytearray(con.execute("SELECT data FROM blobs WHERE hash = ?", (blob,)).fetchone()[0])
+    data[len(data) // 2] ^= 0x10
+    con.execute("UPDATE blobs SET data = ? WHERE hash = ?", (bytes(data), blob))
+    con.commit()
+    con.close()
+    proc = subprocess.Popen([str(xfbtrace), "web", "--db", str(db), "--port", "0"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        port = int(re.search(r":(\d+)/", proc.stdout.readline()).group(1))
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/diff/2/3/calls/{call}",
+                                    timeout=30) as r:
+            tf = json.loads(r.read())["tf"]
+        errors = [t for t in tf if "error" in t]
+        assert errors and blob in errors[0]["error"], tf
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/runs/3/calls/{call}",
+                                    timeout=30) as r:
+            one = json.loads(r.read())["tf"]
+        assert any(t and "error" in t for t in one), one
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)

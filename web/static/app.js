@@ -152,6 +152,7 @@ function num(x) {
 
 function tfTable(t, idx) {
   if (!t) return el("p", {}, `TF buffer ${idx}: not decodable`);
+  if (t.error) return el("p", { class: "error" }, `TF buffer ${idx}: ${t.error}`);
   return el("table", { class: "tf" }, el("tr", {}, el("th", {}, "vertex"), ...t.columns.map(c => el("th", {}, c))),
     ...t.rows.map((row, v) => el("tr", {}, el("td", { class: "num" }, v), ...row.map(x => el("td", { class: "num" }, num(x))))));
 }
@@ -241,6 +242,10 @@ async function viewDiff(a, b) {
           el("td", { class: "a pk" }, p.a ?? ""), el("td", { class: "b pk" }, p.b ?? "")))));
     } else if (c.packets.length) kids.push(el("p", {}, `${c.packets.length} packets, all equal`));
     for (const t of c.tf) {
+      if (t.error) {
+        kids.push(el("h4", {}, `TF buffer ${t.index}`), el("p", { class: "error", id: `tferror${t.index}` }, t.error));
+        continue;
+      }
       kids.push(el("h4", {}, `TF buffer ${t.index} (differing components highlighted)`));
       kids.push(pagedTfDiff(t));
       // The plots come after the table: its highlighted cells stay on the first screen.
