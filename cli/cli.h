@@ -35,6 +35,7 @@ int cli_regs_show(const char *cmd, const char *db_path, const char *where, unsig
 int cli_web_main(int argc, char **argv);
 int cli_import_apitrace_main(int argc, char **argv);
 int cli_bisect_main(int argc, char **argv);
+int cli_state_main(int argc, char **argv);
 
 /* Prints "xfbtrace <cmd>: <message>" to stderr; returns CLI_EXIT_ERROR. */
 int cli_fail(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -54,7 +55,23 @@ bool cli_parse_range(const char *s, uint64_t *first, uint64_t *last);
  */
 int cli_apitrace_open_path(const char *cmd, const char *path, char **use, bool *imported);
 
-/* Whether stdout is a terminal (colour and progress output only then). */
+/* Writes b's bytes to stdout; nothing (and no NULL handed to fwrite) when
+ * it is empty. */
+struct xt_buf;
+void cli_write_buf(const struct xt_buf *b);
+
+/* Whether stdout is a terminal (progress output only then). */
 bool cli_stdout_is_tty(void);
+
+/* Whether to colour stdout: --color=always / never, or by default (auto)
+ * on a terminal unless NO_COLOR is set and not empty (no-color.org). */
+bool cli_colour(void);
+/* Sets the --color choice from "auto", "always" or "never"; false on
+ * anything else. */
+bool cli_colour_parse(const char *when);
+
+/* The results database of a --db command: `given` (--db), else
+ * $XFBTRACE_DB when set and not empty, else NULL. */
+const char *cli_db_path(const char *given);
 
 #endif

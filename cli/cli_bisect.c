@@ -27,9 +27,14 @@
  *
  * Cache (--cache, default $XDG_CACHE_HOME/xfbtrace/bisect/<repo-hash>):
  *   worktree/           the detached worktree
- *   build-<sha>[-<h>]/  one build per commit; .xfbtrace-bisect says "ok"
+ *   build-<sha>[-<h>]/  one per commit; .xfbtrace-bisect says "ok"
  *                       or "failed", and a build is never run twice; <h>
- *                       hashes --build and --meson-option when given
+ *                       hashes --build and --meson-option when given.
+ *                       With --build, the commit's build directory; with
+ *                       the default Meson build, cli/xfbtrace as built
+ *   incremental[-<h>]/  the default Meson build's one build directory,
+ *                       reused by every commit (ninja rebuilds what a
+ *                       checkout changed; ccache when installed)
  *   logs/<sha>[-<h>]-build.log, logs/<sha>[-<h>]-replay.log
  *   bisect.db           the default --db
  *   lock                one bisect per cache at a time (flock)
@@ -68,7 +73,8 @@ static void usage(FILE *f)
 		"  --repo DIR     the repository (default: the one around the current\n"
 		"                 directory)\n"
 		"  --backend B    sim (default) or host\n"
-		"  --db FILE      results database (default: CACHE/bisect.db); runs it\n"
+		"  --db FILE      results database (default: $XFBTRACE_DB, else\n"
+		"                 CACHE/bisect.db); runs it\n"
 		"                 holds already (label bisect:<sha>, with -<hash> of\n"
 		"                 --build, --meson-option and --env when given) are not\n"
 		"                 replayed again\n"
@@ -458,12 +464,13 @@ int cli_bisect_main(int argc, char **argv)
 	if (show_id || list) {
 		char *end;
 		long long id = show_id ? strtoll(show_id, &end, 10) : 0;
-		if (!b.db_arg)
-			return cli_fail(CMD, "--show and --list read --db FILE: give it");
+		if (!(b.db_arg = cli_db_path(b.db_arg)))
+			return cli_fail(CMD, "--show and --list read --db FILE (or $XFBTRACE_DB): give it");
 		if (show_id && (!*show_id || *end || id <= 0))
 			return cli_fail(CMD, "--show takes a session id, not '%s'", show_id);
 		return show(b.db_arg, id);
 	}
+	b.db_arg = cli_db_path(b.db_arg);
 	if (!b.trace_arg || !b.good_arg || !b.bad_arg) {
 		usage(stderr);
 		return CLI_EXIT_ERROR;

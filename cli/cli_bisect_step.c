@@ -213,6 +213,39 @@ static void build_dir(const struct bisect *b, const char *sha, char *out, size_t
 	cli_bisect_strfmt(out, n, "%s/build-%s%s", b->cache, sha, b->build_variant);
 }
 
+/* The one Meson build directory every commit is built in, incrementally:
+ * a checkout changes only the files that differ, so ninja recompiles what
+ * the step changed (and ccache, which Meson uses when it is installed,
+ * catches commits built before).  Each commit's own directory then keeps
+ * only its marker and a copy of the xfbtrace it built. */
+static void shared_build_dir(const struct bisect *b, char *out, size_t n)
+{
+	cli_bisect_strfmt(out, n, "%s/incremental%s", b->cache, b->build_variant);
+}
+
+/* Copies executable `from` to `to` (through a temporary name, so a
+ * half-copied binary is never run). */
+static bool copy_exe(const char *from, const char *to)
+{
+	char tmp[PATH_MAX + 8], buf[1 << 16];
+	bool ok = true;
+	ssize_t n;
+	cli_bisect_strfmt(tmp, sizeof tmp, "%s.tmp", to);
+	int in = open(from, O_RDONLY | O_CLOEXEC);
+	int out = in < 0 ? -1 : open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0755);
+	while (out >= 0 && (n = read(in, buf, sizeof buf)) > 0)
+		ok &= write(out, buf, (size_t)n) == n;
+	ok &= in >= 0 && out >= 0 && n == 0;
+	if (in >= 0)
+		close(in);
+	if (out >= 0)
+		ok &= close(out) == 0;
+	ok = ok && rename(tmp, to) == 0;
+	if (!ok)
+		unlink(tmp);
+	return ok;
+}
+
 static void marker_path(const struct bisect *b, const char *sha, char *out, size_t n)
 {
 	cli_bisect_strfmt(out, n, "%s/build-%s%s/.xfbtrace-bisect", b->cache, sha, b->build_variant);
@@ -285,17 +318,23 @@ bool cli_bisect_build(struct bisect *b, const char *sha, struct outcome *o)
 		status = cli_proc_run(argv, &(struct cli_proc){ .cwd = b->worktree, .log_path = log,
 								.env = env }, &err);
 	} else {
-		char ninja_file[PATH_MAX + 16];
+		char ninja_file[PATH_MAX + 16], shared[PATH_MAX], built[PATH_MAX + 16];
+		char exe[PATH_MAX + 16], exe_dir[PATH_MAX + 8];
 		const char *argv[MAX_LIST_OPTS + 8];
 		int n = 0;
 		status = 0;
-		cli_bisect_strfmt(ninja_file, sizeof ninja_file, "%s/build.ninja", dir);
+		shared_build_dir(b, shared, sizeof shared);
+		cli_bisect_strfmt(ninja_file, sizeof ninja_file, "%s/build.ninja", shared);
 		if (!exists(ninja_file)) {
+			/* A directory a failed set-up left behind starts over. */
+			const char *rm[] = { "rm", "-rf", shared, NULL };
+			if (exists(shared))
+				cli_proc_run(rm, &(struct cli_proc){ .log_path = log }, &err);
 			argv[n++] = "meson";
 			argv[n++] = "setup";
 			for (int i = 0; i < b->nmeson_opts; i++)
 				argv[n++] = b->meson_opts[i];
-			argv[n++] = dir;
+			argv[n++] = shared;
 			argv[n++] = b->worktree;
 			argv[n] = NULL;
 			status = cli_proc_run(argv, &(struct cli_proc){ .log_path = log }, &err);
@@ -304,7 +343,7 @@ bool cli_bisect_build(struct bisect *b, const char *sha, struct outcome *o)
 			n = 0;
 			argv[n++] = "ninja";
 			argv[n++] = "-C";
-			argv[n++] = dir;
+			argv[n++] = shared;
 			if (b->jobs) {
 				argv[n++] = "-j";
 				argv[n++] = b->jobs;
@@ -313,6 +352,13 @@ bool cli_bisect_build(struct bisect *b, const char *sha, struct outcome *o)
 			argv[n++] = "cli/xfbtrace";
 			argv[n] = NULL;
 			status = cli_proc_run(argv, &(struct cli_proc){ .log_path = log }, &err);
+		}
+		cli_bisect_strfmt(built, sizeof built, "%s/cli/xfbtrace", shared);
+		cli_bisect_strfmt(exe_dir, sizeof exe_dir, "%s/cli", dir);
+		cli_bisect_strfmt(exe, sizeof exe, "%s/xfbtrace", exe_dir);
+		if (!status && (!mkdirs(exe_dir) || !copy_exe(built, exe))) {
+			cli_bisect_strfmt(o->reason, sizeof o->reason, "cannot copy %s to %s", built, exe);
+			return false;
 		}
 	}
 	o->build_seconds = cli_bisect_now() - t0;

@@ -40,15 +40,16 @@ struct render {
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: xfbtrace diff --db FILE [--json] [--tolerance ulps=N|abs=X]\n"
-		"                     [--limit N] [--pm4] [--regs] [--shaders] RUN_A RUN_B\n"
+		"usage: xfbtrace diff [--db FILE] [--json] [--tolerance ulps=N|abs=X]\n"
+		"                     [--limit N] [--pm4] [--regs] [--shaders]\n"
+		"                     [--color=WHEN] RUN_A RUN_B\n"
 		"\n"
 		"Compares the observations of two runs of the same trace (ids from\n"
 		"'xfbtrace runs'), aligned by call number, kind and index.  TF buffers\n"
 		"are decoded with the program's TF layout into vertices, varyings and\n"
 		"components; query results and other fields are compared exactly.\n"
 		"\n"
-		"  --db FILE          the results database\n"
+		"  --db FILE          the results database (default: $XFBTRACE_DB)\n"
 		"  --json             one JSON object, for scripts\n"
 		"  --tolerance T      ulps=N: floats may differ by N units in the last\n"
 		"                     place; abs=X: by X.  Then +0.0 equals -0.0 and any\n"
@@ -60,6 +61,8 @@ static void usage(FILE *f)
 		"  --regs             also compare the register state after each call, field\n"
 		"                     by field, and name the first divergent call\n"
 		"  --shaders          also compare the shader disassembly of each draw's program\n"
+		"  --color=WHEN       auto (default: on a terminal without NO_COLOR), always,\n"
+		"                     never\n"
 		"\n"
 		"exit status: 0 same, 1 different, 2 error\n", DEFAULT_LIMIT);
 }
@@ -372,7 +375,7 @@ static void print_text(struct render *r, const struct db_run_info *a, const stru
 	if (strcmp(a->status, "ok") || strcmp(b->status, "ok"))
 		printf("note: a run that is not \"ok\" may lack observations; they show as only in"
 		       " the other run\n");
-	fwrite(r->body.data, 1, r->body.len, stdout);
+	cli_write_buf(&r->body);
 }
 
 static void json_run(struct xt_jw *w, const char *key, const struct db_run_info *ri)
@@ -438,7 +441,7 @@ static enum xt_rc print_json(struct render *r, const struct db_run_info *a,
 	xt_jw_end(&w);
 	enum xt_rc rc = xt_jw_done(&w);
 	if (!rc) {
-		fwrite(h.data, 1, h.len, stdout);
+		cli_write_buf(&h);
 		fputc('\n', stdout);
 	}
 	xt_buf_fini(&h);
@@ -465,6 +468,7 @@ int cli_diff_main(int argc, char **argv)
 		{ "pm4", no_argument, NULL, 'P' },
 		{ "regs", no_argument, NULL, 'R' },
 		{ "shaders", no_argument, NULL, 'S' },
+		{ "color", required_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -494,18 +498,23 @@ int cli_diff_main(int argc, char **argv)
 		case 'P': what |= DIFF_CALLS_PM4; break;
 		case 'R': what |= DIFF_CALLS_REGS; break;
 		case 'S': what |= DIFF_CALLS_SHADERS; break;
+		case 'C':
+			if (!cli_colour_parse(optarg))
+				return cli_fail(CMD, "--color takes auto, always or never, not '%s'", optarg);
+			break;
 		case 'h': usage(stdout); return CLI_EXIT_OK;
 		default: usage(stderr); return CLI_EXIT_ERROR;
 		}
 	}
-	if (!db_path || optind + 2 != argc) {
-		usage(stderr);
-		return CLI_EXIT_ERROR;
-	}
+	if (optind + 2 != argc)
+		return cli_fail(CMD, "two runs to compare are needed (RUN_A RUN_B, ids from "
+				"'xfbtrace runs'), %d given; see 'xfbtrace diff --help'", argc - optind);
+	if (!(db_path = cli_db_path(db_path)))
+		return cli_fail(CMD, "no database: give --db FILE or set XFBTRACE_DB");
 	if (!parse_run(argv[optind], &r.run_a) || !parse_run(argv[optind + 1], &r.run_b))
 		return cli_fail(CMD, "runs are given by their ids (see 'xfbtrace runs'), not '%s' '%s'",
 				argv[optind], argv[optind + 1]);
-	r.colour = !r.json && cli_stdout_is_tty();
+	r.colour = !r.json && cli_colour();
 
 	struct db *db;
 	struct xt_err err;
@@ -545,7 +554,7 @@ int cli_diff_main(int argc, char **argv)
 				status = cli_fail(CMD, "out of memory rendering the summary");
 		} else {
 			print_text(&r, &ra, &rb, &o, &sum, same);
-			fwrite(calls.data, 1, calls.len, stdout);
+			cli_write_buf(&calls);
 		}
 	}
 	xt_buf_fini(&calls);

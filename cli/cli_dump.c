@@ -9,6 +9,7 @@
  */
 #include <getopt.h>
 #include <inttypes.h>
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,7 +26,10 @@ enum dump_format { DUMP_TEXT, DUMP_JSONL };
 
 struct dumper {
 	enum dump_format fmt;
-	bool full;               /* text: print values in full */
+	bool full;               /* text: print values in full, TF data decoded */
+	bool no_data;            /* jsonl: bytes of blobs and memory left out */
+	bool grep;               /* print only lines matching `re` */
+	regex_t re;
 	struct xt_buf line;      /* the record being printed */
 	struct xt_jw jw;         /* jsonl: the writer of `line` */
 	bool call_open;          /* line holds a call awaiting its RET */
@@ -38,7 +42,8 @@ struct dumper {
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: xfbtrace dump [--calls A-B] [--format text|jsonl] [--full] FILE\n"
+		"usage: xfbtrace dump [--calls A-B] [--format text|jsonl] [--full] [--no-data]\n"
+		"                     [--grep REGEX] FILE\n"
 		"\n"
 		"Prints every record of trace FILE in global order: calls with their\n"
 		"arguments, return values and outputs, observations (TF buffer\n"
@@ -50,7 +55,17 @@ static void usage(FILE *f)
 		"                  {\"type\":\"call\",\"no\":N,\"thread\":T,\"name\":...,\n"
 		"                  \"args\":{...},\"ret\":...} or {\"type\":\"observation\",\n"
 		"                  \"call\":N,\"kind\":...}\n"
-		"  --full          text: do not elide long strings and arrays\n");
+		"  --full          text: do not elide long strings and arrays, and print\n"
+		"                  the data of each tf_buffer observation decoded by its\n"
+		"                  layout: one line per vertex, every varying's value\n"
+		"  --no-data       jsonl: leave out the bytes of blobs and memory (their\n"
+		"                  \"hex\"); sizes and addresses stay\n"
+		"  --grep REGEX    only the records whose printed line matches REGEX (POSIX\n"
+		"                  extended, case-sensitive): a call with its arguments and\n"
+		"                  result, an observation with its fields\n"
+		"\n"
+		"exit status: 0 the whole trace was read, 2 error (a damaged trace: the\n"
+		"records before the damage are printed, the error names its offset)\n");
 }
 
 static const char *record_type_name(uint16_t type)
@@ -85,10 +100,18 @@ static enum xt_rc flush_line(struct dumper *d)
 			return rc;
 	}
 	d->call_open = false;
+	if (d->grep && d->line.len) {
+		if (xt_buf_append(&d->line, "", 1))
+			return XT_ERR_NOMEM;
+		bool match = regexec(&d->re, (const char *)d->line.data, 0, NULL, 0) == 0;
+		d->line.len--;
+		if (!match)
+			xt_buf_reset(&d->line);
+	}
 	if (d->line.len) {
 		if (xt_buf_append(&d->line, "\n", 1))
 			return XT_ERR_NOMEM;
-		fwrite(d->line.data, 1, d->line.len, stdout);
+		cli_write_buf(&d->line);
 		xt_buf_reset(&d->line);
 	}
 	return XT_OK;
@@ -117,7 +140,7 @@ static enum xt_rc print_call(struct dumper *d, struct trace_reader *r,
 		xt_jw_kobj(w, "args");
 		for (uint32_t i = 0; i < call->nargs; i++) {
 			xt_jw_key(w, param_name(d, i, tmp));
-			cli_value_json(w, &call->args[i], cli_param_fmt_of(call->name, i));
+			cli_value_json_ex(w, &call->args[i], cli_param_fmt_of(call->name, i), !d->no_data);
 		}
 		xt_jw_end(w);
 		return w->rc;
@@ -140,12 +163,13 @@ static enum xt_rc print_ret(struct dumper *d, const struct trace_ret *ret)
 	if (d->fmt == DUMP_JSONL) {
 		struct xt_jw *w = &d->jw;
 		xt_jw_key(w, "ret");
-		cli_value_json(w, &ret->ret, cli_ret_fmt_of(d->func));
+		cli_value_json_ex(w, &ret->ret, cli_ret_fmt_of(d->func), !d->no_data);
 		if (ret->nouts) {
 			xt_jw_kobj(w, "outs");
 			for (uint32_t i = 0; i < ret->nouts; i++) {
 				xt_jw_key(w, param_name(d, ret->out_index[i], tmp));
-				cli_value_json(w, &ret->outs[i], cli_param_fmt_of(d->func, ret->out_index[i]));
+				cli_value_json_ex(w, &ret->outs[i],
+						  cli_param_fmt_of(d->func, ret->out_index[i]), !d->no_data);
 			}
 			xt_jw_end(w);
 		}
@@ -165,9 +189,10 @@ static enum xt_rc print_ret(struct dumper *d, const struct trace_ret *ret)
 	return rc;
 }
 
-/* Records other than calls: one line each. */
+/* Records other than calls: one line each (with --full, a tf_buffer
+ * observation's decoded vertices follow on lines of their own). */
 static enum xt_rc print_other(struct dumper *d, const struct trace_record *rec,
-			      const struct trace_value *v)
+			      const struct trace_value *v, struct xt_arena *arena)
 {
 	struct xt_buf *b = &d->line;
 	const char *type = record_type_name(rec->type);
@@ -182,18 +207,18 @@ static enum xt_rc print_other(struct dumper *d, const struct trace_record *rec,
 		if (rec->type == TRACE_REC_PROPERTY && v->tag == TRACE_TAG_MAP && v->agg.count == 1) {
 			xt_jw_kstr(w, "key", v->agg.keys[0]);
 			xt_jw_key(w, "value");
-			cli_value_json(w, &v->agg.items[0], CLI_PARAM_FMT_NONE);
+			cli_value_json_ex(w, &v->agg.items[0], CLI_PARAM_FMT_NONE, !d->no_data);
 		} else if (v->tag == TRACE_TAG_MAP) {
 			for (uint32_t i = 0; i < v->agg.count; i++) {
 				/* Keys of the record itself win over the map's. */
 				if (!strcmp(v->agg.keys[i], "type") || !strcmp(v->agg.keys[i], "call"))
 					continue;
 				xt_jw_key(w, v->agg.keys[i]);
-				cli_value_json(w, &v->agg.items[i], CLI_PARAM_FMT_NONE);
+				cli_value_json_ex(w, &v->agg.items[i], CLI_PARAM_FMT_NONE, !d->no_data);
 			}
 		} else {
 			xt_jw_key(w, "value");
-			cli_value_json(w, v, CLI_PARAM_FMT_NONE);
+			cli_value_json_ex(w, v, CLI_PARAM_FMT_NONE, !d->no_data);
 		}
 		xt_jw_end(w);
 		return xt_jw_done(w);
@@ -204,7 +229,10 @@ static enum xt_rc print_other(struct dumper *d, const struct trace_record *rec,
 	}
 	rc = xt_buf_printf(b, "%s%" PRIu64 " # %s ",
 			   (rec->flags & TRACE_RECF_ATTACHED) ? "" : "before ", rec->seq, type);
-	return rc ? rc : cli_value_text(b, v, CLI_PARAM_FMT_NONE, d->full);
+	rc = rc ? rc : cli_value_text(b, v, CLI_PARAM_FMT_NONE, d->full);
+	if (!rc && d->full && rec->type == TRACE_REC_OBSERVATION)
+		rc = cli_tf_text(b, v, arena);
+	return rc;
 }
 
 static int dump(struct trace_reader *r, struct dumper *d, uint64_t first, uint64_t last)
@@ -239,7 +267,7 @@ static int dump(struct trace_reader *r, struct dumper *d, uint64_t first, uint64
 			struct trace_value v;
 			rc = flush_line(d);
 			rc = rc ? rc : trace_reader_decode_value(r, &rec, &arena, &v);
-			rc = rc ? rc : print_other(d, &rec, &v);
+			rc = rc ? rc : print_other(d, &rec, &v, &arena);
 			rc = rc ? rc : flush_line(d);
 		} else {
 			/* A record type of a newer writer: say so, keep going. */
@@ -286,6 +314,8 @@ int cli_dump_main(int argc, char **argv)
 		{ "calls", required_argument, NULL, 'c' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "full", no_argument, NULL, 'F' },
+		{ "no-data", no_argument, NULL, 'N' },
+		{ "grep", required_argument, NULL, 'g' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -309,6 +339,19 @@ int cli_dump_main(int argc, char **argv)
 				return cli_fail(CMD, "unknown format '%s' (text or jsonl)", optarg);
 			break;
 		case 'F': d.full = true; break;
+		case 'N': d.no_data = true; break;
+		case 'g': {
+			int e = d.grep ? 0 : regcomp(&d.re, optarg, REG_EXTENDED | REG_NOSUB);
+			if (d.grep)
+				return cli_fail(CMD, "--grep is given once");
+			if (e) {
+				char msg[128];
+				regerror(e, &d.re, msg, sizeof msg);
+				return cli_fail(CMD, "bad --grep '%s': %s", optarg, msg);
+			}
+			d.grep = true;
+			break;
+		}
 		case 'h': usage(stdout); return CLI_EXIT_OK;
 		default: usage(stderr); return CLI_EXIT_ERROR;
 		}
@@ -334,5 +377,7 @@ int cli_dump_main(int argc, char **argv)
 	int status = dump(r, &d, first, last);
 	trace_reader_close(r);
 	xt_buf_fini(&d.line);
+	if (d.grep)
+		regfree(&d.re);
 	return status;
 }

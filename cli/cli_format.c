@@ -5,8 +5,11 @@
  * (glapi_enum_name); an unknown value prints as hex, never as a guess.
  */
 #include "cli_format.h"
+#include "glapi_types.h"
+#include "trace_tf.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -166,6 +169,12 @@ enum xt_rc cli_value_text(struct xt_buf *b, const struct trace_value *v,
 
 void cli_value_json(struct xt_jw *w, const struct trace_value *v, struct cli_param_fmt fmt)
 {
+	cli_value_json_ex(w, v, fmt, true);
+}
+
+void cli_value_json_ex(struct xt_jw *w, const struct trace_value *v, struct cli_param_fmt fmt,
+		       bool bytes)
+{
 	const char *name;
 
 	switch (v->tag) {
@@ -180,8 +189,10 @@ void cli_value_json(struct xt_jw *w, const struct trace_value *v, struct cli_par
 	case TRACE_TAG_BLOB:
 		xt_jw_obj(w);
 		xt_jw_ku64(w, "size", v->mem.len);
-		xt_jw_key(w, "hex");
-		xt_jw_hex(w, v->mem.bytes, v->mem.len);
+		if (bytes) {
+			xt_jw_key(w, "hex");
+			xt_jw_hex(w, v->mem.bytes, v->mem.len);
+		}
 		xt_jw_end(w);
 		return;
 	case TRACE_TAG_ENUM:
@@ -204,8 +215,10 @@ void cli_value_json(struct xt_jw *w, const struct trace_value *v, struct cli_par
 		xt_jw_obj(w);
 		xt_jw_ku64(w, "addr", v->mem.addr);
 		xt_jw_ku64(w, "size", v->mem.len);
-		xt_jw_key(w, "hex");
-		xt_jw_hex(w, v->mem.bytes, v->mem.len);
+		if (bytes) {
+			xt_jw_key(w, "hex");
+			xt_jw_hex(w, v->mem.bytes, v->mem.len);
+		}
 		xt_jw_end(w);
 		return;
 	case TRACE_TAG_UNSIZED:
@@ -218,14 +231,14 @@ void cli_value_json(struct xt_jw *w, const struct trace_value *v, struct cli_par
 	case TRACE_TAG_ARRAY:
 		xt_jw_arr(w);
 		for (uint32_t i = 0; i < v->agg.count; i++)
-			cli_value_json(w, &v->agg.items[i], fmt);
+			cli_value_json_ex(w, &v->agg.items[i], fmt, bytes);
 		xt_jw_end(w);
 		return;
 	case TRACE_TAG_MAP:
 		xt_jw_obj(w);
 		for (uint32_t i = 0; i < v->agg.count; i++) {
 			xt_jw_key(w, v->agg.keys[i]);
-			cli_value_json(w, &v->agg.items[i], CLI_PARAM_FMT_NONE);
+			cli_value_json_ex(w, &v->agg.items[i], CLI_PARAM_FMT_NONE, bytes);
 		}
 		xt_jw_end(w);
 		return;
@@ -233,4 +246,84 @@ void cli_value_json(struct xt_jw *w, const struct trace_value *v, struct cli_par
 	xt_jw_obj(w);
 	xt_jw_ku64(w, "tag", (unsigned)v->tag);
 	xt_jw_end(w);
+}
+
+/* One component of TF data as text. */
+static enum xt_rc tf_component(struct xt_buf *b, const struct glapi_type *t, const uint8_t *p)
+{
+	switch (t->base) {
+	case GLAPI_TYPE_FLOAT: {
+		float f;
+		uint32_t u;
+		memcpy(&f, p, 4);
+		memcpy(&u, p, 4);
+		/* Sentinel-like bit patterns read better in hex. */
+		if (isnan(f) || (fabsf(f) > 1e15f && (u & 0xffff) != 0))
+			return xt_buf_printf(b, "%.9g (0x%08" PRIx32 ")", (double)f, u);
+		return xt_buf_printf(b, "%.9g", (double)f);
+	}
+	case GLAPI_TYPE_DOUBLE: {
+		double d;
+		memcpy(&d, p, 8);
+		return xt_buf_printf(b, "%.17g", d);
+	}
+	case GLAPI_TYPE_INT: {
+		int32_t i;
+		memcpy(&i, p, 4);
+		return xt_buf_printf(b, "%" PRId32, i);
+	}
+	default: {
+		uint32_t u;
+		memcpy(&u, p, 4);
+		return u > 0xffff ? xt_buf_printf(b, "%" PRIu32 " (0x%08" PRIx32 ")", u, u)
+				  : xt_buf_printf(b, "%" PRIu32, u);
+	}
+	}
+}
+
+enum xt_rc cli_tf_text(struct xt_buf *b, const struct trace_value *obs, struct xt_arena *arena)
+{
+	const struct trace_value *kind = trace_value_get(obs, "kind");
+	const struct trace_value *data = trace_value_get(obs, "data");
+	const struct trace_value *index = trace_value_get(obs, "index");
+	struct trace_tf_varying *vars;
+	struct trace_tf_plan plan;
+	uint32_t n;
+	uint64_t stride;
+	enum xt_rc rc = XT_OK;
+
+	if (!kind || kind->tag != TRACE_TAG_STRING || kind->mem.len != 9 ||
+	    memcmp(kind->mem.bytes, "tf_buffer", 9) || !data || data->tag != TRACE_TAG_BLOB ||
+	    !index || index->tag != TRACE_TAG_UINT || index->u > UINT32_MAX)
+		return XT_OK;
+	if (trace_tf_layout_of(obs, arena, &vars, &n, &stride) != XT_OK)
+		return XT_OK;   /* no usable layout: the bytes stay a blob */
+	struct trace_tf_span *spans = xt_arena_alloc(arena, ((size_t)n + 1) * sizeof *spans);
+	if (!spans)
+		return XT_ERR_NOMEM;
+	trace_tf_plan(vars, n, (uint32_t)index->u, stride, spans, &plan);
+	if (!plan.stride || !plan.nspans)
+		return XT_OK;
+	uint64_t vertices = data->mem.len / plan.stride;
+	for (uint64_t vtx = 0; vtx < vertices && !rc; vtx++) {
+		const uint8_t *base = data->mem.bytes + vtx * plan.stride;
+		rc = xt_buf_printf(b, "\n    vertex %" PRIu64 ":", vtx);
+		for (uint32_t s = 0; s < plan.nspans && !rc; s++) {
+			const struct trace_tf_span *sp = &plan.spans[s];
+			uint32_t ncomp = sp->size * sp->type->components;
+			rc = xt_buf_printf(b, "%s %s = %s", s ? "," : "", vars[sp->varying].name,
+					   ncomp > 1 ? "(" : "");
+			for (uint32_t c = 0; c < ncomp && !rc; c++) {
+				rc = c ? xt_buf_append(b, ", ", 2) : XT_OK;
+				rc = rc ? rc : tf_component(b, sp->type, base + sp->offset +
+							    (uint64_t)c * sp->type->component_bytes);
+			}
+			if (!rc && ncomp > 1)
+				rc = xt_buf_append(b, ")", 1);
+		}
+	}
+	if (!rc && data->mem.len % plan.stride)
+		rc = xt_buf_printf(b, "\n    (%" PRIu64 " bytes after the last whole vertex)",
+				   (uint64_t)(data->mem.len % plan.stride));
+	return rc;
 }

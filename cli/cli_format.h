@@ -34,5 +34,15 @@ enum xt_rc cli_value_text(struct xt_buf *b, const struct trace_value *v,
 /* Strict JSON, one value into `w`; bytes as hex; enums as their name when
  * known.  Errors are `w`'s (xt_jw_done). */
 void cli_value_json(struct xt_jw *w, const struct trace_value *v, struct cli_param_fmt fmt);
+/* The same; without `bytes`, BLOB and MEMORY values keep their size (and
+ * address) but not their "hex" (dump --format jsonl --no-data). */
+void cli_value_json_ex(struct xt_jw *w, const struct trace_value *v, struct cli_param_fmt fmt,
+		       bool bytes);
+
+/* Text lines of the TF data of tf_buffer observation `obs` (a MAP) decoded
+ * by its layout (trace/trace_tf.h): one line per vertex, "    vertex N:
+ * name = value ..." with floats, ints and uints as their type says.
+ * Nothing when the observation has no data or no usable layout. */
+enum xt_rc cli_tf_text(struct xt_buf *b, const struct trace_value *obs, struct xt_arena *arena);
 
 #endif

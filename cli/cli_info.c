@@ -48,7 +48,13 @@ static void usage(FILE *f)
 		"\n"
 		"Summarises trace FILE: capture properties (program, driver, revision),\n"
 		"the number of calls per function, observations per kind, threads,\n"
-		"contexts and frames.\n");
+		"contexts and frames.\n"
+		"\n"
+		"  --json   one JSON object, for scripts\n"
+		"\n"
+		"exit status: 0 the whole trace was read, 2 error: a damaged trace (cut,\n"
+		"bit flips, a record that does not decode) is named with the file offset\n"
+		"of the damage, after a summary of the records before it\n");
 }
 
 static int count_cmp(const void *a, const void *b)
@@ -284,7 +290,7 @@ static int print_json(const char *path, struct trace_reader *r, struct info *in)
 	xt_jw_end(&w);
 	enum xt_rc rc = xt_jw_done(&w);
 	if (!rc) {
-		fwrite(b.data, 1, b.len, stdout);
+		cli_write_buf(&b);
 		fputc('\n', stdout);
 	}
 	xt_buf_fini(&b);

@@ -18,14 +18,14 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: xfbtrace ingest --db FILE [--label L] TRACE\n"
+		"usage: xfbtrace ingest [--db FILE] [--label L] TRACE\n"
 		"\n"
 		"Records trace TRACE in results database FILE (created when missing),\n"
 		"with the observations the capture made as the trace's golden run.  A\n"
 		"trace is known by the hash of its records, so recording it again (or\n"
 		"its compacted form) changes nothing.\n"
 		"\n"
-		"  --db FILE    the results database\n"
+		"  --db FILE    the results database (default: $XFBTRACE_DB)\n"
 		"  --label L    a label for the golden run\n");
 }
 
@@ -49,7 +49,9 @@ int cli_ingest_main(int argc, char **argv)
 		default: usage(stderr); return CLI_EXIT_ERROR;
 		}
 	}
-	if (!db_path || optind + 1 != argc) {
+	if (optind + 1 == argc && !(db_path = cli_db_path(db_path)))
+		return cli_fail(CMD, "no database: give --db FILE or set XFBTRACE_DB");
+	if (optind + 1 != argc) {
 		usage(stderr);
 		return CLI_EXIT_ERROR;
 	}

@@ -45,8 +45,11 @@ static void usage(FILE *f)
 		"call: the packets call CALL of a sim replay submitted, decoded the same\n"
 		"way, from the artefacts in DIR (XFBTRACE_SIM_ARTIFACTS=DIR xfbtrace\n"
 		"replay --backend sim TRACE) or of run RUN in results database FILE\n"
-		"(xfbtrace replay --backend sim --db FILE TRACE).  `xfbtrace regs` adds\n"
-		"the register state after the call.\n");
+		"(xfbtrace replay --backend sim --db FILE TRACE; --db defaults to\n"
+		"$XFBTRACE_DB when the first argument is not a directory).  `xfbtrace\n"
+		"regs` adds the register state after the call.\n"
+		"\n"
+		"exit status: 0 printed, 1 (call) the call has no artefacts, 2 error\n");
 }
 
 static int call_main(int argc, char **argv)

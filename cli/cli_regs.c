@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "db.h"
@@ -42,7 +43,8 @@ static void usage(FILE *f)
 		"database FILE (xfbtrace replay --backend sim --db FILE TRACE), with\n"
 		"register fields.\n"
 		"\n"
-		"  --db FILE   read run RUN of the results database FILE\n"
+		"  --db FILE   read run RUN of the results database FILE (default:\n"
+		"              $XFBTRACE_DB, when the first argument is not a directory)\n"
 		"  --pm4       also print the PM4 packets the call submitted, decoded\n"
 		"  --changed   only registers that changed since the previous snapshot\n");
 }
@@ -118,8 +120,9 @@ static bool load_dir(const char *dir, unsigned long long call, bool want_pm4, bo
 	return true;
 }
 
-/* The same from run `run` of database `db_path`: 1 none, 2 error, else 0. */
-static int load_db(const char *db_path, const char *run_s, unsigned long long call, bool want_pm4,
+/* The same from run `run` of database `db_path`: 1 none, 2 error, else 0;
+ * messages name `cmd`. */
+static int load_db(const char *cmd, const char *db_path, const char *run_s, unsigned long long call, bool want_pm4,
 		   bool want_prev, struct xt_buf *pm4, struct xt_buf *regs, struct xt_buf *prev,
 		   bool *has_regs)
 {
@@ -133,17 +136,28 @@ static int load_db(const char *db_path, const char *run_s, unsigned long long ca
 	enum xt_rc rc;
 
 	if (*end || run <= 0)
-		return cli_fail(CMD, "RUN must be a run id, not '%s'", run_s);
+		return cli_fail(cmd, "RUN must be a run id, not '%s'", run_s);
 	xt_err_clear(&err);
 	if (db_open(&db, db_path, DB_OPEN_EXISTING, &err))
-		return cli_fail(CMD, "%s", xt_err_msg(&err));
+		return cli_fail(cmd, "%s", xt_err_msg(&err));
 	xt_arena_init(&arena, 4096);
 	rc = db_call_art_get(db, run, call, &row, want_prev ? &prev_hash : NULL, &arena);
 	if (rc == XT_ERR_NOT_FOUND) {
-		fprintf(stderr, "xfbtrace regs: run %lld has no artefacts for call %llu\n", run, call);
+		/* Name the reason when it is the run: only sim runs have artefacts. */
+		struct db_run_info info;
+		enum xt_rc irc = db_run_get(db, run, &info, &arena);
+		int ret = CLI_EXIT_DIFFERENT;
+		if (irc == XT_ERR_NOT_FOUND)
+			ret = cli_fail(cmd, "%s has no run %lld (see 'xfbtrace runs')", db_path, run);
+		else if (irc == XT_OK && strcmp(info.backend, "sim"))
+			ret = cli_fail(cmd, "run %lld is a %s run: only sim runs (replay --backend sim "
+				       "--db) keep PM4 and registers", run, info.backend);
+		else
+			fprintf(stderr, "xfbtrace %s: run %lld has no artefacts for call %llu\n", cmd,
+				run, call);
 		xt_arena_fini(&arena);
 		db_close(db);
-		return CLI_EXIT_DIFFERENT;
+		return ret;
 	}
 	if (!rc && want_pm4 && row.pm4_hash)
 		rc = db_blob_get(db, row.pm4_hash, pm4);
@@ -152,7 +166,7 @@ static int load_db(const char *db_path, const char *run_s, unsigned long long ca
 		rc = db_blob_get(db, row.regs_hash, regs);
 	if (!rc && *has_regs && prev_hash)
 		rc = db_blob_get(db, prev_hash, prev);
-	int ret = rc ? cli_fail(CMD, "%s: %s", db_path, xt_err_msg(db_err(db))) : 0;
+	int ret = rc ? cli_fail(cmd, "%s: %s", db_path, xt_err_msg(db_err(db))) : 0;
 	xt_arena_fini(&arena);
 	db_close(db);
 	return ret;
@@ -169,8 +183,13 @@ int cli_regs_show(const char *cmd, const char *db_path, const char *where, unsig
 	xt_buf_init(&regs);
 	xt_buf_init(&prev);
 	xt_buf_init(&out);
+	/* Without --db, $XFBTRACE_DB is the database unless WHERE is a directory
+	 * of artefacts. */
+	struct stat st;
+	if (!db_path && stat(where, &st) != 0)
+		db_path = cli_db_path(NULL);
 	if (db_path) {
-		ret = load_db(db_path, where, call, pm4, changed, &raw, &regs, &prev, &has_regs);
+		ret = load_db(cmd, db_path, where, call, pm4, changed, &raw, &regs, &prev, &has_regs);
 	} else if (!load_dir(where, call, pm4, changed, &raw, &regs, &prev, &has_regs)) {
 		fprintf(stderr, "xfbtrace %s: %s has no artefacts for call %llu\n", cmd, where, call);
 		ret = CLI_EXIT_DIFFERENT;
@@ -192,7 +211,7 @@ int cli_regs_show(const char *cmd, const char *db_path, const char *where, unsig
 					 changed && prev.len ? (const uint32_t *)prev.data : NULL,
 					 prev.len / 8, name, &out);
 		}
-		fwrite(out.data, 1, out.len, stdout);
+		cli_write_buf(&out);
 	}
 	xt_buf_fini(&raw);
 	xt_buf_fini(&regs);

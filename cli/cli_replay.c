@@ -19,6 +19,7 @@
 #include "trace_reader.h"
 #include "xt_arena.h"
 #include "xt_buf.h"
+#include "xt_json.h"
 #include "xt_revision.h"
 
 #define CMD "replay"
@@ -28,9 +29,9 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: xfbtrace replay [--backend host|sim] [--check [--tolerance ulps=N|abs=X]\n"
 		"                       [--strict]] [--calls A-B] [--max-diffs N]\n"
-		"                       [--db FILE [--label L]] TRACE\n"
+		"                       [--db FILE [--label L] | --no-db] [--json] TRACE\n"
 		"\n"
-		"Replays every call of trace FILE in recorded order on a backend:\n"
+		"Replays every call of trace TRACE in recorded order on a backend:\n"
 		"host = the system GL driver through EGL (surfaceless), with the\n"
 		"contexts the trace created (API, version, profile, flags).  The\n"
 		"replay reads back the same observations the capture made (TF\n"
@@ -65,12 +66,80 @@ static void usage(FILE *f)
 		"  --max-diffs N differences printed in detail (default 10)\n"
 		"  --db FILE     record this replay as a run in results database FILE\n"
 		"                (the trace and its golden run are recorded first if\n"
-		"                new; see xfbtrace runs / diff)\n"
+		"                new; see xfbtrace runs / diff); default: $XFBTRACE_DB\n"
+		"  --no-db       do not record the run, even with $XFBTRACE_DB set\n"
 		"  --label L     a label for that run\n"
+		"  --json        print one JSON object on stdout for CI (the report\n"
+		"                goes to stderr): status ok / differ / error, exit,\n"
+		"                the counts of the summary, driver, run id\n"
 		"\n"
 		"Calls that cannot be replayed are listed with their first call number.\n"
 		"Exit status: 0 all equal (classified differences aside, unless\n"
 		"--strict), 1 a difference, 2 error.\n");
+}
+
+/* ---- --json: the summary as one object ------------------------------------ */
+
+/* Prints the object for `status` (CLI exit status); `error` is the message
+ * of a failed replay or NULL. */
+static void print_json(const char *trace, const struct replay_options *o,
+		       const struct replay_summary *s, int status, const char *error,
+		       int64_t run_id)
+{
+	struct xt_buf b = XT_BUF_INIT;
+	struct xt_jw w;
+
+	xt_jw_init(&w, &b);
+	xt_jw_obj(&w);
+	xt_jw_kstr(&w, "trace", trace);
+	xt_jw_kstr(&w, "backend", o->backend);
+	xt_jw_kbool(&w, "check", o->check);
+	xt_jw_kstr(&w, "status", status == CLI_EXIT_OK ? "ok"
+		   : status == CLI_EXIT_DIFFERENT ? "differ" : "error");
+	xt_jw_ki64(&w, "exit", status);
+	if (error)
+		xt_jw_kstr(&w, "error", error);
+	xt_jw_ku64(&w, "calls", s->calls);
+	xt_jw_ku64(&w, "frames", s->frames);
+	if (o->check) {
+		xt_jw_kbool(&w, "golden", !s->no_golden);
+		xt_jw_kobj(&w, "observations");
+		xt_jw_ku64(&w, "checked", s->observations);
+		xt_jw_ku64(&w, "match", s->match);
+		xt_jw_ku64(&w, "match_nan", s->match_nan);
+		xt_jw_ku64(&w, "differ", s->differ);
+		xt_jw_ku64(&w, "not_compared", s->not_compared);
+		xt_jw_ku64(&w, "lost", s->lost);
+		xt_jw_end(&w);
+		xt_jw_kobj(&w, "returns");
+		xt_jw_ku64(&w, "compared", s->returns_compared);
+		xt_jw_ku64(&w, "differ", s->returns_differ);
+		xt_jw_ku64(&w, "not_compared", s->returns_skipped);
+		xt_jw_end(&w);
+		xt_jw_ku64(&w, "replay_errors", s->replay_errors);
+		xt_jw_kobj(&w, "classified");
+		xt_jw_ku64(&w, "implementation_dependent", s->impl_dependent);
+		xt_jw_ku64(&w, "precision", s->precision);
+		xt_jw_end(&w);
+	}
+	xt_jw_kobj(&w, "not_replayed");
+	xt_jw_ku64(&w, "calls", s->unsupported_calls);
+	xt_jw_ku64(&w, "functions", s->unsupported_funcs);
+	xt_jw_end(&w);
+	xt_jw_kobj(&w, "driver");
+	xt_jw_kstr(&w, "vendor", s->gl_vendor);
+	xt_jw_kstr(&w, "renderer", s->gl_renderer);
+	xt_jw_kstr(&w, "version", s->gl_version);
+	xt_jw_end(&w);
+	if (run_id)
+		xt_jw_ki64(&w, "run", run_id);
+	xt_jw_end(&w);
+	if (xt_jw_done(&w) == XT_OK) {
+		cli_write_buf(&b);
+		fputc('\n', stdout);
+	}
+	fflush(stdout);
+	xt_buf_fini(&b);
 }
 
 /* ---- --db: the replay as a run of the results database ------------------ */
@@ -183,6 +252,8 @@ int cli_replay_main(int argc, char **argv)
 		{ "label", required_argument, NULL, 'l' },
 		{ "tolerance", required_argument, NULL, 't' },
 		{ "strict", no_argument, NULL, 's' },
+		{ "no-db", no_argument, NULL, 'N' },
+		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -195,7 +266,7 @@ int cli_replay_main(int argc, char **argv)
 	struct replay_summary s;
 	struct xt_err err;
 	const char *db_path = NULL, *label = NULL;
-	bool strict = false;
+	bool strict = false, no_db = false, json = false;
 	char *end;
 	int c;
 
@@ -230,6 +301,12 @@ int cli_replay_main(int argc, char **argv)
 		case 's':
 			strict = true;
 			break;
+		case 'N':
+			no_db = true;
+			break;
+		case 'j':
+			json = true;
+			break;
 		case 'h':
 			usage(stdout);
 			return CLI_EXIT_OK;
@@ -246,9 +323,14 @@ int cli_replay_main(int argc, char **argv)
 		return cli_fail(CMD, "unknown backend '%s' (this build has: host, sim)", o.backend);
 	if ((strict || o.tol.mode != TRACE_TOL_EXACT) && !o.check)
 		return cli_fail(CMD, "--strict and --tolerance are about --check: give --check too");
+	if (no_db && db_path)
+		return cli_fail(CMD, "--db and --no-db contradict each other");
+	db_path = no_db ? NULL : cli_db_path(db_path);
 	if (label && !db_path)
 		return cli_fail(CMD, "--label names a run of --db: give --db FILE too");
 	o.progress = isatty(STDERR_FILENO);
+	if (json)
+		o.out = stderr;
 	xt_err_clear(&err);
 
 	/* An apitrace trace is replayed through its translation. */
@@ -281,7 +363,11 @@ int cli_replay_main(int argc, char **argv)
 		fprintf(stderr, "xfbtrace replay: recorded run %lld in %s\n", (long long)sink.run_id,
 			db_path);
 	}
+	int status = rc != XT_OK ? CLI_EXIT_ERROR
+		     : replay_summary_ok(&s, strict) ? CLI_EXIT_OK : CLI_EXIT_DIFFERENT;
+	if (json)
+		print_json(argv[optind], &o, &s, status, rc ? xt_err_msg(&err) : NULL, sink.run_id);
 	if (rc != XT_OK)
 		return cli_fail(CMD, "%s: %s", argv[optind], xt_err_msg(&err));
-	return replay_summary_ok(&s, strict) ? CLI_EXIT_OK : CLI_EXIT_DIFFERENT;
+	return status;
 }

@@ -40,16 +40,21 @@ struct table {
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: xfbtrace runs --db FILE [--trace T] [--json]\n"
+		"usage: xfbtrace runs [--db FILE] [--trace T] [--json] [--color=WHEN]\n"
 		"\n"
 		"Lists the runs in results database FILE: the golden run of each trace\n"
 		"(its capture) and every replay, with backend, revision, driver, label,\n"
 		"start time, status and number of observations.  A run whose writer is\n"
 		"still at work, or died, is \"incomplete\".\n"
 		"\n"
-		"  --db FILE    the results database\n"
+		"  --db FILE    the results database (default: $XFBTRACE_DB); read,\n"
+		"               never created (a file of an older schema is migrated)\n"
 		"  --trace T    only runs of trace T (its id, or a hash prefix)\n"
-		"  --json       one JSON array with every column, for scripts\n");
+		"  --json       one JSON array with every column, for scripts\n"
+		"  --color=WHEN auto (default: on a terminal without NO_COLOR), always,\n"
+		"               never\n"
+		"\n"
+		"exit status: 0 listed, 2 error (no such file, not a results database)\n");
 }
 
 static enum xt_rc add_json(struct table *t, const struct db_run_info *r)
@@ -142,6 +147,7 @@ int cli_runs_main(int argc, char **argv)
 		{ "db", required_argument, NULL, 'd' },
 		{ "trace", required_argument, NULL, 't' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "color", required_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -155,14 +161,20 @@ int cli_runs_main(int argc, char **argv)
 		case 'd': db_path = optarg; break;
 		case 't': trace = optarg; break;
 		case 'j': t.json = true; break;
+		case 'C':
+			if (!cli_colour_parse(optarg))
+				return cli_fail(CMD, "--color takes auto, always or never, not '%s'", optarg);
+			break;
 		case 'h': usage(stdout); return CLI_EXIT_OK;
 		default: usage(stderr); return CLI_EXIT_ERROR;
 		}
 	}
-	if (!db_path || optind != argc) {
+	if (optind != argc) {
 		usage(stderr);
 		return CLI_EXIT_ERROR;
 	}
+	if (!(db_path = cli_db_path(db_path)))
+		return cli_fail(CMD, "no database: give --db FILE or set XFBTRACE_DB");
 
 	struct db *db;
 	struct xt_err err;
@@ -183,10 +195,10 @@ int cli_runs_main(int argc, char **argv)
 	if (rc) {
 		status = cli_fail(CMD, "%s", db_err(db)->rc ? xt_err_msg(db_err(db)) : xt_rc_name(rc));
 	} else if (t.json) {
-		fwrite(t.out.data, 1, t.out.len, stdout);
+		cli_write_buf(&t.out);
 		fputc('\n', stdout);
 	} else {
-		print_table(&t, cli_stdout_is_tty());
+		print_table(&t, cli_colour());
 	}
 	for (size_t i = 0; i < t.nrows * NCOLS && t.cells; i++)
 		free(t.cells[i]);

@@ -28,11 +28,12 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: xfbtrace web [--db FILE] [--port N] [--bind ADDR] [--timeout S]\n"
 		"\n"
-		"Serves a local web UI over results database FILE (default xfbtrace.db):\n"
+		"Serves a local web UI over results database FILE:\n"
 		"the runs, each run's calls (PM4, registers, shaders, TF buffers) and\n"
 		"diffs of two runs, plus a JSON API under /api/.  Read-only on FILE.\n"
 		"\n"
-		"  --db FILE     the results database (default: xfbtrace.db)\n"
+		"  --db FILE     the results database (default: $XFBTRACE_DB, else\n"
+		"                xfbtrace.db); opened read-only, also on read-only media\n"
 		"  --port N      TCP port (default 8080; 0: any free port, printed)\n"
 		"  --bind ADDR   IPv4 address to listen on (default 127.0.0.1: this\n"
 		"                machine only)\n"
@@ -61,12 +62,13 @@ int cli_web_main(int argc, char **argv)
 	};
 	struct web_options o = { .db_path = "xfbtrace.db", .port = 8080 };
 	unsigned long port, timeout = 0;
+	const char *db_arg = NULL;
 	int c;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
-		case 'd': o.db_path = optarg; break;
+		case 'd': db_arg = optarg; break;
 		case 'p':
 			if (!parse_uint(optarg, 65535, &port))
 				return cli_fail(CMD, "--port takes 0..65535, not '%s'", optarg);
@@ -85,6 +87,7 @@ int cli_web_main(int argc, char **argv)
 		usage(stderr);
 		return CLI_EXIT_ERROR;
 	}
+	o.db_path = cli_db_path(db_arg) ? cli_db_path(db_arg) : "xfbtrace.db";
 
 	/* Block the stop signals before the server's thread starts, so they
 	 * come to sigtimedwait here and not to that thread. */

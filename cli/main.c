@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "xt_buf.h"
 #include "xt_revision.h"
 
 struct cli_command {
@@ -24,6 +25,7 @@ static const struct cli_command commands[] = {
 	{ "capture", "run a program and record its GL calls and TF output", cli_capture_main },
 	{ "dump", "print the records of a trace (text or JSON lines)", cli_dump_main },
 	{ "info", "summarise a trace: properties, calls, observations", cli_info_main },
+	{ "state", "the GL state a trace set up at a call, TF buffers decoded", cli_state_main },
 	{ "replay", "replay a trace on the system GL and check it against its golden data", cli_replay_main },
 	{ "ingest", "record a trace and its golden run in a results database", cli_ingest_main },
 	{ "runs", "list the runs in a results database", cli_runs_main },
@@ -44,8 +46,8 @@ static void print_version(void)
 static void print_help(FILE *f)
 {
 	fprintf(f,
-		"usage: xfbtrace <command> [options] [args]\n"
-		"       xfbtrace <command> --help\n"
+		"usage: xfbtrace [--color=auto|always|never] <command> [options] [args]\n"
+		"       xfbtrace <command> --help      (or: xfbtrace help <command>)\n"
 		"       xfbtrace --version\n"
 		"\n"
 		"xfbtrace captures what OpenGL / OpenGL ES programs do, with the\n"
@@ -56,8 +58,16 @@ static void print_help(FILE *f)
 		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
 	fprintf(f,
 		"\n"
+		"options:\n"
+		"  --color=WHEN   colour in the output of diff and runs: auto (the\n"
+		"                 default: on a terminal, unless NO_COLOR is set),\n"
+		"                 always or never\n"
+		"\n"
 		"environment:\n"
-		"  XFBTRACE_LOG   error, warn (default), info or debug\n");
+		"  XFBTRACE_DB    the results database of every command that takes --db\n"
+		"                 when --db is not given (replay then records its run)\n"
+		"  XFBTRACE_LOG   error, warn (default), info or debug\n"
+		"  NO_COLOR       set and not empty: no colour unless --color=always\n");
 }
 
 int cli_fail(const char *cmd, const char *fmt, ...)
@@ -103,13 +113,75 @@ bool cli_parse_range(const char *s, uint64_t *first, uint64_t *last)
 	return *first <= *last;
 }
 
+void cli_write_buf(const struct xt_buf *b)
+{
+	if (b->len)
+		fwrite(b->data, 1, b->len, stdout);
+}
+
 bool cli_stdout_is_tty(void)
 {
 	return isatty(STDOUT_FILENO);
 }
 
+/* The --color choice: process-wide because it is the program's own global
+ * option, set once by main() (or a subcommand's --color) before any output. */
+static enum { COLOUR_AUTO, COLOUR_ALWAYS, COLOUR_NEVER } colour_when;
+
+bool cli_colour_parse(const char *when)
+{
+	if (!strcmp(when, "auto"))
+		colour_when = COLOUR_AUTO;
+	else if (!strcmp(when, "always"))
+		colour_when = COLOUR_ALWAYS;
+	else if (!strcmp(when, "never"))
+		colour_when = COLOUR_NEVER;
+	else
+		return false;
+	return true;
+}
+
+bool cli_colour(void)
+{
+	const char *no = getenv("NO_COLOR");
+	if (colour_when != COLOUR_AUTO)
+		return colour_when == COLOUR_ALWAYS;
+	return !(no && *no) && isatty(STDOUT_FILENO);
+}
+
+const char *cli_db_path(const char *given)
+{
+	const char *env = getenv("XFBTRACE_DB");
+	return given ? given : env && *env ? env : NULL;
+}
+
+/* Runs `name --help` for `xfbtrace help NAME`. */
+static int command_help(const char *name)
+{
+	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+		if (!strcmp(name, commands[i].name)) {
+			char *argv[] = { (char *)commands[i].name, (char *)"--help", NULL };
+			return commands[i].main(2, argv);
+		}
+	}
+	fprintf(stderr, "xfbtrace: '%s' is not a command; see 'xfbtrace --help'\n", name);
+	return CLI_EXIT_ERROR;
+}
+
 int main(int argc, char **argv)
 {
+	/* Global options come before the command. */
+	while (argc >= 2 && !strncmp(argv[1], "--color", 7)) {
+		const char *when = argv[1][7] == '=' ? argv[1] + 8 : argv[1][7] ? NULL
+				   : argc >= 3 ? argv[2] : "";
+		if (!when || !cli_colour_parse(when)) {
+			fprintf(stderr, "xfbtrace: --color takes auto, always or never\n");
+			return CLI_EXIT_ERROR;
+		}
+		int used = argv[1][7] == '=' ? 1 : 2;
+		argc -= used;
+		argv += used;
+	}
 	if (argc < 2) {
 		print_help(stderr);
 		return CLI_EXIT_ERROR;
@@ -118,6 +190,8 @@ int main(int argc, char **argv)
 		print_version();
 		return CLI_EXIT_OK;
 	}
+	if (!strcmp(argv[1], "help") && argc >= 3)
+		return command_help(argv[2]);
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
 		print_help(stdout);
 		return CLI_EXIT_OK;

@@ -41,7 +41,7 @@ struct db;
 struct db_run;
 
 /* The schema version this build writes (PRAGMA user_version). */
-#define DB_SCHEMA_VERSION 3
+#define DB_SCHEMA_VERSION 4
 /* PRAGMA application_id of an xfbtrace results database ("XFBD"). */
 #define DB_APPLICATION_ID 0x58464244
 /* Busy timeout when XFBTRACE_DB_BUSY_MS is not set, milliseconds. */
@@ -50,10 +50,17 @@ struct db_run;
 #define DB_MAX_DATA_BYTES (512u << 20)
 
 enum db_open_mode {
-	DB_OPEN_EXISTING,  /* the file must exist (readers: runs, diff) */
+	DB_OPEN_EXISTING,  /* readers (runs, diff, regs, bisect --show): the file
+	                    * must be a results database (an empty file is an
+	                    * error, never made one); opened read-only, after a
+	                    * migration by a writable handle when its schema
+	                    * is older; nothing may be written through it */
 	DB_OPEN_CREATE,    /* created when missing (writers: ingest, replay) */
 	DB_OPEN_READONLY,  /* must exist at DB_SCHEMA_VERSION; never written
 	                    * (SQLITE_OPEN_READONLY; `xfbtrace web`) */
+	/* Both read modes open a file on read-only media (or in a directory
+	 * this user cannot write) "immutable": SQLite could not create the
+	 * -shm file a WAL database needs, and nobody can be writing it. */
 };
 
 /*

@@ -47,8 +47,13 @@ enum xt_rc db_run_add_call_art(struct db_run *run, const struct db_call_art *a)
 		rc = put_blob(db, a->regs, a->regs_bytes, regs_hex);
 	rc = rc ? rc : db_prepare(db, &st,
 		"INSERT INTO call_artifacts (run_id, call_no, function, pm4_dwords, pm4_hash,"
-		" regs_hash, program, frame_end) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)");
+		" regs_hash, program, frame_end, row_check) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)");
 	if (!rc) {
+		char check[17];
+		db_art_row_check(a->call_no, a->function, a->pm4 ? a->pm4_dwords : 0,
+				 a->pm4 && a->pm4_dwords ? pm4_hex : NULL, a->regs ? regs_hex : NULL,
+				 a->program, a->frame_end, check);
+		sqlite3_bind_text(st, 9, check, -1, SQLITE_TRANSIENT);
 		sqlite3_bind_int64(st, 1, run->id);
 		sqlite3_bind_int64(st, 2, (sqlite3_int64)a->call_no);
 		db_bind_text(st, 3, a->function);
@@ -84,8 +89,8 @@ enum xt_rc db_run_add_call_art(struct db_run *run, const struct db_call_art *a)
 }
 
 #define ART_COLUMNS \
-	"SELECT call_no, function, pm4_dwords, pm4_hash, regs_hash, program, frame_end" \
-	" FROM call_artifacts"
+	"SELECT call_no, function, pm4_dwords, pm4_hash, regs_hash, program, frame_end," \
+	" row_check FROM call_artifacts"
 
 /* Reads the row `st` is on; XT_ERR_CORRUPT on values out of range. */
 static enum xt_rc art_from_row(struct db *db, int64_t run_id, sqlite3_stmt *st,
@@ -108,6 +113,14 @@ static enum xt_rc art_from_row(struct db *db, int64_t run_id, sqlite3_stmt *st,
 	    prog > UINT32_MAX)
 		return DB_CORRUPT(db, "run %" PRId64 ": malformed call_artifacts row (call %" PRId64 ")",
 				  run_id, call);
+	char check[17];
+	const char *stored = db_col_text(st, 7);
+	db_art_row_check(out->call_no, out->function, dw, out->pm4_hash, out->regs_hash, prog,
+			 out->frame_end, check);
+	if (!stored || strcmp(stored, check))
+		return DB_CORRUPT(db, "run %" PRId64 ": call_artifacts row (call %" PRId64 ") does not"
+				  " match its check (stored %s, the row hashes to %s): it was changed"
+				  " after it was written", run_id, call, stored ? stored : "none", check);
 	return XT_OK;
 }
 

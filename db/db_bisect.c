@@ -163,6 +163,8 @@ enum xt_rc db_run_import(struct db *db, const char *src_path, const char *label,
 	rc = rc ? rc : import_run_row(db, label, &src_run, &new_run);
 	for (size_t i = 0; i < sizeof copy / sizeof copy[0] && !rc; i++)
 		rc = import_step(db, copy[i], src_run, new_run);
+	/* The copies get their checks here: the source may predate them. */
+	rc = rc ? rc : db_obs_checks_fill(db, new_run);
 	if (!rc && !(rc = db_prepare(db, &st, "SELECT count(*) FROM bisect_src.sqlite_schema"
 				     " WHERE type = 'table' AND name IN ('call_artifacts', 'shaders')"))) {
 		src = sqlite3_step(st);
@@ -174,6 +176,8 @@ enum xt_rc db_run_import(struct db *db, const char *src_path, const char *label,
 	}
 	for (size_t i = 0; i < sizeof copy_art / sizeof copy_art[0] && !rc && art_tables == 2; i++)
 		rc = import_step(db, copy_art[i], src_run, new_run);
+	if (!rc && art_tables == 2)
+		rc = db_art_checks_fill(db, new_run);
 	rc = rc ? rc : db_tx_commit(db);
 	if (rc)
 		db_tx_rollback(db);

@@ -47,6 +47,25 @@ enum xt_rc db_corrupt_at(struct db *db, const char *file, int line, const char *
 	__attribute__((format(printf, 4, 5)));
 #define DB_CORRUPT(db, ...) db_corrupt_at((db), __FILE__, __LINE__, __VA_ARGS__)
 
+/*
+ * The check of an observation row (db_check.c): 16 hex digits of XXH3-64
+ * over its meaningful columns, the layout by its hash.  NULL strings are
+ * allowed where the columns allow them.  XT_ERR_NOMEM only.
+ */
+enum xt_rc db_obs_row_check(uint64_t call_no, const char *kind, uint32_t index,
+			    const char *function, const char *primitive_mode,
+			    const char *fields_json, const char *layout_hash,
+			    const char *blob_hash, char out[17]);
+/* Computes and stores the missing checks of run `run_id`'s observation
+ * rows (0: of every run): after the migration that added the column, and
+ * for rows copied from a database that had none. */
+enum xt_rc db_obs_checks_fill(struct db *db, int64_t run_id);
+/* The same for a call_artifacts row. */
+void db_art_row_check(uint64_t call_no, const char *function, int64_t pm4_dwords,
+		      const char *pm4_hash, const char *regs_hash, int64_t program, bool frame_end,
+		      char out[17]);
+enum xt_rc db_art_checks_fill(struct db *db, int64_t run_id);
+
 /* Prepares `sql` (a static string) into *st. */
 enum xt_rc db_prepare(struct db *db, sqlite3_stmt **st, const char *sql);
 /* Runs statements without results. */

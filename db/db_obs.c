@@ -187,8 +187,8 @@ static enum xt_rc layout_head(struct db *db, int64_t id, struct xt_arena *a,
 	enum xt_rc rc = db_prepare(db, &st,
 		"SELECT json_extract(json, '$.program'), json_extract(json, '$.mode'),"
 		" json_type(json, '$.strides'), json_type(json, '$.varyings'),"
-		" json_array_length(json, '$.strides'), json_array_length(json, '$.varyings')"
-		" FROM layouts WHERE id = ?1");
+		" json_array_length(json, '$.strides'), json_array_length(json, '$.varyings'),"
+		" hash, json FROM layouts WHERE id = ?1");
 	if (rc)
 		return rc;
 	sqlite3_bind_int64(st, 1, id);
@@ -200,9 +200,17 @@ static enum xt_rc layout_head(struct db *db, int64_t id, struct xt_arena *a,
 		rc = db_sql_fail(db, src, "reading a layout");
 	} else {
 		const char *st_type = db_col_text(st, 2), *v_type = db_col_text(st, 3);
+		const char *hash = db_col_text(st, 6), *json = db_col_text(st, 7);
+		char hex[33] = "";
+		/* The row is named by the hash of its JSON: a changed byte shows. */
+		if (json)
+			xt_hash128_hex(xt_hash128(json, strlen(json)), hex);
 		out->program = sqlite3_column_int64(st, 0);
 		out->mode = scalar_text(st, 1, a, &nomem);
-		if (!out->mode)
+		if (!hash || !json || strcmp(hash, hex))
+			rc = LAYOUT_BAD("its JSON does not match its hash: the row was changed after "
+					"it was written");
+		else if (!out->mode)
 			rc = nomem ? XT_ERR_NOMEM : LAYOUT_BAD("mode is missing");
 		else if (!st_type || strcmp(st_type, "array") || !v_type || strcmp(v_type, "array"))
 			rc = LAYOUT_BAD("strides and varyings must be arrays");

@@ -101,9 +101,9 @@ enum xt_rc db_run_set_driver(struct db_run *run, const char *gl_vendor, const ch
 	return rc;
 }
 
-static enum xt_rc layout_put(struct db *db, const char *json, int64_t *id)
+/* Stores layout `json` once; *id is its row, hex[] its hash. */
+static enum xt_rc layout_put(struct db *db, const char *json, int64_t *id, char hex[33])
 {
-	char hex[33];
 	sqlite3_stmt *ins = NULL, *sel = NULL;
 	enum xt_rc rc;
 
@@ -141,13 +141,19 @@ enum xt_rc db_obs_insert(struct db_run *run, const struct db_obs *obs, const cha
 	struct db *db = run->db;
 	sqlite3_stmt *st = NULL;
 	int64_t layout_id = 0;
+	char layout_hash[33], check[17];
 	enum xt_rc rc = XT_OK;
 
 	if (obs->layout_json)
-		rc = layout_put(db, obs->layout_json, &layout_id);
+		rc = layout_put(db, obs->layout_json, &layout_id, layout_hash);
+	if (!rc && db_obs_row_check(obs->call_no, obs->kind, obs->index, obs->function,
+				    obs->primitive_mode, obs->fields_json,
+				    obs->layout_json ? layout_hash : NULL, blob_hex, check))
+		rc = XT_FAIL(&db->err, XT_ERR_NOMEM, "out of memory storing an observation");
 	rc = rc ? rc : db_prepare(db, &st,
 		"INSERT INTO observations (run_id, call_no, kind, idx, function, fields, layout_id,"
-		" blob_hash, primitive_mode) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)");
+		" blob_hash, primitive_mode, row_check)"
+		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)");
 	if (rc)
 		return rc;
 	sqlite3_bind_int64(st, 1, run->id);
@@ -160,6 +166,7 @@ enum xt_rc db_obs_insert(struct db_run *run, const struct db_obs *obs, const cha
 		sqlite3_bind_int64(st, 7, layout_id);
 	db_bind_text(st, 8, blob_hex);
 	db_bind_text(st, 9, obs->primitive_mode);
+	sqlite3_bind_text(st, 10, check, -1, SQLITE_STATIC);
 	int src = sqlite3_step(st);
 	if (src == SQLITE_CONSTRAINT_PRIMARYKEY)
 		rc = XT_FAIL(&db->err, XT_ERR_INVALID,
@@ -397,8 +404,10 @@ enum xt_rc db_obs_iter_open(struct db *db, int64_t run_id, struct db_obs_iter **
 		return XT_FAIL(&db->err, XT_ERR_NOMEM, "out of memory reading observations");
 	enum xt_rc rc = db_prepare(db, &it->st,
 		"SELECT o.call_no, o.kind, o.idx, o.function, o.fields, o.layout_id, o.blob_hash,"
-		" b.raw_bytes, json_extract(o.fields, '$.buffer'), o.primitive_mode"
+		" b.raw_bytes, json_extract(o.fields, '$.buffer'), o.primitive_mode,"
+		" o.row_check, l.hash, l.json"
 		" FROM observations o LEFT JOIN blobs b ON b.hash = o.blob_hash"
+		" LEFT JOIN layouts l ON l.id = o.layout_id"
 		" WHERE o.run_id = ?1 ORDER BY o.call_no, o.kind, o.idx");
 	if (rc) {
 		free(it);
@@ -438,6 +447,28 @@ enum xt_rc db_obs_iter_next(struct db_obs_iter *it, struct db_obs_row *o)
 		return DB_CORRUPT(it->db,
 			       "run %" PRId64 ": malformed observation row (call %lld, kind %s)",
 			       it->run_id, (long long)call, o->kind ? o->kind : "NULL");
+	const char *stored = db_col_text(st, 10), *layout_hash = db_col_text(st, 11);
+	char check[17];
+	if (o->layout_id && !layout_hash)
+		return DB_CORRUPT(it->db, "run %" PRId64 ": observation (call %lld, %s, index %u)"
+				  " refers to layout %" PRId64 ", which is not in the database",
+				  it->run_id, (long long)call, o->kind, o->index, o->layout_id);
+	const char *layout_json = db_col_text(st, 12);
+	char layout_hex[33] = "";
+	if (layout_json)
+		xt_hash128_hex(xt_hash128(layout_json, strlen(layout_json)), layout_hex);
+	if (layout_hash && strcmp(layout_hash, layout_hex))
+		return DB_CORRUPT(it->db, "layout %" PRId64 " (of run %" PRId64 ", call %lld): its JSON"
+				  " does not match its hash: the row was changed after it was written",
+				  o->layout_id, it->run_id, (long long)call);
+	if (db_obs_row_check(o->call_no, o->kind, o->index, o->function, o->primitive_mode,
+			     o->fields_json, layout_hash, o->blob_hash, check))
+		return XT_FAIL(&it->db->err, XT_ERR_NOMEM, "out of memory checking observations");
+	if (!stored || strcmp(stored, check))
+		return DB_CORRUPT(it->db, "run %" PRId64 ": observation row (call %lld, %s, index %u)"
+				  " does not match its check (stored %s, the row hashes to %s): it"
+				  " was changed after it was written", it->run_id, (long long)call,
+				  o->kind, o->index, stored ? stored : "none", check);
 	if (o->blob_hash && sqlite3_column_type(st, 7) != SQLITE_INTEGER)
 		return DB_CORRUPT(it->db,
 			       "run %" PRId64 ": observation (call %lld, %s) refers to blob %s,"

@@ -16,11 +16,15 @@
  * error for malformed JSON (SQLITE_ERROR) and for a lack of memory
  * (SQLITE_NOMEM) alike, so the two stay apart.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "db_int.h"
 #include "xt_fault.h"
@@ -130,6 +134,11 @@ static const char *const migrations[DB_SCHEMA_VERSION] = {
 	"  replay_seconds REAL NOT NULL,"
 	"  at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),"
 	"  PRIMARY KEY (session_id, seq)) WITHOUT ROWID;",
+	/* 3 -> 4: a check of each observation and call_artifacts row
+	 * (db_check.c); the rows of an older file get theirs in the same
+	 * transaction (migrate()). */
+	"ALTER TABLE observations ADD COLUMN row_check TEXT;"
+	"ALTER TABLE call_artifacts ADD COLUMN row_check TEXT;",
 };
 
 enum xt_rc db_sql_fail_at(struct db *db, int src, const char *file, int line, const char *what)
@@ -291,6 +300,10 @@ static enum xt_rc migrate(struct db *db)
 	}
 	for (int64_t v = version; v < DB_SCHEMA_VERSION && !rc; v++)
 		rc = db_exec(db, migrations[v]);
+	if (!rc && version >= 1 && version < 4)
+		rc = db_obs_checks_fill(db, 0);
+	if (!rc && version >= 2 && version < 4)
+		rc = db_art_checks_fill(db, 0);
 	char set[96];
 	snprintf(set, sizeof set, "PRAGMA user_version=%d; PRAGMA application_id=%d",
 		 DB_SCHEMA_VERSION, DB_APPLICATION_ID);
@@ -303,24 +316,88 @@ fail:
 	return rc;
 }
 
-/* A read-only handle cannot migrate: the file must be at this build's
- * version already (any writer, `xfbtrace runs` included, migrates it). */
-static enum xt_rc check_readonly(struct db *db)
+/* A read-only handle cannot migrate: the file must be an xfbtrace
+ * database; *version is its schema version (checked by the caller). */
+static enum xt_rc check_readonly(struct db *db, const char *path, int64_t *version)
 {
-	int64_t version, app_id;
-	enum xt_rc rc = pragma_int(db, "PRAGMA user_version", &version);
+	int64_t app_id;
+	enum xt_rc rc = pragma_int(db, "PRAGMA user_version", version);
 	rc = rc ? rc : pragma_int(db, "PRAGMA application_id", &app_id);
+	if (rc == XT_ERR_CORRUPT)
+		return XT_FAIL(&db->err, rc, "%s is not an xfbtrace results database (%s)", path,
+			       sqlite3_errmsg(db->sql));
 	if (rc)
 		return rc;
 	if (app_id != DB_APPLICATION_ID)
 		return XT_FAIL(&db->err, XT_ERR_INVALID,
-			       "not an xfbtrace results database (application_id 0x%llx)",
-			       (unsigned long long)app_id);
-	if (version != DB_SCHEMA_VERSION)
+			       "%s is not an xfbtrace results database (application_id 0x%llx)",
+			       path, (unsigned long long)app_id);
+	if (*version > DB_SCHEMA_VERSION || *version < 0)
 		return XT_FAIL(&db->err, XT_ERR_VERSION,
-			       "database schema version %lld, this xfbtrace reads %d read-only "
-			       "(open it once with a writer such as 'xfbtrace runs --db' to migrate)",
-			       (long long)version, DB_SCHEMA_VERSION);
+			       "database schema version %lld is newer than this xfbtrace's (%d)",
+			       (long long)*version, DB_SCHEMA_VERSION);
+	return XT_OK;
+}
+
+/*
+ * Read-only media (or a directory this user may not write): SQLite cannot
+ * create the -shm file a WAL database needs even to be read, so the file
+ * is opened "immutable" (no locks, no -shm; nobody can be writing it).
+ * The path becomes a URI with the characters URIs reserve escaped.
+ */
+static bool on_readonly_media(const char *path)
+{
+	char dir[4096];
+	const char *slash = strrchr(path, '/');
+	size_t n = slash ? (size_t)(slash - path) + 1 : 0;
+	struct statvfs vfs;
+
+	if (n >= sizeof dir)
+		return false;
+	memcpy(dir, path, n);
+	strcpy(dir + n, ".");
+	if (statvfs(path, &vfs) == 0 && (vfs.f_flag & ST_RDONLY))
+		return true;
+	return access(dir, W_OK) != 0 && errno != ENOENT;
+}
+
+static char *immutable_uri(const char *path)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	size_t len = strlen(path);
+	char *uri = xt_malloc(3 * len + 32), *o = uri;
+	if (!uri)
+		return NULL;
+	o += sprintf(o, "file:");
+	for (const char *p = path; *p; p++) {
+		unsigned char c = (unsigned char)*p;
+		if (c == '%' || c == '?' || c == '#' || c < 0x20 || c >= 0x7f) {
+			*o++ = '%';
+			*o++ = hex[c >> 4];
+			*o++ = hex[c & 15];
+		} else {
+			*o++ = (char)c;
+		}
+	}
+	strcpy(o, "?immutable=1");
+	return uri;
+}
+
+/* The file exists and is not empty: readers never turn a file into a
+ * database (SQLite would happily treat an empty file as one). */
+static enum xt_rc check_not_empty(struct db *db, const char *path)
+{
+	struct stat st;
+	if (stat(path, &st) != 0)
+		return errno == ENOENT ? XT_FAIL(&db->err, XT_ERR_NOT_FOUND, "%s: no such database", path)
+				       : XT_FAIL(&db->err, XT_ERR_IO, "%s: %s", path, strerror(errno));
+	if (S_ISDIR(st.st_mode))
+		return XT_FAIL(&db->err, XT_ERR_INVALID, "%s is a directory, not a results database",
+			       path);
+	if (st.st_size == 0)
+		return XT_FAIL(&db->err, XT_ERR_INVALID,
+			       "%s is empty, not an xfbtrace results database (only ingest and "
+			       "replay --db create one)", path);
 	return XT_OK;
 }
 
@@ -338,15 +415,31 @@ enum xt_rc db_open(struct db **out, const char *path, enum db_open_mode mode,
 		   struct xt_err *err)
 {
 	struct db *db = xt_calloc(1, sizeof *db);
-	int flags = mode == DB_OPEN_READONLY ? SQLITE_OPEN_READONLY
-		    : SQLITE_OPEN_READWRITE | (mode == DB_OPEN_CREATE ? SQLITE_OPEN_CREATE : 0);
+	int flags = mode == DB_OPEN_CREATE ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+		    : SQLITE_OPEN_READONLY;
 	int timeout = busy_timeout_ms();
 	enum xt_rc rc;
+	char *uri = NULL;
 
 	*out = NULL;
 	if (!db)
 		return XT_FAIL(err, XT_ERR_NOMEM, "out of memory opening %s", path);
-	int src = sqlite3_open_v2(path, &db->sql, flags | SQLITE_OPEN_NOMUTEX, NULL);
+	if (mode != DB_OPEN_CREATE) {
+		rc = check_not_empty(db, path);
+		if (rc)
+			goto fail;
+		if (on_readonly_media(path)) {
+			if (!(uri = immutable_uri(path))) {
+				rc = XT_FAIL(&db->err, XT_ERR_NOMEM, "out of memory opening %s", path);
+				goto fail;
+			}
+			flags |= SQLITE_OPEN_URI;
+		}
+	}
+reopen:;
+	int src = sqlite3_open_v2(uri ? uri : path, &db->sql, flags | SQLITE_OPEN_NOMUTEX, NULL);
+	xt_free(uri);
+	uri = NULL;
 	if (src != SQLITE_OK) {
 		if (!db->sql)
 			rc = XT_FAIL(&db->err, XT_ERR_NOMEM, "out of memory opening %s", path);
@@ -358,12 +451,27 @@ enum xt_rc db_open(struct db **out, const char *path, enum db_open_mode mode,
 	}
 	sqlite3_extended_result_codes(db->sql, 1);
 	sqlite3_busy_timeout(db->sql, timeout);
-	if (mode == DB_OPEN_READONLY) {
-		rc = check_readonly(db);
+	if (mode != DB_OPEN_CREATE && (flags & SQLITE_OPEN_READONLY)) {
+		int64_t version;
+		rc = check_readonly(db, path, &version);
 		if (rc)
 			goto fail;
-		*out = db;
-		return XT_OK;
+		if (version == DB_SCHEMA_VERSION) {
+			*out = db;
+			return XT_OK;
+		}
+		if (mode == DB_OPEN_READONLY) {
+			rc = XT_FAIL(&db->err, XT_ERR_VERSION,
+				     "database schema version %lld, this xfbtrace reads %d read-only "
+				     "(open it once with 'xfbtrace runs --db' where it can be written, "
+				     "to migrate it)", (long long)version, DB_SCHEMA_VERSION);
+			goto fail;
+		}
+		/* An older schema: migrated by a writable handle, once. */
+		sqlite3_close_v2(db->sql);
+		db->sql = NULL;
+		flags = SQLITE_OPEN_READWRITE;
+		goto reopen;
 	}
 	/* An empty file becomes a database; anything else must be one. */
 	rc = db_exec(db, "PRAGMA foreign_keys=ON");
@@ -375,6 +483,7 @@ enum xt_rc db_open(struct db **out, const char *path, enum db_open_mode mode,
 	*out = db;
 	return XT_OK;
 fail:
+	xt_free(uri);
 	if (err && db->err.rc != XT_OK)
 		xt_err_copy(err, &db->err);
 	else

@@ -96,6 +96,10 @@ struct replay_summary {
 	char gl_vendor[128];        /* the driver replayed on, once a context */
 	char gl_renderer[128];      /* was current ("" before) */
 	char gl_version[128];
+	/* The trace holds no golden data (captured with --no-observe, or an
+	 * apitrace trace without a reference run): the replay's observations
+	 * were not compared (replay_main.c). */
+	bool no_golden;
 };
 
 /* True when everything checked matched, differences classified as

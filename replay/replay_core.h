@@ -73,6 +73,8 @@ struct replay {
 	struct xt_arena cmp_arena;    /* decoding for comparisons */
 	struct timespec start, last_progress;
 	bool progress_shown;
+	int golden_state;             /* replay_main.c: from the trace's header
+	                               * properties, whether it has golden data */
 };
 
 /* Compares golden observation `golden` (a record of call `no`) with the

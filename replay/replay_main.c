@@ -96,6 +96,42 @@ enum xt_rc replay_artifact(struct replay *rp, const struct replay_artifact *a, s
 	return rp->opt.on_artifact ? rp->opt.on_artifact(rp->opt.on_artifact_ctx, a, err) : XT_OK;
 }
 
+/*
+ * Golden data: a trace captured with --no-observe says capture.observe = 0
+ * in its header properties, and so does an apitrace import, unless it
+ * names the run that gave it golden observations (property `reference`).
+ * Without golden data there is nothing to compare the replay's
+ * observations with: they are handed on (--db) but not counted as
+ * "made where the capture made none".
+ */
+enum { GOLDEN_YES, GOLDEN_NONE, GOLDEN_REFERENCE };
+
+static void note_property(struct replay *rp, const struct trace_record *rec)
+{
+	struct trace_value v;
+	xt_arena_reset(&rp->cmp_arena);
+	if (trace_reader_decode_value(rp->reader, rec, &rp->cmp_arena, &v) != XT_OK ||
+	    v.tag != TRACE_TAG_MAP || v.agg.count != 1)
+		return;
+	const char *key = v.agg.keys[0];
+	const struct trace_value *val = &v.agg.items[0];
+	if (!strcmp(key, "reference"))
+		rp->golden_state = GOLDEN_REFERENCE;
+	else if (!strcmp(key, "capture.observe") && rp->golden_state == GOLDEN_YES &&
+		 val->tag == TRACE_TAG_STRING && val->mem.len == 1 && val->mem.bytes[0] == '0')
+		rp->golden_state = GOLDEN_NONE;
+}
+
+static void check_leftovers(struct replay *rp)
+{
+	if (rp->golden_state != GOLDEN_NONE) {
+		replay_check_leftovers(rp);
+		return;
+	}
+	rp->nobs = rp->obs_next = 0;
+	xt_buf_reset(&rp->obs_bytes);
+}
+
 /* Hands the observations of the last call to opt.on_observation. */
 static enum xt_rc emit_observations(struct replay *rp, struct xt_err *err)
 {
@@ -121,7 +157,7 @@ static enum xt_rc execute_pending(struct replay *rp, struct xt_err *err)
 	rc = emit_observations(rp, err);
 	if (rc)
 		return rc;
-	replay_check_leftovers(rp);
+	check_leftovers(rp);
 	rp->have_call = false;
 	rp->last = rp->call;
 	rp->last_no = rp->call.no;
@@ -174,6 +210,9 @@ static enum xt_rc handle(struct replay *rp, const struct trace_record *rec, bool
 	case TRACE_REC_OBSERVATION:
 		replay_check_observation(rp, rec->seq, rec);
 		return XT_OK;
+	case TRACE_REC_PROPERTY:
+		note_property(rp, rec);
+		return XT_OK;
 	case TRACE_REC_CONTEXT:
 	case TRACE_REC_MEMWRITE:
 		xt_arena_reset(&rp->cmp_arena);
@@ -182,7 +221,7 @@ static enum xt_rc handle(struct replay *rp, const struct trace_record *rec, bool
 			return xt_err_copy(err, trace_reader_err(rp->reader));
 		break;
 	default:
-		return XT_OK;   /* PROPERTY, THREAD, FRAME, unknown types */
+		return XT_OK;   /* THREAD, FRAME, unknown types */
 	}
 	if (rec->type == TRACE_REC_CONTEXT)
 		return rp->be->ops->context(rp->be, rp, rp->last_valid && rp->last_no == rec->seq
@@ -248,14 +287,22 @@ enum xt_rc replay_run(const char *path, const struct replay_options *o,
 	if (rp.be) {
 		if (rc == XT_OK)
 			rc = emit_observations(&rp, err);
-		replay_check_leftovers(&rp);
+		check_leftovers(&rp);
 		rp.be->ops->finish(rp.be, &rp);
 	}
 	if (rp.progress_shown)
 		fputc('\n', stderr);
 	clock_gettime(CLOCK_MONOTONIC, &end);
-	if (rp.be)
+	/* A replay stopped by an error (a corrupt record, no usable GL) prints
+	 * no summary: counts of what it compared before would read as a
+	 * verdict on the whole trace. */
+	rp.sum.no_golden = rp.golden_state == GOLDEN_NONE;
+	if (rp.be && rc == XT_OK) {
 		replay_check_summary(&rp, elapsed(&rp.start, &end));
+		if (rp.opt.check && rp.sum.no_golden && rp.opt.out)
+			fprintf(rp.opt.out, "no golden data: the trace was captured without observations "
+				"(capture --no-observe), so the replay's were not compared\n");
+	}
 	*out = rp.sum;
 	if (rp.be)
 		rp.be->ops->destroy(rp.be);

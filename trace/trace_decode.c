@@ -180,3 +180,29 @@ enum xt_rc trace_reader_decode_value(struct trace_reader *r, const struct trace_
 	}
 	return check_padding(r, rec, p, end);
 }
+
+enum xt_rc trace_reader_check_record(struct trace_reader *r, const struct trace_record *rec,
+				     struct xt_arena *scratch)
+{
+	union {
+		struct trace_call call;
+		struct trace_ret ret;
+		struct trace_value value;
+	} u;
+
+	switch (rec->type) {
+	case TRACE_REC_CALL:
+		return trace_reader_decode_call(r, rec, scratch, &u.call);
+	case TRACE_REC_RET:
+		return trace_reader_decode_ret(r, rec, scratch, &u.ret);
+	case TRACE_REC_OBSERVATION:
+	case TRACE_REC_THREAD:
+	case TRACE_REC_CONTEXT:
+	case TRACE_REC_FRAME:
+	case TRACE_REC_MEMWRITE:
+	case TRACE_REC_PROPERTY:
+		return trace_reader_decode_value(r, rec, scratch, &u.value);
+	default:
+		return XT_OK;
+	}
+}

@@ -32,6 +32,17 @@ enum xt_rc trace_skip_funcdef(const uint8_t **pp, const uint8_t *end, uint64_t *
  */
 enum xt_rc trace_reader_note_funcdef(struct trace_reader *r, const struct trace_record *rec);
 
+/*
+ * The one validation of a record's contents, run by trace_reader_next() on
+ * every record before it is delivered, so that no reader path (dump, info,
+ * replay, ingest, the compactor) sees a record another one would reject:
+ * a CALL / RET / single-value record must decode in full (a CALL's function
+ * id must have been defined); unknown record types pass (a newer writer's).
+ * Decodes into `scratch`.  On failure the reader's error names the record.
+ */
+enum xt_rc trace_reader_check_record(struct trace_reader *r, const struct trace_record *rec,
+				     struct xt_arena *scratch);
+
 /* Records a corruption of `rec` in the reader's error: "<what> in record
  * of type T, call N, chunk at file offset O". */
 enum xt_rc trace_reader_fail_record(struct trace_reader *r, const struct trace_record *rec,

@@ -74,6 +74,7 @@ struct trace_reader {
 	struct funcdef *fdefs;
 	uint32_t fdef_cap, fdef_count;
 	struct xt_arena arena;     /* funcdef names */
+	struct xt_arena check;     /* scratch of trace_reader_check_record */
 };
 
 static uint32_t get32(const uint8_t *p) { uint32_t v; memcpy(&v, p, 4); return v; }
@@ -302,6 +303,7 @@ enum xt_rc trace_reader_open(struct trace_reader **out, const char *path,
 		return XT_FAIL(err, XT_ERR_NOMEM, "out of memory opening %s", path);
 	xt_err_clear(&r->err);
 	xt_arena_init(&r->arena, 16 * 1024);
+	xt_arena_init(&r->check, 16 * 1024);
 	r->fd = xt_fault_io() ? (errno = EIO, -1) : open(path, O_RDONLY | O_CLOEXEC);
 	if (r->fd < 0) {
 		rc = XT_FAIL(&r->err, XT_ERR_IO, "cannot open %s: %s", path, strerror(errno));
@@ -364,6 +366,7 @@ void trace_reader_close(struct trace_reader *r)
 	trace_late_free(r->late);
 	xt_free(r->fdefs);
 	xt_arena_fini(&r->arena);
+	xt_arena_fini(&r->check);
 	xt_free(r);
 }
 
@@ -393,6 +396,10 @@ enum xt_rc trace_reader_next(struct trace_reader *r, struct trace_record *rec)
 	rc = trace_late_next(r, &r->late, raw_next, rec, &r->err);
 	if (rc == XT_OK)
 		rc = trace_reader_note_funcdef(r, rec);
+	if (rc == XT_OK) {
+		xt_arena_reset(&r->check);
+		rc = trace_reader_check_record(r, rec, &r->check);
+	}
 	if (rc != XT_OK && rc != XT_ERR_EOF)
 		r->failed = true;
 	return rc;

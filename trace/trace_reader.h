@@ -9,6 +9,13 @@
  * is an XT_ERR_CORRUPT with the file offset of the chunk and record in the
  * message; the records before it have been delivered.  A spool region that
  * simply ends (the application died) is not corruption.
+ *
+ * Every record is validated before trace_reader_next() delivers it: it
+ * must decode in full (values, funcdef, a defined function id), so a
+ * consumer that reads only part of a record (info counts function ids,
+ * replay decodes observations only when checking) rejects exactly what
+ * `dump` rejects.  The trace_reader_decode_* functions below cannot fail
+ * on a delivered record except for lack of memory.
  */
 #ifndef TRACE_READER_H
 #define TRACE_READER_H

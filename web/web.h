@@ -10,7 +10,8 @@
  * the one `struct db` is used by one thread only.  Every request is
  * bounded: methods other than GET / HEAD get 405, unknown paths 404, bad
  * ids and traversal attempts 400, oversized requests 413 / 414 / 431,
- * idle or slow connections are closed after WEB_CONNECTION_TIMEOUT_S.
+ * idle connections are closed after WEB_CONNECTION_TIMEOUT_S, slow ones
+ * after WEB_REQUEST_DEADLINE_S per request.
  */
 #ifndef WEB_H
 #define WEB_H
@@ -19,12 +20,17 @@
 
 #include "xt_rc.h"
 
-/* Idle / slow connections are closed after this many seconds. */
+/* Idle connections are closed after this many seconds. */
 #define WEB_CONNECTION_TIMEOUT_S 10
+/* A connection that has not sent its whole request and read the answer
+ * this many seconds after it started (or after its previous request) is
+ * closed, however it trickles (web_deadline.c). */
+#define WEB_REQUEST_DEADLINE_S 10
 /* Memory per connection (request line + headers must fit): bytes. */
 #define WEB_CONNECTION_MEMORY_BYTES (64u * 1024)
-/* Concurrent connections. */
-#define WEB_MAX_CONNECTIONS 64
+/* Concurrent connections: enough that clients held up to the deadline do
+ * not lock others out (fewer when the descriptor limit is lower). */
+#define WEB_MAX_CONNECTIONS 1024
 /* Longest URL accepted, bytes. */
 #define WEB_MAX_URL_BYTES 2048
 

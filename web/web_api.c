@@ -34,7 +34,7 @@
 
 static void json_run(struct xt_jw *w, const struct db_run_info *r)
 {
-	db_run_json(w, r, false);
+	db_run_json(w, r, true);   /* the runs page shows the driver's version */
 }
 
 /* The reply is the document `w` wrote.  Out of memory shows in the body
@@ -185,8 +185,15 @@ static void json_tf(struct db *db, int64_t run, uint64_t call, uint32_t index, s
 	struct web_tf t;
 
 	xt_arena_init(&arena, 1 << 16);
-	if (web_tf_load(db, run, call, index, &arena, &t) || !t.have) {
-		xt_jw_null(w);
+	enum xt_rc rc = web_tf_load(db, run, call, index, &arena, &t);
+	if (rc || !t.have) {
+		if (rc && rc != XT_ERR_NOT_FOUND) {
+			xt_jw_obj(w);
+			xt_jw_kstr(w, "error", xt_err_msg(db_err(db)));
+			xt_jw_end(w);
+		} else {
+			xt_jw_null(w);
+		}
 		xt_arena_fini(&arena);
 		return;
 	}
@@ -371,7 +378,8 @@ static void api_diff(struct web_req *q, struct web_reply *r, struct xt_jw *w, in
 		return;
 	}
 	/* Entries were appended in three sorted passes: sort, then merge. */
-	qsort(t.v, t.n, sizeof *t.v, tl_cmp);
+	if (t.n)   /* t.v is NULL when no call has an entry (a run with itself) */
+		qsort(t.v, t.n, sizeof *t.v, tl_cmp);
 	xt_jw_kobj(w, "observations");
 	xt_jw_ku64(w, "pairs", os.pairs);
 	xt_jw_ku64(w, "different", os.different);
@@ -484,8 +492,18 @@ static void json_tf_pair(struct db *db, int64_t a, int64_t b, uint64_t call, str
 		struct xt_arena arena;
 		struct web_tf ta, tb;
 		xt_arena_init(&arena, 1 << 16);
-		if (web_tf_load(db, a, call, i, &arena, &ta) || web_tf_load(db, b, call, i, &arena, &tb) ||
-		    (!ta.have && !tb.have)) {
+		enum xt_rc rc = web_tf_load(db, a, call, i, &arena, &ta);
+		rc = rc ? rc : web_tf_load(db, b, call, i, &arena, &tb);
+		if (rc && rc != XT_ERR_NOT_FOUND) {
+			/* Said, not skipped: a damaged blob hides a difference. */
+			xt_jw_obj(w);
+			xt_jw_ku64(w, "index", i);
+			xt_jw_kstr(w, "error", xt_err_msg(db_err(db)));
+			xt_jw_end(w);
+			xt_arena_fini(&arena);
+			continue;
+		}
+		if (rc || (!ta.have && !tb.have)) {
 			xt_arena_fini(&arena);
 			continue;
 		}
@@ -493,6 +511,9 @@ static void json_tf_pair(struct db *db, int64_t a, int64_t b, uint64_t call, str
 		uint32_t nv = ta.nvertices > tb.nvertices ? ta.nvertices : tb.nvertices;
 		xt_jw_obj(w);
 		xt_jw_ku64(w, "index", i);
+		/* The rows stop at WEB_MAX_TF_VERTICES: say how many there are. */
+		xt_jw_ku64(w, "vertices", ta.total_vertices > tb.total_vertices ? ta.total_vertices
+										: tb.total_vertices);
 		xt_jw_karr(w, "columns");
 		for (uint32_t c = 0; c < t->ncomp; c++)
 			xt_jw_str(w, t->comp_name[c]);

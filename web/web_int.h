@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <microhttpd.h>
 
 #include "db.h"
 #include "web.h"
@@ -31,6 +32,19 @@ struct web_req {
 	char path[WEB_MAX_URL_BYTES + 1];  /* the segments point in here */
 };
 
+/*
+ * The deadline of each whole request (web_deadline.c): created with the
+ * server, fed by libmicrohttpd's connection notifications (`cls` is the
+ * struct web_deadlines) and by the end of each request.
+ */
+struct web_deadlines;
+enum xt_rc web_deadlines_create(struct web_deadlines **out, unsigned seconds);
+/* Stops its thread; call after the daemon has stopped.  NULL: no-op. */
+void web_deadlines_destroy(struct web_deadlines *d);
+void web_deadlines_notify(void *cls, struct MHD_Connection *c, void **socket_context,
+			  enum MHD_ConnectionNotificationCode code);
+void web_deadlines_request_done(struct web_deadlines *d, struct MHD_Connection *c);
+
 /* Sets a short text/plain error reply ("400 bad run id\n"). */
 void web_error(struct web_reply *r, unsigned status, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -50,7 +64,8 @@ void web_plot(struct web_req *q, struct web_reply *r);
  * components.  `value[i]` is component i of vertex v at v * ncomp + i.
  */
 struct web_tf {
-	uint32_t nvertices;
+	uint32_t nvertices;        /* decoded: at most WEB_MAX_TF_VERTICES */
+	uint64_t total_vertices;   /* in the data */
 	uint32_t ncomp;            /* components per vertex */
 	const char **comp_name;    /* "v_pos.x", ... (arena) */
 	uint8_t *comp_scalar;      /* enum trace_tol_scalar per component */

@@ -12,7 +12,9 @@
  * "Positions" are the first float vector varying whose name has "os" in it
  * (gl_Position, v_pos, pos), else the first float vector (web_tf.c).
  * The axes cover the points within +-1e6, so that one garbage vertex
- * (0xdeadbeef) does not squash the rest into a corner; others are not drawn.
+ * (0xdeadbeef) does not squash the rest into a corner; the others (and
+ * NaNs, infinities) are drawn as hollow markers in the margin, on the side
+ * where they lie (a NaN coordinate: the top-left corner), never dropped.
  * Images are at most PLOT_SIZE pixels a side; the PNG is written into the
  * reply's buffer through libpng's write callback.
  */
@@ -142,8 +144,25 @@ static void plot_positions(const struct web_tf *a, const struct web_tf *b, struc
 		for (uint32_t v = 0; t[k]->have && t[k]->pos_x >= 0 && v < t[k]->nvertices; v++) {
 			double x = web_tf_value(t[k], v, (uint32_t)t[k]->pos_x);
 			double y = web_tf_value(t[k], v, (uint32_t)t[k]->pos_y);
-			if (!isfinite(x) || !isfinite(y) || x < lo_x || x > hi_x || y < lo_y || y > hi_y)
+			uint32_t colour = k == 0 ? 0x1f5fbf : 0xd62020;
+			if (!(x >= lo_x && x <= hi_x && y >= lo_y && y <= hi_y)) {
+				/* Off scale: a hollow marker in the margin band. */
+				int px = isnan(x) ? MARGIN / 2 : x < lo_x ? MARGIN / 2
+					 : x > hi_x ? PLOT_SIZE - MARGIN / 2
+					 : MARGIN + (int)((x - lo_x) / (hi_x - lo_x) * span);
+				int py = isnan(y) ? MARGIN / 2 : y > hi_y ? MARGIN / 2
+					 : y < lo_y ? PLOT_SIZE - MARGIN / 2
+					 : PLOT_SIZE - MARGIN - (int)((y - lo_y) / (hi_y - lo_y) * span);
+				/* A's square outside B's, so both show when they coincide. */
+				int r = k == 0 ? 6 : 3;
+				for (int d = -r; d <= r; d++) {
+					put(c, px + d, py - r, colour);
+					put(c, px + d, py + r, colour);
+					put(c, px - r, py + d, colour);
+					put(c, px + r, py + d, colour);
+				}
 				continue;
+			}
 			int px = MARGIN + (int)((x - lo_x) / (hi_x - lo_x) * span);
 			int py = PLOT_SIZE - MARGIN - (int)((y - lo_y) / (hi_y - lo_y) * span);
 			if (k == 0) {

@@ -10,8 +10,10 @@
  * path"): nothing here maps a URL to a file, the assets are compiled in,
  * but a path that could mean traversal is refused anyway so that no later
  * handler has to think about it.  Header size is bounded by
- * MHD_OPTION_CONNECTION_MEMORY_LIMIT (libmicrohttpd answers 431), slow
- * clients by MHD_OPTION_CONNECTION_TIMEOUT.
+ * MHD_OPTION_CONNECTION_MEMORY_LIMIT (libmicrohttpd answers 431), idle
+ * clients by MHD_OPTION_CONNECTION_TIMEOUT, slow ones by the deadline of
+ * each whole request (web_deadline.c), with connections enough that those
+ * held until their deadline leave room for the others.
  *
  * Pages: "/", "/runs", "/run/ID", "/diff/A/B", "/bisect/ID" all serve index.html; the
  * script reads location.pathname (and ?call=N), so every view has a URL.
@@ -23,12 +25,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "web_int.h"
 #include "xt_fault.h"
 
 struct web_server {
 	struct MHD_Daemon *mhd;
+	struct web_deadlines *deadlines;
 	struct db *db;
 	uint16_t port;
 };
@@ -245,6 +249,25 @@ static size_t no_unescape(void *cls, struct MHD_Connection *c, char *s)
 	return strlen(s);
 }
 
+static void request_done(void *cls, struct MHD_Connection *c, void **con_cls,
+			 enum MHD_RequestTerminationCode code)
+{
+	struct web_server *s = cls;
+	web_deadlines_request_done(s->deadlines, c);
+}
+
+/* WEB_MAX_CONNECTIONS, or fewer when the descriptor limit is lower (a
+ * refused connection is better than a failed accept loop). */
+static unsigned connection_limit(void)
+{
+	struct rlimit lim;
+	unsigned n = WEB_MAX_CONNECTIONS;
+	if (getrlimit(RLIMIT_NOFILE, &lim) == 0 && lim.rlim_cur != RLIM_INFINITY &&
+	    lim.rlim_cur < (rlim_t)n + 64)
+		n = lim.rlim_cur > 128 ? (unsigned)lim.rlim_cur - 64 : 64;
+	return n;
+}
+
 static void log_mhd(void *cls, const char *fmt, va_list ap)
 {
 	/* libmicrohttpd reports refused connections and oversized requests
@@ -271,16 +294,24 @@ enum xt_rc web_server_open(struct web_server **out, const struct web_options *o,
 		free(s);
 		return rc;
 	}
+	if (web_deadlines_create(&s->deadlines, WEB_REQUEST_DEADLINE_S)) {
+		db_close(s->db);
+		free(s);
+		return XT_FAIL(err, XT_ERR_NOMEM, "out of memory");
+	}
 	s->mhd = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL | MHD_USE_ERROR_LOG,
 				  0, NULL, NULL, on_request, s,
 				  MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
 				  MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)WEB_CONNECTION_TIMEOUT_S,
 				  MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)WEB_CONNECTION_MEMORY_BYTES,
-				  MHD_OPTION_CONNECTION_LIMIT, (unsigned)WEB_MAX_CONNECTIONS,
+				  MHD_OPTION_CONNECTION_LIMIT, connection_limit(),
+				  MHD_OPTION_NOTIFY_CONNECTION, web_deadlines_notify, s->deadlines,
+				  MHD_OPTION_NOTIFY_COMPLETED, request_done, s,
 				  MHD_OPTION_EXTERNAL_LOGGER, log_mhd, NULL,
 				  MHD_OPTION_UNESCAPE_CALLBACK, no_unescape, NULL,
 				  MHD_OPTION_END);
 	if (!s->mhd) {
+		web_deadlines_destroy(s->deadlines);
 		db_close(s->db);
 		free(s);
 		return XT_FAIL(err, XT_ERR_IO, "cannot listen on %s:%u (in use, or not an address "
@@ -302,6 +333,7 @@ void web_server_close(struct web_server *s)
 	if (!s)
 		return;
 	MHD_stop_daemon(s->mhd);
+	web_deadlines_destroy(s->deadlines);
 	db_close(s->db);
 	free(s);
 }

@@ -62,7 +62,7 @@ enum xt_rc web_tf_load(struct db *db, int64_t run, uint64_t call, uint32_t index
 	if (rc || !found)
 		return rc;
 	rc = db_layout_load(db, layout_id, arena, &l);
-	if (rc == XT_ERR_CORRUPT || rc == XT_ERR_NOT_FOUND)
+	if (rc == XT_ERR_NOT_FOUND)
 		return XT_OK;
 	if (rc)
 		return rc;
@@ -127,10 +127,11 @@ enum xt_rc web_tf_load(struct db *db, int64_t run, uint64_t call, uint32_t index
 	rc = db_blob_get(db, hash, &data);
 	if (rc) {
 		xt_buf_fini(&data);
-		return rc == XT_ERR_CORRUPT ? XT_OK : rc;
+		return rc;   /* a damaged blob is an error, never an empty table */
 	}
 	uint64_t nv = data.len / stride;
 	out->nvertices = (uint32_t)(nv > WEB_MAX_TF_VERTICES ? WEB_MAX_TF_VERTICES : nv);
+	out->total_vertices = nv;
 	out->bits = xt_arena_alloc(arena, ((size_t)out->nvertices * out->ncomp + 1) * sizeof *out->bits);
 	if (!out->bits) {
 		xt_buf_fini(&data);

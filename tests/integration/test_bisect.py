@@ -165,6 +165,14 @@ def test_bisect_names_the_commit_that_breaks_tf_and_reuses_builds_and_runs(xfbtr
     assert verdicts[h["base"]] == "good" and verdicts[bad_commit] == "bad"
     assert verdicts[h["r"][1]] == "good"
     assert not any(st["run_cached"] for st in s["steps"])
+    # One build directory for every commit (incremental, issue 24): the
+    # commits' own directories keep only the xfbtrace each built.
+    cache = h["dir"] / "cache"
+    assert len(list(cache.glob("incremental*/build.ninja"))) == 1, sorted(cache.iterdir())
+    per_commit = list(cache.glob("build-*"))
+    assert len(per_commit) == len(s["steps"])
+    assert all((d / "cli" / "xfbtrace").exists() and not (d / "build.ninja").exists()
+               for d in per_commit)
 
     # The diff the report points at really differs.
     d = run([xfbtrace, "diff", "--db", h["dir"] / "results.db", diff_cmd.group(2),

@@ -40,13 +40,28 @@ function callClass(fn) {
   return "";
 }
 
+// A timeline square's label: what kind of call it is, in one letter
+// (the legend says which), so that a row of squares reads without hovering.
+function callLetter(fn) {
+  const m = /(Begin|Pause|Resume|End)TransformFeedback/.exec(fn || "");
+  if (m) return m[1][0];
+  const c = callClass(fn);
+  return c === "draw" ? "D" : c === "query" ? "Q" : c === "tf" ? "T" : "";
+}
+
 // ---- runs ----------------------------------------------------------------
 async function viewRuns() {
   where().textContent = "runs";
   const data = await api("/api/runs");
+  // Two host runs on different drivers must not look the same: the driver
+  // column is the renderer and its version; the verdict is the run's summary.
+  for (const r of data.runs) {
+    r.driver = [r.gl_renderer, r.gl_version].filter(Boolean).join(", ");
+    r.verdict = r.golden ? "golden (the capture)" : (r.summary || r.status);
+  }
   const cols = [["id", "run"], ["trace_hash", "trace"], ["program", "program"], ["backend", "backend"],
-    ["revision", "revision"], ["label", "label"], ["status", "status"], ["observations", "observations"],
-    ["data_bytes", "bytes"], ["started_at", "started"]];
+    ["driver", "driver"], ["revision", "revision"], ["label", "label"], ["status", "status"],
+    ["verdict", "verdict"], ["observations", "observations"], ["data_bytes", "bytes"], ["started_at", "started"]];
   let sortKey = "id", sortDir = 1;
   const picked = [];
   const filter = el("input", { type: "search", id: "filter", placeholder: "filter (any column)" });
@@ -118,10 +133,28 @@ async function viewBisect(id) {
 }
 
 // ---- one run ---------------------------------------------------------------
+// A TF value as text: sentinel-like values (0xdeadbeef read as a float is
+// -6.26e18) also in hex, floats to float precision, not as 19 digits.
+const f32 = new Float32Array(1), u32 = new Uint32Array(f32.buffer);
+function num(x) {
+  if (x === null || x === undefined) return "–";
+  if (typeof x !== "number") return String(x);
+  // Integers (int / uint components): large ones, such as 0xdeadbeef, also in hex.
+  if (Number.isInteger(x) && Math.abs(x) < 2 ** 32)
+    return Math.abs(x) >= 0x10000000 ? `${x} (0x${(x >>> 0).toString(16)})` : String(x);
+  const a = Math.abs(x);
+  const text = Number.isNaN(x) ? "NaN" : (a >= 1e15 || (a > 0 && a < 1e-6))
+    ? x.toPrecision(9).replace(/\.?0+e/, "e") : String(Number(x.toPrecision(9)));
+  if (!(Number.isNaN(x) || a >= 1e15 || (a > 0 && a < 1e-30))) return text;
+  f32[0] = x;   // a float component: its bits, rounded to float as it was
+  return `${text} (0x${u32[0].toString(16).padStart(8, "0")})`;
+}
+
 function tfTable(t, idx) {
   if (!t) return el("p", {}, `TF buffer ${idx}: not decodable`);
+  if (t.error) return el("p", { class: "error" }, `TF buffer ${idx}: ${t.error}`);
   return el("table", { class: "tf" }, el("tr", {}, el("th", {}, "vertex"), ...t.columns.map(c => el("th", {}, c))),
-    ...t.rows.map((row, v) => el("tr", {}, el("td", { class: "num" }, v), ...row.map(x => el("td", { class: "num" }, x)))));
+    ...t.rows.map((row, v) => el("tr", {}, el("td", { class: "num" }, v), ...row.map(x => el("td", { class: "num" }, num(x))))));
 }
 
 async function viewRun(id) {
@@ -147,16 +180,44 @@ async function viewRun(id) {
     detail.replaceChildren(...kids);
   }
   for (const c of list)
-    tl.append(el("div", { class: `call ${callClass(c.function)}`, title: `${c.call} ${c.function}`, "data-call": c.call, onclick: () => pick(c.call).catch(fail) }));
+    tl.append(el("div", { class: `call ${callClass(c.function)}`, title: `${c.call} ${c.function}`, "data-call": c.call, onclick: () => pick(c.call).catch(fail) }, callLetter(c.function)));
   main().replaceChildren(el("h2", {}, runName(data.run)),
     el("p", {}, `trace ${data.run.trace_hash.slice(0, 12)} ${data.run.program || ""}; status ${data.run.status}; ${data.observations.length} observations, ${data.calls.length} calls with artefacts`),
-    el("p", { class: "legend" }, el("span", { class: "call draw" }, "draw"), el("span", {}, "TF begin/pause/resume/end"), el("span", {}, "query"), el("span", {}, "frame end")),
+    el("p", { class: "legend" }, el("span", { class: "call draw" }, "D draw"), el("span", {}, "B / P / R / E: TF begin, pause, resume, end"), el("span", {}, "Q query"), el("span", {}, "dark: frame end")),
     tl, detail);
   const q = new URLSearchParams(location.search).get("call");
   if (q !== null) await pick(Number(q));
 }
 
 // ---- diff of two runs ---------------------------------------------------------
+// A TF buffer of both runs, TF_PAGE vertices at a time (tens of thousands of
+// rows would not be read anyway), opening on the page of the first
+// differing vertex; "next difference" walks the differing vertices.
+const TF_PAGE = 256;
+function pagedTfDiff(t) {
+  const box = el("div", { class: "tfpaged", id: `tfbox${t.index}` });
+  const differing = t.rows.map((r, i) => (r.d.length ? i : -1)).filter(i => i >= 0);
+  const pages = Math.max(1, Math.ceil(t.rows.length / TF_PAGE));
+  let page = differing.length ? Math.floor(differing[0] / TF_PAGE) : 0, mark = differing.length ? differing[0] : -1;
+  function draw() {
+    const rows = t.rows.slice(page * TF_PAGE, (page + 1) * TF_PAGE);
+    const next = differing.find(i => i > mark);
+    const nav = el("div", { class: "tfnav" },
+      el("button", { class: "prev", ...(page ? {} : { disabled: "" }), onclick: () => { page--; draw(); } }, "◀ previous"),
+      el("span", { class: "page" }, ` vertices ${page * TF_PAGE}–${page * TF_PAGE + rows.length - 1} of ${t.rows.length}${t.vertices > t.rows.length ? ` decoded (the buffer holds ${t.vertices}; the rest is not shown)` : ""} (page ${page + 1} of ${pages}); ${differing.length} differing vertices `),
+      el("button", { class: "next", ...(page + 1 < pages ? {} : { disabled: "" }), onclick: () => { page++; draw(); } }, "next ▶"),
+      el("button", { class: "nextdiff", ...(next !== undefined ? {} : { disabled: "" }),
+        onclick: () => { mark = next; page = Math.floor(next / TF_PAGE); draw(); box.querySelector(`tr[data-v="${t.rows[next].v}"]`)?.scrollIntoView({ block: "center" }); } }, "next difference"));
+    const table = el("table", { class: "tf", id: `tf${t.index}` }, el("tr", {}, el("th", {}, "vertex"), el("th", {}, "run"), ...t.columns.map(x => el("th", {}, x))),
+      ...rows.flatMap(r => [
+        el("tr", { "data-v": r.v }, el("td", { class: "num", rowspan: "2" }, r.v), el("td", {}, "A"), ...t.columns.map((_, i) => el("td", { class: "num" + (r.d.includes(i) ? " diff" : "") }, num(r.a[i])))),
+        el("tr", {}, el("td", {}, "B"), ...t.columns.map((_, i) => el("td", { class: "num" + (r.d.includes(i) ? " diff" : "") }, num(r.b[i]))))]));
+    box.replaceChildren(...(pages > 1 || differing.length > 1 ? [nav] : []), table);
+  }
+  draw();
+  return box;
+}
+
 function valueText(v, name) { return name ? `${name} (${v})` : String(v); }
 
 async function viewDiff(a, b) {
@@ -181,37 +242,62 @@ async function viewDiff(a, b) {
           el("td", { class: "a pk" }, p.a ?? ""), el("td", { class: "b pk" }, p.b ?? "")))));
     } else if (c.packets.length) kids.push(el("p", {}, `${c.packets.length} packets, all equal`));
     for (const t of c.tf) {
+      if (t.error) {
+        kids.push(el("h4", {}, `TF buffer ${t.index}`), el("p", { class: "error", id: `tferror${t.index}` }, t.error));
+        continue;
+      }
       kids.push(el("h4", {}, `TF buffer ${t.index} (differing components highlighted)`));
+      kids.push(pagedTfDiff(t));
+      // The plots come after the table: its highlighted cells stay on the first screen.
       kids.push(el("img", { class: "plot", alt: "positions", src: `/plot/positions/${a}/${b}/${n}/${t.index}.png`, title: "positions: A blue squares, B red crosses" }),
-        el("img", { class: "plot", alt: "per-vertex error", src: `/plot/error/${a}/${b}/${n}/${t.index}.png`, title: "per-vertex error: grey equal, yellow→red larger" }));
-      kids.push(el("table", { class: "tf", id: `tf${t.index}` }, el("tr", {}, el("th", {}, "vertex"), el("th", {}, "run"), ...t.columns.map(x => el("th", {}, x))),
-        ...t.rows.flatMap(r => [
-          el("tr", {}, el("td", { class: "num", rowspan: "2" }, r.v), el("td", {}, "A"), ...t.columns.map((_, i) => el("td", { class: "num" + (r.d.includes(i) ? " diff" : "") }, r.a[i] ?? "–"))),
-          el("tr", {}, el("td", {}, "B"), ...t.columns.map((_, i) => el("td", { class: "num" + (r.d.includes(i) ? " diff" : "") }, r.b[i] ?? "–")))])));
+        el("img", { class: "plot", alt: "per-vertex error", src: `/plot/error/${a}/${b}/${n}/${t.index}.png`, title: "per-vertex error: grey equal, yellow→red larger" }),
+        el("p", { class: "plotlegend" }, `left: positions, x against y, run A (${a}) blue squares, run B (${b}) red crosses; grey lines are the axes through 0; ` +
+          "values beyond ±1e6, NaN or infinite are hollow squares in the margin on the side where they lie. " +
+          "Right: one cell per vertex, row by row: grey equal bit for bit, yellow (|a−b| ≈ 1e-7) to red (1e3 and more, or present in one run only)."));
     }
+    // Query results field by field, A beside B, differing values marked
+    // (not the raw JSON of the rows).
     const qa = c.observations_a.filter(o => o.kind === "query"), qb = c.observations_b.filter(o => o.kind === "query");
     if (qa.length || qb.length) {
+      const parse = o => { try { return JSON.parse(o.fields); } catch (e) { return { fields: o.fields }; } };
+      const rows = [];
+      for (let i = 0; i < Math.max(qa.length, qb.length); i++) {
+        const fa = qa[i] ? parse(qa[i]) : {}, fb = qb[i] ? parse(qb[i]) : {};
+        const name = fa.query ?? fb.query ?? i;
+        for (const k of [...new Set([...Object.keys(fa), ...Object.keys(fb)])]) {
+          const va = k in fa ? num(fa[k]) : "–", vb = k in fb ? num(fb[k]) : "–";
+          rows.push(el("tr", { class: va !== vb ? "qdiff" : "" }, el("td", {}, `query ${name}`), el("td", {}, k),
+            el("td", { class: "num" + (va !== vb ? " diff" : "") }, va), el("td", { class: "num" + (va !== vb ? " diff" : "") }, vb)));
+        }
+      }
       kids.push(el("h4", {}, "query results"));
-      kids.push(el("table", { id: "queries" }, el("tr", {}, el("th", {}, "A"), el("th", {}, "B")),
-        el("tr", {}, el("td", { class: qa.map(o => o.fields).join() !== qb.map(o => o.fields).join() ? "diff" : "" }, qa.map(o => o.fields).join("\n")), el("td", {}, qb.map(o => o.fields).join("\n")))));
+      kids.push(el("table", { id: "queries" }, el("tr", {}, el("th", {}, "query"), el("th", {}, "field"), el("th", {}, `A (run ${a})`), el("th", {}, `B (run ${b})`)), ...rows));
     }
     if (c.shader_differs) kids.push(el("h4", {}, "shaders"), el("div", { class: "side" }, el("pre", {}, c.shader_a || ""), el("pre", {}, c.shader_b || "")));
     detail.replaceChildren(...kids);
+    // The first differing component is what the page is opened for.
+    const d = detail.querySelector("td.diff");
+    if (d) d.scrollIntoView({ block: "center", inline: "nearest" });
   }
+  // The page opens on the first real difference: an observation, or PM4 /
+  // registers / shaders both runs have.  A call with artefacts in one run
+  // only (every sim call against a golden or host run) is no divergence.
+  const whatOf = c => [c.pm4 && "PM4", c.regs && "registers", c.shader && "shader", c.obs && "observations", c.one_sided && "one run only"].filter(Boolean).join(", ");
+  const firstDiff = data.timeline.find(c => c.obs || ((c.pm4 || c.regs || c.shader) && !c.one_sided));
   for (const c of data.timeline) {
     const differs = c.pm4 || c.regs || c.shader || c.obs || c.one_sided;
-    const what = [c.pm4 && "PM4", c.regs && "registers", c.shader && "shader", c.obs && "observations", c.one_sided && "one run only"].filter(Boolean).join(", ");
+    const what = whatOf(c);
     tl.append(el("div", { class: `call ${callClass(c.function)} ${differs ? "differs" : "same"}`, title: `${c.call} ${c.function}${differs ? ": " + what + " differ" : ""}`,
-      "data-call": c.call, onclick: () => pick(c.call).catch(fail) }));
+      "data-call": c.call, onclick: () => pick(c.call).catch(fail) }, callLetter(c.function)));
   }
   main().replaceChildren(el("h2", {}, `${runName(data.run_a)} vs ${runName(data.run_b)}`),
     el("p", { id: "summary" }, `observations: ${os.different} of ${os.pairs} differ (${os.components_differ} TF components), ${os.only_a} only in A, ${os.only_b} only in B; calls: ${cs.differ} differ`),
-    el("p", { id: "first" }, cs.first_divergent ? `first divergent call: ${cs.first_divergent.call} ${cs.first_divergent.function}` : "no call diverges"),
-    el("p", { class: "legend" }, el("span", { class: "call differs" }, "differs"), el("span", {}, "same")),
+    el("p", { id: "first" }, firstDiff ? `first difference: call ${firstDiff.call} ${firstDiff.function}: ${whatOf(firstDiff)} differ` : "no difference"),
+    el("p", { class: "legend" }, el("span", { class: "call differs" }, "differs"), el("span", {}, "same"), el("span", {}, "D draw, B / P / R / E TF begin / pause / resume / end, Q query")),
     tl, detail);
   const q = new URLSearchParams(location.search).get("call");
   if (q !== null) await pick(Number(q));
-  else if (cs.first_divergent) await pick(cs.first_divergent.call);
+  else if (firstDiff) await pick(firstDiff.call);
 }
 
 function route() {
