@@ -141,9 +141,31 @@ static bool obs_context(struct host *h, struct replay *rp, struct host_ctx *x,
 
 /* ---- GL errors ----------------------------------------------------------- */
 
-void host_obs_collect_errors(struct host *h, struct host_ctx *x, const struct trace_call *call)
+void host_error_push(struct host_ctx *x, uint32_t error, const struct trace_call *call,
+		     unsigned *from)
 {
-	const unsigned from = x->nerr;
+	if (x->nerr == HOST_MAX_ERRORS) {
+		/* Full: an error of an earlier call that is classified (a
+		 * query past the replay driver's extension count, raised
+		 * hundreds of times by an application walking the capture
+		 * driver's extension list) makes room, so that an error the
+		 * application checks is never lost behind such ones. */
+		unsigned i = 0;
+		while (i < *from && !x->err[i].impl[0])
+			i++;
+		if (i == *from)
+			return;
+		memmove(&x->err[i], &x->err[i + 1], (x->nerr - i - 1) * sizeof x->err[0]);
+		x->nerr--;
+		(*from)--;
+	}
+	x->err[x->nerr++] = (struct host_error){ error, call->no, call->name, "" };
+}
+
+void host_obs_collect_errors(struct host *h, struct replay *rp, struct host_ctx *x,
+			     const struct trace_call *call)
+{
+	unsigned from = x->nerr;
 
 	if (!obs_gl(h))
 		return;
@@ -151,10 +173,9 @@ void host_obs_collect_errors(struct host *h, struct host_ctx *x, const struct tr
 		GLenum e = h->obs_gl.GetError();
 		if (e == GL_NO_ERROR)
 			break;
-		if (x->nerr < HOST_MAX_ERRORS)
-			x->err[x->nerr++] = (struct host_error){ e, call->no, call->name, "" };
+		host_error_push(x, e, call, &from);
 	}
-	host_obs_classify_errors(h, x, call, from);
+	host_obs_classify_errors(h, rp, x, call, from);
 }
 
 /* The count pname of each indexed string of glGetStringi, and the name. */
@@ -209,9 +230,44 @@ static size_t get_value_size(const char *fn, bool *is_float);
  * extensions or smaller limits.  glGetStringi's index is checked against
  * the replay driver's count itself.
  */
-void host_obs_classify_errors(struct host *h, struct host_ctx *x, const struct trace_call *call,
-			      unsigned from)
+/*
+ * An error of a call that uses a program whose link failed on the replay
+ * only because of a smaller limit (replay_link_failed): one that names the
+ * program (glUseProgram, glGetProgramResource*, ...), or a draw, a uniform
+ * or a TF call while the application had it in use.  The replay's driver
+ * had no such program to use, so the call failed as a consequence.
+ */
+static const char *link_consequence(struct host *h, struct replay *rp,
+				    const struct trace_call *call)
 {
+	static const char *const uses_current[] = { "glUniform", "glDraw", "glMultiDraw",
+						    "glBeginTransformFeedback", "glDispatchCompute" };
+	const struct host_func *f = host_func_of(h, call);
+	struct glapi_param_info pi;
+	const char *w;
+
+	for (uint32_t i = 0; f && f->id >= 0 && i < call->nargs; i++)
+		if (glapi_param_info(f->id, i, &pi) && pi.obj == GLAPI_O_SHADER_OBJECT &&
+		    call->args[i].tag == TRACE_TAG_UINT &&
+		    (w = replay_link_consequence(rp, call, call->args[i].u, false)))
+			return w;
+	for (size_t i = 0; i < sizeof uses_current / sizeof uses_current[0]; i++)
+		if (!strncmp(call->name, uses_current[i], strlen(uses_current[i])))
+			return replay_link_consequence(rp, call, 0, true);
+	return !strcmp(call->name, "glEnd") ? replay_link_consequence(rp, call, 0, true) : NULL;
+}
+
+void host_obs_classify_errors(struct host *h, struct replay *rp, struct host_ctx *x,
+			      const struct trace_call *call, unsigned from)
+{
+	const char *because = from < x->nerr ? link_consequence(h, rp, call) : NULL;
+
+	for (unsigned i = from; because && i < x->nerr; i++)
+		snprintf(x->err[i].impl, sizeof x->err[i].impl, "a consequence of the link failure "
+			 "of %s", because);
+	if (because)
+		return;
+
 	const char *n = call->name;
 	bool fp;
 	uint64_t name = 0, index = 0;
@@ -675,6 +731,7 @@ static void compare_get(struct replay *rp, const struct host *h, const struct ho
 	}
 	for (size_t at = 0; at + size <= o->mem.len; at += size) {
 		const uint8_t *a = o->mem.bytes + at, *b = (const uint8_t *)args->out[out] + at;
+		uint64_t want_app = 0;
 		bool eq;
 		if (kind != GLAPI_O_NONE) {
 			uint64_t got = 0, want = 0;
@@ -690,6 +747,18 @@ static void compare_get(struct replay *rp, const struct host *h, const struct ho
 			eq = !memcmp(a, b, size);
 			value_str(rec, sizeof rec, a, size, fp);
 			value_str(rep, sizeof rep, b, size, fp);
+		}
+		const char *because = NULL;
+		memcpy(&want_app, a, size);
+		if (!eq && kind == GLAPI_O_SHADER_OBJECT)
+			because = replay_link_consequence(rp, call, want_app, false);
+		if (because) {
+			/* The program the application made current never linked on
+			 * the replay, so glUseProgram failed there. */
+			char why[400];
+			snprintf(why, sizeof why, "a consequence of the link failure of %s", because);
+			replay_return_impl(rp, call, what, rec, rep, why);
+			return;
 		}
 		if (!eq && fp && within_tolerance(rp, a, b, size)) {
 			snprintf(what + strlen(what), sizeof what - strlen(what), " value %zu", at / size);
@@ -725,6 +794,8 @@ static bool status_explained(struct replay *rp, const struct host *h, const stru
 						    sizeof why))
 		return false;
 	replay_return_impl(rp, call, what, "1", "0", why);
+	if (!shader && call->nargs >= 1 && call->args[0].tag == TRACE_TAG_UINT)
+		replay_link_failed(rp, call, call->args[0].u, why);
 	return true;
 }
 
