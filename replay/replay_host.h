@@ -49,6 +49,8 @@ struct host_ctx {
 	bool version_known;           /* major/minor are the actual version */
 	bool destroyed;               /* the trace destroyed it */
 	uint32_t program;             /* replay name of the program in use */
+	bool in_begin;                /* between glBegin and glEnd: no query
+	                               * (glGetError included) may be made */
 	struct host_error err[HOST_MAX_ERRORS];
 	unsigned nerr;
 	/* GL_NUM_EXTENSIONS etc. (by enum host_strings): the value the

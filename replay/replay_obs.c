@@ -167,7 +167,14 @@ void host_obs_collect_errors(struct host *h, struct replay *rp, struct host_ctx 
 {
 	unsigned from = x->nerr;
 
-	if (!obs_gl(h))
+	/* Between glBegin and glEnd only vertex commands are allowed: a
+	 * glGetError there would itself raise GL_INVALID_OPERATION.  Errors
+	 * of those calls are collected after glEnd (and named after it). */
+	if (!strcmp(call->name, "glBegin"))
+		x->in_begin = true;
+	else if (!strcmp(call->name, "glEnd"))
+		x->in_begin = false;
+	if (x->in_begin || !obs_gl(h))
 		return;
 	for (int i = 0; i < 8; i++) {
 		GLenum e = h->obs_gl.GetError();

@@ -154,13 +154,45 @@ struct trace_defined {
 /* Grows *v (elements of `size`) to hold n; false (and d->broken) when out of memory. */
 bool d_grow(struct trace_defined *d, void **v, size_t *cap, size_t n, size_t size);
 struct dctx *d_ctx_of_thread(const struct trace_defined *d, uint32_t thread_no);
+/* The context of `thread_no`, or one made up (handle 0, group 0) for calls
+ * without a CONTEXT record; NULL when out of memory. */
+struct dctx *d_ctx_of(struct trace_defined *d, uint32_t thread_no);
 struct dbuf *d_buf_find(const struct trace_defined *d, uint32_t group, uint32_t name);
+/* Forgets buffer `name`: whatever storage it gets, unless the tracker sees
+ * it made, counts as wholly defined. */
+void d_buf_forget(struct trace_defined *d, uint32_t group, uint32_t name);
+/* New storage of `size` bytes for buffer `name`, made by `how` at `call`:
+ * nothing defined yet; NULL when out of memory. */
+struct dbuf *d_buf_create(struct trace_defined *d, uint32_t group, uint32_t name, uint64_t size,
+			  const char *how, uint64_t call);
 /* Bytes [lo, hi) of `b` now hold what was just written: defined, and no
- * longer TF's tessellated triangles or its products. */
+ * longer TF's tessellated triangles or its products.  NULL `b`: nothing. */
 void d_buf_define(struct trace_defined *d, struct dbuf *b, uint64_t lo, uint64_t hi);
+void d_buf_define_all(struct trace_defined *d, struct dbuf *b);
+/* Bytes [lo, hi) of `b` undefined by `how` at `call`. */
+void d_buf_undefine(struct trace_defined *d, struct dbuf *b, uint64_t lo, uint64_t hi,
+		    const char *how, uint64_t call);
 /* Every buffer of `group` wholly defined: a write the tracker cannot place. */
 void d_lost(struct trace_defined *d, uint32_t group);
+/* Buffer `name` was bound where shaders may store into it. */
+void d_shader_writable(struct trace_defined *d, uint32_t group, uint32_t name);
+/* A draw or a dispatch: every buffer shaders may store into is defined. */
+void d_shader_stores(struct trace_defined *d, struct dctx *x);
+/* The buffer bound at slot `s` of `x` is wholly defined (a GPU write). */
+void d_whole_of_slot(struct trace_defined *d, struct dctx *x, enum dslot s);
+/* The element array binding of vertex array `vao` of `x`; NULL when out of memory. */
+uint32_t *d_elem_slot(struct trace_defined *d, struct dctx *x, uint32_t vao);
+/* What buffer target `target` has bound in `x`; *known false when the
+ * tracker does not follow that target. */
+uint32_t d_bound(struct trace_defined *d, struct dctx *x, uint64_t target, bool *known);
+void d_set_bound(struct trace_defined *d, struct dctx *x, uint64_t target, uint32_t buffer);
+/* Copies the defined bytes of [ro, ro + n) of `src` (NULL: a buffer the
+ * tracker does not know, all defined) to `wo` of `dst`. */
+void d_copy(struct trace_defined *d, struct dbuf *src, struct dbuf *dst, uint64_t ro,
+	    uint64_t wo, uint64_t n);
 struct dprogram *d_prog_find(const struct trace_defined *d, uint32_t group, uint32_t name);
+/* The program's record, made (stages unknown) when there is none. */
+struct dprogram *d_prog_get(struct trace_defined *d, uint32_t group, uint32_t name);
 /* The program whose vertex stages feed TF in `x` (0: none), with its
  * stages (ST_*; ST_UNKNOWN when the tracker cannot tell). */
 uint32_t d_feeding_program(const struct trace_defined *d, const struct dctx *x, uint32_t *stages);
