@@ -238,6 +238,8 @@ enum xt_rc replay_run(const char *path, const struct replay_options *o,
 	if (rc == XT_OK && o->check && trace_defined_create(&rp.defined) != XT_OK)
 		rc = XT_FAIL(err, XT_ERR_NOMEM, "out of memory");
 	if (rc == XT_OK)
+		trace_defined_prescan(rp.defined, path);
+	if (rc == XT_OK)
 		rc = backend_create(o->backend, &rp.be, err);
 	while (rc == XT_OK && !stop) {
 		rc = trace_reader_next(rp.reader, &rec);

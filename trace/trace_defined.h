@@ -101,6 +101,16 @@ enum xt_rc trace_defined_create(struct trace_defined **out);
 void trace_defined_destroy(struct trace_defined *d);
 
 /*
+ * Reads trace `path` once before it is fed: the golden results of the
+ * queries that counted primitives (GL_PRIMITIVES_GENERATED,
+ * GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN), which bound what TF wrote where
+ * the tracker cannot count the primitives itself (a geometry shader that
+ * emits to one vertex stream): without them that TF range is all defined.
+ * A trace that cannot be read is left to the feeding to report.
+ */
+void trace_defined_prescan(struct trace_defined *d, const char *path);
+
+/*
  * Feeding, in the trace's global order (as the reader delivers records):
  * each call with its RET (`ret` NULL when it has none), MEMWRITE records
  * (before the call they belong to, as recorded), CONTEXT records (after

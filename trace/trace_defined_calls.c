@@ -32,7 +32,7 @@ enum handler {
 	H_BIND, H_BIND_BASE, H_BIND_RANGE, H_BIND_OFFSET, H_BINDS_BASE, H_BINDS_RANGE,
 	H_XFB_BASE, H_XFB_RANGE, H_DELETE_BUFFERS, H_BIND_VAO, H_VAO_ELEMENT, H_BIND_XFB,
 	H_BEGIN_TF, H_END_TF, H_PAUSE_TF, H_RESUME_TF,
-	H_CREATE_SHADER, H_CREATE_PROGRAM, H_ATTACH, H_DETACH, H_LINK, H_PROGRAM_BINARY,
+	H_SHADER_SOURCE, H_SHADER_BINARY, H_CREATE_SHADER, H_CREATE_PROGRAM, H_ATTACH, H_DETACH, H_LINK, H_PROGRAM_BINARY,
 	H_CREATE_SHADER_PROGRAM, H_USE_PROGRAM, H_BIND_PIPELINE, H_USE_STAGES,
 	H_ENABLE, H_DISABLE,
 	H_DRAW_ARRAYS, H_DRAW_ELEMENTS, H_MULTI_ARRAYS, H_MULTI_ELEMENTS, H_DRAW_UNKNOWN,
@@ -102,6 +102,8 @@ static const struct { const char *name; enum handler h; int16_t aux; } table[] =
 	{ "glPauseTransformFeedbackNV", H_PAUSE_TF, 0 },
 	{ "glResumeTransformFeedback", H_RESUME_TF, 0 },
 	{ "glResumeTransformFeedbackNV", H_RESUME_TF, 0 },
+	{ "glShaderSource", H_SHADER_SOURCE, 0 }, { "glShaderSourceARB", H_SHADER_SOURCE, 0 },
+	{ "glShaderBinary", H_SHADER_BINARY, 0 },
 	{ "glCreateShader", H_CREATE_SHADER, 0 }, { "glCreateShaderObjectARB", H_CREATE_SHADER, 0 },
 	{ "glCreateProgram", H_CREATE_PROGRAM, 0 },
 	{ "glCreateProgramObjectARB", H_CREATE_PROGRAM, 0 },
@@ -405,12 +407,38 @@ static uint32_t stage_of(uint64_t type)
 }
 
 
-static uint32_t shader_stage(const struct trace_defined *d, uint32_t group, uint32_t name)
+static struct dshader *shader_find(struct trace_defined *d, uint32_t group, uint32_t name)
 {
 	for (size_t i = 0; i < d->nsh; i++)
 		if (d->sh[i].group == group && d->sh[i].name == name)
-			return stage_of(d->sh[i].type);
-	return ST_UNKNOWN;
+			return &d->sh[i];
+	return NULL;
+}
+
+/* Whether GLSL strings (an ARRAY of STRING) name vertex streams:
+ * EmitStreamVertex, EndStreamPrimitive, layout(stream = N). */
+static bool names_streams(const struct trace_value *strings)
+{
+	if (!strings || strings->tag != TRACE_TAG_ARRAY)
+		return true;
+	for (uint32_t i = 0; i < strings->agg.count; i++) {
+		const struct trace_value *s = &strings->agg.items[i];
+		if (s->tag != TRACE_TAG_STRING)
+			return true;
+		for (size_t k = 0; k + 6 <= s->mem.len; k++)
+			if (!memcmp(s->mem.bytes + k, "Stream", 6) || !memcmp(s->mem.bytes + k, "stream", 6))
+				return true;
+	}
+	return false;
+}
+
+static uint32_t shader_stage(struct trace_defined *d, uint32_t group, uint32_t name)
+{
+	const struct dshader *sh = shader_find(d, group, name);
+	if (!sh)
+		return ST_UNKNOWN;
+	const uint32_t st = stage_of(sh->type);
+	return st == ST_GS && (!sh->source || sh->streams) ? st | ST_STREAMS : st;
 }
 
 
@@ -420,19 +448,34 @@ static void program_call(struct trace_defined *d, struct dctx *x, enum handler h
 	uint64_t a = 0, b = 0, t = 0;
 	struct dprogram *p;
 
+	struct dshader *sh;
+
 	switch (h) {
 	case H_CREATE_SHADER:
 		if (!arg_u(c, 0, &t) || !(a = ret_u(ret)))
 			return;
-		for (size_t i = 0; i < d->nsh; i++) {
-			if (d->sh[i].group == x->group && d->sh[i].name == a) {
-				d->sh[i].type = (uint32_t)t;
-				return;
-			}
+		if ((sh = shader_find(d, x->group, (uint32_t)a))) {
+			*sh = (struct dshader){ x->group, (uint32_t)a, (uint32_t)t, false, false };
+			return;
 		}
 		if (d_grow(d, (void **)&d->sh, &d->capsh, d->nsh + 1, sizeof *d->sh))
-			d->sh[d->nsh++] = (struct dshader){ x->group, (uint32_t)a, (uint32_t)t };
+			d->sh[d->nsh++] = (struct dshader){ x->group, (uint32_t)a, (uint32_t)t, false,
+							    false };
 		return;
+	case H_SHADER_SOURCE:
+		if (arg_u(c, 0, &a) && (sh = shader_find(d, x->group, (uint32_t)a))) {
+			sh->source = true;
+			sh->streams = c->nargs < 3 || names_streams(&c->args[2]);
+		}
+		return;
+	case H_SHADER_BINARY: {
+		size_t n = 0;
+		const uint8_t *names = arg_names(c, 1, &n);
+		for (size_t i = 0; names && i < n; i++)
+			if ((sh = shader_find(d, x->group, u32_at(names, i))))
+				sh->source = false;   /* SPIR-V: streams unknown */
+		return;
+	}
 	case H_CREATE_PROGRAM:
 		if ((a = ret_u(ret)) && (p = d_prog_get(d, x->group, (uint32_t)a))) {
 			p->nattached = 0;
@@ -469,6 +512,8 @@ static void program_call(struct trace_defined *d, struct dctx *x, enum handler h
 		if (arg_u(c, 0, &t) && (a = ret_u(ret)) && (p = d_prog_get(d, x->group, (uint32_t)a))) {
 			p->nattached = 0;
 			p->stages = stage_of(t);
+			if (p->stages == ST_GS && (c->nargs < 3 || names_streams(&c->args[c->nargs - 1])))
+				p->stages |= ST_STREAMS;
 			p->link_call = c->no;
 		}
 		return;
@@ -803,6 +848,7 @@ void trace_defined_call(struct trace_defined *d, const struct trace_call *c,
 	case H_RESUME_TF:
 		d_tf_resume(d, x);
 		return;
+	case H_SHADER_SOURCE: case H_SHADER_BINARY:
 	case H_CREATE_SHADER: case H_CREATE_PROGRAM: case H_ATTACH: case H_DETACH: case H_LINK:
 	case H_PROGRAM_BINARY: case H_CREATE_SHADER_PROGRAM: case H_USE_PROGRAM:
 	case H_BIND_PIPELINE: case H_USE_STAGES:

@@ -42,8 +42,11 @@ enum dslot {
 	DS_NONE,
 };
 
-/* Program stages, as bits. */
-enum { ST_VS = 1, ST_GS = 2, ST_TESS = 4, ST_OTHER = 8, ST_UNKNOWN = 16 };
+/* Program stages, as bits; ST_STREAMS: a geometry shader that may emit
+ * to more than one vertex stream (or whose source the trace lacks). */
+enum { ST_VS = 1, ST_GS = 2, ST_TESS = 4, ST_OTHER = 8, ST_UNKNOWN = 16, ST_STREAMS = 32 };
+
+enum { DGL_PRIMITIVES_GENERATED = 0x8C87, DGL_TF_PRIMITIVES_WRITTEN = 0x8C88 };
 
 #define D_MAX_XFB 8                  /* TF binding points followed */
 
@@ -66,7 +69,21 @@ struct dbuf {
 	struct dprod_list prod;
 };
 
-struct dshader { uint32_t group, name, type; };
+struct dshader {
+	uint32_t group, name, type;
+	bool source;                     /* its GLSL source was seen */
+	bool streams;                    /* ... and names vertex streams */
+};
+
+/* A query that counted primitives, its result from the golden data
+ * (trace_defined_prescan): an upper bound of what TF wrote while it was
+ * active, where the tracker cannot count the primitives itself. */
+struct dquery {
+	uint32_t thread, id, target;
+	uint64_t begin, end;             /* its glBeginQuery / glEndQuery calls */
+	uint64_t result;
+	bool has_result;
+};
 
 struct dprogram {
 	uint32_t group, name;
@@ -89,6 +106,8 @@ struct dpending {
 	uint32_t mode;
 	uint64_t call;
 	bool uncertain;                  /* count unknown: the rest is written */
+	bool boundable;                  /* ... unless a query bounds it: the
+	                                  * program emits to one stream only */
 };
 
 struct dxfb {
@@ -98,6 +117,7 @@ struct dxfb {
 	bool active, paused;
 	uint32_t mode;                   /* primitiveMode of the session */
 	uint64_t begin_call;
+	uint32_t thread;                 /* that glBeginTransformFeedback's */
 	uint64_t program, link_call;     /* in use at the begin */
 	uint64_t pos[D_MAX_XFB];         /* bytes written from b[i].offset */
 	struct dpending *pending;
@@ -133,6 +153,7 @@ struct trace_defined {
 	struct dprogram *prog; size_t nprog, capprog;
 	struct dpipeline *pipe; size_t npipe, cappipe;
 	struct dxfb *xfb; size_t nxfb, capxfb;
+	struct dquery *q; size_t nq, capq;
 	/* Buffer names ever bound where shaders may store (shader storage,
 	 * atomic counters, buffer textures), by share group: a draw or a
 	 * dispatch may write any of them. */

@@ -66,6 +66,7 @@ void d_tf_begin(struct trace_defined *d, struct dctx *x, uint64_t call_no, uint3
 	t->paused = false;
 	t->mode = mode;
 	t->begin_call = call_no;
+	t->thread = d->cur_thread;
 	t->npending = 0;
 	memset(t->pos, 0, sizeof t->pos);
 	t->program = d_feeding_program(d, x, &stages);
@@ -158,11 +159,12 @@ void d_tf_draw(struct trace_defined *d, struct dctx *x, uint64_t call_no, uint32
 {
 	struct dxfb *t = xfb_current(d, x);
 	uint64_t prims = 0;
-	uint32_t group = 1, vclass = 0;
+	uint32_t group = 1, vclass = 0, stages;
 	const uint32_t vpp = t ? vpp_of(t->mode) : 0;
 
 	if (!t || !t->active || t->paused)
 		return;
+	d_feeding_program(d, x, &stages);
 	if (t->due)   /* a pause's layout never came: place what is pending */
 		d_tf_resolve(d, t, NULL);
 	if (!known || !vpp || !count_prims(mode, count, &prims, &group, &vclass) || vclass != vpp ||
@@ -176,7 +178,8 @@ void d_tf_draw(struct trace_defined *d, struct dctx *x, uint64_t call_no, uint32
 		group = 1;
 	if (!d_grow(d, (void **)&t->pending, &t->cappending, t->npending + 1, sizeof *t->pending))
 		return;
-	t->pending[t->npending++] = (struct dpending){ prims, vpp, group, mode, call_no, !known };
+	t->pending[t->npending++] = (struct dpending){
+		prims, vpp, group, mode, call_no, !known, vpp && !(stages & (ST_UNKNOWN | ST_STREAMS)) };
 }
 
 /* ---- placing the vertices ------------------------------------------------------ */
@@ -282,6 +285,33 @@ static void strides_of(const struct trace_value *layout, uint64_t program, uint6
 	}
 }
 
+/*
+ * What the golden queries say of the pending draws of `t` whose primitives
+ * the tracker could not count: the smallest result of a primitives query
+ * of stream 0 that was active over all of them (on the session's thread),
+ * UINT64_MAX when none bounds them (or one of them may emit to another
+ * vertex stream, which those queries do not count).
+ */
+static uint64_t query_bound(const struct trace_defined *d, const struct dxfb *t)
+{
+	uint64_t first = UINT64_MAX, last = 0, bound = UINT64_MAX;
+
+	for (size_t e = 0; e < t->npending; e++) {
+		const struct dpending *p = &t->pending[e];
+		if (p->uncertain && !p->boundable)
+			return UINT64_MAX;
+		first = p->call < first ? p->call : first;
+		last = p->call > last ? p->call : last;
+	}
+	for (size_t i = 0; i < d->nq; i++) {
+		const struct dquery *q = &d->q[i];
+		if (q->has_result && q->thread == t->thread && q->begin < first && q->end > last &&
+		    q->result < bound)
+			bound = q->result;
+	}
+	return bound;
+}
+
 void d_tf_resolve(struct trace_defined *d, struct dxfb *t, const struct trace_value *layout)
 {
 	struct dctx *x = NULL;
@@ -309,11 +339,36 @@ void d_tf_resolve(struct trace_defined *d, struct dxfb *t, const struct trace_va
 		if (t->pos[i] > cap[i])
 			t->pos[i] = cap[i];
 	}
+	bool uncertain = false, layout_known = true;
+	for (size_t e = 0; e < t->npending; e++)
+		uncertain |= t->pending[e].uncertain;
+	for (int i = 0; i < D_MAX_XFB; i++)
+		layout_known &= !t->b[i].buffer || known[i];
+	const uint64_t bound = uncertain && layout_known ? query_bound(d, t) : UINT64_MAX;
+	const uint32_t vpp = vpp_of(t->mode);
+	if (bound != UINT64_MAX && vpp) {
+		/* At most `bound` primitives from the session's start in every
+		 * buffer: those bytes count as written, the rest stays as it was. */
+		for (int i = 0; i < D_MAX_XFB; i++) {
+			if (!t->b[i].buffer || !stride[i] || stride[i] > UINT32_MAX)
+				continue;
+			const uint64_t per = vpp * stride[i];
+			const uint64_t limit = bound > cap[i] / per ? cap[i] : bound * per;
+			if (limit > t->pos[i] && buf[i]) {
+				d_buf_define(d, buf[i], start[i] + t->pos[i], start[i] + limit);
+				if (!buf[i]->tf_bytes)
+					buf[i]->tf_first = t->due ? t->due : t->begin_call;
+				buf[i]->tf_last = t->due ? t->due : t->begin_call;
+				buf[i]->tf_bytes += limit - t->pos[i];
+			}
+			if (limit > t->pos[i])
+				t->pos[i] = limit;
+		}
+		t->npending = 0;
+	}
 	for (size_t e = 0; e < t->npending; e++) {
 		const struct dpending *p = &t->pending[e];
-		bool all = p->uncertain;
-		for (int i = 0; i < D_MAX_XFB; i++)
-			all |= t->b[i].buffer && !known[i];
+		bool all = p->uncertain || !layout_known;
 		uint64_t fit = p->prims;
 		for (int i = 0; !all && i < D_MAX_XFB; i++) {
 			if (!t->b[i].buffer || !stride[i] || stride[i] > UINT64_MAX / 3)

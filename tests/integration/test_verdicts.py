@@ -17,12 +17,12 @@ behaves otherwise is stood in for by trace_perturb, which changes the
 golden data of the trace (a byte, two vertices swapped, a varint), or by
 the sim backend, whose quads are another valid tessellation.
 """
+import os
 import re
-import struct
 
 import pytest
 
-from conftest import describe, run
+from conftest import describe, piglit_line, run
 from tracefile import blob_bytes, calls, observations, records
 
 SUMMARY = re.compile(r"^(\d+) observations, (\d+) match, (\d+) differ", re.M)
@@ -137,6 +137,32 @@ def test_a_wrong_gl_error_the_application_checks_differs_in_every_mode(xfbtrace,
         assert re.search(rf"^call {checks[0]['no']} glGetError: returned capture "
                          r"GL_INVALID_OPERATION, replay GL_INVALID_ENUM$", out.stdout, re.M), \
             f"{mode}: {describe(out)}"
+
+
+SOFTPIPE = dict(os.environ, LIBGL_ALWAYS_SOFTWARE="1", GALLIUM_DRIVER="softpipe")
+
+
+def test_softpipes_garbage_past_what_a_geometry_shader_wrote_is_undefined(xfbtrace, build_dir,
+                                                                          piglit_trace,
+                                                                          tmp_path):
+    # A geometry shader: the tracker cannot count its primitives, but the
+    # program's GL_PRIMITIVES_GENERATED query bounds them.  llvmpipe's
+    # glBufferData(NULL) storage is zeros, softpipe's is not.
+    cap = piglit_trace(piglit_line("glsl-1.50-geometry-primitive-types GL_POINTS -auto -fbo"))
+    assert cap.result == "pass", cap.describe()
+    out = run([xfbtrace, "replay", "--check", cap.trace], env=SOFTPIPE, timeout=600)
+    assert "on softpipe" in out.stdout and out.returncode == 0, describe(out)
+    assert classified(out)[2] > 0 and differ(out) == 0, describe(out)
+    assert re.search(r"^call \d+ glEndTransformFeedback: undefined: tf_buffer index 0 buffer 1: "
+                     r"data differs only in bytes the application never defined: bytes 4\.\.95 "
+                     r"of buffer 1 were never defined: glBufferData\(NULL\) at call \d+, TF wrote "
+                     r"4 bytes", out.stdout, re.M), describe(out)
+    # The bytes the geometry shader wrote are compared: changed, they differ.
+    with_data = [o for o in observations(records(xfbtrace, cap.trace)) if "data" in o]
+    assert with_data[2]["kind"] == "tf_buffer" and blob_bytes(with_data[2]["data"])[0] == 1
+    altered = perturb(build_dir, cap.trace, tmp_path, "2", "0", "0x01")
+    changed = run([xfbtrace, "replay", "--check", altered], env=SOFTPIPE, timeout=600)
+    assert changed.returncode == 1 and differ(changed) == 1, describe(changed)
 
 
 # ---- tessellation order ---------------------------------------------------------------

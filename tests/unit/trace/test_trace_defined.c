@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "trace_defined.h"
+#include "trace_defined_int.h"   /* d->q: what trace_defined_prescan would read */
 #include "xt_fault.h"
 #include "xt_test.h"
 
@@ -268,6 +269,52 @@ static void test_tf_counts_it_cannot_know_write_the_whole_range(void)
 	}
 }
 
+/* A geometry shader program (its source naming vertex streams when
+ * `streams`) draws 3 points into a 256-byte NULL buffer, inside a
+ * GL_PRIMITIVES_GENERATED query whose golden result was 2 (what
+ * trace_defined_prescan reads ahead, given to the tracker directly). */
+static const char *gs_draw(bool streams, bool query)
+{
+	static const char *const plain[] = { "#version 150\nvoid main() { EmitVertex(); }\n" };
+	static const char *const multi[] = { "#version 400\nvoid main() { EmitStreamVertex(1); }\n" };
+	struct trace_value src = { .tag = TRACE_TAG_ARRAY };
+	struct trace_value str = { .tag = TRACE_TAG_STRING };
+	struct trace_defined *d = tracker();
+	static char result[64];
+
+	str.mem.bytes = (const uint8_t *)(streams ? multi[0] : plain[0]);
+	str.mem.len = strlen(streams ? multi[0] : plain[0]);
+	src.agg.items = &str;
+	src.agg.count = 1;
+	call(d, "glCreateShader", 1, 1, E(VERTEX_SHADER));
+	call(d, "glCreateShader", 3, 1, E(GEOMETRY_SHADER));
+	call(d, "glShaderSource", 0, 4, U(3), U(1), src, NUL());
+	call(d, "glCreateProgram", 2, 0);
+	call(d, "glAttachShader", 0, 2, U(2), U(1));
+	call(d, "glAttachShader", 0, 2, U(2), U(3));
+	call(d, "glLinkProgram", 0, 1, U(2));
+	call(d, "glUseProgram", 0, 1, U(2));
+	tf_buffer(d, 256);
+	if (query && d_grow(d, (void **)&d->q, &d->capq, 1, sizeof *d->q))
+		d->q[d->nq++] = (struct dquery){ 0, 9, 0x8C87, call_no, call_no + 4, 2, true };
+	call(d, "glBeginTransformFeedback", 0, 1, E(POINTS));
+	call(d, "glDrawArrays", 0, 3, E(POINTS), U(0), U(3));
+	call(d, "glEndTransformFeedback", 0, 0);
+	tf_observation(d, 2);
+	snprintf(result, sizeof result, "%s", gaps(d, 5, 256, NULL));
+	trace_defined_destroy(d);
+	return result;
+}
+
+static void test_a_primitives_query_bounds_what_a_geometry_shader_wrote(void)
+{
+	CHECK_EQ_STR(gs_draw(false, true), "32-256");   /* 2 points of 16 bytes */
+	CHECK_EQ_STR(gs_draw(false, false), "");        /* no bound: all written */
+	/* The query counts stream 0 only: a shader that may emit to other
+	 * streams is not bounded by it. */
+	CHECK_EQ_STR(gs_draw(true, true), "");
+}
+
 static void test_quads_leave_runs_of_tessellated_triangles(void)
 {
 	struct trace_defined *d = tracker();
@@ -349,6 +396,7 @@ int main(void)
 	XT_RUN(test_tf_defines_exactly_the_vertices_it_wrote);
 	XT_RUN(test_tf_stops_at_the_first_vertex_that_does_not_fit);
 	XT_RUN(test_tf_counts_it_cannot_know_write_the_whole_range);
+	XT_RUN(test_a_primitives_query_bounds_what_a_geometry_shader_wrote);
 	XT_RUN(test_quads_leave_runs_of_tessellated_triangles);
 	XT_RUN(test_tessellation_check_accepts_only_the_same_vertices);
 	XT_RUN(test_out_of_memory_never_reports_undefined_bytes);
