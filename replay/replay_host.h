@@ -216,6 +216,17 @@ void host_obs_get_error(struct host *h, struct replay *rp, struct host_ctx *x,
 void host_obs_check_returns(struct replay *rp, const struct host *h, const struct host_ctx *x,
 			    int id, const struct trace_call *call, const struct trace_ret *ret,
 			    const struct host_args *args, const union replay_arg *rv);
+/* Resolves h->obs_gl once; false when the driver lacks a function the
+ * observations need (replay_obs.c). */
+bool host_obs_gl(struct host *h);
+/* Size in bytes of one value of glGet<T>v (and i_v) by function name, 0
+ * if `fn` is not one; *is_float for Float / Double (replay_obs.c). */
+size_t host_get_value_size(const char *fn, bool *is_float);
+/* The indexed string count pname (GL_NUM_EXTENSIONS ...) that `pname` is,
+ * as an enum host_strings, or -1; and x's counts made "unknown" once
+ * (replay_errors.c). */
+int host_count_pname(uint64_t pname);
+void host_counts_init(struct host_ctx *x);
 /* Appends GL error `error` of `call` to x's queue, x->err[*from ..] being
  * the call's own; when the queue is full, a classified error of an earlier
  * call makes room (*from moves with it), else the new error is dropped. */

@@ -6,11 +6,9 @@
  * dispatches.
  *
  * Functions are recognised by name, once per trace function id, through
- * one table: a handler and the index of the argument it reads where that
- * differs between variants.  Suffixed variants (ARB, EXT, OES, NV) are
- * listed only where their arguments are in the same order; an unknown
- * function changes nothing, except that draws and dispatches not listed
- * count as writes the tracker cannot place (below).
+ * the table of trace_defined_funcs.c; an unknown function changes nothing,
+ * except that draws and dispatches not listed count as writes the tracker
+ * cannot place.
  *
  * Every call is taken as recorded, errors and all: a call the GL rejected
  * may be counted as a write it did not make, which only makes bytes
@@ -23,204 +21,7 @@
 #include "trace_defined_int.h"
 #include "xt_fault.h"
 
-enum handler {
-	H_NONE = 0,
-	H_BUFFER_DATA, H_NAMED_BUFFER_DATA, H_BUFFER_STORAGE, H_NAMED_BUFFER_STORAGE,
-	H_STORAGE_FOREIGN, H_NAMED_STORAGE_FOREIGN, H_SUB_DATA, H_NAMED_SUB_DATA,
-	H_COPY, H_NAMED_COPY, H_CLEAR, H_NAMED_CLEAR, H_INVALIDATE, H_INVALIDATE_SUB,
-	H_MAP, H_NAMED_MAP, H_MAP_RANGE, H_NAMED_MAP_RANGE, H_UNMAP, H_NAMED_UNMAP,
-	H_BIND, H_BIND_BASE, H_BIND_RANGE, H_BIND_OFFSET, H_BINDS_BASE, H_BINDS_RANGE,
-	H_XFB_BASE, H_XFB_RANGE, H_DELETE_BUFFERS, H_BIND_VAO, H_VAO_ELEMENT, H_BIND_XFB,
-	H_BEGIN_TF, H_END_TF, H_PAUSE_TF, H_RESUME_TF,
-	H_SHADER_SOURCE, H_SHADER_BINARY, H_CREATE_SHADER, H_CREATE_PROGRAM, H_ATTACH, H_DETACH, H_LINK, H_PROGRAM_BINARY,
-	H_CREATE_SHADER_PROGRAM, H_USE_PROGRAM, H_BIND_PIPELINE, H_USE_STAGES,
-	H_ENABLE, H_DISABLE,
-	H_DRAW_ARRAYS, H_DRAW_ELEMENTS, H_MULTI_ARRAYS, H_MULTI_ELEMENTS, H_DRAW_UNKNOWN,
-	H_DISPATCH, H_BEGIN, H_END, H_VERTEX, H_VERTEX_ATTRIB, H_IMM_UNKNOWN,
-	H_TEX_BUFFER, H_QUERY_OBJECT, H_QUERY_BUFFER_OBJECT, H_PACK,
-};
 
-
-/* aux: for draws, the count argument in the low byte and the instance
- * count argument (0: none) in the high byte; for H_TEX_BUFFER and
- * H_QUERY_BUFFER_OBJECT the buffer argument. */
-#define DRAW(count, inst) ((count) | (inst) << 8)
-
-
-static const struct { const char *name; enum handler h; int16_t aux; } table[] = {
-	{ "glBufferData", H_BUFFER_DATA, 0 }, { "glBufferDataARB", H_BUFFER_DATA, 0 },
-	{ "glNamedBufferData", H_NAMED_BUFFER_DATA, 0 },
-	{ "glNamedBufferDataEXT", H_NAMED_BUFFER_DATA, 0 },
-	{ "glBufferStorage", H_BUFFER_STORAGE, 0 }, { "glBufferStorageEXT", H_BUFFER_STORAGE, 0 },
-	{ "glNamedBufferStorage", H_NAMED_BUFFER_STORAGE, 0 },
-	{ "glNamedBufferStorageEXT", H_NAMED_BUFFER_STORAGE, 0 },
-	{ "glBufferStorageMemEXT", H_STORAGE_FOREIGN, 0 },
-	{ "glBufferStorageExternalEXT", H_STORAGE_FOREIGN, 0 },
-	{ "glNamedBufferStorageMemEXT", H_NAMED_STORAGE_FOREIGN, 0 },
-	{ "glNamedBufferStorageExternalEXT", H_NAMED_STORAGE_FOREIGN, 0 },
-	{ "glBufferSubData", H_SUB_DATA, 0 }, { "glBufferSubDataARB", H_SUB_DATA, 0 },
-	{ "glNamedBufferSubData", H_NAMED_SUB_DATA, 0 },
-	{ "glNamedBufferSubDataEXT", H_NAMED_SUB_DATA, 0 },
-	{ "glCopyBufferSubData", H_COPY, 0 }, { "glCopyBufferSubDataNV", H_COPY, 0 },
-	{ "glCopyNamedBufferSubData", H_NAMED_COPY, 0 },
-	{ "glNamedCopyBufferSubDataEXT", H_NAMED_COPY, 0 },
-	{ "glClearBufferData", H_CLEAR, 0 }, { "glClearBufferSubData", H_CLEAR, 0 },
-	{ "glClearNamedBufferData", H_NAMED_CLEAR, 0 },
-	{ "glClearNamedBufferDataEXT", H_NAMED_CLEAR, 0 },
-	{ "glClearNamedBufferSubData", H_NAMED_CLEAR, 0 },
-	{ "glClearNamedBufferSubDataEXT", H_NAMED_CLEAR, 0 },
-	{ "glInvalidateBufferData", H_INVALIDATE, 0 },
-	{ "glInvalidateBufferSubData", H_INVALIDATE_SUB, 0 },
-	{ "glMapBuffer", H_MAP, 0 }, { "glMapBufferARB", H_MAP, 0 }, { "glMapBufferOES", H_MAP, 0 },
-	{ "glMapNamedBuffer", H_NAMED_MAP, 0 }, { "glMapNamedBufferEXT", H_NAMED_MAP, 0 },
-	{ "glMapBufferRange", H_MAP_RANGE, 0 }, { "glMapBufferRangeEXT", H_MAP_RANGE, 0 },
-	{ "glMapNamedBufferRange", H_NAMED_MAP_RANGE, 0 },
-	{ "glMapNamedBufferRangeEXT", H_NAMED_MAP_RANGE, 0 },
-	{ "glUnmapBuffer", H_UNMAP, 0 }, { "glUnmapBufferARB", H_UNMAP, 0 },
-	{ "glUnmapBufferOES", H_UNMAP, 0 },
-	{ "glUnmapNamedBuffer", H_NAMED_UNMAP, 0 }, { "glUnmapNamedBufferEXT", H_NAMED_UNMAP, 0 },
-	{ "glBindBuffer", H_BIND, 0 }, { "glBindBufferARB", H_BIND, 0 },
-	{ "glBindBufferBase", H_BIND_BASE, 0 }, { "glBindBufferBaseEXT", H_BIND_BASE, 0 },
-	{ "glBindBufferBaseNV", H_BIND_BASE, 0 },
-	{ "glBindBufferRange", H_BIND_RANGE, 0 }, { "glBindBufferRangeEXT", H_BIND_RANGE, 0 },
-	{ "glBindBufferRangeNV", H_BIND_RANGE, 0 },
-	{ "glBindBufferOffsetEXT", H_BIND_OFFSET, 0 }, { "glBindBufferOffsetNV", H_BIND_OFFSET, 0 },
-	{ "glBindBuffersBase", H_BINDS_BASE, 0 }, { "glBindBuffersRange", H_BINDS_RANGE, 0 },
-	{ "glTransformFeedbackBufferBase", H_XFB_BASE, 0 },
-	{ "glTransformFeedbackBufferRange", H_XFB_RANGE, 0 },
-	{ "glDeleteBuffers", H_DELETE_BUFFERS, 0 }, { "glDeleteBuffersARB", H_DELETE_BUFFERS, 0 },
-	{ "glBindVertexArray", H_BIND_VAO, 0 }, { "glBindVertexArrayOES", H_BIND_VAO, 0 },
-	{ "glBindVertexArrayAPPLE", H_BIND_VAO, 0 },
-	{ "glVertexArrayElementBuffer", H_VAO_ELEMENT, 0 },
-	{ "glBindTransformFeedback", H_BIND_XFB, 0 }, { "glBindTransformFeedbackNV", H_BIND_XFB, 0 },
-	{ "glBeginTransformFeedback", H_BEGIN_TF, 0 },
-	{ "glBeginTransformFeedbackEXT", H_BEGIN_TF, 0 },
-	{ "glBeginTransformFeedbackNV", H_BEGIN_TF, 0 },
-	{ "glEndTransformFeedback", H_END_TF, 0 }, { "glEndTransformFeedbackEXT", H_END_TF, 0 },
-	{ "glEndTransformFeedbackNV", H_END_TF, 0 },
-	{ "glPauseTransformFeedback", H_PAUSE_TF, 0 },
-	{ "glPauseTransformFeedbackNV", H_PAUSE_TF, 0 },
-	{ "glResumeTransformFeedback", H_RESUME_TF, 0 },
-	{ "glResumeTransformFeedbackNV", H_RESUME_TF, 0 },
-	{ "glShaderSource", H_SHADER_SOURCE, 0 }, { "glShaderSourceARB", H_SHADER_SOURCE, 0 },
-	{ "glShaderBinary", H_SHADER_BINARY, 0 },
-	{ "glCreateShader", H_CREATE_SHADER, 0 }, { "glCreateShaderObjectARB", H_CREATE_SHADER, 0 },
-	{ "glCreateProgram", H_CREATE_PROGRAM, 0 },
-	{ "glCreateProgramObjectARB", H_CREATE_PROGRAM, 0 },
-	{ "glAttachShader", H_ATTACH, 0 }, { "glAttachObjectARB", H_ATTACH, 0 },
-	{ "glDetachShader", H_DETACH, 0 }, { "glDetachObjectARB", H_DETACH, 0 },
-	{ "glLinkProgram", H_LINK, 0 }, { "glLinkProgramARB", H_LINK, 0 },
-	{ "glProgramBinary", H_PROGRAM_BINARY, 0 }, { "glProgramBinaryOES", H_PROGRAM_BINARY, 0 },
-	{ "glCreateShaderProgramv", H_CREATE_SHADER_PROGRAM, 0 },
-	{ "glCreateShaderProgramvEXT", H_CREATE_SHADER_PROGRAM, 0 },
-	{ "glCreateShaderProgramEXT", H_CREATE_SHADER_PROGRAM, 0 },
-	{ "glUseProgram", H_USE_PROGRAM, 0 }, { "glUseProgramObjectARB", H_USE_PROGRAM, 0 },
-	{ "glBindProgramPipeline", H_BIND_PIPELINE, 0 },
-	{ "glBindProgramPipelineEXT", H_BIND_PIPELINE, 0 },
-	{ "glUseProgramStages", H_USE_STAGES, 0 }, { "glUseProgramStagesEXT", H_USE_STAGES, 0 },
-	{ "glEnable", H_ENABLE, 0 }, { "glDisable", H_DISABLE, 0 },
-	{ "glDrawArrays", H_DRAW_ARRAYS, DRAW(2, 0) }, { "glDrawArraysEXT", H_DRAW_ARRAYS, DRAW(2, 0) },
-	{ "glDrawArraysInstanced", H_DRAW_ARRAYS, DRAW(2, 3) },
-	{ "glDrawArraysInstancedARB", H_DRAW_ARRAYS, DRAW(2, 3) },
-	{ "glDrawArraysInstancedEXT", H_DRAW_ARRAYS, DRAW(2, 3) },
-	{ "glDrawArraysInstancedBaseInstance", H_DRAW_ARRAYS, DRAW(2, 3) },
-	{ "glDrawArraysInstancedBaseInstanceEXT", H_DRAW_ARRAYS, DRAW(2, 3) },
-	{ "glDrawElements", H_DRAW_ELEMENTS, DRAW(1, 0) },
-	{ "glDrawElementsBaseVertex", H_DRAW_ELEMENTS, DRAW(1, 0) },
-	{ "glDrawElementsBaseVertexEXT", H_DRAW_ELEMENTS, DRAW(1, 0) },
-	{ "glDrawElementsBaseVertexOES", H_DRAW_ELEMENTS, DRAW(1, 0) },
-	{ "glDrawRangeElements", H_DRAW_ELEMENTS, DRAW(3, 0) },
-	{ "glDrawRangeElementsEXT", H_DRAW_ELEMENTS, DRAW(3, 0) },
-	{ "glDrawRangeElementsBaseVertex", H_DRAW_ELEMENTS, DRAW(3, 0) },
-	{ "glDrawRangeElementsBaseVertexEXT", H_DRAW_ELEMENTS, DRAW(3, 0) },
-	{ "glDrawRangeElementsBaseVertexOES", H_DRAW_ELEMENTS, DRAW(3, 0) },
-	{ "glDrawElementsInstanced", H_DRAW_ELEMENTS, DRAW(1, 4) },
-	{ "glDrawElementsInstancedARB", H_DRAW_ELEMENTS, DRAW(1, 4) },
-	{ "glDrawElementsInstancedEXT", H_DRAW_ELEMENTS, DRAW(1, 4) },
-	{ "glDrawElementsInstancedBaseVertex", H_DRAW_ELEMENTS, DRAW(1, 4) },
-	{ "glDrawElementsInstancedBaseVertexEXT", H_DRAW_ELEMENTS, DRAW(1, 4) },
-	{ "glDrawElementsInstancedBaseVertexOES", H_DRAW_ELEMENTS, DRAW(1, 4) },
-	{ "glDrawElementsInstancedBaseInstance", H_DRAW_ELEMENTS, DRAW(1, 4) },
-	{ "glDrawElementsInstancedBaseInstanceEXT", H_DRAW_ELEMENTS, DRAW(1, 4) },
-	{ "glDrawElementsInstancedBaseVertexBaseInstance", H_DRAW_ELEMENTS, DRAW(1, 4) },
-	{ "glDrawElementsInstancedBaseVertexBaseInstanceEXT", H_DRAW_ELEMENTS, DRAW(1, 4) },
-	{ "glMultiDrawArrays", H_MULTI_ARRAYS, DRAW(2, 3) },
-	{ "glMultiDrawArraysEXT", H_MULTI_ARRAYS, DRAW(2, 3) },
-	{ "glMultiDrawElements", H_MULTI_ELEMENTS, DRAW(1, 4) },
-	{ "glMultiDrawElementsEXT", H_MULTI_ELEMENTS, DRAW(1, 4) },
-	{ "glMultiDrawElementsBaseVertex", H_MULTI_ELEMENTS, DRAW(1, 4) },
-	{ "glMultiDrawElementsBaseVertexEXT", H_MULTI_ELEMENTS, DRAW(1, 4) },
-	{ "glMultiDrawElementsBaseVertexOES", H_MULTI_ELEMENTS, DRAW(1, 4) },
-	{ "glCallList", H_DRAW_UNKNOWN, 0 }, { "glCallLists", H_DRAW_UNKNOWN, 0 },
-	{ "glEvalMesh1", H_DRAW_UNKNOWN, 0 }, { "glEvalMesh2", H_DRAW_UNKNOWN, 0 },
-	{ "glBegin", H_BEGIN, 0 }, { "glEnd", H_END, 0 },
-	{ "glArrayElement", H_IMM_UNKNOWN, 0 }, { "glArrayElementEXT", H_IMM_UNKNOWN, 0 },
-	{ "glTexBuffer", H_TEX_BUFFER, 2 }, { "glTexBufferARB", H_TEX_BUFFER, 2 },
-	{ "glTexBufferEXT", H_TEX_BUFFER, 2 }, { "glTexBufferOES", H_TEX_BUFFER, 2 },
-	{ "glTexBufferRange", H_TEX_BUFFER, 2 }, { "glTexBufferRangeEXT", H_TEX_BUFFER, 2 },
-	{ "glTexBufferRangeOES", H_TEX_BUFFER, 2 },
-	{ "glTextureBuffer", H_TEX_BUFFER, 2 }, { "glTextureBufferRange", H_TEX_BUFFER, 2 },
-	{ "glTextureBufferEXT", H_TEX_BUFFER, 3 }, { "glTextureBufferRangeEXT", H_TEX_BUFFER, 3 },
-	{ "glMultiTexBufferEXT", H_TEX_BUFFER, 3 },
-	{ "glGetQueryObjectiv", H_QUERY_OBJECT, 0 }, { "glGetQueryObjectuiv", H_QUERY_OBJECT, 0 },
-	{ "glGetQueryObjecti64v", H_QUERY_OBJECT, 0 },
-	{ "glGetQueryObjectui64v", H_QUERY_OBJECT, 0 },
-	{ "glGetQueryObjectivARB", H_QUERY_OBJECT, 0 },
-	{ "glGetQueryObjectuivARB", H_QUERY_OBJECT, 0 },
-	{ "glGetQueryObjectivEXT", H_QUERY_OBJECT, 0 },
-	{ "glGetQueryObjectuivEXT", H_QUERY_OBJECT, 0 },
-	{ "glGetQueryObjecti64vEXT", H_QUERY_OBJECT, 0 },
-	{ "glGetQueryObjectui64vEXT", H_QUERY_OBJECT, 0 },
-	{ "glGetQueryBufferObjectiv", H_QUERY_BUFFER_OBJECT, 1 },
-	{ "glGetQueryBufferObjectuiv", H_QUERY_BUFFER_OBJECT, 1 },
-	{ "glGetQueryBufferObjecti64v", H_QUERY_BUFFER_OBJECT, 1 },
-	{ "glGetQueryBufferObjectui64v", H_QUERY_BUFFER_OBJECT, 1 },
-};
-
-
-/* ---- recognising functions ----------------------------------------------- */
-
-static bool prefix(const char *s, const char *p)
-{
-	return !strncmp(s, p, strlen(p));
-}
-
-
-static enum handler classify(const char *n, int16_t *aux)
-{
-	*aux = 0;
-	for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
-		if (!strcmp(n, table[i].name)) {
-			*aux = table[i].aux;
-			return table[i].h;
-		}
-	}
-	if (prefix(n, "glVertexAttrib")) {
-		const char *p = n + 14;
-		if (*p == 'I' || *p == 'L')
-			p++;
-		return *p >= '1' && *p <= '4' ? H_VERTEX_ATTRIB : H_NONE;
-	}
-	if (prefix(n, "glVertex"))
-		return n[8] >= '2' && n[8] <= '4' ? H_VERTEX : H_NONE;
-	if (prefix(n, "glEvalCoord") || prefix(n, "glEvalPoint"))
-		return H_IMM_UNKNOWN;
-	if (prefix(n, "glDraw") || prefix(n, "glMultiDraw"))
-		return H_DRAW_UNKNOWN;     /* indirect, from TF objects, meshes ... */
-	if (prefix(n, "glDispatchCompute"))
-		return H_DISPATCH;
-	if (prefix(n, "glReadPixels") || prefix(n, "glReadnPixels"))
-		return H_PACK;
-	if (prefix(n, "glGet") && (strstr(n, "Image") || strstr(n, "Stipple") ||
-				   strstr(n, "ColorTable") || strstr(n, "Filter") ||
-				   strstr(n, "Histogram") || strstr(n, "Minmax") || strstr(n, "PixelMap")))
-		return H_PACK;
-	return H_NONE;
-}
-
-
-/* Argument i as an unsigned number (UINT, ENUM, BITFIELD, SINT >= 0,
- * OFFSET, POINTER, HANDLE); false otherwise. */
 /* ---- arguments ----------------------------------------------------------- */
 
 static bool arg_u(const struct trace_call *c, uint32_t i, uint64_t *v)
@@ -618,7 +419,7 @@ static enum handler handler_of(struct trace_defined *d, const struct trace_call 
 		d->nhandler = n;
 	}
 	if (!d->handler[c->func_id]) {
-		d->handler[c->func_id] = (uint8_t)(classify(c->name, &d->aux[c->func_id]) + 1);
+		d->handler[c->func_id] = (uint8_t)(d_handler_classify(c->name, &d->aux[c->func_id]) + 1);
 	}
 	*aux = d->aux[c->func_id];
 	return (enum handler)(d->handler[c->func_id] - 1);

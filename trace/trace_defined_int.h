@@ -1,9 +1,11 @@
 /*
  * trace_defined_int.h - the state of the defined-bytes tracker
- * (trace_defined.h), shared by its two files: trace_defined.c (contexts,
- * bindings, buffers, the calls that write them) and trace_defined_tf.c
- * (transform feedback: sessions, primitive counts, placing the vertices
- * when the golden layout arrives, the tessellation check).
+ * (trace_defined.h), shared by its files: trace_defined.c (contexts,
+ * bindings, buffers, programs, the answers), trace_defined_funcs.c (which
+ * functions it follows), trace_defined_calls.c (what they do),
+ * trace_defined_tf.c (transform feedback: sessions, primitive counts,
+ * placing the vertices when the golden layout arrives, the tessellation
+ * check) and trace_defined_scan.c (the queries read ahead).
  *
  * GL enum values are the registry's (gl.xml); trace/ includes no GL header
  * (docs/architecture.md), so the few the tracker needs are spelled here.
@@ -170,6 +172,33 @@ struct trace_defined {
 	uint32_t cur_thread;             /* thread of the last call */
 	struct trace_ranges scratch;
 };
+
+/* What the tracker does with a recorded function (trace_defined_funcs.c). */
+enum handler {
+	H_NONE = 0,
+	H_BUFFER_DATA, H_NAMED_BUFFER_DATA, H_BUFFER_STORAGE, H_NAMED_BUFFER_STORAGE,
+	H_STORAGE_FOREIGN, H_NAMED_STORAGE_FOREIGN, H_SUB_DATA, H_NAMED_SUB_DATA,
+	H_COPY, H_NAMED_COPY, H_CLEAR, H_NAMED_CLEAR, H_INVALIDATE, H_INVALIDATE_SUB,
+	H_MAP, H_NAMED_MAP, H_MAP_RANGE, H_NAMED_MAP_RANGE, H_UNMAP, H_NAMED_UNMAP,
+	H_BIND, H_BIND_BASE, H_BIND_RANGE, H_BIND_OFFSET, H_BINDS_BASE, H_BINDS_RANGE,
+	H_XFB_BASE, H_XFB_RANGE, H_DELETE_BUFFERS, H_BIND_VAO, H_VAO_ELEMENT, H_BIND_XFB,
+	H_BEGIN_TF, H_END_TF, H_PAUSE_TF, H_RESUME_TF,
+	H_SHADER_SOURCE, H_SHADER_BINARY, H_CREATE_SHADER, H_CREATE_PROGRAM, H_ATTACH, H_DETACH, H_LINK, H_PROGRAM_BINARY,
+	H_CREATE_SHADER_PROGRAM, H_USE_PROGRAM, H_BIND_PIPELINE, H_USE_STAGES,
+	H_ENABLE, H_DISABLE,
+	H_DRAW_ARRAYS, H_DRAW_ELEMENTS, H_MULTI_ARRAYS, H_MULTI_ELEMENTS, H_DRAW_UNKNOWN,
+	H_DISPATCH, H_BEGIN, H_END, H_VERTEX, H_VERTEX_ATTRIB, H_IMM_UNKNOWN,
+	H_TEX_BUFFER, H_QUERY_OBJECT, H_QUERY_BUFFER_OBJECT, H_PACK,
+};
+
+/* aux: for draws, the count argument in the low byte and the instance
+ * count argument (0: none) in the high byte; for H_TEX_BUFFER and
+ * H_QUERY_BUFFER_OBJECT the buffer argument. */
+#define DRAW(count, inst) ((count) | (inst) << 8)
+
+/* ---- trace_defined_funcs.c ------------------------------------------------ */
+/* The handler of function `name`, and in *aux its argument index. */
+enum handler d_handler_classify(const char *name, int16_t *aux);
 
 /* ---- trace_defined.c ------------------------------------------------------ */
 /* Grows *v (elements of `size`) to hold n; false (and d->broken) when out of memory. */
