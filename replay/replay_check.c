@@ -15,11 +15,16 @@
  * Differences that are not about data the application defined are
  * classified instead of counted (issue 19): "implementation-dependent"
  * (errors a pure query raised only because the replay driver has fewer
- * extensions or smaller limits: replay_obs.c says which) and "precision"
- * (float TF data and query-returned floats that differ within
- * --tolerance, by the rules of trace/trace_tol.h that `xfbtrace diff`
- * applies).  Each is printed with its class and counted apart; the exit
- * status ignores them unless --strict (replay_summary_ok).
+ * extensions or smaller limits: replay_errors.c says which; TF layouts
+ * reported differently over equal data; TF triangles of quads in another
+ * valid order and what a program that could not link for a limit left
+ * behind, replay_explain.c), "precision" (float TF data and query-returned
+ * floats that differ within --tolerance, by the rules of
+ * trace/trace_tol.h that `xfbtrace diff` applies) and "undefined" (bytes
+ * the application never defined, replay_explain.c).  The bytes
+ * replay_explain.c accounts for are set aside before the rest of an
+ * observation is compared.  Each class is printed and counted apart; the
+ * exit status ignores them unless --strict (replay_summary_ok).
  *
  * Timer query results (GL_TIME_ELAPSED, GL_TIMESTAMP) depend on timing:
  * they are counted as "not compared", never as differences; so are the
