@@ -91,6 +91,7 @@ struct replay_summary {
 	uint64_t impl_dependent;    /* the replay driver's fewer extensions or
 	                             * smaller limits explain them */
 	uint64_t precision;         /* float data within opt.tol */
+	uint64_t undefined;         /* bytes the application never defined */
 	uint64_t unsupported_calls; /* calls not replayed */
 	uint64_t unsupported_funcs; /* ... of this many functions */
 	char gl_vendor[128];        /* the driver replayed on, once a context */
@@ -103,8 +104,8 @@ struct replay_summary {
 };
 
 /* True when everything checked matched, differences classified as
- * implementation-dependent or precision aside unless `strict` (the exit
- * status 0 case). */
+ * implementation-dependent, precision or undefined aside unless `strict`
+ * (the exit status 0 case). */
 bool replay_summary_ok(const struct replay_summary *s, bool strict);
 
 /*

@@ -171,6 +171,35 @@ static const char *convert_ptrarray(struct host *h, const struct trace_call *cal
 	return NULL;
 }
 
+/*
+ * Whether the replay's context has a buffer bound where parameter binding
+ * `b` turns a pointer into an offset (GL_QUERY_BUFFER, GL_PIXEL_PACK_BUFFER
+ * ...).  The replay drains its errors after every call, so the queue is
+ * empty here and an error of the query (a driver without the binding) is
+ * the only one drained.
+ */
+static bool binding_in_use(struct host *h, enum glapi_binding b)
+{
+	static const GLenum pnames[] = {
+		[GLAPI_B_ARRAY] = GL_ARRAY_BUFFER_BINDING,
+		[GLAPI_B_ELEMENT] = GL_ELEMENT_ARRAY_BUFFER_BINDING,
+		[GLAPI_B_UNPACK] = GL_PIXEL_UNPACK_BUFFER_BINDING,
+		[GLAPI_B_PACK] = GL_PIXEL_PACK_BUFFER_BINDING,
+		[GLAPI_B_INDIRECT] = GL_DRAW_INDIRECT_BUFFER_BINDING,
+		[GLAPI_B_QUERY] = GL_QUERY_BUFFER_BINDING,
+	};
+	void (*get)(GLenum, GLint *) = (void (*)(GLenum, GLint *))h->gl_proc("glGetIntegerv");
+	GLenum (*get_error)(void) = (GLenum (*)(void))h->gl_proc("glGetError");
+	GLint v = 0;
+
+	if (b <= GLAPI_B_NONE || (size_t)b >= sizeof pnames / sizeof pnames[0] || !get || !get_error)
+		return false;
+	get(pnames[b], &v);
+	while (get_error() != GL_NO_ERROR)
+		;
+	return v != 0;
+}
+
 static const char *convert_pointer(struct host *h, struct host_ctx *x, int id,
 				   const struct trace_call *call,
 				   const struct trace_ret *ret, const struct glapi_param_info *pi,
@@ -232,6 +261,15 @@ static const char *convert_pointer(struct host *h, struct host_ctx *x, int id,
 		size_t n = UNKNOWN_OUT_BYTES;
 		if (v->tag != TRACE_TAG_POINTER)
 			return "an output pointer that is not a POINTER";
+		if (pi->binding != GLAPI_B_NONE && binding_in_use(h, pi->binding)) {
+			/* A buffer is bound there, so the GL took the value as
+			 * an offset into it, whatever the capture recorded
+			 * (captures before the fix of glGetQueryObject* below
+			 * GL 4.4 recorded it as a pointer): pass it on. */
+			a->p = (void *)(uintptr_t)v->u;
+			args->offset[i] = true;
+			return NULL;
+		}
 		if (pi->kind == GLAPI_K_OUTSTRING) {
 			/* At most what the capture's size rule says: the buffer
 			 * size argument, converted before this one. */

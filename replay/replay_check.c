@@ -15,11 +15,16 @@
  * Differences that are not about data the application defined are
  * classified instead of counted (issue 19): "implementation-dependent"
  * (errors a pure query raised only because the replay driver has fewer
- * extensions or smaller limits: replay_obs.c says which) and "precision"
- * (float TF data and query-returned floats that differ within
- * --tolerance, by the rules of trace/trace_tol.h that `xfbtrace diff`
- * applies).  Each is printed with its class and counted apart; the exit
- * status ignores them unless --strict (replay_summary_ok).
+ * extensions or smaller limits: replay_errors.c says which; TF layouts
+ * reported differently over equal data; TF triangles of quads in another
+ * valid order and what a program that could not link for a limit left
+ * behind, replay_explain.c), "precision" (float TF data and query-returned
+ * floats that differ within --tolerance, by the rules of
+ * trace/trace_tol.h that `xfbtrace diff` applies) and "undefined" (bytes
+ * the application never defined, replay_explain.c).  The bytes
+ * replay_explain.c accounts for are set aside before the rest of an
+ * observation is compared.  Each class is printed and counted apart; the
+ * exit status ignores them unless --strict (replay_summary_ok).
  *
  * Timer query results (GL_TIME_ELAPSED, GL_TIMESTAMP) depend on timing:
  * they are counted as "not compared", never as differences; so are the
@@ -54,17 +59,22 @@ static void detail(struct replay *rp, const char *fmt, ...)
 	fputc('\n', rp->opt.out);
 }
 
-static void classified(struct replay *rp, bool precision, const char *fmt, ...)
+/* The classes of differences that are not counted as such (issue 19). */
+enum cls { CLS_IMPL, CLS_PRECISION, CLS_UNDEFINED };
+
+static void classified(struct replay *rp, enum cls c, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 /* Counts one classified difference and prints it while fewer than
  * max_reported have been. */
-static void classified(struct replay *rp, bool precision, const char *fmt, ...)
+static void classified(struct replay *rp, enum cls c, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (precision)
+	if (c == CLS_PRECISION)
 		rp->sum.precision++;
+	else if (c == CLS_UNDEFINED)
+		rp->sum.undefined++;
 	else
 		rp->sum.impl_dependent++;
 	if (rp->classified_notes++ >= rp->opt.max_reported || !rp->opt.out)
@@ -176,7 +186,7 @@ void replay_gl_error_extra(struct replay *rp, uint64_t raised_at, const char *fu
 void replay_gl_error_impl(struct replay *rp, uint64_t raised_at, const char *func,
 			  uint32_t error, const char *why)
 {
-	classified(rp, false, "call %" PRIu64 " %s: implementation-dependent: %s: %s", raised_at,
+	classified(rp, CLS_IMPL, "call %" PRIu64 " %s: implementation-dependent: %s: %s", raised_at,
 		   func, why, error_name(error));
 }
 
@@ -184,7 +194,7 @@ void replay_return_impl(struct replay *rp, const struct trace_call *call, const 
 			const char *recorded, const char *replayed, const char *why)
 {
 	rp->sum.returns_compared++;
-	classified(rp, false, "call %" PRIu64 " %s: implementation-dependent: returned %s: capture "
+	classified(rp, CLS_IMPL, "call %" PRIu64 " %s: implementation-dependent: returned %s: capture "
 		   "%s, replay %s: %s", call->no, call->name, what, recorded, replayed, why);
 }
 
@@ -192,7 +202,7 @@ void replay_return_precision(struct replay *rp, const struct trace_call *call, c
 			     const char *recorded, const char *replayed)
 {
 	rp->sum.returns_compared++;
-	classified(rp, true, "call %" PRIu64 " %s: precision: returned %s within the tolerance: "
+	classified(rp, CLS_PRECISION, "call %" PRIu64 " %s: precision: returned %s within the tolerance: "
 		   "capture %s, replay %s", call->no, call->name, what, recorded, replayed);
 }
 
@@ -670,6 +680,26 @@ static bool differs_only_in_layout(const struct trace_value *g, const struct tra
 	return true;
 }
 
+/* Counts and prints the classes replay_explain found in observation `g`. */
+static void report_explained(struct replay *rp, uint64_t no, const struct trace_value *g,
+			     const struct replay_explained *ex)
+{
+	char where[160];
+
+	observation_place(where, sizeof where, g);
+	if (ex->undefined)
+		classified(rp, CLS_UNDEFINED, "call %" PRIu64 " %s: undefined: %s: data differs only "
+			   "in bytes the application never defined: %s", no, call_func(rp, no),
+			   where, ex->undefined_why);
+	if (ex->tess)
+		classified(rp, CLS_IMPL, "call %" PRIu64 " %s: implementation-dependent: %s: %s", no,
+			   call_func(rp, no), where, ex->tess_why);
+	if (ex->consequence)
+		classified(rp, CLS_IMPL, "call %" PRIu64 " %s: implementation-dependent: %s: %s: a "
+			   "consequence of that failed link", no, call_func(rp, no), where,
+			   ex->consequence_why);
+}
+
 static bool is_timer_query(struct replay *rp, const struct trace_value *g)
 {
 	const struct trace_value *kind = trace_value_get(g, "kind");
@@ -690,7 +720,7 @@ void replay_check_observation(struct replay *rp, uint64_t no, const struct trace
 	struct xt_err e;
 	const uint8_t *p;
 
-	if (!replay_checking(rp, no))
+	if (!rp->opt.check)
 		return;
 	xt_arena_reset(&rp->cmp_arena);
 	if (trace_reader_decode_value(rp->reader, golden, &rp->cmp_arena, &g) != XT_OK)
@@ -714,6 +744,9 @@ void replay_check_observation(struct replay *rp, uint64_t no, const struct trace
 				(const char *)lost_of->mem.bytes, n == 1 ? "" : "s");
 		return;
 	}
+	trace_defined_observation(rp->defined, no, &g);
+	if (!replay_checking(rp, no))
+		return;
 	rp->sum.observations++;
 	if (is_timer_query(rp, &g)) {
 		rp->sum.not_compared++;
@@ -747,8 +780,24 @@ void replay_check_observation(struct replay *rp, uint64_t no, const struct trace
 		rp->sum.match++;
 		return;
 	}
+	/* Bytes the application did not define, or that another valid
+	 * behaviour of the GL explains, are set aside first; what is left is
+	 * compared as any other data. */
+	struct replay_explained ex;
+	const struct trace_value *rr = &r;
+	const bool explained = replay_explain(rp, no, &g, &r, &ex);
+	if (explained)
+		rr = &ex.masked;
 	size_t at = 0;
-	if (differs_only_in_floats(rp, &g, &r, NULL, &at)) {
+	if (explained && value_equal(&g, rr)) {
+		report_explained(rp, no, &g, &ex);
+		return;
+	}
+	if (differs_only_in_floats(rp, &g, rr, NULL, &at)) {
+		if (explained) {
+			report_explained(rp, no, &g, &ex);
+			return;
+		}
 		rp->sum.match++;
 		rp->sum.match_nan++;
 		if (rp->nan_notes++ < rp->opt.max_reported && rp->opt.out) {
@@ -762,24 +811,29 @@ void replay_check_observation(struct replay *rp, uint64_t no, const struct trace
 		return;
 	}
 	char path[128];
-	if (differs_only_in_layout(&g, &r, path, sizeof path)) {
+	if (differs_only_in_layout(&g, rr, path, sizeof path)) {
 		char where[160];
 		observation_place(where, sizeof where, &g);
-		classified(rp, false, "call %" PRIu64 " %s: implementation-dependent: %s: the drivers "
+		classified(rp, CLS_IMPL, "call %" PRIu64 " %s: implementation-dependent: %s: the drivers "
 			   "report the TF layout differently (%s), the data are equal", no,
 			   call_func(rp, no), where, path);
+		if (explained)
+			report_explained(rp, no, &g, &ex);
 		return;
 	}
-	if (rp->opt.tol.mode != TRACE_TOL_EXACT && differs_only_in_floats(rp, &g, &r, &rp->opt.tol, &at)) {
+	if (rp->opt.tol.mode != TRACE_TOL_EXACT &&
+	    differs_only_in_floats(rp, &g, rr, &rp->opt.tol, &at)) {
 		struct byte_note note;
-		byte_note(&note, &g, &r, "data", at);
-		classified(rp, true, "call %" PRIu64 " %s: precision: %s: data within the tolerance, "
-			   "the first difference at byte %zu%s: golden %s, replay %s", no,
+		byte_note(&note, &g, rr, "data", at);
+		classified(rp, CLS_PRECISION, "call %" PRIu64 " %s: precision: %s: data within the "
+			   "tolerance, the first difference at byte %zu%s: golden %s, replay %s", no,
 			   call_func(rp, no), note.where, at, note.pos, note.a, note.b);
+		if (explained)
+			report_explained(rp, no, &g, &ex);
 		return;
 	}
 	rp->sum.differ++;
-	report_difference(rp, no, &g, &r);
+	report_difference(rp, no, &g, rr);
 }
 
 void replay_check_leftovers(struct replay *rp)
@@ -834,9 +888,10 @@ void replay_check_summary(struct replay *rp, double seconds)
 	if (s->lost)
 		fprintf(f, ", %" PRIu64 " lost by the capture (not compared)", s->lost);
 	fputc('\n', f);
-	if (s->impl_dependent || s->precision)
+	if (s->impl_dependent || s->precision || s->undefined)
 		fprintf(f, "classified, not counted as differences: %" PRIu64 " implementation-dependent, %"
-			PRIu64 " precision\n", s->impl_dependent, s->precision);
+			PRIu64 " precision, %" PRIu64 " undefined\n", s->impl_dependent, s->precision,
+			s->undefined);
 }
 
 void replay_check_fini(struct replay *rp)
@@ -852,10 +907,11 @@ void replay_check_fini(struct replay *rp)
 		typing_fini(&rp->tf_seen[i].typing);
 	}
 	xt_free(rp->tf_seen);
+	xt_free(rp->failures);
 }
 
 bool replay_summary_ok(const struct replay_summary *s, bool strict)
 {
 	return s->differ == 0 && s->returns_differ == 0 && s->replay_errors == 0 &&
-	       (!strict || (s->impl_dependent == 0 && s->precision == 0));
+	       (!strict || (s->impl_dependent == 0 && s->precision == 0 && s->undefined == 0));
 }

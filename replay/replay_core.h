@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "replay_int.h"
+#include "trace_defined.h"
 #include "xt_arena.h"
 #include "xt_buf.h"
 
@@ -66,6 +67,17 @@ struct replay {
 	 * same way. */
 	struct replay_tf_seen *tf_seen;
 	size_t ntf_seen;
+	/* Which bytes of each buffer the application defined, and what TF
+	 * wrote (trace_defined.h), fed with every record (--check only). */
+	struct trace_defined *defined;
+	struct trace_ranges undef_scratch;
+	/* Programs that linked at capture and not on the replay, a smaller
+	 * limit of the replay driver explaining it (replay_link_failed). */
+	struct replay_link_failure {
+		uint64_t program, link_call;   /* the application's name, its glLinkProgram */
+		char why[192];
+	} *failures;
+	size_t nfailures;
 	uint64_t reported;            /* differences printed in detail */
 	uint64_t nan_notes;           /* NaN-only differences printed */
 	uint64_t lost_notes;          /* lost observations printed */
@@ -85,6 +97,21 @@ void replay_check_observation(struct replay *rp, uint64_t no, const struct trace
 void replay_check_leftovers(struct replay *rp);
 /* Prints the summary (and the not-replayed functions) to opt.out. */
 void replay_check_summary(struct replay *rp, double seconds);
+/* What replay_explain found in one observation's data (replay_explain.c). */
+struct replay_explained {
+	bool undefined, tess, consequence;
+	bool whole;                   /* a tf_buffer TF wrote while a program in use
+	                               * failed to link on the replay: its layout too */
+	char undefined_why[448], tess_why[320], consequence_why[640];
+	struct trace_value masked;    /* the replay's observation, explained bytes
+	                               * (and layout) set to the golden's; in cmp_arena */
+};
+/* Whether golden `g` and replayed `r`, observations of call `no` that
+ * differ, differ in data bytes that are undefined, another valid
+ * tessellation or the consequence of a failed link: *ex then says which
+ * and holds `r` with those bytes made equal. */
+bool replay_explain(struct replay *rp, uint64_t no, const struct trace_value *g,
+		    const struct trace_value *r, struct replay_explained *ex);
 /* Frees what the checks allocated. */
 void replay_check_fini(struct replay *rp);
 

@@ -441,17 +441,14 @@ static enum xt_rc context_create(struct host *h, struct replay *rp, const struct
 		attribs[n++] = core ? EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT
 				    : EGL_CONTEXT_OPENGL_COMPATIBILITY_PROFILE_BIT;
 	}
-	if (flags & 1) {
-		attribs[n++] = EGL_CONTEXT_OPENGL_DEBUG;
-		attribs[n++] = EGL_TRUE;
-	}
-	if ((flags & 2) && !gles) {
-		attribs[n++] = EGL_CONTEXT_OPENGL_FORWARD_COMPATIBLE;
-		attribs[n++] = EGL_TRUE;
-	}
-	if (flags & 4) {
-		attribs[n++] = EGL_CONTEXT_OPENGL_ROBUST_ACCESS;
-		attribs[n++] = EGL_TRUE;
+	/* The recorded flags are EGL_KHR_create_context's bits (debug 1,
+	 * forward-compatible 2, robust 4), passed as EGL_CONTEXT_FLAGS_KHR as
+	 * applications do: the EGL 1.5 boolean attributes are refused by an
+	 * EGL 1.4 display (Mesa's with LIBGL_ALWAYS_SOFTWARE=1). */
+	const EGLint khr_flags = (EGLint)((flags & 5) | (gles ? 0 : flags & 2));
+	if (khr_flags) {
+		attribs[n++] = EGL_CONTEXT_FLAGS_KHR;
+		attribs[n++] = khr_flags;
 	}
 	attribs[n] = EGL_NONE;
 

@@ -140,6 +140,54 @@ static struct host *host_of(struct replay_backend *be)
 	return (struct host *)be;
 }
 
+/* Whether the current context advertises one of `exts` (names separated
+ * by spaces). */
+static bool has_any_extension(struct host *h, const char *exts)
+{
+	const GLubyte *(*get_stringi)(GLenum, GLuint) =
+		(const GLubyte *(*)(GLenum, GLuint))h->gl_proc("glGetStringi");
+	const GLubyte *(*get_string)(GLenum) = (const GLubyte *(*)(GLenum))h->gl_proc("glGetString");
+	void (*get_int)(GLenum, GLint *) = (void (*)(GLenum, GLint *))h->gl_proc("glGetIntegerv");
+	GLenum (*get_error)(void) = (GLenum (*)(void))h->gl_proc("glGetError");
+	GLint n = 0;
+	bool found = false;
+
+	if (!get_int || !get_error)
+		return true;   /* cannot tell: keep the recorded name */
+	get_int(GL_NUM_EXTENSIONS, &n);
+	while (get_error() != GL_NO_ERROR)
+		;
+	for (const char *e = exts; *e && !found;) {
+		const size_t len = strcspn(e, " ");
+		if (get_stringi && n > 0) {
+			for (GLint i = 0; i < n && !found; i++) {
+				const char *s = (const char *)get_stringi(GL_EXTENSIONS, (GLuint)i);
+				found = s && strlen(s) == len && !strncmp(s, e, len);
+			}
+		} else if (get_string) {
+			const char *all = (const char *)get_string(GL_EXTENSIONS);
+			for (const char *p = all ? strstr(all, e) : NULL; p && !found;
+			     p = strstr(p + 1, e))
+				found = (p == all || p[-1] == ' ') && (p[len] == ' ' || !p[len]);
+		}
+		e += len;
+		e += *e == ' ';
+	}
+	while (get_error() != GL_NO_ERROR)
+		;
+	return found;
+}
+
+void (*host_func_resolve(struct host *h, int id, const char *name))(void)
+{
+	const struct replay_stub *st = id >= 0 ? &replay_stubs[id] : NULL;
+	void (*fn)(void);
+
+	if (st && st->alias && !has_any_extension(h, st->alias_exts) && (fn = h->gl_proc(st->alias)))
+		return fn;
+	return h->gl_proc(name);
+}
+
 struct host_func *host_func_of(struct host *h, const struct trace_call *call)
 {
 	if (call->func_id >= h->nfuncs) {
@@ -201,7 +249,7 @@ static enum xt_rc host_call(struct replay_backend *be, struct replay *rp,
 		return XT_OK;
 	}
 	if (!f->resolved) {
-		f->fn = host_gl_proc(call->name);
+		f->fn = host_func_resolve(h, f->id, call->name);
 		f->resolved = true;
 	}
 	if (!f->fn || !replay_stubs[f->id].thunk) {
@@ -229,7 +277,7 @@ static enum xt_rc host_call(struct replay_backend *be, struct replay *rp,
 	host_in_driver = 1;
 	replay_stubs[f->id].thunk(f->fn, args.a, &rv);
 	host_in_driver = 0;
-	host_obs_collect_errors(h, x, call);
+	host_obs_collect_errors(h, rp, x, call);
 	host_args_learn(h, x, f->id, call, ret, &args, &rv);
 	host_obs_after(h, rp, x, f->id, call, ret, &args, &rv);
 	return XT_OK;

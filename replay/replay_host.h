@@ -31,7 +31,7 @@ struct host_error {
 	const char *func;     /* its name (glapi's static string) */
 	/* When the replay driver's fewer extensions or smaller limits explain
 	 * it (a pure query, replay_obs.c): how, for the report; else "". */
-	char impl[112];
+	char impl[400];
 };
 
 /* The indexed strings of glGetStringi that the replay classifies: the
@@ -50,6 +50,8 @@ struct host_ctx {
 	bool destroyed;               /* the trace destroyed it */
 	uint32_t program;             /* replay name of the program in use */
 	uint64_t config;              /* recorded config, 0: none (EGL_NO_CONFIG_KHR) */
+	bool in_begin;                /* between glBegin and glEnd: no query
+	                               * (glGetError included) may be made */
 	struct host_error err[HOST_MAX_ERRORS];
 	unsigned nerr;
 	/* GL_NUM_EXTENSIONS etc. (by enum host_strings): the value the
@@ -152,6 +154,16 @@ struct host {
  * at its first call (the entry point is the backend's to resolve); NULL
  * when out of memory. */
 struct host_func *host_func_of(struct host *h, const struct trace_call *call);
+/*
+ * The driver's entry point for function `name` (glapi id `id`), through
+ * h->gl_proc: by its own name, or, for a function that only extensions
+ * provide and that gl.xml makes an alias of another, by that alias when
+ * the current context advertises none of those extensions
+ * (glProgramParameteriARB of GL_ARB_geometry_shader4 is glProgramParameteri:
+ * a driver without the extension would otherwise take the call into a
+ * no-op stub).
+ */
+void (*host_func_resolve(struct host *h, int id, const char *name))(void);
 /* Applies a MEMWRITE to the client memory; memory no pointer or mapping
  * covers is dropped, with one warning per replay. */
 void host_memwrite(struct host *h, uint64_t call_no, uint64_t addr, const uint8_t *data,
@@ -224,13 +236,31 @@ void host_obs_get_error(struct host *h, struct replay *rp, struct host_ctx *x,
 void host_obs_check_returns(struct replay *rp, const struct host *h, const struct host_ctx *x,
 			    int id, const struct trace_call *call, const struct trace_ret *ret,
 			    const struct host_args *args, const union replay_arg *rv);
+/* Resolves h->obs_gl once; false when the driver lacks a function the
+ * observations need (replay_obs.c). */
+bool host_obs_gl(struct host *h);
+/* Size in bytes of one value of glGet<T>v (and i_v) by function name, 0
+ * if `fn` is not one; *is_float for Float / Double (replay_obs.c). */
+size_t host_get_value_size(const char *fn, bool *is_float);
+/* The indexed string count pname (GL_NUM_EXTENSIONS ...) that `pname` is,
+ * as an enum host_strings, or -1; and x's counts made "unknown" once
+ * (replay_errors.c). */
+int host_count_pname(uint64_t pname);
+void host_counts_init(struct host_ctx *x);
+/* Appends GL error `error` of `call` to x's queue, x->err[*from ..] being
+ * the call's own; when the queue is full, a classified error of an earlier
+ * call makes room (*from moves with it), else the new error is dropped. */
+void host_error_push(struct host_ctx *x, uint32_t error, const struct trace_call *call,
+		     unsigned *from);
 /* Moves the errors the call raised into x's queue. */
-void host_obs_collect_errors(struct host *h, struct host_ctx *x, const struct trace_call *call);
+void host_obs_collect_errors(struct host *h, struct replay *rp, struct host_ctx *x,
+			     const struct trace_call *call);
 /* Says which of the errors x->err[from..] (those of `call`, just drained
  * from the driver) the replay driver's fewer extensions or smaller limits
- * explain (host_error.impl); may query the driver. */
-void host_obs_classify_errors(struct host *h, struct host_ctx *x, const struct trace_call *call,
-			      unsigned from);
+ * explain (host_error.impl), directly or as a consequence of a link they
+ * made fail (replay_link_consequence); may query the driver. */
+void host_obs_classify_errors(struct host *h, struct replay *rp, struct host_ctx *x,
+			      const struct trace_call *call, unsigned from);
 /* The key of buffer `buffer`'s mapping in the client memory (replay_mem.h):
  * buffer names are per share group. */
 uint64_t host_map_key(const struct host_ctx *x, uint32_t buffer);

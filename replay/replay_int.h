@@ -120,6 +120,27 @@ void replay_gl_error_impl(struct replay *rp, uint64_t raised_at, const char *fun
  * classified implementation-dependent, not a difference. */
 void replay_return_impl(struct replay *rp, const struct trace_call *call, const char *what,
 			const char *recorded, const char *replayed, const char *why);
+/*
+ * Program `program` (the application's name, as call `call` named it)
+ * linked at capture and not on the replay, a smaller limit of the replay
+ * driver explaining it as `why` says.  What the application did with the
+ * program afterwards differs as a consequence: TF data written while it
+ * was in use, GL_CURRENT_PROGRAM, errors of calls that use it
+ * (replay_link_consequence); until the program is linked again.
+ */
+void replay_link_failed(struct replay *rp, const struct trace_call *call, uint64_t program,
+			const char *why);
+/*
+ * Whether an error (or value) of call `call` is a consequence of such a
+ * failed link: when `program` (an application's program name, 0 for none)
+ * is a program whose last link failed that way, or, with `program` 0 and
+ * `uses_current` true, the program in use on the call's thread is.  NULL
+ * when not; else a text naming the program, the call of its link and why
+ * ("program 3, whose link at call 9903 failed on the replay: ..."),
+ * borrowed until the next call of replay_link_*.
+ */
+const char *replay_link_consequence(struct replay *rp, const struct trace_call *call,
+				    uint64_t program, bool uses_current);
 /* Returned float `what` of call `call` differs from the recorded one within
  * the tolerance: classified "precision", not a difference. */
 void replay_return_precision(struct replay *rp, const struct trace_call *call, const char *what,

@@ -165,6 +165,7 @@ static enum xt_rc execute_pending(struct replay *rp, struct xt_err *err)
 	if (rp->call.thread_no < REPLAY_MAX_THREADS && rp->call.nargs >= 1 &&
 	    rp->call.args[0].tag == TRACE_TAG_ENUM && !strcmp(rp->call.name, "glBeginTransformFeedback"))
 		rp->prim_mode[rp->call.thread_no] = (uint32_t)rp->call.args[0].u + 1;
+	trace_defined_call(rp->defined, &rp->call, rp->have_ret ? &rp->ret : NULL);
 	rc = rp->be->ops->call(rp->be, rp, &rp->call, rp->have_ret ? &rp->ret : NULL, err);
 	rp->sum.calls++;
 	progress(rp);
@@ -223,9 +224,12 @@ static enum xt_rc handle(struct replay *rp, const struct trace_record *rec, bool
 	default:
 		return XT_OK;   /* THREAD, FRAME, unknown types */
 	}
-	if (rec->type == TRACE_REC_CONTEXT)
+	if (rec->type == TRACE_REC_CONTEXT) {
+		trace_defined_context(rp->defined, rp->last_valid && rp->last_no == rec->seq
+				      ? rp->last.thread_no : 0, &v);
 		return rp->be->ops->context(rp->be, rp, rp->last_valid && rp->last_no == rec->seq
 					    ? &rp->last : NULL, rec->seq, &v, err);
+	}
 	const struct trace_value *addr = trace_value_get(&v, "addr");
 	const struct trace_value *data = trace_value_get(&v, "data");
 	const struct trace_value *why = trace_value_get(&v, "why");
@@ -237,6 +241,7 @@ static enum xt_rc handle(struct replay *rp, const struct trace_record *rec, bool
 		memcpy(whys, why->mem.bytes, why->mem.len);
 		whys[why->mem.len] = '\0';
 	}
+	trace_defined_memwrite(rp->defined, rec->seq, addr->u, data->mem.len, whys);
 	return rp->be->ops->memwrite(rp->be, rp, rec->seq, addr->u, data->mem.bytes, data->mem.len,
 				     whys, err);
 }
@@ -267,7 +272,12 @@ enum xt_rc replay_run(const char *path, const struct replay_options *o,
 	xt_arena_init(&rp.cmp_arena, 1 << 16);
 	clock_gettime(CLOCK_MONOTONIC, &rp.start);
 	rp.last_progress = rp.start;
+	trace_ranges_init(&rp.undef_scratch);
 	rc = trace_reader_open(&rp.reader, path, err);
+	if (rc == XT_OK && o->check && trace_defined_create(&rp.defined) != XT_OK)
+		rc = XT_FAIL(err, XT_ERR_NOMEM, "out of memory");
+	if (rc == XT_OK)
+		trace_defined_prescan(rp.defined, path);
 	if (rc == XT_OK)
 		rc = backend_create(o->backend, &rp.be, err);
 	while (rc == XT_OK && !stop) {
@@ -308,6 +318,8 @@ enum xt_rc replay_run(const char *path, const struct replay_options *o,
 		rp.be->ops->destroy(rp.be);
 	trace_reader_close(rp.reader);
 	replay_check_fini(&rp);
+	trace_defined_destroy(rp.defined);
+	trace_ranges_fini(&rp.undef_scratch);
 	xt_buf_fini(&rp.call_payload);
 	xt_buf_fini(&rp.ret_payload);
 	xt_buf_fini(&rp.obs_bytes);

@@ -2,9 +2,9 @@
  * replay_obs.c - what the host and sim backends do after a GL call besides
  * executing it: the observations (through the observation core the capture
  * uses, observe/obs.h, so the records are made at the same points and in
- * the same form), the mappings whose bytes later MEMWRITEs fill, the GL
- * error queue behind recorded glGetError calls, and the comparison of the
- * values the driver returned to the application.
+ * the same form), the mappings whose bytes later MEMWRITEs fill, and the
+ * comparison of the values the driver returned to the application (the GL
+ * error queue behind recorded glGetError calls is replay_errors.c).
  *
  * Returned values compared (deterministic for a given driver and trace):
  * glGetError results, compile / link / validate status, the program's TF
@@ -85,9 +85,7 @@ static uint32_t app_name(void *user, enum obs_object kind, uint32_t name)
 
 #define PROC(member, name) gl->member = (__typeof__(gl->member))h->gl_proc(name)
 
-/* Resolves h->obs_gl once; false when the driver lacks a function the
- * observations need. */
-static bool obs_gl(struct host *h)
+bool host_obs_gl(struct host *h)
 {
 	struct obs_gl *gl = &h->obs_gl;
 
@@ -128,7 +126,7 @@ static bool obs_context(struct host *h, struct replay *rp, struct host_ctx *x,
 	 * only add driver work (maps, queries) to the replay. */
 	if (!replay_observing(rp))
 		return false;
-	if (!obs_gl(h))
+	if (!host_obs_gl(h))
 		return false;
 	*u = (struct obs_user){ h, rp, x };
 	*c = (struct obs_ctx){
@@ -139,164 +137,6 @@ static bool obs_context(struct host *h, struct replay *rp, struct host_ctx *x,
 	return true;
 }
 
-/* ---- GL errors ----------------------------------------------------------- */
-
-void host_obs_collect_errors(struct host *h, struct host_ctx *x, const struct trace_call *call)
-{
-	const unsigned from = x->nerr;
-
-	if (!obs_gl(h))
-		return;
-	for (int i = 0; i < 8; i++) {
-		GLenum e = h->obs_gl.GetError();
-		if (e == GL_NO_ERROR)
-			break;
-		if (x->nerr < HOST_MAX_ERRORS)
-			x->err[x->nerr++] = (struct host_error){ e, call->no, call->name, "" };
-	}
-	host_obs_classify_errors(h, x, call, from);
-}
-
-/* The count pname of each indexed string of glGetStringi, and the name. */
-static const struct { GLenum name, count; const char *what; } indexed_strings[HOST_STR_COUNT] = {
-	[HOST_STR_EXTENSIONS] = { GL_EXTENSIONS, GL_NUM_EXTENSIONS, "extensions" },
-	[HOST_STR_GLSL_VERSIONS] = { GL_SHADING_LANGUAGE_VERSION, GL_NUM_SHADING_LANGUAGE_VERSIONS,
-				     "shading language versions" },
-	[HOST_STR_SPIRV_EXTENSIONS] = { GL_SPIR_V_EXTENSIONS, GL_NUM_SPIR_V_EXTENSIONS,
-					"SPIR-V extensions" },
-};
-
-static void counts_init(struct host_ctx *x)
-{
-	if (x->counts_init)
-		return;
-	for (int k = 0; k < HOST_STR_COUNT; k++)
-		x->rec_count[k] = x->rep_count[k] = -1;
-	x->counts_init = true;
-}
-
-/* Which indexed string count pname `pname` is, -1 for none. */
-static int count_pname(uint64_t pname)
-{
-	for (int k = 0; k < HOST_STR_COUNT; k++)
-		if (indexed_strings[k].count == pname)
-			return k;
-	return -1;
-}
-
-/* Recorded argument i as an unsigned number (ENUM, UINT, SINT >= 0). */
-static bool arg_uint(const struct trace_call *call, uint32_t i, uint64_t *v)
-{
-	if (i >= call->nargs)
-		return false;
-	const struct trace_value *a = &call->args[i];
-	if (a->tag == TRACE_TAG_ENUM || a->tag == TRACE_TAG_UINT ||
-	    (a->tag == TRACE_TAG_SINT && a->i >= 0)) {
-		*v = a->u;
-		return true;
-	}
-	return false;
-}
-
-static size_t get_value_size(const char *fn, bool *is_float);
-
-/*
- * A pure query (glGet{Integer,Integer64,Boolean,Float,Double}[i_]v,
- * glGetString, glGetStringi) raises GL_INVALID_ENUM only for a name the
- * driver does not know and GL_INVALID_VALUE only for an index past its
- * count or limit; the capture's driver took the same arguments without an
- * error, so such an error tells only that the replay driver has fewer
- * extensions or smaller limits.  glGetStringi's index is checked against
- * the replay driver's count itself.
- */
-void host_obs_classify_errors(struct host *h, struct host_ctx *x, const struct trace_call *call,
-			      unsigned from)
-{
-	const char *n = call->name;
-	bool fp;
-	uint64_t name = 0, index = 0;
-	const bool stringi = !strcmp(n, "glGetStringi") && call->nargs == 2;
-	const bool indexed = call->nargs == 3 && get_value_size(n, &fp);
-	const bool query = stringi || indexed || (call->nargs == 2 && get_value_size(n, &fp)) ||
-			   (!strcmp(n, "glGetString") && call->nargs == 1);
-
-	if (from >= x->nerr || !query || !arg_uint(call, 0, &name))
-		return;
-	counts_init(x);
-	for (unsigned i = from; i < x->nerr; i++) {
-		struct host_error *e = &x->err[i];
-		const char *pn = glapi_enum_name((uint32_t)name);
-		if (e->error == GL_INVALID_ENUM) {
-			snprintf(e->impl, sizeof e->impl, "the replay driver does not know %s %s",
-				 stringi || n[5] == 'S' ? "name" : "pname", pn ? pn : "(unknown)");
-		} else if (e->error == GL_INVALID_VALUE && indexed && arg_uint(call, 1, &index)) {
-			snprintf(e->impl, sizeof e->impl, "index %" PRIu64 " of %s is past the replay "
-				 "driver's limit", index, pn ? pn : "(unknown)");
-		} else if (e->error == GL_INVALID_VALUE && stringi && arg_uint(call, 1, &index)) {
-			int k = 0;
-			while (k < HOST_STR_COUNT && indexed_strings[k].name != name)
-				k++;
-			if (k == HOST_STR_COUNT || !obs_gl(h))
-				continue;
-			if (x->rep_count[k] < 0) {
-				GLint v = -1;
-				h->obs_gl.GetIntegerv(indexed_strings[k].count, &v);
-				while (h->obs_gl.GetError() != GL_NO_ERROR)
-					;
-				x->rep_count[k] = v < 0 ? 0 : v;
-			}
-			if ((int64_t)index < x->rep_count[k])
-				continue;   /* within the replay's count: not explained */
-			char capture[48];
-			if (x->rec_count[k] >= 0)
-				snprintf(capture, sizeof capture, "%" PRId64, x->rec_count[k]);
-			else
-				snprintf(capture, sizeof capture, "more than %" PRIu64, index);
-			snprintf(e->impl, sizeof e->impl, "the replay driver has %" PRId64 " %s "
-				 "(capture: %s)", x->rep_count[k], indexed_strings[k].what, capture);
-		}
-	}
-}
-
-void host_obs_get_error(struct host *h, struct replay *rp, struct host_ctx *x,
-			const struct trace_call *call, const struct trace_ret *ret)
-{
-	/* The GL keeps the first error until glGetError: that is the answer.
-	 * Errors the replay driver's fewer extensions or smaller limits
-	 * explain are classified apart; the answer the application defined
-	 * is the first of the others. */
-	uint32_t replayed = x->nerr ? x->err[0].error : GL_NO_ERROR;
-	uint32_t defined = GL_NO_ERROR;
-	uint32_t recorded = GL_NO_ERROR;
-	unsigned nimpl = 0;
-
-	for (unsigned i = 0; i < x->nerr; i++) {
-		if (x->err[i].impl[0])
-			nimpl++;
-		else if (defined == GL_NO_ERROR)
-			defined = x->err[i].error;
-	}
-	if (ret && (ret->ret.tag == TRACE_TAG_ENUM || ret->ret.tag == TRACE_TAG_UINT))
-		recorded = (uint32_t)ret->ret.u;
-	if (replay_checking(rp, call->no)) {
-		for (unsigned i = 0; i < x->nerr && recorded != replayed; i++)
-			if (x->err[i].impl[0])
-				replay_gl_error_impl(rp, x->err[i].call, x->err[i].func,
-						     x->err[i].error, x->err[i].impl);
-		if (recorded == GL_NO_ERROR && x->nerr > nimpl) {
-			for (unsigned i = 0; i < x->nerr; i++)
-				if (!x->err[i].impl[0])
-					replay_gl_error_extra(rp, x->err[i].call, x->err[i].func,
-							      x->err[i].error, call->no);
-		} else if (recorded != replayed && recorded != defined) {
-			replay_gl_error_differs(rp, call, recorded, nimpl ? defined : replayed);
-		} else {
-			replay_return_checked(rp, call, true, NULL, NULL, NULL);
-		}
-	}
-	x->nerr = 0;
-}
-
 /* ---- mappings ------------------------------------------------------------ */
 
 static GLuint bound_buffer(struct host *h, GLenum target)
@@ -304,7 +144,7 @@ static GLuint bound_buffer(struct host *h, GLenum target)
 	const uint32_t pname = glapi_buffer_binding_pname(target);
 	GLint v = 0;
 
-	if (!pname || !obs_gl(h))
+	if (!pname || !host_obs_gl(h))
 		return 0;
 	h->obs_gl.GetIntegerv(pname, &v);
 	while (h->obs_gl.GetError() != GL_NO_ERROR)
@@ -347,7 +187,7 @@ static void after_map(struct host *h, struct replay *rp, struct host_ctx *x, uns
 		 * which aborts when a context lacks a function. */
 		PFNGLGETNAMEDBUFFERPARAMETERI64VPROC gn = (PFNGLGETNAMEDBUFFERPARAMETERI64VPROC)
 			h->gl_proc("glGetNamedBufferParameteri64v");
-		if (!obs_gl(h))
+		if (!host_obs_gl(h))
 			return;
 		if (named && gn)
 			gn(buffer, GL_BUFFER_MAP_LENGTH, &len);
@@ -588,7 +428,7 @@ static enum glapi_object binding_kind(const char *name)
 }
 
 /* Size in bytes of one value of glGet<T>v, by function name; 0 if not one. */
-static size_t get_value_size(const char *fn, bool *is_float)
+size_t host_get_value_size(const char *fn, bool *is_float)
 {
 	static const struct { const char *prefix; size_t size; bool fp; } forms[] = {
 		{ "glGetInteger64", 8, false }, { "glGetInteger", 4, false },
@@ -675,6 +515,7 @@ static void compare_get(struct replay *rp, const struct host *h, const struct ho
 	}
 	for (size_t at = 0; at + size <= o->mem.len; at += size) {
 		const uint8_t *a = o->mem.bytes + at, *b = (const uint8_t *)args->out[out] + at;
+		uint64_t want_app = 0;
 		bool eq;
 		if (kind != GLAPI_O_NONE) {
 			uint64_t got = 0, want = 0;
@@ -690,6 +531,18 @@ static void compare_get(struct replay *rp, const struct host *h, const struct ho
 			eq = !memcmp(a, b, size);
 			value_str(rec, sizeof rec, a, size, fp);
 			value_str(rep, sizeof rep, b, size, fp);
+		}
+		const char *because = NULL;
+		memcpy(&want_app, a, size);
+		if (!eq && kind == GLAPI_O_SHADER_OBJECT)
+			because = replay_link_consequence(rp, call, want_app, false);
+		if (because) {
+			/* The program the application made current never linked on
+			 * the replay, so glUseProgram failed there. */
+			char why[400];
+			snprintf(why, sizeof why, "a consequence of the link failure of %s", because);
+			replay_return_impl(rp, call, what, rec, rep, why);
+			return;
 		}
 		if (!eq && fp && within_tolerance(rp, a, b, size)) {
 			snprintf(what + strlen(what), sizeof what - strlen(what), " value %zu", at / size);
@@ -725,6 +578,8 @@ static bool status_explained(struct replay *rp, const struct host *h, const stru
 						    sizeof why))
 		return false;
 	replay_return_impl(rp, call, what, "1", "0", why);
+	if (!shader && call->nargs >= 1 && call->args[0].tag == TRACE_TAG_UINT)
+		replay_link_failed(rp, call, call->args[0].u, why);
 	return true;
 }
 
@@ -749,7 +604,7 @@ void host_obs_check_returns(struct replay *rp, const struct host *h, const struc
 	if (!ret || !replay_checking(rp, call->no) || !glapi_func_info(id, &fi) ||
 	    replay_call_unsupported(rp, call->no))
 		return;
-	if ((call->nargs == 2 || call->nargs == 3) && (get_size = get_value_size(n, &fp))) {
+	if ((call->nargs == 2 || call->nargs == 3) && (get_size = host_get_value_size(n, &fp))) {
 		compare_get(rp, h, x, call, ret, args, get_size, fp);
 	} else if (!strcmp(n, "glGetShaderiv") && call->nargs == 3 &&
 	    pname_in(args->a[1].u, shader_pnames, 1)) {
@@ -879,12 +734,12 @@ void host_obs_after(struct host *h, struct replay *rp, struct host_ctx *x, int i
 	int k;
 	if (!strcmp(n, "glGetIntegerv") && call->nargs == 2)
 		record_limit(x, call, ret, (uint32_t)args->a[0].u);
-	if (!strcmp(n, "glGetIntegerv") && call->nargs == 2 && (k = count_pname(args->a[0].u)) >= 0) {
+	if (!strcmp(n, "glGetIntegerv") && call->nargs == 2 && (k = host_count_pname(args->a[0].u)) >= 0) {
 		const struct trace_value *o = ret_out(ret, 1);
 		int32_t v;
 		if (o && o->tag == TRACE_TAG_MEMORY && o->mem.len >= 4) {
 			memcpy(&v, o->mem.bytes, 4);
-			counts_init(x);
+			host_counts_init(x);
 			x->rec_count[k] = v;
 		}
 	}

@@ -267,7 +267,7 @@ static struct host_func *func_of(struct sim *s, const struct trace_call *call)
 	struct host_func *f = host_func_of(&s->h, call);
 
 	if (f && !f->resolved) {
-		f->fn = drv_get_proc_address(call->name);
+		f->fn = host_func_resolve(&s->h, f->id, call->name);
 		f->resolved = true;
 	}
 	return f;
@@ -362,15 +362,14 @@ static enum xt_rc sim_call(struct replay_backend *be, struct replay *rp,
 	drv_context_call_begin(x->drv);
 	replay_stubs[f->id].thunk(f->fn, args.a, &rv);
 	drv_context_call_end(x->drv, &pm4, &n_dw, &state_call);
-	const unsigned from = x->hx.nerr;
+	unsigned from = x->hx.nerr;
 	for (int i = 0; i < 8; i++) {
 		unsigned e = s->get_error();
 		if (!e)
 			break;
-		if (x->hx.nerr < HOST_MAX_ERRORS)
-			x->hx.err[x->hx.nerr++] = (struct host_error){ e, call->no, call->name, "" };
+		host_error_push(&x->hx, e, call, &from);
 	}
-	host_obs_classify_errors(&s->h, &x->hx, call, from);
+	host_obs_classify_errors(&s->h, rp, &x->hx, call, from);
 	why = drv_context_take_unsupported(x->drv);
 	if (why)
 		replay_unsupported(rp, call, why);

@@ -63,6 +63,11 @@ enum replay_hook {
 struct replay_stub {
 	replay_thunk thunk;   /* NULL: not a GL function */
 	uint8_t hook;         /* enum replay_hook */
+	/* For a function only extensions provide that gl.xml makes an alias
+	 * of another: that other's name, and the extensions (separated by
+	 * spaces); NULL for the others. */
+	const char *alias;
+	const char *alias_exts;
 };
 
 extern const struct replay_stub replay_stubs[];

@@ -58,18 +58,46 @@ def thunk_code(name, ret, params):
             "{\n%s%s%s\n}\n" % (name, unused, unused_r, body))
 
 
-def gen_replay(outdir, funcs):
+def extension_aliases(gl_root):
+    """{name: (alias, [extension, ...])} for the commands gl.xml makes an
+    <alias> of another and that no GL / GLES version requires, only
+    extensions: a driver without those extensions may still have the
+    alias (glProgramParameteriARB of GL_ARB_geometry_shader4 is
+    glProgramParameteri of GL 4.1)."""
+    aliases = {}
+    for c in gl_root.find("commands").findall("command"):
+        a = c.find("alias")
+        if a is not None:
+            aliases[c.find("proto").find("name").text] = a.get("name")
+    core = set()
+    for feat in gl_root.findall("feature"):
+        for req in feat.findall("require"):
+            core.update(cmd.get("name") for cmd in req.findall("command"))
+    exts = {}
+    for ext in gl_root.find("extensions").findall("extension"):
+        for req in ext.findall("require"):
+            for cmd in req.findall("command"):
+                exts.setdefault(cmd.get("name"), []).append(ext.get("name"))
+    return {n: (a, sorted(set(exts[n]))) for n, a in aliases.items()
+            if n not in core and n in exts}
+
+
+def gen_replay(outdir, funcs, gl_root):
     thunks = {}
     rows = []
+    aliases = extension_aliases(gl_root)
     for f in funcs:
         hook = "DRAW" if f.name in ann.DRAWS else ann.HOOKS.get(f.name, "NONE")
         if f.api != API_GL:
-            rows.append("\t{ NULL, REPLAY_HOOK_%s }," % hook)
+            rows.append("\t{ NULL, REPLAY_HOOK_%s, NULL, NULL }," % hook)
             continue
         key = (canonical(f.ret), tuple(canonical(p.ctype) for p in f.params))
         if key not in thunks:
             thunks[key] = "t%d" % len(thunks)
-        rows.append("\t{ %s, REPLAY_HOOK_%s }," % (thunks[key], hook))
+        alias, exts = aliases.get(f.name, (None, None))
+        rows.append("\t{ %s, REPLAY_HOOK_%s, %s, %s }," % (
+            thunks[key], hook, '"%s"' % alias if alias else "NULL",
+            '"%s"' % " ".join(exts) if exts else "NULL"))
     out = [HEADER, "#include \"replay_stub.h\"\n\n"]
     for (ret, params), name in thunks.items():
         out.append(thunk_code(name, ret, list(params)))

@@ -78,7 +78,7 @@ def main(argv):
     gen_header(outdir, funcs, gl_root, gl_enums)
     gen_desc(outdir, funcs, descs, enum_values)
     gen_wrappers(outdir, funcs, descs, int(nsplit))
-    gen_replay(outdir, funcs)
+    gen_replay(outdir, funcs, gl_root)
     return 0
 
 

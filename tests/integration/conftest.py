@@ -92,6 +92,23 @@ def gl_types(build_dir):
     return module.TYPES
 
 
+NVIDIA_CORPUS = HERE.parent / "data" / "nvidia" / "nvidia-h100-580.159.04.tar.zst"
+
+
+@pytest.fixture(scope="session")
+def nvidia_corpus_root(tmp_path_factory):
+    """tests/data/nvidia's corpus, unpacked once per session: the
+    nvidia-h100-580.159.04 directory (traces/, logs/, results-*.tsv)."""
+    d = tmp_path_factory.mktemp("nvidia")
+    subprocess.run(["tar", "-I", "zstd", "-xf", NVIDIA_CORPUS, "-C", str(d)], check=True)
+    return d / "nvidia-h100-580.159.04"
+
+
+@pytest.fixture(scope="session")
+def nvidia_corpus(nvidia_corpus_root):
+    return nvidia_corpus_root / "traces"
+
+
 @pytest.fixture(scope="session")
 def xfbtrace(build_dir):
     exe = build_dir / "cli" / "xfbtrace"

@@ -10,18 +10,15 @@ replayed here on llvmpipe), and the sample apps captured on llvmpipe.
 import os
 import re
 import struct
-import subprocess
 
 import pytest
 
 from conftest import describe, run
 from tracefile import observations, records
 
-REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-CORPUS = os.path.join(REPO, "tests", "data", "nvidia", "nvidia-h100-580.159.04.tar.zst")
 SUMMARY = re.compile(r"^(\d+) observations, (\d+) match, (\d+) differ", re.M)
 CLASSIFIED = re.compile(r"^classified, not counted as differences: (\d+) implementation-dependent, "
-                        r"(\d+) precision$", re.M)
+                        r"(\d+) precision, (\d+) undefined$", re.M)
 
 # Traces of the corpus that differ on llvmpipe only in what the NVIDIA
 # driver has more of: glGetStringi past llvmpipe's extension count (the
@@ -51,14 +48,7 @@ def counts(out):
     m = SUMMARY.search(out.stdout)
     assert m, describe(out)
     c = CLASSIFIED.search(out.stdout)
-    return tuple(int(x) for x in m.groups()), (tuple(int(x) for x in c.groups()) if c else (0, 0))
-
-
-@pytest.fixture(scope="session")
-def nvidia_corpus(tmp_path_factory):
-    d = tmp_path_factory.mktemp("nvidia")
-    subprocess.run(["tar", "-I", "zstd", "-xf", CORPUS, "-C", str(d)], check=True)
-    return d / "nvidia-h100-580.159.04" / "traces"
+    return tuple(int(x) for x in m.groups()), (tuple(int(x) for x in c.groups())[:2] if c else (0, 0))
 
 
 @pytest.mark.parametrize("name,args,cls", NVIDIA_TRACES, ids=[t[0][:40] for t in NVIDIA_TRACES])
@@ -177,17 +167,41 @@ def test_tolerance_and_strict_need_check_and_a_valid_tolerance(xfbtrace, separat
     assert "implementation-dependent" in help_.stdout and "precision" in help_.stdout
 
 
-def test_a_link_failure_a_smaller_limit_explains_names_it(xfbtrace, nvidia_corpus):
+def test_a_link_failure_a_smaller_limit_explains_names_it(xfbtrace, build_dir, nvidia_corpus,
+                                                          tmp_path):
     # ext_transform_feedback-max-varyings captures up to NVIDIA's 128
     # interleaved components; llvmpipe has 64, so the larger programs do
     # not link there.  The link status is classified, naming the limit and
-    # both values; what the application then reads back of the TF data it
-    # defined still differs.
-    out = replay(xfbtrace, nvidia_corpus / "356_ext_transform_feedback-max-varyings.xfbt")
+    # both values, and so is what follows from it, naming the call of the
+    # failed link: glUseProgram failed on the replay, so GL_CURRENT_PROGRAM
+    # differs and TF wrote with another program while the application had
+    # that one in use.
+    trace = nvidia_corpus / "356_ext_transform_feedback-max-varyings.xfbt"
+    out = replay(xfbtrace, trace, "--max-diffs", "100000")
     assert re.search(r"^call \d+ glGetProgramiv: implementation-dependent: returned "
                      r"GL_LINK_STATUS: capture 1, replay 0: the replay driver's "
                      r"GL_MAX_TRANSFORM_FEEDBACK_INTERLEAVED_COMPONENTS is 64 \(capture: 128\)$",
                      out.stdout, re.M), describe(out)
     assert "GL_LINK_STATUS differs" not in out.stdout, describe(out)
-    assert out.returncode == 1 and re.search(r"^call \d+ glMapBuffer: map_read buffer \d+: data "
-                                             r"differs", out.stdout, re.M), describe(out)
+    link = re.search(r"^call (\d+) glGetIntegerv: implementation-dependent: returned "
+                     r"GL_CURRENT_PROGRAM: capture (\d+), replay \d+ \(as the application's "
+                     r"name\): a consequence of the link failure of program (\d+), whose link at "
+                     r"call (\d+) failed on the replay \(the replay driver's "
+                     r"GL_MAX_TRANSFORM_FEEDBACK_INTERLEAVED_COMPONENTS is 64 \(capture: 128\)\)$",
+                     out.stdout, re.M)
+    assert link and link.group(2) == link.group(3), describe(out)
+    dump = {c["no"]: c for c in records(xfbtrace, trace, f"{link.group(4)}-{link.group(4)}")
+            if c["type"] == "call"}
+    assert dump[int(link.group(4))]["name"] == "glLinkProgram", dump
+    assert re.search(r"^call \d+ glMapBuffer: implementation-dependent: map_read buffer 1: bytes "
+                     r"0\.\.3071 of buffer 1 were written by TF \(begun at call \d+\) while program "
+                     r"\d+, whose link at call \d+ failed on the replay .* was in use: a consequence "
+                     r"of that failed link$", out.stdout, re.M), describe(out)
+    assert out.returncode == 0 and counts(out)[0][2] == 0, describe(out)
+    # Data a program wrote that linked on both drivers is still compared:
+    # the first TF observation, changed, differs.
+    altered = tmp_path / "altered.xfbt"
+    p = run([build_dir / "tests" / "replay" / "trace_perturb", trace, altered, "0", "0", "0x40"])
+    assert p.returncode == 0, p.stderr
+    changed = replay(xfbtrace, altered)
+    assert changed.returncode == 1 and counts(changed)[0][2] == 1, describe(changed)

@@ -14,6 +14,21 @@
  * other golden data.  Prints "call C byte B" (the observation's call number
  * and the byte's offset) on success.  Exit status 0, or 1 with a message on
  * error (no such observation, offset out of the blob, unreadable input).
+ *
+ *   trace_perturb --swap IN OUT N A B LEN
+ *
+ * Instead swaps bytes [A, A + LEN) and [B, B + LEN) of that blob (which
+ * must not overlap): two vertices of TF data change places, e.g. to give a
+ * quad another tessellation.
+ *
+ *   trace_perturb --ret IN OUT CALL MASK
+ *   trace_perturb --result IN OUT N MASK
+ *
+ * Instead XOR MASK into the first byte of a varint: the return value of
+ * call CALL (its RET record; glGetError's error: 0x500 ^ 0x02 = 0x502,
+ * GL_INVALID_ENUM becomes GL_INVALID_OPERATION), or the `result` of the
+ * N-th query observation.  MASK must leave the byte's continuation bit
+ * (0x80) alone, so the record keeps its size.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -40,13 +55,33 @@ int main(int argc, char **argv)
 	struct xt_arena arena;
 	struct xt_err err;
 	char spool_path[4096];
-	uint64_t want, off, seen = 0;
+	uint64_t want, off, seen = 0, swap_with = 0, swap_len = 0;
 	unsigned mask = 0xff;
-	bool done = false;
+	bool done = false, swap = false;
+	int varint = 0;   /* 1: --ret, 2: --result */
 	enum xt_rc rc;
 
+	if (argc == 6 && (!strcmp(argv[1], "--ret") || !strcmp(argv[1], "--result"))) {
+		varint = !strcmp(argv[1], "--ret") ? 1 : 2;
+		mask = (unsigned)strtoul(argv[5], NULL, 0);
+		if (!mask || mask > 0x7f) {
+			fprintf(stderr, "trace_perturb: MASK must be 0x01..0x7f\n");
+			return 2;
+		}
+		argv[5] = "0";
+		argv++;
+		argc = 5;
+	}
+	if (argc == 8 && !strcmp(argv[1], "--swap")) {
+		swap = true;
+		swap_with = strtoull(argv[6], NULL, 10);
+		swap_len = strtoull(argv[7], NULL, 10);
+		argv++;
+		argc = 5;
+	}
 	if (argc != 5 && argc != 6) {
-		fprintf(stderr, "usage: trace_perturb IN OUT N OFFSET [MASK]\n");
+		fprintf(stderr, "usage: trace_perturb IN OUT N OFFSET [MASK]\n"
+			"       trace_perturb --swap IN OUT N A B LEN\n");
 		return 2;
 	}
 	if (argc == 6)
@@ -77,7 +112,27 @@ int main(int argc, char **argv)
 			xt_arena_reset(&arena);
 			trace_reader_decode_call(r, &rec, &arena, &c);
 		}
-		if (rec.type == TRACE_REC_OBSERVATION && !done) {
+		if (varint == 1 && rec.type == TRACE_REC_RET && rec.seq == want && !done) {
+			/* u32 thread_no, then the value: its tag, its varint. */
+			if (rec.payload_bytes < 6)
+				return fail("the call returns nothing", NULL);
+			p[5] ^= (uint8_t)mask;
+			printf("call %" PRIu64 " return value\n", rec.seq);
+			done = true;
+		}
+		if (varint == 2 && rec.type == TRACE_REC_OBSERVATION && !done) {
+			static const uint8_t key[] = "\x06result";
+			const uint8_t *k = memmem(rec.payload, rec.payload_bytes, key, sizeof key - 1);
+			if (k && seen++ == want) {
+				const size_t at = (size_t)(k - rec.payload) + sizeof key;  /* past the tag */
+				if (at >= rec.payload_bytes)
+					return fail("a bad query observation", NULL);
+				p[at] ^= (uint8_t)mask;
+				printf("call %" PRIu64 " result\n", rec.seq);
+				done = true;
+			}
+		}
+		if (rec.type == TRACE_REC_OBSERVATION && !done && !varint) {
 			struct trace_value v;
 			const struct trace_value *data;
 			xt_arena_reset(&arena);
@@ -85,9 +140,23 @@ int main(int argc, char **argv)
 				return fail("a bad observation", trace_reader_err(r));
 			data = trace_value_get(&v, "data");
 			if (data && data->tag == TRACE_TAG_BLOB && seen++ == want) {
+				uint8_t *b = p + (data->mem.bytes - rec.payload);
 				if (off >= data->mem.len)
 					return fail("the offset is beyond the observation's data", NULL);
-				p[data->mem.bytes - rec.payload + off] ^= (uint8_t)mask;
+				if (swap) {
+					const uint64_t lo = off < swap_with ? off : swap_with;
+					const uint64_t hi = off < swap_with ? swap_with : off;
+					if (!swap_len || hi - lo < swap_len || swap_len > data->mem.len ||
+					    hi > data->mem.len - swap_len)
+						return fail("the ranges overlap or leave the data", NULL);
+					for (uint64_t k = 0; k < swap_len; k++) {
+						uint8_t t = b[off + k];
+						b[off + k] = b[swap_with + k];
+						b[swap_with + k] = t;
+					}
+				} else {
+					b[off] ^= (uint8_t)mask;
+				}
 				printf("call %" PRIu64 " byte %" PRIu64 "\n", rec.seq, off);
 				done = true;
 			}
