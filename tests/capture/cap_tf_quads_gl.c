@@ -16,7 +16,11 @@
  * 11 triangles: 528 of the TF buffer's 1024 bytes (made with NULL data,
  * so the rest is undefined), which is then mapped whole for reading.
  *
- * Usage: cap-tf-quads-gl [imm]   (exit 0; 1 when TF wrote another count of
+ * With `first`, glProvokingVertex(GL_FIRST_VERTEX_CONVENTION) before the
+ * draws: the provoking vertex of each triangle is one of the quad's
+ * (GL 4.6 compatibility §13.6), another split for drivers that make it so.
+ *
+ * Usage: cap-tf-quads-gl [imm|first]   (exit 0; 1 when TF wrote another count of
  * primitives; 2 on a GL error; 77 when a desktop GL compatibility context
  * is unavailable on surfaceless EGL)
  */
@@ -68,6 +72,7 @@ int main(int argc, char **argv)
 {
 	static const char *const varyings[] = { "v" };
 	const int imm = argc > 1 && !strcmp(argv[1], "imm");
+	const int first = argc > 1 && !strcmp(argv[1], "first");
 	GLfloat verts[19][4];
 	GLuint prog, shader, vbo, tfb, query;
 	GLint ok = 0;
@@ -108,6 +113,8 @@ int main(int argc, char **argv)
 	glEnable(GL_RASTERIZER_DISCARD);
 	glGenQueries(1, &query);
 
+	if (first)
+		glProvokingVertex(GL_FIRST_VERTEX_CONVENTION);
 	glBeginQuery(GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN, query);
 	glBeginTransformFeedback(GL_TRIANGLES);
 	glDrawArrays(GL_QUADS, 0, 8);
