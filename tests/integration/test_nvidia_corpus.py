@@ -1,4 +1,4 @@
-"""The NVIDIA corpus (tests/data/nvidia: 546 traces captured on an H100,
+"""The NVIDIA corpus (tests/data/nvidia: 548 traces captured on an H100,
 driver 580.159.04) replayed whole, with `replay --check --tolerance ulps=1`
 (issue 19's acceptance, and docs/status.md's numbers):
 
@@ -39,7 +39,7 @@ COUNTED = re.compile(r"^call \d+ \S+: (?!implementation-dependent: |precision: |
 
 
 def pass_set(root):
-    with open(root / "results-nvidia.tsv", newline="") as f:
+    with open(root / "results-native.tsv", newline="") as f:
         rows = list(csv.DictReader(f, delimiter="\t"))
     return {r["trace"] for r in rows
             if r["piglit_result"] == "pass" or (r["piglit_result"] == "-" and r["capture_rc"] == "0")}
@@ -87,13 +87,13 @@ def check_corpus(root, results, backend):
 
 def test_the_nvidia_corpus_on_llvmpipe(xfbtrace, nvidia_corpus_root):
     traces = sorted((nvidia_corpus_root / "traces").glob("*.xfbt"))
-    assert len(traces) == 546
+    assert len(traces) == 548
     check_corpus(nvidia_corpus_root, replay_all(xfbtrace, traces, *TOLERANCE), "host")
 
 
 @pytest.mark.sim
 def test_the_nvidia_corpus_on_the_sim(xfbtrace, nvidia_corpus_root):
     traces = sorted((nvidia_corpus_root / "traces").glob("*.xfbt"))
-    assert len(traces) == 546
+    assert len(traces) == 548
     check_corpus(nvidia_corpus_root, replay_all(xfbtrace, traces, "--backend", "sim", *TOLERANCE),
                  "sim")
