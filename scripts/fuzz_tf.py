@@ -10,6 +10,8 @@ failing cases to a minimal parameter set and prints a per-dimension table.
     python3 scripts/fuzz_tf.py [--build build] [--jobs 2] --seeds 0-1999
         [--shrink N] [--json FILE] [--markdown FILE] [--work DIR]
     python3 scripts/fuzz_tf.py --seed 17 --set prim=quads      # one case, verbose
+    python3 scripts/fuzz_tf.py --seeds 0-1999 --tolerance ulps=1  # 1-ulp differences
+                                                   # are the precision class, not counted
 
 Outcomes of a case:
   invalid        the program's own calls raised a GL error or its shaders
@@ -132,6 +134,11 @@ def plain_program_faults(case, args):
                           r"(swrast_dri|libgallium|dri\.so)", out))
 
 
+# `replay --tolerance` for both backends (--tolerance): differences within
+# it are the replay's "precision" class, not a difference (docs/guide.md).
+TOLERANCE = []
+
+
 def run_case(xfbtrace, case, args, work, backends=("host", "sim")):
     """Capture and replay one case; returns a dict of outcomes."""
     fd, trace = tempfile.mkstemp(suffix=".xfbt", dir=work)
@@ -152,8 +159,8 @@ def run_case(xfbtrace, case, args, work, backends=("host", "sim")):
             return res
         res["case"] = "ok"
         for b in backends:
-            cmd = [xfbtrace, "replay", "--check", trace] if b == "host" else \
-                  [xfbtrace, "replay", "--backend", "sim", "--check", trace]
+            cmd = [xfbtrace, "replay", "--check", *TOLERANCE, trace] if b == "host" else \
+                  [xfbtrace, "replay", "--backend", "sim", "--check", *TOLERANCE, trace]
             rrc, rout = run(cmd)
             outcome, sig, first = classify_replay(rrc, rout)
             if b == "host" and outcome == "crash" and plain_program_faults(case, args):
@@ -287,6 +294,9 @@ def main():
     ap.add_argument("--set", action="append", default=[], help="with --seed: KEY=VALUE override")
     ap.add_argument("--only", help="with --seed: keep these parameters of the seed")
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--tolerance", metavar="SPEC",
+                    help="replay --tolerance SPEC (ulps=N or abs=X) on both backends: "
+                         "differences within it are classified precision, not counted")
     ap.add_argument("--shrink", type=int, default=40,
                     help="shrink the first N failing seeds into classes (default 40)")
     ap.add_argument("--json", help="write every result to FILE (JSON lines)")
@@ -297,6 +307,8 @@ def main():
     ap.add_argument("--ci-table", metavar="JSON",
                     help="print the CI seed table of docs/status.md from a campaign's --json")
     a = ap.parse_args()
+    if a.tolerance:
+        TOLERANCE[:] = ["--tolerance", a.tolerance]
     xfbtrace = str(pathlib.Path(a.build) / "cli" / "xfbtrace")
     case = str(pathlib.Path(a.build) / "tests" / "fuzz" / "xfb-fuzz-case")
     work = tempfile.mkdtemp(prefix="xfbtrace-fuzz-", dir=a.work)
