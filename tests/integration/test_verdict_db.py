@@ -11,6 +11,8 @@ bytes (byte 100 of the TF buffer: past the 48 bytes TF wrote), as in
 test_verdicts.py.
 """
 import json
+import os
+import pathlib
 import re
 import sqlite3
 
@@ -131,14 +133,21 @@ def test_web_api_carries_the_class(xfbtrace, undefined_db):
 
 def test_a_schema_4_database_is_migrated_and_its_checks_stay_valid(xfbtrace, build_dir,
                                                                    undefined_trace, tmp_path):
+    """The golden run written by a schema-4 build (XFBTRACE_OLD_BUILD_DIR, as
+    in test_db_rows.py) when given, so that its row checks are the old
+    ones; else by this build with the columns dropped."""
     altered = perturb(build_dir, undefined_trace, tmp_path, "0", "100")
     db = tmp_path / "r.db"
-    assert run([xfbtrace, "ingest", "--db", db, altered]).returncode == 0
+    old = os.environ.get("XFBTRACE_OLD_BUILD_DIR")
+    writer = pathlib.Path(old) / "cli" / "xfbtrace" if old else xfbtrace
+    assert run([writer, "ingest", "--db", db, altered]).returncode == 0
     con = sqlite3.connect(db)
-    con.execute("ALTER TABLE observations DROP COLUMN verdict_class")
-    con.execute("ALTER TABLE observations DROP COLUMN verdict_reason")
-    con.execute("PRAGMA user_version = 4")
-    con.commit()
+    if not old:
+        con.execute("ALTER TABLE observations DROP COLUMN verdict_class")
+        con.execute("ALTER TABLE observations DROP COLUMN verdict_reason")
+        con.execute("PRAGMA user_version = 4")
+        con.commit()
+    assert con.execute("PRAGMA user_version").fetchone()[0] == 4
     con.close()
     rc, run_id = record(xfbtrace, altered, db)
     assert rc == 0
@@ -159,3 +168,33 @@ def test_a_changed_verdict_is_an_error_naming_the_row(xfbtrace, undefined_db, tm
                   " AND verdict_class IS NOT NULL", (run_id,))
     out = run([xfbtrace, "diff", "--db", db, str(golden), str(run_id)])
     assert out.returncode == 2 and f"run {run_id}: observation row" in out.stderr, describe(out)
+
+
+SOFTPIPE = dict(os.environ, LIBGL_ALWAYS_SOFTWARE="1", GALLIUM_DRIVER="softpipe")
+
+
+def test_softpipe_garbage_in_undefined_bytes_and_a_diff_of_two_replays(xfbtrace, undefined_trace,
+                                                                       tmp_path):
+    """softpipe's glBufferData(NULL) storage is not zeros (llvmpipe's is):
+    a real driver's undefined bytes, not a perturbed golden."""
+    db = tmp_path / "r.db"
+    rc, llvmpipe = record(xfbtrace, undefined_trace, db)
+    assert rc == 0
+    out = run([xfbtrace, "replay", "--check", "--db", db, undefined_trace], env=SOFTPIPE,
+              timeout=600)
+    assert out.returncode == 0 and "on softpipe" in out.stdout, describe(out)
+    softpipe = int(re.search(r"recorded run (\d+)", out.stderr).group(1))
+    classes = [r[2] for r in verdicts(db, softpipe)]
+    assert classes and set(classes) == {"undefined"}, classes
+    golden = golden_of(db, softpipe)
+    d = run([xfbtrace, "diff", "--db", db, str(golden), str(softpipe)])
+    assert d.returncode == 0, describe(d)
+    assert f"{len(classes)} classified by replay --check against the golden run (not counted)" \
+        in d.stdout, d.stdout
+    assert run([xfbtrace, "diff", "--db", db, "--strict", str(golden), str(softpipe)]).returncode == 1
+    # Two replays, neither golden: counted as before, each side's verdict shown.
+    both = run([xfbtrace, "diff", "--db", db, str(llvmpipe), str(softpipe)])
+    assert both.returncode == 1, describe(both)
+    assert f"result: DIFFERENT: {len(classes)} of 3 observations differ" in both.stdout, both.stdout
+    assert both.stdout.count("  run B: replay --check said undefined: ") == len(classes), both.stdout
+    assert "run A: replay --check said" not in both.stdout
