@@ -28,7 +28,6 @@
 
 struct render {
 	bool json;
-	bool strict;              /* --strict: classified ones count */
 	bool colour;
 	int64_t run_a, run_b;
 	struct xt_buf body;       /* text; JSON: the array of observations */
@@ -58,8 +57,8 @@ static void usage(FILE *f)
 		"  --limit N          differences shown per observation (default %d,\n"
 		"                     0: all); all are counted\n"
 		"  --strict           count as differences also those that 'replay --check\n"
-		"                     --db' classified (undefined, implementation-dependent,\n"
-		"                     precision, ...) against the golden run\n"
+		"                     --db' classified undefined, implementation-dependent\n"
+		"                     or precision against the golden run (as its --strict)\n"
 		"  --pm4              also compare the PM4 each call submitted (sim runs),\n"
 		"                     packet by packet (an edit script over decoded packets)\n"
 		"  --regs             also compare the register state after each call, field\n"
@@ -204,8 +203,8 @@ static enum xt_rc text_verdicts(struct render *r, const struct diff_obs *d)
 			continue;
 		if (d->classified && strcmp(cls[i], "differs"))
 			rc = xt_buf_printf(&r->body, "  %s (replay --check of run %" PRId64 "; %s): %s\n",
-					   cls[i], i ? r->run_b : r->run_a, r->strict ?
-					   "counted: --strict" : "not counted", why[i] ? why[i] : "");
+					   cls[i], i ? r->run_b : r->run_a, d->excused ?
+					   "not counted" : "counted: --strict", why[i] ? why[i] : "");
 		else if (!d->classified)
 			rc = xt_buf_printf(&r->body, "  run %s: replay --check said %s: %s\n",
 					   i ? "B" : "A", cls[i], why[i] ? why[i] : "");
@@ -346,6 +345,7 @@ static enum xt_rc json_obs(struct render *r, const struct diff_obs *d)
 	xt_jw_ku64(w, "differences_total", d->differences);
 	xt_jw_kstr(w, "note", d->note);
 	xt_jw_kbool(w, "classified", d->classified);
+	xt_jw_kbool(w, "counted", !d->excused);
 	xt_jw_kstr(w, "verdict_a_class", d->verdict_a_class);
 	xt_jw_kstr(w, "verdict_a_reason", d->verdict_a_reason);
 	xt_jw_kstr(w, "verdict_b_class", d->verdict_b_class);
@@ -401,7 +401,8 @@ static void print_text(struct render *r, const struct db_run_info *a, const stru
 	       s->different_tf, s->different_query, s->only_a, s->only_b);
 	if (s->classified)
 		printf("        %" PRIu64 " classified by replay --check against the golden run (%s)\n",
-		       s->classified, o->strict ? "counted: --strict" : "not counted");
+		       s->classified, o->strict ? "--strict counts undefined, implementation-dependent"
+		       " and precision" : "not counted");
 	bool mib = s->data_bytes >= 1048576;
 	printf("        %" PRIu64 " of %" PRIu64 " decoded TF components differ; %" PRIu64
 	       " other bytes, %" PRIu64 " fields differ; %.1f %s of data, %" PRIu64
@@ -524,7 +525,7 @@ int cli_diff_main(int argc, char **argv)
 		switch (c) {
 		case 'd': db_path = optarg; break;
 		case 'j': r.json = true; break;
-		case 's': o.strict = r.strict = true; break;
+		case 's': o.strict = true; break;
 		case 't':
 			if (!trace_tol_parse(optarg, &o.tol))
 				return cli_fail(CMD, "--tolerance takes ulps=N or abs=X, not '%s'", optarg);

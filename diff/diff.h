@@ -107,11 +107,14 @@ struct diff_obs {
 	 * (db.h, struct db_obs), NULL when nothing.  Between the golden run
 	 * and another, a class of the other's other than "differs" makes the
 	 * observation `classified`: counted in diff_summary.classified and,
-	 * unless diff_options.strict, not as a difference (issue 19: `diff`
-	 * shows the classes `replay --check` gave). */
+	 * unless diff_options.strict (for the classes `replay --check
+	 * --strict` counts: undefined, implementation-dependent, precision),
+	 * not as a difference (issue 19: `diff` shows the classes `replay
+	 * --check` gave). */
 	const char *verdict_a_class, *verdict_a_reason;
 	const char *verdict_b_class, *verdict_b_reason;
 	bool classified;
+	bool excused;                 /* classified and not counted */
 	uint32_t nitems;              /* kept (see diff_options.max_items) */
 	const struct diff_item *items;
 };

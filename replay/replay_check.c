@@ -84,6 +84,8 @@ static void verdict_note(struct replay *rp, const char *cls, const char *line)
 	if (!o->verdict_class) {
 		o->verdict_class = cls;
 		o->verdict_at = at;
+	} else if (!strcmp(cls, "differs")) {
+		o->verdict_class = cls;   /* counted: no class may excuse it */
 	}
 }
 
