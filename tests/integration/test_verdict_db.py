@@ -21,6 +21,7 @@ import pytest
 from conftest import describe, run
 from test_verdicts import capture, perturb
 from test_web import Server
+from test_web_diff import browser  # noqa: F401 (a fixture)
 
 
 @pytest.fixture(scope="module")
@@ -198,3 +199,28 @@ def test_softpipe_garbage_in_undefined_bytes_and_a_diff_of_two_replays(xfbtrace,
     assert f"result: DIFFERENT: {len(classes)} of 3 observations differ" in both.stdout, both.stdout
     assert both.stdout.count("  run B: replay --check said undefined: ") == len(classes), both.stdout
     assert "run A: replay --check said" not in both.stdout
+
+
+@pytest.mark.browser
+def test_the_diff_page_and_the_run_page_label_the_class(xfbtrace, undefined_db, browser):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+    db, golden, run_id = undefined_db
+    s = Server(xfbtrace, db)
+    try:
+        wait = WebDriverWait(browser, 30)
+        browser.get(f"{s.url}/diff/{golden}/{run_id}")
+        wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, "#verdicts .verdict"))
+        [label] = browser.find_elements(By.CSS_SELECTOR, "#verdicts .verdict")
+        assert label.text == "undefined", label.text
+        line = browser.find_element(By.CSS_SELECTOR, "#verdicts .verdictline").text
+        assert "never defined" in line, line
+        assert "1 classified by replay --check" in browser.find_element(By.ID, "summary").text
+        assert browser.find_element(By.ID, "first").text == "no difference"
+        assert browser.find_elements(By.CSS_SELECTOR, "#timeline .call.classified")
+        browser.get(f"{s.url}/run/{run_id}")
+        wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, "#verdicts .verdict"))
+        assert [e.text for e in browser.find_elements(By.CSS_SELECTOR, "#verdicts .verdict")] == \
+            ["undefined"]
+    finally:
+        s.stop()
