@@ -41,7 +41,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: xfbtrace diff [--db FILE] [--json] [--tolerance ulps=N|abs=X]\n"
-		"                     [--limit N] [--pm4] [--regs] [--shaders]\n"
+		"                     [--limit N] [--strict] [--pm4] [--regs] [--shaders]\n"
 		"                     [--color=WHEN] RUN_A RUN_B\n"
 		"\n"
 		"Compares the observations of two runs of the same trace (ids from\n"
@@ -56,6 +56,9 @@ static void usage(FILE *f)
 		"                     NaN equals any NaN.  Default: bit for bit\n"
 		"  --limit N          differences shown per observation (default %d,\n"
 		"                     0: all); all are counted\n"
+		"  --strict           count as differences also those that 'replay --check\n"
+		"                     --db' classified undefined, implementation-dependent\n"
+		"                     or precision against the golden run (as its --strict)\n"
 		"  --pm4              also compare the PM4 each call submitted (sim runs),\n"
 		"                     packet by packet (an edit script over decoded packets)\n"
 		"  --regs             also compare the register state after each call, field\n"
@@ -188,6 +191,27 @@ static enum xt_rc text_item(struct render *r, const struct diff_item *it)
 	return XT_OK;
 }
 
+/* The verdicts `replay --check` stored, one line per side that has one;
+ * between the golden run and another, only the classifying side. */
+static enum xt_rc text_verdicts(struct render *r, const struct diff_obs *d)
+{
+	const char *cls[2] = { d->verdict_a_class, d->verdict_b_class };
+	const char *why[2] = { d->verdict_a_reason, d->verdict_b_reason };
+	enum xt_rc rc = XT_OK;
+	for (int i = 0; i < 2 && !rc; i++) {
+		if (!cls[i])
+			continue;
+		if (d->classified && strcmp(cls[i], "differs"))
+			rc = xt_buf_printf(&r->body, "  %s (replay --check of run %" PRId64 "; %s): %s\n",
+					   cls[i], i ? r->run_b : r->run_a, d->excused ?
+					   "not counted" : "counted: --strict", why[i] ? why[i] : "");
+		else if (!d->classified)
+			rc = xt_buf_printf(&r->body, "  run %s: replay --check said %s: %s\n",
+					   i ? "B" : "A", cls[i], why[i] ? why[i] : "");
+	}
+	return rc;
+}
+
 static enum xt_rc text_obs(struct render *r, const struct diff_obs *d)
 {
 	struct xt_buf *b = &r->body;
@@ -200,10 +224,12 @@ static enum xt_rc text_obs(struct render *r, const struct diff_obs *d)
 	bool gap = r->first_obs || !r->last_one_sided || d->state == DIFF_OBS_DIFFERENT;
 	r->first_obs = false;
 	r->last_one_sided = d->state != DIFF_OBS_DIFFERENT;
-	if (d->state != DIFF_OBS_DIFFERENT)
-		return xt_buf_printf(b, "%s%s%s%s: only in run %" PRId64 "\n", gap ? "\n" : "",
-				     r->colour ? "\033[1m" : "", title, r->colour ? "\033[0m" : "",
-				     d->state == DIFF_OBS_ONLY_A ? r->run_a : r->run_b);
+	if (d->state != DIFF_OBS_DIFFERENT) {
+		rc = xt_buf_printf(b, "%s%s%s%s: only in run %" PRId64 "\n", gap ? "\n" : "",
+				   r->colour ? "\033[1m" : "", title, r->colour ? "\033[0m" : "",
+				   d->state == DIFF_OBS_ONLY_A ? r->run_a : r->run_b);
+		return rc ? rc : text_verdicts(r, d);
+	}
 	rc = xt_buf_printf(b, "\n%s%s%s", r->colour ? "\033[1m" : "", title, r->colour ? "\033[0m" : "");
 	if (!rc && d->stride)
 		rc = xt_buf_printf(b, ": %" PRIu64 " of %" PRIu64 " components differ (%" PRIu64
@@ -213,6 +239,7 @@ static enum xt_rc text_obs(struct render *r, const struct diff_obs *d)
 		rc = xt_buf_printf(b, "%s%" PRIu64 " bytes differ", d->stride ? "; " : ": ",
 				   d->bytes_differ);
 	rc = rc ? rc : xt_buf_append(b, "\n", 1);
+	rc = rc ? rc : text_verdicts(r, d);
 	if (!rc && d->note)
 		rc = xt_buf_printf(b, "  note: %s\n", d->note);
 	for (uint32_t i = 0; i < d->nitems && !rc; i++) {
@@ -317,6 +344,12 @@ static enum xt_rc json_obs(struct render *r, const struct diff_obs *d)
 	xt_jw_ku64(w, "fields_differ", d->fields_differ);
 	xt_jw_ku64(w, "differences_total", d->differences);
 	xt_jw_kstr(w, "note", d->note);
+	xt_jw_kbool(w, "classified", d->classified);
+	xt_jw_kbool(w, "counted", !d->excused);
+	xt_jw_kstr(w, "verdict_a_class", d->verdict_a_class);
+	xt_jw_kstr(w, "verdict_a_reason", d->verdict_a_reason);
+	xt_jw_kstr(w, "verdict_b_class", d->verdict_b_class);
+	xt_jw_kstr(w, "verdict_b_reason", d->verdict_b_reason);
 	xt_jw_karr(w, "differences");
 	for (uint32_t i = 0; i < d->nitems; i++)
 		json_item(w, &d->items[i]);
@@ -366,6 +399,10 @@ static void print_text(struct render *r, const struct db_run_info *a, const stru
 	printf("%" PRIu64 " of %" PRIu64 " observations differ (%" PRIu64 " tf_buffer, %" PRIu64
 	       " query), %" PRIu64 " only in A, %" PRIu64 " only in B\n", s->different, s->pairs,
 	       s->different_tf, s->different_query, s->only_a, s->only_b);
+	if (s->classified)
+		printf("        %" PRIu64 " classified by replay --check against the golden run (%s)\n",
+		       s->classified, o->strict ? "--strict counts undefined, implementation-dependent"
+		       " and precision" : "not counted");
 	bool mib = s->data_bytes >= 1048576;
 	printf("        %" PRIu64 " of %" PRIu64 " decoded TF components differ; %" PRIu64
 	       " other bytes, %" PRIu64 " fields differ; %.1f %s of data, %" PRIu64
@@ -425,6 +462,7 @@ static enum xt_rc print_json(struct render *r, const struct db_run_info *a,
 	xt_jw_ku64(&w, "different_query", s->different_query);
 	xt_jw_ku64(&w, "only_a", s->only_a);
 	xt_jw_ku64(&w, "only_b", s->only_b);
+	xt_jw_ku64(&w, "classified", s->classified);
 	xt_jw_ku64(&w, "data_bytes", s->data_bytes);
 	xt_jw_ku64(&w, "hash_matches", s->hash_matches);
 	xt_jw_ku64(&w, "components_compared", s->components_compared);
@@ -465,6 +503,7 @@ int cli_diff_main(int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ "tolerance", required_argument, NULL, 't' },
 		{ "limit", required_argument, NULL, 'l' },
+		{ "strict", no_argument, NULL, 's' },
 		{ "pm4", no_argument, NULL, 'P' },
 		{ "regs", no_argument, NULL, 'R' },
 		{ "shaders", no_argument, NULL, 'S' },
@@ -486,6 +525,7 @@ int cli_diff_main(int argc, char **argv)
 		switch (c) {
 		case 'd': db_path = optarg; break;
 		case 'j': r.json = true; break;
+		case 's': o.strict = true; break;
 		case 't':
 			if (!trace_tol_parse(optarg, &o.tol))
 				return cli_fail(CMD, "--tolerance takes ulps=N or abs=X, not '%s'", optarg);

@@ -139,7 +139,7 @@ struct reference {
 
 static enum xt_rc collect(void *ctx, uint64_t call_no, const char *function,
 			  int64_t tf_primitive_mode, const uint8_t *payload, size_t bytes,
-			  struct xt_err *err)
+			  const char *verdict_class, const char *verdict_reason, struct xt_err *err)
 {
 	struct reference *ref = ctx;
 

@@ -193,7 +193,8 @@ static enum xt_rc run_sink_open(struct run_sink *k, const char *db_path, const c
 
 static enum xt_rc run_sink_observation(void *ctx, uint64_t call_no, const char *function,
 				       int64_t tf_primitive_mode, const uint8_t *payload,
-				       size_t payload_bytes, struct xt_err *err)
+				       size_t payload_bytes, const char *verdict_class,
+				       const char *verdict_reason, struct xt_err *err)
 {
 	struct run_sink *k = ctx;
 	const uint8_t *p = payload;
@@ -205,6 +206,8 @@ static enum xt_rc run_sink_observation(void *ctx, uint64_t call_no, const char *
 	rc = trace_value_decode(&p, payload + payload_bytes, &k->arena, &v, err);
 	rc = rc ? rc : db_obs_from_value(&obs, &v, call_no, function, tf_primitive_mode,
 					 &k->scratch, err);
+	obs.verdict_class = verdict_class;
+	obs.verdict_reason = verdict_reason;
 	if (!rc && (rc = db_run_add_observation(k->run, &obs)) != XT_OK)
 		xt_err_copy(err, db_err(k->db));
 	return rc;

@@ -41,7 +41,7 @@ struct db;
 struct db_run;
 
 /* The schema version this build writes (PRAGMA user_version). */
-#define DB_SCHEMA_VERSION 4
+#define DB_SCHEMA_VERSION 5
 /* PRAGMA application_id of an xfbtrace results database ("XFBD"). */
 #define DB_APPLICATION_ID 0x58464244
 /* Busy timeout when XFBTRACE_DB_BUSY_MS is not set, milliseconds. */
@@ -160,6 +160,13 @@ struct db_obs {
 	const char *layout_json;   /* tf_buffer: the TF layout as JSON; else NULL */
 	const void *data;          /* the bytes read back, or NULL for none */
 	size_t data_bytes;         /* at most DB_MAX_DATA_BYTES */
+	/* What `replay --check` said of this observation against the golden
+	 * data (docs/db.md, "Verdicts"): a class ("differs", "undefined",
+	 * "implementation-dependent", "precision", "nan-pattern", "lost",
+	 * "timing") and the line it printed for it; both NULL when equal or
+	 * not checked.  A reason needs a class. */
+	const char *verdict_class;
+	const char *verdict_reason;
 };
 
 /*
@@ -317,6 +324,8 @@ struct db_obs_row {
 	int64_t data_bytes;        /* uncompressed bytes, -1 for no data */
 	int64_t buffer;            /* the fields' "buffer", -1 when absent */
 	const char *primitive_mode;/* see struct db_obs, or NULL */
+	const char *verdict_class; /* see struct db_obs, or NULL */
+	const char *verdict_reason;/* see struct db_obs, or NULL */
 };
 
 struct db_obs_iter;

@@ -33,7 +33,8 @@ static enum xt_rc put_field(struct xt_buf *b, const char *s)
 enum xt_rc db_obs_row_check(uint64_t call_no, const char *kind, uint32_t index,
 			    const char *function, const char *primitive_mode,
 			    const char *fields_json, const char *layout_hash,
-			    const char *blob_hash, char out[17])
+			    const char *blob_hash, const char *verdict_class,
+			    const char *verdict_reason, char out[17])
 {
 	struct xt_buf b = XT_BUF_INIT;
 	char num[48];
@@ -47,6 +48,14 @@ enum xt_rc db_obs_row_check(uint64_t call_no, const char *kind, uint32_t index,
 	rc = rc ? rc : put_field(&b, fields_json);
 	rc = rc ? rc : put_field(&b, layout_hash);
 	rc = rc ? rc : put_field(&b, blob_hash);
+	/* Schema 5's verdict, only where there is one, so that the checks of
+	 * rows written before (and of rows without a verdict) stay as they
+	 * were; the fields are prefix-free, so the two forms cannot meet. */
+	if (verdict_class || verdict_reason) {
+		rc = rc ? rc : put_field(&b, "verdict");
+		rc = rc ? rc : put_field(&b, verdict_class);
+		rc = rc ? rc : put_field(&b, verdict_reason);
+	}
 	if (!rc)
 		snprintf(out, 17, "%016" PRIx64, xt_hash64(b.data, b.len));
 	xt_buf_fini(&b);
@@ -58,7 +67,7 @@ enum xt_rc db_obs_checks_fill(struct db *db, int64_t run_id)
 	sqlite3_stmt *sel = NULL, *upd = NULL;
 	enum xt_rc rc = db_prepare(db, &sel,
 		"SELECT o.run_id, o.call_no, o.kind, o.idx, o.function, o.primitive_mode, o.fields,"
-		" l.hash, o.blob_hash FROM observations o LEFT JOIN layouts l ON l.id = o.layout_id"
+		" l.hash, o.blob_hash, o.verdict_class, o.verdict_reason FROM observations o LEFT JOIN layouts l ON l.id = o.layout_id"
 		" WHERE o.row_check IS NULL AND (?1 = 0 OR o.run_id = ?1)");
 	rc = rc ? rc : db_prepare(db, &upd,
 		"UPDATE observations SET row_check = ?1"
@@ -73,7 +82,8 @@ enum xt_rc db_obs_checks_fill(struct db *db, int64_t run_id)
 		rc = db_obs_row_check((uint64_t)sqlite3_column_int64(sel, 1), kind,
 				      (uint32_t)sqlite3_column_int64(sel, 3), db_col_text(sel, 4),
 				      db_col_text(sel, 5), db_col_text(sel, 6), db_col_text(sel, 7),
-				      db_col_text(sel, 8), check);
+				      db_col_text(sel, 8), db_col_text(sel, 9), db_col_text(sel, 10),
+				      check);
 		if (rc) {
 			rc = XT_FAIL(&db->err, rc, "out of memory checking observation rows");
 			break;

@@ -55,7 +55,8 @@ enum xt_rc db_corrupt_at(struct db *db, const char *file, int line, const char *
 enum xt_rc db_obs_row_check(uint64_t call_no, const char *kind, uint32_t index,
 			    const char *function, const char *primitive_mode,
 			    const char *fields_json, const char *layout_hash,
-			    const char *blob_hash, char out[17]);
+			    const char *blob_hash, const char *verdict_class,
+			    const char *verdict_reason, char out[17]);
 /* Computes and stores the missing checks of run `run_id`'s observation
  * rows (0: of every run): after the migration that added the column, and
  * for rows copied from a database that had none. */

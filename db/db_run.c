@@ -148,12 +148,13 @@ enum xt_rc db_obs_insert(struct db_run *run, const struct db_obs *obs, const cha
 		rc = layout_put(db, obs->layout_json, &layout_id, layout_hash);
 	if (!rc && db_obs_row_check(obs->call_no, obs->kind, obs->index, obs->function,
 				    obs->primitive_mode, obs->fields_json,
-				    obs->layout_json ? layout_hash : NULL, blob_hex, check))
+				    obs->layout_json ? layout_hash : NULL, blob_hex, obs->verdict_class,
+				    obs->verdict_reason, check))
 		rc = XT_FAIL(&db->err, XT_ERR_NOMEM, "out of memory storing an observation");
 	rc = rc ? rc : db_prepare(db, &st,
 		"INSERT INTO observations (run_id, call_no, kind, idx, function, fields, layout_id,"
-		" blob_hash, primitive_mode, row_check)"
-		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)");
+		" blob_hash, primitive_mode, row_check, verdict_class, verdict_reason)"
+		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)");
 	if (rc)
 		return rc;
 	sqlite3_bind_int64(st, 1, run->id);
@@ -167,6 +168,8 @@ enum xt_rc db_obs_insert(struct db_run *run, const struct db_obs *obs, const cha
 	db_bind_text(st, 8, blob_hex);
 	db_bind_text(st, 9, obs->primitive_mode);
 	sqlite3_bind_text(st, 10, check, -1, SQLITE_STATIC);
+	db_bind_text(st, 11, obs->verdict_class);
+	db_bind_text(st, 12, obs->verdict_reason);
 	int src = sqlite3_step(st);
 	if (src == SQLITE_CONSTRAINT_PRIMARYKEY)
 		rc = XT_FAIL(&db->err, XT_ERR_INVALID,
@@ -199,6 +202,9 @@ static enum xt_rc obs_check(struct db *db, const struct db_obs *obs)
 {
 	if (!obs->kind || !*obs->kind || !obs->fields_json)
 		return XT_FAIL(&db->err, XT_ERR_INVALID, "an observation needs a kind and fields");
+	if ((obs->verdict_class && !*obs->verdict_class) || (obs->verdict_reason && !obs->verdict_class))
+		return XT_FAIL(&db->err, XT_ERR_INVALID, "observation (call %" PRIu64 ", %s): a verdict"
+			       " needs a non-empty class", obs->call_no, obs->kind);
 	if (obs->call_no > INT64_MAX)
 		return XT_FAIL(&db->err, XT_ERR_INVALID, "call number %" PRIu64 " is out of range",
 			       obs->call_no);
@@ -405,7 +411,7 @@ enum xt_rc db_obs_iter_open(struct db *db, int64_t run_id, struct db_obs_iter **
 	enum xt_rc rc = db_prepare(db, &it->st,
 		"SELECT o.call_no, o.kind, o.idx, o.function, o.fields, o.layout_id, o.blob_hash,"
 		" b.raw_bytes, json_extract(o.fields, '$.buffer'), o.primitive_mode,"
-		" o.row_check, l.hash, l.json"
+		" o.row_check, l.hash, l.json, o.verdict_class, o.verdict_reason"
 		" FROM observations o LEFT JOIN blobs b ON b.hash = o.blob_hash"
 		" LEFT JOIN layouts l ON l.id = o.layout_id"
 		" WHERE o.run_id = ?1 ORDER BY o.call_no, o.kind, o.idx");
@@ -440,6 +446,13 @@ enum xt_rc db_obs_iter_next(struct db_obs_iter *it, struct db_obs_row *o)
 	o->data_bytes = o->blob_hash ? sqlite3_column_int64(st, 7) : -1;
 	o->buffer = sqlite3_column_type(st, 8) == SQLITE_INTEGER ? sqlite3_column_int64(st, 8) : -1;
 	o->primitive_mode = db_col_text(st, 9);
+	o->verdict_class = db_col_text(st, 13);
+	o->verdict_reason = db_col_text(st, 14);
+	if ((sqlite3_column_type(st, 13) != SQLITE_NULL && (!o->verdict_class || !*o->verdict_class)) ||
+	    (sqlite3_column_type(st, 14) != SQLITE_NULL && (!o->verdict_reason || !o->verdict_class)))
+		return DB_CORRUPT(it->db, "run %" PRId64 ": observation (call %lld, kind %s): malformed"
+				  " verdict (a class must be non-empty text, a reason needs one)",
+				  it->run_id, (long long)call, o->kind ? o->kind : "NULL");
 	if (sqlite3_column_type(st, 0) != SQLITE_INTEGER || call < 0 || !o->kind ||
 	    sqlite3_column_type(st, 2) != SQLITE_INTEGER || idx < 0 || idx > UINT32_MAX ||
 	    !o->fields_json || (sqlite3_column_type(st, 5) != SQLITE_NULL && o->layout_id <= 0) ||
@@ -462,7 +475,8 @@ enum xt_rc db_obs_iter_next(struct db_obs_iter *it, struct db_obs_row *o)
 				  " does not match its hash: the row was changed after it was written",
 				  o->layout_id, it->run_id, (long long)call);
 	if (db_obs_row_check(o->call_no, o->kind, o->index, o->function, o->primitive_mode,
-			     o->fields_json, layout_hash, o->blob_hash, check))
+			     o->fields_json, layout_hash, o->blob_hash, o->verdict_class,
+			     o->verdict_reason, check))
 		return XT_FAIL(&it->db->err, XT_ERR_NOMEM, "out of memory checking observations");
 	if (!stored || strcmp(stored, check))
 		return DB_CORRUPT(it->db, "run %" PRId64 ": observation row (call %lld, %s, index %u)"

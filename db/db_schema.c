@@ -139,6 +139,11 @@ static const char *const migrations[DB_SCHEMA_VERSION] = {
 	 * transaction (migrate()). */
 	"ALTER TABLE observations ADD COLUMN row_check TEXT;"
 	"ALTER TABLE call_artifacts ADD COLUMN row_check TEXT;",
+	/* 4 -> 5: what `replay --check` said of each observation against the
+	 * golden data (docs/db.md, "Verdicts").  Rows without one keep their
+	 * check: db_check.c hashes the verdict only when there is one. */
+	"ALTER TABLE observations ADD COLUMN verdict_class TEXT;"
+	"ALTER TABLE observations ADD COLUMN verdict_reason TEXT;",
 };
 
 enum xt_rc db_sql_fail_at(struct db *db, int src, const char *file, int line, const char *what)

@@ -33,6 +33,7 @@ struct diff_options {
 	                          * counted); 0 keeps all */
 	bool no_hash_shortcut;   /* decode and compare even when the blob hashes
 	                          * match (benchmarks; the result is the same) */
+	bool strict;             /* count classified differences too (below) */
 };
 
 /* ---- component types ------------------------------------------------------ */
@@ -102,6 +103,18 @@ struct diff_obs {
 	uint64_t fields_differ;
 	uint64_t differences;         /* all differences found, kept or not */
 	const char *note;             /* why data was compared as bytes, or NULL */
+	/* What `replay --check` said of each side against the golden data
+	 * (db.h, struct db_obs), NULL when nothing.  Between the golden run
+	 * and another, a class of the other's other than "differs" makes the
+	 * observation `classified`: counted in diff_summary.classified and,
+	 * unless diff_options.strict (for the classes `replay --check
+	 * --strict` counts: undefined, implementation-dependent, precision),
+	 * not as a difference (issue 19: `diff` shows the classes `replay
+	 * --check` gave). */
+	const char *verdict_a_class, *verdict_a_reason;
+	const char *verdict_b_class, *verdict_b_reason;
+	bool classified;
+	bool excused;                 /* classified and not counted */
 	uint32_t nitems;              /* kept (see diff_options.max_items) */
 	const struct diff_item *items;
 };
@@ -112,7 +125,9 @@ struct diff_summary {
 	uint64_t different;
 	uint64_t different_tf;         /* ... of which tf_buffer */
 	uint64_t different_query;      /* ... of which query */
-	uint64_t only_a, only_b;
+	uint64_t only_a, only_b;       /* ... all three without the classified
+	                                * ones, unless diff_options.strict */
+	uint64_t classified;           /* see diff_obs.classified */
 	uint64_t data_bytes;           /* data of the pairs, bytes (run A's) */
 	uint64_t hash_matches;         /* pairs whose data matched by hash */
 	uint64_t components_compared;  /* decoded TF components */

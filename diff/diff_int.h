@@ -22,6 +22,7 @@ struct diff_ctx {
 	struct xt_buf items;           /* its kept items (struct diff_item[]) */
 	uint64_t counted;              /* its differences, kept or not */
 	struct xt_arena obs_arena;     /* its strings; reset per observation */
+	bool golden_a, golden_b;       /* which run is the trace's golden run */
 };
 
 /* Counts the difference `it` into ctx->cur and keeps it when there is room

@@ -41,6 +41,30 @@ static void obs_begin(struct diff_ctx *c, const struct db_obs_row *r, enum diff_
 	xt_arena_reset(&c->obs_arena);
 }
 
+/* The stored verdicts of the observation being compared; whether it is
+ * classified (diff.h, diff_obs.classified). */
+static bool verdicts(struct diff_ctx *c, const struct db_obs_row *x, const struct db_obs_row *y)
+{
+	if (x) {
+		c->cur.verdict_a_class = x->verdict_class;
+		c->cur.verdict_a_reason = x->verdict_reason;
+	}
+	if (y) {
+		c->cur.verdict_b_class = y->verdict_class;
+		c->cur.verdict_b_reason = y->verdict_reason;
+	}
+	const char *other = c->golden_a && !c->golden_b ? c->cur.verdict_b_class :
+			    c->golden_b && !c->golden_a ? c->cur.verdict_a_class : NULL;
+	c->cur.classified = other && strcmp(other, "differs");
+	/* --strict counts what `replay --check --strict` counts; equal up to
+	 * NaN bit patterns, timing and lost are never differences there. */
+	bool strict = c->o->strict && other && (!strcmp(other, "undefined") ||
+						 !strcmp(other, "implementation-dependent") ||
+						 !strcmp(other, "precision"));
+	c->cur.excused = c->cur.classified && !strict;
+	return c->cur.excused;
+}
+
 static enum xt_rc field_differs(const char *key, const char *a, const char *b, void *ctx)
 {
 	struct diff_ctx *c = ctx;
@@ -124,9 +148,13 @@ static enum xt_rc pair_compare(struct diff_ctx *c, const struct db_obs_row *x,
 		sum->same++;
 		return XT_OK;
 	}
-	sum->different++;
-	sum->different_tf += !strcmp(x->kind, "tf_buffer");
-	sum->different_query += !strcmp(x->kind, "query");
+	bool excused = verdicts(c, x, y);
+	sum->classified += c->cur.classified;
+	if (!excused) {
+		sum->different++;
+		sum->different_tf += !strcmp(x->kind, "tf_buffer");
+		sum->different_query += !strcmp(x->kind, "query");
+	}
 	c->cur.items = (const struct diff_item *)c->items.data;
 	c->cur.differences = c->counted;
 	return cb(&c->cur, ctx);
@@ -149,6 +177,10 @@ static enum xt_rc check_runs(struct diff_ctx *c, int64_t run_a, int64_t run_b)
 	xt_arena_init(&a, 4096);
 	enum xt_rc rc = db_run_get(c->db, run_a, &ra, &a);
 	rc = rc ? rc : db_run_get(c->db, run_b, &rb, &a);
+	if (!rc) {
+		c->golden_a = ra.golden;
+		c->golden_b = rb.golden;
+	}
 	if (rc)
 		rc = db_fail(c, rc);
 	else if (ra.trace_id != rb.trace_id)
@@ -165,10 +197,10 @@ static enum xt_rc one_sided(struct diff_ctx *c, const struct db_obs_row *r, enum
 			    struct diff_summary *sum, diff_obs_cb cb, void *ctx)
 {
 	obs_begin(c, r, s);
-	if (s == DIFF_OBS_ONLY_A)
-		sum->only_a++;
-	else
-		sum->only_b++;
+	bool excused = verdicts(c, s == DIFF_OBS_ONLY_A ? r : NULL, s == DIFF_OBS_ONLY_B ? r : NULL);
+	sum->classified += c->cur.classified;
+	sum->only_a += !excused && s == DIFF_OBS_ONLY_A;
+	sum->only_b += !excused && s == DIFF_OBS_ONLY_B;
 	return cb(&c->cur, ctx);
 }
 

@@ -55,12 +55,15 @@ struct replay_options {
 	 * observation record's payload (a MAP value, docs/trace-format.md),
 	 * borrowed for the call; `function` the name of call `call_no`;
 	 * `tf_primitive_mode` the primitiveMode of the last
-	 * glBeginTransformFeedback of the call's thread, or -1.  A returned
-	 * error stops the replay with that error.
+	 * glBeginTransformFeedback of the call's thread, or -1;
+	 * `verdict_class` / `verdict_reason` what --check said of it against
+	 * the golden data (struct db_obs says which classes; NULL when equal
+	 * or not checked).  A returned error stops the replay with that error.
 	 */
 	enum xt_rc (*on_observation)(void *ctx, uint64_t call_no, const char *function,
 				     int64_t tf_primitive_mode, const uint8_t *payload,
-				     size_t payload_bytes, struct xt_err *err);
+				     size_t payload_bytes, const char *verdict_class,
+				     const char *verdict_reason, struct xt_err *err);
 	void *on_observation_ctx;
 	/*
 	 * Called by backends that model the hardware (sim) with what one call

@@ -46,11 +46,67 @@
 
 static void detail(struct replay *rp, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/*
+ * Records the verdict of the replay observation being checked
+ * (rp->checking_obs), for opt.on_observation and so for the results
+ * database (docs/db.md, "Verdicts"): class `cls` and the reason, the
+ * printed `line` without its "call N function: " and class prefixes.  A
+ * second class of the same observation is added to the first's reason.
+ * Out of memory, the verdict is left out (the report stays complete).
+ */
+static void verdict_note(struct replay *rp, const char *cls, const char *line)
+{
+	if (!rp->checking_obs || rp->checking_obs > rp->nobs)
+		return;
+	struct replay_obs *o = &rp->obs[rp->checking_obs - 1];
+	const char *reason = strstr(line, ": ");
+	reason = reason ? reason + 2 : line;
+	size_t n = strlen(cls);
+	if (!strncmp(reason, cls, n) && !strncmp(reason + n, ": ", 2))
+		reason += n + 2;
+	struct xt_buf *b = &rp->verdict_text;
+	size_t at = b->len;
+	enum xt_rc rc;
+	if (o->verdict_class) {
+		/* Its reason is the last one in the buffer: extend it. */
+		b->len--;
+		rc = xt_buf_printf(b, "; %s: %s", cls, reason);
+	} else {
+		rc = xt_buf_printf(b, "%s", reason);
+	}
+	rc = rc ? rc : xt_buf_append(b, "", 1);
+	if (rc) {
+		b->len = at;
+		if (o->verdict_class)
+			b->len++;   /* the NUL of the reason as it was */
+		return;
+	}
+	if (!o->verdict_class) {
+		o->verdict_class = cls;
+		o->verdict_at = at;
+	} else if (!strcmp(cls, "differs")) {
+		o->verdict_class = cls;   /* counted: no class may excuse it */
+	}
+}
+
+/* Formats a report line for verdict_note. */
+static void verdict_notev(struct replay *rp, const char *cls, const char *fmt, va_list ap)
+{
+	char line[1024];
+	if (!rp->checking_obs)
+		return;
+	vsnprintf(line, sizeof line, fmt, ap);
+	verdict_note(rp, cls, line);
+}
+
 /* Prints one difference while fewer than max_reported have been. */
 static void detail(struct replay *rp, const char *fmt, ...)
 {
 	va_list ap;
 
+	va_start(ap, fmt);
+	verdict_notev(rp, "differs", fmt, ap);
+	va_end(ap);
 	if (rp->reported++ >= rp->opt.max_reported || !rp->opt.out)
 		return;
 	va_start(ap, fmt);
@@ -71,12 +127,16 @@ static void classified(struct replay *rp, enum cls c, const char *fmt, ...)
 {
 	va_list ap;
 
+	static const char *const names[] = { "implementation-dependent", "precision", "undefined" };
 	if (c == CLS_PRECISION)
 		rp->sum.precision++;
 	else if (c == CLS_UNDEFINED)
 		rp->sum.undefined++;
 	else
 		rp->sum.impl_dependent++;
+	va_start(ap, fmt);
+	verdict_notev(rp, names[c], fmt, ap);
+	va_end(ap);
 	if (rp->classified_notes++ >= rp->opt.max_reported || !rp->opt.out)
 		return;
 	va_start(ap, fmt);
@@ -722,6 +782,7 @@ void replay_check_observation(struct replay *rp, uint64_t no, const struct trace
 
 	if (!rp->opt.check)
 		return;
+	rp->checking_obs = 0;
 	xt_arena_reset(&rp->cmp_arena);
 	if (trace_reader_decode_value(rp->reader, golden, &rp->cmp_arena, &g) != XT_OK)
 		return; /* the reader reports corruption on the next record */
@@ -735,8 +796,12 @@ void replay_check_observation(struct replay *rp, uint64_t no, const struct trace
 		 * the replay's with, and not a difference. */
 		const uint64_t n = uint_key(&g, "records", 1);
 		rp->sum.lost += n;
-		for (uint64_t i = 0; i < n && rp->last_no == no && rp->obs_next < rp->nobs; i++)
-			rp->obs_next++;
+		for (uint64_t i = 0; i < n && rp->last_no == no && rp->obs_next < rp->nobs; i++) {
+			rp->checking_obs = ++rp->obs_next;
+			verdict_note(rp, "lost", "call: lost: the capture lost its golden counterpart "
+				     "(the application ended before its read-back)");
+		}
+		rp->checking_obs = 0;
 		if (rp->opt.out && rp->lost_notes++ < rp->opt.max_reported)
 			fprintf(rp->opt.out, "call %" PRIu64 " %s: not compared: the capture lost %" PRIu64
 				" %.*s observation%s (the application ended before their read-back)\n",
@@ -750,8 +815,10 @@ void replay_check_observation(struct replay *rp, uint64_t no, const struct trace
 	rp->sum.observations++;
 	if (is_timer_query(rp, &g)) {
 		rp->sum.not_compared++;
-		if (rp->last_no == no && rp->obs_next < rp->nobs)
-			rp->obs_next++;
+		if (rp->last_no == no && rp->obs_next < rp->nobs) {
+			rp->checking_obs = ++rp->obs_next;
+			verdict_note(rp, "timing", "call: timing: a timer query's result: not compared");
+		}
 		return;
 	}
 	if (rp->last_no != no || rp->obs_next >= rp->nobs) {
@@ -761,8 +828,11 @@ void replay_check_observation(struct replay *rp, uint64_t no, const struct trace
 		return;
 	}
 	const struct replay_obs *o = &rp->obs[rp->obs_next++];
+	rp->checking_obs = rp->obs_next;
 	if (o->timing) {
 		rp->sum.not_compared++;
+		verdict_note(rp, "timing", "call: timing: may derive from a timer query's result: "
+			     "not compared");
 		return;
 	}
 	p = rp->obs_bytes.data + o->offset;
@@ -800,14 +870,16 @@ void replay_check_observation(struct replay *rp, uint64_t no, const struct trace
 		}
 		rp->sum.match++;
 		rp->sum.match_nan++;
-		if (rp->nan_notes++ < rp->opt.max_reported && rp->opt.out) {
-			struct byte_note note;
-			byte_note(&note, &g, &r, "data", at);
-			fprintf(rp->opt.out, "call %" PRIu64 " %s: %s: data matches up to NaN bit "
-				"patterns (GLSL leaves them undefined), the first other NaN at byte "
-				"%zu%s: golden %s, replay %s\n", no, call_func(rp, no), note.where, at,
-				note.pos, note.a, note.b);
-		}
+		struct byte_note note;
+		char line[1024];
+		byte_note(&note, &g, &r, "data", at);
+		snprintf(line, sizeof line, "call %" PRIu64 " %s: %s: data matches up to NaN bit "
+			 "patterns (GLSL leaves them undefined), the first other NaN at byte "
+			 "%zu%s: golden %s, replay %s", no, call_func(rp, no), note.where, at,
+			 note.pos, note.a, note.b);
+		verdict_note(rp, "nan-pattern", line);
+		if (rp->nan_notes++ < rp->opt.max_reported && rp->opt.out)
+			fprintf(rp->opt.out, "%s\n", line);
 		return;
 	}
 	char path[128];
@@ -841,12 +913,12 @@ void replay_check_leftovers(struct replay *rp)
 	for (; rp->obs_next < rp->nobs; rp->obs_next++) {
 		if (!replay_checking(rp, rp->last_no))
 			continue;
+		rp->checking_obs = rp->obs_next + 1;
 		rp->sum.differ++;
 		detail(rp, "call %" PRIu64 " %s: the replay made an observation the capture did not",
 		       rp->last_no, rp->last_valid ? rp->last.name : "?");
 	}
-	rp->nobs = rp->obs_next = 0;
-	xt_buf_reset(&rp->obs_bytes);
+	rp->checking_obs = 0;
 }
 
 void replay_check_summary(struct replay *rp, double seconds)

@@ -28,6 +28,11 @@ struct replay_obs {
 	uint64_t seq;
 	size_t offset, len;    /* in replay.obs_bytes */
 	bool timing;           /* may derive from timer results: not compared */
+	/* What the check said of it (replay_check.c): a class and its reason,
+	 * NUL-terminated at verdict_at in replay.verdict_text; NULL: equal or
+	 * not checked. */
+	const char *verdict_class;
+	size_t verdict_at;
 };
 
 struct replay {
@@ -52,6 +57,8 @@ struct replay {
 	struct replay_obs *obs;
 	size_t nobs, capobs, obs_next;
 	size_t obs_reserved_at;       /* offset of the open reservation */
+	struct xt_buf verdict_text;   /* the reasons of their verdicts */
+	size_t checking_obs;          /* index + 1 of the one being checked, 0: none */
 
 	/* glBeginTransformFeedback primitiveMode + 1 per recorded thread
 	 * (0 = none yet), for observations handed to opt.on_observation. */
@@ -93,7 +100,8 @@ struct replay {
  * backend's next observation of that call, counting and reporting. */
 void replay_check_observation(struct replay *rp, uint64_t no, const struct trace_record *golden);
 /* The backend's observations of the last call that had no golden
- * counterpart: each is a difference. */
+ * counterpart: each is a difference (and gets that verdict).  Leaves them
+ * in place; a second call finds none left. */
 void replay_check_leftovers(struct replay *rp);
 /* Prints the summary (and the not-replayed functions) to opt.out. */
 void replay_check_summary(struct replay *rp, double seconds);

@@ -42,7 +42,8 @@ void replay_obs_commit(struct replay *rp, uint64_t seq, size_t n, bool timing)
 		rp->obs = o;
 		rp->capobs = cap;
 	}
-	rp->obs[rp->nobs++] = (struct replay_obs){ seq, rp->obs_reserved_at, n, timing };
+	rp->obs[rp->nobs++] = (struct replay_obs){ .seq = seq, .offset = rp->obs_reserved_at, .len = n,
+							   .timing = timing };
 	rp->obs_bytes.len = rp->obs_reserved_at + n;
 }
 
@@ -122,19 +123,24 @@ static void note_property(struct replay *rp, const struct trace_record *rec)
 		rp->golden_state = GOLDEN_NONE;
 }
 
+/* Counts the last call's observations that had no golden counterpart and
+ * forgets them all: after emit_observations, which hands them on with
+ * their verdicts (replay_check_leftovers gives the leftovers theirs). */
 static void check_leftovers(struct replay *rp)
 {
-	if (rp->golden_state != GOLDEN_NONE) {
-		replay_check_leftovers(rp);
-		return;
-	}
+	if (rp->golden_state != GOLDEN_NONE)
+		replay_check_leftovers(rp);   /* done already when they were emitted */
 	rp->nobs = rp->obs_next = 0;
+	rp->checking_obs = 0;
 	xt_buf_reset(&rp->obs_bytes);
+	xt_buf_reset(&rp->verdict_text);
 }
 
 /* Hands the observations of the last call to opt.on_observation. */
 static enum xt_rc emit_observations(struct replay *rp, struct xt_err *err)
 {
+	if (rp->golden_state != GOLDEN_NONE)
+		replay_check_leftovers(rp);
 	if (!rp->opt.on_observation || !rp->last_valid)
 		return XT_OK;
 	uint32_t t = rp->last.thread_no;
@@ -143,7 +149,10 @@ static enum xt_rc emit_observations(struct replay *rp, struct xt_err *err)
 		const struct replay_obs *o = &rp->obs[i];
 		enum xt_rc rc = rp->opt.on_observation(rp->opt.on_observation_ctx, o->seq,
 						       rp->last.name, prim,
-						       rp->obs_bytes.data + o->offset, o->len, err);
+						       rp->obs_bytes.data + o->offset, o->len,
+						       o->verdict_class, o->verdict_class ?
+						       (const char *)rp->verdict_text.data + o->verdict_at :
+						       NULL, err);
 		if (rc)
 			return rc;
 	}
@@ -155,9 +164,9 @@ static enum xt_rc execute_pending(struct replay *rp, struct xt_err *err)
 	enum xt_rc rc;
 
 	rc = emit_observations(rp, err);
+	check_leftovers(rp);
 	if (rc)
 		return rc;
-	check_leftovers(rp);
 	rp->have_call = false;
 	rp->last = rp->call;
 	rp->last_no = rp->call.no;
@@ -323,6 +332,7 @@ enum xt_rc replay_run(const char *path, const struct replay_options *o,
 	xt_buf_fini(&rp.call_payload);
 	xt_buf_fini(&rp.ret_payload);
 	xt_buf_fini(&rp.obs_bytes);
+	xt_buf_fini(&rp.verdict_text);
 	xt_free(rp.obs);
 	xt_arena_fini(&rp.arena);
 	xt_arena_fini(&rp.cmp_arena);

@@ -125,6 +125,8 @@ static enum xt_rc list_obs(struct db *db, int64_t run, uint64_t only, struct xt_
 		xt_jw_kstr(w, "fields", o.fields_json);
 		xt_jw_ki64(w, "data_bytes", o.data_bytes);
 		xt_jw_kstr(w, "hash", o.blob_hash);
+		xt_jw_kstr(w, "verdict_class", o.verdict_class);
+		xt_jw_kstr(w, "verdict_reason", o.verdict_reason);
 		xt_jw_end(w);
 	}
 	db_obs_iter_close(it);
@@ -297,8 +299,14 @@ struct tl_entry {
 	uint64_t call;
 	char function[64];
 	uint8_t flags;
+	/* TL_CLASSIFIED: the class `replay --check` gave an observation of
+	 * the call (diff.h, diff_obs.classified) and its reason, cut to fit;
+	 * /api/run and the call's detail carry it whole. */
+	char verdict_class[32];
+	char verdict_reason[256];
 };
-enum { TL_PM4 = 1, TL_REGS = 2, TL_SHADER = 4, TL_OBS = 8, TL_ONE_SIDED = 16, TL_ART = 32 };
+enum { TL_PM4 = 1, TL_REGS = 2, TL_SHADER = 4, TL_OBS = 8, TL_ONE_SIDED = 16, TL_ART = 32,
+       TL_CLASSIFIED = 64 };
 
 struct tl {
 	struct tl_entry *v;
@@ -322,6 +330,7 @@ static enum xt_rc tl_add(struct tl *t, uint64_t call, const char *function, uint
 		t->cap = c;
 	}
 	struct tl_entry *e = &t->v[t->n++];
+	memset(e, 0, sizeof *e);
 	e->call = call;
 	snprintf(e->function, sizeof e->function, "%s", function ? function : "?");
 	e->flags = flags;
@@ -348,7 +357,17 @@ static enum xt_rc tl_call(const struct diff_call *c, void *ctx)
 
 static enum xt_rc tl_obs(const struct diff_obs *d, void *ctx)
 {
-	return tl_add(ctx, d->call_no, d->function, TL_OBS);
+	struct tl *t = ctx;
+	enum xt_rc rc = tl_add(t, d->call_no, d->function, d->classified ? TL_CLASSIFIED : TL_OBS);
+	struct tl_entry *e = t->n ? &t->v[t->n - 1] : NULL;
+	if (rc || !d->classified || !e || e->call != d->call_no || e->verdict_class[0])
+		return rc;
+	const char *cls = d->verdict_b_class && strcmp(d->verdict_b_class, "differs") ?
+			  d->verdict_b_class : d->verdict_a_class;
+	const char *why = cls == d->verdict_b_class ? d->verdict_b_reason : d->verdict_a_reason;
+	snprintf(e->verdict_class, sizeof e->verdict_class, "%s", cls ? cls : "");
+	snprintf(e->verdict_reason, sizeof e->verdict_reason, "%s", why ? why : "");
+	return XT_OK;
 }
 
 /* The rest of the diff's object (web_api wrote "run_a" and "run_b"). */
@@ -385,6 +404,7 @@ static void api_diff(struct web_req *q, struct web_reply *r, struct xt_jw *w, in
 	xt_jw_ku64(w, "different", os.different);
 	xt_jw_ku64(w, "only_a", os.only_a);
 	xt_jw_ku64(w, "only_b", os.only_b);
+	xt_jw_ku64(w, "classified", os.classified);
 	xt_jw_ku64(w, "components_differ", os.components_differ);
 	xt_jw_end(w);
 	xt_jw_kobj(w, "calls_summary");
@@ -403,8 +423,12 @@ static void api_diff(struct web_req *q, struct web_reply *r, struct xt_jw *w, in
 	xt_jw_karr(w, "timeline");
 	for (size_t i = 0; i < t.n; i++) {
 		uint8_t f = t.v[i].flags;
-		while (i + 1 < t.n && t.v[i + 1].call == t.v[i].call)
+		const struct tl_entry *vd = &t.v[i];   /* the one with the verdict, if any */
+		while (i + 1 < t.n && t.v[i + 1].call == t.v[i].call) {
 			f |= t.v[++i].flags;
+			if (t.v[i].verdict_class[0])
+				vd = &t.v[i];
+		}
 		xt_jw_obj(w);
 		xt_jw_ku64(w, "call", t.v[i].call);
 		xt_jw_kstr(w, "function", t.v[i].function);
@@ -413,6 +437,9 @@ static void api_diff(struct web_req *q, struct web_reply *r, struct xt_jw *w, in
 		xt_jw_kbool(w, "shader", f & TL_SHADER);
 		xt_jw_kbool(w, "obs", f & TL_OBS);
 		xt_jw_kbool(w, "one_sided", f & TL_ONE_SIDED);
+		xt_jw_kbool(w, "classified", f & TL_CLASSIFIED);
+		xt_jw_kstr(w, "verdict_class", vd->verdict_class[0] ? vd->verdict_class : NULL);
+		xt_jw_kstr(w, "verdict_reason", vd->verdict_class[0] ? vd->verdict_reason : NULL);
 		xt_jw_end(w);
 	}
 	xt_jw_end(w);

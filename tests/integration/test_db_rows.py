@@ -72,12 +72,14 @@ def test_the_previous_schema_is_migrated_with_checks(xfbtrace, db):
     con = sqlite3.connect(db)
     con.execute("ALTER TABLE observations DROP COLUMN row_check")
     con.execute("ALTER TABLE call_artifacts DROP COLUMN row_check")
+    con.execute("ALTER TABLE observations DROP COLUMN verdict_class")   # schema 5's
+    con.execute("ALTER TABLE observations DROP COLUMN verdict_reason")
     con.execute("PRAGMA user_version = 3")
     con.commit()
     con.close()
     assert run([xfbtrace, "diff", "--db", db, "1", "3"]).returncode == 0
     con = sqlite3.connect(db)
-    assert con.execute("PRAGMA user_version").fetchone()[0] == 4
+    assert con.execute("PRAGMA user_version").fetchone()[0] == 5
     assert con.execute("SELECT count(*) FROM observations WHERE row_check IS NULL").fetchone()[0] == 0
     assert con.execute("SELECT count(*) FROM call_artifacts WHERE row_check IS NULL").fetchone()[0] == 0
     con.close()

@@ -150,6 +150,16 @@ function num(x) {
   return `${text} (0x${u32[0].toString(16).padStart(8, "0")})`;
 }
 
+// What `replay --check --db` said of an observation against the golden
+// data: its class as a label, the reason beside it.
+function verdictLabel(o) {
+  if (!o.verdict_class) return "";
+  return el("span", { class: `verdict v-${o.verdict_class}`, title: o.verdict_reason || "" }, o.verdict_class);
+}
+function verdictLine(o, who) {
+  return el("p", { class: "verdictline" }, who ? `${who}: ` : "", `call ${o.call} ${o.kind} #${o.index} `, verdictLabel(o), ` ${o.verdict_reason || ""}`);
+}
+
 function tfTable(t, idx) {
   if (!t) return el("p", {}, `TF buffer ${idx}: not decodable`);
   if (t.error) return el("p", { class: "error" }, `TF buffer ${idx}: ${t.error}`);
@@ -171,7 +181,7 @@ async function viewRun(id) {
     for (const b of tl.children) b.classList.toggle("sel", Number(b.dataset.call) === n);
     const c = await api(`/api/runs/${id}/calls/${n}`);
     const kids = [el("h3", {}, `call ${n} ${c.function || ""}`)];
-    for (const o of c.observations) kids.push(el("p", {}, `${o.kind} #${o.index}: ${o.fields}`));
+    for (const o of c.observations) kids.push(el("p", {}, `${o.kind} #${o.index}: ${o.fields} `, verdictLabel(o), o.verdict_reason ? ` ${o.verdict_reason}` : ""));
     c.tf.forEach((t, i) => { if (t) kids.push(el("h4", {}, `TF buffer ${i}`), tfTable(t, i)); });
     if (c.pm4) kids.push(el("h4", {}, "PM4 packets"), el("pre", { id: "pm4" }, c.pm4));
     if (c.regs_changed) kids.push(el("h4", {}, "registers changed by this call"), el("pre", {}, c.regs_changed));
@@ -184,6 +194,7 @@ async function viewRun(id) {
   main().replaceChildren(el("h2", {}, runName(data.run)),
     el("p", {}, `trace ${data.run.trace_hash.slice(0, 12)} ${data.run.program || ""}; status ${data.run.status}; ${data.observations.length} observations, ${data.calls.length} calls with artefacts`),
     el("p", { class: "legend" }, el("span", { class: "call draw" }, "D draw"), el("span", {}, "B / P / R / E: TF begin, pause, resume, end"), el("span", {}, "Q query"), el("span", {}, "dark: frame end")),
+    el("div", { id: "verdicts" }, ...data.observations.filter(o => o.verdict_class).map(o => verdictLine(o))),
     tl, detail);
   const q = new URLSearchParams(location.search).get("call");
   if (q !== null) await pick(Number(q));
@@ -231,6 +242,8 @@ async function viewDiff(a, b) {
     for (const x of tl.children) x.classList.toggle("sel", Number(x.dataset.call) === n);
     const c = await api(`/api/diff/${a}/${b}/calls/${n}`);
     const kids = [el("h3", {}, `call ${n}`)];
+    for (const [who, obs] of [[`A (run ${a})`, c.observations_a], [`B (run ${b})`, c.observations_b]])
+      for (const o of obs) if (o.verdict_class) kids.push(verdictLine(o, who));
     kids.push(el("h4", {}, "register fields (A → B)"));
     kids.push(c.fields.length ? el("table", { id: "fields" }, el("tr", {}, el("th", {}, "field"), el("th", {}, "A"), el("th", {}, "B")),
       ...c.fields.map(f => el("tr", { class: "field" }, el("td", {}, f.name), el("td", { class: "old" }, f.in_a ? valueText(f.a, f.a_name) : "(unset)"), el("td", { class: "new" }, f.in_b ? valueText(f.b, f.b_name) : "(unset)"))))
@@ -287,11 +300,13 @@ async function viewDiff(a, b) {
   for (const c of data.timeline) {
     const differs = c.pm4 || c.regs || c.shader || c.obs || c.one_sided;
     const what = whatOf(c);
-    tl.append(el("div", { class: `call ${callClass(c.function)} ${differs ? "differs" : "same"}`, title: `${c.call} ${c.function}${differs ? ": " + what + " differ" : ""}`,
+    const cls = differs ? "differs" : c.classified ? "classified" : "same";
+    tl.append(el("div", { class: `call ${callClass(c.function)} ${cls}`, title: `${c.call} ${c.function}${differs ? ": " + what + " differ" : ""}${c.verdict_class ? `; ${c.verdict_class}: ${c.verdict_reason}` : ""}`,
       "data-call": c.call, onclick: () => pick(c.call).catch(fail) }, callLetter(c.function)));
   }
   main().replaceChildren(el("h2", {}, `${runName(data.run_a)} vs ${runName(data.run_b)}`),
-    el("p", { id: "summary" }, `observations: ${os.different} of ${os.pairs} differ (${os.components_differ} TF components), ${os.only_a} only in A, ${os.only_b} only in B; calls: ${cs.differ} differ`),
+    el("p", { id: "summary" }, `observations: ${os.different} of ${os.pairs} differ (${os.components_differ} TF components), ${os.only_a} only in A, ${os.only_b} only in B${os.classified ? `, ${os.classified} classified by replay --check (not counted)` : ""}; calls: ${cs.differ} differ`),
+    el("div", { id: "verdicts" }, ...data.timeline.filter(c => c.verdict_class).map(c => el("p", { class: "verdictline" }, `call ${c.call} ${c.function} `, verdictLabel(c), ` ${c.verdict_reason}`))),
     el("p", { id: "first" }, firstDiff ? `first difference: call ${firstDiff.call} ${firstDiff.function}: ${whatOf(firstDiff)} differ` : "no difference"),
     el("p", { class: "legend" }, el("span", { class: "call differs" }, "differs"), el("span", {}, "same"), el("span", {}, "D draw, B / P / R / E TF begin / pause / resume / end, Q query")),
     tl, detail);
