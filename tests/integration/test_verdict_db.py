@@ -181,11 +181,17 @@ def test_softpipe_garbage_in_undefined_bytes_and_a_diff_of_two_replays(xfbtrace,
     db = tmp_path / "r.db"
     rc, llvmpipe = record(xfbtrace, undefined_trace, db)
     assert rc == 0
-    out = run([xfbtrace, "replay", "--check", "--db", db, undefined_trace], env=SOFTPIPE,
-              timeout=600)
-    assert out.returncode == 0 and "on softpipe" in out.stdout, describe(out)
-    softpipe = int(re.search(r"recorded run (\d+)", out.stderr).group(1))
-    classes = [r[2] for r in verdicts(db, softpipe)]
+    # Garbage is what the storage happened to hold: now and then it is all
+    # zeros, like llvmpipe's, and there is nothing to classify.  A few
+    # replays find a run where it is not.
+    for _ in range(8):
+        out = run([xfbtrace, "replay", "--check", "--db", db, undefined_trace], env=SOFTPIPE,
+                  timeout=600)
+        assert out.returncode == 0 and "on softpipe" in out.stdout, describe(out)
+        softpipe = int(re.search(r"recorded run (\d+)", out.stderr).group(1))
+        classes = [r[2] for r in verdicts(db, softpipe)]
+        if any(classes):
+            break
     assert classes and set(classes) == {"undefined"}, classes
     golden = golden_of(db, softpipe)
     d = run([xfbtrace, "diff", "--db", db, str(golden), str(softpipe)])
