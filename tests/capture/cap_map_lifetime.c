@@ -31,6 +31,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cap_test_gl.h"
+
 #include "cap_test_fbo.h"
 
 #define ROUNDS 4
@@ -45,27 +47,16 @@ static const char *vs =
 	"out vec4 a;\n"
 	"void main() { a = p * 2.0; gl_Position = vec4(0.0, 0.0, 0.0, 1.0); }\n";
 
-static EGLDisplay dpy;
-static EGLConfig config;
+static struct cap_test_gl gl;
 
 static EGLContext context(EGLContext share)
 {
-	static const EGLint attribs[] = { EGL_CONTEXT_MAJOR_VERSION, 4,
-					  EGL_CONTEXT_MINOR_VERSION, 4,
-					  EGL_CONTEXT_OPENGL_PROFILE_MASK,
-					  EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE };
-	EGLContext ctx = eglCreateContext(dpy, config, share, attribs);
-
-	if (ctx == EGL_NO_CONTEXT) {
-		fprintf(stderr, "no desktop GL 4.4 core context\n");
-		exit(77);
-	}
-	return ctx;
+	return cap_test_gl_context(&gl, 4, 4, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, share);
 }
 
 static void make_current(EGLContext ctx)
 {
-	if (!eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, ctx)) {
+	if (!eglMakeCurrent(gl.dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, ctx)) {
 		fprintf(stderr, "eglMakeCurrent failed\n");
 		exit(2);
 	}
@@ -129,23 +120,14 @@ static GLuint draw_round(int r, GLuint *vao)
 
 int main(int argc, char **argv)
 {
-	static const EGLint cfg_attribs[] = { EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT,
-					      EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_NONE };
 	const char *mode = argc > 1 ? argv[1] : "";
-	EGLint n = 0;
 	GLenum err;
 
 	if (strcmp(mode, "delete") && strcmp(mode, "shared") && strcmp(mode, "destroy")) {
 		fprintf(stderr, "usage: cap-map-lifetime delete|shared|destroy\n");
 		return 2;
 	}
-	dpy = eglGetPlatformDisplay(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, NULL);
-	if (dpy == EGL_NO_DISPLAY || !eglInitialize(dpy, NULL, NULL) ||
-	    !eglChooseConfig(dpy, cfg_attribs, &config, 1, &n) || n < 1 ||
-	    !eglBindAPI(EGL_OPENGL_API)) {
-		fprintf(stderr, "no surfaceless EGL display with desktop GL\n");
-		return 77;
-	}
+	cap_test_gl_init(&gl);
 	EGLContext main_ctx = context(EGL_NO_CONTEXT);
 	EGLContext other = !strcmp(mode, "shared") ? context(main_ctx) : EGL_NO_CONTEXT;
 	make_current(main_ctx);
@@ -159,7 +141,7 @@ int main(int argc, char **argv)
 			draw_round(r, &vao);
 			glFinish();
 			make_current(main_ctx);
-			eglDestroyContext(dpy, own);
+			eglDestroyContext(gl.dpy, own);
 		} else {
 			GLuint vao, vbo = draw_round(r, &vao);
 			if (other != EGL_NO_CONTEXT) {

@@ -27,6 +27,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "cap_test_gl.h"
+
 #include "cap_test_fbo.h"
 
 static const char *vs =
@@ -39,33 +41,6 @@ static const char *vs =
 	"  a = m * vec4(float(gl_VertexID)) + vec4(v, 0.0) + b0 + b1;\n"
 	"  gl_Position = vec4(0.0, 0.0, 0.0, 1.0);\n"
 	"}\n";
-
-static void context(void)
-{
-	static const EGLint ctx_attribs[] = { EGL_CONTEXT_MAJOR_VERSION, 4,
-					      EGL_CONTEXT_MINOR_VERSION, 5,
-					      EGL_CONTEXT_OPENGL_PROFILE_MASK,
-					      EGL_CONTEXT_OPENGL_COMPATIBILITY_PROFILE_BIT, EGL_NONE };
-	static const EGLint cfg_attribs[] = { EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT,
-					      EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_NONE };
-	EGLDisplay dpy = eglGetPlatformDisplay(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY,
-					       NULL);
-	EGLConfig config;
-	EGLint n = 0;
-	EGLContext ctx;
-
-	if (dpy == EGL_NO_DISPLAY || !eglInitialize(dpy, NULL, NULL) ||
-	    !eglChooseConfig(dpy, cfg_attribs, &config, 1, &n) || n < 1 ||
-	    !eglBindAPI(EGL_OPENGL_API)) {
-		fprintf(stderr, "no surfaceless EGL display with desktop GL\n");
-		exit(77);
-	}
-	ctx = eglCreateContext(dpy, config, EGL_NO_CONTEXT, ctx_attribs);
-	if (ctx == EGL_NO_CONTEXT || !eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, ctx)) {
-		fprintf(stderr, "no desktop GL 4.5 compatibility context\n");
-		exit(77);
-	}
-}
 
 static GLuint program(void)
 {
@@ -114,7 +89,7 @@ int main(void)
 	GLuint prog, ubo, tf, ebo, vao, fbo = 0;
 	GLenum err;
 
-	context();
+	cap_test_gl_current(4, 5, EGL_CONTEXT_OPENGL_COMPATIBILITY_PROFILE_BIT);
 	cap_test_bind_fbo();
 	glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, (GLint *)&fbo);
 	prog = program();

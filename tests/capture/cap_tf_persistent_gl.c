@@ -17,6 +17,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "cap_test_gl.h"
+
 #include "cap_test_fbo.h"
 
 static const char *vs =
@@ -27,33 +29,6 @@ static const char *vs =
 	"  gl_Position = vec4(0.0, 0.0, 0.0, 1.0);\n"
 	"}\n";
 
-static void context(void)
-{
-	static const EGLint ctx_attribs[] = { EGL_CONTEXT_MAJOR_VERSION, 4,
-					      EGL_CONTEXT_MINOR_VERSION, 4,
-					      EGL_CONTEXT_OPENGL_PROFILE_MASK,
-					      EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE };
-	static const EGLint cfg_attribs[] = { EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT,
-					      EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_NONE };
-	EGLDisplay dpy = eglGetPlatformDisplay(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY,
-					       NULL);
-	EGLConfig config;
-	EGLint n = 0;
-	EGLContext ctx;
-
-	if (dpy == EGL_NO_DISPLAY || !eglInitialize(dpy, NULL, NULL) ||
-	    !eglChooseConfig(dpy, cfg_attribs, &config, 1, &n) || n < 1 ||
-	    !eglBindAPI(EGL_OPENGL_API)) {
-		fprintf(stderr, "no surfaceless EGL display with desktop GL\n");
-		exit(77);
-	}
-	ctx = eglCreateContext(dpy, config, EGL_NO_CONTEXT, ctx_attribs);
-	if (ctx == EGL_NO_CONTEXT || !eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, ctx)) {
-		fprintf(stderr, "no desktop GL 4.4 core context\n");
-		exit(77);
-	}
-}
-
 int main(void)
 {
 	static const char *const varyings[] = { "a" };
@@ -61,7 +36,7 @@ int main(void)
 	GLuint prog, shader, vao, tfb;
 	GLint ok = 0;
 
-	context();
+	cap_test_gl_current(4, 4, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT);
 	cap_test_bind_fbo();
 
 	prog = glCreateProgram();

@@ -33,6 +33,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cap_test_gl.h"
+
 #include "cap_test_fbo.h"
 
 static const char *vs =
@@ -43,31 +45,6 @@ static const char *vs =
 	"  gl_Position = gl_Vertex;\n"
 	"}\n";
 
-static void context(void)
-{
-	static const EGLint ctx_attribs[] = { EGL_CONTEXT_MAJOR_VERSION, 3,
-					      EGL_CONTEXT_MINOR_VERSION, 0, EGL_NONE };
-	static const EGLint cfg_attribs[] = { EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT,
-					      EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_NONE };
-	EGLDisplay dpy = eglGetPlatformDisplay(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY,
-					       NULL);
-	EGLConfig config;
-	EGLint n = 0;
-	EGLContext ctx;
-
-	if (dpy == EGL_NO_DISPLAY || !eglInitialize(dpy, NULL, NULL) ||
-	    !eglChooseConfig(dpy, cfg_attribs, &config, 1, &n) || n < 1 ||
-	    !eglBindAPI(EGL_OPENGL_API)) {
-		fprintf(stderr, "no surfaceless EGL display with desktop GL\n");
-		exit(77);
-	}
-	ctx = eglCreateContext(dpy, config, EGL_NO_CONTEXT, ctx_attribs);
-	if (ctx == EGL_NO_CONTEXT || !eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, ctx)) {
-		fprintf(stderr, "no desktop GL 3.0 context\n");
-		exit(77);
-	}
-}
-
 int main(int argc, char **argv)
 {
 	static const char *const varyings[] = { "v" };
@@ -77,7 +54,7 @@ int main(int argc, char **argv)
 	GLuint prog, shader, vbo, tfb, query;
 	GLint ok = 0;
 
-	context();
+	cap_test_gl_current(3, 0, 0);
 	cap_test_bind_fbo();
 	for (int i = 0; i < 19; i++) {
 		verts[i][0] = (GLfloat)(i % 4) * 0.25f;
