@@ -150,8 +150,14 @@ def test_softpipes_garbage_past_what_a_geometry_shader_wrote_is_undefined(xfbtra
     # glBufferData(NULL) storage is zeros, softpipe's is not.
     cap = piglit_trace(piglit_line("glsl-1.50-geometry-primitive-types GL_POINTS -auto -fbo"))
     assert cap.result == "pass", cap.describe()
-    out = run([xfbtrace, "replay", "--check", cap.trace], env=SOFTPIPE, timeout=600)
-    assert "on softpipe" in out.stdout and out.returncode == 0, describe(out)
+    # Its garbage is whatever the storage held: now and then all zeros, like
+    # llvmpipe's, and then there is nothing to classify; a few replays find
+    # a run where it is not.
+    for _ in range(8):
+        out = run([xfbtrace, "replay", "--check", cap.trace], env=SOFTPIPE, timeout=600)
+        assert "on softpipe" in out.stdout and out.returncode == 0, describe(out)
+        if classified(out)[2] > 0:
+            break
     assert classified(out)[2] > 0 and differ(out) == 0, describe(out)
     assert re.search(r"^call \d+ glEndTransformFeedback: undefined: tf_buffer index 0 buffer 1: "
                      r"data differs only in bytes the application never defined: bytes 4\.\.95 "
