@@ -161,23 +161,34 @@ GLboolean drv_gl_IsQuery(GLuint id)
 	return q && q->created;
 }
 
+#define NO_TIMER_OR_STATISTICS \
+	"timer and pipeline-statistics queries (the model has no clock or statistics counters)"
+
+/* GL_INVALID_ENUM for a target that is no query target, GL_INVALID_VALUE
+ * for an index the target does not have; false after raising either. */
+static bool target_index_checked(struct drv_context *ctx, GLenum target, GLuint index)
+{
+	if (!target_known(target)) {
+		drv_gl_error(ctx, GL_INVALID_ENUM);
+		return false;
+	}
+	if (!index_ok(target, index)) {
+		drv_gl_error(ctx, GL_INVALID_VALUE);
+		return false;
+	}
+	return true;
+}
+
 static void begin(GLenum target, GLuint index, GLuint id)
 {
 	DRV_CTX(ctx);
 	int k = kind_of(target);
 	struct drv_query *q;
 
-	if (!target_known(target)) {
-		drv_gl_error(ctx, GL_INVALID_ENUM);
+	if (!target_index_checked(ctx, target, index))
 		return;
-	}
-	if (!index_ok(target, index)) {
-		drv_gl_error(ctx, GL_INVALID_VALUE);
-		return;
-	}
 	if (k < 0) {
-		drv_gl_unsupported(ctx, "timer and pipeline-statistics queries (the model has no clock "
-				   "or statistics counters)");
+		drv_gl_unsupported(ctx, NO_TIMER_OR_STATISTICS);
 		return;
 	}
 	if (!id || ctx->active_query[k][index] || !drv_names_known(&ctx->queries, id)) {
@@ -211,17 +222,10 @@ static void end(GLenum target, GLuint index)
 	int k = kind_of(target);
 	struct drv_query *q;
 
-	if (!target_known(target)) {
-		drv_gl_error(ctx, GL_INVALID_ENUM);
+	if (!target_index_checked(ctx, target, index))
 		return;
-	}
-	if (!index_ok(target, index)) {
-		drv_gl_error(ctx, GL_INVALID_VALUE);
-		return;
-	}
 	if (k < 0) {
-		drv_gl_unsupported(ctx, "timer and pipeline-statistics queries (the model has no clock "
-				   "or statistics counters)");
+		drv_gl_unsupported(ctx, NO_TIMER_OR_STATISTICS);
 		return;
 	}
 	if (!(q = ctx->active_query[k][index])) {
@@ -245,14 +249,8 @@ static void query_iv(GLenum target, GLuint index, GLenum pname, GLint *params)
 	DRV_CTX(ctx);
 	int k = kind_of(target);
 
-	if (!target_known(target)) {
-		drv_gl_error(ctx, GL_INVALID_ENUM);
+	if (!target_index_checked(ctx, target, index))
 		return;
-	}
-	if (!index_ok(target, index)) {
-		drv_gl_error(ctx, GL_INVALID_VALUE);
-		return;
-	}
 	switch (pname) {
 	case GL_CURRENT_QUERY:
 		*params = k >= 0 && ctx->active_query[k][index]
