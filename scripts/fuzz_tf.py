@@ -28,6 +28,15 @@ and per replay backend:
                  results after a query not replayed
   crash          the replay died of a signal
   error          exit 2, or a timeout
+and of the reference itself (xfb-fuzz-case's self-checks, dEQP style):
+  reference deviates from the spec: RULE
+                 the case measured, where the spec determines the value
+                 exactly, that the GL it ran on (llvmpipe: the golden
+                 data) deviates from the spec's rule RULE (fixed-conversion,
+                 draw-tf-count); a sim replay that does not match such a
+                 golden is in this class, not counted as the sim's failure,
+                 and the sim match rate is given over all host matches and
+                 over those with a spec-conformant reference
 A host crash is checked against llvmpipe: the case is run again without
 capture; if it crashes too, or valgrind sees it read or write out of
 bounds inside the GL driver (heap corruption does not always crash), the
@@ -53,6 +62,7 @@ import tempfile
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 CALL = re.compile(r"^call (\d+) (\w+): (.*)$", re.M)
+REFDEV = re.compile(r"^reference deviates from the spec: ([\w-]+) \(([^)]*)\): (.*)$", re.M)
 SUMMARY = re.compile(r"^(\d+) observations, (\d+) match, (\d+) differ", re.M)
 
 # The dimensions of the per-dimension table: parameter names of
@@ -158,6 +168,11 @@ def run_case(xfbtrace, case, args, work, backends=("host", "sim")):
             res["detail"] = f"capture exit {rc}: {out.strip()[-200:]}"
             return res
         res["case"] = "ok"
+        # The reference's self-checks (xfb-fuzz-case prints them under capture).
+        dev = REFDEV.findall(out)
+        if dev:
+            res["reference"] = sorted({rule for rule, _, _ in dev})
+            res["reference_first"] = f"{dev[0][0]} ({dev[0][1]}): {dev[0][2]}"[:240]
         for b in backends:
             cmd = [xfbtrace, "replay", "--check", *TOLERANCE, trace] if b == "host" else \
                   [xfbtrace, "replay", "--backend", "sim", "--check", *TOLERANCE, trace]
@@ -177,25 +192,39 @@ def failing(res):
     return res.get("case") == "ok" and res.get("host") == "match" and res.get("sim") != "match"
 
 
+def reference_deviates(res):
+    """The sim replay does not match a golden that deviates from the spec:
+    the seed's class is the reference's rule, not a sim failure."""
+    return failing(res) and bool(res.get("reference"))
+
+
+def sim_class(res):
+    """The sim's outcome as the tables count it."""
+    return "reference" if reference_deviates(res) else res["sim"]
+
+
 def shrink(xfbtrace, case, seed, params, res, work, backend="sim"):
     """Sets parameters back to defaults one at a time while the backend's
     failure signature persists; returns the kept parameter names."""
-    want = (res[backend], res[backend + "_sig"])
+    want = (res[backend], res[backend + "_sig"], res.get("reference"))
     keep = [k for k in params]
     for k in list(params):
         trial = [x for x in keep if x != k]
         args = ["--seed", str(seed), "--only", ",".join(trial) or "none"]
         r = run_case(xfbtrace, case, args, work, backends=(backend,))
-        if r.get("case") == "ok" and (r[backend], r[backend + "_sig"]) == want:
+        if r.get("case") == "ok" and (r[backend], r[backend + "_sig"], r.get("reference")) == want:
             keep = trial
     return keep
 
 
 def expected_sim(res):
     """What docs/status.md's CI table says of a seed's sim replay: `match`,
-    `unsupported <first function not replayed>` or `differs <kind>`."""
+    `unsupported <first function not replayed>`, `differs <kind>` or, where
+    the reference deviates from the spec, `reference deviates: RULE[,RULE]`."""
     if res["sim"] == "match":
         return "match"
+    if reference_deviates(res):
+        return "reference deviates: " + ",".join(res["reference"])
     if res["sim"] == "unsupported":
         return "unsupported " + res["sim_sig"].split(":")[0]
     return f"{res['sim']} {res['sim_sig']}"
@@ -268,12 +297,21 @@ def table(results):
         lines.append(f"{b}: " + ", ".join(f"{k} {v}" for k, v in sorted(c.items())))
     sm = sum(r["sim"] == "match" for r in hm)
     sc = sum(r["sim"] in ("match", "unsupported") for r in hm)
+    conform = [r for r in hm if not r.get("reference")]
+    cm = sum(r["sim"] == "match" for r in conform)
+    pc = lambda a, b: f"{100 * a / b:.1f} %" if b else "-"
     if hm:
-        lines.append(f"sim match where host matches: {sm} of {len(hm)} ({100 * sm / len(hm):.1f} %); "
-                     f"match or unsupported-and-reported: {sc} ({100 * sc / len(hm):.1f} %)")
+        lines.append(f"sim match where host matches: {sm} of {len(hm)} ({pc(sm, len(hm))}); "
+                     f"match or unsupported-and-reported: {sc} ({pc(sc, len(hm))})")
+        lines.append(f"sim match where host matches and the reference conforms to the spec: "
+                     f"{cm} of {len(conform)} ({pc(cm, len(conform))})")
+        rules = collections.Counter(rule for r in ok for rule in r.get("reference", []))
+        lines.append("reference deviates from the spec (cases, of the valid ones): " +
+                     (", ".join(f"{k} {v}" for k, v in sorted(rules.items())) or "none"))
     lines.append("")
-    lines.append("| dimension | value | cases | host match | sim match | sim unsupported | sim differs |")
-    lines.append("|---|---|---|---|---|---|---|")
+    lines.append("| dimension | value | cases | host match | sim match | sim unsupported | sim differs "
+                 "| reference deviates |")
+    lines.append("|---|---|---|---|---|---|---|---|")
     for d in DIMENSIONS:
         groups = collections.defaultdict(list)
         for r in ok:
@@ -281,8 +319,9 @@ def table(results):
         for val, rs in sorted(groups.items(), key=lambda kv: -len(kv[1])):
             n = len(rs)
             pct = lambda k, b: f"{100 * sum(x[b] == k for x in rs) / n:.0f} %"
-            lines.append(f"| {d} | {val} | {n} | {pct('match', 'host')} | {pct('match', 'sim')} | "
-                         f"{pct('unsupported', 'sim')} | {pct('differs', 'sim')} |")
+            spct = lambda k: f"{100 * sum(sim_class(x) == k for x in rs) / n:.0f} %"
+            lines.append(f"| {d} | {val} | {n} | {pct('match', 'host')} | {spct('match')} | "
+                         f"{spct('unsupported')} | {spct('differs')} | {spct('reference')} |")
     return "\n".join(lines)
 
 
@@ -322,7 +361,7 @@ def main():
         res = run_case(xfbtrace, case, args, work)
         print(json.dumps(res, indent=1))
         backend = "host" if res.get("host") not in (None, "match") else \
-                  "sim" if failing(res) else None
+                  "sim" if failing(res) and not reference_deviates(res) else None
         if backend and not a.only and not a.set:
             keep = shrink(xfbtrace, case, a.seed, params, res, work, backend)
             print(f"minimal ({backend}): --seed {a.seed} --only {','.join(keep) or 'none'}")
@@ -366,7 +405,13 @@ def main():
     # Shrink the first --shrink failing seeds (host matches, sim does not);
     # each minimal parameter set names a class, and every other failing
     # seed joins the smallest class whose parameters it has.
-    fails = sorted((r for r in results if failing(r)), key=lambda r: r["seed"])
+    # Seeds whose reference deviates from the spec are classed by its rule.
+    fails = sorted((r for r in results if failing(r) and not reference_deviates(r)),
+                   key=lambda r: r["seed"])
+    refdev = collections.defaultdict(list)
+    for r in sorted(results, key=lambda r: r["seed"]):
+        if reference_deviates(r):
+            refdev[",".join(r["reference"])].append(r)
 
     def minimal_of(r):
         keep = shrink(xfbtrace, case, r["seed"], r["params"], r, work)
@@ -396,6 +441,10 @@ def main():
             unclassified.append(r["seed"])
     classes = sorted(classes.values(), key=lambda c: -len(c["seeds"]))
     text = table(results)
+    text += "\n\nreference deviates from the spec (host matches, the sim does not match the golden):\n"
+    for rule, rs in sorted(refdev.items(), key=lambda kv: -len(kv[1])):
+        text += (f"- {rule}: {len(rs)} cases, e.g. seeds {[r['seed'] for r in rs[:6]]}\n"
+                 f"    first: {rs[0]['reference_first']}\n")
     text += "\n\nsim failure classes (host matches; minimal parameter sets by shrinking):\n"
     for c in classes:
         text += (f"- {c['outcome']}: {c['params'] or '(all defaults)'}: {len(c['seeds'])} cases, "

@@ -19,6 +19,22 @@
  * capture library observes all of it; scripts/fuzz_tf.py compares the
  * replays with it.
  *
+ * Reference self-checks (dEQP style): where the spec determines a value
+ * exactly, the case also measures what the GL it runs on gives (the
+ * reference the replays are compared with) and prints a deviation as one
+ * line on stdout,
+ *
+ *   reference deviates from the spec: RULE (SECTION): DETAIL
+ *
+ * RULE is fixed-conversion (a_format=fixed: a passthrough probe captures
+ * the converted attribute) or draw-tf-count (glDrawTransformFeedback*: a
+ * GL_PRIMITIVES_GENERATED query around a probe draw of points against the
+ * vertices the feed pass's TF_PRIMITIVES_WRITTEN query says were
+ * captured).  The probes are part of the case only where their dimension
+ * is drawn, and the case still runs to the end (exit 0): the trace stays
+ * whole and the replays are compared as ever; scripts/fuzz_tf.py names
+ * the seed's class.
+ *
  * Exit: 0 ran, 3 invalid case (the program's own calls raised a GL error,
  * or its shaders did not compile / link: a tester bug), 77 the context or
  * a feature is missing, 2 setup or usage error.
@@ -530,6 +546,134 @@ static GLuint new_query(void)
 	return q;
 }
 
+/* ---- reference self-checks (see the file comment) ------------------------- */
+
+#define PROBE_VERTS 16
+
+static void deviates(const char *rule, const char *section, const char *detail)
+{
+	printf("reference deviates from the spec: %s (%s): %s\n", rule, section, detail);
+	fflush(stdout);
+}
+
+/* A program passing attribute 0 through as `p`: the probes' program (no
+ * geometry shader, so that counts of primitives are the vertices drawn). */
+static GLuint probe_program(const struct run *r, GLuint fs)
+{
+	char src[512];
+	bool gles = r->p.v[FP_API] == API_GLES;
+	snprintf(src, sizeof src,
+		 "%slayout(location = 0) in %s a;\nout vec4 p;\n"
+		 "void main()\n{\n  p = vec4(a);\n  gl_Position = vec4(0.0, 0.0, 0.0, 1.0);\n}\n",
+		 gles ? "#version 320 es\nprecision highp float;\nprecision highp int;\n"
+		      : r->p.v[FP_API] == API_COMPAT ? "#version 450 compatibility\n"
+						      : "#version 450 core\n",
+		 fuzz_glsl_attrib_type(r->p.v[FP_A_FMT]));
+	GLuint vs = shader(GL_VERTEX_SHADER, src);
+	if (!vs)
+		return 0;
+	GLuint prog = gl.CreateProgram();
+	gl.AttachShader(prog, vs);
+	gl.AttachShader(prog, fs);
+	static const char *const names[] = { "p" };
+	gl.TransformFeedbackVaryings(prog, 1, names, GL_INTERLEAVED_ATTRIBS);
+	gl.LinkProgram(prog);
+	GLint linked = 0;
+	gl.GetProgramiv(prog, GL_LINK_STATUS, &linked);
+	if (!linked) {
+		fprintf(stderr, "invalid case: the probe program does not link\n");
+		return 0;
+	}
+	return prog;
+}
+
+/*
+ * GL_FIXED: "a signed two's complement 16.16 scaled integer" (GL 4.6
+ * §2.2, table 2.2), so c reads as c / 2^16; every value put_comp() writes
+ * is q / 4, exact in binary32.  The spec's precision for the conversion is
+ * that of its floating-point operations, "about 1 part in 10^5" (GL 4.6
+ * §2.3.4.1): a value further off than that deviates.  Missing components
+ * read as 0, 0, 1 (GL 4.6 §10.2).
+ */
+static void check_fixed(const struct run *r, GLuint probe)
+{
+	int comps = 4 - r->p.v[FP_A_COMPS];
+	struct tfset t;
+	gl.GenTransformFeedbacks(1, &t.obj);
+	gl.BindTransformFeedback(GL_TRANSFORM_FEEDBACK, t.obj);
+	gl.GenBuffers(1, t.bufs);
+	gl.BindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, t.bufs[0]);
+	gl.BufferData(GL_TRANSFORM_FEEDBACK_BUFFER, PROBE_VERTS * 16, NULL, GL_STREAM_READ);
+	gl.BindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, t.bufs[0]);
+	gl.UseProgram(probe);
+	gl.Enable(GL_RASTERIZER_DISCARD);
+	gl.BeginTransformFeedback(GL_POINTS);
+	gl.DrawArrays(GL_POINTS, 0, PROBE_VERTS);
+	gl.EndTransformFeedback();
+	gl.BindTransformFeedback(GL_TRANSFORM_FEEDBACK, 0);
+	const float *got = gl.MapBufferRange(GL_TRANSFORM_FEEDBACK_BUFFER, 0, PROBE_VERTS * 16,
+					     GL_MAP_READ_BIT);
+	if (!got)
+		return;
+	int bad = 0;
+	char first[160] = "";
+	for (int i = 0; i < PROBE_VERTS; i++) {
+		for (int c = 0; c < 4; c++) {
+			double want = c < comps ? qval(i, c) * 16384 / 65536.0 : c == 3 ? 1.0 : 0.0;
+			double g = got[i * 4 + c];
+			if (g == want || (want != 0.0 && g / want - 1.0 <= 1e-5 && g / want - 1.0 >= -1e-5))
+				continue;
+			if (!bad++) {
+				uint32_t bits;
+				memcpy(&bits, &got[i * 4 + c], 4);
+				snprintf(first, sizeof first, "16.16 value %d of vertex %d component %d reads "
+					 "as %.9g (0x%08x), not %.9g", qval(i, c) * 16384, i, c, g,
+					 (unsigned)bits, want);
+			}
+		}
+	}
+	gl.UnmapBuffer(GL_TRANSFORM_FEEDBACK_BUFFER);
+	if (bad) {
+		char detail[224];
+		snprintf(detail, sizeof detail, "%s (%d of %d values beyond 1e-5)", first, bad,
+			 PROBE_VERTS * 4);
+		deviates("fixed-conversion", "GL 4.6 table 2.2, §2.3.4.1", detail);
+	}
+}
+
+/*
+ * glDrawTransformFeedback* draws "the number of vertices captured on
+ * [the] vertex stream ... the last time transform feedback was active on"
+ * the object (GL 4.6 §10.5 / ARB_transform_feedback2, 3): the feed pass's
+ * TF_PRIMITIVES_WRITTEN times the vertices of its TF primitive.  The probe
+ * draws them as points with the probe program (no geometry shader), in the
+ * same vertex array state, under a GL_PRIMITIVES_GENERATED query, which
+ * counts one primitive a point (GL 4.6 §13.3).  Instances: one.
+ */
+static void check_draw_tf(const struct run *r, GLuint probe, GLuint written, GLuint stream)
+{
+	static const int verts_of[] = { [GL_POINTS] = 1, [GL_LINES] = 2, [GL_TRIANGLES] = 3 };
+	GLuint q = new_query(), got = 0;
+	gl.UseProgram(probe);
+	gl.Enable(GL_RASTERIZER_DISCARD);
+	gl.BeginQuery(GL_PRIMITIVES_GENERATED, q);
+	switch (r->p.v[FP_DRAW]) {
+	case DR_TF: gl.DrawTransformFeedback(GL_POINTS, r->feed_tf.obj); break;
+	case DR_TF_STREAM: gl.DrawTransformFeedbackStream(GL_POINTS, r->feed_tf.obj, stream); break;
+	case DR_TF_INST: gl.DrawTransformFeedbackInstanced(GL_POINTS, r->feed_tf.obj, 1); break;
+	default: gl.DrawTransformFeedbackStreamInstanced(GL_POINTS, r->feed_tf.obj, stream, 1);
+	}
+	gl.EndQuery(GL_PRIMITIVES_GENERATED);
+	gl.GetQueryObjectuiv(q, GL_QUERY_RESULT, &got);
+	GLuint want = written * (GLuint)verts_of[r->tfmode];
+	if (got != want) {
+		char detail[224];
+		snprintf(detail, sizeof detail, "%u vertices captured on stream %u (%u primitives "
+			 "written), %u drawn", want, stream, written, got);
+		deviates("draw-tf-count", "GL 4.6 §10.5, ARB_transform_feedback2", detail);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	struct run r;
@@ -652,6 +796,17 @@ int main(int argc, char **argv)
 			gl.BufferData(GL_DRAW_INDIRECT_BUFFER, sizeof r.indirect, r.indirect, GL_STATIC_DRAW);
 		}
 	}
+	GLuint probe = 0;
+	if (v[FP_A_FMT] == AF_FIXED || v[FP_DRAW] >= DR_TF) {
+		probe = probe_program(&r, fs);
+		if (!probe)
+			return EXIT_INVALID;
+	}
+	if (v[FP_A_FMT] == AF_FIXED) {
+		check_fixed(&r, probe);
+		gl.UseProgram(prog);
+		gl.Disable(GL_RASTERIZER_DISCARD);
+	}
 	if (v[FP_PROVOKING])
 		gl.ProvokingVertex(GL_FIRST_VERTEX_CONVENTION);
 	if (v[FP_DISCARD] == 0)
@@ -669,10 +824,20 @@ int main(int argc, char **argv)
 	/* The vertices glDrawTransformFeedback draws: a first pass into the
 	 * feed object, drawn as arrays. */
 	if (draw_tf) {
+		GLuint stream = v[FP_GS_STREAMS] == 1 && (v[FP_DRAW] == DR_TF_STREAM ||
+							  v[FP_DRAW] == DR_TF_STREAM_INST);
+		GLuint q_feed = new_query(), written = 0;
 		gl.BindTransformFeedback(GL_TRANSFORM_FEEDBACK, r.feed_tf.obj);
+		gl.BeginQueryIndexed(GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN, stream, q_feed);
 		gl.BeginTransformFeedback(r.tfmode);
 		gl.DrawArrays(r.mode, 0, r.count);
 		gl.EndTransformFeedback();
+		gl.EndQueryIndexed(GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN, stream);
+		gl.GetQueryObjectuiv(q_feed, GL_QUERY_RESULT, &written);
+		check_draw_tf(&r, probe, written, stream);
+		gl.UseProgram(prog);
+		if (v[FP_DISCARD])
+			gl.Disable(GL_RASTERIZER_DISCARD);
 		gl.BindTransformFeedback(GL_TRANSFORM_FEEDBACK, r.main_tf.obj);
 	}
 
