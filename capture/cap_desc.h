@@ -170,11 +170,13 @@ struct cap_fdesc {
 	int16_t draw;         /* index in cap_draws[], -1 if not a draw */
 };
 
-/* Argument index of each role of a draw call, -1 if the draw has none. */
+/* Argument index of each role of a draw call, -1 if the draw has none
+ * (specs/gl_annotations.py DRAWS; indirect: the commands' address or
+ * offset, indirect_stride: their stride in a multi-draw). */
 struct cap_draw {
 	int8_t first, count, type, indices, instances, basevertex, baseinstance;
 	int8_t start, end, drawcount, multi_first, multi_count, multi_indices;
-	int8_t multi_basevertex;
+	int8_t multi_basevertex, indirect, indirect_stride;
 };
 
 /* Element count of a pname (bit 31 set: read count from glGetIntegerv(low bits)). */

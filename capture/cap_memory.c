@@ -417,11 +417,15 @@ void cap_mem_client_pointer(struct cap_ctx *x, unsigned fid, const union cap_arg
 			x->client_legacy |= 1u << i;
 }
 
+#define VRANGE_DRAWS 64
+
 struct vrange {
 	bool known;
 	int64_t lo, hi;        /* vertex indices, inclusive */
-	int64_t inst_lo, inst_hi; /* instances drawn, from 0 */
-	int64_t baseinstance;
+	/* Instances of each draw (command of an indirect multi-draw) that
+	 * draws any: their count and base instance. */
+	unsigned n_inst;
+	struct { int64_t count, base; } inst[VRANGE_DRAWS];
 };
 
 static void range_add(struct vrange *r, int64_t lo, int64_t hi)
@@ -436,6 +440,19 @@ static void range_add(struct vrange *r, int64_t lo, int64_t hi)
 	}
 	r->lo = lo < r->lo ? lo : r->lo;
 	r->hi = hi > r->hi ? hi : r->hi;
+}
+
+/* Instances of one draw; false when more draws than vrange holds. */
+static bool inst_add(struct vrange *r, int64_t count, int64_t base)
+{
+	if (count <= 0)
+		return true;
+	if (r->n_inst == VRANGE_DRAWS)
+		return false;
+	r->inst[r->n_inst].count = count;
+	r->inst[r->n_inst].base = base;
+	r->n_inst++;
+	return true;
 }
 
 /* Restart index in force for `type`, or -1 when restart is off. */
@@ -477,6 +494,27 @@ static void scan_indices(struct vrange *r, const void *data, int64_t count, GLen
 		range_add(r, lo + basevertex, hi + basevertex);
 }
 
+/* `size` bytes at `offset` of the buffer bound to `target`, read back
+ * (glGetBufferSubData; GLES has only glMapBufferRange): a sync, taken only
+ * where client vertex arrays need what a buffer holds. */
+static bool read_buffer(struct cap_ctx *x, GLenum target, uintptr_t offset, size_t size,
+			void *dst)
+{
+	if (!x->gles && CAP_REAL(glGetBufferSubData)) {
+		CAP_REAL(glGetBufferSubData)(target, (GLintptr)offset, (GLsizeiptr)size, dst);
+		return true;
+	}
+	if (!CAP_REAL(glMapBufferRange) || !CAP_REAL(glUnmapBuffer))
+		return false;
+	const void *p = CAP_REAL(glMapBufferRange)(target, (GLintptr)offset, (GLsizeiptr)size,
+						   GL_MAP_READ_BIT);
+	if (!p)
+		return false;
+	memcpy(dst, p, size);
+	CAP_REAL(glUnmapBuffer)(target);
+	return true;
+}
+
 /* Index data of a draw from the client or the bound element buffer. */
 static void range_elements(struct cap_ctx *x, struct vrange *r, const void *indices,
 			   int64_t count, GLenum type, int64_t basevertex, bool element_buffer)
@@ -494,21 +532,8 @@ static void range_elements(struct cap_ctx *x, struct vrange *r, const void *indi
 		return;
 	}
 	tmp = xt_malloc((size_t)count * ib);
-	if (!tmp)
-		return;
-	if (!x->gles && CAP_REAL(glGetBufferSubData)) {
-		CAP_REAL(glGetBufferSubData)(GL_ELEMENT_ARRAY_BUFFER, (GLintptr)(uintptr_t)indices,
-					     (GLsizeiptr)count * ib, tmp);
+	if (tmp && read_buffer(x, GL_ELEMENT_ARRAY_BUFFER, (uintptr_t)indices, (size_t)count * ib, tmp))
 		scan_indices(r, tmp, count, type, restart, basevertex);
-	} else if (CAP_REAL(glMapBufferRange) && CAP_REAL(glUnmapBuffer)) {
-		const void *p = CAP_REAL(glMapBufferRange)(GL_ELEMENT_ARRAY_BUFFER,
-							   (GLintptr)(uintptr_t)indices,
-							   (GLsizeiptr)count * ib, GL_MAP_READ_BIT);
-		if (p) {
-			scan_indices(r, p, count, type, restart, basevertex);
-			CAP_REAL(glUnmapBuffer)(GL_ELEMENT_ARRAY_BUFFER);
-		}
-	}
 	xt_free(tmp);
 }
 
@@ -522,6 +547,55 @@ static const void *arg_p(const struct cap_call *c, int idx)
 	return idx >= 0 ? (const void *)(uintptr_t)c->a[idx].u : NULL;
 }
 
+/*
+ * The commands of an indirect draw (GL 4.6 §10.4: DrawArraysIndirectCommand
+ * { count, instanceCount, first, baseInstance }, DrawElementsIndirectCommand
+ * { count, instanceCount, firstIndex, baseVertex, baseInstance }): in the
+ * bound DRAW_INDIRECT_BUFFER at offset `indirect`, read back (client
+ * vertex arrays with an indirect buffer: legal in a compatibility context
+ * only, and rare), or, with none bound, in client memory at `indirect`.
+ * An element draw's indices are in the element buffer (§10.4).
+ */
+static void range_indirect(struct cap_ctx *x, const struct cap_call *c, const struct cap_draw *d,
+			   struct vrange *r, GLenum type, bool element_buffer)
+{
+	const bool elements = d->type >= 0;
+	const size_t size = elements ? 20 : 16;
+	const int64_t n = arg_i(c, d->drawcount, 1);
+	int64_t stride = arg_i(c, d->indirect_stride, 0);
+	const uint8_t *cmds = arg_p(c, d->indirect);
+	uint8_t *tmp = NULL;
+
+	if (!stride)
+		stride = (int64_t)size;
+	if (n <= 0 || n > VRANGE_DRAWS || stride < (int64_t)size || (elements && !element_buffer))
+		return;
+	if (cap_ctx_binding(x, CAP_BIND_INDIRECT)) {
+		size_t bytes = (size_t)((n - 1) * stride) + size;
+		tmp = xt_malloc(bytes);
+		if (!tmp || !read_buffer(x, GL_DRAW_INDIRECT_BUFFER, (uintptr_t)cmds, bytes, tmp)) {
+			xt_free(tmp);
+			return;
+		}
+		cmds = tmp;
+	}
+	for (int64_t i = 0; cmds && i < n; i++) {
+		GLuint w[5];
+		memcpy(w, cmds + i * stride, size);
+		if (!w[0] || !w[1])
+			continue;  /* draws nothing */
+		if (elements) {
+			range_elements(x, r, (const void *)((uintptr_t)w[2] * cap_index_bytes(type)),
+				       w[0], type, (GLint)w[3], true);
+			inst_add(r, w[1], w[4]);
+		} else {
+			range_add(r, w[2], (int64_t)w[2] + w[0] - 1);
+			inst_add(r, w[1], w[3]);
+		}
+	}
+	xt_free(tmp);
+}
+
 /* The vertex and instance ranges a draw reads; r->known false if unknown. */
 static void draw_range(struct cap_ctx *x, const struct cap_call *c, const struct cap_draw *d,
 		       struct vrange *r)
@@ -532,9 +606,11 @@ static void draw_range(struct cap_ctx *x, const struct cap_call *c, const struct
 	int64_t base = arg_i(c, d->baseinstance, 0);
 
 	memset(r, 0, sizeof(*r));
-	r->inst_lo = 0;
-	r->inst_hi = instances > 0 ? instances - 1 : -1;
-	r->baseinstance = base;
+	if (d->indirect >= 0) {
+		range_indirect(x, c, d, r, type, eb);
+		return;
+	}
+	inst_add(r, instances, base);
 	if (d->first >= 0) {
 		int64_t first = arg_i(c, d->first, 0), count = arg_i(c, d->count, 0);
 		range_add(r, first, first + count - 1);
@@ -577,13 +653,18 @@ static void write_array(struct cap_thread *t, uint64_t seq, const uint8_t *ptr, 
 	if (stride <= 0)
 		stride = (GLint)eb;
 	if (divisor > 0) {
-		if (r->inst_hi < r->inst_lo)
+		if (!r->n_inst)
 			return;
 		/* GL 4.6 §10.5: an instanced array's element for instance i
 		 * is floor(i / divisor) + baseinstance, the base added after
-		 * the division */
-		lo = r->inst_lo / divisor + r->baseinstance;
-		hi = r->inst_hi / divisor + r->baseinstance;
+		 * the division; the hull of the draws' elements */
+		lo = INT64_MAX;
+		hi = INT64_MIN;
+		for (unsigned i = 0; i < r->n_inst; i++) {
+			int64_t b = r->inst[i].base, e = (r->inst[i].count - 1) / divisor + b;
+			lo = b < lo ? b : lo;
+			hi = e > hi ? e : hi;
+		}
 	}
 	if (lo < 0 || hi < lo)
 		return;
@@ -612,7 +693,8 @@ static void draw_client_arrays(struct cap_thread *t, struct cap_call *c)
 	if (!r.known) {
 		if (!atomic_exchange(&warned, 1))
 			xt_warn("capture: client-side vertex arrays with a draw whose vertex range "
-				"cannot be known (indirect / transform feedback draw): not recorded");
+				"cannot be known (a transform feedback draw, or an indirect one whose "
+				"commands cannot be read): not recorded");
 		cap_glerror_drain_ctx(x, "client array query");
 		return;
 	}

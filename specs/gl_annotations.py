@@ -814,10 +814,10 @@ DRAWS = {
     "glMultiDrawElements": dict(multi_count="count", type="type", multi_indices="indices", drawcount="drawcount"),
     "glMultiDrawElementsEXT": dict(multi_count="count", type="type", multi_indices="indices", drawcount="primcount"),
     "glMultiDrawElementsBaseVertex": dict(multi_count="count", type="type", multi_indices="indices", drawcount="drawcount", multi_basevertex="basevertex"),
-    "glDrawArraysIndirect": dict(),
-    "glDrawElementsIndirect": dict(),
-    "glMultiDrawArraysIndirect": dict(),
-    "glMultiDrawElementsIndirect": dict(),
+    "glDrawArraysIndirect": dict(indirect="indirect"),
+    "glDrawElementsIndirect": dict(type="type", indirect="indirect"),
+    "glMultiDrawArraysIndirect": dict(indirect="indirect", drawcount="drawcount", indirect_stride="stride"),
+    "glMultiDrawElementsIndirect": dict(type="type", indirect="indirect", drawcount="drawcount", indirect_stride="stride"),
     "glMultiDrawArraysIndirectCount": dict(),
     "glMultiDrawElementsIndirectCount": dict(),
     "glDrawTransformFeedback": dict(),
@@ -830,7 +830,8 @@ DRAWS = {
 }
 DRAW_ROLES = ["first", "count", "type", "indices", "instances", "basevertex",
               "baseinstance", "start", "end", "drawcount", "multi_first",
-              "multi_count", "multi_indices", "multi_basevertex"]
+              "multi_count", "multi_indices", "multi_basevertex", "indirect",
+              "indirect_stride"]
 
 # Object names, which a replay remaps (the driver it runs on may hand out
 # other names than the captured one did).  Kinds are glapi.h's

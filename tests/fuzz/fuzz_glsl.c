@@ -8,6 +8,23 @@
  * that each captured vertex is distinguishable and a wrong order shows.
  * Float math only adds small dyadic numbers and scales by powers of two:
  * every result is exact whatever contraction a compiler applies.
+ *
+ * Well conditioned (a differential test's expected output must be one the
+ * spec determines): the conversion of a normalized attribute may be off by
+ * a few ulps (GL 4.6 §2.3.4.1, "about 1 part in 10^5"), so no computed
+ * value may amplify that error.
+ * - s = a / 2 + b / 4 + 4 lies in [3.3, 4.7] for every normalized format:
+ *   nothing derived from it cancels (only non-negative terms are added,
+ *   results are negated, never subtracted from), so a relative error of
+ *   s stays a relative error of the same size in every float result
+ *   (scripts/fuzz_tf.py's default --tolerance, docs/status.md);
+ * - integers and doubles take s through int() / floor() of s * 4 + 1/16 or
+ *   s * 8 + 1/8: exact formats put s * 4 on a grid of 1/8 and s * 8 on one
+ *   of 1/4, the offsets centre them between integers, and no normalized
+ *   value of put_comp() / put_packed() comes closer to an integer than
+ *   0.0036 (ubyte: c / 255 * 15), 18 times the spec's precision at these
+ *   magnitudes; doubles are exact dyadic numbers then, not a float's
+ *   rounding error seen through 29 more bits.
  */
 #include "fuzz_glsl.h"
 
@@ -118,10 +135,10 @@ static void assign(struct sb *b, int i, int vk)
 	case VK_FLOAT: put(b, "  v_%d = s.x * 0.5 + float(k + %d);\n", i, i); break;
 	case VK_VEC2: put(b, "  v_%d = s.xy * 0.5 + float(k + %d);\n", i, i); break;
 	case VK_VEC3: put(b, "  v_%d = s.yzw + vec3(float(k), float(%d), 0.25);\n", i, i); break;
-	case VK_VEC4: put(b, "  v_%d = s * 2.0 - vec4(float(k), 0.0, float(%d), 0.5);\n", i, i); break;
-	case VK_INT: put(b, "  v_%d = k * 3 - %d + int(s.y * 4.0);\n", i, i); break;
+	case VK_VEC4: put(b, "  v_%d = -(s * 2.0 + vec4(float(k), 0.0, float(%d), 0.5));\n", i, i); break;
+	case VK_INT: put(b, "  v_%d = k * 3 - %d + int(s.y * 4.0 + 0.0625);\n", i, i); break;
 	case VK_IVEC2: put(b, "  v_%d = ivec2(k, -k - %d);\n", i, i); break;
-	case VK_IVEC4: put(b, "  v_%d = ivec4(k, %d, int(s.x * 8.0), -7);\n", i, i); break;
+	case VK_IVEC4: put(b, "  v_%d = ivec4(k, %d, int(s.x * 8.0 + 0.125), -7);\n", i, i); break;
 	case VK_UINT: put(b, "  v_%d = uint(k) * 7u + %du;\n", i, i); break;
 	case VK_UVEC3: put(b, "  v_%d = uvec3(uint(k), uint(k) + 1u, %du);\n", i, i); break;
 	case VK_MAT2: put(b, "  v_%d = mat2(s.x, s.y, float(k), float(%d));\n", i, i); break;
@@ -133,10 +150,16 @@ static void assign(struct sb *b, int i, int vk)
 	case VK_VEC2_ARR2:
 		put(b, "  v_%d[0] = s.xy; v_%d[1] = vec2(float(k), float(%d));\n", i, i, i);
 		break;
-	case VK_DOUBLE: put(b, "  v_%d = double(s.x) * 0.25lf + double(k + %d);\n", i, i); break;
-	case VK_DVEC3: put(b, "  v_%d = dvec3(s.xyz) + double(k - %d);\n", i, i); break;
+	case VK_DOUBLE:
+		put(b, "  v_%d = double(floor(s.x * 8.0 + 0.125)) * 0.03125lf + double(k + %d);\n", i, i);
+		break;
+	case VK_DVEC3:
+		put(b, "  v_%d = dvec3(floor(s.xyz * 8.0 + 0.125)) * 0.125lf + double(k - %d);\n", i, i);
+		break;
 	case VK_DMAT2:
-		put(b, "  v_%d = dmat2(double(s.x), double(s.y), double(k), double(%d));\n", i, i);
+		put(b, "  v_%d = dmat2(double(floor(s.x * 8.0 + 0.125)) * 0.125lf,\n"
+		       "              double(floor(s.y * 8.0 + 0.125)) * 0.125lf, double(k), double(%d));\n",
+		    i, i);
 		break;
 	case VK_STRUCT: put(b, "  v_%d = S_%d(s.x + float(%d), ivec2(k, %d));\n", i, i, i, i); break;
 	case VK_BLOCK: put(b, "  v_%d.p = s.xyz + float(%d); v_%d.q = float(k);\n", i, i, i); break;
@@ -244,7 +267,7 @@ void fuzz_glsl_build(struct fuzz_glsl *g, const struct fuzz_point *p)
 	if (v[FP_CAP_CLIP])
 		put(&body, "  gl_ClipDistance[0] = s.x; gl_ClipDistance[1] = float(k) - 0.5;\n");
 	if (v[FP_CAP_COMPAT])
-		put(&body, "  gl_FrontColor = s * 0.25;\n"), comps += 4;
+		put(&body, "  gl_FrontColor = s * 0.125;\n"), comps += 4;
 	put(&body, "  gl_Position = vec4(s.xy * 0.0625 + float(k & 7) * 0.03125, 0.0, 1.0);\n");
 
 	/* Vertex shader. */
@@ -256,7 +279,7 @@ void fuzz_glsl_build(struct fuzz_glsl *g, const struct fuzz_point *p)
 		put(&vs, "out vec4 vd;\nflat out int vk;\n");
 	else
 		put(&vs, "%s", decl_buf);
-	put(&vs, "void main()\n{\n  vec4 s = vec4(a) + b * 0.5;\n"
+	put(&vs, "void main()\n{\n  vec4 s = vec4(a) * 0.5 + b * 0.25 + 4.0;\n"
 		 "  int k = gl_VertexID * 8 + gl_InstanceID * 128;\n");
 	if (g->has_gs)
 		put(&vs, "  vd = s; vk = k;\n  gl_Position = vec4(s.xy * 0.0625, 0.0, 1.0);\n");
