@@ -194,6 +194,11 @@ LEN = {
     ("glGetVaryingLocationNV", "name"): "string",
     ("glDrawArraysIndirect", "indirect"): "const:16",
     ("glDrawElementsIndirect", "indirect"): "const:20",
+    # gl.xml says len="count" (elements): the bytes are count indices of type
+    ("glDrawElementsInstancedBaseInstance", "indices"): "helper:count_type:count,type",
+    ("glDrawElementsInstancedBaseInstanceEXT", "indices"): "helper:count_type:count,type",
+    ("glDrawElementsInstancedBaseVertexBaseInstance", "indices"): "helper:count_type:count,type",
+    ("glDrawElementsInstancedBaseVertexBaseInstanceEXT", "indices"): "helper:count_type:count,type",
     ("glMultiDrawElements", "indices"): "ptrarray:count:type:drawcount",
     ("glMultiDrawElementsEXT", "indices"): "ptrarray:count:type:primcount",
     ("glMultiDrawElementsBaseVertex", "indices"): "ptrarray:count:type:drawcount",

@@ -341,7 +341,7 @@ static void draw(struct run *r)
 	int inst = v[FP_INSTANCES] + 1;
 	int bi = base_instances[v[FP_BASE_INSTANCE]], bv = base_vertices[v[FP_BASE_VERTEX]];
 	int n2 = n > 1 ? n - 1 : 1, f2 = f + n + 1;
-	const void *ind = v[FP_CLIENT_MEM] ? (const void *)r->indirect : NULL;
+	const void *ind = v[FP_CLIENT_MEM] == 1 ? (const void *)r->indirect : NULL;
 	GLenum t = r->index_type;
 	GLuint stream = v[FP_GS_STREAMS] == 1 ? 1 : 0;
 	switch (v[FP_DRAW]) {
@@ -790,7 +790,7 @@ int main(int argc, char **argv)
 	setup_indices(&r);
 	if (is_indirect(v[FP_DRAW])) {
 		fill_indirect(&r);
-		if (!v[FP_CLIENT_MEM]) {
+		if (v[FP_CLIENT_MEM] != 1) {
 			gl.GenBuffers(1, &r.indbuf);
 			gl.BindBuffer(GL_DRAW_INDIRECT_BUFFER, r.indbuf);
 			gl.BufferData(GL_DRAW_INDIRECT_BUFFER, sizeof r.indirect, r.indirect, GL_STATIC_DRAW);

@@ -36,7 +36,7 @@ const struct fuzz_pdef fuzz_pdefs[FP_N] = {
 	P(FP_RESTART, "restart", "none", "fixed", "index"),
 	P(FP_RESTART_POS, "restart_pos", "2", "0", "1", "3", "5"),
 	P(FP_PROVOKING, "provoking", "last", "first"),
-	P(FP_CLIENT_MEM, "client_mem", "0", "1"),
+	P(FP_CLIENT_MEM, "client_mem", "0", "1", "indirect_buffer"),
 #define VKINDS "none", "float", "vec2", "vec3", "vec4", "int", "ivec2", "ivec4", "uint", \
 	"uvec3", "mat2", "mat3x2", "mat4", "float[3]", "vec2[2]", "double", "dvec3", \
 	"dmat2", "struct", "block"
@@ -264,6 +264,11 @@ void fuzz_params_normalize(struct fuzz_point *p)
 	 * core profile (GL 4.6 core §10.3 needs a bound buffer). */
 	if (core)
 		v[FP_CLIENT_MEM] = 0;
+	/* Client vertex arrays with the indirect commands in a buffer: an
+	 * indirect draw's choice only. */
+	if (v[FP_CLIENT_MEM] == 2 && !(v[FP_DRAW] >= DR_ARRAYS_INDIRECT &&
+				      v[FP_DRAW] <= DR_MULTI_ELEMENTS_INDIRECT))
+		v[FP_CLIENT_MEM] = 1;
 	if (v[FP_API] != API_COMPAT)
 		v[FP_CAP_COMPAT] = 0;
 

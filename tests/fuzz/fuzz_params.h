@@ -33,7 +33,8 @@ enum fuzz_param {
 	FP_RESTART,      /* none | fixed index | glPrimitiveRestartIndex */
 	FP_RESTART_POS,  /* where in the index list the restart index goes */
 	FP_PROVOKING,    /* last (GL default) | first */
-	FP_CLIENT_MEM,   /* vertex / index / indirect data from client memory (compat, GLES) */
+	FP_CLIENT_MEM,   /* vertex / index / indirect data from client memory (compat, GLES);
+			  * indirect_buffer: the indirect commands in a buffer */
 	FP_V0, FP_V1, FP_V2, FP_V3, /* varying kinds; v0 always present */
 	FP_CAP_POS,      /* capture gl_Position */
 	FP_CAP_PSIZE,    /* capture gl_PointSize */
