@@ -104,9 +104,10 @@ static bool is_vertex_draw(const char *name)
 /*
  * True when a draw would read an enabled generic vertex array from client
  * memory although the trace brought no "client-array" bytes for it: the
- * capture records the range a draw reads from its arguments, which an
- * indirect or transform feedback draw does not give (capture/cap_memory.c
- * says so on stderr), so the replay's shadow holds stale or no bytes.
+ * capture records the range a draw reads from its arguments or indirect
+ * commands, which a transform feedback draw does not give (capture/
+ * cap_memory.c says so on stderr), so the replay's shadow holds stale or
+ * no bytes.
  * GL errors the queries raise are drained: they are not the draw's.
  */
 static bool draws_unrecorded_client_arrays(struct host *h, const struct trace_call *call)
@@ -268,8 +269,9 @@ static enum xt_rc host_call(struct replay_backend *be, struct replay *rp,
 		return XT_FAIL(err, rc, "call %llu: out of memory", (unsigned long long)call->no);
 	if (draws_unrecorded_client_arrays(h, call)) {
 		replay_unsupported(rp, call, "draws from client-memory vertex arrays whose bytes "
-				   "the trace does not hold (an indirect or transform feedback "
-				   "draw: the capture cannot know the vertex range)");
+				   "the trace does not hold (a transform feedback draw, or an "
+				   "indirect one whose commands the capture could not read: "
+				   "capture/README.md, Limits)");
 		return XT_OK;
 	}
 	host_crash_call_no = (unsigned long long)call->no;
