@@ -562,13 +562,15 @@ static GLuint probe_program(const struct run *r, GLuint fs)
 {
 	char src[512];
 	bool gles = r->p.v[FP_API] == API_GLES;
+	struct fuzz_attrib at;
+	fuzz_glsl_attrib(&r->p, &at);
 	snprintf(src, sizeof src,
 		 "%slayout(location = 0) in %s a;\nout vec4 p;\n"
-		 "void main()\n{\n  p = vec4(a);\n  gl_Position = vec4(0.0, 0.0, 0.0, 1.0);\n}\n",
+		 "void main()\n{\n  p = %s;\n  gl_Position = vec4(0.0, 0.0, 0.0, 1.0);\n}\n",
 		 gles ? "#version 320 es\nprecision highp float;\nprecision highp int;\n"
 		      : r->p.v[FP_API] == API_COMPAT ? "#version 450 compatibility\n"
 						      : "#version 450 core\n",
-		 fuzz_glsl_attrib_type(r->p.v[FP_A_FMT]));
+		 at.type, at.as_vec4);
 	GLuint vs = shader(GL_VERTEX_SHADER, src);
 	if (!vs)
 		return 0;

@@ -88,14 +88,21 @@ static int vcomps(int vk)
 	return vinfo[vk].bytes / 4;
 }
 
-const char *fuzz_glsl_attrib_type(int af)
+void fuzz_glsl_attrib(const struct fuzz_point *p, struct fuzz_attrib *a)
 {
-	switch (af) {
-	case AF_I_INT: case AF_I_SHORT: return "ivec4";
-	case AF_I_UBYTE: return "uvec4";
-	case AF_L_DOUBLE: return "dvec4";
-	default: return "vec4";
+	static const char *const dvec[] = { "double", "dvec2", "dvec3", "dvec4" };
+	static const char *const pad[] = { ", 0.0lf, 0.0lf, 1.0lf", ", 0.0lf, 1.0lf", ", 1.0lf", "" };
+	int comps = 4 - p->v[FP_A_COMPS];
+	switch (p->v[FP_A_FMT]) {
+	case AF_I_INT: case AF_I_SHORT: a->type = "ivec4"; break;
+	case AF_I_UBYTE: a->type = "uvec4"; break;
+	case AF_L_DOUBLE:
+		a->type = dvec[comps - 1];
+		snprintf(a->as_vec4, sizeof a->as_vec4, "vec4(dvec4(a%s))", pad[comps - 1]);
+		return;
+	default: a->type = "vec4";
 	}
+	snprintf(a->as_vec4, sizeof a->as_vec4, "vec4(a)");
 }
 
 /* layout(xfb_buffer, xfb_offset) of varying slot i in layout mode. */
@@ -273,14 +280,15 @@ void fuzz_glsl_build(struct fuzz_glsl *g, const struct fuzz_point *p)
 	/* Vertex shader. */
 	struct sb vs = { g->vs, 0, sizeof g->vs, &g->overflowed };
 	put(&vs, "%s", header);
-	put(&vs, "layout(location = 0) in %s a;\nlayout(location = 2) in vec4 b;\n",
-	    fuzz_glsl_attrib_type(v[FP_A_FMT]));
+	struct fuzz_attrib at;
+	fuzz_glsl_attrib(p, &at);
+	put(&vs, "layout(location = 0) in %s a;\nlayout(location = 2) in vec4 b;\n", at.type);
 	if (g->has_gs)
 		put(&vs, "out vec4 vd;\nflat out int vk;\n");
 	else
 		put(&vs, "%s", decl_buf);
-	put(&vs, "void main()\n{\n  vec4 s = vec4(a) * 0.5 + b * 0.25 + 4.0;\n"
-		 "  int k = gl_VertexID * 8 + gl_InstanceID * 128;\n");
+	put(&vs, "void main()\n{\n  vec4 s = %s * 0.5 + b * 0.25 + 4.0;\n", at.as_vec4);
+	put(&vs, "  int k = gl_VertexID * 8 + gl_InstanceID * 128;\n");
 	if (g->has_gs)
 		put(&vs, "  vd = s; vk = k;\n  gl_Position = vec4(s.xy * 0.0625, 0.0, 1.0);\n");
 	else

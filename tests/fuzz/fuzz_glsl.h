@@ -25,7 +25,19 @@ struct fuzz_glsl {
 /* Builds the shaders and the varying list of point p. */
 void fuzz_glsl_build(struct fuzz_glsl *g, const struct fuzz_point *p);
 
-/* The GLSL input type of attribute a for format value af ("vec4", "ivec4", ...). */
-const char *fuzz_glsl_attrib_type(int af);
+/*
+ * Attribute 0 of point p: the GLSL type of its input `a` ("vec4", "ivec4",
+ * "dvec2", ...) and an expression of `a` as a vec4.  A double array of
+ * fewer than four components (glVertexAttribLPointer) has no defaults for
+ * the others (ARB_vertex_attrib_64bit: "the fourth component of a
+ * variable of type dvec4 will be undefined if specified using a vertex
+ * array ... with a size of three"): its input has the array's size and the
+ * expression supplies 0, 0, 1 as the other formats' defaults are.
+ */
+struct fuzz_attrib {
+	const char *type;
+	char as_vec4[64];
+};
+void fuzz_glsl_attrib(const struct fuzz_point *p, struct fuzz_attrib *a);
 
 #endif
