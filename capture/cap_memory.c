@@ -496,10 +496,13 @@ static void scan_indices(struct vrange *r, const void *data, int64_t count, GLen
 
 /* `size` bytes at `offset` of the buffer bound to `target`, read back
  * (glGetBufferSubData; GLES has only glMapBufferRange): a sync, taken only
- * where client vertex arrays need what a buffer holds. */
+ * where client vertex arrays need what a buffer holds.  Zeros where the GL
+ * refused (a mapped buffer, a range past its end: the error is drained by
+ * the caller's stash), which draw nothing. */
 static bool read_buffer(struct cap_ctx *x, GLenum target, uintptr_t offset, size_t size,
 			void *dst)
 {
+	memset(dst, 0, size);
 	if (!x->gles && CAP_REAL(glGetBufferSubData)) {
 		CAP_REAL(glGetBufferSubData)(target, (GLintptr)offset, (GLsizeiptr)size, dst);
 		return true;
