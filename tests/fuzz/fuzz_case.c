@@ -27,10 +27,11 @@
  *   reference deviates from the spec: RULE (SECTION): DETAIL
  *
  * RULE is fixed-conversion (a_format=fixed: a passthrough probe captures
- * the converted attribute) or draw-tf-count (glDrawTransformFeedback*: a
+ * the converted attribute), draw-tf-count (glDrawTransformFeedback*: a
  * GL_PRIMITIVES_GENERATED query around a probe draw of points against the
  * vertices the feed pass's TF_PRIMITIVES_WRITTEN query says were
- * captured).  The probes are part of the case only where their dimension
+ * captured) or written-without-buffer (the written query of a GS stream
+ * none of whose varyings is captured must be 0).  The probes are part of the case only where their dimension
  * is drawn, and the case still runs to the end (exit 0): the trace stays
  * whole and the replays are compared as ever; scripts/fuzz_tf.py names
  * the seed's class.
@@ -676,6 +677,22 @@ static void check_draw_tf(const struct run *r, GLuint probe, GLuint written, GLu
 	}
 }
 
+/*
+ * gs_streams=stream1_no_buffer: the geometry shader emits to stream 1, no
+ * varying of stream 1 is captured.  TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN
+ * of a stream "is incremented every time the vertices of a primitive
+ * written to that stream are recorded into one or more buffer objects"
+ * (ARB_transform_feedback3, GL 4.6's primitive queries): none are, so the
+ * query of stream 1 must give 0.  Called with a result that is not.
+ */
+static void check_written_without_buffer(GLuint written)
+{
+	char detail[160];
+	snprintf(detail, sizeof detail, "TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN of stream 1, which "
+		 "has no captured varying, is %u, not 0", written);
+	deviates("written-without-buffer", "ARB_transform_feedback3, primitive queries", detail);
+}
+
 int main(int argc, char **argv)
 {
 	struct run r;
@@ -935,6 +952,8 @@ int main(int argc, char **argv)
 		GLuint res = 0;
 		gl.GetQueryObjectuiv(qs[i], GL_QUERY_RESULT, &res);
 		printf("query %zu: %u\n", i, res);
+		if (qs[i] == q_tw[1] && v[FP_GS_STREAMS] == 2 && res)
+			check_written_without_buffer(res);
 	}
 	for (int b = 0; b < r.g.n_buffers; b++) {
 		gl.BindBuffer(GL_COPY_READ_BUFFER, r.main_tf.bufs[b]);
