@@ -569,8 +569,6 @@ static bool tf_stage(const struct obs_ctx *c, struct obs_async *q, uint64_t seq,
 {
 	size_t total = 0, off[MAX_TF_BUFFERS], n[MAX_TF_BUFFERS];
 	int64_t start[MAX_TF_BUFFERS];
-	struct obs_copy_save save;
-
 	for (unsigned i = 0; i < k->nbound; i++) {
 		struct tf_binding *b = &k->bound[i];
 		int64_t size = b->size;
@@ -598,21 +596,38 @@ static bool tf_stage(const struct obs_ctx *c, struct obs_async *q, uint64_t seq,
 			return false;
 		}
 		const uint8_t *end = tf_head(c, h, paused, l, &k->bound[i], start[i], n[i]);
-		obs_async_head_done(e, (size_t)(end - h), off[i], n[i]);
+		obs_async_head_done(e, (size_t)(end - h), off[i], n[i], k->bound[i].buffer, start[i]);
 	}
-	obs_async_copy_begin(c, e, &save);
-	for (unsigned i = 0; i < k->nbound; i++)
-		if (n[i])
-			obs_async_copy(c, e, &save, k->bound[i].buffer,
-				       k->bound[i].buffer == k->generic, start[i], off[i], n[i]);
-	if (!obs_async_copy_end(c, q, e, &save)) {
+	bool defer = c->defer_copies;
+	for (unsigned i = 0; defer && i < k->nbound; i++)
+		defer = !n[i] || !obs_async_buffer_mapped(c, k->bound[i].buffer);
+	if (!obs_async_push_tf(c, q, defer)) {
 		for (unsigned i = 0; i < k->nbound; i++)
 			k->bound[i].buffer_size = -1;  /* ask again, as after a failed read */
 		return false;
 	}
 	c->pending(c->user, seq, "tf_buffer", k->nbound);
-	obs_async_push(c, q);
 	return true;
+}
+
+unsigned obs_tf_bound_buffers(const struct obs_ctx *c, uint32_t *out, unsigned max)
+{
+	struct obs_tf_cache *k = c->tf_cache;
+	unsigned n = 0;
+
+	if (k && k->state_valid && k->state_generation == c->tf_state_generation) {
+		for (unsigned i = 0; i < k->nbound && n < max; i++)
+			out[n++] = k->bound[i].buffer;
+		return n;
+	}
+	int points = k && k->max_buffers ? k->max_buffers : max_binding_points(c);
+	for (unsigned i = 0; i < (unsigned)points && n < max; i++) {
+		int buffer = 0;
+		c->gl->GetIntegeri_v(OBS_GL_TRANSFORM_FEEDBACK_BUFFER_BINDING, i, &buffer);
+		if (buffer)
+			out[n++] = (uint32_t)buffer;
+	}
+	return n;
 }
 
 void obs_tf_end_async(const struct obs_ctx *c, struct obs_async *q, uint64_t seq, bool paused)
