@@ -187,6 +187,7 @@ static bool obs_context(struct obs_ctx *c, struct obs_gl *scratch)
 		 * persistent mapping (cap_memory.c keeps a shadow of each). */
 		.defer_copies = !info.shared &&
 				atomic_load_explicit(&cap_g.shadows, memory_order_relaxed) == 0,
+		.timed = xt_log_level() >= XT_LOG_INFO,
 		.reserve = sink_reserve,
 		.commit = sink_commit,
 		.stash = err_stash,
@@ -248,12 +249,16 @@ static void read_back_at_exit(void)
 	xt_info("capture: async observations: %llu calls copied on the GPU (%llu into the mapped "
 		"ring), %llu read at the call (the copy failed); copies read after their fence: %llu, "
 		"waiting: %llu; copies deferred: %llu, made in %llu batches (%llu before a call "
-		"that may write their buffers)",
+		"that may write their buffers); ns in TF ends %llu, copies %llu, fences %llu, "
+		"fence polls %llu, waits %llu, read-backs %llu, write checks %llu",
 		(unsigned long long)st.staged, (unsigned long long)st.in_ring,
 		(unsigned long long)st.at_call,
 		(unsigned long long)st.signalled, (unsigned long long)st.waited,
 		(unsigned long long)st.deferred, (unsigned long long)st.batches,
-		(unsigned long long)st.before_write);
+		(unsigned long long)st.before_write, (unsigned long long)st.tf_ns,
+		(unsigned long long)st.copy_ns, (unsigned long long)st.fence_ns,
+		(unsigned long long)st.poll_ns, (unsigned long long)st.wait_ns,
+		(unsigned long long)st.read_ns, (unsigned long long)st.check_ns);
 }
 
 static pthread_once_t exit_once = PTHREAD_ONCE_INIT;

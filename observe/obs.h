@@ -139,6 +139,8 @@ struct obs_ctx {
 	 * (a context sharing the buffers, a buffer mapped persistently for
 	 * writing): then TF ranges are copied at the TF end. */
 	bool defer_copies;
+	/* The asynchronous read-back times its steps (struct obs_async_stats). */
+	bool timed;
 	/* Room for a record payload of at most `max_payload` bytes, or NULL
 	 * (then nothing is written).  One reservation at a time. */
 	uint8_t *(*reserve)(void *user, size_t max_payload);
@@ -261,9 +263,17 @@ struct obs_async_stats {
 	uint64_t deferred;    /* calls whose copies were deferred */
 	uint64_t batches;     /* batches the deferred copies were made in */
 	uint64_t before_write; /* of them, before a call that may write */
+	/* With obs_ctx.timed: ns of CPU time (wall clock) spent in the TF end
+	 * observations, in the copies, fences, fence polls, waits, read-backs
+	 * and the checks before calls that may write. */
+	uint64_t tf_ns, copy_ns, fence_ns, poll_ns, wait_ns, read_ns, check_ns;
 };
 /* Adds q's counts to *sum; NULL q adds nothing. */
 void obs_async_stats_add(const struct obs_async *q, struct obs_async_stats *sum);
+/* With c->timed, the monotonic clock in ns (else 0), and the ns since
+ * `start` added to the TF end time of q's stats. */
+uint64_t obs_async_clock(const struct obs_ctx *c);
+void obs_async_tf_timed(const struct obs_ctx *c, struct obs_async *q, uint64_t start);
 
 /*
  * As obs_tf_end, with the bytes copied on the GPU and read back later.
@@ -297,7 +307,7 @@ enum obs_write {
 /*
  * Called before call `seq`, which may write what `kind` says: when a
  * deferred copy reads one of those buffers, every deferred copy is made
- * now, in one batch, and fenced, so that the copies read the bytes the TF
+ * now, in one batch, so that the copies read the bytes the TF
  * pass wrote.  A program whose writes cannot be known (a program pipeline,
  * an interface the context cannot be asked about) counts as writing every
  * buffer.  With nothing deferred it makes no GL call and `c` may be NULL.

@@ -39,6 +39,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "obs_int.h"
 #include "trace_enc.h"
@@ -193,6 +194,35 @@ void obs_async_stats_add(const struct obs_async *q, struct obs_async_stats *sum)
 	sum->deferred += q->stats.deferred;
 	sum->batches += q->stats.batches;
 	sum->before_write += q->stats.before_write;
+	sum->tf_ns += q->stats.tf_ns;
+	sum->copy_ns += q->stats.copy_ns;
+	sum->fence_ns += q->stats.fence_ns;
+	sum->poll_ns += q->stats.poll_ns;
+	sum->wait_ns += q->stats.wait_ns;
+	sum->read_ns += q->stats.read_ns;
+	sum->check_ns += q->stats.check_ns;
+}
+
+uint64_t obs_async_clock(const struct obs_ctx *c)
+{
+	struct timespec ts;
+
+	if (!c->timed)
+		return 0;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Adds the ns since `start` (obs_async_clock) to *sum. */
+static void timed(const struct obs_ctx *c, uint64_t *sum, uint64_t start)
+{
+	if (c->timed)
+		*sum += obs_async_clock(c) - start;
+}
+
+void obs_async_tf_timed(const struct obs_ctx *c, struct obs_async *q, uint64_t start)
+{
+	timed(c, &q->stats.tf_ns, start);
 }
 
 static bool dsa(const struct obs_ctx *c)
@@ -576,6 +606,7 @@ static void copy_deferred(const struct obs_ctx *c, struct obs_async *q)
 
 	if (!q->deferred)
 		return;
+	const uint64_t t = obs_async_clock(c);
 	copy_save(c, &s);
 	for (unsigned i = q->count - q->deferred; i < q->count; i++) {
 		struct obs_staged *e = queued(q, i);
@@ -595,6 +626,7 @@ static void copy_deferred(const struct obs_ctx *c, struct obs_async *q)
 	}
 	q->deferred = 0;
 	q->stats.batches++;
+	timed(c, &q->stats.copy_ns, t);
 }
 
 /* A fence after the entries queued without one, their deferred copies
@@ -606,7 +638,9 @@ static void fence_unfenced(const struct obs_ctx *c, struct obs_async *q)
 	copy_deferred(c, q);
 	if (!q->unfenced)
 		return;
+	const uint64_t t = obs_async_clock(c);
 	fence = c->gl->FenceSync(OBS_GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+	timed(c, &q->stats.fence_ns, t);
 	if (!fence)
 		return;   /* they are read when forced */
 	for (unsigned i = q->count - q->unfenced; i < q->count; i++)
@@ -644,9 +678,12 @@ bool obs_async_push_tf(const struct obs_ctx *c, struct obs_async *q, bool defer)
 	e->cpu_failed = false;
 	if (!defer) {
 		copy_deferred(c, q);   /* the deferred ones stay the newest */
+		const uint64_t t = obs_async_clock(c);
 		copy_begin(c, e, &s);
 		copy_ranges(c, e, &s);
-		if (!copy_end(c, q, e, &s))
+		const bool ok = copy_end(c, q, e, &s);
+		timed(c, &q->stats.copy_ns, t);
+		if (!ok)
 			return false;
 		e->copied = true;
 	}
@@ -772,6 +809,7 @@ void obs_async_before_write(const struct obs_ctx *c, struct obs_async *q, uint64
 	(void)seq;
 	if (!q || !q->deferred)
 		return;
+	const uint64_t t = obs_async_clock(c);
 	c->stash(c->user);
 	switch (kind) {
 	case OBS_WRITE_TF:
@@ -785,10 +823,14 @@ void obs_async_before_write(const struct obs_ctx *c, struct obs_async *q, uint64
 		due = deferred_reads(q, buffers, n);
 		break;
 	}
-	if (!due)
-		return;
-	q->stats.before_write++;
-	fence_unfenced(c, q);
+	if (due) {
+		/* The GL runs the copies before the write: no fence needed
+		 * yet (one is put when FENCE_EVERY entries have none, or at
+		 * the next synchronisation point). */
+		q->stats.before_write++;
+		copy_deferred(c, q);
+	}
+	timed(c, &q->stats.check_ns, t);
 }
 
 /* ---- read-back ------------------------------------------------------------ */
@@ -851,6 +893,7 @@ static void read_back(const struct obs_ctx *c, struct obs_async *q, uint64_t at,
 	const uint8_t *mapped = NULL;
 	bool stop = false;
 	const bool named = dsa(c);
+	const uint64_t t = obs_async_clock(c);
 
 	if (!e->copied)
 		fence_unfenced(c, q);   /* not in a ring: read below, which waits */
@@ -938,6 +981,7 @@ static void read_back(const struct obs_ctx *c, struct obs_async *q, uint64_t at,
 	e->in_ring = false;
 	q->head = (q->head + 1) % (MAX_IN_FLIGHT_RING + 1);
 	q->count--;
+	timed(c, &q->stats.read_ns, t);
 }
 
 /* Whether the copy of `e` has arrived: its fence has signalled (or
@@ -958,7 +1002,10 @@ static bool signalled(const struct obs_ctx *c, struct obs_async *q, const struct
 		flags = OBS_GL_SYNC_FLUSH_COMMANDS_BIT;
 		q->flushed = e->fence;
 	}
-	if (c->gl->ClientWaitSync(e->fence, flags, 0) == OBS_GL_TIMEOUT_EXPIRED)
+	const uint64_t t = obs_async_clock(c);
+	const unsigned r = c->gl->ClientWaitSync(e->fence, flags, 0);
+	timed(c, &q->stats.poll_ns, t);
+	if (r == OBS_GL_TIMEOUT_EXPIRED)
 		return false;
 	*known = e->fence;
 	return true;
@@ -976,6 +1023,7 @@ static void wait_ring_entry(const struct obs_ctx *c, struct obs_async *q, struct
 
 	if (!e->fence)
 		fence_unfenced(c, q);
+	const uint64_t t = obs_async_clock(c);
 	if (e->fence) {
 		unsigned r;
 		q->flushed = e->fence;
@@ -983,10 +1031,13 @@ static void wait_ring_entry(const struct obs_ctx *c, struct obs_async *q, struct
 			r = gl->ClientWaitSync(e->fence, OBS_GL_SYNC_FLUSH_COMMANDS_BIT,
 					       (uint64_t)1000000000);
 		while (r == OBS_GL_TIMEOUT_EXPIRED);
-		if (r != OBS_GL_WAIT_FAILED)
+		if (r != OBS_GL_WAIT_FAILED) {
+			timed(c, &q->stats.wait_ns, t);
 			return;
+		}
 	}
 	gl->Finish();
+	timed(c, &q->stats.wait_ns, t);
 }
 
 /* The oldest entry read back now, waiting for the GPU if need be. */

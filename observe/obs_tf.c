@@ -632,6 +632,7 @@ unsigned obs_tf_bound_buffers(const struct obs_ctx *c, uint32_t *out, unsigned m
 
 void obs_tf_end_async(const struct obs_ctx *c, struct obs_async *q, uint64_t seq, bool paused)
 {
+	const uint64_t t = obs_async_clock(c);
 	struct obs_tf_cache local;
 	struct obs_tf_cache *k = cache_or_local(c, &local);
 	struct cached_layout *l = tf_state(c, k);
@@ -640,4 +641,5 @@ void obs_tf_end_async(const struct obs_ctx *c, struct obs_async *q, uint64_t seq
 		tf_read_now(c, seq, paused, k, l);
 	tf_done(k, &local, l);
 	obs_async_poll_stashed(c, q, seq, OBS_ASYNC_POLL);
+	obs_async_tf_timed(c, q, t);
 }
