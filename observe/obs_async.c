@@ -57,9 +57,12 @@
 #define FRAMES_IN_FLIGHT 2
 #define WRITES_PROGRAMS 8       /* programs whose buffer writes are kept */
 #define FENCE_EVERY 8
-#define FENCE_EVERY_RING 32     /* a fence and its flush cost ~4.6 us on
-				 * NVIDIA (cap-bench tf+fences); the ring
-				 * lets 256 copies be in flight */
+#define FENCE_EVERY_RING 64     /* a fence after a batch of copies costs
+				 * ~20 us on NVIDIA (it flushes them; H100,
+				 * tf-heavy); the ring lets 256 copies be in
+				 * flight */
+#define POLL_EVERY 16           /* TF ends between two polls of the oldest
+				 * fence (~0.5 us a poll on NVIDIA) */
 
 struct staged_rec {
 	size_t head_off, head_len;  /* in heads */
@@ -140,6 +143,7 @@ struct obs_async {
 	/* The last `deferred` entries queued have not been copied yet: their
 	 * buffers are written by no call since their TF end. */
 	unsigned deferred;
+	unsigned since_poll;        /* OBS_ASYNC_POLLs skipped (POLL_EVERY) */
 	/* Whether the current program may write buffers, as last asked:
 	 * valid while the program and both generations stay the same. */
 	bool writes_known, writes;
@@ -1065,6 +1069,10 @@ void obs_async_poll_stashed(const struct obs_ctx *c, struct obs_async *q, uint64
 	struct read_save s = { false, 0 };
 	void *known = NULL;
 
+	if (when == OBS_ASYNC_POLL && q->count < max_in_flight(q) &&
+	    q->bytes <= MAX_BYTES_IN_FLIGHT && ++q->since_poll < POLL_EVERY)
+		return;
+	q->since_poll = 0;
 	if (when == OBS_ASYNC_FRAME)
 		q->frame++;
 	if (when == OBS_ASYNC_FRAME || when == OBS_ASYNC_WAITED)
