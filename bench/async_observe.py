@@ -131,10 +131,9 @@ def run_way(way, argv, lib, apitrace, tmp, keys, first, info):
         if m:
             facts["async"] = dict(zip(("copied", "in_ring", "read_at_call", "read_after_fence",
                                        "read_waiting"), map(int, m.groups())))
-        m = re.search(r"copies deferred: (\d+), made in (\d+) batches; calls that may write "
-                      r"their buffers: (\d+) \((\d+) of them read", out.stderr)
+        m = re.search(r"copies deferred: (\d+), made in (\d+) batches \((\d+) before", out.stderr)
         if m:
-            facts["async"].update(zip(("deferred", "batches", "before_write", "read_first"),
+            facts["async"].update(zip(("deferred", "batches", "before_write"),
                                       map(int, m.groups())))
         m = re.search(r"ns in TF ends (\d+), copies (\d+), fences (\d+), fence polls (\d+), "
                       r"waits (\d+), read-backs (\d+), write checks (\d+)", out.stderr)
@@ -318,9 +317,8 @@ def main():
                             f"into the mapped ring), {a['read_at_call']} "
                             f"read at the call, copies read after their fence "
                             f"{a['read_after_fence']}, waiting {a['read_waiting']}" if a else "")
-                         + (f"; {a['deferred']} deferred, copied in {a['batches']} batches; "
-                            f"{a['before_write']} writes came first ({a['read_first']} "
-                            f"of them: read at the CPU)"
+                         + (f"; {a['deferred']} deferred, copied in {a['batches']} batches "
+                            f"({a['before_write']} before a write)"
                             if a and "deferred" in a else ""))
             if a and "ns" in a and a["copied"]:
                 per = ", ".join(f"{k} {v / a['copied']:.0f}" for k, v in a["ns"].items())

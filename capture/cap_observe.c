@@ -248,15 +248,14 @@ static void read_back_at_exit(void)
 	pthread_mutex_unlock(&cap_g.lock);
 	xt_info("capture: async observations: %llu calls copied on the GPU (%llu into the mapped "
 		"ring), %llu read at the call (the copy failed); copies read after their fence: %llu, "
-		"waiting: %llu; copies deferred: %llu, made in %llu batches; calls that may write "
-		"their buffers: %llu (%llu of them read at the CPU first); ns in TF ends %llu, copies %llu, fences %llu, "
+		"waiting: %llu; copies deferred: %llu, made in %llu batches (%llu before a call "
+		"that may write their buffers); ns in TF ends %llu, copies %llu, fences %llu, "
 		"fence polls %llu, waits %llu, read-backs %llu, write checks %llu",
 		(unsigned long long)st.staged, (unsigned long long)st.in_ring,
 		(unsigned long long)st.at_call,
 		(unsigned long long)st.signalled, (unsigned long long)st.waited,
 		(unsigned long long)st.deferred, (unsigned long long)st.batches,
-		(unsigned long long)st.before_write, (unsigned long long)st.read_before_write,
-		(unsigned long long)st.tf_ns,
+		(unsigned long long)st.before_write, (unsigned long long)st.tf_ns,
 		(unsigned long long)st.copy_ns, (unsigned long long)st.fence_ns,
 		(unsigned long long)st.poll_ns, (unsigned long long)st.wait_ns,
 		(unsigned long long)st.read_ns, (unsigned long long)st.check_ns);

@@ -262,8 +262,7 @@ struct obs_async_stats {
 			       * leaving its thread, a bound reached, frames) */
 	uint64_t deferred;    /* calls whose copies were deferred */
 	uint64_t batches;     /* batches the deferred copies were made in */
-	uint64_t before_write; /* calls that may write deferred ranges came */
-	uint64_t read_before_write; /* of them, resolved by reading at the CPU */
+	uint64_t before_write; /* of them, before a call that may write */
 	/* With obs_ctx.timed: ns of CPU time (wall clock) spent in the TF end
 	 * observations, in the copies, fences, fence polls, waits, read-backs
 	 * and the checks before calls that may write. */

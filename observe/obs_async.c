@@ -144,11 +144,6 @@ struct obs_async {
 	 * buffers are written by no call since their TF end. */
 	unsigned deferred;
 	unsigned since_poll;        /* OBS_ASYNC_POLLs skipped (POLL_EVERY) */
-	/* What the two ways of resolving deferred entries before a write
-	 * have cost here, ns of CPU per entry (running means): [0] copying
-	 * them, [1] reading them at the CPU (see resolve_before_write). */
-	uint64_t write_cost[2];
-	unsigned write_samples[2], writes_seen;
 	/* Whether the current program may write buffers, as last asked:
 	 * valid while the program and both generations stay the same. */
 	bool writes_known, writes;
@@ -203,7 +198,6 @@ void obs_async_stats_add(const struct obs_async *q, struct obs_async_stats *sum)
 	sum->deferred += q->stats.deferred;
 	sum->batches += q->stats.batches;
 	sum->before_write += q->stats.before_write;
-	sum->read_before_write += q->stats.read_before_write;
 	sum->tf_ns += q->stats.tf_ns;
 	sum->copy_ns += q->stats.copy_ns;
 	sum->fence_ns += q->stats.fence_ns;
@@ -718,59 +712,6 @@ bool obs_async_buffer_mapped(const struct obs_ctx *c, uint32_t buffer)
 	return mapped != 0;
 }
 
-static uint64_t clock_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-/*
- * Before a call that may write their buffers, the deferred entries are
- * copied (the GL runs the copies before the write; no fence yet: one is
- * put after FENCE_EVERY entries or at the next synchronisation point) or
- * read now at the CPU, which waits for the GPU.  Usually the write comes
- * long after the TF pass and the copy costs little; but when it comes
- * right after (the next TF pass into the same buffer) the copy must wait
- * for the pass, and a driver may make that cost more than the read (NVIDIA
- * 580, H100: ~31 us a copy of a GL_STREAM_READ buffer there, ~11 us the
- * read).  So the CPU time of each way is measured, per entry, and the
- * cheaper one taken; the other is tried again every WRITE_PROBE_EVERY
- * such calls, in case the application's pattern changed.
- */
-#define WRITE_PROBE_EVERY 32
-
-static void resolve_before_write(const struct obs_ctx *c, struct obs_async *q)
-{
-	const unsigned n = q->deferred;
-	unsigned way;
-
-	if (q->write_samples[0] < 2)
-		way = 0;
-	else if (q->write_samples[1] < 2)
-		way = 1;
-	else
-		way = q->write_cost[1] < q->write_cost[0];
-	if (++q->writes_seen % WRITE_PROBE_EVERY == 0)
-		way = !way;
-	const uint64_t t = clock_ns();
-	if (way == 0) {
-		copy_deferred(c, q);
-	} else {
-		for (unsigned i = q->count - n; i < q->count; i++) {
-			struct obs_staged *e = queued(q, i);
-			read_at_cpu(c, e);
-			e->copied = true;
-		}
-		q->deferred = 0;
-		q->stats.read_before_write++;
-	}
-	const uint64_t per = (clock_ns() - t) / n;
-	q->write_cost[way] = q->write_samples[way] ? (3 * q->write_cost[way] + per) / 4 : per;
-	q->write_samples[way]++;
-}
-
 /* Whether a deferred copy reads one of the `n` buffers. */
 static bool deferred_reads(struct obs_async *q, const uint32_t *buffers, size_t n)
 {
@@ -887,8 +828,11 @@ void obs_async_before_write(const struct obs_ctx *c, struct obs_async *q, uint64
 		break;
 	}
 	if (due) {
+		/* The GL runs the copies before the write: no fence needed
+		 * yet (one is put when FENCE_EVERY entries have none, or at
+		 * the next synchronisation point). */
 		q->stats.before_write++;
-		resolve_before_write(c, q);
+		copy_deferred(c, q);
 	}
 	timed(c, &q->stats.check_ns, t);
 }
