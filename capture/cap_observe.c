@@ -22,7 +22,11 @@
  * everything is read, so that a queue is only ever used by the thread its
  * context is current on; at exit() the calling thread's queue is read.
  * What is still in flight when the process dies is named as lost by the
- * trace reader.
+ * trace reader.  The core defers its copies until a call may write their
+ * buffers: cap_record.c calls cap_observe_before_write before every call
+ * of specs/gl_annotations.py's BUFFER_WRITES (cap_fdesc.writes), which
+ * names the buffers the call may write; copies are made at the TF end
+ * where writes may come that no call announces (obs_ctx.defer_copies).
  */
 #include "cap_observe.h"
 

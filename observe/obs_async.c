@@ -15,9 +15,24 @@
  * ring where the context has buffer storage (struct staging_ring), else a
  * staging buffer per entry.
  *
+ * The copies are deferred: a TF end only queues its entry (with the
+ * buffer, offset and length of each range), and the copies of every
+ * deferred entry are made together, in one batch, when a call is about to
+ * write one of their buffers (obs_async_before_write, called by the capture
+ * for the calls of specs/gl_annotations.py's BUFFER_WRITES), when a fence
+ * is due, or before anything is read back.  A copy made right behind its
+ * TF pass makes the driver wait for the pass (NVIDIA: +4 us a copy, +18 us
+ * for a GL_STREAM_READ buffer); made later and in a batch it costs ~0.3 us
+ * (docs/performance.md).  Where writes may happen that no call announces
+ * (obs_ctx.defer_copies false: a share group of several contexts, a
+ * persistent write mapping) or a TF buffer is mapped, the copies are made
+ * at the TF end, as before.  Deferred entries are always the newest of
+ * the queue.
+ *
  * One fence covers several copies: it is put after every FENCE_EVERY
  * copies (FENCE_EVERY_RING in the ring) and at each frame's end
- * (eglSwapBuffers), not after each copy,
+ * (eglSwapBuffers), not after each copy nor before a write (the GL runs
+ * the copies before the write anyway),
  * because a fence flushes the driver's command stream (on llvmpipe it also
  * wakes its rasterizer threads: 20 us a fence on the bench machine, more
  * than the whole synchronous read-back there).
