@@ -456,7 +456,8 @@ def test_tf_buffer_written_right_after_its_tf_end_keeps_each_pass_golden(
         xfbtrace, build_dir, tmp_path, observe_mode):
     """cap-tf-deferred writes its TF buffer right after each TF end, before
     anything synchronises: glBufferSubData, the next TF pass, a
-    glCopyBufferSubData into it, its deletion.  Async defers its copies
+    glCopyBufferSubData into it, a compute shader storing into it, its
+    deletion.  Async defers its copies
     until such a call (observe/obs_async.c): each must be copied before
     the write, so that every observation still holds its own pass's bytes;
     a draw whose program writes no buffer in between makes no copy due."""
