@@ -184,6 +184,7 @@ enum cap_write {
 	CAP_W_PROGRAM,  /* what the current program's shaders may write */
 	CAP_W_PACK,     /* the PIXEL_PACK_BUFFER binding */
 	CAP_W_QUERY,    /* the QUERY_BUFFER binding */
+	CAP_W_SYNC,     /* none, but another context may write after it */
 };
 
 /* Argument index of each role of a draw call, -1 if the draw has none. */

@@ -350,6 +350,9 @@ void cap_observe_before_write(uint64_t seq, unsigned writes, int arg, const unio
 	case CAP_W_QUERY:
 		name = cap_ctx_bound_buffer(GL_QUERY_BUFFER, false);
 		break;
+	case CAP_W_SYNC:
+		kind = OBS_WRITE_ANY;
+		break;
 	default:
 		return;
 	}

@@ -303,6 +303,9 @@ enum obs_write {
 	OBS_WRITE_PROGRAM,  /* whatever the current program's shaders may
 			     * write: shader storage blocks, atomic counter
 			     * buffers, images (a buffer texture's buffer) */
+	OBS_WRITE_ANY,      /* any buffer (a fence or flush of the
+			     * application, after which another context may
+			     * write) */
 };
 /*
  * Called before call `seq`, which may write what `kind` says: when a

@@ -838,6 +838,9 @@ void obs_async_before_write(const struct obs_ctx *c, struct obs_async *q, uint64
 	case OBS_WRITE_PROGRAM:
 		due = current_program_writes(c, q);
 		break;
+	case OBS_WRITE_ANY:
+		due = true;
+		break;
 	default:
 		due = deferred_reads(q, buffers, n);
 		break;
