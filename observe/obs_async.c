@@ -783,16 +783,31 @@ static bool program_may_write(const struct obs_ctx *c, uint32_t program)
 	return writes;
 }
 
+/* Puts the application's pending GL errors aside before the first GL call
+ * of obs_async_before_write. */
+static void stash_once(const struct obs_ctx *c, bool *stashed)
+{
+	if (!*stashed)
+		c->stash(c->user);
+	*stashed = true;
+}
+
 /* Whether the current program may write buffers: asked once per program
  * and link (the last few programs are kept). */
-static bool current_program_writes(const struct obs_ctx *c, struct obs_async *q)
+static bool current_program_writes(const struct obs_ctx *c, struct obs_async *q, bool *stashed)
 {
+	uint32_t current;
 	int program = 0;
 
 	if (q->writes_known && q->writes_state_gen == c->tf_state_generation &&
 	    q->writes_program_gen == c->program_generation)
 		return q->writes;
-	c->gl->GetIntegerv(OBS_GL_CURRENT_PROGRAM, &program);
+	if (obs_tf_current_program(c, &current)) {
+		program = (int)current;
+	} else {
+		stash_once(c, stashed);
+		c->gl->GetIntegerv(OBS_GL_CURRENT_PROGRAM, &program);
+	}
 	if (q->writes_program_gen != c->program_generation) {
 		q->nprograms = q->next_program = 0;
 		q->writes_program_gen = c->program_generation;
@@ -804,6 +819,7 @@ static bool current_program_writes(const struct obs_ctx *c, struct obs_async *q)
 			q->writes_known = true;
 		}
 	if (!q->writes_known) {
+		stash_once(c, stashed);
 		q->writes = program_may_write(c, (uint32_t)program);
 		/* A pipeline's stages may change without a generation. */
 		q->writes_known = program != 0;
@@ -823,20 +839,21 @@ void obs_async_before_write(const struct obs_ctx *c, struct obs_async *q, uint64
 			    enum obs_write kind, const uint32_t *buffers, size_t n)
 {
 	uint32_t tf[OBS_ASYNC_MAX_RECORDS * 4];
-	bool due;
+	bool due, stashed = false;
 
 	(void)seq;
 	if (!q || !q->deferred)
 		return;
 	const uint64_t t = obs_async_clock(c);
-	c->stash(c->user);
 	switch (kind) {
 	case OBS_WRITE_TF:
+		if (!obs_tf_state_current(c))
+			stash_once(c, &stashed);
 		n = obs_tf_bound_buffers(c, tf, sizeof tf / sizeof tf[0]);
 		due = deferred_reads(q, tf, n);
 		break;
 	case OBS_WRITE_PROGRAM:
-		due = current_program_writes(c, q);
+		due = current_program_writes(c, q, &stashed);
 		break;
 	case OBS_WRITE_ANY:
 		due = true;
@@ -849,6 +866,7 @@ void obs_async_before_write(const struct obs_ctx *c, struct obs_async *q, uint64
 		/* The GL runs the copies before the write: no fence needed
 		 * yet (one is put when FENCE_EVERY entries have none, or at
 		 * the next synchronisation point). */
+		stash_once(c, &stashed);
 		q->stats.before_write++;
 		copy_deferred(c, q);
 	}

@@ -89,6 +89,11 @@ bool obs_async_buffer_mapped(const struct obs_ctx *c, uint32_t buffer);
 /* The TF buffers bound now (at most `max`, names in `out`): from the
  * cache where it is current (obs_tf.c). */
 unsigned obs_tf_bound_buffers(const struct obs_ctx *c, uint32_t *out, unsigned max);
+/* Whether obs_tf_bound_buffers would ask the driver nothing. */
+bool obs_tf_state_current(const struct obs_ctx *c);
+/* The context's CURRENT_PROGRAM as the cache holds it (no GL call); false
+ * when the cache is not current. */
+bool obs_tf_current_program(const struct obs_ctx *c, uint32_t *program);
 /* The queue's own read-back, errors already stashed by the caller. */
 void obs_async_poll_stashed(const struct obs_ctx *c, struct obs_async *q, uint64_t at,
 			    enum obs_async_when when);
