@@ -226,9 +226,13 @@ void obs_map(const struct obs_ctx *c, uint64_t seq, uint32_t buffer, int64_t off
  * obs_ctx.pending announcement at the call.  Nothing the application can see
  * changes: with the named (GL 4.5 / ARB_direct_state_access) functions no
  * binding is touched, else
- * COPY_READ_BUFFER and COPY_WRITE_BUFFER are saved and restored (the
- * generic TRANSFORM_FEEDBACK_BUFFER binding is read through when it holds
- * the buffer); GL errors are stashed and drained as everywhere else.
+ * COPY_READ_BUFFER and COPY_WRITE_BUFFER are saved and restored; GL errors
+ * are stashed and drained as everywhere else.
+ *
+ * The copies are deferred (obs_async.c says why): made in a batch before a
+ * call that may write one of the buffers (obs_async_before_write), when a
+ * fence is due, or before a read-back; at the TF end where obs_ctx says
+ * writes may come unannounced.
  *
  * Where the context has buffer storage (obs_ctx.ext_buffer_storage, GL
  * 4.4) the staging memory is one ring mapped once, persistently and
