@@ -782,9 +782,10 @@ for _f in ("eglCreatePbufferSurface", "eglCreateWindowSurface",
 #   "pack"    the PIXEL_PACK_BUFFER binding (18.2, 8.11: reads into a pack
 #             buffer);
 #   "query"   the QUERY_BUFFER binding (4.2.1: results written to it);
-#   "sync"    none, but a point after which another context may write any
-#             buffer (5.3: it must wait for this context's fence or finish):
-#             the copies must come before it.
+#   "sync"    none, but a point after which another context, or another
+#             API through a semaphore, may write any buffer (5.3: it must
+#             wait for this context's fence or finish): the copies must come
+#             before it.
 # A map is a writer whatever its access bits: it is where the application
 # starts writing with the CPU.
 BUFFER_WRITES = {}
@@ -831,7 +832,8 @@ for _f in ("glGetQueryObjectiv", "glGetQueryObjectuiv", "glGetQueryObjecti64v",
 for _f in ("glDispatchCompute", "glDispatchComputeIndirect",
            "glDispatchComputeGroupSizeARB"):
     BUFFER_WRITES[_f] = ("program", None)
-for _f in ("glFenceSync", "glFenceSyncAPPLE", "glFlush", "glFinish"):
+for _f in ("glFenceSync", "glFenceSyncAPPLE", "glFlush", "glFinish", "glSignalSemaphoreEXT",
+           "eglCreateSync", "eglCreateSyncKHR", "eglCreateSync64KHR"):
     BUFFER_WRITES[_f] = ("sync", None)
 # Every draw (DRAWS, below) gets ("program", None) too.
 BUFFER_WRITE_KINDS = ("target", "buffer", "names", "tf", "program", "pack", "query", "sync")
