@@ -131,6 +131,16 @@ def run_way(way, argv, lib, apitrace, tmp, keys, first, info):
         if m:
             facts["async"] = dict(zip(("copied", "in_ring", "read_at_call", "read_after_fence",
                                        "read_waiting"), map(int, m.groups())))
+        m = re.search(r"copies deferred: (\d+), made in (\d+) batches \((\d+) before", out.stderr)
+        if m:
+            facts["async"].update(zip(("deferred", "batches", "before_write"),
+                                      map(int, m.groups())))
+        m = re.search(r"ns in TF ends (\d+), copies (\d+), fences (\d+), fence polls (\d+), "
+                      r"waits (\d+), read-backs (\d+), write checks (\d+)", out.stderr)
+        if m:
+            facts["async"]["ns"] = dict(zip(("tf_end", "copies", "fences", "polls", "waits",
+                                             "read_backs", "write_checks"),
+                                            map(int, m.groups())))
     if trace:
         trace.unlink(missing_ok=True)
     return vals, facts
@@ -165,12 +175,17 @@ def measure(name, argv, key, ways, args, lib, apitrace, info):
             for way in ways:
                 print(f"async_observe: {name}: round {i + 1}/{args.repeat}: {way}",
                       file=sys.stderr, flush=True)
-                vals, f = run_way(way, argv, lib, apitrace, tmp, [key], i == 0, info)
+                vals, _ = run_way(way, argv, lib, apitrace, tmp, [key], False, info)
                 runs[way].append(vals[key])
                 if way == "plain" and vals.get("renderer"):
                     facts["renderer"] = vals["renderer"]
-                if f:
-                    facts[way] = f
+        # One more, untimed, run of each capture for its counters (with
+        # XFBTRACE_LOG=info the capture times its steps, which costs).
+        for way in ("calls-only", "sync", "async"):
+            print(f"async_observe: {name}: counters: {way}", file=sys.stderr, flush=True)
+            _, f = run_way(way, argv, lib, apitrace, tmp, [key], True, info)
+            if f:
+                facts[way] = f
     return runs, facts
 
 
@@ -301,7 +316,13 @@ def main():
                          + (f"; {a['copied']} TF ends copied on the GPU ({a['in_ring']} "
                             f"into the mapped ring), {a['read_at_call']} "
                             f"read at the call, copies read after their fence "
-                            f"{a['read_after_fence']}, waiting {a['read_waiting']}" if a else ""))
+                            f"{a['read_after_fence']}, waiting {a['read_waiting']}" if a else "")
+                         + (f"; {a['deferred']} deferred, copied in {a['batches']} batches "
+                            f"({a['before_write']} before a write)"
+                            if a and "deferred" in a else ""))
+            if a and "ns" in a and a["copied"]:
+                per = ", ".join(f"{k} {v / a['copied']:.0f}" for k, v in a["ns"].items())
+                lines.append(f"{what}, {w}: ns per TF end inside the capture (timed run): {per}")
     lines.extend(f"note: {n}" for n in notes)
     text = "\n".join(lines) + "\n"
     print(text, end="")

@@ -154,6 +154,9 @@ bool cap_current_ctx(struct cap_ctx_info *out)
 	out->cpu_renderer = x->cpu_renderer;
 	out->ext_buffer_storage = x->ext_buffer_storage;
 	out->ext_dsa = x->ext_dsa;
+	out->ext_program_interface = x->ext_program_interface;
+	out->ext_shader_writes = x->ext_shader_writes;
+	out->shared = x->shared;
 	return true;
 }
 
@@ -418,10 +421,15 @@ static void on_create(struct cap_thread *t, struct cap_call *c, bool glx)
 		pthread_mutex_unlock(&cap_g.lock);
 		x->display = a[0].u;
 		x->group = c->ret.u;
+		x->shared = share != 0;
 		pthread_mutex_lock(&cap_g.lock);
 		struct cap_ctx *shared = share ? ctx_find_locked(share) : NULL;
-		if (shared)
+		if (shared) {
+			/* Either may now write buffers the other's deferred
+			 * observation copies read (cap_observe.c). */
 			x->group = shared->group;
+			x->shared = shared->shared = true;
+		}
 		pthread_mutex_unlock(&cap_g.lock);
 		x->gles = r.gles;
 		x->major = r.major;
@@ -496,6 +504,14 @@ static void binding_extensions(struct cap_ctx *x, const char *list, size_t len)
 	x->ext_buffer_storage = has_extension(list, len, x->gles ? "GL_EXT_buffer_storage" :
 								    "GL_ARB_buffer_storage");
 	x->ext_dsa = !x->gles && has_extension(list, len, "GL_ARB_direct_state_access");
+	/* What tells the deferred copies whether a draw may write buffers. */
+	x->ext_program_interface = !x->gles &&
+				   has_extension(list, len, "GL_ARB_program_interface_query");
+	x->ext_shader_writes = !x->gles &&
+			       (has_extension(list, len, "GL_ARB_shader_storage_buffer_object") ||
+				has_extension(list, len, "GL_ARB_shader_image_load_store") ||
+				has_extension(list, len, "GL_EXT_shader_image_load_store") ||
+				has_extension(list, len, "GL_ARB_shader_atomic_counters"));
 }
 
 static void gl_properties(struct cap_thread *t, struct cap_ctx *x)

@@ -168,6 +168,23 @@ struct cap_fdesc {
 	uint8_t flags;        /* CAP_FD_* */
 	uint16_t fixed_bytes; /* bound of the CALL payload without funcdef/memory */
 	int16_t draw;         /* index in cap_draws[], -1 if not a draw */
+	uint8_t writes;       /* enum cap_write: the buffers the call may write */
+	int8_t write_arg;     /* its operand's argument index, -1 if none */
+};
+
+/* Which buffers a call may write (specs/gl_annotations.py BUFFER_WRITES):
+ * before it, observations not yet copied from them are copied
+ * (cap_observe_before_write). */
+enum cap_write {
+	CAP_W_NONE = 0,
+	CAP_W_TARGET,   /* the buffer bound to target argument write_arg */
+	CAP_W_BUFFER,   /* buffer name argument write_arg */
+	CAP_W_NAMES,    /* the names array after count argument write_arg */
+	CAP_W_TF,       /* the buffers bound to the TF binding points */
+	CAP_W_PROGRAM,  /* what the current program's shaders may write */
+	CAP_W_PACK,     /* the PIXEL_PACK_BUFFER binding */
+	CAP_W_QUERY,    /* the QUERY_BUFFER binding */
+	CAP_W_SYNC,     /* none, but another context may write after it */
 };
 
 /* Argument index of each role of a draw call, -1 if the draw has none

@@ -22,7 +22,11 @@
  * everything is read, so that a queue is only ever used by the thread its
  * context is current on; at exit() the calling thread's queue is read.
  * What is still in flight when the process dies is named as lost by the
- * trace reader.
+ * trace reader.  The core defers its copies until a call may write their
+ * buffers: cap_record.c calls cap_observe_before_write before every call
+ * of specs/gl_annotations.py's BUFFER_WRITES (cap_fdesc.writes), which
+ * names the buffers the call may write; copies are made at the TF end
+ * where writes may come that no call announces (obs_ctx.defer_copies).
  */
 #include "cap_observe.h"
 
@@ -117,6 +121,7 @@ static void gl_table(struct obs_gl *gl)
 	gl->NamedBufferData = CAP_REAL(glNamedBufferData);
 	gl->CopyNamedBufferSubData = CAP_REAL(glCopyNamedBufferSubData);
 	gl->GetNamedBufferSubData = CAP_REAL(glGetNamedBufferSubData);
+	gl->GetNamedBufferParameteriv = CAP_REAL(glGetNamedBufferParameteriv);
 	gl->BufferStorage = CAP_REAL(glBufferStorage);
 	gl->BufferStorageEXT = CAP_REAL(glBufferStorageEXT);
 }
@@ -179,6 +184,14 @@ static bool obs_context(struct obs_ctx *c, struct obs_gl *scratch)
 		.minor = info.minor,
 		.ext_buffer_storage = info.ext_buffer_storage,
 		.ext_dsa = info.ext_dsa,
+		.ext_program_interface = info.ext_program_interface,
+		.ext_shader_writes = info.ext_shader_writes,
+		/* Writes the capture does not see as calls: another context of
+		 * the share group (on another thread), the CPU through a
+		 * persistent mapping (cap_memory.c keeps a shadow of each). */
+		.defer_copies = !info.shared &&
+				atomic_load_explicit(&cap_g.shadows, memory_order_relaxed) == 0,
+		.timed = xt_log_level() >= XT_LOG_INFO,
 		.reserve = sink_reserve,
 		.commit = sink_commit,
 		.stash = err_stash,
@@ -239,10 +252,17 @@ static void read_back_at_exit(void)
 	pthread_mutex_unlock(&cap_g.lock);
 	xt_info("capture: async observations: %llu calls copied on the GPU (%llu into the mapped "
 		"ring), %llu read at the call (the copy failed); copies read after their fence: %llu, "
-		"waiting: %llu",
+		"waiting: %llu; copies deferred: %llu, made in %llu batches (%llu before a call "
+		"that may write their buffers); ns in TF ends %llu, copies %llu, fences %llu, "
+		"fence polls %llu, waits %llu, read-backs %llu, write checks %llu",
 		(unsigned long long)st.staged, (unsigned long long)st.in_ring,
 		(unsigned long long)st.at_call,
-		(unsigned long long)st.signalled, (unsigned long long)st.waited);
+		(unsigned long long)st.signalled, (unsigned long long)st.waited,
+		(unsigned long long)st.deferred, (unsigned long long)st.batches,
+		(unsigned long long)st.before_write, (unsigned long long)st.tf_ns,
+		(unsigned long long)st.copy_ns, (unsigned long long)st.fence_ns,
+		(unsigned long long)st.poll_ns, (unsigned long long)st.wait_ns,
+		(unsigned long long)st.read_ns, (unsigned long long)st.check_ns);
 }
 
 static pthread_once_t exit_once = PTHREAD_ONCE_INIT;
@@ -290,6 +310,53 @@ void cap_observe_sync(uint64_t seq, enum cap_sync when)
 		obs_async_poll(NULL, q, seq, map[when]);  /* no GL call: counts a frame */
 	else if (obs_context(&c, &gl))
 		obs_async_poll(&c, q, seq, map[when]);
+}
+
+void cap_observe_before_write(uint64_t seq, unsigned writes, int arg, const union cap_arg *a)
+{
+	struct obs_async *q = cap_ctx_async_if_any();
+	enum obs_write kind = OBS_WRITE_BUFFERS;
+	uint32_t name = 0;
+	const uint32_t *names = &name;
+	size_t n = 1;
+	struct obs_ctx c;
+	struct obs_gl gl;
+
+	if (!obs_async_deferred(q) || !obs_context(&c, &gl))
+		return;
+	c.tf_cache = cap_ctx_tf_cache();
+	c.program_generation = cap_program_generation();
+	c.tf_state_generation = cap_tf_state_generation();
+	switch ((enum cap_write)writes) {
+	case CAP_W_TARGET:
+		name = cap_ctx_bound_buffer((GLenum)a[arg].u, false);
+		break;
+	case CAP_W_BUFFER:
+		name = (uint32_t)a[arg].u;
+		break;
+	case CAP_W_NAMES:
+		names = (const uint32_t *)(uintptr_t)a[arg + 1].u;
+		n = names && a[arg].i > 0 ? (size_t)a[arg].i : 0;
+		break;
+	case CAP_W_TF:
+		kind = OBS_WRITE_TF;
+		break;
+	case CAP_W_PROGRAM:
+		kind = OBS_WRITE_PROGRAM;
+		break;
+	case CAP_W_PACK:
+		name = cap_ctx_bound_buffer(GL_PIXEL_PACK_BUFFER, false);
+		break;
+	case CAP_W_QUERY:
+		name = cap_ctx_bound_buffer(GL_QUERY_BUFFER, false);
+		break;
+	case CAP_W_SYNC:
+		kind = OBS_WRITE_ANY;
+		break;
+	default:
+		return;
+	}
+	obs_async_before_write(&c, q, seq, kind, names, n);
 }
 
 void cap_observe_query(uint64_t seq, const char *func, GLuint id, GLenum pname,

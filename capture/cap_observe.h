@@ -56,6 +56,15 @@ void cap_observe_buffer_read(uint64_t seq, GLuint buffer, int64_t offset,
 void cap_observe_map(uint64_t seq, GLuint buffer, int64_t offset,
 		     int64_t length, GLbitfield access, const void *ptr);
 
+/*
+ * Before a call that may write a buffer (`writes`, an enum cap_write of
+ * cap_desc.h, with argument `arg` of `a`): TF ranges whose copies the
+ * asynchronous read-back deferred are copied now when the call may write
+ * their buffers.  Cheap when nothing is deferred.
+ */
+union cap_arg;
+void cap_observe_before_write(uint64_t seq, unsigned writes, int arg, const union cap_arg *a);
+
 enum cap_sync {
 	CAP_SYNC_POLL,   /* the application synchronises with part of the GPU's
 			  * work (a map, glGetBufferSubData, glClientWaitSync):
@@ -102,6 +111,10 @@ struct cap_ctx_info {
 	bool ext_buffer_storage; /* ARB_buffer_storage (GL) / EXT_buffer_storage
 				  * (GLES) in the extension list */
 	bool ext_dsa;            /* ARB_direct_state_access in the list */
+	bool ext_program_interface; /* ARB_program_interface_query in the list */
+	bool ext_shader_writes;  /* ARB_shader_storage_buffer_object, _image_load_store
+				  * or _atomic_counters in the list */
+	bool shared;             /* another context shares its objects */
 };
 
 /* The calling thread's current context; false if none is known. */

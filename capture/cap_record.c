@@ -583,6 +583,8 @@ void cap_call_enter(struct cap_call *c, unsigned fid, const union cap_arg *a)
 		cap_ctx_pre(t, c, fd->hook);
 		cap_mem_pre(t, c, fd->hook);
 	}
+	if (fd->writes && cap_g.observe)
+		cap_observe_before_write(c->seq, fd->writes, fd->write_arg, c->a);
 	record_call(t, c, fd);
 }
 

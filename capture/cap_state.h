@@ -85,6 +85,9 @@ struct cap_ctx {
 					* below the version that made it core */
 	bool ext_buffer_storage;       /* ARB_ / EXT_buffer_storage listed */
 	bool ext_dsa;                  /* ARB_direct_state_access listed */
+	bool ext_program_interface;    /* ARB_program_interface_query listed */
+	bool ext_shader_writes;        /* an extension lets shaders write buffers */
+	bool shared;                   /* its share group has another context */
 	uint32_t client_attribs;       /* generic attribs given client pointers */
 	uint32_t client_legacy;        /* legacy arrays given client pointers */
 	struct obs_tf_cache *tf_cache; /* observations' memory (observe/obs.h),

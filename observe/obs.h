@@ -80,6 +80,8 @@ struct obs_gl {
 	void (*CopyNamedBufferSubData)(unsigned read_buffer, unsigned write_buffer, long read_offset,
 				       long write_offset, long size);
 	void (*GetNamedBufferSubData)(unsigned buffer, long offset, long size, void *data);
+	/* Optional: whether a TF buffer is mapped, without a binding. */
+	void (*GetNamedBufferParameteriv)(unsigned buffer, unsigned pname, int *params);
 	/* Optional: the persistently mapped staging ring of the asynchronous
 	 * read-back (GL 4.4 / ARB_buffer_storage: BufferStorage; GLES:
 	 * EXT_buffer_storage's BufferStorageEXT). */
@@ -126,6 +128,19 @@ struct obs_ctx {
 	 * asynchronous read-back uses below the versions that made them core
 	 * (NVIDIA exposes both in a GL 3.3 context). */
 	bool ext_buffer_storage, ext_dsa;
+	/* The list names ARB_program_interface_query (desktop); one of
+	 * ARB_shader_storage_buffer_object, ARB_shader_image_load_store,
+	 * ARB_shader_atomic_counters (desktop): what tells, below GL 4.3,
+	 * whether a draw may write buffers (obs_async_before_write). */
+	bool ext_program_interface, ext_shader_writes;
+	/* The asynchronous read-back may defer its copies: the caller calls
+	 * obs_async_before_write before every call that may write a buffer of
+	 * this context.  False where writes happen that the caller cannot see
+	 * (a context sharing the buffers, a buffer mapped persistently for
+	 * writing): then TF ranges are copied at the TF end. */
+	bool defer_copies;
+	/* The asynchronous read-back times its steps (struct obs_async_stats). */
+	bool timed;
 	/* Room for a record payload of at most `max_payload` bytes, or NULL
 	 * (then nothing is written).  One reservation at a time. */
 	uint8_t *(*reserve)(void *user, size_t max_payload);
@@ -211,9 +226,13 @@ void obs_map(const struct obs_ctx *c, uint64_t seq, uint32_t buffer, int64_t off
  * obs_ctx.pending announcement at the call.  Nothing the application can see
  * changes: with the named (GL 4.5 / ARB_direct_state_access) functions no
  * binding is touched, else
- * COPY_READ_BUFFER and COPY_WRITE_BUFFER are saved and restored (the
- * generic TRANSFORM_FEEDBACK_BUFFER binding is read through when it holds
- * the buffer); GL errors are stashed and drained as everywhere else.
+ * COPY_READ_BUFFER and COPY_WRITE_BUFFER are saved and restored; GL errors
+ * are stashed and drained as everywhere else.
+ *
+ * The copies are deferred (obs_async.c says why): made in a batch before a
+ * call that may write one of the buffers (obs_async_before_write), when a
+ * fence is due, or before a read-back; at the TF end where obs_ctx says
+ * writes may come unannounced.
  *
  * Where the context has buffer storage (obs_ctx.ext_buffer_storage, GL
  * 4.4) the staging memory is one ring mapped once, persistently and
@@ -245,9 +264,20 @@ struct obs_async_stats {
 	uint64_t signalled;   /* copies read after their fence had signalled */
 	uint64_t waited;      /* copies read without (glFinish, a context
 			       * leaving its thread, a bound reached, frames) */
+	uint64_t deferred;    /* calls whose copies were deferred */
+	uint64_t batches;     /* batches the deferred copies were made in */
+	uint64_t before_write; /* of them, before a call that may write */
+	/* With obs_ctx.timed: ns of CPU time (wall clock) spent in the TF end
+	 * observations, in the copies, fences, fence polls, waits, read-backs
+	 * and the checks before calls that may write. */
+	uint64_t tf_ns, copy_ns, fence_ns, poll_ns, wait_ns, read_ns, check_ns;
 };
 /* Adds q's counts to *sum; NULL q adds nothing. */
 void obs_async_stats_add(const struct obs_async *q, struct obs_async_stats *sum);
+/* With c->timed, the monotonic clock in ns (else 0), and the ns since
+ * `start` added to the TF end time of q's stats. */
+uint64_t obs_async_clock(const struct obs_ctx *c);
+void obs_async_tf_timed(const struct obs_ctx *c, struct obs_async *q, uint64_t start);
 
 /*
  * As obs_tf_end, with the bytes copied on the GPU and read back later.
@@ -266,6 +296,31 @@ void obs_tf_end_async(const struct obs_ctx *c, struct obs_async *q, uint64_t seq
  */
 void obs_query_async(const struct obs_ctx *c, struct obs_async *q, uint64_t seq, const char *func,
 		     uint32_t id, uint32_t pname, const void *params, size_t elem_bytes);
+
+/* Read-backs whose copies are deferred (not made yet). */
+unsigned obs_async_deferred(const struct obs_async *q);
+
+/* What a call about to run may write (obs_async_before_write). */
+enum obs_write {
+	OBS_WRITE_BUFFERS,  /* the `n` buffers at `buffers` (0s ignored) */
+	OBS_WRITE_TF,       /* the buffers bound to the TF binding points */
+	OBS_WRITE_PROGRAM,  /* whatever the current program's shaders may
+			     * write: shader storage blocks, atomic counter
+			     * buffers, images (a buffer texture's buffer) */
+	OBS_WRITE_ANY,      /* any buffer (a fence or flush of the
+			     * application, after which another context may
+			     * write) */
+};
+/*
+ * Called before call `seq`, which may write what `kind` says: when a
+ * deferred copy reads one of those buffers, every deferred copy is made
+ * now, in one batch, so that the copies read the bytes the TF
+ * pass wrote.  A program whose writes cannot be known (a program pipeline,
+ * an interface the context cannot be asked about) counts as writing every
+ * buffer.  With nothing deferred it makes no GL call and `c` may be NULL.
+ */
+void obs_async_before_write(const struct obs_ctx *c, struct obs_async *q, uint64_t seq,
+			    enum obs_write kind, const uint32_t *buffers, size_t n);
 
 enum obs_async_when {
 	OBS_ASYNC_POLL,    /* read back what has arrived (fences polled, no wait) */

@@ -15,9 +15,24 @@
  * ring where the context has buffer storage (struct staging_ring), else a
  * staging buffer per entry.
  *
+ * The copies are deferred: a TF end only queues its entry (with the
+ * buffer, offset and length of each range), and the copies of every
+ * deferred entry are made together, in one batch, when a call is about to
+ * write one of their buffers (obs_async_before_write, called by the capture
+ * for the calls of specs/gl_annotations.py's BUFFER_WRITES), when a fence
+ * is due, or before anything is read back.  A copy made right behind its
+ * TF pass makes the driver wait for the pass (NVIDIA: +4 us a copy, +18 us
+ * for a GL_STREAM_READ buffer); made later and in a batch it costs ~0.3 us
+ * (docs/performance.md).  Where writes may happen that no call announces
+ * (obs_ctx.defer_copies false: a share group of several contexts, a
+ * persistent write mapping) or a TF buffer is mapped, the copies are made
+ * at the TF end, as before.  Deferred entries are always the newest of
+ * the queue.
+ *
  * One fence covers several copies: it is put after every FENCE_EVERY
  * copies (FENCE_EVERY_RING in the ring) and at each frame's end
- * (eglSwapBuffers), not after each copy,
+ * (eglSwapBuffers), not after each copy nor before a write (the GL runs
+ * the copies before the write anyway),
  * because a fence flushes the driver's command stream (on llvmpipe it also
  * wakes its rasterizer threads: 20 us a fence on the bench machine, more
  * than the whole synchronous read-back there).
@@ -39,6 +54,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "obs_int.h"
 #include "trace_enc.h"
@@ -54,10 +70,14 @@
 #define MAX_FREE 16
 #define MIN_STAGING_BYTES 4096u
 #define FRAMES_IN_FLIGHT 2
+#define WRITES_PROGRAMS 8       /* programs whose buffer writes are kept */
 #define FENCE_EVERY 8
-#define FENCE_EVERY_RING 32     /* a fence and its flush cost ~4.6 us on
-				 * NVIDIA (cap-bench tf+fences); the ring
-				 * lets 256 copies be in flight */
+#define FENCE_EVERY_RING 64     /* a fence after a batch of copies costs
+				 * ~20 us on NVIDIA (it flushes them; H100,
+				 * tf-heavy); the ring lets 256 copies be in
+				 * flight */
+#define POLL_EVERY 16           /* TF ends between two polls of the oldest
+				 * fence (~0.5 us a poll on NVIDIA) */
 
 struct staged_rec {
 	size_t head_off, head_len;  /* in heads */
@@ -67,6 +87,8 @@ struct staged_rec {
 	 * TRUE; 0 for TF data (a BLOB under `data`). */
 	unsigned result_bytes;      /* 4 or 8 */
 	bool result_signed;
+	uint32_t src;               /* TF data: the buffer copied from ... */
+	int64_t src_start;          /* ... at this offset (n bytes) */
 };
 
 struct obs_staged {
@@ -79,6 +101,13 @@ struct obs_staged {
 				     * is the ring's, not the entry's */
 	size_t ring_off;            /* 0 unless in_ring */
 	unsigned buffer;            /* staging buffer; 0 until created */
+	bool copied;                /* its copies are made (not deferred) */
+	/* The deferred copies raised a GL error: the bytes were read at that
+	 * moment instead (before the write that made the copy due), into
+	 * `cpu` at the staging offsets; NULL with cpu_failed when that failed
+	 * too. */
+	uint8_t *cpu;
+	bool cpu_failed;
 	size_t capacity;            /* its size */
 	size_t total;               /* bytes staged */
 	unsigned nrec;
@@ -126,6 +155,24 @@ struct obs_async {
 	unsigned nfree;
 	struct staging_ring staging;
 	void *flushed;              /* the last fence polled with a flush */
+	/* The last `deferred` entries queued have not been copied yet: their
+	 * buffers are written by no call since their TF end. */
+	unsigned deferred;
+	unsigned since_poll;        /* OBS_ASYNC_POLLs skipped (POLL_EVERY) */
+	/* Whether the current program may write buffers, as last asked:
+	 * valid while the program and both generations stay the same. */
+	bool writes_known, writes;
+	uint64_t writes_program_gen, writes_state_gen;
+	struct program_writes {
+		uint32_t program;
+		bool writes;
+	} programs[WRITES_PROGRAMS];  /* asked under writes_program_gen */
+	unsigned nprograms, next_program;
+};
+
+struct obs_copy_save {
+	int old_write, old_read;
+	bool read_saved;
 };
 
 struct obs_async *obs_async_create(void)
@@ -137,14 +184,21 @@ void obs_async_destroy(struct obs_async *q)
 {
 	if (!q)
 		return;
-	for (unsigned i = 0; i <= MAX_IN_FLIGHT_RING; i++)
+	for (unsigned i = 0; i <= MAX_IN_FLIGHT_RING; i++) {
 		free(q->ring[i].heads);
+		free(q->ring[i].cpu);
+	}
 	free(q);
 }
 
 unsigned obs_async_pending(const struct obs_async *q)
 {
 	return q ? q->count : 0;
+}
+
+unsigned obs_async_deferred(const struct obs_async *q)
+{
+	return q ? q->deferred : 0;
 }
 
 void obs_async_stats_add(const struct obs_async *q, struct obs_async_stats *sum)
@@ -156,6 +210,38 @@ void obs_async_stats_add(const struct obs_async *q, struct obs_async_stats *sum)
 	sum->at_call += q->stats.at_call;
 	sum->signalled += q->stats.signalled;
 	sum->waited += q->stats.waited;
+	sum->deferred += q->stats.deferred;
+	sum->batches += q->stats.batches;
+	sum->before_write += q->stats.before_write;
+	sum->tf_ns += q->stats.tf_ns;
+	sum->copy_ns += q->stats.copy_ns;
+	sum->fence_ns += q->stats.fence_ns;
+	sum->poll_ns += q->stats.poll_ns;
+	sum->wait_ns += q->stats.wait_ns;
+	sum->read_ns += q->stats.read_ns;
+	sum->check_ns += q->stats.check_ns;
+}
+
+uint64_t obs_async_clock(const struct obs_ctx *c)
+{
+	struct timespec ts;
+
+	if (!c->timed)
+		return 0;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Adds the ns since `start` (obs_async_clock) to *sum. */
+static void timed(const struct obs_ctx *c, uint64_t *sum, uint64_t start)
+{
+	if (c->timed)
+		*sum += obs_async_clock(c) - start;
+}
+
+void obs_async_tf_timed(const struct obs_ctx *c, struct obs_async *q, uint64_t start)
+{
+	timed(c, &q->stats.tf_ns, start);
 }
 
 static bool dsa(const struct obs_ctx *c)
@@ -292,6 +378,7 @@ struct obs_staged *obs_async_stage(const struct obs_ctx *c, struct obs_async *q,
 			e->in_ring = true;
 			e->buffer = q->staging.buffer;
 			e->capacity = 0;
+			e->copied = false;
 			return e;
 		}
 	}
@@ -309,6 +396,7 @@ struct obs_staged *obs_async_stage(const struct obs_ctx *c, struct obs_async *q,
 	e->total = total;
 	e->buffer = 0;
 	e->capacity = 0;
+	e->copied = false;
 	for (unsigned i = 0; i < q->nfree; i++)
 		if (q->free[i].capacity >= total &&
 		    (best < 0 || q->free[i].capacity < q->free[best].capacity))
@@ -343,10 +431,13 @@ uint8_t *obs_async_head(struct obs_staged *e, size_t max)
 	return e->heads + e->heads_len;
 }
 
-void obs_async_head_done(struct obs_staged *e, size_t used, size_t staging_off, size_t n)
+void obs_async_head_done(struct obs_staged *e, size_t used, size_t staging_off, size_t n,
+			 uint32_t src, int64_t src_start)
 {
 	struct staged_rec *r = &e->rec[e->nrec++];
 
+	r->src = src;
+	r->src_start = src_start;
 	r->head_off = e->heads_len;
 	r->head_len = used;
 	r->staging_off = staging_off;
@@ -388,12 +479,20 @@ void obs_async_unstage(const struct obs_ctx *c, struct obs_async *q, struct obs_
 	e->buffer = 0;
 }
 
-void obs_async_copy_begin(const struct obs_ctx *c, struct obs_staged *e, struct obs_copy_save *s)
+/* Saves the bindings the copies change (none with named copies). */
+static void copy_save(const struct obs_ctx *c, struct obs_copy_save *s)
+{
+	s->read_saved = false;
+	s->old_write = s->old_read = 0;
+	if (!dsa(c))
+		c->gl->GetIntegerv(OBS_GL_COPY_WRITE_BUFFER_BINDING, &s->old_write);
+}
+
+/* Makes `e`'s staging buffer the copies' destination (creating it). */
+static void copy_target(const struct obs_ctx *c, struct obs_staged *e)
 {
 	const struct obs_gl *gl = c->gl;
 
-	s->read_saved = false;
-	s->old_write = s->old_read = 0;
 	if (dsa(c)) {
 		if (!e->buffer) {
 			gl->CreateBuffers(1, &e->buffer);
@@ -401,7 +500,6 @@ void obs_async_copy_begin(const struct obs_ctx *c, struct obs_staged *e, struct 
 		}
 		return;
 	}
-	gl->GetIntegerv(OBS_GL_COPY_WRITE_BUFFER_BINDING, &s->old_write);
 	if (!e->buffer) {
 		gl->GenBuffers(1, &e->buffer);
 		gl->BindBuffer(OBS_GL_COPY_WRITE_BUFFER, e->buffer);
@@ -411,8 +509,16 @@ void obs_async_copy_begin(const struct obs_ctx *c, struct obs_staged *e, struct 
 	}
 }
 
-void obs_async_copy(const struct obs_ctx *c, struct obs_staged *e, struct obs_copy_save *s,
-		    uint32_t buffer, bool through_tf, int64_t start, size_t staging_off, size_t n)
+static void copy_begin(const struct obs_ctx *c, struct obs_staged *e, struct obs_copy_save *s)
+{
+	copy_save(c, s);
+	copy_target(c, e);
+}
+
+/* Copies [start, start+n) of `buffer` to staging offset `staging_off`
+ * (through COPY_READ_BUFFER, saved the first time, unless named). */
+static void copy_range(const struct obs_ctx *c, struct obs_staged *e, struct obs_copy_save *s,
+		       uint32_t buffer, int64_t start, size_t staging_off, size_t n)
 {
 	const struct obs_gl *gl = c->gl;
 
@@ -421,20 +527,28 @@ void obs_async_copy(const struct obs_ctx *c, struct obs_staged *e, struct obs_co
 					   (long)n);
 		return;
 	}
-	if (!through_tf) {
-		if (!s->read_saved) {
-			gl->GetIntegerv(OBS_GL_COPY_READ_BUFFER_BINDING, &s->old_read);
-			s->read_saved = true;
-		}
-		gl->BindBuffer(OBS_GL_COPY_READ_BUFFER, buffer);
+	if (!s->read_saved) {
+		gl->GetIntegerv(OBS_GL_COPY_READ_BUFFER_BINDING, &s->old_read);
+		s->read_saved = true;
 	}
-	gl->CopyBufferSubData(through_tf ? OBS_GL_TRANSFORM_FEEDBACK_BUFFER : OBS_GL_COPY_READ_BUFFER,
-			      OBS_GL_COPY_WRITE_BUFFER, start, (long)(e->ring_off + staging_off),
-			      (long)n);
+	gl->BindBuffer(OBS_GL_COPY_READ_BUFFER, buffer);
+	gl->CopyBufferSubData(OBS_GL_COPY_READ_BUFFER, OBS_GL_COPY_WRITE_BUFFER, start,
+			      (long)(e->ring_off + staging_off), (long)n);
 }
 
-bool obs_async_copy_end(const struct obs_ctx *c, struct obs_async *q, struct obs_staged *e,
-			struct obs_copy_save *s)
+/* The copies of `e`'s TF ranges. */
+static void copy_ranges(const struct obs_ctx *c, struct obs_staged *e, struct obs_copy_save *s)
+{
+	for (unsigned i = 0; i < e->nrec; i++) {
+		const struct staged_rec *r = &e->rec[i];
+		if (r->n)
+			copy_range(c, e, s, r->src, r->src_start, r->staging_off, r->n);
+	}
+}
+
+/* Restores what copy_begin / copy_range changed; false when the copies
+ * raised a GL error (left pending for the caller). */
+static bool copy_restore(const struct obs_ctx *c, struct obs_copy_save *s)
 {
 	const struct obs_gl *gl = c->gl;
 
@@ -443,7 +557,15 @@ bool obs_async_copy_end(const struct obs_ctx *c, struct obs_async *q, struct obs
 			gl->BindBuffer(OBS_GL_COPY_READ_BUFFER, (unsigned)s->old_read);
 		gl->BindBuffer(OBS_GL_COPY_WRITE_BUFFER, (unsigned)s->old_write);
 	}
-	if (gl->GetError() == OBS_GL_NO_ERROR)
+	return gl->GetError() == OBS_GL_NO_ERROR;
+}
+
+static bool copy_end(const struct obs_ctx *c, struct obs_async *q, struct obs_staged *e,
+		     struct obs_copy_save *s)
+{
+	const struct obs_gl *gl = c->gl;
+
+	if (copy_restore(c, s))
 		return true;
 	q->stats.at_call++;
 	/* A buffer the application has mapped, a staging buffer the driver
@@ -460,25 +582,97 @@ bool obs_async_copy_end(const struct obs_ctx *c, struct obs_async *q, struct obs
 	return false;
 }
 
-/* A fence after the entries queued without one. */
+static struct obs_staged *queued(struct obs_async *q, unsigned i)
+{
+	return &q->ring[(q->head + i) % (MAX_IN_FLIGHT_RING + 1)];
+}
+
+/*
+ * Reads the TF ranges of `e` now, into memory of its own: its deferred
+ * copies failed, and the buffers still hold what the TF pass wrote (no
+ * call has written them since).
+ */
+static void read_at_cpu(const struct obs_ctx *c, struct obs_staged *e)
+{
+	e->cpu = malloc(e->total ? e->total : 1);
+	e->cpu_failed = !e->cpu;
+	for (unsigned i = 0; e->cpu && i < e->nrec; i++) {
+		const struct staged_rec *r = &e->rec[i];
+		struct obs_readback rb;
+		if (!r->n)
+			continue;
+		obs_readback_begin(c, r->src, 0, &rb);
+		if (obs_readback_into(c, &rb, r->src_start, (int64_t)r->n, e->cpu + r->staging_off))
+			e->cpu_failed = true;
+		if (!obs_readback_end(c, &rb, true))
+			e->cpu_failed = true;
+	}
+	if (e->cpu_failed) {
+		free(e->cpu);
+		e->cpu = NULL;
+		c->drain(c->user, "TF buffer read-back");
+	}
+}
+
+/*
+ * Makes the deferred copies, all in one batch (errors already stashed).
+ * When they raise a GL error (which of them is not known) every entry of
+ * the batch is read at the CPU instead, which the buffers still allow.
+ */
+static void copy_deferred(const struct obs_ctx *c, struct obs_async *q)
+{
+	struct obs_copy_save s;
+
+	if (!q->deferred)
+		return;
+	const uint64_t t = obs_async_clock(c);
+	copy_save(c, &s);
+	for (unsigned i = q->count - q->deferred; i < q->count; i++) {
+		struct obs_staged *e = queued(q, i);
+		copy_target(c, e);
+		copy_ranges(c, e, &s);
+	}
+	const bool ok = copy_restore(c, &s);
+	if (!ok)
+		c->drain(c->user, "deferred TF buffer copy");
+	for (unsigned i = q->count - q->deferred; i < q->count; i++) {
+		struct obs_staged *e = queued(q, i);
+		if (!ok) {
+			q->stats.at_call++;
+			read_at_cpu(c, e);
+		}
+		e->copied = true;
+	}
+	q->deferred = 0;
+	q->stats.batches++;
+	timed(c, &q->stats.copy_ns, t);
+}
+
+/* A fence after the entries queued without one, their deferred copies
+ * made first. */
 static void fence_unfenced(const struct obs_ctx *c, struct obs_async *q)
 {
 	void *fence;
 
+	copy_deferred(c, q);
 	if (!q->unfenced)
 		return;
+	const uint64_t t = obs_async_clock(c);
 	fence = c->gl->FenceSync(OBS_GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+	timed(c, &q->stats.fence_ns, t);
 	if (!fence)
 		return;   /* they are read when forced */
 	for (unsigned i = q->count - q->unfenced; i < q->count; i++)
-		q->ring[(q->head + i) % (MAX_IN_FLIGHT_RING + 1)].fence = fence;
-	q->ring[(q->head + q->count - 1) % (MAX_IN_FLIGHT_RING + 1)].owns_fence = true;
+		queued(q, i)->fence = fence;
+	queued(q, q->count - 1)->owns_fence = true;
 	q->unfenced = 0;
 }
 
-void obs_async_push(const struct obs_ctx *c, struct obs_async *q)
+/* Queues the entry staged last; puts a fence after it when enough
+ * entries have none. */
+static void push(const struct obs_ctx *c, struct obs_async *q)
 {
-	struct obs_staged *e = &q->ring[(q->head + q->count) % (MAX_IN_FLIGHT_RING + 1)];
+	struct obs_staged *e = queued(q, q->count);
 
 	q->count++;
 	if (!e->in_ring)
@@ -486,8 +680,197 @@ void obs_async_push(const struct obs_ctx *c, struct obs_async *q)
 	q->stats.staged++;
 	if (e->in_ring)
 		q->stats.in_ring++;
+	if (!e->copied) {
+		q->deferred++;
+		q->stats.deferred++;
+	}
 	if (++q->unfenced >= (e->in_ring ? FENCE_EVERY_RING : FENCE_EVERY))
 		fence_unfenced(c, q);
+}
+
+bool obs_async_push_tf(const struct obs_ctx *c, struct obs_async *q, bool defer)
+{
+	struct obs_staged *e = queued(q, q->count);
+	struct obs_copy_save s;
+
+	e->cpu = NULL;
+	e->cpu_failed = false;
+	if (!defer) {
+		copy_deferred(c, q);   /* the deferred ones stay the newest */
+		const uint64_t t = obs_async_clock(c);
+		copy_begin(c, e, &s);
+		copy_ranges(c, e, &s);
+		const bool ok = copy_end(c, q, e, &s);
+		timed(c, &q->stats.copy_ns, t);
+		if (!ok)
+			return false;
+		e->copied = true;
+	}
+	push(c, q);
+	return true;
+}
+
+/* ---- deferred copies: the calls that may write their buffers ------------ */
+
+bool obs_async_buffer_mapped(const struct obs_ctx *c, uint32_t buffer)
+{
+	int mapped = 1;
+
+	if (dsa(c) && c->gl->GetNamedBufferParameteriv) {
+		c->gl->GetNamedBufferParameteriv(buffer, OBS_GL_BUFFER_MAPPED, &mapped);
+	} else {
+		struct obs_readback rb;
+		obs_readback_begin(c, buffer, 0, &rb);
+		c->gl->GetBufferParameteriv(rb.target, OBS_GL_BUFFER_MAPPED, &mapped);
+		obs_readback_end(c, &rb, false);
+	}
+	return mapped != 0;
+}
+
+/* Whether a deferred copy reads one of the `n` buffers. */
+static bool deferred_reads(struct obs_async *q, const uint32_t *buffers, size_t n)
+{
+	for (unsigned i = q->count - q->deferred; i < q->count; i++) {
+		const struct obs_staged *e = queued(q, i);
+		for (unsigned j = 0; j < e->nrec; j++)
+			for (size_t k = 0; k < n; k++)
+				if (e->rec[j].n && buffers[k] && e->rec[j].src == buffers[k])
+					return true;
+	}
+	return false;
+}
+
+/* Whether `program` (0: a pipeline or none) may write buffers. */
+static bool program_may_write(const struct obs_ctx *c, uint32_t program)
+{
+	const struct obs_gl *gl = c->gl;
+	static const unsigned blocks[] = { OBS_GL_SHADER_STORAGE_BLOCK,
+					   OBS_GL_ATOMIC_COUNTER_BUFFER };
+	int n = 0, pipeline = 0;
+	bool writes = false;
+
+	if (!obs_ctx_at_least(c, 4, 3, 3, 1) && !(!c->gles && c->ext_program_interface))
+		/* Nothing to ask: below GL 4.2 / GLES 3.1 shaders write
+		 * buffers only through these extensions. */
+		return !c->gles && (c->ext_shader_writes || obs_ctx_at_least(c, 4, 2, 0, 0));
+	if (!gl->GetProgramInterfaceiv || !gl->GetProgramResourceiv)
+		return true;
+	if (!program) {
+		if (obs_ctx_at_least(c, 4, 1, 3, 1))
+			gl->GetIntegerv(OBS_GL_PROGRAM_PIPELINE_BINDING, &pipeline);
+		return pipeline != 0;   /* its stages' programs: not looked into */
+	}
+	for (unsigned i = 0; i < sizeof blocks / sizeof blocks[0] && !writes; i++) {
+		n = 0;
+		gl->GetProgramInterfaceiv(program, blocks[i], OBS_GL_ACTIVE_RESOURCES, &n);
+		writes = n > 0;
+	}
+	n = 0;
+	if (!writes)
+		gl->GetProgramInterfaceiv(program, OBS_GL_UNIFORM, OBS_GL_ACTIVE_RESOURCES, &n);
+	for (int i = 0; i < n && !writes; i++) {
+		const unsigned prop = OBS_GL_TYPE;
+		int type = 0;
+		gl->GetProgramResourceiv(program, OBS_GL_UNIFORM, (unsigned)i, 1, &prop, 1, NULL,
+					 &type);
+		writes = type == OBS_GL_IMAGE_BUFFER || type == OBS_GL_INT_IMAGE_BUFFER ||
+			 type == OBS_GL_UNSIGNED_INT_IMAGE_BUFFER;
+	}
+	if (gl->GetError() != OBS_GL_NO_ERROR) {
+		c->drain(c->user, "program interface query");
+		return true;   /* not known: as if it wrote */
+	}
+	return writes;
+}
+
+/* Puts the application's pending GL errors aside before the first GL call
+ * of obs_async_before_write. */
+static void stash_once(const struct obs_ctx *c, bool *stashed)
+{
+	if (!*stashed)
+		c->stash(c->user);
+	*stashed = true;
+}
+
+/* Whether the current program may write buffers: asked once per program
+ * and link (the last few programs are kept). */
+static bool current_program_writes(const struct obs_ctx *c, struct obs_async *q, bool *stashed)
+{
+	uint32_t current;
+	int program = 0;
+
+	if (q->writes_known && q->writes_state_gen == c->tf_state_generation &&
+	    q->writes_program_gen == c->program_generation)
+		return q->writes;
+	if (obs_tf_current_program(c, &current)) {
+		program = (int)current;
+	} else {
+		stash_once(c, stashed);
+		c->gl->GetIntegerv(OBS_GL_CURRENT_PROGRAM, &program);
+	}
+	if (q->writes_program_gen != c->program_generation) {
+		q->nprograms = q->next_program = 0;
+		q->writes_program_gen = c->program_generation;
+	}
+	q->writes_known = false;
+	for (unsigned i = 0; i < q->nprograms; i++)
+		if (q->programs[i].program == (uint32_t)program) {
+			q->writes = q->programs[i].writes;
+			q->writes_known = true;
+		}
+	if (!q->writes_known) {
+		stash_once(c, stashed);
+		q->writes = program_may_write(c, (uint32_t)program);
+		/* A pipeline's stages may change without a generation. */
+		q->writes_known = program != 0;
+		if (program) {
+			q->programs[q->next_program] =
+				(struct program_writes){ (uint32_t)program, q->writes };
+			q->next_program = (q->next_program + 1) % WRITES_PROGRAMS;
+			if (q->nprograms < WRITES_PROGRAMS)
+				q->nprograms++;
+		}
+	}
+	q->writes_state_gen = c->tf_state_generation;
+	return q->writes;
+}
+
+void obs_async_before_write(const struct obs_ctx *c, struct obs_async *q, uint64_t seq,
+			    enum obs_write kind, const uint32_t *buffers, size_t n)
+{
+	uint32_t tf[OBS_ASYNC_MAX_RECORDS * 4];
+	bool due, stashed = false;
+
+	(void)seq;
+	if (!q || !q->deferred)
+		return;
+	const uint64_t t = obs_async_clock(c);
+	switch (kind) {
+	case OBS_WRITE_TF:
+		if (!obs_tf_state_current(c))
+			stash_once(c, &stashed);
+		n = obs_tf_bound_buffers(c, tf, sizeof tf / sizeof tf[0]);
+		due = deferred_reads(q, tf, n);
+		break;
+	case OBS_WRITE_PROGRAM:
+		due = current_program_writes(c, q, &stashed);
+		break;
+	case OBS_WRITE_ANY:
+		due = true;
+		break;
+	default:
+		due = deferred_reads(q, buffers, n);
+		break;
+	}
+	if (due) {
+		/* The GL runs the copies before the write: no fence needed
+		 * yet (one is put when FENCE_EVERY entries have none, or at
+		 * the next synchronisation point). */
+		stash_once(c, &stashed);
+		q->stats.before_write++;
+		copy_deferred(c, q);
+	}
+	timed(c, &q->stats.check_ns, t);
 }
 
 /* ---- read-back ------------------------------------------------------------ */
@@ -550,8 +933,13 @@ static void read_back(const struct obs_ctx *c, struct obs_async *q, uint64_t at,
 	const uint8_t *mapped = NULL;
 	bool stop = false;
 	const bool named = dsa(c);
+	const uint64_t t = obs_async_clock(c);
 
-	if (e->in_ring) {
+	if (!e->copied)
+		fence_unfenced(c, q);   /* not in a ring: read below, which waits */
+	if (e->cpu || e->cpu_failed) {
+		mapped = e->cpu;        /* read at the CPU when the copies failed */
+	} else if (e->in_ring) {
 		mapped = q->staging.map + e->ring_off;
 	} else if (!named) {
 		if (!s->bound) {
@@ -583,7 +971,9 @@ static void read_back(const struct obs_ctx *c, struct obs_async *q, uint64_t at,
 		p = trace_enc_varint(trace_enc_tag(p, TRACE_TAG_BLOB), r->n);
 		if (!r->n) {
 			why = "empty range";
-		} else if (e->in_ring) {
+		} else if (e->cpu_failed) {
+			why = "the deferred copy and the read-back failed";
+		} else if (e->in_ring || e->cpu) {
 			memcpy(p, mapped + r->staging_off, r->n);
 		} else if (named) {
 			gl->GetNamedBufferSubData(e->buffer, (long)r->staging_off, (long)r->n, p);
@@ -609,8 +999,10 @@ static void read_back(const struct obs_ctx *c, struct obs_async *q, uint64_t at,
 	}
 	if (e->in_ring)
 		ring_free(&q->staging, e);
-	else if (mapped)
+	else if (mapped && !e->cpu)
 		gl->UnmapBuffer(OBS_GL_COPY_WRITE_BUFFER);
+	free(e->cpu);
+	e->cpu = NULL;
 	if (c->gles && e->total && !mapped)
 		c->drain(c->user, "TF staging read-back");
 	if (e->owns_fence) {
@@ -629,6 +1021,7 @@ static void read_back(const struct obs_ctx *c, struct obs_async *q, uint64_t at,
 	e->in_ring = false;
 	q->head = (q->head + 1) % (MAX_IN_FLIGHT_RING + 1);
 	q->count--;
+	timed(c, &q->stats.read_ns, t);
 }
 
 /* Whether the copy of `e` has arrived: its fence has signalled (or
@@ -649,7 +1042,10 @@ static bool signalled(const struct obs_ctx *c, struct obs_async *q, const struct
 		flags = OBS_GL_SYNC_FLUSH_COMMANDS_BIT;
 		q->flushed = e->fence;
 	}
-	if (c->gl->ClientWaitSync(e->fence, flags, 0) == OBS_GL_TIMEOUT_EXPIRED)
+	const uint64_t t = obs_async_clock(c);
+	const unsigned r = c->gl->ClientWaitSync(e->fence, flags, 0);
+	timed(c, &q->stats.poll_ns, t);
+	if (r == OBS_GL_TIMEOUT_EXPIRED)
 		return false;
 	*known = e->fence;
 	return true;
@@ -667,6 +1063,7 @@ static void wait_ring_entry(const struct obs_ctx *c, struct obs_async *q, struct
 
 	if (!e->fence)
 		fence_unfenced(c, q);
+	const uint64_t t = obs_async_clock(c);
 	if (e->fence) {
 		unsigned r;
 		q->flushed = e->fence;
@@ -674,10 +1071,13 @@ static void wait_ring_entry(const struct obs_ctx *c, struct obs_async *q, struct
 			r = gl->ClientWaitSync(e->fence, OBS_GL_SYNC_FLUSH_COMMANDS_BIT,
 					       (uint64_t)1000000000);
 		while (r == OBS_GL_TIMEOUT_EXPIRED);
-		if (r != OBS_GL_WAIT_FAILED)
+		if (r != OBS_GL_WAIT_FAILED) {
+			timed(c, &q->stats.wait_ns, t);
 			return;
+		}
 	}
 	gl->Finish();
+	timed(c, &q->stats.wait_ns, t);
 }
 
 /* The oldest entry read back now, waiting for the GPU if need be. */
@@ -705,6 +1105,10 @@ void obs_async_poll_stashed(const struct obs_ctx *c, struct obs_async *q, uint64
 	struct read_save s = { false, 0 };
 	void *known = NULL;
 
+	if (when == OBS_ASYNC_POLL && q->count < max_in_flight(q) &&
+	    q->bytes <= MAX_BYTES_IN_FLIGHT && ++q->since_poll < POLL_EVERY)
+		return;
+	q->since_poll = 0;
 	if (when == OBS_ASYNC_FRAME)
 		q->frame++;
 	if (when == OBS_ASYNC_FRAME || when == OBS_ASYNC_WAITED)
@@ -778,22 +1182,26 @@ void obs_query_async(const struct obs_ctx *c, struct obs_async *q, uint64_t seq,
 	p = trace_enc_key(p, "pname");
 	p = trace_enc_enum(p, pname);
 	p = trace_enc_key(p, "result");
-	obs_async_head_done(e, (size_t)(p - h), 0, 8);
+	obs_async_head_done(e, (size_t)(p - h), 0, 8, 0, 0);
 	e->rec[e->nrec - 1].result_bytes = (unsigned)elem_bytes;
 	/* glGetQueryObjectiv / i64v (and the buffer forms) are signed. */
 	e->rec[e->nrec - 1].result_signed = strstr(func, "Objecti") != NULL;
 	/* The GL writes the result into our staging buffer, bound as the
 	 * query buffer for this one call, when the GPU has it. */
-	obs_async_copy_begin(c, e, &save);
+	copy_deferred(c, q);   /* the deferred ones stay the newest */
+	e->cpu = NULL;
+	e->cpu_failed = false;
+	copy_begin(c, e, &save);
 	gl->GetIntegerv(OBS_GL_QUERY_BUFFER_BINDING, &qbuf);
 	gl->BindBuffer(OBS_GL_QUERY_BUFFER, e->buffer);
 	gl->GetQueryObjectui64v(id, OBS_GL_QUERY_RESULT, (uint64_t *)(uintptr_t)e->ring_off);
 	gl->BindBuffer(OBS_GL_QUERY_BUFFER, (unsigned)qbuf);
-	if (!obs_async_copy_end(c, q, e, &save)) {
+	if (!copy_end(c, q, e, &save)) {
 		obs_query(c, seq, func, id, pname, params, elem_bytes);
 		return;
 	}
+	e->copied = true;
 	c->pending(c->user, seq, "query", 1);
-	obs_async_push(c, q);
+	push(c, q);
 	obs_async_poll_stashed(c, q, seq, OBS_ASYNC_POLL);
 }

@@ -55,19 +55,15 @@ bool obs_readback_end(const struct obs_ctx *c, const struct obs_readback *rb, bo
  * The asynchronous read-back's staging (obs_async.c), for obs_tf.c.  A
  * TF observation stages one entry: obs_async_stage (room for `total`
  * bytes), obs_async_head per record (the record's bytes before its `data`
- * key, n bytes of it at staging offset `staging_off`; n 0: "empty range"),
- * obs_async_copy_begin, obs_async_copy per range, obs_async_copy_end
- * (false when a GL error was raised since the caller's last GetError:
- * nothing is queued, the staging is released and the caller reads
- * synchronously), then obs_async_push after the caller's announcement.  Only one entry is staged at a time.
+ * key; obs_async_head_done: n bytes of it, [src_start, src_start+n) of
+ * buffer `src`, go to staging offset `staging_off`; n 0: "empty range"),
+ * then obs_async_push_tf, which copies now or defers the copies until a
+ * call may write one of the buffers (obs_async_before_write) or the
+ * entry's fence is due.  Only one entry is staged at a time.
  */
 #define OBS_ASYNC_MAX_RECORDS 8
 
 struct obs_staged;
-struct obs_copy_save {
-	int old_write, old_read;
-	bool read_saved;
-};
 /* Room for an entry of `total` staging bytes, NULL when none can be had;
  * a full staging ring is made room in by reading the oldest entries back
  * during call `seq` (waiting for the GPU). */
@@ -79,17 +75,25 @@ void obs_async_unstage(const struct obs_ctx *c, struct obs_async *q, struct obs_
 /* Room for a record head of at most `max` bytes, NULL when out of memory;
  * obs_async_head_done says how many were used and where its bytes are. */
 uint8_t *obs_async_head(struct obs_staged *e, size_t max);
-void obs_async_head_done(struct obs_staged *e, size_t used, size_t staging_off, size_t n);
-void obs_async_copy_begin(const struct obs_ctx *c, struct obs_staged *e, struct obs_copy_save *s);
-/* Copies [start, start+n) of `buffer` (read through the generic TF binding
- * when `through_tf`) to staging offset `staging_off`. */
-void obs_async_copy(const struct obs_ctx *c, struct obs_staged *e, struct obs_copy_save *s,
-		    uint32_t buffer, bool through_tf, int64_t start, size_t staging_off, size_t n);
-bool obs_async_copy_end(const struct obs_ctx *c, struct obs_async *q, struct obs_staged *e,
-			struct obs_copy_save *s);
-/* Queues the staged entry, records to be written at read-back; puts a
- * fence after it when enough entries have none. */
-void obs_async_push(const struct obs_ctx *c, struct obs_async *q);
+void obs_async_head_done(struct obs_staged *e, size_t used, size_t staging_off, size_t n,
+			 uint32_t src, int64_t src_start);
+/* Queues the staged TF entry.  With `defer` its copies wait (see
+ * obs_async_before_write); else they are made now, and false says they
+ * raised a GL error (a buffer the application has mapped, say): nothing
+ * is queued, the staging is released and the caller reads at the call.
+ * Announce the entry (obs_ctx.pending) after a true return. */
+bool obs_async_push_tf(const struct obs_ctx *c, struct obs_async *q, bool defer);
+/* Whether the application has `buffer` mapped (then its TF ranges are
+ * copied at the TF end: a mapping may write them unseen). */
+bool obs_async_buffer_mapped(const struct obs_ctx *c, uint32_t buffer);
+/* The TF buffers bound now (at most `max`, names in `out`): from the
+ * cache where it is current (obs_tf.c). */
+unsigned obs_tf_bound_buffers(const struct obs_ctx *c, uint32_t *out, unsigned max);
+/* Whether obs_tf_bound_buffers would ask the driver nothing. */
+bool obs_tf_state_current(const struct obs_ctx *c);
+/* The context's CURRENT_PROGRAM as the cache holds it (no GL call); false
+ * when the cache is not current. */
+bool obs_tf_current_program(const struct obs_ctx *c, uint32_t *program);
 /* The queue's own read-back, errors already stashed by the caller. */
 void obs_async_poll_stashed(const struct obs_ctx *c, struct obs_async *q, uint64_t at,
 			    enum obs_async_when when);

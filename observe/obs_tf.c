@@ -66,7 +66,7 @@ static uint32_t type_bytes(unsigned type)
 
 /* The program whose outputs TF captures: the current program, or the last
  * vertex-processing stage of the bound pipeline. */
-static uint32_t tf_program(const struct obs_ctx *c)
+static uint32_t tf_program(const struct obs_ctx *c, uint32_t *current)
 {
 	static const unsigned stages[] = { OBS_GL_GEOMETRY_SHADER, OBS_GL_TESS_EVALUATION_SHADER,
 					   OBS_GL_VERTEX_SHADER };
@@ -74,6 +74,7 @@ static uint32_t tf_program(const struct obs_ctx *c)
 	int prog = 0, pipe = 0;
 
 	gl->GetIntegerv(OBS_GL_CURRENT_PROGRAM, &prog);
+	*current = (uint32_t)prog;
 	if (prog || !obs_ctx_at_least(c, 4, 1, 3, 1) || !gl->GetProgramPipelineiv)
 		return (uint32_t)prog;
 	gl->GetIntegerv(OBS_GL_PROGRAM_PIPELINE_BINDING, &pipe);
@@ -286,6 +287,7 @@ struct obs_tf_cache {
 	bool state_valid;         /* program and bound[] are the context's */
 	uint64_t state_generation; /* obs_ctx.tf_state_generation they were read under */
 	uint32_t program;         /* tf_program() */
+	uint32_t current_program; /* CURRENT_PROGRAM (0: a pipeline or none) */
 	uint32_t generic;         /* the generic TRANSFORM_FEEDBACK_BUFFER binding */
 	unsigned nbound;
 	struct tf_binding bound[MAX_TF_BUFFERS];
@@ -485,35 +487,44 @@ static void read_bindings(const struct obs_ctx *c, struct obs_tf_cache *k)
  * cache `k` where it is current.  Stashes the application's errors first.
  * The layout, or NULL when out of memory.
  */
-static struct cached_layout *tf_state(const struct obs_ctx *c, struct obs_tf_cache *k)
+static bool state_current(const struct obs_ctx *c, const struct obs_tf_cache *k)
 {
-	struct cached_layout *l;
-	uint32_t program;
-	bool asked = false;
+	return k->state_valid && k->state_generation == c->tf_state_generation;
+}
 
-	const bool state_known = k->state_valid && k->state_generation == c->tf_state_generation;
-	c->stash(c->user);
-	if (state_known) {
-		program = k->program;
-	} else {
-		program = tf_program(c);
-		/* Only CURRENT_PROGRAM was asked so far, which cannot fail; a
-		 * program pipeline's queries can. */
-		asked = program == 0;
-	}
-	l = layout_get(c, k, program, &asked);
+/* Reads the program, the binding points and the bound ranges into `k`
+ * unless they are current.  Errors already stashed. */
+static void state_read(const struct obs_ctx *c, struct obs_tf_cache *k)
+{
+	bool asked;
+
+	if (state_current(c, k))
+		return;
+	k->program = tf_program(c, &k->current_program);
+	/* Only CURRENT_PROGRAM was asked so far, which cannot fail; a program
+	 * pipeline's queries can. */
+	asked = k->program == 0;
 	if (!k->max_buffers) {
 		k->max_buffers = max_binding_points(c);
 		asked = true;
 	}
 	if (asked)
 		c->drain(c->user, "TF buffer count");
-	if (!state_known) {
-		read_bindings(c, k);
-		k->program = program;
-		k->state_generation = c->tf_state_generation;
-		k->state_valid = true;
-	}
+	read_bindings(c, k);
+	k->state_generation = c->tf_state_generation;
+	k->state_valid = true;
+}
+
+static struct cached_layout *tf_state(const struct obs_ctx *c, struct obs_tf_cache *k)
+{
+	struct cached_layout *l;
+	bool asked = false;
+
+	c->stash(c->user);
+	state_read(c, k);
+	l = layout_get(c, k, k->program, &asked);
+	if (asked)
+		c->drain(c->user, "TF layout");
 	return l;
 }
 
@@ -569,8 +580,6 @@ static bool tf_stage(const struct obs_ctx *c, struct obs_async *q, uint64_t seq,
 {
 	size_t total = 0, off[MAX_TF_BUFFERS], n[MAX_TF_BUFFERS];
 	int64_t start[MAX_TF_BUFFERS];
-	struct obs_copy_save save;
-
 	for (unsigned i = 0; i < k->nbound; i++) {
 		struct tf_binding *b = &k->bound[i];
 		int64_t size = b->size;
@@ -598,25 +607,58 @@ static bool tf_stage(const struct obs_ctx *c, struct obs_async *q, uint64_t seq,
 			return false;
 		}
 		const uint8_t *end = tf_head(c, h, paused, l, &k->bound[i], start[i], n[i]);
-		obs_async_head_done(e, (size_t)(end - h), off[i], n[i]);
+		obs_async_head_done(e, (size_t)(end - h), off[i], n[i], k->bound[i].buffer, start[i]);
 	}
-	obs_async_copy_begin(c, e, &save);
-	for (unsigned i = 0; i < k->nbound; i++)
-		if (n[i])
-			obs_async_copy(c, e, &save, k->bound[i].buffer,
-				       k->bound[i].buffer == k->generic, start[i], off[i], n[i]);
-	if (!obs_async_copy_end(c, q, e, &save)) {
+	bool defer = c->defer_copies;
+	for (unsigned i = 0; defer && i < k->nbound; i++)
+		defer = !n[i] || !obs_async_buffer_mapped(c, k->bound[i].buffer);
+	if (!obs_async_push_tf(c, q, defer)) {
 		for (unsigned i = 0; i < k->nbound; i++)
 			k->bound[i].buffer_size = -1;  /* ask again, as after a failed read */
 		return false;
 	}
 	c->pending(c->user, seq, "tf_buffer", k->nbound);
-	obs_async_push(c, q);
+	return true;
+}
+
+unsigned obs_tf_bound_buffers(const struct obs_ctx *c, uint32_t *out, unsigned max)
+{
+	struct obs_tf_cache *k = c->tf_cache;
+	unsigned n = 0;
+
+	if (k) {
+		/* What the TF end will ask anyway: read now, asked once. */
+		state_read(c, k);
+		for (unsigned i = 0; i < k->nbound && n < max; i++)
+			out[n++] = k->bound[i].buffer;
+		return n;
+	}
+	const int points = max_binding_points(c);
+	for (unsigned i = 0; i < (unsigned)points && n < max; i++) {
+		int buffer = 0;
+		c->gl->GetIntegeri_v(OBS_GL_TRANSFORM_FEEDBACK_BUFFER_BINDING, i, &buffer);
+		if (buffer)
+			out[n++] = (uint32_t)buffer;
+	}
+	return n;
+}
+
+bool obs_tf_state_current(const struct obs_ctx *c)
+{
+	return c->tf_cache && state_current(c, c->tf_cache);
+}
+
+bool obs_tf_current_program(const struct obs_ctx *c, uint32_t *program)
+{
+	if (!c->tf_cache || !state_current(c, c->tf_cache))
+		return false;
+	*program = c->tf_cache->current_program;
 	return true;
 }
 
 void obs_tf_end_async(const struct obs_ctx *c, struct obs_async *q, uint64_t seq, bool paused)
 {
+	const uint64_t t = obs_async_clock(c);
 	struct obs_tf_cache local;
 	struct obs_tf_cache *k = cache_or_local(c, &local);
 	struct cached_layout *l = tf_state(c, k);
@@ -625,4 +667,5 @@ void obs_tf_end_async(const struct obs_ctx *c, struct obs_async *q, uint64_t seq
 		tf_read_now(c, seq, paused, k, l);
 	tf_done(k, &local, l);
 	obs_async_poll_stashed(c, q, seq, OBS_ASYNC_POLL);
+	obs_async_tf_timed(c, q, t);
 }

@@ -142,9 +142,31 @@ def capture_hooks(funcs):
     return hooks
 
 
+def buffer_write(f):
+    """(kind, argument index) of ann.BUFFER_WRITES for `f` (draws write
+    through their program); ("none", -1) for a call that writes no buffer."""
+    if f.name in ann.DRAWS:
+        return "program", -1
+    if f.name not in ann.BUFFER_WRITES:
+        return "none", -1
+    kind, param = ann.BUFFER_WRITES[f.name]
+    if kind not in ann.BUFFER_WRITE_KINDS:
+        raise SystemExit("gen_glapi: %s: unknown buffer write kind %s" % (f.name, kind))
+    if param is None:
+        return kind, -1
+    idx = {p.name: i for i, p in enumerate(f.params)}
+    if param not in idx:
+        raise SystemExit("gen_glapi: %s has no parameter %s (BUFFER_WRITES)" % (f.name, param))
+    return kind, idx[param]
+
+
 def gen_desc(outdir, funcs, descs, enum_values):
     out = [HEADER, '#define CAP_WRAPPER_PROTOTYPES\n#include "cap_desc.h"\n\n']
     hooks = capture_hooks(funcs)
+    unknown = set(ann.BUFFER_WRITES) - {f.name for f in funcs}
+    if unknown:
+        raise SystemExit("gen_glapi: BUFFER_WRITES names %s, not in the registry" %
+                         ", ".join(sorted(unknown)))
     prows, frows, drows = [], [], []
     first = 0
     for fid, (f, (rd, pds)) in enumerate(zip(funcs, descs)):
@@ -159,6 +181,7 @@ def gen_desc(outdir, funcs, descs, enum_values):
             idx = {p.name: i for i, p in enumerate(f.params)}
             vals = [idx[roles[r]] if r in roles else -1 for r in ann.DRAW_ROLES]
             drows.append("\t{ " + ", ".join(str(v) for v in vals) + " }, /* %s */" % f.name)
+        write_kind, write_arg = buffer_write(f)
         flags = []
         if variable:
             flags.append("CAP_FD_VARIABLE")
@@ -166,9 +189,10 @@ def gen_desc(outdir, funcs, descs, enum_values):
             flags.append("CAP_FD_OUTS")
         if rd.kind != "VOID":
             flags.append("CAP_FD_RET")
-        frows.append("\t{ %du, %d, CAP_K_%s, CAP_HOOK_%s, %s, %du, %d }," % (
+        frows.append("\t{ %du, %d, CAP_K_%s, CAP_HOOK_%s, %s, %du, %d, CAP_W_%s, %d }," % (
             first, len(pds), rd.kind if rd.length != "STRING" else "STRING",
-            hook or "NONE", " | ".join(flags) or "0", fixed_bound(rd, pds), draw))
+            hook or "NONE", " | ".join(flags) or "0", fixed_bound(rd, pds), draw,
+            write_kind.upper(), write_arg))
         for d in pds:
             ps = (d.params + [0xff] * 6)[:6]
             prows.append("\t{ CAP_K_%s, CAP_LEN_%s, %d, CAP_BIND_%s, CAP_SIZE_%s, %d, { %s }, %du, %du, %s }," % (

@@ -15,6 +15,8 @@ less, and EGL is only C headers here.  This file supplies the rest:
              draws, sync points, observation hook points);
   CAPTURE_HOOKS  hooks of the capture alone (no replay hook): calls after
              which the observations' cached TF state may be stale;
+  BUFFER_WRITES  calls that may write a buffer's bytes, and which operand
+             names it (the deferred observation copies);
   DRAWS      which arguments of each draw call give its vertex range;
   PARAM_TYPES  parameters whose C type is wider than what they hold;
   OBJECTS    which parameters are object names of which kind, and
@@ -767,6 +769,79 @@ for _f in ("eglCreatePbufferSurface", "eglCreateWindowSurface",
            "glXCreateWindow", "glXCreatePixmap", "glXCreateGLXPixmap",
            "glXCreateGLXPbufferSGIX", "glXCreateGLXPixmapWithConfigSGIX"):
     CAPTURE_HOOKS[_f] = "SURFACE"
+
+# BUFFER_WRITES: calls that may change a buffer object's bytes on the GPU,
+# by GL's rules, and the operand that names the buffer(s): what the
+# capture's deferred observation copies (observe/obs_async.c) must copy
+# before the call.  (kind, parameter):
+#   "target"  the buffer bound to that target parameter (GL 4.6 6.2 - 6.6:
+#             data stores replaced, updated, cleared, mapped, invalidated;
+#             the copy destination of 6.6);
+#   "buffer"  that buffer name parameter (the named / DSA forms);
+#   "names"   the array of names after that count parameter (deletion);
+#   "tf"      the buffers bound to the TF binding points (13.3: TF writes
+#             them from glBeginTransformFeedback / Resume on);
+#   "program" whatever the current program may write: shader storage
+#             blocks, atomic counter buffers, images of buffer textures
+#             (7.6 - 7.8, 8.26);
+#   "pack"    the PIXEL_PACK_BUFFER binding (18.2, 8.11: reads into a pack
+#             buffer);
+#   "query"   the QUERY_BUFFER binding (4.2.1: results written to it);
+#   "sync"    none, but a point after which another context, or another
+#             API through a semaphore, may write any buffer (5.3: it must
+#             wait for this context's fence or finish): the copies must come
+#             before it.
+# A map is a writer whatever its access bits: it is where the application
+# starts writing with the CPU.
+BUFFER_WRITES = {}
+for _f in ("glBufferData", "glBufferDataARB", "glBufferSubData", "glBufferSubDataARB",
+           "glBufferStorage", "glBufferStorageEXT", "glClearBufferData",
+           "glClearBufferSubData", "glMapBuffer", "glMapBufferARB", "glMapBufferOES",
+           "glMapBufferRange", "glMapBufferRangeEXT", "glBufferStorageMemEXT",
+           "glBufferStorageExternalEXT"):
+    BUFFER_WRITES[_f] = ("target", "target")
+BUFFER_WRITES["glCopyBufferSubData"] = ("target", "writeTarget")
+BUFFER_WRITES["glCopyBufferSubDataNV"] = ("target", "writeTarget")
+for _f in ("glNamedBufferData", "glNamedBufferDataEXT", "glNamedBufferSubData",
+           "glNamedBufferSubDataEXT", "glNamedBufferStorage", "glNamedBufferStorageEXT",
+           "glClearNamedBufferData", "glClearNamedBufferDataEXT",
+           "glClearNamedBufferSubData", "glClearNamedBufferSubDataEXT",
+           "glMapNamedBuffer", "glMapNamedBufferEXT", "glMapNamedBufferRange",
+           "glMapNamedBufferRangeEXT", "glInvalidateBufferData",
+           "glInvalidateBufferSubData", "glNamedBufferStorageMemEXT",
+           "glNamedBufferStorageExternalEXT"):
+    BUFFER_WRITES[_f] = ("buffer", "buffer")
+BUFFER_WRITES["glCopyNamedBufferSubData"] = ("buffer", "writeBuffer")
+BUFFER_WRITES["glNamedCopyBufferSubDataEXT"] = ("buffer", "writeBuffer")
+for _f in ("glGetQueryBufferObjectiv", "glGetQueryBufferObjectuiv",
+           "glGetQueryBufferObjecti64v", "glGetQueryBufferObjectui64v"):
+    BUFFER_WRITES[_f] = ("buffer", "buffer")
+for _f in ("glDeleteBuffers", "glDeleteBuffersARB"):
+    BUFFER_WRITES[_f] = ("names", "n")
+for _f in ("glBeginTransformFeedback", "glBeginTransformFeedbackEXT",
+           "glBeginTransformFeedbackNV", "glResumeTransformFeedback",
+           "glResumeTransformFeedbackNV"):
+    BUFFER_WRITES[_f] = ("tf", None)
+for _f in ("glReadPixels", "glReadnPixels", "glReadnPixelsARB", "glReadnPixelsEXT",
+           "glReadnPixelsKHR", "glGetTexImage", "glGetnTexImage", "glGetnTexImageARB",
+           "glGetTextureImage", "glGetTextureImageEXT", "glGetTextureSubImage",
+           "glGetCompressedTexImage", "glGetCompressedTexImageARB",
+           "glGetnCompressedTexImage", "glGetnCompressedTexImageARB",
+           "glGetCompressedTextureImage", "glGetCompressedTextureImageEXT",
+           "glGetCompressedTextureSubImage"):
+    BUFFER_WRITES[_f] = ("pack", None)
+for _f in ("glGetQueryObjectiv", "glGetQueryObjectuiv", "glGetQueryObjecti64v",
+           "glGetQueryObjectui64v", "glGetQueryObjectivARB", "glGetQueryObjectuivARB",
+           "glGetQueryObjecti64vEXT", "glGetQueryObjectui64vEXT"):
+    BUFFER_WRITES[_f] = ("query", None)
+for _f in ("glDispatchCompute", "glDispatchComputeIndirect",
+           "glDispatchComputeGroupSizeARB"):
+    BUFFER_WRITES[_f] = ("program", None)
+for _f in ("glFenceSync", "glFenceSyncAPPLE", "glFlush", "glFinish", "glSignalSemaphoreEXT",
+           "eglCreateSync", "eglCreateSyncKHR", "eglCreateSync64KHR"):
+    BUFFER_WRITES[_f] = ("sync", None)
+# Every draw (DRAWS, below) gets ("program", None) too.
+BUFFER_WRITE_KINDS = ("target", "buffer", "names", "tf", "program", "pack", "query", "sync")
 
 # Buffer targets whose binding glGetIntegerv reports as <target>_BINDING
 # (glapi_buffer_binding_pname): what the capture and the replay ask to

@@ -452,6 +452,37 @@ def test_async_read_back_leaves_the_applications_bindings_and_errors(xfbtrace, b
     assert "5 observations, 5 match, 0 differ" in check.stdout  # 3 TF, 2 map_read
 
 
+def test_tf_buffer_written_right_after_its_tf_end_keeps_each_pass_golden(
+        xfbtrace, build_dir, tmp_path, observe_mode):
+    """cap-tf-deferred writes its TF buffer right after each TF end, before
+    anything synchronises: glBufferSubData, the next TF pass, a
+    glCopyBufferSubData into it, a compute shader storing into it, its
+    deletion.  Async defers its copies
+    until such a call (observe/obs_async.c): each must be copied before
+    the write, so that every observation still holds its own pass's bytes;
+    a draw whose program writes no buffer in between makes no copy due."""
+    prog = build_dir / "tests" / "capture" / "cap-tf-deferred"
+    trace = tmp_path / "deferred.xfbt"
+    out = run([xfbtrace, "capture", f"--observe={observe_mode}", "-o", trace, "--", prog],
+              env=dict(os.environ, XFBTRACE_LOG="info"))
+    assert out.returncode == 0 and out.stdout == "ok\n", describe(out)
+    recs = records(xfbtrace, trace)
+    ends = [c["no"] for c in calls(recs) if c["name"] == "glEndTransformFeedback"]
+    obs = {o["call"]: o for o in observations(recs, "tf_buffer")}
+    assert len(ends) == 3 and sorted(obs) == ends, observations(recs)
+    for p, end in enumerate(ends):
+        want = b"".join(struct.pack("<4f", i + 100 * p + 0.25, 100 * p, 2, 3) for i in range(3))
+        assert blob_bytes(obs[end]["data"])[:48] == want, (p, obs[end])
+    if observe_mode == "async":
+        counters = re.search(r"copies deferred: (\d+), made in (\d+) batches \((\d+) before a "
+                             r"call that may write their buffers\)", out.stderr)
+        assert counters, describe(out)
+        assert tuple(map(int, counters.groups())) == (3, 3, 3), describe(out)
+    check = run([xfbtrace, "replay", "--check", trace])
+    assert check.returncode == 0 and "3 observations, 3 match, 0 differ" in check.stdout, \
+        describe(check)
+
+
 def test_observe_mode_is_chosen_on_the_command_line(xfbtrace, build_dir, tmp_path):
     prog = build_dir / "tests" / "capture" / "tf-crash"
     out = run([xfbtrace, "capture", "--observe=later", "-o", tmp_path / "x.xfbt", "--", prog, "exit"])
