@@ -306,6 +306,7 @@ static void test_blend_and_write_mask(void)
 	CHECK_EQ_INT(px8(&r, 3, 5)[1], 128);
 	CHECK_EQ_INT(px8(&r, 3, 5)[2], 0 + 64);      /* 0.5 * 0.5 + 0 -> 63.75 -> 64 */
 	CHECK_EQ_INT(px8(&r, 3, 5)[3], 191);
+	tgpu_fini(&r.t);
 	/* glColorMask(1, 1, 0, 0): CB_TARGET_MASK 0x3 */
 	rt_init(&r, V_COLOR_8_8_8_8, V_NUMBER_UNORM, 4, 1, ps_smooth, SPI_PS_INPUT_ENA_PERSP_CENTER_ENA(1));
 	for (unsigned i = 0; i < W * H; i++)
