@@ -84,6 +84,19 @@ bool gm_px_begin(struct gm *gm, struct gm_px *px)
 		px->ucp[i][2] = reg_f(gm, REG_PA_CL_UCP_Z(i));
 		px->ucp[i][3] = reg_f(gm, REG_PA_CL_UCP_W(i));
 	}
+	/* state the model does not apply: a fault, never a wrong picture */
+	if (px->su_mode & (PA_SU_SC_MODE_CNTL_POLY_OFFSET_FRONT_ENABLE__MASK |
+			   PA_SU_SC_MODE_CNTL_POLY_OFFSET_BACK_ENABLE__MASK |
+			   PA_SU_SC_MODE_CNTL_POLY_OFFSET_PARA_ENABLE__MASK))
+		return state_fault(px, REG_PA_SU_SC_MODE_CNTL, "polygon offset is not modelled");
+	if (PA_SU_SC_MODE_CNTL_POLY_MODE_GET(px->su_mode))
+		return state_fault(px, REG_PA_SU_SC_MODE_CNTL, "polygon modes (GL_LINE, GL_POINT) are not modelled");
+	if (PA_SC_MODE_CNTL_0_LINE_STIPPLE_ENABLE_GET(mode0))
+		return state_fault(px, REG_PA_SC_MODE_CNTL_0, "line stipple is not modelled");
+	if (DB_ALPHA_TO_MASK_ALPHA_TO_MASK_ENABLE_GET(gm_regs_get(r, REG_DB_ALPHA_TO_MASK)))
+		return state_fault(px, REG_DB_ALPHA_TO_MASK, "alpha to coverage is not modelled");
+	if (DB_DEPTH_CONTROL_DEPTH_BOUNDS_ENABLE_GET(gm_regs_get(r, REG_DB_DEPTH_CONTROL)))
+		return state_fault(px, REG_DB_DEPTH_CONTROL, "the depth bounds test is not modelled");
 	if (!PA_SU_VTX_CNTL_PIX_CENTER_GET(vtx))
 		return state_fault(px, REG_PA_SU_VTX_CNTL, "PA_SU_VTX_CNTL.PIX_CENTER = 0 (D3D9 pixel centres) is not modelled");
 	px->point_half = PA_SU_POINT_SIZE_WIDTH_GET(psize) / 16.0f;
