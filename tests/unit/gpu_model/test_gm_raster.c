@@ -421,6 +421,207 @@ static void test_point_and_line(void)
 	tgpu_fini(&r.t);
 }
 
+/* Facing and culling: a counter-clockwise triangle (GL's front with
+ * PA_SU_SC_MODE_CNTL.FACE = 0) on the left and a clockwise one on the
+ * right.  The PS writes the FRONT_FACE input (1.0 front, 0.0 back); with
+ * CULL_BACK only the left one is drawn. */
+static void test_facing_and_culling(void)
+{
+	static const char *ps =
+		"v_mov_b32 v1, 0\n"
+		"v_mov_b32 v2, 0\n"
+		"v_mov_b32 v3, 1.0\n"
+		"exp mrt0, v[0:3] done vm\n"
+		"s_endpgm\n";
+	struct vtx v[6] = {
+		wv(0, 0, 0, 1, 0, 0, 0, 1), wv(4, 0, 0, 1, 0, 0, 0, 1), wv(0, 8, 0, 1, 0, 0, 0, 1),   /* CCW */
+		wv(4, 0, 0, 1, 0, 0, 0, 1), wv(4, 8, 0, 1, 0, 0, 0, 1), wv(8, 0, 0, 1, 0, 0, 0, 1),   /* CW */
+	};
+	for (unsigned cull = 0; cull < 2; cull++) {
+		struct rt r;
+		rt_init(&r, V_COLOR_32_32_32_32, V_NUMBER_FLOAT, 16, 1, ps, SPI_PS_INPUT_ENA_FRONT_FACE_ENA(1));
+		pm4_set_context_reg(&r.t.cs, REG_PA_SU_SC_MODE_CNTL, PA_SU_SC_MODE_CNTL_CULL_BACK(cull));
+		draw(&r, V_DI_PT_TRILIST, v, 6);
+		submit_clean(&r);
+		{
+			const float *l = (const float *)gm_bo_map(r.cb) + (1 * W + 0) * 4;   /* (0, 1): left tri */
+			const float *rr = (const float *)gm_bo_map(r.cb) + (1 * W + 5) * 4;  /* (5, 1): right tri */
+			CHECK(l[0] == 1.0f && l[3] == 1.0f);
+			CHECK(rr[0] == 0.0f);
+			CHECK(rr[3] == (cull ? 0.0f : 1.0f));
+		}
+		tgpu_fini(&r.t);
+	}
+}
+
+/* Flat shading: SPI_PS_INPUT_CNTL_0.FLAT_SHADE with v_interp_mov_f32 p0
+ * reads the provoking vertex's value: the first vertex's (0.125) by default,
+ * the last's (0.375) with PROVOKING_VTX_LAST (GL's glProvokingVertex). */
+static void test_flat_shading_provoking_vertex(void)
+{
+	static const char *ps =
+		"v_interp_mov_f32 v2, p0, attr0.x\n"
+		"v_interp_mov_f32 v3, p0, attr0.y\n"
+		"v_interp_mov_f32 v4, p0, attr0.z\n"
+		"v_interp_mov_f32 v5, p0, attr0.w\n"
+		"exp mrt0, v[2:5] done vm\n"
+		"s_endpgm\n";
+	struct vtx v[3] = { wv(-8, -8, 0, 1, 0.125f, 0, 0, 1), wv(24, -8, 0, 1, 0.25f, 0, 0, 1),
+			    wv(-8, 24, 0, 1, 0.375f, 0, 0, 1) };
+	for (unsigned last = 0; last < 2; last++) {
+		struct rt r;
+		rt_init(&r, V_COLOR_32_32_32_32, V_NUMBER_FLOAT, 16, 1, ps, SPI_PS_INPUT_ENA_PERSP_CENTER_ENA(1));
+		pm4_set_context_reg(&r.t.cs, REG_SPI_PS_INPUT_CNTL_0, SPI_PS_INPUT_CNTL_OFFSET(0) | SPI_PS_INPUT_CNTL_FLAT_SHADE(1));
+		pm4_set_context_reg(&r.t.cs, REG_PA_SU_SC_MODE_CNTL, PA_SU_SC_MODE_CNTL_PROVOKING_VTX_LAST(last));
+		draw(&r, V_DI_PT_TRILIST, v, 3);
+		submit_clean(&r);
+		for (unsigned i = 0; i < W * H; i++)
+			CHECK(((const float *)gm_bo_map(r.cb))[4 * i] == (last ? 0.375f : 0.125f));
+		tgpu_fini(&r.t);
+	}
+}
+
+/* Clipping by a user plane (PA_CL_UCP_0 = (1, 0, 0, 0): x_clip >= 0, the
+ * right half of the window) keeps the attributes continuous: red still is
+ * the window x / 8 at each centre; the left half stays empty.  A scissor
+ * (PA_SC_VPORT_SCISSOR_0 [5, 7) x [1, 6)) then cuts the rest. */
+static void test_user_plane_clip_and_scissor(void)
+{
+	struct vtx v[3] = { wv(0, 0, 0, 1, 0, 0, 0, 1), wv(16, 0, 0, 1, 2, 0, 0, 1), wv(0, 16, 0, 1, 0, 0, 0, 1) };
+	for (unsigned sc = 0; sc < 2; sc++) {
+		struct rt r;
+		rt_init(&r, V_COLOR_32_32_32_32, V_NUMBER_FLOAT, 16, 1, ps_smooth, SPI_PS_INPUT_ENA_PERSP_CENTER_ENA(1));
+		pm4_set_context_reg(&r.t.cs, REG_PA_CL_CLIP_CNTL, PA_CL_CLIP_CNTL_UCP_ENA_0(1));
+		set_f(&r, REG_PA_CL_UCP_0_X, 1.0f);
+		if (sc) {
+			pm4_set_context_reg(&r.t.cs, REG_PA_SC_MODE_CNTL_0, PA_SC_MODE_CNTL_0_VPORT_SCISSOR_ENABLE(1));
+			pm4_set_context_reg(&r.t.cs, REG_PA_SC_VPORT_SCISSOR_0_TL, PA_SC_VPORT_SCISSOR_TL_TL_X(5) |
+					    PA_SC_VPORT_SCISSOR_TL_TL_Y(1) | PA_SC_VPORT_SCISSOR_TL_WINDOW_OFFSET_DISABLE(1));
+			pm4_set_context_reg(&r.t.cs, REG_PA_SC_VPORT_SCISSOR_0_BR, PA_SC_VPORT_SCISSOR_BR_BR_X(7) |
+					    PA_SC_VPORT_SCISSOR_BR_BR_Y(6));
+		}
+		draw(&r, V_DI_PT_TRILIST, v, 3);
+		submit_clean(&r);
+		for (unsigned y = 0; y < H; y++)
+			for (unsigned x = 0; x < W; x++) {
+				const float *p = (const float *)gm_bo_map(r.cb) + (y * W + x) * 4;
+				bool in = x >= 4 && (!sc || (x >= 5 && x < 7 && y >= 1 && y < 6));
+				CHECK(p[3] == (in ? 1.0f : 0.0f));
+				if (in)
+					CHECK(fabs(p[0] - (x + 0.5) / 8) < 1e-6);
+			}
+		tgpu_fini(&r.t);
+	}
+}
+
+/* Stencil: a left-half quad with ALWAYS / REPLACE (ref 1) marks the
+ * stencil buffer without colour (CB_TARGET_MASK 0); a full quad with EQUAL
+ * ref 1, KEEP everywhere, then draws only where the mark is. */
+static void test_stencil_mask(void)
+{
+	struct rt r;
+	struct gm_bo *sb;
+	struct pm4_cs *cs;
+	struct vtx q[12];
+	struct vtx a[6] = { wv(0, 0, 0, 1, 1, 1, 1, 1), wv(8, 0, 0, 1, 1, 1, 1, 1), wv(8, 8, 0, 1, 1, 1, 1, 1),
+			    wv(0, 0, 0, 1, 1, 1, 1, 1), wv(8, 8, 0, 1, 1, 1, 1, 1), wv(0, 8, 0, 1, 1, 1, 1, 1) };
+	rt_init(&r, V_COLOR_8_8_8_8, V_NUMBER_UNORM, 4, 1, ps_smooth, SPI_PS_INPUT_ENA_PERSP_CENTER_ENA(1));
+	cs = &r.t.cs;
+	sb = tgpu_bo(&r.t, W * H);
+	for (unsigned i = 0; i < 6; i++) {
+		q[i] = a[i];
+		q[i].p[0] = a[i].p[0] > 0 ? 0 : -1;      /* left half */
+		q[6 + i] = a[i];
+	}
+	pm4_set_context_reg(cs, REG_DB_DEPTH_INFO, DB_DEPTH_INFO_ARRAY_MODE(V_ARRAY_LINEAR_ALIGNED));
+	pm4_set_context_reg(cs, REG_DB_STENCIL_INFO, DB_STENCIL_INFO_FORMAT(V_STENCIL_8));
+	pm4_set_context_reg(cs, REG_DB_STENCIL_READ_BASE, (uint32_t)(gm_bo_va(sb) >> 8));
+	pm4_set_context_reg(cs, REG_DB_STENCIL_WRITE_BASE, (uint32_t)(gm_bo_va(sb) >> 8));
+	pm4_set_context_reg(cs, REG_DB_DEPTH_SIZE, DB_DEPTH_SIZE_PITCH_TILE_MAX(W / 8 - 1) | DB_DEPTH_SIZE_HEIGHT_TILE_MAX(H / 8 - 1));
+	pm4_set_context_reg(cs, REG_DB_STENCILREFMASK, DB_STENCILREFMASK_STENCILTESTVAL(1) |
+			    DB_STENCILREFMASK_STENCILMASK(0xFF) | DB_STENCILREFMASK_STENCILWRITEMASK(0xFF) |
+			    DB_STENCILREFMASK_STENCILOPVAL(1));
+	memcpy(gm_bo_map(r.vb), q, sizeof q);
+	/* pass 1 */
+	pm4_set_context_reg(cs, REG_CB_TARGET_MASK, 0);
+	pm4_set_context_reg(cs, REG_DB_DEPTH_CONTROL, DB_DEPTH_CONTROL_STENCIL_ENABLE(1) |
+			    DB_DEPTH_CONTROL_STENCILFUNC(V_FRAG_ALWAYS));
+	pm4_set_context_reg(cs, REG_DB_STENCIL_CONTROL, DB_STENCIL_CONTROL_STENCILZPASS(V_STENCIL_REPLACE_TEST));
+	tgpu_draw_auto(&r.t, V_DI_PT_TRILIST, 6, 1);
+	/* pass 2: vertices 6..11 through the VS's index (vertex id) */
+	pm4_set_context_reg(cs, REG_CB_TARGET_MASK, 0xF);
+	pm4_set_context_reg(cs, REG_DB_DEPTH_CONTROL, DB_DEPTH_CONTROL_STENCIL_ENABLE(1) |
+			    DB_DEPTH_CONTROL_STENCILFUNC(V_FRAG_EQUAL));
+	pm4_set_context_reg(cs, REG_DB_STENCIL_CONTROL, 0);
+	pm4_set_context_reg(cs, REG_VGT_INDX_OFFSET, 6);
+	tgpu_draw_auto(&r.t, V_DI_PT_TRILIST, 6, 1);
+	submit_clean(&r);
+	for (unsigned y = 0; y < H; y++)
+		for (unsigned x = 0; x < W; x++) {
+			CHECK_EQ_INT(((const uint8_t *)gm_bo_map(sb))[y * W + x], x < 4 ? 1 : 0);
+			CHECK_EQ_INT(px8(&r, x, y)[0], x < 4 ? 255 : 0);
+		}
+	tgpu_fini(&r.t);
+}
+
+/* Formats and exports: linear 0.5 to an sRGB target is the sRGB encoding
+ * 1.055 * 0.5^(1/2.4) - 0.055 = 0.7354 -> 187.5 -> 188 (alpha stays linear:
+ * 128); FP16 exports (v_cvt_pkrtz_f16_f32) into a 16_16_16_16 FLOAT target
+ * store the halves (0.1 -> 0x2E66, 1.0 -> 0x3C00); the XOR logic op
+ * (ROP3 0x66) of 1.0 (0xFF) with 0x0F is 0xF0. */
+static void test_formats_and_logic_op(void)
+{
+	static const char *ps_fp16 =
+		"v_interp_p1_f32 v2, v0, attr0.x\n"
+		"v_interp_p2_f32 v2, v1, attr0.x\n"
+		"v_interp_p1_f32 v3, v0, attr0.w\n"
+		"v_interp_p2_f32 v3, v1, attr0.w\n"
+		"v_cvt_pkrtz_f16_f32 v4, v2, v2\n"     /* x, y */
+		"v_cvt_pkrtz_f16_f32 v5, v3, v3\n"     /* z, w */
+		"exp mrt0, v[4:7] done vm\n"
+		"s_endpgm\n";
+	struct vtx v[3] = { wv(-8, -8, 0, 1, 0.5f, 0.5f, 0.5f, 0.5f), wv(24, -8, 0, 1, 0.5f, 0.5f, 0.5f, 0.5f),
+			    wv(-8, 24, 0, 1, 0.5f, 0.5f, 0.5f, 0.5f) };
+	struct vtx v2[3];
+	struct rt r;
+
+	rt_init(&r, V_COLOR_8_8_8_8, V_NUMBER_SRGB, 4, 1, ps_smooth, SPI_PS_INPUT_ENA_PERSP_CENTER_ENA(1));
+	draw(&r, V_DI_PT_TRILIST, v, 3);
+	submit_clean(&r);
+	CHECK_EQ_INT(px8(&r, 2, 3)[0], 188);
+	CHECK_EQ_INT(px8(&r, 2, 3)[3], 128);
+	tgpu_fini(&r.t);
+
+	for (unsigned i = 0; i < 3; i++) {
+		v2[i] = v[i];
+		v2[i].c[0] = 0.1f;
+		v2[i].c[3] = 1.0f;
+	}
+	rt_init(&r, V_COLOR_16_16_16_16, V_NUMBER_FLOAT, 8, 1, ps_fp16, SPI_PS_INPUT_ENA_PERSP_CENTER_ENA(1));
+	pm4_set_context_reg(&r.t.cs, REG_SPI_SHADER_COL_FORMAT, SPI_SHADER_COL_FORMAT_COL0_EXPORT_FORMAT(V_SPI_SHADER_FP16_ABGR));
+	draw(&r, V_DI_PT_TRILIST, v2, 3);
+	submit_clean(&r);
+	{
+		const uint16_t *h = (const uint16_t *)gm_bo_map(r.cb) + (3 * W + 2) * 4;
+		CHECK_EQ_INT(h[0], 0x2E66);
+		CHECK_EQ_INT(h[1], 0x2E66);
+		CHECK_EQ_INT(h[3], 0x3C00);
+	}
+	tgpu_fini(&r.t);
+
+	rt_init(&r, V_COLOR_8_8_8_8, V_NUMBER_UNORM, 4, 1, ps_smooth, SPI_PS_INPUT_ENA_PERSP_CENTER_ENA(1));
+	for (unsigned i = 0; i < W * H; i++)
+		((uint32_t *)gm_bo_map(r.cb))[i] = 0x0F0F0F0Fu;
+	pm4_set_context_reg(&r.t.cs, REG_CB_COLOR_CONTROL, CB_COLOR_CONTROL_MODE(V_CB_NORMAL) | CB_COLOR_CONTROL_ROP3(0x66));
+	for (unsigned i = 0; i < 3; i++)
+		v2[i].c[0] = 1.0f, v2[i].c[1] = 0.0f;
+	draw(&r, V_DI_PT_TRILIST, v2, 3);
+	submit_clean(&r);
+	CHECK_EQ_INT(px8(&r, 2, 3)[0], 0xF0);
+	CHECK_EQ_INT(px8(&r, 2, 3)[1], 0x0F);
+	tgpu_fini(&r.t);
+}
+
 int main(void)
 {
 	XT_RUN(test_fill_rule_shared_edge);
@@ -430,5 +631,10 @@ int main(void)
 	XT_RUN(test_helpers_derivatives_discard);
 	XT_RUN(test_msaa_4x_edge_samples);
 	XT_RUN(test_point_and_line);
+	XT_RUN(test_facing_and_culling);
+	XT_RUN(test_flat_shading_provoking_vertex);
+	XT_RUN(test_user_plane_clip_and_scissor);
+	XT_RUN(test_stencil_mask);
+	XT_RUN(test_formats_and_logic_op);
 	XT_TEST_MAIN_END();
 }
