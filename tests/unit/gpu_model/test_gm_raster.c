@@ -11,152 +11,14 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "gm_test_util.h"
+#include "gm_raster_util.h"
 
 #define W 8
 #define H 8
 
-/* Vertex layout: clip position (4 floats), colour (4 floats). */
-struct vtx { float p[4], c[4]; };
-
-struct rt {
-	struct tgpu t;
-	struct gm_bo *vb, *cb, *zb, *query;
-	unsigned samples;
-};
-
-static const char *vs_src =
-	"buffer_load_dwordx4 v[4:7], v0, s[0:3], 0 idxen\n"
-	"buffer_load_dwordx4 v[8:11], v0, s[0:3], 0 offset:16 idxen\n"
-	"exp pos0, v[4:7] done\n"
-	"exp param0, v[8:11]\n"
-	"s_endpgm\n";
-
-/* param0 interpolated (PERSP_CENTER: v0 = I, v1 = J) to mrt0. */
-static const char *ps_smooth =
-	"v_interp_p1_f32 v2, v0, attr0.x\n"
-	"v_interp_p2_f32 v2, v1, attr0.x\n"
-	"v_interp_p1_f32 v3, v0, attr0.y\n"
-	"v_interp_p2_f32 v3, v1, attr0.y\n"
-	"v_interp_p1_f32 v4, v0, attr0.z\n"
-	"v_interp_p2_f32 v4, v1, attr0.z\n"
-	"v_interp_p1_f32 v5, v0, attr0.w\n"
-	"v_interp_p2_f32 v5, v1, attr0.w\n"
-	"exp mrt0, v[2:5] done vm\n"
-	"s_endpgm\n";
-
-static uint32_t fbits(float f) { uint32_t v; memcpy(&v, &f, 4); return v; }
-
-static void set_f(struct rt *r, uint32_t reg, float f) { pm4_set_context_reg(&r->t.cs, reg, fbits(f)); }
-
-/* A W x H target of `fmt`/`ntype` (bytes per sample `bpp`), the viewport
- * covering it (GL's glViewport(0, 0, W, H), depth range [0, 1]), no depth
- * buffer, the PS `ps` with `ena` inputs and one interpolated input. */
-static void rt_init(struct rt *r, unsigned fmt, unsigned ntype, unsigned bpp, unsigned samples,
-		    const char *ps, uint32_t ena)
-{
-	struct pm4_cs *cs;
-	uint64_t vs, psva;
-	uint32_t desc[4];
-
-	memset(r, 0, sizeof *r);
-	tgpu_init(&r->t);
-	cs = &r->t.cs;
-	r->samples = samples;
-	r->vb = tgpu_bo(&r->t, 64 * sizeof(struct vtx));
-	r->cb = tgpu_bo(&r->t, W * H * bpp * samples);
-	r->zb = tgpu_bo(&r->t, W * H * 4 * samples);
-	r->query = tgpu_bo(&r->t, 64);
-	vs = tgpu_shader(&r->t, vs_src);
-	psva = tgpu_shader(&r->t, ps);
-	tgpu_desc(desc, gm_bo_va(r->vb), sizeof(struct vtx), 64, V_BUF_DATA_FORMAT_32, V_BUF_NUM_FORMAT_UINT);
-	tgpu_vs(&r->t, vs, 4, desc, 0);
-	pm4_set_context_reg(cs, REG_SPI_VS_OUT_CONFIG, 0);
-	pm4_set_context_reg(cs, REG_SPI_SHADER_POS_FORMAT, SPI_SHADER_POS_FORMAT_POS0_EXPORT_FORMAT(V_SPI_SHADER_4COMP));
-	/* PA: viewport transform on, GL's lower-left viewport unflipped */
-	pm4_set_context_reg(cs, REG_PA_CL_CLIP_CNTL, 0);
-	pm4_set_context_reg(cs, REG_PA_SU_SC_MODE_CNTL, 0);
-	pm4_set_context_reg(cs, REG_PA_CL_VTE_CNTL, 0x3F);
-	set_f(r, REG_PA_CL_VPORT_XSCALE_0, W / 2.0f);
-	set_f(r, REG_PA_CL_VPORT_XOFFSET_0, W / 2.0f);
-	set_f(r, REG_PA_CL_VPORT_YSCALE_0, H / 2.0f);
-	set_f(r, REG_PA_CL_VPORT_YOFFSET_0, H / 2.0f);
-	set_f(r, REG_PA_CL_VPORT_ZSCALE_0, 0.5f);
-	set_f(r, REG_PA_CL_VPORT_ZOFFSET_0, 0.5f);
-	set_f(r, REG_PA_SC_VPORT_ZMIN_0, 0.0f);
-	set_f(r, REG_PA_SC_VPORT_ZMAX_0, 1.0f);
-	set_f(r, REG_PA_CL_GB_HORZ_CLIP_ADJ, 1.0f);
-	set_f(r, REG_PA_CL_GB_VERT_CLIP_ADJ, 1.0f);
-	pm4_set_context_reg(cs, REG_PA_SU_VTX_CNTL, PA_SU_VTX_CNTL_PIX_CENTER(1) |
-			    PA_SU_VTX_CNTL_ROUND_MODE(V_X_ROUND_TO_EVEN) |
-			    PA_SU_VTX_CNTL_QUANT_MODE(V_X_16_8_FIXED_POINT_1_256TH));
-	pm4_set_context_reg(cs, REG_PA_SC_WINDOW_SCISSOR_TL, PA_SC_WINDOW_SCISSOR_TL_WINDOW_OFFSET_DISABLE(1));
-	pm4_set_context_reg(cs, REG_PA_SC_WINDOW_SCISSOR_BR, PA_SC_WINDOW_SCISSOR_BR_BR_X(W) | PA_SC_WINDOW_SCISSOR_BR_BR_Y(H));
-	pm4_set_context_reg(cs, REG_PA_SC_GENERIC_SCISSOR_TL, PA_SC_GENERIC_SCISSOR_TL_WINDOW_OFFSET_DISABLE(1));
-	pm4_set_context_reg(cs, REG_PA_SC_GENERIC_SCISSOR_BR, PA_SC_GENERIC_SCISSOR_BR_BR_X(W) | PA_SC_GENERIC_SCISSOR_BR_BR_Y(H));
-	pm4_set_context_reg(cs, REG_PA_SC_SCREEN_SCISSOR_TL, 0);
-	pm4_set_context_reg(cs, REG_PA_SC_SCREEN_SCISSOR_BR, PA_SC_SCREEN_SCISSOR_BR_BR_X(W) | PA_SC_SCREEN_SCISSOR_BR_BR_Y(H));
-	pm4_set_context_reg(cs, REG_PA_SC_AA_MASK_X0Y0_X1Y0, 0xFFFFFFFFu);
-	pm4_set_context_reg(cs, REG_PA_SC_AA_MASK_X0Y1_X1Y1, 0xFFFFFFFFu);
-	if (samples == 4) {
-		/* radeonsi's 4x locations: (-2,-6) (6,-2) (-6,2) (2,6) sixteenths */
-		uint32_t locs = 0x622AE6AEu;
-		pm4_set_context_reg(cs, REG_PA_SC_AA_CONFIG, PA_SC_AA_CONFIG_MSAA_NUM_SAMPLES(2));
-		pm4_set_context_reg(cs, REG_PA_SC_MODE_CNTL_0, PA_SC_MODE_CNTL_0_MSAA_ENABLE(1));
-		pm4_set_context_reg(cs, REG_PA_SC_AA_SAMPLE_LOCS_PIXEL_X0Y0_0, locs);
-		pm4_set_context_reg(cs, REG_PA_SC_AA_SAMPLE_LOCS_PIXEL_X1Y0_0, locs);
-		pm4_set_context_reg(cs, REG_PA_SC_AA_SAMPLE_LOCS_PIXEL_X0Y1_0, locs);
-		pm4_set_context_reg(cs, REG_PA_SC_AA_SAMPLE_LOCS_PIXEL_X1Y1_0, locs);
-	}
-	/* SPI: the PS */
-	pm4_set_sh_reg(cs, REG_SPI_SHADER_PGM_LO_PS, (uint32_t)(psva >> 8));
-	pm4_set_sh_reg(cs, REG_SPI_SHADER_PGM_HI_PS, (uint32_t)(psva >> 40));
-	pm4_set_sh_reg(cs, REG_SPI_SHADER_PGM_RSRC1_PS, SPI_SHADER_PGM_RSRC1_PS_VGPRS(3) | SPI_SHADER_PGM_RSRC1_PS_SGPRS(1));
-	pm4_set_sh_reg(cs, REG_SPI_SHADER_PGM_RSRC2_PS, 0);
-	pm4_set_context_reg(cs, REG_SPI_PS_INPUT_ENA, ena);
-	pm4_set_context_reg(cs, REG_SPI_PS_INPUT_ADDR, ena);
-	pm4_set_context_reg(cs, REG_SPI_PS_IN_CONTROL, SPI_PS_IN_CONTROL_NUM_INTERP(1));
-	pm4_set_context_reg(cs, REG_SPI_PS_INPUT_CNTL_0, SPI_PS_INPUT_CNTL_OFFSET(0));
-	pm4_set_context_reg(cs, REG_SPI_SHADER_COL_FORMAT, SPI_SHADER_COL_FORMAT_COL0_EXPORT_FORMAT(V_SPI_SHADER_32_ABGR));
-	pm4_set_context_reg(cs, REG_SPI_SHADER_Z_FORMAT, 0);
-	/* DB: none; early Z */
-	pm4_set_context_reg(cs, REG_DB_Z_INFO, 0);
-	pm4_set_context_reg(cs, REG_DB_STENCIL_INFO, 0);
-	pm4_set_context_reg(cs, REG_DB_SHADER_CONTROL, DB_SHADER_CONTROL_Z_ORDER(V_EARLY_Z_THEN_LATE_Z));
-	pm4_set_context_reg(cs, REG_DB_COUNT_CONTROL, DB_COUNT_CONTROL_ZPASS_INCREMENT_DISABLE(1));
-	/* CB: one linear target */
-	pm4_set_context_reg(cs, REG_CB_COLOR_CONTROL, CB_COLOR_CONTROL_MODE(V_CB_NORMAL) | CB_COLOR_CONTROL_ROP3(0xCC));
-	pm4_set_context_reg(cs, REG_CB_TARGET_MASK, 0xF);
-	pm4_set_context_reg(cs, REG_CB_SHADER_MASK, 0xF);
-	pm4_set_context_reg(cs, REG_CB_COLOR0_BASE, (uint32_t)(gm_bo_va(r->cb) >> 8));
-	pm4_set_context_reg(cs, REG_CB_COLOR0_PITCH, CB_COLOR_PITCH_TILE_MAX(W / 8 - 1));
-	pm4_set_context_reg(cs, REG_CB_COLOR0_SLICE, CB_COLOR_SLICE_TILE_MAX(W * H / 64 - 1));
-	pm4_set_context_reg(cs, REG_CB_COLOR0_VIEW, 0);
-	pm4_set_context_reg(cs, REG_CB_COLOR0_INFO, CB_COLOR_INFO_FORMAT(fmt) | CB_COLOR_INFO_NUMBER_TYPE(ntype));
-	pm4_set_context_reg(cs, REG_CB_COLOR0_ATTRIB, CB_COLOR_ATTRIB_TILE_MODE_INDEX(8) |
-			    CB_COLOR_ATTRIB_NUM_SAMPLES(samples == 4 ? 2 : 0));
-	pm4_set_context_reg(cs, REG_CB_BLEND0_CONTROL, 0);
-}
-
-/* A vertex at window (x, y) (pixels; GL's window coordinates), depth z in
- * NDC, clip w, colour c. */
 static struct vtx wv(float x, float y, float z, float w, float r, float g, float b, float a)
 {
-	struct vtx v = { { (x / (W / 2.0f) - 1) * w, (y / (H / 2.0f) - 1) * w, z * w, w }, { r, g, b, a } };
-	return v;
-}
-
-static void draw(struct rt *r, unsigned prim, const struct vtx *v, unsigned n)
-{
-	memcpy(gm_bo_map(r->vb), v, n * sizeof *v);
-	tgpu_draw_auto(&r->t, prim, n, 1);
-}
-
-static void submit_clean(struct rt *r)
-{
-	uint64_t before = gm_fault_count(r->t.gm);
-	tgpu_submit(&r->t);
-	CHECK_EQ_INT(gm_fault_count(r->t.gm) - before, 0);
+	return rt_vtx(W, H, x, y, z, w, r, g, b, a);
 }
 
 static const uint8_t *px8(struct rt *r, unsigned x, unsigned y)
@@ -177,7 +39,7 @@ static void test_fill_rule_shared_edge(void)
 		wv(0, 0, 0, 1, 1, 0, 0, 1), wv(4, 0, 0, 1, 1, 0, 0, 1), wv(0, 4, 0, 1, 1, 0, 0, 1),
 		wv(4, 0, 0, 1, 0, 1, 0, 1), wv(4, 4, 0, 1, 0, 1, 0, 1), wv(0, 4, 0, 1, 0, 1, 0, 1),
 	};
-	rt_init(&r, V_COLOR_8_8_8_8, V_NUMBER_UNORM, 4, 1, ps_smooth, SPI_PS_INPUT_ENA_PERSP_CENTER_ENA(1));
+	rt_init(&r, W, H, V_COLOR_8_8_8_8, V_NUMBER_UNORM, 4, 1, ps_smooth, SPI_PS_INPUT_ENA_PERSP_CENTER_ENA(1));
 	pm4_set_context_reg(&r.t.cs, REG_CB_BLEND0_CONTROL, CB_BLEND_CONTROL_ENABLE(1) |
 			    CB_BLEND_CONTROL_COLOR_SRCBLEND(V_BLEND_ONE) | CB_BLEND_CONTROL_COLOR_DESTBLEND(V_BLEND_ONE) |
 			    CB_BLEND_CONTROL_COLOR_COMB_FCN(V_COMB_DST_PLUS_SRC));
@@ -210,7 +72,7 @@ static void test_interpolation_perspective(void)
 		wv(0, 0, 0, wl, 0, 0.25f, 0, 1), wv(8, 0, 0, wr, 1, 0.25f, 0, 1), wv(8, 8, 0, wr, 1, 0.25f, 0, 1),
 		wv(0, 0, 0, wl, 0, 0.25f, 0, 1), wv(8, 8, 0, wr, 1, 0.25f, 0, 1), wv(0, 8, 0, wl, 0, 0.25f, 0, 1),
 	};
-	rt_init(&r, V_COLOR_32_32_32_32, V_NUMBER_FLOAT, 16, 1, ps_smooth, SPI_PS_INPUT_ENA_PERSP_CENTER_ENA(1));
+	rt_init(&r, W, H, V_COLOR_32_32_32_32, V_NUMBER_FLOAT, 16, 1, ps_smooth, SPI_PS_INPUT_ENA_PERSP_CENTER_ENA(1));
 	draw(&r, V_DI_PT_TRILIST, v, 6);
 	submit_clean(&r);
 	for (unsigned y = 0; y < H; y++)
@@ -236,7 +98,7 @@ static void test_depth_test_and_occlusion_count(void)
 	const float *zb;
 	struct pm4_cs *cs;
 
-	rt_init(&r, V_COLOR_8_8_8_8, V_NUMBER_UNORM, 4, 1, ps_smooth, SPI_PS_INPUT_ENA_PERSP_CENTER_ENA(1));
+	rt_init(&r, W, H, V_COLOR_8_8_8_8, V_NUMBER_UNORM, 4, 1, ps_smooth, SPI_PS_INPUT_ENA_PERSP_CENTER_ENA(1));
 	cs = &r.t.cs;
 	pm4_set_context_reg(cs, REG_DB_DEPTH_INFO, DB_DEPTH_INFO_ARRAY_MODE(V_ARRAY_LINEAR_ALIGNED));
 	pm4_set_context_reg(cs, REG_DB_Z_INFO, DB_Z_INFO_FORMAT(V_Z_32_FLOAT));
@@ -294,7 +156,7 @@ static void test_blend_and_write_mask(void)
 	struct rt r;
 	struct vtx v[3] = { wv(-8, -8, 0, 1, 1, 0, 0.5f, 0.5f), wv(24, -8, 0, 1, 1, 0, 0.5f, 0.5f),
 			    wv(-8, 24, 0, 1, 1, 0, 0.5f, 0.5f) };
-	rt_init(&r, V_COLOR_8_8_8_8, V_NUMBER_UNORM, 4, 1, ps_smooth, SPI_PS_INPUT_ENA_PERSP_CENTER_ENA(1));
+	rt_init(&r, W, H, V_COLOR_8_8_8_8, V_NUMBER_UNORM, 4, 1, ps_smooth, SPI_PS_INPUT_ENA_PERSP_CENTER_ENA(1));
 	for (unsigned i = 0; i < W * H; i++)
 		((uint32_t *)gm_bo_map(r.cb))[i] = 0xFF00FF00u;
 	pm4_set_context_reg(&r.t.cs, REG_CB_BLEND0_CONTROL, CB_BLEND_CONTROL_ENABLE(1) |
@@ -308,7 +170,7 @@ static void test_blend_and_write_mask(void)
 	CHECK_EQ_INT(px8(&r, 3, 5)[3], 191);
 	tgpu_fini(&r.t);
 	/* glColorMask(1, 1, 0, 0): CB_TARGET_MASK 0x3 */
-	rt_init(&r, V_COLOR_8_8_8_8, V_NUMBER_UNORM, 4, 1, ps_smooth, SPI_PS_INPUT_ENA_PERSP_CENTER_ENA(1));
+	rt_init(&r, W, H, V_COLOR_8_8_8_8, V_NUMBER_UNORM, 4, 1, ps_smooth, SPI_PS_INPUT_ENA_PERSP_CENTER_ENA(1));
 	for (unsigned i = 0; i < W * H; i++)
 		((uint32_t *)gm_bo_map(r.cb))[i] = 0x11223344u;
 	pm4_set_context_reg(&r.t.cs, REG_CB_TARGET_MASK, 0x3);
@@ -347,7 +209,7 @@ static void test_helpers_derivatives_discard(void)
 	struct rt r;
 	/* lower-left triangle of [0,5)^2: pixel centres with x + y <= 3 */
 	struct vtx v[3] = { wv(0, 0, 0, 1, 0, 0, 0, 1), wv(5, 0, 0, 1, 0, 0, 0, 1), wv(0, 5, 0, 1, 0, 0, 0, 1) };
-	rt_init(&r, V_COLOR_32_32_32_32, V_NUMBER_FLOAT, 16, 1, ps, SPI_PS_INPUT_ENA_POS_X_FLOAT_ENA(1));
+	rt_init(&r, W, H, V_COLOR_32_32_32_32, V_NUMBER_FLOAT, 16, 1, ps, SPI_PS_INPUT_ENA_POS_X_FLOAT_ENA(1));
 	pm4_set_context_reg(&r.t.cs, REG_DB_SHADER_CONTROL, DB_SHADER_CONTROL_Z_ORDER(V_EARLY_Z_THEN_LATE_Z) |
 			    DB_SHADER_CONTROL_KILL_ENABLE(1));
 	for (unsigned i = 0; i < W * H * 4; i++)
@@ -372,7 +234,7 @@ static void test_msaa_4x_edge_samples(void)
 	struct rt r;
 	struct vtx v[3] = { wv(-8, -8, 0, 1, 1, 1, 1, 1), wv(2.5f, -8, 0, 1, 1, 1, 1, 1), wv(2.5f, 24, 0, 1, 1, 1, 1, 1) };
 	/* the triangle's left side: from (-8,-8) to (2.5,24) */
-	rt_init(&r, V_COLOR_8_8_8_8, V_NUMBER_UNORM, 4, 4, ps_smooth, SPI_PS_INPUT_ENA_PERSP_CENTER_ENA(1));
+	rt_init(&r, W, H, V_COLOR_8_8_8_8, V_NUMBER_UNORM, 4, 4, ps_smooth, SPI_PS_INPUT_ENA_PERSP_CENTER_ENA(1));
 	draw(&r, V_DI_PT_TRILIST, v, 3);
 	submit_clean(&r);
 	{
@@ -401,7 +263,7 @@ static void test_point_and_line(void)
 	struct vtx p[1] = { wv(3, 3, 0, 1, 1, 1, 1, 1) };
 	struct vtx l[2] = { wv(0.5f, 2.5f, 0, 1, 1, 1, 1, 1), wv(6.5f, 2.5f, 0, 1, 1, 1, 1, 1) };
 
-	rt_init(&r, V_COLOR_8_8_8_8, V_NUMBER_UNORM, 4, 1, ps_smooth, SPI_PS_INPUT_ENA_PERSP_CENTER_ENA(1));
+	rt_init(&r, W, H, V_COLOR_8_8_8_8, V_NUMBER_UNORM, 4, 1, ps_smooth, SPI_PS_INPUT_ENA_PERSP_CENTER_ENA(1));
 	pm4_set_context_reg(&r.t.cs, REG_PA_SU_POINT_SIZE, PA_SU_POINT_SIZE_WIDTH(16) | PA_SU_POINT_SIZE_HEIGHT(16));
 	pm4_set_context_reg(&r.t.cs, REG_PA_SU_POINT_MINMAX, PA_SU_POINT_MINMAX_MAX_SIZE(0xFFFF));
 	draw(&r, V_DI_PT_POINTLIST, p, 1);
@@ -411,7 +273,7 @@ static void test_point_and_line(void)
 			CHECK_EQ_INT(px8(&r, x, y)[0], (x == 2 || x == 3) && (y == 2 || y == 3) ? 255 : 0);
 	tgpu_fini(&r.t);
 
-	rt_init(&r, V_COLOR_8_8_8_8, V_NUMBER_UNORM, 4, 1, ps_smooth, SPI_PS_INPUT_ENA_PERSP_CENTER_ENA(1));
+	rt_init(&r, W, H, V_COLOR_8_8_8_8, V_NUMBER_UNORM, 4, 1, ps_smooth, SPI_PS_INPUT_ENA_PERSP_CENTER_ENA(1));
 	pm4_set_context_reg(&r.t.cs, REG_PA_SU_LINE_CNTL, PA_SU_LINE_CNTL_WIDTH(8));
 	draw(&r, V_DI_PT_LINELIST, l, 2);
 	submit_clean(&r);
@@ -439,7 +301,7 @@ static void test_facing_and_culling(void)
 	};
 	for (unsigned cull = 0; cull < 2; cull++) {
 		struct rt r;
-		rt_init(&r, V_COLOR_32_32_32_32, V_NUMBER_FLOAT, 16, 1, ps, SPI_PS_INPUT_ENA_FRONT_FACE_ENA(1));
+		rt_init(&r, W, H, V_COLOR_32_32_32_32, V_NUMBER_FLOAT, 16, 1, ps, SPI_PS_INPUT_ENA_FRONT_FACE_ENA(1));
 		pm4_set_context_reg(&r.t.cs, REG_PA_SU_SC_MODE_CNTL, PA_SU_SC_MODE_CNTL_CULL_BACK(cull));
 		draw(&r, V_DI_PT_TRILIST, v, 6);
 		submit_clean(&r);
@@ -470,7 +332,7 @@ static void test_flat_shading_provoking_vertex(void)
 			    wv(-8, 24, 0, 1, 0.375f, 0, 0, 1) };
 	for (unsigned last = 0; last < 2; last++) {
 		struct rt r;
-		rt_init(&r, V_COLOR_32_32_32_32, V_NUMBER_FLOAT, 16, 1, ps, SPI_PS_INPUT_ENA_PERSP_CENTER_ENA(1));
+		rt_init(&r, W, H, V_COLOR_32_32_32_32, V_NUMBER_FLOAT, 16, 1, ps, SPI_PS_INPUT_ENA_PERSP_CENTER_ENA(1));
 		pm4_set_context_reg(&r.t.cs, REG_SPI_PS_INPUT_CNTL_0, SPI_PS_INPUT_CNTL_OFFSET(0) | SPI_PS_INPUT_CNTL_FLAT_SHADE(1));
 		pm4_set_context_reg(&r.t.cs, REG_PA_SU_SC_MODE_CNTL, PA_SU_SC_MODE_CNTL_PROVOKING_VTX_LAST(last));
 		draw(&r, V_DI_PT_TRILIST, v, 3);
@@ -490,7 +352,7 @@ static void test_user_plane_clip_and_scissor(void)
 	struct vtx v[3] = { wv(0, 0, 0, 1, 0, 0, 0, 1), wv(16, 0, 0, 1, 2, 0, 0, 1), wv(0, 16, 0, 1, 0, 0, 0, 1) };
 	for (unsigned sc = 0; sc < 2; sc++) {
 		struct rt r;
-		rt_init(&r, V_COLOR_32_32_32_32, V_NUMBER_FLOAT, 16, 1, ps_smooth, SPI_PS_INPUT_ENA_PERSP_CENTER_ENA(1));
+		rt_init(&r, W, H, V_COLOR_32_32_32_32, V_NUMBER_FLOAT, 16, 1, ps_smooth, SPI_PS_INPUT_ENA_PERSP_CENTER_ENA(1));
 		pm4_set_context_reg(&r.t.cs, REG_PA_CL_CLIP_CNTL, PA_CL_CLIP_CNTL_UCP_ENA_0(1));
 		set_f(&r, REG_PA_CL_UCP_0_X, 1.0f);
 		if (sc) {
@@ -525,7 +387,7 @@ static void test_stencil_mask(void)
 	struct vtx q[12];
 	struct vtx a[6] = { wv(0, 0, 0, 1, 1, 1, 1, 1), wv(8, 0, 0, 1, 1, 1, 1, 1), wv(8, 8, 0, 1, 1, 1, 1, 1),
 			    wv(0, 0, 0, 1, 1, 1, 1, 1), wv(8, 8, 0, 1, 1, 1, 1, 1), wv(0, 8, 0, 1, 1, 1, 1, 1) };
-	rt_init(&r, V_COLOR_8_8_8_8, V_NUMBER_UNORM, 4, 1, ps_smooth, SPI_PS_INPUT_ENA_PERSP_CENTER_ENA(1));
+	rt_init(&r, W, H, V_COLOR_8_8_8_8, V_NUMBER_UNORM, 4, 1, ps_smooth, SPI_PS_INPUT_ENA_PERSP_CENTER_ENA(1));
 	cs = &r.t.cs;
 	sb = tgpu_bo(&r.t, W * H);
 	for (unsigned i = 0; i < 6; i++) {
@@ -585,7 +447,7 @@ static void test_formats_and_logic_op(void)
 	struct vtx v2[3];
 	struct rt r;
 
-	rt_init(&r, V_COLOR_8_8_8_8, V_NUMBER_SRGB, 4, 1, ps_smooth, SPI_PS_INPUT_ENA_PERSP_CENTER_ENA(1));
+	rt_init(&r, W, H, V_COLOR_8_8_8_8, V_NUMBER_SRGB, 4, 1, ps_smooth, SPI_PS_INPUT_ENA_PERSP_CENTER_ENA(1));
 	draw(&r, V_DI_PT_TRILIST, v, 3);
 	submit_clean(&r);
 	CHECK_EQ_INT(px8(&r, 2, 3)[0], 188);
@@ -597,7 +459,7 @@ static void test_formats_and_logic_op(void)
 		v2[i].c[0] = 0.1f;
 		v2[i].c[3] = 1.0f;
 	}
-	rt_init(&r, V_COLOR_16_16_16_16, V_NUMBER_FLOAT, 8, 1, ps_fp16, SPI_PS_INPUT_ENA_PERSP_CENTER_ENA(1));
+	rt_init(&r, W, H, V_COLOR_16_16_16_16, V_NUMBER_FLOAT, 8, 1, ps_fp16, SPI_PS_INPUT_ENA_PERSP_CENTER_ENA(1));
 	pm4_set_context_reg(&r.t.cs, REG_SPI_SHADER_COL_FORMAT, SPI_SHADER_COL_FORMAT_COL0_EXPORT_FORMAT(V_SPI_SHADER_FP16_ABGR));
 	draw(&r, V_DI_PT_TRILIST, v2, 3);
 	submit_clean(&r);
@@ -609,7 +471,7 @@ static void test_formats_and_logic_op(void)
 	}
 	tgpu_fini(&r.t);
 
-	rt_init(&r, V_COLOR_8_8_8_8, V_NUMBER_UNORM, 4, 1, ps_smooth, SPI_PS_INPUT_ENA_PERSP_CENTER_ENA(1));
+	rt_init(&r, W, H, V_COLOR_8_8_8_8, V_NUMBER_UNORM, 4, 1, ps_smooth, SPI_PS_INPUT_ENA_PERSP_CENTER_ENA(1));
 	for (unsigned i = 0; i < W * H; i++)
 		((uint32_t *)gm_bo_map(r.cb))[i] = 0x0F0F0F0Fu;
 	pm4_set_context_reg(&r.t.cs, REG_CB_COLOR_CONTROL, CB_COLOR_CONTROL_MODE(V_CB_NORMAL) | CB_COLOR_CONTROL_ROP3(0x66));
