@@ -177,11 +177,25 @@ bool gm_px_begin(struct gm *gm, struct gm_px *px)
 
 	if (!gm_cb_load(gm, px) || !gm_db_load(gm, px))
 		return false;
+	if (!px->target_samples)
+		px->target_samples = px->samples;
+	if (px->samples > px->target_samples)
+		return state_fault(px, REG_PA_SC_AA_CONFIG, "4x rasterization into single-sample surfaces");
 	if (!gm_stage_load(gm, &px->ps, REG_SPI_SHADER_PGM_LO_PS, REG_SPI_SHADER_PGM_HI_PS,
 			   REG_SPI_SHADER_PGM_RSRC1_PS, REG_SPI_SHADER_PGM_RSRC2_PS,
 			   REG_SPI_SHADER_USER_DATA_PS_0, "PS")) {
 		px->failed = true;
 		return false;
+	}
+	{
+		/* the input VGPRs must fit the allocation */
+		static const uint8_t regs[16] = { 2, 2, 2, 3, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1 };
+		unsigned n = 0;
+		for (unsigned b = 0; b < 16; b++)
+			n += (ena >> b & 1) ? regs[b] : 0;
+		if (n > px->ps.num_vgprs)
+			return state_fault(px, REG_SPI_SHADER_PGM_RSRC1_PS,
+					   "SPI_PS_INPUT_ENA loads more VGPRs than SPI_SHADER_PGM_RSRC1_PS.VGPRS allocates");
 	}
 	return true;
 }
@@ -264,9 +278,23 @@ static float sample_z(const struct gm_px *px, const struct gm_px_tri *t, unsigne
 	return (float)(t->z[0] + b1 * (t->z[1] - t->z[0]) + b2 * (t->z[2] - t->z[0]));
 }
 
+/* Whether the DB tests anything (else every sample passes). */
+static bool db_tests(const struct gm_px *px)
+{
+	uint32_t dc = px->db.depth_control;
+	return (px->db.z && DB_DEPTH_CONTROL_Z_ENABLE_GET(dc)) ||
+	       (px->db.s && DB_DEPTH_CONTROL_STENCIL_ENABLE_GET(dc));
+}
+
 /* Early Z: the DB tests the quad's samples before the shader runs. */
 static void early_z(struct gm_px *px, struct gm_px_quad *q, const struct gm_px_tri *t)
 {
+	if (!db_tests(px)) {
+		if (px->db.count)
+			for (unsigned i = 0; i < 4; i++)
+				px->gm->zpass_count += (unsigned)__builtin_popcount(q->cov[i]);
+		return;
+	}
 	for (unsigned i = 0; i < 4; i++) {
 		unsigned x = q->x + (i & 1), y = q->y + (i >> 1), pass = 0;
 		for (unsigned s = 0; s < px->target_samples && q->cov[i]; s++)
@@ -405,6 +433,10 @@ static void write_lanes(struct gm_px *px, uint64_t mask)
 			cov &= z[2];
 		if (px->early_z) {
 			pass = cov;
+		} else if (!db_tests(px)) {
+			pass = cov;
+			if (px->db.count)
+				px->gm->zpass_count += (unsigned)__builtin_popcount(cov);
 		} else {
 			for (unsigned s = 0; s < px->target_samples; s++) {
 				float depth;
