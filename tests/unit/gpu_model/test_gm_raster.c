@@ -484,6 +484,53 @@ static void test_formats_and_logic_op(void)
 	tgpu_fini(&r.t);
 }
 
+/* Hostile input: NaN, infinite and huge positions draw nothing and fault
+ * nothing; an unmapped render target, a PS reading an input beyond
+ * NUM_INTERP and a tiled surface are faults that name the cause, and the
+ * GPU keeps working afterwards. */
+static unsigned faults_with(const char *ps, unsigned what, const char *needle)
+{
+	struct rt r;
+	unsigned n, found = 0;
+	uint64_t before;
+	struct vtx v[3] = { wv(0, 0, 0, 1, 1, 1, 1, 1), wv(8, 0, 0, 1, 1, 1, 1, 1), wv(0, 8, 0, 1, 1, 1, 1, 1) };
+
+	rt_init(&r, W, H, V_COLOR_8_8_8_8, V_NUMBER_UNORM, 4, 1, ps, SPI_PS_INPUT_ENA_PERSP_CENTER_ENA(1));
+	if (what == 1)
+		pm4_set_context_reg(&r.t.cs, REG_CB_COLOR0_BASE, 0x7FFFFF00u);
+	if (what == 2)
+		pm4_set_context_reg(&r.t.cs, REG_CB_COLOR0_ATTRIB, CB_COLOR_ATTRIB_TILE_MODE_INDEX(14));
+	if (what == 3) {
+		v[0].p[0] = NAN;
+		v[1].p[3] = INFINITY;
+		v[2].p[1] = 1e30f;
+	}
+	draw(&r, V_DI_PT_TRILIST, v, 3);
+	before = gm_fault_count(r.t.gm);
+	tgpu_submit(&r.t);
+	n = (unsigned)(gm_fault_count(r.t.gm) - before);
+	for (uint64_t i = before; i < gm_fault_count(r.t.gm); i++) {
+		const struct gm_fault *f = gm_fault_get(r.t.gm, i);
+		if (f && needle && strstr(f->reason, needle))
+			found++;
+	}
+	CHECK(!needle || found);
+	tgpu_fini(&r.t);
+	return n;
+}
+
+static void test_hostile_input_faults_not_crashes(void)
+{
+	static const char *ps_attr5 =
+		"v_interp_p1_f32 v2, v0, attr5.x\n"
+		"exp mrt0, v[2:5] done vm\n"
+		"s_endpgm\n";
+	CHECK_EQ_INT(faults_with(ps_smooth, 3, NULL), 0);
+	CHECK(faults_with(ps_smooth, 1, "render target 0") >= 1);
+	CHECK(faults_with(ps_smooth, 2, "TILE_MODE_INDEX") >= 1);
+	CHECK(faults_with(ps_attr5, 0, "NUM_INTERP") >= 1);
+}
+
 int main(void)
 {
 	XT_RUN(test_fill_rule_shared_edge);
@@ -498,5 +545,6 @@ int main(void)
 	XT_RUN(test_user_plane_clip_and_scissor);
 	XT_RUN(test_stencil_mask);
 	XT_RUN(test_formats_and_logic_op);
+	XT_RUN(test_hostile_input_faults_not_crashes);
 	XT_TEST_MAIN_END();
 }
