@@ -189,10 +189,21 @@ static void setup_attrs(const struct gm_px *px, struct gm_px_tri *t, const struc
 		bool flat_shade = SPI_PS_INPUT_CNTL_FLAT_SHADE_GET(cntl);
 		for (unsigned k = 0; k < 4; k++) {
 			float *co = t->coef[i][k];
-			if (point && SPI_PS_INPUT_CNTL_PT_SPRITE_TEX_GET(cntl) && k < 2) {
-				co[0] = a->sprite[k];
-				co[1] = b->sprite[k] - a->sprite[k];
-				co[2] = c->sprite[k] - a->sprite[k];
+			/* point sprites: SPI_INTERP_CONTROL_0.PNT_SPRITE_OVRD_k picks
+			 * 0, 1, S, T or the parameter (4) per channel; without
+			 * PNT_SPRITE_ENA x, y are S, T */
+			unsigned sel = !SPI_INTERP_CONTROL_0_PNT_SPRITE_ENA_GET(px->interp_cntl) ? (k < 2 ? 2 + k : 4)
+				       : (px->interp_cntl >> (SPI_INTERP_CONTROL_0_PNT_SPRITE_OVRD_X__SHIFT + 3 * k)) & 7;
+			if (point && SPI_PS_INPUT_CNTL_PT_SPRITE_TEX_GET(cntl) && sel < 4) {
+				unsigned st = sel - 2;
+				if (sel < 2) {
+					co[0] = (float)sel;
+					co[1] = co[2] = 0;
+				} else {
+					co[0] = a->sprite[st];
+					co[1] = b->sprite[st] - a->sprite[st];
+					co[2] = c->sprite[st] - a->sprite[st];
+				}
 			} else if (off >= 0x20 || !(px->vs_param_mask >> off & 1)) {
 				co[0] = defaults[SPI_PS_INPUT_CNTL_DEFAULT_VAL_GET(cntl)][k];
 				co[1] = co[2] = 0;

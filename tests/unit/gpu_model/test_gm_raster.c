@@ -531,6 +531,38 @@ static void test_hostile_input_faults_not_crashes(void)
 	CHECK(faults_with(ps_attr5, 0, "NUM_INTERP") >= 1);
 }
 
+/* Point sprites as radeonsi sets them (SPI_INTERP_CONTROL_0: PNT_SPRITE_ENA,
+ * OVRD x = S, y = T, z = 0, w = 1; PT_SPRITE_TEX on the input): a point of
+ * size 4 at window (4, 4) covers [2, 6)^2; at pixel centre (x + .5, y + .5)
+ * s = (x + .5 - 2) / 4 and t = (y + .5 - 2) / 4 (t = 0 on the row of
+ * smallest y, PNT_SPRITE_TOP_1 off). */
+static void test_point_sprite(void)
+{
+	struct rt r;
+	struct vtx p[1] = { wv(4, 4, 0, 1, 0.5f, 0.5f, 0.5f, 0.5f) };
+	rt_init(&r, W, H, V_COLOR_32_32_32_32, V_NUMBER_FLOAT, 16, 1, ps_smooth, SPI_PS_INPUT_ENA_PERSP_CENTER_ENA(1));
+	pm4_set_context_reg(&r.t.cs, REG_PA_SU_POINT_SIZE, PA_SU_POINT_SIZE_WIDTH(32) | PA_SU_POINT_SIZE_HEIGHT(32));
+	pm4_set_context_reg(&r.t.cs, REG_PA_SU_POINT_MINMAX, PA_SU_POINT_MINMAX_MAX_SIZE(0xFFFF));
+	pm4_set_context_reg(&r.t.cs, REG_SPI_INTERP_CONTROL_0, SPI_INTERP_CONTROL_0_PNT_SPRITE_ENA(1) |
+			    SPI_INTERP_CONTROL_0_PNT_SPRITE_OVRD_X(2) | SPI_INTERP_CONTROL_0_PNT_SPRITE_OVRD_Y(3) |
+			    SPI_INTERP_CONTROL_0_PNT_SPRITE_OVRD_Z(0) | SPI_INTERP_CONTROL_0_PNT_SPRITE_OVRD_W(1));
+	pm4_set_context_reg(&r.t.cs, REG_SPI_PS_INPUT_CNTL_0, SPI_PS_INPUT_CNTL_OFFSET(0) | SPI_PS_INPUT_CNTL_PT_SPRITE_TEX(1));
+	draw(&r, V_DI_PT_POINTLIST, p, 1);
+	submit_clean(&r);
+	for (unsigned y = 0; y < H; y++)
+		for (unsigned x = 0; x < W; x++) {
+			const float *c = (const float *)gm_bo_map(r.cb) + (y * W + x) * 4;
+			bool in = x >= 2 && x < 6 && y >= 2 && y < 6;
+			CHECK(c[3] == (in ? 1.0f : 0.0f));
+			if (in) {
+				CHECK(fabs(c[0] - (x + 0.5 - 2) / 4) < 1e-6);
+				CHECK(fabs(c[1] - (y + 0.5 - 2) / 4) < 1e-6);
+				CHECK(c[2] == 0.0f);
+			}
+		}
+	tgpu_fini(&r.t);
+}
+
 int main(void)
 {
 	XT_RUN(test_fill_rule_shared_edge);
@@ -546,5 +578,6 @@ int main(void)
 	XT_RUN(test_stencil_mask);
 	XT_RUN(test_formats_and_logic_op);
 	XT_RUN(test_hostile_input_faults_not_crashes);
+	XT_RUN(test_point_sprite);
 	XT_TEST_MAIN_END();
 }
