@@ -563,6 +563,95 @@ static void test_point_sprite(void)
 	tgpu_fini(&r.t);
 }
 
+/* With a geometry shader the copy shader's exports of the rasterized
+ * stream reach the PA: one input point, a GS emitting one triangle that
+ * covers the window ((-1,-1) (3,-1) (-1,3) in clip space) in red; every
+ * pixel is red. */
+static void test_gs_copy_shader_rasterizes(void)
+{
+	struct rt r;
+	struct pm4_cs *cs;
+	struct gm_bo *ring, *table;
+	uint32_t desc[8], user[2];
+	uint64_t es, gs, vs;
+	struct vtx v[1] = { wv(0, 0, 0, 1, 0, 0, 0, 0) };
+
+	rt_init(&r, W, H, V_COLOR_8_8_8_8, V_NUMBER_UNORM, 4, 1, ps_smooth, SPI_PS_INPUT_ENA_PERSP_CENTER_ENA(1));
+	cs = &r.t.cs;
+	ring = tgpu_bo(&r.t, 8192);
+	table = tgpu_bo(&r.t, 256);
+	tgpu_desc(desc + 0, gm_bo_va(ring), 0, 4096, V_BUF_DATA_FORMAT_32, V_BUF_NUM_FORMAT_UINT);
+	tgpu_desc(desc + 4, gm_bo_va(ring) + 4096, 0, 4096, V_BUF_DATA_FORMAT_32, V_BUF_NUM_FORMAT_UINT);
+	memcpy(gm_bo_map(table), desc, sizeof desc);
+	user[0] = (uint32_t)gm_bo_va(table);
+	user[1] = (uint32_t)(gm_bo_va(table) >> 32);
+	es = tgpu_shader(&r.t, "s_endpgm\n");
+	gs = tgpu_shader(&r.t,
+		"s_load_dwordx4 s[12:15], s[0:1], 16\n"
+		"v_laneid_u32 v11\n"
+		"v_mul_lo_u32 v11, v11, 96\n"
+		"v_add_u32 v11, v11, s2\n"
+		"v_mov_b32 v22, 0\n"
+		"v_mov_b32 v23, 1.0\n"
+		"v_mov_b32 v24, 1.0\n"
+		"v_mov_b32 v25, 0\n"
+		"v_mov_b32 v26, 0\n"
+		"v_mov_b32 v27, 1.0\n"
+		"v_mov_b32 v20, -1.0\n"
+		"v_mov_b32 v21, -1.0\n"
+		"buffer_store_dwordx4 v[20:23], v11, s[12:15], 0 offen\n"
+		"buffer_store_dwordx4 v[24:27], v11, s[12:15], 0 offset:16 offen\n"
+		"s_sendmsg gs_emit stream 0\n"
+		"v_mov_b32 v20, 3.0\n"
+		"buffer_store_dwordx4 v[20:23], v11, s[12:15], 0 offset:32 offen\n"
+		"buffer_store_dwordx4 v[24:27], v11, s[12:15], 0 offset:48 offen\n"
+		"s_sendmsg gs_emit stream 0\n"
+		"v_mov_b32 v20, -1.0\n"
+		"v_mov_b32 v21, 3.0\n"
+		"buffer_store_dwordx4 v[20:23], v11, s[12:15], 0 offset:64 offen\n"
+		"buffer_store_dwordx4 v[24:27], v11, s[12:15], 0 offset:80 offen\n"
+		"s_sendmsg gs_emit stream 0\n"
+		"s_sendmsg gs_done\n"
+		"s_endpgm\n");
+	vs = tgpu_shader(&r.t,
+		"s_load_dwordx4 s[12:15], s[0:1], 16\n"
+		"buffer_load_dwordx4 v[4:7], v0, s[12:15], 0 offen\n"
+		"buffer_load_dwordx4 v[8:11], v0, s[12:15], 0 offset:16 offen\n"
+		"exp pos0, v[4:7] done\n"
+		"exp param0, v[8:11]\n"
+		"s_endpgm\n");
+	tgpu_vs(&r.t, vs, 2, user, 0);
+	pm4_set_sh_reg(cs, REG_SPI_SHADER_PGM_LO_ES, (uint32_t)(es >> 8));
+	pm4_set_sh_reg(cs, REG_SPI_SHADER_PGM_HI_ES, (uint32_t)(es >> 40));
+	pm4_set_sh_reg(cs, REG_SPI_SHADER_PGM_RSRC1_ES, SPI_SHADER_PGM_RSRC1_ES_VGPRS(3) | SPI_SHADER_PGM_RSRC1_ES_SGPRS(1));
+	pm4_set_sh_reg(cs, REG_SPI_SHADER_PGM_RSRC2_ES, 0);
+	pm4_set_sh_reg(cs, REG_SPI_SHADER_PGM_LO_GS, (uint32_t)(gs >> 8));
+	pm4_set_sh_reg(cs, REG_SPI_SHADER_PGM_HI_GS, (uint32_t)(gs >> 40));
+	pm4_set_sh_reg(cs, REG_SPI_SHADER_PGM_RSRC1_GS, SPI_SHADER_PGM_RSRC1_GS_VGPRS(7) | SPI_SHADER_PGM_RSRC1_GS_SGPRS(1));
+	pm4_set_sh_reg(cs, REG_SPI_SHADER_PGM_RSRC2_GS, SPI_SHADER_PGM_RSRC2_GS_USER_SGPR(2));
+	pm4_set_sh_reg(cs, REG_SPI_SHADER_USER_DATA_GS_0, user[0]);
+	pm4_set_sh_reg(cs, REG_SPI_SHADER_USER_DATA_GS_0 + 4, user[1]);
+	pm4_set_context_reg(cs, REG_VGT_SHADER_STAGES_EN,
+			    VGT_SHADER_STAGES_EN_ES_EN(V_ES_STAGE_REAL) | VGT_SHADER_STAGES_EN_GS_EN(1) |
+			    VGT_SHADER_STAGES_EN_VS_EN(V_VS_STAGE_COPY_SHADER));
+	pm4_set_context_reg(cs, REG_VGT_GS_MODE, VGT_GS_MODE_MODE(V_GS_SCENARIO_G));
+	pm4_set_context_reg(cs, REG_VGT_GS_MAX_VERT_OUT, 3);
+	pm4_set_context_reg(cs, REG_VGT_ESGS_RING_ITEMSIZE, 1);
+	pm4_set_context_reg(cs, REG_VGT_GSVS_RING_ITEMSIZE, 24);
+	pm4_set_context_reg(cs, REG_VGT_GS_VERT_ITEMSIZE, 8);
+	pm4_set_context_reg(cs, REG_VGT_GS_OUT_PRIM_TYPE, VGT_GS_OUT_PRIM_TYPE_OUTPRIM_TYPE(V_TRISTRIP));
+	pm4_set_uconfig_reg(cs, REG_VGT_ESGS_RING_SIZE, 4096 / 256);
+	pm4_set_uconfig_reg(cs, REG_VGT_GSVS_RING_SIZE, 4096 / 256);
+	draw(&r, V_DI_PT_POINTLIST, v, 1);
+	submit_clean(&r);
+	for (unsigned y = 0; y < H; y++)
+		for (unsigned x = 0; x < W; x++) {
+			CHECK_EQ_INT(px8(&r, x, y)[0], 255);
+			CHECK_EQ_INT(px8(&r, x, y)[1], 0);
+		}
+	tgpu_fini(&r.t);
+}
+
 int main(void)
 {
 	XT_RUN(test_fill_rule_shared_edge);
@@ -579,5 +668,6 @@ int main(void)
 	XT_RUN(test_formats_and_logic_op);
 	XT_RUN(test_hostile_input_faults_not_crashes);
 	XT_RUN(test_point_sprite);
+	XT_RUN(test_gs_copy_shader_rasterizes);
 	XT_TEST_MAIN_END();
 }
