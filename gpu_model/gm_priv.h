@@ -198,6 +198,14 @@ unsigned gm_wave_exec_vmem(struct gm_wave *w, const struct gm_dinst *d, const st
 			   uint64_t pc_va, unsigned max_run);
 void gm_wave_exec_smem(struct gm_wave *w, const struct gm_dinst *d, const struct gm_wave_env *env,
 		       uint64_t pc_va);
+/* Typed element access shared by buffer and image fetches (gm_wave_mem.c):
+ * bytes of an element of BUF_DATA_FORMAT `df` (0: not modelled), and its
+ * channels converted per NUM_FORMAT, missing ones (0, 0, 0, 1). */
+unsigned gm_format_bytes(unsigned df);
+void gm_fetch_formatted(unsigned df, unsigned nf, const uint8_t *p, uint32_t out[4]);
+/* image_load / image_sample (gm_wave_img.c). */
+void gm_wave_exec_img(struct gm_wave *w, const struct gm_dinst *d, const struct gm_wave_env *env,
+		      uint64_t pc_va);
 /* f32 <-> f16 (binary16), round to nearest even (gm_wave_valu.c). */
 uint32_t gm_f32_to_f16(float f);
 float gm_f16_to_f32(uint32_t h);

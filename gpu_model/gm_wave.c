@@ -358,6 +358,7 @@ void gm_wave_run(struct gm_wave *w, const struct gm_prog *p, const struct gm_wav
 				return;
 			break;
 		case ISA_CLS_VQPERM: exec_vqperm(w, d); break;
+		case ISA_CLS_VIMG: gm_wave_exec_img(w, d, env, pc_va); break;
 		case ISA_CLS_EXP:
 			if (env->export_ps)
 				env->export_ps(env->ctx, w, &d->i, gm_wave_exec(w));

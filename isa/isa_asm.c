@@ -235,6 +235,12 @@ static enum xt_rc parse_modifier(struct asm_state *st, struct isa_inst *in, cons
 		if (!strcmp(m, "glc")) { in->flags |= ISA_FLAG_GLC; return XT_OK; }
 		if (!strcmp(m, "slc")) { in->flags |= ISA_FLAG_SLC; return XT_OK; }
 	}
+	if (cls == ISA_CLS_VIMG && !strncmp(m, "dmask:", 6)) {
+		if (!parse_uint(m + 6, &v) || !v || v > 0xF)
+			return ASM_FAIL(st, "dmask must be 1..15, got '%s'", m + 6);
+		in->imm = (uint16_t)v;
+		return XT_OK;
+	}
 	if (cls == ISA_CLS_VOP && !strcmp(m, "clamp")) {
 		in->flags |= ISA_FLAG_CLAMP;
 		return XT_OK;

@@ -97,6 +97,10 @@ static enum xt_rc print_inst(const struct isa_inst *in, size_t pos, const uint8_
 				     info->src_regs[0] ? s[0] : sels[ISA_INTERP_SEL(in->imm)],
 				     ISA_INTERP_ATTR(in->imm), "xyzw"[ISA_INTERP_CHAN(in->imm)]);
 	}
+	case ISA_CLS_VIMG:
+		if (info->src_regs[2])
+			return xt_buf_printf(out, "%s %s, %s, %s, %s dmask:0x%x", info->name, d, s[0], s[1], s[2], in->imm);
+		return xt_buf_printf(out, "%s %s, %s, %s dmask:0x%x", info->name, d, s[0], s[1], in->imm);
 	case ISA_CLS_VQPERM:
 		return xt_buf_printf(out, "%s %s, %s, %u, %u, %u, %u", info->name, d, s[0],
 				     ISA_QPERM_LANE(in->imm, 0), ISA_QPERM_LANE(in->imm, 1),

@@ -215,3 +215,7 @@ ISA_OP(V_INTERP_P2_F32,  "v_interp_p2_f32",  VINTERP, 1, 1, 0, 0)
 ISA_OP(V_INTERP_MOV_F32, "v_interp_mov_f32", VINTERP, 1, 0, 0, 0)
 ISA_OP(V_MOV_B32_QPERM,  "v_mov_b32_qperm",  VQPERM, 1, 1, 0, 0)
 ISA_OP(V_CVT_PKRTZ_F16_F32, "v_cvt_pkrtz_f16_f32", VOP, 1, 1, 1, 0)
+/* images (docs/isa.md "Images"): dst = 4 VGPRs, src0 = coordinates,
+ * src1 = T# (8 SGPRs), src2 = S# (4 SGPRs); IMM12 = dmask */
+ISA_OP(IMAGE_LOAD,       "image_load",       VIMG, 4, 2, 8, 0)
+ISA_OP(IMAGE_SAMPLE,     "image_sample",     VIMG, 4, 2, 8, 4)

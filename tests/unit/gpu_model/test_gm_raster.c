@@ -652,6 +652,81 @@ static void test_gs_copy_shader_rasterizes(void)
 	tgpu_fini(&r.t);
 }
 
+/* Images: an 8x8 RGBA8 texture with texel (x, y) = (16x, 16y, 7, 255).
+ * texelFetch (image_load) at the pixel's integer position copies it;
+ * image_sample with bilinear filtering at u = x / 8 (a texel edge), v at
+ * texel centres averages texels x - 1 and x: red (16(x-1) + 16x) / 2, with
+ * GL_REPEAT texel -1 is texel 7 (red 56 at x = 0), with GL_CLAMP_TO_EDGE
+ * texel 0 (red 0). */
+static void image_run(bool sample, unsigned clamp, uint8_t out[W * H][4])
+{
+	static const char *ps_load =
+		"v_cvt_u32_f32 v2, v0\n"
+		"v_cvt_u32_f32 v3, v1\n"
+		"image_load v[4:7], v[2:3], s[0:7] dmask:0xf\n"
+		"exp mrt0, v[4:7] done vm\n"
+		"s_endpgm\n";
+	static const char *ps_sample =
+		"v_sub_f32 v2, v0, 0.5\n"
+		"v_mul_f32 v2, 0x3e000000, v2\n"
+		"v_mul_f32 v3, 0x3e000000, v1\n"
+		"image_sample v[4:7], v[2:3], s[0:7], s[8:11] dmask:0xf\n"
+		"exp mrt0, v[4:7] done vm\n"
+		"s_endpgm\n";
+	struct rt r;
+	struct gm_bo *tex;
+	uint32_t user[12] = { 0 };
+	struct vtx v[3] = { wv(-8, -8, 0, 1, 0, 0, 0, 1), wv(24, -8, 0, 1, 0, 0, 0, 1), wv(-8, 24, 0, 1, 0, 0, 0, 1) };
+
+	rt_init(&r, W, H, V_COLOR_8_8_8_8, V_NUMBER_UNORM, 4, 1, sample ? ps_sample : ps_load,
+		SPI_PS_INPUT_ENA_POS_X_FLOAT_ENA(1) | SPI_PS_INPUT_ENA_POS_Y_FLOAT_ENA(1));
+	tex = tgpu_bo(&r.t, 8 * 8 * 4);
+	for (unsigned y = 0; y < 8; y++)
+		for (unsigned x = 0; x < 8; x++) {
+			uint8_t *p = (uint8_t *)gm_bo_map(tex) + (y * 8 + x) * 4;
+			p[0] = (uint8_t)(16 * x), p[1] = (uint8_t)(16 * y), p[2] = 7, p[3] = 255;
+		}
+	user[0] = SQ_IMG_RSRC_WORD0_BASE_ADDRESS((uint32_t)(gm_bo_va(tex) >> 8));
+	user[1] = SQ_IMG_RSRC_WORD1_BASE_ADDRESS_HI((uint32_t)(gm_bo_va(tex) >> 40)) |
+		  SQ_IMG_RSRC_WORD1_DATA_FORMAT(V_BUF_DATA_FORMAT_8_8_8_8) | SQ_IMG_RSRC_WORD1_NUM_FORMAT(V_IMG_NUM_FORMAT_UNORM);
+	user[2] = SQ_IMG_RSRC_WORD2_WIDTH(7) | SQ_IMG_RSRC_WORD2_HEIGHT(7);
+	user[3] = SQ_IMG_RSRC_WORD3_DST_SEL_X(V_SQ_SEL_X) | SQ_IMG_RSRC_WORD3_DST_SEL_Y(V_SQ_SEL_Y) |
+		  SQ_IMG_RSRC_WORD3_DST_SEL_Z(V_SQ_SEL_Z) | SQ_IMG_RSRC_WORD3_DST_SEL_W(V_SQ_SEL_W) |
+		  SQ_IMG_RSRC_WORD3_TILING_INDEX(8) | SQ_IMG_RSRC_WORD3_TYPE(V_SQ_RSRC_IMG_2D);
+	user[4] = SQ_IMG_RSRC_WORD4_PITCH(7);
+	user[8] = SQ_IMG_SAMP_WORD0_CLAMP_X(clamp) | SQ_IMG_SAMP_WORD0_CLAMP_Y(clamp);
+	user[10] = SQ_IMG_SAMP_WORD2_XY_MAG_FILTER(V_SQ_TEX_XY_FILTER_BILINEAR) |
+		   SQ_IMG_SAMP_WORD2_XY_MIN_FILTER(V_SQ_TEX_XY_FILTER_BILINEAR);
+	pm4_set_sh_reg(&r.t.cs, REG_SPI_SHADER_PGM_RSRC2_PS, SPI_SHADER_PGM_RSRC2_PS_USER_SGPR(12));
+	for (unsigned i = 0; i < 12; i++)
+		pm4_set_sh_reg(&r.t.cs, REG_SPI_SHADER_USER_DATA_PS_0 + 4 * i, user[i]);
+	draw(&r, V_DI_PT_TRILIST, v, 3);
+	submit_clean(&r);
+	memcpy(out, gm_bo_map(r.cb), W * H * 4);
+	tgpu_fini(&r.t);
+}
+
+static void test_images(void)
+{
+	uint8_t px[W * H][4];
+	image_run(false, V_SQ_TEX_WRAP, px);
+	for (unsigned y = 0; y < H; y++)
+		for (unsigned x = 0; x < W; x++) {
+			CHECK_EQ_INT(px[y * W + x][0], 16 * x);
+			CHECK_EQ_INT(px[y * W + x][1], 16 * y);
+			CHECK_EQ_INT(px[y * W + x][2], 7);
+		}
+	image_run(true, V_SQ_TEX_WRAP, px);
+	for (unsigned y = 0; y < H; y++)
+		for (unsigned x = 0; x < W; x++) {
+			CHECK_EQ_INT(px[y * W + x][0], (16 * ((x + 7) % 8) + 16 * x) / 2);
+			CHECK_EQ_INT(px[y * W + x][1], 16 * y);
+		}
+	image_run(true, V_SQ_TEX_CLAMP_LAST_TEXEL, px);
+	for (unsigned y = 0; y < H; y++)
+		CHECK_EQ_INT(px[y * W][0], 0);
+}
+
 int main(void)
 {
 	XT_RUN(test_fill_rule_shared_edge);
@@ -669,5 +744,6 @@ int main(void)
 	XT_RUN(test_hostile_input_faults_not_crashes);
 	XT_RUN(test_point_sprite);
 	XT_RUN(test_gs_copy_shader_rasterizes);
+	XT_RUN(test_images);
 	XT_TEST_MAIN_END();
 }

@@ -76,6 +76,8 @@ static const char *roundtrip_src =
 	"  exp mrt7, v[8:11] vm\n"
 	"  exp mrtz, v[8:11]\n"
 	"  exp null, v[0:3] done vm\n"
+	"  image_load v[12:15], v[0:1], s[8:15] dmask:0xf\n"
+	"  image_sample v[12:15], v[0:1], s[16:23], s[24:27] dmask:0x3\n"
 	"  s_branch start\n"
 	"  s_endpgm\n";
 
@@ -152,6 +154,8 @@ static void test_pixel_shader_encodings(void)
 	CHECK(isa_assemble("v_mov_b32_qperm v0, v1, 0, 1, 2, 4\n", &b, &err) == XT_ERR_CORRUPT);
 	CHECK(isa_assemble("exp pos0, v[0:3] done vm\n", &b, &err) == XT_ERR_CORRUPT);
 	CHECK(isa_assemble("exp mrt8, v[0:3]\n", &b, &err) == XT_ERR_CORRUPT);
+	CHECK(isa_assemble("image_load v[0:3], v[4:5], s[8:15]\n", &b, &err) == XT_ERR_CORRUPT);   /* no dmask */
+	CHECK(isa_assemble("image_sample v[0:3], v[4:5], s[8:15], s[2:4] dmask:0xf\n", &b, &err) == XT_ERR_CORRUPT);
 	xt_buf_fini(&b);
 	/* the decoder rejects a selector on v_interp_p1_f32 (one text form) */
 	{
