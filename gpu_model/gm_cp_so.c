@@ -7,9 +7,9 @@
  *
  * ZPASS_DONE writes each render backend's count of samples that passed
  * the depth test, a u64 with bit 63 set, at address + 16 * backend
- * (radeonsi's occlusion slots, §6.7).  The model does not rasterize: the
- * count is exact, 0, while no draw reached the rasterizer (rasterizer
- * discard, or no draw); a sample taken after one did is recorded as a
+ * (radeonsi's occlusion slots, §6.7): the DB's counter of samples that
+ * passed (gm_db.c).  A draw that reached the rasterizer with no pixel
+ * shader bound was not drawn, so a sample taken after one is recorded as a
  * fault that names it, never a made-up count.
  *
  * The VGT keeps each buffer's live write offset in
