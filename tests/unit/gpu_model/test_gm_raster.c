@@ -727,6 +727,92 @@ static void test_images(void)
 		CHECK_EQ_INT(px[y * W][0], 0);
 }
 
+/* Depth formats: window depth 0.5 (NDC 0) stored as Z_24 is
+ * round(0.5 * (2^24 - 1)) = 8388607.5 -> 8388608 (nearest even) in the low
+ * 24 bits, the high byte kept; as Z_16 32767.5 -> 32768.  A second draw at
+ * the same depth with GL_LESS fails (equal), with GL_LEQUAL passes. */
+static void depth_fmt_run(unsigned zfmt, unsigned func, uint32_t *z00, uint8_t *red)
+{
+	struct rt r;
+	struct pm4_cs *cs;
+	struct vtx v[6] = { wv(-8, -8, 0, 1, 1, 0, 0, 1), wv(24, -8, 0, 1, 1, 0, 0, 1), wv(-8, 24, 0, 1, 1, 0, 0, 1),
+			    wv(-8, -8, 0, 1, 0, 1, 0, 1), wv(24, -8, 0, 1, 0, 1, 0, 1), wv(-8, 24, 0, 1, 0, 1, 0, 1) };
+	rt_init(&r, W, H, V_COLOR_8_8_8_8, V_NUMBER_UNORM, 4, 1, ps_smooth, SPI_PS_INPUT_ENA_PERSP_CENTER_ENA(1));
+	cs = &r.t.cs;
+	for (unsigned i = 0; i < W * H; i++) {
+		if (zfmt == V_Z_16)
+			((uint16_t *)gm_bo_map(r.zb))[i] = 0xFFFF;
+		else
+			((uint32_t *)gm_bo_map(r.zb))[i] = 0xABFFFFFFu;
+	}
+	pm4_set_context_reg(cs, REG_DB_DEPTH_INFO, DB_DEPTH_INFO_ARRAY_MODE(V_ARRAY_LINEAR_ALIGNED));
+	pm4_set_context_reg(cs, REG_DB_Z_INFO, DB_Z_INFO_FORMAT(zfmt));
+	pm4_set_context_reg(cs, REG_DB_Z_READ_BASE, (uint32_t)(gm_bo_va(r.zb) >> 8));
+	pm4_set_context_reg(cs, REG_DB_Z_WRITE_BASE, (uint32_t)(gm_bo_va(r.zb) >> 8));
+	pm4_set_context_reg(cs, REG_DB_DEPTH_SIZE, DB_DEPTH_SIZE_PITCH_TILE_MAX(W / 8 - 1) | DB_DEPTH_SIZE_HEIGHT_TILE_MAX(H / 8 - 1));
+	pm4_set_context_reg(cs, REG_DB_DEPTH_CONTROL, DB_DEPTH_CONTROL_Z_ENABLE(1) | DB_DEPTH_CONTROL_Z_WRITE_ENABLE(1) |
+			    DB_DEPTH_CONTROL_ZFUNC(func));
+	draw(&r, V_DI_PT_TRILIST, v, 6);
+	submit_clean(&r);
+	*z00 = zfmt == V_Z_16 ? ((const uint16_t *)gm_bo_map(r.zb))[0] : ((const uint32_t *)gm_bo_map(r.zb))[0];
+	*red = px8(&r, 0, 0)[0];
+	tgpu_fini(&r.t);
+}
+
+static void test_depth_formats(void)
+{
+	uint32_t z;
+	uint8_t red;
+	depth_fmt_run(V_Z_24, V_FRAG_LESS, &z, &red);
+	CHECK_EQ_INT(z, 0xAB800000u);
+	CHECK_EQ_INT(red, 255);            /* the second (green) draw failed */
+	depth_fmt_run(V_Z_24, V_FRAG_LEQUAL, &z, &red);
+	CHECK_EQ_INT(red, 0);
+	depth_fmt_run(V_Z_16, V_FRAG_LESS, &z, &red);
+	CHECK_EQ_INT(z, 0x8000);
+	CHECK_EQ_INT(red, 255);
+}
+
+/* Component order and integers: COMP_SWAP ALT on 8_8_8_8 stores B G R A
+ * (a BGRA window buffer): (1, 0.5, 0, 1) -> bytes 0, 128, 255, 255; a 32_R
+ * export of 0x12345678 into COLOR_32 UINT stores it; into COLOR_8 UINT the
+ * low 8 bits (0x78). */
+static void test_swap_and_integer_targets(void)
+{
+	static const char *ps_int =
+		"v_mov_b32 v2, 0x12345678\n"
+		"exp mrt0, v[2:5] done vm\n"
+		"s_endpgm\n";
+	struct vtx v[3] = { wv(-8, -8, 0, 1, 1, 0.5f, 0, 1), wv(24, -8, 0, 1, 1, 0.5f, 0, 1), wv(-8, 24, 0, 1, 1, 0.5f, 0, 1) };
+	struct rt r;
+
+	rt_init(&r, W, H, V_COLOR_8_8_8_8, V_NUMBER_UNORM, 4, 1, ps_smooth, SPI_PS_INPUT_ENA_PERSP_CENTER_ENA(1));
+	pm4_set_context_reg(&r.t.cs, REG_CB_COLOR0_INFO, CB_COLOR_INFO_FORMAT(V_COLOR_8_8_8_8) |
+			    CB_COLOR_INFO_NUMBER_TYPE(V_NUMBER_UNORM) | CB_COLOR_INFO_COMP_SWAP(V_SWAP_ALT));
+	draw(&r, V_DI_PT_TRILIST, v, 3);
+	submit_clean(&r);
+	CHECK_EQ_INT(px8(&r, 1, 1)[0], 0);
+	CHECK_EQ_INT(px8(&r, 1, 1)[1], 128);
+	CHECK_EQ_INT(px8(&r, 1, 1)[2], 255);
+	CHECK_EQ_INT(px8(&r, 1, 1)[3], 255);
+	tgpu_fini(&r.t);
+
+	rt_init(&r, W, H, V_COLOR_32, V_NUMBER_UINT, 4, 1, ps_int, SPI_PS_INPUT_ENA_PERSP_CENTER_ENA(1));
+	pm4_set_context_reg(&r.t.cs, REG_SPI_SHADER_COL_FORMAT, SPI_SHADER_COL_FORMAT_COL0_EXPORT_FORMAT(V_SPI_SHADER_32_R));
+	draw(&r, V_DI_PT_TRILIST, v, 3);
+	submit_clean(&r);
+	CHECK_EQ_INT(((const uint32_t *)gm_bo_map(r.cb))[9], 0x12345678u);
+	tgpu_fini(&r.t);
+
+	rt_init(&r, W, H, V_COLOR_8, V_NUMBER_UINT, 1, 1, ps_int, SPI_PS_INPUT_ENA_PERSP_CENTER_ENA(1));
+	pm4_set_context_reg(&r.t.cs, REG_SPI_SHADER_COL_FORMAT, SPI_SHADER_COL_FORMAT_COL0_EXPORT_FORMAT(V_SPI_SHADER_32_R));
+	draw(&r, V_DI_PT_TRILIST, v, 3);
+	submit_clean(&r);
+	CHECK_EQ_INT(((const uint8_t *)gm_bo_map(r.cb))[9], 0x78);
+	CHECK_EQ_INT(((const uint8_t *)gm_bo_map(r.cb))[10], 0x78);
+	tgpu_fini(&r.t);
+}
+
 int main(void)
 {
 	XT_RUN(test_fill_rule_shared_edge);
@@ -745,5 +831,7 @@ int main(void)
 	XT_RUN(test_point_sprite);
 	XT_RUN(test_gs_copy_shader_rasterizes);
 	XT_RUN(test_images);
+	XT_RUN(test_depth_formats);
+	XT_RUN(test_swap_and_integer_targets);
 	XT_TEST_MAIN_END();
 }
