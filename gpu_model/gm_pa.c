@@ -251,6 +251,19 @@ static void emit_tri(struct gm_px *px, const struct wv *a, const struct wv *b, c
 	}
 	t->front = front;
 	t->persp = persp;
+	{
+		/* the weight planes: b1 = cross(p - v0, v2 - v0) / area,
+		 * b2 = cross(v1 - v0, p - v0) / area */
+		double ax = t->x[1] - t->x[0], ay = t->y[1] - t->y[0];
+		double bx = t->x[2] - t->x[0], by = t->y[2] - t->y[0];
+		double ar = ax * by - bx * ay;
+		t->pb[0][0] = by / ar;
+		t->pb[0][1] = -bx / ar;
+		t->pb[0][2] = -(t->x[0] * by - bx * t->y[0]) / ar;
+		t->pb[1][0] = -ay / ar;
+		t->pb[1][1] = ax / ar;
+		t->pb[1][2] = -(ax * t->y[0] - t->x[0] * ay) / ar;
+	}
 	setup_attrs(px, t, a->v, b->v, c->v, flat, point);
 	gm_sc_tri(px, t);
 }

@@ -256,14 +256,10 @@ struct gm_px_tri *gm_ps_new_tri(struct gm_px *px)
 }
 
 /* Screen-space barycentrics (b1, b2) of point (fx, fy) in pixels. */
-static void bary(const struct gm_px_tri *t, double fx, double fy, double *b1, double *b2)
+static inline void bary(const struct gm_px_tri *t, double fx, double fy, double *b1, double *b2)
 {
-	double ax = t->x[1] - t->x[0], ay = t->y[1] - t->y[0];
-	double bx = t->x[2] - t->x[0], by = t->y[2] - t->y[0];
-	double px = fx - t->x[0], py = fy - t->y[0];
-	double area = ax * by - bx * ay;
-	*b1 = (px * by - bx * py) / area;
-	*b2 = (ax * py - px * ay) / area;
+	*b1 = t->pb[0][0] * fx + t->pb[0][1] * fy + t->pb[0][2];
+	*b2 = t->pb[1][0] * fx + t->pb[1][1] * fy + t->pb[1][2];
 }
 
 static float sample_z(const struct gm_px *px, const struct gm_px_tri *t, unsigned x, unsigned y,

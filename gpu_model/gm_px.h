@@ -37,6 +37,8 @@ struct gm_px_tri {
 	int64_t X[3], Y[3];        /* window position, 1/256 pixel, vertex order */
 	double x[3], y[3], z[3];   /* the same, double; window z */
 	double inv_w[3];           /* 1 / w_clip (1 for points and lines of w 1) */
+	double pb[2][3];           /* screen-space weights of vertices 1, 2:
+				    * b = pb[k][0] * x + pb[k][1] * y + pb[k][2] */
 	bool front;
 	bool persp;                /* perspective-correct I, J (else linear) */
 	/* per PS input and channel: P0, P10, P20 */
