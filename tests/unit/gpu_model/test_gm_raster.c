@@ -813,6 +813,80 @@ static void test_swap_and_integer_targets(void)
 	tgpu_fini(&r.t);
 }
 
+/* Hostile state: 300 draws of random primitive types with random values
+ * in the pixel pipeline's registers (positions, viewports, formats, tests,
+ * samples, exports; the window scissors stay 8x8 so that no draw is
+ * unbounded).  None crashes (the sanitizer build watches), the nonsense is
+ * recorded as faults, and afterwards, the registers restored, the same GPU
+ * draws the triangles of test_fill_rule_shared_edge exactly. */
+static void test_random_state_never_crashes(void)
+{
+	static const uint32_t fuzzed[] = {
+		REG_SPI_PS_INPUT_ENA, REG_SPI_PS_INPUT_ADDR,
+		REG_PA_CL_CLIP_CNTL, REG_PA_SU_SC_MODE_CNTL, REG_PA_CL_VTE_CNTL, REG_PA_CL_VS_OUT_CNTL,
+		REG_PA_CL_VPORT_XSCALE_0, REG_PA_CL_VPORT_XOFFSET_0, REG_PA_CL_VPORT_YSCALE_0,
+		REG_PA_CL_VPORT_YOFFSET_0, REG_PA_CL_VPORT_ZSCALE_0, REG_PA_CL_VPORT_ZOFFSET_0,
+		REG_PA_CL_GB_HORZ_CLIP_ADJ, REG_PA_CL_GB_VERT_CLIP_ADJ, REG_PA_SU_VTX_CNTL,
+		REG_PA_SU_POINT_SIZE, REG_PA_SU_POINT_MINMAX, REG_PA_SU_LINE_CNTL, REG_PA_SC_AA_CONFIG,
+		REG_PA_SC_MODE_CNTL_0, REG_PA_SC_AA_SAMPLE_LOCS_PIXEL_X0Y0_0, REG_PA_SC_AA_MASK_X0Y0_X1Y0,
+		REG_PA_SC_CENTROID_PRIORITY_0, REG_PA_SC_VPORT_SCISSOR_0_TL, REG_PA_SC_VPORT_SCISSOR_0_BR,
+		REG_PA_SC_VPORT_ZMIN_0, REG_PA_SC_VPORT_ZMAX_0, REG_PA_CL_UCP_0_X, REG_PA_CL_UCP_0_W,
+		REG_SPI_PS_IN_CONTROL, REG_SPI_PS_INPUT_CNTL_0, REG_SPI_INTERP_CONTROL_0,
+		REG_SPI_SHADER_COL_FORMAT, REG_SPI_SHADER_Z_FORMAT,
+		REG_DB_SHADER_CONTROL, REG_DB_DEPTH_CONTROL, REG_DB_STENCIL_CONTROL, REG_DB_STENCILREFMASK,
+		REG_DB_Z_INFO, REG_DB_STENCIL_INFO, REG_DB_DEPTH_INFO, REG_DB_DEPTH_SIZE, REG_DB_COUNT_CONTROL,
+		REG_CB_COLOR_CONTROL, REG_CB_TARGET_MASK, REG_CB_SHADER_MASK, REG_CB_COLOR0_INFO,
+		REG_CB_COLOR0_ATTRIB, REG_CB_COLOR0_PITCH, REG_CB_COLOR0_SLICE, REG_CB_BLEND0_CONTROL,
+	};
+	enum { N = sizeof fuzzed / sizeof fuzzed[0] };
+	static const unsigned prims[4] = { V_DI_PT_TRILIST, V_DI_PT_POINTLIST, V_DI_PT_LINELIST, V_DI_PT_TRISTRIP };
+	uint32_t saved[N], x = 2463534242u;
+	struct rt r;
+	struct vtx v[6] = {
+		wv(0, 0, 0, 1, 1, 0, 0, 1), wv(4, 0, 0, 1, 1, 0, 0, 1), wv(0, 4, 0, 1, 1, 0, 0, 1),
+		wv(4, 0, 0, 1, 0, 1, 0, 1), wv(4, 4, 0, 1, 0, 1, 0, 1), wv(0, 4, 0, 1, 0, 1, 0, 1),
+	};
+
+	rt_init(&r, W, H, V_COLOR_8_8_8_8, V_NUMBER_UNORM, 4, 1, ps_smooth, SPI_PS_INPUT_ENA_PERSP_CENTER_ENA(1));
+	pm4_set_context_reg(&r.t.cs, REG_DB_Z_READ_BASE, (uint32_t)(gm_bo_va(r.zb) >> 8));
+	pm4_set_context_reg(&r.t.cs, REG_DB_STENCIL_READ_BASE, (uint32_t)(gm_bo_va(r.zb) >> 8));
+	memcpy(gm_bo_map(r.vb), v, sizeof v);
+	tgpu_submit(&r.t);
+	for (unsigned i = 0; i < N; i++)
+		CHECK(gm_reg_get(r.t.gm, fuzzed[i], &saved[i]));
+	for (unsigned it = 0; it < 300; it++) {
+		for (unsigned k = 0; k < 6; k++) {
+			unsigned i;
+			x ^= x << 13, x ^= x >> 17, x ^= x << 5;
+			i = x % N;
+			x ^= x << 13, x ^= x >> 17, x ^= x << 5;
+			/* a random value, or one bit flipped in the valid one */
+			pm4_set_context_reg(&r.t.cs, fuzzed[i], (x & 3) ? x : saved[i] ^ (1u << (x >> 27)));
+		}
+		if (x & 0x100) {   /* often a valid ADDR = ENA pair, so draws get further */
+			pm4_set_context_reg(&r.t.cs, REG_SPI_PS_INPUT_ENA, saved[0]);
+			pm4_set_context_reg(&r.t.cs, REG_SPI_PS_INPUT_ADDR, saved[1]);
+		}
+		tgpu_draw_auto(&r.t, prims[x >> 30], 6, 1);
+		gm_submit_ib(r.t.gm, gm_bo_va(r.t.ib) + r.t.submitted * 4ull, r.t.cs.cdw - r.t.submitted);
+		r.t.submitted = r.t.cs.cdw;
+	}
+	CHECK(gm_fault_count(r.t.gm) > 0);
+	for (unsigned i = 0; i < N; i++)
+		pm4_set_context_reg(&r.t.cs, fuzzed[i], saved[i]);
+	memset(gm_bo_map(r.cb), 0, W * H * 4);
+	tgpu_draw_auto(&r.t, V_DI_PT_TRILIST, 6, 1);
+	submit_clean(&r);
+	for (unsigned y = 0; y < H; y++)
+		for (unsigned x2 = 0; x2 < W; x2++) {
+			const uint8_t *p = px8(&r, x2, y);
+			bool in = x2 < 4 && y < 4;
+			CHECK_EQ_INT(p[0], in && x2 + y <= 2 ? 255 : 0);
+			CHECK_EQ_INT(p[1], in && x2 + y >= 3 ? 255 : 0);
+		}
+	tgpu_fini(&r.t);
+}
+
 int main(void)
 {
 	XT_RUN(test_fill_rule_shared_edge);
@@ -833,5 +907,6 @@ int main(void)
 	XT_RUN(test_images);
 	XT_RUN(test_depth_formats);
 	XT_RUN(test_swap_and_integer_targets);
+	XT_RUN(test_random_state_never_crashes);
 	XT_TEST_MAIN_END();
 }
