@@ -130,79 +130,70 @@ static uint8_t stencil_op(unsigned op, uint8_t cur, uint32_t refmask)
 	}
 }
 
+/* The depth test of one sample at element idx; writes the new depth when
+ * it passes and writes are on. */
+static bool depth_test(struct gm_px_db *db, size_t idx, float z)
+{
+	unsigned func = DB_DEPTH_CONTROL_ZFUNC_GET(db->depth_control);
+	bool wr = DB_DEPTH_CONTROL_Z_WRITE_ENABLE_GET(db->depth_control), pass;
+	double zc = z < 0 ? 0 : z > 1 ? 1 : z;
+
+	if (db->zfmt == V_Z_32_FLOAT) {
+		float cur;
+		memcpy(&cur, db->z + idx * 4, 4);
+		pass = comparef(func, z, cur);
+		if (pass && wr)
+			memcpy(db->z + idx * 4, &z, 4);
+	} else if (db->zfmt == V_Z_16) {
+		uint16_t cur, nz = (uint16_t)nearbyint(zc * 65535.0);
+		memcpy(&cur, db->z + idx * 2, 2);
+		pass = compare(func, nz, cur);
+		if (pass && wr)
+			memcpy(db->z + idx * 2, &nz, 2);
+	} else {
+		uint32_t cur, nz = (uint32_t)nearbyint(zc * 16777215.0);
+		memcpy(&cur, db->z + idx * 4, 4);
+		pass = compare(func, nz, cur & 0xFFFFFF);
+		if (pass && wr) {
+			cur = (cur & 0xFF000000u) | nz;   /* the high 8 bits are kept */
+			memcpy(db->z + idx * 4, &cur, 4);
+		}
+	}
+	return pass;
+}
+
 bool gm_db_sample(struct gm_px *px, unsigned x, unsigned y, unsigned s, float z, bool front, int stencil_ref)
 {
 	struct gm_px_db *db = &px->db;
 	uint32_t dc = db->depth_control;
 	size_t idx = ((size_t)y * db->pitch + x) * db->samples + s;
-	bool zpass = true, spass = true;
 	bool back = !front && DB_DEPTH_CONTROL_BACKFACE_ENABLE_GET(dc);
+	bool stencil = db->s && DB_DEPTH_CONTROL_STENCIL_ENABLE_GET(dc);
+	bool spass = true, zpass = true;
 	uint32_t refmask = db->ref[back];
 
+	if (stencil_ref >= 0)
+		refmask = (refmask & ~0xFFu) | (uint32_t)stencil_ref;
 	/* the viewport depth range clamp */
 	if (z < db->zmin) z = db->zmin;
 	if (z > db->zmax) z = db->zmax;
-	if (db->s && DB_DEPTH_CONTROL_STENCIL_ENABLE_GET(dc)) {
-		uint8_t cur = db->s[idx], mask = (uint8_t)DB_STENCILREFMASK_STENCILMASK_GET(refmask);
-		uint8_t wmask = (uint8_t)DB_STENCILREFMASK_STENCILWRITEMASK_GET(refmask), nv;
+	if (stencil) {
+		uint8_t mask = (uint8_t)DB_STENCILREFMASK_STENCILMASK_GET(refmask);
 		unsigned func = back ? DB_DEPTH_CONTROL_STENCILFUNC_BF_GET(dc) : DB_DEPTH_CONTROL_STENCILFUNC_GET(dc);
-		unsigned sh = back ? 12 : 0, op;
-		if (stencil_ref >= 0)
-			refmask = (refmask & ~0xFFu) | (uint32_t)stencil_ref;
-		spass = compare(func, DB_STENCILREFMASK_STENCILTESTVAL_GET(refmask) & mask, cur & mask);
-		if (spass && db->z && DB_DEPTH_CONTROL_Z_ENABLE_GET(dc))
-			goto depth;   /* the stencil op depends on the depth result */
-		op = (db->stencil_control >> (sh + (spass ? 4 : 0))) & 0xF;   /* FAIL or ZPASS */
-		nv = stencil_op(op, cur, refmask);
+		spass = compare(func, DB_STENCILREFMASK_STENCILTESTVAL_GET(refmask) & mask, db->s[idx] & mask);
+	}
+	if (spass && db->z && DB_DEPTH_CONTROL_Z_ENABLE_GET(dc))
+		zpass = depth_test(db, idx, z);
+	if (stencil) {
+		/* STENCILFAIL [3:0], STENCILZPASS [7:4], STENCILZFAIL [11:8];
+		 * the _BF operations 12 bits higher */
+		unsigned sh = (back ? 12 : 0) + (!spass ? 0 : zpass ? 4 : 8);
+		uint8_t cur = db->s[idx], wmask = (uint8_t)DB_STENCILREFMASK_STENCILWRITEMASK_GET(refmask);
+		uint8_t nv = stencil_op((db->stencil_control >> sh) & 0xF, cur, refmask);
 		db->s[idx] = (uint8_t)((cur & ~wmask) | (nv & wmask));
-		if (!spass)
-			return false;
-		goto counted;
 	}
-depth:
-	if (db->z && DB_DEPTH_CONTROL_Z_ENABLE_GET(dc)) {
-		unsigned func = DB_DEPTH_CONTROL_ZFUNC_GET(dc);
-		bool wr = DB_DEPTH_CONTROL_Z_WRITE_ENABLE_GET(dc);
-		if (db->zfmt == V_Z_32_FLOAT) {
-			float cur;
-			memcpy(&cur, db->z + idx * 4, 4);
-			zpass = comparef(func, z, cur);
-			if (zpass && wr)
-				memcpy(db->z + idx * 4, &z, 4);
-		} else {
-			double zc = z < 0 ? 0 : z > 1 ? 1 : z;
-			if (db->zfmt == V_Z_16) {
-				uint16_t cur, nz = (uint16_t)nearbyint(zc * 65535.0);
-				memcpy(&cur, db->z + idx * 2, 2);
-				zpass = compare(func, nz, cur);
-				if (zpass && wr)
-					memcpy(db->z + idx * 2, &nz, 2);
-			} else {
-				uint32_t cur, nz = (uint32_t)nearbyint(zc * 16777215.0);
-				memcpy(&cur, db->z + idx * 4, 4);
-				zpass = compare(func, nz, cur & 0xFFFFFF);
-				if (zpass && wr) {
-					cur = (cur & 0xFF000000u) | nz;   /* the high 8 bits are kept */
-					memcpy(db->z + idx * 4, &cur, 4);
-				}
-			}
-		}
-		if (db->s && DB_DEPTH_CONTROL_STENCIL_ENABLE_GET(dc)) {
-			uint8_t cur = db->s[idx];
-			uint8_t wmask = (uint8_t)DB_STENCILREFMASK_STENCILWRITEMASK_GET(refmask);
-			unsigned sh = back ? 12 : 0;
-			unsigned op = (db->stencil_control >> (sh + (zpass ? 4 : 8))) & 0xF;   /* ZPASS or ZFAIL */
-			uint8_t nv;
-			if (stencil_ref >= 0)
-				refmask = (refmask & ~0xFFu) | (uint32_t)stencil_ref;
-			nv = stencil_op(op, cur, refmask);
-			db->s[idx] = (uint8_t)((cur & ~wmask) | (nv & wmask));
-		}
-		if (!zpass)
-			return false;
-	}
-counted:
-	(void)spass;
+	if (!spass || !zpass)
+		return false;
 	if (db->count)
 		px->gm->zpass_count++;
 	return true;

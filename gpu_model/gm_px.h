@@ -127,7 +127,9 @@ struct gm_px {
 	struct gm_px_vtx *vtx;     /* [64] */
 };
 
-/* gm_px.c glue lives in gm_ps.c: */
+/* gm_ps.c: the draw's state from the registers (false: nothing to draw,
+ * px->on says whether a pixel shader is bound, px->failed whether a fault
+ * was recorded); gm_px_end flushes the last wave and frees the PS. */
 bool gm_px_begin(struct gm *gm, struct gm_px *px);
 void gm_px_end(struct gm_px *px);
 /* The export callback of the hardware VS / copy shader (env->export_). */
@@ -146,9 +148,10 @@ struct gm_px_tri *gm_ps_new_tri(struct gm_px *px);
 void gm_ps_quad(struct gm_px *px, const struct gm_px_quad *q);
 void gm_ps_flush(struct gm_px *px);
 
-/* gm_db.c: the depth / stencil tests of one sample; true if it passes
- * (and is counted).  `test_only`: no writes (early Z of a quad that a
- * later stage may still kill does not happen in this model). */
+/* gm_db.c: the depth / stencil tests of sample s of pixel (x, y) with
+ * depth z, updating the buffers as DB_DEPTH_CONTROL / DB_STENCIL_CONTROL
+ * say; true if it passes (and is counted).  stencil_ref >= 0: the
+ * shader's exported reference replaces STENCILTESTVAL. */
 bool gm_db_sample(struct gm_px *px, unsigned x, unsigned y, unsigned s, float z, bool front,
 		  int stencil_ref);
 bool gm_db_load(struct gm *gm, struct gm_px *px);

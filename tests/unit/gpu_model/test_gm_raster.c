@@ -887,6 +887,56 @@ static void test_random_state_never_crashes(void)
 	tgpu_fini(&r.t);
 }
 
+/* Stencil on depth failure (GL's glStencilOp(KEEP, INCR, ZERO)): depth
+ * cleared to 0 with GL_LESS fails everywhere, so the covered samples take
+ * the ZFAIL operation (ADD_CLAMP of STENCILOPVAL 1: 5 -> 6), the colour
+ * stays, and back faces with BACKFACE_ENABLE use the _BF operation
+ * (SUB_CLAMP: 5 -> 4). */
+static void test_stencil_depth_fail(void)
+{
+	for (unsigned back = 0; back < 2; back++) {
+		struct rt r;
+		struct gm_bo *sb;
+		struct pm4_cs *cs;
+		/* counter-clockwise (front) or clockwise (back) over the whole window */
+		struct vtx v[3] = { wv(-8, -8, 0, 1, 1, 1, 1, 1), wv(24, -8, 0, 1, 1, 1, 1, 1), wv(-8, 24, 0, 1, 1, 1, 1, 1) };
+		if (back) {
+			struct vtx t = v[1];
+			v[1] = v[2], v[2] = t;
+		}
+		rt_init(&r, W, H, V_COLOR_8_8_8_8, V_NUMBER_UNORM, 4, 1, ps_smooth, SPI_PS_INPUT_ENA_PERSP_CENTER_ENA(1));
+		cs = &r.t.cs;
+		sb = tgpu_bo(&r.t, W * H);
+		memset(gm_bo_map(sb), 5, W * H);
+		memset(gm_bo_map(r.zb), 0, W * H * 4);           /* depth 0.0 */
+		pm4_set_context_reg(cs, REG_DB_DEPTH_INFO, DB_DEPTH_INFO_ARRAY_MODE(V_ARRAY_LINEAR_ALIGNED));
+		pm4_set_context_reg(cs, REG_DB_Z_INFO, DB_Z_INFO_FORMAT(V_Z_32_FLOAT));
+		pm4_set_context_reg(cs, REG_DB_Z_READ_BASE, (uint32_t)(gm_bo_va(r.zb) >> 8));
+		pm4_set_context_reg(cs, REG_DB_STENCIL_INFO, DB_STENCIL_INFO_FORMAT(V_STENCIL_8));
+		pm4_set_context_reg(cs, REG_DB_STENCIL_READ_BASE, (uint32_t)(gm_bo_va(sb) >> 8));
+		pm4_set_context_reg(cs, REG_DB_DEPTH_SIZE, DB_DEPTH_SIZE_PITCH_TILE_MAX(W / 8 - 1) | DB_DEPTH_SIZE_HEIGHT_TILE_MAX(H / 8 - 1));
+		pm4_set_context_reg(cs, REG_DB_DEPTH_CONTROL, DB_DEPTH_CONTROL_STENCIL_ENABLE(1) | DB_DEPTH_CONTROL_Z_ENABLE(1) |
+				    DB_DEPTH_CONTROL_Z_WRITE_ENABLE(1) | DB_DEPTH_CONTROL_ZFUNC(V_FRAG_LESS) |
+				    DB_DEPTH_CONTROL_STENCILFUNC(V_FRAG_ALWAYS) | DB_DEPTH_CONTROL_STENCILFUNC_BF(V_FRAG_ALWAYS) |
+				    DB_DEPTH_CONTROL_BACKFACE_ENABLE(1));
+		pm4_set_context_reg(cs, REG_DB_STENCIL_CONTROL,
+				    DB_STENCIL_CONTROL_STENCILZFAIL(V_STENCIL_ADD_CLAMP) | DB_STENCIL_CONTROL_STENCILZPASS(V_STENCIL_ZERO) |
+				    DB_STENCIL_CONTROL_STENCILZFAIL_BF(V_STENCIL_SUB_CLAMP) |
+				    DB_STENCIL_CONTROL_STENCILZPASS_BF(V_STENCIL_ZERO));
+		pm4_set_context_reg(cs, REG_DB_STENCILREFMASK, DB_STENCILREFMASK_STENCILMASK(0xFF) |
+				    DB_STENCILREFMASK_STENCILWRITEMASK(0xFF) | DB_STENCILREFMASK_STENCILOPVAL(1));
+		pm4_set_context_reg(cs, REG_DB_STENCILREFMASK_BF, DB_STENCILREFMASK_STENCILMASK(0xFF) |
+				    DB_STENCILREFMASK_STENCILWRITEMASK(0xFF) | DB_STENCILREFMASK_STENCILOPVAL(1));
+		draw(&r, V_DI_PT_TRILIST, v, 3);
+		submit_clean(&r);
+		for (unsigned i = 0; i < W * H; i++) {
+			CHECK_EQ_INT(((const uint8_t *)gm_bo_map(sb))[i], back ? 4 : 6);
+			CHECK_EQ_INT(((const uint8_t *)gm_bo_map(r.cb))[4 * i], 0);
+		}
+		tgpu_fini(&r.t);
+	}
+}
+
 int main(void)
 {
 	XT_RUN(test_fill_rule_shared_edge);
@@ -900,6 +950,7 @@ int main(void)
 	XT_RUN(test_flat_shading_provoking_vertex);
 	XT_RUN(test_user_plane_clip_and_scissor);
 	XT_RUN(test_stencil_mask);
+	XT_RUN(test_stencil_depth_fail);
 	XT_RUN(test_formats_and_logic_op);
 	XT_RUN(test_hostile_input_faults_not_crashes);
 	XT_RUN(test_point_sprite);
