@@ -96,8 +96,8 @@ bool gm_cb_load(struct gm *gm, struct gm_px *px)
 		     uses_src1(CB_BLEND_CONTROL_ALPHA_DESTBLEND_GET(cb->blend))))
 			return cb_fault(px, REG_CB_BLEND_CONTROL(rt), rt, "dual-source blending is not modelled");
 		cb->samples = 1u << CB_COLOR_ATTRIB_NUM_SAMPLES_GET(attrib);
-		if (cb->samples != 1 && cb->samples != 4)
-			return cb_fault(px, REG_CB_COLOR_ATTRIB(rt), rt, "only 1 and 4 samples are modelled");
+		if (cb->samples > GM_PX_MAX_SAMPLES)
+			return cb_fault(px, REG_CB_COLOR_ATTRIB(rt), rt, "only 1, 2, 4 and 8 samples are modelled");
 		if (px->target_samples && px->target_samples != cb->samples)
 			return cb_fault(px, REG_CB_COLOR_ATTRIB(rt), rt, "render targets with different sample counts");
 		px->target_samples = cb->samples;

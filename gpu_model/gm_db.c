@@ -52,9 +52,9 @@ bool gm_db_load(struct gm *gm, struct gm_px *px)
 	db->pitch = (DB_DEPTH_SIZE_PITCH_TILE_MAX_GET(size) + 1) * 8;
 	db->height = (DB_DEPTH_SIZE_HEIGHT_TILE_MAX_GET(size) + 1) * 8;
 	db->samples = 1u << DB_Z_INFO_NUM_SAMPLES_GET(zinfo);
-	if (db->samples != 1 && db->samples != 4) {
+	if (db->samples > GM_PX_MAX_SAMPLES) {
 		gm_fault_record(&gm->faults, GM_FAULT_BAD_STATE, REG_DB_Z_INFO,
-				"pixel pipeline: only 1 and 4 samples are modelled (DB_Z_INFO.NUM_SAMPLES)");
+				"pixel pipeline: only 1, 2, 4 and 8 samples are modelled (DB_Z_INFO.NUM_SAMPLES)");
 		px->failed = true;
 		return false;
 	}

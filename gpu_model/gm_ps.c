@@ -106,29 +106,28 @@ bool gm_px_begin(struct gm *gm, struct gm_px *px)
 
 	/* samples and their positions */
 	px->samples = 1;
-	if (PA_SC_AA_CONFIG_MSAA_NUM_SAMPLES_GET(aa) == 2 && PA_SC_MODE_CNTL_0_MSAA_ENABLE_GET(mode0))
-		px->samples = 4;
-	else if (PA_SC_AA_CONFIG_MSAA_NUM_SAMPLES_GET(aa) > 2 ||
-		 PA_SC_AA_CONFIG_MSAA_NUM_SAMPLES_GET(aa) == 1)
-		return state_fault(px, REG_PA_SC_AA_CONFIG, "only 1 and 4 samples are modelled (PA_SC_AA_CONFIG.MSAA_NUM_SAMPLES)");
+	if (PA_SC_AA_CONFIG_MSAA_NUM_SAMPLES_GET(aa) > 3)
+		return state_fault(px, REG_PA_SC_AA_CONFIG, "only 1, 2, 4 and 8 samples are modelled (PA_SC_AA_CONFIG.MSAA_NUM_SAMPLES)");
+	if (PA_SC_MODE_CNTL_0_MSAA_ENABLE_GET(mode0))
+		px->samples = 1u << PA_SC_AA_CONFIG_MSAA_NUM_SAMPLES_GET(aa);
 	{
+		/* four registers per quad pixel, four samples per register */
 		static const uint32_t locs[4] = { REG_PA_SC_AA_SAMPLE_LOCS_PIXEL_X0Y0_0, REG_PA_SC_AA_SAMPLE_LOCS_PIXEL_X1Y0_0,
 						  REG_PA_SC_AA_SAMPLE_LOCS_PIXEL_X0Y1_0, REG_PA_SC_AA_SAMPLE_LOCS_PIXEL_X1Y1_0 };
 		uint32_t m0 = gm_regs_get(r, REG_PA_SC_AA_MASK_X0Y0_X1Y0), m1 = gm_regs_get(r, REG_PA_SC_AA_MASK_X0Y1_X1Y1);
 		uint32_t cp = gm_regs_get(r, REG_PA_SC_CENTROID_PRIORITY_0);
-		for (unsigned p = 0; p < 4; p++) {
-			uint32_t v = gm_regs_get(r, locs[p]);
-			for (unsigned s = 0; s < 4; s++) {
-				px->loc[p][s][0] = (int8_t)sext4(v >> (8 * s) & 0xF);
-				px->loc[p][s][1] = (int8_t)sext4(v >> (8 * s + 4) & 0xF);
+		for (unsigned p = 0; p < 4; p++)
+			for (unsigned s = 0; s < GM_PX_MAX_SAMPLES; s++) {
+				uint32_t v = gm_regs_get(r, locs[p] + 4 * (s / 4));
+				px->loc[p][s][0] = (int8_t)sext4(v >> (8 * (s % 4)) & 0xF);
+				px->loc[p][s][1] = (int8_t)sext4(v >> (8 * (s % 4) + 4) & 0xF);
 			}
-		}
 		px->aa_mask[0] = (uint16_t)m0;
 		px->aa_mask[1] = (uint16_t)(m0 >> 16);
 		px->aa_mask[2] = (uint16_t)m1;
 		px->aa_mask[3] = (uint16_t)(m1 >> 16);
-		for (unsigned k = 0; k < 4; k++)
-			px->centroid_order[k] = (uint8_t)((cp >> (4 * k)) & 3);
+		for (unsigned k = 0; k < GM_PX_MAX_SAMPLES; k++)
+			px->centroid_order[k] = (uint8_t)((cp >> (4 * k)) & (GM_PX_MAX_SAMPLES - 1));
 	}
 
 	/* SPI */
@@ -180,7 +179,7 @@ bool gm_px_begin(struct gm *gm, struct gm_px *px)
 	if (!px->target_samples)
 		px->target_samples = px->samples;
 	if (px->samples > px->target_samples)
-		return state_fault(px, REG_PA_SC_AA_CONFIG, "4x rasterization into single-sample surfaces");
+		return state_fault(px, REG_PA_SC_AA_CONFIG, "more raster samples than the surfaces have");
 	if (!gm_stage_load(gm, &px->ps, REG_SPI_SHADER_PGM_LO_PS, REG_SPI_SHADER_PGM_HI_PS,
 			   REG_SPI_SHADER_PGM_RSRC1_PS, REG_SPI_SHADER_PGM_RSRC2_PS,
 			   REG_SPI_SHADER_USER_DATA_PS_0, "PS")) {
@@ -357,7 +356,7 @@ static void load_inputs(struct gm_px *px, struct gm_wave *w, unsigned l, const s
 	bary(t, cx, cy, &b1, &b2);
 	/* centroid: the centre unless some but not all samples are covered */
 	if (cov && cov != (1u << px->target_samples) - 1 && px->samples > 1) {
-		for (unsigned k = 0; k < 4; k++) {
+		for (unsigned k = 0; k < px->samples; k++) {
 			unsigned s = px->centroid_order[k];
 			if (cov >> s & 1) {
 				ccx = cx + px->loc[i][s][0] / 16.0;

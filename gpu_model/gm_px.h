@@ -19,7 +19,7 @@
 #include "gm_priv.h"
 
 #define GM_PX_MAX_PARAMS   32
-#define GM_PX_MAX_SAMPLES  4
+#define GM_PX_MAX_SAMPLES  8
 #define GM_PX_WAVE_QUADS   16
 #define GM_PX_SUBPIX       256     /* PA_SU_VTX_CNTL QUANT_MODE 1_256TH */
 
@@ -50,7 +50,7 @@ struct gm_px_cb {
 	bool on;
 	uint8_t *base;             /* host pointer of slice SLICE_START */
 	uint32_t pitch, height;    /* pixels, rows */
-	unsigned samples;          /* 1 or 4 */
+	unsigned samples;          /* 1, 2, 4 or 8 */
 	unsigned fmt, ntype, swap; /* CB_COLORn_INFO */
 	unsigned comps, bits;      /* components, bits per component */
 	unsigned bpp;              /* bytes per sample */
@@ -87,7 +87,7 @@ struct gm_px {
 	float gb_x, gb_y;          /* guard band (clip adjust) */
 	float ucp[6][4];
 	int32_t sc_x0, sc_y0, sc_x1, sc_y1; /* scissor ∩ targets, pixels, [x0, x1) */
-	unsigned samples;          /* raster samples: 1 or 4 */
+	unsigned samples;          /* raster samples: 1, 2, 4 or 8 */
 	unsigned target_samples;   /* samples of the bound surfaces */
 	int8_t loc[4][GM_PX_MAX_SAMPLES][2]; /* per quad pixel, sample: offset, 1/16 pixel */
 	uint8_t centroid_order[GM_PX_MAX_SAMPLES];

@@ -98,11 +98,13 @@ static inline void rt_init(struct rt *r, unsigned W, unsigned H, unsigned fmt, u
 	pm4_set_context_reg(cs, REG_PA_SC_SCREEN_SCISSOR_BR, PA_SC_SCREEN_SCISSOR_BR_BR_X(W) | PA_SC_SCREEN_SCISSOR_BR_BR_Y(H));
 	pm4_set_context_reg(cs, REG_PA_SC_AA_MASK_X0Y0_X1Y0, 0xFFFFFFFFu);
 	pm4_set_context_reg(cs, REG_PA_SC_AA_MASK_X0Y1_X1Y1, 0xFFFFFFFFu);
+	if (samples > 1) {
+		pm4_set_context_reg(cs, REG_PA_SC_AA_CONFIG, PA_SC_AA_CONFIG_MSAA_NUM_SAMPLES(samples == 2 ? 1 : samples == 4 ? 2 : 3));
+		pm4_set_context_reg(cs, REG_PA_SC_MODE_CNTL_0, PA_SC_MODE_CNTL_0_MSAA_ENABLE(1));
+	}
 	if (samples == 4) {
 		/* radeonsi's 4x locations: (-2,-6) (6,-2) (-6,2) (2,6) sixteenths */
 		uint32_t locs = 0x622AE6AEu;
-		pm4_set_context_reg(cs, REG_PA_SC_AA_CONFIG, PA_SC_AA_CONFIG_MSAA_NUM_SAMPLES(2));
-		pm4_set_context_reg(cs, REG_PA_SC_MODE_CNTL_0, PA_SC_MODE_CNTL_0_MSAA_ENABLE(1));
 		pm4_set_context_reg(cs, REG_PA_SC_AA_SAMPLE_LOCS_PIXEL_X0Y0_0, locs);
 		pm4_set_context_reg(cs, REG_PA_SC_AA_SAMPLE_LOCS_PIXEL_X1Y0_0, locs);
 		pm4_set_context_reg(cs, REG_PA_SC_AA_SAMPLE_LOCS_PIXEL_X0Y1_0, locs);
@@ -134,7 +136,7 @@ static inline void rt_init(struct rt *r, unsigned W, unsigned H, unsigned fmt, u
 	pm4_set_context_reg(cs, REG_CB_COLOR0_VIEW, 0);
 	pm4_set_context_reg(cs, REG_CB_COLOR0_INFO, CB_COLOR_INFO_FORMAT(fmt) | CB_COLOR_INFO_NUMBER_TYPE(ntype));
 	pm4_set_context_reg(cs, REG_CB_COLOR0_ATTRIB, CB_COLOR_ATTRIB_TILE_MODE_INDEX(8) |
-			    CB_COLOR_ATTRIB_NUM_SAMPLES(samples == 4 ? 2 : 0));
+			    CB_COLOR_ATTRIB_NUM_SAMPLES(samples == 8 ? 3 : samples == 4 ? 2 : samples == 2 ? 1 : 0));
 	pm4_set_context_reg(cs, REG_CB_BLEND0_CONTROL, 0);
 }
 

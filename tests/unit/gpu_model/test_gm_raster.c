@@ -937,6 +937,30 @@ static void test_stencil_depth_fail(void)
 	}
 }
 
+/* 8x MSAA with the positions in both sample-location registers of each
+ * quad pixel (radeonsi's 8x set: x offsets 1, -1, 5, -3, -5, -7, 3, 7
+ * sixteenths): the edge x = 2.5 leaves samples 1, 3, 4, 5 of column 2
+ * inside. */
+static void test_msaa_8x_edge_samples(void)
+{
+	struct rt r;
+	struct vtx v[3] = { wv(-8, -8, 0, 1, 1, 1, 1, 1), wv(2.5f, -8, 0, 1, 1, 1, 1, 1), wv(2.5f, 24, 0, 1, 1, 1, 1, 1) };
+	/* (1,-3) (-1,3) (5,1) (-3,-5) | (-5,5) (-7,-1) (3,7) (7,-7) */
+	const uint32_t l0 = 0xBD153FD1u, l1 = 0x9773F95Bu;
+	rt_init(&r, W, H, V_COLOR_8_8_8_8, V_NUMBER_UNORM, 4, 8, ps_smooth, SPI_PS_INPUT_ENA_PERSP_CENTER_ENA(1));
+	for (unsigned p = 0; p < 4; p++) {
+		static const uint32_t regs[4] = { REG_PA_SC_AA_SAMPLE_LOCS_PIXEL_X0Y0_0, REG_PA_SC_AA_SAMPLE_LOCS_PIXEL_X1Y0_0,
+						  REG_PA_SC_AA_SAMPLE_LOCS_PIXEL_X0Y1_0, REG_PA_SC_AA_SAMPLE_LOCS_PIXEL_X1Y1_0 };
+		pm4_set_context_reg(&r.t.cs, regs[p], l0);
+		pm4_set_context_reg(&r.t.cs, regs[p] + 4, l1);
+	}
+	draw(&r, V_DI_PT_TRILIST, v, 3);
+	submit_clean(&r);
+	for (unsigned s = 0; s < 8; s++)
+		CHECK_EQ_INT(px8(&r, 2, 0)[4 * s], (0x3Au >> s & 1) ? 255 : 0);
+	tgpu_fini(&r.t);
+}
+
 int main(void)
 {
 	XT_RUN(test_fill_rule_shared_edge);
@@ -945,6 +969,7 @@ int main(void)
 	XT_RUN(test_blend_and_write_mask);
 	XT_RUN(test_helpers_derivatives_discard);
 	XT_RUN(test_msaa_4x_edge_samples);
+	XT_RUN(test_msaa_8x_edge_samples);
 	XT_RUN(test_point_and_line);
 	XT_RUN(test_facing_and_culling);
 	XT_RUN(test_flat_shading_provoking_vertex);
