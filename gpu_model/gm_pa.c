@@ -160,9 +160,12 @@ static int64_t snap(double v)
 static bool to_window(const struct gm_px *px, const struct cv *v, struct wv *o)
 {
 	double iw = 1.0 / v->c[3], p[3];
+	/* the divide and the viewport transform in f32, as the PA (and Mesa's
+	 * draw module) compute them */
 	for (unsigned k = 0; k < 3; k++) {
-		double ndc = v->c[k] * iw;
-		p[k] = (double)(float)(ndc * px->vp_scale[k]) + px->vp_offset[k];
+		float ndc = v->c[k] / v->c[3];
+		float scaled = ndc * px->vp_scale[k];
+		p[k] = scaled + px->vp_offset[k];
 	}
 	if (!isfinite(p[0]) || !isfinite(p[1]) || !isfinite(p[2]) || fabs(p[0]) > 1e6 || fabs(p[1]) > 1e6)
 		return false;
