@@ -501,3 +501,25 @@ void gm_wave_exec_smem(struct gm_wave *w, const struct gm_dinst *dd, const struc
 	}
 	memcpy(&w->s[in->dst], tmp, 4u * n);
 }
+
+unsigned gm_format_bytes(unsigned data_format)
+{
+	unsigned chans, bits;
+	if (!format_info(data_format, &chans, &bits))
+		return 0;
+	return bits ? chans * bits / 8 : 4;
+}
+
+void gm_fetch_formatted(unsigned data_format, unsigned num_format, const uint8_t *p, uint32_t out[4])
+{
+	struct desc d = { .dst_sel = { V_SQ_SEL_X, V_SQ_SEL_Y, V_SQ_SEL_Z, V_SQ_SEL_W },
+			  .num_format = num_format, .data_format = data_format };
+	unsigned chans = 0, bits = 0;
+	bool is_int = num_format == NF_UINT || num_format == NF_SINT;
+
+	fetch_format(&d, p, out);
+	/* missing channels read (0, 0, 0, 1), as GCN's typed fetches */
+	format_info(data_format, &chans, &bits);
+	for (unsigned c = chans; c < 4; c++)
+		out[c] = c == 3 ? (is_int ? 1u : 0x3f800000u) : 0;
+}
