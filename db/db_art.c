@@ -30,7 +30,7 @@ enum xt_rc db_run_add_call_art(struct db_run *run, const struct db_call_art *a)
 {
 	struct db *db = run->db;
 	char pm4_hex[33], regs_hex[33], sh_hex[33];
-	sqlite3_stmt *st = NULL;
+	struct db_stmt *st = NULL;
 	enum xt_rc rc;
 
 	if (!a->function || a->call_no > (uint64_t)INT64_MAX || a->regs_bytes % 8 ||
@@ -53,19 +53,19 @@ enum xt_rc db_run_add_call_art(struct db_run *run, const struct db_call_art *a)
 		db_art_row_check(a->call_no, a->function, a->pm4 ? a->pm4_dwords : 0,
 				 a->pm4 && a->pm4_dwords ? pm4_hex : NULL, a->regs ? regs_hex : NULL,
 				 a->program, a->frame_end, check);
-		sqlite3_bind_text(st, 9, check, -1, SQLITE_TRANSIENT);
-		sqlite3_bind_int64(st, 1, run->id);
-		sqlite3_bind_int64(st, 2, (sqlite3_int64)a->call_no);
+		db_bind_text(st, 9, check);
+		db_bind_i64(st, 1, run->id);
+		db_bind_i64(st, 2, (int64_t)a->call_no);
 		db_bind_text(st, 3, a->function);
-		sqlite3_bind_int64(st, 4, a->pm4 ? a->pm4_dwords : 0);
+		db_bind_i64(st, 4, a->pm4 ? a->pm4_dwords : 0);
 		db_bind_text(st, 5, a->pm4 && a->pm4_dwords ? pm4_hex : NULL);
 		db_bind_text(st, 6, a->regs ? regs_hex : NULL);
-		sqlite3_bind_int64(st, 7, a->program);
-		sqlite3_bind_int(st, 8, a->frame_end);
-		int src = sqlite3_step(st);
+		db_bind_i64(st, 7, a->program);
+		db_bind_i64(st, 8, a->frame_end);
+		int src = db_step(st);
 		if (src != SQLITE_DONE)
 			rc = db_sql_fail(db, src, "storing call artefacts");
-		sqlite3_finalize(st);
+		db_finalize(st);
 		st = NULL;
 	}
 	if (!rc && a->shader_text && a->program) {
@@ -73,13 +73,13 @@ enum xt_rc db_run_add_call_art(struct db_run *run, const struct db_call_art *a)
 		rc = rc ? rc : db_prepare(db, &st,
 			"INSERT OR IGNORE INTO shaders (run_id, program, blob_hash) VALUES (?1, ?2, ?3)");
 		if (!rc) {
-			sqlite3_bind_int64(st, 1, run->id);
-			sqlite3_bind_int64(st, 2, a->program);
+			db_bind_i64(st, 1, run->id);
+			db_bind_i64(st, 2, a->program);
 			db_bind_text(st, 3, sh_hex);
-			int src = sqlite3_step(st);
+			int src = db_step(st);
 			if (src != SQLITE_DONE)
 				rc = db_sql_fail(db, src, "storing a shader");
-			sqlite3_finalize(st);
+			db_finalize(st);
 		}
 	}
 	rc = rc ? rc : db_tx_commit(db);
@@ -93,12 +93,12 @@ enum xt_rc db_run_add_call_art(struct db_run *run, const struct db_call_art *a)
 	" row_check FROM call_artifacts"
 
 /* Reads the row `st` is on; XT_ERR_CORRUPT on values out of range. */
-static enum xt_rc art_from_row(struct db *db, int64_t run_id, sqlite3_stmt *st,
+static enum xt_rc art_from_row(struct db *db, int64_t run_id, struct db_stmt *st,
 			       struct db_call_art_row *out)
 {
-	int64_t call = sqlite3_column_int64(st, 0);
-	int64_t dw = sqlite3_column_int64(st, 2);
-	int64_t prog = sqlite3_column_int64(st, 5);
+	int64_t call = db_col_i64(st, 0);
+	int64_t dw = db_col_i64(st, 2);
+	int64_t prog = db_col_i64(st, 5);
 
 	*out = (struct db_call_art_row){
 		.call_no = (uint64_t)call,
@@ -107,7 +107,7 @@ static enum xt_rc art_from_row(struct db *db, int64_t run_id, sqlite3_stmt *st,
 		.pm4_hash = db_col_text(st, 3),
 		.regs_hash = db_col_text(st, 4),
 		.program = (uint32_t)prog,
-		.frame_end = sqlite3_column_int64(st, 6) != 0,
+		.frame_end = db_col_i64(st, 6) != 0,
 	};
 	if (call < 0 || !out->function || dw < 0 || dw > DB_MAX_DATA_BYTES / 4 || prog < 0 ||
 	    prog > UINT32_MAX)
@@ -127,17 +127,17 @@ static enum xt_rc art_from_row(struct db *db, int64_t run_id, sqlite3_stmt *st,
 enum xt_rc db_call_art_list(struct db *db, int64_t run_id, uint64_t first, uint64_t limit,
 			    db_call_art_cb cb, void *ctx)
 {
-	sqlite3_stmt *st;
+	struct db_stmt *st;
 	enum xt_rc rc = db_prepare(db, &st, ART_COLUMNS
 		" WHERE run_id = ?1 AND call_no >= ?2 ORDER BY call_no LIMIT ?3");
 	int src;
 
 	if (rc)
 		return rc;
-	sqlite3_bind_int64(st, 1, run_id);
-	sqlite3_bind_int64(st, 2, first > (uint64_t)INT64_MAX ? INT64_MAX : (sqlite3_int64)first);
-	sqlite3_bind_int64(st, 3, limit && limit < (uint64_t)INT64_MAX ? (sqlite3_int64)limit : -1);
-	while ((src = sqlite3_step(st)) == SQLITE_ROW) {
+	db_bind_i64(st, 1, run_id);
+	db_bind_i64(st, 2, first > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)first);
+	db_bind_i64(st, 3, limit && limit < (uint64_t)INT64_MAX ? (int64_t)limit : INT64_MAX);
+	while ((src = db_step(st)) == SQLITE_ROW) {
 		struct db_call_art_row row;
 		rc = art_from_row(db, run_id, st, &row);
 		rc = rc ? rc : cb(&row, ctx);
@@ -146,7 +146,7 @@ enum xt_rc db_call_art_list(struct db *db, int64_t run_id, uint64_t first, uint6
 	}
 	if (!rc && src != SQLITE_DONE)
 		rc = db_sql_fail(db, src, "listing call artefacts");
-	sqlite3_finalize(st);
+	db_finalize(st);
 	return rc;
 }
 
@@ -164,7 +164,7 @@ enum xt_rc db_call_art_get(struct db *db, int64_t run_id, uint64_t call_no,
 			   struct db_call_art_row *out, const char **prev_regs_hash,
 			   struct xt_arena *arena)
 {
-	sqlite3_stmt *st;
+	struct db_stmt *st;
 	bool nomem = false;
 	enum xt_rc rc = db_prepare(db, &st, ART_COLUMNS " WHERE run_id = ?1 AND call_no = ?2");
 	int src;
@@ -173,9 +173,9 @@ enum xt_rc db_call_art_get(struct db *db, int64_t run_id, uint64_t call_no,
 		return rc;
 	if (call_no > (uint64_t)INT64_MAX)
 		call_no = INT64_MAX;
-	sqlite3_bind_int64(st, 1, run_id);
-	sqlite3_bind_int64(st, 2, (sqlite3_int64)call_no);
-	src = sqlite3_step(st);
+	db_bind_i64(st, 1, run_id);
+	db_bind_i64(st, 2, (int64_t)call_no);
+	src = db_step(st);
 	if (src == SQLITE_DONE)
 		rc = XT_FAIL(&db->err, XT_ERR_NOT_FOUND, "run %" PRId64 " has no artefacts for call %" PRIu64,
 			     run_id, call_no);
@@ -186,7 +186,7 @@ enum xt_rc db_call_art_get(struct db *db, int64_t run_id, uint64_t call_no,
 		out->pm4_hash = dup_or_null(arena, out->pm4_hash, &nomem);
 		out->regs_hash = dup_or_null(arena, out->regs_hash, &nomem);
 	}
-	sqlite3_finalize(st);
+	db_finalize(st);
 	if (rc || !prev_regs_hash)
 		goto done;
 	*prev_regs_hash = NULL;
@@ -194,14 +194,14 @@ enum xt_rc db_call_art_get(struct db *db, int64_t run_id, uint64_t call_no,
 			" AND call_no < ?2 AND regs_hash IS NOT NULL ORDER BY call_no DESC LIMIT 1");
 	if (rc)
 		return rc;
-	sqlite3_bind_int64(st, 1, run_id);
-	sqlite3_bind_int64(st, 2, (sqlite3_int64)call_no);
-	src = sqlite3_step(st);
+	db_bind_i64(st, 1, run_id);
+	db_bind_i64(st, 2, (int64_t)call_no);
+	src = db_step(st);
 	if (src == SQLITE_ROW)
 		*prev_regs_hash = dup_or_null(arena, db_col_text(st, 0), &nomem);
 	else if (src != SQLITE_DONE)
 		rc = db_sql_fail(db, src, "reading call artefacts");
-	sqlite3_finalize(st);
+	db_finalize(st);
 done:
 	if (!rc && nomem)
 		rc = XT_FAIL(&db->err, XT_ERR_NOMEM, "out of memory reading call artefacts");
@@ -210,14 +210,14 @@ done:
 
 enum xt_rc db_shader_hash(struct db *db, int64_t run_id, uint32_t program, char hash[33])
 {
-	sqlite3_stmt *st;
+	struct db_stmt *st;
 	enum xt_rc rc = db_prepare(db, &st,
 		"SELECT blob_hash FROM shaders WHERE run_id = ?1 AND program = ?2");
 	if (rc)
 		return rc;
-	sqlite3_bind_int64(st, 1, run_id);
-	sqlite3_bind_int64(st, 2, program);
-	int src = sqlite3_step(st);
+	db_bind_i64(st, 1, run_id);
+	db_bind_i64(st, 2, program);
+	int src = db_step(st);
 	const char *h = src == SQLITE_ROW ? db_col_text(st, 0) : NULL;
 	if (src == SQLITE_DONE)
 		rc = XT_FAIL(&db->err, XT_ERR_NOT_FOUND, "run %" PRId64 " has no shader of program %u",
@@ -228,6 +228,6 @@ enum xt_rc db_shader_hash(struct db *db, int64_t run_id, uint32_t program, char 
 		rc = DB_CORRUPT(db, "run %" PRId64 ": malformed shaders row (program %u)", run_id, program);
 	else
 		memcpy(hash, h, 33);
-	sqlite3_finalize(st);
+	db_finalize(st);
 	return rc;
 }
