@@ -149,6 +149,8 @@ enum xt_rc db_run_import(struct db *db, const char *src_path, const char *label,
 	enum xt_rc rc;
 
 	*run_id = 0;
+	if (db->engine != DB_SQLITE)
+		return db_run_import_copy(db, src_path, label, run_id);
 	rc = db_prepare(db, &st, "ATTACH DATABASE ?1 AS bisect_src");
 	if (rc)
 		return rc;

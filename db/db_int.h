@@ -153,6 +153,10 @@ struct db_version {
 	int64_t objects;
 };
 
+/* db_run_import for a store that cannot ATTACH the file (db_copy.c). */
+enum xt_rc db_run_import_copy(struct db *db, const char *src_path, const char *label,
+			      int64_t *run_id);
+
 /* ---- libpq (db_pg.c) ------------------------------------------------------ */
 
 /* Whether `where` names a PostgreSQL store (postgresql:// or postgres://). */

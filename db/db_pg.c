@@ -58,6 +58,34 @@ bool db_is_pg_url(const char *where)
 	return !strncmp(where, "postgresql://", 13) || !strncmp(where, "postgres://", 11);
 }
 
+void db_redact(const char *where, char *out, size_t n)
+{
+	size_t o = 0;
+	const char *p = where, *scheme = db_is_pg_url(where) ? strstr(where, "://") : NULL;
+	const char *at = scheme ? strchr(scheme + 3, '@') : NULL;
+	const char *slash = scheme ? strchr(scheme + 3, '/') : NULL;
+	const char *colon = scheme ? strchr(scheme + 3, ':') : NULL;
+	bool hide_password = at && colon && colon < at && (!slash || at < slash);
+
+	if (!n)
+		return;
+	while (*p && o + 1 < n) {
+		if (hide_password && p == colon) {
+			p = at; /* user:password@ -> user@ */
+			continue;
+		}
+		if (scheme && (p[-1] == '?' || p[-1] == '&') && !strncmp(p, "password=", 9)) {
+			p += strcspn(p, "&");
+			p += *p == '&';
+			continue;
+		}
+		out[o++] = *p++;
+	}
+	while (o && (out[o - 1] == '&' || out[o - 1] == '?'))
+		o--;
+	out[o] = 0;
+}
+
 /* ---- translation ---------------------------------------------------------- */
 
 static const char pg_now[] =
@@ -247,11 +275,13 @@ static char *describe(PGconn *conn)
 		   *dbname = PQdb(conn);
 	struct xt_buf b = { 0 };
 	bool socket = host && host[0] == '/';
-	enum xt_rc rc = xt_buf_printf(&b, "postgresql://%s%s%s%s%s/%s%s%s%c", user ? user : "",
+	enum xt_rc rc = xt_buf_printf(&b, "postgresql://%s%s%s%s%s/%s%s%s%s%s%c", user ? user : "",
 				      user && *user ? "@" : "", socket ? "" : host ? host : "",
 				      port && *port && !socket ? ":" : "",
 				      port && !socket ? port : "", dbname ? dbname : "",
-				      socket ? "?host=" : "", socket ? host : "", 0);
+				      socket ? "?host=" : "", socket ? host : "",
+				      socket && port && *port ? "&port=" : "",
+				      socket && port ? port : "", 0);
 	return rc ? NULL : (char *)b.data;
 }
 

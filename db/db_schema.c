@@ -402,7 +402,11 @@ enum xt_rc db_open(struct db **out, const char *path, enum db_open_mode mode,
 		*out = db;
 		return XT_OK;
 	}
-	db->json = NULL;
+	if (!(db->where = xt_malloc(strlen(path) + 1))) {
+		rc = XT_FAIL(&db->err, XT_ERR_NOMEM, "out of memory opening %s", path);
+		goto fail;
+	}
+	strcpy(db->where, path);
 	if (mode != DB_OPEN_CREATE) {
 		rc = check_not_empty(db, path);
 		if (rc)
@@ -486,6 +490,11 @@ void db_close(struct db *db)
 	ZSTD_freeDCtx(db->zd);
 	xt_buf_fini(&db->zbuf);
 	free(db);
+}
+
+const char *db_where(const struct db *db)
+{
+	return db->where ? db->where : "the database";
 }
 
 const struct xt_err *db_err(const struct db *db)
