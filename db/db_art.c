@@ -38,7 +38,7 @@ enum xt_rc db_run_add_call_art(struct db_run *run, const struct db_call_art *a)
 	    a->shader_bytes > DB_MAX_DATA_BYTES)
 		return XT_FAIL(&db->err, XT_ERR_INVALID, "call %" PRIu64 ": malformed artefacts",
 			       a->call_no);
-	rc = db_tx_begin(db);
+	rc = db_tx_begin_rows(db);
 	if (rc)
 		return rc;
 	if (a->pm4 && a->pm4_dwords)

@@ -141,6 +141,12 @@ int64_t db_changes(struct db *db);
  * writers are serialised alike on both.  COMMIT / ROLLBACK.  Rollback never
  * fails visibly: it keeps the error already recorded in db->err. */
 enum xt_rc db_tx_begin(struct db *db);
+/* The same for a transaction that only adds rows whose races the schema
+ * settles (blobs and layouts: INSERT ... ON CONFLICT DO NOTHING on their
+ * hash; observations and artefacts of a run that has one writer): on
+ * PostgreSQL without the writer lock, so that a farm's writers add their
+ * observations side by side; on SQLite BEGIN IMMEDIATE all the same. */
+enum xt_rc db_tx_begin_rows(struct db *db);
 enum xt_rc db_tx_commit(struct db *db);
 void db_tx_rollback(struct db *db);
 

@@ -240,7 +240,7 @@ enum xt_rc db_run_add_observation(struct db_run *run, const struct db_obs *obs)
 	}
 	if (obs->data)
 		rc = db_blob_prepare(db, obs->data, obs->data_bytes, hex, &codec);
-	rc = rc ? rc : db_tx_begin(db);
+	rc = rc ? rc : db_tx_begin_rows(db);
 	if (rc)
 		return rc;
 	if (obs->data)

@@ -269,6 +269,17 @@ enum xt_rc db_tx_begin(struct db *db)
 	return rc;
 }
 
+enum xt_rc db_tx_begin_rows(struct db *db)
+{
+	if (db->engine != DB_POSTGRESQL)
+		return db_tx_begin(db);
+	if (db->in_tx)
+		return XT_FAIL(&db->err, XT_ERR_INTERNAL, "nested transaction");
+	enum xt_rc rc = db_exec(db, "BEGIN");
+	db->in_tx = rc == XT_OK;
+	return rc;
+}
+
 enum xt_rc db_tx_commit(struct db *db)
 {
 	enum xt_rc rc = db_exec(db, "COMMIT");
