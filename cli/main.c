@@ -66,7 +66,9 @@ static void print_help(FILE *f)
 		"\n"
 		"environment:\n"
 		"  XFBTRACE_DB    the results database of every command that takes --db\n"
-		"                 when --db is not given (replay then records its run)\n"
+		"                 when --db is not given (replay then records its run):\n"
+		"                 an SQLite file, or a shared PostgreSQL store as\n"
+		"                 postgresql://USER@HOST[:PORT]/DBNAME (so is --db)\n"
 		"  XFBTRACE_LOG   error, warn (default), info or debug\n"
 		"  NO_COLOR       set and not empty: no colour unless --color=always\n");
 }

@@ -1,6 +1,7 @@
 /*
  * db.h - the results database: traces, runs, their observations and a
- * content-addressed blob store, in one SQLite file (schema: docs/db.md).
+ * content-addressed blob store, in one SQLite file or a shared PostgreSQL
+ * store (schema and both engines: docs/db.md).
  *
  * A *run* is one replay (or the capture itself) of one trace by one backend
  * at one revision.  The capture's own observations are the trace's *golden*
@@ -13,7 +14,9 @@
  *
  * Concurrency and crashes: the file is in WAL mode with a busy timeout, and
  * every write is one short `BEGIN IMMEDIATE` transaction, so any number of
- * processes may write runs into one file at once.  A golden run is written
+ * processes may write runs into one file at once (on PostgreSQL: one short
+ * transaction under the store's writer lock, or, adding an observation,
+ * without it; docs/db.md, "A shared store").  A golden run is written
  * in a single transaction together with its trace row: after a crash it is
  * absent, never partial.  Any other run is committed with status
  * "incomplete" at db_run_begin and each observation in its own transaction;
@@ -64,7 +67,9 @@ enum db_open_mode {
 };
 
 /*
- * Opens (or creates) the results database at `path`: WAL mode, the busy
+ * Opens (or creates) the results database at `path`, an SQLite file or a
+ * postgresql:// (postgres://) URL (libpq; connection, authentication and
+ * missing-database failures named, the password never).  A file: WAL mode, the busy
  * timeout (XFBTRACE_DB_BUSY_MS overrides DB_BUSY_TIMEOUT_MS), foreign keys
  * on, and the schema migrated to DB_SCHEMA_VERSION in one transaction.
  * Rejects a file that is not SQLite (XT_ERR_CORRUPT), an SQLite file of

@@ -3,7 +3,10 @@
  * schema and its migrations (docs/db.md is the column-by-column contract),
  * and the statement / transaction / error helpers the other files use.
  *
- * The schema version lives in PRAGMA user_version.  migrations[i] turns
+ * The schema is written once, in SQLite's dialect; a PostgreSQL store gets
+ * each statement translated by db_pg.c.  The schema version lives in PRAGMA
+ * user_version (in a PostgreSQL store: the table xfbtrace_schema, and
+ * BEGIN IMMEDIATE is the store's writer lock).  migrations[i] turns
  * version i into version i + 1; db_open applies the missing ones and sets
  * the version in the same BEGIN IMMEDIATE transaction, after re-reading the
  * version inside it, so processes that open a new file at the same moment
