@@ -354,10 +354,16 @@ static int busy_timeout_ms(void)
  * cannot write by mistake; a reader of an older schema migrates it first
  * through the same connection, as a writable SQLite handle would.
  */
+static int busy_timeout_ms(void);
+
 static enum xt_rc open_pg(struct db *db, const char *url, enum db_open_mode mode)
 {
 	struct db_version v;
+	char timeout[64];
+	/* The busy timeout bounds the wait for the writer lock, as in a file. */
+	snprintf(timeout, sizeof timeout, "SET lock_timeout = %d", busy_timeout_ms());
 	enum xt_rc rc = db_pg_open(db, url, mode);
+	rc = rc ? rc : db_exec(db, timeout);
 	if (rc || mode == DB_OPEN_CREATE)
 		return rc ? rc : migrate(db);
 	rc = read_version(db, &v);

@@ -10,6 +10,8 @@ own.  test_db.py runs its writer, reader and crash tests on both engines;
 test_web.py and test_bisect.py run the web UI and bisect on a PostgreSQL
 store.
 """
+import json
+import os
 import random
 import re
 import subprocess
@@ -63,6 +65,9 @@ def test_a_schema_newer_than_the_build_is_refused_by_readers_and_writers(
     ok(run([tool(build_dir, "db-make-trace"), trace, "2", "64"]))
     ingest(xfbtrace, store.db, trace)
     assert store.query("SELECT version FROM xfbtrace_schema") == [(5,)]
+    # XFBTRACE_DB takes a URL as --db does.
+    listed = run([xfbtrace, "runs", "--json"], env={**os.environ, "XFBTRACE_DB": store.db})
+    assert listed.returncode == 0 and len(json.loads(listed.stdout)) == 1, listed.stderr
     pg_server.psql("UPDATE xfbtrace_schema SET version = 99", store.name)
     for argv in (["runs", "--db", store.db], ["ingest", "--db", store.db, str(trace)]):
         out = run([xfbtrace, *argv])
