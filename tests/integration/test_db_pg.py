@@ -260,3 +260,26 @@ def test_push_of_a_corrupt_row_stops_naming_it_and_copies_nothing_of_that_run(
     labels = [l for (l,) in store.query("SELECT label FROM runs WHERE golden = 0")]
     assert labels == ["good"], labels
     assert good
+
+
+@pytest.mark.parametrize("sql, message", [
+    ("UPDATE observations SET fields = '{\"buffer\":7}' WHERE call_no ="
+     " (SELECT min(call_no) FROM observations WHERE run_id = 2) AND run_id = 2",
+     r"run 2: observation row \(call \d+, .*does not match its check"),
+    ("UPDATE blobs SET data = decode('00', 'hex') || substr(data, 2)",
+     r"blob [0-9a-f]{32}: "),
+    ("UPDATE layouts SET json = '{\"strides\":[4],\"varyings\":[],\"mode\":\"m\"}'",
+     r"layout \d+ \(of run \d+, call \d+\): its JSON does not match its hash"),
+])
+def test_edited_rows_of_a_postgresql_store_are_errors_naming_them(xfbtrace, build_dir, pg_server,
+                                                                 tmp_path, sql, message):
+    store = PgStore(pg_server)
+    trace = tmp_path / "h.xfbt"
+    ok(run([tool(build_dir, "db-make-trace"), trace, "3", "256", "--noise"]))
+    golden = ingest(xfbtrace, store.db, trace)
+    other = record_run(build_dir, store.db, trace, "--perturb", "1:0:0")
+    assert not diff_json(xfbtrace, store.db, golden, other)["same"]
+    pg_server.psql(sql, store.name)
+    out = run([xfbtrace, "diff", "--db", store.db, str(golden), str(other)])
+    assert out.returncode == 2, out
+    assert re.search(message, out.stderr), out.stderr
