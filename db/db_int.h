@@ -170,6 +170,9 @@ bool db_is_pg_url(const char *where);
 /* Connects db to the store at `url` (db->engine set by the caller). */
 enum xt_rc db_pg_open(struct db *db, const char *url, enum db_open_mode mode);
 void db_pg_close(struct db *db);
+/* Runs `set` now and again after every reconnect (a dropped connection is
+ * reopened outside transactions). */
+enum xt_rc db_pg_session(struct db *db, const char *set);
 enum xt_rc db_pg_version(struct db *db, struct db_version *v);
 enum xt_rc db_pg_set_version(struct db *db, int version);
 const char *db_pg_errmsg(struct db *db);

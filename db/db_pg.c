@@ -35,6 +35,7 @@ struct db_pg {
 	int code;                   /* SQLite code of the last failure */
 	char msg[512];              /* its message */
 	int64_t changes;            /* rows of the last INSERT / UPDATE / DELETE */
+	char setup[256];            /* the session's SETs, run again after a reconnect */
 };
 
 struct db_pg_stmt {
@@ -316,10 +317,41 @@ enum xt_rc db_pg_open(struct db *db, const char *url, enum db_open_mode mode)
 		return XT_FAIL(&db->err, XT_ERR_IO, "cannot connect to %s: %s", where, msg);
 	}
 	PQsetNoticeProcessor(db->pg->conn, quiet, NULL);
-	/* Strings are compared and sorted bytewise by the schema's columns;
-	 * messages of the server in English whatever its locale is not ours
-	 * to set. */
-	return db_exec(db, "SET client_min_messages = warning");
+	return db_pg_session(db, "SET client_min_messages = warning");
+}
+
+enum xt_rc db_pg_session(struct db *db, const char *set)
+{
+	struct db_pg *pg = db->pg;
+	size_t used = strlen(pg->setup);
+	if (used + strlen(set) + 2 > sizeof pg->setup)
+		return XT_FAIL(&db->err, XT_ERR_INTERNAL, "session settings too long");
+	if (used) {
+		memcpy(pg->setup + used, "; ", 2);
+		used += 2;
+	}
+	memcpy(pg->setup + used, set, strlen(set) + 1);
+	return db_exec(db, set);
+}
+
+/*
+ * A connection the server dropped (restarted, or a network cut) is
+ * reopened once, outside a transaction only: inside one, what it had
+ * written is gone and the caller must know.  True when the caller may
+ * run its statement again.
+ */
+static bool reconnect(struct db *db)
+{
+	struct db_pg *pg = db->pg;
+	if (PQstatus(pg->conn) != CONNECTION_BAD || db->in_tx)
+		return false;
+	PQreset(pg->conn);
+	if (PQstatus(pg->conn) != CONNECTION_OK)
+		return false;
+	PGresult *res = PQexec(pg->conn, pg->setup[0] ? pg->setup : "SELECT 1");
+	bool ok = PQresultStatus(res) == PGRES_COMMAND_OK || PQresultStatus(res) == PGRES_TUPLES_OK;
+	PQclear(res);
+	return ok;
 }
 
 void db_pg_close(struct db *db)
@@ -341,6 +373,11 @@ static int exec_raw(struct db *db, const char *sql)
 {
 	PGresult *res = PQexec(db->pg->conn, sql);
 	ExecStatusType s = PQresultStatus(res);
+	if (s != PGRES_COMMAND_OK && s != PGRES_TUPLES_OK && reconnect(db)) {
+		PQclear(res);
+		res = PQexec(db->pg->conn, sql);
+		s = PQresultStatus(res);
+	}
 	int code = s == PGRES_COMMAND_OK || s == PGRES_TUPLES_OK ? SQLITE_OK : fail(db, res);
 	PQclear(res);
 	return code;
@@ -472,9 +509,16 @@ int db_pg_step(struct db_pg_stmt *st)
 		return db->pg->code = SQLITE_NOMEM;
 	}
 	if (!st->res) {
-		st->res = PQexecParams(db->pg->conn, st->sql, st->nparams, NULL,
-				       (const char *const *)st->values, st->lengths, st->formats, 0);
-		ExecStatusType s = PQresultStatus(st->res);
+		ExecStatusType s = PGRES_FATAL_ERROR;
+		for (int attempt = 0; attempt < 2; attempt++) {
+			PQclear(st->res);
+			st->res = PQexecParams(db->pg->conn, st->sql, st->nparams, NULL,
+					       (const char *const *)st->values, st->lengths,
+					       st->formats, 0);
+			s = PQresultStatus(st->res);
+			if (s == PGRES_COMMAND_OK || s == PGRES_TUPLES_OK || !reconnect(db))
+				break;
+		}
 		if (s == PGRES_COMMAND_OK) {
 			db->pg->changes = strtoll(PQcmdTuples(st->res), NULL, 10);
 			st->nrows = 0;

@@ -363,7 +363,7 @@ static enum xt_rc open_pg(struct db *db, const char *url, enum db_open_mode mode
 	/* The busy timeout bounds the wait for the writer lock, as in a file. */
 	snprintf(timeout, sizeof timeout, "SET lock_timeout = %d", busy_timeout_ms());
 	enum xt_rc rc = db_pg_open(db, url, mode);
-	rc = rc ? rc : db_exec(db, timeout);
+	rc = rc ? rc : db_pg_session(db, timeout);
 	if (rc || mode == DB_OPEN_CREATE)
 		return rc ? rc : migrate(db);
 	rc = read_version(db, &v);
@@ -387,7 +387,7 @@ static enum xt_rc open_pg(struct db *db, const char *url, enum db_open_mode mode
 			       "once with 'xfbtrace runs --db', to migrate it)", db->where,
 			       (long long)v.version, DB_SCHEMA_VERSION);
 	rc = v.version < DB_SCHEMA_VERSION ? migrate(db) : XT_OK;
-	return rc ? rc : db_exec(db, "SET default_transaction_read_only = on");
+	return rc ? rc : db_pg_session(db, "SET default_transaction_read_only = on");
 }
 
 enum xt_rc db_open(struct db **out, const char *path, enum db_open_mode mode,

@@ -300,3 +300,18 @@ def test_browser_runs_page_to_diff_shows_field_and_highlight(server):
         assert (ARTIFACTS / "web-diff-tf-buffer.png").stat().st_size > 1000
     finally:
         browser.quit()
+
+
+def test_the_web_ui_outlives_a_restart_of_its_postgresql_server(xfbtrace, sim_db, pg_server,
+                                                                pg_url):
+    """A farm's web UI runs for days; its database server restarts under it.
+    The next request reconnects (outside a transaction) and answers."""
+    assert run([xfbtrace, "db", "push", sim_db, pg_url]).returncode == 0
+    web = Server(xfbtrace, pg_url)
+    try:
+        before = web.json("/api/runs")
+        pg_server.restart()
+        assert web.json("/api/runs") == before
+        assert web.json("/api/diff/2/3")["run_b"]["id"] == 3
+    finally:
+        web.stop()
