@@ -161,12 +161,16 @@ static enum xt_rc run_verify(struct db *db, int64_t id)
 static enum xt_rc copy_blobs(struct db *src, int64_t id, struct db *dst,
 			     struct db_push_stats *stats)
 {
-	struct db_stmt *list, *has = NULL;
+	struct db_stmt *list = NULL, *has = NULL, *r = NULL, *w = NULL;
 	struct xt_buf bytes = { 0 };
 	enum xt_rc rc = db_prepare(src, &list, BLOBS_OF_RUN);
+	rc = rc ? rc : db_prepare(src, &r, "SELECT hash, raw_bytes, codec, data FROM blobs"
+					   " WHERE hash = ?1");
 	if (rc)
 		return src_fail(dst, src, rc);
 	rc = db_prepare(dst, &has, "SELECT 1 FROM blobs WHERE hash = ?1");
+	rc = rc ? rc : db_prepare(dst, &w, "INSERT OR IGNORE INTO blobs (hash, raw_bytes, codec,"
+					   " data) VALUES (?1, ?2, ?3, ?4)");
 	db_bind_i64(list, 1, id);
 	int s = SQLITE_DONE;
 	while (!rc && (s = db_step(list)) == SQLITE_ROW) {
@@ -185,42 +189,38 @@ static enum xt_rc copy_blobs(struct db *src, int64_t id, struct db *dst,
 			rc = db_sql_fail(dst, hs, "looking a blob up");
 			break;
 		}
-		/* The bytes are checked against their name before they travel. */
-		rc = db_blob_get(src, hash, &bytes);
-		if (rc) {
+		/* The bytes are checked against their name before they travel;
+		 * then the row goes as stored, not compressed again. */
+		if ((rc = db_blob_get(src, hash, &bytes))) {
 			rc = src_fail(dst, src, rc);
 			break;
 		}
-		/* Then the row as stored: no second compression. */
-		struct db_stmt *r = NULL, *w = NULL;
-		rc = db_prepare(src, &r, "SELECT hash, raw_bytes, codec, data FROM blobs WHERE hash = ?1");
-		rc = rc ? src_fail(dst, src, rc)
-			: db_prepare(dst, &w, "INSERT OR IGNORE INTO blobs (hash, raw_bytes, codec, data)"
-					      " VALUES (?1, ?2, ?3, ?4)");
-		if (!rc) {
-			db_bind_text(r, 1, hash);
-			int rs = db_step(r);
-			if (rs != SQLITE_ROW) {
-				rc = src_fail(dst, src, db_sql_fail(src, rs, "reading a blob"));
-			} else {
-				for (int j = 0; j < 4; j++)
-					bind_column(w, j + 1, r, j);
-				int ws = db_step(w);
-				if (ws != SQLITE_DONE)
-					rc = db_sql_fail(dst, ws, "storing a blob");
-				else if (stats) {
-					stats->blobs++;
-					stats->blob_bytes += db_col_bytes(r, 3);
-				}
-			}
+		db_bind_text(r, 1, hash);
+		int rs = db_step(r);
+		if (rs != SQLITE_ROW) {
+			rc = src_fail(dst, src, db_sql_fail(src, rs, "reading a blob"));
+			break;
 		}
-		db_finalize(r);
-		db_finalize(w);
+		for (int j = 0; j < 4; j++)
+			bind_column(w, j + 1, r, j);
+		int ws = db_step(w);
+		if (ws != SQLITE_DONE) {
+			rc = db_sql_fail(dst, ws, "storing a blob");
+			break;
+		}
+		if (stats) {
+			stats->blobs++;
+			stats->blob_bytes += (int64_t)db_col_bytes(r, 3);
+		}
+		db_reset(r);
+		db_reset(w);
 	}
 	if (!rc && s != SQLITE_DONE)
 		rc = src_fail(dst, src, db_sql_fail(src, s, "listing the blobs of a run"));
 	db_finalize(list);
+	db_finalize(r);
 	db_finalize(has);
+	db_finalize(w);
 	xt_buf_fini(&bytes);
 	return rc;
 }
@@ -263,8 +263,7 @@ static enum xt_rc copy_run(struct db *src, int64_t id, struct db *dst, int64_t d
 		return rc;
 	*new_id = db_last_id(dst);
 	rc = copy_blobs(src, id, dst, stats);
-	int64_t none = 0;
-	rc = rc ? rc : copy_rows(src, layouts[0], id, dst, layouts[1], 0, &none);
+	rc = rc ? rc : copy_rows(src, layouts[0], id, dst, layouts[1], 0, NULL);
 	for (size_t i = 0; i < 3 && !rc; i++)
 		rc = copy_rows(src, rows[i][0], id, dst, rows[i][1], *new_id, NULL);
 	return rc;

@@ -303,9 +303,14 @@ enum xt_rc db_pg_open(struct db *db, const char *url, enum db_open_mode mode)
 	if (PQstatus(db->pg->conn) != CONNECTION_OK) {
 		char msg[512];
 		snprintf(msg, sizeof msg, "%s", PQerrorMessage(db->pg->conn));
-		for (char *p = msg; *p; p++)
-			if (*p == '\n')
-				*p = *(p + 1) ? ' ' : 0;
+		/* libpq's message is lines, the later ones indented: one line. */
+		char *o = msg;
+		for (const char *p = msg; *p; p++)
+			if (*p != '\n' && *p != '\t')
+				*o++ = *p;
+			else if (o > msg && o[-1] != ' ' && p[1])
+				*o++ = ' ';
+		*o = 0;
 		if (strstr(msg, "authentication failed") || PQconnectionNeedsPassword(db->pg->conn))
 			return XT_FAIL(&db->err, XT_ERR_IO,
 				       "%s: authentication failed for user %s (the password comes from "
