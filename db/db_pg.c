@@ -269,21 +269,37 @@ static void quiet(void *arg, const char *message)
 	(void)message;
 }
 
-/* "postgresql://user@host:port/dbname", never the password. */
+/* "postgresql://user@host:port/dbname", with the server options (a
+ * search_path, say) when there are some; never the password. */
 static char *describe(PGconn *conn)
 {
 	const char *host = PQhost(conn), *port = PQport(conn), *user = PQuser(conn),
-		   *dbname = PQdb(conn);
+		   *dbname = PQdb(conn), *options = PQoptions(conn);
 	struct xt_buf b = { 0 };
 	bool socket = host && host[0] == '/';
-	enum xt_rc rc = xt_buf_printf(&b, "postgresql://%s%s%s%s%s/%s%s%s%s%s%c", user ? user : "",
-				      user && *user ? "@" : "", socket ? "" : host ? host : "",
+	enum xt_rc rc = xt_buf_printf(&b, "postgresql://%s%s%s%s%s/%s", user ? user : "",
+				      user && *user ? "@" : "", socket || !host ? "" : host,
 				      port && *port && !socket ? ":" : "",
-				      port && !socket ? port : "", dbname ? dbname : "",
-				      socket ? "?host=" : "", socket ? host : "",
-				      socket && port && *port ? "&port=" : "",
-				      socket && port ? port : "", 0);
-	return rc ? NULL : (char *)b.data;
+				      port && !socket ? port : "", dbname ? dbname : "");
+	char sep = '?';
+	if (!rc && socket) {
+		rc = xt_buf_printf(&b, "?host=%s%s%s", host, port && *port ? "&port=" : "",
+				   port ? port : "");
+		sep = '&';
+	}
+	if (!rc && options && *options) {
+		rc = xt_buf_printf(&b, "%coptions=", sep);
+		for (const char *p = options; *p && !rc; p++)
+			rc = strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-",
+				    *p) ? xt_buf_append(&b, p, 1)
+					: xt_buf_printf(&b, "%%%02X", (unsigned char)*p);
+	}
+	rc = rc ? rc : xt_buf_append(&b, "", 1);
+	if (rc) {
+		xt_buf_fini(&b);
+		return NULL;
+	}
+	return (char *)b.data;
 }
 
 enum xt_rc db_pg_open(struct db *db, const char *url, enum db_open_mode mode)

@@ -274,7 +274,8 @@ class PgStore:
         return rows(self.server.psql(sql, self.name))
 
     def has_schema(self):
-        return bool(self.query("SELECT 1 FROM pg_tables WHERE tablename = 'runs'"))
+        return bool(self.query("SELECT 1 FROM pg_tables WHERE tablename = 'runs'"
+                               " AND schemaname = current_schema()"))
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

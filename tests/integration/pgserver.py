@@ -4,7 +4,9 @@ Debian's `postgresql` package (scripts/setup.sh installs it): initdb and
 pg_ctl from /usr/lib/postgresql/*/bin/, a cluster in a temporary folder, a
 unix socket there and no TCP.  initdb refuses root, so when the tests run as
 root the server runs as the `postgres` user that Debian's package creates.
-One server per pytest session; each test gets a database of its own.
+One server per pytest session; each test gets a store of its own: a schema
+in one database, chosen by the URL (`options=-csearch_path=...`), since
+creating a database takes the server up to a second.
 
 Authentication as a CI farm would set it up: the superuser through the
 socket without a password (peer-like trust, local only), every other role
@@ -67,6 +69,7 @@ class Server:
             f"-k {self.socket} -c listen_addresses='' -p {self.port} -c fsync=off"
             " -c max_connections=200"]),
             check=True, stdout=subprocess.DEVNULL)
+        self.psql("CREATE DATABASE stores")
 
     def restart(self):
         """A fast restart: every client's connection drops."""
@@ -81,10 +84,14 @@ class Server:
         shutil.rmtree(self.dir, ignore_errors=True)
 
     def url(self, dbname, user=None, password=None):
+        """A database; `dbname` "stores/NAME" is schema NAME of the
+        database the stores share."""
         who = user or self.user
         if password is not None:
             who += f":{password}"
-        return f"postgresql://{who}@/{dbname}?host={self.socket}&port={self.port}"
+        dbname, _, schema = dbname.partition("/")
+        options = f"&options=-csearch_path%3D{schema}" if schema else ""
+        return f"postgresql://{who}@/{dbname}?host={self.socket}&port={self.port}{options}"
 
     def psql(self, sql, dbname="postgres"):
         out = subprocess.run(["psql", "-X", "-q", "-At", "-v", "ON_ERROR_STOP=1", "-F", "\x1f",
@@ -94,9 +101,10 @@ class Server:
         return out.stdout
 
     def new_database(self):
+        """A new, empty store: what url() and psql() take as `dbname`."""
         name = f"t{next(self.names)}"
-        self.psql(f"CREATE DATABASE {name}")
-        return name
+        self.psql(f"CREATE SCHEMA {name}", "stores")
+        return f"stores/{name}"
 
 
 def rows(text):
