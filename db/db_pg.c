@@ -75,7 +75,8 @@ void db_redact(const char *where, char *out, size_t n)
 			p = at; /* user:password@ -> user@ */
 			continue;
 		}
-		if (scheme && (p[-1] == '?' || p[-1] == '&') && !strncmp(p, "password=", 9)) {
+		if (scheme && p > where && (p[-1] == '?' || p[-1] == '&') &&
+		    !strncmp(p, "password=", 9)) {
 			p += strcspn(p, "&");
 			p += *p == '&';
 			continue;

@@ -56,6 +56,12 @@ def test_connection_failures_are_named_with_the_store_and_the_reason(xfbtrace, b
     ok(run([tool(build_dir, "db-make-trace"), trace, "2", "64"]))
     ingest(xfbtrace, right, trace)
     assert len(runs_json(xfbtrace, right)) == 1
+    replay = run([tool(build_dir, "db-record-run"), "--db", right, trace])
+    assert replay.returncode == 0, replay.stderr
+    app = capture_app(xfbtrace, build_dir, tmp_path, APP)
+    replay = run([xfbtrace, "replay", "--db", right, app])
+    assert replay.returncode == 0 and "recorded run" in replay.stderr, replay.stderr
+    assert "right" not in replay.stderr, "the password must not be printed"
 
 
 def test_a_schema_newer_than_the_build_is_refused_by_readers_and_writers(

@@ -522,6 +522,25 @@ static void test_pg_translation_spells_each_difference(void)
 			  " (o.fields::json ->> 'buffer')::numeric END FROM observations o");
 }
 
+static void test_redact_drops_passwords_only(void)
+{
+	static const char *const cases[][2] = {
+		{ "postgresql://ci:s3cret@db.example:5432/results",
+		  "postgresql://ci@db.example:5432/results" },
+		{ "postgres://ci@db/r?password=x&sslmode=require", "postgres://ci@db/r?sslmode=require" },
+		{ "postgresql:///r?host=/run/pg&password=x", "postgresql:///r?host=/run/pg" },
+		{ "postgresql://db.example/r?port=5433", "postgresql://db.example/r?port=5433" },
+		{ "results:with@colon.db", "results:with@colon.db" },
+	};
+	char out[128];
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		db_redact(cases[i][0], out, sizeof out);
+		CHECK_EQ_STR(out, cases[i][1]);
+	}
+	db_redact("postgresql://ci:s3cret@db/r", out, 12);
+	CHECK_EQ_STR(out, "postgresql:");
+}
+
 int main(void)
 {
 	XT_RUN(test_open_creates_schema_in_wal_mode);
@@ -542,6 +561,7 @@ int main(void)
 	XT_RUN(test_layouts_are_checked_when_loaded);
 	XT_RUN(test_trace_lookup_takes_ids_and_hash_prefixes);
 	XT_RUN(test_pg_translation_spells_each_difference);
+	XT_RUN(test_redact_drops_passwords_only);
 	dtu_cleanup();
 	XT_TEST_MAIN_END();
 }
