@@ -219,6 +219,9 @@ def test_push_from_8_sqlite_files_at_once_with_sigkills(xfbtrace, build_dir, pg_
     check_store_consistent(store)
     again = ok(run([xfbtrace, "db", "push", files[3], store.db]))
     assert "0 traces, 0 runs, 0 blobs (0 bytes) copied; 4 runs were there already" in again.stdout
+    # Progress on stderr: the last line counts the trace and its four runs.
+    assert re.search(r"^xfbtrace db push: 5/5 traces and runs looked at;", again.stderr, re.M), \
+        again.stderr
     print(f"\n8 pushes at once, {killed} killed; then every file pushed again")
 
     # A run reads the same in both stores (ids differ).
