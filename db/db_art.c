@@ -20,12 +20,6 @@
 #include "db_int.h"
 #include "xt_fault.h"
 
-static enum xt_rc put_blob(struct db *db, const void *data, size_t len, char hex[33])
-{
-	xt_hash128_hex(xt_hash128(data, len), hex);
-	return db_blob_store(db, hex, data, len, NULL);
-}
-
 enum xt_rc db_run_add_call_art(struct db_run *run, const struct db_call_art *a)
 {
 	struct db *db = run->db;
@@ -38,13 +32,33 @@ enum xt_rc db_run_add_call_art(struct db_run *run, const struct db_call_art *a)
 	    a->shader_bytes > DB_MAX_DATA_BYTES)
 		return XT_FAIL(&db->err, XT_ERR_INVALID, "call %" PRIu64 ": malformed artefacts",
 			       a->call_no);
+	/* The blobs go in in the order of their hashes: on PostgreSQL, where
+	 * this transaction takes no store-wide lock, two writers inserting the
+	 * same new blobs then wait for each other in one order, never in a
+	 * cycle (a deadlock). */
+	struct art_blob {
+		const void *p;
+		size_t n;
+		char *hex;
+	} blob[3], t;
+	int nblobs = 0;
+	bool shader = a->shader_text && a->program;
+	if (a->pm4 && a->pm4_dwords)
+		blob[nblobs++] = (struct art_blob){ a->pm4, (size_t)a->pm4_dwords * 4, pm4_hex };
+	if (a->regs)
+		blob[nblobs++] = (struct art_blob){ a->regs, a->regs_bytes, regs_hex };
+	if (shader)
+		blob[nblobs++] = (struct art_blob){ a->shader_text, a->shader_bytes, sh_hex };
+	for (int i = 0; i < nblobs; i++)
+		xt_hash128_hex(xt_hash128(blob[i].p, blob[i].n), blob[i].hex);
+	for (int i = 1; i < nblobs; i++)
+		for (int j = i; j > 0 && strcmp(blob[j - 1].hex, blob[j].hex) > 0; j--)
+			t = blob[j], blob[j] = blob[j - 1], blob[j - 1] = t;
 	rc = db_tx_begin_rows(db);
 	if (rc)
 		return rc;
-	if (a->pm4 && a->pm4_dwords)
-		rc = put_blob(db, a->pm4, (size_t)a->pm4_dwords * 4, pm4_hex);
-	if (!rc && a->regs)
-		rc = put_blob(db, a->regs, a->regs_bytes, regs_hex);
+	for (int i = 0; i < nblobs && !rc; i++)
+		rc = db_blob_store(db, blob[i].hex, blob[i].p, blob[i].n, NULL);
 	rc = rc ? rc : db_prepare(db, &st,
 		"INSERT INTO call_artifacts (run_id, call_no, function, pm4_dwords, pm4_hash,"
 		" regs_hash, program, frame_end, row_check) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)");
@@ -68,9 +82,8 @@ enum xt_rc db_run_add_call_art(struct db_run *run, const struct db_call_art *a)
 		db_finalize(st);
 		st = NULL;
 	}
-	if (!rc && a->shader_text && a->program) {
-		rc = put_blob(db, a->shader_text, a->shader_bytes, sh_hex);
-		rc = rc ? rc : db_prepare(db, &st,
+	if (!rc && shader) {
+		rc = db_prepare(db, &st,
 			"INSERT OR IGNORE INTO shaders (run_id, program, blob_hash) VALUES (?1, ?2, ?3)");
 		if (!rc) {
 			db_bind_i64(st, 1, run->id);
