@@ -130,7 +130,9 @@ def check_store_consistent(store):
     assert mismatched == [], mismatched
     [(blobs, distinct, used)] = store.query(
         "SELECT (SELECT count(*) FROM blobs), (SELECT count(DISTINCT hash) FROM blobs),"
-        " (SELECT count(DISTINCT blob_hash) FROM observations)")
+        " (SELECT count(*) FROM (SELECT blob_hash FROM observations UNION SELECT pm4_hash"
+        "  FROM call_artifacts UNION SELECT regs_hash FROM call_artifacts UNION SELECT"
+        "  blob_hash FROM shaders) AS used WHERE blob_hash IS NOT NULL)")
     assert blobs == distinct == used, (blobs, distinct, used)
     return blobs
 
@@ -141,17 +143,22 @@ def test_32_replays_from_8_processes_with_sigkills_into_one_store(xfbtrace, buil
     trace = capture_app(xfbtrace, build_dir, tmp_path, APP)
     golden = ingest(xfbtrace, store.db, trace)
     nobs = store.query(f"SELECT observations FROM runs WHERE id = {golden}")[0][0]
-    # One replay first: what the store holds after one (llvmpipe replays
-    # what it captured, so every later replay's bytes are there already).
-    ok(run([xfbtrace, "replay", "--db", store.db, "--label", "first", trace]))
+    # One replay on each backend first: what the store holds after them
+    # (llvmpipe replays what it captured and the simulated GPU is
+    # deterministic, so every later replay's bytes are there already).
+    for backend in ("host", "sim"):
+        ok(run([xfbtrace, "replay", "--backend", backend, "--db", store.db, "--label", backend,
+                trace]))
     blobs_after_one = check_store_consistent(store)
 
+    # Half host, half sim (a call's PM4, registers and shaders too).
     rng = random.Random(25)
     plan = [(f"r{i}", rng.uniform(0.0, 0.3) if i % 3 == 0 else None) for i in range(32)]
     results = in_parallel([
-        (lambda label=label, kill=kill: run_killing(
-            [xfbtrace, "replay", "--db", store.db, "--label", label, trace], kill))
-        for label, kill in plan])
+        (lambda label=label, kill=kill, i=i: run_killing(
+            [xfbtrace, "replay", "--backend", ("host", "sim")[i % 2], "--db", store.db,
+             "--label", label, trace], kill))
+        for i, (label, kill) in enumerate(plan)])
 
     runs = {label: (status, n) for label, status, n in
             store.query("SELECT label, status, observations FROM runs WHERE golden = 0")}
