@@ -372,19 +372,19 @@ static enum xt_rc open_pg(struct db *db, const char *url, enum db_open_mode mode
 	if (v.app_id != DB_APPLICATION_ID && v.objects == 0)
 		return XT_FAIL(&db->err, XT_ERR_NOT_FOUND,
 			       "%s holds no xfbtrace results (only ingest, replay --db and db push "
-			       "create the schema)", db->where);
+			       "create the schema)", db_where(db));
 	if (v.app_id != DB_APPLICATION_ID)
 		return XT_FAIL(&db->err, XT_ERR_INVALID,
 			       "%s is not an xfbtrace results store (%lld tables of something else)",
-			       db->where, (long long)v.objects);
+			       db_where(db), (long long)v.objects);
 	if (v.version > DB_SCHEMA_VERSION || v.version < 0)
 		return XT_FAIL(&db->err, XT_ERR_VERSION,
 			       "%s: schema version %lld is newer than this xfbtrace's (%d)",
-			       db->where, (long long)v.version, DB_SCHEMA_VERSION);
+			       db_where(db), (long long)v.version, DB_SCHEMA_VERSION);
 	if (v.version < DB_SCHEMA_VERSION && mode == DB_OPEN_READONLY)
 		return XT_FAIL(&db->err, XT_ERR_VERSION,
 			       "%s: schema version %lld, this xfbtrace reads %d read-only (open it "
-			       "once with 'xfbtrace runs --db', to migrate it)", db->where,
+			       "once with 'xfbtrace runs --db', to migrate it)", db_where(db),
 			       (long long)v.version, DB_SCHEMA_VERSION);
 	rc = v.version < DB_SCHEMA_VERSION ? migrate(db) : XT_OK;
 	return rc ? rc : db_pg_session(db, "SET default_transaction_read_only = on");
@@ -477,10 +477,13 @@ reopen:;
 	return XT_OK;
 fail:
 	xt_free(uri);
-	if (err && db->err.rc != XT_OK)
+	if (err && db->err.rc != XT_OK) {
 		xt_err_copy(err, &db->err);
-	else
-		XT_FAIL(err, rc, "opening %s failed", path);
+	} else {
+		char where[512];
+		db_redact(path, where, sizeof where);
+		XT_FAIL(err, rc, "opening %s failed", where);
+	}
 	db_close(db);
 	return rc;
 }
