@@ -21,6 +21,7 @@ int cli_dump_main(int argc, char **argv);
 int cli_info_main(int argc, char **argv);
 int cli_replay_main(int argc, char **argv);
 int cli_ingest_main(int argc, char **argv);
+int cli_db_main(int argc, char **argv);
 int cli_runs_main(int argc, char **argv);
 int cli_diff_main(int argc, char **argv);
 int cli_pm4_main(int argc, char **argv);

@@ -150,7 +150,7 @@ static int evaluate(struct bisect *b, const char *sha, bool reference, struct ou
 		.reason = o->reason[0] ? o->reason : o->first[0] ? o->first : NULL,
 		.run_id = o->run_id, .build_cached = o->build_cached, .run_cached = o->run_cached,
 		.build_seconds = o->build_seconds, .replay_seconds = o->replay_seconds }))
-		return cli_fail(CMD, "%s: %s", b->db_path, xt_err_msg(db_err(b->db)));
+		return cli_fail(CMD, "%s: %s", db_where(b->db), xt_err_msg(db_err(b->db)));
 	return 0;
 }
 
@@ -167,7 +167,7 @@ static int steps_left(int untested)
 static int finish(struct bisect *b, const struct db_bisect_result *r, int status)
 {
 	if (db_bisect_finish(b->db, b->session, r))
-		return cli_fail(CMD, "%s: %s", b->db_path, xt_err_msg(db_err(b->db)));
+		return cli_fail(CMD, "%s: %s", db_where(b->db), xt_err_msg(db_err(b->db)));
 	return status;
 }
 
@@ -198,11 +198,11 @@ static void print_culprit(struct bisect *b, const char *sha, const struct outcom
 	printf("  subject: %s\n  author:  %s\n", subject, author);
 	if (o->first[0])
 		printf("  first difference: %s\n", o->first);
-	printf("  full diff: xfbtrace diff --db %s %" PRId64 " %" PRId64 "\n", b->db_path,
+	printf("  full diff: xfbtrace diff --db %s %" PRId64 " %" PRId64 "\n", db_where(b->db),
 	       b->good_run, o->run_id);
 	printf("  web UI:    %s/diff/%" PRId64 "/%" PRId64 "  (xfbtrace web --db %s)\n",
-	       web && *web ? web : "http://localhost:8080", b->good_run, o->run_id, b->db_path);
-	printf("  session:   xfbtrace bisect --db %s --show %" PRId64 "\n", b->db_path, b->session);
+	       web && *web ? web : "http://localhost:8080", b->good_run, o->run_id, db_where(b->db));
+	printf("  session:   xfbtrace bisect --db %s --show %" PRId64 "\n", db_where(b->db), b->session);
 }
 
 static int search(struct bisect *b, char (*list)[SHA_LEN + 1], int n)
@@ -295,7 +295,7 @@ static int search(struct bisect *b, char (*list)[SHA_LEN + 1], int n)
 		xt_jw_end(&w);
 		enum xt_rc xrc = xt_jw_done(&w);
 		xrc = xrc ? xrc : xt_buf_append(&cand, "", 1);
-		printf("  session: xfbtrace bisect --db %s --show %" PRId64 "\n", b->db_path, b->session);
+		printf("  session: xfbtrace bisect --db %s --show %" PRId64 "\n", db_where(b->db), b->session);
 		rc = xrc ? cli_fail(CMD, "out of memory")
 			 : finish(b, &(struct db_bisect_result){
 				.status = DB_BISECT_AMBIGUOUS, .message = "only skipped commits left",
@@ -382,7 +382,7 @@ static int run_bisect(struct bisect *b)
 	if (db_bisect_begin(b->db, &(struct db_bisect_desc){
 		.trace_id = b->trace_id, .repo = b->repo, .good = b->good, .bad = b->bad,
 		.backend = b->backend, .compare = b->compare, .build = b->build_cmd }, &b->session)) {
-		rc = cli_fail(CMD, "%s: %s", b->db_path, xt_err_msg(db_err(b->db)));
+		rc = cli_fail(CMD, "%s: %s", db_where(b->db), xt_err_msg(db_err(b->db)));
 		goto out;
 	}
 	printf("bisecting %d commits from %.10s (good) to %.10s (bad), %s backend; cache %s\n",

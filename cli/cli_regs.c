@@ -148,7 +148,7 @@ static int load_db(const char *cmd, const char *db_path, const char *run_s, unsi
 		enum xt_rc irc = db_run_get(db, run, &info, &arena);
 		int ret = CLI_EXIT_DIFFERENT;
 		if (irc == XT_ERR_NOT_FOUND)
-			ret = cli_fail(cmd, "%s has no run %lld (see 'xfbtrace runs')", db_path, run);
+			ret = cli_fail(cmd, "%s has no run %lld (see 'xfbtrace runs')", db_where(db), run);
 		else if (irc == XT_OK && strcmp(info.backend, "sim"))
 			ret = cli_fail(cmd, "run %lld is a %s run: only sim runs (replay --backend sim "
 				       "--db) keep PM4 and registers", run, info.backend);
@@ -166,7 +166,7 @@ static int load_db(const char *cmd, const char *db_path, const char *run_s, unsi
 		rc = db_blob_get(db, row.regs_hash, regs);
 	if (!rc && *has_regs && prev_hash)
 		rc = db_blob_get(db, prev_hash, prev);
-	int ret = rc ? cli_fail(cmd, "%s: %s", db_path, xt_err_msg(db_err(db))) : 0;
+	int ret = rc ? cli_fail(cmd, "%s: %s", db_where(db), xt_err_msg(db_err(db))) : 0;
 	xt_arena_fini(&arena);
 	db_close(db);
 	return ret;

@@ -373,11 +373,13 @@ int cli_replay_main(int argc, char **argv)
 	}
 	if (db_path) {
 		struct xt_err derr;
+		char where[512];
 		xt_err_clear(&derr);
+		db_redact(db_path, where, sizeof where);
 		if (run_sink_finish(&sink, rc, &s, &derr))
-			return cli_fail(CMD, "%s: %s", db_path, xt_err_msg(&derr));
+			return cli_fail(CMD, "%s: %s", where, xt_err_msg(&derr));
 		fprintf(stderr, "xfbtrace replay: recorded run %lld in %s\n", (long long)sink.run_id,
-			db_path);
+			where);
 	}
 	int status = rc != XT_OK ? CLI_EXIT_ERROR
 		     : replay_summary_ok(&s, strict) ? CLI_EXIT_OK : CLI_EXIT_DIFFERENT;

@@ -19,6 +19,7 @@
 #include <time.h>
 
 #include "cli.h"
+#include "db.h"
 #include "web.h"
 
 #define CMD "web"
@@ -102,9 +103,11 @@ int cli_web_main(int argc, char **argv)
 	struct web_server *s;
 	struct xt_err err;
 	xt_err_clear(&err);
+	char where[512];
+	db_redact(o.db_path, where, sizeof where);
 	if (web_server_open(&s, &o, &err))
-		return cli_fail(CMD, "%s: %s", o.db_path, xt_err_msg(&err));
-	printf("xfbtrace web: serving %s at http://%s:%u/\n", o.db_path,
+		return cli_fail(CMD, "%s: %s", where, xt_err_msg(&err));
+	printf("xfbtrace web: serving %s at http://%s:%u/\n", where,
 	       o.bind_addr ? o.bind_addr : "127.0.0.1", web_server_port(s));
 	fflush(stdout);
 	struct timespec limit = { .tv_sec = (time_t)timeout };

@@ -35,6 +35,7 @@ static const struct cli_command commands[] = {
 	{ "import-apitrace", "translate an apitrace trace (.trace) into an xfbtrace trace", cli_import_apitrace_main },
 	{ "regs", "register state (and PM4) of one call of a sim replay", cli_regs_main },
 	{ "web", "a local web UI over a results database (runs, calls, diffs)", cli_web_main },
+	{ "db", "copy runs between results stores (push to a shared PostgreSQL store)", cli_db_main },
 	{ "bisect", "find the commit that changed what a trace replays to", cli_bisect_main },
 };
 
@@ -65,7 +66,9 @@ static void print_help(FILE *f)
 		"\n"
 		"environment:\n"
 		"  XFBTRACE_DB    the results database of every command that takes --db\n"
-		"                 when --db is not given (replay then records its run)\n"
+		"                 when --db is not given (replay then records its run):\n"
+		"                 an SQLite file, or a shared PostgreSQL store as\n"
+		"                 postgresql://USER@HOST[:PORT]/DBNAME (so is --db)\n"
 		"  XFBTRACE_LOG   error, warn (default), info or debug\n"
 		"  NO_COLOR       set and not empty: no colour unless --color=always\n");
 }

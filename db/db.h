@@ -1,6 +1,7 @@
 /*
  * db.h - the results database: traces, runs, their observations and a
- * content-addressed blob store, in one SQLite file (schema: docs/db.md).
+ * content-addressed blob store, in one SQLite file or a shared PostgreSQL
+ * store (schema and both engines: docs/db.md).
  *
  * A *run* is one replay (or the capture itself) of one trace by one backend
  * at one revision.  The capture's own observations are the trace's *golden*
@@ -13,7 +14,9 @@
  *
  * Concurrency and crashes: the file is in WAL mode with a busy timeout, and
  * every write is one short `BEGIN IMMEDIATE` transaction, so any number of
- * processes may write runs into one file at once.  A golden run is written
+ * processes may write runs into one file at once (on PostgreSQL: one short
+ * transaction under the store's writer lock, or, adding an observation,
+ * without it; docs/db.md, "A shared store").  A golden run is written
  * in a single transaction together with its trace row: after a crash it is
  * absent, never partial.  Any other run is committed with status
  * "incomplete" at db_run_begin and each observation in its own transaction;
@@ -64,7 +67,9 @@ enum db_open_mode {
 };
 
 /*
- * Opens (or creates) the results database at `path`: WAL mode, the busy
+ * Opens (or creates) the results database at `path`, an SQLite file or a
+ * postgresql:// (postgres://) URL (libpq; connection, authentication and
+ * missing-database failures named, the password never).  A file: WAL mode, the busy
  * timeout (XFBTRACE_DB_BUSY_MS overrides DB_BUSY_TIMEOUT_MS), foreign keys
  * on, and the schema migrated to DB_SCHEMA_VERSION in one transaction.
  * Rejects a file that is not SQLite (XT_ERR_CORRUPT), an SQLite file of
@@ -268,6 +273,42 @@ enum xt_rc db_call_art_get(struct db *db, int64_t run_id, uint64_t call_no,
 /* The blob hash of program `program`'s shader text in run `run_id`
  * (33 bytes with the NUL).  XT_ERR_NOT_FOUND when not recorded. */
 enum xt_rc db_shader_hash(struct db *db, int64_t run_id, uint32_t program, char hash[33]);
+
+/* ---- copying runs between stores (xfbtrace db push; db_copy.c) ----------- */
+
+struct db_push_stats {
+	int64_t traces;            /* traces copied, each with its golden run */
+	int64_t runs;              /* other runs copied */
+	int64_t runs_present;      /* runs the destination held already */
+	int64_t runs_unfinished;   /* "incomplete" runs, not pushed */
+	int64_t blobs;             /* blobs copied */
+	int64_t blob_bytes;        /* their stored (compressed) bytes */
+};
+
+/* Called after each trace or run; `done` of `total`. */
+typedef void (*db_push_progress_cb)(const struct db_push_stats *s, int64_t done, int64_t total,
+				    void *ctx);
+
+/*
+ * Copies every trace (with its golden run) and every finished run of `src`
+ * that `dst` lacks into `dst`, either store of either engine: each run in
+ * one transaction of dst with its observations, artefacts and blobs, so a
+ * killed push leaves whole runs.  The source is read through the checked
+ * readers: a corrupt row stops the push, naming it.  Pushing twice copies
+ * nothing the second time (a run equal to one in dst in its row and the
+ * checks of all its rows is "present").  Errors are dst's (db_err(dst)).
+ */
+enum xt_rc db_push(struct db *src, struct db *dst, db_push_progress_cb progress, void *ctx,
+		   struct db_push_stats *stats);
+/* Copies run `src_run` (and its trace when dst lacks it) into dst; with
+ * `stats`, not when dst holds it already (*dst_run then 0). */
+enum xt_rc db_run_copy(struct db *src, int64_t src_run, struct db *dst, int64_t *dst_run,
+		       struct db_push_stats *stats);
+
+/* The store as messages name it: the path, or the URL without password. */
+const char *db_where(const struct db *db);
+/* `where` (a path or URL) without a password, into out[n]. */
+void db_redact(const char *where, char *out, size_t n);
 
 /* ---- reading -------------------------------------------------------------- */
 

@@ -20,17 +20,11 @@
 #include "db_int.h"
 #include "xt_fault.h"
 
-static enum xt_rc put_blob(struct db *db, const void *data, size_t len, char hex[33])
-{
-	xt_hash128_hex(xt_hash128(data, len), hex);
-	return db_blob_store(db, hex, data, len, NULL);
-}
-
 enum xt_rc db_run_add_call_art(struct db_run *run, const struct db_call_art *a)
 {
 	struct db *db = run->db;
 	char pm4_hex[33], regs_hex[33], sh_hex[33];
-	sqlite3_stmt *st = NULL;
+	struct db_stmt *st = NULL;
 	enum xt_rc rc;
 
 	if (!a->function || a->call_no > (uint64_t)INT64_MAX || a->regs_bytes % 8 ||
@@ -38,13 +32,33 @@ enum xt_rc db_run_add_call_art(struct db_run *run, const struct db_call_art *a)
 	    a->shader_bytes > DB_MAX_DATA_BYTES)
 		return XT_FAIL(&db->err, XT_ERR_INVALID, "call %" PRIu64 ": malformed artefacts",
 			       a->call_no);
-	rc = db_tx_begin(db);
+	/* The blobs go in in the order of their hashes: on PostgreSQL, where
+	 * this transaction takes no store-wide lock, two writers inserting the
+	 * same new blobs then wait for each other in one order, never in a
+	 * cycle (a deadlock). */
+	struct art_blob {
+		const void *p;
+		size_t n;
+		char *hex;
+	} blob[3], t;
+	int nblobs = 0;
+	bool shader = a->shader_text && a->program;
+	if (a->pm4 && a->pm4_dwords)
+		blob[nblobs++] = (struct art_blob){ a->pm4, (size_t)a->pm4_dwords * 4, pm4_hex };
+	if (a->regs)
+		blob[nblobs++] = (struct art_blob){ a->regs, a->regs_bytes, regs_hex };
+	if (shader)
+		blob[nblobs++] = (struct art_blob){ a->shader_text, a->shader_bytes, sh_hex };
+	for (int i = 0; i < nblobs; i++)
+		xt_hash128_hex(xt_hash128(blob[i].p, blob[i].n), blob[i].hex);
+	for (int i = 1; i < nblobs; i++)
+		for (int j = i; j > 0 && strcmp(blob[j - 1].hex, blob[j].hex) > 0; j--)
+			t = blob[j], blob[j] = blob[j - 1], blob[j - 1] = t;
+	rc = db_tx_begin_rows(db);
 	if (rc)
 		return rc;
-	if (a->pm4 && a->pm4_dwords)
-		rc = put_blob(db, a->pm4, (size_t)a->pm4_dwords * 4, pm4_hex);
-	if (!rc && a->regs)
-		rc = put_blob(db, a->regs, a->regs_bytes, regs_hex);
+	for (int i = 0; i < nblobs && !rc; i++)
+		rc = db_blob_store(db, blob[i].hex, blob[i].p, blob[i].n, NULL);
 	rc = rc ? rc : db_prepare(db, &st,
 		"INSERT INTO call_artifacts (run_id, call_no, function, pm4_dwords, pm4_hash,"
 		" regs_hash, program, frame_end, row_check) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)");
@@ -53,33 +67,32 @@ enum xt_rc db_run_add_call_art(struct db_run *run, const struct db_call_art *a)
 		db_art_row_check(a->call_no, a->function, a->pm4 ? a->pm4_dwords : 0,
 				 a->pm4 && a->pm4_dwords ? pm4_hex : NULL, a->regs ? regs_hex : NULL,
 				 a->program, a->frame_end, check);
-		sqlite3_bind_text(st, 9, check, -1, SQLITE_TRANSIENT);
-		sqlite3_bind_int64(st, 1, run->id);
-		sqlite3_bind_int64(st, 2, (sqlite3_int64)a->call_no);
+		db_bind_text(st, 9, check);
+		db_bind_i64(st, 1, run->id);
+		db_bind_i64(st, 2, (int64_t)a->call_no);
 		db_bind_text(st, 3, a->function);
-		sqlite3_bind_int64(st, 4, a->pm4 ? a->pm4_dwords : 0);
+		db_bind_i64(st, 4, a->pm4 ? a->pm4_dwords : 0);
 		db_bind_text(st, 5, a->pm4 && a->pm4_dwords ? pm4_hex : NULL);
 		db_bind_text(st, 6, a->regs ? regs_hex : NULL);
-		sqlite3_bind_int64(st, 7, a->program);
-		sqlite3_bind_int(st, 8, a->frame_end);
-		int src = sqlite3_step(st);
+		db_bind_i64(st, 7, a->program);
+		db_bind_i64(st, 8, a->frame_end);
+		int src = db_step(st);
 		if (src != SQLITE_DONE)
 			rc = db_sql_fail(db, src, "storing call artefacts");
-		sqlite3_finalize(st);
+		db_finalize(st);
 		st = NULL;
 	}
-	if (!rc && a->shader_text && a->program) {
-		rc = put_blob(db, a->shader_text, a->shader_bytes, sh_hex);
-		rc = rc ? rc : db_prepare(db, &st,
+	if (!rc && shader) {
+		rc = db_prepare(db, &st,
 			"INSERT OR IGNORE INTO shaders (run_id, program, blob_hash) VALUES (?1, ?2, ?3)");
 		if (!rc) {
-			sqlite3_bind_int64(st, 1, run->id);
-			sqlite3_bind_int64(st, 2, a->program);
+			db_bind_i64(st, 1, run->id);
+			db_bind_i64(st, 2, a->program);
 			db_bind_text(st, 3, sh_hex);
-			int src = sqlite3_step(st);
+			int src = db_step(st);
 			if (src != SQLITE_DONE)
 				rc = db_sql_fail(db, src, "storing a shader");
-			sqlite3_finalize(st);
+			db_finalize(st);
 		}
 	}
 	rc = rc ? rc : db_tx_commit(db);
@@ -93,12 +106,12 @@ enum xt_rc db_run_add_call_art(struct db_run *run, const struct db_call_art *a)
 	" row_check FROM call_artifacts"
 
 /* Reads the row `st` is on; XT_ERR_CORRUPT on values out of range. */
-static enum xt_rc art_from_row(struct db *db, int64_t run_id, sqlite3_stmt *st,
+static enum xt_rc art_from_row(struct db *db, int64_t run_id, struct db_stmt *st,
 			       struct db_call_art_row *out)
 {
-	int64_t call = sqlite3_column_int64(st, 0);
-	int64_t dw = sqlite3_column_int64(st, 2);
-	int64_t prog = sqlite3_column_int64(st, 5);
+	int64_t call = db_col_i64(st, 0);
+	int64_t dw = db_col_i64(st, 2);
+	int64_t prog = db_col_i64(st, 5);
 
 	*out = (struct db_call_art_row){
 		.call_no = (uint64_t)call,
@@ -107,7 +120,7 @@ static enum xt_rc art_from_row(struct db *db, int64_t run_id, sqlite3_stmt *st,
 		.pm4_hash = db_col_text(st, 3),
 		.regs_hash = db_col_text(st, 4),
 		.program = (uint32_t)prog,
-		.frame_end = sqlite3_column_int64(st, 6) != 0,
+		.frame_end = db_col_i64(st, 6) != 0,
 	};
 	if (call < 0 || !out->function || dw < 0 || dw > DB_MAX_DATA_BYTES / 4 || prog < 0 ||
 	    prog > UINT32_MAX)
@@ -127,17 +140,17 @@ static enum xt_rc art_from_row(struct db *db, int64_t run_id, sqlite3_stmt *st,
 enum xt_rc db_call_art_list(struct db *db, int64_t run_id, uint64_t first, uint64_t limit,
 			    db_call_art_cb cb, void *ctx)
 {
-	sqlite3_stmt *st;
+	struct db_stmt *st;
 	enum xt_rc rc = db_prepare(db, &st, ART_COLUMNS
 		" WHERE run_id = ?1 AND call_no >= ?2 ORDER BY call_no LIMIT ?3");
 	int src;
 
 	if (rc)
 		return rc;
-	sqlite3_bind_int64(st, 1, run_id);
-	sqlite3_bind_int64(st, 2, first > (uint64_t)INT64_MAX ? INT64_MAX : (sqlite3_int64)first);
-	sqlite3_bind_int64(st, 3, limit && limit < (uint64_t)INT64_MAX ? (sqlite3_int64)limit : -1);
-	while ((src = sqlite3_step(st)) == SQLITE_ROW) {
+	db_bind_i64(st, 1, run_id);
+	db_bind_i64(st, 2, first > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)first);
+	db_bind_i64(st, 3, limit && limit < (uint64_t)INT64_MAX ? (int64_t)limit : INT64_MAX);
+	while ((src = db_step(st)) == SQLITE_ROW) {
 		struct db_call_art_row row;
 		rc = art_from_row(db, run_id, st, &row);
 		rc = rc ? rc : cb(&row, ctx);
@@ -146,7 +159,7 @@ enum xt_rc db_call_art_list(struct db *db, int64_t run_id, uint64_t first, uint6
 	}
 	if (!rc && src != SQLITE_DONE)
 		rc = db_sql_fail(db, src, "listing call artefacts");
-	sqlite3_finalize(st);
+	db_finalize(st);
 	return rc;
 }
 
@@ -164,7 +177,7 @@ enum xt_rc db_call_art_get(struct db *db, int64_t run_id, uint64_t call_no,
 			   struct db_call_art_row *out, const char **prev_regs_hash,
 			   struct xt_arena *arena)
 {
-	sqlite3_stmt *st;
+	struct db_stmt *st;
 	bool nomem = false;
 	enum xt_rc rc = db_prepare(db, &st, ART_COLUMNS " WHERE run_id = ?1 AND call_no = ?2");
 	int src;
@@ -173,9 +186,9 @@ enum xt_rc db_call_art_get(struct db *db, int64_t run_id, uint64_t call_no,
 		return rc;
 	if (call_no > (uint64_t)INT64_MAX)
 		call_no = INT64_MAX;
-	sqlite3_bind_int64(st, 1, run_id);
-	sqlite3_bind_int64(st, 2, (sqlite3_int64)call_no);
-	src = sqlite3_step(st);
+	db_bind_i64(st, 1, run_id);
+	db_bind_i64(st, 2, (int64_t)call_no);
+	src = db_step(st);
 	if (src == SQLITE_DONE)
 		rc = XT_FAIL(&db->err, XT_ERR_NOT_FOUND, "run %" PRId64 " has no artefacts for call %" PRIu64,
 			     run_id, call_no);
@@ -186,7 +199,7 @@ enum xt_rc db_call_art_get(struct db *db, int64_t run_id, uint64_t call_no,
 		out->pm4_hash = dup_or_null(arena, out->pm4_hash, &nomem);
 		out->regs_hash = dup_or_null(arena, out->regs_hash, &nomem);
 	}
-	sqlite3_finalize(st);
+	db_finalize(st);
 	if (rc || !prev_regs_hash)
 		goto done;
 	*prev_regs_hash = NULL;
@@ -194,14 +207,14 @@ enum xt_rc db_call_art_get(struct db *db, int64_t run_id, uint64_t call_no,
 			" AND call_no < ?2 AND regs_hash IS NOT NULL ORDER BY call_no DESC LIMIT 1");
 	if (rc)
 		return rc;
-	sqlite3_bind_int64(st, 1, run_id);
-	sqlite3_bind_int64(st, 2, (sqlite3_int64)call_no);
-	src = sqlite3_step(st);
+	db_bind_i64(st, 1, run_id);
+	db_bind_i64(st, 2, (int64_t)call_no);
+	src = db_step(st);
 	if (src == SQLITE_ROW)
 		*prev_regs_hash = dup_or_null(arena, db_col_text(st, 0), &nomem);
 	else if (src != SQLITE_DONE)
 		rc = db_sql_fail(db, src, "reading call artefacts");
-	sqlite3_finalize(st);
+	db_finalize(st);
 done:
 	if (!rc && nomem)
 		rc = XT_FAIL(&db->err, XT_ERR_NOMEM, "out of memory reading call artefacts");
@@ -210,14 +223,14 @@ done:
 
 enum xt_rc db_shader_hash(struct db *db, int64_t run_id, uint32_t program, char hash[33])
 {
-	sqlite3_stmt *st;
+	struct db_stmt *st;
 	enum xt_rc rc = db_prepare(db, &st,
 		"SELECT blob_hash FROM shaders WHERE run_id = ?1 AND program = ?2");
 	if (rc)
 		return rc;
-	sqlite3_bind_int64(st, 1, run_id);
-	sqlite3_bind_int64(st, 2, program);
-	int src = sqlite3_step(st);
+	db_bind_i64(st, 1, run_id);
+	db_bind_i64(st, 2, program);
+	int src = db_step(st);
 	const char *h = src == SQLITE_ROW ? db_col_text(st, 0) : NULL;
 	if (src == SQLITE_DONE)
 		rc = XT_FAIL(&db->err, XT_ERR_NOT_FOUND, "run %" PRId64 " has no shader of program %u",
@@ -228,6 +241,6 @@ enum xt_rc db_shader_hash(struct db *db, int64_t run_id, uint32_t program, char 
 		rc = DB_CORRUPT(db, "run %" PRId64 ": malformed shaders row (program %u)", run_id, program);
 	else
 		memcpy(hash, h, 33);
-	sqlite3_finalize(st);
+	db_finalize(st);
 	return rc;
 }

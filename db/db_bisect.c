@@ -22,50 +22,49 @@
 enum xt_rc db_run_find_label(struct db *db, int64_t trace_id, const char *backend,
 			     const char *label, int64_t *run_id)
 {
-	sqlite3_stmt *st;
+	struct db_stmt *st;
 	enum xt_rc rc = db_prepare(db, &st,
 		"SELECT id FROM main.runs WHERE trace_id = ?1 AND backend = ?2 AND label = ?3"
 		" AND golden = 0 AND status IN ('ok', 'failed') ORDER BY id DESC LIMIT 1");
 	*run_id = 0;
 	if (rc)
 		return rc;
-	sqlite3_bind_int64(st, 1, trace_id);
+	db_bind_i64(st, 1, trace_id);
 	db_bind_text(st, 2, backend);
 	db_bind_text(st, 3, label);
-	int src = sqlite3_step(st);
+	int src = db_step(st);
 	if (src == SQLITE_ROW)
-		*run_id = sqlite3_column_int64(st, 0);
+		*run_id = db_col_i64(st, 0);
 	else if (src == SQLITE_DONE)
 		rc = XT_FAIL(&db->err, XT_ERR_NOT_FOUND, "no finished %s run labelled '%s'", backend,
 			     label);
 	else
 		rc = db_sql_fail(db, src, "finding a run by label");
-	sqlite3_finalize(st);
+	db_finalize(st);
 	return rc;
 }
 
 /* Runs one statement binding ?1 = src run id, ?2 = new run id. */
 static enum xt_rc import_step(struct db *db, const char *sql, int64_t src_run, int64_t new_run)
 {
-	sqlite3_stmt *st;
+	struct db_stmt *st;
 	enum xt_rc rc = db_prepare(db, &st, sql);
 	if (rc)
 		return rc;
 	/* Binding an index the statement does not use is harmless. */
-	sqlite3_bind_int64(st, 1, src_run);
-	if (sqlite3_bind_parameter_count(st) >= 2)
-		sqlite3_bind_int64(st, 2, new_run);
-	int src = sqlite3_step(st);
+	db_bind_i64(st, 1, src_run);
+	db_bind_i64(st, 2, new_run);
+	int src = db_step(st);
 	if (src != SQLITE_DONE)
 		rc = db_sql_fail(db, src, "importing a run");
-	sqlite3_finalize(st);
+	db_finalize(st);
 	return rc;
 }
 
 static enum xt_rc import_run_row(struct db *db, const char *label, int64_t *src_run,
 				 int64_t *new_run)
 {
-	sqlite3_stmt *st;
+	struct db_stmt *st;
 	enum xt_rc rc = db_prepare(db, &st,
 		"SELECT r.id, t.id FROM bisect_src.runs r"
 		" JOIN bisect_src.traces s ON s.id = r.trace_id"
@@ -74,11 +73,11 @@ static enum xt_rc import_run_row(struct db *db, const char *label, int64_t *src_
 	if (rc)
 		return rc;
 	db_bind_text(st, 1, label);
-	int src = sqlite3_step(st);
+	int src = db_step(st);
 	int64_t trace_id = 0;
 	if (src == SQLITE_ROW) {
-		*src_run = sqlite3_column_int64(st, 0);
-		trace_id = sqlite3_column_int64(st, 1);
+		*src_run = db_col_i64(st, 0);
+		trace_id = db_col_i64(st, 1);
 		if (!trace_id)
 			rc = XT_FAIL(&db->err, XT_ERR_NOT_FOUND,
 				     "the trace of run '%s' is not in this database", label);
@@ -87,7 +86,7 @@ static enum xt_rc import_run_row(struct db *db, const char *label, int64_t *src_
 	} else {
 		rc = db_sql_fail(db, src, "finding the run to import");
 	}
-	sqlite3_finalize(st);
+	db_finalize(st);
 	if (rc)
 		return rc;
 
@@ -98,13 +97,13 @@ static enum xt_rc import_run_row(struct db *db, const char *label, int64_t *src_
 		"  started_at, finished_at, status, summary FROM bisect_src.runs WHERE id = ?1");
 	if (rc)
 		return rc;
-	sqlite3_bind_int64(st, 1, *src_run);
-	sqlite3_bind_int64(st, 2, trace_id);
-	src = sqlite3_step(st);
+	db_bind_i64(st, 1, *src_run);
+	db_bind_i64(st, 2, trace_id);
+	src = db_step(st);
 	if (src != SQLITE_DONE)
 		rc = db_sql_fail(db, src, "importing a run");
-	*new_run = sqlite3_last_insert_rowid(db->sql);
-	sqlite3_finalize(st);
+	*new_run = db_last_id(db);
+	db_finalize(st);
 	return rc;
 }
 
@@ -145,17 +144,19 @@ enum xt_rc db_run_import(struct db *db, const char *src_path, const char *label,
 		"INSERT INTO main.shaders (run_id, program, blob_hash)"
 		" SELECT ?2, program, blob_hash FROM bisect_src.shaders WHERE run_id = ?1",
 	};
-	sqlite3_stmt *st;
+	struct db_stmt *st;
 	int64_t src_run = 0, new_run = 0, art_tables = 0;
 	enum xt_rc rc;
 
 	*run_id = 0;
+	if (db->engine != DB_SQLITE)
+		return db_run_import_copy(db, src_path, label, run_id);
 	rc = db_prepare(db, &st, "ATTACH DATABASE ?1 AS bisect_src");
 	if (rc)
 		return rc;
 	db_bind_text(st, 1, src_path);
-	int src = sqlite3_step(st);
-	sqlite3_finalize(st);
+	int src = db_step(st);
+	db_finalize(st);
 	if (src != SQLITE_DONE)
 		return db_sql_fail(db, src, src_path);
 
@@ -167,12 +168,12 @@ enum xt_rc db_run_import(struct db *db, const char *src_path, const char *label,
 	rc = rc ? rc : db_obs_checks_fill(db, new_run);
 	if (!rc && !(rc = db_prepare(db, &st, "SELECT count(*) FROM bisect_src.sqlite_schema"
 				     " WHERE type = 'table' AND name IN ('call_artifacts', 'shaders')"))) {
-		src = sqlite3_step(st);
+		src = db_step(st);
 		if (src == SQLITE_ROW)
-			art_tables = sqlite3_column_int64(st, 0);
+			art_tables = db_col_i64(st, 0);
 		else
 			rc = db_sql_fail(db, src, "reading the schema of the run to import");
-		sqlite3_finalize(st);
+		db_finalize(st);
 	}
 	for (size_t i = 0; i < sizeof copy_art / sizeof copy_art[0] && !rc && art_tables == 2; i++)
 		rc = import_step(db, copy_art[i], src_run, new_run);
@@ -184,7 +185,7 @@ enum xt_rc db_run_import(struct db *db, const char *src_path, const char *label,
 	else
 		*run_id = new_run;
 	/* DETACH fails only while a statement on it is open: none is. */
-	sqlite3_exec(db->sql, "DETACH DATABASE bisect_src", NULL, NULL, NULL);
+	db_exec_quiet(db, "DETACH DATABASE bisect_src");
 	return rc;
 }
 
@@ -211,23 +212,23 @@ const char *db_bisect_status_name(enum db_bisect_status s)
 	return "failed";
 }
 
-static void bind_id(sqlite3_stmt *st, int i, int64_t id)
+static void bind_id(struct db_stmt *st, int i, int64_t id)
 {
 	if (id > 0)
-		sqlite3_bind_int64(st, i, id);
+		db_bind_i64(st, i, id);
 	else
-		sqlite3_bind_null(st, i);
+		db_bind_null(st, i);
 }
 
 /* Steps a prepared write and finalizes it, in a transaction of its own. */
-static enum xt_rc write_one(struct db *db, sqlite3_stmt *st, const char *what)
+static enum xt_rc write_one(struct db *db, struct db_stmt *st, const char *what)
 {
 	enum xt_rc rc = db_tx_begin(db);
 	if (!rc) {
-		int src = sqlite3_step(st);
+		int src = db_step(st);
 		rc = src == SQLITE_DONE ? XT_OK : db_sql_fail(db, src, what);
 	}
-	sqlite3_finalize(st);
+	db_finalize(st);
 	rc = rc ? rc : db_tx_commit(db);
 	if (rc)
 		db_tx_rollback(db);
@@ -236,14 +237,14 @@ static enum xt_rc write_one(struct db *db, sqlite3_stmt *st, const char *what)
 
 enum xt_rc db_bisect_begin(struct db *db, const struct db_bisect_desc *d, int64_t *session_id)
 {
-	sqlite3_stmt *st;
+	struct db_stmt *st;
 	enum xt_rc rc = db_prepare(db, &st,
 		"INSERT INTO bisect_sessions (trace_id, repo, good, bad, backend, compare, build)"
 		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
 	*session_id = 0;
 	if (rc)
 		return rc;
-	sqlite3_bind_int64(st, 1, d->trace_id);
+	db_bind_i64(st, 1, d->trace_id);
 	db_bind_text(st, 2, d->repo);
 	db_bind_text(st, 3, d->good);
 	db_bind_text(st, 4, d->bad);
@@ -252,13 +253,13 @@ enum xt_rc db_bisect_begin(struct db *db, const struct db_bisect_desc *d, int64_
 	db_bind_text(st, 7, d->build);
 	rc = write_one(db, st, "starting a bisect session");
 	if (!rc)
-		*session_id = sqlite3_last_insert_rowid(db->sql);
+		*session_id = db_last_id(db);
 	return rc;
 }
 
 enum xt_rc db_bisect_add_step(struct db *db, int64_t session_id, const struct db_bisect_step *s)
 {
-	sqlite3_stmt *st;
+	struct db_stmt *st;
 	enum xt_rc rc = db_prepare(db, &st,
 		"INSERT INTO bisect_steps (session_id, seq, commit_hash, subject, verdict, reason,"
 		"  run_id, build_cached, run_cached, build_seconds, replay_seconds)"
@@ -266,22 +267,22 @@ enum xt_rc db_bisect_add_step(struct db *db, int64_t session_id, const struct db
 		"  ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)");
 	if (rc)
 		return rc;
-	sqlite3_bind_int64(st, 1, session_id);
+	db_bind_i64(st, 1, session_id);
 	db_bind_text(st, 2, s->commit);
 	db_bind_text(st, 3, s->subject);
 	db_bind_text(st, 4, db_bisect_verdict_name(s->verdict));
 	db_bind_text(st, 5, s->reason);
 	bind_id(st, 6, s->run_id);
-	sqlite3_bind_int(st, 7, s->build_cached);
-	sqlite3_bind_int(st, 8, s->run_cached);
-	sqlite3_bind_double(st, 9, s->build_seconds);
-	sqlite3_bind_double(st, 10, s->replay_seconds);
+	db_bind_i64(st, 7, s->build_cached);
+	db_bind_i64(st, 8, s->run_cached);
+	db_bind_double(st, 9, s->build_seconds);
+	db_bind_double(st, 10, s->replay_seconds);
 	return write_one(db, st, "recording a bisect step");
 }
 
 enum xt_rc db_bisect_finish(struct db *db, int64_t session_id, const struct db_bisect_result *r)
 {
-	sqlite3_stmt *st;
+	struct db_stmt *st;
 	enum xt_rc rc = db_prepare(db, &st,
 		"UPDATE bisect_sessions SET status = ?2, message = ?3, culprit = ?4,"
 		" culprit_subject = ?5, culprit_author = ?6, candidates = ?7, good_run_id = ?8,"
@@ -289,7 +290,7 @@ enum xt_rc db_bisect_finish(struct db *db, int64_t session_id, const struct db_b
 		" finished_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?1");
 	if (rc)
 		return rc;
-	sqlite3_bind_int64(st, 1, session_id);
+	db_bind_i64(st, 1, session_id);
 	db_bind_text(st, 2, db_bisect_status_name(r->status));
 	db_bind_text(st, 3, r->message);
 	db_bind_text(st, 4, r->culprit);
@@ -299,9 +300,9 @@ enum xt_rc db_bisect_finish(struct db *db, int64_t session_id, const struct db_b
 	bind_id(st, 8, r->good_run_id);
 	bind_id(st, 9, r->culprit_run_id);
 	if (r->first_call >= 0)
-		sqlite3_bind_int64(st, 10, r->first_call);
+		db_bind_i64(st, 10, r->first_call);
 	else
-		sqlite3_bind_null(st, 10);
+		db_bind_null(st, 10);
 	db_bind_text(st, 11, r->first_difference);
 	return write_one(db, st, "finishing a bisect session");
 }
@@ -316,22 +317,22 @@ enum xt_rc db_bisect_finish(struct db *db, int64_t session_id, const struct db_b
 	" (SELECT count(*) FROM bisect_steps p WHERE p.session_id = s.id)" \
 	" FROM bisect_sessions s JOIN traces t ON t.id = s.trace_id"
 
-static enum xt_rc session_from_row(struct db *db, sqlite3_stmt *st, struct db_bisect_info *s)
+static enum xt_rc session_from_row(struct db *db, struct db_stmt *st, struct db_bisect_info *s)
 {
 	const char **text[] = { &s->trace_hash, &s->program, &s->repo, &s->good, &s->bad,
 				&s->backend, &s->compare, &s->build, &s->started_at,
 				&s->finished_at, &s->status, &s->message, &s->culprit,
 				&s->culprit_subject, &s->culprit_author, &s->candidates_json };
 	memset(s, 0, sizeof *s);
-	s->id = sqlite3_column_int64(st, 0);
-	s->trace_id = sqlite3_column_int64(st, 1);
+	s->id = db_col_i64(st, 0);
+	s->trace_id = db_col_i64(st, 1);
 	for (int i = 0; i < (int)(sizeof text / sizeof text[0]); i++)
 		*text[i] = db_col_text(st, 2 + i);
-	s->good_run_id = sqlite3_column_int64(st, 18);
-	s->culprit_run_id = sqlite3_column_int64(st, 19);
-	s->first_call = sqlite3_column_type(st, 20) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 20);
+	s->good_run_id = db_col_i64(st, 18);
+	s->culprit_run_id = db_col_i64(st, 19);
+	s->first_call = db_col_type(st, 20) == SQLITE_NULL ? -1 : db_col_i64(st, 20);
 	s->first_difference = db_col_text(st, 21);
-	s->steps = sqlite3_column_int64(st, 22);
+	s->steps = db_col_i64(st, 22);
 	if (!s->trace_hash || !s->repo || !s->good || !s->bad || !s->backend || !s->compare ||
 	    !s->started_at || !s->status)
 		return DB_CORRUPT(db, "bisect session %" PRId64 ": a required column is not text",
@@ -341,15 +342,15 @@ static enum xt_rc session_from_row(struct db *db, sqlite3_stmt *st, struct db_bi
 
 enum xt_rc db_bisect_list(struct db *db, int64_t session_id, db_bisect_cb cb, void *ctx)
 {
-	sqlite3_stmt *st;
+	struct db_stmt *st;
 	enum xt_rc rc = db_prepare(db, &st, SESSION_COLUMNS
 				   " WHERE ?1 = 0 OR s.id = ?1 ORDER BY s.id DESC");
 	if (rc)
 		return rc;
-	sqlite3_bind_int64(st, 1, session_id);
+	db_bind_i64(st, 1, session_id);
 	int src;
 	bool any = false;
-	while ((src = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((src = db_step(st)) == SQLITE_ROW) {
 		struct db_bisect_info s;
 		any = true;
 		rc = session_from_row(db, st, &s);
@@ -362,33 +363,33 @@ enum xt_rc db_bisect_list(struct db *db, int64_t session_id, db_bisect_cb cb, vo
 	if (!rc && session_id && !any)
 		rc = XT_FAIL(&db->err, XT_ERR_NOT_FOUND, "there is no bisect session %" PRId64,
 			     session_id);
-	sqlite3_finalize(st);
+	db_finalize(st);
 	return rc;
 }
 
 enum xt_rc db_bisect_steps(struct db *db, int64_t session_id, db_bisect_step_cb cb, void *ctx)
 {
-	sqlite3_stmt *st;
+	struct db_stmt *st;
 	enum xt_rc rc = db_prepare(db, &st,
 		"SELECT seq, commit_hash, subject, verdict, reason, run_id, build_cached, run_cached,"
 		" build_seconds, replay_seconds, at FROM bisect_steps WHERE session_id = ?1"
 		" ORDER BY seq");
 	if (rc)
 		return rc;
-	sqlite3_bind_int64(st, 1, session_id);
+	db_bind_i64(st, 1, session_id);
 	int src;
-	while ((src = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((src = db_step(st)) == SQLITE_ROW) {
 		struct db_bisect_step_row s = {
-			.seq = sqlite3_column_int64(st, 0),
+			.seq = db_col_i64(st, 0),
 			.commit = db_col_text(st, 1),
 			.subject = db_col_text(st, 2),
 			.verdict = db_col_text(st, 3),
 			.reason = db_col_text(st, 4),
-			.run_id = sqlite3_column_int64(st, 5),
-			.build_cached = sqlite3_column_int(st, 6) != 0,
-			.run_cached = sqlite3_column_int(st, 7) != 0,
-			.build_seconds = sqlite3_column_double(st, 8),
-			.replay_seconds = sqlite3_column_double(st, 9),
+			.run_id = db_col_i64(st, 5),
+			.build_cached = db_col_i64(st, 6) != 0,
+			.run_cached = db_col_i64(st, 7) != 0,
+			.build_seconds = db_col_double(st, 8),
+			.replay_seconds = db_col_double(st, 9),
 			.at = db_col_text(st, 10),
 		};
 		if (!s.commit || !s.verdict || !s.at)
@@ -400,7 +401,7 @@ enum xt_rc db_bisect_steps(struct db *db, int64_t session_id, db_bisect_step_cb 
 	}
 	if (!rc && src != SQLITE_DONE)
 		rc = db_sql_fail(db, src, "listing bisect steps");
-	sqlite3_finalize(st);
+	db_finalize(st);
 	return rc;
 }
 

@@ -49,41 +49,41 @@ enum xt_rc db_blob_compress(struct db *db, const void *data, size_t len, const c
 
 static enum xt_rc blob_exists(struct db *db, const char *hex, bool *exists)
 {
-	sqlite3_stmt *st;
+	struct db_stmt *st;
 	enum xt_rc rc = db_prepare(db, &st, "SELECT 1 FROM blobs WHERE hash = ?1");
 	if (rc)
 		return rc;
-	sqlite3_bind_text(st, 1, hex, -1, SQLITE_STATIC);
-	int src = sqlite3_step(st);
+	db_bind_text(st, 1, hex);
+	int src = db_step(st);
 	*exists = src == SQLITE_ROW;
 	if (src != SQLITE_ROW && src != SQLITE_DONE)
 		rc = db_sql_fail(db, src, "looking a blob up");
-	sqlite3_finalize(st);
+	db_finalize(st);
 	return rc;
 }
 
 static enum xt_rc blob_insert(struct db *db, const char *hex, const void *data, size_t len,
 			      const char *codec)
 {
-	sqlite3_stmt *st;
+	struct db_stmt *st;
 	enum xt_rc rc = db_prepare(db, &st,
 				   "INSERT OR IGNORE INTO blobs (hash, raw_bytes, codec, data)"
 				   " VALUES (?1, ?2, ?3, ?4)");
 	if (rc)
 		return rc;
 	bool raw = !strcmp(codec, "none");
-	sqlite3_bind_text(st, 1, hex, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 2, (sqlite3_int64)len);
-	sqlite3_bind_text(st, 3, codec, -1, SQLITE_STATIC);
+	db_bind_text(st, 1, hex);
+	db_bind_i64(st, 2, (int64_t)len);
+	db_bind_text(st, 3, codec);
 	/* A zero-length blob must not bind as NULL (data is NOT NULL). */
 	if (raw)
-		sqlite3_bind_blob64(st, 4, len ? data : "", len, SQLITE_STATIC);
+		db_bind_blob(st, 4, len ? data : "", len);
 	else
-		sqlite3_bind_blob64(st, 4, db->zbuf.data, db->zbuf.len, SQLITE_STATIC);
-	int src = sqlite3_step(st);
+		db_bind_blob(st, 4, db->zbuf.data, db->zbuf.len);
+	int src = db_step(st);
 	if (src != SQLITE_DONE)
 		rc = db_sql_fail(db, src, "storing a blob");
-	sqlite3_finalize(st);
+	db_finalize(st);
 	return rc;
 }
 
@@ -142,13 +142,13 @@ static enum xt_rc decompress(struct db *db, const char *hash, const void *src, s
 
 enum xt_rc db_blob_get(struct db *db, const char *hash, struct xt_buf *out)
 {
-	sqlite3_stmt *st;
+	struct db_stmt *st;
 	enum xt_rc rc = db_prepare(db, &st, "SELECT raw_bytes, codec, data FROM blobs WHERE hash = ?1");
 	if (rc)
 		return rc;
 	xt_buf_reset(out);
-	sqlite3_bind_text(st, 1, hash, -1, SQLITE_STATIC);
-	int src = sqlite3_step(st);
+	db_bind_text(st, 1, hash);
+	int src = db_step(st);
 	if (src == SQLITE_DONE) {
 		rc = XT_FAIL(&db->err, XT_ERR_NOT_FOUND, "blob %s is not in the store", hash);
 		goto out;
@@ -157,12 +157,12 @@ enum xt_rc db_blob_get(struct db *db, const char *hash, struct xt_buf *out)
 		rc = db_sql_fail(db, src, "reading a blob");
 		goto out;
 	}
-	sqlite3_int64 raw = sqlite3_column_int64(st, 0);
+	int64_t raw = db_col_i64(st, 0);
 	const char *codec = db_col_text(st, 1);
-	const void *bytes = sqlite3_column_blob(st, 2);
-	size_t n = (size_t)sqlite3_column_bytes(st, 2);
-	if (sqlite3_column_type(st, 0) != SQLITE_INTEGER || raw < 0 || raw > DB_MAX_DATA_BYTES ||
-	    !codec || sqlite3_column_type(st, 2) != SQLITE_BLOB) {
+	const void *bytes = db_col_blob(st, 2);
+	size_t n = (size_t)db_col_bytes(st, 2);
+	if (db_col_type(st, 0) != SQLITE_INTEGER || raw < 0 || raw > DB_MAX_DATA_BYTES ||
+	    !codec || db_col_type(st, 2) != SQLITE_BLOB) {
 		rc = DB_CORRUPT(db, "blob %s: malformed row (raw_bytes %lld, codec %s)",
 			     hash, (long long)raw, codec ? codec : "NULL");
 		goto out;
@@ -194,6 +194,6 @@ enum xt_rc db_blob_get(struct db *db, const char *hash, struct xt_buf *out)
 		rc = XT_FAIL(&db->err, XT_ERR_CORRUPT, "blob %s: its bytes hash to %s", hash, hex);
 	}
 out:
-	sqlite3_finalize(st);
+	db_finalize(st);
 	return rc;
 }

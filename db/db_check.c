@@ -64,7 +64,7 @@ enum xt_rc db_obs_row_check(uint64_t call_no, const char *kind, uint32_t index,
 
 enum xt_rc db_obs_checks_fill(struct db *db, int64_t run_id)
 {
-	sqlite3_stmt *sel = NULL, *upd = NULL;
+	struct db_stmt *sel = NULL, *upd = NULL;
 	enum xt_rc rc = db_prepare(db, &sel,
 		"SELECT o.run_id, o.call_no, o.kind, o.idx, o.function, o.primitive_mode, o.fields,"
 		" l.hash, o.blob_hash, o.verdict_class, o.verdict_reason FROM observations o LEFT JOIN layouts l ON l.id = o.layout_id"
@@ -74,13 +74,13 @@ enum xt_rc db_obs_checks_fill(struct db *db, int64_t run_id)
 		" WHERE run_id = ?2 AND call_no = ?3 AND kind = ?4 AND idx = ?5");
 	if (rc)
 		goto out;
-	sqlite3_bind_int64(sel, 1, run_id);
+	db_bind_i64(sel, 1, run_id);
 	int src;
-	while (!rc && (src = sqlite3_step(sel)) == SQLITE_ROW) {
+	while (!rc && (src = db_step(sel)) == SQLITE_ROW) {
 		char check[17];
 		const char *kind = db_col_text(sel, 2);
-		rc = db_obs_row_check((uint64_t)sqlite3_column_int64(sel, 1), kind,
-				      (uint32_t)sqlite3_column_int64(sel, 3), db_col_text(sel, 4),
+		rc = db_obs_row_check((uint64_t)db_col_i64(sel, 1), kind,
+				      (uint32_t)db_col_i64(sel, 3), db_col_text(sel, 4),
 				      db_col_text(sel, 5), db_col_text(sel, 6), db_col_text(sel, 7),
 				      db_col_text(sel, 8), db_col_text(sel, 9), db_col_text(sel, 10),
 				      check);
@@ -88,21 +88,21 @@ enum xt_rc db_obs_checks_fill(struct db *db, int64_t run_id)
 			rc = XT_FAIL(&db->err, rc, "out of memory checking observation rows");
 			break;
 		}
-		sqlite3_bind_text(upd, 1, check, -1, SQLITE_TRANSIENT);
-		sqlite3_bind_int64(upd, 2, sqlite3_column_int64(sel, 0));
-		sqlite3_bind_int64(upd, 3, sqlite3_column_int64(sel, 1));
+		db_bind_text(upd, 1, check);
+		db_bind_i64(upd, 2, db_col_i64(sel, 0));
+		db_bind_i64(upd, 3, db_col_i64(sel, 1));
 		db_bind_text(upd, 4, kind);
-		sqlite3_bind_int64(upd, 5, sqlite3_column_int64(sel, 3));
-		int usrc = sqlite3_step(upd);
-		sqlite3_reset(upd);
+		db_bind_i64(upd, 5, db_col_i64(sel, 3));
+		int usrc = db_step(upd);
+		db_reset(upd);
 		if (usrc != SQLITE_DONE)
 			rc = db_sql_fail(db, usrc, "storing an observation row's check");
 	}
 	if (!rc && src != SQLITE_DONE)
 		rc = db_sql_fail(db, src, "reading observation rows to check");
 out:
-	sqlite3_finalize(sel);
-	sqlite3_finalize(upd);
+	db_finalize(sel);
+	db_finalize(upd);
 	return rc;
 }
 
@@ -125,7 +125,7 @@ void db_art_row_check(uint64_t call_no, const char *function, int64_t pm4_dwords
 
 enum xt_rc db_art_checks_fill(struct db *db, int64_t run_id)
 {
-	sqlite3_stmt *sel = NULL, *upd = NULL;
+	struct db_stmt *sel = NULL, *upd = NULL;
 	enum xt_rc rc = db_prepare(db, &sel,
 		"SELECT run_id, call_no, function, pm4_dwords, pm4_hash, regs_hash, program, frame_end"
 		" FROM call_artifacts WHERE row_check IS NULL AND (?1 = 0 OR run_id = ?1)");
@@ -133,25 +133,25 @@ enum xt_rc db_art_checks_fill(struct db *db, int64_t run_id)
 		"UPDATE call_artifacts SET row_check = ?1 WHERE run_id = ?2 AND call_no = ?3");
 	if (rc)
 		goto out;
-	sqlite3_bind_int64(sel, 1, run_id);
+	db_bind_i64(sel, 1, run_id);
 	int src;
-	while (!rc && (src = sqlite3_step(sel)) == SQLITE_ROW) {
+	while (!rc && (src = db_step(sel)) == SQLITE_ROW) {
 		char check[17];
-		db_art_row_check((uint64_t)sqlite3_column_int64(sel, 1), db_col_text(sel, 2),
-				 sqlite3_column_int64(sel, 3), db_col_text(sel, 4), db_col_text(sel, 5),
-				 sqlite3_column_int64(sel, 6), sqlite3_column_int64(sel, 7) != 0, check);
-		sqlite3_bind_text(upd, 1, check, -1, SQLITE_TRANSIENT);
-		sqlite3_bind_int64(upd, 2, sqlite3_column_int64(sel, 0));
-		sqlite3_bind_int64(upd, 3, sqlite3_column_int64(sel, 1));
-		int usrc = sqlite3_step(upd);
-		sqlite3_reset(upd);
+		db_art_row_check((uint64_t)db_col_i64(sel, 1), db_col_text(sel, 2),
+				 db_col_i64(sel, 3), db_col_text(sel, 4), db_col_text(sel, 5),
+				 db_col_i64(sel, 6), db_col_i64(sel, 7) != 0, check);
+		db_bind_text(upd, 1, check);
+		db_bind_i64(upd, 2, db_col_i64(sel, 0));
+		db_bind_i64(upd, 3, db_col_i64(sel, 1));
+		int usrc = db_step(upd);
+		db_reset(upd);
 		if (usrc != SQLITE_DONE)
 			rc = db_sql_fail(db, usrc, "storing a call_artifacts row's check");
 	}
 	if (!rc && src != SQLITE_DONE)
 		rc = db_sql_fail(db, src, "reading call_artifacts rows to check");
 out:
-	sqlite3_finalize(sel);
-	sqlite3_finalize(upd);
+	db_finalize(sel);
+	db_finalize(upd);
 	return rc;
 }

@@ -1,6 +1,17 @@
 /*
- * db_int.h - what the files of db/ share: the handle, statement and
- * transaction helpers, and the SQLite-to-xt_rc error mapping.
+ * db_int.h - what the files of db/ share: the handle, the connection seam
+ * (statements with typed parameters and rows, transactions) over the two
+ * engines, and the error mapping.
+ *
+ * The seam speaks SQLite's vocabulary: statements are written in SQLite's
+ * dialect with ?N parameters, steps answer SQLITE_ROW / SQLITE_DONE or an
+ * (extended) SQLite result code, and columns have SQLite's storage classes.
+ * db_sql.c implements it on SQLite directly; db_pg.c on libpq, translating
+ * each statement once, in one place (db_pg_translate), and mapping SQLSTATEs
+ * onto the result codes the callers test (a duplicate key is
+ * SQLITE_CONSTRAINT_PRIMARYKEY, a foreign key SQLITE_CONSTRAINT_FOREIGNKEY,
+ * ...).  So the files above the seam hold one copy of every statement and of
+ * the schema.
  */
 #ifndef DB_INT_H
 #define DB_INT_H
@@ -11,8 +22,20 @@
 #include "db.h"
 #include "xt_hash.h"
 
+enum db_engine {
+	DB_SQLITE,                  /* a file */
+	DB_POSTGRESQL,              /* a postgresql:// or postgres:// URL */
+};
+
+struct db_pg;
+
 struct db {
-	sqlite3 *sql;
+	enum db_engine engine;
+	sqlite3 *sql;               /* DB_SQLITE: the file */
+	struct db_pg *pg;           /* DB_POSTGRESQL: the connection */
+	sqlite3 *json;              /* SQLite's JSON functions for either engine:
+	                             * `sql`, or an in-memory database (db_prepare_json) */
+	char *where;                /* the path, or the URL without its password */
 	struct xt_err err;          /* last error */
 	bool in_tx;                 /* a transaction of ours is open */
 	ZSTD_CCtx *zc;              /* lazily created */
@@ -67,22 +90,109 @@ void db_art_row_check(uint64_t call_no, const char *function, int64_t pm4_dwords
 		      char out[17]);
 enum xt_rc db_art_checks_fill(struct db *db, int64_t run_id);
 
-/* Prepares `sql` (a static string) into *st. */
-enum xt_rc db_prepare(struct db *db, sqlite3_stmt **st, const char *sql);
-/* Runs statements without results. */
-enum xt_rc db_exec(struct db *db, const char *sql);
+/* ---- the connection seam (db_sql.c; libpq: db_pg.c) ---------------------- */
 
-/* BEGIN IMMEDIATE / COMMIT / ROLLBACK.  Rollback never fails visibly: it
- * keeps the error already recorded in db->err. */
+/* A prepared statement of either engine. */
+struct db_stmt;
+
+/* Prepares `sql` (SQLite's dialect, ?N parameters) into *st. */
+enum xt_rc db_prepare(struct db *db, struct db_stmt **st, const char *sql);
+/* Prepares `sql` on the connection that evaluates SQLite's JSON functions
+ * over bound JSON text (the store itself for SQLite, an in-memory database
+ * beside a PostgreSQL store): one spelling of every JSON query. */
+enum xt_rc db_prepare_json(struct db *db, struct db_stmt **st, const char *sql);
+/* Runs statements without results and without parameters. */
+enum xt_rc db_exec(struct db *db, const char *sql);
+/* The same, recording nothing on failure. */
+void db_exec_quiet(struct db *db, const char *sql);
+
+/* Parameters are numbered from 1.  Text and blobs must stay valid until
+ * the statement is stepped. */
+void db_bind_i64(struct db_stmt *st, int i, int64_t v);
+void db_bind_double(struct db_stmt *st, int i, double v);
+void db_bind_null(struct db_stmt *st, int i);
+/* A possibly-NULL string. */
+void db_bind_text(struct db_stmt *st, int i, const char *s);
+void db_bind_blob(struct db_stmt *st, int i, const void *p, size_t n);
+
+/* SQLITE_ROW, SQLITE_DONE, or an error code (its message: db_sql_fail). */
+int db_step(struct db_stmt *st);
+/* Makes the statement runnable again, keeping its bindings. */
+void db_reset(struct db_stmt *st);
+/* NULL is a no-op. */
+void db_finalize(struct db_stmt *st);
+
+/* SQLITE_INTEGER, SQLITE_FLOAT, SQLITE_TEXT, SQLITE_BLOB or SQLITE_NULL. */
+int db_col_type(struct db_stmt *st, int i);
+int64_t db_col_i64(struct db_stmt *st, int i);
+double db_col_double(struct db_stmt *st, int i);
+/* Text of column i, or NULL for SQL NULL or a non-text column. */
+const char *db_col_text(struct db_stmt *st, int i);
+const void *db_col_blob(struct db_stmt *st, int i);
+size_t db_col_bytes(struct db_stmt *st, int i);
+
+/* The id of the row the last INSERT of a table with an id column made. */
+int64_t db_last_id(struct db *db);
+/* Rows changed by the last INSERT / UPDATE / DELETE. */
+int64_t db_changes(struct db *db);
+
+/* Begins a write transaction: BEGIN IMMEDIATE on SQLite, BEGIN and the
+ * store's advisory writer lock on PostgreSQL (DB_APPLICATION_ID), so that
+ * writers are serialised alike on both.  COMMIT / ROLLBACK.  Rollback never
+ * fails visibly: it keeps the error already recorded in db->err. */
 enum xt_rc db_tx_begin(struct db *db);
+/* The same for a transaction that only adds rows whose races the schema
+ * settles (blobs and layouts: INSERT ... ON CONFLICT DO NOTHING on their
+ * hash; observations and artefacts of a run that has one writer): on
+ * PostgreSQL without the writer lock, so that a farm's writers add their
+ * observations side by side; on SQLite BEGIN IMMEDIATE all the same. */
+enum xt_rc db_tx_begin_rows(struct db *db);
 enum xt_rc db_tx_commit(struct db *db);
 void db_tx_rollback(struct db *db);
 
-/* Binds a possibly-NULL string / a string of known length. */
-int db_bind_text(sqlite3_stmt *st, int i, const char *s);
+/* ---- the schema version (db_schema.c; PostgreSQL: db_pg.c) -------------- */
 
-/* Text of column i, or NULL for SQL NULL or a non-text column. */
-const char *db_col_text(sqlite3_stmt *st, int i);
+/* The store's schema version, application id and count of tables. */
+struct db_version {
+	int64_t version;
+	int64_t app_id;
+	int64_t objects;
+};
+
+/* db_run_import for a store that cannot ATTACH the file (db_copy.c). */
+enum xt_rc db_run_import_copy(struct db *db, const char *src_path, const char *label,
+			      int64_t *run_id);
+
+/* ---- libpq (db_pg.c) ------------------------------------------------------ */
+
+/* Whether `where` names a PostgreSQL store (postgresql:// or postgres://). */
+bool db_is_pg_url(const char *where);
+/* Connects db to the store at `url` (db->engine set by the caller). */
+enum xt_rc db_pg_open(struct db *db, const char *url, enum db_open_mode mode);
+void db_pg_close(struct db *db);
+/* Runs `set` now and again after every reconnect (a dropped connection is
+ * reopened outside transactions). */
+enum xt_rc db_pg_session(struct db *db, const char *set);
+enum xt_rc db_pg_version(struct db *db, struct db_version *v);
+enum xt_rc db_pg_set_version(struct db *db, int version);
+const char *db_pg_errmsg(struct db *db);
+int db_pg_errcode(struct db *db);
+bool db_pg_in_tx(struct db *db);
+struct db_pg_stmt;
+enum xt_rc db_pg_prepare(struct db *db, struct db_pg_stmt **st, const char *sql);
+int db_pg_exec(struct db *db, const char *sql);
+void db_pg_bind(struct db_pg_stmt *st, int i, const char *text, const void *blob, size_t n);
+int db_pg_step(struct db_pg_stmt *st);
+void db_pg_reset(struct db_pg_stmt *st);
+void db_pg_finalize(struct db_pg_stmt *st);
+int db_pg_col_type(struct db_pg_stmt *st, int i);
+const char *db_pg_col_value(struct db_pg_stmt *st, int i);
+const void *db_pg_col_blob(struct db_pg_stmt *st, int i, size_t *n);
+int64_t db_pg_last_id(struct db *db);
+int64_t db_pg_changes(struct db *db);
+/* The statement `sql` as PostgreSQL spells it (allocated; NULL for no
+ * memory): exported for the unit test of the translation. */
+char *db_pg_translate(const char *sql);
 
 /*
  * Storing a blob is two steps, so that the costly one happens outside the

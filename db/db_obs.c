@@ -152,12 +152,12 @@ enum xt_rc db_obs_from_value(struct db_obs *out, const struct trace_value *map,
 /* ---- layouts -------------------------------------------------------------- */
 
 /* Text of a JSON scalar column: strings as they are, integers in decimal. */
-static const char *scalar_text(sqlite3_stmt *st, int i, struct xt_arena *a, bool *nomem)
+static const char *scalar_text(struct db_stmt *st, int i, struct xt_arena *a, bool *nomem)
 {
 	const char *s;
 	char num[24];
-	if (sqlite3_column_type(st, i) == SQLITE_INTEGER) {
-		snprintf(num, sizeof num, "%lld", (long long)sqlite3_column_int64(st, i));
+	if (db_col_type(st, i) == SQLITE_INTEGER) {
+		snprintf(num, sizeof num, "%lld", (long long)db_col_i64(st, i));
 		s = num;
 	} else if (!(s = db_col_text(st, i))) {
 		return NULL;
@@ -167,11 +167,11 @@ static const char *scalar_text(sqlite3_stmt *st, int i, struct xt_arena *a, bool
 	return d;
 }
 
-static bool int_in(sqlite3_stmt *st, int i, int64_t lo, int64_t hi, uint32_t *out)
+static bool int_in(struct db_stmt *st, int i, int64_t lo, int64_t hi, uint32_t *out)
 {
-	if (sqlite3_column_type(st, i) != SQLITE_INTEGER)
+	if (db_col_type(st, i) != SQLITE_INTEGER)
 		return false;
-	int64_t v = sqlite3_column_int64(st, i);
+	int64_t v = db_col_i64(st, i);
 	if (v < lo || v > hi)
 		return false;
 	*out = (uint32_t)v;
@@ -180,37 +180,66 @@ static bool int_in(sqlite3_stmt *st, int i, int64_t lo, int64_t hi, uint32_t *ou
 
 #define LAYOUT_BAD(why) DB_CORRUPT(db, "layout %" PRId64 ": %s", id, why)
 
-static enum xt_rc layout_head(struct db *db, int64_t id, struct xt_arena *a,
-			      struct db_tf_layout *out)
+/* A failure of a JSON query (db_prepare_json): SQLite's JSON functions
+ * raise an error for malformed JSON and for a lack of memory alike. */
+static enum xt_rc json_fail(struct db *db, int src, const char *what)
 {
-	sqlite3_stmt *st;
-	enum xt_rc rc = db_prepare(db, &st,
-		"SELECT json_extract(json, '$.program'), json_extract(json, '$.mode'),"
-		" json_type(json, '$.strides'), json_type(json, '$.varyings'),"
-		" json_array_length(json, '$.strides'), json_array_length(json, '$.varyings'),"
-		" hash, json FROM layouts WHERE id = ?1");
+	if (src == SQLITE_NOMEM || src == SQLITE_IOERR_NOMEM)
+		return XT_FAIL(&db->err, XT_ERR_NOMEM, "%s: out of memory", what);
+	return XT_FAIL(&db->err, XT_ERR_CORRUPT, "%s: %s", what, sqlite3_errmsg(db->json));
+}
+
+/* Reads layout `id`'s row and checks its JSON against its hash; *json is
+ * then a copy in `a`.  The JSON itself is read by SQLite's JSON functions
+ * (db_prepare_json), whatever the store. */
+static enum xt_rc layout_row(struct db *db, int64_t id, struct xt_arena *a, const char **json)
+{
+	struct db_stmt *st;
+	enum xt_rc rc = db_prepare(db, &st, "SELECT hash, json FROM layouts WHERE id = ?1");
 	if (rc)
 		return rc;
-	sqlite3_bind_int64(st, 1, id);
-	int src = sqlite3_step(st);
-	bool nomem = false;
+	db_bind_i64(st, 1, id);
+	int src = db_step(st);
 	if (src == SQLITE_DONE) {
 		rc = XT_FAIL(&db->err, XT_ERR_NOT_FOUND, "there is no layout %" PRId64, id);
 	} else if (src != SQLITE_ROW) {
 		rc = db_sql_fail(db, src, "reading a layout");
 	} else {
-		const char *st_type = db_col_text(st, 2), *v_type = db_col_text(st, 3);
-		const char *hash = db_col_text(st, 6), *json = db_col_text(st, 7);
+		const char *hash = db_col_text(st, 0), *text = db_col_text(st, 1);
 		char hex[33] = "";
 		/* The row is named by the hash of its JSON: a changed byte shows. */
-		if (json)
-			xt_hash128_hex(xt_hash128(json, strlen(json)), hex);
-		out->program = sqlite3_column_int64(st, 0);
-		out->mode = scalar_text(st, 1, a, &nomem);
-		if (!hash || !json || strcmp(hash, hex))
+		if (text)
+			xt_hash128_hex(xt_hash128(text, strlen(text)), hex);
+		if (!hash || !text || strcmp(hash, hex))
 			rc = LAYOUT_BAD("its JSON does not match its hash: the row was changed after "
 					"it was written");
-		else if (!out->mode)
+		else if (!(*json = xt_arena_strdup(a, text)))
+			rc = XT_FAIL(&db->err, XT_ERR_NOMEM, "out of memory loading layout %" PRId64, id);
+	}
+	db_finalize(st);
+	return rc;
+}
+
+static enum xt_rc layout_head(struct db *db, int64_t id, const char *json, struct xt_arena *a,
+			      struct db_tf_layout *out)
+{
+	struct db_stmt *st;
+	enum xt_rc rc = db_prepare_json(db, &st,
+		"SELECT json_extract(?1, '$.program'), json_extract(?1, '$.mode'),"
+		" json_type(?1, '$.strides'), json_type(?1, '$.varyings'),"
+		" json_array_length(?1, '$.strides'), json_array_length(?1, '$.varyings')");
+	if (rc)
+		return rc;
+	db_bind_text(st, 1, json);
+	int src = db_step(st);
+	bool nomem = false;
+	if (src != SQLITE_ROW) {
+		rc = json_fail(db, src, "reading a layout");
+	} else {
+		const char *st_type = db_col_text(st, 2), *v_type = db_col_text(st, 3);
+		out->program = db_col_i64(st, 0);
+		out->mode = scalar_text(st, 1, a, &nomem);
+		if (!out->mode)
 			rc = nomem ? XT_ERR_NOMEM : LAYOUT_BAD("mode is missing");
 		else if (!st_type || strcmp(st_type, "array") || !v_type || strcmp(v_type, "array"))
 			rc = LAYOUT_BAD("strides and varyings must be arrays");
@@ -218,28 +247,27 @@ static enum xt_rc layout_head(struct db *db, int64_t id, struct xt_arena *a,
 			 !int_in(st, 5, 0, DB_LAYOUT_MAX_VARYINGS, &out->nvaryings))
 			rc = LAYOUT_BAD("too many strides or varyings");
 	}
-	sqlite3_finalize(st);
+	db_finalize(st);
 	if (rc == XT_ERR_NOMEM)
 		return XT_FAIL(&db->err, rc, "out of memory loading layout %" PRId64, id);
 	return rc;
 }
 
-static enum xt_rc layout_strides(struct db *db, int64_t id, struct xt_arena *a,
+static enum xt_rc layout_strides(struct db *db, int64_t id, const char *json, struct xt_arena *a,
 				 struct db_tf_layout *out)
 {
-	sqlite3_stmt *st;
+	struct db_stmt *st;
 	uint32_t n = 0;
 	out->strides = xt_arena_alloc(a, (out->nstrides + 1) * sizeof *out->strides);
 	if (!out->strides)
 		return XT_FAIL(&db->err, XT_ERR_NOMEM, "out of memory loading layout %" PRId64, id);
-	enum xt_rc rc = db_prepare(db, &st,
-		"SELECT j.value FROM layouts, json_each(layouts.json, '$.strides') AS j"
-		" WHERE layouts.id = ?1 ORDER BY j.key");
+	enum xt_rc rc = db_prepare_json(db, &st,
+		"SELECT j.value FROM json_each(?1, '$.strides') AS j ORDER BY j.key");
 	if (rc)
 		return rc;
-	sqlite3_bind_int64(st, 1, id);
+	db_bind_text(st, 1, json);
 	int src;
-	while ((src = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((src = db_step(st)) == SQLITE_ROW) {
 		if (n >= out->nstrides || !int_in(st, 0, 0, DB_LAYOUT_MAX_STRIDE, &out->strides[n])) {
 			rc = LAYOUT_BAD("a stride is not an integer in range");
 			break;
@@ -247,33 +275,32 @@ static enum xt_rc layout_strides(struct db *db, int64_t id, struct xt_arena *a,
 		n++;
 	}
 	if (!rc && src != SQLITE_DONE)
-		rc = db_sql_fail(db, src, "reading layout strides");
+		rc = json_fail(db, src, "reading layout strides");
 	if (!rc && n != out->nstrides)
 		rc = LAYOUT_BAD("stride count changed while reading");
-	sqlite3_finalize(st);
+	db_finalize(st);
 	return rc;
 }
 
-static enum xt_rc layout_varyings(struct db *db, int64_t id, struct xt_arena *a,
-				  struct db_tf_layout *out)
+static enum xt_rc layout_varyings(struct db *db, int64_t id, const char *json,
+				  struct xt_arena *a, struct db_tf_layout *out)
 {
-	sqlite3_stmt *st;
+	struct db_stmt *st;
 	uint32_t n = 0;
 	bool nomem = false;
 	out->varyings = xt_arena_alloc(a, (out->nvaryings + 1) * sizeof *out->varyings);
 	if (!out->varyings)
 		return XT_FAIL(&db->err, XT_ERR_NOMEM, "out of memory loading layout %" PRId64, id);
-	enum xt_rc rc = db_prepare(db, &st,
+	enum xt_rc rc = db_prepare_json(db, &st,
 		"SELECT json_extract(j.value, '$.name'), json_extract(j.value, '$.type'),"
 		" json_extract(j.value, '$.size'), json_extract(j.value, '$.buffer'),"
 		" json_extract(j.value, '$.offset'), j.type"
-		" FROM layouts, json_each(layouts.json, '$.varyings') AS j"
-		" WHERE layouts.id = ?1 ORDER BY j.key");
+		" FROM json_each(?1, '$.varyings') AS j ORDER BY j.key");
 	if (rc)
 		return rc;
-	sqlite3_bind_int64(st, 1, id);
+	db_bind_text(st, 1, json);
 	int src;
-	while ((src = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((src = db_step(st)) == SQLITE_ROW) {
 		struct db_tf_varying *v = &out->varyings[n];
 		const char *jtype = db_col_text(st, 5);
 		if (n >= out->nvaryings || !jtype || strcmp(jtype, "object")) {
@@ -286,7 +313,7 @@ static enum xt_rc layout_varyings(struct db *db, int64_t id, struct xt_arena *a,
 			rc = XT_FAIL(&db->err, XT_ERR_NOMEM, "out of memory loading layout %" PRId64, id);
 			break;
 		}
-		if (!v->name || !v->type || sqlite3_column_type(st, 0) != SQLITE_TEXT ||
+		if (!v->name || !v->type || db_col_type(st, 0) != SQLITE_TEXT ||
 		    !int_in(st, 2, 0, 1 << 20, &v->size) ||
 		    !int_in(st, 3, 0, DB_LAYOUT_MAX_BUFFERS - 1, &v->buffer) ||
 		    !int_in(st, 4, 0, DB_LAYOUT_MAX_STRIDE, &v->offset)) {
@@ -296,27 +323,29 @@ static enum xt_rc layout_varyings(struct db *db, int64_t id, struct xt_arena *a,
 		n++;
 	}
 	if (!rc && src != SQLITE_DONE)
-		rc = db_sql_fail(db, src, "reading layout varyings");
+		rc = json_fail(db, src, "reading layout varyings");
 	if (!rc && n != out->nvaryings)
 		rc = LAYOUT_BAD("varying count changed while reading");
-	sqlite3_finalize(st);
+	db_finalize(st);
 	return rc;
 }
 
 enum xt_rc db_layout_load(struct db *db, int64_t id, struct xt_arena *arena,
 			  struct db_tf_layout *out)
 {
+	const char *json = NULL;
 	memset(out, 0, sizeof *out);
-	enum xt_rc rc = layout_head(db, id, arena, out);
-	rc = rc ? rc : layout_strides(db, id, arena, out);
-	return rc ? rc : layout_varyings(db, id, arena, out);
+	enum xt_rc rc = layout_row(db, id, arena, &json);
+	rc = rc ? rc : layout_head(db, id, json, arena, out);
+	rc = rc ? rc : layout_strides(db, id, json, arena, out);
+	return rc ? rc : layout_varyings(db, id, json, arena, out);
 }
 
 enum xt_rc db_json_object_diff(struct db *db, const char *a, const char *b, db_json_diff_cb cb,
 			       void *ctx)
 {
-	sqlite3_stmt *st;
-	enum xt_rc rc = db_prepare(db, &st,
+	struct db_stmt *st;
+	enum xt_rc rc = db_prepare_json(db, &st,
 		"WITH a AS (SELECT key, id, json_quote(value) AS v FROM json_each(?1)),"
 		" b AS (SELECT key, id, json_quote(value) AS v FROM json_each(?2))"
 		" SELECT key, v, (SELECT b.v FROM b WHERE b.key = a.key) AS w, 0 AS side, id FROM a"
@@ -326,17 +355,17 @@ enum xt_rc db_json_object_diff(struct db *db, const char *a, const char *b, db_j
 		" ORDER BY side, id");
 	if (rc)
 		return rc;
-	sqlite3_bind_text(st, 1, a, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, b, -1, SQLITE_STATIC);
+	db_bind_text(st, 1, a);
+	db_bind_text(st, 2, b);
 	int src;
-	while ((src = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((src = db_step(st)) == SQLITE_ROW) {
 		const char *key = db_col_text(st, 0);
 		rc = cb(key ? key : "?", db_col_text(st, 1), db_col_text(st, 2), ctx);
 		if (rc)
 			break;
 	}
 	if (!rc && src != SQLITE_DONE)
-		rc = db_sql_fail(db, src, "comparing observation fields");
-	sqlite3_finalize(st);
+		rc = json_fail(db, src, "comparing observation fields");
+	db_finalize(st);
 	return rc;
 }

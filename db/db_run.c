@@ -22,28 +22,28 @@
 
 enum xt_rc db_run_insert(struct db *db, const struct db_run_desc *d, bool golden, int64_t *run_id)
 {
-	sqlite3_stmt *st;
+	struct db_stmt *st;
 	enum xt_rc rc = db_prepare(db, &st,
 		"INSERT INTO runs (trace_id, golden, backend, revision, gl_vendor, gl_renderer,"
 		" gl_version, label) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)");
 	if (rc)
 		return rc;
-	sqlite3_bind_int64(st, 1, d->trace_id);
-	sqlite3_bind_int(st, 2, golden);
+	db_bind_i64(st, 1, d->trace_id);
+	db_bind_i64(st, 2, golden);
 	db_bind_text(st, 3, d->backend);
 	db_bind_text(st, 4, d->revision);
 	db_bind_text(st, 5, d->gl_vendor);
 	db_bind_text(st, 6, d->gl_renderer);
 	db_bind_text(st, 7, d->gl_version);
 	db_bind_text(st, 8, d->label);
-	int src = sqlite3_step(st);
+	int src = db_step(st);
 	if (src == SQLITE_DONE)
-		*run_id = sqlite3_last_insert_rowid(db->sql);
+		*run_id = db_last_id(db);
 	else if (src == SQLITE_CONSTRAINT_FOREIGNKEY)
 		rc = XT_FAIL(&db->err, XT_ERR_NOT_FOUND, "there is no trace %" PRId64, d->trace_id);
 	else
 		rc = db_sql_fail(db, src, "adding a run");
-	sqlite3_finalize(st);
+	db_finalize(st);
 	return rc;
 }
 
@@ -79,7 +79,7 @@ enum xt_rc db_run_set_driver(struct db_run *run, const char *gl_vendor, const ch
 			     const char *gl_version)
 {
 	struct db *db = run->db;
-	sqlite3_stmt *st;
+	struct db_stmt *st;
 	enum xt_rc rc = db_tx_begin(db);
 	rc = rc ? rc : db_prepare(db, &st,
 		"UPDATE runs SET gl_vendor = coalesce(?1, gl_vendor),"
@@ -92,9 +92,9 @@ enum xt_rc db_run_set_driver(struct db_run *run, const char *gl_vendor, const ch
 	db_bind_text(st, 1, gl_vendor);
 	db_bind_text(st, 2, gl_renderer);
 	db_bind_text(st, 3, gl_version);
-	sqlite3_bind_int64(st, 4, run->id);
-	int src = sqlite3_step(st);
-	sqlite3_finalize(st);
+	db_bind_i64(st, 4, run->id);
+	int src = db_step(st);
+	db_finalize(st);
 	rc = src == SQLITE_DONE ? db_tx_commit(db) : db_sql_fail(db, src, "recording the driver");
 	if (rc)
 		db_tx_rollback(db);
@@ -104,7 +104,7 @@ enum xt_rc db_run_set_driver(struct db_run *run, const char *gl_vendor, const ch
 /* Stores layout `json` once; *id is its row, hex[] its hash. */
 static enum xt_rc layout_put(struct db *db, const char *json, int64_t *id, char hex[33])
 {
-	sqlite3_stmt *ins = NULL, *sel = NULL;
+	struct db_stmt *ins = NULL, *sel = NULL;
 	enum xt_rc rc;
 
 	xt_hash128_hex(xt_hash128(json, strlen(json)), hex);
@@ -113,9 +113,9 @@ static enum xt_rc layout_put(struct db *db, const char *json, int64_t *id, char 
 	rc = rc ? rc : db_prepare(db, &sel, "SELECT id FROM layouts WHERE hash = ?1");
 	if (rc)
 		goto out;
-	sqlite3_bind_text(ins, 1, hex, -1, SQLITE_STATIC);
-	sqlite3_bind_text(ins, 2, json, -1, SQLITE_STATIC);
-	int src = sqlite3_step(ins);
+	db_bind_text(ins, 1, hex);
+	db_bind_text(ins, 2, json);
+	int src = db_step(ins);
 	if (src == SQLITE_CONSTRAINT_CHECK || src == SQLITE_ERROR) {
 		rc = XT_FAIL(&db->err, XT_ERR_INVALID, "layout is not a JSON object: %.80s", json);
 		goto out;
@@ -124,22 +124,22 @@ static enum xt_rc layout_put(struct db *db, const char *json, int64_t *id, char 
 		rc = db_sql_fail(db, src, "storing a layout");
 		goto out;
 	}
-	sqlite3_bind_text(sel, 1, hex, -1, SQLITE_STATIC);
-	src = sqlite3_step(sel);
+	db_bind_text(sel, 1, hex);
+	src = db_step(sel);
 	if (src == SQLITE_ROW)
-		*id = sqlite3_column_int64(sel, 0);
+		*id = db_col_i64(sel, 0);
 	else
 		rc = db_sql_fail(db, src, "finding a layout");
 out:
-	sqlite3_finalize(ins);
-	sqlite3_finalize(sel);
+	db_finalize(ins);
+	db_finalize(sel);
 	return rc;
 }
 
 enum xt_rc db_obs_insert(struct db_run *run, const struct db_obs *obs, const char *blob_hex)
 {
 	struct db *db = run->db;
-	sqlite3_stmt *st = NULL;
+	struct db_stmt *st = NULL;
 	int64_t layout_id = 0;
 	char layout_hash[33], check[17];
 	enum xt_rc rc = XT_OK;
@@ -157,20 +157,20 @@ enum xt_rc db_obs_insert(struct db_run *run, const struct db_obs *obs, const cha
 		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)");
 	if (rc)
 		return rc;
-	sqlite3_bind_int64(st, 1, run->id);
-	sqlite3_bind_int64(st, 2, (sqlite3_int64)obs->call_no);
+	db_bind_i64(st, 1, run->id);
+	db_bind_i64(st, 2, (int64_t)obs->call_no);
 	db_bind_text(st, 3, obs->kind);
-	sqlite3_bind_int64(st, 4, obs->index);
+	db_bind_i64(st, 4, obs->index);
 	db_bind_text(st, 5, obs->function);
 	db_bind_text(st, 6, obs->fields_json);
 	if (layout_id)
-		sqlite3_bind_int64(st, 7, layout_id);
+		db_bind_i64(st, 7, layout_id);
 	db_bind_text(st, 8, blob_hex);
 	db_bind_text(st, 9, obs->primitive_mode);
-	sqlite3_bind_text(st, 10, check, -1, SQLITE_STATIC);
+	db_bind_text(st, 10, check);
 	db_bind_text(st, 11, obs->verdict_class);
 	db_bind_text(st, 12, obs->verdict_reason);
-	int src = sqlite3_step(st);
+	int src = db_step(st);
 	if (src == SQLITE_CONSTRAINT_PRIMARYKEY)
 		rc = XT_FAIL(&db->err, XT_ERR_INVALID,
 			     "observation (call %" PRIu64 ", %s, index %u) is in run %" PRId64 " already",
@@ -181,7 +181,7 @@ enum xt_rc db_obs_insert(struct db_run *run, const struct db_obs *obs, const cha
 			     obs->call_no, obs->kind, obs->fields_json);
 	else if (src != SQLITE_DONE)
 		rc = db_sql_fail(db, src, "storing an observation");
-	sqlite3_finalize(st);
+	db_finalize(st);
 	if (rc || run->golden)
 		return rc;
 
@@ -189,12 +189,12 @@ enum xt_rc db_obs_insert(struct db_run *run, const struct db_obs *obs, const cha
 			" data_bytes = data_bytes + ?1 WHERE id = ?2");
 	if (rc)
 		return rc;
-	sqlite3_bind_int64(st, 1, obs->data ? (sqlite3_int64)obs->data_bytes : 0);
-	sqlite3_bind_int64(st, 2, run->id);
-	src = sqlite3_step(st);
+	db_bind_i64(st, 1, obs->data ? (int64_t)obs->data_bytes : 0);
+	db_bind_i64(st, 2, run->id);
+	src = db_step(st);
 	if (src != SQLITE_DONE)
 		rc = db_sql_fail(db, src, "counting an observation");
-	sqlite3_finalize(st);
+	db_finalize(st);
 	return rc;
 }
 
@@ -240,7 +240,7 @@ enum xt_rc db_run_add_observation(struct db_run *run, const struct db_obs *obs)
 	}
 	if (obs->data)
 		rc = db_blob_prepare(db, obs->data, obs->data_bytes, hex, &codec);
-	rc = rc ? rc : db_tx_begin(db);
+	rc = rc ? rc : db_tx_begin_rows(db);
 	if (rc)
 		return rc;
 	if (obs->data)
@@ -259,7 +259,7 @@ enum xt_rc db_run_add_observation(struct db_run *run, const struct db_obs *obs)
 enum xt_rc db_run_update_end(struct db *db, int64_t id, enum db_run_status status,
 			     const char *summary, const struct db_run *counts)
 {
-	sqlite3_stmt *st;
+	struct db_stmt *st;
 	enum xt_rc rc = db_prepare(db, &st,
 		"UPDATE runs SET status = ?1, summary = ?2,"
 		" finished_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now'),"
@@ -267,19 +267,19 @@ enum xt_rc db_run_update_end(struct db *db, int64_t id, enum db_run_status statu
 		" WHERE id = ?5");
 	if (rc)
 		return rc;
-	sqlite3_bind_text(st, 1, db_run_status_name(status), -1, SQLITE_STATIC);
+	db_bind_text(st, 1, db_run_status_name(status));
 	db_bind_text(st, 2, summary);
 	if (counts) {
-		sqlite3_bind_int64(st, 3, (sqlite3_int64)counts->observations);
-		sqlite3_bind_int64(st, 4, (sqlite3_int64)counts->data_bytes);
+		db_bind_i64(st, 3, (int64_t)counts->observations);
+		db_bind_i64(st, 4, (int64_t)counts->data_bytes);
 	}
-	sqlite3_bind_int64(st, 5, id);
-	int src = sqlite3_step(st);
+	db_bind_i64(st, 5, id);
+	int src = db_step(st);
 	if (src != SQLITE_DONE)
 		rc = db_sql_fail(db, src, "finishing a run");
-	else if (sqlite3_changes(db->sql) != 1)
+	else if (db_changes(db) != 1)
 		rc = XT_FAIL(&db->err, XT_ERR_NOT_FOUND, "run %" PRId64 " is not in the database", id);
-	sqlite3_finalize(st);
+	db_finalize(st);
 	return rc;
 }
 
@@ -312,13 +312,13 @@ void db_run_abandon(struct db_run *run)
 	" r.status, r.summary, r.observations, r.data_bytes"                     \
 	" FROM runs r JOIN traces t ON t.id = r.trace_id"
 
-static enum xt_rc run_from_row(struct db *db, sqlite3_stmt *st, struct db_run_info *r)
+static enum xt_rc run_from_row(struct db *db, struct db_stmt *st, struct db_run_info *r)
 {
-	r->id = sqlite3_column_int64(st, 0);
-	r->trace_id = sqlite3_column_int64(st, 1);
+	r->id = db_col_i64(st, 0);
+	r->trace_id = db_col_i64(st, 1);
 	r->trace_hash = db_col_text(st, 2);
 	r->program = db_col_text(st, 3);
-	r->golden = sqlite3_column_int(st, 4) != 0;
+	r->golden = db_col_i64(st, 4) != 0;
 	r->backend = db_col_text(st, 5);
 	r->revision = db_col_text(st, 6);
 	r->gl_vendor = db_col_text(st, 7);
@@ -329,8 +329,8 @@ static enum xt_rc run_from_row(struct db *db, sqlite3_stmt *st, struct db_run_in
 	r->finished_at = db_col_text(st, 12);
 	r->status = db_col_text(st, 13);
 	r->summary = db_col_text(st, 14);
-	r->observations = sqlite3_column_int64(st, 15);
-	r->data_bytes = sqlite3_column_int64(st, 16);
+	r->observations = db_col_i64(st, 15);
+	r->data_bytes = db_col_i64(st, 16);
 	if (!r->trace_hash || !r->backend || !r->revision || !r->started_at || !r->status)
 		return DB_CORRUPT(db, "run %" PRId64 ": malformed row (a required"
 			       " text column is NULL or not text)", r->id);
@@ -339,14 +339,14 @@ static enum xt_rc run_from_row(struct db *db, sqlite3_stmt *st, struct db_run_in
 
 enum xt_rc db_runs_list(struct db *db, int64_t trace_id, db_run_cb cb, void *ctx)
 {
-	sqlite3_stmt *st;
+	struct db_stmt *st;
 	enum xt_rc rc = db_prepare(db, &st, RUN_COLUMNS
 				   " WHERE ?1 = 0 OR r.trace_id = ?1 ORDER BY r.id");
 	if (rc)
 		return rc;
-	sqlite3_bind_int64(st, 1, trace_id);
+	db_bind_i64(st, 1, trace_id);
 	int src;
-	while ((src = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((src = db_step(st)) == SQLITE_ROW) {
 		struct db_run_info r;
 		rc = run_from_row(db, st, &r);
 		rc = rc ? rc : cb(&r, ctx);
@@ -355,7 +355,7 @@ enum xt_rc db_runs_list(struct db *db, int64_t trace_id, db_run_cb cb, void *ctx
 	}
 	if (!rc && src != SQLITE_DONE)
 		rc = db_sql_fail(db, src, "listing runs");
-	sqlite3_finalize(st);
+	db_finalize(st);
 	return rc;
 }
 
@@ -371,12 +371,12 @@ static const char *arena_dup(struct xt_arena *a, const char *s, bool *nomem)
 enum xt_rc db_run_get(struct db *db, int64_t run_id, struct db_run_info *out,
 		      struct xt_arena *arena)
 {
-	sqlite3_stmt *st;
+	struct db_stmt *st;
 	enum xt_rc rc = db_prepare(db, &st, RUN_COLUMNS " WHERE r.id = ?1");
 	if (rc)
 		return rc;
-	sqlite3_bind_int64(st, 1, run_id);
-	int src = sqlite3_step(st);
+	db_bind_i64(st, 1, run_id);
+	int src = db_step(st);
 	if (src == SQLITE_DONE) {
 		rc = XT_FAIL(&db->err, XT_ERR_NOT_FOUND, "there is no run %" PRId64, run_id);
 	} else if (src != SQLITE_ROW) {
@@ -392,13 +392,13 @@ enum xt_rc db_run_get(struct db *db, int64_t run_id, struct db_run_info *out,
 		if (nomem)
 			rc = XT_FAIL(&db->err, XT_ERR_NOMEM, "out of memory reading run %" PRId64, run_id);
 	}
-	sqlite3_finalize(st);
+	db_finalize(st);
 	return rc;
 }
 
 struct db_obs_iter {
 	struct db *db;
-	sqlite3_stmt *st;
+	struct db_stmt *st;
 	int64_t run_id;
 };
 
@@ -419,7 +419,7 @@ enum xt_rc db_obs_iter_open(struct db *db, int64_t run_id, struct db_obs_iter **
 		free(it);
 		return rc;
 	}
-	sqlite3_bind_int64(it->st, 1, run_id);
+	db_bind_i64(it->st, 1, run_id);
 	it->db = db;
 	it->run_id = run_id;
 	*out = it;
@@ -428,35 +428,35 @@ enum xt_rc db_obs_iter_open(struct db *db, int64_t run_id, struct db_obs_iter **
 
 enum xt_rc db_obs_iter_next(struct db_obs_iter *it, struct db_obs_row *o)
 {
-	sqlite3_stmt *st = it->st;
-	int src = sqlite3_step(st);
+	struct db_stmt *st = it->st;
+	int src = db_step(st);
 	if (src == SQLITE_DONE)
 		return XT_ERR_EOF;
 	if (src != SQLITE_ROW)
 		return db_sql_fail(it->db, src, "reading observations");
 
-	sqlite3_int64 call = sqlite3_column_int64(st, 0), idx = sqlite3_column_int64(st, 2);
+	int64_t call = db_col_i64(st, 0), idx = db_col_i64(st, 2);
 	o->call_no = (uint64_t)call;
 	o->kind = db_col_text(st, 1);
 	o->index = (uint32_t)idx;
 	o->function = db_col_text(st, 3);
 	o->fields_json = db_col_text(st, 4);
-	o->layout_id = sqlite3_column_type(st, 5) == SQLITE_INTEGER ? sqlite3_column_int64(st, 5) : 0;
+	o->layout_id = db_col_type(st, 5) == SQLITE_INTEGER ? db_col_i64(st, 5) : 0;
 	o->blob_hash = db_col_text(st, 6);
-	o->data_bytes = o->blob_hash ? sqlite3_column_int64(st, 7) : -1;
-	o->buffer = sqlite3_column_type(st, 8) == SQLITE_INTEGER ? sqlite3_column_int64(st, 8) : -1;
+	o->data_bytes = o->blob_hash ? db_col_i64(st, 7) : -1;
+	o->buffer = db_col_type(st, 8) == SQLITE_INTEGER ? db_col_i64(st, 8) : -1;
 	o->primitive_mode = db_col_text(st, 9);
 	o->verdict_class = db_col_text(st, 13);
 	o->verdict_reason = db_col_text(st, 14);
-	if ((sqlite3_column_type(st, 13) != SQLITE_NULL && (!o->verdict_class || !*o->verdict_class)) ||
-	    (sqlite3_column_type(st, 14) != SQLITE_NULL && (!o->verdict_reason || !o->verdict_class)))
+	if ((db_col_type(st, 13) != SQLITE_NULL && (!o->verdict_class || !*o->verdict_class)) ||
+	    (db_col_type(st, 14) != SQLITE_NULL && (!o->verdict_reason || !o->verdict_class)))
 		return DB_CORRUPT(it->db, "run %" PRId64 ": observation (call %lld, kind %s): malformed"
 				  " verdict (a class must be non-empty text, a reason needs one)",
 				  it->run_id, (long long)call, o->kind ? o->kind : "NULL");
-	if (sqlite3_column_type(st, 0) != SQLITE_INTEGER || call < 0 || !o->kind ||
-	    sqlite3_column_type(st, 2) != SQLITE_INTEGER || idx < 0 || idx > UINT32_MAX ||
-	    !o->fields_json || (sqlite3_column_type(st, 5) != SQLITE_NULL && o->layout_id <= 0) ||
-	    (sqlite3_column_type(st, 6) != SQLITE_NULL && !o->blob_hash))
+	if (db_col_type(st, 0) != SQLITE_INTEGER || call < 0 || !o->kind ||
+	    db_col_type(st, 2) != SQLITE_INTEGER || idx < 0 || idx > UINT32_MAX ||
+	    !o->fields_json || (db_col_type(st, 5) != SQLITE_NULL && o->layout_id <= 0) ||
+	    (db_col_type(st, 6) != SQLITE_NULL && !o->blob_hash))
 		return DB_CORRUPT(it->db,
 			       "run %" PRId64 ": malformed observation row (call %lld, kind %s)",
 			       it->run_id, (long long)call, o->kind ? o->kind : "NULL");
@@ -483,7 +483,7 @@ enum xt_rc db_obs_iter_next(struct db_obs_iter *it, struct db_obs_row *o)
 				  " does not match its check (stored %s, the row hashes to %s): it"
 				  " was changed after it was written", it->run_id, (long long)call,
 				  o->kind, o->index, stored ? stored : "none", check);
-	if (o->blob_hash && sqlite3_column_type(st, 7) != SQLITE_INTEGER)
+	if (o->blob_hash && db_col_type(st, 7) != SQLITE_INTEGER)
 		return DB_CORRUPT(it->db,
 			       "run %" PRId64 ": observation (call %lld, %s) refers to blob %s,"
 			       " which is not in the store", it->run_id, (long long)call, o->kind,
@@ -495,7 +495,7 @@ void db_obs_iter_close(struct db_obs_iter *it)
 {
 	if (!it)
 		return;
-	sqlite3_finalize(it->st);
+	db_finalize(it->st);
 	free(it);
 }
 

@@ -3,7 +3,10 @@
  * schema and its migrations (docs/db.md is the column-by-column contract),
  * and the statement / transaction / error helpers the other files use.
  *
- * The schema version lives in PRAGMA user_version.  migrations[i] turns
+ * The schema is written once, in SQLite's dialect; a PostgreSQL store gets
+ * each statement translated by db_pg.c.  The schema version lives in PRAGMA
+ * user_version (in a PostgreSQL store: the table xfbtrace_schema, and
+ * BEGIN IMMEDIATE is the store's writer lock).  migrations[i] turns
  * version i into version i + 1; db_open applies the missing ones and sets
  * the version in the same BEGIN IMMEDIATE transaction, after re-reading the
  * version inside it, so processes that open a new file at the same moment
@@ -146,105 +149,18 @@ static const char *const migrations[DB_SCHEMA_VERSION] = {
 	"ALTER TABLE observations ADD COLUMN verdict_reason TEXT;",
 };
 
-enum xt_rc db_sql_fail_at(struct db *db, int src, const char *file, int line, const char *what)
-{
-	enum xt_rc rc;
-	const char *msg = db->sql ? sqlite3_errmsg(db->sql) : sqlite3_errstr(src);
-
-	switch (src == SQLITE_IOERR_NOMEM ? SQLITE_NOMEM : src & 0xff) {
-	case SQLITE_NOMEM: rc = XT_ERR_NOMEM; break;
-	case SQLITE_BUSY:
-	case SQLITE_LOCKED:
-	case SQLITE_IOERR:
-	case SQLITE_FULL:
-	case SQLITE_CANTOPEN:
-	case SQLITE_READONLY:
-	case SQLITE_PERM: rc = XT_ERR_IO; break;
-	case SQLITE_CONSTRAINT: rc = XT_ERR_INVALID; break;
-	default: rc = XT_ERR_CORRUPT; break;
-	}
-	return xt_err_set(&db->err, rc, file, line, "%s: %s", what, msg);
-}
-
-enum xt_rc db_corrupt_at(struct db *db, const char *file, int line, const char *fmt, ...)
-{
-	va_list ap;
-	enum xt_rc rc;
-	if (sqlite3_errcode(db->sql) == SQLITE_NOMEM)
-		return xt_err_set(&db->err, XT_ERR_NOMEM, file, line, "out of memory reading a row");
-	va_start(ap, fmt);
-	rc = xt_err_setv(&db->err, XT_ERR_CORRUPT, file, line, fmt, ap);
-	va_end(ap);
-	return rc;
-}
-
-enum xt_rc db_prepare(struct db *db, sqlite3_stmt **st, const char *sql)
-{
-	int src = sqlite3_prepare_v2(db->sql, sql, -1, st, NULL);
-	if (src != SQLITE_OK) {
-		*st = NULL;
-		return db_sql_fail(db, src, "preparing a statement");
-	}
-	return XT_OK;
-}
-
-enum xt_rc db_exec(struct db *db, const char *sql)
-{
-	int src = sqlite3_exec(db->sql, sql, NULL, NULL, NULL);
-	return src == SQLITE_OK ? XT_OK : db_sql_fail(db, src, sql);
-}
-
-enum xt_rc db_tx_begin(struct db *db)
-{
-	if (db->in_tx)
-		return XT_FAIL(&db->err, XT_ERR_INTERNAL, "nested transaction");
-	enum xt_rc rc = db_exec(db, "BEGIN IMMEDIATE");
-	db->in_tx = rc == XT_OK;
-	return rc;
-}
-
-enum xt_rc db_tx_commit(struct db *db)
-{
-	enum xt_rc rc = db_exec(db, "COMMIT");
-	if (rc)
-		db_tx_rollback(db);
-	db->in_tx = false;
-	return rc;
-}
-
-void db_tx_rollback(struct db *db)
-{
-	/* A failed statement may have rolled the transaction back already
-	 * (SQLITE_FULL, NOMEM): then there is nothing to undo. */
-	if (!sqlite3_get_autocommit(db->sql))
-		sqlite3_exec(db->sql, "ROLLBACK", NULL, NULL, NULL);
-	db->in_tx = false;
-}
-
-int db_bind_text(sqlite3_stmt *st, int i, const char *s)
-{
-	return s ? sqlite3_bind_text(st, i, s, -1, SQLITE_STATIC) : sqlite3_bind_null(st, i);
-}
-
-const char *db_col_text(sqlite3_stmt *st, int i)
-{
-	if (sqlite3_column_type(st, i) != SQLITE_TEXT)
-		return NULL;
-	return (const char *)sqlite3_column_text(st, i);
-}
-
 static enum xt_rc pragma_int(struct db *db, const char *sql, int64_t *out)
 {
-	sqlite3_stmt *st;
+	struct db_stmt *st;
 	enum xt_rc rc = db_prepare(db, &st, sql);
 	if (rc)
 		return rc;
-	int src = sqlite3_step(st);
+	int src = db_step(st);
 	if (src == SQLITE_ROW)
-		*out = sqlite3_column_int64(st, 0);
+		*out = db_col_i64(st, 0);
 	else
 		rc = db_sql_fail(db, src, sql);
-	sqlite3_finalize(st);
+	db_finalize(st);
 	return rc;
 }
 
@@ -255,14 +171,14 @@ static enum xt_rc set_wal(struct db *db, int timeout_ms)
 {
 	struct timespec pause = { 0, 5 * 1000 * 1000 };
 	for (int waited = 0;; waited += 5) {
-		sqlite3_stmt *st;
+		struct db_stmt *st;
 		enum xt_rc rc = db_prepare(db, &st, "PRAGMA journal_mode=WAL");
 		if (rc)
 			return rc;
-		int src = sqlite3_step(st);
+		int src = db_step(st);
 		const char *mode = src == SQLITE_ROW ? db_col_text(st, 0) : NULL;
 		bool wal = mode && !strcmp(mode, "wal");
-		sqlite3_finalize(st);
+		db_finalize(st);
 		if (wal)
 			return XT_OK;
 		if (src != SQLITE_BUSY && src != SQLITE_ROW)
@@ -275,22 +191,41 @@ static enum xt_rc set_wal(struct db *db, int timeout_ms)
 	}
 }
 
+/* The schema version: PRAGMA user_version and application_id in an SQLite
+ * file, the table xfbtrace_schema in a PostgreSQL store (db_pg.c). */
+static enum xt_rc read_version(struct db *db, struct db_version *v)
+{
+	if (db->engine == DB_POSTGRESQL)
+		return db_pg_version(db, v);
+	enum xt_rc rc = pragma_int(db, "PRAGMA user_version", &v->version);
+	rc = rc ? rc : pragma_int(db, "PRAGMA application_id", &v->app_id);
+	return rc ? rc : pragma_int(db, "SELECT count(*) FROM sqlite_schema", &v->objects);
+}
+
+static enum xt_rc write_version(struct db *db)
+{
+	if (db->engine == DB_POSTGRESQL)
+		return db_pg_set_version(db, DB_SCHEMA_VERSION);
+	char set[96];
+	snprintf(set, sizeof set, "PRAGMA user_version=%d; PRAGMA application_id=%d",
+		 DB_SCHEMA_VERSION, DB_APPLICATION_ID);
+	return db_exec(db, set);
+}
+
 static enum xt_rc migrate(struct db *db)
 {
-	int64_t version, app_id, objects = 0;
-	enum xt_rc rc = pragma_int(db, "PRAGMA user_version", &version);
-	rc = rc ? rc : pragma_int(db, "PRAGMA application_id", &app_id);
+	struct db_version v;
+	enum xt_rc rc = read_version(db, &v);
 	if (rc)
 		return rc;
-	if (version == DB_SCHEMA_VERSION && app_id == DB_APPLICATION_ID)
+	if (v.version == DB_SCHEMA_VERSION && v.app_id == DB_APPLICATION_ID)
 		return XT_OK;
 
 	rc = db_tx_begin(db);
-	rc = rc ? rc : pragma_int(db, "PRAGMA user_version", &version);
-	rc = rc ? rc : pragma_int(db, "PRAGMA application_id", &app_id);
-	rc = rc ? rc : pragma_int(db, "SELECT count(*) FROM sqlite_schema", &objects);
+	rc = rc ? rc : read_version(db, &v);
 	if (rc)
 		goto fail;
+	int64_t version = v.version, app_id = v.app_id, objects = v.objects;
 	if (app_id != DB_APPLICATION_ID && (app_id != 0 || objects != 0)) {
 		rc = XT_FAIL(&db->err, XT_ERR_INVALID,
 			     "not an xfbtrace results database (application_id 0x%llx, %lld schema objects)",
@@ -303,16 +238,13 @@ static enum xt_rc migrate(struct db *db)
 			     (long long)version, DB_SCHEMA_VERSION);
 		goto fail;
 	}
-	for (int64_t v = version; v < DB_SCHEMA_VERSION && !rc; v++)
-		rc = db_exec(db, migrations[v]);
+	for (int64_t step = version; step < DB_SCHEMA_VERSION && !rc; step++)
+		rc = db_exec(db, migrations[step]);
 	if (!rc && version >= 1 && version < 4)
 		rc = db_obs_checks_fill(db, 0);
 	if (!rc && version >= 2 && version < 4)
 		rc = db_art_checks_fill(db, 0);
-	char set[96];
-	snprintf(set, sizeof set, "PRAGMA user_version=%d; PRAGMA application_id=%d",
-		 DB_SCHEMA_VERSION, DB_APPLICATION_ID);
-	rc = rc ? rc : db_exec(db, set);
+	rc = rc ? rc : write_version(db);
 	rc = rc ? rc : db_tx_commit(db);
 	if (!rc)
 		return XT_OK;
@@ -416,6 +348,48 @@ static int busy_timeout_ms(void)
 	return (int)v;
 }
 
+/*
+ * A PostgreSQL store: connected by db_pg.c, then checked and migrated as a
+ * file is.  Readers (both read modes) get read-only transactions, so they
+ * cannot write by mistake; a reader of an older schema migrates it first
+ * through the same connection, as a writable SQLite handle would.
+ */
+static int busy_timeout_ms(void);
+
+static enum xt_rc open_pg(struct db *db, const char *url, enum db_open_mode mode)
+{
+	struct db_version v;
+	char timeout[64];
+	/* The busy timeout bounds the wait for the writer lock, as in a file. */
+	snprintf(timeout, sizeof timeout, "SET lock_timeout = %d", busy_timeout_ms());
+	enum xt_rc rc = db_pg_open(db, url, mode);
+	rc = rc ? rc : db_pg_session(db, timeout);
+	if (rc || mode == DB_OPEN_CREATE)
+		return rc ? rc : migrate(db);
+	rc = read_version(db, &v);
+	if (rc)
+		return rc;
+	if (v.app_id != DB_APPLICATION_ID && v.objects == 0)
+		return XT_FAIL(&db->err, XT_ERR_NOT_FOUND,
+			       "%s holds no xfbtrace results (only ingest, replay --db and db push "
+			       "create the schema)", db_where(db));
+	if (v.app_id != DB_APPLICATION_ID)
+		return XT_FAIL(&db->err, XT_ERR_INVALID,
+			       "%s is not an xfbtrace results store (%lld tables of something else)",
+			       db_where(db), (long long)v.objects);
+	if (v.version > DB_SCHEMA_VERSION || v.version < 0)
+		return XT_FAIL(&db->err, XT_ERR_VERSION,
+			       "%s: schema version %lld is newer than this xfbtrace's (%d)",
+			       db_where(db), (long long)v.version, DB_SCHEMA_VERSION);
+	if (v.version < DB_SCHEMA_VERSION && mode == DB_OPEN_READONLY)
+		return XT_FAIL(&db->err, XT_ERR_VERSION,
+			       "%s: schema version %lld, this xfbtrace reads %d read-only (open it "
+			       "once with 'xfbtrace runs --db', to migrate it)", db_where(db),
+			       (long long)v.version, DB_SCHEMA_VERSION);
+	rc = v.version < DB_SCHEMA_VERSION ? migrate(db) : XT_OK;
+	return rc ? rc : db_pg_session(db, "SET default_transaction_read_only = on");
+}
+
 enum xt_rc db_open(struct db **out, const char *path, enum db_open_mode mode,
 		   struct xt_err *err)
 {
@@ -429,6 +403,19 @@ enum xt_rc db_open(struct db **out, const char *path, enum db_open_mode mode,
 	*out = NULL;
 	if (!db)
 		return XT_FAIL(err, XT_ERR_NOMEM, "out of memory opening %s", path);
+	if (db_is_pg_url(path)) {
+		db->engine = DB_POSTGRESQL;
+		rc = open_pg(db, path, mode);
+		if (rc)
+			goto fail;
+		*out = db;
+		return XT_OK;
+	}
+	if (!(db->where = xt_malloc(strlen(path) + 1))) {
+		rc = XT_FAIL(&db->err, XT_ERR_NOMEM, "out of memory opening %s", path);
+		goto fail;
+	}
+	strcpy(db->where, path);
 	if (mode != DB_OPEN_CREATE) {
 		rc = check_not_empty(db, path);
 		if (rc)
@@ -456,6 +443,7 @@ reopen:;
 	}
 	sqlite3_extended_result_codes(db->sql, 1);
 	sqlite3_busy_timeout(db->sql, timeout);
+	db->json = db->sql;
 	if (mode != DB_OPEN_CREATE && (flags & SQLITE_OPEN_READONLY)) {
 		int64_t version;
 		rc = check_readonly(db, path, &version);
@@ -474,7 +462,7 @@ reopen:;
 		}
 		/* An older schema: migrated by a writable handle, once. */
 		sqlite3_close_v2(db->sql);
-		db->sql = NULL;
+		db->sql = db->json = NULL;
 		flags = SQLITE_OPEN_READWRITE;
 		goto reopen;
 	}
@@ -489,10 +477,13 @@ reopen:;
 	return XT_OK;
 fail:
 	xt_free(uri);
-	if (err && db->err.rc != XT_OK)
+	if (err && db->err.rc != XT_OK) {
 		xt_err_copy(err, &db->err);
-	else
-		XT_FAIL(err, rc, "opening %s failed", path);
+	} else {
+		char where[512];
+		db_redact(path, where, sizeof where);
+		XT_FAIL(err, rc, "opening %s failed", where);
+	}
 	db_close(db);
 	return rc;
 }
@@ -501,11 +492,21 @@ void db_close(struct db *db)
 {
 	if (!db)
 		return;
+	if (db->json != db->sql)
+		sqlite3_close_v2(db->json);
 	sqlite3_close_v2(db->sql);
+	if (db->engine == DB_POSTGRESQL)
+		db_pg_close(db);
+	free(db->where);
 	ZSTD_freeCCtx(db->zc);
 	ZSTD_freeDCtx(db->zd);
 	xt_buf_fini(&db->zbuf);
 	free(db);
+}
+
+const char *db_where(const struct db *db)
+{
+	return db->where ? db->where : "the database";
 }
 
 const struct xt_err *db_err(const struct db *db)

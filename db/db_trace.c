@@ -218,24 +218,24 @@ static enum xt_rc scan_file(struct db *db, const char *path, struct scan *s, cha
 
 static enum xt_rc find_trace(struct db *db, const char *hex, struct db_trace_ref *out, bool *found)
 {
-	sqlite3_stmt *st;
+	struct db_stmt *st;
 	enum xt_rc rc = db_prepare(db, &st,
 		"SELECT t.id, r.id FROM traces t LEFT JOIN runs r ON r.trace_id = t.id AND r.golden = 1"
 		" WHERE t.hash = ?1");
 	if (rc)
 		return rc;
-	sqlite3_bind_text(st, 1, hex, -1, SQLITE_STATIC);
-	int src = sqlite3_step(st);
+	db_bind_text(st, 1, hex);
+	int src = db_step(st);
 	*found = src == SQLITE_ROW;
 	if (*found) {
-		out->trace_id = sqlite3_column_int64(st, 0);
-		out->golden_run_id = sqlite3_column_int64(st, 1);
-		if (sqlite3_column_type(st, 1) != SQLITE_INTEGER)
+		out->trace_id = db_col_i64(st, 0);
+		out->golden_run_id = db_col_i64(st, 1);
+		if (db_col_type(st, 1) != SQLITE_INTEGER)
 			rc = XT_FAIL(&db->err, XT_ERR_CORRUPT, "trace %s has no golden run", hex);
 	} else if (src != SQLITE_DONE) {
 		rc = db_sql_fail(db, src, "looking a trace up");
 	}
-	sqlite3_finalize(st);
+	db_finalize(st);
 	return rc;
 }
 
@@ -243,7 +243,7 @@ static enum xt_rc insert_trace(struct db *db, const char *path, struct scan *s, 
 			       int64_t *id)
 {
 	struct stat sb;
-	sqlite3_stmt *st;
+	struct db_stmt *st;
 	enum xt_rc rc = props_json(s);
 	if (rc)
 		return XT_FAIL(&db->err, rc, "out of memory listing properties");
@@ -252,19 +252,19 @@ static enum xt_rc insert_trace(struct db *db, const char *path, struct scan *s, 
 		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
 	if (rc)
 		return rc;
-	sqlite3_bind_text(st, 1, hex, -1, SQLITE_STATIC);
+	db_bind_text(st, 1, hex);
 	db_bind_text(st, 2, path);
-	sqlite3_bind_int64(st, 3, stat(path, &sb) == 0 ? (sqlite3_int64)sb.st_size : -1);
-	sqlite3_bind_int64(st, 4, (sqlite3_int64)s->records);
-	sqlite3_bind_int64(st, 5, (sqlite3_int64)s->calls);
+	db_bind_i64(st, 3, stat(path, &sb) == 0 ? (int64_t)sb.st_size : -1);
+	db_bind_i64(st, 4, (int64_t)s->records);
+	db_bind_i64(st, 5, (int64_t)s->calls);
 	db_bind_text(st, 6, prop_text(s, "program"));
 	db_bind_text(st, 7, (const char *)s->tmp.data);
-	int src = sqlite3_step(st);
+	int src = db_step(st);
 	if (src == SQLITE_DONE)
-		*id = sqlite3_last_insert_rowid(db->sql);
+		*id = db_last_id(db);
 	else
 		rc = db_sql_fail(db, src, "adding a trace");
-	sqlite3_finalize(st);
+	db_finalize(st);
 	return rc;
 }
 
@@ -436,7 +436,7 @@ out:
 
 enum xt_rc db_trace_lookup(struct db *db, const char *ref, int64_t *trace_id)
 {
-	sqlite3_stmt *st;
+	struct db_stmt *st;
 	size_t len = strlen(ref);
 	bool number = len > 0 && len < 19 && strspn(ref, "0123456789") == len;
 	bool hex = len >= 4 && len <= 32 && strspn(ref, "0123456789abcdef") == len;
@@ -446,23 +446,24 @@ enum xt_rc db_trace_lookup(struct db *db, const char *ref, int64_t *trace_id)
 		return XT_FAIL(&db->err, XT_ERR_INVALID,
 			       "'%s' is neither a trace id nor a hash prefix (4-32 hex digits)", ref);
 	rc = db_prepare(db, &st,
-		"SELECT id FROM traces WHERE (?1 AND id = CAST(?2 AS INTEGER))"
-		" OR (?3 AND substr(hash, 1, length(?2)) = ?2) ORDER BY id LIMIT 2");
+		"SELECT id FROM traces WHERE (?1 <> 0 AND id = ?4)"
+		" OR (?3 <> 0 AND substr(hash, 1, length(?2)) = ?2) ORDER BY id LIMIT 2");
 	if (rc)
 		return rc;
-	sqlite3_bind_int(st, 1, number);
-	sqlite3_bind_text(st, 2, ref, -1, SQLITE_STATIC);
-	sqlite3_bind_int(st, 3, hex);
+	db_bind_i64(st, 1, number);
+	db_bind_text(st, 2, ref);
+	db_bind_i64(st, 3, hex);
+	db_bind_i64(st, 4, number ? strtoll(ref, NULL, 10) : 0);
 	int n = 0, src;
-	while ((src = sqlite3_step(st)) == SQLITE_ROW)
+	while ((src = db_step(st)) == SQLITE_ROW)
 		if (n++ == 0)
-			*trace_id = sqlite3_column_int64(st, 0);
+			*trace_id = db_col_i64(st, 0);
 	if (src != SQLITE_DONE)
 		rc = db_sql_fail(db, src, "looking a trace up");
 	else if (n == 0)
 		rc = XT_FAIL(&db->err, XT_ERR_NOT_FOUND, "no trace matches '%s'", ref);
 	else if (n > 1)
 		rc = XT_FAIL(&db->err, XT_ERR_INVALID, "'%s' matches more than one trace", ref);
-	sqlite3_finalize(st);
+	db_finalize(st);
 	return rc;
 }

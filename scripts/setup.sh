@@ -15,7 +15,7 @@ packages=(
   gcc g++ meson ninja-build pkg-config git python3 python3-pytest
   # libraries
   libzstd-dev libxxhash-dev libepoxy-dev libegl-dev libgles-dev libgl-dev
-  libopengl-dev libsqlite3-dev libpng-dev libsnappy-dev zlib1g-dev libbrotli-dev libmicrohttpd-dev
+  libopengl-dev libsqlite3-dev libpq-dev libpng-dev libsnappy-dev zlib1g-dev libbrotli-dev libmicrohttpd-dev
   glslang-dev glslang-tools spirv-headers spirv-tools
   # the GL API registry the capture wrappers are generated from
   khronos-api
@@ -23,6 +23,8 @@ packages=(
   libegl-mesa0 libgl1-mesa-dri mesa-utils
   # peers and real test programs
   piglit apitrace
+  # the shared results store's tests start a real PostgreSQL server (initdb + pg_ctl, psql)
+  postgresql postgresql-client
   # the WebGL2 page in Chromium through ANGLE (test_chromium.py): its GLX run under Xvfb
   xvfb xauth
   # the web UI's end-to-end test: a real browser, headless

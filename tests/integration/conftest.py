@@ -226,3 +226,62 @@ def piglit_trace(xfbtrace, tmp_path_factory):
         return cap
 
     return capture
+
+
+# ---- results stores: an SQLite file, or a database on a real PostgreSQL server
+
+@pytest.fixture(scope="session")
+def pg_server():
+    """One PostgreSQL server per session (pgserver.py); stopped at the end."""
+    from pgserver import Server
+    server = Server()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def pg_url(pg_server):
+    """A fresh, empty PostgreSQL database of its own for one test."""
+    return pg_server.url(pg_server.new_database())
+
+
+class SqliteStore:
+    engine = "sqlite"
+
+    def __init__(self, tmp_path):
+        self.db = str(tmp_path / "store.db")
+
+    def query(self, sql):
+        import sqlite3
+        with sqlite3.connect(self.db) as c:
+            return c.execute(sql).fetchall()
+
+    def has_schema(self):
+        return os.path.exists(self.db) and bool(
+            self.query("SELECT 1 FROM sqlite_schema WHERE name = 'runs'"))
+
+
+class PgStore:
+    engine = "postgresql"
+
+    def __init__(self, server):
+        self.server = server
+        self.name = server.new_database()
+        self.db = server.url(self.name)
+
+    def query(self, sql):
+        from pgserver import rows
+        return rows(self.server.psql(sql, self.name))
+
+    def has_schema(self):
+        return bool(self.query("SELECT 1 FROM pg_tables WHERE tablename = 'runs'"
+                               " AND schemaname = current_schema()"))
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store(request, tmp_path):
+    """The results store of a test, once on each engine: .db is what --db
+    takes, .query(sql) reads it directly (rows as tuples)."""
+    if request.param == "sqlite":
+        return SqliteStore(tmp_path)
+    return PgStore(request.getfixturevalue("pg_server"))

@@ -109,10 +109,10 @@ def trace(xfbtrace, build_dir, history):
     return path
 
 
-def bisect(xfbtrace, history, trace, good, bad, *extra):
+def bisect(xfbtrace, history, trace, good, bad, *extra, db=None):
     h = history
     argv = [xfbtrace, "bisect", "--trace", trace, "--good", good, "--bad", bad,
-            "--repo", h["repo"], "--backend", "sim", "--db", h["dir"] / "results.db",
+            "--repo", h["repo"], "--backend", "sim", "--db", db or h["dir"] / "results.db",
             "--cache", h["dir"] / "cache", *BUILD_OPTS, *extra]
     t0 = time.monotonic()
     out = run(argv, timeout=1800)
@@ -214,6 +214,28 @@ def test_bisect_skips_a_commit_that_does_not_build(xfbtrace, history, trace):
     assert steps[broken]["verdict"] == "skip" and steps[broken]["run"] is None
     assert "build failed" in steps[broken]["reason"]
     timing(h, f"bisect with a broken build: {took:.1f} s ({len(s['steps'])} revisions)")
+
+
+def test_bisect_on_a_postgresql_store(xfbtrace, history, trace, pg_url):
+    """The session, its steps and every run it compares live in a shared
+    PostgreSQL store: each revision's run is copied there from its scratch
+    file (db/db_copy.c), and --show, diff and the web UI read it back."""
+    h = history
+    bad_commit = h["r"][2]
+    out, _ = bisect(xfbtrace, h, trace, h["base"], h["r"][-1], db=pg_url)
+    assert out.returncode == 0, describe(out)
+    assert f"first bad commit: {bad_commit}" in out.stdout, describe(out)
+    m = re.search(r"xfbtrace bisect --db (\S+) --show (\d+)", out.stdout)
+    assert m and m.group(1).startswith("postgresql://"), describe(out)
+    shown = run([xfbtrace, "bisect", "--db", pg_url, "--show", m.group(2)])
+    assert shown.returncode == 0, shown.stderr
+    s = json.loads(shown.stdout)
+    assert s["status"] == "found" and s["culprit"]["commit"] == bad_commit
+    verdicts = {st["commit"]: st["verdict"] for st in s["steps"]}
+    assert verdicts[h["base"]] == "good" and verdicts[bad_commit] == "bad"
+    d = run([xfbtrace, "diff", "--db", pg_url, str(s["diff"]["run_a"]), str(s["diff"]["run_b"])])
+    assert d.returncode == 1 and "DIFFERENT" in d.stdout, d.stdout + d.stderr
+    check_web_shows_session(xfbtrace, pg_url, s, bad_commit)
 
 
 def check_web_shows_session(xfbtrace, db, s, bad_commit):

@@ -77,9 +77,9 @@ def runs_json(xfbtrace, db, *args):
 
 @pytest.mark.parametrize("app", APPS)
 def test_golden_run_and_a_recorded_copy_of_each_app_are_the_same(xfbtrace, build_dir,
-                                                                  tmp_path, app):
+                                                                  tmp_path, app, store):
     trace = capture_app(xfbtrace, build_dir, tmp_path, app)
-    db = tmp_path / "r.db"
+    db = store.db
     golden = ingest(xfbtrace, db, trace)
     copy = record_run(build_dir, db, trace, "--label", "copy")
     result = diff_json(xfbtrace, db, golden, copy)
@@ -151,11 +151,11 @@ def tf_observation_to_perturb(xfbtrace, trace, types):
 
 @pytest.mark.parametrize("app", APPS)
 def test_diff_names_exactly_the_changed_call_buffer_vertex_varying_component(
-        xfbtrace, build_dir, gl_types, tmp_path, app):
+        xfbtrace, build_dir, gl_types, tmp_path, app, store):
     types = scalar_vector_types(gl_types)
     trace = capture_app(xfbtrace, build_dir, tmp_path, app)
     o, stride, v, vertex, comp, byte, data = tf_observation_to_perturb(xfbtrace, trace, types)
-    db = tmp_path / "r.db"
+    db = store.db
     golden = ingest(xfbtrace, db, trace)
     changed = record_run(build_dir, db, trace, "--perturb", f"{o['call']}:{o['index']}:{byte}")
 
@@ -237,21 +237,21 @@ def read_until(proc, prefix, count):
 
 
 def test_sigkill_during_a_run_leaves_the_db_consistent_and_the_run_incomplete(
-        xfbtrace, build_dir, tmp_path):
+        xfbtrace, build_dir, tmp_path, store):
     trace = tmp_path / "k.xfbt"
     ok(run([tool(build_dir, "db-make-trace"), trace, "100", "16384"]))
-    db = tmp_path / "k.db"
+    db = store.db
     golden = ingest(xfbtrace, db, trace)
     proc = subprocess.Popen([str(tool(build_dir, "db-record-run")), "--db", str(db),
                              "--delay-ms", "20", str(trace)], stdout=subprocess.PIPE, text=True)
     read_until(proc, "observation", 10)
     proc.send_signal(signal.SIGKILL)
     proc.wait(timeout=30)
-    with sqlite3.connect(db) as c:
-        assert c.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-        status, n, stored = c.execute(
-            "SELECT status, observations, (SELECT count(*) FROM observations WHERE run_id = r.id)"
-            " FROM runs r WHERE NOT golden").fetchone()
+    if store.engine == "sqlite":
+        assert store.query("PRAGMA integrity_check") == [("ok",)]
+    [(status, n, stored)] = store.query(
+        "SELECT status, observations, (SELECT count(*) FROM observations WHERE run_id = r.id)"
+        " FROM runs r WHERE golden = 0")
     assert status == "incomplete"
     assert 10 <= n == stored < 200
     [listed] = [r for r in runs_json(xfbtrace, db) if not r["golden"]]
@@ -261,30 +261,30 @@ def test_sigkill_during_a_run_leaves_the_db_consistent_and_the_run_incomplete(
 
 
 @pytest.mark.parametrize("delay", [0.05, 0.15, 0.3])
-def test_sigkill_during_ingest_leaves_no_partial_golden_run(xfbtrace, build_dir, tmp_path, delay):
+def test_sigkill_during_ingest_leaves_no_partial_golden_run(xfbtrace, build_dir, tmp_path, delay,
+                                                            store):
     trace = tmp_path / "i.xfbt"
     ok(run([tool(build_dir, "db-make-trace"), trace, "200", "262144", "--noise"]))
-    db = tmp_path / "i.db"
+    db = store.db
     proc = subprocess.Popen([str(xfbtrace), "ingest", "--db", str(db), str(trace)],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     time.sleep(delay)
     proc.send_signal(signal.SIGKILL)
     proc.wait(timeout=30)
-    if os.path.exists(db):
-        with sqlite3.connect(db) as c:
-            assert c.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-            runs = c.execute("SELECT status, observations,"
-                             " (SELECT count(*) FROM observations o WHERE o.run_id = r.id)"
-                             " FROM runs r").fetchall()
+    if store.has_schema():
+        if store.engine == "sqlite":
+            assert store.query("PRAGMA integrity_check") == [("ok",)]
+        runs = store.query("SELECT status, observations,"
+                           " (SELECT count(*) FROM observations o WHERE o.run_id = r.id)"
+                           " FROM runs r")
         assert runs in ([], [("ok", 400, 400)]), runs
     # Recording again completes the trace whatever the kill left.
     ingest(xfbtrace, db, trace)
-    with sqlite3.connect(db) as c:
-        assert c.execute("SELECT status, observations FROM runs").fetchall() == [("ok", 400)]
+    assert store.query("SELECT status, observations FROM runs") == [("ok", 400)]
 
 
-def test_runs_lists_filters_and_rejects_unknown_traces(xfbtrace, build_dir, tmp_path):
-    db = tmp_path / "l.db"
+def test_runs_lists_filters_and_rejects_unknown_traces(xfbtrace, build_dir, tmp_path, store):
+    db = store.db
     traces = []
     for n in (1, 2):
         t = tmp_path / f"t{n}.xfbt"

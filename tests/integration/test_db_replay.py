@@ -21,8 +21,8 @@ def capture(xfbtrace, tmp_path, argv):
     return trace
 
 
-def golden_vs_replay(xfbtrace, tmp_path, trace):
-    db = tmp_path / "r.db"
+def golden_vs_replay(xfbtrace, tmp_path, trace, db=None):
+    db = db or tmp_path / "r.db"
     out = run([xfbtrace, "replay", "--db", db, "--label", "llvmpipe", trace])
     assert "recorded run 2" in out.stderr, out.stdout + out.stderr
     d = run([xfbtrace, "diff", "--db", db, "1", "2"])
@@ -32,9 +32,9 @@ def golden_vs_replay(xfbtrace, tmp_path, trace):
 
 
 @pytest.mark.parametrize("app", APPS)
-def test_golden_run_equals_host_replay_of_app(xfbtrace, build_dir, tmp_path, app):
+def test_golden_run_equals_host_replay_of_app(xfbtrace, build_dir, tmp_path, app, store):
     golden_vs_replay(xfbtrace, tmp_path,
-                     capture(xfbtrace, tmp_path, [build_dir / "tests" / "apps" / app]))
+                     capture(xfbtrace, tmp_path, [build_dir / "tests" / "apps" / app]), store.db)
 
 
 @pytest.mark.piglit
@@ -43,9 +43,9 @@ def test_golden_run_equals_host_replay_of_piglit(xfbtrace, piglit_trace, tmp_pat
     golden_vs_replay(xfbtrace, tmp_path, piglit_trace(line).trace)
 
 
-def test_sim_run_records_the_driver_model_and_equals_golden(xfbtrace, build_dir, tmp_path):
+def test_sim_run_records_the_driver_model_and_equals_golden(xfbtrace, build_dir, tmp_path, store):
     import json
-    trace, db = tmp_path / "t.xfbt", tmp_path / "r.db"
+    trace, db = tmp_path / "t.xfbt", store.db
     run([xfbtrace, "capture", "-o", trace, "--", build_dir / "tests" / "apps" / "tf-separate-gl33"])
     out = run([xfbtrace, "replay", "--backend", "sim", "--db", db, trace])
     assert "recorded run 2" in out.stderr, out.stderr

@@ -91,6 +91,20 @@ def test_diff_golden_against_the_run_shows_the_class_and_does_not_count_it(xfbtr
     assert o["classified"] and o["verdict_b_class"] == "undefined" and o["verdict_a_class"] is None
 
 
+def test_verdicts_in_a_postgresql_store_read_as_in_the_file(xfbtrace, build_dir, undefined_db,
+                                                            undefined_trace, tmp_path, pg_url):
+    db, golden, run_id = undefined_db
+    altered = perturb(build_dir, undefined_trace, tmp_path, "0", "100")
+    rc, pg_run = record(xfbtrace, altered, pg_url)
+    assert rc == 0
+    for argv in ([str(golden), str(pg_run)], ["--json", str(golden), str(pg_run)],
+                 ["--strict", str(golden), str(pg_run)]):
+        a = run([xfbtrace, "diff", "--db", db, *argv])
+        b = run([xfbtrace, "diff", "--db", pg_url, *argv])
+        assert (b.returncode, b.stdout) == (a.returncode, a.stdout.replace(
+            f"run {run_id}", f"run {pg_run}")), argv
+
+
 def test_a_changed_bit_of_defined_data_still_differs(xfbtrace, build_dir, undefined_trace, tmp_path):
     # Byte 100 undefined as above, and byte 6 (defined: 1.0 becomes 0.5).
     undef = perturb(build_dir, undefined_trace, tmp_path, "0", "100")

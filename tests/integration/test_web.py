@@ -153,6 +153,33 @@ def test_api_runs_diff_and_plots(server):
         assert server.get(page)[0] == 200, page
 
 
+def test_the_web_ui_on_a_postgresql_store_answers_as_on_the_sqlite_file(xfbtrace, sim_db, server,
+                                                                        pg_url):
+    """The same runs pushed into a PostgreSQL store (xfbtrace db push): every
+    API answer and page is the same, and so is diff --regs --pm4."""
+    out = run([xfbtrace, "db", "push", sim_db, pg_url])
+    assert out.returncode == 0 and "1 traces, 2 runs" in out.stdout, out.stdout + out.stderr
+    d = server.json("/api/diff/2/3")
+    call = d["calls_summary"]["first_divergent"]["call"]
+    tf_call = next(t["call"] for t in d["timeline"]
+                   if t["obs"] and t["function"] == "glEndTransformFeedback")
+    pg = Server(xfbtrace, pg_url)
+    try:
+        for path in ("/api/runs", "/api/runs/3", "/api/diff/2/3", f"/api/diff/2/3/calls/{call}",
+                     f"/api/diff/2/3/calls/{tf_call}", f"/api/runs/2/calls/{call}"):
+            assert pg.json(path) == server.json(path), path
+        for path in (f"/plot/positions/2/3/{tf_call}/0.png", "/diff/2/3", "/api/runs/999",
+                     "/api/runs/1%20OR%201=1"):
+            assert pg.get(path) == server.get(path), path
+    finally:
+        pg.stop()
+    assert pg.proc.returncode == 0, pg.proc.stderr.read()
+    for argv in (["--regs", "--pm4", "2", "3"], ["--json", "2", "3"]):
+        a = run([xfbtrace, "diff", "--db", sim_db, *argv])
+        b = run([xfbtrace, "diff", "--db", pg_url, *argv])
+        assert (b.returncode, b.stdout) == (a.returncode, a.stdout), argv
+
+
 HOSTILE = [
     ("/../../etc/passwd", 400), ("/static/../../../etc/passwd", 400), ("/static/..%2f..%2fetc%2fpasswd", 400),
     ("/static/%2e%2e/%2e%2e/etc/passwd", 400), ("/static/app.js%00.png", 400), ("/static/nope.js", 404),
@@ -273,3 +300,18 @@ def test_browser_runs_page_to_diff_shows_field_and_highlight(server):
         assert (ARTIFACTS / "web-diff-tf-buffer.png").stat().st_size > 1000
     finally:
         browser.quit()
+
+
+def test_the_web_ui_outlives_a_restart_of_its_postgresql_server(xfbtrace, sim_db, pg_server,
+                                                                pg_url):
+    """A farm's web UI runs for days; its database server restarts under it.
+    The next request reconnects (outside a transaction) and answers."""
+    assert run([xfbtrace, "db", "push", sim_db, pg_url]).returncode == 0
+    web = Server(xfbtrace, pg_url)
+    try:
+        before = web.json("/api/runs")
+        pg_server.restart()
+        assert web.json("/api/runs") == before
+        assert web.json("/api/diff/2/3")["run_b"]["id"] == 3
+    finally:
+        web.stop()
