@@ -54,7 +54,8 @@ static void usage(FILE *f)
 		"\n"
 		"exit status: 0 the whole trace was read, 2 error: a damaged trace (cut,\n"
 		"bit flips, a record that does not decode) is named with the file offset\n"
-		"of the damage, after a summary of the records before it\n");
+		"of the damage, after a summary of the records before it; a spool cut at\n"
+		"any byte is named with the byte, the region and the record the cut fell in\n");
 }
 
 static int count_cmp(const void *a, const void *b)
