@@ -192,7 +192,8 @@ static enum xt_rc run_sink_open(struct run_sink *k, const char *db_path, const c
 }
 
 static enum xt_rc run_sink_observation(void *ctx, uint64_t call_no, const char *function,
-				       int64_t tf_primitive_mode, const uint8_t *payload,
+				       int64_t tf_primitive_mode, const struct trace_queries *queries,
+				       uint32_t thread_no, const uint8_t *payload,
 				       size_t payload_bytes, const char *verdict_class,
 				       const char *verdict_reason, struct xt_err *err)
 {
@@ -204,8 +205,8 @@ static enum xt_rc run_sink_observation(void *ctx, uint64_t call_no, const char *
 
 	xt_arena_reset(&k->arena);
 	rc = trace_value_decode(&p, payload + payload_bytes, &k->arena, &v, err);
-	rc = rc ? rc : db_obs_from_value(&obs, &v, call_no, function, tf_primitive_mode,
-					 &k->scratch, err);
+	rc = rc ? rc : db_obs_from_value(&obs, &v, call_no, function, tf_primitive_mode, queries,
+					 thread_no, &k->scratch, err);
 	obs.verdict_class = verdict_class;
 	obs.verdict_reason = verdict_reason;
 	if (!rc && (rc = db_run_add_observation(k->run, &obs)) != XT_OK)

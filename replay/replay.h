@@ -18,6 +18,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "trace_query.h"
 #include "trace_tol.h"
 #include "xt_rc.h"
 
@@ -55,13 +56,16 @@ struct replay_options {
 	 * observation record's payload (a MAP value, docs/trace-format.md),
 	 * borrowed for the call; `function` the name of call `call_no`;
 	 * `tf_primitive_mode` the primitiveMode of the last
-	 * glBeginTransformFeedback of the call's thread, or -1;
+	 * glBeginTransformFeedback of the call's thread, or -1; `queries`
+	 * the query targets the calls so far set (trace_query.h) and
+	 * `thread_no` the call's thread;
 	 * `verdict_class` / `verdict_reason` what --check said of it against
 	 * the golden data (struct db_obs says which classes; NULL when equal
 	 * or not checked).  A returned error stops the replay with that error.
 	 */
 	enum xt_rc (*on_observation)(void *ctx, uint64_t call_no, const char *function,
-				     int64_t tf_primitive_mode, const uint8_t *payload,
+				     int64_t tf_primitive_mode, const struct trace_queries *queries,
+				     uint32_t thread_no, const uint8_t *payload,
 				     size_t payload_bytes, const char *verdict_class,
 				     const char *verdict_reason, struct xt_err *err);
 	void *on_observation_ctx;

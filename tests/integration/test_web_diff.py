@@ -134,6 +134,11 @@ def test_query_differences_are_a_table_not_raw_json(server, browser):
     WebDriverWait(browser, 30).until(lambda b: b.find_elements(By.CSS_SELECTOR, "#queries td.diff"))
     row = browser.find_element(By.CSS_SELECTOR, "#queries tr.qdiff").text
     assert "result" in row, row
+    # Named by target, as the program began it (tf_separate_gl33.c:
+    # glBeginQuery(GL_PRIMITIVES_GENERATED / GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN)).
+    target = next(o["target"] for o in d["observations"] if o["call"] == calls[0])
+    assert target in ("GL_PRIMITIVES_GENERATED", "GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN")
+    assert f": {target}" in row, row
     assert "{" not in browser.find_element(By.ID, "queries").text
     browser.save_screenshot(str(ARTIFACTS / "web-diff-query.png"))
 

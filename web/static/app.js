@@ -276,8 +276,12 @@ async function viewDiff(a, b) {
       const rows = [];
       for (let i = 0; i < Math.max(qa.length, qb.length); i++) {
         const fa = qa[i] ? parse(qa[i]) : {}, fb = qb[i] ? parse(qb[i]) : {};
-        const name = fa.query ?? fb.query ?? i;
+        // Named by target (derived from the trace's calls: db_obs_from_value).
+        const target = fa.target ?? fb.target, stream = fa.stream ?? fb.stream;
+        const name = `${fa.query ?? fb.query ?? i}` + (target ? `: ${target}` : "") +
+          (stream !== undefined ? `, stream ${stream}` : "");
         for (const k of [...new Set([...Object.keys(fa), ...Object.keys(fb)])]) {
+          if (k === "target" || k === "stream") continue;
           const va = k in fa ? num(fa[k]) : "–", vb = k in fb ? num(fb[k]) : "–";
           rows.push(el("tr", { class: va !== vb ? "qdiff" : "" }, el("td", {}, `query ${name}`), el("td", {}, k),
             el("td", { class: "num" + (va !== vb ? " diff" : "") }, va), el("td", { class: "num" + (va !== vb ? " diff" : "") }, vb)));

@@ -129,7 +129,7 @@ int main(int argc, char **argv)
 		uint32_t t = s.last_thread;
 		const char *function = s.call_no[t] == rec.seq ? trace_reader_func_name(r, s.func_id[t])
 							       : NULL;
-		if (db_obs_from_value(&obs, &v, rec.seq, function, s.prim[t], &scratch, &err))
+		if (db_obs_from_value(&obs, &v, rec.seq, function, s.prim[t], NULL, 0, &scratch, &err))
 			return fail("observation", xt_err_msg(&err));
 		uint8_t *copy = NULL;
 		if (perturb && obs.call_no == p_call && obs.index == p_index && obs.data &&
