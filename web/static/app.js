@@ -264,8 +264,8 @@ async function viewDiff(a, b) {
       // The plots come after the table: its highlighted cells stay on the first screen.
       kids.push(el("img", { class: "plot", alt: "positions", src: `/plot/positions/${a}/${b}/${n}/${t.index}.png`, title: "positions: A blue squares, B red crosses" }),
         el("img", { class: "plot", alt: "per-vertex error", src: `/plot/error/${a}/${b}/${n}/${t.index}.png`, title: "per-vertex error: grey equal, yellow→red larger" }),
-        el("p", { class: "plotlegend" }, `left: positions, x against y, run A (${a}) blue squares, run B (${b}) red crosses; grey lines are the axes through 0; ` +
-          "values beyond ±1e6, NaN or infinite are hollow squares in the margin on the side where they lie. " +
+        el("p", { class: "plotlegend" }, `left: positions, x against y, run A (${a}) blue squares, run B (${b}) red crosses (the legend above the plot), ticks at round values, darker grid lines through 0; ` +
+          "values beyond ±1e6, NaN or infinite are hollow squares just outside the frame on the side where they lie. " +
           "Right: one cell per vertex, row by row: grey equal bit for bit, yellow (|a−b| ≈ 1e-7) to red (1e3 and more, or present in one run only)."));
     }
     // Query results field by field, A beside B, differing values marked
