@@ -47,6 +47,11 @@ struct replay_options {
 	struct trace_tol tol;
 	uint64_t first_call;       /* check observations of calls >= this */
 	uint64_t last_call;        /* replay no call after this (UINT64_MAX) */
+	/* Non-NULL: once the replay has run call last_call, the GL state the
+	 * backend's driver reports (replay_state.c) is encoded into it as one
+	 * MAP value of the trace format; a trace without call last_call is
+	 * an error. */
+	struct xt_buf *state_out;
 	unsigned max_reported;     /* differences printed in detail */
 	bool progress;             /* a progress line on stderr for long runs */
 	FILE *out;                 /* the report (differences, summary) */

@@ -136,6 +136,11 @@ static void check_leftovers(struct replay *rp)
 	xt_buf_reset(&rp->verdict_text);
 }
 
+uint32_t replay_state_thread(const struct replay *rp)
+{
+	return rp->last_valid ? rp->last.thread_no : 0;
+}
+
 /* Hands the observations of the last call to opt.on_observation. */
 static enum xt_rc emit_observations(struct replay *rp, struct xt_err *err)
 {
@@ -307,6 +312,17 @@ enum xt_rc replay_run(const char *path, const struct replay_options *o,
 	}
 	if (rc == XT_OK && rp.have_call)
 		rc = execute_pending(&rp, err);
+	if (rc == XT_OK && o->state_out) {
+		if (!rp.last_valid || rp.last_no != o->last_call)
+			rc = XT_FAIL(err, XT_ERR_INVALID, "call %" PRIu64 " is not in the trace "
+				     "(its last call is %" PRIu64 ")", o->last_call,
+				     rp.last_valid ? rp.last_no : 0);
+		else if (!rp.be->ops->state)
+			rc = XT_FAIL(err, XT_ERR_UNSUPPORTED, "the %s backend cannot report the GL state",
+				     rp.be->ops->name);
+		else
+			rc = rp.be->ops->state(rp.be, &rp, rp.last_no, o->state_out, err);
+	}
 	if (rp.be) {
 		if (rc == XT_OK)
 			rc = emit_observations(&rp, err);

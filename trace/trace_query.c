@@ -102,6 +102,8 @@ void trace_queries_call(struct trace_queries *q, const struct trace_call *c)
 {
 	uint64_t target, index = 0, name;
 
+	if (!q)
+		return;
 	if (is(c->name, "glBeginQuery")) {
 		if (arg_u(c, 0, &target) && arg_u(c, 1, &name))
 			note(q, c->thread_no, name, (struct trace_query_target){ .target = (uint32_t)target });

@@ -35,7 +35,8 @@ struct trace_queries;
 
 enum xt_rc trace_queries_create(struct trace_queries **out);
 void trace_queries_destroy(struct trace_queries *q);
-/* Notes one recorded call (any call; only the ones above matter). */
+/* Notes one recorded call (any call; only the ones above matter); a NULL
+ * tracker (none made) is a no-op, and knows no query. */
 void trace_queries_call(struct trace_queries *q, const struct trace_call *c);
 /* The target of query `name` as seen by `thread_no`; false if unknown. */
 bool trace_queries_lookup(const struct trace_queries *q, uint32_t thread_no, uint64_t name,
