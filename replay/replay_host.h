@@ -245,6 +245,12 @@ struct replay_state_ctx {
 	uint32_t ns, share_ns;    /* its namespaces (replay_names.h) */
 	bool gles;
 	int major, minor;
+	/* Optional: why the last GL call could not be answered faithfully (a
+	 * state the driver model does not model), or NULL; taking it clears
+	 * it (drv_context_take_unsupported).  What it says goes into the
+	 * state's `not_modelled`. */
+	const char *(*take_unsupported)(void *user);
+	void *user;
 };
 /* The GL state of the current context after call `call_no`, as one MAP
  * value of the trace format, into `out` (reset first). */

@@ -433,6 +433,11 @@ static void sim_destroy(struct replay_backend *be)
 	xt_free(s);
 }
 
+static const char *take_unsupported(void *user)
+{
+	return drv_context_take_unsupported(user);
+}
+
 /* The state at a call: the driver model asked through its own GL entry
  * points, in the context of the call's thread (replay_state.c). */
 static enum xt_rc sim_state(struct replay_backend *be, struct replay *rp, uint64_t call_no,
@@ -447,7 +452,8 @@ static enum xt_rc sim_state(struct replay_backend *be, struct replay *rp, uint64
 	drv_context_make_current(t->ctx->drv);
 	enum xt_rc rc = replay_state_encode(&s->h, &(struct replay_state_ctx){
 		.ns = x->ns, .share_ns = x->share_ns, .gles = x->gles, .major = x->major,
-		.minor = x->minor }, call_no, "sim", out, err);
+		.minor = x->minor, .take_unsupported = take_unsupported, .user = t->ctx->drv },
+		call_no, "sim", out, err);
 	drv_context_make_current(NULL);
 	return rc;
 }

@@ -21,6 +21,9 @@
  *   bindings            buffers bound to the common targets
  *   queries             the active queries (glGetQueryIndexediv with
  *                       GL_CURRENT_QUERY), by target and stream
+ *   not_modelled        what the driver model said it could not answer
+ *                       faithfully (sim; each reason once), so that a 0 it
+ *                       returned is not read as the state
  *
  * Names are the application's (replay_names.h translates the driver's
  * back); a name the trace never created shows as the driver's.  Both
@@ -112,15 +115,28 @@ struct gl {
 	void (*GetVertexAttribPointerv)(GLuint, GLenum, void **);
 	void (*GetQueryIndexediv)(GLenum, GLuint, GLenum, GLint *);
 	void (*GetQueryiv)(GLenum, GLenum, GLint *);
+	const struct replay_state_ctx *x;
+	const char *unsupported[16];  /* distinct, static strings */
+	unsigned nunsupported;
 };
 
-static void drain(const struct gl *gl)
+/* After GL calls: their errors drained, what the model could not answer
+ * noted. */
+static void drain(struct gl *gl)
 {
+	const char *why;
 	for (int i = 0; i < 16 && gl->GetError() != GL_NO_ERROR; i++)
 		;
+	if (!gl->x || !gl->x->take_unsupported || !(why = gl->x->take_unsupported(gl->x->user)))
+		return;
+	for (unsigned i = 0; i < gl->nunsupported; i++)
+		if (!strcmp(gl->unsupported[i], why))
+			return;
+	if (gl->nunsupported < 16)
+		gl->unsupported[gl->nunsupported++] = why;
 }
 
-static GLint get_int(const struct gl *gl, GLenum pname)
+static GLint get_int(struct gl *gl, GLenum pname)
 {
 	GLint v = 0;
 	gl->GetIntegerv(pname, &v);
@@ -135,7 +151,7 @@ static uint64_t app(struct host *h, uint32_t ns, unsigned kind, uint32_t name)
 
 /* ---- the sections ------------------------------------------------------------ */
 
-static void driver(struct enc *e, const struct gl *gl)
+static void driver(struct enc *e, struct gl *gl)
 {
 	static const struct { const char *k; GLenum e; } strs[] = {
 		{ "vendor", GL_VENDOR }, { "renderer", GL_RENDERER }, { "version", GL_VERSION } };
@@ -148,7 +164,7 @@ static void driver(struct enc *e, const struct gl *gl)
 	drain(gl);
 }
 
-static void program(struct enc *e, struct host *h, const struct gl *gl, uint32_t share_ns)
+static void program(struct enc *e, struct host *h, struct gl *gl, uint32_t share_ns)
 {
 	GLint prog = get_int(gl, GL_CURRENT_PROGRAM);
 	key(e, "program");
@@ -231,7 +247,7 @@ struct obs_sink {
 	bool failed;
 	struct host *h;
 	uint32_t ns, share_ns;
-	const struct gl *gl;
+	struct gl *gl;
 };
 
 static uint8_t *sink_reserve(void *user, size_t max)
@@ -274,7 +290,7 @@ static uint32_t sink_app_name(void *user, enum obs_object kind, uint32_t name)
 	return (uint32_t)app(k->h, kind == OBS_OBJ_QUERY ? k->ns : k->share_ns, kinds[kind], name);
 }
 
-static void transform_feedback(struct enc *e, struct host *h, const struct gl *gl,
+static void transform_feedback(struct enc *e, struct host *h, struct gl *gl,
 			       const struct replay_state_ctx *x, uint64_t call_no)
 {
 	GLboolean active = 0, paused = 0;
@@ -344,7 +360,7 @@ static void transform_feedback(struct enc *e, struct host *h, const struct gl *g
 	xt_buf_fini(&k.bytes);
 }
 
-static void vertex_array(struct enc *e, struct host *h, const struct gl *gl,
+static void vertex_array(struct enc *e, struct host *h, struct gl *gl,
 			 const struct replay_state_ctx *x)
 {
 	GLint vao = get_int(gl, GL_VERTEX_ARRAY_BINDING), nattr = get_int(gl, GL_MAX_VERTEX_ATTRIBS);
@@ -401,7 +417,7 @@ static void vertex_array(struct enc *e, struct host *h, const struct gl *gl,
 	}
 }
 
-static void bindings(struct enc *e, struct host *h, const struct gl *gl, uint32_t share_ns)
+static void bindings(struct enc *e, struct host *h, struct gl *gl, uint32_t share_ns)
 {
 	static const struct { const char *k; GLenum pname; } t[] = {
 		{ "GL_ARRAY_BUFFER", GL_ARRAY_BUFFER_BINDING },
@@ -421,7 +437,7 @@ static void bindings(struct enc *e, struct host *h, const struct gl *gl, uint32_
 
 /* The active queries: every target (with its vertex streams, where it has
  * them) whose GL_CURRENT_QUERY is a query. */
-static void queries(struct enc *e, struct host *h, const struct gl *gl,
+static void queries(struct enc *e, struct host *h, struct gl *gl,
 		    const struct replay_state_ctx *x)
 {
 	static const struct { GLenum target; bool streams; } t[] = {
@@ -465,7 +481,7 @@ static void queries(struct enc *e, struct host *h, const struct gl *gl,
 enum xt_rc replay_state_encode(struct host *h, const struct replay_state_ctx *x, uint64_t call_no,
 			       const char *backend, struct xt_buf *out, struct xt_err *err)
 {
-	struct gl gl;
+	struct gl gl = { .x = x };
 	struct enc e = { out, XT_OK };
 
 	PROC(GetIntegerv, "glGetIntegerv");
@@ -491,7 +507,7 @@ enum xt_rc replay_state_encode(struct host *h, const struct replay_state_ctx *x,
 			       "the state at a call needs", backend);
 	drain(&gl);
 	xt_buf_reset(out);
-	map(&e, 8);
+	map(&e, 9);
 	key(&e, "call");
 	u(&e, call_no);
 	key(&e, "backend");
@@ -503,6 +519,10 @@ enum xt_rc replay_state_encode(struct host *h, const struct replay_state_ctx *x,
 	bindings(&e, h, &gl, x->share_ns);
 	queries(&e, h, &gl, x);
 	drain(&gl);
+	key(&e, "not_modelled");
+	array(&e, gl.nunsupported);
+	for (unsigned i = 0; i < gl.nunsupported; i++)
+		cstr(&e, gl.unsupported[i]);
 	if (e.rc)
 		return XT_FAIL(err, e.rc, "out of memory encoding the state at call %llu",
 			       (unsigned long long)call_no);

@@ -47,6 +47,7 @@ def test_dump_state_reports_program_tf_buffers_and_queries(xfbtrace, trace, recs
     assert out.returncode == 0, out.stderr
     st = json.loads(out.stdout)
     assert st["call"] == call and st["backend"] == backend
+    assert st["not_modelled"] == []   # the driver model answers every query asked here
     # The program in use: the last glUseProgram, with the varyings its
     # glTransformFeedbackVaryings named, and its shader's source.
     prog = calls_before(recs, "glUseProgram", call)[-1]["args"]["program"]
