@@ -147,6 +147,8 @@ def test_info_on_a_cut_spool_says_what_it_holds_and_where_it_is_cut(xfbtrace, xf
     assert info.returncode == 2, info.stderr
     held = json.loads(info.stdout)
     assert 0 < held["calls"] < full["calls"], (held["calls"], full["calls"])
+    assert held["complete"] is False and held["damage"].startswith("trace cut at byte 20000:")
+    assert full["complete"] is True and full["damage"] is None
     msg = re.search(r"trace cut at byte 20000: .*", info.stderr)
     assert msg and "region of thread 0" in msg.group(0) and "1 record partial" in msg.group(0), \
         info.stderr
