@@ -142,3 +142,27 @@ def test_trace_derived_and_live_state_agree_on_indexed_queries(xfbtrace, build_d
     derived = run([xfbtrace, "state", "--json", trace, str(draw)])
     assert derived.returncode == 0, derived.stderr
     assert set(json.loads(derived.stdout)["active_queries"]) == live
+
+
+@pytest.mark.parametrize("backend", [
+    "host",
+    pytest.param("sim", marks=pytest.mark.xfail(strict=True, reason=(
+        "driver/st keeps the generic binding per TF object (GL ES 3.0); "
+        "GL 4.6 / ES 3.2 BindTransformFeedback moved it to context state"))),
+])
+def test_generic_tf_buffer_binding_is_context_state(xfbtrace, trace, recs, backend):
+    """A finding of the live state (host and sim put side by side): the
+    generic GL_TRANSFORM_FEEDBACK_BUFFER binding is context state, unaffected
+    by glBindTransformFeedback (OpenGL 4.6 and ES 3.2, BindTransformFeedback;
+    KhronosGroup/WebGL#3468), so at the pause it is the buffer of the last
+    glBindBufferBase / Range / glBindBuffer on that target, whichever TF
+    object was bound then.  llvmpipe agrees; the driver model returns the
+    one last bound while the current TF object was bound."""
+    call = pause_call(recs)
+    last = [r for r in recs if r["type"] == "call" and r["no"] < call and
+            r["name"] in ("glBindBufferBase", "glBindBufferRange", "glBindBuffer") and
+            r["args"]["target"] == "GL_TRANSFORM_FEEDBACK_BUFFER"][-1]["args"]["buffer"]
+    out = run([xfbtrace, "replay", "--backend", backend, "--dump-state", str(call), "--format",
+               "json", trace], timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["bindings"]["GL_TRANSFORM_FEEDBACK_BUFFER"] == last
