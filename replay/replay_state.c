@@ -65,29 +65,29 @@ static uint8_t *room(struct enc *e, size_t n)
 			(e)->b->len = (size_t)((expr) - (e)->b->data);     \
 	} while (0)
 
-static void key(struct enc *e, const char *k)
+static void enc_key(struct enc *e, const char *k)
 {
 	ENC(e, strlen(k) + TRACE_ENC_MAX_BYTES_PREFIX, trace_enc_key(p, k));
 }
-static void map(struct enc *e, uint64_t n) { ENC(e, TRACE_ENC_MAX_SCALAR, trace_enc_map(p, n)); }
-static void array(struct enc *e, uint64_t n) { ENC(e, TRACE_ENC_MAX_SCALAR, trace_enc_array(p, n)); }
-static void u(struct enc *e, uint64_t v) { ENC(e, TRACE_ENC_MAX_SCALAR, trace_enc_uint(p, v)); }
-static void s(struct enc *e, int64_t v) { ENC(e, TRACE_ENC_MAX_SCALAR, trace_enc_sint(p, v)); }
-static void en(struct enc *e, uint32_t v) { ENC(e, TRACE_ENC_MAX_SCALAR, trace_enc_enum(p, v)); }
-static void b(struct enc *e, bool v) { ENC(e, TRACE_ENC_MAX_SCALAR, trace_enc_bool(p, v)); }
-static void null(struct enc *e) { ENC(e, TRACE_ENC_MAX_SCALAR, trace_enc_null(p)); }
-static void str(struct enc *e, const char *v, size_t n)
+static void enc_map(struct enc *e, uint64_t n) { ENC(e, TRACE_ENC_MAX_SCALAR, trace_enc_map(p, n)); }
+static void enc_array(struct enc *e, uint64_t n) { ENC(e, TRACE_ENC_MAX_SCALAR, trace_enc_array(p, n)); }
+static void enc_uint(struct enc *e, uint64_t v) { ENC(e, TRACE_ENC_MAX_SCALAR, trace_enc_uint(p, v)); }
+static void enc_sint(struct enc *e, int64_t v) { ENC(e, TRACE_ENC_MAX_SCALAR, trace_enc_sint(p, v)); }
+static void enc_enum(struct enc *e, uint32_t v) { ENC(e, TRACE_ENC_MAX_SCALAR, trace_enc_enum(p, v)); }
+static void enc_bool(struct enc *e, bool v) { ENC(e, TRACE_ENC_MAX_SCALAR, trace_enc_bool(p, v)); }
+static void enc_null(struct enc *e) { ENC(e, TRACE_ENC_MAX_SCALAR, trace_enc_null(p)); }
+static void enc_str(struct enc *e, const char *v, size_t n)
 {
 	ENC(e, n + TRACE_ENC_MAX_BYTES_PREFIX, trace_enc_string(p, v, n));
 }
-static void cstr(struct enc *e, const char *v)
+static void enc_cstr(struct enc *e, const char *v)
 {
 	if (v)
-		str(e, v, strlen(v));
+		enc_str(e, v, strlen(v));
 	else
-		null(e);
+		enc_null(e);
 }
-static void raw(struct enc *e, const void *v, size_t n)
+static void enc_raw(struct enc *e, const void *v, size_t n)
 {
 	uint8_t *p = room(e, n);
 	if (p) {
@@ -155,11 +155,11 @@ static void driver(struct enc *e, struct gl *gl)
 {
 	static const struct { const char *k; GLenum e; } strs[] = {
 		{ "vendor", GL_VENDOR }, { "renderer", GL_RENDERER }, { "version", GL_VERSION } };
-	key(e, "driver");
-	map(e, 3);
+	enc_key(e, "driver");
+	enc_map(e, 3);
 	for (size_t i = 0; i < 3; i++) {
-		key(e, strs[i].k);
-		cstr(e, (const char *)gl->GetString(strs[i].e));
+		enc_key(e, strs[i].k);
+		enc_cstr(e, (const char *)gl->GetString(strs[i].e));
 	}
 	drain(gl);
 }
@@ -167,9 +167,9 @@ static void driver(struct enc *e, struct gl *gl)
 static void program(struct enc *e, struct host *h, struct gl *gl, uint32_t share_ns)
 {
 	GLint prog = get_int(gl, GL_CURRENT_PROGRAM);
-	key(e, "program");
+	enc_key(e, "program");
 	if (!prog) {
-		null(e);
+		enc_null(e);
 		return;
 	}
 	GLint linked = 0, nvar = 0, mode = 0, nsh = 0;
@@ -185,15 +185,15 @@ static void program(struct enc *e, struct host *h, struct gl *gl, uint32_t share
 		count = 0;
 	if (nvar < 0 || nvar > 256)
 		nvar = 0;
-	map(e, 6);
-	key(e, "name");
-	u(e, app(h, share_ns, GLAPI_O_SHADER_OBJECT, (uint32_t)prog));
-	key(e, "link_status");
-	b(e, linked != 0);
-	key(e, "tf_buffer_mode");
-	en(e, (uint32_t)mode);
-	key(e, "tf_varyings");
-	array(e, (uint64_t)nvar);
+	enc_map(e, 6);
+	enc_key(e, "name");
+	enc_uint(e, app(h, share_ns, GLAPI_O_SHADER_OBJECT, (uint32_t)prog));
+	enc_key(e, "link_status");
+	enc_bool(e, linked != 0);
+	enc_key(e, "tf_buffer_mode");
+	enc_enum(e, (uint32_t)mode);
+	enc_key(e, "tf_varyings");
+	enc_array(e, (uint64_t)nvar);
 	for (GLint i = 0; i < nvar; i++) {
 		char name[256] = "";
 		GLsizei len = 0, size = 0;
@@ -201,18 +201,18 @@ static void program(struct enc *e, struct host *h, struct gl *gl, uint32_t share
 		gl->GetTransformFeedbackVarying((GLuint)prog, (GLuint)i, sizeof name, &len, &size, &type,
 						name);
 		drain(gl);
-		map(e, 3);
-		key(e, "name");
-		cstr(e, name);
-		key(e, "type");
-		en(e, type);
-		key(e, "size");
-		s(e, size);
+		enc_map(e, 3);
+		enc_key(e, "name");
+		enc_cstr(e, name);
+		enc_key(e, "type");
+		enc_enum(e, type);
+		enc_key(e, "size");
+		enc_sint(e, size);
 	}
-	key(e, "attached_shaders");
-	s(e, nsh);
-	key(e, "shaders");
-	array(e, (uint64_t)count);
+	enc_key(e, "attached_shaders");
+	enc_sint(e, nsh);
+	enc_key(e, "shaders");
+	enc_array(e, (uint64_t)count);
 	for (GLsizei i = 0; i < count; i++) {
 		GLint type = 0, len = 0;
 		gl->GetShaderiv(shaders[i], GL_SHADER_TYPE, &type);
@@ -227,13 +227,13 @@ static void program(struct enc *e, struct host *h, struct gl *gl, uint32_t share
 		drain(gl);
 		if (got < 0 || got > len)
 			got = 0;
-		map(e, 3);
-		key(e, "name");
-		u(e, app(h, share_ns, GLAPI_O_SHADER_OBJECT, shaders[i]));
-		key(e, "type");
-		en(e, (uint32_t)type);
-		key(e, "source");
-		str(e, src ? src : "", src ? (size_t)got : 0);
+		enc_map(e, 3);
+		enc_key(e, "name");
+		enc_uint(e, app(h, share_ns, GLAPI_O_SHADER_OBJECT, shaders[i]));
+		enc_key(e, "type");
+		enc_enum(e, (uint32_t)type);
+		enc_key(e, "source");
+		enc_str(e, src ? src : "", src ? (size_t)got : 0);
 		xt_free(src);
 	}
 }
@@ -303,15 +303,15 @@ static void transform_feedback(struct enc *e, struct host *h, struct gl *gl,
 		nbind = get_int(gl, GL_MAX_TRANSFORM_FEEDBACK_SEPARATE_ATTRIBS);
 	if (nbind < 0 || nbind > 64)
 		nbind = 4;
-	key(e, "transform_feedback");
-	map(e, 5);
-	key(e, "object");
-	u(e, app(h, x->ns, GLAPI_O_TRANSFORM_FEEDBACK, (uint32_t)object));
-	key(e, "active");
-	b(e, active);
-	key(e, "paused");
-	b(e, paused);
-	key(e, "bindings");
+	enc_key(e, "transform_feedback");
+	enc_map(e, 5);
+	enc_key(e, "object");
+	enc_uint(e, app(h, x->ns, GLAPI_O_TRANSFORM_FEEDBACK, (uint32_t)object));
+	enc_key(e, "active");
+	enc_bool(e, active);
+	enc_key(e, "paused");
+	enc_bool(e, paused);
+	enc_key(e, "bindings");
 	/* Every binding point with a buffer. */
 	GLint bufs[64] = { 0 };
 	uint32_t n = 0;
@@ -320,7 +320,7 @@ static void transform_feedback(struct enc *e, struct host *h, struct gl *gl,
 		drain(gl);
 		n += bufs[i] != 0;
 	}
-	array(e, n);
+	enc_array(e, n);
 	for (GLint i = 0; i < nbind; i++) {
 		GLint64 start = 0, size = 0;
 		if (!bufs[i])
@@ -328,15 +328,15 @@ static void transform_feedback(struct enc *e, struct host *h, struct gl *gl,
 		gl->GetInteger64i_v(GL_TRANSFORM_FEEDBACK_BUFFER_START, (GLuint)i, &start);
 		gl->GetInteger64i_v(GL_TRANSFORM_FEEDBACK_BUFFER_SIZE, (GLuint)i, &size);
 		drain(gl);
-		map(e, 4);
-		key(e, "index");
-		u(e, (uint64_t)i);
-		key(e, "buffer");
-		u(e, app(h, x->share_ns, GLAPI_O_BUFFER, (uint32_t)bufs[i]));
-		key(e, "start");
-		s(e, start);
-		key(e, "size");
-		s(e, size);
+		enc_map(e, 4);
+		enc_key(e, "index");
+		enc_uint(e, (uint64_t)i);
+		enc_key(e, "buffer");
+		enc_uint(e, app(h, x->share_ns, GLAPI_O_BUFFER, (uint32_t)bufs[i]));
+		enc_key(e, "start");
+		enc_sint(e, start);
+		enc_key(e, "size");
+		enc_sint(e, size);
 	}
 	/* Their contents with the program's TF layout: tf_buffer observations
 	 * of the observation core, as after glPauseTransformFeedback. */
@@ -349,12 +349,12 @@ static void transform_feedback(struct enc *e, struct host *h, struct gl *gl,
 	};
 	if (host_obs_gl(h))
 		obs_tf_end(&c, call_no, true);
-	key(e, "buffers");
-	array(e, k.failed ? 0 : k.count);
+	enc_key(e, "buffers");
+	enc_array(e, k.failed ? 0 : k.count);
 	for (size_t at = 0; !k.failed && at + 4 <= k.bytes.len;) {
 		uint32_t len;
 		memcpy(&len, k.bytes.data + at, 4);
-		raw(e, k.bytes.data + at + 4, len);
+		enc_raw(e, k.bytes.data + at + 4, len);
 		at += 4 + (size_t)len;
 	}
 	xt_buf_fini(&k.bytes);
@@ -374,12 +374,12 @@ static void vertex_array(struct enc *e, struct host *h, struct gl *gl,
 		drain(gl);
 		n += en_[i] || buf[i];
 	}
-	key(e, "vertex_array");
-	map(e, 2);
-	key(e, "name");
-	u(e, app(h, x->ns, GLAPI_O_VERTEX_ARRAY, (uint32_t)vao));
-	key(e, "attribs");
-	array(e, n);
+	enc_key(e, "vertex_array");
+	enc_map(e, 2);
+	enc_key(e, "name");
+	enc_uint(e, app(h, x->ns, GLAPI_O_VERTEX_ARRAY, (uint32_t)vao));
+	enc_key(e, "attribs");
+	enc_array(e, n);
 	for (GLint i = 0; i < nattr; i++) {
 		GLint size = 0, type = 0, stride = 0, norm = 0, integer = 0, divisor = 0;
 		void *offset = NULL;
@@ -393,27 +393,27 @@ static void vertex_array(struct enc *e, struct host *h, struct gl *gl,
 		gl->GetVertexAttribiv((GLuint)i, GL_VERTEX_ATTRIB_ARRAY_DIVISOR, &divisor);
 		gl->GetVertexAttribPointerv((GLuint)i, GL_VERTEX_ATTRIB_ARRAY_POINTER, &offset);
 		drain(gl);
-		map(e, 10);
-		key(e, "index");
-		u(e, (uint64_t)i);
-		key(e, "enabled");
-		b(e, en_[i] != 0);
-		key(e, "buffer");
-		u(e, app(h, x->share_ns, GLAPI_O_BUFFER, (uint32_t)buf[i]));
-		key(e, "size");
-		s(e, size);
-		key(e, "type");
-		en(e, (uint32_t)type);
-		key(e, "normalized");
-		b(e, norm != 0);
-		key(e, "integer");
-		b(e, integer != 0);
-		key(e, "stride");
-		s(e, stride);
-		key(e, "offset");
-		u(e, (uint64_t)(uintptr_t)offset);
-		key(e, "divisor");
-		s(e, divisor);
+		enc_map(e, 10);
+		enc_key(e, "index");
+		enc_uint(e, (uint64_t)i);
+		enc_key(e, "enabled");
+		enc_bool(e, en_[i] != 0);
+		enc_key(e, "buffer");
+		enc_uint(e, app(h, x->share_ns, GLAPI_O_BUFFER, (uint32_t)buf[i]));
+		enc_key(e, "size");
+		enc_sint(e, size);
+		enc_key(e, "type");
+		enc_enum(e, (uint32_t)type);
+		enc_key(e, "normalized");
+		enc_bool(e, norm != 0);
+		enc_key(e, "integer");
+		enc_bool(e, integer != 0);
+		enc_key(e, "stride");
+		enc_sint(e, stride);
+		enc_key(e, "offset");
+		enc_uint(e, (uint64_t)(uintptr_t)offset);
+		enc_key(e, "divisor");
+		enc_sint(e, divisor);
 	}
 }
 
@@ -427,11 +427,11 @@ static void bindings(struct enc *e, struct host *h, struct gl *gl, uint32_t shar
 		{ "GL_COPY_WRITE_BUFFER", GL_COPY_WRITE_BUFFER_BINDING },
 		{ "GL_UNIFORM_BUFFER", GL_UNIFORM_BUFFER_BINDING },
 	};
-	key(e, "bindings");
-	map(e, sizeof t / sizeof t[0]);
+	enc_key(e, "bindings");
+	enc_map(e, sizeof t / sizeof t[0]);
 	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
-		key(e, t[i].k);
-		u(e, app(h, share_ns, GLAPI_O_BUFFER, (uint32_t)get_int(gl, t[i].pname)));
+		enc_key(e, t[i].k);
+		enc_uint(e, app(h, share_ns, GLAPI_O_BUFFER, (uint32_t)get_int(gl, t[i].pname)));
 	}
 }
 
@@ -463,16 +463,16 @@ static void queries(struct enc *e, struct host *h, struct gl *gl,
 			if (q)
 				act[n++] = (__typeof__(act[0])){ t[i].target, (GLuint)k, q };
 		}
-	key(e, "queries");
-	array(e, n);
+	enc_key(e, "queries");
+	enc_array(e, n);
 	for (uint32_t i = 0; i < n; i++) {
-		map(e, 3);
-		key(e, "target");
-		en(e, act[i].target);
-		key(e, "stream");
-		u(e, act[i].index);
-		key(e, "query");
-		u(e, app(h, x->ns, GLAPI_O_QUERY, (uint32_t)act[i].name));
+		enc_map(e, 3);
+		enc_key(e, "target");
+		enc_enum(e, act[i].target);
+		enc_key(e, "stream");
+		enc_uint(e, act[i].index);
+		enc_key(e, "query");
+		enc_uint(e, app(h, x->ns, GLAPI_O_QUERY, (uint32_t)act[i].name));
 	}
 }
 
@@ -507,11 +507,11 @@ enum xt_rc replay_state_encode(struct host *h, const struct replay_state_ctx *x,
 			       "the state at a call needs", backend);
 	drain(&gl);
 	xt_buf_reset(out);
-	map(&e, 9);
-	key(&e, "call");
-	u(&e, call_no);
-	key(&e, "backend");
-	cstr(&e, backend);
+	enc_map(&e, 9);
+	enc_key(&e, "call");
+	enc_uint(&e, call_no);
+	enc_key(&e, "backend");
+	enc_cstr(&e, backend);
 	driver(&e, &gl);
 	program(&e, h, &gl, x->share_ns);
 	transform_feedback(&e, h, &gl, x, call_no);
@@ -519,10 +519,10 @@ enum xt_rc replay_state_encode(struct host *h, const struct replay_state_ctx *x,
 	bindings(&e, h, &gl, x->share_ns);
 	queries(&e, h, &gl, x);
 	drain(&gl);
-	key(&e, "not_modelled");
-	array(&e, gl.nunsupported);
+	enc_key(&e, "not_modelled");
+	enc_array(&e, gl.nunsupported);
 	for (unsigned i = 0; i < gl.nunsupported; i++)
-		cstr(&e, gl.unsupported[i]);
+		enc_cstr(&e, gl.unsupported[i]);
 	if (e.rc)
 		return XT_FAIL(err, e.rc, "out of memory encoding the state at call %llu",
 			       (unsigned long long)call_no);
