@@ -97,3 +97,26 @@ def test_runs_in_the_database_name_queries_and_diff_shows_the_target(xfbtrace, t
     text = run([xfbtrace, "diff", "--db", db, "1", "3"]).stdout
     assert f"(query {o['query']}: {target}" in text, text
     assert f"query {o['query']} ({target}" in check.stdout + check.stderr, check.stdout + check.stderr
+
+
+def test_diff_shows_a_sentinel_query_result_in_hex_and_ignores_missing_derived_fields(
+        xfbtrace, build_dir, tmp_path):
+    """A run whose query result is 0xdeadbeef (db-record-run --query-result;
+    it stores no derived target / stream, as a run recorded before them):
+    `diff` reports that one field, the value also in hex, and no difference
+    for the derived fields only one side has."""
+    trace, db = tmp_path / "app.xfbt", tmp_path / "r.db"
+    app = build_dir / "tests" / "apps" / "tf-separate-gl33"
+    assert run([xfbtrace, "capture", "-o", trace, "--", app]).returncode == 0
+    obs = next(o for o in (json.loads(l) for l in run(
+        [xfbtrace, "dump", "--format", "jsonl", "--no-data", trace]).stdout.splitlines())
+        if o["type"] == "observation" and o["kind"] == "query")
+    assert run([xfbtrace, "ingest", "--db", db, trace]).returncode == 0
+    out = run([build_dir / "tests" / "unit" / "db" / "db-record-run", "--db", db,
+               "--query-result", f"{obs['call']}:0xdeadbeef", trace])
+    assert out.returncode == 0, out.stderr
+    d = json.loads(run([xfbtrace, "diff", "--json", "--db", db, "1", "2"]).stdout)
+    assert d["summary"]["different"] == 1 and d["summary"]["fields_differ"] == 1, d["summary"]
+    text = run([xfbtrace, "diff", "--db", db, "1", "2"]).stdout
+    assert f"  result: {obs['result']} -> 3735928559 (0xdeadbeef)" in text, text
+    assert f"(query {obs['query']}: {obs['target']})" in text, text
