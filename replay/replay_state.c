@@ -447,7 +447,10 @@ static void queries(struct enc *e, struct host *h, struct gl *gl,
 		{ GL_TRANSFORM_FEEDBACK_OVERFLOW, false },
 		{ GL_TRANSFORM_FEEDBACK_STREAM_OVERFLOW, true },
 	};
-	GLint streams = gl->GetQueryIndexediv ? get_int(gl, GL_MAX_VERTEX_STREAMS) : 1;
+	/* glGetQueryIndexediv is GL 4.0: a GLES context resolves the entry
+	 * point but answers nothing through it. */
+	const bool indexed = gl->GetQueryIndexediv && !x->gles && x->major >= 4;
+	GLint streams = indexed ? get_int(gl, GL_MAX_VERTEX_STREAMS) : 1;
 	struct { GLenum target; GLuint index; GLint name; } act[64];
 	uint32_t n = 0;
 	if (streams < 1 || streams > 8)
@@ -455,7 +458,7 @@ static void queries(struct enc *e, struct host *h, struct gl *gl,
 	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
 		for (GLint k = 0; k < (t[i].streams ? streams : 1) && n < 64; k++) {
 			GLint q = 0;
-			if (gl->GetQueryIndexediv)
+			if (indexed)
 				gl->GetQueryIndexediv(t[i].target, (GLuint)k, GL_CURRENT_QUERY, &q);
 			else
 				gl->GetQueryiv(t[i].target, GL_CURRENT_QUERY, &q);
