@@ -37,6 +37,9 @@ int cli_web_main(int argc, char **argv);
 int cli_import_apitrace_main(int argc, char **argv);
 int cli_bisect_main(int argc, char **argv);
 int cli_state_main(int argc, char **argv);
+/* Prints the state replay_options.state_out holds (cli_state_live.c):
+ * indented text, or one JSON object; the CLI exit status. */
+int cli_state_print_live(const char *cmd, const uint8_t *payload, size_t n, bool json);
 
 /* Prints "xfbtrace <cmd>: <message>" to stderr; returns CLI_EXIT_ERROR. */
 int cli_fail(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

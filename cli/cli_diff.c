@@ -11,6 +11,7 @@
  *
  * Exit status: 0 same, 1 different, 2 error (cli.h).
  */
+#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
@@ -47,7 +48,10 @@ static void usage(FILE *f)
 		"Compares the observations of two runs of the same trace (ids from\n"
 		"'xfbtrace runs'), aligned by call number, kind and index.  TF buffers\n"
 		"are decoded with the program's TF layout into vertices, varyings and\n"
-		"components; query results and other fields are compared exactly.\n"
+		"components; query results and other fields are compared exactly.  A\n"
+		"query is named by its target (and vertex stream), as the trace's calls\n"
+		"set it: shown, not compared.  Integers of 28 bits or more are also\n"
+		"shown in hex.\n"
 		"\n"
 		"  --db FILE          the results database (default: $XFBTRACE_DB)\n"
 		"  --json             one JSON object, for scripts\n"
@@ -138,11 +142,36 @@ static void delta_text(char *out, size_t n, const struct diff_item *it)
 
 static const char *obs_title(char *out, size_t n, const struct diff_obs *d)
 {
-	char buffer[32] = "";
+	char buffer[160] = "";
 	if (d->buffer >= 0)
 		snprintf(buffer, sizeof buffer, " (buffer %" PRId64 ")", d->buffer);
+	else if (d->query_target && d->query_stream >= 0)
+		snprintf(buffer, sizeof buffer, " (query %" PRId64 ": %.80s, stream %" PRId64 ")",
+			 d->query, d->query_target, d->query_stream);
+	else if (d->query_target)
+		snprintf(buffer, sizeof buffer, " (query %" PRId64 ": %.80s)", d->query,
+			 d->query_target);
 	snprintf(out, n, "call %" PRIu64 " %s  %s #%u%s", d->call_no,
 		 d->function ? d->function : "(unknown function)", d->kind, d->index, buffer);
+	return out;
+}
+
+/* " (0xffffffff)" for a field value that is an integer of 28 bits or more
+ * (a sentinel-like value: 0xdeadbeef, ~0u), else "". */
+static const char *sentinel_hex(const char *json, char out[24])
+{
+	char *end;
+	out[0] = '\0';
+	if (!json || !*json || (*json != '-' && (*json < '0' || *json > '9')))
+		return out;
+	errno = 0;
+	long long v = strtoll(json, &end, 10);
+	if (errno || *end || (v < 0x10000000 && v > -0x10000000))
+		return out;
+	if (v < 0 && v >= INT32_MIN)
+		snprintf(out, 24, " (0x%x)", (unsigned)(int32_t)v);
+	else
+		snprintf(out, 24, " (0x%llx)", (unsigned long long)v);
 	return out;
 }
 
@@ -175,10 +204,13 @@ static enum xt_rc text_item(struct render *r, const struct diff_item *it)
 				     " differ, first %s0x%02" PRIx64 "%s vs %s0x%02" PRIx64 "%s\n",
 				     it->byte_offset, it->byte_offset + it->byte_count - 1,
 				     it->byte_count, red, it->a, off, green, it->b, off);
-	case DIFF_ITEM_FIELD:
-		return xt_buf_printf(b, "  %s: %s%s%s -> %s%s%s\n", it->field, red,
-				     it->a_text ? it->a_text : "(absent)", off, green,
-				     it->b_text ? it->b_text : "(absent)", off);
+	case DIFF_ITEM_FIELD: {
+		char ha[24], hb[24];
+		return xt_buf_printf(b, "  %s: %s%s%s%s -> %s%s%s%s\n", it->field, red,
+				     it->a_text ? it->a_text : "(absent)", sentinel_hex(it->a_text, ha),
+				     off, green, it->b_text ? it->b_text : "(absent)",
+				     sentinel_hex(it->b_text, hb), off);
+	}
 	case DIFF_ITEM_SIZE:
 		return xt_buf_printf(b, "  data size: %" PRIu64 " vs %" PRIu64 " bytes (the common"
 				     " part is compared)\n", it->a, it->b);
@@ -335,6 +367,12 @@ static enum xt_rc json_obs(struct render *r, const struct diff_obs *d)
 		xt_jw_ki64(w, "buffer", d->buffer);
 	else
 		xt_jw_knull(w, "buffer");
+	if (d->query_target) {
+		xt_jw_ki64(w, "query", d->query);
+		xt_jw_kstr(w, "target", d->query_target);
+		if (d->query_stream >= 0)
+			xt_jw_ki64(w, "stream", d->query_stream);
+	}
 	xt_jw_kstr(w, "state", state[d->state]);
 	xt_jw_ku64(w, "stride", d->stride);
 	xt_jw_ku64(w, "vertices", d->vertices);

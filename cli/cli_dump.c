@@ -17,6 +17,8 @@
 
 #include "cli.h"
 #include "cli_format.h"
+#include "glapi.h"
+#include "trace_query.h"
 #include "trace_reader.h"
 #include "xt_json.h"
 
@@ -37,6 +39,8 @@ struct dumper {
 	const char *const *params; /* parameter names of the open call */
 	uint32_t nparams;
 	const char *func;        /* its name, borrowed from the reader */
+	struct trace_queries *queries; /* query targets, from every call so far */
+	uint32_t thread_no;      /* the last call's thread */
 };
 
 static void usage(FILE *f)
@@ -48,7 +52,9 @@ static void usage(FILE *f)
 		"Prints every record of trace FILE in global order: calls with their\n"
 		"arguments, return values and outputs, observations (TF buffer\n"
 		"contents, query results, read-back data), properties, threads,\n"
-		"contexts and frames.\n"
+		"contexts and frames.  A query observation is followed by the query's\n"
+		"target, \"(GL_PRIMITIVES_GENERATED)\" (jsonl: \"target\", and \"stream\"\n"
+		"for glBeginQueryIndexed), as the trace's calls before it set it.\n"
 		"\n"
 		"  --calls A-B     only calls A to B (either end may be left open)\n"
 		"  --format F      text (default) or jsonl: one JSON object per line,\n"
@@ -189,6 +195,29 @@ static enum xt_rc print_ret(struct dumper *d, const struct trace_ret *ret)
 	return rc;
 }
 
+/* The target of the query a `query` observation is of, as the calls so
+ * far set it (trace_query.h); false when it is not one or not known. */
+static bool query_target(const struct dumper *d, const struct trace_record *rec,
+			 const struct trace_value *v, struct trace_query_target *t)
+{
+	const struct trace_value *kind = trace_value_get(v, "kind");
+	const struct trace_value *q = trace_value_get(v, "query");
+	return rec->type == TRACE_REC_OBSERVATION && kind && kind->tag == TRACE_TAG_STRING &&
+	       kind->mem.len == 5 && !memcmp(kind->mem.bytes, "query", 5) && q &&
+	       q->tag == TRACE_TAG_UINT && !trace_value_get(v, "target") &&
+	       trace_queries_lookup(d->queries, d->thread_no, q->u, t);
+}
+
+/* The GL name of a query's target (the generated tables), else hex. */
+static const char *target_name(const struct trace_query_target *t, char hex[16])
+{
+	const char *name = glapi_enum_name(t->target);
+	if (name)
+		return name;
+	snprintf(hex, 16, "0x%x", t->target);
+	return hex;
+}
+
 /* Records other than calls: one line each (with --full, a tf_buffer
  * observation's decoded vertices follow on lines of their own). */
 static enum xt_rc print_other(struct dumper *d, const struct trace_record *rec,
@@ -220,6 +249,13 @@ static enum xt_rc print_other(struct dumper *d, const struct trace_record *rec,
 			xt_jw_key(w, "value");
 			cli_value_json_ex(w, v, CLI_PARAM_FMT_NONE, !d->no_data);
 		}
+		struct trace_query_target t;
+		char hex[16];
+		if (query_target(d, rec, v, &t)) {
+			xt_jw_kstr(w, "target", target_name(&t, hex));
+			if (t.indexed)
+				xt_jw_ku64(w, "stream", t.stream);
+		}
 		xt_jw_end(w);
 		return xt_jw_done(w);
 	}
@@ -230,6 +266,11 @@ static enum xt_rc print_other(struct dumper *d, const struct trace_record *rec,
 	rc = xt_buf_printf(b, "%s%" PRIu64 " # %s ",
 			   (rec->flags & TRACE_RECF_ATTACHED) ? "" : "before ", rec->seq, type);
 	rc = rc ? rc : cli_value_text(b, v, CLI_PARAM_FMT_NONE, d->full);
+	struct trace_query_target t;
+	char hex[16];
+	if (!rc && query_target(d, rec, v, &t))
+		rc = t.indexed ? xt_buf_printf(b, " (%s, stream %u)", target_name(&t, hex), t.stream)
+			       : xt_buf_printf(b, " (%s)", target_name(&t, hex));
 	if (!rc && d->full && rec->type == TRACE_REC_OBSERVATION)
 		rc = cli_tf_text(b, v, arena);
 	return rc;
@@ -248,9 +289,18 @@ static int dump(struct trace_reader *r, struct dumper *d, uint64_t first, uint64
 	while ((rc = trace_reader_next(r, &rec)) == XT_OK) {
 		if (rec.seq > last)
 			break;
+		xt_arena_reset(&arena);
+		if (rec.type == TRACE_REC_CALL && rec.seq < first) {
+			/* Not printed, but its query targets are named later. */
+			struct trace_call call;
+			rc = trace_reader_decode_call(r, &rec, &arena, &call);
+			if (rc)
+				break;
+			trace_queries_call(d->queries, &call);
+			d->thread_no = call.thread_no;
+		}
 		if (rec.seq < first)
 			continue;
-		xt_arena_reset(&arena);
 		if (rec.type == TRACE_REC_RET) {
 			struct trace_ret ret;
 			rc = trace_reader_decode_ret(r, &rec, &arena, &ret);
@@ -262,6 +312,10 @@ static int dump(struct trace_reader *r, struct dumper *d, uint64_t first, uint64
 			struct trace_call call;
 			rc = flush_line(d);
 			rc = rc ? rc : trace_reader_decode_call(r, &rec, &arena, &call);
+			if (!rc) {
+				trace_queries_call(d->queries, &call);
+				d->thread_no = call.thread_no;
+			}
 			rc = rc ? rc : print_call(d, r, &call);
 		} else if (record_type_name(rec.type)) {
 			struct trace_value v;
@@ -374,7 +428,12 @@ int cli_dump_main(int argc, char **argv)
 	}
 	if (orc)
 		return cli_fail(CMD, "%s", xt_err_msg(&err));
+	if (trace_queries_create(&d.queries)) {
+		trace_reader_close(r);
+		return cli_fail(CMD, "out of memory");
+	}
 	int status = dump(r, &d, first, last);
+	trace_queries_destroy(d.queries);
 	trace_reader_close(r);
 	xt_buf_fini(&d.line);
 	if (d.grep)

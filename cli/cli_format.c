@@ -327,3 +327,81 @@ enum xt_rc cli_tf_text(struct xt_buf *b, const struct trace_value *obs, struct x
 				   (uint64_t)(data->mem.len % plan.stride));
 	return rc;
 }
+
+/* One TF component as JSON: a number, or for a non-finite float its text. */
+static void tf_component_json(struct xt_jw *w, const struct glapi_type *t, const uint8_t *p)
+{
+	switch (t->base) {
+	case GLAPI_TYPE_FLOAT: {
+		float f;
+		memcpy(&f, p, 4);
+		if (isfinite(f))
+			xt_jw_num(w, f, 1);
+		else
+			xt_jw_str(w, isnan(f) ? "NaN" : f > 0 ? "Infinity" : "-Infinity");
+		return;
+	}
+	case GLAPI_TYPE_DOUBLE: {
+		double d;
+		memcpy(&d, p, 8);
+		if (isfinite(d))
+			xt_jw_num(w, d, 0);
+		else
+			xt_jw_str(w, isnan(d) ? "NaN" : d > 0 ? "Infinity" : "-Infinity");
+		return;
+	}
+	case GLAPI_TYPE_INT: {
+		int32_t i;
+		memcpy(&i, p, 4);
+		xt_jw_i64(w, i);
+		return;
+	}
+	default: {
+		uint32_t u;
+		memcpy(&u, p, 4);
+		xt_jw_u64(w, u);
+		return;
+	}
+	}
+}
+
+void cli_tf_json(struct xt_jw *w, const struct trace_value *obs, struct xt_arena *arena)
+{
+	const struct trace_value *kind = trace_value_get(obs, "kind");
+	const struct trace_value *data = trace_value_get(obs, "data");
+	const struct trace_value *index = trace_value_get(obs, "index");
+	struct trace_tf_varying *vars;
+	struct trace_tf_plan plan;
+	uint32_t n;
+	uint64_t stride;
+
+	if (!kind || kind->tag != TRACE_TAG_STRING || kind->mem.len != 9 ||
+	    memcmp(kind->mem.bytes, "tf_buffer", 9) || !data || data->tag != TRACE_TAG_BLOB ||
+	    !index || index->tag != TRACE_TAG_UINT || index->u > UINT32_MAX ||
+	    trace_tf_layout_of(obs, arena, &vars, &n, &stride) != XT_OK)
+		return;
+	struct trace_tf_span *spans = xt_arena_alloc(arena, ((size_t)n + 1) * sizeof *spans);
+	if (!spans)
+		return;
+	trace_tf_plan(vars, n, (uint32_t)index->u, stride, spans, &plan);
+	if (!plan.stride || !plan.nspans)
+		return;
+	xt_jw_key(w, "vertices");
+	xt_jw_arr(w);
+	for (uint64_t vtx = 0; vtx < data->mem.len / plan.stride; vtx++) {
+		const uint8_t *base = data->mem.bytes + vtx * plan.stride;
+		xt_jw_obj(w);
+		for (uint32_t s = 0; s < plan.nspans; s++) {
+			const struct trace_tf_span *sp = &plan.spans[s];
+			uint32_t ncomp = sp->size * sp->type->components;
+			xt_jw_key(w, vars[sp->varying].name);
+			xt_jw_arr(w);
+			for (uint32_t c = 0; c < ncomp; c++)
+				tf_component_json(w, sp->type, base + sp->offset +
+						  (uint64_t)c * sp->type->component_bytes);
+			xt_jw_end(w);
+		}
+		xt_jw_end(w);
+	}
+	xt_jw_end(w);
+}

@@ -44,5 +44,10 @@ void cli_value_json_ex(struct xt_jw *w, const struct trace_value *v, struct cli_
  * name = value ..." with floats, ints and uints as their type says.
  * Nothing when the observation has no data or no usable layout. */
 enum xt_rc cli_tf_text(struct xt_buf *b, const struct trace_value *obs, struct xt_arena *arena);
+/* The same as the key "vertices" of the JSON object being written: an
+ * array of one object per vertex, each varying's components as numbers
+ * (non-finite floats as "NaN", "Infinity", "-Infinity"); nothing when the
+ * observation does not decode. */
+void cli_tf_json(struct xt_jw *w, const struct trace_value *obs, struct xt_arena *arena);
 
 #endif

@@ -138,7 +138,8 @@ struct reference {
 };
 
 static enum xt_rc collect(void *ctx, uint64_t call_no, const char *function,
-			  int64_t tf_primitive_mode, const uint8_t *payload, size_t bytes,
+			  int64_t tf_primitive_mode, const struct trace_queries *queries,
+			  uint32_t thread_no, const uint8_t *payload, size_t bytes,
 			  const char *verdict_class, const char *verdict_reason, struct xt_err *err)
 {
 	struct reference *ref = ctx;

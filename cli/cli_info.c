@@ -50,11 +50,13 @@ static void usage(FILE *f)
 		"the number of calls per function, observations per kind, threads,\n"
 		"contexts and frames.\n"
 		"\n"
-		"  --json   one JSON object, for scripts\n"
+		"  --json   one JSON object, for scripts; \"complete\": false and \"damage\"\n"
+		"           (the message) when the records end early\n"
 		"\n"
 		"exit status: 0 the whole trace was read, 2 error: a damaged trace (cut,\n"
 		"bit flips, a record that does not decode) is named with the file offset\n"
-		"of the damage, after a summary of the records before it\n");
+		"of the damage, after a summary of the records before it; a spool cut at\n"
+		"any byte is named with the byte, the region and the record the cut fell in\n");
 }
 
 static int count_cmp(const void *a, const void *b)
@@ -257,7 +259,9 @@ static void print_text(const char *path, struct trace_reader *r, struct info *in
 }
 
 /* CLI_EXIT_OK, or CLI_EXIT_ERROR when the document could not be built. */
-static int print_json(const char *path, struct trace_reader *r, struct info *in)
+/* `damage`: what ended the records early (the reader's message), or NULL. */
+static int print_json(const char *path, struct trace_reader *r, struct info *in,
+		      const char *damage)
 {
 	struct xt_buf b = XT_BUF_INIT;
 	struct xt_jw w;
@@ -266,6 +270,11 @@ static int print_json(const char *path, struct trace_reader *r, struct info *in)
 	xt_jw_obj(&w);
 	xt_jw_kstr(&w, "file", path);
 	xt_jw_kbool(&w, "spool", trace_reader_is_spool(r));
+	xt_jw_kbool(&w, "complete", damage == NULL);
+	if (damage)
+		xt_jw_kstr(&w, "damage", damage);
+	else
+		xt_jw_knull(&w, "damage");
 	xt_jw_ku64(&w, "calls", in->calls);
 	xt_jw_ku64(&w, "threads", in->threads);
 	xt_jw_ku64(&w, "contexts", in->contexts);
@@ -363,7 +372,7 @@ int cli_info_main(int argc, char **argv)
 		status = CLI_EXIT_ERROR;
 	}
 	if (json) {
-		int js = print_json(path, r, &in);
+		int js = print_json(path, r, &in, status ? xt_err_msg(&err) : NULL);
 		status = status ? status : js;
 	} else {
 		print_text(path, r, &in);

@@ -30,6 +30,8 @@ static void usage(FILE *f)
 		"usage: xfbtrace replay [--backend host|sim] [--check [--tolerance ulps=N|abs=X]\n"
 		"                       [--strict]] [--calls A-B] [--max-diffs N]\n"
 		"                       [--db FILE [--label L] | --no-db] [--json] TRACE\n"
+		"       xfbtrace replay --dump-state CALL [--backend host|sim]\n"
+		"                       [--format text|json] TRACE\n"
 		"\n"
 		"Replays every call of trace TRACE in recorded order on a backend:\n"
 		"host = the system GL driver through EGL (surfaceless), with the\n"
@@ -84,6 +86,16 @@ static void usage(FILE *f)
 		"  --json        print one JSON object on stdout for CI (the report\n"
 		"                goes to stderr): status ok / differ / error, exit,\n"
 		"                the counts of the summary, driver, run id\n"
+		"  --dump-state CALL  replay up to call CALL, then print the GL state\n"
+		"                the backend's driver reports (like apitrace's replay\n"
+		"                -D): the program in use with its TF varyings and\n"
+		"                shaders' sources, the TF object, its bindings and the\n"
+		"                bound TF buffers' contents decoded by the program's TF\n"
+		"                layout, the vertex array's attributes, buffer\n"
+		"                bindings, the active queries; names are the\n"
+		"                application's.  `xfbtrace state` says what the trace's\n"
+		"                calls set up instead.  No run is recorded\n"
+		"  --format F    text (the default) or json, for --dump-state\n"
 		"\n"
 		"Calls that cannot be replayed are listed with their first call number.\n"
 		"Exit status: 0 all equal (classified differences aside, unless\n"
@@ -192,7 +204,8 @@ static enum xt_rc run_sink_open(struct run_sink *k, const char *db_path, const c
 }
 
 static enum xt_rc run_sink_observation(void *ctx, uint64_t call_no, const char *function,
-				       int64_t tf_primitive_mode, const uint8_t *payload,
+				       int64_t tf_primitive_mode, const struct trace_queries *queries,
+				       uint32_t thread_no, const uint8_t *payload,
 				       size_t payload_bytes, const char *verdict_class,
 				       const char *verdict_reason, struct xt_err *err)
 {
@@ -204,8 +217,8 @@ static enum xt_rc run_sink_observation(void *ctx, uint64_t call_no, const char *
 
 	xt_arena_reset(&k->arena);
 	rc = trace_value_decode(&p, payload + payload_bytes, &k->arena, &v, err);
-	rc = rc ? rc : db_obs_from_value(&obs, &v, call_no, function, tf_primitive_mode,
-					 &k->scratch, err);
+	rc = rc ? rc : db_obs_from_value(&obs, &v, call_no, function, tf_primitive_mode, queries,
+					 thread_no, &k->scratch, err);
 	obs.verdict_class = verdict_class;
 	obs.verdict_reason = verdict_reason;
 	if (!rc && (rc = db_run_add_observation(k->run, &obs)) != XT_OK)
@@ -270,6 +283,8 @@ int cli_replay_main(int argc, char **argv)
 		{ "strict", no_argument, NULL, 's' },
 		{ "no-db", no_argument, NULL, 'N' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "dump-state", required_argument, NULL, 'S' },
+		{ "format", required_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -282,7 +297,9 @@ int cli_replay_main(int argc, char **argv)
 	struct replay_summary s;
 	struct xt_err err;
 	const char *db_path = NULL, *label = NULL;
-	bool strict = false, no_db = false, json = false;
+	bool strict = false, no_db = false, json = false, calls = false, dump_state = false;
+	const char *format = NULL;
+	uint64_t state_call = 0;
 	char *end;
 	int c;
 
@@ -298,6 +315,16 @@ int cli_replay_main(int argc, char **argv)
 		case 'r':
 			if (!cli_parse_range(optarg, &o.first_call, &o.last_call))
 				return cli_fail(CMD, "bad call range '%s' (A-B, A-, -B or N)", optarg);
+			calls = true;
+			break;
+		case 'S':
+			state_call = strtoull(optarg, &end, 10);
+			if (*end || !*optarg || *optarg == '-')
+				return cli_fail(CMD, "bad --dump-state '%s' (a call number)", optarg);
+			dump_state = true;
+			break;
+		case 'F':
+			format = optarg;
 			break;
 		case 'm':
 			o.max_reported = (unsigned)strtoul(optarg, &end, 10);
@@ -341,6 +368,20 @@ int cli_replay_main(int argc, char **argv)
 		return cli_fail(CMD, "--strict and --tolerance are about --check: give --check too");
 	if (no_db && db_path)
 		return cli_fail(CMD, "--db and --no-db contradict each other");
+	if (format && !dump_state)
+		return cli_fail(CMD, "--format is the format of --dump-state: give --dump-state CALL");
+	if (format && strcmp(format, "text") && strcmp(format, "json"))
+		return cli_fail(CMD, "unknown --format '%s' (text or json)", format);
+	if (dump_state && (calls || db_path || json || label))
+		return cli_fail(CMD, "--dump-state CALL replays up to CALL and prints the state: "
+				"it takes no --calls, --db, --label or --json");
+	struct xt_buf state = XT_BUF_INIT;
+	if (dump_state) {
+		no_db = true;   /* a run cut at CALL is no run to keep */
+		o.last_call = state_call;
+		o.state_out = &state;
+		o.out = stderr;   /* the state alone on stdout */
+	}
 	db_path = no_db ? NULL : cli_db_path(db_path);
 	if (label && !db_path)
 		return cli_fail(CMD, "--label names a run of --db: give --db FILE too");
@@ -383,6 +424,13 @@ int cli_replay_main(int argc, char **argv)
 	}
 	int status = rc != XT_OK ? CLI_EXIT_ERROR
 		     : replay_summary_ok(&s, strict) ? CLI_EXIT_OK : CLI_EXIT_DIFFERENT;
+	if (dump_state && rc == XT_OK) {
+		int ps = cli_state_print_live(CMD, state.data, state.len,
+					      format && !strcmp(format, "json"));
+		xt_buf_fini(&state);
+		return ps != CLI_EXIT_OK ? ps : status;
+	}
+	xt_buf_fini(&state);
 	if (json)
 		print_json(argv[optind], &o, &s, status, rc ? xt_err_msg(&err) : NULL, sink.run_id);
 	if (rc != XT_OK)

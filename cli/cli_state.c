@@ -110,7 +110,8 @@ static void usage(FILE *f)
 		"glUseProgram, glBindBuffer, glBufferData, glBindBufferBase / Range,\n"
 		"glBindTransformFeedback, glBegin / Pause / Resume / EndTransformFeedback,\n"
 		"glBindVertexArray, glVertexAttrib[I]Pointer, glEnable / Disable-\n"
-		"VertexAttribArray, glBeginQuery / glEndQuery.\n"
+		"VertexAttribArray, glBeginQuery[Indexed] / glEndQuery[Indexed].\n"
+		"The state a driver reports at a call: xfbtrace replay --dump-state CALL.\n"
 		"\n"
 		"  --json   one JSON object, for scripts\n"
 		"\n"
@@ -240,6 +241,19 @@ static void join_strings(struct xt_buf *b, const struct trace_value *t, const ch
 	}
 }
 
+/* The slot of a glBeginQuery[Indexed] / glEndQuery[Indexed]: its target,
+ * with " stream N" for an index N > 0. */
+static void query_slot(const struct call_view *v, char *out, size_t n)
+{
+	char target[48];
+	text_arg(v, "target", target, sizeof target);
+	uint64_t index = arg(v, "index", NULL) ? num_arg(v, "index") : 0;
+	if (index)
+		snprintf(out, n, "%.47s stream %u", target, (unsigned)(index & 0xffff));
+	else
+		snprintf(out, n, "%s", target);
+}
+
 static void apply_call(struct state *s, const struct call_view *v)
 {
 	const char *f = v->c->name;
@@ -343,17 +357,22 @@ static void apply_call(struct state *s, const struct call_view *v)
 		struct vao *va = vao_of(s, s->current_vao);
 		if (va && index < MAX_ATTRIBS)
 			va->a[index].enabled = f[2] == 'E';
-	} else if (!strcmp(f, "glBeginQuery") && s->nqueries < 8) {
-		char target[48];
-		text_arg(v, "target", target, sizeof target);
+	} else if ((!strcmp(f, "glBeginQuery") || !strcmp(f, "glBeginQueryIndexed")) &&
+		   s->nqueries < 8) {
+		/* "TARGET ID", or for vertex stream N > 0 "TARGET stream N ID"
+		 * (stream 0 is the slot glBeginQuery uses). */
+		char target[64];
+		query_slot(v, target, sizeof target);
 		snprintf(s->queries[s->nqueries++], sizeof s->queries[0], "%s %" PRIu64, target,
 			 num_arg(v, "id"));
-	} else if (!strcmp(f, "glEndQuery")) {
-		char target[48];
-		text_arg(v, "target", target, sizeof target);
+	} else if (!strcmp(f, "glEndQuery") || !strcmp(f, "glEndQueryIndexed")) {
+		char target[64];
+		query_slot(v, target, sizeof target);
 		size_t tl = strlen(target);
 		for (unsigned i = 0; i < s->nqueries; i++) {
-			if (!strncmp(s->queries[i], target, tl) && s->queries[i][tl] == ' ') {
+			const char *rest = s->queries[i] + tl + 1;
+			if (!strncmp(s->queries[i], target, tl) && s->queries[i][tl] == ' ' &&
+			    *rest && strspn(rest, "0123456789") == strlen(rest)) {
 				memmove(s->queries[i], s->queries[--s->nqueries], sizeof s->queries[0]);
 				break;
 			}

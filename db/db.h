@@ -34,6 +34,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "trace_query.h"
 #include "trace_reader.h"
 #include "xt_arena.h"
 #include "xt_buf.h"
@@ -191,12 +192,18 @@ enum xt_rc db_run_add_observation(struct db_run *run, const struct db_obs *obs);
  * capture and by a replay gives the same row.  `function` is the name of
  * call `call_no` (or NULL); `tf_primitive_mode` the primitiveMode of the
  * glBeginTransformFeedback in effect, or -1 when unknown (stored beside
- * the fields, so diff can number primitives).  Strings live in `scratch`
- * (reset first) and the data in the map: both must outlive *out.
+ * the fields, so diff can number primitives).  `queries` (NULL: none) is
+ * the query targets derived from the calls so far (trace_query.h), and
+ * `thread_no` the call's thread: a `query` observation of a query it knows
+ * gets the fields "target" (its GL name, e.g. "GL_PRIMITIVES_GENERATED")
+ * and, begun by glBeginQueryIndexed, "stream" (the index), which diff
+ * shows and does not compare.  Strings live in
+ * `scratch` (reset first) and the data in the map: both must outlive *out.
  * A map without a STRING `kind` is XT_ERR_CORRUPT.
  */
 enum xt_rc db_obs_from_value(struct db_obs *out, const struct trace_value *map,
 			     uint64_t call_no, const char *function, int64_t tf_primitive_mode,
+			     const struct trace_queries *queries, uint32_t thread_no,
 			     struct xt_buf *scratch, struct xt_err *err);
 
 /*
@@ -364,6 +371,11 @@ struct db_obs_row {
 	const char *blob_hash;     /* NULL for no data */
 	int64_t data_bytes;        /* uncompressed bytes, -1 for no data */
 	int64_t buffer;            /* the fields' "buffer", -1 when absent */
+	/* query: the fields' "query", "target" and "stream" (db_obs_from_value);
+	 * -1 / NULL when absent */
+	int64_t query;
+	const char *query_target;
+	int64_t query_stream;
 	const char *primitive_mode;/* see struct db_obs, or NULL */
 	const char *verdict_class; /* see struct db_obs, or NULL */
 	const char *verdict_reason;/* see struct db_obs, or NULL */

@@ -74,8 +74,34 @@ static int primitive_group(void)
 	return id >= 0 && glapi_param_info(id, 0, &p) ? p.group : -1;
 }
 
+/* "target" and "stream" of a query observation (db.h), unless the map
+ * has keys of those names itself. */
+static void query_fields(struct xt_jw *w, const struct trace_value *map,
+			 const struct trace_queries *queries, uint32_t thread_no)
+{
+	const struct trace_value *name_v = trace_value_get(map, "query");
+	struct trace_query_target t, *q = &t;
+	if (!name_v || name_v->tag != TRACE_TAG_UINT ||
+	    !trace_queries_lookup(queries, thread_no, name_v->u, &t) ||
+	    trace_value_get(map, "target") || trace_value_get(map, "stream"))
+		return;
+	const char *name = glapi_enum_name(q->target);
+	char hex[16];
+	if (!name) {
+		snprintf(hex, sizeof hex, "0x%x", q->target);
+		name = hex;
+	}
+	xt_jw_key(w, "target");
+	xt_jw_str(w, name);
+	if (q->indexed) {
+		xt_jw_key(w, "stream");
+		xt_jw_u64(w, q->stream);
+	}
+}
+
 enum xt_rc db_obs_from_value(struct db_obs *out, const struct trace_value *map,
 			     uint64_t call_no, const char *function, int64_t tf_primitive_mode,
+			     const struct trace_queries *queries, uint32_t thread_no,
 			     struct xt_buf *scratch, struct xt_err *err)
 {
 	const struct trace_value *kind = trace_value_get(map, "kind");
@@ -110,6 +136,8 @@ enum xt_rc db_obs_from_value(struct db_obs *out, const struct trace_value *map,
 		xt_jw_key(&w, map->agg.keys[i]);
 		value_json(&w, v);
 	}
+	if (kind->mem.len == 5 && !memcmp(kind->mem.bytes, "query", 5))
+		query_fields(&w, map, queries, thread_no);
 	xt_jw_end(&w);
 	rc = xt_jw_done(&w);
 	rc = rc ? rc : xt_buf_append(scratch, "", 1);

@@ -111,6 +111,7 @@ static const struct rewrite {
 	{ "json_type\\(([a-z_.]+)\\)", "json_typeof(\\1::json)" },
 	{ "json_extract\\(([a-z_.]+), '\\$\\.([a-z_]+)'\\)",
 	  "CASE json_typeof(\\1::json -> '\\2') WHEN 'number' THEN (\\1::json ->> '\\2')::numeric END" },
+	{ "([a-z_.]+) ->> '\\$\\.([a-z_]+)'", "(\\1::json ->> '\\2')" },
 };
 
 /*

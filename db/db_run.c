@@ -411,7 +411,9 @@ enum xt_rc db_obs_iter_open(struct db *db, int64_t run_id, struct db_obs_iter **
 	enum xt_rc rc = db_prepare(db, &it->st,
 		"SELECT o.call_no, o.kind, o.idx, o.function, o.fields, o.layout_id, o.blob_hash,"
 		" b.raw_bytes, json_extract(o.fields, '$.buffer'), o.primitive_mode,"
-		" o.row_check, l.hash, l.json, o.verdict_class, o.verdict_reason"
+		" o.row_check, l.hash, l.json, o.verdict_class, o.verdict_reason,"
+		" json_extract(o.fields, '$.query'), o.fields ->> '$.target',"
+		" json_extract(o.fields, '$.stream')"
 		" FROM observations o LEFT JOIN blobs b ON b.hash = o.blob_hash"
 		" LEFT JOIN layouts l ON l.id = o.layout_id"
 		" WHERE o.run_id = ?1 ORDER BY o.call_no, o.kind, o.idx");
@@ -448,6 +450,9 @@ enum xt_rc db_obs_iter_next(struct db_obs_iter *it, struct db_obs_row *o)
 	o->primitive_mode = db_col_text(st, 9);
 	o->verdict_class = db_col_text(st, 13);
 	o->verdict_reason = db_col_text(st, 14);
+	o->query = db_col_type(st, 15) == SQLITE_INTEGER ? db_col_i64(st, 15) : -1;
+	o->query_target = db_col_type(st, 16) == SQLITE_TEXT ? db_col_text(st, 16) : NULL;
+	o->query_stream = db_col_type(st, 17) == SQLITE_INTEGER ? db_col_i64(st, 17) : -1;
 	if ((db_col_type(st, 13) != SQLITE_NULL && (!o->verdict_class || !*o->verdict_class)) ||
 	    (db_col_type(st, 14) != SQLITE_NULL && (!o->verdict_reason || !o->verdict_class)))
 		return DB_CORRUPT(it->db, "run %" PRId64 ": observation (call %lld, kind %s): malformed"

@@ -279,6 +279,7 @@ struct golden {
 	struct recent_call recent[RECENT_CALLS];
 	unsigned nrecent;                  /* calls seen, mod nothing */
 	uint64_t prim_mode[MAX_THREADS];   /* per thread: mode + 1, 0 unknown */
+	struct trace_queries *queries;     /* query targets, from the calls */
 	struct xt_buf scratch;
 };
 
@@ -306,6 +307,7 @@ static enum xt_rc golden_call(struct golden *g, struct trace_reader *r,
 	if (!strcmp(call.name, "glBeginTransformFeedback") && call.nargs >= 1 &&
 	    call.args[0].tag == TRACE_TAG_ENUM && call.thread_no < MAX_THREADS)
 		g->prim_mode[call.thread_no] = call.args[0].u + 1;
+	trace_queries_call(g->queries, &call);
 	return XT_OK;
 }
 
@@ -323,7 +325,8 @@ static enum xt_rc golden_observation(struct db *db, struct golden *g, struct tra
 	if (v.tag != TRACE_TAG_MAP)
 		return XT_FAIL(&db->err, XT_ERR_CORRUPT, "observation after call %" PRIu64
 			       " is not a MAP", rec->seq);
-	rc = db_obs_from_value(&obs, &v, rec->seq, function, prim, &g->scratch, &db->err);
+	rc = db_obs_from_value(&obs, &v, rec->seq, function, prim, g->queries,
+			       c ? c->thread_no : 0, &g->scratch, &db->err);
 	return rc ? rc : db_run_add_observation(&g->run, &obs);
 }
 
@@ -395,7 +398,7 @@ enum xt_rc db_trace_record(struct db *db, const char *path, const char *golden_l
 	rc = rc ? rc : find_trace(db, out->hash, out, &found);
 	if (rc || found)
 		goto done;
-	if (!(g = xt_calloc(1, sizeof *g))) {
+	if (!(g = xt_calloc(1, sizeof *g)) || trace_queries_create(&g->queries)) {
 		rc = XT_FAIL(&db->err, XT_ERR_NOMEM, "out of memory recording %s", path);
 		goto done;
 	}
@@ -427,8 +430,10 @@ done:
 	if (rc)
 		out->created = false;
 out:
-	if (g)
+	if (g) {
 		xt_buf_fini(&g->scratch);
+		trace_queries_destroy(g->queries);
+	}
 	free(g);
 	scan_fini(&s);
 	return rc;

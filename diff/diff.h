@@ -95,6 +95,9 @@ struct diff_obs {
 	uint32_t index;
 	const char *function;         /* NULL when not recorded */
 	int64_t buffer;               /* the fields' buffer name, -1 when none */
+	int64_t query;                /* query: its name, target and stream as */
+	const char *query_target;     /* db_obs_row has them (-1 / NULL) */
+	int64_t query_stream;
 	uint32_t stride;              /* TF buffer: bytes per vertex, 0 if undecoded */
 	uint64_t vertices;            /* TF buffer: vertices compared */
 	uint64_t components_compared;

@@ -37,6 +37,9 @@ static void obs_begin(struct diff_ctx *c, const struct db_obs_row *r, enum diff_
 	c->cur.index = r->index;
 	c->cur.function = r->function;
 	c->cur.buffer = r->buffer;
+	c->cur.query = r->query;
+	c->cur.query_target = r->query_target;
+	c->cur.query_stream = r->query_stream;
 	xt_buf_reset(&c->items);
 	xt_arena_reset(&c->obs_arena);
 }
@@ -65,9 +68,20 @@ static bool verdicts(struct diff_ctx *c, const struct db_obs_row *x, const struc
 	return c->cur.excused;
 }
 
+/* Fields derived from the trace's calls rather than observed (db.h,
+ * db_obs_from_value): the same in every run of a trace made by one
+ * revision, absent from runs stored before them; shown, not compared. */
+static bool derived_field(const struct diff_ctx *c, const char *key)
+{
+	return c->cur.kind && !strcmp(c->cur.kind, "query") &&
+	       (!strcmp(key, "target") || !strcmp(key, "stream"));
+}
+
 static enum xt_rc field_differs(const char *key, const char *a, const char *b, void *ctx)
 {
 	struct diff_ctx *c = ctx;
+	if (derived_field(c, key))
+		return XT_OK;
 	struct diff_item it = { .kind = DIFF_ITEM_FIELD };
 	it.field = xt_arena_strdup(&c->obs_arena, key);
 	it.a_text = a ? xt_arena_strdup(&c->obs_arena, a) : NULL;

@@ -18,6 +18,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "trace_query.h"
 #include "trace_tol.h"
 #include "xt_rc.h"
 
@@ -46,6 +47,11 @@ struct replay_options {
 	struct trace_tol tol;
 	uint64_t first_call;       /* check observations of calls >= this */
 	uint64_t last_call;        /* replay no call after this (UINT64_MAX) */
+	/* Non-NULL: once the replay has run call last_call, the GL state the
+	 * backend's driver reports (replay_state.c) is encoded into it as one
+	 * MAP value of the trace format; a trace without call last_call is
+	 * an error. */
+	struct xt_buf *state_out;
 	unsigned max_reported;     /* differences printed in detail */
 	bool progress;             /* a progress line on stderr for long runs */
 	FILE *out;                 /* the report (differences, summary) */
@@ -55,13 +61,16 @@ struct replay_options {
 	 * observation record's payload (a MAP value, docs/trace-format.md),
 	 * borrowed for the call; `function` the name of call `call_no`;
 	 * `tf_primitive_mode` the primitiveMode of the last
-	 * glBeginTransformFeedback of the call's thread, or -1;
+	 * glBeginTransformFeedback of the call's thread, or -1; `queries`
+	 * the query targets the calls so far set (trace_query.h) and
+	 * `thread_no` the call's thread;
 	 * `verdict_class` / `verdict_reason` what --check said of it against
 	 * the golden data (struct db_obs says which classes; NULL when equal
 	 * or not checked).  A returned error stops the replay with that error.
 	 */
 	enum xt_rc (*on_observation)(void *ctx, uint64_t call_no, const char *function,
-				     int64_t tf_primitive_mode, const uint8_t *payload,
+				     int64_t tf_primitive_mode, const struct trace_queries *queries,
+				     uint32_t thread_no, const uint8_t *payload,
 				     size_t payload_bytes, const char *verdict_class,
 				     const char *verdict_reason, struct xt_err *err);
 	void *on_observation_ctx;

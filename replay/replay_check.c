@@ -420,9 +420,13 @@ static void leaf_difference(char *path, size_t n, const struct trace_value **a,
 	}
 }
 
-/* "tf_buffer index 0 buffer 3", "query 5": which observation `g` is. */
-static void observation_place(char *where, size_t n, const struct trace_value *g)
+/* "tf_buffer index 0 buffer 3", "query 5 (GL_PRIMITIVES_GENERATED)":
+ * which observation `g` of call `no` is (the query's target as the calls
+ * set it, trace_query.h, when `rp` is given and knows it). */
+static void observation_place(const struct replay *rp, uint64_t no, char *where, size_t n,
+			      const struct trace_value *g)
 {
+	struct trace_query_target t;
 	const struct trace_value *kind = trace_value_get(g, "kind");
 	int k = 0;
 
@@ -434,8 +438,18 @@ static void observation_place(char *where, size_t n, const struct trace_value *g
 		k += snprintf(where + k, n - (size_t)k, " index %" PRIu64, uint_key(g, "index", 0));
 	if (trace_value_get(g, "buffer"))
 		snprintf(where + k, n - (size_t)k, " buffer %" PRIu64, uint_key(g, "buffer", 0));
-	else if (trace_value_get(g, "query"))
-		snprintf(where + k, n - (size_t)k, "query %" PRIu64, uint_key(g, "query", 0));
+	else if (trace_value_get(g, "query")) {
+		uint64_t q = uint_key(g, "query", 0);
+		uint32_t thread = rp && rp->last_valid && rp->last_no == no ? rp->last.thread_no
+									    : UINT32_MAX;
+		const char *name = rp && trace_queries_lookup(rp->queries, thread, q, &t)
+				   ? glapi_enum_name(t.target) : NULL;
+		k += snprintf(where + k, n - (size_t)k, "query %" PRIu64, q);
+		if (name && t.indexed)
+			snprintf(where + k, n - (size_t)k, " (%s, stream %u)", name, t.stream);
+		else if (name)
+			snprintf(where + k, n - (size_t)k, " (%s)", name);
+	}
 }
 
 static bool is_nan(const uint8_t *p, uint32_t bytes)
@@ -667,7 +681,7 @@ static void byte_note(struct byte_note *n, const struct trace_value *g,
 {
 	const struct trace_value *gd = trace_value_get(g, key), *rd = trace_value_get(r, key);
 
-	observation_place(n->where, sizeof n->where, g);
+	observation_place(NULL, 0, n->where, sizeof n->where, g);
 	n->pos[0] = '\0';
 	if (!strcmp(key, "data") && trace_value_get(g, "layout"))
 		tf_position(n->pos, sizeof n->pos, g, at);
@@ -681,7 +695,7 @@ static void report_difference(struct replay *rp, uint64_t no, const struct trace
 	const char *func = call_func(rp, no);
 	char where[160], a[160], b[160];
 
-	observation_place(where, sizeof where, g);
+	observation_place(rp, no, where, sizeof where, g);
 	for (uint32_t i = 0; g->tag == TRACE_TAG_MAP && i < g->agg.count; i++) {
 		const char *key = g->agg.keys[i];
 		const struct trace_value *gv = &g->agg.items[i], *rv = trace_value_get(r, key);
@@ -746,7 +760,7 @@ static void report_explained(struct replay *rp, uint64_t no, const struct trace_
 {
 	char where[160];
 
-	observation_place(where, sizeof where, g);
+	observation_place(rp, no, where, sizeof where, g);
 	if (ex->undefined)
 		classified(rp, CLS_UNDEFINED, "call %" PRIu64 " %s: undefined: %s: data differs only "
 			   "in bytes the application never defined: %s", no, call_func(rp, no),
@@ -885,7 +899,7 @@ void replay_check_observation(struct replay *rp, uint64_t no, const struct trace
 	char path[128];
 	if (differs_only_in_layout(&g, rr, path, sizeof path)) {
 		char where[160];
-		observation_place(where, sizeof where, &g);
+		observation_place(rp, no, where, sizeof where, &g);
 		classified(rp, CLS_IMPL, "call %" PRIu64 " %s: implementation-dependent: %s: the drivers "
 			   "report the TF layout differently (%s), the data are equal", no,
 			   call_func(rp, no), where, path);

@@ -10,6 +10,7 @@
 
 #include "replay_int.h"
 #include "trace_defined.h"
+#include "trace_query.h"
 #include "xt_arena.h"
 #include "xt_buf.h"
 
@@ -63,6 +64,7 @@ struct replay {
 	/* glBeginTransformFeedback primitiveMode + 1 per recorded thread
 	 * (0 = none yet), for observations handed to opt.on_observation. */
 	uint32_t prim_mode[REPLAY_MAX_THREADS];
+	struct trace_queries *queries;     /* query targets, from the calls */
 
 	struct replay_unsup *unsup;
 	size_t nunsup;

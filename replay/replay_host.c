@@ -351,11 +351,25 @@ static void host_destroy(struct replay_backend *be)
 	xt_free(h);
 }
 
+static enum xt_rc host_state(struct replay_backend *be, struct replay *rp, uint64_t call_no,
+			     struct xt_buf *out, struct xt_err *err)
+{
+	struct host *h = (struct host *)be;
+	const struct host_ctx *x = h->bound;
+	if (!x)
+		return XT_FAIL(err, XT_ERR_INVALID, "no GL context is current after call %" PRIu64,
+			       call_no);
+	return replay_state_encode(h, &(struct replay_state_ctx){
+		.ns = x->ns, .share_ns = x->share_ns, .gles = x->gles, .major = x->major,
+		.minor = x->minor }, call_no, "host", out, err);
+}
+
 static const struct replay_backend_ops host_ops = {
 	.name = "host",
 	.call = host_call,
 	.context = host_context,
 	.memwrite = host_op_memwrite,
+	.state = host_state,
 	.finish = host_finish,
 	.describe = host_describe,
 	.destroy = host_destroy,

@@ -239,6 +239,23 @@ void host_obs_check_returns(struct replay *rp, const struct host *h, const struc
 /* Resolves h->obs_gl once; false when the driver lacks a function the
  * observations need (replay_obs.c). */
 bool host_obs_gl(struct host *h);
+
+/* The context the state at a call is read from (replay_state.c). */
+struct replay_state_ctx {
+	uint32_t ns, share_ns;    /* its namespaces (replay_names.h) */
+	bool gles;
+	int major, minor;
+	/* Optional: why the last GL call could not be answered faithfully (a
+	 * state the driver model does not model), or NULL; taking it clears
+	 * it (drv_context_take_unsupported).  What it says goes into the
+	 * state's `not_modelled`. */
+	const char *(*take_unsupported)(void *user);
+	void *user;
+};
+/* The GL state of the current context after call `call_no`, as one MAP
+ * value of the trace format, into `out` (reset first). */
+enum xt_rc replay_state_encode(struct host *h, const struct replay_state_ctx *x, uint64_t call_no,
+			       const char *backend, struct xt_buf *out, struct xt_err *err);
 /* Size in bytes of one value of glGet<T>v (and i_v) by function name, 0
  * if `fn` is not one; *is_float for Float / Double (replay_obs.c). */
 size_t host_get_value_size(const char *fn, bool *is_float);

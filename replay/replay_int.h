@@ -42,6 +42,10 @@ struct replay_backend_ops {
 	enum xt_rc (*memwrite)(struct replay_backend *be, struct replay *rp, uint64_t call_no,
 			       uint64_t addr, const uint8_t *data, size_t n, const char *why,
 			       struct xt_err *err);
+	/* The GL state of the current context after call `call_no`, encoded
+	 * into `out` (replay_state.c); NULL: the backend cannot. */
+	enum xt_rc (*state)(struct replay_backend *be, struct replay *rp, uint64_t call_no,
+			    struct xt_buf *out, struct xt_err *err);
 	/* The end of the trace (or of --calls): report what is left. */
 	void (*finish)(struct replay_backend *be, struct replay *rp);
 	/* A line naming what the backend runs on ("llvmpipe (LLVM 15...)"). */
@@ -60,6 +64,9 @@ enum xt_rc replay_host_create(struct replay_backend **out, struct xt_err *err);
 enum xt_rc replay_sim_create(struct replay_backend **out, struct xt_err *err);
 
 /* ---- services of the core (replay_main.c, replay_check.c) -------------- */
+
+/* The recorded thread of the last call executed (for the state at it). */
+uint32_t replay_state_thread(const struct replay *rp);
 
 /*
  * Call `call` could not be replayed faithfully (and was skipped): `why`

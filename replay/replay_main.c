@@ -136,6 +136,11 @@ static void check_leftovers(struct replay *rp)
 	xt_buf_reset(&rp->verdict_text);
 }
 
+uint32_t replay_state_thread(const struct replay *rp)
+{
+	return rp->last_valid ? rp->last.thread_no : 0;
+}
+
 /* Hands the observations of the last call to opt.on_observation. */
 static enum xt_rc emit_observations(struct replay *rp, struct xt_err *err)
 {
@@ -148,7 +153,7 @@ static enum xt_rc emit_observations(struct replay *rp, struct xt_err *err)
 	for (size_t i = 0; i < rp->nobs; i++) {
 		const struct replay_obs *o = &rp->obs[i];
 		enum xt_rc rc = rp->opt.on_observation(rp->opt.on_observation_ctx, o->seq,
-						       rp->last.name, prim,
+						       rp->last.name, prim, rp->queries, t,
 						       rp->obs_bytes.data + o->offset, o->len,
 						       o->verdict_class, o->verdict_class ?
 						       (const char *)rp->verdict_text.data + o->verdict_at :
@@ -174,6 +179,7 @@ static enum xt_rc execute_pending(struct replay *rp, struct xt_err *err)
 	if (rp->call.thread_no < REPLAY_MAX_THREADS && rp->call.nargs >= 1 &&
 	    rp->call.args[0].tag == TRACE_TAG_ENUM && !strcmp(rp->call.name, "glBeginTransformFeedback"))
 		rp->prim_mode[rp->call.thread_no] = (uint32_t)rp->call.args[0].u + 1;
+	trace_queries_call(rp->queries, &rp->call);
 	trace_defined_call(rp->defined, &rp->call, rp->have_ret ? &rp->ret : NULL);
 	rc = rp->be->ops->call(rp->be, rp, &rp->call, rp->have_ret ? &rp->ret : NULL, err);
 	rp->sum.calls++;
@@ -285,6 +291,9 @@ enum xt_rc replay_run(const char *path, const struct replay_options *o,
 	rc = trace_reader_open(&rp.reader, path, err);
 	if (rc == XT_OK && o->check && trace_defined_create(&rp.defined) != XT_OK)
 		rc = XT_FAIL(err, XT_ERR_NOMEM, "out of memory");
+	if (rc == XT_OK && (o->check || o->on_observation) &&
+	    trace_queries_create(&rp.queries) != XT_OK)
+		rc = XT_FAIL(err, XT_ERR_NOMEM, "out of memory");
 	if (rc == XT_OK)
 		trace_defined_prescan(rp.defined, path);
 	if (rc == XT_OK)
@@ -303,6 +312,17 @@ enum xt_rc replay_run(const char *path, const struct replay_options *o,
 	}
 	if (rc == XT_OK && rp.have_call)
 		rc = execute_pending(&rp, err);
+	if (rc == XT_OK && o->state_out) {
+		if (!rp.last_valid || rp.last_no != o->last_call)
+			rc = XT_FAIL(err, XT_ERR_INVALID, "call %" PRIu64 " is not in the trace "
+				     "(its last call is %" PRIu64 ")", o->last_call,
+				     rp.last_valid ? rp.last_no : 0);
+		else if (!rp.be->ops->state)
+			rc = XT_FAIL(err, XT_ERR_UNSUPPORTED, "the %s backend cannot report the GL state",
+				     rp.be->ops->name);
+		else
+			rc = rp.be->ops->state(rp.be, &rp, rp.last_no, o->state_out, err);
+	}
 	if (rp.be) {
 		if (rc == XT_OK)
 			rc = emit_observations(&rp, err);
@@ -328,6 +348,7 @@ enum xt_rc replay_run(const char *path, const struct replay_options *o,
 	trace_reader_close(rp.reader);
 	replay_check_fini(&rp);
 	trace_defined_destroy(rp.defined);
+	trace_queries_destroy(rp.queries);
 	trace_ranges_fini(&rp.undef_scratch);
 	xt_buf_fini(&rp.call_payload);
 	xt_buf_fini(&rp.ret_payload);

@@ -39,6 +39,7 @@
  * byte-identical artefacts.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -432,11 +433,37 @@ static void sim_destroy(struct replay_backend *be)
 	xt_free(s);
 }
 
+static const char *take_unsupported(void *user)
+{
+	return drv_context_take_unsupported(user);
+}
+
+/* The state at a call: the driver model asked through its own GL entry
+ * points, in the context of the call's thread (replay_state.c). */
+static enum xt_rc sim_state(struct replay_backend *be, struct replay *rp, uint64_t call_no,
+			    struct xt_buf *out, struct xt_err *err)
+{
+	struct sim *s = (struct sim *)be;
+	struct sim_thread *t = thread_of(s, replay_state_thread(rp));
+	if (!t || !t->ctx)
+		return XT_FAIL(err, XT_ERR_INVALID, "no GL context is current after call %" PRIu64,
+			       call_no);
+	const struct host_ctx *x = &t->ctx->hx;
+	drv_context_make_current(t->ctx->drv);
+	enum xt_rc rc = replay_state_encode(&s->h, &(struct replay_state_ctx){
+		.ns = x->ns, .share_ns = x->share_ns, .gles = x->gles, .major = x->major,
+		.minor = x->minor, .take_unsupported = take_unsupported, .user = t->ctx->drv },
+		call_no, "sim", out, err);
+	drv_context_make_current(NULL);
+	return rc;
+}
+
 static const struct replay_backend_ops sim_ops = {
 	.name = "sim",
 	.call = sim_call,
 	.context = sim_context,
 	.memwrite = sim_memwrite,
+	.state = sim_state,
 	.finish = sim_finish,
 	.describe = sim_describe,
 	.destroy = sim_destroy,

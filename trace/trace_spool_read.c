@@ -22,13 +22,16 @@
  * What a dead application leaves behind is not corruption: a region whose
  * next size field is 0 in the thread's last fill (the record it was
  * writing), a chunk header cut short or still all zero at the very end, and
- * a PENDING chunk.  What a cut file leaves behind is not corruption either:
- * a thread ends at its first fill that is missing (its PACKED chunk was cut
- * off and its region recycled) or cut short by the end of the file, since
- * records after that point are gone.  In a writer's file no fill is ever
- * missing: a region is recycled only after its PACKED chunk is complete.
- * Anything else that does not parse is XT_ERR_CORRUPT, with the file
- * offset.
+ * a PENDING chunk.  A file cut short after it was written (its end inside
+ * a SPOOL region, a PACKED chunk or a chunk header that is not all zero) is
+ * read up to the cut: a thread ends at its first fill that is missing (its
+ * PACKED chunk was cut off and its region recycled) or cut short by the end
+ * of the file, since records after that point are gone; then the end of the
+ * records is XT_ERR_CORRUPT naming the cut (struct spool_cut, cut_error()),
+ * so that every reader (info, dump, replay, ingest) says alike that the
+ * file is cut.  In a writer's file no fill is ever missing: a region is
+ * recycled only after its PACKED chunk is complete.  Anything else that
+ * does not parse is XT_ERR_CORRUPT, with the file offset.
  *
  * A thread's next record is located only when the record before it has
  * been delivered, so an error is reported after every record that precedes
@@ -36,6 +39,7 @@
  * it, into a buffer of that thread: memory is bounded by one fill per
  * thread.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zstd.h>
@@ -72,6 +76,24 @@ struct sthread {
 	size_t raw_cap;
 };
 
+/* A file cut short (copied while being written, a full disk, truncated):
+ * the one chunk the end of the file falls in.  The records before the cut
+ * are delivered; the end of the records is then an error that says where
+ * the cut is and what it took (docs/trace-format.md, "A cut spool"). */
+struct spool_cut {
+	bool cut;
+	uint64_t chunk_off;         /* the chunk the file ends in */
+	uint8_t kind;               /* its kind; 0: the file ends in a chunk header */
+	uint32_t thread_no;         /* SPOOL / PACKED: the fill's thread ... */
+	uint64_t k;                 /* ... and index */
+	uint32_t stored, present;   /* the chunk's payload bytes, and those in the file */
+	uint32_t partial_size;      /* SPOOL: the record the cut fell in (0: none) */
+	uint32_t partial_have;      /*        and its bytes in the file */
+	uint32_t later_fills;       /* fills of that thread in the file, not read */
+	bool ended_before;          /* SPOOL: its records end (a zero size field)
+	                             * before the cut */
+};
+
 struct trace_spool_read {
 	const uint8_t *map;         /* the whole file (borrowed) */
 	uint64_t file_bytes;
@@ -85,6 +107,7 @@ struct trace_spool_read {
 	bool merging;               /* heads of all threads located */
 	int64_t pending;            /* thread whose head was delivered, or -1 */
 	ZSTD_DCtx *dctx;
+	struct spool_cut cut;       /* where the end of the file cut it, if it did */
 };
 
 static uint32_t get32(const uint8_t *p) { uint32_t v; memcpy(&v, p, 4); return v; }
@@ -141,8 +164,14 @@ static enum xt_rc walk_chunks(struct trace_spool_read *sr)
 		uint64_t k;
 		struct fill f;
 
-		if (left < TRACE_CHUNK_HEADER_BYTES)
-			break; /* the file ends inside a chunk header */
+		if (left < TRACE_CHUNK_HEADER_BYTES) {
+			/* The file ends inside a chunk header: a cut, unless it
+			 * is a header being claimed (still zero). */
+			if (!all_zero(h, (size_t)left))
+				sr->cut = (struct spool_cut){ .cut = true, .chunk_off = off,
+							      .present = (uint32_t)left };
+			break;
+		}
 		if (all_zero(h, TRACE_CHUNK_HEADER_BYTES)) {
 			/* Claimed, but the header was never written: only at the
 			 * end of the file. */
@@ -176,6 +205,11 @@ static enum xt_rc walk_chunks(struct trace_spool_read *sr)
 			f.truncated = stored > left - TRACE_CHUNK_HEADER_BYTES;
 			f.bytes = f.truncated ? (uint32_t)((left - TRACE_CHUNK_HEADER_BYTES) & ~7u)
 					      : stored;
+			if (f.truncated)
+				sr->cut = (struct spool_cut){
+					.cut = true, .chunk_off = off, .kind = h[4],
+					.thread_no = thread_no, .k = k, .stored = stored,
+					.present = (uint32_t)(left - TRACE_CHUNK_HEADER_BYTES) };
 			rc = add_fill(sr, &f, &cap);
 			if (rc != XT_OK)
 				return rc;
@@ -188,8 +222,13 @@ static enum xt_rc walk_chunks(struct trace_spool_read *sr)
 					       o, stored, raw);
 			/* Written whole before its header, so a PACKED chunk cut
 			 * short was cut with the file: the fill is missing. */
-			if (stored > left - TRACE_CHUNK_HEADER_BYTES)
+			if (stored > left - TRACE_CHUNK_HEADER_BYTES) {
+				sr->cut = (struct spool_cut){
+					.cut = true, .chunk_off = off, .kind = h[4],
+					.thread_no = thread_no, .k = k, .stored = stored,
+					.present = (uint32_t)(left - TRACE_CHUNK_HEADER_BYTES) };
 				return XT_OK;
+			}
 			f.bytes = stored;
 			f.raw = raw;
 			rc = add_fill(sr, &f, &cap);
@@ -263,6 +302,8 @@ static enum xt_rc make_threads(struct trace_spool_read *sr)
 		th->thread_no = sr->fills[i].thread_no;
 		th->fi = i;
 		th->fend = j;
+		if (sr->cut.cut && sr->cut.kind && sr->cut.thread_no == th->thread_no)
+			sr->cut.later_fills = end - j;
 		th->last_k = sr->fills[end - 1].k;
 		i = end;
 	}
@@ -391,6 +432,8 @@ static enum xt_rc thread_advance(struct trace_spool_read *sr, struct sthread *t)
 				return XT_FAIL(sr->err, XT_ERR_CORRUPT,
 					       "record size 0 followed by data at file offset %llu (region of thread %u at %llu)",
 					       at, f->thread_no, (unsigned long long)f->off);
+			if (f->truncated && t->data_bytes - pos >= 4)
+				sr->cut.ended_before = true;
 			t->fi++;
 			t->loaded = false;
 			pos = 0;
@@ -399,6 +442,8 @@ static enum xt_rc thread_advance(struct trace_spool_read *sr, struct sthread *t)
 		rec = t->data + pos;
 		if (size < TRACE_RECORD_HEADER_BYTES || size % 8 || size > t->data_bytes - pos) {
 			if (f->truncated && size > t->data_bytes - pos && size % 8 == 0) {
+				sr->cut.partial_size = size;
+				sr->cut.partial_have = (uint32_t)(t->data_bytes - pos);
 				t->fi++; /* cut off by the end of the file */
 				t->loaded = false;
 				pos = 0;
@@ -441,6 +486,45 @@ static enum xt_rc thread_advance(struct trace_spool_read *sr, struct sthread *t)
 		t->att = att;
 		return XT_OK;
 	}
+}
+
+/* ---- the end of a cut file ------------------------------------------------------ */
+
+/* The error the records of a cut file end with. */
+static enum xt_rc cut_error(struct trace_spool_read *sr)
+{
+	const struct spool_cut *c = &sr->cut;
+	unsigned long long end = (unsigned long long)sr->file_bytes;
+	unsigned long long off = (unsigned long long)c->chunk_off;
+	char partial[96] = "", later[96] = "";
+
+	if (!c->kind)
+		return XT_FAIL(sr->err, XT_ERR_CORRUPT,
+			       "trace cut at byte %llu: the file ends inside the chunk header at file "
+			       "offset %llu (%u of its %u bytes); every record before it was read",
+			       end, off, c->present, TRACE_CHUNK_HEADER_BYTES);
+	if (c->later_fills)
+		snprintf(later, sizeof later, "; %u later fill%s of thread %u in the file not read",
+			 c->later_fills, c->later_fills == 1 ? "" : "s", c->thread_no);
+	if (c->kind == TRACE_CHUNK_PACKED)
+		return XT_FAIL(sr->err, XT_ERR_CORRUPT,
+			       "trace cut at byte %llu: the file ends inside the packed chunk of thread "
+			       "%u, fill %llu, at file offset %llu (%u of its %u bytes): thread %u's "
+			       "records end before that fill%s",
+			       end, c->thread_no, (unsigned long long)c->k, off, c->present,
+			       c->stored, c->thread_no, later);
+	if (c->partial_size)
+		snprintf(partial, sizeof partial, "; 1 record partial (%u of its %u bytes), dropped",
+			 c->partial_have, c->partial_size);
+	else if (c->ended_before)
+		snprintf(partial, sizeof partial, ", and they end before it; chunks after it, if "
+			 "any, are lost");
+	return XT_FAIL(sr->err, XT_ERR_CORRUPT,
+		       "trace cut at byte %llu: the file ends inside the region of thread %u, "
+		       "fill %llu, at file offset %llu (%u of its %u bytes); thread %u's records "
+		       "up to the cut were read%s%s",
+		       end, c->thread_no, (unsigned long long)c->k, off, c->present, c->stored,
+		       c->thread_no, partial, later);
 }
 
 /* ---- the merge ------------------------------------------------------------------ */
@@ -509,7 +593,7 @@ enum xt_rc trace_spool_read_next(struct trace_spool_read *sr, struct trace_recor
 		sr->pending = -1;
 	}
 	if (sr->nheap == 0)
-		return XT_ERR_EOF;
+		return sr->cut.cut ? cut_error(sr) : XT_ERR_EOF;
 
 	uint32_t ti = heap_pop(sr);
 	const struct sthread *t = &sr->threads[ti];

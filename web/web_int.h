@@ -58,6 +58,12 @@ void web_api(struct web_req *q, struct web_reply *r);
 /* /plot/... (web_png.c). */
 void web_plot(struct web_req *q, struct web_reply *r);
 
+/* The plots' font (web_font.c): the 15 pixels ('#' set) of character c,
+ * 3 wide and 5 high, row by row; a box for a character it lacks. */
+#define WEB_FONT_W 3
+#define WEB_FONT_H 5
+const char *web_font_glyph(char c);
+
 /*
  * TF buffer decoding shared by the API and the plots: the observation
  * (call, kind "tf_buffer", index) of a run with its layout, as rows of

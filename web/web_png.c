@@ -3,24 +3,31 @@
  *
  *   GET /plot/positions/A/B/CALL/INDEX.png   the positions captured in TF
  *       buffer INDEX at call CALL, x against y: run A as blue squares,
- *       run B as red crosses, on one set of axes (the range covers both)
+ *       run B as red crosses, on one set of axes (the range covers both),
+ *       with grid lines and tick labels at round values (1, 2 or 5 times a
+ *       power of ten), the components' names, and a legend naming the runs
+ *       ("run 1 (golden)", "run 2 (host)")
  *   GET /plot/error/A/B/CALL/INDEX.png       one cell per vertex, row-major:
  *       grey when every component matches bit for bit, otherwise from
  *       yellow to red by log10 of the largest |a - b| (a component present
- *       in one run only, or NaN against a number, is the reddest)
+ *       in one run only, or NaN against a number, is the reddest), with
+ *       that scale as a legend below
  *
  * "Positions" are the first float vector varying whose name has "os" in it
  * (gl_Position, v_pos, pos), else the first float vector (web_tf.c).
  * The axes cover the points within +-1e6, so that one garbage vertex
  * (0xdeadbeef) does not squash the rest into a corner; the others (and
- * NaNs, infinities) are drawn as hollow markers in the margin, on the side
- * where they lie (a NaN coordinate: the top-left corner), never dropped.
+ * NaNs, infinities) are drawn as hollow markers in a band just outside the
+ * frame, on the side where they lie (a NaN coordinate: the top-left
+ * corner), never dropped.  Text is drawn with the 3 x 5 bitmap font of
+ * web_font.c, at twice its size.
  * Images are at most PLOT_SIZE pixels a side; the PNG is written into the
  * reply's buffer through libpng's write callback.
  */
 #include <math.h>
 #include <png.h>
 #include <setjmp.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,7 +35,6 @@
 #include "xt_fault.h"
 
 #define PLOT_SIZE 480
-#define MARGIN 24
 
 struct canvas {
 	uint32_t w, h;
@@ -93,10 +99,86 @@ static bool encode(struct canvas *c, struct web_reply *r)
 	return true;
 }
 
-static void plot_positions(const struct web_tf *a, const struct web_tf *b, struct canvas *c)
+/* ---- text, ticks, legend -------------------------------------------------- */
+
+#define TEXT_SCALE 2
+#define CHAR_W ((WEB_FONT_W + 1) * TEXT_SCALE)
+#define CHAR_H (WEB_FONT_H * TEXT_SCALE)
+
+static int text_width(const char *s)
+{
+	return (int)strlen(s) * CHAR_W - TEXT_SCALE;
+}
+
+/* `s` with its top-left corner at (x, y). */
+static void text(struct canvas *c, int x, int y, const char *s, uint32_t rgb)
+{
+	for (; *s; s++, x += CHAR_W) {
+		const char *g = web_font_glyph(*s);
+		for (int row = 0; row < WEB_FONT_H; row++)
+			for (int col = 0; col < WEB_FONT_W; col++)
+				if (g[row * WEB_FONT_W + col] == '#')
+					fill(c, x + col * TEXT_SCALE, y + row * TEXT_SCALE,
+					     x + (col + 1) * TEXT_SCALE, y + (row + 1) * TEXT_SCALE, rgb);
+	}
+}
+
+/* A tick step of 1, 2 or 5 times a power of ten giving 3 to 7 ticks. */
+static double tick_step(double lo, double hi)
+{
+	double raw = (hi - lo) / 5, p = pow(10, floor(log10(raw)));
+	double m = raw / p;
+	return (m < 1.5 ? 1 : m < 3.5 ? 2 : m < 7.5 ? 5 : 10) * p;
+}
+
+static void tick_label(char *out, size_t n, double v, double step)
+{
+	if (fabs(v) < step * 1e-6)
+		v = 0;
+	snprintf(out, n, "%.3g", v);
+}
+
+/* Run A as a blue square, run B as a red cross (the plot's marks). */
+static void mark_a(struct canvas *c, int px, int py)
+{
+	fill(c, px - 3, py - 3, px + 4, py + 4, 0x1f5fbf);
+}
+
+static void mark_b(struct canvas *c, int px, int py)
+{
+	for (int d = -5; d <= 5; d++) {
+		put(c, px + d, py + d, 0xd62020);
+		put(c, px + d, py - d, 0xd62020);
+		put(c, px + d + 1, py + d, 0xd62020);
+		put(c, px + d + 1, py - d, 0xd62020);
+	}
+}
+
+/*
+ * The positions plot's frame, inside the canvas:
+ *
+ *   top     the legend (row 1), the y component's name (row 2), the band
+ *           of off-scale markers above the frame
+ *   left    y tick labels, the marker band
+ *   bottom  the marker band, x tick labels, the x component's name
+ *   right   the marker band
+ *
+ * Markers of off-scale points sit BAND pixels outside the frame; tick
+ * labels and text stay clear of them.
+ */
+#define FRAME_L 76
+#define FRAME_R (PLOT_SIZE - 24)
+#define FRAME_T 52
+#define FRAME_B (PLOT_SIZE - 52)
+#define BAND 12
+
+static void plot_positions(const struct web_tf *a, const struct web_tf *b,
+			   const char *legend_a, const char *legend_b, struct canvas *c)
 {
 	double lo_x = INFINITY, hi_x = -INFINITY, lo_y = INFINITY, hi_y = -INFINITY;
 	const struct web_tf *t[2] = { a, b };
+	const int w = FRAME_R - FRAME_L, h = FRAME_B - FRAME_T;
+	char label[32];
 
 	for (int k = 0; k < 2; k++)
 		for (uint32_t v = 0; t[k]->have && t[k]->pos_x >= 0 && v < t[k]->nvertices; v++) {
@@ -121,38 +203,66 @@ static void plot_positions(const struct web_tf *a, const struct web_tf *b, struc
 		lo_y -= 1;
 		hi_y += 1;
 	}
-	const int span = PLOT_SIZE - 2 * MARGIN;
+	/* 4 % of room on each side, so that no point sits on the frame. */
+	double px_ = (hi_x - lo_x) * 0.04, py_ = (hi_y - lo_y) * 0.04;
+	lo_x -= px_;
+	hi_x += px_;
+	lo_y -= py_;
+	hi_y += py_;
 	fill(c, 0, 0, PLOT_SIZE, PLOT_SIZE, 0xffffff);
-	/* Frame, and the axes through 0 when 0 is in range. */
-	for (int i = MARGIN; i <= PLOT_SIZE - MARGIN; i++) {
-		put(c, i, MARGIN, 0xbbbbbb);
-		put(c, i, PLOT_SIZE - MARGIN, 0xbbbbbb);
-		put(c, MARGIN, i, 0xbbbbbb);
-		put(c, PLOT_SIZE - MARGIN, i, 0xbbbbbb);
+	/* Grid lines and tick labels at round values. */
+	double sx = tick_step(lo_x, hi_x), sy = tick_step(lo_y, hi_y);
+	for (double v = ceil(lo_x / sx) * sx; v <= hi_x + sx * 1e-9; v += sx) {
+		int px = FRAME_L + (int)((v - lo_x) / (hi_x - lo_x) * w);
+		for (int i = FRAME_T; i <= FRAME_B; i++)
+			put(c, px, i, fabs(v) < sx * 1e-6 ? 0xcccccc : 0xeeeeee);
+		fill(c, px, FRAME_B - 5, px + 1, FRAME_B, 0x888888);
+		tick_label(label, sizeof label, v, sx);
+		text(c, px - text_width(label) / 2, FRAME_B + BAND + 8, label, 0x333333);
 	}
-	if (lo_x < 0 && hi_x > 0) {
-		int x0 = MARGIN + (int)((0 - lo_x) / (hi_x - lo_x) * span);
-		for (int i = MARGIN; i <= PLOT_SIZE - MARGIN; i++)
-			put(c, x0, i, 0xdddddd);
+	for (double v = ceil(lo_y / sy) * sy; v <= hi_y + sy * 1e-9; v += sy) {
+		int py = FRAME_B - (int)((v - lo_y) / (hi_y - lo_y) * h);
+		for (int i = FRAME_L; i <= FRAME_R; i++)
+			put(c, i, py, fabs(v) < sy * 1e-6 ? 0xcccccc : 0xeeeeee);
+		fill(c, FRAME_L, py, FRAME_L + 5, py + 1, 0x888888);
+		tick_label(label, sizeof label, v, sy);
+		text(c, FRAME_L - BAND - 8 - text_width(label), py - CHAR_H / 2, label, 0x333333);
 	}
-	if (lo_y < 0 && hi_y > 0) {
-		int y0 = PLOT_SIZE - MARGIN - (int)((0 - lo_y) / (hi_y - lo_y) * span);
-		for (int i = MARGIN; i <= PLOT_SIZE - MARGIN; i++)
-			put(c, i, y0, 0xdddddd);
+	for (int i = FRAME_L; i <= FRAME_R; i++) {
+		put(c, i, FRAME_T, 0xbbbbbb);
+		put(c, i, FRAME_B, 0xbbbbbb);
 	}
+	for (int i = FRAME_T; i <= FRAME_B; i++) {
+		put(c, FRAME_L, i, 0xbbbbbb);
+		put(c, FRAME_R, i, 0xbbbbbb);
+	}
+	/* The components plotted, and which run is which. */
+	const struct web_tf *named = a->have && a->pos_x >= 0 ? a : b;
+	if (named->pos_x >= 0) {
+		const char *nx = named->comp_name[named->pos_x], *ny = named->comp_name[named->pos_y];
+		text(c, FRAME_L + (w - text_width(nx)) / 2, PLOT_SIZE - CHAR_H - 4, nx, 0x000000);
+		text(c, 4, 4 + CHAR_H + 6, ny, 0x000000);
+	}
+	mark_a(c, 10, 4 + CHAR_H / 2);
+	text(c, 20, 4, legend_a, 0x1f5fbf);
+	int xb = 20 + text_width(legend_a) + 28;
+	mark_b(c, xb, 4 + CHAR_H / 2);
+	text(c, xb + 10, 4, legend_b, 0xd62020);
+
 	for (int k = 0; k < 2; k++)
 		for (uint32_t v = 0; t[k]->have && t[k]->pos_x >= 0 && v < t[k]->nvertices; v++) {
 			double x = web_tf_value(t[k], v, (uint32_t)t[k]->pos_x);
 			double y = web_tf_value(t[k], v, (uint32_t)t[k]->pos_y);
 			uint32_t colour = k == 0 ? 0x1f5fbf : 0xd62020;
 			if (!(x >= lo_x && x <= hi_x && y >= lo_y && y <= hi_y)) {
-				/* Off scale: a hollow marker in the margin band. */
-				int px = isnan(x) ? MARGIN / 2 : x < lo_x ? MARGIN / 2
-					 : x > hi_x ? PLOT_SIZE - MARGIN / 2
-					 : MARGIN + (int)((x - lo_x) / (hi_x - lo_x) * span);
-				int py = isnan(y) ? MARGIN / 2 : y > hi_y ? MARGIN / 2
-					 : y < lo_y ? PLOT_SIZE - MARGIN / 2
-					 : PLOT_SIZE - MARGIN - (int)((y - lo_y) / (hi_y - lo_y) * span);
+				/* Off scale: a hollow marker in the band outside the
+				 * frame, on the side where it lies. */
+				int px = isnan(x) || x < lo_x ? FRAME_L - BAND
+					 : x > hi_x ? FRAME_R + BAND
+					 : FRAME_L + (int)((x - lo_x) / (hi_x - lo_x) * w);
+				int py = isnan(y) || y > hi_y ? FRAME_T - BAND
+					 : y < lo_y ? FRAME_B + BAND
+					 : FRAME_B - (int)((y - lo_y) / (hi_y - lo_y) * h);
 				/* A's square outside B's, so both show when they coincide. */
 				int r = k == 0 ? 6 : 3;
 				for (int d = -r; d <= r; d++) {
@@ -163,18 +273,12 @@ static void plot_positions(const struct web_tf *a, const struct web_tf *b, struc
 				}
 				continue;
 			}
-			int px = MARGIN + (int)((x - lo_x) / (hi_x - lo_x) * span);
-			int py = PLOT_SIZE - MARGIN - (int)((y - lo_y) / (hi_y - lo_y) * span);
-			if (k == 0) {
-				fill(c, px - 3, py - 3, px + 4, py + 4, 0x1f5fbf);
-			} else {
-				for (int d = -5; d <= 5; d++) {
-					put(c, px + d, py + d, 0xd62020);
-					put(c, px + d, py - d, 0xd62020);
-					put(c, px + d + 1, py + d, 0xd62020);
-					put(c, px + d + 1, py - d, 0xd62020);
-				}
-			}
+			int px = FRAME_L + (int)((x - lo_x) / (hi_x - lo_x) * w);
+			int py = FRAME_B - (int)((y - lo_y) / (hi_y - lo_y) * h);
+			if (k == 0)
+				mark_a(c, px, py);
+			else
+				mark_b(c, px, py);
 		}
 }
 
@@ -192,15 +296,20 @@ static uint32_t error_colour(double e)
 	return 0xf0u << 16 | g << 8 | 0x20;
 }
 
+#define LEGEND_H 40   /* the error plot's legend, below the cells */
+
 static void plot_errors(const struct web_tf *a, const struct web_tf *b, struct canvas *c)
 {
 	uint32_t nv = a->nvertices > b->nvertices ? a->nvertices : b->nvertices;
 	uint32_t nc = a->have ? a->ncomp : b->ncomp;
-	uint32_t cols = 1, cell;
+	uint32_t cols = 1, rows, cell;
 
 	while ((uint64_t)cols * cols < nv)
 		cols++;
+	rows = cols ? (nv + cols - 1) / cols : 1;
 	cell = (PLOT_SIZE - 2) / (cols ? cols : 1);
+	if (rows && (PLOT_SIZE - 2 - LEGEND_H) / rows < cell)
+		cell = (PLOT_SIZE - 2 - LEGEND_H) / rows;
 	if (cell < 1)
 		cell = 1;
 	fill(c, 0, 0, PLOT_SIZE, PLOT_SIZE, 0xffffff);
@@ -223,6 +332,35 @@ static void plot_errors(const struct web_tf *a, const struct web_tf *b, struct c
 		int x = 1 + (int)((v % cols) * cell), y = 1 + (int)((v / cols) * cell);
 		fill(c, x, y, x + (int)cell - (cell > 3), y + (int)cell - (cell > 3), error_colour(worst));
 	}
+	/* The legend: grey "equal", then the scale of |a - b| from 1e-7 to 1e3. */
+	int y0 = PLOT_SIZE - LEGEND_H + 6, x = 4;
+	fill(c, x, y0, x + 14, y0 + 14, error_colour(0));
+	text(c, x + 20, y0 + 2, "equal", 0x333333);
+	x += 20 + text_width("equal") + 20;
+	text(c, x, y0 + 2, "|a-b|", 0x333333);
+	x += text_width("|a-b|") + 10;
+	const int ramp = PLOT_SIZE - x - 60;
+	for (int i = 0; i < ramp; i++)
+		fill(c, x + i, y0, x + i + 1, y0 + 14, error_colour(pow(10, -7 + 10.0 * i / ramp)));
+	static const int decades[] = { -7, -4, -1, 2 };
+	for (size_t i = 0; i < sizeof decades / sizeof decades[0]; i++) {
+		char label[8];
+		int px = x + (decades[i] + 7) * ramp / 10;
+		snprintf(label, sizeof label, "1e%d", decades[i]);
+		fill(c, px, y0 + 14, px + 1, y0 + 18, 0x333333);
+		text(c, px - text_width(label) / 2, y0 + 20, label, 0x333333);
+	}
+	text(c, x + ramp + 6, y0 + 2, "more", 0x333333);
+}
+
+static enum xt_rc run_legend(struct db *db, int64_t id, struct xt_arena *arena, char *out,
+			     size_t n)
+{
+	struct db_run_info ri;
+	enum xt_rc rc = db_run_get(db, id, &ri, arena);
+	if (!rc)
+		snprintf(out, n, "run %lld (%.24s)", (long long)id, ri.golden ? "golden" : ri.backend);
+	return rc;
 }
 
 void web_plot(struct web_req *q, struct web_reply *r)
@@ -263,6 +401,10 @@ void web_plot(struct web_req *q, struct web_reply *r)
 	xt_arena_init(&arena, 1 << 16);
 	rc = web_tf_load(q->db, a, (uint64_t)call, (uint32_t)index, &arena, &ta);
 	rc = rc ? rc : web_tf_load(q->db, b, (uint64_t)call, (uint32_t)index, &arena, &tb);
+	/* The legend: "run 1 (golden)", "run 2 (host)". */
+	char la[48], lb[48];
+	rc = rc ? rc : run_legend(q->db, a, &arena, la, sizeof la);
+	rc = rc ? rc : run_legend(q->db, b, &arena, lb, sizeof lb);
 	if (rc) {
 		web_db_error(r, q->db, rc);
 	} else if (!ta.have && !tb.have) {
@@ -274,7 +416,7 @@ void web_plot(struct web_req *q, struct web_reply *r)
 			web_error(r, 503, "out of memory");
 		} else {
 			if (!strcmp(q->seg[1], "positions"))
-				plot_positions(&ta, &tb, &c);
+				plot_positions(&ta, &tb, la, lb, &c);
 			else
 				plot_errors(&ta, &tb, &c);
 			encode(&c, r);

@@ -150,7 +150,7 @@ def test_softpipe_query_difference_during_a_pause_still_differs(xfbtrace, separa
         out = replay(xfbtrace, separate_trace[0], *mode, env=env)
         assert "on softpipe" in out.stdout, describe(out)
         assert out.returncode == 1, describe(out)
-        assert re.search(r"^call \d+ glGetQueryObjectuiv: query \d+: result differs: golden 6, "
+        assert re.search(r"^call \d+ glGetQueryObjectuiv: query \d+ \(GL_PRIMITIVES_GENERATED\): result differs: golden 6, "
                          r"replay 4$", out.stdout, re.M), describe(out)
 
 

@@ -198,3 +198,34 @@ def test_a_database_on_read_only_media_can_be_viewed(xfbtrace, setup, tmp_path):
     finally:
         p.terminate()
         p.wait(timeout=30)
+
+
+@pytest.mark.parametrize("out", ["/proc/x", "missing-dir/t.xfbt"])
+def test_capture_to_a_path_it_cannot_write_is_an_error(xfbtrace, build_dir, tmp_path, out):
+    """Before: `capture -o /proc/x` reported "made no GL call" and exited 0."""
+    path = out if out.startswith("/") else str(tmp_path / out)
+    app = build_dir / "tests" / "apps" / "tf-separate-gl33"
+    res = run([xfbtrace, "capture", "-o", path, "--", app])
+    assert res.returncode == 2, res.stderr
+    assert re.search(r"xfbtrace capture: cannot (create|write) " + re.escape(path), res.stderr), res.stderr
+    assert "made no GL call" not in res.stderr
+
+
+def test_capture_on_a_full_disk_is_an_error(xfbtrace, build_dir, tmp_path):
+    """A file system that refuses to grow the trace (here the file size
+    limit, RLIMIT_FSIZE, which fails the spool's fallocate as a full disk
+    does): the capture says the trace is incomplete and why, and exits 2
+    (before: an empty 64-byte trace and exit 0)."""
+    import resource
+    import signal
+
+    def limit():
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (64 * 1024, 64 * 1024))
+
+    trace = tmp_path / "full.xfbt"
+    app = build_dir / "tests" / "apps" / "tf-separate-gl33"
+    res = subprocess.run([str(xfbtrace), "capture", "-o", str(trace), "--", str(app)],
+                         capture_output=True, text=True, timeout=120, preexec_fn=limit)
+    assert res.returncode == 2, res.stderr
+    assert "is incomplete" in res.stderr and "cannot grow the spool" in res.stderr, res.stderr

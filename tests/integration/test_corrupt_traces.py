@@ -7,8 +7,10 @@ never a crash, a sanitizer report or a hang.  (The C unit tests of trace/
 sweep every byte offset of a small trace in-process.)
 """
 import ctypes
+import json
 import os
 import random
+import re
 
 import pytest
 
@@ -127,3 +129,39 @@ def test_future_version_is_rejected_by_name(xfbtrace, xfbtrace_san, small_trace,
     out = run([xfbtrace_san, "info", bad], env=SAN_ENV)
     assert out.returncode == 2
     assert "version" in out.stderr and "99" in out.stderr
+
+
+def test_info_on_a_cut_spool_says_what_it_holds_and_where_it_is_cut(xfbtrace, xfbtrace_san,
+                                                                    spool_trace, tmp_path):
+    """A spool cut at any byte (copied while written, truncated): `info`
+    summarises the records before the cut, says it is cut (at which byte, in
+    which region, the record the cut fell in) and exits 2; `dump` and
+    `replay` end with the same message from the one reader (before: exit 0,
+    the cut not mentioned)."""
+    src = spool_trace.read_bytes()
+    full = json.loads(run([xfbtrace_san, "info", "--json", spool_trace], env=SAN_ENV).stdout)
+    bad = tmp_path / "cut.xfbt"
+    # Inside the records: the record the cut fell in is named as partial.
+    bad.write_bytes(src[:20000])
+    info = run([xfbtrace_san, "info", "--json", bad], env=SAN_ENV)
+    assert info.returncode == 2, info.stderr
+    held = json.loads(info.stdout)
+    assert 0 < held["calls"] < full["calls"], (held["calls"], full["calls"])
+    assert held["complete"] is False and held["damage"].startswith("trace cut at byte 20000:")
+    assert full["complete"] is True and full["damage"] is None
+    msg = re.search(r"trace cut at byte 20000: .*", info.stderr)
+    assert msg and "region of thread 0" in msg.group(0) and "1 record partial" in msg.group(0), \
+        info.stderr
+    dump = run([xfbtrace_san, "dump", "--format", "jsonl", bad], env=SAN_ENV)
+    assert dump.returncode == 2 and "trace cut at byte 20000" in dump.stderr, dump.stderr
+    assert sum('"type":"call"' in l for l in dump.stdout.splitlines()) == held["calls"]
+    replay = run([xfbtrace, "replay", bad], timeout=120)   # (Mesa leaks under LSan)
+    assert replay.returncode == 2 and "trace cut at byte 20000" in replay.stderr, replay.stderr
+    # Past the last record, in the region's zero tail: every record was
+    # read, and the message says the cut took none of that region's.
+    cut = len(src) - 100
+    bad.write_bytes(src[:cut])
+    info = run([xfbtrace_san, "info", "--json", bad], env=SAN_ENV)
+    assert info.returncode == 2 and f"trace cut at byte {cut}" in info.stderr, info.stderr
+    assert "end before it" in info.stderr and "partial" not in info.stderr, info.stderr
+    assert json.loads(info.stdout)["calls"] == full["calls"]

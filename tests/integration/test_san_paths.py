@@ -70,3 +70,23 @@ def test_web_diff_of_a_run_with_itself(xfbtrace_san, sim_db):
         proc.terminate()
         _, err = proc.communicate(timeout=30)
     assert "runtime error" not in err and "Sanitizer" not in err, err[-3000:]
+
+
+def test_sim_dump_state_and_dump_of_query_targets(xfbtrace, xfbtrace_san, build_dir, tmp_path):
+    """The paths added for issue 24's second round under ASan / UBSan (leaks
+    too: the sim backend loads no system driver): the live state at a call
+    (replay_state.c, cli_state_live.c), both formats, and dump naming query
+    targets (trace_query.c)."""
+    trace = tmp_path / "streams.xfbt"
+    app = build_dir / "tests" / "apps" / "tf-streams-gl40"
+    assert run([xfbtrace, "capture", "-o", trace, "--", app]).returncode == 0
+    draw = next(int(l.split()[0]) for l in run([xfbtrace, "dump", trace]).stdout.splitlines()
+                if " glDraw" in l)
+    for fmt in ("text", "json"):
+        out = run([xfbtrace_san, "replay", "--backend", "sim", "--dump-state", str(draw),
+                   "--format", fmt, trace], env=SAN_ENV)
+        clean(out)
+        assert out.returncode == 0 and "GL_PRIMITIVES_GENERATED" in out.stdout, out.stderr[-2000:]
+    out = run([xfbtrace_san, "dump", "--format", "jsonl", trace], env=SAN_ENV)
+    clean(out)
+    assert out.returncode == 0 and '"stream":1' in out.stdout

@@ -226,7 +226,7 @@ def test_a_wrong_query_result_differs_in_every_mode(xfbtrace, build_dir, quads_t
     for mode in EVERY_MODE:
         out = replay(xfbtrace, altered, *mode)
         assert out.returncode == 1, f"{mode}: {describe(out)}"
-        assert re.search(r"^call \d+ glGetQueryObjectuiv: query \d+: result differs: golden 10, "
+        assert re.search(r"^call \d+ glGetQueryObjectuiv: query \d+ \(GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN\): result differs: golden 10, "
                          r"replay 11$", out.stdout, re.M), f"{mode}: {describe(out)}"
 
 

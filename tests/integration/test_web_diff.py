@@ -134,6 +134,11 @@ def test_query_differences_are_a_table_not_raw_json(server, browser):
     WebDriverWait(browser, 30).until(lambda b: b.find_elements(By.CSS_SELECTOR, "#queries td.diff"))
     row = browser.find_element(By.CSS_SELECTOR, "#queries tr.qdiff").text
     assert "result" in row, row
+    # Named by target, as the program began it (tf_separate_gl33.c:
+    # glBeginQuery(GL_PRIMITIVES_GENERATED / GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN)).
+    target = next(o["target"] for o in d["observations"] if o["call"] == calls[0])
+    assert target in ("GL_PRIMITIVES_GENERATED", "GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN")
+    assert f": {target}" in row, row
     assert "{" not in browser.find_element(By.ID, "queries").text
     browser.save_screenshot(str(ARTIFACTS / "web-diff-query.png"))
 
@@ -212,21 +217,57 @@ def png_pixels(data):
     return w, h, rows
 
 
+def frame_of(w, h, rows, colour=bytes.fromhex("bbbbbb")):
+    """The plot frame's (left, top, right, bottom): the extent of its colour."""
+    xs, ys = [], []
+    for y in range(h):
+        for x in range(w):
+            if rows[y][3 * x:3 * x + 3] == colour:
+                xs.append(x)
+                ys.append(y)
+    return min(xs), min(ys), max(xs), max(ys)
+
+
 def test_positions_plot_marks_off_scale_points_instead_of_dropping_them(server):
     """Buffer 0 at the pause holds 0xdeadbeef vertices (-6.26e18, off any
-    sensible scale): they must show as markers in the plot's margin, in
-    both runs' colours, not vanish."""
+    sensible scale): they must show as markers in the band just outside the
+    plot's frame, in both runs' colours, not vanish."""
     url, call, _, _ = server
     with urllib.request.urlopen(f"{url}/plot/positions/1/2/{call}/0.png", timeout=30) as r:
         w, h, rows = png_pixels(r.read())
-    # The outer part of the 24-pixel margin: markers of points in range
-    # reach at most 6 pixels past the frame.
-    band = 24 - 7
+    left, top, right, bottom = frame_of(w, h, rows)
+    assert right - left > w // 2 and bottom - top > h // 2, (left, top, right, bottom)
+    # Markers of points in range reach at most 6 pixels past the frame;
+    # off-scale ones sit 12 pixels out (radius 6): the ring 7..19 out.
     colours = set()
-    for y in range(h):
-        for x in range(w):
-            if band <= x < w - band and band <= y < h - band:
+    for y in range(max(0, top - 19), min(h, bottom + 20)):
+        for x in range(max(0, left - 19), min(w, right + 20)):
+            if left - 7 <= x <= right + 7 and top - 7 <= y <= bottom + 7:
                 continue
             colours.add(rows[y][3 * x:3 * x + 3])
     assert bytes.fromhex("1f5fbf") in colours and bytes.fromhex("d62020") in colours, \
         sorted(c.hex() for c in colours)
+
+
+def test_positions_plot_has_tick_labels_and_a_legend(server):
+    """Axes with tick labels, the plotted components named, a legend with
+    both runs' colours (issue 24: "plots have no axes or legend"): dark
+    text left of and below the frame, and blue and red above it, where no
+    point is drawn."""
+    url, call, _, _ = server
+    with urllib.request.urlopen(f"{url}/plot/positions/1/2/{call}/0.png", timeout=30) as r:
+        w, h, rows = png_pixels(r.read())
+    left, top, right, bottom = frame_of(w, h, rows)
+    dark = bytes.fromhex("333333")
+
+    def count(x0, y0, x1, y1, colour):
+        return sum(rows[y][3 * x:3 * x + 3] == colour for y in range(y0, y1) for x in range(x0, x1))
+
+    assert count(0, top, left - 19, bottom, dark) > 40, "no y tick labels"
+    assert count(left, bottom + 19, right, h, dark) > 40, "no x tick labels"
+    assert count(0, 0, w, top - 19, bytes.fromhex("1f5fbf")) > 20, "no legend for run A"
+    assert count(0, 0, w, top - 19, bytes.fromhex("d62020")) > 20, "no legend for run B"
+    # The error plot has its scale too.
+    with urllib.request.urlopen(f"{url}/plot/error/1/2/{call}/0.png", timeout=30) as r:
+        w, h, rows = png_pixels(r.read())
+    assert count(0, h - 40, w, h, dark) > 40, "no legend under the error plot"

@@ -264,8 +264,8 @@ async function viewDiff(a, b) {
       // The plots come after the table: its highlighted cells stay on the first screen.
       kids.push(el("img", { class: "plot", alt: "positions", src: `/plot/positions/${a}/${b}/${n}/${t.index}.png`, title: "positions: A blue squares, B red crosses" }),
         el("img", { class: "plot", alt: "per-vertex error", src: `/plot/error/${a}/${b}/${n}/${t.index}.png`, title: "per-vertex error: grey equal, yellow→red larger" }),
-        el("p", { class: "plotlegend" }, `left: positions, x against y, run A (${a}) blue squares, run B (${b}) red crosses; grey lines are the axes through 0; ` +
-          "values beyond ±1e6, NaN or infinite are hollow squares in the margin on the side where they lie. " +
+        el("p", { class: "plotlegend" }, `left: positions, x against y, run A (${a}) blue squares, run B (${b}) red crosses (the legend above the plot), ticks at round values, darker grid lines through 0; ` +
+          "values beyond ±1e6, NaN or infinite are hollow squares just outside the frame on the side where they lie. " +
           "Right: one cell per vertex, row by row: grey equal bit for bit, yellow (|a−b| ≈ 1e-7) to red (1e3 and more, or present in one run only)."));
     }
     // Query results field by field, A beside B, differing values marked
@@ -276,8 +276,12 @@ async function viewDiff(a, b) {
       const rows = [];
       for (let i = 0; i < Math.max(qa.length, qb.length); i++) {
         const fa = qa[i] ? parse(qa[i]) : {}, fb = qb[i] ? parse(qb[i]) : {};
-        const name = fa.query ?? fb.query ?? i;
+        // Named by target (derived from the trace's calls: db_obs_from_value).
+        const target = fa.target ?? fb.target, stream = fa.stream ?? fb.stream;
+        const name = `${fa.query ?? fb.query ?? i}` + (target ? `: ${target}` : "") +
+          (stream !== undefined ? `, stream ${stream}` : "");
         for (const k of [...new Set([...Object.keys(fa), ...Object.keys(fb)])]) {
+          if (k === "target" || k === "stream") continue;
           const va = k in fa ? num(fa[k]) : "–", vb = k in fb ? num(fb[k]) : "–";
           rows.push(el("tr", { class: va !== vb ? "qdiff" : "" }, el("td", {}, `query ${name}`), el("td", {}, k),
             el("td", { class: "num" + (va !== vb ? " diff" : "") }, va), el("td", { class: "num" + (va !== vb ? " diff" : "") }, vb)));

@@ -5,7 +5,7 @@
  * db_obs_from_value, db_run_add_observation, db_run_finish).
  *
  *   db-record-run --db FILE [--label L] [--backend B] [--delay-ms N]
- *                 [--perturb CALL:INDEX:BYTE] TRACE
+ *                 [--perturb CALL:INDEX:BYTE] [--query-result CALL:VALUE] TRACE
  *
  * --perturb adds one to the byte at offset BYTE of the data of the
  * tf_buffer observation (CALL, INDEX): the honest way to get a run whose
@@ -13,6 +13,8 @@
  * would be another trace (another content hash).  The integration tests
  * use it for the "diff names exactly that component" check, and --delay-ms
  * (a pause after each committed observation) to SIGKILL a writer mid-run.
+ * --query-result sets the `result` of the query observation of call CALL
+ * to VALUE (decimal or 0x hex), e.g. a sentinel such as 0xdeadbeef.
  *
  * Prints "run N" once the run is begun, then "observation K" after each.
  */
@@ -50,11 +52,13 @@ int main(int argc, char **argv)
 		{ "backend", required_argument, NULL, 'b' },
 		{ "delay-ms", required_argument, NULL, 'w' },
 		{ "perturb", required_argument, NULL, 'p' },
+		{ "query-result", required_argument, NULL, 'q' },
 		{ 0 },
 	};
 	const char *db_path = NULL, *label = NULL, *backend = "test-replay";
 	unsigned long long p_call = 0, p_index = 0, p_byte = 0;
-	bool perturb = false, perturbed = false;
+	bool perturb = false, perturbed = false, set_result = false, result_set = false;
+	unsigned long long q_call = 0, q_value = 0;
 	long delay_ms = 0;
 	int c;
 
@@ -68,6 +72,11 @@ int main(int argc, char **argv)
 			perturb = sscanf(optarg, "%llu:%llu:%llu", &p_call, &p_index, &p_byte) == 3;
 			if (!perturb)
 				return fail("--perturb", "takes CALL:INDEX:BYTE");
+			break;
+		case 'q':
+			set_result = sscanf(optarg, "%llu:%lli", &q_call, (long long *)&q_value) == 2;
+			if (!set_result)
+				return fail("--query-result", "takes CALL:VALUE");
 			break;
 		default: return 2;
 		}
@@ -129,7 +138,14 @@ int main(int argc, char **argv)
 		uint32_t t = s.last_thread;
 		const char *function = s.call_no[t] == rec.seq ? trace_reader_func_name(r, s.func_id[t])
 							       : NULL;
-		if (db_obs_from_value(&obs, &v, rec.seq, function, s.prim[t], &scratch, &err))
+		struct trace_value *res = (struct trace_value *)trace_value_get(&v, "result");
+		const struct trace_value *kind = trace_value_get(&v, "kind");
+		if (set_result && rec.seq == q_call && res && kind && kind->mem.len == 5 &&
+		    !memcmp(kind->mem.bytes, "query", 5)) {
+			*res = (struct trace_value){ .tag = TRACE_TAG_UINT, .u = q_value };
+			result_set = true;
+		}
+		if (db_obs_from_value(&obs, &v, rec.seq, function, s.prim[t], NULL, 0, &scratch, &err))
 			return fail("observation", xt_err_msg(&err));
 		uint8_t *copy = NULL;
 		if (perturb && obs.call_no == p_call && obs.index == p_index && obs.data &&
@@ -156,6 +172,8 @@ int main(int argc, char **argv)
 		return fail(trace, xt_err_msg(trace_reader_err(r)));
 	if (perturb && !perturbed)
 		return fail("--perturb", "no such tf_buffer observation");
+	if (set_result && !result_set)
+		return fail("--query-result", "no such query observation");
 	if (db_run_finish(run, DB_RUN_OK, "recorded by db-record-run"))
 		return fail("finish", xt_err_msg(db_err(db)));
 	trace_reader_close(r);

@@ -131,7 +131,7 @@ static void test_reader_names_non_traces_and_other_versions(void)
 static void test_reader_reads_spool_cut_at_any_length(void)
 {
 	const char *path = tu_path("cut.xfbt");
-	size_t len, full, n, prev = 0;
+	size_t len, full, n, prev = 0, named = 0;
 	int ok = 1, monotonic = 1;
 	uint8_t *data = tu_read_file(spool_path, &len);
 	CHECK(data != NULL);   /* the sample made in main() */
@@ -146,10 +146,21 @@ static void test_reader_reads_spool_cut_at_any_length(void)
 			continue;
 		CHECK(ftruncate(fd, (off_t)cut) == 0);
 		enum xt_rc rc = tu_read_all(path, &n);
-		if (cut >= 32)
+		char msg[700], want[64];
+		snprintf(want, sizeof want, "trace cut at byte %zu:", cut);
+		/* The records before the cut, then an error naming it (a cut
+		 * at a chunk boundary leaves a file that looks whole). */
+		if (cut >= 32 && rc == XT_ERR_CORRUPT) {
+			ok &= read_with_message(path, msg, sizeof msg) == XT_ERR_CORRUPT &&
+			      strstr(msg, want) != NULL;
+			named += 1;
+		} else if (cut >= 32) {
 			ok &= rc == XT_ERR_EOF;
-		else
+		} else {
 			ok &= rc == XT_ERR_CORRUPT;
+		}
+		if (cut == len)
+			ok &= rc == XT_ERR_EOF;
 		if (cut == len)
 			CHECK_EQ_INT(n, SAMPLE_RECORDS);   /* uncut: every record */
 		if (cut >= 32 && cut < len && n > prev && prev)
@@ -159,12 +170,13 @@ static void test_reader_reads_spool_cut_at_any_length(void)
 	close(fd);
 	CHECK(ok);
 	CHECK(monotonic);
+	CHECK(named > 0);
 	CHECK_EQ_INT(full, SAMPLE_RECORDS);
 	free(data);
 }
 
 /* Truncates and bit-flips a copy of `src`; every outcome must be clean. */
-static void sweep(const char *src, int truncations_may_be_eof_only, size_t flips)
+static void sweep(const char *src, int spool, size_t flips)
 {
 	const char *path = tu_path("sweep.xfbt");
 	uint64_t seed = 0xc0ffee;
@@ -186,8 +198,13 @@ static void sweep(const char *src, int truncations_may_be_eof_only, size_t flips
 		CHECK(ftruncate(fd, (off_t)cut) == 0);
 		enum xt_rc rc = tu_read_all(path, &n);
 		int clean = rc == XT_ERR_EOF || rc == XT_ERR_CORRUPT;
-		if (truncations_may_be_eof_only && cut >= 32)
-			clean = rc == XT_ERR_EOF;
+		if (spool && cut >= 32 && rc == XT_ERR_CORRUPT) {
+			/* A spool: a cut is read up to the cut and named. */
+			char msg[700], want[64];
+			snprintf(want, sizeof want, "trace cut at byte %zu:", cut);
+			clean = read_with_message(path, msg, sizeof msg) == XT_ERR_CORRUPT &&
+				strstr(msg, want) != NULL;
+		}
 		if (!clean)
 			fprintf(stderr, "cut at %zu: %s\n", cut, xt_rc_name(rc));
 		ok &= clean;
