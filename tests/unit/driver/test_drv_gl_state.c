@@ -14,6 +14,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "drv_gl_test.h"
 #include "xt_test.h"
@@ -560,6 +561,43 @@ static void test_compat_vertex_colors_are_captured_clamped(void)
 	dgl_done_clean(ctx);
 }
 
+/*
+ * GL 4.6 §13.3.2: a primitive is dropped when recording its vertices would
+ * exceed the buffer's size; the bytes of the stride past the last captured
+ * component (xfb_stride padding) are not recorded, so they need not fit.
+ * A 52-byte buffer, 16-byte stride, one float per vertex: points 0..3 are
+ * recorded (the last at bytes 48..51), point 4 is not.  llvmpipe (Mesa
+ * 22.3) records the same (xfb-fuzz-case --seed 1284 --only
+ * prim,draw,count,v2,mode,xfb_stride_extra); the VGT's whole-stride rule
+ * alone would stop after 3.
+ */
+static void test_the_padding_of_the_last_vertex_need_not_fit(void)
+{
+	static const char vs[] = "#version 450 core\n"
+		"layout(xfb_buffer = 0, xfb_stride = 16) out;\n"
+		"layout(xfb_offset = 0) out float v;\n"
+		"void main() { v = float(gl_VertexID) + 0.5; gl_Position = vec4(0.0); }\n";
+	struct drv_context *ctx = dgl_context(4, 5, true);
+	float out[13];
+	GLuint q = 0, written = 0;
+
+	CHECK(ctx);
+	if (!ctx)
+		return;
+	GLuint prog = dgl_program(vs, NULL, NULL, 0);
+	CHECK(prog != 0);
+	GL(glGenQueries)(1, &q);
+	GL(glBeginQuery)(GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN, q);
+	memset(out, 0, sizeof out);
+	capture_points(prog, 6, out, sizeof out);
+	GL(glEndQuery)(GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN);
+	GL(glGetQueryObjectuiv)(q, GL_QUERY_RESULT, &written);
+	CHECK_EQ_INT(written, 4);
+	for (int i = 0; i < 4; i++)
+		CHECK(out[4 * i] == (float)i + 0.5f);
+	dgl_done_clean(ctx);
+}
+
 int main(void)
 {
 	struct xt_err err = { 0 };
@@ -572,6 +610,7 @@ int main(void)
 	XT_RUN(test_compat_draw_without_program_runs_the_fixed_function_vertex_program);
 	XT_RUN(test_modelview_inverse_undoes_the_modelview);
 	XT_RUN(test_compat_vertex_colors_are_captured_clamped);
+	XT_RUN(test_the_padding_of_the_last_vertex_need_not_fit);
 	XT_RUN(test_generate_mipmap_checks_its_target);
 	XT_RUN(test_blend_clear_buffer_blit_and_3d_textures_are_validated_state);
 	XT_RUN(test_pipeline_program_feeds_transform_feedback);
