@@ -330,3 +330,15 @@ void cap_observe_map(uint64_t seq, GLuint buffer, int64_t offset, int64_t length
 	if (obs_context(&c, &gl))
 		obs_map(&c, seq, buffer, offset, length, access, ptr);
 }
+
+void cap_observe_read_pixels(uint64_t seq, const char *func, GLint x, GLint y, GLsizei width,
+			     GLsizei height, GLenum format, GLenum type, const void *pixels,
+			     size_t pixels_bytes, uint64_t pack_offset)
+{
+	struct obs_ctx c;
+	struct obs_gl gl;
+
+	if (obs_context(&c, &gl))
+		obs_read_pixels(&c, seq, func, x, y, width, height, format, type, pixels,
+				pixels_bytes, pack_offset);
+}

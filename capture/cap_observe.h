@@ -56,6 +56,15 @@ void cap_observe_buffer_read(uint64_t seq, GLuint buffer, int64_t offset,
 void cap_observe_map(uint64_t seq, GLuint buffer, int64_t offset,
 		     int64_t length, GLbitfield access, const void *ptr);
 
+/* After glReadPixels / glReadnPixels* (func names it) with its x, y,
+ * width, height, format and type: `pixels` is the application's memory
+ * the GL wrote (at most `pixels_bytes`: glReadn*'s bufSize, else
+ * SIZE_MAX), or NULL when a pixel pack buffer took the pixels at
+ * `pack_offset`. */
+void cap_observe_read_pixels(uint64_t seq, const char *func, GLint x, GLint y, GLsizei width,
+			     GLsizei height, GLenum format, GLenum type, const void *pixels,
+			     size_t pixels_bytes, uint64_t pack_offset);
+
 enum cap_sync {
 	CAP_SYNC_POLL,   /* the application synchronises with part of the GPU's
 			  * work (a map, glGetBufferSubData, glClientWaitSync):

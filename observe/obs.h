@@ -199,6 +199,19 @@ void obs_buffer_read(const struct obs_ctx *c, uint64_t seq, uint32_t buffer, int
 void obs_map(const struct obs_ctx *c, uint64_t seq, uint32_t buffer, int64_t offset,
 	     int64_t length, uint32_t access, const void *ptr);
 
+/*
+ * After glReadPixels / glReadnPixels* (`func` names it) with the call's
+ * x, y, width, height, format and type: a `pixels` record of what the GL
+ * wrote, read at `pixels` (the application's memory) or, when `pixels` is
+ * NULL, from the bound pixel pack buffer at `pack_offset` (obs_pixels.c).
+ * `pixels_bytes` bounds the memory at `pixels` (SIZE_MAX: what the GL
+ * wrote, as the capture sees it); a span beyond it writes nothing.
+ * Nothing is written for an empty or unknown format / type.
+ */
+void obs_read_pixels(const struct obs_ctx *c, uint64_t seq, const char *func, int32_t x,
+		     int32_t y, int32_t width, int32_t height, uint32_t format, uint32_t type,
+		     const void *pixels, size_t pixels_bytes, uint64_t pack_offset);
+
 /* ---- asynchronous read-back (obs_async.c; issue 23) ----------------------
  *
  * Reading a TF buffer back at glEndTransformFeedback makes the CPU wait for

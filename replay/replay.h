@@ -18,6 +18,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "trace_pixels.h"
 #include "trace_tol.h"
 #include "xt_rc.h"
 
@@ -44,6 +45,12 @@ struct replay_options {
 	/* Float TF data and query-returned floats that differ within `tol`
 	 * (trace_tol.h; TRACE_TOL_EXACT: none) are "precision" differences. */
 	struct trace_tol tol;
+	/* Images (`pixels` observations) that differ within `img_tol`
+	 * (trace_pixels.h) are "precision" differences; all zero: exact. */
+	struct trace_img_tol img_tol;
+	/* A directory to write each differing image into (golden, replay and
+	 * difference PNGs, replay_check.c), or NULL. */
+	const char *diff_dir;
 	uint64_t first_call;       /* check observations of calls >= this */
 	uint64_t last_call;        /* replay no call after this (UINT64_MAX) */
 	unsigned max_reported;     /* differences printed in detail */

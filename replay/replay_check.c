@@ -39,6 +39,8 @@
 
 #include "glapi.h"
 #include "replay_core.h"
+#include "trace_image.h"
+#include "trace_pixels.h"
 #include "trace_tf.h"
 #include "trace_tol.h"
 #include "xt_arena.h"
@@ -774,6 +776,102 @@ static bool is_timer_query(struct replay *rp, const struct trace_value *g)
 	return false;
 }
 
+/* ---- images ------------------------------------------------------------ */
+
+/* Writes `name` (a PNG of `rgba`, w x h) into the --diff-dir; false on
+ * failure, with a note in the report. */
+static bool write_png(struct replay *rp, const char *name, const uint8_t *rgba, uint32_t w,
+		      uint32_t h)
+{
+	struct xt_buf png = XT_BUF_INIT;
+	char path[4096];
+	bool ok = false;
+
+	snprintf(path, sizeof path, "%s/%s", rp->opt.diff_dir, name);
+	if (trace_image_png(rgba, w, h, 4, &png) == XT_OK) {
+		FILE *f = fopen(path, "wb");
+		ok = f && fwrite(png.data, 1, png.len, f) == png.len;
+		ok = f && !fclose(f) && ok;
+	}
+	xt_buf_fini(&png);
+	if (!ok && rp->opt.out)
+		fprintf(rp->opt.out, "cannot write %s\n", path);
+	return ok;
+}
+
+/* The golden, replay and difference images of call `no` into the
+ * --diff-dir: "; images callN-*.png in DIR" for the report, or "". */
+static void write_images(struct replay *rp, uint64_t no, const struct trace_pixels *a,
+			 const struct trace_pixels *b, char *note, size_t n)
+{
+	const size_t bytes = (size_t)a->width * a->height * 4;
+	uint8_t *rgba = rp->opt.diff_dir ? xt_malloc(bytes) : NULL;
+	char name[64];
+	bool ok = rgba != NULL;
+
+	note[0] = '\0';
+	if (!rgba)
+		return;
+	snprintf(name, sizeof name, "call%" PRIu64 "-golden.png", no);
+	trace_pixels_rgba8(a, rgba);
+	ok = ok && write_png(rp, name, rgba, a->width, a->height);
+	snprintf(name, sizeof name, "call%" PRIu64 "-replay.png", no);
+	trace_pixels_rgba8(b, rgba);
+	ok = ok && write_png(rp, name, rgba, a->width, a->height);
+	snprintf(name, sizeof name, "call%" PRIu64 "-diff.png", no);
+	trace_pixels_diff_rgba8(a, b, &rp->opt.img_tol, rgba);
+	ok = ok && write_png(rp, name, rgba, a->width, a->height);
+	xt_free(rgba);
+	if (ok)
+		snprintf(note, n, "; images call%" PRIu64 "-{golden,replay,diff}.png in %s", no,
+			 rp->opt.diff_dir);
+}
+
+/*
+ * A `pixels` observation whose bytes differ: compared pixel by pixel under
+ * the image tolerance.  Within it: precision; else a difference naming the
+ * count, the largest value difference and the first pixels that differ.
+ * False when the two are not images of the same region and format (then
+ * the generic report says which key differs).
+ */
+static bool check_pixels(struct replay *rp, uint64_t no, const struct trace_value *g,
+			 const struct trace_value *r)
+{
+	struct trace_pixels a, b;
+	struct trace_pixels_cmp cmp;
+	char why[160], first[256], more[512], images[4200];
+
+	if (trace_pixels_of(g, &a, why, sizeof why) != XT_OK ||
+	    trace_pixels_of(r, &b, why, sizeof why) != XT_OK || a.x != b.x || a.y != b.y)
+		return false;
+	trace_pixels_compare(&a, &b, &rp->opt.img_tol, &cmp);
+	if (!cmp.comparable)
+		return false;
+	write_images(rp, no, &a, &b, images, sizeof images);
+	trace_pixel_diff_text(&a, &cmp.first[0], first, sizeof first);
+	more[0] = '\0';
+	for (unsigned k = 1, len = 0; k < cmp.nfirst && k < 4 && len < sizeof more; k++) {
+		char t[200];
+		trace_pixel_diff_text(&a, &cmp.first[k], t, sizeof t);
+		len += (unsigned)snprintf(more + len, sizeof more - len, "; %s", t);
+	}
+	const uint64_t total = (uint64_t)a.width * a.height;
+	if (cmp.within) {
+		classified(rp, CLS_PRECISION, "call %" PRIu64 " %s: precision: pixels %ux%u at (%" PRId64
+			   ", %" PRId64 "): %" PRIu64 " of %" PRIu64 " pixels differ within the image "
+			   "tolerance (largest difference %g), the first at %s%s", no,
+			   call_func(rp, no), a.width, a.height, a.x, a.y, cmp.differ, total,
+			   cmp.max_delta, first, images);
+		return true;
+	}
+	rp->sum.differ++;
+	detail(rp, "call %" PRIu64 " %s: pixels %ux%u at (%" PRId64 ", %" PRId64 "): %" PRIu64
+	       " of %" PRIu64 " pixels differ (%" PRIu64 " beyond the image tolerance), largest "
+	       "difference %g; first %s%s%s", no, call_func(rp, no), a.width, a.height, a.x, a.y,
+	       cmp.differ, total, cmp.over, cmp.max_delta, first, more, images);
+	return true;
+}
+
 void replay_check_observation(struct replay *rp, uint64_t no, const struct trace_record *golden)
 {
 	struct trace_value g, r;
@@ -850,6 +948,8 @@ void replay_check_observation(struct replay *rp, uint64_t no, const struct trace
 		rp->sum.match++;
 		return;
 	}
+	if (trace_pixels_is(&g) && check_pixels(rp, no, &g, &r))
+		return;
 	/* Bytes the application did not define, or that another valid
 	 * behaviour of the GL explains, are set aside first; what is left is
 	 * compared as any other data. */

@@ -770,6 +770,19 @@ void host_obs_after(struct host *h, struct replay *rp, struct host_ctx *x, int i
 					args->out[3]);
 		}
 		break;
+	case REPLAY_HOOK_READ_PIXELS: {
+		/* glReadPixels(x, y, w, h, format, type, pixels); glReadn*
+		 * have bufSize before pixels. */
+		const unsigned pi = call->nargs == 7 ? 6 : 7;
+		if ((call->nargs == 7 || call->nargs == 8) && (args->offset[pi] || args->out[pi]) &&
+		    obs_context(h, rp, x, &c, &u))
+			obs_read_pixels(&c, call->no, n, (int32_t)args->a[0].i, (int32_t)args->a[1].i,
+					(int32_t)args->a[2].i, (int32_t)args->a[3].i,
+					(uint32_t)args->a[4].u, (uint32_t)args->a[5].u,
+					args->offset[pi] ? NULL : args->out[pi], args->out_bytes[pi],
+					args->offset[pi] ? (uint64_t)(uintptr_t)args->a[pi].p : 0);
+		break;
+	}
 	case REPLAY_HOOK_MAP:
 	case REPLAY_HOOK_MAP_RANGE:
 	case REPLAY_HOOK_NAMED_MAP:
