@@ -44,4 +44,12 @@ enum xt_rc diff_tf_compare(struct diff_ctx *c, int64_t layout_id, uint32_t index
 			   const char *primitive_mode, const uint8_t *a, size_t alen,
 			   const uint8_t *b, size_t blen);
 
+/* Compares the data of a `pixels` pair (rows `x` and `y` give the
+ * fields) as images under diff_options.img_tol, adding a PIXEL item per
+ * differing pixel kept; within the tolerance nothing is counted
+ * (diff_pixels.c). */
+enum xt_rc diff_pixels_compare(struct diff_ctx *c, const struct db_obs_row *x,
+			       const struct db_obs_row *y, const struct xt_buf *a,
+			       const struct xt_buf *b);
+
 #endif

@@ -112,6 +112,8 @@ static enum xt_rc data_compare(struct diff_ctx *c, const struct db_obs_row *x,
 	}
 	if (rc)
 		return rc;
+	if (!strcmp(x->kind, "pixels") && ba->len == bb->len)
+		return diff_pixels_compare(c, x, y, ba, bb);
 	if (!strcmp(x->kind, "tf_buffer"))
 		return diff_tf_compare(c, x->layout_id, x->index, x->primitive_mode, ba->data, ba->len,
 				       bb->data, bb->len);
