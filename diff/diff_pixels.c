@@ -3,6 +3,7 @@
  * by pixel under the image tolerance (trace/trace_pixels.h, the rules of
  * `replay --check --image-tolerance`).
  */
+#include <inttypes.h>
 #include <string.h>
 
 #include "diff_int.h"
@@ -16,10 +17,9 @@ enum xt_rc diff_pixels_compare(struct diff_ctx *c, const struct db_obs_row *x,
 	enum xt_rc rc;
 
 	if ((rc = db_obs_pixels(c->db, x->fields_json, a->data, a->len, &pa)) ||
-	    (rc = db_obs_pixels(c->db, y->fields_json, b->data, b->len, &pb))) {
-		xt_err_copy(c->err, db_err(c->db));
-		return rc;
-	}
+	    (rc = db_obs_pixels(c->db, y->fields_json, b->data, b->len, &pb)))
+		return XT_FAIL(c->err, rc, "call %" PRIu64 " pixels #%u of run %s: %s", x->call_no,
+			       x->index, pa.width ? "B" : "A", xt_err_msg(db_err(c->db)));
 	trace_pixels_compare(&pa, &pb, &c->o->img_tol, &cmp);
 	if (!cmp.comparable) {
 		/* The fields say how (they differ); the bytes say where. */
