@@ -19,7 +19,7 @@ enum xt_rc db_obs_pixels(struct db *db, const char *fields_json, const void *dat
 	enum xt_rc rc = db_prepare(db, &st,
 		"SELECT json_extract(?1, '$.x'), json_extract(?1, '$.y'),"
 		" json_extract(?1, '$.width'), json_extract(?1, '$.height'),"
-		" json_extract(?1, '$.format'), json_extract(?1, '$.type'),"
+		" json_extract(?1, '$.format'), json_extract(?1, '$.pixel_type'),"
 		" json_extract(?1, '$.from')");
 	if (rc)
 		return rc;
@@ -33,7 +33,7 @@ enum xt_rc db_obs_pixels(struct db *db, const char *fields_json, const void *dat
 	}
 	/* A trace value as the trace reader would deliver it. */
 	struct trace_value items[9];
-	static const char *const keys[9] = { "kind", "x", "y", "width", "height", "format", "type",
+	static const char *const keys[9] = { "kind", "x", "y", "width", "height", "format", "pixel_type",
 					     "from", "data" };
 	const char *why = NULL;
 	memset(items, 0, sizeof items);

@@ -108,7 +108,7 @@ void obs_read_pixels(const struct obs_ctx *c, uint64_t seq, const char *func, in
 	p = trace_enc_uint(p, (uint64_t)height);
 	p = trace_enc_key(p, "format");
 	p = trace_enc_enum(p, format);
-	p = trace_enc_key(p, "type");
+	p = trace_enc_key(p, "pixel_type");
 	p = trace_enc_enum(p, type);
 	p = trace_enc_key(p, "pack");
 	p = trace_enc_map(p, 6);

@@ -47,7 +47,7 @@ enum xt_rc trace_pixels_of(const struct trace_value *obs, struct trace_pixels *p
 	    !(w = want(obs, "width", TRACE_TAG_UINT, why, n)) ||
 	    !(h = want(obs, "height", TRACE_TAG_UINT, why, n)) ||
 	    !(fmt = want(obs, "format", TRACE_TAG_ENUM, why, n)) ||
-	    !(type = want(obs, "type", TRACE_TAG_ENUM, why, n)) ||
+	    !(type = want(obs, "pixel_type", TRACE_TAG_ENUM, why, n)) ||
 	    !(from = want(obs, "from", TRACE_TAG_STRING, why, n)) ||
 	    !(pack = want(obs, "pack", TRACE_TAG_MAP, why, n)) ||
 	    !(data = want(obs, "data", TRACE_TAG_BLOB, why, n)))
@@ -313,7 +313,7 @@ void trace_pixels_diff_rgba8(const struct trace_pixels *a, const struct trace_pi
 			const size_t i = (size_t)row * a->width + col;
 			double delta;
 			if (!memcmp(a->data + i * a->bpp, b->data + i * a->bpp, a->bpp)) {
-				const uint8_t grey = (uint8_t)((out[0] + out[1] + out[2]) / 12);
+				const uint8_t grey = (uint8_t)((out[0] + out[1] + out[2]) / 6);
 				out[0] = out[1] = out[2] = grey;
 			} else if (over_max(a, b, i, t, &delta)) {
 				out[0] = 255, out[1] = 0, out[2] = 0;

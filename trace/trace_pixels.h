@@ -232,15 +232,17 @@ void trace_pixel_diff_text(const struct trace_pixels *px, const struct trace_pix
  * The image as 8-bit RGBA rows for display, TOP row first (as PNG and
  * the browser draw them): colour values scaled to 0..255 (normalized
  * types as the GL converts them, floats clamped to [0, 1], integer
- * formats clamped), a missing colour component 0, alpha 255 (alpha is
- * shown only where the format has it).  `rgba` has width * height * 4
- * bytes.
+ * formats clamped), a missing colour component 0; grey formats
+ * (luminance, depth, stencil, alpha alone) grey; packed types other than
+ * UNSIGNED_INT_8_8_8_8_REV black.  Alpha is always 255: a difference
+ * tool shows colours, not what they would blend to.  `rgba` has
+ * width * height * 4 bytes.
  */
 void trace_pixels_rgba8(const struct trace_pixels *px, uint8_t *rgba);
 
 /*
  * A difference image of two comparable images, top row first: equal
- * pixels are the golden one dimmed to a quarter of its grey level,
+ * pixels are the golden one's grey level halved,
  * differing pixels within the tolerance's max yellow, beyond it red.
  */
 void trace_pixels_diff_rgba8(const struct trace_pixels *a, const struct trace_pixels *b,

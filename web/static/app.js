@@ -274,7 +274,7 @@ function imageDiff(im, a, b, n, drawLink) {
       f.mark.style.display = p ? "block" : "none";
       if (p) {
         const col = p.x - im.x, row = im.height - 1 - (p.y - im.y);
-        Object.assign(f.mark.style, { left: `${col * zoom - 2}px`, top: `${row * zoom - 2}px`, width: `${zoom + 2}px`, height: `${zoom + 2}px` });
+        Object.assign(f.mark.style, { left: `${col * zoom - 4}px`, top: `${row * zoom - 4}px`, width: `${zoom + 8}px`, height: `${zoom + 8}px` });
       }
     }
   }
@@ -282,7 +282,7 @@ function imageDiff(im, a, b, n, drawLink) {
   if (im.png_a) figs.push(frame("a", im.png_a, `A (run ${a})`));
   if (im.png_b) figs.push(frame("b", im.png_b, `B (run ${b})`));
   if (im.png_diff) figs.push(frame("d", im.png_diff, "difference: dimmed equal, red differs"));
-  const zooms = el("span", { class: "zooms" }, "zoom ", ...[1, 2, 4, 8, 16].map(z =>
+  const zooms = el("p", { class: "zooms" }, "zoom ", ...[1, 2, 4, 8, 16].map(z =>
     el("button", { class: "zoom", "data-zoom": z, onclick: () => { zoom = z; layout(); } }, `${z}×`)));
   const head = `image ${im.width}×${im.height} at (${im.x}, ${im.y}), read after call ${n}`;
   const kids = [el("h4", { id: "imagehead" }, head)];
