@@ -681,6 +681,8 @@ void cap_ctx_pre(struct cap_thread *t, struct cap_call *c, unsigned hook)
 	const union cap_arg *a = c->a;
 	uint64_t next;
 
+	if (hook == CAP_HOOK_SWAP && cap_g.observe)
+		cap_frames_pre(c);
 	if (!cap_g.observe || !t->ctx || !t->ctx->async)
 		return;
 	switch (hook) {
@@ -735,6 +737,8 @@ void cap_ctx_post(struct cap_thread *t, struct cap_call *c, unsigned hook)
 	case CAP_HOOK_SWAP:
 		if (c->fid == CAP_F_glXSwapBuffers || c->ret.u)
 			write_frame(t, c->seq);
+		if (cap_g.observe)
+			cap_frames_post(c, c->fid == CAP_F_glXSwapBuffers || c->ret.u);
 		if (cap_g.observe)
 			cap_observe_sync(c->seq, CAP_SYNC_FRAME);
 		break;

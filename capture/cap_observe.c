@@ -119,6 +119,10 @@ static void gl_table(struct obs_gl *gl)
 	gl->GetNamedBufferSubData = CAP_REAL(glGetNamedBufferSubData);
 	gl->BufferStorage = CAP_REAL(glBufferStorage);
 	gl->BufferStorageEXT = CAP_REAL(glBufferStorageEXT);
+	gl->ReadPixels = CAP_REAL(glReadPixels);
+	gl->PixelStorei = CAP_REAL(glPixelStorei);
+	gl->BindFramebuffer = CAP_REAL(glBindFramebuffer);
+	gl->ReadBuffer = CAP_REAL(glReadBuffer);
 }
 
 /*
@@ -187,6 +191,11 @@ static bool obs_context(struct obs_ctx *c, struct obs_gl *scratch)
 		.commit_late = sink_commit_late,
 	};
 	return true;
+}
+
+bool cap_observe_context(struct obs_ctx *c, struct obs_gl *scratch)
+{
+	return obs_context(c, scratch);
 }
 
 enum cap_observe_mode cap_observe_mode(void)

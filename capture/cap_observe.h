@@ -65,6 +65,21 @@ void cap_observe_read_pixels(uint64_t seq, const char *func, GLint x, GLint y, G
 			     GLsizei height, GLenum format, GLenum type, const void *pixels,
 			     size_t pixels_bytes, uint64_t pack_offset);
 
+/* The observation core's view of the calling thread's current context
+ * (observe/obs.h), for observations made outside this file
+ * (cap_frames.c); false when observations are off or no context is
+ * current. */
+struct obs_ctx;
+struct obs_gl;
+bool cap_observe_context(struct obs_ctx *c, struct obs_gl *scratch);
+
+/* Before and after a swap (eglSwapBuffers*, glXSwapBuffers; `ok`: it
+ * succeeded): the colour buffer as a `pixels` observation of the swap,
+ * for the frames XFBTRACE_FRAMES asks for (cap_frames.c). */
+struct cap_call;
+void cap_frames_pre(struct cap_call *c);
+void cap_frames_post(struct cap_call *c, bool ok);
+
 enum cap_sync {
 	CAP_SYNC_POLL,   /* the application synchronises with part of the GPU's
 			  * work (a map, glGetBufferSubData, glClientWaitSync):

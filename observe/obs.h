@@ -85,6 +85,13 @@ struct obs_gl {
 	 * EXT_buffer_storage's BufferStorageEXT). */
 	void (*BufferStorage)(unsigned target, long size, const void *data, unsigned flags);
 	void (*BufferStorageEXT)(unsigned target, long size, const void *data, unsigned flags);
+	/* Optional: the colour buffer at a swap (obs_frame_read); GL 3.0 /
+	 * GLES 3.0. */
+	void (*ReadPixels)(int x, int y, int width, int height, unsigned format, unsigned type,
+			   void *pixels);
+	void (*PixelStorei)(unsigned pname, int param);
+	void (*BindFramebuffer)(unsigned target, unsigned framebuffer);
+	void (*ReadBuffer)(unsigned src);
 };
 
 /* Kinds of object name an observation writes (obs_ctx.app_name). */
@@ -211,6 +218,19 @@ void obs_map(const struct obs_ctx *c, uint64_t seq, uint32_t buffer, int64_t off
 void obs_read_pixels(const struct obs_ctx *c, uint64_t seq, const char *func, int32_t x,
 		     int32_t y, int32_t width, int32_t height, uint32_t format, uint32_t type,
 		     const void *pixels, size_t pixels_bytes, uint64_t pack_offset);
+
+/*
+ * Before a swap (`xfbtrace capture --frames`): the back buffer of the
+ * default framebuffer, `width` x `height` pixels as GL_RGBA /
+ * GL_UNSIGNED_BYTE, read into a new heap buffer, with every binding and
+ * pack state it changes restored; NULL when it cannot be read (no
+ * ReadPixels / ReadBuffer, a GLES 2 context, an error).  After the swap,
+ * obs_frame_commit writes it as the `pixels` record of frame `frame`
+ * (from "swap") attached to call `seq` and frees it (obs_pixels.c).
+ */
+uint8_t *obs_frame_read(const struct obs_ctx *c, int32_t width, int32_t height);
+void obs_frame_commit(const struct obs_ctx *c, uint64_t seq, const char *func, uint64_t frame,
+		      int32_t width, int32_t height, uint8_t *data);
 
 /* ---- asynchronous read-back (obs_async.c; issue 23) ----------------------
  *

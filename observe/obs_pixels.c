@@ -41,6 +41,72 @@ static void pack_state(const struct obs_ctx *c, struct pack_state *ps)
 		ps->row_length = ps->skip_pixels = ps->skip_rows = 0;
 }
 
+/* What a `pixels` record says; `src` holds the rows, `stride` bytes apart. */
+struct record {
+	const char *from, *func;
+	int32_t x, y, width, height;
+	uint32_t format, type;
+	struct pack_state ps;
+	uint32_t buffer;
+	uint64_t offset;
+	const uint8_t *src;
+	uint64_t stride, bpp;
+	bool frame;             /* from a swap: `frame` is its number */
+	uint64_t frame_no;
+};
+
+static void write_record(const struct obs_ctx *c, uint64_t seq, const struct record *r)
+{
+	const size_t row = (size_t)r->width * r->bpp;
+	const size_t data_bytes = row * (size_t)r->height;
+	uint8_t *begin = c->reserve(c->user, 512 + strlen(r->func) + data_bytes), *p = begin;
+
+	if (!p)
+		return;
+	p = trace_enc_map(p, r->frame ? 12 : 11);
+	p = trace_enc_key(p, "kind");
+	p = trace_enc_string(p, "pixels", 6);
+	p = trace_enc_key(p, "from");
+	p = trace_enc_string(p, r->from, strlen(r->from));
+	p = trace_enc_key(p, "function");
+	p = trace_enc_string(p, r->func, strlen(r->func));
+	if (r->frame) {
+		p = trace_enc_key(p, "frame");
+		p = trace_enc_uint(p, r->frame_no);
+	}
+	p = trace_enc_key(p, "x");
+	p = trace_enc_sint(p, r->x);
+	p = trace_enc_key(p, "y");
+	p = trace_enc_sint(p, r->y);
+	p = trace_enc_key(p, "width");
+	p = trace_enc_uint(p, (uint64_t)r->width);
+	p = trace_enc_key(p, "height");
+	p = trace_enc_uint(p, (uint64_t)r->height);
+	p = trace_enc_key(p, "format");
+	p = trace_enc_enum(p, r->format);
+	p = trace_enc_key(p, "pixel_type");
+	p = trace_enc_enum(p, r->type);
+	p = trace_enc_key(p, "pack");
+	p = trace_enc_map(p, 6);
+	p = trace_enc_key(p, "alignment");
+	p = trace_enc_uint(p, (uint64_t)r->ps.alignment);
+	p = trace_enc_key(p, "row_length");
+	p = trace_enc_uint(p, (uint64_t)r->ps.row_length);
+	p = trace_enc_key(p, "skip_pixels");
+	p = trace_enc_uint(p, (uint64_t)r->ps.skip_pixels);
+	p = trace_enc_key(p, "skip_rows");
+	p = trace_enc_uint(p, (uint64_t)r->ps.skip_rows);
+	p = trace_enc_key(p, "buffer");
+	p = trace_enc_uint(p, r->buffer);
+	p = trace_enc_key(p, "offset");
+	p = trace_enc_uint(p, r->offset);
+	p = trace_enc_key(p, "data");
+	p = trace_enc_varint(trace_enc_tag(p, TRACE_TAG_BLOB), data_bytes);
+	for (int32_t y = 0; y < r->height; y++, p += row)
+		memcpy(p, r->src + (uint64_t)y * r->stride, row);
+	c->commit(c->user, seq, (size_t)(p - begin));
+}
+
 void obs_read_pixels(const struct obs_ctx *c, uint64_t seq, const char *func, int32_t x,
 		     int32_t y, int32_t width, int32_t height, uint32_t format, uint32_t type,
 		     const void *pixels, size_t pixels_bytes, uint64_t pack_offset)
@@ -85,49 +151,73 @@ void obs_read_pixels(const struct obs_ctx *c, uint64_t seq, const char *func, in
 		src = copy;
 	}
 	c->drain(c->user, "pixel read-back");
-	const size_t data_bytes = (size_t)((uint64_t)width * (uint64_t)height * bpp);
-	uint8_t *begin = c->reserve(c->user, 512 + strlen(func) + data_bytes), *p = begin;
-	if (!p) {
-		free(copy);
-		return;
-	}
-	p = trace_enc_map(p, 11);
-	p = trace_enc_key(p, "kind");
-	p = trace_enc_string(p, "pixels", 6);
-	p = trace_enc_key(p, "from");
-	p = trace_enc_string(p, "read", 4);
-	p = trace_enc_key(p, "function");
-	p = trace_enc_string(p, func, strlen(func));
-	p = trace_enc_key(p, "x");
-	p = trace_enc_sint(p, x);
-	p = trace_enc_key(p, "y");
-	p = trace_enc_sint(p, y);
-	p = trace_enc_key(p, "width");
-	p = trace_enc_uint(p, (uint64_t)width);
-	p = trace_enc_key(p, "height");
-	p = trace_enc_uint(p, (uint64_t)height);
-	p = trace_enc_key(p, "format");
-	p = trace_enc_enum(p, format);
-	p = trace_enc_key(p, "pixel_type");
-	p = trace_enc_enum(p, type);
-	p = trace_enc_key(p, "pack");
-	p = trace_enc_map(p, 6);
-	p = trace_enc_key(p, "alignment");
-	p = trace_enc_uint(p, (uint64_t)ps.alignment);
-	p = trace_enc_key(p, "row_length");
-	p = trace_enc_uint(p, (uint64_t)ps.row_length);
-	p = trace_enc_key(p, "skip_pixels");
-	p = trace_enc_uint(p, (uint64_t)ps.skip_pixels);
-	p = trace_enc_key(p, "skip_rows");
-	p = trace_enc_uint(p, (uint64_t)ps.skip_rows);
-	p = trace_enc_key(p, "buffer");
-	p = trace_enc_uint(p, pixels ? 0 : obs_app_name(c, OBS_OBJ_BUFFER, (uint32_t)pack_buffer));
-	p = trace_enc_key(p, "offset");
-	p = trace_enc_uint(p, pixels ? 0 : pack_offset);
-	p = trace_enc_key(p, "data");
-	p = trace_enc_varint(trace_enc_tag(p, TRACE_TAG_BLOB), data_bytes);
-	for (int32_t r = 0; r < height; r++, p += (size_t)width * bpp)
-		memcpy(p, src + start + (uint64_t)r * stride, (size_t)width * bpp);
+	const struct record rec = {
+		.from = "read", .func = func, .x = x, .y = y, .width = width, .height = height,
+		.format = format, .type = type, .ps = ps,
+		.buffer = pixels ? 0 : obs_app_name(c, OBS_OBJ_BUFFER, (uint32_t)pack_buffer),
+		.offset = pixels ? 0 : pack_offset, .src = src + start, .stride = stride, .bpp = bpp,
+	};
+	write_record(c, seq, &rec);
 	free(copy);
-	c->commit(c->user, seq, (size_t)(p - begin));
+}
+
+uint8_t *obs_frame_read(const struct obs_ctx *c, int32_t width, int32_t height)
+{
+	const struct obs_gl *gl = c->gl;
+	struct pack_state ps;
+	int read_fb = 0, read_buffer = 0, pack_buffer = 0;
+
+	if (!gl->ReadPixels || !gl->PixelStorei || !gl->BindFramebuffer || !gl->ReadBuffer ||
+	    !obs_ctx_at_least(c, 3, 0, 3, 0) || width <= 0 || height <= 0 ||
+	    (uint64_t)width * (uint64_t)height * 4 > TRACE_PIXELS_MAX_BYTES)
+		return NULL;
+	uint8_t *data = malloc((size_t)width * (size_t)height * 4);
+	if (!data)
+		return NULL;
+	c->stash(c->user);
+	pack_state(c, &ps);
+	gl->GetIntegerv(OBS_GL_PIXEL_PACK_BUFFER_BINDING, &pack_buffer);
+	gl->GetIntegerv(OBS_GL_READ_FRAMEBUFFER_BINDING, &read_fb);
+	if (read_fb)
+		gl->BindFramebuffer(OBS_GL_READ_FRAMEBUFFER, 0);
+	gl->GetIntegerv(OBS_GL_READ_BUFFER, &read_buffer);
+	gl->ReadBuffer(OBS_GL_BACK);
+	if (pack_buffer)
+		gl->BindBuffer(OBS_GL_PIXEL_PACK_BUFFER, 0);
+	gl->PixelStorei(OBS_GL_PACK_ALIGNMENT, 1);
+	gl->PixelStorei(OBS_GL_PACK_ROW_LENGTH, 0);
+	gl->PixelStorei(OBS_GL_PACK_SKIP_PIXELS, 0);
+	gl->PixelStorei(OBS_GL_PACK_SKIP_ROWS, 0);
+	gl->ReadPixels(0, 0, width, height, OBS_GL_RGBA, OBS_GL_UNSIGNED_BYTE, data);
+	const bool failed = gl->GetError() != OBS_GL_NO_ERROR;
+	gl->PixelStorei(OBS_GL_PACK_ALIGNMENT, ps.alignment);
+	gl->PixelStorei(OBS_GL_PACK_ROW_LENGTH, ps.row_length);
+	gl->PixelStorei(OBS_GL_PACK_SKIP_PIXELS, ps.skip_pixels);
+	gl->PixelStorei(OBS_GL_PACK_SKIP_ROWS, ps.skip_rows);
+	if (pack_buffer)
+		gl->BindBuffer(OBS_GL_PIXEL_PACK_BUFFER, (unsigned)pack_buffer);
+	gl->ReadBuffer((unsigned)read_buffer);
+	if (read_fb)
+		gl->BindFramebuffer(OBS_GL_READ_FRAMEBUFFER, (unsigned)read_fb);
+	c->drain(c->user, "frame read-back");
+	if (failed) {
+		free(data);
+		return NULL;
+	}
+	return data;
+}
+
+void obs_frame_commit(const struct obs_ctx *c, uint64_t seq, const char *func, uint64_t frame,
+		      int32_t width, int32_t height, uint8_t *data)
+{
+	if (data) {
+		const struct record rec = {
+			.from = "swap", .func = func, .width = width, .height = height,
+			.format = OBS_GL_RGBA, .type = OBS_GL_UNSIGNED_BYTE, .ps = { 1, 0, 0, 0 },
+			.src = data, .stride = (uint64_t)width * 4, .bpp = 4, .frame = true,
+			.frame_no = frame,
+		};
+		write_record(c, seq, &rec);
+	}
+	free(data);
 }

@@ -92,6 +92,8 @@ struct replay {
 	struct xt_arena cmp_arena;    /* decoding for comparisons */
 	struct timespec start, last_progress;
 	bool progress_shown;
+	uint64_t frames_wanted;       /* frames whose colour buffer the capture
+	                               * kept (property capture.frames) */
 	int golden_state;             /* replay_main.c: from the trace's header
 	                               * properties, whether it has golden data */
 };

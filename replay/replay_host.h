@@ -239,6 +239,10 @@ void host_obs_check_returns(struct replay *rp, const struct host *h, const struc
 /* Resolves h->obs_gl once; false when the driver lacks a function the
  * observations need (replay_obs.c). */
 bool host_obs_gl(struct host *h);
+/* At a swap whose frame the capture kept (`capture --frames`): the colour
+ * buffer of the swapping thread's draw surface as a `pixels`
+ * observation (replay_obs.c). */
+void host_obs_frame(struct host *h, struct replay *rp, const struct trace_call *call);
 /* Size in bytes of one value of glGet<T>v (and i_v) by function name, 0
  * if `fn` is not one; *is_float for Float / Double (replay_obs.c). */
 size_t host_get_value_size(const char *fn, bool *is_float);

@@ -109,6 +109,10 @@ bool host_obs_gl(struct host *h)
 		PROC(GetBufferPointerv, "glGetBufferPointerv");
 		PROC(MemoryBarrier, "glMemoryBarrier");
 		PROC(Finish, "glFinish");
+		PROC(ReadPixels, "glReadPixels");
+		PROC(PixelStorei, "glPixelStorei");
+		PROC(BindFramebuffer, "glBindFramebuffer");
+		PROC(ReadBuffer, "glReadBuffer");
 		h->obs_gl_ready = true;
 	}
 	return gl->GetIntegerv && gl->GetIntegeri_v && gl->GetInteger64i_v && gl->GetError &&
@@ -135,6 +139,26 @@ static bool obs_context(struct host *h, struct replay *rp, struct host_ctx *x,
 		.drain = err_drain, .app_name = app_name, .user = u,
 	};
 	return true;
+}
+
+/* ---- frames -------------------------------------------------------------- */
+
+void host_obs_frame(struct host *h, struct replay *rp, const struct trace_call *call)
+{
+	struct host_thread *t = host_thread(h, call->thread_no);
+	struct obs_ctx c;
+	struct obs_user u;
+	EGLint w = 0, ht = 0;
+
+	/* The swap is not executed (the replay draws into pbuffers): the
+	 * back buffer is read as the capture read it, just before. */
+	if (!t || !t->ctx || !host_make_current(h, t) || t->draw == EGL_NO_SURFACE ||
+	    !eglQuerySurface(h->dpy, t->draw, EGL_WIDTH, &w) ||
+	    !eglQuerySurface(h->dpy, t->draw, EGL_HEIGHT, &ht) ||
+	    !obs_context(h, rp, t->ctx, &c, &u))
+		return;
+	uint8_t *data = obs_frame_read(&c, w, ht);
+	obs_frame_commit(&c, call->no, call->name, replay_frames(rp), w, ht, data);
 }
 
 /* ---- mappings ------------------------------------------------------------ */
