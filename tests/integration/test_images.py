@@ -272,3 +272,36 @@ def test_web_diff_shows_the_changed_pixel(xfbtrace, traces, tmp_path):
         browser.quit()
         proc.terminate()
         proc.wait(timeout=20)
+
+
+def test_frames_at_swaps(xfbtrace, build_dir, tmp_path):
+    """`capture --frames 2`: the first two frames of tf-particles-gles3
+    (which draws its TF output as points on black) as `pixels`
+    observations of their eglSwapBuffers, replayed equal."""
+    trace = tmp_path / "frames.xfbt"
+    out = run([xfbtrace, "capture", "--frames", "2", "-o", trace, "--",
+               build_dir / "tests" / "apps" / "tf-particles-gles3"])
+    assert out.returncode == 0, out.stderr
+    recs = records(xfbtrace, trace)
+    frames = [o for o in observations(recs, "pixels") if o["from"] == "swap"]
+    assert [f["frame"] for f in frames] == [0, 1]
+    swaps = {r["no"] for r in recs if r["type"] == "call" and r["name"] == "eglSwapBuffers"}
+    assert len(swaps) == 5 and all(f["call"] in swaps for f in frames)
+    # The FRAME records number the same frames.
+    ends = {r["call"]: r["frame"] for r in recs if r["type"] == "frame"}
+    assert [ends[f["call"]] for f in frames] == [0, 1]
+    images = []
+    for f in frames:
+        data = blob_bytes(f["data"])
+        assert len(data) == f["width"] * f["height"] * 4 == 64 * 64 * 4
+        px = [data[i:i + 4] for i in range(0, len(data), 4)]
+        lit = sum(p[:3] != b"\0\0\0" for p in px)
+        assert px.count(b"\0\0\0\xff") > len(px) // 2 and 0 < lit, lit   # points on black
+        images.append(data)
+    assert images[0] != images[1]   # the particles moved
+    rep = run([xfbtrace, "replay", "--check", trace])
+    assert rep.returncode == 0, rep.stdout
+    assert re.search(r"(\d+) observations, \1 match, 0 differ", rep.stdout), rep.stdout
+    for bad in (["--frames", "x"], ["--frames", "2", "--no-observe"]):
+        usage = run([xfbtrace, "capture"] + bad + ["-o", tmp_path / "u.xfbt", "--", "true"])
+        assert usage.returncode == 2 and "--frames" in usage.stderr, usage.stderr
