@@ -922,7 +922,8 @@ void replay_check_observation(struct replay *rp, uint64_t no, const struct trace
 	if (rp->last_no != no || rp->obs_next >= rp->nobs) {
 		rp->sum.differ++;
 		detail(rp, "call %" PRIu64 " %s: the replay made no observation where the capture "
-		       "made one", no, call_func(rp, no));
+		       "made one%s", no, call_func(rp, no), replay_call_unsupported(rp, no) ?
+		       " (the call was not replayed)" : "");
 		return;
 	}
 	const struct replay_obs *o = &rp->obs[rp->obs_next++];

@@ -798,8 +798,10 @@ void host_obs_after(struct host *h, struct replay *rp, struct host_ctx *x, int i
 		/* glReadPixels(x, y, w, h, format, type, pixels); glReadn*
 		 * have bufSize before pixels. */
 		const unsigned pi = call->nargs == 7 ? 6 : 7;
+		/* Not replayed (the sim does not rasterize): no pixels, and the
+		 * read-back's queries would be blamed on the next call. */
 		if ((call->nargs == 7 || call->nargs == 8) && (args->offset[pi] || args->out[pi]) &&
-		    obs_context(h, rp, x, &c, &u))
+		    !replay_call_unsupported(rp, call->no) && obs_context(h, rp, x, &c, &u))
 			obs_read_pixels(&c, call->no, n, (int32_t)args->a[0].i, (int32_t)args->a[1].i,
 					(int32_t)args->a[2].i, (int32_t)args->a[3].i,
 					(uint32_t)args->a[4].u, (uint32_t)args->a[5].u,
