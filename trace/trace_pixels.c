@@ -104,7 +104,7 @@ bool trace_img_tol_parse(const char *s, struct trace_img_tol *t)
 			return false;
 		}
 		any = true;
-		if (*end == ',')
+		if (*end == ',' && end[1])
 			end++;
 		else if (*end)
 			return false;
