@@ -305,3 +305,51 @@ def test_frames_at_swaps(xfbtrace, build_dir, tmp_path):
     for bad in (["--frames", "x"], ["--frames", "2", "--no-observe"]):
         usage = run([xfbtrace, "capture"] + bad + ["-o", tmp_path / "u.xfbt", "--", "true"])
         assert usage.returncode == 2 and "--frames" in usage.stderr, usage.stderr
+
+
+def test_sanitizer_build_over_the_image_paths(xfbtrace_san, build_dir, traces, tmp_path):
+    """The ASan + UBSan build (build-san/) through every image path: the
+    check with difference images, the diff, a corrupt record, and the web
+    server's image URLs, hostile ones included."""
+    import urllib.error
+    import urllib.request
+    _, good, bad, _, call = traces
+    env = dict(os.environ, ASAN_OPTIONS="detect_leaks=1:abort_on_error=0",
+               UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=0")
+
+    def clean(out):
+        assert "runtime error" not in out.stderr and "Sanitizer" not in out.stderr, \
+            out.stderr[-3000:]
+        return out
+    diffs, db = tmp_path / "d", tmp_path / "r.db"
+    diffs.mkdir()
+    # The GL driver leaks at exit from libraries already unloaded (as in
+    # test_replay.py): leak checking is off for the replays only.
+    gl_env = dict(env, ASAN_OPTIONS="detect_leaks=0:abort_on_error=0")
+    out = clean(run([xfbtrace_san, "replay", "--check", "--diff-dir", diffs, "--db", db, bad],
+                    env=gl_env))
+    assert out.returncode == 1 and (diffs / f"call{call}-diff.png").exists()
+    assert clean(run([xfbtrace_san, "diff", "--db", db, "--json", "1", "2"], env=env)).returncode == 1
+    nodir = clean(run([xfbtrace_san, "replay", "--check", "--diff-dir", tmp_path / "none", bad],
+                      env=gl_env))
+    assert nodir.returncode == 2 and "not a directory" in nodir.stderr
+    mangled = tmp_path / "m.xfbt"
+    assert run([build_dir / "tests" / "unit" / "trace" / "trace_mangle", good, mangled,
+                "pixels-width", "1"]).returncode == 0
+    assert clean(run([xfbtrace_san, "dump", mangled], env=env)).returncode == 2
+    proc = subprocess.Popen([str(xfbtrace_san), "web", "--db", str(db), "--port", "0"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        url = "http://127.0.0.1:%s" % re.search(r":(\d+)/", proc.stdout.readline()).group(1)
+        assert png_rgba(urllib.request.urlopen(f"{url}/image/2/{call}.png").read())[0][0] == \
+            (0, 64, 128, 255)
+        for path, status in ((f"/image/1/2/{call + 1}.png", 404), ("/image/1/x.png", 400),
+                             (f"/image/1/{call}", 400), ("/image/1/2/3/4.png", 400),
+                             (f"/image/99/{call}.png", 404), ("/image/1/0.png", 404)):
+            with pytest.raises(urllib.error.HTTPError) as e:
+                urllib.request.urlopen(url + path)
+            assert e.value.code == status, path
+    finally:
+        proc.terminate()
+        _, err = proc.communicate(timeout=20)
+    assert "runtime error" not in err and "Sanitizer" not in err, err[-3000:]
