@@ -222,6 +222,12 @@ def test_web_diff_shows_the_changed_pixel(xfbtrace, traces, tmp_path):
     require(chromium and driver, "chromium / chromium-driver")
     db = tmp_path / "r.db"
     assert "recorded run 2" in run([xfbtrace, "replay", "--check", "--db", db, bad]).stderr
+    # Run 3: the sim, which does not rasterize: its page links the image to
+    # the register state of the draw before the read.
+    sim = run([xfbtrace, "replay", "--check", "--backend", "sim", "--db", db, bad])
+    assert "recorded run 3" in sim.stderr, sim.stderr
+    draw = max(r["no"] for r in records(xfbtrace, bad) if r["type"] == "call" and
+               r["name"].startswith("glDraw") and r["no"] < call)
     proc = subprocess.Popen([str(xfbtrace), "web", "--db", str(db), "--port", "0"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     opts = webdriver.ChromeOptions()
@@ -262,6 +268,19 @@ def test_web_diff_shows_the_changed_pixel(xfbtrace, traces, tmp_path):
         browser.save_screenshot(str(ARTIFACTS / "web-diff-image.png"))
         browser.find_element(By.CSS_SELECTOR, "button.zoom[data-zoom='1']").click()
         assert browser.find_elements(By.CSS_SELECTOR, "img.pixels")[0].size["width"] == SIZE
+        # Golden vs sim: the golden image alone, and the draw that made it.
+        browser.get(f"{url}/diff/1/3?call={call}")
+        link = wait.until(lambda b: b.find_elements(By.ID, "drawlink"))[0]
+        assert link.text == f"call {draw} glDrawArrays (run 3)", link.text
+        assert "only in run 1" in browser.find_element(By.CSS_SELECTOR, "section.imagediff").text
+        link.click()
+        # The run's register view of that draw: its registers, by name.
+        wait.until(lambda b: b.find_elements(By.ID, "regs"))
+        assert browser.current_url.endswith(f"/run/3?call={draw}")
+        assert browser.find_element(By.CSS_SELECTOR, "#detail h3").text == \
+            f"call {draw} glDrawArrays"
+        assert "VGT_STRMOUT" in browser.find_element(By.ID, "regs").get_attribute("textContent")
+        browser.save_screenshot(str(ARTIFACTS / "web-diff-image-sim-draw.png"))
         # The images themselves: the difference is red at that pixel only.
         import urllib.request
         png = urllib.request.urlopen(f"{url}/image/1/2/{call}.png").read()

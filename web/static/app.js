@@ -319,11 +319,12 @@ async function viewDiff(a, b) {
     // Images first: the differing pixel is what such a page is opened for.
     for (const im of c.images || []) {
       if (im.error) { kids.push(el("h4", {}, "image"), el("p", { class: "err", id: "imageerror" }, im.error)); continue; }
-      // The draw that produced it: the last one before the read whose
-      // register state the runs have (sim runs).
+      // The draw that produced it: the last one before the read, in the
+      // register view of each sim run (the runs that have register state).
       const draw = data.timeline.filter(t => t.call < n && /^glDraw/.test(t.function)).pop();
-      const link = draw ? el("p", { class: "drawlink" }, "register state of the draw that produced it: ",
-        el("a", { href: `/diff/${a}/${b}?call=${draw.call}`, id: "drawlink", onclick: ev => { ev.preventDefault(); pick(draw.call).catch(fail); } }, `call ${draw.call} ${draw.function}`)) : null;
+      const sims = [[a, data.run_a], [b, data.run_b]].filter(([, r]) => r.backend === "sim");
+      const link = draw && sims.length ? el("p", { class: "drawlink" }, "register state of the draw that produced it: ",
+        ...sims.map(([id], i) => el("a", { href: `/run/${id}?call=${draw.call}`, id: i ? "drawlink_b" : "drawlink" }, `call ${draw.call} ${draw.function} (run ${id})`))) : null;
       kids.push(imageDiff(im, a, b, n, link));
     }
     kids.push(el("h4", {}, "register fields (A → B)"));
