@@ -123,6 +123,10 @@ static void gl_table(struct obs_gl *gl)
 	gl->PixelStorei = CAP_REAL(glPixelStorei);
 	gl->BindFramebuffer = CAP_REAL(glBindFramebuffer);
 	gl->ReadBuffer = CAP_REAL(glReadBuffer);
+	gl->GetFramebufferAttachmentParameteriv = CAP_REAL(glGetFramebufferAttachmentParameteriv);
+	gl->GetRenderbufferParameteriv = CAP_REAL(glGetRenderbufferParameteriv);
+	gl->BindRenderbuffer = CAP_REAL(glBindRenderbuffer);
+	gl->GetTextureLevelParameteriv = CAP_REAL(glGetTextureLevelParameteriv);
 }
 
 /*
@@ -346,8 +350,12 @@ void cap_observe_read_pixels(uint64_t seq, const char *func, GLint x, GLint y, G
 {
 	struct obs_ctx c;
 	struct obs_gl gl;
+	int64_t w = -1, h = -1;
 
-	if (obs_context(&c, &gl))
-		obs_read_pixels(&c, seq, func, x, y, width, height, format, type, pixels,
-				pixels_bytes, pack_offset);
+	if (!obs_context(&c, &gl))
+		return;
+	if (!cap_read_surface_size(&w, &h))
+		w = h = -1;
+	obs_read_pixels(&c, seq, func, x, y, width, height, format, type, pixels, pixels_bytes,
+			pack_offset, w, h);
 }

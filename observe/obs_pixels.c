@@ -53,6 +53,7 @@ struct record {
 	uint64_t stride, bpp;
 	bool frame;             /* from a swap: `frame` is its number */
 	uint64_t frame_no;
+	int64_t read_w, read_h; /* the size of the buffer read; negative: unknown */
 };
 
 static void write_record(const struct obs_ctx *c, uint64_t seq, const struct record *r)
@@ -63,7 +64,8 @@ static void write_record(const struct obs_ctx *c, uint64_t seq, const struct rec
 
 	if (!p)
 		return;
-	p = trace_enc_map(p, r->frame ? 12 : 11);
+	const bool sized = r->read_w >= 0 && r->read_h >= 0;
+	p = trace_enc_map(p, 11 + r->frame + sized);
 	p = trace_enc_key(p, "kind");
 	p = trace_enc_string(p, "pixels", 6);
 	p = trace_enc_key(p, "from");
@@ -82,6 +84,12 @@ static void write_record(const struct obs_ctx *c, uint64_t seq, const struct rec
 	p = trace_enc_uint(p, (uint64_t)r->width);
 	p = trace_enc_key(p, "height");
 	p = trace_enc_uint(p, (uint64_t)r->height);
+	if (sized) {
+		p = trace_enc_key(p, "read_size");
+		p = trace_enc_array(p, 2);
+		p = trace_enc_uint(p, (uint64_t)r->read_w);
+		p = trace_enc_uint(p, (uint64_t)r->read_h);
+	}
 	p = trace_enc_key(p, "format");
 	p = trace_enc_enum(p, r->format);
 	p = trace_enc_key(p, "pixel_type");
@@ -107,9 +115,62 @@ static void write_record(const struct obs_ctx *c, uint64_t seq, const struct rec
 	c->commit(c->user, seq, (size_t)(p - begin));
 }
 
+/*
+ * The size of the colour buffer glReadPixels reads: the surface's for the
+ * default framebuffer (`window_w` x `window_h`, from the caller), else the
+ * read buffer's attachment's: a renderbuffer's (bound for the query, then
+ * restored) or a texture level's (GL 4.5's named query only: without it
+ * the texture's target is unknown).  -1 when unknown.
+ */
+static void read_size(const struct obs_ctx *c, int64_t window_w, int64_t window_h, int64_t *w,
+		      int64_t *h)
+{
+	const struct obs_gl *gl = c->gl;
+	int fb = 0, buffer = 0, type = 0, name = 0, level = 0, old = 0, iw = -1, ih = -1;
+
+	*w = *h = -1;
+	if (!obs_ctx_at_least(c, 3, 0, 3, 0))
+		return;
+	gl->GetIntegerv(OBS_GL_READ_FRAMEBUFFER_BINDING, &fb);
+	if (!fb) {
+		*w = window_w;
+		*h = window_h;
+		return;
+	}
+	if (!gl->GetFramebufferAttachmentParameteriv)
+		return;
+	gl->GetIntegerv(OBS_GL_READ_BUFFER, &buffer);
+	if (buffer == (int)OBS_GL_NONE)
+		return;
+	gl->GetFramebufferAttachmentParameteriv(OBS_GL_READ_FRAMEBUFFER, (unsigned)buffer,
+						OBS_GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE, &type);
+	gl->GetFramebufferAttachmentParameteriv(OBS_GL_READ_FRAMEBUFFER, (unsigned)buffer,
+						OBS_GL_FRAMEBUFFER_ATTACHMENT_OBJECT_NAME, &name);
+	if (type == (int)OBS_GL_RENDERBUFFER && gl->GetRenderbufferParameteriv &&
+	    gl->BindRenderbuffer) {
+		gl->GetIntegerv(OBS_GL_RENDERBUFFER_BINDING, &old);
+		gl->BindRenderbuffer(OBS_GL_RENDERBUFFER, (unsigned)name);
+		gl->GetRenderbufferParameteriv(OBS_GL_RENDERBUFFER, OBS_GL_RENDERBUFFER_WIDTH, &iw);
+		gl->GetRenderbufferParameteriv(OBS_GL_RENDERBUFFER, OBS_GL_RENDERBUFFER_HEIGHT, &ih);
+		gl->BindRenderbuffer(OBS_GL_RENDERBUFFER, (unsigned)old);
+	} else if (type == (int)OBS_GL_TEXTURE && gl->GetTextureLevelParameteriv &&
+		   obs_ctx_at_least(c, 4, 5, 0, 0)) {
+		gl->GetFramebufferAttachmentParameteriv(OBS_GL_READ_FRAMEBUFFER, (unsigned)buffer,
+							OBS_GL_FRAMEBUFFER_ATTACHMENT_TEXTURE_LEVEL,
+							&level);
+		gl->GetTextureLevelParameteriv((unsigned)name, level, OBS_GL_TEXTURE_WIDTH, &iw);
+		gl->GetTextureLevelParameteriv((unsigned)name, level, OBS_GL_TEXTURE_HEIGHT, &ih);
+	}
+	if (gl->GetError() == OBS_GL_NO_ERROR && iw >= 0 && ih >= 0) {
+		*w = iw;
+		*h = ih;
+	}
+}
+
 void obs_read_pixels(const struct obs_ctx *c, uint64_t seq, const char *func, int32_t x,
 		     int32_t y, int32_t width, int32_t height, uint32_t format, uint32_t type,
-		     const void *pixels, size_t pixels_bytes, uint64_t pack_offset)
+		     const void *pixels, size_t pixels_bytes, uint64_t pack_offset,
+		     int64_t window_w, int64_t window_h)
 {
 	const struct obs_gl *gl = c->gl;
 	const uint64_t bpp = trace_pixels_bytes(format, type);
@@ -150,8 +211,11 @@ void obs_read_pixels(const struct obs_ctx *c, uint64_t seq, const char *func, in
 		}
 		src = copy;
 	}
+	int64_t rw, rh;
+	read_size(c, window_w, window_h, &rw, &rh);
 	c->drain(c->user, "pixel read-back");
 	const struct record rec = {
+		.read_w = rw, .read_h = rh,
 		.from = "read", .func = func, .x = x, .y = y, .width = width, .height = height,
 		.format = format, .type = type, .ps = ps,
 		.buffer = pixels ? 0 : obs_app_name(c, OBS_OBJ_BUFFER, (uint32_t)pack_buffer),
@@ -215,7 +279,7 @@ void obs_frame_commit(const struct obs_ctx *c, uint64_t seq, const char *func, u
 			.from = "swap", .func = func, .width = width, .height = height,
 			.format = OBS_GL_RGBA, .type = OBS_GL_UNSIGNED_BYTE, .ps = { 1, 0, 0, 0 },
 			.src = data, .stride = (uint64_t)width * 4, .bpp = 4, .frame = true,
-			.frame_no = frame,
+			.frame_no = frame, .read_w = width, .read_h = height,
 		};
 		write_record(c, seq, &rec);
 	}

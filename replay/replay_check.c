@@ -845,9 +845,22 @@ static bool check_pixels(struct replay *rp, uint64_t no, const struct trace_valu
 	    trace_pixels_of(r, &b, why, sizeof why) != XT_OK || a.x != b.x || a.y != b.y)
 		return false;
 	trace_pixels_compare(&a, &b, &rp->opt.img_tol, &cmp);
-	if (!cmp.comparable)
-		return false;
+	if (!cmp.comparable || (!cmp.differ && !cmp.undefined))
+		return false;   /* the generic report names the key that differs */
 	write_images(rp, no, &a, &b, images, sizeof images);
+	char undef[600] = "", ufirst[256];
+	if (cmp.undefined) {
+		trace_pixel_diff_text(&a, &cmp.first_undefined, ufirst, sizeof ufirst);
+		snprintf(undef, sizeof undef, "%" PRIu64 " pixels outside the %" PRId64 "x%" PRId64
+			 " buffer read differ, which GL leaves undefined (GL 4.6 section 18.2.8), "
+			 "the first at %s", cmp.undefined, a.read_w, a.read_h, ufirst);
+	}
+	if (!cmp.differ) {
+		classified(rp, CLS_UNDEFINED, "call %" PRIu64 " %s: undefined: pixels %ux%u at (%"
+			   PRId64 ", %" PRId64 "): %s%s", no, call_func(rp, no), a.width, a.height,
+			   a.x, a.y, undef, images);
+		return true;
+	}
 	trace_pixel_diff_text(&a, &cmp.first[0], first, sizeof first);
 	more[0] = '\0';
 	for (unsigned k = 1, len = 0; k < cmp.nfirst && k < 4 && len < sizeof more; k++) {
@@ -867,8 +880,9 @@ static bool check_pixels(struct replay *rp, uint64_t no, const struct trace_valu
 	rp->sum.differ++;
 	detail(rp, "call %" PRIu64 " %s: pixels %ux%u at (%" PRId64 ", %" PRId64 "): %" PRIu64
 	       " of %" PRIu64 " pixels differ (%" PRIu64 " beyond the image tolerance), largest "
-	       "difference %g; first %s%s%s", no, call_func(rp, no), a.width, a.height, a.x, a.y,
-	       cmp.differ, total, cmp.over, cmp.max_delta, first, more, images);
+	       "difference %g; first %s%s%s%s%s", no, call_func(rp, no), a.width, a.height, a.x,
+	       a.y, cmp.differ, total, cmp.over, cmp.max_delta, first, more, undef[0] ? "; " : "",
+	       undef, images);
 	return true;
 }
 

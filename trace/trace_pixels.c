@@ -35,7 +35,7 @@ static const struct trace_value *want(const struct trace_value *obs, const char 
 enum xt_rc trace_pixels_of(const struct trace_value *obs, struct trace_pixels *px, char *why,
 			   size_t n)
 {
-	const struct trace_value *x, *y, *w, *h, *fmt, *type, *from, *data, *pack;
+	const struct trace_value *x, *y, *w, *h, *fmt, *type, *from, *data, *pack, *rs;
 
 	memset(px, 0, sizeof *px);
 	if (!trace_pixels_is(obs)) {
@@ -73,7 +73,19 @@ enum xt_rc trace_pixels_of(const struct trace_value *obs, struct trace_pixels *p
 			 " pixels of %u bytes", data->mem.len, w->u, h->u, bpp);
 		return XT_ERR_CORRUPT;
 	}
+	int64_t read_w = -1, read_h = -1;
+	if ((rs = trace_value_get(obs, "read_size"))) {
+		if (rs->tag != TRACE_TAG_ARRAY || rs->agg.count != 2 ||
+		    rs->agg.items[0].tag != TRACE_TAG_UINT || rs->agg.items[1].tag != TRACE_TAG_UINT ||
+		    rs->agg.items[0].u > INT32_MAX || rs->agg.items[1].u > INT32_MAX) {
+			snprintf(why, n, "pixels observation: `read_size` is not two sizes");
+			return XT_ERR_CORRUPT;
+		}
+		read_w = (int64_t)rs->agg.items[0].u;
+		read_h = (int64_t)rs->agg.items[1].u;
+	}
 	*px = (struct trace_pixels){
+		.read_w = read_w, .read_h = read_h,
 		.x = x->i, .y = y->i, .width = (uint32_t)w->u, .height = (uint32_t)h->u,
 		.format = (uint32_t)fmt->u, .type = (uint32_t)type->u, .bpp = bpp,
 		.from = is_string(from, "read") ? "read" : "swap",
@@ -150,6 +162,14 @@ static double value(const struct trace_pixels *px, size_t i, unsigned c)
 	}
 }
 
+bool trace_pixels_defined(const struct trace_pixels *px, size_t i)
+{
+	const int64_t x = px->x + (int64_t)(i % px->width), y = px->y + (int64_t)(i / px->width);
+
+	return px->read_w < 0 || px->read_h < 0 ||
+	       (x >= 0 && y >= 0 && x < px->read_w && y < px->read_h);
+}
+
 static void pixel_diff(const struct trace_pixels *a, const struct trace_pixels *b, size_t i,
 		       struct trace_pixel_diff *d)
 {
@@ -200,6 +220,11 @@ void trace_pixels_compare(const struct trace_pixels *a, const struct trace_pixel
 	for (size_t i = 0; i < npix; i++) {
 		if (!memcmp(a->data + i * a->bpp, b->data + i * a->bpp, a->bpp))
 			continue;
+		if (!trace_pixels_defined(a, i)) {
+			if (!out->undefined++)
+				pixel_diff(a, b, i, &out->first_undefined);
+			continue;
+		}
 		double delta;
 		const bool over = over_max(a, b, i, t, &delta);
 		out->differ++;
@@ -315,6 +340,8 @@ void trace_pixels_diff_rgba8(const struct trace_pixels *a, const struct trace_pi
 			if (!memcmp(a->data + i * a->bpp, b->data + i * a->bpp, a->bpp)) {
 				const uint8_t grey = (uint8_t)((out[0] + out[1] + out[2]) / 6);
 				out[0] = out[1] = out[2] = grey;
+			} else if (!trace_pixels_defined(a, i)) {
+				out[0] = 40, out[1] = 90, out[2] = 255;
 			} else if (over_max(a, b, i, t, &delta)) {
 				out[0] = 255, out[1] = 0, out[2] = 0;
 			} else {

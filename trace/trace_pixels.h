@@ -164,6 +164,7 @@ struct trace_pixels {
 	const char *from;          /* "read" (glReadPixels*) or "swap"; borrowed */
 	const uint8_t *data;       /* width * height * bpp bytes, bottom row first */
 	size_t len;
+	int64_t read_w, read_h;    /* `read_size`: the buffer read; -1: unknown */
 };
 
 struct trace_value;
@@ -212,13 +213,22 @@ struct trace_pixel_diff {
 struct trace_pixels_cmp {
 	bool comparable;           /* same size, format and type; else only `why` */
 	const char *why;           /* what makes them incomparable, or NULL */
-	uint64_t differ;           /* pixels whose bytes differ */
+	/* Pixels outside the golden image's `read_size` whose bytes differ:
+	 * GL leaves them undefined (GL 4.6 §18.2.8), so they are counted
+	 * here only, not below; the first of them. */
+	uint64_t undefined;
+	struct trace_pixel_diff first_undefined;
+	uint64_t differ;           /* pixels whose bytes differ (defined ones) */
 	uint64_t over;             /* of them, beyond tol->max */
 	double max_delta;          /* the largest value difference seen */
 	bool within;               /* over <= tol->pixels */
 	unsigned nfirst;           /* the first differing pixels, bottom row first, */
 	struct trace_pixel_diff first[TRACE_PIXELS_FIRST];  /* beyond max first */
 };
+
+/* Whether pixel `i` (bottom row first) lies inside the buffer read, or
+ * the observation does not say (no `read_size`). */
+bool trace_pixels_defined(const struct trace_pixels *px, size_t i);
 
 /* Compares golden `a` with `b` under `t` (NULL: exact). */
 void trace_pixels_compare(const struct trace_pixels *a, const struct trace_pixels *b,
@@ -242,7 +252,8 @@ void trace_pixels_rgba8(const struct trace_pixels *px, uint8_t *rgba);
 
 /*
  * A difference image of two comparable images, top row first: equal
- * pixels are the golden one's grey level halved,
+ * pixels are the golden one's grey level halved, differing pixels
+ * outside the buffer read (undefined) blue,
  * differing pixels within the tolerance's max yellow, beyond it red.
  */
 void trace_pixels_diff_rgba8(const struct trace_pixels *a, const struct trace_pixels *b,

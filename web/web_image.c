@@ -167,6 +167,7 @@ void web_image_pair(struct db *db, int64_t a, int64_t b, uint64_t call, struct x
 			xt_jw_key(w, "png_diff");
 			xt_jw_strf(w, "/image/%" PRId64 "/%" PRId64 "/%" PRIu64 ".png", a, b, call);
 			xt_jw_ku64(w, "pixels_differ", cmp.differ);
+			xt_jw_ku64(w, "pixels_undefined", cmp.undefined);
 			xt_jw_knum(w, "largest_difference", cmp.max_delta, 0);
 			xt_jw_karr(w, "first");
 			for (unsigned k = 0; k < cmp.nfirst; k++) {

@@ -6,7 +6,8 @@
  * data into a 64 x 64 RGBA8 framebuffer object, and the program reads the
  * pixels back with glReadPixels, once into its own memory and once, with
  * another pack state (row length, skipped rows and pixels, alignment 8),
- * into a pixel pack buffer.
+ * into a pixel pack buffer; and a third time a rectangle that reaches past
+ * the framebuffer's corner, whose outside pixels GL leaves undefined.
  *
  * Three triangles are flat (one colour at every corner), so their pixels
  * are exact on every conforming implementation and are checked here; the
@@ -83,6 +84,8 @@ static const float clear_color[4] = { 0.0f, 64.0f / 255.0f, 128.0f / 255.0f, 1.0
 #define PBO_ROW_LENGTH 40
 #define PBO_SKIP_PIXELS 3
 #define PBO_SKIP_ROWS 2
+/* The read past the corner: EDGE x EDGE from (SIZE - EDGE / 2, SIZE - EDGE / 2). */
+#define EDGE 16
 
 static void expected_tf(float *want)
 {
@@ -226,6 +229,25 @@ static int run(const struct app_opts *opts, struct app_check *c)
 		}
 	app_check_words(c, "pixel pack buffer read == client memory read", sub_got, sub_want,
 			PBO_W * PBO_H, PBO_W);
+
+	/* Read-back 3: a rectangle reaching past the top-right corner.  GL
+	 * leaves the pixels outside the framebuffer undefined (GL 4.6
+	 * §18.2.8); Mesa does not write them, so they keep this pattern. */
+	static uint8_t edge[EDGE * EDGE * 4];
+	memset(edge, 0xa5, sizeof edge);
+	glReadPixels(SIZE - EDGE / 2, SIZE - EDGE / 2, EDGE, EDGE, GL_RGBA, GL_UNSIGNED_BYTE, edge);
+	if (app_gl_failed("glReadPixels past the corner"))
+		return APP_EXIT_SETUP;
+	uint32_t in_got[EDGE / 2 * EDGE / 2], in_want[EDGE / 2 * EDGE / 2];
+	for (int y = 0; y < EDGE / 2; y++)
+		for (int x = 0; x < EDGE / 2; x++) {
+			memcpy(&in_got[y * EDGE / 2 + x], edge + ((size_t)y * EDGE + (size_t)x) * 4, 4);
+			memcpy(&in_want[y * EDGE / 2 + x],
+			       img + ((size_t)(SIZE - EDGE / 2 + y) * SIZE + SIZE - EDGE / 2 + (size_t)x) * 4,
+			       4);
+		}
+	app_check_words(c, "read past the corner: the pixels inside", in_got, in_want,
+			EDGE / 2 * EDGE / 2, EDGE / 2);
 	return APP_EXIT_PASS;
 }
 

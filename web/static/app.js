@@ -281,14 +281,15 @@ function imageDiff(im, a, b, n, drawLink) {
   const figs = [];
   if (im.png_a) figs.push(frame("a", im.png_a, `A (run ${a})`));
   if (im.png_b) figs.push(frame("b", im.png_b, `B (run ${b})`));
-  if (im.png_diff) figs.push(frame("d", im.png_diff, "difference: dimmed equal, red differs"));
+  if (im.png_diff) figs.push(frame("d", im.png_diff, "difference: dimmed equal, red differs, blue outside the buffer read (undefined)"));
   const zooms = el("p", { class: "zooms" }, "zoom ", ...[1, 2, 4, 8, 16].map(z =>
     el("button", { class: "zoom", "data-zoom": z, onclick: () => { zoom = z; layout(); } }, `${z}×`)));
   const head = `image ${im.width}×${im.height} at (${im.x}, ${im.y}), read after call ${n}`;
   const kids = [el("h4", { id: "imagehead" }, head)];
   if (!im.in_a || !im.in_b) kids.push(el("p", {}, `only in run ${im.in_a ? a : b}`));
   else if (im.note) kids.push(el("p", { class: "err" }, `not compared pixel by pixel: ${im.note}`));
-  else if (!im.pixels_differ) kids.push(el("p", { id: "firstpixel" }, "all pixels equal"));
+  else if (!im.pixels_differ) kids.push(el("p", { id: "firstpixel" }, im.pixels_undefined ?
+    `all defined pixels equal; ${im.pixels_undefined} outside the buffer read differ (GL leaves them undefined)` : "all pixels equal"));
   else {
     const p = im.first[0];
     kids.push(el("p", { id: "firstpixel", class: "diff" },

@@ -46,6 +46,7 @@ static struct trace_pixels image(uint32_t w, uint32_t h, uint32_t format, uint32
 	struct trace_pixels p = {
 		.x = 10, .y = 20, .width = w, .height = h, .format = format, .type = type,
 		.bpp = trace_pixels_bytes(format, type), .from = "read", .data = data,
+		.read_w = -1, .read_h = -1,
 	};
 	p.packed = trace_pixels_packed_bytes(type) != 0;
 	p.channels = p.packed ? 1 : trace_pixels_components(format);
@@ -81,6 +82,16 @@ static void test_compare_names_pixels_in_window_coordinates(void)
 	char text[128];
 	trace_pixel_diff_text(&pa, &c.first[0], text, sizeof text);
 	CHECK(!strcmp(text, "(10, 20): golden 0 0 0 0, replay 1 0 0 0"));
+	/* The buffer read was 11 x 21 (from window 0, 0): the pixel at (11,
+	 * 21) lies outside it, undefined, counted apart. */
+	pa.read_w = 11;
+	pa.read_h = 21;
+	CHECK(trace_pixels_defined(&pa, 0) && !trace_pixels_defined(&pa, 1) &&
+	      !trace_pixels_defined(&pa, 3));
+	trace_pixels_compare(&pa, &pb, NULL, &c);
+	CHECK(c.differ == 1 && c.undefined == 1 && c.first_undefined.x == 11 &&
+	      c.first_undefined.y == 21 && c.first[0].x == 10);
+	pa.read_w = pa.read_h = -1;
 	struct trace_pixels other = image(1, 4, TRACE_PX_RGBA, TRACE_PX_UNSIGNED_BYTE, b);
 	trace_pixels_compare(&pa, &other, NULL, &c);
 	CHECK(!c.comparable && c.why);
