@@ -161,6 +161,10 @@ void replay_gl_error_unchecked(struct replay *rp, uint64_t raised_at, const char
 void replay_frame(struct replay *rp);
 /* Frames ended so far: the number of the frame a swap ends. */
 uint64_t replay_frames(const struct replay *rp);
+/* Whether glReadPixels gets a `pixels` observation: the capture made them
+ * (property capture.pixels; a trace from before them has none), or the
+ * trace has no golden data of its own (the replay's are handed on). */
+bool replay_pixels_wanted(const struct replay *rp);
 /* Whether the capture kept the colour buffer of the frame the next swap
  * ends (`capture --frames`, property capture.frames), and the replay
  * observes at all: then the backend observes it too. */

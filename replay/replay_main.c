@@ -129,6 +129,8 @@ static void note_property(struct replay *rp, const struct trace_record *rec)
 	const struct trace_value *val = &v.agg.items[0];
 	if (!strcmp(key, "reference"))
 		rp->golden_state = GOLDEN_REFERENCE;
+	else if (!strcmp(key, "capture.pixels"))
+		rp->golden_pixels = true;
 	else if (!strcmp(key, "capture.frames") && val->tag == TRACE_TAG_STRING) {
 		char n[24] = "";
 		if (val->mem.len < sizeof n)
@@ -138,6 +140,11 @@ static void note_property(struct replay *rp, const struct trace_record *rec)
 	else if (!strcmp(key, "capture.observe") && rp->golden_state == GOLDEN_YES &&
 		 val->tag == TRACE_TAG_STRING && val->mem.len == 1 && val->mem.bytes[0] == '0')
 		rp->golden_state = GOLDEN_NONE;
+}
+
+bool replay_pixels_wanted(const struct replay *rp)
+{
+	return replay_observing(rp) && (rp->golden_pixels || rp->golden_state != GOLDEN_YES);
 }
 
 /* Counts the last call's observations that had no golden counterpart and

@@ -805,7 +805,8 @@ void host_obs_after(struct host *h, struct replay *rp, struct host_ctx *x, int i
 		/* Not replayed (the sim does not rasterize): no pixels, and the
 		 * read-back's queries would be blamed on the next call. */
 		if ((call->nargs == 7 || call->nargs == 8) && (args->offset[pi] || args->out[pi]) &&
-		    !replay_call_unsupported(rp, call->no) && obs_context(h, rp, x, &c, &u)) {
+		    !replay_call_unsupported(rp, call->no) && replay_pixels_wanted(rp) &&
+		    obs_context(h, rp, x, &c, &u)) {
 			struct host_thread *t = host_thread(h, call->thread_no);
 			EGLint sw = -1, sh = -1;
 			if (!t || t->read == EGL_NO_SURFACE ||
