@@ -138,6 +138,7 @@ static void print_json(const char *trace, const struct replay_options *o,
 		xt_jw_ku64(&w, "differ", s->differ);
 		xt_jw_ku64(&w, "not_compared", s->not_compared);
 		xt_jw_ku64(&w, "lost", s->lost);
+		xt_jw_ku64(&w, "images_not_drawn", s->not_drawn);
 		xt_jw_end(&w);
 		xt_jw_kobj(&w, "returns");
 		xt_jw_ku64(&w, "compared", s->returns_compared);

@@ -933,6 +933,16 @@ void replay_check_observation(struct replay *rp, uint64_t no, const struct trace
 		}
 		return;
 	}
+	if ((rp->last_no != no || rp->obs_next >= rp->nobs) && trace_pixels_is(&g) &&
+	    (rp->no_pixels_why || replay_call_unsupported(rp, no))) {
+		/* An image the backend did not draw: nothing to compare it
+		 * with, and no statement about the application's data. */
+		if (rp->sum.not_drawn++ < rp->opt.max_reported && rp->opt.out)
+			fprintf(rp->opt.out, "call %" PRIu64 " %s: not compared: pixels: the replay "
+				"drew no image (%s)\n", no, call_func(rp, no), rp->no_pixels_why ?
+				rp->no_pixels_why : "the call was not replayed");
+		return;
+	}
 	if (rp->last_no != no || rp->obs_next >= rp->nobs) {
 		rp->sum.differ++;
 		detail(rp, "call %" PRIu64 " %s: the replay made no observation where the capture "
@@ -1074,6 +1084,8 @@ void replay_check_summary(struct replay *rp, double seconds)
 		fprintf(f, ", %" PRIu64 " not compared (timing-dependent)", s->not_compared);
 	if (s->lost)
 		fprintf(f, ", %" PRIu64 " lost by the capture (not compared)", s->lost);
+	if (s->not_drawn)
+		fprintf(f, ", %" PRIu64 " images not drawn by the replay (not compared)", s->not_drawn);
 	fputc('\n', f);
 	if (s->impl_dependent || s->precision || s->undefined)
 		fprintf(f, "classified, not counted as differences: %" PRIu64 " implementation-dependent, %"
