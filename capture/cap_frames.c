@@ -19,7 +19,6 @@
 #include "cap_observe.h"
 #include "cap_state.h"
 #include "glapi.h"
-#include "glapi_attribs.h"
 #include "obs.h"
 
 /* Successful swaps so far: the number of the next frame. */
@@ -45,26 +44,6 @@ static uint64_t frames_wanted(void)
 		atomic_store_explicit(&wanted, w, memory_order_relaxed);
 	}
 	return w;
-}
-
-bool cap_read_surface_size(int64_t *w, int64_t *h)
-{
-	cap_pfn_eglGetCurrentContext egl_ctx = CAP_REAL(eglGetCurrentContext);
-	cap_pfn_eglGetCurrentDisplay egl_dpy = CAP_REAL(eglGetCurrentDisplay);
-	cap_pfn_eglGetCurrentSurface egl_surf = CAP_REAL(eglGetCurrentSurface);
-	cap_pfn_glXGetCurrentDisplay glx_dpy = CAP_REAL(glXGetCurrentDisplay);
-	cap_pfn_glXGetCurrentReadDrawable glx_read = CAP_REAL(glXGetCurrentReadDrawable);
-
-	if (egl_ctx && egl_dpy && egl_surf && egl_ctx()) {
-		EGLSurface s = egl_surf(EGL_READ_);
-		return s && cap_surface_size(false, (uint64_t)(uintptr_t)egl_dpy(),
-					     (uint64_t)(uintptr_t)s, w, h);
-	}
-	if (glx_dpy && glx_read && glx_read()) {
-		return cap_surface_size(true, (uint64_t)(uintptr_t)glx_dpy(), (uint64_t)glx_read(),
-					w, h);
-	}
-	return false;
 }
 
 void cap_frames_pre(struct cap_call *c)

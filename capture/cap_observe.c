@@ -350,12 +350,8 @@ void cap_observe_read_pixels(uint64_t seq, const char *func, GLint x, GLint y, G
 {
 	struct obs_ctx c;
 	struct obs_gl gl;
-	int64_t w = -1, h = -1;
 
-	if (!obs_context(&c, &gl))
-		return;
-	if (!cap_read_surface_size(&w, &h))
-		w = h = -1;
-	obs_read_pixels(&c, seq, func, x, y, width, height, format, type, pixels, pixels_bytes,
-			pack_offset, w, h);
+	if (obs_context(&c, &gl))
+		obs_read_pixels(&c, seq, func, x, y, width, height, format, type, pixels,
+				pixels_bytes, pack_offset);
 }

@@ -79,9 +79,6 @@ bool cap_observe_context(struct obs_ctx *c, struct obs_gl *scratch);
 struct cap_call;
 void cap_frames_pre(struct cap_call *c);
 void cap_frames_post(struct cap_call *c, bool ok);
-/* The size of the calling thread's current read surface (EGL or GLX);
- * false when there is none or the driver does not say (cap_frames.c). */
-bool cap_read_surface_size(int64_t *w, int64_t *h);
 
 enum cap_sync {
 	CAP_SYNC_POLL,   /* the application synchronises with part of the GPU's

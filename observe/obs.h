@@ -220,16 +220,16 @@ void obs_map(const struct obs_ctx *c, uint64_t seq, uint32_t buffer, int64_t off
  * NULL, from the bound pixel pack buffer at `pack_offset` (obs_pixels.c).
  * `pixels_bytes` bounds the memory at `pixels` (SIZE_MAX: what the GL
  * wrote, as the capture sees it); a span beyond it writes nothing.
- * `window_w` x `window_h` is the size of the surface read when the default
- * framebuffer is (negative: unknown); with a framebuffer object the size
- * of its read attachment is asked.  The size read from, when known, is
- * recorded (`read_size`): pixels outside it are undefined (GL 4.6 §18.2.8).
+ * With a framebuffer object bound for reading, the size of its read
+ * attachment is asked and recorded (`read_size`): pixels outside it are
+ * undefined (GL 4.6 §18.2.8).  The default framebuffer's size is not
+ * recorded: the window system's answer at the call is not reliable
+ * (ANGLE's EGL over GLX says 0 x 0), and capture and replay must agree.
  * Nothing is written for an empty or unknown format / type.
  */
 void obs_read_pixels(const struct obs_ctx *c, uint64_t seq, const char *func, int32_t x,
 		     int32_t y, int32_t width, int32_t height, uint32_t format, uint32_t type,
-		     const void *pixels, size_t pixels_bytes, uint64_t pack_offset,
-		     int64_t window_w, int64_t window_h);
+		     const void *pixels, size_t pixels_bytes, uint64_t pack_offset);
 
 /*
  * Before a swap (`xfbtrace capture --frames`): the back buffer of the

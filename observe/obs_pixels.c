@@ -116,14 +116,13 @@ static void write_record(const struct obs_ctx *c, uint64_t seq, const struct rec
 }
 
 /*
- * The size of the colour buffer glReadPixels reads: the surface's for the
- * default framebuffer (`window_w` x `window_h`, from the caller), else the
- * read buffer's attachment's: a renderbuffer's (bound for the query, then
- * restored) or a texture level's (GL 4.5's named query only: without it
- * the texture's target is unknown).  -1 when unknown.
+ * The size of the colour buffer glReadPixels reads from a framebuffer
+ * object: its read buffer's attachment's, a renderbuffer's (bound for the
+ * query, then restored) or a texture level's (GL 4.5's named query only:
+ * without it the texture's target is unknown).  -1 when unknown, and for
+ * the default framebuffer (obs.h says why).
  */
-static void read_size(const struct obs_ctx *c, int64_t window_w, int64_t window_h, int64_t *w,
-		      int64_t *h)
+static void read_size(const struct obs_ctx *c, int64_t *w, int64_t *h)
 {
 	const struct obs_gl *gl = c->gl;
 	int fb = 0, buffer = 0, type = 0, name = 0, level = 0, old = 0, iw = -1, ih = -1;
@@ -132,12 +131,7 @@ static void read_size(const struct obs_ctx *c, int64_t window_w, int64_t window_
 	if (!obs_ctx_at_least(c, 3, 0, 3, 0))
 		return;
 	gl->GetIntegerv(OBS_GL_READ_FRAMEBUFFER_BINDING, &fb);
-	if (!fb) {
-		*w = window_w;
-		*h = window_h;
-		return;
-	}
-	if (!gl->GetFramebufferAttachmentParameteriv)
+	if (!fb || !gl->GetFramebufferAttachmentParameteriv)
 		return;
 	gl->GetIntegerv(OBS_GL_READ_BUFFER, &buffer);
 	if (buffer == (int)OBS_GL_NONE)
@@ -161,7 +155,7 @@ static void read_size(const struct obs_ctx *c, int64_t window_w, int64_t window_
 		gl->GetTextureLevelParameteriv((unsigned)name, level, OBS_GL_TEXTURE_WIDTH, &iw);
 		gl->GetTextureLevelParameteriv((unsigned)name, level, OBS_GL_TEXTURE_HEIGHT, &ih);
 	}
-	if (gl->GetError() == OBS_GL_NO_ERROR && iw >= 0 && ih >= 0) {
+	if (gl->GetError() == OBS_GL_NO_ERROR && iw > 0 && ih > 0) {
 		*w = iw;
 		*h = ih;
 	}
@@ -169,8 +163,7 @@ static void read_size(const struct obs_ctx *c, int64_t window_w, int64_t window_
 
 void obs_read_pixels(const struct obs_ctx *c, uint64_t seq, const char *func, int32_t x,
 		     int32_t y, int32_t width, int32_t height, uint32_t format, uint32_t type,
-		     const void *pixels, size_t pixels_bytes, uint64_t pack_offset,
-		     int64_t window_w, int64_t window_h)
+		     const void *pixels, size_t pixels_bytes, uint64_t pack_offset)
 {
 	const struct obs_gl *gl = c->gl;
 	const uint64_t bpp = trace_pixels_bytes(format, type);
@@ -212,7 +205,7 @@ void obs_read_pixels(const struct obs_ctx *c, uint64_t seq, const char *func, in
 		src = copy;
 	}
 	int64_t rw, rh;
-	read_size(c, window_w, window_h, &rw, &rh);
+	read_size(c, &rw, &rh);
 	c->drain(c->user, "pixel read-back");
 	const struct record rec = {
 		.read_w = rw, .read_h = rh,

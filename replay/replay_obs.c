@@ -807,18 +807,11 @@ void host_obs_after(struct host *h, struct replay *rp, struct host_ctx *x, int i
 		if ((call->nargs == 7 || call->nargs == 8) && (args->offset[pi] || args->out[pi]) &&
 		    !replay_call_unsupported(rp, call->no) && replay_pixels_wanted(rp) &&
 		    obs_context(h, rp, x, &c, &u)) {
-			struct host_thread *t = host_thread(h, call->thread_no);
-			EGLint sw = -1, sh = -1;
-			if (!t || t->read == EGL_NO_SURFACE ||
-			    !eglQuerySurface(h->dpy, t->read, EGL_WIDTH, &sw) ||
-			    !eglQuerySurface(h->dpy, t->read, EGL_HEIGHT, &sh))
-				sw = sh = -1;
 			obs_read_pixels(&c, call->no, n, (int32_t)args->a[0].i, (int32_t)args->a[1].i,
 					(int32_t)args->a[2].i, (int32_t)args->a[3].i,
 					(uint32_t)args->a[4].u, (uint32_t)args->a[5].u,
 					args->offset[pi] ? NULL : args->out[pi], args->out_bytes[pi],
-					args->offset[pi] ? (uint64_t)(uintptr_t)args->a[pi].p : 0,
-					sw, sh);
+					args->offset[pi] ? (uint64_t)(uintptr_t)args->a[pi].p : 0);
 		}
 		break;
 	}

@@ -33,7 +33,6 @@
 #define EGL_SAMPLES_ 0x3031
 #define EGL_HEIGHT_ 0x3056
 #define EGL_WIDTH_ 0x3057
-#define EGL_READ_ 0x305A   /* eglGetCurrentSurface's readdraw (EGL 1.5 §3.7.4) */
 
 /* GLX 1.4 §3.3.3 table 3.1, §3.3.5. */
 #define GLX_RED_SIZE_ 8
