@@ -218,7 +218,10 @@ static enum xt_rc text_verdicts(struct render *r, const struct diff_obs *d)
 	for (int i = 0; i < 2 && !rc; i++) {
 		if (!cls[i])
 			continue;
-		if (d->classified && strcmp(cls[i], "differs"))
+		if (d->classified && !strcmp(cls[i], "not-drawn"))
+			rc = xt_buf_printf(&r->body, "  not-drawn (run %" PRId64 " has no image; not "
+					   "counted): %s\n", i ? r->run_b : r->run_a, why[i] ? why[i] : "");
+		else if (d->classified && strcmp(cls[i], "differs"))
 			rc = xt_buf_printf(&r->body, "  %s (replay --check of run %" PRId64 "; %s): %s\n",
 					   cls[i], i ? r->run_b : r->run_a, d->excused ?
 					   "not counted" : "counted: --strict", why[i] ? why[i] : "");
