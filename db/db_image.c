@@ -20,7 +20,8 @@ enum xt_rc db_obs_pixels(struct db *db, const char *fields_json, const void *dat
 		"SELECT json_extract(?1, '$.x'), json_extract(?1, '$.y'),"
 		" json_extract(?1, '$.width'), json_extract(?1, '$.height'),"
 		" json_extract(?1, '$.format'), json_extract(?1, '$.pixel_type'),"
-		" json_extract(?1, '$.from')");
+		" json_extract(?1, '$.from'), json_extract(?1, '$.read_size[0]'),"
+		" json_extract(?1, '$.read_size[1]')");
 	if (rc)
 		return rc;
 	sqlite3_bind_text(st, 1, fields_json, -1, SQLITE_STATIC);
@@ -59,6 +60,16 @@ enum xt_rc db_obs_pixels(struct db *db, const char *fields_json, const void *dat
 	char from[8] = "";
 	const char *f = db_col_text(st, 6);
 	snprintf(from, sizeof from, "%s", f ? f : "");
+	/* read_size, when the row has one: two sizes, or the validation says
+	 * it is not. */
+	struct trace_value size_items[2] = { { .tag = TRACE_TAG_NULL }, { .tag = TRACE_TAG_NULL } };
+	const bool sized = sqlite3_column_type(st, 7) != SQLITE_NULL ||
+			   sqlite3_column_type(st, 8) != SQLITE_NULL;
+	for (int k = 0; k < 2; k++)
+		if (sqlite3_column_type(st, 7 + k) == SQLITE_INTEGER &&
+		    sqlite3_column_int64(st, 7 + k) >= 0)
+			size_items[k] = (struct trace_value){ .tag = TRACE_TAG_UINT,
+							      .u = (uint64_t)sqlite3_column_int64(st, 7 + k) };
 	sqlite3_finalize(st);
 	items[7] = (struct trace_value){ .tag = TRACE_TAG_STRING,
 					 .mem = { (const uint8_t *)from, strlen(from), 0 } };
@@ -68,13 +79,16 @@ enum xt_rc db_obs_pixels(struct db *db, const char *fields_json, const void *dat
 		return XT_FAIL(&db->err, XT_ERR_CORRUPT, "pixels observation: field `%s` is missing "
 			       "or malformed", why);
 	struct trace_value pack = { .tag = TRACE_TAG_MAP };
-	struct trace_value all[10];
-	const char *all_keys[10];
+	struct trace_value all[11];
+	const char *all_keys[11];
 	memcpy(all, items, sizeof items);
 	memcpy(all_keys, keys, sizeof keys);
 	all[9] = pack;
 	all_keys[9] = "pack";
-	struct trace_value map = { .tag = TRACE_TAG_MAP, .agg = { all, all_keys, 10 } };
+	all[10] = (struct trace_value){ .tag = TRACE_TAG_ARRAY, .agg = { size_items, NULL, 2 } };
+	all_keys[10] = "read_size";
+	struct trace_value map = { .tag = TRACE_TAG_MAP,
+				   .agg = { all, all_keys, sized ? 11u : 10u } };
 	char msg[160];
 	if (trace_pixels_of(&map, px, msg, sizeof msg) != XT_OK)
 		return XT_FAIL(&db->err, XT_ERR_CORRUPT, "%s", msg);
