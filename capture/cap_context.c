@@ -657,6 +657,19 @@ static void observe_post(struct cap_call *c, unsigned hook)
 					(const void *)(uintptr_t)a[3].u);
 		cap_observe_sync(c->seq, CAP_SYNC_POLL);
 		break;
+	case CAP_HOOK_READ_PIXELS: {
+		/* glReadPixels(x, y, w, h, format, type, pixels); glReadn*
+		 * have bufSize before pixels. */
+		const unsigned k = c->fid == CAP_F_glReadPixels ? 6 : 7;
+		glapi_func_info((int)c->fid, &fi);
+		cap_observe_read_pixels(c->seq, fi.name, (GLint)a[0].i, (GLint)a[1].i,
+					(GLsizei)a[2].i, (GLsizei)a[3].i, (GLenum)a[4].u,
+					(GLenum)a[5].u, (c->offsets & (1u << k)) ? NULL
+					: (const void *)(uintptr_t)a[k].u,
+					k == 7 && a[6].i >= 0 ? (size_t)a[6].i : SIZE_MAX, a[k].u);
+		cap_observe_sync(c->seq, CAP_SYNC_POLL);  /* it waited for the GPU */
+		break;
+	}
 	case CAP_HOOK_MAP:
 	case CAP_HOOK_MAP_RANGE:
 	case CAP_HOOK_NAMED_MAP:
@@ -684,6 +697,8 @@ void cap_ctx_pre(struct cap_thread *t, struct cap_call *c, unsigned hook)
 	const union cap_arg *a = c->a;
 	uint64_t next;
 
+	if (hook == CAP_HOOK_SWAP && cap_g.observe)
+		cap_frames_pre(c);
 	if (!cap_g.observe || !t->ctx || !t->ctx->async)
 		return;
 	switch (hook) {
@@ -738,6 +753,8 @@ void cap_ctx_post(struct cap_thread *t, struct cap_call *c, unsigned hook)
 	case CAP_HOOK_SWAP:
 		if (c->fid == CAP_F_glXSwapBuffers || c->ret.u)
 			write_frame(t, c->seq);
+		if (cap_g.observe)
+			cap_frames_post(c, c->fid == CAP_F_glXSwapBuffers || c->ret.u);
 		if (cap_g.observe)
 			cap_observe_sync(c->seq, CAP_SYNC_FRAME);
 		break;

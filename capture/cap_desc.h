@@ -133,6 +133,7 @@ enum cap_hook {
 	CAP_HOOK_SYNC,
 	CAP_HOOK_VERTEX_ATTRIB_DIVISOR,
 	CAP_HOOK_DRAW,
+	CAP_HOOK_READ_PIXELS,
 	/* Capture only (specs/gl_annotations.py CAPTURE_HOOKS), for recorded
 	 * calls only: */
 	CAP_HOOK_EGL_RELEASE,        /* eglTerminate, eglReleaseThread */

@@ -124,6 +124,14 @@ static void gl_table(struct obs_gl *gl)
 	gl->GetNamedBufferParameteriv = CAP_REAL(glGetNamedBufferParameteriv);
 	gl->BufferStorage = CAP_REAL(glBufferStorage);
 	gl->BufferStorageEXT = CAP_REAL(glBufferStorageEXT);
+	gl->ReadPixels = CAP_REAL(glReadPixels);
+	gl->PixelStorei = CAP_REAL(glPixelStorei);
+	gl->BindFramebuffer = CAP_REAL(glBindFramebuffer);
+	gl->ReadBuffer = CAP_REAL(glReadBuffer);
+	gl->GetFramebufferAttachmentParameteriv = CAP_REAL(glGetFramebufferAttachmentParameteriv);
+	gl->GetRenderbufferParameteriv = CAP_REAL(glGetRenderbufferParameteriv);
+	gl->BindRenderbuffer = CAP_REAL(glBindRenderbuffer);
+	gl->GetTextureLevelParameteriv = CAP_REAL(glGetTextureLevelParameteriv);
 }
 
 /*
@@ -200,6 +208,11 @@ static bool obs_context(struct obs_ctx *c, struct obs_gl *scratch)
 		.commit_late = sink_commit_late,
 	};
 	return true;
+}
+
+bool cap_observe_context(struct obs_ctx *c, struct obs_gl *scratch)
+{
+	return obs_context(c, scratch);
 }
 
 enum cap_observe_mode cap_observe_mode(void)
@@ -396,4 +409,16 @@ void cap_observe_map(uint64_t seq, GLuint buffer, int64_t offset, int64_t length
 
 	if (obs_context(&c, &gl))
 		obs_map(&c, seq, buffer, offset, length, access, ptr);
+}
+
+void cap_observe_read_pixels(uint64_t seq, const char *func, GLint x, GLint y, GLsizei width,
+			     GLsizei height, GLenum format, GLenum type, const void *pixels,
+			     size_t pixels_bytes, uint64_t pack_offset)
+{
+	struct obs_ctx c;
+	struct obs_gl gl;
+
+	if (obs_context(&c, &gl))
+		obs_read_pixels(&c, seq, func, x, y, width, height, format, type, pixels,
+				pixels_bytes, pack_offset);
 }

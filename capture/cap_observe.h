@@ -64,6 +64,29 @@ void cap_observe_map(uint64_t seq, GLuint buffer, int64_t offset,
  */
 union cap_arg;
 void cap_observe_before_write(uint64_t seq, unsigned writes, int arg, const union cap_arg *a);
+/* After glReadPixels / glReadnPixels* (func names it) with its x, y,
+ * width, height, format and type: `pixels` is the application's memory
+ * the GL wrote (at most `pixels_bytes`: glReadn*'s bufSize, else
+ * SIZE_MAX), or NULL when a pixel pack buffer took the pixels at
+ * `pack_offset`. */
+void cap_observe_read_pixels(uint64_t seq, const char *func, GLint x, GLint y, GLsizei width,
+			     GLsizei height, GLenum format, GLenum type, const void *pixels,
+			     size_t pixels_bytes, uint64_t pack_offset);
+
+/* The observation core's view of the calling thread's current context
+ * (observe/obs.h), for observations made outside this file
+ * (cap_frames.c); false when observations are off or no context is
+ * current. */
+struct obs_ctx;
+struct obs_gl;
+bool cap_observe_context(struct obs_ctx *c, struct obs_gl *scratch);
+
+/* Before and after a swap (eglSwapBuffers*, glXSwapBuffers; `ok`: it
+ * succeeded): the colour buffer as a `pixels` observation of the swap,
+ * for the frames XFBTRACE_FRAMES asks for (cap_frames.c). */
+struct cap_call;
+void cap_frames_pre(struct cap_call *c);
+void cap_frames_post(struct cap_call *c, bool ok);
 
 enum cap_sync {
 	CAP_SYNC_POLL,   /* the application synchronises with part of the GPU's

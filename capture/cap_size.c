@@ -19,6 +19,26 @@
 #include "cap_state.h"
 #include "glapi.h"
 #include "glapi_types.h"
+#include "trace_pixels.h"
+
+/* trace_pixels.h's enum values must be the registry's. */
+#define CHECK_PX(n) _Static_assert(TRACE_PX_##n == GL_##n, "TRACE_PX_" #n);
+CHECK_PX(COLOR_INDEX) CHECK_PX(STENCIL_INDEX) CHECK_PX(DEPTH_COMPONENT) CHECK_PX(RED)
+CHECK_PX(GREEN) CHECK_PX(BLUE) CHECK_PX(ALPHA) CHECK_PX(RGB) CHECK_PX(RGBA)
+CHECK_PX(LUMINANCE) CHECK_PX(LUMINANCE_ALPHA) CHECK_PX(ABGR_EXT) CHECK_PX(BGR) CHECK_PX(BGRA)
+CHECK_PX(RG) CHECK_PX(RG_INTEGER) CHECK_PX(DEPTH_STENCIL) CHECK_PX(RED_INTEGER)
+CHECK_PX(GREEN_INTEGER) CHECK_PX(BLUE_INTEGER) CHECK_PX(ALPHA_INTEGER) CHECK_PX(RGB_INTEGER)
+CHECK_PX(RGBA_INTEGER) CHECK_PX(BGR_INTEGER) CHECK_PX(BGRA_INTEGER) CHECK_PX(BYTE)
+CHECK_PX(UNSIGNED_BYTE) CHECK_PX(SHORT) CHECK_PX(UNSIGNED_SHORT) CHECK_PX(INT)
+CHECK_PX(UNSIGNED_INT) CHECK_PX(FLOAT) CHECK_PX(HALF_FLOAT) CHECK_PX(HALF_FLOAT_OES)
+CHECK_PX(UNSIGNED_BYTE_3_3_2) CHECK_PX(UNSIGNED_SHORT_4_4_4_4) CHECK_PX(UNSIGNED_SHORT_5_5_5_1)
+CHECK_PX(UNSIGNED_INT_8_8_8_8) CHECK_PX(UNSIGNED_INT_10_10_10_2)
+CHECK_PX(UNSIGNED_BYTE_2_3_3_REV) CHECK_PX(UNSIGNED_SHORT_5_6_5) CHECK_PX(UNSIGNED_SHORT_5_6_5_REV)
+CHECK_PX(UNSIGNED_SHORT_4_4_4_4_REV) CHECK_PX(UNSIGNED_SHORT_1_5_5_5_REV)
+CHECK_PX(UNSIGNED_INT_8_8_8_8_REV) CHECK_PX(UNSIGNED_INT_2_10_10_10_REV)
+CHECK_PX(UNSIGNED_INT_24_8) CHECK_PX(UNSIGNED_INT_10F_11F_11F_REV)
+CHECK_PX(UNSIGNED_INT_5_9_9_9_REV) CHECK_PX(FLOAT_32_UNSIGNED_INT_24_8_REV)
+#undef CHECK_PX
 
 unsigned cap_index_bytes(uint32_t type)
 {
@@ -106,46 +126,11 @@ static size_t pname_count(struct cap_ctx *x, uint32_t pname, bool indexed, const
 	return SIZE_MAX;
 }
 
-static unsigned format_components(uint32_t format)
-{
-	switch (format) {
-	case GL_RED: case GL_GREEN: case GL_BLUE: case GL_ALPHA: case GL_LUMINANCE:
-	case GL_DEPTH_COMPONENT: case GL_STENCIL_INDEX: case GL_COLOR_INDEX:
-	case GL_RED_INTEGER: case GL_GREEN_INTEGER: case GL_BLUE_INTEGER:
-	case GL_ALPHA_INTEGER:
-		return 1;
-	case GL_RG: case GL_RG_INTEGER: case GL_LUMINANCE_ALPHA: case GL_DEPTH_STENCIL:
-		return 2;
-	case GL_RGB: case GL_BGR: case GL_RGB_INTEGER: case GL_BGR_INTEGER:
-		return 3;
-	case GL_RGBA: case GL_BGRA: case GL_RGBA_INTEGER: case GL_BGRA_INTEGER:
-	case GL_ABGR_EXT:
-		return 4;
-	default:
-		return 0;
-	}
-}
-
-/* Bytes of one pixel, 0 if unknown; GL_BITMAP is handled by the caller. */
+/* Bytes of one pixel, 0 if unknown; GL_BITMAP is handled by the caller.
+ * The table is trace/trace_pixels.h's, which the observations use too. */
 static unsigned pixel_bytes(uint32_t format, uint32_t type)
 {
-	switch (type) {
-	case GL_UNSIGNED_BYTE_3_3_2: case GL_UNSIGNED_BYTE_2_3_3_REV:
-		return 1;
-	case GL_UNSIGNED_SHORT_5_6_5: case GL_UNSIGNED_SHORT_5_6_5_REV:
-	case GL_UNSIGNED_SHORT_4_4_4_4: case GL_UNSIGNED_SHORT_4_4_4_4_REV:
-	case GL_UNSIGNED_SHORT_5_5_5_1: case GL_UNSIGNED_SHORT_1_5_5_5_REV:
-		return 2;
-	case GL_UNSIGNED_INT_8_8_8_8: case GL_UNSIGNED_INT_8_8_8_8_REV:
-	case GL_UNSIGNED_INT_10_10_10_2: case GL_UNSIGNED_INT_2_10_10_10_REV:
-	case GL_UNSIGNED_INT_24_8: case GL_UNSIGNED_INT_10F_11F_11F_REV:
-	case GL_UNSIGNED_INT_5_9_9_9_REV:
-		return 4;
-	case GL_FLOAT_32_UNSIGNED_INT_24_8_REV:
-		return 8;
-	default:
-		return format_components(format) * cap_type_bytes(type);
-	}
+	return trace_pixels_bytes(format, type);
 }
 
 struct pixel_store {

@@ -261,6 +261,12 @@ static void start_properties(struct cap_thread *t)
 		static const char *const modes[] = { "auto", "async", "sync" };
 		const char *m = modes[cap_observe_mode()];
 		cap_property(t, seq, "capture.observe_mode", m, strlen(m));
+		/* Its glReadPixels have `pixels` observations (traces from before
+		 * them have none: a replay then makes none either). */
+		cap_property(t, seq, "capture.pixels", "1", 1);
+		const char *frames = getenv("XFBTRACE_FRAMES");
+		if (frames && *frames)
+			cap_property(t, seq, "capture.frames", frames, strlen(frames));
 	}
 }
 

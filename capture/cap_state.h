@@ -131,6 +131,9 @@ void cap_surface_config(struct cap_thread *t, uint64_t seq, uint64_t dpy, uint64
 /* After a call with a CAP_HOOK_SURFACE hook: CONTEXT "config" and
  * "surface" (the new surface's config and size). */
 void cap_surface_post(struct cap_thread *t, struct cap_call *c);
+/* The size of EGL surface / GLX drawable `surface` of display `dpy` as the
+ * driver reports it now; false when it does not say (cap_surface.c). */
+bool cap_surface_size(bool glx, uint64_t dpy, uint64_t surface, int64_t *w, int64_t *h);
 /* At a GLX make-current of drawable `xid`: the first time a drawable that
  * no GLX call created (a plain X window) is made current, a CONTEXT
  * "surface" event with its size (XGetGeometry), attached to call `seq`. */

@@ -206,7 +206,7 @@ void cap_surface_glx_current(struct cap_thread *t, uint64_t seq, uint64_t dpy, u
 }
 
 /* The size of a surface just created; false when the driver does not say. */
-static bool surface_size(bool glx, uint64_t dpy, uint64_t surface, int64_t *w, int64_t *h)
+bool cap_surface_size(bool glx, uint64_t dpy, uint64_t surface, int64_t *w, int64_t *h)
 {
 	if (glx) {
 		cap_pfn_glXQueryDrawable q = CAP_REAL(glXQueryDrawable);
@@ -253,7 +253,7 @@ void cap_surface_post(struct cap_thread *t, struct cap_call *c)
 	if (glx)
 		glx_drawable_add(c->ret.u);
 	cap_surface_config(t, c->seq, a[0].u, a[1].u, glx ? CAP_CONFIG_GLX_FB : CAP_CONFIG_EGL);
-	sized = surface_size(glx, a[0].u, c->ret.u, &w, &h);
+	sized = cap_surface_size(glx, a[0].u, c->ret.u, &w, &h);
 	write_surface(t, c->seq, c->ret.u, a[1].u, sized, (uint64_t)w, (uint64_t)h);
 }
 
@@ -261,6 +261,6 @@ void cap_surface_egl_current(struct cap_thread *t, uint64_t seq, uint64_t dpy, u
 {
 	int64_t w = 0, h = 0;
 
-	if (surface && surface_size(false, dpy, surface, &w, &h))
+	if (surface && cap_surface_size(false, dpy, surface, &w, &h))
 		write_surface(t, seq, surface, 0, true, (uint64_t)w, (uint64_t)h);
 }

@@ -495,6 +495,10 @@ static enum xt_rc first_obs(const struct diff_obs *d, void *ctx)
 		case DIFF_ITEM_LAYOUT:
 			cli_bisect_strfmt(what, sizeof what, "the TF layout differs");
 			break;
+		case DIFF_ITEM_PIXEL:
+			cli_bisect_strfmt(what, sizeof what, "%" PRIu64 " pixels differ, first (%" PRId64
+					  ", %" PRId64 ")", d->pixels_differ, it->x, it->y);
+			break;
 		}
 	}
 	char counts[128] = "";

@@ -72,12 +72,14 @@ static void usage(FILE *f)
 	char dir[PATH_MAX];
 
 	fprintf(f,
-		"usage: xfbtrace capture [-o FILE] [--observe=MODE] -- PROGRAM [ARGS...]\n"
+		"usage: xfbtrace capture [-o FILE] [--observe=MODE] [--frames N|all]\n"
+		"                        -- PROGRAM [ARGS...]\n"
 		"\n"
 		"Runs PROGRAM with the capture library preloaded.  Every GL, GLES, EGL\n"
 		"and GLX call is recorded with the memory it reads, and after each\n"
 		"glEndTransformFeedback / glPauseTransformFeedback the contents of the\n"
-		"bound TF buffers, query results and read-back data (observations).\n"
+		"bound TF buffers, query results and read-back data, among them the\n"
+		"pixels every glReadPixels returned (observations).\n"
 		"\n"
 		"  -o, --output FILE   trace to write (default: <program>.xfbt here);\n"
 		"                      every other process PROGRAM starts (fork, exec)\n"
@@ -88,6 +90,10 @@ static void usage(FILE *f)
 		"                      default): async, except sync on CPU renderers\n"
 		"                      (llvmpipe), where it costs less; off: calls only\n"
 		"      --no-observe    record calls only, no read-back from the driver\n"
+		"      --frames N|all  also keep the colour buffer of the first N frames\n"
+		"                      (or of all): the back buffer, read as 8-bit RGBA\n"
+		"                      just before each eglSwapBuffers / glXSwapBuffers\n"
+		"                      (default: none; GL 3.0 / GLES 3.0 contexts)\n"
 		"  -h, --help          this text\n"
 		"\n"
 		"The capture ends when PROGRAM and every process it started have ended.\n"
@@ -287,12 +293,14 @@ int cli_capture_main(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "no-observe", no_argument, NULL, 'n' },
 		{ "observe", required_argument, NULL, 'O' },
+		{ "frames", required_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
 	const char *output = NULL;
 	bool observe = true;
 	const char *observe_mode = NULL;   /* NULL: the library's default */
+	const char *frames = NULL;         /* NULL: none */
 	int c;
 
 	optind = 1;
@@ -313,10 +321,20 @@ int cli_capture_main(int argc, char **argv)
 						optarg);
 			}
 			break;
+		case 'F':
+			if (strcmp(optarg, "all") && (!*optarg || strspn(optarg, "0123456789") !=
+						      strlen(optarg) || strlen(optarg) > 18))
+				return cli_fail(CMD, "--frames takes a number of frames or all, not '%s'",
+						optarg);
+			frames = optarg;
+			break;
 		case 'h': usage(stdout); return CLI_EXIT_OK;
 		default: usage(stderr); return CLI_EXIT_ERROR;
 		}
 	}
+	if (frames && !observe)
+		return cli_fail(CMD, "--frames reads back the colour buffer: it needs observations "
+				"(not --no-observe / --observe=off)");
 	if (optind >= argc) {
 		usage(stderr);
 		return CLI_EXIT_ERROR;
@@ -384,6 +402,10 @@ int cli_capture_main(int argc, char **argv)
 			setenv("XFBTRACE_OBSERVE", "0", 1);
 		else if (observe_mode)
 			setenv("XFBTRACE_OBSERVE", observe_mode, 1);
+		if (frames)
+			setenv("XFBTRACE_FRAMES", frames, 1);
+		else
+			unsetenv("XFBTRACE_FRAMES");
 		execvp(prog[0], prog);
 		fprintf(stderr, "xfbtrace capture: cannot run %s: %s\n", prog[0], strerror(errno));
 		_exit(127);

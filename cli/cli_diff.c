@@ -42,22 +42,28 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: xfbtrace diff [--db FILE] [--json] [--tolerance ulps=N|abs=X]\n"
-		"                     [--limit N] [--strict] [--pm4] [--regs] [--shaders]\n"
+		"                     [--image-tolerance max=X,pixels=N] [--limit N]\n"
+		"                     [--strict] [--pm4] [--regs] [--shaders]\n"
 		"                     [--color=WHEN] RUN_A RUN_B\n"
 		"\n"
 		"Compares the observations of two runs of the same trace (ids from\n"
 		"'xfbtrace runs'), aligned by call number, kind and index.  TF buffers\n"
 		"are decoded with the program's TF layout into vertices, varyings and\n"
-		"components; query results and other fields are compared exactly.  A\n"
-		"query is named by its target (and vertex stream), as the trace's calls\n"
-		"set it: shown, not compared.  Integers of 28 bits or more are also\n"
-		"shown in hex.\n"
+		"components; images (glReadPixels) pixel by pixel; query results and\n"
+		"other fields are compared exactly.  A query is named by its target (and\n"
+		"vertex stream), as the trace's calls set it: shown, not compared.\n"
+		"Integers of 28 bits or more are also shown in hex.\n"
 		"\n"
 		"  --db FILE          the results database (default: $XFBTRACE_DB)\n"
 		"  --json             one JSON object, for scripts\n"
 		"  --tolerance T      ulps=N: floats may differ by N units in the last\n"
 		"                     place; abs=X: by X.  Then +0.0 equals -0.0 and any\n"
 		"                     NaN equals any NaN.  Default: bit for bit\n"
+		"  --image-tolerance T\n"
+		"                     max=X: pixels whose values differ by at most X (in\n"
+		"                     the type's units, 0..255 for GL_UNSIGNED_BYTE) are\n"
+		"                     within it; pixels=N: an image with at most N pixels\n"
+		"                     beyond that counts as the same.  Default: exact\n"
 		"  --limit N          differences shown per observation (default %d,\n"
 		"                     0: all); all are counted\n"
 		"  --strict           count as differences also those that 'replay --check\n"
@@ -219,6 +225,16 @@ static enum xt_rc text_item(struct render *r, const struct diff_item *it)
 	case DIFF_ITEM_LAYOUT:
 		return xt_buf_printf(b, "  TF layout differs (layout %" PRIu64 " vs %" PRIu64
 				     "); run %" PRId64 "'s decodes both\n", it->a, it->b, r->run_a);
+	case DIFF_ITEM_PIXEL: {
+		char pa[96] = "", pb[96] = "";
+		for (uint32_t k = 0, na = 0, nb = 0; k < it->channels && k < 4; k++) {
+			na += (uint32_t)snprintf(pa + na, sizeof pa - na, "%s%g", k ? " " : "", it->pixel_a[k]);
+			nb += (uint32_t)snprintf(pb + nb, sizeof pb - nb, "%s%g", k ? " " : "", it->pixel_b[k]);
+		}
+		return xt_buf_printf(b, "  pixel (%" PRId64 ", %" PRId64 "): %s%s%s vs %s%s%s%s\n",
+				     it->x, it->y, red, pa, off, green, pb, off,
+				     it->over ? "" : " (within the image tolerance's max)");
+	}
 	}
 	return XT_OK;
 }
@@ -233,7 +249,10 @@ static enum xt_rc text_verdicts(struct render *r, const struct diff_obs *d)
 	for (int i = 0; i < 2 && !rc; i++) {
 		if (!cls[i])
 			continue;
-		if (d->classified && strcmp(cls[i], "differs"))
+		if (d->classified && !strcmp(cls[i], "not-drawn"))
+			rc = xt_buf_printf(&r->body, "  not-drawn (run %" PRId64 " has no image; not "
+					   "counted): %s\n", i ? r->run_b : r->run_a, why[i] ? why[i] : "");
+		else if (d->classified && strcmp(cls[i], "differs"))
 			rc = xt_buf_printf(&r->body, "  %s (replay --check of run %" PRId64 "; %s): %s\n",
 					   cls[i], i ? r->run_b : r->run_a, d->excused ?
 					   "not counted" : "counted: --strict", why[i] ? why[i] : "");
@@ -267,6 +286,11 @@ static enum xt_rc text_obs(struct render *r, const struct diff_obs *d)
 		rc = xt_buf_printf(b, ": %" PRIu64 " of %" PRIu64 " components differ (%" PRIu64
 				   " vertices, stride %u)", d->components_differ,
 				   d->components_compared, d->vertices, d->stride);
+	if (!rc && d->width)
+		rc = xt_buf_printf(b, ": %" PRIu64 " of %" PRIu64 " pixels differ (image %ux%u, %"
+				   PRIu64 " beyond the image tolerance, largest difference %g)",
+				   d->pixels_differ, (uint64_t)d->width * d->height, d->width,
+				   d->height, d->pixels_over, d->pixel_max_delta);
 	if (!rc && d->bytes_differ)
 		rc = xt_buf_printf(b, "%s%" PRIu64 " bytes differ", d->stride ? "; " : ": ",
 				   d->bytes_differ);
@@ -291,7 +315,8 @@ static enum xt_rc text_obs(struct render *r, const struct diff_obs *d)
 
 static void json_item(struct xt_jw *w, const struct diff_item *it)
 {
-	static const char *const what[] = { "component", "bytes", "field", "size", "data", "layout" };
+	static const char *const what[] = { "component", "bytes", "field", "size", "data", "layout",
+					    "pixel" };
 
 	xt_jw_obj(w);
 	xt_jw_kstr(w, "what", what[it->kind]);
@@ -349,6 +374,19 @@ static void json_item(struct xt_jw *w, const struct diff_item *it)
 		xt_jw_ku64(w, "a", it->a);
 		xt_jw_ku64(w, "b", it->b);
 		break;
+	case DIFF_ITEM_PIXEL:
+		xt_jw_ki64(w, "x", it->x);
+		xt_jw_ki64(w, "y", it->y);
+		xt_jw_karr(w, "a");
+		for (uint32_t k = 0; k < it->channels && k < 4; k++)
+			xt_jw_num(w, it->pixel_a[k], 0);
+		xt_jw_end(w);
+		xt_jw_karr(w, "b");
+		for (uint32_t k = 0; k < it->channels && k < 4; k++)
+			xt_jw_num(w, it->pixel_b[k], 0);
+		xt_jw_end(w);
+		xt_jw_kbool(w, "beyond_max", it->over);
+		break;
 	}
 	xt_jw_end(w);
 }
@@ -380,6 +418,15 @@ static enum xt_rc json_obs(struct render *r, const struct diff_obs *d)
 	xt_jw_ku64(w, "components_differ", d->components_differ);
 	xt_jw_ku64(w, "bytes_differ", d->bytes_differ);
 	xt_jw_ku64(w, "fields_differ", d->fields_differ);
+	if (d->width) {
+		xt_jw_kobj(w, "image");
+		xt_jw_ku64(w, "width", d->width);
+		xt_jw_ku64(w, "height", d->height);
+		xt_jw_ku64(w, "pixels_differ", d->pixels_differ);
+		xt_jw_ku64(w, "pixels_beyond_max", d->pixels_over);
+		xt_jw_knum(w, "largest_difference", d->pixel_max_delta, 0);
+		xt_jw_end(w);
+	}
 	xt_jw_ku64(w, "differences_total", d->differences);
 	xt_jw_kstr(w, "note", d->note);
 	xt_jw_kbool(w, "classified", d->classified);
@@ -420,12 +467,17 @@ static void tolerance_text(const struct diff_options *o, char *out, size_t n)
 	case TRACE_TOL_ULPS: snprintf(out, n, "%" PRIu64 " ulps", o->tol.ulps); break;
 	case TRACE_TOL_ABS: snprintf(out, n, "absolute %g", o->tol.abs); break;
 	}
+	if (o->img_tol.max > 0 || o->img_tol.pixels > 0) {
+		size_t k = strlen(out);
+		snprintf(out + k, n - k, "; images: max %g, %" PRIu64 " pixels", o->img_tol.max,
+			 o->img_tol.pixels);
+	}
 }
 
 static void print_text(struct render *r, const struct db_run_info *a, const struct db_run_info *b,
 		       const struct diff_options *o, const struct diff_summary *s, bool same)
 {
-	char ta[512], tb[512], tol[64];
+	char ta[512], tb[512], tol[128];
 	const char *bold = r->colour ? "\033[1m" : "", *off = r->colour ? "\033[0m" : "";
 	run_text(a, ta, sizeof ta);
 	run_text(b, tb, sizeof tb);
@@ -491,6 +543,10 @@ static enum xt_rc print_json(struct render *r, const struct db_run_info *a,
 	else
 		xt_jw_knum(&w, "value", o->tol.mode == TRACE_TOL_ABS ? o->tol.abs : 0, 0);
 	xt_jw_end(&w);
+	xt_jw_kobj(&w, "image_tolerance");
+	xt_jw_knum(&w, "max", o->img_tol.max, 0);
+	xt_jw_ku64(&w, "pixels", o->img_tol.pixels);
+	xt_jw_end(&w);
 	xt_jw_kbool(&w, "same", same);
 	xt_jw_kobj(&w, "summary");
 	xt_jw_ku64(&w, "pairs", s->pairs);
@@ -540,6 +596,7 @@ int cli_diff_main(int argc, char **argv)
 		{ "db", required_argument, NULL, 'd' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "tolerance", required_argument, NULL, 't' },
+		{ "image-tolerance", required_argument, NULL, 'i' },
 		{ "limit", required_argument, NULL, 'l' },
 		{ "strict", no_argument, NULL, 's' },
 		{ "pm4", no_argument, NULL, 'P' },
@@ -567,6 +624,11 @@ int cli_diff_main(int argc, char **argv)
 		case 't':
 			if (!trace_tol_parse(optarg, &o.tol))
 				return cli_fail(CMD, "--tolerance takes ulps=N or abs=X, not '%s'", optarg);
+			break;
+		case 'i':
+			if (!trace_img_tol_parse(optarg, &o.img_tol))
+				return cli_fail(CMD, "--image-tolerance takes max=X,pixels=N, not '%s'",
+						optarg);
 			break;
 		case 'l':
 			o.max_items = (uint32_t)strtoul(optarg, &end, 10);

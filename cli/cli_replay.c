@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -28,6 +29,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: xfbtrace replay [--backend host|sim] [--check [--tolerance ulps=N|abs=X]\n"
+		"                       [--image-tolerance max=X,pixels=N] [--diff-dir DIR]\n"
 		"                       [--strict]] [--calls A-B] [--max-diffs N]\n"
 		"                       [--db FILE [--label L] | --no-db] [--json] TRACE\n"
 		"       xfbtrace replay --dump-state CALL [--backend host|sim]\n"
@@ -70,11 +72,24 @@ static void usage(FILE *f)
 		"                polygons that are another valid tessellation of the\n"
 		"                same vertices (GL 4.6 compatibility profile 13.3);\n"
 		"                precision: float TF data and glGetFloatv / glGetDoublev\n"
-		"                values within --tolerance.\n"
+		"                values within --tolerance; images (glReadPixels)\n"
+		"                within --image-tolerance.\n"
 		"                Everything else, defined data and errors the\n"
 		"                application checks, is a difference\n"
 		"  --tolerance T ulps=N: floats may differ by N units in the last place;\n"
 		"                abs=X: by X (the rules of xfbtrace diff --tolerance)\n"
+		"  --image-tolerance T\n"
+		"                max=X: a pixel is within the tolerance when none of its\n"
+		"                values differs by more than X, in the type's units (0..255\n"
+		"                for GL_UNSIGNED_BYTE; packed types: exactly); pixels=N: an\n"
+		"                image is when at most N pixels are not (default: exact).\n"
+		"                A differing image is reported with the number of pixels\n"
+		"                that differ, the largest difference and the first pixels\n"
+		"                (window x, y: golden values, replay values)\n"
+		"  --diff-dir DIR  write each differing image into DIR as\n"
+		"                callN-golden.png, callN-replay.png and callN-diff.png\n"
+		"                (equal pixels dimmed, within the tolerance yellow, beyond\n"
+		"                red)\n"
 		"  --strict      count classified differences too (exit status 1)\n"
 		"  --calls A-B   replay calls up to B only, and check those from A on\n"
 		"  --max-diffs N differences printed in detail (default 10)\n"
@@ -135,6 +150,7 @@ static void print_json(const char *trace, const struct replay_options *o,
 		xt_jw_ku64(&w, "differ", s->differ);
 		xt_jw_ku64(&w, "not_compared", s->not_compared);
 		xt_jw_ku64(&w, "lost", s->lost);
+		xt_jw_ku64(&w, "images_not_drawn", s->not_drawn);
 		xt_jw_end(&w);
 		xt_jw_kobj(&w, "returns");
 		xt_jw_ku64(&w, "compared", s->returns_compared);
@@ -281,6 +297,8 @@ int cli_replay_main(int argc, char **argv)
 		{ "label", required_argument, NULL, 'l' },
 		{ "tolerance", required_argument, NULL, 't' },
 		{ "strict", no_argument, NULL, 's' },
+		{ "image-tolerance", required_argument, NULL, 'i' },
+		{ "diff-dir", required_argument, NULL, 'D' },
 		{ "no-db", no_argument, NULL, 'N' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "dump-state", required_argument, NULL, 'S' },
@@ -298,6 +316,7 @@ int cli_replay_main(int argc, char **argv)
 	struct xt_err err;
 	const char *db_path = NULL, *label = NULL;
 	bool strict = false, no_db = false, json = false, calls = false, dump_state = false;
+	bool image_options = false;
 	const char *format = NULL;
 	uint64_t state_call = 0;
 	char *end;
@@ -344,6 +363,16 @@ int cli_replay_main(int argc, char **argv)
 		case 's':
 			strict = true;
 			break;
+		case 'i':
+			if (!trace_img_tol_parse(optarg, &o.img_tol))
+				return cli_fail(CMD, "bad --image-tolerance '%s' (max=X,pixels=N)",
+						optarg);
+			image_options = true;
+			break;
+		case 'D':
+			o.diff_dir = optarg;
+			image_options = true;
+			break;
 		case 'N':
 			no_db = true;
 			break;
@@ -364,8 +393,12 @@ int cli_replay_main(int argc, char **argv)
 	}
 	if (strcmp(o.backend, "host") && strcmp(o.backend, "sim"))
 		return cli_fail(CMD, "unknown backend '%s' (this build has: host, sim)", o.backend);
-	if ((strict || o.tol.mode != TRACE_TOL_EXACT) && !o.check)
-		return cli_fail(CMD, "--strict and --tolerance are about --check: give --check too");
+	if ((strict || o.tol.mode != TRACE_TOL_EXACT || image_options) && !o.check)
+		return cli_fail(CMD, "--strict, --tolerance, --image-tolerance and --diff-dir are "
+				"about --check: give --check too");
+	struct stat st;
+	if (o.diff_dir && (stat(o.diff_dir, &st) || !S_ISDIR(st.st_mode)))
+		return cli_fail(CMD, "--diff-dir %s: not a directory", o.diff_dir);
 	if (no_db && db_path)
 		return cli_fail(CMD, "--db and --no-db contradict each other");
 	if (format && !dump_state)

@@ -35,6 +35,7 @@
 #include <stdint.h>
 
 #include "trace_query.h"
+#include "trace_pixels.h"
 #include "trace_reader.h"
 #include "xt_arena.h"
 #include "xt_buf.h"
@@ -408,6 +409,15 @@ enum xt_rc db_blob_get(struct db *db, const char *hash, struct xt_buf *out);
 typedef enum xt_rc (*db_json_diff_cb)(const char *key, const char *a, const char *b, void *ctx);
 enum xt_rc db_json_object_diff(struct db *db, const char *a, const char *b, db_json_diff_cb cb,
 			       void *ctx);
+
+/*
+ * A stored `pixels` observation (its row's `fields_json` and its data,
+ * `len` bytes) as an image, validated as the trace reader validates the
+ * record (trace_pixels_of): XT_ERR_CORRUPT naming what is wrong.  *px
+ * points into `data` (db_image.c).
+ */
+enum xt_rc db_obs_pixels(struct db *db, const char *fields_json, const void *data, size_t len,
+			 struct trace_pixels *px);
 
 /* One varying of a TF layout (docs/trace-format.md, tf_buffer `layout`). */
 struct db_tf_varying {

@@ -21,6 +21,7 @@
 
 #include "db.h"
 #include "glapi_types.h"
+#include "trace_pixels.h"
 #include "trace_tf.h"
 #include "trace_tol.h"
 #include "xt_arena.h"
@@ -29,6 +30,8 @@
 
 struct diff_options {
 	struct trace_tol tol;    /* parsed by trace_tol_parse */
+	struct trace_img_tol img_tol;  /* images (`pixels`): trace_img_tol_parse;
+	                          * all zero: exact */
 	uint32_t max_items;      /* differences kept per observation (all are
 	                          * counted); 0 keeps all */
 	bool no_hash_shortcut;   /* decode and compare even when the blob hashes
@@ -56,6 +59,7 @@ enum diff_item_kind {
 	DIFF_ITEM_SIZE,          /* data sizes differ (a, b: bytes) */
 	DIFF_ITEM_DATA,          /* data present in one run only (a, b: 0/1) */
 	DIFF_ITEM_LAYOUT,        /* TF layouts differ (A's decodes both) */
+	DIFF_ITEM_PIXEL,         /* one pixel of an image (`pixels`) */
 };
 
 struct diff_item {
@@ -75,6 +79,12 @@ struct diff_item {
 	/* COMPONENT and BYTES */
 	uint64_t byte_offset;        /* in the data */
 	uint64_t byte_count;         /* BYTES: length of the differing run */
+	/* PIXEL: window coordinates, the values of run A and B (`channels`
+	 * of them, in the type's units), beyond the image tolerance's max */
+	int64_t x, y;
+	double pixel_a[4], pixel_b[4];
+	uint32_t channels;
+	bool over;
 	/* FIELD */
 	const char *field;           /* key */
 	const char *a_text, *b_text; /* JSON values; NULL when the key is absent */
@@ -106,6 +116,12 @@ struct diff_obs {
 	uint64_t fields_differ;
 	uint64_t differences;         /* all differences found, kept or not */
 	const char *note;             /* why data was compared as bytes, or NULL */
+	/* An image (`pixels`): its size, the pixels whose bytes differ, those
+	 * beyond the image tolerance's max, the largest value difference.
+	 * An image within the tolerance counts as the same. */
+	uint32_t width, height;
+	uint64_t pixels_differ, pixels_over;
+	double pixel_max_delta;
 	/* What `replay --check` said of each side against the golden data
 	 * (db.h, struct db_obs), NULL when nothing.  Between the golden run
 	 * and another, a class of the other's other than "differs" makes the

@@ -23,6 +23,9 @@ struct diff_ctx {
 	uint64_t counted;              /* its differences, kept or not */
 	struct xt_arena obs_arena;     /* its strings; reset per observation */
 	bool golden_a, golden_b;       /* which run is the trace's golden run */
+	bool undrawn_a, undrawn_b;     /* the run is of a backend that draws no
+	                                * images (the sim, until it rasterizes:
+	                                * replay/replay_sim.c, replay_no_pixels) */
 };
 
 /* Counts the difference `it` into ctx->cur and keeps it when there is room
@@ -43,5 +46,13 @@ enum xt_rc diff_bytes_compare(struct diff_ctx *c, uint64_t base, const uint8_t *
 enum xt_rc diff_tf_compare(struct diff_ctx *c, int64_t layout_id, uint32_t index,
 			   const char *primitive_mode, const uint8_t *a, size_t alen,
 			   const uint8_t *b, size_t blen);
+
+/* Compares the data of a `pixels` pair (rows `x` and `y` give the
+ * fields) as images under diff_options.img_tol, adding a PIXEL item per
+ * differing pixel kept; within the tolerance nothing is counted
+ * (diff_pixels.c). */
+enum xt_rc diff_pixels_compare(struct diff_ctx *c, const struct db_obs_row *x,
+			       const struct db_obs_row *y, const struct xt_buf *a,
+			       const struct xt_buf *b);
 
 #endif

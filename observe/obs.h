@@ -87,6 +87,20 @@ struct obs_gl {
 	 * EXT_buffer_storage's BufferStorageEXT). */
 	void (*BufferStorage)(unsigned target, long size, const void *data, unsigned flags);
 	void (*BufferStorageEXT)(unsigned target, long size, const void *data, unsigned flags);
+	/* Optional: the colour buffer at a swap (obs_frame_read); GL 3.0 /
+	 * GLES 3.0. */
+	void (*ReadPixels)(int x, int y, int width, int height, unsigned format, unsigned type,
+			   void *pixels);
+	void (*PixelStorei)(unsigned pname, int param);
+	void (*BindFramebuffer)(unsigned target, unsigned framebuffer);
+	void (*ReadBuffer)(unsigned src);
+	/* Optional: the size of the buffer glReadPixels read (GL 3.0 /
+	 * GLES 3.0; a texture attachment only with GL 4.5's named query). */
+	void (*GetFramebufferAttachmentParameteriv)(unsigned target, unsigned attachment,
+						    unsigned pname, int *params);
+	void (*GetRenderbufferParameteriv)(unsigned target, unsigned pname, int *params);
+	void (*BindRenderbuffer)(unsigned target, unsigned renderbuffer);
+	void (*GetTextureLevelParameteriv)(unsigned texture, int level, unsigned pname, int *params);
 };
 
 /* Kinds of object name an observation writes (obs_ctx.app_name). */
@@ -213,6 +227,37 @@ void obs_buffer_read(const struct obs_ctx *c, uint64_t seq, uint32_t buffer, int
  * written for a mapping without READ access. */
 void obs_map(const struct obs_ctx *c, uint64_t seq, uint32_t buffer, int64_t offset,
 	     int64_t length, uint32_t access, const void *ptr);
+
+/*
+ * After glReadPixels / glReadnPixels* (`func` names it) with the call's
+ * x, y, width, height, format and type: a `pixels` record of what the GL
+ * wrote, read at `pixels` (the application's memory) or, when `pixels` is
+ * NULL, from the bound pixel pack buffer at `pack_offset` (obs_pixels.c).
+ * `pixels_bytes` bounds the memory at `pixels` (SIZE_MAX: what the GL
+ * wrote, as the capture sees it); a span beyond it writes nothing.
+ * With a framebuffer object bound for reading, the size of its read
+ * attachment is asked and recorded (`read_size`): pixels outside it are
+ * undefined (GL 4.6 §18.2.8).  The default framebuffer's size is not
+ * recorded: the window system's answer at the call is not reliable
+ * (ANGLE's EGL over GLX says 0 x 0), and capture and replay must agree.
+ * Nothing is written for an empty or unknown format / type.
+ */
+void obs_read_pixels(const struct obs_ctx *c, uint64_t seq, const char *func, int32_t x,
+		     int32_t y, int32_t width, int32_t height, uint32_t format, uint32_t type,
+		     const void *pixels, size_t pixels_bytes, uint64_t pack_offset);
+
+/*
+ * Before a swap (`xfbtrace capture --frames`): the back buffer of the
+ * default framebuffer, `width` x `height` pixels as GL_RGBA /
+ * GL_UNSIGNED_BYTE, read into a new heap buffer, with every binding and
+ * pack state it changes restored; NULL when it cannot be read (no
+ * ReadPixels / ReadBuffer, a GLES 2 context, an error).  After the swap,
+ * obs_frame_commit writes it as the `pixels` record of frame `frame`
+ * (from "swap") attached to call `seq` and frees it (obs_pixels.c).
+ */
+uint8_t *obs_frame_read(const struct obs_ctx *c, int32_t width, int32_t height);
+void obs_frame_commit(const struct obs_ctx *c, uint64_t seq, const char *func, uint64_t frame,
+		      int32_t width, int32_t height, uint8_t *data);
 
 /* ---- asynchronous read-back (obs_async.c; issue 23) ----------------------
  *

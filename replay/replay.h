@@ -19,6 +19,7 @@
 #include <stdio.h>
 
 #include "trace_query.h"
+#include "trace_pixels.h"
 #include "trace_tol.h"
 #include "xt_rc.h"
 
@@ -45,6 +46,12 @@ struct replay_options {
 	/* Float TF data and query-returned floats that differ within `tol`
 	 * (trace_tol.h; TRACE_TOL_EXACT: none) are "precision" differences. */
 	struct trace_tol tol;
+	/* Images (`pixels` observations) that differ within `img_tol`
+	 * (trace_pixels.h) are "precision" differences; all zero: exact. */
+	struct trace_img_tol img_tol;
+	/* A directory to write each differing image into (golden, replay and
+	 * difference PNGs, replay_check.c), or NULL. */
+	const char *diff_dir;
 	uint64_t first_call;       /* check observations of calls >= this */
 	uint64_t last_call;        /* replay no call after this (UINT64_MAX) */
 	/* Non-NULL: once the replay has run call last_call, the GL state the
@@ -92,6 +99,9 @@ struct replay_summary {
 	uint64_t match_nan;         /* ... of which differ only in NaN bit patterns */
 	uint64_t differ;            /* incl. observations missing or extra */
 	uint64_t not_compared;      /* timing-dependent (timer query results) */
+	uint64_t not_drawn;         /* golden images (`pixels`) the backend made
+	                             * none of: it does not rasterize, or their
+	                             * call was not replayed; not compared */
 	uint64_t lost;              /* golden observations the capture lost (the
 				     * application died before their
 				     * asynchronous read-back): not compared */

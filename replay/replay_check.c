@@ -39,6 +39,8 @@
 
 #include "glapi.h"
 #include "replay_core.h"
+#include "trace_image.h"
+#include "trace_pixels.h"
 #include "trace_tf.h"
 #include "trace_tol.h"
 #include "xt_arena.h"
@@ -788,6 +790,116 @@ static bool is_timer_query(struct replay *rp, const struct trace_value *g)
 	return false;
 }
 
+/* ---- images ------------------------------------------------------------ */
+
+/* Writes `name` (a PNG of `rgba`, w x h) into the --diff-dir; false on
+ * failure, with a note in the report. */
+static bool write_png(struct replay *rp, const char *name, const uint8_t *rgba, uint32_t w,
+		      uint32_t h)
+{
+	struct xt_buf png = XT_BUF_INIT;
+	char path[4096];
+	bool ok = false;
+
+	snprintf(path, sizeof path, "%s/%s", rp->opt.diff_dir, name);
+	if (trace_image_png(rgba, w, h, 4, &png) == XT_OK) {
+		FILE *f = fopen(path, "wb");
+		ok = f && fwrite(png.data, 1, png.len, f) == png.len;
+		ok = f && !fclose(f) && ok;
+	}
+	xt_buf_fini(&png);
+	if (!ok && rp->opt.out)
+		fprintf(rp->opt.out, "cannot write %s\n", path);
+	return ok;
+}
+
+/* The golden, replay and difference images of call `no` into the
+ * --diff-dir: "; images callN-*.png in DIR" for the report, or "". */
+static void write_images(struct replay *rp, uint64_t no, const struct trace_pixels *a,
+			 const struct trace_pixels *b, char *note, size_t n)
+{
+	const size_t bytes = (size_t)a->width * a->height * 4;
+	uint8_t *rgba = rp->opt.diff_dir ? xt_malloc(bytes) : NULL;
+	char name[64];
+	bool ok = rgba != NULL;
+
+	note[0] = '\0';
+	if (!rgba)
+		return;
+	snprintf(name, sizeof name, "call%" PRIu64 "-golden.png", no);
+	trace_pixels_rgba8(a, rgba);
+	ok = ok && write_png(rp, name, rgba, a->width, a->height);
+	snprintf(name, sizeof name, "call%" PRIu64 "-replay.png", no);
+	trace_pixels_rgba8(b, rgba);
+	ok = ok && write_png(rp, name, rgba, a->width, a->height);
+	snprintf(name, sizeof name, "call%" PRIu64 "-diff.png", no);
+	trace_pixels_diff_rgba8(a, b, &rp->opt.img_tol, rgba);
+	ok = ok && write_png(rp, name, rgba, a->width, a->height);
+	xt_free(rgba);
+	if (ok)
+		snprintf(note, n, "; images call%" PRIu64 "-{golden,replay,diff}.png in %s", no,
+			 rp->opt.diff_dir);
+}
+
+/*
+ * A `pixels` observation whose bytes differ: compared pixel by pixel under
+ * the image tolerance.  Within it: precision; else a difference naming the
+ * count, the largest value difference and the first pixels that differ.
+ * False when the two are not images of the same region and format (then
+ * the generic report says which key differs).
+ */
+static bool check_pixels(struct replay *rp, uint64_t no, const struct trace_value *g,
+			 const struct trace_value *r)
+{
+	struct trace_pixels a, b;
+	struct trace_pixels_cmp cmp;
+	char why[160], first[256], more[512], images[4200];
+
+	if (trace_pixels_of(g, &a, why, sizeof why) != XT_OK ||
+	    trace_pixels_of(r, &b, why, sizeof why) != XT_OK || a.x != b.x || a.y != b.y)
+		return false;
+	trace_pixels_compare(&a, &b, &rp->opt.img_tol, &cmp);
+	if (!cmp.comparable || (!cmp.differ && !cmp.undefined))
+		return false;   /* the generic report names the key that differs */
+	write_images(rp, no, &a, &b, images, sizeof images);
+	char undef[600] = "", ufirst[256];
+	if (cmp.undefined) {
+		trace_pixel_diff_text(&a, &cmp.first_undefined, ufirst, sizeof ufirst);
+		snprintf(undef, sizeof undef, "%" PRIu64 " pixels outside the %" PRId64 "x%" PRId64
+			 " buffer read differ, which GL leaves undefined (GL 4.6 section 18.2.8), "
+			 "the first at %s", cmp.undefined, a.read_w, a.read_h, ufirst);
+	}
+	if (!cmp.differ) {
+		classified(rp, CLS_UNDEFINED, "call %" PRIu64 " %s: undefined: pixels %ux%u at (%"
+			   PRId64 ", %" PRId64 "): %s%s", no, call_func(rp, no), a.width, a.height,
+			   a.x, a.y, undef, images);
+		return true;
+	}
+	trace_pixel_diff_text(&a, &cmp.first[0], first, sizeof first);
+	more[0] = '\0';
+	for (unsigned k = 1, len = 0; k < cmp.nfirst && k < 4 && len < sizeof more; k++) {
+		char t[200];
+		trace_pixel_diff_text(&a, &cmp.first[k], t, sizeof t);
+		len += (unsigned)snprintf(more + len, sizeof more - len, "; %s", t);
+	}
+	const uint64_t total = (uint64_t)a.width * a.height;
+	if (cmp.within) {
+		classified(rp, CLS_PRECISION, "call %" PRIu64 " %s: precision: pixels %ux%u at (%" PRId64
+			   ", %" PRId64 "): %" PRIu64 " of %" PRIu64 " pixels differ within the image "
+			   "tolerance (largest difference %g), the first at %s%s", no,
+			   call_func(rp, no), a.width, a.height, a.x, a.y, cmp.differ, total,
+			   cmp.max_delta, first, images);
+		return true;
+	}
+	rp->sum.differ++;
+	detail(rp, "call %" PRIu64 " %s: pixels %ux%u at (%" PRId64 ", %" PRId64 "): %" PRIu64
+	       " of %" PRIu64 " pixels differ (%" PRIu64 " beyond the image tolerance), largest "
+	       "difference %g; first %s%s%s%s%s", no, call_func(rp, no), a.width, a.height, a.x,
+	       a.y, cmp.differ, total, cmp.over, cmp.max_delta, first, more, undef[0] ? "; " : "",
+	       undef, images);
+	return true;
+}
+
 void replay_check_observation(struct replay *rp, uint64_t no, const struct trace_record *golden)
 {
 	struct trace_value g, r;
@@ -835,10 +947,21 @@ void replay_check_observation(struct replay *rp, uint64_t no, const struct trace
 		}
 		return;
 	}
+	if ((rp->last_no != no || rp->obs_next >= rp->nobs) && trace_pixels_is(&g) &&
+	    (rp->no_pixels_why || replay_call_unsupported(rp, no))) {
+		/* An image the backend did not draw: nothing to compare it
+		 * with, and no statement about the application's data. */
+		if (rp->sum.not_drawn++ < rp->opt.max_reported && rp->opt.out)
+			fprintf(rp->opt.out, "call %" PRIu64 " %s: not compared: pixels: the replay "
+				"drew no image (%s)\n", no, call_func(rp, no), rp->no_pixels_why ?
+				rp->no_pixels_why : "the call was not replayed");
+		return;
+	}
 	if (rp->last_no != no || rp->obs_next >= rp->nobs) {
 		rp->sum.differ++;
 		detail(rp, "call %" PRIu64 " %s: the replay made no observation where the capture "
-		       "made one", no, call_func(rp, no));
+		       "made one%s", no, call_func(rp, no), replay_call_unsupported(rp, no) ?
+		       " (the call was not replayed)" : "");
 		return;
 	}
 	const struct replay_obs *o = &rp->obs[rp->obs_next++];
@@ -864,6 +987,8 @@ void replay_check_observation(struct replay *rp, uint64_t no, const struct trace
 		rp->sum.match++;
 		return;
 	}
+	if (trace_pixels_is(&g) && check_pixels(rp, no, &g, &r))
+		return;
 	/* Bytes the application did not define, or that another valid
 	 * behaviour of the GL explains, are set aside first; what is left is
 	 * compared as any other data. */
@@ -973,6 +1098,8 @@ void replay_check_summary(struct replay *rp, double seconds)
 		fprintf(f, ", %" PRIu64 " not compared (timing-dependent)", s->not_compared);
 	if (s->lost)
 		fprintf(f, ", %" PRIu64 " lost by the capture (not compared)", s->lost);
+	if (s->not_drawn)
+		fprintf(f, ", %" PRIu64 " images not drawn by the replay (not compared)", s->not_drawn);
 	fputc('\n', f);
 	if (s->impl_dependent || s->precision || s->undefined)
 		fprintf(f, "classified, not counted as differences: %" PRIu64 " implementation-dependent, %"

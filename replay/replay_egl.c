@@ -647,6 +647,8 @@ enum xt_rc host_egl_call(struct host *h, struct replay *rp, const struct trace_c
 		if (s)
 			s->dead = true;
 	} else if (replay_stubs[id].hook == REPLAY_HOOK_SWAP) {
+		if (replay_frame_wanted(rp))
+			host_obs_frame(h, rp, call);
 		replay_frame(rp);
 	} else {
 		for (size_t i = 0; i < sizeof no_effect / sizeof no_effect[0]; i++)

@@ -256,6 +256,11 @@ struct replay_state_ctx {
  * value of the trace format, into `out` (reset first). */
 enum xt_rc replay_state_encode(struct host *h, const struct replay_state_ctx *x, uint64_t call_no,
 			       const char *backend, struct xt_buf *out, struct xt_err *err);
+
+/* At a swap whose frame the capture kept (`capture --frames`): the colour
+ * buffer of the swapping thread's draw surface as a `pixels`
+ * observation (replay_obs.c). */
+void host_obs_frame(struct host *h, struct replay *rp, const struct trace_call *call);
 /* Size in bytes of one value of glGet<T>v (and i_v) by function name, 0
  * if `fn` is not one; *is_float for Float / Double (replay_obs.c). */
 size_t host_get_value_size(const char *fn, bool *is_float);

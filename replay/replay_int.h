@@ -166,6 +166,19 @@ void replay_gl_error_unchecked(struct replay *rp, uint64_t raised_at, const char
 
 /* A frame ended (swap). */
 void replay_frame(struct replay *rp);
+/* Frames ended so far: the number of the frame a swap ends. */
+uint64_t replay_frames(const struct replay *rp);
+/* Whether glReadPixels gets a `pixels` observation: the capture made them
+ * (property capture.pixels; a trace from before them has none), or the
+ * trace has no golden data of its own (the replay's are handed on). */
+bool replay_pixels_wanted(const struct replay *rp);
+/* The backend makes no images (the sim does not rasterize yet): golden
+ * `pixels` observations are then counted as not drawn, not compared. */
+void replay_no_pixels(struct replay *rp, const char *why);
+/* Whether the capture kept the colour buffer of the frame the next swap
+ * ends (`capture --frames`, property capture.frames), and the replay
+ * observes at all: then the backend observes it too. */
+bool replay_frame_wanted(const struct replay *rp);
 
 /* Whether anyone takes per-call artefacts (opt.on_artifact). */
 bool replay_wants_artifacts(const struct replay *rp);

@@ -14,6 +14,7 @@
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "replay_core.h"
@@ -58,6 +59,21 @@ void replay_set_driver(struct replay *rp, const char *vendor, const char *render
 void replay_frame(struct replay *rp)
 {
 	rp->sum.frames++;
+}
+
+uint64_t replay_frames(const struct replay *rp)
+{
+	return rp->sum.frames;
+}
+
+void replay_no_pixels(struct replay *rp, const char *why)
+{
+	rp->no_pixels_why = why;
+}
+
+bool replay_frame_wanted(const struct replay *rp)
+{
+	return replay_observing(rp) && rp->sum.frames < rp->frames_wanted;
 }
 
 static void progress(struct replay *rp)
@@ -118,9 +134,22 @@ static void note_property(struct replay *rp, const struct trace_record *rec)
 	const struct trace_value *val = &v.agg.items[0];
 	if (!strcmp(key, "reference"))
 		rp->golden_state = GOLDEN_REFERENCE;
+	else if (!strcmp(key, "capture.pixels"))
+		rp->golden_pixels = true;
+	else if (!strcmp(key, "capture.frames") && val->tag == TRACE_TAG_STRING) {
+		char n[24] = "";
+		if (val->mem.len < sizeof n)
+			memcpy(n, val->mem.bytes, val->mem.len);
+		rp->frames_wanted = !strcmp(n, "all") ? UINT64_MAX : strtoull(n, NULL, 10);
+	}
 	else if (!strcmp(key, "capture.observe") && rp->golden_state == GOLDEN_YES &&
 		 val->tag == TRACE_TAG_STRING && val->mem.len == 1 && val->mem.bytes[0] == '0')
 		rp->golden_state = GOLDEN_NONE;
+}
+
+bool replay_pixels_wanted(const struct replay *rp)
+{
+	return replay_observing(rp) && (rp->golden_pixels || rp->golden_state != GOLDEN_YES);
 }
 
 /* Counts the last call's observations that had no golden counterpart and

@@ -109,6 +109,14 @@ bool host_obs_gl(struct host *h)
 		PROC(GetBufferPointerv, "glGetBufferPointerv");
 		PROC(MemoryBarrier, "glMemoryBarrier");
 		PROC(Finish, "glFinish");
+		PROC(ReadPixels, "glReadPixels");
+		PROC(PixelStorei, "glPixelStorei");
+		PROC(BindFramebuffer, "glBindFramebuffer");
+		PROC(ReadBuffer, "glReadBuffer");
+		PROC(GetFramebufferAttachmentParameteriv, "glGetFramebufferAttachmentParameteriv");
+		PROC(GetRenderbufferParameteriv, "glGetRenderbufferParameteriv");
+		PROC(BindRenderbuffer, "glBindRenderbuffer");
+		PROC(GetTextureLevelParameteriv, "glGetTextureLevelParameteriv");
 		h->obs_gl_ready = true;
 	}
 	return gl->GetIntegerv && gl->GetIntegeri_v && gl->GetInteger64i_v && gl->GetError &&
@@ -135,6 +143,26 @@ static bool obs_context(struct host *h, struct replay *rp, struct host_ctx *x,
 		.drain = err_drain, .app_name = app_name, .user = u,
 	};
 	return true;
+}
+
+/* ---- frames -------------------------------------------------------------- */
+
+void host_obs_frame(struct host *h, struct replay *rp, const struct trace_call *call)
+{
+	struct host_thread *t = host_thread(h, call->thread_no);
+	struct obs_ctx c;
+	struct obs_user u;
+	EGLint w = 0, ht = 0;
+
+	/* The swap is not executed (the replay draws into pbuffers): the
+	 * back buffer is read as the capture read it, just before. */
+	if (!t || !t->ctx || !host_make_current(h, t) || t->draw == EGL_NO_SURFACE ||
+	    !eglQuerySurface(h->dpy, t->draw, EGL_WIDTH, &w) ||
+	    !eglQuerySurface(h->dpy, t->draw, EGL_HEIGHT, &ht) ||
+	    !obs_context(h, rp, t->ctx, &c, &u))
+		return;
+	uint8_t *data = obs_frame_read(&c, w, ht);
+	obs_frame_commit(&c, call->no, call->name, replay_frames(rp), w, ht, data);
 }
 
 /* ---- mappings ------------------------------------------------------------ */
@@ -770,6 +798,23 @@ void host_obs_after(struct host *h, struct replay *rp, struct host_ctx *x, int i
 					args->out[3]);
 		}
 		break;
+	case REPLAY_HOOK_READ_PIXELS: {
+		/* glReadPixels(x, y, w, h, format, type, pixels); glReadn*
+		 * have bufSize before pixels. */
+		const unsigned pi = call->nargs == 7 ? 6 : 7;
+		/* Not replayed (the sim does not rasterize): no pixels, and the
+		 * read-back's queries would be blamed on the next call. */
+		if ((call->nargs == 7 || call->nargs == 8) && (args->offset[pi] || args->out[pi]) &&
+		    !replay_call_unsupported(rp, call->no) && replay_pixels_wanted(rp) &&
+		    obs_context(h, rp, x, &c, &u)) {
+			obs_read_pixels(&c, call->no, n, (int32_t)args->a[0].i, (int32_t)args->a[1].i,
+					(int32_t)args->a[2].i, (int32_t)args->a[3].i,
+					(uint32_t)args->a[4].u, (uint32_t)args->a[5].u,
+					args->offset[pi] ? NULL : args->out[pi], args->out_bytes[pi],
+					args->offset[pi] ? (uint64_t)(uintptr_t)args->a[pi].p : 0);
+		}
+		break;
+	}
 	case REPLAY_HOOK_MAP:
 	case REPLAY_HOOK_MAP_RANGE:
 	case REPLAY_HOOK_NAMED_MAP:

@@ -340,6 +340,7 @@ static enum xt_rc sim_call(struct replay_backend *be, struct replay *rp,
 			replay_set_driver(rp, (const char *)get_string(GL_VENDOR),
 					  (const char *)get_string(GL_RENDERER),
 					  (const char *)get_string(GL_VERSION));
+		replay_no_pixels(rp, "the simulated GPU does not rasterize");
 		s->driver_reported = true;
 	}
 	if (!strcmp(call->name, "glGetError")) {

@@ -58,6 +58,7 @@ enum replay_hook {
 	REPLAY_HOOK_SYNC,
 	REPLAY_HOOK_VERTEX_ATTRIB_DIVISOR,
 	REPLAY_HOOK_DRAW,
+	REPLAY_HOOK_READ_PIXELS,
 };
 
 struct replay_stub {

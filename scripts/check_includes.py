@@ -38,7 +38,8 @@ DEPS = {
                "driver/st": {"drv.h"}, "winsys": {"ws_gm.h"}, "gpu_model": {"gm.h"}},
     "db": {"common": ALL, "specs": ALL, "trace": ALL},
     "diff": {"common": ALL, "specs": {"glapi_types.h"}, "trace": ALL, "db": ALL, "pm4": ALL},
-    "web": {"common": ALL, "db": ALL, "diff": ALL, "pm4": ALL},
+    "web": {"common": ALL, "db": ALL, "diff": ALL, "pm4": ALL,
+            "trace": {"trace_pixels.h", "trace_image.h"}},
     "cli": {"common": ALL, "specs": ALL, "pm4": ALL, "isa": {"isa.h"}, "trace": ALL,
             "replay": ALL, "db": ALL, "diff": ALL, "web": ALL},
 }

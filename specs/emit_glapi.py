@@ -51,7 +51,7 @@ def gen_enums(outdir, gl_root, egl_enums, group_ids, buffer_targets, identifiers
         key = (name.split("_")[-1] in ("KHR", "EXT", "NV", "MESA", "ANDROID", "ANGLE", "IMG", "HI", "NOK", "TIZEN", "ARM", "QNX", "WL", "WEBGL"), False, 0, i)
         if k2 not in grouped or key < grouped[k2][0]:
             grouped[k2] = (key, name)
-    lines = [HEADER, '#include "glapi.h"\n', "#include <stddef.h>\n\n"]
+    lines = [HEADER, '#include "glapi.h"\n', "#include <stddef.h>\n#include <string.h>\n\n"]
     canon_rows = ["\t{ 0x%08xu, %du }," % (v, pool.add(canon[v][1])) for v in sorted(canon)]
     group_rows = ["\t{ %du, 0x%08xu, %du }," % (g, v, pool.add(grouped[(g, v)][1]))
                   for (g, v) in sorted(grouped)]
@@ -83,6 +83,17 @@ def gen_enums(outdir, gl_root, egl_enums, group_ids, buffer_targets, identifiers
 
 
 ENUM_CODE = r"""
+bool glapi_enum_value(const char *name, uint32_t *value)
+{
+	for (size_t i = 0; i < sizeof(enum_canon) / sizeof(enum_canon[0]); i++) {
+		if (!strcmp(enum_strs + enum_canon[i].name, name)) {
+			*value = enum_canon[i].value;
+			return true;
+		}
+	}
+	return false;
+}
+
 const char *glapi_enum_name(uint32_t value)
 {
 	size_t lo = 0, hi = sizeof(enum_canon) / sizeof(enum_canon[0]);

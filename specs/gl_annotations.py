@@ -695,6 +695,8 @@ _hook("QUERY_BUFFER_OBJECT", "glGetQueryBufferObjectiv",
 _hook("BUFFER_READ", "glGetBufferSubData", "glGetBufferSubDataARB")
 _hook("NAMED_BUFFER_READ", "glGetNamedBufferSubData",
       "glGetNamedBufferSubDataEXT")
+_hook("READ_PIXELS", "glReadPixels", "glReadnPixels", "glReadnPixelsARB",
+      "glReadnPixelsKHR", "glReadnPixelsEXT")
 _hook("MAP", "glMapBuffer", "glMapBufferARB", "glMapBufferOES")
 _hook("MAP_RANGE", "glMapBufferRange", "glMapBufferRangeEXT")
 _hook("NAMED_MAP", "glMapNamedBuffer", "glMapNamedBufferEXT")

@@ -132,6 +132,10 @@ bool glapi_param_info(int id, unsigned i, struct glapi_param_info *out);
  * (0, 1, small bits) give one of them: prefer glapi_enum_name_in_group().
  */
 const char *glapi_enum_name(uint32_t value);
+/* The value of canonical name `name` (glapi_enum_name's inverse), by a
+ * linear search: for decoding stored names, not for hot paths.  False
+ * when no enum has that canonical name. */
+bool glapi_enum_value(const char *name, uint32_t *value);
 /*
  * Name of `value` within enum group `group` (a parameter's group, e.g.
  * PrimitiveType); falls back to glapi_enum_name() for GL groups when the

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "trace_int.h"
+#include "trace_pixels.h"
 #include "trace_reader.h"
 
 /* Prefixes a value decoder's message with where the record is. */
@@ -195,7 +196,15 @@ enum xt_rc trace_reader_check_record(struct trace_reader *r, const struct trace_
 		return trace_reader_decode_call(r, rec, scratch, &u.call);
 	case TRACE_REC_RET:
 		return trace_reader_decode_ret(r, rec, scratch, &u.ret);
-	case TRACE_REC_OBSERVATION:
+	case TRACE_REC_OBSERVATION: {
+		enum xt_rc rc = trace_reader_decode_value(r, rec, scratch, &u.value);
+		struct trace_pixels px;
+		char why[160];
+		if (rc == XT_OK && trace_pixels_is(&u.value) &&
+		    trace_pixels_of(&u.value, &px, why, sizeof why) != XT_OK)
+			return trace_reader_fail_record(r, rec, XT_ERR_CORRUPT, __FILE__, __LINE__, why);
+		return rc;
+	}
 	case TRACE_REC_THREAD:
 	case TRACE_REC_CONTEXT:
 	case TRACE_REC_FRAME:

@@ -93,9 +93,10 @@
 #include "xt_hash.h"
 
 #define TRACE_MAGIC "XFBTRACE"
-#define TRACE_FORMAT_VERSION 2u
+#define TRACE_FORMAT_VERSION 3u
 /* The oldest version readers accept: 1 is 2 without the late observation
- * records (TRACE_REC_OBS_PENDING, TRACE_REC_OBS_LATE). */
+ * records (TRACE_REC_OBS_PENDING, TRACE_REC_OBS_LATE); 2 is 3 without
+ * `pixels` observations. */
 #define TRACE_FORMAT_VERSION_MIN 1u
 #define TRACE_FILE_HEADER_BYTES 32u
 #define TRACE_FILE_SPOOL 0x1u

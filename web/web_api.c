@@ -609,6 +609,7 @@ static void api_diff_call(struct web_req *q, struct web_reply *r, struct xt_jw *
 		return;
 	}
 	json_tf_pair(q->db, a, b, call, w);
+	web_image_pair(q->db, a, b, call, w);
 	xt_jw_end(w);
 	reply_json(r, w);
 }

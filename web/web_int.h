@@ -57,6 +57,11 @@ bool web_parse_id(const char *s, int64_t *out);
 void web_api(struct web_req *q, struct web_reply *r);
 /* /plot/... (web_png.c). */
 void web_plot(struct web_req *q, struct web_reply *r);
+/* /image/... (web_image.c). */
+void web_image(struct web_req *q, struct web_reply *r);
+/* "images": the images runs a and b read after call `call`, for the diff
+ * page (web_image.c). */
+void web_image_pair(struct db *db, int64_t a, int64_t b, uint64_t call, struct xt_jw *w);
 
 /* The plots' font (web_font.c): the 15 pixels ('#' set) of character c,
  * 3 wide and 5 high, row by row; a box for a character it lacks. */

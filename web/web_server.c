@@ -173,6 +173,8 @@ static void route(struct web_req *q, struct web_reply *r)
 		web_api(q, r);
 	} else if (!strcmp(q->seg[0], "plot")) {
 		web_plot(q, r);
+	} else if (!strcmp(q->seg[0], "image")) {
+		web_image(q, r);
 	} else {
 		web_error(r, 404, "not found");
 	}

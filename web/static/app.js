@@ -231,6 +231,79 @@ function pagedTfDiff(t) {
 
 function valueText(v, name) { return name ? `${name} (${v})` : String(v); }
 
+// The images two runs read back after one call (/api/diff/A/B/calls/N
+// "images"): A, B and their difference side by side, scaled up without
+// smoothing (each pixel a square of `zoom` screen pixels), the window
+// coordinates and both runs' values under the pointer, the first
+// differing pixels named and the first one outlined.  `drawLink`: a link
+// to the register state of the draw before the read, when the runs have
+// one (sim runs).
+function imageDiff(im, a, b, n, drawLink) {
+  const zoomFor = () => Math.max(1, Math.min(16, Math.floor(360 / Math.max(im.width, im.height))));
+  let zoom = zoomFor();
+  const fmt = v => v.map(x => Number.isInteger(x) ? x : x.toPrecision(6)).join(" ");
+  const pixels = {};   // side -> ImageData of the PNG, for the values under the pointer
+  const hover = el("p", { class: "pixelhover", id: "pixelhover" }, "point at a pixel");
+  const frames = [];
+  function frame(side, src, title) {
+    const img = el("img", { class: "pixels", alt: title, src, "data-side": side });
+    const mark = el("div", { class: "pixelmark" });
+    const box = el("div", { class: "pixelbox" }, img, mark);
+    img.addEventListener("load", () => {
+      const cv = document.createElement("canvas");
+      cv.width = im.width; cv.height = im.height;
+      const ctx = cv.getContext("2d");
+      ctx.drawImage(img, 0, 0);
+      pixels[side] = ctx.getImageData(0, 0, im.width, im.height);
+    });
+    img.addEventListener("mousemove", ev => {
+      const col = Math.floor(ev.offsetX / zoom), row = Math.floor(ev.offsetY / zoom);
+      if (col < 0 || row < 0 || col >= im.width || row >= im.height) return;
+      const x = im.x + col, y = im.y + (im.height - 1 - row);
+      const rgb = s => pixels[s] ? Array.from(pixels[s].data.slice((row * im.width + col) * 4, (row * im.width + col) * 4 + 3)).join(" ") : "?";
+      hover.textContent = `pixel (${x}, ${y}) as shown (8-bit RGB): A ${rgb("a")}, B ${rgb("b")}`;
+    });
+    frames.push({ img, mark });
+    return el("figure", { class: "pixelfig" }, box, el("figcaption", {}, title));
+  }
+  function layout() {
+    for (const f of frames) {
+      f.img.style.width = `${im.width * zoom}px`;
+      f.img.style.height = `${im.height * zoom}px`;
+      const p = im.first && im.first[0];
+      f.mark.style.display = p ? "block" : "none";
+      if (p) {
+        const col = p.x - im.x, row = im.height - 1 - (p.y - im.y);
+        Object.assign(f.mark.style, { left: `${col * zoom - 4}px`, top: `${row * zoom - 4}px`, width: `${zoom + 8}px`, height: `${zoom + 8}px` });
+      }
+    }
+  }
+  const figs = [];
+  if (im.png_a) figs.push(frame("a", im.png_a, `A (run ${a})`));
+  if (im.png_b) figs.push(frame("b", im.png_b, `B (run ${b})`));
+  if (im.png_diff) figs.push(frame("d", im.png_diff, "difference: dimmed equal, red differs, blue outside the buffer read (undefined)"));
+  const zooms = el("p", { class: "zooms" }, "zoom ", ...[1, 2, 4, 8, 16].map(z =>
+    el("button", { class: "zoom", "data-zoom": z, onclick: () => { zoom = z; layout(); } }, `${z}×`)));
+  const head = `image ${im.width}×${im.height} at (${im.x}, ${im.y}), read after call ${n}`;
+  const kids = [el("h4", { id: "imagehead" }, head)];
+  if (!im.in_a || !im.in_b) kids.push(el("p", {}, `only in run ${im.in_a ? a : b}`));
+  else if (im.note) kids.push(el("p", { class: "err" }, `not compared pixel by pixel: ${im.note}`));
+  else if (!im.pixels_differ) kids.push(el("p", { id: "firstpixel" }, im.pixels_undefined ?
+    `all defined pixels equal; ${im.pixels_undefined} outside the buffer read differ (GL leaves them undefined)` : "all pixels equal"));
+  else {
+    const p = im.first[0];
+    kids.push(el("p", { id: "firstpixel", class: "diff" },
+      `${im.pixels_differ} of ${im.width * im.height} pixels differ (largest difference ${im.largest_difference}); ` +
+      `first differing pixel (${p.x}, ${p.y}): A ${fmt(p.a)}, B ${fmt(p.b)}`));
+    if (im.first.length > 1)
+      kids.push(el("p", { class: "morepixels" }, "next: " + im.first.slice(1).map(q => `(${q.x}, ${q.y}): A ${fmt(q.a)}, B ${fmt(q.b)}`).join("; ")));
+  }
+  if (drawLink) kids.push(drawLink);
+  kids.push(zooms, el("div", { class: "pixelside" }, ...figs), hover);
+  layout();
+  return el("section", { class: "imagediff" }, ...kids);
+}
+
 async function viewDiff(a, b) {
   const data = await api(`/api/diff/${a}/${b}`);
   where().textContent = `diff: ${runName(data.run_a)} vs ${runName(data.run_b)}`;
@@ -244,6 +317,17 @@ async function viewDiff(a, b) {
     const kids = [el("h3", {}, `call ${n}`)];
     for (const [who, obs] of [[`A (run ${a})`, c.observations_a], [`B (run ${b})`, c.observations_b]])
       for (const o of obs) if (o.verdict_class) kids.push(verdictLine(o, who));
+    // Images first: the differing pixel is what such a page is opened for.
+    for (const im of c.images || []) {
+      if (im.error) { kids.push(el("h4", {}, "image"), el("p", { class: "err", id: "imageerror" }, im.error)); continue; }
+      // The draw that produced it: the last one before the read, in the
+      // register view of each sim run (the runs that have register state).
+      const draw = data.timeline.filter(t => t.call < n && /^glDraw/.test(t.function)).pop();
+      const sims = [[a, data.run_a], [b, data.run_b]].filter(([, r]) => r.backend === "sim");
+      const link = draw && sims.length ? el("p", { class: "drawlink" }, "register state of the draw that produced it: ",
+        ...sims.map(([id], i) => el("a", { href: `/run/${id}?call=${draw.call}`, id: i ? "drawlink_b" : "drawlink" }, `call ${draw.call} ${draw.function} (run ${id})`))) : null;
+      kids.push(imageDiff(im, a, b, n, link));
+    }
     kids.push(el("h4", {}, "register fields (A → B)"));
     kids.push(c.fields.length ? el("table", { id: "fields" }, el("tr", {}, el("th", {}, "field"), el("th", {}, "A"), el("th", {}, "B")),
       ...c.fields.map(f => el("tr", { class: "field" }, el("td", {}, f.name), el("td", { class: "old" }, f.in_a ? valueText(f.a, f.a_name) : "(unset)"), el("td", { class: "new" }, f.in_b ? valueText(f.b, f.b_name) : "(unset)"))))

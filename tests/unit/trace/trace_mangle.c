@@ -10,7 +10,10 @@
  *   obs-tag    the N-th OBSERVATION record (0-based) gets an unknown value
  *              tag as its first byte: the record does not decode;
  *   func-id    the N-th CALL record without a funcdef calls a function id
- *              that no funcdef defines.
+ *              that no funcdef defines;
+ *   pixels-width  the N-th OBSERVATION record of kind `pixels` gets a
+ *              `width` one off (its low bit flipped): the record decodes,
+ *              but its data no longer has width x height pixels.
  *
  * OUT is written in spool form (one stream, records in order, record checks
  * computed by the writer): the compactor reads through the same validation
@@ -39,14 +42,16 @@ int main(int argc, char **argv)
 	struct trace_record rec;
 	struct xt_err err;
 	uint64_t want, seen = 0;
-	bool obs_tag, done = false;
+	bool obs_tag, pixels, done = false;
 	enum xt_rc rc;
 
-	if (argc != 5 || (strcmp(argv[3], "obs-tag") && strcmp(argv[3], "func-id"))) {
-		fprintf(stderr, "usage: trace_mangle IN OUT obs-tag|func-id N\n");
+	if (argc != 5 || (strcmp(argv[3], "obs-tag") && strcmp(argv[3], "func-id") &&
+			  strcmp(argv[3], "pixels-width"))) {
+		fprintf(stderr, "usage: trace_mangle IN OUT obs-tag|func-id|pixels-width N\n");
 		return 2;
 	}
 	obs_tag = !strcmp(argv[3], "obs-tag");
+	pixels = !strcmp(argv[3], "pixels-width");
 	want = strtoull(argv[4], NULL, 10);
 	if (trace_reader_open(&r, argv[1], &err) != XT_OK)
 		return fail("cannot read the input", &err);
@@ -65,7 +70,16 @@ int main(int argc, char **argv)
 			p[0] = 0xee;   /* beyond the last TRACE_TAG_* */
 			done = true;
 		}
-		if (!done && !obs_tag && rec.type == TRACE_REC_CALL &&
+		/* the key "width" (length 5), then a UINT (tag 0x04) */
+		static const uint8_t width_key[] = { 5, 'w', 'i', 'd', 't', 'h', 0x04 };
+		uint8_t *w = rec.payload_bytes > sizeof width_key
+			     ? memmem(p, rec.payload_bytes - 1, width_key, sizeof width_key) : NULL;
+		if (!done && pixels && rec.type == TRACE_REC_OBSERVATION &&
+		    memmem(p, rec.payload_bytes, "\x06pixels", 7) && w && seen++ == want) {
+			w[sizeof width_key] ^= 1;
+			done = true;
+		}
+		if (!done && !obs_tag && !pixels && rec.type == TRACE_REC_CALL &&
 		    !(rec.flags & TRACE_RECF_FUNCDEF) && rec.payload_bytes >= 4 && seen++ == want) {
 			uint32_t id = 0x7fff0u;
 			memcpy(p, &id, 4);
