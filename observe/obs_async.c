@@ -52,6 +52,7 @@
  * drivers let no more frames than that queue up, so the wait is short),
  * which also bounds what a trace reader holds (trace/trace_late.c).
  */
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -114,6 +115,12 @@ struct obs_staged {
 	struct staged_rec rec[OBS_ASYNC_MAX_RECORDS];
 	uint8_t *heads;             /* kept across uses */
 	size_t heads_len, heads_cap;
+	/* Handed to the caller's writer thread (obs_ctx.hand), which reads
+	 * its bytes at `map` and sets `written` when its records are
+	 * committed; its staging memory stays in use until then. */
+	bool handed;
+	const uint8_t *map;
+	atomic_bool written;
 };
 
 struct free_buffer {
@@ -147,6 +154,8 @@ struct staging_ring {
 struct obs_async {
 	struct obs_staged ring[MAX_IN_FLIGHT_RING + 1];
 	unsigned head, count;       /* queued: ring[head .. head+count) */
+	unsigned handed;            /* of them, ring[head .. head+handed) are
+				     * with the writer thread (obs_ctx.hand) */
 	size_t bytes;               /* staging bytes queued */
 	uint64_t frame;
 	unsigned unfenced;          /* the last entries queued without a fence */
@@ -209,6 +218,7 @@ void obs_async_stats_add(const struct obs_async *q, struct obs_async_stats *sum)
 	sum->in_ring += q->stats.in_ring;
 	sum->at_call += q->stats.at_call;
 	sum->signalled += q->stats.signalled;
+	sum->handed += q->stats.handed;
 	sum->waited += q->stats.waited;
 	sum->deferred += q->stats.deferred;
 	sum->batches += q->stats.batches;
@@ -883,16 +893,18 @@ struct read_save {
 
 #define STAGING_WHY "the read-back of the staging copy failed"
 
-/* Reads staging bytes [off, off+n) into dst; false on a GL error. */
+/* Reads staging bytes [off, off+n) into dst; false on a GL error.  `c`
+ * NULL: only from memory (`mapped`: the ring or the CPU copy). */
 static bool staging_read(const struct obs_ctx *c, const struct obs_staged *e,
 			 const uint8_t *mapped, size_t off, size_t n, void *dst)
 {
-	const struct obs_gl *gl = c->gl;
-
 	if (mapped) {
 		memcpy(dst, mapped + off, n);
 		return true;
 	}
+	if (!c)
+		return false;
+	const struct obs_gl *gl = c->gl;
 	if (dsa(c))
 		gl->GetNamedBufferSubData(e->buffer, (long)off, (long)n, dst);
 	else if (!c->gles)
@@ -921,9 +933,132 @@ static uint8_t *query_result(const struct obs_ctx *c, const struct obs_staged *e
 }
 
 /*
- * Writes the records of the oldest entry, its bytes read from staging, as
- * late records read back during call `at`; then frees its fence and gives
- * its staging buffer back.
+ * Writes the records of `e`, its bytes read from staging (`mapped`, or
+ * through `c`'s GL when it is NULL and `c` is not), as late records read
+ * back during call `at`.  With `c` NULL no GL call is made (the writer
+ * thread's case).
+ */
+static void write_records(const struct obs_ctx *c, const struct obs_staged *e,
+			  const uint8_t *mapped,
+			  uint8_t *(*reserve)(void *user, size_t max_payload),
+			  void (*commit_late)(void *user, uint64_t at, size_t n), void *user,
+			  uint64_t at)
+{
+	for (unsigned i = 0; i < e->nrec; i++) {
+		const struct staged_rec *r = &e->rec[i];
+		uint8_t *first = reserve(user, 8 + r->head_len + 32 + r->n + 64), *p = first;
+		const char *why = NULL;
+		if (!first)
+			return;   /* not recording any more: the rest is lost */
+		memcpy(p, &e->seq, 8);
+		p += 8;
+		memcpy(p, e->heads + r->head_off, r->head_len);
+		p += r->head_len;
+		if (r->result_bytes) {
+			p = query_result(c, e, r, mapped, p);
+			commit_late(user, at, (size_t)(p - first));
+			continue;
+		}
+		uint8_t *data_key = p;
+		p = trace_enc_key(p, "data");
+		p = trace_enc_varint(trace_enc_tag(p, TRACE_TAG_BLOB), r->n);
+		if (!r->n)
+			why = "empty range";
+		else if (e->cpu_failed)
+			why = "the deferred copy and the read-back failed";
+		else if (!staging_read(c, e, mapped, r->staging_off, r->n, p))
+			why = STAGING_WHY;
+		if (why) {
+			p = trace_enc_key(data_key, "unavailable");
+			p = trace_enc_string(p, why, strlen(why));
+		} else {
+			p += r->n;
+		}
+		commit_late(user, at, (size_t)(p - first));
+	}
+}
+
+void obs_async_write(struct obs_staged *e, uint8_t *(*reserve)(void *user, size_t max_payload),
+		     void (*commit_late)(void *user, uint64_t at, size_t n), void *user,
+		     uint64_t at)
+{
+	write_records(NULL, e, e->map, reserve, commit_late, user, at);
+	atomic_store_explicit(&e->written, true, memory_order_release);
+}
+
+/* Lets go of the fence of `e`, the oldest entry not handed, which is
+ * being read back or handed now. */
+static void release_fence(const struct obs_ctx *c, struct obs_async *q, struct obs_staged *e)
+{
+	if (e->owns_fence) {
+		c->gl->DeleteSync(e->fence);
+		if (q->flushed == e->fence)
+			q->flushed = NULL;
+	}
+	if (q->unfenced > q->count - q->handed - 1)
+		q->unfenced = q->count - q->handed - 1;   /* it was one of them */
+	e->fence = NULL;
+	e->owns_fence = false;
+}
+
+/* Takes the oldest entry off the queue (its records written). */
+static void retire_head(struct obs_async *q)
+{
+	struct obs_staged *e = &q->ring[q->head];
+
+	if (e->in_ring)
+		ring_free(&q->staging, e);
+	else
+		q->bytes -= e->total;
+	free(e->cpu);
+	e->cpu = NULL;
+	e->in_ring = false;
+	e->handed = false;
+	q->head = (q->head + 1) % (MAX_IN_FLIGHT_RING + 1);
+	q->count--;
+}
+
+/* Retires the handed entries the writer thread has written; with `wait`,
+ * waits for all of them first. */
+static void retire_written(const struct obs_ctx *c, struct obs_async *q, bool wait)
+{
+	if (!q->handed)
+		return;
+	if (wait)
+		c->hand_wait(c->user);
+	while (q->handed &&
+	       atomic_load_explicit(&q->ring[q->head].written, memory_order_acquire)) {
+		retire_head(q);
+		q->handed--;
+	}
+}
+
+/*
+ * Hands `e`, the oldest entry not handed, whose bytes have arrived, to the
+ * writer thread when it needs no GL call to read (the ring, or bytes read
+ * at the CPU); false when it must be read here.
+ */
+static bool hand(const struct obs_ctx *c, struct obs_async *q, struct obs_staged *e)
+{
+	if (!c->hand || !e->copied || !(e->in_ring || e->cpu || e->cpu_failed))
+		return false;
+	const uint64_t t = obs_async_clock(c);
+	e->map = e->cpu ? e->cpu : e->cpu_failed ? NULL : q->staging.map + e->ring_off;
+	atomic_store_explicit(&e->written, false, memory_order_relaxed);
+	if (!c->hand(c->user, e))
+		return false;
+	release_fence(c, q, e);
+	e->handed = true;
+	q->handed++;
+	q->stats.handed++;
+	timed(c, &q->stats.read_ns, t);
+	return true;
+}
+
+/*
+ * Writes the records of the oldest entry (none may be handed), its bytes
+ * read from staging, as late records read back during call `at`; then
+ * frees its fence and gives its staging buffer back.
  */
 static void read_back(const struct obs_ctx *c, struct obs_async *q, uint64_t at,
 		      struct read_save *s)
@@ -931,8 +1066,6 @@ static void read_back(const struct obs_ctx *c, struct obs_async *q, uint64_t at,
 	const struct obs_gl *gl = c->gl;
 	struct obs_staged *e = &q->ring[q->head];
 	const uint8_t *mapped = NULL;
-	bool stop = false;
-	const bool named = dsa(c);
 	const uint64_t t = obs_async_clock(c);
 
 	if (!e->copied)
@@ -941,7 +1074,7 @@ static void read_back(const struct obs_ctx *c, struct obs_async *q, uint64_t at,
 		mapped = e->cpu;        /* read at the CPU when the copies failed */
 	} else if (e->in_ring) {
 		mapped = q->staging.map + e->ring_off;
-	} else if (!named) {
+	} else if (!dsa(c)) {
 		if (!s->bound) {
 			gl->GetIntegerv(OBS_GL_COPY_WRITE_BUFFER_BINDING, &s->old_write);
 			s->bound = true;
@@ -951,76 +1084,15 @@ static void read_back(const struct obs_ctx *c, struct obs_async *q, uint64_t at,
 			mapped = gl->MapBufferRange(OBS_GL_COPY_WRITE_BUFFER, 0, (long)e->total,
 						    OBS_GL_MAP_READ_BIT);
 	}
-	for (unsigned i = 0; i < e->nrec && !stop; i++) {
-		const struct staged_rec *r = &e->rec[i];
-		uint8_t *first = c->reserve(c->user, 8 + r->head_len + 32 + r->n + 64), *p = first;
-		const char *why = NULL;
-		if (!first)
-			break;   /* not recording any more: the rest is lost */
-		memcpy(p, &e->seq, 8);
-		p += 8;
-		memcpy(p, e->heads + r->head_off, r->head_len);
-		p += r->head_len;
-		if (r->result_bytes) {
-			p = query_result(c, e, r, mapped, p);
-			c->commit_late(c->user, at, (size_t)(p - first));
-			continue;
-		}
-		uint8_t *data_key = p;
-		p = trace_enc_key(p, "data");
-		p = trace_enc_varint(trace_enc_tag(p, TRACE_TAG_BLOB), r->n);
-		if (!r->n) {
-			why = "empty range";
-		} else if (e->cpu_failed) {
-			why = "the deferred copy and the read-back failed";
-		} else if (e->in_ring || e->cpu) {
-			memcpy(p, mapped + r->staging_off, r->n);
-		} else if (named) {
-			gl->GetNamedBufferSubData(e->buffer, (long)r->staging_off, (long)r->n, p);
-			if (gl->GetError() != OBS_GL_NO_ERROR)
-				why = STAGING_WHY;
-		} else if (!c->gles) {
-			gl->GetBufferSubData(OBS_GL_COPY_WRITE_BUFFER, (long)r->staging_off, (long)r->n,
-					     p);
-			if (gl->GetError() != OBS_GL_NO_ERROR)
-				why = STAGING_WHY;
-		} else if (mapped) {
-			memcpy(p, mapped + r->staging_off, r->n);
-		} else {
-			why = STAGING_WHY;
-		}
-		if (why) {
-			p = trace_enc_key(data_key, "unavailable");
-			p = trace_enc_string(p, why, strlen(why));
-		} else {
-			p += r->n;
-		}
-		c->commit_late(c->user, at, (size_t)(p - first));
-	}
-	if (e->in_ring)
-		ring_free(&q->staging, e);
-	else if (mapped && !e->cpu)
+	write_records(c, e, mapped, c->reserve, c->commit_late, c->user, at);
+	if (!e->in_ring && mapped && !e->cpu)
 		gl->UnmapBuffer(OBS_GL_COPY_WRITE_BUFFER);
-	free(e->cpu);
-	e->cpu = NULL;
 	if (c->gles && e->total && !mapped)
 		c->drain(c->user, "TF staging read-back");
-	if (e->owns_fence) {
-		gl->DeleteSync(e->fence);
-		if (q->flushed == e->fence)
-			q->flushed = NULL;
-	}
+	release_fence(c, q, e);
 	if (!e->in_ring)
 		release_buffer(c, q, e->buffer, e->capacity);
-	if (q->unfenced > q->count - 1)
-		q->unfenced = q->count - 1;   /* it was one of them */
-	e->fence = NULL;
-	e->owns_fence = false;
-	if (!e->in_ring)
-		q->bytes -= e->total;
-	e->in_ring = false;
-	q->head = (q->head + 1) % (MAX_IN_FLIGHT_RING + 1);
-	q->count--;
+	retire_head(q);
 	timed(c, &q->stats.read_ns, t);
 }
 
@@ -1080,13 +1152,18 @@ static void wait_ring_entry(const struct obs_ctx *c, struct obs_async *q, struct
 	timed(c, &q->stats.wait_ns, t);
 }
 
-/* The oldest entry read back now, waiting for the GPU if need be. */
+/* The oldest entry read back now, waiting for the GPU (or the writer
+ * thread) if need be. */
 static void read_oldest_waiting(const struct obs_ctx *c, struct obs_async *q, uint64_t at)
 {
 	struct read_save s = { false, 0 };
 	struct obs_staged *e = &q->ring[q->head];
 	void *known = NULL;
 
+	if (q->handed) {
+		retire_written(c, q, true);
+		return;
+	}
 	if (signalled(c, q, e, &known)) {
 		q->stats.signalled++;
 	} else {
@@ -1109,12 +1186,13 @@ void obs_async_poll_stashed(const struct obs_ctx *c, struct obs_async *q, uint64
 	    q->bytes <= MAX_BYTES_IN_FLIGHT && ++q->since_poll < POLL_EVERY)
 		return;
 	q->since_poll = 0;
+	retire_written(c, q, false);
 	if (when == OBS_ASYNC_FRAME)
 		q->frame++;
 	if (when == OBS_ASYNC_FRAME || when == OBS_ASYNC_WAITED)
 		fence_unfenced(c, q);
-	while (q->count) {
-		struct obs_staged *e = &q->ring[q->head];
+	while (q->count > q->handed) {
+		struct obs_staged *e = queued(q, q->handed);
 		const bool must = when == OBS_ASYNC_ALL || q->count > max_in_flight(q) - 1 ||
 				  q->bytes > MAX_BYTES_IN_FLIGHT ||
 				  (when == OBS_ASYNC_FRAME && e->frame + FRAMES_IN_FLIGHT <= q->frame);
@@ -1128,8 +1206,14 @@ void obs_async_poll_stashed(const struct obs_ctx *c, struct obs_async *q, uint64
 			if (e->in_ring)
 				wait_ring_entry(c, q, e);
 		}
+		if (hand(c, q, e))
+			continue;
+		retire_written(c, q, true);   /* read here: in order */
 		read_back(c, q, at, &s);
 	}
+	/* Everything read: the writer thread too (the ring may go with the
+	 * context); else what it has written is retired. */
+	retire_written(c, q, when == OBS_ASYNC_ALL);
 	if (s.bound)
 		c->gl->BindBuffer(OBS_GL_COPY_WRITE_BUFFER, (unsigned)s.old_write);
 }
