@@ -17,7 +17,8 @@
  * copies the ranges on the GPU and reads them later.  The sinks write the
  * announcement (TRACE_REC_OBS_PENDING, attached to the TF end) and the
  * late records (TRACE_REC_OBS_LATE, attached to the call during which they
- * were read).  The application's own synchronisation points read back what
+ * were read, or written by the writer thread below).  The application's
+ * own synchronisation points read back what
  * has arrived (cap_observe_sync); before a context leaves its thread
  * everything is read, so that a queue is only ever used by the thread its
  * context is current on; at exit() the calling thread's queue is read.

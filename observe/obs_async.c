@@ -46,6 +46,13 @@
  * buffers are recycled: a read-back returns its buffer to a small free
  * list, and a stage takes the smallest free one that is large enough.
  *
+ * Where the caller has a writer thread (obs_ctx.hand), an entry whose
+ * bytes have arrived in the ring (or were read at the CPU) is handed to it
+ * instead of being read here: it writes the records (obs_async_write, a
+ * memcpy, no GL call) and marks the entry written; the queue keeps the
+ * entry, and its ring bytes, until then (ring[head .. head+handed) are
+ * the handed entries, retired in order by retire_written).
+ *
  * Bounds: at most MAX_IN_FLIGHT entries and MAX_BYTES_IN_FLIGHT staging
  * bytes in flight (beyond them the oldest is read back, waiting), and an
  * entry is read back, waiting if need be, two frames after its own (GPU
