@@ -231,6 +231,9 @@ void obs_async_stats_add(const struct obs_async *q, struct obs_async_stats *sum)
 	sum->batches += q->stats.batches;
 	sum->before_write += q->stats.before_write;
 	sum->tf_ns += q->stats.tf_ns;
+	sum->tf_state_ns += q->stats.tf_state_ns;
+	sum->tf_size_ns += q->stats.tf_size_ns;
+	sum->tf_stage_ns += q->stats.tf_stage_ns;
 	sum->copy_ns += q->stats.copy_ns;
 	sum->fence_ns += q->stats.fence_ns;
 	sum->poll_ns += q->stats.poll_ns;
@@ -259,6 +262,13 @@ static void timed(const struct obs_ctx *c, uint64_t *sum, uint64_t start)
 void obs_async_tf_timed(const struct obs_ctx *c, struct obs_async *q, uint64_t start)
 {
 	timed(c, &q->stats.tf_ns, start);
+}
+
+void obs_async_part_timed(const struct obs_ctx *c, struct obs_async *q, int which,
+			  uint64_t start)
+{
+	timed(c, which == 0 ? &q->stats.tf_state_ns : which == 1 ? &q->stats.tf_size_ns :
+		 &q->stats.tf_stage_ns, start);
 }
 
 static bool dsa(const struct obs_ctx *c)
