@@ -415,8 +415,6 @@ static void on_create(struct cap_thread *t, struct cap_call *c, bool glx)
 		 * cached of its programs) is this one's, so it starts afresh
 		 * as an unknown handle does. */
 		obs_tf_cache_destroy(x->tf_cache);
-		if (x->async)
-			cap_observe_writer_wait();   /* it may hold entries */
 		obs_async_destroy(x->async);
 		pthread_mutex_lock(&cap_g.lock);  /* `next` is the list's */
 		*x = (struct cap_ctx){ .handle = c->ret.u, .next = x->next };

@@ -17,8 +17,7 @@
  * copies the ranges on the GPU and reads them later.  The sinks write the
  * announcement (TRACE_REC_OBS_PENDING, attached to the TF end) and the
  * late records (TRACE_REC_OBS_LATE, attached to the call during which they
- * were read, or written by the writer thread below).  The application's
- * own synchronisation points read back what
+ * were read).  The application's own synchronisation points read back what
  * has arrived (cap_observe_sync); before a context leaves its thread
  * everything is read, so that a queue is only ever used by the thread its
  * context is current on; at exit() the calling thread's queue is read.
@@ -32,7 +31,6 @@
 #include "cap_observe.h"
 
 #include <pthread.h>
-#include <signal.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,140 +74,6 @@ static void sink_pending(void *user, uint64_t seq, const char *kind, uint32_t co
 static void sink_commit_late(void *user, uint64_t at, size_t n)
 {
 	cap_rec_commit(TRACE_REC_OBS_LATE, TRACE_RECF_ATTACHED, at, n);
-}
-
-/*
- * The writer thread: the asynchronous read-back hands it the entries whose
- * copies have reached the persistently mapped ring (obs_ctx.hand), and it
- * copies their bytes out, encodes and commits the late records in a
- * stream of its own, so that the application's thread only makes the
- * copies and fences (issue 23).  It makes no GL call.  Its records are
- * attached to the next call to start when it commits them: later than
- * every record of the call observed, in non-decreasing order within its
- * stream (docs/trace-format.md, "Late observations").  One for the
- * process, started at the first hand; a forked child has none until it
- * hands (cap_observe_forked).  A queue holds at most WRITER_JOBS entries;
- * a hand waits while it is full.
- */
-#define WRITER_JOBS 1024
-
-static struct writer {
-	pthread_mutex_t lock;
-	pthread_cond_t work, done;
-	struct obs_staged *jobs[WRITER_JOBS];
-	unsigned head, n;
-	bool busy;                  /* writing a job taken off the queue */
-	bool started, failed;
-} wr = { .lock = PTHREAD_MUTEX_INITIALIZER, .work = PTHREAD_COND_INITIALIZER,
-	  .done = PTHREAD_COND_INITIALIZER };
-
-static void writer_commit_late(void *user, uint64_t at, size_t n)
-{
-	(void)at;
-	/* The next call to start: after the observed call's PENDING_OBS. */
-	cap_rec_commit(TRACE_REC_OBS_LATE, TRACE_RECF_ATTACHED,
-		       atomic_load(&cap_g.next_seq), n);
-}
-
-static void *writer_main(void *arg)
-{
-	(void)arg;
-	pthread_setname_np(pthread_self(), "xfbtrace-obs");
-	cap_thread_begin(&cap_tls);   /* its stream; false: records lost */
-	pthread_mutex_lock(&wr.lock);
-	for (;;) {
-		while (!wr.n)
-			pthread_cond_wait(&wr.work, &wr.lock);
-		struct obs_staged *e = wr.jobs[wr.head];
-		wr.head = (wr.head + 1) % WRITER_JOBS;
-		wr.n--;
-		wr.busy = true;
-		pthread_mutex_unlock(&wr.lock);
-		obs_async_write(e, sink_reserve, writer_commit_late, NULL, 0);
-		pthread_mutex_lock(&wr.lock);
-		wr.busy = false;
-		pthread_cond_broadcast(&wr.done);
-	}
-	return NULL;
-}
-
-/* Starts the writer (wr.lock held): signals blocked, so that the
- * application's handlers never run on it. */
-static bool writer_start(void)
-{
-	sigset_t all, old;
-	pthread_t th;
-	pthread_attr_t attr;
-
-	if (wr.started || wr.failed)
-		return wr.started;
-	sigfillset(&all);
-	pthread_attr_init(&attr);
-	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	wr.started = pthread_create(&th, &attr, writer_main, NULL) == 0;
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	pthread_attr_destroy(&attr);
-	wr.failed = !wr.started;
-	if (wr.failed)
-		xt_warn("capture: no writer thread for observations: they are written by the "
-			"application's threads");
-	return wr.started;
-}
-
-/* XFBTRACE_OBSERVE_WRITER=0: the application's thread writes the late
- * records itself (to measure what the writer saves). */
-static bool writer_wanted(void)
-{
-	static atomic_int wanted = -1;
-	int w = atomic_load_explicit(&wanted, memory_order_relaxed);
-
-	if (w < 0) {
-		const char *v = getenv("XFBTRACE_OBSERVE_WRITER");
-		w = !(v && strcmp(v, "0") == 0);
-		atomic_store_explicit(&wanted, w, memory_order_relaxed);
-	}
-	return w;
-}
-
-static bool sink_hand(void *user, struct obs_staged *e)
-{
-	(void)user;
-	pthread_mutex_lock(&wr.lock);
-	if (!writer_start()) {
-		pthread_mutex_unlock(&wr.lock);
-		return false;
-	}
-	while (wr.n == WRITER_JOBS)
-		pthread_cond_wait(&wr.done, &wr.lock);
-	wr.jobs[(wr.head + wr.n) % WRITER_JOBS] = e;
-	wr.n++;
-	pthread_cond_signal(&wr.work);
-	pthread_mutex_unlock(&wr.lock);
-	return true;
-}
-
-void cap_observe_writer_wait(void)
-{
-	pthread_mutex_lock(&wr.lock);
-	while (wr.n || wr.busy)
-		pthread_cond_wait(&wr.done, &wr.lock);
-	pthread_mutex_unlock(&wr.lock);
-}
-
-static void sink_hand_wait(void *user)
-{
-	(void)user;
-	cap_observe_writer_wait();
-}
-
-void cap_observe_forked(void)
-{
-	/* The parent's writer does not exist here, and its lock may have
-	 * been held at the fork: a fresh one, started at the first hand. */
-	wr = (struct writer){ .lock = PTHREAD_MUTEX_INITIALIZER,
-			      .work = PTHREAD_COND_INITIALIZER,
-			      .done = PTHREAD_COND_INITIALIZER };
 }
 
 static void err_stash(void *user)
@@ -334,8 +198,6 @@ static bool obs_context(struct obs_ctx *c, struct obs_gl *scratch)
 		.drain = err_drain,
 		.pending = sink_pending,
 		.commit_late = sink_commit_late,
-		.hand = writer_wanted() ? sink_hand : NULL,
-		.hand_wait = sink_hand_wait,
 	};
 	return true;
 }
@@ -382,7 +244,6 @@ static void read_back_at_exit(void)
 
 	if (next)
 		cap_observe_sync(next - 1, CAP_SYNC_ALL);
-	cap_observe_writer_wait();   /* what other threads' contexts handed */
 	if (xt_log_level() < XT_LOG_INFO)
 		return;
 	pthread_mutex_lock(&cap_g.lock);
@@ -391,14 +252,13 @@ static void read_back_at_exit(void)
 	pthread_mutex_unlock(&cap_g.lock);
 	xt_info("capture: async observations: %llu calls copied on the GPU (%llu into the mapped "
 		"ring), %llu read at the call (the copy failed); copies read after their fence: %llu, "
-		"waiting: %llu; records written by the writer thread for %llu calls; copies deferred: %llu, made in %llu batches (%llu before a call "
+		"waiting: %llu; copies deferred: %llu, made in %llu batches (%llu before a call "
 		"that may write their buffers); ns in TF ends %llu, copies %llu, fences %llu, "
 		"fence polls %llu, waits %llu, read-backs %llu, write checks %llu; of the TF ends: "
 		"state %llu, buffer sizes and maps %llu, staging and records %llu",
 		(unsigned long long)st.staged, (unsigned long long)st.in_ring,
 		(unsigned long long)st.at_call,
 		(unsigned long long)st.signalled, (unsigned long long)st.waited,
-		(unsigned long long)st.handed,
 		(unsigned long long)st.deferred, (unsigned long long)st.batches,
 		(unsigned long long)st.before_write, (unsigned long long)st.tf_ns,
 		(unsigned long long)st.copy_ns, (unsigned long long)st.fence_ns,

@@ -101,13 +101,6 @@ enum cap_observe_mode {
 };
 enum cap_observe_mode cap_observe_mode(void);
 
-/* Returns once the observation writer thread has written everything
- * handed to it (cap_observe.c). */
-void cap_observe_writer_wait(void);
-/* In a forked child (cap_state.c's atfork handler): the parent's writer
- * thread does not exist here. */
-void cap_observe_forked(void);
-
 struct cap_ctx_info {
 	bool gles;       /* OpenGL ES, else desktop GL */
 	bool core;       /* desktop core profile */

@@ -198,7 +198,6 @@ static void atfork_child(void)
 	atomic_store(&cap_g.next_seq, 0);
 	atomic_store(&cap_g.next_thread, 0);
 	cap_child_pid = (unsigned)getpid();
-	cap_observe_forked();
 	pthread_mutex_unlock(&cap_g.lock);
 }
 

@@ -117,8 +117,6 @@ void obs_tf_cache_destroy(struct obs_tf_cache *cache);
  * Where and how one observation is made.  Filled by the caller for each
  * call into the core; every callback gets `user`.
  */
-struct obs_staged;  /* an entry of the asynchronous read-back (obs_async.c) */
-
 struct obs_ctx {
 	const struct obs_gl *gl;  /* every member non-NULL, except that the GL
 				   * 4.x / GLES 3.1 ones may be NULL when the
@@ -189,15 +187,6 @@ struct obs_ctx {
 	 * observations"). */
 	void (*pending)(void *user, uint64_t seq, const char *kind, uint32_t count);
 	void (*commit_late)(void *user, uint64_t at, size_t n);
-	/* Optional: a writer thread of the caller's.  `hand` gives it an
-	 * entry whose bytes have reached the CPU (its fence signalled) and
-	 * need no GL call to read (obs_async_write does that: a memcpy out of
-	 * the persistently mapped ring); false when there is no writer (the
-	 * entry is then read here).  `hand_wait` returns once every entry
-	 * handed so far is written.  The queue recycles an entry's staging
-	 * memory only after obs_async_write has returned for it. */
-	bool (*hand)(void *user, struct obs_staged *e);
-	void (*hand_wait)(void *user);
 };
 
 /* After glEndTransformFeedback (paused false) or glPauseTransformFeedback
@@ -266,12 +255,6 @@ void obs_async_destroy(struct obs_async *q);
 bool obs_async_usable(const struct obs_ctx *c);
 /* Read-backs in flight. */
 unsigned obs_async_pending(const struct obs_async *q);
-/* On the caller's writer thread (obs_ctx.hand): writes the records of a
- * handed entry through reserve / commit_late, as read back during call
- * `at`, and then marks it written (release order).  No GL call. */
-void obs_async_write(struct obs_staged *e, uint8_t *(*reserve)(void *user, size_t max_payload),
-		     void (*commit_late)(void *user, uint64_t at, size_t n), void *user,
-		     uint64_t at);
 
 /* What a queue did so far (for XFBTRACE_LOG=info at exit). */
 struct obs_async_stats {
@@ -279,7 +262,6 @@ struct obs_async_stats {
 	uint64_t in_ring;     /* of them, into the persistently mapped ring */
 	uint64_t at_call;     /* calls read at the call: the copy failed */
 	uint64_t signalled;   /* copies read after their fence had signalled */
-	uint64_t handed;      /* of all read, written by the writer thread */
 	uint64_t waited;      /* copies read without (glFinish, a context
 			       * leaving its thread, a bound reached, frames) */
 	uint64_t deferred;    /* calls whose copies were deferred */
@@ -299,9 +281,9 @@ void obs_async_stats_add(const struct obs_async *q, struct obs_async_stats *sum)
  * `start` added to the TF end time of q's stats. */
 uint64_t obs_async_clock(const struct obs_ctx *c);
 void obs_async_tf_timed(const struct obs_ctx *c, struct obs_async *q, uint64_t start);
-/* With c->timed, the ns since `start` added to *part, a member of q's stats
- * (`which`: 0 tf_state_ns, 1 tf_size_ns, 2 tf_stage_ns). */
-void obs_async_part_timed(const struct obs_ctx *c, struct obs_async *q, int which,
+/* With c->timed, the ns since `start` added to a part of the TF end time. */
+enum obs_tf_part { OBS_TF_STATE, OBS_TF_SIZES, OBS_TF_STAGE };
+void obs_async_part_timed(const struct obs_ctx *c, struct obs_async *q, enum obs_tf_part part,
 			  uint64_t start);
 
 /*

@@ -46,20 +46,12 @@
  * buffers are recycled: a read-back returns its buffer to a small free
  * list, and a stage takes the smallest free one that is large enough.
  *
- * Where the caller has a writer thread (obs_ctx.hand), an entry whose
- * bytes have arrived in the ring (or were read at the CPU) is handed to it
- * instead of being read here: it writes the records (obs_async_write, a
- * memcpy, no GL call) and marks the entry written; the queue keeps the
- * entry, and its ring bytes, until then (ring[head .. head+handed) are
- * the handed entries, retired in order by retire_written).
- *
  * Bounds: at most MAX_IN_FLIGHT entries and MAX_BYTES_IN_FLIGHT staging
  * bytes in flight (beyond them the oldest is read back, waiting), and an
  * entry is read back, waiting if need be, two frames after its own (GPU
  * drivers let no more frames than that queue up, so the wait is short),
  * which also bounds what a trace reader holds (trace/trace_late.c).
  */
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -122,12 +114,6 @@ struct obs_staged {
 	struct staged_rec rec[OBS_ASYNC_MAX_RECORDS];
 	uint8_t *heads;             /* kept across uses */
 	size_t heads_len, heads_cap;
-	/* Handed to the caller's writer thread (obs_ctx.hand), which reads
-	 * its bytes at `map` and sets `written` when its records are
-	 * committed; its staging memory stays in use until then. */
-	bool handed;
-	const uint8_t *map;
-	atomic_bool written;
 };
 
 struct free_buffer {
@@ -161,8 +147,6 @@ struct staging_ring {
 struct obs_async {
 	struct obs_staged ring[MAX_IN_FLIGHT_RING + 1];
 	unsigned head, count;       /* queued: ring[head .. head+count) */
-	unsigned handed;            /* of them, ring[head .. head+handed) are
-				     * with the writer thread (obs_ctx.hand) */
 	size_t bytes;               /* staging bytes queued */
 	uint64_t frame;
 	unsigned unfenced;          /* the last entries queued without a fence */
@@ -225,7 +209,6 @@ void obs_async_stats_add(const struct obs_async *q, struct obs_async_stats *sum)
 	sum->in_ring += q->stats.in_ring;
 	sum->at_call += q->stats.at_call;
 	sum->signalled += q->stats.signalled;
-	sum->handed += q->stats.handed;
 	sum->waited += q->stats.waited;
 	sum->deferred += q->stats.deferred;
 	sum->batches += q->stats.batches;
@@ -264,11 +247,13 @@ void obs_async_tf_timed(const struct obs_ctx *c, struct obs_async *q, uint64_t s
 	timed(c, &q->stats.tf_ns, start);
 }
 
-void obs_async_part_timed(const struct obs_ctx *c, struct obs_async *q, int which,
+void obs_async_part_timed(const struct obs_ctx *c, struct obs_async *q, enum obs_tf_part part,
 			  uint64_t start)
 {
-	timed(c, which == 0 ? &q->stats.tf_state_ns : which == 1 ? &q->stats.tf_size_ns :
-		 &q->stats.tf_stage_ns, start);
+	uint64_t *sum[] = { [OBS_TF_STATE] = &q->stats.tf_state_ns,
+			    [OBS_TF_SIZES] = &q->stats.tf_size_ns,
+			    [OBS_TF_STAGE] = &q->stats.tf_stage_ns };
+	timed(c, sum[part], start);
 }
 
 static bool dsa(const struct obs_ctx *c)
@@ -910,18 +895,16 @@ struct read_save {
 
 #define STAGING_WHY "the read-back of the staging copy failed"
 
-/* Reads staging bytes [off, off+n) into dst; false on a GL error.  `c`
- * NULL: only from memory (`mapped`: the ring or the CPU copy). */
+/* Reads staging bytes [off, off+n) into dst; false on a GL error. */
 static bool staging_read(const struct obs_ctx *c, const struct obs_staged *e,
 			 const uint8_t *mapped, size_t off, size_t n, void *dst)
 {
+	const struct obs_gl *gl = c->gl;
+
 	if (mapped) {
 		memcpy(dst, mapped + off, n);
 		return true;
 	}
-	if (!c)
-		return false;
-	const struct obs_gl *gl = c->gl;
 	if (dsa(c))
 		gl->GetNamedBufferSubData(e->buffer, (long)off, (long)n, dst);
 	else if (!c->gles)
@@ -950,132 +933,9 @@ static uint8_t *query_result(const struct obs_ctx *c, const struct obs_staged *e
 }
 
 /*
- * Writes the records of `e`, its bytes read from staging (`mapped`, or
- * through `c`'s GL when it is NULL and `c` is not), as late records read
- * back during call `at`.  With `c` NULL no GL call is made (the writer
- * thread's case).
- */
-static void write_records(const struct obs_ctx *c, const struct obs_staged *e,
-			  const uint8_t *mapped,
-			  uint8_t *(*reserve)(void *user, size_t max_payload),
-			  void (*commit_late)(void *user, uint64_t at, size_t n), void *user,
-			  uint64_t at)
-{
-	for (unsigned i = 0; i < e->nrec; i++) {
-		const struct staged_rec *r = &e->rec[i];
-		uint8_t *first = reserve(user, 8 + r->head_len + 32 + r->n + 64), *p = first;
-		const char *why = NULL;
-		if (!first)
-			return;   /* not recording any more: the rest is lost */
-		memcpy(p, &e->seq, 8);
-		p += 8;
-		memcpy(p, e->heads + r->head_off, r->head_len);
-		p += r->head_len;
-		if (r->result_bytes) {
-			p = query_result(c, e, r, mapped, p);
-			commit_late(user, at, (size_t)(p - first));
-			continue;
-		}
-		uint8_t *data_key = p;
-		p = trace_enc_key(p, "data");
-		p = trace_enc_varint(trace_enc_tag(p, TRACE_TAG_BLOB), r->n);
-		if (!r->n)
-			why = "empty range";
-		else if (e->cpu_failed)
-			why = "the deferred copy and the read-back failed";
-		else if (!staging_read(c, e, mapped, r->staging_off, r->n, p))
-			why = STAGING_WHY;
-		if (why) {
-			p = trace_enc_key(data_key, "unavailable");
-			p = trace_enc_string(p, why, strlen(why));
-		} else {
-			p += r->n;
-		}
-		commit_late(user, at, (size_t)(p - first));
-	}
-}
-
-void obs_async_write(struct obs_staged *e, uint8_t *(*reserve)(void *user, size_t max_payload),
-		     void (*commit_late)(void *user, uint64_t at, size_t n), void *user,
-		     uint64_t at)
-{
-	write_records(NULL, e, e->map, reserve, commit_late, user, at);
-	atomic_store_explicit(&e->written, true, memory_order_release);
-}
-
-/* Lets go of the fence of `e`, the oldest entry not handed, which is
- * being read back or handed now. */
-static void release_fence(const struct obs_ctx *c, struct obs_async *q, struct obs_staged *e)
-{
-	if (e->owns_fence) {
-		c->gl->DeleteSync(e->fence);
-		if (q->flushed == e->fence)
-			q->flushed = NULL;
-	}
-	if (q->unfenced > q->count - q->handed - 1)
-		q->unfenced = q->count - q->handed - 1;   /* it was one of them */
-	e->fence = NULL;
-	e->owns_fence = false;
-}
-
-/* Takes the oldest entry off the queue (its records written). */
-static void retire_head(struct obs_async *q)
-{
-	struct obs_staged *e = &q->ring[q->head];
-
-	if (e->in_ring)
-		ring_free(&q->staging, e);
-	else
-		q->bytes -= e->total;
-	free(e->cpu);
-	e->cpu = NULL;
-	e->in_ring = false;
-	e->handed = false;
-	q->head = (q->head + 1) % (MAX_IN_FLIGHT_RING + 1);
-	q->count--;
-}
-
-/* Retires the handed entries the writer thread has written; with `wait`,
- * waits for all of them first. */
-static void retire_written(const struct obs_ctx *c, struct obs_async *q, bool wait)
-{
-	if (!q->handed)
-		return;
-	if (wait)
-		c->hand_wait(c->user);
-	while (q->handed &&
-	       atomic_load_explicit(&q->ring[q->head].written, memory_order_acquire)) {
-		retire_head(q);
-		q->handed--;
-	}
-}
-
-/*
- * Hands `e`, the oldest entry not handed, whose bytes have arrived, to the
- * writer thread when it needs no GL call to read (the ring, or bytes read
- * at the CPU); false when it must be read here.
- */
-static bool hand(const struct obs_ctx *c, struct obs_async *q, struct obs_staged *e)
-{
-	if (!c->hand || !e->copied || !(e->in_ring || e->cpu || e->cpu_failed))
-		return false;
-	const uint64_t t = obs_async_clock(c);
-	e->map = e->cpu ? e->cpu : e->cpu_failed ? NULL : q->staging.map + e->ring_off;
-	atomic_store_explicit(&e->written, false, memory_order_relaxed);
-	if (!c->hand(c->user, e))
-		return false;
-	release_fence(c, q, e);
-	e->handed = true;
-	q->handed++;
-	q->stats.handed++;
-	timed(c, &q->stats.read_ns, t);
-	return true;
-}
-
-/*
- * Writes the records of the oldest entry (none may be handed), its bytes
- * read from staging, as late records read back during call `at`; then
- * frees its fence and gives its staging buffer back.
+ * Writes the records of the oldest entry, its bytes read from staging, as
+ * late records read back during call `at`; then frees its fence and gives
+ * its staging buffer back.
  */
 static void read_back(const struct obs_ctx *c, struct obs_async *q, uint64_t at,
 		      struct read_save *s)
@@ -1083,6 +943,8 @@ static void read_back(const struct obs_ctx *c, struct obs_async *q, uint64_t at,
 	const struct obs_gl *gl = c->gl;
 	struct obs_staged *e = &q->ring[q->head];
 	const uint8_t *mapped = NULL;
+	bool stop = false;
+	const bool named = dsa(c);
 	const uint64_t t = obs_async_clock(c);
 
 	if (!e->copied)
@@ -1091,7 +953,7 @@ static void read_back(const struct obs_ctx *c, struct obs_async *q, uint64_t at,
 		mapped = e->cpu;        /* read at the CPU when the copies failed */
 	} else if (e->in_ring) {
 		mapped = q->staging.map + e->ring_off;
-	} else if (!dsa(c)) {
+	} else if (!named) {
 		if (!s->bound) {
 			gl->GetIntegerv(OBS_GL_COPY_WRITE_BUFFER_BINDING, &s->old_write);
 			s->bound = true;
@@ -1101,15 +963,76 @@ static void read_back(const struct obs_ctx *c, struct obs_async *q, uint64_t at,
 			mapped = gl->MapBufferRange(OBS_GL_COPY_WRITE_BUFFER, 0, (long)e->total,
 						    OBS_GL_MAP_READ_BIT);
 	}
-	write_records(c, e, mapped, c->reserve, c->commit_late, c->user, at);
-	if (!e->in_ring && mapped && !e->cpu)
+	for (unsigned i = 0; i < e->nrec && !stop; i++) {
+		const struct staged_rec *r = &e->rec[i];
+		uint8_t *first = c->reserve(c->user, 8 + r->head_len + 32 + r->n + 64), *p = first;
+		const char *why = NULL;
+		if (!first)
+			break;   /* not recording any more: the rest is lost */
+		memcpy(p, &e->seq, 8);
+		p += 8;
+		memcpy(p, e->heads + r->head_off, r->head_len);
+		p += r->head_len;
+		if (r->result_bytes) {
+			p = query_result(c, e, r, mapped, p);
+			c->commit_late(c->user, at, (size_t)(p - first));
+			continue;
+		}
+		uint8_t *data_key = p;
+		p = trace_enc_key(p, "data");
+		p = trace_enc_varint(trace_enc_tag(p, TRACE_TAG_BLOB), r->n);
+		if (!r->n) {
+			why = "empty range";
+		} else if (e->cpu_failed) {
+			why = "the deferred copy and the read-back failed";
+		} else if (e->in_ring || e->cpu) {
+			memcpy(p, mapped + r->staging_off, r->n);
+		} else if (named) {
+			gl->GetNamedBufferSubData(e->buffer, (long)r->staging_off, (long)r->n, p);
+			if (gl->GetError() != OBS_GL_NO_ERROR)
+				why = STAGING_WHY;
+		} else if (!c->gles) {
+			gl->GetBufferSubData(OBS_GL_COPY_WRITE_BUFFER, (long)r->staging_off, (long)r->n,
+					     p);
+			if (gl->GetError() != OBS_GL_NO_ERROR)
+				why = STAGING_WHY;
+		} else if (mapped) {
+			memcpy(p, mapped + r->staging_off, r->n);
+		} else {
+			why = STAGING_WHY;
+		}
+		if (why) {
+			p = trace_enc_key(data_key, "unavailable");
+			p = trace_enc_string(p, why, strlen(why));
+		} else {
+			p += r->n;
+		}
+		c->commit_late(c->user, at, (size_t)(p - first));
+	}
+	if (e->in_ring)
+		ring_free(&q->staging, e);
+	else if (mapped && !e->cpu)
 		gl->UnmapBuffer(OBS_GL_COPY_WRITE_BUFFER);
+	free(e->cpu);
+	e->cpu = NULL;
 	if (c->gles && e->total && !mapped)
 		c->drain(c->user, "TF staging read-back");
-	release_fence(c, q, e);
+	if (e->owns_fence) {
+		gl->DeleteSync(e->fence);
+		if (q->flushed == e->fence)
+			q->flushed = NULL;
+	}
 	if (!e->in_ring)
 		release_buffer(c, q, e->buffer, e->capacity);
-	retire_head(q);
+	if (q->unfenced > q->count - 1)
+		q->unfenced = q->count - 1;   /* it was one of them */
+	e->fence = NULL;
+	e->owns_fence = false;
+	if (!e->in_ring)
+		q->bytes -= e->total;
+	e->in_ring = false;
+	q->head = (q->head + 1) % (MAX_IN_FLIGHT_RING + 1);
+	q->count--;
 	timed(c, &q->stats.read_ns, t);
 }
 
@@ -1169,18 +1092,13 @@ static void wait_ring_entry(const struct obs_ctx *c, struct obs_async *q, struct
 	timed(c, &q->stats.wait_ns, t);
 }
 
-/* The oldest entry read back now, waiting for the GPU (or the writer
- * thread) if need be. */
+/* The oldest entry read back now, waiting for the GPU if need be. */
 static void read_oldest_waiting(const struct obs_ctx *c, struct obs_async *q, uint64_t at)
 {
 	struct read_save s = { false, 0 };
 	struct obs_staged *e = &q->ring[q->head];
 	void *known = NULL;
 
-	if (q->handed) {
-		retire_written(c, q, true);
-		return;
-	}
 	if (signalled(c, q, e, &known)) {
 		q->stats.signalled++;
 	} else {
@@ -1203,13 +1121,12 @@ void obs_async_poll_stashed(const struct obs_ctx *c, struct obs_async *q, uint64
 	    q->bytes <= MAX_BYTES_IN_FLIGHT && ++q->since_poll < POLL_EVERY)
 		return;
 	q->since_poll = 0;
-	retire_written(c, q, false);
 	if (when == OBS_ASYNC_FRAME)
 		q->frame++;
 	if (when == OBS_ASYNC_FRAME || when == OBS_ASYNC_WAITED)
 		fence_unfenced(c, q);
-	while (q->count > q->handed) {
-		struct obs_staged *e = queued(q, q->handed);
+	while (q->count) {
+		struct obs_staged *e = &q->ring[q->head];
 		const bool must = when == OBS_ASYNC_ALL || q->count > max_in_flight(q) - 1 ||
 				  q->bytes > MAX_BYTES_IN_FLIGHT ||
 				  (when == OBS_ASYNC_FRAME && e->frame + FRAMES_IN_FLIGHT <= q->frame);
@@ -1223,14 +1140,8 @@ void obs_async_poll_stashed(const struct obs_ctx *c, struct obs_async *q, uint64
 			if (e->in_ring)
 				wait_ring_entry(c, q, e);
 		}
-		if (hand(c, q, e))
-			continue;
-		retire_written(c, q, true);   /* read here: in order */
 		read_back(c, q, at, &s);
 	}
-	/* Everything read: the writer thread too (the ring may go with the
-	 * context); else what it has written is retired. */
-	retire_written(c, q, when == OBS_ASYNC_ALL);
 	if (s.bound)
 		c->gl->BindBuffer(OBS_GL_COPY_WRITE_BUFFER, (unsigned)s.old_write);
 }
