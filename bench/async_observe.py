@@ -141,6 +141,11 @@ def run_way(way, argv, lib, apitrace, tmp, keys, first, info):
             facts["async"]["ns"] = dict(zip(("tf_end", "copies", "fences", "polls", "waits",
                                              "read_backs", "write_checks"),
                                             map(int, m.groups())))
+        m = re.search(r"of the TF ends: state (\d+), buffer sizes and maps (\d+), staging and "
+                      r"records (\d+)", out.stderr)
+        if m and "ns" in facts["async"]:
+            facts["async"]["ns"].update(zip(("tf_end_state", "tf_end_sizes", "tf_end_staging"),
+                                            map(int, m.groups())))
     if trace:
         trace.unlink(missing_ok=True)
     return vals, facts

@@ -17,6 +17,14 @@
  * previous one (two frames in flight); F frames after 10 untimed ones, and
  * glFinish.  It prints "frame-ns N": the wall time of the F frames and the
  * final glFinish, divided by F, so that the GPU's work is counted.
+ * --copies=ring adds, without any capture, the GPU work the capture's
+ * asynchronous read-back does (capture/README.md): after each frame's
+ * passes, one glCopyBufferSubData per system of its TF output into a
+ * persistently mapped, coherent, client-storage ring (ARB_buffer_storage),
+ * and a fence after them, waited for with the frame's own.  --copies=vram
+ * copies into a GL_DYNAMIC_COPY buffer instead (GPU memory, where the CPU
+ * cannot read at memory speed); --copies=vram+ring into that buffer, then
+ * all of a frame's bytes in one copy into the ring.
  *
  * The program checks only the written-primitive count: the benchmark
  * measures time, and `xfbtrace replay --check` compares the TF data of a
@@ -176,8 +184,16 @@ static double now_ns(void)
 
 #define WARMUP_FRAMES 10
 
-static int run_frames(struct app_egl *egl, int frames, int systems, int particles)
+enum copies { COPIES_NONE, COPIES_RING, COPIES_VRAM, COPIES_VRAM_RING };
+
+static int run_frames(struct app_egl *egl, int frames, int systems, int particles,
+		      enum copies copies)
 {
+	const GLsizeiptr bytes = (GLsizeiptr)particles * 32;
+	const GLbitfield ring_bits = GL_MAP_READ_BIT | GL_MAP_PERSISTENT_BIT |
+				     GL_MAP_COHERENT_BIT;
+	GLuint ring = 0, vram = 0;
+	GLsync copied[3] = { 0, 0, 0 };
 	static const char *const pvaryings[] = { "v_pos", "v_vel" };
 	GLuint prog = app_gl_program(particle_vs, NULL, NULL, pvaryings, 2,
 				     GL_INTERLEAVED_ATTRIBS);
@@ -219,6 +235,21 @@ static int run_frames(struct app_egl *egl, int frames, int systems, int particle
 			glEnableVertexAttribArray((GLuint)vel);
 		}
 	}
+	if (copies == COPIES_RING || copies == COPIES_VRAM_RING) {
+		glGenBuffers(1, &ring);
+		glBindBuffer(GL_COPY_WRITE_BUFFER, ring);
+		glBufferStorage(GL_COPY_WRITE_BUFFER, 3 * systems * bytes, NULL,
+				ring_bits | GL_CLIENT_STORAGE_BIT);
+		if (!glMapBufferRange(GL_COPY_WRITE_BUFFER, 0, 3 * systems * bytes, ring_bits)) {
+			fprintf(stderr, "%s: --copies: no persistently mapped ring\n", PROG);
+			goto out;
+		}
+	}
+	if (copies >= COPIES_VRAM) {
+		glGenBuffers(1, &vram);
+		glBindBuffer(GL_COPY_WRITE_BUFFER, vram);
+		glBufferData(GL_COPY_WRITE_BUFFER, 3 * systems * bytes, NULL, GL_DYNAMIC_COPY);
+	}
 	glEnable(GL_RASTERIZER_DISCARD);
 	for (int f = -WARMUP_FRAMES; f < frames; f++) {
 		const int cur = (f + WARMUP_FRAMES) & 1, slot = (f + WARMUP_FRAMES) % 3;
@@ -233,6 +264,21 @@ static int run_frames(struct app_egl *egl, int frames, int systems, int particle
 			glDrawArrays(GL_POINTS, 0, particles);
 			glEndTransformFeedback();
 		}
+		glBindBuffer(GL_COPY_WRITE_BUFFER, copies >= COPIES_VRAM ? vram : ring);
+		for (int s = 0; copies && s < systems; s++) {
+			glBindBuffer(GL_COPY_READ_BUFFER, buf[s * 2 + 1 - cur]);
+			glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, 0,
+					    (slot * systems + s) * bytes, bytes);
+		}
+		if (copies == COPIES_VRAM_RING) {
+			glBindBuffer(GL_COPY_READ_BUFFER, vram);
+			glBindBuffer(GL_COPY_WRITE_BUFFER, ring);
+			glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER,
+					    slot * systems * bytes, slot * systems * bytes,
+					    systems * bytes);
+		}
+		if (copies)
+			copied[slot] = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
 		if (egl->surf != EGL_NO_SURFACE)
 			eglSwapBuffers(egl->dpy, egl->surf);
 		/* Two frames in flight: wait for the one before the previous. */
@@ -243,12 +289,24 @@ static int run_frames(struct app_egl *egl, int frames, int systems, int particle
 			glDeleteSync(fence[old]);
 			fence[old] = 0;
 		}
+		if (copied[old]) {
+			glClientWaitSync(copied[old], 0, 0);
+			glDeleteSync(copied[old]);
+			copied[old] = 0;
+		}
 	}
 	glFinish();
 	const double ns = (now_ns() - start) / frames;
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; i < 3; i++) {
 		if (fence[i])
 			glDeleteSync(fence[i]);
+		if (copied[i])
+			glDeleteSync(copied[i]);
+	}
+	if (ring)
+		glDeleteBuffers(1, &ring);
+	if (vram)
+		glDeleteBuffers(1, &vram);
 	glDisable(GL_RASTERIZER_DISCARD);
 	if (app_gl_failed(PROG))
 		goto out;
@@ -269,6 +327,7 @@ int main(int argc, char **argv)
 {
 	uint32_t n_vertices = 1u << 20;
 	int frames = 0, systems = 64, particles = 4096;
+	enum copies copies = COPIES_NONE;
 	struct app_egl egl;
 
 	for (int i = 1; i < argc; i++) {
@@ -280,9 +339,15 @@ int main(int argc, char **argv)
 			systems = atoi(argv[++i]);
 		} else if (!strcmp(argv[i], "--particles") && i + 1 < argc) {
 			particles = atoi(argv[++i]);
+		} else if (!strcmp(argv[i], "--copies=ring")) {
+			copies = COPIES_RING;
+		} else if (!strcmp(argv[i], "--copies=vram")) {
+			copies = COPIES_VRAM;
+		} else if (!strcmp(argv[i], "--copies=vram+ring")) {
+			copies = COPIES_VRAM_RING;
 		} else {
 			fprintf(stderr, "usage: %s [--vertices N] | --frames F [--systems S] "
-				"[--particles P]\n", PROG);
+				"[--particles P] [--copies=ring|vram|vram+ring]\n", PROG);
 			return APP_EXIT_SETUP;
 		}
 	}
@@ -295,7 +360,7 @@ int main(int argc, char **argv)
 		int rc = app_egl_init(&egl, APP_API_GL_CORE, 3, 3, 16);
 		if (rc != APP_EXIT_PASS)
 			return rc;
-		rc = run_frames(&egl, frames, systems, particles);
+		rc = run_frames(&egl, frames, systems, particles, copies);
 		app_egl_fini(&egl);
 		return rc;
 	}

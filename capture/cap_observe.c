@@ -267,7 +267,8 @@ static void read_back_at_exit(void)
 		"ring), %llu read at the call (the copy failed); copies read after their fence: %llu, "
 		"waiting: %llu; copies deferred: %llu, made in %llu batches (%llu before a call "
 		"that may write their buffers); ns in TF ends %llu, copies %llu, fences %llu, "
-		"fence polls %llu, waits %llu, read-backs %llu, write checks %llu",
+		"fence polls %llu, waits %llu, read-backs %llu, write checks %llu; of the TF ends: "
+		"state %llu, buffer sizes and maps %llu, staging and records %llu",
 		(unsigned long long)st.staged, (unsigned long long)st.in_ring,
 		(unsigned long long)st.at_call,
 		(unsigned long long)st.signalled, (unsigned long long)st.waited,
@@ -275,7 +276,9 @@ static void read_back_at_exit(void)
 		(unsigned long long)st.before_write, (unsigned long long)st.tf_ns,
 		(unsigned long long)st.copy_ns, (unsigned long long)st.fence_ns,
 		(unsigned long long)st.poll_ns, (unsigned long long)st.wait_ns,
-		(unsigned long long)st.read_ns, (unsigned long long)st.check_ns);
+		(unsigned long long)st.read_ns, (unsigned long long)st.check_ns,
+		(unsigned long long)st.tf_state_ns, (unsigned long long)st.tf_size_ns,
+		(unsigned long long)st.tf_stage_ns);
 }
 
 static pthread_once_t exit_once = PTHREAD_ONCE_INIT;

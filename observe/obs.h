@@ -316,6 +316,9 @@ struct obs_async_stats {
 	 * observations, in the copies, fences, fence polls, waits, read-backs
 	 * and the checks before calls that may write. */
 	uint64_t tf_ns, copy_ns, fence_ns, poll_ns, wait_ns, read_ns, check_ns;
+	/* Of tf_ns: the TF state (program, bindings), the buffers' sizes and
+	 * mapped states, and the staging entry with its records' heads. */
+	uint64_t tf_state_ns, tf_size_ns, tf_stage_ns;
 };
 /* Adds q's counts to *sum; NULL q adds nothing. */
 void obs_async_stats_add(const struct obs_async *q, struct obs_async_stats *sum);
@@ -323,6 +326,10 @@ void obs_async_stats_add(const struct obs_async *q, struct obs_async_stats *sum)
  * `start` added to the TF end time of q's stats. */
 uint64_t obs_async_clock(const struct obs_ctx *c);
 void obs_async_tf_timed(const struct obs_ctx *c, struct obs_async *q, uint64_t start);
+/* With c->timed, the ns since `start` added to a part of the TF end time. */
+enum obs_tf_part { OBS_TF_STATE, OBS_TF_SIZES, OBS_TF_STAGE };
+void obs_async_part_timed(const struct obs_ctx *c, struct obs_async *q, enum obs_tf_part part,
+			  uint64_t start);
 
 /*
  * As obs_tf_end, with the bytes copied on the GPU and read back later.

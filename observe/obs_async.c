@@ -214,6 +214,9 @@ void obs_async_stats_add(const struct obs_async *q, struct obs_async_stats *sum)
 	sum->batches += q->stats.batches;
 	sum->before_write += q->stats.before_write;
 	sum->tf_ns += q->stats.tf_ns;
+	sum->tf_state_ns += q->stats.tf_state_ns;
+	sum->tf_size_ns += q->stats.tf_size_ns;
+	sum->tf_stage_ns += q->stats.tf_stage_ns;
 	sum->copy_ns += q->stats.copy_ns;
 	sum->fence_ns += q->stats.fence_ns;
 	sum->poll_ns += q->stats.poll_ns;
@@ -242,6 +245,15 @@ static void timed(const struct obs_ctx *c, uint64_t *sum, uint64_t start)
 void obs_async_tf_timed(const struct obs_ctx *c, struct obs_async *q, uint64_t start)
 {
 	timed(c, &q->stats.tf_ns, start);
+}
+
+void obs_async_part_timed(const struct obs_ctx *c, struct obs_async *q, enum obs_tf_part part,
+			  uint64_t start)
+{
+	uint64_t *sum[] = { [OBS_TF_STATE] = &q->stats.tf_state_ns,
+			    [OBS_TF_SIZES] = &q->stats.tf_size_ns,
+			    [OBS_TF_STAGE] = &q->stats.tf_stage_ns };
+	timed(c, sum[part], start);
 }
 
 static bool dsa(const struct obs_ctx *c)

@@ -580,6 +580,7 @@ static bool tf_stage(const struct obs_ctx *c, struct obs_async *q, uint64_t seq,
 {
 	size_t total = 0, off[MAX_TF_BUFFERS], n[MAX_TF_BUFFERS];
 	int64_t start[MAX_TF_BUFFERS];
+	uint64_t t = obs_async_clock(c);
 	for (unsigned i = 0; i < k->nbound; i++) {
 		struct tf_binding *b = &k->bound[i];
 		int64_t size = b->size;
@@ -597,6 +598,8 @@ static bool tf_stage(const struct obs_ctx *c, struct obs_async *q, uint64_t seq,
 	}
 	if (!total)
 		return false;   /* nothing to copy: read now, it costs nothing */
+	obs_async_part_timed(c, q, OBS_TF_SIZES, t);
+	t = obs_async_clock(c);
 	struct obs_staged *e = obs_async_stage(c, q, seq, total);
 	if (!e)
 		return false;
@@ -609,15 +612,20 @@ static bool tf_stage(const struct obs_ctx *c, struct obs_async *q, uint64_t seq,
 		const uint8_t *end = tf_head(c, h, paused, l, &k->bound[i], start[i], n[i]);
 		obs_async_head_done(e, (size_t)(end - h), off[i], n[i], k->bound[i].buffer, start[i]);
 	}
+	obs_async_part_timed(c, q, OBS_TF_STAGE, t);
+	t = obs_async_clock(c);
 	bool defer = c->defer_copies;
 	for (unsigned i = 0; defer && i < k->nbound; i++)
 		defer = !n[i] || !obs_async_buffer_mapped(c, k->bound[i].buffer);
+	obs_async_part_timed(c, q, OBS_TF_SIZES, t);
+	t = obs_async_clock(c);
 	if (!obs_async_push_tf(c, q, defer)) {
 		for (unsigned i = 0; i < k->nbound; i++)
 			k->bound[i].buffer_size = -1;  /* ask again, as after a failed read */
 		return false;
 	}
 	c->pending(c->user, seq, "tf_buffer", k->nbound);
+	obs_async_part_timed(c, q, OBS_TF_STAGE, t);
 	return true;
 }
 
@@ -663,6 +671,7 @@ void obs_tf_end_async(const struct obs_ctx *c, struct obs_async *q, uint64_t seq
 	struct obs_tf_cache *k = cache_or_local(c, &local);
 	struct cached_layout *l = tf_state(c, k);
 
+	obs_async_part_timed(c, q, OBS_TF_STATE, t);
 	if (!l || !k->nbound || !tf_stage(c, q, seq, paused, k, l))
 		tf_read_now(c, seq, paused, k, l);
 	tf_done(k, &local, l);
