@@ -58,6 +58,7 @@ struct drv_pipe {
 	/* state the state tracker set (drv_pipe_set_*) */
 	bool rasterizer_discard;
 	bool flatshade_first;
+	struct drv_pipe_framebuffer fb;  /* what draws render into (drv_pm4_fb.c) */
 	/* conditional rendering: the query's slots (NULL: off) and its mode */
 	const struct drv_pipe_query *render_cond;
 	bool render_cond_invert, render_cond_wait;
@@ -124,6 +125,11 @@ void drv_pm4_invalidate(struct drv_pipe *pipe);
 void drv_pm4_fini(struct drv_pipe *pipe);
 /* Uploads `n` bytes to the upload ring; returns the VA (0 when out of memory). */
 uint64_t drv_pm4_upload(struct drv_pipe *pipe, const void *data, uint64_t n, uint64_t align);
+
+/* ---- drv_pm4_fb.c: surfaces ---- */
+/* After a draw that reached the rasterizer: marks the framebuffer's
+ * surfaces as holding what the model cannot draw. */
+void drv_pm4_fb_drawn(struct drv_pipe *pipe);
 
 /* ---- drv_pm4_gs.c: the ES -> GS -> copy shader pipeline ---- */
 /* Byte offset of hardware stage hw's binary in the program's code BO

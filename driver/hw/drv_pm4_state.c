@@ -741,5 +741,7 @@ bool drv_pipe_draw(struct drv_pipe *pipe, const struct drv_pipe_draw_state *stat
 		drv_hw_unsupported(pipe, "a draw whose packets the driver could not encode");
 		return false;
 	}
+	if (!pipe->rasterizer_discard)
+		drv_pm4_fb_drawn(pipe);
 	return true;
 }

@@ -265,6 +265,7 @@ enum xt_rc drv_context_create(struct drv_screen *screen, const struct drv_contex
 	drv_gl_ff_init(ctx);
 	drv_gl_xfb_init_default(ctx);
 	ctx->fb.default_read_buffer = ctx->fb.default_draw_buffer = GL_BACK;
+	drv_gl_pixels_init(ctx);
 	for (unsigned i = 0; i < DRV_MAX_ATTRIBS; i++) {
 		float one = 1.0f;
 		memcpy(&ctx->generic[i].v[3], &one, 4);
@@ -667,31 +668,12 @@ void drv_gl_Viewport(GLint x, GLint y, GLsizei w, GLsizei h)
 		drv_gl_error(ctx, GL_INVALID_VALUE);
 }
 
-void drv_gl_Scissor(GLint x, GLint y, GLsizei w, GLsizei h)
-{
-	DRV_CTX(ctx);
-	if (w < 0 || h < 0)
-		drv_gl_error(ctx, GL_INVALID_VALUE);
-}
-
-void drv_gl_ClearColor(GLfloat r, GLfloat g, GLfloat b, GLfloat a) {}
-void drv_gl_ClearDepth(GLdouble d) {}
-void drv_gl_ClearDepthf(GLfloat d) {}
-void drv_gl_ClearStencil(GLint s) {}
-void drv_gl_Clear(GLbitfield mask)
-{
-	DRV_CTX(ctx);
-	if (mask & ~(GLbitfield)(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT))
-		drv_gl_error(ctx, GL_INVALID_VALUE);
-}
 void drv_gl_PointSize(GLfloat size) {}
 void drv_gl_LineWidth(GLfloat width) {}
 void drv_gl_PolygonMode(GLenum face, GLenum mode) {}
 void drv_gl_CullFace(GLenum mode) {}
 void drv_gl_FrontFace(GLenum mode) {}
 void drv_gl_DepthFunc(GLenum func) {}
-void drv_gl_DepthMask(GLboolean flag) {}
-void drv_gl_ColorMask(GLboolean r, GLboolean g, GLboolean b, GLboolean a) {}
 /* Blending (GL 4.6 §17.3.6): validated, then dropped, as nothing is
  * rasterized.  The factors of table 17.2, the equations of table 17.1
  * (KHR_blend_equation_advanced's modes are not exposed). */
@@ -746,45 +728,6 @@ void drv_gl_BlendEquationSeparate(GLenum rgb, GLenum alpha)
 
 void drv_gl_BlendColor(GLfloat r, GLfloat g, GLfloat b, GLfloat a) {}
 
-/* glClearBuffer* (GL 4.6 §17.4.3.1): the errors, then nothing, like glClear:
- * the framebuffer's pixels are not modelled, and no TF output or query
- * result depends on them.  `color`, `depth`, `stencil`, `depth_stencil`:
- * which buffers the entry point takes. */
-static void clear_buffer(struct drv_context *ctx, GLenum buffer, GLint drawbuffer, bool color,
-			 bool depth, bool stencil, bool depth_stencil)
-{
-	bool ok = (buffer == GL_COLOR && color) || (buffer == GL_DEPTH && depth) ||
-		  (buffer == GL_STENCIL && stencil) || (buffer == GL_DEPTH_STENCIL && depth_stencil);
-	if (!ok)
-		drv_gl_error(ctx, GL_INVALID_ENUM);
-	else if (buffer == GL_COLOR ? drawbuffer < 0 || drawbuffer >= (GLint)DRV_MAX_DRAW_BUFFERS : drawbuffer != 0)
-		drv_gl_error(ctx, GL_INVALID_VALUE);
-}
-
-void drv_gl_ClearBufferfv(GLenum buffer, GLint drawbuffer, const GLfloat *value)
-{
-	DRV_CTX(ctx);
-	clear_buffer(ctx, buffer, drawbuffer, true, true, false, false);
-}
-
-void drv_gl_ClearBufferiv(GLenum buffer, GLint drawbuffer, const GLint *value)
-{
-	DRV_CTX(ctx);
-	clear_buffer(ctx, buffer, drawbuffer, true, false, true, false);
-}
-
-void drv_gl_ClearBufferuiv(GLenum buffer, GLint drawbuffer, const GLuint *value)
-{
-	DRV_CTX(ctx);
-	clear_buffer(ctx, buffer, drawbuffer, true, false, false, false);
-}
-
-void drv_gl_ClearBufferfi(GLenum buffer, GLint drawbuffer, GLfloat depth, GLint stencil)
-{
-	DRV_CTX(ctx);
-	clear_buffer(ctx, buffer, drawbuffer, false, false, false, true);
-}
-
 /* glBlitFramebuffer (GL 4.6 §18.3.1): the errors that do not depend on
  * pixel formats, then nothing: it moves pixels, which the model does not
  * keep (pixels are only read back by glReadPixels, reported as not
@@ -800,7 +743,6 @@ void drv_gl_BlitFramebuffer(GLint sx0, GLint sy0, GLint sx1, GLint sy1, GLint dx
 	else if (filter == GL_LINEAR && (mask & (GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT)))
 		drv_gl_error(ctx, GL_INVALID_OPERATION);
 }
-void drv_gl_PixelStorei(GLenum pname, GLint param) {}
 void drv_gl_Hint(GLenum target, GLenum mode) {}
 void drv_gl_ClampColor(GLenum target, GLenum clamp) {}
 
@@ -835,11 +777,3 @@ void drv_gl_Bitmap(GLsizei w, GLsizei h, GLfloat xorig, GLfloat yorig, GLfloat x
 		   const GLubyte *bitmap) {}
 void drv_gl_DrawPixels(GLsizei w, GLsizei h, GLenum format, GLenum type, const void *pixels) {}
 void drv_gl_CopyPixels(GLint x, GLint y, GLsizei w, GLsizei h, GLenum type) {}
-
-void drv_gl_ReadPixels(GLint x, GLint y, GLsizei w, GLsizei h, GLenum format, GLenum type,
-		       void *pixels)
-{
-	DRV_CTX(ctx);
-	drv_gl_unsupported(ctx, "reading pixels: the simulated GPU does not rasterize");
-}
-

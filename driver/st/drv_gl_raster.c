@@ -62,14 +62,7 @@ void drv_gl_StencilOp(GLenum sfail, GLenum dpfail, GLenum dppass)
 	drv_gl_StencilOpSeparate(GL_FRONT_AND_BACK, sfail, dpfail, dppass);
 }
 
-void drv_gl_StencilMaskSeparate(GLenum face, GLuint mask)
-{
-	DRV_CTX(ctx);
-	if (!face_ok(face))
-		drv_gl_error(ctx, GL_INVALID_ENUM);
-}
-
-void drv_gl_StencilMask(GLuint mask) {}
+/* The stencil write masks: drv_gl_pixels.c (clears write through them). */
 
 /* ---- depth range (§13.8.1): any value, clamped; no error ---------------------------- */
 
@@ -122,8 +115,7 @@ void drv_gl_RenderbufferStorageMultisample(GLenum target, GLsizei samples, GLenu
 		drv_gl_error(ctx, GL_INVALID_OPERATION);
 		return;
 	}
-	/* The storage is what the model keeps of a renderbuffer: its format. */
-	drv_gl_RenderbufferStorage(target, internalformat, w, h);
+	drv_gl_fb_renderbuffer_storage(target, samples, internalformat, w, h);
 }
 
 /* ---- robustness (GL 4.6 §2.3.2): the model never loses a context ----------------- */

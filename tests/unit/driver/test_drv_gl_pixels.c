@@ -1,0 +1,319 @@
+/*
+ * test_drv_gl_pixels.c - the framebuffer's pixels on the sim driver
+ * (drv_gl_pixels.c, drv_gl_fb.c, driver/hw/drv_pm4_fb.c): the
+ * window-system framebuffer the replay describes, framebuffer objects,
+ * clears with the scissor and the write masks, and glReadPixels with the
+ * pack state, into client memory and a pixel pack buffer.
+ *
+ * Every expected value is computed here from the GL 4.6 rules the test
+ * names, never read from the driver: a normalized component stores
+ * round(clamp(c) * (2^b - 1)) (equation 2.4 / §17.3.7's conversion to
+ * fixed point), reading it as GL_FLOAT gives u / (2^b - 1) (equation 2.2),
+ * a float buffer keeps its values and clamps only on conversion to a
+ * normalized type (§18.2.8).
+ */
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "drv_gl_test.h"
+#include "xt_test.h"
+
+#define W 40
+#define H 24
+
+static struct drv_context *window_context(void)
+{
+	struct drv_context *ctx = dgl_context(3, 3, true);
+	struct drv_window w = { .width = W, .height = H, .red = 8, .green = 8, .blue = 8,
+				.alpha = 8, .depth = 24, .stencil = 8 };
+	if (ctx)
+		drv_context_set_window(ctx, &w);
+	return ctx;
+}
+
+/* round(clamp(c) * 255), equation 2.4 */
+static uint8_t ubyte_of(double c)
+{
+	return (uint8_t)(c <= 0 ? 0 : c >= 1 ? 255 : floor(c * 255.0 + 0.5));
+}
+
+static void read_rgba8(int x, int y, int w, int h, uint8_t *out)
+{
+	GL(glReadPixels)(x, y, w, h, GL_RGBA, GL_UNSIGNED_BYTE, out);
+}
+
+static void test_clear_reads_back_converted_to_unorm8(void)
+{
+	struct drv_context *ctx = window_context();
+	static uint8_t px[W * H * 4];
+	float f[4] = { 0 };
+
+	CHECK(ctx);
+	if (!ctx)
+		return;
+	GL(glClearColor)(0.25f, 0.2f, 0.6f, 1.0f);
+	GL(glClear)(GL_COLOR_BUFFER_BIT);
+	memset(px, 0xEE, sizeof px);
+	read_rgba8(0, 0, W, H, px);
+	int bad = 0;
+	for (int i = 0; i < W * H; i++)
+		bad += px[4 * i] != ubyte_of(0.25f) || px[4 * i + 1] != ubyte_of(0.2f) ||
+		       px[4 * i + 2] != ubyte_of(0.6f) || px[4 * i + 3] != 255;
+	CHECK_EQ_INT(bad, 0);
+	CHECK_EQ_INT(px[0], 64);           /* 63.75 rounds up */
+	/* GL_FLOAT: u / 255 (equation 2.2) */
+	GL(glReadPixels)(W - 1, H - 1, 1, 1, GL_RGBA, GL_FLOAT, f);
+	CHECK(f[0] == 64 / 255.0f && f[1] == ubyte_of(0.2f) / 255.0f && f[3] == 1.0f);
+	/* clamped to [0, 1] before conversion */
+	GL(glClearColor)(-0.5f, 2.0f, 0.0f, 0.0f);
+	GL(glClear)(GL_COLOR_BUFFER_BIT);
+	read_rgba8(3, 3, 1, 1, px);
+	CHECK(px[0] == 0 && px[1] == 255 && px[2] == 0 && px[3] == 0);
+	dgl_done_clean(ctx);
+}
+
+/* §17.4.3: the scissor test and the colour mask apply to clears. */
+static void test_clear_obeys_scissor_and_color_mask(void)
+{
+	struct drv_context *ctx = window_context();
+	static uint8_t px[W * H * 4];
+
+	CHECK(ctx);
+	if (!ctx)
+		return;
+	GL(glClearColor)(0, 0, 1, 1);
+	GL(glClear)(GL_COLOR_BUFFER_BIT);
+	GL(glEnable)(GL_SCISSOR_TEST);
+	GL(glScissor)(8, 4, 16, 8);
+	GL(glClearColor)(1, 1, 0, 0);
+	GL(glColorMask)(GL_TRUE, GL_TRUE, GL_FALSE, GL_TRUE);
+	GL(glClear)(GL_COLOR_BUFFER_BIT);
+	GL(glDisable)(GL_SCISSOR_TEST);
+	GL(glColorMask)(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+	read_rgba8(0, 0, W, H, px);
+	int bad = 0;
+	for (int y = 0; y < H; y++) {
+		for (int x = 0; x < W; x++) {
+			const uint8_t *p = px + 4 * (y * W + x);
+			bool in = x >= 8 && x < 24 && y >= 4 && y < 12;
+			/* inside: red and green written, blue masked (kept 255), alpha 0 */
+			uint8_t want[4] = { in ? 255 : 0, in ? 255 : 0, 255, in ? 0 : 255 };
+			bad += memcmp(p, want, 4) != 0;
+		}
+	}
+	CHECK_EQ_INT(bad, 0);
+	/* GL_RASTERIZER_DISCARD ignores clears (§14.1) */
+	GL(glEnable)(GL_RASTERIZER_DISCARD);
+	GL(glClearColor)(0, 0, 0, 0);
+	GL(glClear)(GL_COLOR_BUFFER_BIT);
+	GL(glDisable)(GL_RASTERIZER_DISCARD);
+	read_rgba8(0, 0, 1, 1, px);
+	CHECK(px[2] == 255 && px[3] == 255);
+	dgl_done_clean(ctx);
+}
+
+/* §8.4.4.1 / §18.2.9: row length, alignment and skips place the pixels;
+ * the padding bytes and what lies outside the framebuffer are not written. */
+static void test_read_pixels_follows_the_pack_state(void)
+{
+	struct drv_context *ctx = window_context();
+	uint8_t buf[256];
+
+	CHECK(ctx);
+	if (!ctx)
+		return;
+	GL(glClearColor)(0.2f, 0.4f, 0.6f, 0.8f);
+	GL(glClear)(GL_COLOR_BUFFER_BIT);
+	/* GL_RGB, 3 pixels of 3 bytes: rows of 9 bytes padded to 12 (alignment 4) */
+	memset(buf, 0xEE, sizeof buf);
+	GL(glReadPixels)(0, 0, 3, 2, GL_RGB, GL_UNSIGNED_BYTE, buf);
+	CHECK(buf[0] == ubyte_of(0.2f) && buf[1] == ubyte_of(0.4f) && buf[2] == ubyte_of(0.6f));
+	CHECK(buf[9] == 0xEE && buf[11] == 0xEE);
+	CHECK(buf[12] == ubyte_of(0.2f) && buf[20] == ubyte_of(0.6f) && buf[21] == 0xEE);
+	/* row length 5, skip 1 row and 2 pixels, alignment 1; BGRA order */
+	memset(buf, 0xEE, sizeof buf);
+	GL(glPixelStorei)(GL_PACK_ALIGNMENT, 1);
+	GL(glPixelStorei)(GL_PACK_ROW_LENGTH, 5);
+	GL(glPixelStorei)(GL_PACK_SKIP_ROWS, 1);
+	GL(glPixelStorei)(GL_PACK_SKIP_PIXELS, 2);
+	GL(glReadPixels)(0, 0, 1, 1, GL_BGRA, GL_UNSIGNED_BYTE, buf);
+	CHECK_EQ_INT(buf[(5 + 2) * 4 + 0], ubyte_of(0.6f));
+	CHECK_EQ_INT(buf[(5 + 2) * 4 + 2], ubyte_of(0.2f));
+	CHECK_EQ_INT(buf[(5 + 2) * 4 + 3], ubyte_of(0.8f));
+	CHECK_EQ_INT(buf[(5 + 2) * 4 - 1], 0xEE);
+	CHECK_EQ_INT(buf[(5 + 2) * 4 + 4], 0xEE);
+	GL(glPixelStorei)(GL_PACK_ROW_LENGTH, 0);
+	GL(glPixelStorei)(GL_PACK_SKIP_ROWS, 0);
+	GL(glPixelStorei)(GL_PACK_SKIP_PIXELS, 0);
+	/* a rectangle hanging over the right edge: the outside pixel is kept */
+	memset(buf, 0xEE, sizeof buf);
+	read_rgba8(W - 1, 0, 2, 1, buf);
+	CHECK(buf[0] == ubyte_of(0.2f) && buf[4] == 0xEE && buf[7] == 0xEE);
+	GL(glPixelStorei)(GL_PACK_ALIGNMENT, 3);
+	CHECK_EQ_INT(GL(glGetError)(), GL_INVALID_VALUE);
+	dgl_done_clean(ctx);
+}
+
+/* Depth and stencil of the window: the clear value converted to 24 bits,
+ * the stencil write mask (§17.4.2) applied. */
+static void test_depth_and_stencil_clears_read_back(void)
+{
+	struct drv_context *ctx = window_context();
+	float d = -1;
+	uint8_t st = 0;
+	uint32_t du = 0;
+
+	CHECK(ctx);
+	if (!ctx)
+		return;
+	GL(glClearDepth)(0.25);
+	GL(glClearStencil)(0x5A);
+	GL(glStencilMask)(0x0F);
+	GL(glClear)(GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT);
+	GL(glReadPixels)(5, 6, 1, 1, GL_DEPTH_COMPONENT, GL_FLOAT, &d);
+	/* round(0.25 * (2^24 - 1)) / (2^24 - 1) */
+	CHECK(d == (float)(floor(0.25 * 16777215.0 + 0.5) / 16777215.0));
+	GL(glReadPixels)(5, 6, 1, 1, GL_STENCIL_INDEX, GL_UNSIGNED_BYTE, &st);
+	CHECK_EQ_INT(st, 0x0A);           /* the bits outside the mask stay 0 */
+	GL(glDepthMask)(GL_FALSE);
+	GL(glClearDepth)(1.0);
+	GL(glClear)(GL_DEPTH_BUFFER_BIT);
+	GL(glReadPixels)(5, 6, 1, 1, GL_DEPTH_COMPONENT, GL_UNSIGNED_INT, &du);
+	/* unchanged: 4194304 / (2^24 - 1) to 32 bits */
+	CHECK_EQ_INT(du, (uint32_t)floor(floor(0.25 * 16777215.0 + 0.5) / 16777215.0 * 4294967295.0 + 0.5));
+	dgl_done_clean(ctx);
+}
+
+/* Framebuffer objects: a float renderbuffer keeps its values, an integer
+ * texture is read by integer formats only (§18.2.8). */
+static void test_fbo_float_and_integer_attachments(void)
+{
+	struct drv_context *ctx = window_context();
+	GLuint fb = 0, rb = 0, tex = 0;
+	static const GLfloat fv[4] = { 1.5f, -2.0f, 0.125f, 3.0f };
+	static const GLuint uv[4] = { 0xDEADBEEFu, 7, 8, 9 };
+	float f[4] = { 0 };
+	uint8_t b[4] = { 0 };
+	GLuint u[2] = { 0 };
+
+	CHECK(ctx);
+	if (!ctx)
+		return;
+	GL(glGenFramebuffers)(1, &fb);
+	GL(glBindFramebuffer)(GL_FRAMEBUFFER, fb);
+	GL(glGenRenderbuffers)(1, &rb);
+	GL(glBindRenderbuffer)(GL_RENDERBUFFER, rb);
+	GL(glRenderbufferStorage)(GL_RENDERBUFFER, GL_RGBA32F, 7, 5);
+	GL(glFramebufferRenderbuffer)(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, rb);
+	GL(glClearBufferfv)(GL_COLOR, 0, fv);
+	GL(glReadPixels)(6, 4, 1, 1, GL_RGBA, GL_FLOAT, f);
+	CHECK(f[0] == 1.5f && f[1] == -2.0f && f[2] == 0.125f && f[3] == 3.0f);
+	GL(glReadPixels)(6, 4, 1, 1, GL_RGBA, GL_UNSIGNED_BYTE, b);
+	CHECK(b[0] == 255 && b[1] == 0 && b[2] == ubyte_of(0.125) && b[3] == 255);
+
+	GL(glGenTextures)(1, &tex);
+	GL(glBindTexture)(GL_TEXTURE_2D, tex);
+	GL(glTexStorage2D)(GL_TEXTURE_2D, 1, GL_R32UI, 3, 3);
+	GL(glFramebufferTexture2D)(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT1, GL_TEXTURE_2D, tex, 0);
+	GLenum bufs[2] = { GL_NONE, GL_COLOR_ATTACHMENT1 };
+	GL(glDrawBuffers)(2, bufs);
+	GL(glClearBufferuiv)(GL_COLOR, 1, uv);
+	GL(glReadBuffer)(GL_COLOR_ATTACHMENT1);
+	GL(glReadPixels)(1, 2, 2, 1, GL_RED_INTEGER, GL_UNSIGNED_INT, u);
+	CHECK(u[0] == 0xDEADBEEFu && u[1] == 0xDEADBEEFu);
+	CHECK_EQ_INT(GL(glGetError)(), GL_NO_ERROR);
+	GL(glReadPixels)(0, 0, 1, 1, GL_RGBA, GL_UNSIGNED_BYTE, b);
+	CHECK_EQ_INT(GL(glGetError)(), GL_INVALID_OPERATION);
+	/* the renderbuffer (draw buffer 0 is GL_NONE now) kept its values */
+	GL(glReadBuffer)(GL_COLOR_ATTACHMENT0);
+	GL(glClearBufferfv)(GL_COLOR, 0, (const GLfloat[4]){ 0, 0, 0, 0 });
+	GL(glReadPixels)(0, 0, 1, 1, GL_RGBA, GL_FLOAT, f);
+	CHECK(f[0] == 1.5f);
+	dgl_done_clean(ctx);
+}
+
+/* A pixel pack buffer receives the pixels at the offset `pixels` gives. */
+static void test_read_pixels_into_a_pack_buffer(void)
+{
+	struct drv_context *ctx = window_context();
+	GLuint buf = 0;
+	uint8_t got[12] = { 0 };
+
+	CHECK(ctx);
+	if (!ctx)
+		return;
+	GL(glClearColor)(0.2f, 0.4f, 0.6f, 0.8f);
+	GL(glClear)(GL_COLOR_BUFFER_BIT);
+	GL(glGenBuffers)(1, &buf);
+	GL(glBindBuffer)(GL_PIXEL_PACK_BUFFER, buf);
+	GL(glBufferData)(GL_PIXEL_PACK_BUFFER, 12, NULL, GL_STREAM_READ);
+	GL(glReadPixels)(0, 0, 2, 1, GL_RGBA, GL_UNSIGNED_BYTE, (void *)4);
+	GL(glGetBufferSubData)(GL_PIXEL_PACK_BUFFER, 0, 12, got);
+	CHECK(got[0] == 0 && got[4] == ubyte_of(0.2f) && got[11] == ubyte_of(0.8f));
+	CHECK_EQ_INT(GL(glGetError)(), GL_NO_ERROR);
+	/* 8 bytes at offset 8 do not fit in 12 */
+	GL(glReadPixels)(0, 0, 2, 1, GL_RGBA, GL_UNSIGNED_BYTE, (void *)8);
+	CHECK_EQ_INT(GL(glGetError)(), GL_INVALID_OPERATION);
+	dgl_done_clean(ctx);
+}
+
+/* Pixels a draw rasterized, which the model cannot yet produce, are not
+ * handed back as if they were GL's: the read is reported, by reason. */
+static void test_pixels_of_a_draw_not_rasterized_are_reported(void)
+{
+	struct drv_context *ctx = window_context();
+	GLuint prog, vao = 0;
+	uint8_t px[4] = { 0xEE, 0xEE, 0xEE, 0xEE };
+	const char *why;
+
+	CHECK(ctx);
+	if (!ctx)
+		return;
+	prog = dgl_program("#version 330\nvoid main() { gl_Position = vec4(0.0); }\n", NULL, NULL, 0);
+	CHECK(prog);
+	GL(glUseProgram)(prog);
+	GL(glGenVertexArrays)(1, &vao);
+	GL(glBindVertexArray)(vao);
+	GL(glClear)(GL_COLOR_BUFFER_BIT);
+	/* under rasterizer discard nothing reaches the pixels */
+	GL(glEnable)(GL_RASTERIZER_DISCARD);
+	GL(glDrawArrays)(GL_TRIANGLES, 0, 3);
+	GL(glDisable)(GL_RASTERIZER_DISCARD);
+	read_rgba8(0, 0, 1, 1, px);
+	CHECK(!drv_context_take_unsupported(ctx));
+	CHECK_EQ_INT(px[3], 0);
+	GL(glDrawArrays)(GL_TRIANGLES, 0, 3);
+	CHECK(!drv_context_take_unsupported(ctx));
+	px[3] = 0xEE;
+	read_rgba8(0, 0, 1, 1, px);
+	why = drv_context_take_unsupported(ctx);
+	CHECK(why && strstr(why, "rasterizer"));
+	CHECK_EQ_INT(px[3], 0xEE);
+	/* a clear of the whole window makes its pixels GL's again */
+	GL(glClear)(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT);
+	read_rgba8(0, 0, 1, 1, px);
+	CHECK(!drv_context_take_unsupported(ctx));
+	CHECK_EQ_INT(px[3], 0);
+	dgl_done_clean(ctx);
+}
+
+int main(void)
+{
+	struct xt_err err = { 0 };
+	if (dgl_screen_create(&err) != XT_OK) {
+		fprintf(stderr, "dgl_screen_create: %s\n", xt_err_msg(&err));
+		return 1;
+	}
+	XT_RUN(test_clear_reads_back_converted_to_unorm8);
+	XT_RUN(test_clear_obeys_scissor_and_color_mask);
+	XT_RUN(test_read_pixels_follows_the_pack_state);
+	XT_RUN(test_depth_and_stencil_clears_read_back);
+	XT_RUN(test_fbo_float_and_integer_attachments);
+	XT_RUN(test_read_pixels_into_a_pack_buffer);
+	XT_RUN(test_pixels_of_a_draw_not_rasterized_are_reported);
+	dgl_screen_destroy();
+	XT_TEST_MAIN_END();
+}
