@@ -135,6 +135,18 @@ enum xt_rc gm_prog_decode_dw(const uint32_t *dw, uint32_t n_dw, uint64_t va, str
 
 struct gm_wave;
 
+/*
+ * What v_interp_* read in a pixel-shader wave (filled by gm_ps.c; the
+ * model's LDS parameter cache): for each lane its primitive, and for each
+ * primitive, PS input and channel the attribute at vertex 0 and its
+ * differences to vertices 1 and 2 (P0, P10, P20, each an f32).
+ */
+struct gm_interp {
+	const uint8_t *lane_prim;  /* [64]: index of the lane's primitive */
+	const float *coef;         /* [prim][n_inputs][4][3] */
+	unsigned n_inputs;         /* SPI_PS_IN_CONTROL.NUM_INTERP */
+};
+
 /* What a wave calls out to; all callbacks are optional. */
 struct gm_wave_env {
 	struct gm_mem *mem;
@@ -143,6 +155,9 @@ struct gm_wave_env {
 	void *ctx;
 	void (*sendmsg)(void *ctx, struct gm_wave *w, unsigned msg, unsigned stream, uint64_t exec);
 	void (*export_)(void *ctx, struct gm_wave *w, unsigned target, unsigned vgpr, uint64_t exec);
+	/* exp with its flags (pixel shaders: done, vm); preferred over export_ */
+	void (*export_ps)(void *ctx, struct gm_wave *w, const struct isa_inst *exp, uint64_t exec);
+	const struct gm_interp *interp; /* pixel-shader waves only */
 };
 
 struct gm_wave {

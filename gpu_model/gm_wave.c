@@ -10,6 +10,7 @@
  * program, address fault inside a memory op is only recorded), or the
  * instruction budget.
  */
+#include <math.h>
 #include <string.h>
 
 #include "gm_priv.h"
@@ -136,6 +137,13 @@ static void exec_sop(struct gm_wave *w, const struct gm_dinst *d)
 	case ISA_OP_S_MAX_I32: scc = (int32_t)a32 > (int32_t)b32; r = scc ? a32 : b32; break;
 	case ISA_OP_S_MAX_U32: scc = a32 > b32; r = scc ? a32 : b32; break;
 	case ISA_OP_S_CSELECT_B32: case ISA_OP_S_CSELECT_B64: r = w->scc ? a : b; break;
+	case ISA_OP_S_WQM_B64:
+		/* whole quad mode: a quad with any bit set gets all four */
+		for (unsigned q = 0; q < 64; q += 4)
+			if (a >> q & 0xF)
+				r |= 0xFull << q;
+		scc = r != 0;
+		break;
 	default: break;
 	}
 	sdst_write(w, in->dst, info->dst_regs, r);
@@ -190,6 +198,69 @@ static void exec_vlane(struct gm_wave *w, const struct gm_dinst *d)
 	default:
 		break;
 	}
+}
+
+/* v_interp_*: D = P0 + I * P10, D = D + J * P20 (fused), or a plain P. */
+static bool exec_vinterp(struct gm_wave *w, const struct gm_dinst *d, const struct gm_wave_env *env,
+			 uint64_t pc_va)
+{
+	const struct gm_interp *ip = env->interp;
+	unsigned attr = ISA_INTERP_ATTR(d->i.imm), chan = ISA_INTERP_CHAN(d->i.imm);
+	uint32_t *D = w->v[d->i.dst - ISA_OPD_VGPR0];
+	const uint32_t *B = isa_opd_is_vgpr(d->i.src[0]) ? w->v[d->i.src[0] - ISA_OPD_VGPR0] : NULL;
+	uint64_t exec = gm_wave_exec(w);
+
+	if (!ip || attr >= ip->n_inputs) {
+		gm_fault_record(env->faults, GM_FAULT_BAD_SHADER, pc_va,
+				ip ? "%s reads PS input %u but SPI_PS_IN_CONTROL.NUM_INTERP is %u"
+				   : "%s outside a pixel shader (input %u, %u inputs)",
+				isa_ops[d->i.op].name, attr, ip ? ip->n_inputs : 0);
+		w->killed = true;
+		return false;
+	}
+	for (unsigned l = 0; l < 64; l++) {
+		const float *c;
+		float r;
+		if (!(exec >> l & 1))
+			continue;
+		c = ip->coef + (((size_t)ip->lane_prim[l] * ip->n_inputs + attr) * 4 + chan) * 3;
+		switch (d->i.op) {
+		case ISA_OP_V_INTERP_P1_F32: {
+			float i;
+			memcpy(&i, &B[l], 4);
+			r = fmaf(i, c[1], c[0]);
+			break;
+		}
+		case ISA_OP_V_INTERP_P2_F32: {
+			float j, acc;
+			memcpy(&j, &B[l], 4);
+			memcpy(&acc, &D[l], 4);
+			r = fmaf(j, c[2], acc);
+			break;
+		}
+		default: {
+			static const unsigned pick[3] = { 1, 2, 0 };  /* p10, p20, p0 */
+			r = c[pick[ISA_INTERP_SEL(d->i.imm)]];
+			break;
+		}
+		}
+		memcpy(&D[l], &r, 4);
+	}
+	return true;
+}
+
+/* v_mov_b32_qperm: lane 4k+i reads lane 4k+perm[i] of the source, whatever
+ * that lane's exec bit (helpers and inactive lanes read as they are). */
+static void exec_vqperm(struct gm_wave *w, const struct gm_dinst *d)
+{
+	uint32_t src[64];
+	uint32_t *D = w->v[d->i.dst - ISA_OPD_VGPR0];
+	uint64_t exec = gm_wave_exec(w);
+
+	memcpy(src, w->v[d->i.src[0] - ISA_OPD_VGPR0], sizeof src);
+	for (unsigned l = 0; l < 64; l++)
+		if (exec >> l & 1)
+			D[l] = src[(l & ~3u) | ISA_QPERM_LANE(d->i.imm, l & 3)];
 }
 
 static bool branch_taken(const struct gm_wave *w, unsigned op)
@@ -282,8 +353,15 @@ void gm_wave_run(struct gm_wave *w, const struct gm_prog *p, const struct gm_wav
 			if (env->sendmsg)
 				env->sendmsg(env->ctx, w, d->i.imm & 0xF, d->i.imm >> 4, gm_wave_exec(w));
 			break;
+		case ISA_CLS_VINTERP:
+			if (!exec_vinterp(w, d, env, pc_va))
+				return;
+			break;
+		case ISA_CLS_VQPERM: exec_vqperm(w, d); break;
 		case ISA_CLS_EXP:
-			if (env->export_)
+			if (env->export_ps)
+				env->export_ps(env->ctx, w, &d->i, gm_wave_exec(w));
+			else if (env->export_)
 				env->export_(env->ctx, w, d->i.imm, d->i.dst - ISA_OPD_VGPR0, gm_wave_exec(w));
 			break;
 		}

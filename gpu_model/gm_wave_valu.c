@@ -122,6 +122,23 @@ static uint32_t f32_to_f16(float f)
 	}
 }
 
+/* f32 to f16 rounding toward zero (v_cvt_pkrtz_f16_f32): finite values too
+ * large become the largest f16, as RTZ does. */
+static uint32_t f32_to_f16_rtz(float f)
+{
+	uint32_t x = u32(f), sign = (x >> 16) & 0x8000, mant = x & 0x7FFFFF;
+	int exp = (int)((x >> 23) & 0xFF);
+
+	if (exp == 0xFF)
+		return sign | 0x7C00 | (mant ? 0x200 | (mant >> 13) : 0);
+	exp = exp - 127 + 15;
+	if (exp >= 31)
+		return sign | 0x7BFF;
+	if (exp <= 0)
+		return exp < -10 ? sign : sign | (mant | 0x800000) >> (14 - exp);
+	return sign | (uint32_t)exp << 10 | mant >> 13;
+}
+
 static float f16_to_f32(uint32_t h)
 {
 	uint32_t sign = (h & 0x8000) << 16, exp = (h >> 10) & 0x1F, mant = h & 0x3FF;
@@ -318,6 +335,7 @@ static bool valu_compute(const struct gm_dinst *d, uint64_t exec, const struct v
 	case ISA_OP_V_CVT_U32_F32: LOOP(D[l] = cvt_u32(FA)); break;
 	case ISA_OP_V_CVT_F16_F32: LOOP(D[l] = f32_to_f16(FA)); break;
 	case ISA_OP_V_CVT_F32_F16: LOOP(D[l] = u32(f16_to_f32(UA & 0xFFFF))); break;
+	case ISA_OP_V_CVT_PKRTZ_F16_F32: LOOP(D[l] = f32_to_f16_rtz(FA) | f32_to_f16_rtz(FB) << 16); break;
 	case ISA_OP_V_CVT_F64_F32: LOOP(PUT64(u64((double)FA))); break;
 	case ISA_OP_V_CVT_F32_F64: LOOP(D[l] = u32((float)DA)); break;
 	case ISA_OP_V_CVT_F64_I32: LOOP(PUT64(u64((double)(int32_t)UA))); break;

@@ -32,7 +32,7 @@ enum isa_op {
 enum isa_class {
 	ISA_CLS_SOP, ISA_CLS_SOPC, ISA_CLS_SOPP, ISA_CLS_BRANCH, ISA_CLS_MSG,
 	ISA_CLS_SMEM, ISA_CLS_VOP, ISA_CLS_VOPC, ISA_CLS_VLANE, ISA_CLS_VMEM,
-	ISA_CLS_EXP,
+	ISA_CLS_EXP, ISA_CLS_VINTERP, ISA_CLS_VQPERM,
 };
 
 struct isa_op_info {
@@ -75,6 +75,21 @@ static inline bool isa_opd_is_vgpr(unsigned o) { return o >= ISA_OPD_VGPR0 && o 
 #define ISA_FLAG_GLC    0x4u
 #define ISA_FLAG_SLC    0x8u
 #define ISA_FLAG_DONE   0x1u   /* EXP: last export of the shader */
+#define ISA_FLAG_VM     0x2u   /* EXP: exec is the valid mask (pixel shaders) */
+
+/* v_interp_* immediates: IMM12 = chan | attr << 2 | sel << 7
+ * (sel: v_interp_mov_f32 only, GCN's order). */
+#define ISA_INTERP_CHAN(imm)  ((imm) & 3u)
+#define ISA_INTERP_ATTR(imm)  (((imm) >> 2) & 31u)
+#define ISA_INTERP_SEL(imm)   (((imm) >> 7) & 3u)
+#define ISA_INTERP_IMM(attr, chan, sel) ((uint16_t)((chan) | (attr) << 2 | (sel) << 7))
+#define ISA_INTERP_P10  0u
+#define ISA_INTERP_P20  1u
+#define ISA_INTERP_P0   2u
+
+/* v_mov_b32_qperm: IMM12 = a | b << 2 | c << 4 | d << 6: lane 4k+i reads
+ * lane 4k+[a,b,c,d][i]. */
+#define ISA_QPERM_LANE(imm, i) (((imm) >> (2 * (i))) & 3u)
 
 /* s_sendmsg immediates: IMM12 = msg | stream << 4 */
 #define ISA_MSG_GS_EMIT 1u
@@ -82,6 +97,9 @@ static inline bool isa_opd_is_vgpr(unsigned o) { return o >= ISA_OPD_VGPR0 && o 
 #define ISA_MSG_GS_DONE 3u
 
 /* Export targets (IMM12 of exp). */
+#define ISA_EXP_MRT0    0u     /* mrt0..mrt7 = 0..7: colour outputs of a PS */
+#define ISA_EXP_MRTZ    8u     /* depth / stencil / sample mask of a PS */
+#define ISA_EXP_NULL    9u     /* nothing: a PS that exports no colour */
 #define ISA_EXP_POS0    12u    /* pos0..pos3 = 12..15 */
 #define ISA_EXP_PARAM0  32u    /* param0..param31 = 32..63 */
 

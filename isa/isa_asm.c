@@ -243,6 +243,10 @@ static enum xt_rc parse_modifier(struct asm_state *st, struct isa_inst *in, cons
 		in->flags |= ISA_FLAG_DONE;
 		return XT_OK;
 	}
+	if (cls == ISA_CLS_EXP && !strcmp(m, "vm")) {
+		in->flags |= ISA_FLAG_VM;
+		return XT_OK;
+	}
 	return ASM_FAIL(st, "unknown modifier '%s' for %s", m, isa_ops[in->op].name);
 }
 
@@ -348,7 +352,14 @@ static enum xt_rc parse_inst(struct asm_state *st, char *text, struct asm_item *
 		unsigned long t;
 		if (n_ops != 2)
 			return ASM_FAIL(st, "exp takes a target and v[n:n+3]");
-		if (!strncmp(ops[0], "pos", 3) && parse_uint(ops[0] + 3, &t) && t < 4)
+		if (!strncmp(ops[0], "mrt", 3) && isdigit((unsigned char)ops[0][3]) &&
+		    parse_uint(ops[0] + 3, &t) && t < 8)
+			in->imm = (uint16_t)(ISA_EXP_MRT0 + t);
+		else if (!strcmp(ops[0], "mrtz"))
+			in->imm = ISA_EXP_MRTZ;
+		else if (!strcmp(ops[0], "null"))
+			in->imm = ISA_EXP_NULL;
+		else if (!strncmp(ops[0], "pos", 3) && parse_uint(ops[0] + 3, &t) && t < 4)
 			in->imm = (uint16_t)(ISA_EXP_POS0 + t);
 		else if (!strncmp(ops[0], "param", 5) && parse_uint(ops[0] + 5, &t) && t < 32)
 			in->imm = (uint16_t)(ISA_EXP_PARAM0 + t);
@@ -359,6 +370,58 @@ static enum xt_rc parse_inst(struct asm_state *st, char *text, struct asm_item *
 			if ((rc = parse_dst(st, ops[1], 4, &o)) != XT_OK)
 				return rc;
 			in->dst = (uint16_t)o;
+		}
+		break;
+	}
+	case ISA_CLS_VINTERP: {
+		/* v_interp_p1_f32 vD, vI, attrN.c / v_interp_mov_f32 vD, p0, attrN.c */
+		static const char chans[] = "xyzw";
+		static const char *sels[3] = { "p10", "p20", "p0" };
+		unsigned o, sel = 0, c;
+		unsigned long attr;
+		char *dot;
+		if (n_ops != 3 || n_mods)
+			return ASM_FAIL(st, "%s takes vD, %s, attrN.x|y|z|w", name,
+					info->src_regs[0] ? "vI|vJ" : "p0|p10|p20");
+		if ((rc = parse_dst(st, ops[0], 1, &o)) != XT_OK)
+			return rc;
+		in->dst = (uint16_t)o;
+		if (info->src_regs[0]) {
+			if (!parse_reg(ops[1], &o, &c) || !isa_opd_is_vgpr(o))
+				return ASM_FAIL(st, "bad barycentric '%s' (a VGPR)", ops[1]);
+			in->src[0] = (uint16_t)o;
+		} else {
+			for (sel = 0; sel < 3 && strcmp(ops[1], sels[sel]); sel++)
+				;
+			if (sel == 3)
+				return ASM_FAIL(st, "expected p0, p10 or p20, got '%s'", ops[1]);
+		}
+		dot = strchr(ops[2], '.');
+		if (strncmp(ops[2], "attr", 4) || !dot || dot[1] == '\0' || dot[2] != '\0' ||
+		    !strchr(chans, dot[1]))
+			return ASM_FAIL(st, "bad attribute '%s' (attrN.x|y|z|w)", ops[2]);
+		*dot = '\0';
+		if (!parse_uint(ops[2] + 4, &attr) || attr > 31)
+			return ASM_FAIL(st, "attribute number must be 0..31");
+		in->imm = ISA_INTERP_IMM((unsigned)attr, (unsigned)(strchr(chans, dot[1]) - chans), sel);
+		break;
+	}
+	case ISA_CLS_VQPERM: {
+		/* v_mov_b32_qperm vD, vS, a, b, c, d */
+		unsigned o, c;
+		if (n_ops != 6 || n_mods)
+			return ASM_FAIL(st, "%s takes vD, vS, a, b, c, d (lanes 0..3)", name);
+		if ((rc = parse_dst(st, ops[0], 1, &o)) != XT_OK)
+			return rc;
+		in->dst = (uint16_t)o;
+		if (!parse_reg(ops[1], &o, &c) || !isa_opd_is_vgpr(o))
+			return ASM_FAIL(st, "bad source '%s' (a VGPR)", ops[1]);
+		in->src[0] = (uint16_t)o;
+		for (unsigned i = 0; i < 4; i++) {
+			unsigned long l;
+			if (!parse_uint(ops[2 + i], &l) || l > 3)
+				return ASM_FAIL(st, "quad lane must be 0..3, got '%s'", ops[2 + i]);
+			in->imm |= (uint16_t)(l << (2 * i));
 		}
 		break;
 	}

@@ -38,7 +38,13 @@ static void fmt_src(const struct isa_inst *in, unsigned i, unsigned regs, char *
 
 static const char *exp_target(unsigned imm, char *buf, size_t n)
 {
-	if (imm >= ISA_EXP_POS0 && imm < ISA_EXP_POS0 + 4)
+	if (imm < ISA_EXP_MRTZ)
+		snprintf(buf, n, "mrt%u", imm - ISA_EXP_MRT0);
+	else if (imm == ISA_EXP_MRTZ)
+		snprintf(buf, n, "mrtz");
+	else if (imm == ISA_EXP_NULL)
+		snprintf(buf, n, "null");
+	else if (imm >= ISA_EXP_POS0 && imm < ISA_EXP_POS0 + 4)
 		snprintf(buf, n, "pos%u", imm - ISA_EXP_POS0);
 	else
 		snprintf(buf, n, "param%u", imm - ISA_EXP_PARAM0);
@@ -82,8 +88,19 @@ static enum xt_rc print_inst(const struct isa_inst *in, size_t pos, const uint8_
 	case ISA_CLS_SOPC:
 		return xt_buf_printf(out, "%s %s, %s", info->name, s[0], s[1]);
 	case ISA_CLS_EXP:
-		return xt_buf_printf(out, "exp %s, %s%s", exp_target(in->imm, t, sizeof t), d,
-				     (in->flags & ISA_FLAG_DONE) ? " done" : "");
+		return xt_buf_printf(out, "exp %s, %s%s%s", exp_target(in->imm, t, sizeof t), d,
+				     (in->flags & ISA_FLAG_DONE) ? " done" : "",
+				     (in->flags & ISA_FLAG_VM) ? " vm" : "");
+	case ISA_CLS_VINTERP: {
+		static const char *sels[3] = { "p10", "p20", "p0" };
+		return xt_buf_printf(out, "%s %s, %s, attr%u.%c", info->name, d,
+				     info->src_regs[0] ? s[0] : sels[ISA_INTERP_SEL(in->imm)],
+				     ISA_INTERP_ATTR(in->imm), "xyzw"[ISA_INTERP_CHAN(in->imm)]);
+	}
+	case ISA_CLS_VQPERM:
+		return xt_buf_printf(out, "%s %s, %s, %u, %u, %u, %u", info->name, d, s[0],
+				     ISA_QPERM_LANE(in->imm, 0), ISA_QPERM_LANE(in->imm, 1),
+				     ISA_QPERM_LANE(in->imm, 2), ISA_QPERM_LANE(in->imm, 3));
 	case ISA_CLS_VMEM:
 		isa_format_operand(in->src[0], (in->flags & 3) == 3 ? 2 : 1, 0, s[0], sizeof s[0]);
 		rc = xt_buf_printf(out, "%s %s, %s, %s, %s", info->name, d, s[0], s[1], s[2]);

@@ -83,10 +83,11 @@ static enum xt_rc check_operands(const struct isa_inst *in, struct xt_err *err)
 	 * one text form and disassembly round-trips. */
 	if (in->flags && !(info->cls == ISA_CLS_VOP || info->cls == ISA_CLS_VMEM ||
 			   (info->cls == ISA_CLS_VOPC && !(in->flags & ~3u)) ||
-			   (info->cls == ISA_CLS_EXP && in->flags == ISA_FLAG_DONE)))
+			   (info->cls == ISA_CLS_EXP && !(in->flags & ~(ISA_FLAG_DONE | ISA_FLAG_VM)))))
 		return XT_FAIL(err, XT_ERR_CORRUPT, "%s: flags 0x%x not allowed", info->name, in->flags);
 	if (in->imm && !(info->cls == ISA_CLS_SOPP || info->cls == ISA_CLS_MSG ||
-			 info->cls == ISA_CLS_VMEM || info->cls == ISA_CLS_EXP))
+			 info->cls == ISA_CLS_VMEM || info->cls == ISA_CLS_EXP ||
+			 info->cls == ISA_CLS_VINTERP || info->cls == ISA_CLS_VQPERM))
 		return XT_FAIL(err, XT_ERR_CORRUPT, "%s takes no immediate", info->name);
 	if (info->cls == ISA_CLS_SOPP && in->imm && in->op != ISA_OP_S_NOP && in->op != ISA_OP_S_WAITCNT)
 		return XT_FAIL(err, XT_ERR_CORRUPT, "%s takes no immediate", info->name);
@@ -158,8 +159,29 @@ static enum xt_rc check_operands(const struct isa_inst *in, struct xt_err *err)
 		if (!vreg_range_ok(in->dst, 4))
 			bad = "the data registers";
 		else if (!(in->imm >= ISA_EXP_POS0 && in->imm < ISA_EXP_POS0 + 4) &&
-			 !(in->imm >= ISA_EXP_PARAM0 && in->imm < ISA_EXP_PARAM0 + 32))
+			 !(in->imm >= ISA_EXP_PARAM0 && in->imm < ISA_EXP_PARAM0 + 32) &&
+			 !(in->imm <= ISA_EXP_NULL))
 			bad = "the target";
+		else if ((in->flags & ISA_FLAG_VM) && in->imm > ISA_EXP_NULL)
+			bad = "vm (pixel-shader exports only)";
+		break;
+	case ISA_CLS_VINTERP:
+		if (!vreg_range_ok(in->dst, 1))
+			bad = "dst";
+		else if (info->src_regs[0] && !vreg_range_ok(in->src[0], 1))
+			bad = "the barycentric (a VGPR)";
+		else if (in->imm >> 9 ||
+			 (in->op == ISA_OP_V_INTERP_MOV_F32 ? ISA_INTERP_SEL(in->imm) > ISA_INTERP_P0
+							     : ISA_INTERP_SEL(in->imm) != 0))
+			bad = "the attribute";
+		break;
+	case ISA_CLS_VQPERM:
+		if (!vreg_range_ok(in->dst, 1))
+			bad = "dst";
+		else if (!vreg_range_ok(in->src[0], 1))
+			bad = "src0 (a VGPR)";
+		else if (in->imm > 0xFF)
+			bad = "the quad permutation";
 		break;
 	case ISA_CLS_MSG:
 		if ((in->imm & 0xF) < ISA_MSG_GS_EMIT || (in->imm & 0xF) > ISA_MSG_GS_DONE ||

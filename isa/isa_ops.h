@@ -208,3 +208,10 @@ ISA_OP(BUFFER_LOAD_FORMAT_XYZW, "buffer_load_format_xyzw", VMEM, 4, 1, 4, 1)
 ISA_OP(BUFFER_ATOMIC_ADD,    "buffer_atomic_add",    VMEM, 1, 1, 4, 1)
 /* export: dst = first of 4 VGPRs, imm = target */
 ISA_OP(EXP,              "exp",              EXP, 4, 0, 0, 0)
+/* pixel shaders (docs/isa.md "Pixel shaders") */
+ISA_OP(S_WQM_B64,        "s_wqm_b64",        SOP, 2, 2, 0, 0)
+ISA_OP(V_INTERP_P1_F32,  "v_interp_p1_f32",  VINTERP, 1, 1, 0, 0)
+ISA_OP(V_INTERP_P2_F32,  "v_interp_p2_f32",  VINTERP, 1, 1, 0, 0)
+ISA_OP(V_INTERP_MOV_F32, "v_interp_mov_f32", VINTERP, 1, 0, 0, 0)
+ISA_OP(V_MOV_B32_QPERM,  "v_mov_b32_qperm",  VQPERM, 1, 1, 0, 0)
+ISA_OP(V_CVT_PKRTZ_F16_F32, "v_cvt_pkrtz_f16_f32", VOP, 1, 1, 1, 0)

@@ -143,7 +143,12 @@ def parse(path):
             count = num(count, base)
             stride = num(r.get("stride"), base)
             first = num(r.get("first", "0"), base)
-            elems = [(f"{base}_{first + i}", offset + i * stride)
+            # elem: the element names where AMD's differ from NAME_n,
+            # e.g. "CB_COLOR{n}_BASE".
+            elem = r.get("elem", base + "_{n}")
+            if "{n}" not in elem:
+                raise DbError(f"{base}: elem needs {{n}}")
+            elems = [(elem.replace("{n}", str(first + i)), offset + i * stride)
                      for i in range(count)]
             arrays.append({"name": base, "offset": offset, "count": count,
                            "stride": stride, "first": first,

@@ -67,6 +67,15 @@ static const char *roundtrip_src =
 	"  s_or_b64 exec, exec, s[20:21]\n"
 	"  s_sendmsg gs_emit stream 2\n"
 	"  exp pos0, v[4:7] done\n"
+	"  s_wqm_b64 exec, exec\n"
+	"  v_interp_p1_f32 v8, v0, attr3.y\n"
+	"  v_interp_p2_f32 v8, v1, attr3.y\n"
+	"  v_interp_mov_f32 v9, p0, attr31.w\n"
+	"  v_mov_b32_qperm v10, v8, 1, 0, 3, 2\n"
+	"  v_cvt_pkrtz_f16_f32 v11, v8, v9\n"
+	"  exp mrt7, v[8:11] vm\n"
+	"  exp mrtz, v[8:11]\n"
+	"  exp null, v[0:3] done vm\n"
 	"  s_branch start\n"
 	"  s_endpgm\n";
 
@@ -115,8 +124,49 @@ static void test_decoder_rejects_bad_operands(void)
 	CHECK(isa_decode(dw, 1, &in, NULL) == XT_ERR_CORRUPT);
 }
 
+/* The pixel-shader instructions' fields (docs/isa.md "Pixel shaders"). */
+static void test_pixel_shader_encodings(void)
+{
+	struct xt_buf b = XT_BUF_INIT;
+	struct xt_err err = { 0 };
+	const uint32_t *dw;
+
+	CHECK_EQ_INT(asm_ok("v_interp_mov_f32 v5, p20, attr6.z\n", &b), 2);
+	dw = (const uint32_t *)b.data;
+	CHECK_EQ_INT(dw[0] & 0xFF, ISA_OP_V_INTERP_MOV_F32);
+	CHECK_EQ_INT(dw[1] >> 20, 2 | 6 << 2 | 1 << 7);   /* chan z, attr 6, sel P20 */
+	xt_buf_fini(&b);
+	CHECK_EQ_INT(asm_ok("v_mov_b32_qperm v1, v2, 3, 2, 1, 0\n", &b), 2);
+	CHECK_EQ_INT(((const uint32_t *)b.data)[1] >> 20, 3 | 2 << 2 | 1 << 4);
+	xt_buf_fini(&b);
+	CHECK_EQ_INT(asm_ok("exp mrtz, v[0:3] done vm\n", &b), 2);
+	dw = (const uint32_t *)b.data;
+	CHECK_EQ_INT(dw[1] >> 20, ISA_EXP_MRTZ);
+	CHECK_EQ_INT(dw[0] >> 28, ISA_FLAG_DONE | ISA_FLAG_VM);
+	xt_buf_fini(&b);
+	/* bad forms name what is wrong */
+	CHECK(isa_assemble("v_interp_p1_f32 v0, s1, attr0.x\n", &b, &err) == XT_ERR_CORRUPT);
+	CHECK(strstr(err.msg, "VGPR") != NULL);
+	CHECK(isa_assemble("v_interp_p2_f32 v0, v1, attr32.x\n", &b, &err) == XT_ERR_CORRUPT);
+	CHECK(isa_assemble("v_interp_p2_f32 v0, v1, attr2.q\n", &b, &err) == XT_ERR_CORRUPT);
+	CHECK(isa_assemble("v_mov_b32_qperm v0, v1, 0, 1, 2, 4\n", &b, &err) == XT_ERR_CORRUPT);
+	CHECK(isa_assemble("exp pos0, v[0:3] done vm\n", &b, &err) == XT_ERR_CORRUPT);
+	CHECK(isa_assemble("exp mrt8, v[0:3]\n", &b, &err) == XT_ERR_CORRUPT);
+	xt_buf_fini(&b);
+	/* the decoder rejects a selector on v_interp_p1_f32 (one text form) */
+	{
+		struct isa_inst in;
+		uint32_t d2[2] = { ISA_OP_V_INTERP_P1_F32 | (ISA_OPD_VGPR0 + 1u) << 8 | (ISA_OPD_VGPR0 + 0u) << 18,
+				   ISA_OPD_NONE | ISA_OPD_NONE << 10 | (uint32_t)ISA_INTERP_IMM(0, 0, 1) << 20 };
+		CHECK(isa_decode(d2, 2, &in, NULL) == XT_ERR_CORRUPT);
+		d2[1] = ISA_OPD_NONE | ISA_OPD_NONE << 10;
+		CHECK(isa_decode(d2, 2, &in, NULL) == XT_OK);
+	}
+}
+
 int main(void)
 {
+	XT_RUN(test_pixel_shader_encodings);
 	XT_RUN(test_asm_encodes_documented_fields);
 	XT_RUN(test_asm_reports_line_of_error);
 	XT_RUN(test_disasm_roundtrips_to_same_dwords);
