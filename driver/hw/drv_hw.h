@@ -48,6 +48,8 @@ enum drv_atom {
 	DRV_ATOM_RASTER,             /* PA_CL_CLIP_CNTL (rasterizer discard) */
 	DRV_ATOM_RESTART,            /* primitive restart */
 	DRV_ATOM_RENDER_COND,        /* SET_PREDICATION (conditional rendering) */
+	DRV_ATOM_FRAMEBUFFER,        /* CB_COLORn_*, DB_*, window scissor, MSAA (drv_pm4_raster.c) */
+	DRV_ATOM_PIXEL,              /* viewport, scissors, rasterizer, depth-stencil, blend */
 	DRV_ATOM_COUNT
 };
 
@@ -59,6 +61,13 @@ struct drv_pipe {
 	bool rasterizer_discard;
 	bool flatshade_first;
 	struct drv_pipe_framebuffer fb;  /* what draws render into (drv_pm4_fb.c) */
+	struct drv_pipe_rasterizer_state rs;
+	struct drv_pipe_depth_stencil_state dsa;
+	struct drv_pipe_blend_state blend;
+	struct drv_pipe_viewport_state viewport;
+	struct drv_pipe_rect scissor;
+	float clip_planes[6][4];
+	uint32_t fb_width, fb_height, fb_samples;  /* as the framebuffer atom emitted them */
 	/* conditional rendering: the query's slots (NULL: off) and its mode */
 	const struct drv_pipe_query *render_cond;
 	bool render_cond_invert, render_cond_wait;
@@ -130,6 +139,16 @@ uint64_t drv_pm4_upload(struct drv_pipe *pipe, const void *data, uint64_t n, uin
 /* After a draw that reached the rasterizer: marks the framebuffer's
  * surfaces as holding what the model cannot draw. */
 void drv_pm4_fb_drawn(struct drv_pipe *pipe);
+
+/* ---- drv_pm4_raster.c: the pixel pipeline's state ---- */
+/* PA_CL_CLIP_CNTL and PA_SU_SC_MODE_CNTL of the state (DRV_ATOM_RASTER). */
+uint32_t drv_pm4_clip_cntl(const struct drv_pipe *pipe);
+uint32_t drv_pm4_su_sc_mode_cntl(const struct drv_pipe *pipe);
+/* Emits the dirty framebuffer and pixel atoms (draws that reach the
+ * rasterizer only). */
+void drv_pm4_emit_pixel_state(struct drv_pipe *pipe, struct pm4_cs *cs);
+/* The most dwords it emits. */
+#define DRV_PM4_PIXEL_STATE_DW 320u
 
 /* ---- drv_pm4_gs.c: the ES -> GS -> copy shader pipeline ---- */
 /* Byte offset of hardware stage hw's binary in the program's code BO

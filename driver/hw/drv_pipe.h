@@ -217,6 +217,85 @@ void drv_pipe_set_primitive_restart(struct drv_pipe *pipe, bool enable, bool fix
  * when it runs the same binaries. */
 void drv_pipe_shaders_changed(struct drv_pipe *pipe);
 
+/* Per-fragment and rasterization state, Gallium's pipe_*_state in
+ * shape.  The enums keep GL's orders (func: NEVER .. ALWAYS as GL_NEVER +
+ * i; logic ops: CLEAR .. SET as GL_CLEAR + i), which the hardware layer
+ * maps to GFX8's encodings. */
+enum drv_pipe_func {
+	DRV_FUNC_NEVER, DRV_FUNC_LESS, DRV_FUNC_EQUAL, DRV_FUNC_LEQUAL,
+	DRV_FUNC_GREATER, DRV_FUNC_NOTEQUAL, DRV_FUNC_GEQUAL, DRV_FUNC_ALWAYS,
+};
+enum drv_pipe_stencil_op {
+	DRV_STENCIL_KEEP, DRV_STENCIL_ZERO, DRV_STENCIL_REPLACE, DRV_STENCIL_INCR,
+	DRV_STENCIL_DECR, DRV_STENCIL_INVERT, DRV_STENCIL_INCR_WRAP, DRV_STENCIL_DECR_WRAP,
+};
+enum drv_pipe_blend_factor {
+	DRV_BLEND_ZERO, DRV_BLEND_ONE, DRV_BLEND_SRC_COLOR, DRV_BLEND_INV_SRC_COLOR,
+	DRV_BLEND_SRC_ALPHA, DRV_BLEND_INV_SRC_ALPHA, DRV_BLEND_DST_ALPHA, DRV_BLEND_INV_DST_ALPHA,
+	DRV_BLEND_DST_COLOR, DRV_BLEND_INV_DST_COLOR, DRV_BLEND_SRC_ALPHA_SATURATE,
+	DRV_BLEND_CONST_COLOR, DRV_BLEND_INV_CONST_COLOR, DRV_BLEND_CONST_ALPHA,
+	DRV_BLEND_INV_CONST_ALPHA, DRV_BLEND_SRC1_COLOR, DRV_BLEND_INV_SRC1_COLOR,
+	DRV_BLEND_SRC1_ALPHA, DRV_BLEND_INV_SRC1_ALPHA,
+};
+enum drv_pipe_blend_func {
+	DRV_BLEND_ADD, DRV_BLEND_SUBTRACT, DRV_BLEND_REVERSE_SUBTRACT, DRV_BLEND_MIN, DRV_BLEND_MAX,
+};
+enum drv_pipe_fill { DRV_FILL_FILL, DRV_FILL_LINE, DRV_FILL_POINT };
+
+struct drv_pipe_rasterizer_state {
+	bool cull_front, cull_back;
+	bool front_ccw;                  /* counter-clockwise triangles are front-facing */
+	enum drv_pipe_fill fill_front, fill_back;
+	bool offset_point, offset_line, offset_tri;  /* polygon offset per fill mode */
+	float offset_units, offset_scale, offset_clamp;
+	float point_size, line_width;    /* pixels */
+	bool point_size_per_vertex;      /* the shader's gl_PointSize */
+	bool scissor;                    /* the scissor test */
+	unsigned clip_plane_enable;      /* bit i: user clip plane / distance i */
+	bool depth_clamp;
+};
+
+struct drv_pipe_depth_stencil_state {
+	bool depth_enable, depth_write;
+	enum drv_pipe_func depth_func;
+	struct drv_pipe_stencil_face {
+		bool enabled;
+		enum drv_pipe_func func;
+		enum drv_pipe_stencil_op fail_op, zfail_op, zpass_op;
+		uint8_t valuemask, writemask, ref;
+	} stencil[2];                    /* front, back */
+};
+
+struct drv_pipe_blend_state {
+	struct drv_pipe_rt_blend {
+		bool enable;
+		enum drv_pipe_blend_func rgb_func, alpha_func;
+		enum drv_pipe_blend_factor rgb_src, rgb_dst, alpha_src, alpha_dst;
+		uint8_t colormask;           /* bit c: component c written */
+	} rt[8];
+	bool logicop_enable;
+	unsigned logicop;                /* 0 .. 15: GL_CLEAR .. GL_SET */
+	float color[4];                  /* the constant colour */
+};
+
+/* Window = ndc * scale + translate (viewport 0); depth clamped to
+ * [zmin, zmax]. */
+struct drv_pipe_viewport_state {
+	float scale[3], translate[3];
+	float zmin, zmax;
+};
+
+/* The state the next draws that reach the rasterizer use (copied). */
+void drv_pipe_set_rasterizer(struct drv_pipe *pipe, const struct drv_pipe_rasterizer_state *rs);
+void drv_pipe_set_depth_stencil(struct drv_pipe *pipe, const struct drv_pipe_depth_stencil_state *dsa);
+void drv_pipe_set_blend(struct drv_pipe *pipe, const struct drv_pipe_blend_state *blend);
+void drv_pipe_set_viewport(struct drv_pipe *pipe, const struct drv_pipe_viewport_state *vp);
+/* The scissor rectangle (used while the rasterizer state's scissor is on). */
+void drv_pipe_set_scissor(struct drv_pipe *pipe, const struct drv_pipe_rect *scissor);
+/* User clip planes in clip space (a, b, c, d), plane i used when bit i of
+ * the rasterizer state's clip_plane_enable is set. */
+void drv_pipe_set_clip_planes(struct drv_pipe *pipe, const float planes[6][4]);
+
 /* The surfaces the next draws render into (borrowed until the next call). */
 void drv_pipe_set_framebuffer(struct drv_pipe *pipe, const struct drv_pipe_framebuffer *fb);
 

@@ -68,7 +68,8 @@ bool drv_pipe_surface_alloc(struct drv_pipe_screen *screen, struct drv_pipe_surf
 		samples = 1;
 	if (!pitch)
 		pitch = 8;
-	pixels = (uint64_t)pitch * (height ? height : 1) * samples;
+	/* rows rounded up to 8: CB_COLORn_SLICE / DB_DEPTH_SIZE count 8x8 tiles */
+	pixels = (uint64_t)pitch * (((height ? height : 1) + 7u) & ~7u) * samples;
 	plane = pixels * fi->bytes;
 	stencil_at = fi->stencil ? (plane + 255u) & ~(uint64_t)255 : 0;
 	size = fi->stencil ? stencil_at + pixels : plane;
@@ -91,6 +92,8 @@ void drv_pipe_surface_release(struct drv_pipe_screen *screen, struct drv_pipe_su
 
 void drv_pipe_set_framebuffer(struct drv_pipe *pipe, const struct drv_pipe_framebuffer *fb)
 {
+	if (memcmp(&pipe->fb, fb, sizeof *fb))
+		pipe->dirty |= 1u << DRV_ATOM_FRAMEBUFFER;
 	pipe->fb = *fb;
 }
 
@@ -334,7 +337,7 @@ bool drv_pipe_surface_read(struct drv_pipe *pipe, struct drv_pipe_surface *surf,
 
 void drv_pm4_fb_drawn(struct drv_pipe *pipe)
 {
-	static const char why[] = "a draw reached the rasterizer, which the simulated GPU does not have";
+	static const char why[] = "were drawn by a draw, and the simulated GPU does not rasterize";
 	for (unsigned i = 0; i < 8; i++)
 		if (pipe->fb.cbufs[i])
 			pipe->fb.cbufs[i]->unfaithful = why;

@@ -203,14 +203,13 @@ static void emit_atoms(struct drv_pipe *pipe, struct pm4_cs *cs, const struct dr
 	if ((pipe->dirty & (1u << DRV_ATOM_SHADER)) || pipe->vs_va != shader->code->va)
 		emit_shader(pipe, cs, prog, shader);
 	if (pipe->dirty & (1u << DRV_ATOM_RASTER)) {
-		pm4_set_context_reg(cs, REG_PA_CL_CLIP_CNTL,
-				    PA_CL_CLIP_CNTL_DX_RASTERIZATION_KILL(pipe->rasterizer_discard));
-		/* As radeonsi's rasterizer state (si_create_rs_state):
-		 * PROVOKING_VTX_LAST = !flatshade_first; the rest of the register
-		 * is rasterization state the model has no use for. */
-		pm4_set_context_reg(cs, REG_PA_SU_SC_MODE_CNTL,
-				    PA_SU_SC_MODE_CNTL_PROVOKING_VTX_LAST(!pipe->flatshade_first));
+		/* radeonsi's rasterizer state (si_create_rs_state), with the
+		 * rasterization kill of GL_RASTERIZER_DISCARD and
+		 * PROVOKING_VTX_LAST = !flatshade_first (drv_pm4_raster.c) */
+		pm4_set_context_reg(cs, REG_PA_CL_CLIP_CNTL, drv_pm4_clip_cntl(pipe));
+		pm4_set_context_reg(cs, REG_PA_SU_SC_MODE_CNTL, drv_pm4_su_sc_mode_cntl(pipe));
 	}
+	drv_pm4_emit_pixel_state(pipe, cs);
 	if (indexed) {
 		bool en = pipe->restart || pipe->restart_fixed;
 		uint32_t idx = pipe->restart_fixed
@@ -658,7 +657,7 @@ bool drv_pipe_draw(struct drv_pipe *pipe, const struct drv_pipe_draw_state *stat
 		drv_hw_out_of_memory(pipe);
 		return false;
 	}
-	cs = drv_hw_cs(pipe->screen, prog->has_gs ? 112 + 80 : 112);
+	cs = drv_hw_cs(pipe->screen, (prog->has_gs ? 112 + 80 : 112) + DRV_PM4_PIXEL_STATE_DW);
 	if (prog->has_gs)
 		drv_pm4_gs_emit_rings(pipe, cs);
 	emit_atoms(pipe, cs, prog, state->shader, d->indexed, d->index_size);

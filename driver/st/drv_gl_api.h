@@ -9,7 +9,7 @@
  *
  * Grouped by the file that implements it.
  */
-/* drv_gl_context.c: errors, enables, strings, sync, no-op rendering state */
+/* drv_gl_context.c: errors, enables, strings, sync, blending, other state */
 DRV_GL(GLenum, GetError, (void))
 DRV_GL(void, Enable, (GLenum cap))
 DRV_GL(void, Disable, (GLenum cap))
@@ -26,13 +26,6 @@ DRV_GL(GLenum, ClientWaitSync, (GLsync sync, GLbitfield flags, GLuint64 timeout)
 DRV_GL(void, WaitSync, (GLsync sync, GLbitfield flags, GLuint64 timeout))
 DRV_GL(void, DeleteSync, (GLsync sync))
 DRV_GL(GLboolean, IsSync, (GLsync sync))
-DRV_GL(void, Viewport, (GLint x, GLint y, GLsizei w, GLsizei h))
-DRV_GL(void, PointSize, (GLfloat size))
-DRV_GL(void, LineWidth, (GLfloat width))
-DRV_GL(void, PolygonMode, (GLenum face, GLenum mode))
-DRV_GL(void, CullFace, (GLenum mode))
-DRV_GL(void, FrontFace, (GLenum mode))
-DRV_GL(void, DepthFunc, (GLenum func))
 DRV_GL(void, BlendFunc, (GLenum s, GLenum d))
 DRV_GL(void, BlendFuncSeparate, (GLenum srgb, GLenum drgb, GLenum salpha, GLenum dalpha))
 DRV_GL(void, BlendEquation, (GLenum mode))
@@ -52,13 +45,22 @@ DRV_GL(void, MemoryBarrier, (GLbitfield barriers))
 DRV_GL(void, TextureBarrier, (void))
 DRV_GL(void, BeginConditionalRender, (GLuint id, GLenum mode))
 DRV_GL(void, EndConditionalRender, (void))
-/* drv_gl_raster.c: state only rasterization reads (checked, not kept) */
+/* drv_gl_raster.c: rasterization and per-fragment state, samplers */
 DRV_GL(void, StencilFunc, (GLenum func, GLint ref, GLuint mask))
 DRV_GL(void, StencilFuncSeparate, (GLenum face, GLenum func, GLint ref, GLuint mask))
 DRV_GL(void, StencilOp, (GLenum sfail, GLenum dpfail, GLenum dppass))
 DRV_GL(void, StencilOpSeparate, (GLenum face, GLenum sfail, GLenum dpfail, GLenum dppass))
 DRV_GL(void, DepthRange, (GLdouble n, GLdouble f))
 DRV_GL(void, DepthRangef, (GLfloat n, GLfloat f))
+DRV_GL(void, Viewport, (GLint x, GLint y, GLsizei w, GLsizei h))
+DRV_GL(void, PointSize, (GLfloat size))
+DRV_GL(void, LineWidth, (GLfloat width))
+DRV_GL(void, PolygonMode, (GLenum face, GLenum mode))
+DRV_GL(void, CullFace, (GLenum mode))
+DRV_GL(void, FrontFace, (GLenum mode))
+DRV_GL(void, DepthFunc, (GLenum func))
+DRV_GL(void, PolygonOffset, (GLfloat factor, GLfloat units))
+DRV_GL(void, LogicOp, (GLenum opcode))
 DRV_GL(void, GenSamplers, (GLsizei count, GLuint *samplers))
 DRV_GL(void, DeleteSamplers, (GLsizei count, const GLuint *samplers))
 DRV_GL(GLboolean, IsSampler, (GLuint sampler))
@@ -70,7 +72,7 @@ DRV_GL(void, SamplerParameterfv, (GLuint sampler, GLenum pname, const GLfloat *p
 DRV_GL(void, RenderbufferStorageMultisample, (GLenum target, GLsizei samples, GLenum internalformat, GLsizei w, GLsizei h))
 DRV_GL(GLenum, GetGraphicsResetStatus, (void))
 DRV_GL(void, MaxShaderCompilerThreadsKHR, (GLuint count))
-/* drv_gl_fb.c: textures, renderbuffers, framebuffers (formats and bindings) */
+/* drv_gl_fb.c: textures, renderbuffers, framebuffers and their surfaces */
 DRV_GL(void, GenTextures, (GLsizei n, GLuint *names))
 DRV_GL(void, DeleteTextures, (GLsizei n, const GLuint *names))
 DRV_GL(void, ActiveTexture, (GLenum texture))
@@ -499,3 +501,4 @@ DRV_GL(void, ReadPixels, (GLint x, GLint y, GLsizei w, GLsizei h, GLenum format,
 DRV_GL(void, StencilMask, (GLuint mask))
 DRV_GL(void, StencilMaskSeparate, (GLenum face, GLuint mask))
 DRV_GL(void, ReadnPixels, (GLint x, GLint y, GLsizei w, GLsizei h, GLenum format, GLenum type, GLsizei bufSize, void *data))
+

@@ -266,6 +266,7 @@ enum xt_rc drv_context_create(struct drv_screen *screen, const struct drv_contex
 	drv_gl_xfb_init_default(ctx);
 	ctx->fb.default_read_buffer = ctx->fb.default_draw_buffer = GL_BACK;
 	drv_gl_pixels_init(ctx);
+	drv_gl_raster_init(ctx);
 	for (unsigned i = 0; i < DRV_MAX_ATTRIBS; i++) {
 		float one = 1.0f;
 		memcpy(&ctx->generic[i].v[3], &one, 4);
@@ -659,24 +660,12 @@ GLboolean drv_gl_IsSync(GLsync sync)
 	return drv_gl_sync_exists(ctx, sync);
 }
 
-/* ---- rendering state the model does not rasterize with ------------------------------- */
+/* ---- blending (the rest of the rasterization state: drv_gl_raster.c) --------------------- */
 
-void drv_gl_Viewport(GLint x, GLint y, GLsizei w, GLsizei h)
-{
-	DRV_CTX(ctx);
-	if (w < 0 || h < 0)
-		drv_gl_error(ctx, GL_INVALID_VALUE);
-}
 
-void drv_gl_PointSize(GLfloat size) {}
-void drv_gl_LineWidth(GLfloat width) {}
-void drv_gl_PolygonMode(GLenum face, GLenum mode) {}
-void drv_gl_CullFace(GLenum mode) {}
-void drv_gl_FrontFace(GLenum mode) {}
-void drv_gl_DepthFunc(GLenum func) {}
-/* Blending (GL 4.6 §17.3.6): validated, then dropped, as nothing is
- * rasterized.  The factors of table 17.2, the equations of table 17.1
- * (KHR_blend_equation_advanced's modes are not exposed). */
+/* Blending (GL 4.6 §17.3.6): the factors of table 17.2, the equations
+ * of table 17.1 (KHR_blend_equation_advanced's modes are not exposed);
+ * drv_gl_raster.c hands them to the hardware layer. */
 static bool blend_factor(GLenum f)
 {
 	switch (f) {
@@ -700,33 +689,46 @@ static bool blend_equation(GLenum mode)
 
 void drv_gl_BlendFunc(GLenum s, GLenum d)
 {
-	DRV_CTX(ctx);
-	if (!blend_factor(s) || !blend_factor(d))
-		drv_gl_error(ctx, GL_INVALID_ENUM);
+	drv_gl_BlendFuncSeparate(s, d, s, d);
 }
 
 void drv_gl_BlendFuncSeparate(GLenum srgb, GLenum drgb, GLenum salpha, GLenum dalpha)
 {
 	DRV_CTX(ctx);
-	if (!blend_factor(srgb) || !blend_factor(drgb) || !blend_factor(salpha) || !blend_factor(dalpha))
+	if (!blend_factor(srgb) || !blend_factor(drgb) || !blend_factor(salpha) || !blend_factor(dalpha)) {
 		drv_gl_error(ctx, GL_INVALID_ENUM);
+		return;
+	}
+	ctx->rast.blend_src[0] = srgb;
+	ctx->rast.blend_dst[0] = drgb;
+	ctx->rast.blend_src[1] = salpha;
+	ctx->rast.blend_dst[1] = dalpha;
 }
 
 void drv_gl_BlendEquation(GLenum mode)
 {
-	DRV_CTX(ctx);
-	if (!blend_equation(mode))
-		drv_gl_error(ctx, GL_INVALID_ENUM);
+	drv_gl_BlendEquationSeparate(mode, mode);
 }
 
 void drv_gl_BlendEquationSeparate(GLenum rgb, GLenum alpha)
 {
 	DRV_CTX(ctx);
-	if (!blend_equation(rgb) || !blend_equation(alpha))
+	if (!blend_equation(rgb) || !blend_equation(alpha)) {
 		drv_gl_error(ctx, GL_INVALID_ENUM);
+		return;
+	}
+	ctx->rast.blend_eq[0] = rgb;
+	ctx->rast.blend_eq[1] = alpha;
 }
 
-void drv_gl_BlendColor(GLfloat r, GLfloat g, GLfloat b, GLfloat a) {}
+void drv_gl_BlendColor(GLfloat r, GLfloat g, GLfloat b, GLfloat a)
+{
+	DRV_CTX(ctx);
+	ctx->rast.blend_color[0] = r;
+	ctx->rast.blend_color[1] = g;
+	ctx->rast.blend_color[2] = b;
+	ctx->rast.blend_color[3] = a;
+}
 
 /* glBlitFramebuffer (GL 4.6 §18.3.1): the errors that do not depend on
  * pixel formats, then nothing: it moves pixels, which the model does not

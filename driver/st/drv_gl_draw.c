@@ -308,8 +308,10 @@ static bool run(struct drv_context *ctx, const struct drv_pipe_draw *d)
 	if (!p)
 		return false;   /* drv_gl_draw_program said why */
 	/* the surfaces a draw that reaches the rasterizer renders into */
-	if (!ctx->rasterizer_discard)
+	if (!ctx->rasterizer_discard) {
 		drv_gl_fb_validate(ctx);
+		drv_gl_raster_validate(ctx);
+	}
 	if (!drv_pipe_draw_begin(ctx->pipe, p->prog && p->linked ? p->prog : NULL, &p->shader))
 		return false;
 	ctx->state_call = true;

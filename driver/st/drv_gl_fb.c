@@ -802,8 +802,8 @@ void drv_context_set_window(struct drv_context *ctx, const struct drv_window *wi
 		/* GL 4.6 §14.9.2 / §13.6.1: the scissor box (and the viewport)
 		 * start as the size of the first window the context is made
 		 * current with */
-		ctx->px.scissor[2] = (GLint)win->width;
-		ctx->px.scissor[3] = (GLint)win->height;
+		ctx->px.scissor[2] = ctx->rast.viewport[2] = (GLint)win->width;
+		ctx->px.scissor[3] = ctx->rast.viewport[3] = (GLint)win->height;
 	}
 	drv_pipe_surface_release(ctx->screen->hw, &w->color);
 	drv_pipe_surface_release(ctx->screen->hw, &w->zs);

@@ -209,6 +209,27 @@ struct drv_pixel_state {
 	GLint pack_alignment, pack_row_length, pack_skip_rows, pack_skip_pixels;
 };
 
+/* The rasterization state GL keeps (drv_gl_raster.c; blending is set in
+ * drv_gl_context.c). */
+struct drv_raster_gl {
+	GLint viewport[4];           /* x, y, width, height */
+	double depth_range[2];
+	GLenum cull_face, front_face;
+	GLenum polygon_mode[2];      /* front, back */
+	float offset_factor, offset_units;
+	float point_size, line_width;
+	GLenum depth_func;
+	struct {
+		GLenum func;
+		GLint ref;
+		GLuint mask;
+		GLenum fail, zfail, zpass;
+	} stencil[2];                /* front, back */
+	GLenum blend_src[2], blend_dst[2], blend_eq[2];  /* RGB, alpha */
+	float blend_color[4];
+	GLenum logic_op;
+};
+
 struct drv_vao {
 	uint32_t name;
 	bool created;
@@ -311,6 +332,7 @@ struct drv_context {
 	struct drv_pipeline *pipeline;  /* glBindProgramPipeline; used when no program is */
 	struct drv_fb_state fb;
 	struct drv_pixel_state px;
+	struct drv_raster_gl rast;
 	struct drv_vao *vao, default_vao;
 	struct drv_xfb *xfb, default_xfb;
 	struct drv_program_obj *program;
@@ -393,6 +415,12 @@ void drv_gl_fb_validate(struct drv_context *ctx);
 /* The size of the draw (read) framebuffer: the window's, or the smallest
  * of an FBO's attachments; 0 x 0 when unknown. */
 void drv_gl_fb_size(struct drv_context *ctx, bool read, uint32_t *w, uint32_t *h);
+
+/* ---- drv_gl_raster.c ---- */
+void drv_gl_raster_init(struct drv_context *ctx);
+/* Hands the rasterization, depth-stencil, blend, viewport and scissor
+ * state to the hardware layer (before a draw that reaches the rasterizer). */
+void drv_gl_raster_validate(struct drv_context *ctx);
 
 /* ---- drv_gl_pixels.c ---- */
 void drv_gl_pixels_init(struct drv_context *ctx);

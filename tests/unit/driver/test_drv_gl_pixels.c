@@ -10,7 +10,9 @@
  * round(clamp(c) * (2^b - 1)) (equation 2.4 / §17.3.7's conversion to
  * fixed point), reading it as GL_FLOAT gives u / (2^b - 1) (equation 2.2),
  * a float buffer keeps its values and clamps only on conversion to a
- * normalized type (§18.2.8).
+ * normalized type (§18.2.8).  The register state a draw that reaches the
+ * rasterizer programs is read back from the GPU and compared with GL's
+ * viewport transform (§13.8.1) and GFX8's encodings.
  */
 
 #include <math.h>
@@ -19,6 +21,7 @@
 #include <string.h>
 
 #include "drv_gl_test.h"
+#include "pm4_regs.h"
 #include "xt_test.h"
 
 #define W 40
@@ -290,13 +293,110 @@ static void test_pixels_of_a_draw_not_rasterized_are_reported(void)
 	px[3] = 0xEE;
 	read_rgba8(0, 0, 1, 1, px);
 	why = drv_context_take_unsupported(ctx);
-	CHECK(why && strstr(why, "rasterizer"));
+	CHECK(why && strstr(why, "rasterize"));
 	CHECK_EQ_INT(px[3], 0xEE);
 	/* a clear of the whole window makes its pixels GL's again */
 	GL(glClear)(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT);
 	read_rgba8(0, 0, 1, 1, px);
 	CHECK(!drv_context_take_unsupported(ctx));
 	CHECK_EQ_INT(px[3], 0);
+	dgl_done_clean(ctx);
+}
+
+static uint32_t reg(uint32_t r)
+{
+	uint32_t v = 0xDEADBEEFu;
+	CHECK(gm_reg_get(dgl_gm, r, &v));
+	return v;
+}
+
+static float reg_f(uint32_t r)
+{
+	uint32_t v = reg(r);
+	float f;
+	memcpy(&f, &v, 4);
+	return f;
+}
+
+/* A draw that reaches the rasterizer programs the PA / SC / DB / CB state
+ * of the GL state; one under GL_RASTERIZER_DISCARD leaves it alone. */
+static void test_draw_programs_the_pixel_pipeline_state(void)
+{
+	struct drv_context *ctx = window_context();
+	GLuint prog, vao = 0;
+
+	CHECK(ctx);
+	if (!ctx)
+		return;
+	prog = dgl_program("#version 330\nvoid main() { gl_Position = vec4(0.0); }\n", NULL, NULL, 0);
+	GL(glUseProgram)(prog);
+	GL(glGenVertexArrays)(1, &vao);
+	GL(glBindVertexArray)(vao);
+	GL(glViewport)(4, 2, 32, 16);
+	GL(glDepthRange)(0.25, 0.75);
+	GL(glEnable)(GL_CULL_FACE);
+	GL(glCullFace)(GL_FRONT);
+	GL(glFrontFace)(GL_CW);
+	GL(glEnable)(GL_DEPTH_TEST);
+	GL(glDepthFunc)(GL_LEQUAL);
+	GL(glEnable)(GL_BLEND);
+	GL(glBlendFunc)(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+	GL(glColorMask)(GL_TRUE, GL_FALSE, GL_TRUE, GL_TRUE);
+	GL(glEnable)(GL_STENCIL_TEST);
+	GL(glStencilFunc)(GL_EQUAL, 300, 0x0F);   /* the reference clamps to 255 */
+	GL(glStencilOp)(GL_KEEP, GL_INCR, GL_REPLACE);
+	GL(glDrawArrays)(GL_TRIANGLES, 0, 3);
+	GL(glFinish)();                    /* the GPU has run the draw's packets */
+	(void)drv_context_take_unsupported(ctx);
+
+	/* §13.8.1: scale w/2, h/2, (f-n)/2; offset x + w/2, y + h/2, (n+f)/2 */
+	CHECK(reg_f(REG_PA_CL_VPORT_XSCALE_0) == 16.0f && reg_f(REG_PA_CL_VPORT_XOFFSET_0) == 20.0f);
+	CHECK(reg_f(REG_PA_CL_VPORT_YSCALE_0) == 8.0f && reg_f(REG_PA_CL_VPORT_YOFFSET_0) == 10.0f);
+	CHECK(reg_f(REG_PA_CL_VPORT_ZSCALE_0) == 0.25f && reg_f(REG_PA_CL_VPORT_ZOFFSET_0) == 0.5f);
+	CHECK(reg_f(REG_PA_SC_VPORT_ZMIN_0) == 0.25f && reg_f(REG_PA_SC_VPORT_ZMAX_0) == 0.75f);
+	uint32_t su = reg(REG_PA_SU_SC_MODE_CNTL);
+	CHECK(PA_SU_SC_MODE_CNTL_CULL_FRONT_GET(su) == 1 && PA_SU_SC_MODE_CNTL_CULL_BACK_GET(su) == 0);
+	CHECK_EQ_INT(PA_SU_SC_MODE_CNTL_FACE_GET(su), 1);          /* clockwise front */
+	uint32_t db = reg(REG_DB_DEPTH_CONTROL);
+	CHECK(DB_DEPTH_CONTROL_Z_ENABLE_GET(db) && DB_DEPTH_CONTROL_Z_WRITE_ENABLE_GET(db));
+	CHECK_EQ_INT(DB_DEPTH_CONTROL_ZFUNC_GET(db), V_FRAG_LEQUAL);
+	CHECK_EQ_INT(DB_DEPTH_CONTROL_STENCILFUNC_GET(db), V_FRAG_EQUAL);
+	uint32_t st = reg(REG_DB_STENCIL_CONTROL);
+	CHECK_EQ_INT(DB_STENCIL_CONTROL_STENCILZFAIL_GET(st), V_STENCIL_ADD_CLAMP);
+	CHECK_EQ_INT(DB_STENCIL_CONTROL_STENCILZPASS_GET(st), V_STENCIL_REPLACE_TEST);
+	uint32_t ref = reg(REG_DB_STENCILREFMASK);
+	CHECK(DB_STENCILREFMASK_STENCILTESTVAL_GET(ref) == 255 && DB_STENCILREFMASK_STENCILMASK_GET(ref) == 0x0F);
+	uint32_t bl = reg(REG_CB_BLEND0_CONTROL);
+	CHECK(CB_BLEND_CONTROL_ENABLE_GET(bl) == 1);
+	CHECK_EQ_INT(CB_BLEND_CONTROL_COLOR_SRCBLEND_GET(bl), V_BLEND_SRC_ALPHA);
+	CHECK_EQ_INT(CB_BLEND_CONTROL_COLOR_DESTBLEND_GET(bl), V_BLEND_ONE_MINUS_SRC_ALPHA);
+	CHECK_EQ_INT(reg(REG_CB_TARGET_MASK), 0xD);                 /* R, B, A of target 0 */
+	CHECK_EQ_INT(CB_COLOR_CONTROL_ROP3_GET(reg(REG_CB_COLOR_CONTROL)), 0xCC);  /* copy */
+	/* the window's surfaces: RGBA8, pitch 40 = 5 tiles of 8, depth 24 + stencil 8 */
+	uint32_t info = reg(REG_CB_COLOR0_INFO);
+	CHECK_EQ_INT(CB_COLOR_INFO_FORMAT_GET(info), V_COLOR_8_8_8_8);
+	CHECK_EQ_INT(CB_COLOR_INFO_NUMBER_TYPE_GET(info), V_NUMBER_UNORM);
+	CHECK_EQ_INT(CB_COLOR_PITCH_TILE_MAX_GET(reg(REG_CB_COLOR0_PITCH)), W / 8 - 1);
+	CHECK(reg(REG_CB_COLOR0_BASE) != 0);
+	CHECK_EQ_INT(DB_Z_INFO_FORMAT_GET(reg(REG_DB_Z_INFO)), V_Z_24);
+	CHECK_EQ_INT(DB_STENCIL_INFO_FORMAT_GET(reg(REG_DB_STENCIL_INFO)), V_STENCIL_8);
+	CHECK_EQ_INT(reg(REG_PA_SC_WINDOW_SCISSOR_BR), PA_SC_WINDOW_SCISSOR_BR_BR_X(W) | PA_SC_WINDOW_SCISSOR_BR_BR_Y(H));
+
+	/* GL_XOR as ROP3: 0x66 (the raster-op code of source XOR destination) */
+	GL(glEnable)(GL_COLOR_LOGIC_OP);
+	GL(glLogicOp)(GL_XOR);
+	GL(glViewport)(0, 0, 8, 8);
+	GL(glEnable)(GL_RASTERIZER_DISCARD);
+	GL(glDrawArrays)(GL_TRIANGLES, 0, 3);
+	GL(glFinish)();
+	CHECK(reg_f(REG_PA_CL_VPORT_XSCALE_0) == 16.0f);          /* discarded: untouched */
+	GL(glDisable)(GL_RASTERIZER_DISCARD);
+	GL(glDrawArrays)(GL_TRIANGLES, 0, 3);
+	GL(glFinish)();                    /* the GPU has run the draw's packets */
+	(void)drv_context_take_unsupported(ctx);
+	CHECK(reg_f(REG_PA_CL_VPORT_XSCALE_0) == 4.0f);
+	CHECK_EQ_INT(CB_COLOR_CONTROL_ROP3_GET(reg(REG_CB_COLOR_CONTROL)), 0x66);
+	CHECK_EQ_INT(CB_BLEND_CONTROL_ENABLE_GET(reg(REG_CB_BLEND0_CONTROL)), 0);  /* logic op wins */
 	dgl_done_clean(ctx);
 }
 
@@ -314,6 +414,7 @@ int main(void)
 	XT_RUN(test_fbo_float_and_integer_attachments);
 	XT_RUN(test_read_pixels_into_a_pack_buffer);
 	XT_RUN(test_pixels_of_a_draw_not_rasterized_are_reported);
+	XT_RUN(test_draw_programs_the_pixel_pipeline_state);
 	dgl_screen_destroy();
 	XT_TEST_MAIN_END();
 }
