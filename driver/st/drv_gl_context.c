@@ -1,10 +1,10 @@
 /*
  * drv_gl_context.c - screens, contexts and the current context; GL errors
  * and the "not modelled" record; name tables; glEnable / glGetString /
- * syncs; and the GL state the simulated GPU has no use for (viewport,
- * clear, blending, textures, framebuffers ...), accepted and kept only as
- * far as queries need: gpu_model does not rasterize, so these calls cannot
- * change a TF buffer, a query result or anything the replay compares.
+ * syncs; blending (handed to the hardware layer by drv_gl_raster.c); and
+ * the GL state the simulated GPU has no use for (hints, pixel rectangles,
+ * blits ...), accepted and checked: these calls cannot change a TF buffer,
+ * a query result or anything the replay compares.
  *
  * The current context is a thread-local pointer: GL entry points have no
  * context parameter (drv.h explains why the driver keeps the GL signature).

@@ -1,11 +1,14 @@
 /*
  * drv_gl_fb.c - textures, renderbuffers and framebuffer objects as far as
- * the model needs them.  Nothing is rasterized, so no texel or pixel is
- * ever stored; what is kept is the state applications query about their
- * render targets: which framebuffer is bound for drawing and reading, the
- * read and draw buffers, what is attached where, and the internal format
- * of each attached image (so that glGetFramebufferAttachmentParameteriv
- * answers as the capturing driver did).
+ * the model needs them: which framebuffer is bound for drawing and
+ * reading, the read and draw buffers, what is attached where, the internal
+ * format and size of each image (so that glGetFramebufferAttachment-
+ * Parameteriv answers as the capturing driver did), and the surfaces they
+ * render into: level 0 of a 2D texture or a renderbuffer gets GPU storage
+ * (drv_pipe_surface) at its first use as a render target, the
+ * window-system framebuffer at its first use after drv_context_set_window.
+ * Texel uploads are not kept: such an image's pixels are marked as not
+ * faithful (drv_pipe_surface.unfaithful), so that reading them is reported.
  *
  * Textures and renderbuffers record the internal format of level 0 of the
  * last image specified (glTexImage2D / glTexStorage2D / glRenderbuffer-
