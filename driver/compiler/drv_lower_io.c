@@ -3,7 +3,8 @@
  * drv_spirv_to_ir) into what the hardware stage does with them
  * (docs/isa.md "Shader ABI", docs/gcn-streamout.md §7):
  *
- *   hardware VS   EPILOGUE; exp pos0 (gl_Position); the streamout section:
+ *   hardware VS   EPILOGUE; exp pos0 (gl_Position); exp param k per input
+ *                 location of the fragment shader; the streamout section:
  *                 SO_BEGIN, one SO_STORE per captured scalar at its TF
  *                 buffer / byte offset, SO_END (drv_emit turns these into
  *                 radeonsi's epilogue: lane < so_vtx_count, address =
@@ -13,6 +14,8 @@
  *   GS            EMIT_VERTEX(s): every output of stream s to the GSVS ring
  *                 at the lane's vertex counter for s, s_sendmsg gs_emit,
  *                 counter + 1; END_PRIMITIVE(s): gs_cut; then gs_done
+ *   PS            EPILOGUE; exp mrt n per colour output at location n, the
+ *                 last `done vm`; exp null done vm when there is none
  *   copy shader   built from nothing: per used stream s (IF stream id ==
  *                 s when several are), GSVS loads of the stream's outputs,
  *                 the position export (stream 0) and the streamout section
@@ -246,13 +249,119 @@ static enum xt_rc lower_gs(struct drv_ir *ir, const struct drv_smodule *m, const
 	return XT_OK;
 }
 
+/* A user (located, non-built-in) input or output of at most 4 scalars at
+ * one location: the interface the PS inputs / VS params pass. */
+static bool simple_io(const struct drv_smodule *m, const struct drv_svar *v)
+{
+	const struct drv_sid *t = drv_stype(m, v->type);
+	return v->location >= 0 && v->builtin < 0 && t && v->slots <= 4 &&
+	       (t->op == SpvOpTypeFloat || t->op == SpvOpTypeInt || t->op == SpvOpTypeVector) &&
+	       drv_stype_slot_dwords(m, v->type, 0) == 1;
+}
+
+int drv_ps_inputs(const struct drv_smodule *fs, uint32_t loc[32], const char **why)
+{
+	int n = 0;
+	for (uint32_t i = 0; i < fs->n_vars; i++) {
+		const struct drv_svar *v = &fs->vars[i];
+		bool known = false;
+		if (v->storage != SpvStorageClassInput)
+			continue;
+		if (v->builtin >= 0) {
+			*why = "a fragment shader built-in input (gl_FragCoord, gl_FrontFacing, "
+			       "gl_PointCoord ...)";
+			return -1;
+		}
+		if (!simple_io(fs, v)) {
+			*why = "a fragment shader input that is an array, a matrix, a structure or 64-bit";
+			return -1;
+		}
+		for (int k = 0; k < n; k++)
+			known |= loc[k] == (uint32_t)v->location;
+		if (known)
+			continue;
+		if (n == 32) {
+			*why = "more than 32 fragment shader input locations";
+			return -1;
+		}
+		/* insertion in ascending order */
+		int k = n++;
+		for (; k > 0 && loc[k - 1] > (uint32_t)v->location; k--)
+			loc[k] = loc[k - 1];
+		loc[k] = (uint32_t)v->location;
+	}
+	return n;
+}
+
+/* Hardware VS: param k = the output at location param_location[k]
+ * (component-packed outputs share it); what no output writes is 0, w 1. */
+static void export_params(struct drv_ir *ir, const struct drv_smodule *m, const struct drv_lower_info *info)
+{
+	for (unsigned k = 0; k < info->n_params; k++) {
+		struct drv_ins in = { .op = DRV_OP_EXPORT_PARAM, .n_src = 4, .a = k };
+		for (unsigned c = 0; c < 4; c++)
+			in.src[c] = drv_ir_const(ir, 1, c == 3 ? 0x3F800000u : 0);
+		for (uint32_t i = 0; i < m->n_vars; i++) {
+			const struct drv_svar *v = &m->vars[i];
+			uint32_t comp = v->component > 0 ? (uint32_t)v->component : 0;
+			if (v->storage != SpvStorageClassOutput || !simple_io(m, v) ||
+			    (uint32_t)v->location != info->param_location[k] || (v->stream > 0))
+				continue;
+			for (uint32_t j = 0; j < v->slots && comp + j < 4; j++)
+				in.src[comp + j] = drv_ir_reg_read(ir, v->reg_base + j);
+		}
+		drv_ir_emit(ir, &in);
+	}
+}
+
+/* PS: every colour output (location n, index 0) to mrt n, the last one
+ * `done`; exp null when there is none (radeonsi's epilogue). */
+static enum xt_rc export_colors(struct drv_ir *ir, const struct drv_smodule *m, struct xt_err *err)
+{
+	int last = -1;
+	for (uint32_t i = 0; i < m->n_vars; i++) {
+		const struct drv_svar *v = &m->vars[i];
+		if (v->storage != SpvStorageClassOutput)
+			continue;
+		if (v->builtin >= 0 || !simple_io(m, v) || v->location >= 8 || v->component > 0)
+			return XT_FAIL(err, XT_ERR_UNSUPPORTED, "a fragment shader output other than a colour "
+				       "of at most 4 components at locations 0..7 ('%s')", v->name);
+		last = (int)i;
+	}
+	if (last < 0) {
+		struct drv_ins in = { .op = DRV_OP_EXPORT_MRT, .n_src = 0, .a = 8, .b = 1 };
+		drv_ir_emit(ir, &in);
+		return XT_OK;
+	}
+	for (uint32_t i = 0; i < m->n_vars; i++) {
+		const struct drv_svar *v = &m->vars[i];
+		struct drv_ins in = { .op = DRV_OP_EXPORT_MRT, .n_src = 4, .a = (uint32_t)v->location,
+				      .b = (int)i == last };
+		if (v->storage != SpvStorageClassOutput)
+			continue;
+		for (unsigned c = 0; c < 4; c++)
+			in.src[c] = c < v->slots ? drv_ir_reg_read(ir, v->reg_base + c)
+						 : drv_ir_const(ir, 1, c == 3 ? 0x3F800000u : 0);
+		drv_ir_emit(ir, &in);
+	}
+	return XT_OK;
+}
+
 enum xt_rc drv_lower_io(struct drv_ir *ir, const struct drv_smodule *m, const struct drv_lower_info *info,
 			struct xt_err *err)
 {
+	enum xt_rc rc;
+
 	switch (ir->stage) {
+	case DRV_HW_PS:
+		drv_ir_op0(ir, DRV_OP_EPILOGUE, 0, 0, 0);
+		if ((rc = export_colors(ir, m, err)) != XT_OK)
+			return rc;
+		break;
 	case DRV_HW_VS:
 		drv_ir_op0(ir, DRV_OP_EPILOGUE, 0, 0, 0);
 		export_position(ir, m, reg_value, NULL, 0);
+		export_params(ir, m, info);
 		if (info->tf && info->tf->n_varyings)
 			streamout(ir, m, info->tf, 0, reg_value, NULL);
 		break;

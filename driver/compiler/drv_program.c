@@ -220,13 +220,70 @@ static bool check_no_vertex_shader(struct build *b)
 	return true;
 }
 
+/* --- the pixel shader's interface ----------------------------------------------------- */
+
+/*
+ * What the fragment shader reads and writes (drv_ps_info), and so which
+ * params the hardware VS exports (build.ps_loc[0 .. n_params)), as
+ * radeonsi's si_shader_ps and si_emit_spi_map decide them.  A fragment
+ * shader the hardware path cannot take yet leaves ps_unsupported set and
+ * the program linked; without a fragment shader the program draws no
+ * pixels the model can make either (fixed-function fragment processing).
+ */
+static enum xt_rc prepare_ps(struct build *b)
+{
+	struct drv_program *p = b->p;
+	const struct drv_smodule *fs = &b->mod[DRV_STAGE_FRAGMENT], *vs = &b->mod[DRV_STAGE_VERTEX];
+	struct drv_ps_info *ps = &p->ps;
+	const char *why = NULL;
+	int n;
+
+	b->n_params = 0;
+	if (!b->parsed[DRV_STAGE_FRAGMENT]) {
+		why = "no fragment shader (fixed-function fragment processing)";
+	} else if ((n = drv_ps_inputs(fs, b->ps_loc, &why)) >= 0) {
+		if (n && p->has_gs)
+			why = "fragment shader inputs after a geometry shader (the copy shader exports no "
+			      "parameters yet)";
+		ps->n_inputs = (unsigned)(n > 0 ? n : 0);
+		ps->input_ena = 1u << 1;                  /* PERSP_CENTER: v[0:1] */
+		for (unsigned k = 0; k < ps->n_inputs; k++) {
+			ps->input_location[k] = b->ps_loc[k];
+			for (uint32_t i = 0; i < fs->n_vars; i++) {
+				const struct drv_svar *v = &fs->vars[i];
+				if (v->storage != SpvStorageClassInput || (uint32_t)v->location != b->ps_loc[k])
+					continue;
+				ps->input_flat[k] |= v->flat;
+				if (v->noperspective && !v->flat)
+					ps->input_ena |= 1u << 5;     /* LINEAR_CENTER: v[2:3] */
+			}
+			for (uint32_t i = 0; !p->has_gs && i < vs->n_vars; i++) {
+				const struct drv_svar *v = &vs->vars[i];
+				ps->input_written[k] |= v->storage == SpvStorageClassOutput &&
+							v->location == (int32_t)b->ps_loc[k] && v->builtin < 0;
+			}
+		}
+		for (uint32_t i = 0; i < fs->n_vars; i++) {
+			const struct drv_svar *v = &fs->vars[i];
+			if (v->storage == SpvStorageClassOutput && v->location >= 0 && v->location < 8)
+				ps->colors_written |= 1u << v->location;
+		}
+		if (!why)
+			b->n_params = ps->n_inputs;
+	}
+	if (why && !(p->ps_unsupported = strdup(why)))
+		return XT_ERR_NOMEM;
+	return XT_OK;
+}
+
 /* --- per hardware stage -------------------------------------------------------------- */
 
 static enum xt_rc compile_hw(struct build *b, enum drv_hw_stage hw, enum drv_stage stage)
 {
 	struct drv_ir ir;
 	struct xt_err err = { 0 };
-	struct drv_lower_info info = { .tf = &b->p->tf, .esgs = &b->esgs, .gs = &b->p->gs, .gsvs_dw = b->gsvs_dw };
+	struct drv_lower_info info = { .tf = &b->p->tf, .esgs = &b->esgs, .gs = &b->p->gs, .gsvs_dw = b->gsvs_dw,
+				       .param_location = b->ps_loc, .n_params = hw == DRV_HW_VS ? b->n_params : 0 };
 	enum xt_rc rc;
 	const char *pass = "spirv_to_ir";
 
@@ -254,6 +311,14 @@ static enum xt_rc compile_hw(struct build *b, enum drv_hw_stage hw, enum drv_sta
 	if (rc == XT_ERR_NOMEM) {
 		drv_ir_fini(&ir);
 		return rc;
+	}
+	if (rc != XT_OK && hw == DRV_HW_PS) {
+		/* the program links without it: its draws' pixels are what the
+		 * model cannot draw (drv_program.ps_unsupported) */
+		drv_ir_fini(&ir);
+		free(b->p->ps_unsupported);
+		b->p->ps_unsupported = strdup(rc == XT_ERR_UNSUPPORTED ? err.msg : "an internal compiler error");
+		return b->p->ps_unsupported ? XT_OK : XT_ERR_NOMEM;
 	}
 	if (rc == XT_ERR_UNSUPPORTED && b->desc->source[stage]) {
 		/* the GLSL compiled (glCompileShader said so); the back end is
@@ -483,10 +548,16 @@ enum xt_rc drv_program_create(const struct drv_program_desc *desc, struct drv_pr
 		if (!check_gs_streams(b))
 			goto done;
 	}
+	if ((rc = prepare_ps(b)) != XT_OK)
+		goto fail;
 	ok = compile_hw(b, p->has_gs ? DRV_HW_ES : DRV_HW_VS, DRV_STAGE_VERTEX) == XT_OK;
 	if (ok && p->has_gs)
 		ok = compile_hw(b, DRV_HW_GS, DRV_STAGE_GEOMETRY) == XT_OK &&
 		     compile_hw(b, DRV_HW_COPY, DRV_STAGE_GEOMETRY) == XT_OK;
+	if (ok && b->parsed[DRV_STAGE_FRAGMENT] && !p->ps_unsupported &&
+	    (rc = compile_hw(b, DRV_HW_PS, DRV_STAGE_FRAGMENT)) == XT_ERR_NOMEM)
+		goto fail;
+	rc = XT_OK;
 	p->linked = ok;
 done:
 	for (int s = 0; s < DRV_STAGE_COUNT; s++)
@@ -538,6 +609,7 @@ void drv_program_destroy(struct drv_program *p)
 		free(p->hw[h].code);
 		free(p->hw[h].asm_text);
 	}
+	free(p->ps_unsupported);
 	free(p->link_log);
 	free(p->attribs);
 	free(p->uniforms);
@@ -614,7 +686,7 @@ uint32_t drv_program_tf_varying_max_length(const struct drv_program *p)
 
 enum xt_rc drv_program_disasm(const struct drv_program *p, struct xt_buf *out)
 {
-	static const char *const hw_names[DRV_HW_COUNT] = { "VS", "ES", "GS", "copy shader" };
+	static const char *const hw_names[DRV_HW_COUNT] = { "VS", "ES", "GS", "copy shader", "PS" };
 	xt_buf_printf(out, "program: %s\n", p->linked ? "linked" : "not linked");
 	if (p->link_log && *p->link_log)
 		xt_buf_printf(out, "link log:\n%s", p->link_log);

@@ -75,7 +75,7 @@
 enum drv_stage {
 	DRV_STAGE_VERTEX,
 	DRV_STAGE_GEOMETRY,
-	DRV_STAGE_FRAGMENT,    /* parsed and checked; the model does not rasterize */
+	DRV_STAGE_FRAGMENT,    /* the hardware PS (drv_program.ps says what it needs) */
 	DRV_STAGE_COUNT
 };
 
@@ -178,6 +178,7 @@ enum drv_hw_stage {
 	DRV_HW_ES,             /* the vertex shader as ES (GS on) */
 	DRV_HW_GS,
 	DRV_HW_COPY,           /* copy shader: GSVS ring -> exports + streamout */
+	DRV_HW_PS,             /* the fragment shader (docs/isa.md "Pixel shaders") */
 	DRV_HW_COUNT
 };
 
@@ -192,6 +193,20 @@ struct drv_gs_info {
 	uint32_t gsvs_itemsize_dw;   /* VGT_GSVS_RING_ITEMSIZE (per GS lane) */
 	uint32_t vert_itemsize_dw[4];/* VGT_GS_VERT_ITEMSIZE[_s] */
 	uint32_t ring_offset_dw[4];  /* VGT_GSVS_RING_OFFSET_s (0 for stream 0) */
+};
+
+/* The pixel shader's interface (radeonsi's si_shader_ps / si_emit_spi_map):
+ * PS input n is the fragment shader's n-th input location, read from the
+ * VS's param export n (the hardware VS exports exactly those locations). */
+#define DRV_MAX_PS_INPUTS 32u
+struct drv_ps_info {
+	unsigned n_inputs;                  /* SPI_PS_IN_CONTROL.NUM_INTERP */
+	uint32_t input_location[DRV_MAX_PS_INPUTS];
+	bool input_flat[DRV_MAX_PS_INPUTS]; /* SPI_PS_INPUT_CNTL_n.FLAT_SHADE */
+	bool input_written[DRV_MAX_PS_INPUTS]; /* the VS writes it (else DEFAULT_VAL) */
+	uint32_t input_ena;                 /* SPI_PS_INPUT_ENA (= ADDR) */
+	uint32_t colors_written;            /* bit n: exp mrtn (location n, index 0) */
+	bool kills;                         /* discard (DB_SHADER_CONTROL.KILL_ENABLE) */
 };
 
 struct drv_program_desc {
@@ -231,6 +246,11 @@ struct drv_program {
 
 	struct drv_stage_binary hw[DRV_HW_COUNT];
 	bool has_gs;
+	/* hw[DRV_HW_PS] when the fragment shader compiled for the hardware;
+	 * else ps_unsupported says why (the program links all the same: its
+	 * draws' pixels are what the model cannot draw) */
+	struct drv_ps_info ps;
+	char *ps_unsupported;
 	struct drv_gs_info gs;
 
 	unsigned n_attribs;

@@ -66,7 +66,7 @@ struct drv_sid {
 	/* decorations */
 	int32_t location, component, builtin, binding, set, xfb_buffer, xfb_stride, xfb_offset, stream;
 	int32_t array_stride;
-	bool block, flat, has_spec_id;
+	bool block, flat, noperspective, has_spec_id;
 	/* types */
 	uint32_t width;        /* int / float bits */
 	bool sign;
@@ -97,7 +97,7 @@ struct drv_svar {
 	uint32_t storage;      /* SpvStorageClass */
 	const char *name;      /* OpName, "" if none */
 	int32_t location, component, builtin, binding, xfb_buffer, xfb_stride, xfb_offset, stream;
-	bool flat, used;
+	bool flat, noperspective, used;
 	uint32_t slots;
 	uint32_t reg_base;     /* register variables: IR reg of slot 0 (consecutive) */
 	uint32_t mem_offset;   /* default uniforms: byte offset in the constant buffer */
@@ -208,7 +208,16 @@ struct drv_lower_info {
 	/* GS / copy: per output variable of the GS module, the dword of each
 	 * slot within its stream's vertex (gsvs_dw[var][slot]) */
 	uint32_t **gsvs_dw;
+	/* hardware VS: param export k is the output at location
+	 * param_location[k] (the fragment shader's inputs, drv_ps_inputs) */
+	const uint32_t *param_location;
+	unsigned n_params;
 };
+
+/* The input locations of fragment shader `fs`, ascending, at most 32:
+ * PS input n (SPI_PS_INPUT_CNTL_n, attrN) is the n-th.  Returns the count,
+ * or -1 (with *why) for an input the driver cannot interpolate. */
+int drv_ps_inputs(const struct drv_smodule *fs, uint32_t loc[32], const char **why);
 
 /* drv_lower_io.c: appends the stage epilogue (exports, streamout, ring
  * stores) and lowers EMIT_VERTEX / END_PRIMITIVE. */

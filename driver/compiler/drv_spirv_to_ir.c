@@ -478,6 +478,23 @@ static bool load_inputs(struct ctx *c)
 		if (v->builtin >= 0)
 			return FAIL(c, XT_ERR_UNSUPPORTED, "built-in input %d ('%s') is not supported by the driver",
 				    v->builtin, v->name);
+		if (c->ir->stage == DRV_HW_PS) {
+			/* PS input n = the n-th input location (drv_ps_inputs) */
+			uint32_t loc[32], mode = v->flat ? DRV_INTERP_FLAT
+					       : v->noperspective ? DRV_INTERP_LINEAR : DRV_INTERP_SMOOTH;
+			const char *why = "";
+			int n = drv_ps_inputs(c->m, loc, &why), k = 0;
+			if (n < 0)
+				return FAIL(c, XT_ERR_UNSUPPORTED, "%s", why);
+			while (k < n && loc[k] != (uint32_t)v->location)
+				k++;
+			for (uint32_t j = 0; j < v->slots; j++) {
+				uint32_t comp = (v->component > 0 ? (uint32_t)v->component : 0) + j;
+				drv_ir_reg_write(c->ir, v->reg_base + j,
+						 drv_ir_op1(c->ir, DRV_OP_INTERP, 1, 0, (uint32_t)k, (comp & 3) | mode << 2));
+			}
+			continue;
+		}
 		if (c->ir->stage == DRV_HW_GS) {
 			const struct drv_sid *at = drv_stype(c->m, v->type), *et;
 			uint32_t es;

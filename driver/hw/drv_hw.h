@@ -68,6 +68,7 @@ struct drv_pipe {
 	struct drv_pipe_rect scissor;
 	float clip_planes[6][4];
 	uint32_t fb_width, fb_height, fb_samples;  /* as the framebuffer atom emitted them */
+	uint64_t ps_va;              /* pixel shader emitted (+1; 0 = unknown, 1 = none) */
 	/* conditional rendering: the query's slots (NULL: off) and its mode */
 	const struct drv_pipe_query *render_cond;
 	bool render_cond_invert, render_cond_wait;
@@ -136,19 +137,21 @@ void drv_pm4_fini(struct drv_pipe *pipe);
 uint64_t drv_pm4_upload(struct drv_pipe *pipe, const void *data, uint64_t n, uint64_t align);
 
 /* ---- drv_pm4_fb.c: surfaces ---- */
-/* After a draw that reached the rasterizer: marks the framebuffer's
- * surfaces as holding what the model cannot draw. */
-void drv_pm4_fb_drawn(struct drv_pipe *pipe);
+/* After a draw of prog that reached the rasterizer: marks the
+ * framebuffer's surfaces as holding what the model cannot draw, unless
+ * it drew them (a pixel shader, no state the driver does not emit). */
+void drv_pm4_fb_drawn(struct drv_pipe *pipe, const struct drv_program *prog);
 
 /* ---- drv_pm4_raster.c: the pixel pipeline's state ---- */
 /* PA_CL_CLIP_CNTL and PA_SU_SC_MODE_CNTL of the state (DRV_ATOM_RASTER). */
 uint32_t drv_pm4_clip_cntl(const struct drv_pipe *pipe);
 uint32_t drv_pm4_su_sc_mode_cntl(const struct drv_pipe *pipe);
-/* Emits the dirty framebuffer and pixel atoms (draws that reach the
- * rasterizer only). */
-void drv_pm4_emit_pixel_state(struct drv_pipe *pipe, struct pm4_cs *cs);
+/* Emits the dirty framebuffer and pixel atoms and the pixel shader of
+ * prog (draws that reach the rasterizer only). */
+void drv_pm4_emit_pixel_state(struct drv_pipe *pipe, struct pm4_cs *cs, const struct drv_program *prog,
+			      const struct drv_pipe_shader *shader);
 /* The most dwords it emits. */
-#define DRV_PM4_PIXEL_STATE_DW 320u
+#define DRV_PM4_PIXEL_STATE_DW 400u
 
 /* ---- drv_pm4_gs.c: the ES -> GS -> copy shader pipeline ---- */
 /* Byte offset of hardware stage hw's binary in the program's code BO

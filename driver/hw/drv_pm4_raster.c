@@ -439,15 +439,85 @@ static void emit_pixel(struct drv_pipe *pipe, struct pm4_cs *cs)
 	pm4_set_context_reg(cs, REG_CB_TARGET_MASK, target_mask);
 }
 
-void drv_pm4_emit_pixel_state(struct drv_pipe *pipe, struct pm4_cs *cs)
+/* ---- the pixel shader (si_shader_ps, si_emit_spi_map) ------------------------------------------ */
+
+static void emit_ps(struct drv_pipe *pipe, struct pm4_cs *cs, const struct drv_program *prog,
+		    const struct drv_pipe_shader *shader)
 {
+	const struct drv_stage_binary *ps = &prog->hw[DRV_HW_PS];
+	const struct drv_ps_info *pi = &prog->ps;
+	uint64_t va;
+	uint32_t col_format = 0, shader_mask = 0;
+
+	if (!ps->present) {
+		/* no pixel shader: the primitives end after streamout */
+		if (pm4_set_reg_seq(cs, REG_SPI_SHADER_PGM_LO_PS, 2)) {
+			pm4_emit(cs, 0);
+			pm4_emit(cs, 0);
+		}
+		return;
+	}
+	va = shader->code->va + drv_pm4_code_offset(prog, DRV_HW_PS);
+	if (pm4_set_reg_seq(cs, REG_SPI_SHADER_PGM_LO_PS, 4)) {
+		pm4_emit(cs, (uint32_t)(va >> 8));
+		pm4_emit(cs, SPI_SHADER_PGM_HI_PS_MEM_BASE((uint32_t)(va >> 40)));
+		pm4_emit(cs, SPI_SHADER_PGM_RSRC1_PS_VGPRS((ps->num_vgprs ? ps->num_vgprs - 1 : 0) / 4) |
+			     SPI_SHADER_PGM_RSRC1_PS_SGPRS((ps->num_sgprs ? ps->num_sgprs - 1 : 0) / 8));
+		pm4_emit(cs, SPI_SHADER_PGM_RSRC2_PS_USER_SGPR(ps->user_sgprs));
+	}
+	if (pm4_set_reg_seq(cs, REG_SPI_PS_INPUT_ENA, 2)) {
+		pm4_emit(cs, pi->input_ena);
+		pm4_emit(cs, pi->input_ena);    /* SPI_PS_INPUT_ADDR = ENA */
+	}
+	pm4_set_context_reg(cs, REG_SPI_PS_IN_CONTROL, SPI_PS_IN_CONTROL_NUM_INTERP(pi->n_inputs));
+	pm4_set_context_reg(cs, REG_SPI_BARYC_CNTL, SPI_BARYC_CNTL_POS_FLOAT_LOCATION(2));
+	/* si_emit_spi_map: input n reads param n, or the default (0, 0, 0, 0)
+	 * when the VS does not write it */
+	if (pi->n_inputs && pm4_set_reg_seq(cs, REG_SPI_PS_INPUT_CNTL(0), pi->n_inputs)) {
+		for (unsigned n = 0; n < pi->n_inputs; n++)
+			pm4_emit(cs, SPI_PS_INPUT_CNTL_OFFSET(pi->input_written[n] ? n : 0x20) |
+				     SPI_PS_INPUT_CNTL_FLAT_SHADE(pi->input_flat[n]));
+	}
+	pm4_set_context_reg(cs, REG_SPI_VS_OUT_CONFIG,
+			    SPI_VS_OUT_CONFIG_VS_EXPORT_COUNT(pi->n_inputs ? pi->n_inputs - 1 : 0));
+	pm4_set_context_reg(cs, REG_SPI_SHADER_POS_FORMAT,
+			    SPI_SHADER_POS_FORMAT_POS0_EXPORT_FORMAT(V_SPI_SHADER_4COMP));
+	/* colour exports: 32_ABGR for every written target that is bound (the
+	 * shader exports four f32 whatever the format; radeonsi picks a
+	 * narrower format per target, si_get_spi_shader_col_format) */
+	for (unsigned i = 0; i < 8; i++) {
+		if (!(pi->colors_written >> i & 1) || !pipe->fb.cbufs[i])
+			continue;
+		col_format |= (uint32_t)V_SPI_SHADER_32_ABGR << (4 * i);
+		shader_mask |= 0xFu << (4 * i);
+	}
+	pm4_set_context_reg(cs, REG_SPI_SHADER_Z_FORMAT, SPI_SHADER_Z_FORMAT_Z_EXPORT_FORMAT(V_SPI_SHADER_ZERO));
+	pm4_set_context_reg(cs, REG_SPI_SHADER_COL_FORMAT, col_format);
+	pm4_set_context_reg(cs, REG_CB_SHADER_MASK, shader_mask);
+	pm4_set_context_reg(cs, REG_DB_SHADER_CONTROL,
+			    DB_SHADER_CONTROL_Z_ORDER(V_EARLY_Z_THEN_LATE_Z) |
+			    DB_SHADER_CONTROL_KILL_ENABLE(pi->kills));
+}
+
+void drv_pm4_emit_pixel_state(struct drv_pipe *pipe, struct pm4_cs *cs, const struct drv_program *prog,
+			      const struct drv_pipe_shader *shader)
+{
+	uint64_t ps_va;
+
 	if (pipe->rasterizer_discard)
 		return;
+	ps_va = prog->hw[DRV_HW_PS].present ? shader->code->va + drv_pm4_code_offset(prog, DRV_HW_PS) + 2 : 1;
 	if (pipe->dirty & (1u << DRV_ATOM_FRAMEBUFFER)) {
 		emit_framebuffer(pipe, cs);
-		pipe->dirty |= 1u << DRV_ATOM_PIXEL;  /* the scissor and masks follow the targets */
+		/* the scissor, masks and export formats follow the targets */
+		pipe->dirty |= 1u << DRV_ATOM_PIXEL;
+		pipe->ps_va = 0;
 	}
 	if (pipe->dirty & (1u << DRV_ATOM_PIXEL))
 		emit_pixel(pipe, cs);
+	if (pipe->ps_va != ps_va || (pipe->dirty & (1u << DRV_ATOM_SHADER))) {
+		emit_ps(pipe, cs, prog, shader);
+		pipe->ps_va = ps_va;
+	}
 	pipe->dirty &= ~(1u << DRV_ATOM_FRAMEBUFFER | 1u << DRV_ATOM_PIXEL);
 }

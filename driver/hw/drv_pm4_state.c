@@ -59,6 +59,7 @@ void drv_pm4_invalidate(struct drv_pipe *pipe)
 	pipe->dirty = ((1u << DRV_ATOM_COUNT) - 1) & ~(1u << DRV_ATOM_INIT);
 	pipe->prim_type = pipe->index_type = pipe->gs_out_prim = pipe->num_instances = 0;
 	pipe->vs_va = 0;
+	pipe->ps_va = 0;
 	pipe->strmout_known = false;
 	pipe->opaque_offset = 0;
 	pipe->gs_rings_emitted = false;
@@ -209,7 +210,7 @@ static void emit_atoms(struct drv_pipe *pipe, struct pm4_cs *cs, const struct dr
 		pm4_set_context_reg(cs, REG_PA_CL_CLIP_CNTL, drv_pm4_clip_cntl(pipe));
 		pm4_set_context_reg(cs, REG_PA_SU_SC_MODE_CNTL, drv_pm4_su_sc_mode_cntl(pipe));
 	}
-	drv_pm4_emit_pixel_state(pipe, cs);
+	drv_pm4_emit_pixel_state(pipe, cs, prog, shader);
 	if (indexed) {
 		bool en = pipe->restart || pipe->restart_fixed;
 		uint32_t idx = pipe->restart_fixed
@@ -664,11 +665,16 @@ bool drv_pipe_draw(struct drv_pipe *pipe, const struct drv_pipe_draw_state *stat
 	/* user SGPRs: s[0:1] descriptor table, s2 base vertex, s3 start instance;
 	 * with a GS every stage gets them (the ES fetches the vertices, the GS
 	 * and copy shader read constants and rings through the table) */
-	for (unsigned i = 0; i < (prog->has_gs ? 3u : 1u); i++) {
-		static const uint32_t user_data[3] = { REG_SPI_SHADER_USER_DATA_VS_0,
+	for (unsigned i = 0; i < (prog->has_gs ? 3u : 1u) + 1; i++) {
+		static const uint32_t user_data[4] = { REG_SPI_SHADER_USER_DATA_VS_0,
 						       REG_SPI_SHADER_USER_DATA_ES_0,
-						       REG_SPI_SHADER_USER_DATA_GS_0 };
-		if (pm4_set_reg_seq(cs, user_data[i], 4)) {
+						       REG_SPI_SHADER_USER_DATA_GS_0,
+						       REG_SPI_SHADER_USER_DATA_PS_0 };
+		unsigned at = i == (prog->has_gs ? 3u : 1u) ? 3 : i;
+		/* the pixel shader reads constants through the table too */
+		if (at == 3 && (pipe->rasterizer_discard || !prog->hw[DRV_HW_PS].present))
+			continue;
+		if (pm4_set_reg_seq(cs, user_data[at], 4)) {
 			pm4_emit(cs, (uint32_t)table_va);
 			pm4_emit(cs, (uint32_t)(table_va >> 32));
 			pm4_emit(cs, (uint32_t)d->base_vertex);
@@ -741,6 +747,6 @@ bool drv_pipe_draw(struct drv_pipe *pipe, const struct drv_pipe_draw_state *stat
 		return false;
 	}
 	if (!pipe->rasterizer_discard)
-		drv_pm4_fb_drawn(pipe);
+		drv_pm4_fb_drawn(pipe, prog);
 	return true;
 }

@@ -400,6 +400,101 @@ static void test_draw_programs_the_pixel_pipeline_state(void)
 	dgl_done_clean(ctx);
 }
 
+static GLuint program_vs_fs(const char *vs, const char *fs)
+{
+	GLuint p = GL(glCreateProgram)();
+	GLint ok = 0;
+	GL(glAttachShader)(p, dgl_shader(GL_VERTEX_SHADER, vs));
+	GL(glAttachShader)(p, dgl_shader(GL_FRAGMENT_SHADER, fs));
+	GL(glLinkProgram)(p);
+	GL(glGetProgramiv)(p, GL_LINK_STATUS, &ok);
+	if (!ok) {
+		char log[1024] = "";
+		GL(glGetProgramInfoLog)(p, sizeof log, NULL, log);
+		fprintf(stderr, "link: %s\n", log);
+	}
+	return ok ? p : 0;
+}
+
+/* A fragment shader becomes the hardware PS of docs/isa.md "Pixel
+ * shaders": v_interp_* per input as its qualifier says (smooth: p1 / p2
+ * with the perspective I, J in v[0:1]; noperspective: the linear ones in
+ * v[2:3]; flat: the provoking vertex's p0), colour exports at the output
+ * locations, the last one done vm; the VS exports one param per input
+ * location, in ascending order; the draw programs the SPI mapping.  A
+ * fragment shader the driver cannot compile yet (discard) leaves the
+ * program linked, and its draws' pixels reported. */
+static void test_fragment_shader_compiles_to_the_ps_abi(void)
+{
+	struct drv_context *ctx = window_context();
+	struct xt_buf dump = XT_BUF_INIT;
+	GLuint prog, kill, vao = 0;
+	const char *why;
+	const char *vs = "#version 410\n"
+			 "layout(location = 0) in vec4 pos;\n"
+			 "layout(location = 2) out vec4 c;\n"
+			 "layout(location = 5) flat out float f;\n"
+			 "layout(location = 7) noperspective out vec2 n;\n"
+			 "void main() { gl_Position = pos; c = pos * 2.0; f = 3.0; n = pos.xy; }\n";
+	const char *fs = "#version 410\n"
+			 "layout(location = 2) in vec4 c;\n"
+			 "layout(location = 5) flat in float f;\n"
+			 "layout(location = 7) noperspective in vec2 n;\n"
+			 "layout(location = 0) out vec4 o0;\n"
+			 "layout(location = 1) out vec4 o1;\n"
+			 "void main() { o0 = c; o1 = vec4(f, n, 1.0); }\n";
+
+	CHECK(ctx);
+	if (!ctx)
+		return;
+	prog = program_vs_fs(vs, fs);
+	CHECK(prog);
+	CHECK(drv_context_program_dump(ctx, prog, &dump) == XT_OK);
+	xt_buf_append(&dump, "", 1);
+	const char *t = dump.data ? (const char *)dump.data : "";
+	/* c is PS input 0 (location 2), f input 1 (5), n input 2 (7) */
+	CHECK(strstr(t, "v_interp_p1_f32") && strstr(t, ", v0, attr0.x") && strstr(t, ", v1, attr0.w"));
+	CHECK(strstr(t, "v_interp_mov_f32") && strstr(t, "p0, attr1.x"));
+	CHECK(strstr(t, ", v2, attr2.x") && strstr(t, ", v3, attr2.y"));
+	CHECK(strstr(t, "exp mrt0, v[8:11]\n") && strstr(t, "exp mrt1, v[8:11] done vm"));
+	CHECK(strstr(t, "exp param0, v[8:11]") && strstr(t, "exp param2, v[8:11]") && !strstr(t, "exp param3"));
+	xt_buf_fini(&dump);
+
+	GL(glUseProgram)(prog);
+	GL(glGenVertexArrays)(1, &vao);
+	GL(glBindVertexArray)(vao);
+	GL(glDrawArrays)(GL_TRIANGLES, 0, 3);
+	GL(glFinish)();
+	CHECK(reg(REG_SPI_SHADER_PGM_LO_PS) != 0);
+	CHECK_EQ_INT(SPI_PS_IN_CONTROL_NUM_INTERP_GET(reg(REG_SPI_PS_IN_CONTROL)), 3);
+	CHECK_EQ_INT(reg(REG_SPI_PS_INPUT_ENA), reg(REG_SPI_PS_INPUT_ADDR));
+	CHECK(SPI_PS_INPUT_ENA_PERSP_CENTER_ENA_GET(reg(REG_SPI_PS_INPUT_ENA)) &&
+	      SPI_PS_INPUT_ENA_LINEAR_CENTER_ENA_GET(reg(REG_SPI_PS_INPUT_ENA)));
+	CHECK_EQ_INT(reg(REG_SPI_PS_INPUT_CNTL_1), SPI_PS_INPUT_CNTL_OFFSET(1) | SPI_PS_INPUT_CNTL_FLAT_SHADE(1));
+	CHECK_EQ_INT(reg(REG_SPI_PS_INPUT_CNTL_2), SPI_PS_INPUT_CNTL_OFFSET(2));
+	CHECK_EQ_INT(SPI_VS_OUT_CONFIG_VS_EXPORT_COUNT_GET(reg(REG_SPI_VS_OUT_CONFIG)), 2);
+	/* target 0 is the window's; mrt1 has no target: not exported */
+	CHECK_EQ_INT(reg(REG_SPI_SHADER_COL_FORMAT), V_SPI_SHADER_32_ABGR);
+	CHECK_EQ_INT(reg(REG_CB_SHADER_MASK), 0xF);
+	why = drv_context_take_unsupported(ctx);
+	if (why)
+		fprintf(stderr, "unsupported: %s\n", why);
+	CHECK(!why);
+
+	kill = program_vs_fs("#version 330\nvoid main() { gl_Position = vec4(0.0); }\n",
+			     "#version 330\nout vec4 o;\nvoid main() { if (gl_FragCoord.x > 1.0) discard; o = vec4(1.0); }\n");
+	CHECK(kill);
+	GL(glUseProgram)(kill);
+	GL(glDrawArrays)(GL_TRIANGLES, 0, 3);
+	GL(glFinish)();
+	CHECK_EQ_INT(reg(REG_SPI_SHADER_PGM_LO_PS), 0);
+	uint8_t px[4];
+	read_rgba8(0, 0, 1, 1, px);
+	why = drv_context_take_unsupported(ctx);
+	CHECK(why && strstr(why, "fragment processing"));
+	dgl_done_clean(ctx);
+}
+
 int main(void)
 {
 	struct xt_err err = { 0 };
@@ -415,6 +510,7 @@ int main(void)
 	XT_RUN(test_read_pixels_into_a_pack_buffer);
 	XT_RUN(test_pixels_of_a_draw_not_rasterized_are_reported);
 	XT_RUN(test_draw_programs_the_pixel_pipeline_state);
+	XT_RUN(test_fragment_shader_compiles_to_the_ps_abi);
 	dgl_screen_destroy();
 	XT_TEST_MAIN_END();
 }
