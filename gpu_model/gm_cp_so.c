@@ -50,14 +50,16 @@ static void sample_streamout_stats(struct gm *gm, unsigned stream, uint64_t va)
 
 static void zpass_done(struct gm *gm, uint64_t va)
 {
-	uint64_t v = 1ull << 63;     /* no sample counted: no rasterizer */
+	/* the samples that passed so far (gm_db.c), bit 63 = valid */
+	uint64_t v = (gm->zpass_count & ~(1ull << 63)) | 1ull << 63;
 
-	if (gm->rasterized_draws != gm->zpass_seen_draws)
+	if (gm->unshaded_draws != gm->zpass_seen_draws)
 		gm_fault_record(&gm->faults, GM_FAULT_BAD_STATE, va,
-				"ZPASS_DONE after %llu draws reached the rasterizer: the model does not "
-				"rasterize, so it cannot count their samples (occlusion query)",
-				(unsigned long long)(gm->rasterized_draws - gm->zpass_seen_draws));
-	gm->zpass_seen_draws = gm->rasterized_draws;
+				"ZPASS_DONE after %llu draws reached the rasterizer with no pixel shader "
+				"(SPI_SHADER_PGM_LO_PS = 0): the model did not draw them, so it cannot count "
+				"their samples (occlusion query)",
+				(unsigned long long)(gm->unshaded_draws - gm->zpass_seen_draws));
+	gm->zpass_seen_draws = gm->unshaded_draws;
 	if (va & 7)
 		gm_fault_record(&gm->faults, GM_FAULT_BAD_PACKET, va,
 				"ZPASS_DONE address 0x%llx is not 8-byte aligned", (unsigned long long)va);

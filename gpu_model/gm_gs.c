@@ -30,7 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gm_priv.h"
+#include "gm_px.h"
 #include "xt_fault.h"
 
 struct gs_emit {
@@ -117,7 +117,7 @@ static uint32_t assemble_stream(struct gs_emit *e, const struct gs_layout *lay, 
 }
 
 static void copy_shader(struct gm *gm, const struct gm_stage *vs, const uint32_t *verts, uint32_t prims,
-			unsigned vpp, unsigned s, uint32_t instance, struct gm_so_draw *sd)
+			unsigned vpp, unsigned s, uint32_t instance, struct gm_so_draw *sd, struct gm_px *px)
 {
 	unsigned per_wave = 64 / vpp;
 	uint32_t rsrc2 = gm_regs_get(&gm->regs, REG_SPI_SHADER_PGM_RSRC2_VS);
@@ -144,7 +144,14 @@ static void copy_shader(struct gm *gm, const struct gm_stage *vs, const uint32_t
 			w->v[2][l] = first + l / vpp;
 			w->v[3][l] = instance;
 		}
+		if (px) {   /* the rasterized stream: on to the PA */
+			env.ctx = px;
+			env.export_ = gm_px_vs_export;
+			gm_px_vs_wave_begin(px);
+		}
 		gm_stage_wave_run(gm, vs, &env);
+		if (px && !w->killed)
+			gm_pa_prims(px, p, vpp);
 	}
 }
 
@@ -176,7 +183,7 @@ static bool load_layout(struct gm *gm, struct gs_layout *lay, uint32_t max_vert)
 }
 
 void gm_gs_draw(struct gm *gm, const struct gm_prim_list *in, uint32_t instance, uint32_t first_prim_id,
-		struct gm_so_draw *sd)
+		struct gm_so_draw *sd, struct gm_px *px)
 {
 	uint32_t inst_reg = gm_regs_get(&gm->regs, REG_VGT_GS_INSTANCE_CNT);
 	unsigned ninst = VGT_GS_INSTANCE_CNT_ENABLE_GET(inst_reg) ? VGT_GS_INSTANCE_CNT_CNT_GET(inst_reg) : 1;
@@ -277,7 +284,8 @@ void gm_gs_draw(struct gm *gm, const struct gm_prim_list *in, uint32_t instance,
 							gm_regs_get(&gm->regs, REG_PA_SU_SC_MODE_CNTL)),
 						verts);
 			if (prims)
-				copy_shader(gm, &vs, verts, prims, vpp, s, instance, sd);
+				copy_shader(gm, &vs, verts, prims, vpp, s, instance, sd,
+					    s == VGT_STRMOUT_CONFIG_RAST_STREAM_GET(cfg) ? px : NULL);
 		}
 	}
 out:

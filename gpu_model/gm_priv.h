@@ -7,6 +7,7 @@
  *   gm_mem.c, gm_fault.c          memory, fault log
  *   gm_regs.c                     register file
  *   gm_prog.c, gm_wave*.c         shader core: decode, wave64 interpreter
+ *   gm_pa.c .. gm_cb.c (gm_px.h)  pixel pipeline: PA, SC, SPI/PS, DB, CB
  *   gm_vgt*.c, gm_gs.c            VGT: index fetch, assembly, streamout, GS path
  *   gm_cp*.c                      command processor (packets)
  *   gm.c                          public API glue
@@ -143,7 +144,8 @@ struct gm_wave;
  */
 struct gm_interp {
 	const uint8_t *lane_prim;  /* [64]: index of the lane's primitive */
-	const float *coef;         /* [prim][n_inputs][4][3] */
+	const float *coef;         /* primitive p, input i, channel c: P0 P10 P20 at */
+	size_t prim_stride;        /* coef + p * prim_stride + (i * 4 + c) * 3 */
 	unsigned n_inputs;         /* SPI_PS_IN_CONTROL.NUM_INTERP */
 };
 
@@ -196,6 +198,9 @@ unsigned gm_wave_exec_vmem(struct gm_wave *w, const struct gm_dinst *d, const st
 			   uint64_t pc_va, unsigned max_run);
 void gm_wave_exec_smem(struct gm_wave *w, const struct gm_dinst *d, const struct gm_wave_env *env,
 		       uint64_t pc_va);
+/* f32 <-> f16 (binary16), round to nearest even (gm_wave_valu.c). */
+uint32_t gm_f32_to_f16(float f);
+float gm_f16_to_f32(uint32_t h);
 /* Scalar source value (64-bit if regs == 2; f64 says float-typed). */
 uint64_t gm_wave_ssrc(const struct gm_wave *w, unsigned opd, unsigned regs, uint32_t literal, bool f64);
 
@@ -235,10 +240,12 @@ struct gm {
 	bool so_overflow[4];       /* buffer b could not take a primitive since its offset was set */
 	bool pipelinestat_stopped; /* PIPELINESTAT_STOP seen, no START since */
 
-	/* DB state that is not a register: the ZPASS counter of each render
-	 * backend stays exact (0) only while nothing is rasterized */
-	uint64_t rasterized_draws;  /* draws whose primitives reached the rasterizer */
-	uint64_t zpass_seen_draws;  /* rasterized_draws at the last ZPASS_DONE */
+	/* DB state that is not a register: the ZPASS counter (samples that
+	 * passed, gm_db.c); draws that reached the rasterizer with no pixel
+	 * shader bound are not drawn, so a count after them is unknown */
+	uint64_t zpass_count;
+	uint64_t unshaded_draws;    /* such draws */
+	uint64_t zpass_seen_draws;  /* unshaded_draws at the last ZPASS_DONE */
 
 	struct gm_so_stats stats;  /* draws, waves, lane instructions */
 	struct gm_wave *wave;      /* scratch wave, reused (64 KiB of VGPRs) */
@@ -261,7 +268,8 @@ void gm_cp_event_write(struct gm *gm, const struct pm4_packet *pkt);
 void gm_cp_strmout_buffer_update(struct gm *gm, const struct pm4_packet *pkt);
 void gm_cp_set_predication(struct gm *gm, const struct pm4_packet *pkt);
 
-/* VGT (gm_vgt.c): executes a draw to completion. */
+/* VGT (gm_vgt.c): executes a draw to completion, through the pixel
+ * pipeline (gm_px.h) when it is rasterized. */
 void gm_vgt_draw(struct gm *gm, const struct gm_draw *d);
 
 /* Input primitive list of a draw (gm_vgt_prim.c). */
@@ -316,7 +324,8 @@ unsigned gm_stage_wave_begin(struct gm *gm, const struct gm_stage *st, uint64_t 
 void gm_stage_wave_run(struct gm *gm, const struct gm_stage *st, struct gm_wave_env *env);
 
 /* Geometry-shader path (gm_gs.c): ES -> GS -> copy shader for one instance. */
+struct gm_px;
 void gm_gs_draw(struct gm *gm, const struct gm_prim_list *in, uint32_t instance,
-		uint32_t first_prim_id, struct gm_so_draw *sd);
+		uint32_t first_prim_id, struct gm_so_draw *sd, struct gm_px *px);
 
 #endif

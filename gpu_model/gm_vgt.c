@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gm_priv.h"
+#include "gm_px.h"
 #include "xt_fault.h"
 
 #define GM_MAX_DRAW_VERTICES (1u << 22)
@@ -103,7 +103,7 @@ static unsigned put_so_sgprs(struct gm_wave *w, unsigned s, uint32_t rsrc2, cons
 }
 
 static void vs_draw(struct gm *gm, const struct gm_stage *st, const struct gm_prim_list *l,
-		    uint32_t instance, struct gm_so_draw *sd)
+		    uint32_t instance, struct gm_so_draw *sd, struct gm_px *px)
 {
 	unsigned vpp = l->verts_per_prim, per_wave = 64 / vpp;
 	uint32_t rsrc2 = gm_regs_get(&gm->regs, REG_SPI_SHADER_PGM_RSRC2_VS);
@@ -126,7 +126,14 @@ static void vs_draw(struct gm *gm, const struct gm_stage *st, const struct gm_pr
 			w->v[2][l2] = first + l2 / vpp;
 			w->v[3][l2] = instance;
 		}
+		if (px) {
+			env.ctx = px;
+			env.export_ = gm_px_vs_export;
+			gm_px_vs_wave_begin(px);
+		}
 		gm_stage_wave_run(gm, st, &env);
+		if (px && !w->killed)
+			gm_pa_prims(px, prims, vpp);
 	}
 }
 
@@ -174,6 +181,7 @@ void gm_vgt_draw(struct gm *gm, const struct gm_draw *d)
 	struct gm_prim_list list;
 	struct gm_so_draw sd;
 	struct gm_stage vs;
+	struct gm_px *px = NULL;
 	uint32_t *ids;
 	uint8_t *restart;
 	enum xt_rc rc;
@@ -205,20 +213,37 @@ void gm_vgt_draw(struct gm *gm, const struct gm_draw *d)
 		gm_fault_record(&gm->faults, GM_FAULT_BAD_STATE, 0, "primitive assembly failed (out of memory)");
 		goto out;
 	}
-	/* what reaches the rasterizer after streamout: the ZPASS counters
-	 * cannot be known past this (gm_cp_so.c) */
-	if (list.n && !PA_CL_CLIP_CNTL_DX_RASTERIZATION_KILL_GET(gm_regs_get(&gm->regs, REG_PA_CL_CLIP_CNTL)))
-		gm->rasterized_draws++;
+	/* what reaches the rasterizer after streamout goes through the pixel
+	 * pipeline when a pixel shader is bound (gm_px.h) */
+	if (list.n && !PA_CL_CLIP_CNTL_DX_RASTERIZATION_KILL_GET(gm_regs_get(&gm->regs, REG_PA_CL_CLIP_CNTL))) {
+		px = xt_malloc(sizeof *px + 64 * sizeof *px->vtx);
+		if (!px) {
+			gm_fault_record(&gm->faults, GM_FAULT_BAD_STATE, 0, "out of host memory for the pixel pipeline");
+		} else {
+			px->vtx = (struct gm_px_vtx *)(px + 1);
+			if (!gm_px_begin(gm, px)) {
+				if (!px->on)
+					gm->unshaded_draws++;
+				gm_px_end(px);
+				xt_free(px);
+				px = NULL;
+			}
+		}
+	}
 	gm_so_draw_begin(gm, &sd);
 	if (gs) {
 		for (uint32_t i = 0; i < d->instances; i++)
-			gm_gs_draw(gm, &list, i, 0, &sd);
+			gm_gs_draw(gm, &list, i, 0, &sd, px);
 	} else if (gm_stage_load(gm, &vs, REG_SPI_SHADER_PGM_LO_VS, REG_SPI_SHADER_PGM_HI_VS,
 				 REG_SPI_SHADER_PGM_RSRC1_VS, REG_SPI_SHADER_PGM_RSRC2_VS,
 				 REG_SPI_SHADER_USER_DATA_VS_0, "VS")) {
 		for (uint32_t i = 0; i < d->instances; i++)
-			vs_draw(gm, &vs, &list, i, &sd);
+			vs_draw(gm, &vs, &list, i, &sd, px);
 		gm_stage_fini(&vs);
+	}
+	if (px) {
+		gm_px_end(px);
+		xt_free(px);
 	}
 	gm_prim_list_fini(&list);
 out:

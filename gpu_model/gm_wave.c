@@ -223,7 +223,7 @@ static bool exec_vinterp(struct gm_wave *w, const struct gm_dinst *d, const stru
 		float r;
 		if (!(exec >> l & 1))
 			continue;
-		c = ip->coef + (((size_t)ip->lane_prim[l] * ip->n_inputs + attr) * 4 + chan) * 3;
+		c = ip->coef + ip->lane_prim[l] * ip->prim_stride + (attr * 4 + chan) * 3;
 		switch (d->i.op) {
 		case ISA_OP_V_INTERP_P1_F32: {
 			float i;

@@ -91,7 +91,7 @@ static inline const uint32_t *lanes(struct gm_wave *w, const struct gm_dinst *d,
 	return broadcast(w, d, i, regs, half);
 }
 
-static uint32_t f32_to_f16(float f)
+uint32_t gm_f32_to_f16(float f)
 {
 	uint32_t x = u32(f), sign = (x >> 16) & 0x8000, mant = x & 0x7FFFFF;
 	int exp = (int)((x >> 23) & 0xFF);
@@ -139,7 +139,7 @@ static uint32_t f32_to_f16_rtz(float f)
 	return sign | (uint32_t)exp << 10 | mant >> 13;
 }
 
-static float f16_to_f32(uint32_t h)
+float gm_f16_to_f32(uint32_t h)
 {
 	uint32_t sign = (h & 0x8000) << 16, exp = (h >> 10) & 0x1F, mant = h & 0x3FF;
 	if (exp == 0)
@@ -333,8 +333,8 @@ static bool valu_compute(const struct gm_dinst *d, uint64_t exec, const struct v
 	case ISA_OP_V_CVT_F32_U32: LOOP(D[l] = u32((float)UA)); break;
 	case ISA_OP_V_CVT_I32_F32: LOOP(D[l] = cvt_i32(FA)); break;
 	case ISA_OP_V_CVT_U32_F32: LOOP(D[l] = cvt_u32(FA)); break;
-	case ISA_OP_V_CVT_F16_F32: LOOP(D[l] = f32_to_f16(FA)); break;
-	case ISA_OP_V_CVT_F32_F16: LOOP(D[l] = u32(f16_to_f32(UA & 0xFFFF))); break;
+	case ISA_OP_V_CVT_F16_F32: LOOP(D[l] = gm_f32_to_f16(FA)); break;
+	case ISA_OP_V_CVT_F32_F16: LOOP(D[l] = u32(gm_f16_to_f32(UA & 0xFFFF))); break;
 	case ISA_OP_V_CVT_PKRTZ_F16_F32: LOOP(D[l] = f32_to_f16_rtz(FA) | f32_to_f16_rtz(FB) << 16); break;
 	case ISA_OP_V_CVT_F64_F32: LOOP(PUT64(u64((double)FA))); break;
 	case ISA_OP_V_CVT_F32_F64: LOOP(D[l] = u32((float)DA)); break;
