@@ -207,6 +207,9 @@ struct drv_ps_info {
 	uint32_t input_ena;                 /* SPI_PS_INPUT_ENA (= ADDR) */
 	uint32_t colors_written;            /* bit n: exp mrtn (location n, index 0) */
 	bool kills;                         /* discard (DB_SHADER_CONTROL.KILL_ENABLE) */
+	/* the last vertex stage writes gl_PointSize, which the driver does not
+	 * export yet (pos1, PA_CL_VS_OUT_CNTL.USE_VTX_POINT_SIZE) */
+	bool vs_point_size;
 };
 
 struct drv_program_desc {

@@ -150,6 +150,10 @@ uint32_t drv_pm4_su_sc_mode_cntl(const struct drv_pipe *pipe);
  * prog (draws that reach the rasterizer only). */
 void drv_pm4_emit_pixel_state(struct drv_pipe *pipe, struct pm4_cs *cs, const struct drv_program *prog,
 			      const struct drv_pipe_shader *shader);
+/* Why a draw of prog would not rasterize (no pixel shader bound: no
+ * compiled PS, or state the model does not rasterize), as the reason its
+ * surfaces hold what the model did not draw; NULL when it rasterizes. */
+const char *drv_pm4_ps_unusable(const struct drv_pipe *pipe, const struct drv_program *prog);
 /* The most dwords it emits. */
 #define DRV_PM4_PIXEL_STATE_DW 400u
 

@@ -337,14 +337,7 @@ bool drv_pipe_surface_read(struct drv_pipe *pipe, struct drv_pipe_surface *surf,
 
 void drv_pm4_fb_drawn(struct drv_pipe *pipe, const struct drv_program *prog)
 {
-	static const char no_ps[] = "were drawn by a draw whose fragment processing the driver cannot "
-				    "compile yet, which the simulated GPU therefore does not rasterize";
-	static const char offset[] = "were drawn with polygon offset, whose values the driver does "
-				     "not emit yet";
-	const struct drv_pipe_rasterizer_state *rs = &pipe->rs;
-	const char *why = !prog->hw[DRV_HW_PS].present ? no_ps
-			: (rs->offset_tri || rs->offset_line || rs->offset_point) &&
-					  (rs->offset_units != 0 || rs->offset_scale != 0) ? offset : NULL;
+	const char *why = drv_pm4_ps_unusable(pipe, prog);
 
 	if (!why)
 		return;

@@ -256,6 +256,12 @@ static void emit_framebuffer(struct drv_pipe *pipe, struct pm4_cs *cs)
 	} else {
 		pm4_set_context_reg(cs, REG_PA_SC_AA_CONFIG, 0);
 	}
+	/* si_emit_msaa_sample_locs / the sample mask: every sample of the
+	 * four pixels of a quad (GL's sample mask is not modelled) */
+	if (pm4_set_reg_seq(cs, REG_PA_SC_AA_MASK_X0Y0_X1Y0, 2)) {
+		pm4_emit(cs, 0xFFFFFFFFu);
+		pm4_emit(cs, 0xFFFFFFFFu);
+	}
 	pipe->fb_samples = samples;
 }
 
@@ -441,6 +447,29 @@ static void emit_pixel(struct drv_pipe *pipe, struct pm4_cs *cs)
 
 /* ---- the pixel shader (si_shader_ps, si_emit_spi_map) ------------------------------------------ */
 
+const char *drv_pm4_ps_unusable(const struct drv_pipe *pipe, const struct drv_program *prog)
+{
+	const struct drv_pipe_rasterizer_state *rs = &pipe->rs;
+	if (!prog->hw[DRV_HW_PS].present)
+		return "were drawn by a draw whose fragment processing the driver cannot compile yet, "
+		       "which the simulated GPU therefore does not rasterize";
+	if (rs->fill_front != DRV_FILL_FILL || rs->fill_back != DRV_FILL_FILL ||
+	    rs->offset_tri || rs->offset_line || rs->offset_point)
+		return "were drawn with a polygon mode or polygon offset, which the simulated GPU "
+		       "does not rasterize";
+	if (rs->clip_plane_enable)
+		return "were drawn with clip distances, which the driver does not export yet";
+	if (rs->point_size_per_vertex && prog->ps.vs_point_size)
+		return "were drawn with the shader's gl_PointSize, which the driver does not export yet";
+	for (unsigned i = 0; i < 9; i++) {
+		const struct drv_pipe_surface *sf = i < 8 ? pipe->fb.cbufs[i] : pipe->fb.zsbuf;
+		if (sf && sf->samples != 1 && sf->samples != 4)
+			return "were drawn into a surface of 2 or 8 samples, which the simulated GPU "
+			       "does not rasterize";
+	}
+	return NULL;
+}
+
 static void emit_ps(struct drv_pipe *pipe, struct pm4_cs *cs, const struct drv_program *prog,
 		    const struct drv_pipe_shader *shader)
 {
@@ -449,7 +478,7 @@ static void emit_ps(struct drv_pipe *pipe, struct pm4_cs *cs, const struct drv_p
 	uint64_t va;
 	uint32_t col_format = 0, shader_mask = 0;
 
-	if (!ps->present) {
+	if (drv_pm4_ps_unusable(pipe, prog)) {
 		/* no pixel shader: the primitives end after streamout */
 		if (pm4_set_reg_seq(cs, REG_SPI_SHADER_PGM_LO_PS, 2)) {
 			pm4_emit(cs, 0);
@@ -506,7 +535,7 @@ void drv_pm4_emit_pixel_state(struct drv_pipe *pipe, struct pm4_cs *cs, const st
 
 	if (pipe->rasterizer_discard)
 		return;
-	ps_va = prog->hw[DRV_HW_PS].present ? shader->code->va + drv_pm4_code_offset(prog, DRV_HW_PS) + 2 : 1;
+	ps_va = !drv_pm4_ps_unusable(pipe, prog) ? shader->code->va + drv_pm4_code_offset(prog, DRV_HW_PS) + 2 : 1;
 	if (pipe->dirty & (1u << DRV_ATOM_FRAMEBUFFER)) {
 		emit_framebuffer(pipe, cs);
 		/* the scissor, masks and export formats follow the targets */

@@ -18,6 +18,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "drv_gl_test.h"
@@ -495,6 +496,76 @@ static void test_fragment_shader_compiles_to_the_ps_abi(void)
 	dgl_done_clean(ctx);
 }
 
+/* A triangle drawn on the simulated GPU and read back, pixel for pixel
+ * against GL's rules: pixel centres at (x + 0.5, y + 0.5) (§14.3.1), the
+ * viewport transform of §13.8.1, coverage by the triangle's edge
+ * functions (§14.6.1; the vertices are chosen so that no centre lies on an
+ * edge, so the tie rule does not matter), and a smooth colour interpolated
+ * with the barycentric weights of §14.6.1 (w = 1: perspective-correct and
+ * linear agree), converted to UNORM8 by equation 2.4 (within 1: the
+ * interpolation's rounding is the implementation's). */
+static void test_triangle_is_drawn_by_gl_rules(void)
+{
+	struct drv_context *ctx = window_context();
+	static uint8_t px[W * H * 4];
+	GLuint flat_prog, smooth_prog, vao = 0;
+	const char *vs = "#version 410\n"
+			 "layout(location = 0) out vec4 c;\n"
+			 "const vec2 P[3] = vec2[3](vec2(-1.0, -1.0), vec2(1.0, -1.0), vec2(-1.0, 0.9));\n"
+			 "const vec4 C[3] = vec4[3](vec4(1, 0, 0, 1), vec4(0, 1, 0, 1), vec4(0, 0, 1, 1));\n"
+			 "void main() { gl_Position = vec4(P[gl_VertexID], 0.0, 1.0); c = C[gl_VertexID]; }\n";
+
+	CHECK(ctx);
+	if (!ctx)
+		return;
+	flat_prog = program_vs_fs(vs, "#version 410\nlayout(location = 0) out vec4 o;\n"
+				      "void main() { o = vec4(1.0, 0.6, 0.2, 1.0); }\n");
+	smooth_prog = program_vs_fs(vs, "#version 410\nlayout(location = 0) in vec4 c;\n"
+					"layout(location = 0) out vec4 o;\nvoid main() { o = c; }\n");
+	CHECK(flat_prog && smooth_prog);
+	GL(glGenVertexArrays)(1, &vao);
+	GL(glBindVertexArray)(vao);
+	GL(glClearColor)(0, 0, 0, 0);
+	GL(glClear)(GL_COLOR_BUFFER_BIT);
+	GL(glUseProgram)(flat_prog);
+	GL(glDrawArrays)(GL_TRIANGLES, 0, 3);
+	memset(px, 0xEE, sizeof px);
+	read_rgba8(0, 0, W, H, px);
+	CHECK(!drv_context_take_unsupported(ctx));
+	/* window vertices (0, 0), (40, 0), (0, 22.8): inside when
+	 * x / 40 + y / 22.8 < 1 at the centre */
+	const float top = (0.9f + 1.0f) * (H / 2.0f);
+	int bad = 0, inside = 0;
+	for (int y = 0; y < H; y++) {
+		for (int x = 0; x < W; x++) {
+			double cx = x + 0.5, cy = y + 0.5;
+			bool in = cx / W + cy / top < 1.0;
+			const uint8_t want_in[4] = { 255, ubyte_of(0.6f), ubyte_of(0.2f), 255 }, zero[4] = { 0 };
+			bad += memcmp(px + 4 * (y * W + x), in ? want_in : zero, 4) != 0;
+			inside += in;
+		}
+	}
+	CHECK_EQ_INT(bad, 0);
+	CHECK(inside > 100);
+
+	GL(glUseProgram)(smooth_prog);
+	GL(glDrawArrays)(GL_TRIANGLES, 0, 3);
+	read_rgba8(0, 0, W, H, px);
+	bad = 0;
+	for (int y = 0; y < H; y++) {
+		for (int x = 0; x < W; x++) {
+			double cx = x + 0.5, cy = y + 0.5, lb = cx / W, lc = cy / top, la = 1.0 - lb - lc;
+			const uint8_t *p = px + 4 * (y * W + x);
+			if (la <= 0)
+				continue;
+			bad += abs(p[0] - ubyte_of(la)) > 1 || abs(p[1] - ubyte_of(lb)) > 1 ||
+			       abs(p[2] - ubyte_of(lc)) > 1 || p[3] != 255;
+		}
+	}
+	CHECK_EQ_INT(bad, 0);
+	dgl_done_clean(ctx);
+}
+
 int main(void)
 {
 	struct xt_err err = { 0 };
@@ -511,6 +582,7 @@ int main(void)
 	XT_RUN(test_pixels_of_a_draw_not_rasterized_are_reported);
 	XT_RUN(test_draw_programs_the_pixel_pipeline_state);
 	XT_RUN(test_fragment_shader_compiles_to_the_ps_abi);
+	XT_RUN(test_triangle_is_drawn_by_gl_rules);
 	dgl_screen_destroy();
 	XT_TEST_MAIN_END();
 }
