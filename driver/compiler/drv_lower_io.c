@@ -3,8 +3,8 @@
  * drv_spirv_to_ir) into what the hardware stage does with them
  * (docs/isa.md "Shader ABI", docs/gcn-streamout.md §7):
  *
- *   hardware VS   EPILOGUE; exp pos0 (gl_Position); exp param k per input
- *                 location of the fragment shader; the streamout section:
+ *   hardware VS   EPILOGUE; exp pos0 (gl_Position); exp param k: the output
+ *                 feeding PS input k (drv_ps_inputs); the streamout section:
  *                 SO_BEGIN, one SO_STORE per captured scalar at its TF
  *                 buffer / byte offset, SO_END (drv_emit turns these into
  *                 radeonsi's epilogue: lane < so_vtx_count, address =
@@ -259,12 +259,11 @@ static bool simple_io(const struct drv_smodule *m, const struct drv_svar *v)
 	       drv_stype_slot_dwords(m, v->type, 0) == 1;
 }
 
-int drv_ps_inputs(const struct drv_smodule *fs, uint32_t loc[32], const char **why)
+int drv_ps_inputs(const struct drv_smodule *fs, uint32_t vars[32], const char **why)
 {
 	int n = 0;
 	for (uint32_t i = 0; i < fs->n_vars; i++) {
 		const struct drv_svar *v = &fs->vars[i];
-		bool known = false;
 		if (v->storage != SpvStorageClassInput)
 			continue;
 		if (v->builtin >= 0) {
@@ -276,40 +275,51 @@ int drv_ps_inputs(const struct drv_smodule *fs, uint32_t loc[32], const char **w
 			*why = "a fragment shader input that is an array, a matrix, a structure or 64-bit";
 			return -1;
 		}
-		for (int k = 0; k < n; k++)
-			known |= loc[k] == (uint32_t)v->location;
-		if (known)
-			continue;
 		if (n == 32) {
-			*why = "more than 32 fragment shader input locations";
+			*why = "more than 32 fragment shader inputs";
 			return -1;
 		}
-		/* insertion in ascending order */
+		/* insertion by (location, component) */
 		int k = n++;
-		for (; k > 0 && loc[k - 1] > (uint32_t)v->location; k--)
-			loc[k] = loc[k - 1];
-		loc[k] = (uint32_t)v->location;
+		for (; k > 0; k--) {
+			const struct drv_svar *w = &fs->vars[vars[k - 1]];
+			if (w->location < v->location ||
+			    (w->location == v->location && w->component <= v->component))
+				break;
+			vars[k] = vars[k - 1];
+		}
+		vars[k] = i;
 	}
 	return n;
 }
 
-/* Hardware VS: param k = the output at location param_location[k]
- * (component-packed outputs share it); what no output writes is 0, w 1. */
+int drv_ps_input_source(const struct drv_smodule *m, const struct drv_smodule *fs, uint32_t in)
+{
+	char want[96], key[96];
+	drv_io_key(fs, &fs->vars[in], 0, -1, want, sizeof want);
+	for (uint32_t i = 0; i < m->n_vars; i++) {
+		const struct drv_svar *v = &m->vars[i];
+		if (v->storage != SpvStorageClassOutput || v->builtin >= 0)
+			continue;
+		drv_io_key(m, v, 0, -1, key, sizeof key);
+		if (!strcmp(key, want))
+			return (int)i;
+	}
+	return -1;
+}
+
+/* Hardware VS: param k = the output matching PS input k; what it does
+ * not write is 0, w 1. */
 static void export_params(struct drv_ir *ir, const struct drv_smodule *m, const struct drv_lower_info *info)
 {
 	for (unsigned k = 0; k < info->n_params; k++) {
 		struct drv_ins in = { .op = DRV_OP_EXPORT_PARAM, .n_src = 4, .a = k };
+		int src = drv_ps_input_source(m, info->ps_mod, info->ps_vars[k]);
 		for (unsigned c = 0; c < 4; c++)
 			in.src[c] = drv_ir_const(ir, 1, c == 3 ? 0x3F800000u : 0);
-		for (uint32_t i = 0; i < m->n_vars; i++) {
-			const struct drv_svar *v = &m->vars[i];
-			uint32_t comp = v->component > 0 ? (uint32_t)v->component : 0;
-			if (v->storage != SpvStorageClassOutput || !simple_io(m, v) ||
-			    (uint32_t)v->location != info->param_location[k] || (v->stream > 0))
-				continue;
-			for (uint32_t j = 0; j < v->slots && comp + j < 4; j++)
-				in.src[comp + j] = drv_ir_reg_read(ir, v->reg_base + j);
-		}
+		if (src >= 0 && simple_io(m, &m->vars[src]))
+			for (uint32_t j = 0; j < m->vars[src].slots && j < 4; j++)
+				in.src[j] = drv_ir_reg_read(ir, m->vars[src].reg_base + j);
 		drv_ir_emit(ir, &in);
 	}
 }

@@ -253,27 +253,25 @@ static enum xt_rc prepare_ps(struct build *b)
 	}
 	if (!b->parsed[DRV_STAGE_FRAGMENT]) {
 		why = "no fragment shader (fixed-function fragment processing)";
-	} else if ((n = drv_ps_inputs(fs, b->ps_loc, &why)) >= 0) {
+	} else if ((n = drv_ps_inputs(fs, b->ps_vars, &why)) >= 0) {
 		if (n && p->has_gs)
 			why = "fragment shader inputs after a geometry shader (the copy shader exports no "
 			      "parameters yet)";
 		ps->n_inputs = (unsigned)(n > 0 ? n : 0);
 		ps->input_ena = 1u << 1;                  /* PERSP_CENTER: v[0:1] */
 		for (unsigned k = 0; k < ps->n_inputs; k++) {
-			ps->input_location[k] = b->ps_loc[k];
-			for (uint32_t i = 0; i < fs->n_vars; i++) {
-				const struct drv_svar *v = &fs->vars[i];
-				if (v->storage != SpvStorageClassInput || (uint32_t)v->location != b->ps_loc[k])
-					continue;
-				ps->input_flat[k] |= v->flat;
-				if (v->noperspective && !v->flat)
-					ps->input_ena |= 1u << 5;     /* LINEAR_CENTER: v[2:3] */
-			}
-			for (uint32_t i = 0; !p->has_gs && i < vs->n_vars; i++) {
-				const struct drv_svar *v = &vs->vars[i];
-				ps->input_written[k] |= v->storage == SpvStorageClassOutput &&
-							v->location == (int32_t)b->ps_loc[k] && v->builtin < 0;
-			}
+			const struct drv_svar *v = &fs->vars[b->ps_vars[k]];
+			ps->input_location[k] = (uint32_t)v->location;
+			ps->input_flat[k] = v->flat;
+			if (v->noperspective && !v->flat)
+				ps->input_ena |= 1u << 5;         /* LINEAR_CENTER: v[2:3] */
+			/* an input no output feeds: a compatibility varying
+			 * (gl_Color from gl_FrontColor / gl_BackColor), which
+			 * the driver does not link yet */
+			ps->input_written[k] = !p->has_gs && drv_ps_input_source(vs, fs, b->ps_vars[k]) >= 0;
+			if (!ps->input_written[k] && !p->has_gs && !why)
+				why = "a fragment shader input no vertex shader output feeds (such as the "
+				      "compatibility varyings gl_Color / gl_SecondaryColor / gl_TexCoord)";
 		}
 		for (uint32_t i = 0; i < fs->n_vars; i++) {
 			const struct drv_svar *v = &fs->vars[i];
@@ -295,7 +293,8 @@ static enum xt_rc compile_hw(struct build *b, enum drv_hw_stage hw, enum drv_sta
 	struct drv_ir ir;
 	struct xt_err err = { 0 };
 	struct drv_lower_info info = { .tf = &b->p->tf, .esgs = &b->esgs, .gs = &b->p->gs, .gsvs_dw = b->gsvs_dw,
-				       .param_location = b->ps_loc, .n_params = hw == DRV_HW_VS ? b->n_params : 0 };
+				       .ps_mod = &b->mod[DRV_STAGE_FRAGMENT], .ps_vars = b->ps_vars,
+				       .n_params = hw == DRV_HW_VS ? b->n_params : 0 };
 	enum xt_rc rc;
 	const char *pass = "spirv_to_ir";
 

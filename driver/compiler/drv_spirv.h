@@ -208,16 +208,21 @@ struct drv_lower_info {
 	/* GS / copy: per output variable of the GS module, the dword of each
 	 * slot within its stream's vertex (gsvs_dw[var][slot]) */
 	uint32_t **gsvs_dw;
-	/* hardware VS: param export k is the output at location
-	 * param_location[k] (the fragment shader's inputs, drv_ps_inputs) */
-	const uint32_t *param_location;
+	/* hardware VS: param export k is the output matching input variable
+	 * ps_vars[k] of fragment shader ps_mod (drv_ps_inputs, drv_io_key) */
+	const struct drv_smodule *ps_mod;
+	const uint32_t *ps_vars;
 	unsigned n_params;
 };
 
-/* The input locations of fragment shader `fs`, ascending, at most 32:
- * PS input n (SPI_PS_INPUT_CNTL_n, attrN) is the n-th.  Returns the count,
- * or -1 (with *why) for an input the driver cannot interpolate. */
-int drv_ps_inputs(const struct drv_smodule *fs, uint32_t loc[32], const char **why);
+/* The input variables of fragment shader `fs` (indices into fs->vars),
+ * ordered by location and component, at most 32: PS input n
+ * (SPI_PS_INPUT_CNTL_n, attrN) is the n-th.  Returns the count, or -1
+ * (with *why) for an input the driver cannot interpolate. */
+int drv_ps_inputs(const struct drv_smodule *fs, uint32_t vars[32], const char **why);
+/* The output of `m` (a vertex stage) matching input variable `in` of
+ * fragment shader `fs` (GL 4.6 §7.4.1, drv_io_key), -1 when none. */
+int drv_ps_input_source(const struct drv_smodule *m, const struct drv_smodule *fs, uint32_t in);
 
 /* drv_lower_io.c: appends the stage epilogue (exports, streamout, ring
  * stores) and lowers EMIT_VERTEX / END_PRIMITIVE. */

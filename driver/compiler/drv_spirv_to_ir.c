@@ -479,20 +479,19 @@ static bool load_inputs(struct ctx *c)
 			return FAIL(c, XT_ERR_UNSUPPORTED, "built-in input %d ('%s') is not supported by the driver",
 				    v->builtin, v->name);
 		if (c->ir->stage == DRV_HW_PS) {
-			/* PS input n = the n-th input location (drv_ps_inputs) */
-			uint32_t loc[32], mode = v->flat ? DRV_INTERP_FLAT
+			/* PS input k = this variable's place in drv_ps_inputs;
+			 * its components are the param's x, y, z, w */
+			uint32_t list[32], mode = v->flat ? DRV_INTERP_FLAT
 					       : v->noperspective ? DRV_INTERP_LINEAR : DRV_INTERP_SMOOTH;
 			const char *why = "";
-			int n = drv_ps_inputs(c->m, loc, &why), k = 0;
+			int n = drv_ps_inputs(c->m, list, &why), k = 0;
 			if (n < 0)
 				return FAIL(c, XT_ERR_UNSUPPORTED, "%s", why);
-			while (k < n && loc[k] != (uint32_t)v->location)
+			while (k < n && list[k] != i)
 				k++;
-			for (uint32_t j = 0; j < v->slots; j++) {
-				uint32_t comp = (v->component > 0 ? (uint32_t)v->component : 0) + j;
+			for (uint32_t j = 0; j < v->slots && j < 4; j++)
 				drv_ir_reg_write(c->ir, v->reg_base + j,
-						 drv_ir_op1(c->ir, DRV_OP_INTERP, 1, 0, (uint32_t)k, (comp & 3) | mode << 2));
-			}
+						 drv_ir_op1(c->ir, DRV_OP_INTERP, 1, 0, (uint32_t)k, j | mode << 2));
 			continue;
 		}
 		if (c->ir->stage == DRV_HW_GS) {

@@ -520,8 +520,16 @@ static void test_triangle_is_drawn_by_gl_rules(void)
 		return;
 	flat_prog = program_vs_fs(vs, "#version 410\nlayout(location = 0) out vec4 o;\n"
 				      "void main() { o = vec4(1.0, 0.6, 0.2, 1.0); }\n");
-	smooth_prog = program_vs_fs(vs, "#version 410\nlayout(location = 0) in vec4 c;\n"
-					"layout(location = 0) out vec4 o;\nvoid main() { o = c; }\n");
+	/* the stages match by name (GL 4.6 §7.4.1): glslang's automatic
+	 * locations put c at 1 in this VS and at 0 in the FS */
+	smooth_prog = program_vs_fs("#version 410\n"
+				    "out vec4 unused;\nout vec4 c;\n"
+				    "const vec2 P[3] = vec2[3](vec2(-1.0, -1.0), vec2(1.0, -1.0), vec2(-1.0, 0.9));\n"
+				    "const vec4 C[3] = vec4[3](vec4(1, 0, 0, 1), vec4(0, 1, 0, 1), vec4(0, 0, 1, 1));\n"
+				    "void main() { gl_Position = vec4(P[gl_VertexID], 0.0, 1.0);\n"
+				    "  unused = vec4(0.5); c = C[gl_VertexID]; }\n",
+				    "#version 410\nin vec4 c;\n"
+				    "layout(location = 0) out vec4 o;\nvoid main() { o = c; }\n");
 	CHECK(flat_prog && smooth_prog);
 	GL(glGenVertexArrays)(1, &vao);
 	GL(glBindVertexArray)(vao);
