@@ -19,8 +19,8 @@
  *            6 per LOOP (entry exec, break mask, continue mask)
  *   above    uniform values drv_ra kept in SGPRs (up to s103)
  *   v0-v7    hardware VGPR inputs (PS: v[0:1] the perspective I, J,
- *            v[2:3] the linear ones when used); v8-v15 scratch within one
- *            IR instruction,
+ *            v[2:3] the linear ones, v4 FRONT_FACE when used); v8-v15
+ *            scratch within one IR instruction,
  *            except v[12:15], which keep the last attribute fetched while
  *            straight-line code reads its components
  *
@@ -490,6 +490,11 @@ static void emit_ins(struct em *e, const struct drv_ins *in, uint32_t idx)
 		case DRV_SV_INVOCATION_ID: P(e, "v_mov_b32 %s, v7", d); break;
 		case DRV_SV_BASE_VERTEX: P(e, "v_mov_b32 %s, s2", d); break;
 		case DRV_SV_BASE_INSTANCE: P(e, "v_mov_b32 %s, s3", d); break;
+		case DRV_SV_FRONT_FACING:
+			/* FRONT_FACE: 1.0 front-facing, 0.0 back-facing */
+			P(e, "v_cmp_ne_f32 vcc, 0, v4");
+			P(e, "v_cndmask_b32 %s, 0, 1, vcc", d);
+			break;
 		case DRV_SV_STREAM_ID:
 			P(e, "s_bfe_u32 s20, s%u, 0x20018", S_SYS);
 			P(e, "v_mov_b32 %s, s20", d);
@@ -632,7 +637,7 @@ static void emit_ins(struct em *e, const struct drv_ins *in, uint32_t idx)
 			P(e, "v_interp_mov_f32 %s, p0, attr%u.%c", d, in->a, chans[ch]);
 		} else {
 			/* I, J: v[0:1] perspective (PERSP_CENTER), v[2:3] linear
-			 * (LINEAR_CENTER, after it) */
+			 * (LINEAR_CENTER, after it; both always enabled) */
 			unsigned ij = mode == DRV_INTERP_LINEAR ? 2 : 0;
 			P(e, "v_interp_p1_f32 %s, v%u, attr%u.%c", d, ij, in->a, chans[ch]);
 			P(e, "v_interp_p2_f32 %s, v%u, attr%u.%c", d, ij + 1, in->a, chans[ch]);

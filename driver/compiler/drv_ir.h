@@ -95,6 +95,7 @@ enum drv_sysval {
 	DRV_SV_BASE_VERTEX,   /* s2 */
 	DRV_SV_BASE_INSTANCE, /* s3 */
 	DRV_SV_STREAM_ID,     /* copy shader: streamout_config[25:24] */
+	DRV_SV_FRONT_FACING,  /* PS: v4 (FRONT_FACE after the I, J of v[0:3]) != 0, a bool */
 };
 
 struct drv_ins {

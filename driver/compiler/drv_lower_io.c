@@ -266,9 +266,11 @@ int drv_ps_inputs(const struct drv_smodule *fs, uint32_t vars[32], const char **
 		const struct drv_svar *v = &fs->vars[i];
 		if (v->storage != SpvStorageClassInput)
 			continue;
+		if (v->builtin == SpvBuiltInFrontFacing)
+			continue;                  /* a system value (FRONT_FACE), not interpolated */
 		if (v->builtin >= 0) {
-			*why = "a fragment shader built-in input (gl_FragCoord, gl_FrontFacing, "
-			       "gl_PointCoord ...)";
+			*why = "a fragment shader built-in input other than gl_FrontFacing (gl_FragCoord, "
+			       "gl_PointCoord, gl_SampleID ...)";
 			return -1;
 		}
 		if (!simple_io(fs, v)) {

@@ -258,13 +258,17 @@ static enum xt_rc prepare_ps(struct build *b)
 			why = "fragment shader inputs after a geometry shader (the copy shader exports no "
 			      "parameters yet)";
 		ps->n_inputs = (unsigned)(n > 0 ? n : 0);
-		ps->input_ena = 1u << 1;                  /* PERSP_CENTER: v[0:1] */
+		/* a fixed VGPR layout: PERSP_CENTER v[0:1], LINEAR_CENTER v[2:3],
+		 * FRONT_FACE v4 when gl_FrontFacing is read */
+		ps->input_ena = 1u << 1 | 1u << 5;
+		for (uint32_t i = 0; i < fs->n_vars; i++)
+			if (fs->vars[i].storage == SpvStorageClassInput &&
+			    fs->vars[i].builtin == SpvBuiltInFrontFacing)
+				ps->input_ena |= 1u << 12;
 		for (unsigned k = 0; k < ps->n_inputs; k++) {
 			const struct drv_svar *v = &fs->vars[b->ps_vars[k]];
 			ps->input_location[k] = (uint32_t)v->location;
 			ps->input_flat[k] = v->flat;
-			if (v->noperspective && !v->flat)
-				ps->input_ena |= 1u << 5;         /* LINEAR_CENTER: v[2:3] */
 			/* an input no output feeds: a compatibility varying
 			 * (gl_Color from gl_FrontColor / gl_BackColor), which
 			 * the driver does not link yet */
@@ -430,6 +434,10 @@ static enum xt_rc take_spirv(struct build *b, bool present[DRV_STAGE_COUNT])
 	return XT_OK;
 }
 
+/* GL 4.6 compatibility §15 without a fragment shader, texturing, colour
+ * sum or fog: the fragment's colour is the interpolated primary colour. */
+static const char ff_fragment_shader[] = "#version 110\nvoid main() { gl_FragColor = gl_Color; }\n";
+
 enum xt_rc drv_program_create(const struct drv_program_desc *desc, struct drv_program **out, struct xt_err *err)
 {
 	struct build *b;
@@ -437,10 +445,17 @@ enum xt_rc drv_program_create(const struct drv_program_desc *desc, struct drv_pr
 	bool present[DRV_STAGE_COUNT], ok = true, no_vs;
 	enum xt_rc rc = XT_OK;
 	enum drv_stage last;
+	struct drv_program_desc ff;
 
 	*out = NULL;
 	if (!desc)
 		return XT_FAIL(err, XT_ERR_INVALID, "drv_program_create: no description");
+	if (desc->ff_fragment && !desc->compile_only && desc->source[DRV_STAGE_VERTEX] &&
+	    !desc->source[DRV_STAGE_FRAGMENT] && !desc->spirv[DRV_STAGE_FRAGMENT]) {
+		ff = *desc;
+		ff.source[DRV_STAGE_FRAGMENT] = ff_fragment_shader;
+		desc = &ff;
+	}
 	b = calloc(1, sizeof *b);
 	p = calloc(1, sizeof *p);
 	if (!b || !p) {
@@ -732,6 +747,8 @@ enum xt_rc drv_program_disasm(const struct drv_program *p, struct xt_buf *out)
 				      drv_gl_type_name(p->tf.varyings[i].type), p->tf.varyings[i].size,
 				      p->tf.varyings[i].buffer, p->tf.varyings[i].offset, p->tf.varyings[i].stream);
 	}
+	if (p->ps_unsupported)
+		xt_buf_printf(out, "no PS: %s\n", p->ps_unsupported);
 	if (p->has_gs)
 		xt_buf_printf(out, "gs: max_vertices %u in 0x%x out 0x%x invocations %u streams 0x%x esgs %u gsvs %u\n",
 			      p->gs.max_vertices, p->gs.input_prim, p->gs.output_prim, p->gs.invocations,

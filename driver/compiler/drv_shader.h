@@ -219,6 +219,11 @@ struct drv_program_desc {
 	 * link time */
 	bool compile_only;
 	bool separable;              /* GL_PROGRAM_SEPARABLE (link rules without a vertex shader) */
+	/* compatibility profile: without a fragment shader the pixels are
+	 * fixed-function fragment processing's (the primary colour, texturing
+	 * and fog off), compiled as a built-in fragment shader for the PS;
+	 * nothing else of the program changes */
+	bool ff_fragment;
 	const char *source[DRV_STAGE_COUNT];   /* NULL = stage absent */
 	/* further shader objects of a stage with a source (GL links several
 	 * compilation units of one stage; one of them defines main) */

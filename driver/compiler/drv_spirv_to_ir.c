@@ -448,6 +448,7 @@ static bool input_builtin(struct ctx *c, int32_t builtin, uint32_t *sv)
 	case SpvBuiltInInvocationId: *sv = DRV_SV_INVOCATION_ID; return true;
 	case SpvBuiltInBaseVertex: *sv = DRV_SV_BASE_VERTEX; return true;
 	case SpvBuiltInBaseInstance: *sv = DRV_SV_BASE_INSTANCE; return true;
+	case SpvBuiltInFrontFacing: *sv = DRV_SV_FRONT_FACING; return c->ir->stage == DRV_HW_PS;
 	default: return false;
 	}
 }

@@ -571,6 +571,27 @@ static void test_triangle_is_drawn_by_gl_rules(void)
 		}
 	}
 	CHECK_EQ_INT(bad, 0);
+
+	/* gl_FrontFacing (§14.6.1): the triangle is counter-clockwise in
+	 * window coordinates, front-facing under GL_CCW, back-facing under
+	 * GL_CW */
+	GLuint face_prog = program_vs_fs(vs, "#version 410\nlayout(location = 0) out vec4 o;\n"
+					     "void main() { o = gl_FrontFacing ? vec4(0, 1, 0, 1) : vec4(1, 0, 0, 1); }\n");
+	CHECK(face_prog);
+	GL(glUseProgram)(face_prog);
+	GL(glDrawArrays)(GL_TRIANGLES, 0, 3);
+	read_rgba8(1, 1, 1, 1, px);
+	CHECK(px[0] == 0 && px[1] == 255);
+	GL(glFrontFace)(GL_CW);
+	GL(glDrawArrays)(GL_TRIANGLES, 0, 3);
+	read_rgba8(1, 1, 1, 1, px);
+	CHECK(px[0] == 255 && px[1] == 0);
+	/* and culled as back-facing: nothing drawn over the clear */
+	GL(glClear)(GL_COLOR_BUFFER_BIT);
+	GL(glEnable)(GL_CULL_FACE);
+	GL(glDrawArrays)(GL_TRIANGLES, 0, 3);
+	read_rgba8(1, 1, 1, 1, px);
+	CHECK(px[0] == 0 && px[1] == 0 && px[3] == 0);
 	dgl_done_clean(ctx);
 }
 
