@@ -253,6 +253,10 @@ struct drv_pipe_rasterizer_state {
 	bool scissor;                    /* the scissor test */
 	unsigned clip_plane_enable;      /* bit i: user clip plane / distance i */
 	bool depth_clamp;
+	/* per-fragment state in effect that the hardware layer cannot apply
+	 * (static storage, a reason), NULL: none; draws then bind no pixel
+	 * shader and their pixels are reported as not faithful */
+	const char *unmodelled;
 };
 
 struct drv_pipe_depth_stencil_state {

@@ -457,6 +457,8 @@ const char *drv_pm4_ps_unusable(const struct drv_pipe *pipe, const struct drv_pr
 	    rs->offset_tri || rs->offset_line || rs->offset_point)
 		return "were drawn with a polygon mode or polygon offset, which the simulated GPU "
 		       "does not rasterize";
+	if (rs->unmodelled)
+		return rs->unmodelled;
 	if (rs->clip_plane_enable)
 		return "were drawn with clip distances, which the driver does not export yet";
 	if (rs->point_size_per_vertex && prog->ps.vs_point_size)

@@ -419,8 +419,9 @@ void drv_gl_fb_size(struct drv_context *ctx, bool read, uint32_t *w, uint32_t *h
 /* ---- drv_gl_raster.c ---- */
 void drv_gl_raster_init(struct drv_context *ctx);
 /* Hands the rasterization, depth-stencil, blend, viewport and scissor
- * state to the hardware layer (before a draw that reaches the rasterizer). */
-void drv_gl_raster_validate(struct drv_context *ctx);
+ * state to the hardware layer (before a draw of p that reaches the
+ * rasterizer). */
+void drv_gl_raster_validate(struct drv_context *ctx, const struct drv_program_obj *p);
 
 /* ---- drv_gl_pixels.c ---- */
 void drv_gl_pixels_init(struct drv_context *ctx);

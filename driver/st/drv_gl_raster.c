@@ -369,7 +369,45 @@ static unsigned logic_table(GLenum op)
 	return t;
 }
 
-void drv_gl_raster_validate(struct drv_context *ctx)
+/* Compatibility / legacy per-fragment state the driver does not apply
+ * (GL 4.6 compatibility §14.4 - §14.6, §15, §17.3): a reason, NULL when
+ * none is on.  The fixed-function fragment stage (a program with no
+ * fragment shader) is only the primary colour. */
+static const char *unmodelled_state(const struct drv_context *ctx, const struct drv_program_obj *p)
+{
+	static const struct { GLenum cap; const char *why; } caps[] = {
+		{ 0x0BC0 /* GL_ALPHA_TEST */, "were drawn with the alpha test, which the driver does not apply" },
+		{ 0x0B42 /* GL_POLYGON_STIPPLE */, "were drawn with polygon stipple, which the driver does not apply" },
+		{ 0x0B24 /* GL_LINE_STIPPLE */, "were drawn with line stipple, which the driver does not apply" },
+		{ GL_POLYGON_SMOOTH, "were drawn with polygon antialiasing, which the driver does not apply" },
+		{ GL_LINE_SMOOTH, "were drawn with line antialiasing, which the driver does not apply" },
+		{ 0x0B10 /* GL_POINT_SMOOTH */, "were drawn with point antialiasing, which the driver does not apply" },
+		{ GL_SAMPLE_ALPHA_TO_COVERAGE, "were drawn with alpha to coverage, which the driver does not apply" },
+		{ GL_SAMPLE_ALPHA_TO_ONE, "were drawn with alpha to one, which the driver does not apply" },
+		{ GL_SAMPLE_COVERAGE, "were drawn with a sample coverage value, which the driver does not apply" },
+		{ GL_SAMPLE_MASK, "were drawn with a sample mask, which the driver does not apply" },
+		{ 0x8643 /* GL_VERTEX_PROGRAM_TWO_SIDE */, "were drawn with two-sided colours, which the driver "
+							 "does not select" },
+	};
+	static const GLenum ff_caps[] = { 0x0DE0 /* GL_TEXTURE_1D */, GL_TEXTURE_2D, GL_TEXTURE_3D,
+					  GL_TEXTURE_CUBE_MAP, 0x0B60 /* GL_FOG */, 0x8458 /* GL_COLOR_SUM */ };
+	bool has_fs = false;
+
+	for (size_t i = 0; i < sizeof caps / sizeof caps[0]; i++)
+		if (enabled(ctx, caps[i].cap))
+			return caps[i].why;
+	if (ctx->core || ctx->gles || !p)
+		return NULL;
+	for (unsigned i = 0; i < p->n_attached; i++)
+		has_fs |= p->attached[i] && p->attached[i]->type == GL_FRAGMENT_SHADER;
+	for (size_t i = 0; !has_fs && i < sizeof ff_caps / sizeof ff_caps[0]; i++)
+		if (enabled(ctx, ff_caps[i]))
+			return "were drawn with fixed-function texturing, fog or colour sum, which the "
+			       "driver does not apply";
+	return NULL;
+}
+
+void drv_gl_raster_validate(struct drv_context *ctx, const struct drv_program_obj *p)
 {
 	const struct drv_raster_gl *r = &ctx->rast;
 	struct drv_pipe_rasterizer_state rs = { 0 };
@@ -399,6 +437,7 @@ void drv_gl_raster_validate(struct drv_context *ctx)
 	for (unsigned i = 0; i < 6; i++)
 		rs.clip_plane_enable |= (unsigned)enabled(ctx, GL_CLIP_DISTANCE0 + i) << i;
 	rs.depth_clamp = enabled(ctx, GL_DEPTH_CLAMP);
+	rs.unmodelled = unmodelled_state(ctx, p);
 	drv_pipe_set_rasterizer(ctx->pipe, &rs);
 
 	dsa.depth_enable = enabled(ctx, GL_DEPTH_TEST);

@@ -592,6 +592,17 @@ static void test_triangle_is_drawn_by_gl_rules(void)
 	GL(glDrawArrays)(GL_TRIANGLES, 0, 3);
 	read_rgba8(1, 1, 1, 1, px);
 	CHECK(px[0] == 0 && px[1] == 0 && px[3] == 0);
+	/* per-fragment state the driver does not apply: no pixel shader is
+	 * bound, and the read says why */
+	GL(glDisable)(GL_CULL_FACE);
+	GL(glEnable)(GL_SAMPLE_MASK);
+	GL(glDrawArrays)(GL_TRIANGLES, 0, 3);
+	GL(glFinish)();
+	CHECK_EQ_INT(reg(REG_SPI_SHADER_PGM_LO_PS), 0);
+	read_rgba8(1, 1, 1, 1, px);
+	const char *why = drv_context_take_unsupported(ctx);
+	CHECK(why && strstr(why, "sample mask"));
+	GL(glDisable)(GL_SAMPLE_MASK);
 	dgl_done_clean(ctx);
 }
 
