@@ -90,6 +90,7 @@ struct drv_pipe {
 	bool so_begin_emitted;
 	struct drv_pipe_so *so_current; /* the object whose begin is emitted */
 	int prims_gen_queries;       /* active PRIMITIVES_GENERATED queries */
+	int occlusion_queries;       /* active occlusion queries (DB_COUNT_CONTROL) */
 	/* upload ring for descriptors, constants, client arrays */
 	struct drv_bo *ring;
 	uint64_t ring_used;

@@ -443,6 +443,16 @@ static void emit_pixel(struct drv_pipe *pipe, struct pm4_cs *cs)
 			    CB_COLOR_CONTROL_ROP3(bl->logicop_enable ? (bl->logicop & 0xFu) * 0x11u : 0xCCu));
 	/* si_emit_cb_render_state */
 	pm4_set_context_reg(cs, REG_CB_TARGET_MASK, target_mask);
+	/* si_emit_db_render_state: the ZPASS counter counts (every sample)
+	 * while an occlusion query is active */
+	pm4_set_context_reg(cs, REG_DB_COUNT_CONTROL,
+			    pipe->occlusion_queries > 0
+				    ? DB_COUNT_CONTROL_PERFECT_ZPASS_COUNTS(1) |
+					      DB_COUNT_CONTROL_SAMPLE_RATE(log2_samples(pipe->fb_samples)) |
+					      DB_COUNT_CONTROL_ZPASS_ENABLE(1) |
+					      DB_COUNT_CONTROL_SLICE_EVEN_ENABLE(1) |
+					      DB_COUNT_CONTROL_SLICE_ODD_ENABLE(1)
+				    : DB_COUNT_CONTROL_ZPASS_INCREMENT_DISABLE(1));
 }
 
 /* ---- the pixel shader (si_shader_ps, si_emit_spi_map) ------------------------------------------ */

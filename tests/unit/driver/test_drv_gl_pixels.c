@@ -555,6 +555,14 @@ static void test_triangle_is_drawn_by_gl_rules(void)
 	}
 	CHECK_EQ_INT(bad, 0);
 	CHECK(inside > 100);
+	/* GL_SAMPLES_PASSED (§4.2): one sample per covered pixel */
+	GLuint q = 0, samples = 0;
+	GL(glGenQueries)(1, &q);
+	GL(glBeginQuery)(GL_SAMPLES_PASSED, q);
+	GL(glDrawArrays)(GL_TRIANGLES, 0, 3);
+	GL(glEndQuery)(GL_SAMPLES_PASSED);
+	GL(glGetQueryObjectuiv)(q, GL_QUERY_RESULT, &samples);
+	CHECK_EQ_INT(samples, inside);
 
 	GL(glUseProgram)(smooth_prog);
 	GL(glDrawArrays)(GL_TRIANGLES, 0, 3);
