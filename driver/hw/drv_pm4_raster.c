@@ -548,6 +548,13 @@ void drv_pm4_emit_pixel_state(struct drv_pipe *pipe, struct pm4_cs *cs, const st
 	if (pipe->rasterizer_discard)
 		return;
 	ps_va = !drv_pm4_ps_unusable(pipe, prog) ? shader->code->va + drv_pm4_code_offset(prog, DRV_HW_PS) + 2 : 1;
+	for (unsigned i = 0; i < 9; i++) {
+		const struct drv_pipe_surface *sf = i < 8 ? pipe->fb.cbufs[i] : pipe->fb.zsbuf;
+		uint64_t va = sf && sf->bo ? sf->bo->va : 0;
+		if (va != pipe->fb_va[i])
+			pipe->dirty |= 1u << DRV_ATOM_FRAMEBUFFER;
+		pipe->fb_va[i] = va;
+	}
 	if (pipe->dirty & (1u << DRV_ATOM_FRAMEBUFFER)) {
 		emit_framebuffer(pipe, cs);
 		/* the scissor, masks and export formats follow the targets */

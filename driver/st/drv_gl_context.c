@@ -731,9 +731,8 @@ void drv_gl_BlendColor(GLfloat r, GLfloat g, GLfloat b, GLfloat a)
 }
 
 /* glBlitFramebuffer (GL 4.6 §18.3.1): the errors that do not depend on
- * pixel formats, then nothing: it moves pixels, which the model does not
- * keep (pixels are only read back by glReadPixels, reported as not
- * modelled, and by texture fetches, which the compiler refuses). */
+ * pixel formats; the pixels it moves are not modelled, so the draw
+ * framebuffer's surfaces are marked and reading them back is reported. */
 void drv_gl_BlitFramebuffer(GLint sx0, GLint sy0, GLint sx1, GLint sy1, GLint dx0, GLint dy0,
 			    GLint dx1, GLint dy1, GLbitfield mask, GLenum filter)
 {
@@ -744,6 +743,9 @@ void drv_gl_BlitFramebuffer(GLint sx0, GLint sy0, GLint sx1, GLint sy1, GLint dx
 		drv_gl_error(ctx, GL_INVALID_ENUM);
 	else if (filter == GL_LINEAR && (mask & (GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT)))
 		drv_gl_error(ctx, GL_INVALID_OPERATION);
+	else if (mask && sx0 != sx1 && sy0 != sy1 && dx0 != dx1 && dy0 != dy1)
+		drv_gl_fb_mark_drawn(ctx, "were written by glBlitFramebuffer, which the sim does not "
+				     "execute yet");
 }
 void drv_gl_Hint(GLenum target, GLenum mode) {}
 void drv_gl_ClampColor(GLenum target, GLenum clamp) {}
@@ -771,11 +773,31 @@ void drv_gl_TextureBarrier(void) {}
 
 /* Pixel rectangles (glBitmap, glDrawPixels, glCopyPixels) and the raster
  * position make no primitives: they cannot change what transform feedback
- * captures or what the TF queries count, and there are no pixels here. */
+ * captures or what the TF queries count.  The pixels they write are not
+ * modelled: the draw framebuffer's surfaces are marked (unless
+ * GL_RASTERIZER_DISCARD drops them, GL 4.6 compat §14.1), so that reading
+ * them back is reported. */
 void drv_gl_RasterPos2i(GLint x, GLint y) {}
 void drv_gl_RasterPos2f(GLfloat x, GLfloat y) {}
 void drv_gl_WindowPos2i(GLint x, GLint y) {}
 void drv_gl_Bitmap(GLsizei w, GLsizei h, GLfloat xorig, GLfloat yorig, GLfloat xmove, GLfloat ymove,
-		   const GLubyte *bitmap) {}
-void drv_gl_DrawPixels(GLsizei w, GLsizei h, GLenum format, GLenum type, const void *pixels) {}
-void drv_gl_CopyPixels(GLint x, GLint y, GLsizei w, GLsizei h, GLenum type) {}
+		   const GLubyte *bitmap)
+{
+	DRV_CTX(ctx);
+	if (w > 0 && h > 0 && !ctx->rasterizer_discard)
+		drv_gl_fb_mark_drawn(ctx, "were drawn by glBitmap, which the sim does not draw");
+}
+
+void drv_gl_DrawPixels(GLsizei w, GLsizei h, GLenum format, GLenum type, const void *pixels)
+{
+	DRV_CTX(ctx);
+	if (w > 0 && h > 0 && !ctx->rasterizer_discard)
+		drv_gl_fb_mark_drawn(ctx, "were drawn by glDrawPixels, which the sim does not draw");
+}
+
+void drv_gl_CopyPixels(GLint x, GLint y, GLsizei w, GLsizei h, GLenum type)
+{
+	DRV_CTX(ctx);
+	if (w > 0 && h > 0 && !ctx->rasterizer_discard)
+		drv_gl_fb_mark_drawn(ctx, "were drawn by glCopyPixels, which the sim does not draw");
+}

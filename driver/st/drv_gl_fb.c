@@ -756,6 +756,18 @@ void drv_gl_fb_validate(struct drv_context *ctx)
 	drv_pipe_set_framebuffer(ctx->pipe, &fb);
 }
 
+void drv_gl_fb_mark_drawn(struct drv_context *ctx, const char *why)
+{
+	const char *ignored;
+	struct drv_pipe_surface *s;
+
+	for (unsigned i = 0; i < DRV_MAX_DRAW_BUFFERS; i++)
+		if ((s = drv_gl_fb_color(ctx, false, i, NULL, &ignored)))
+			s->unfaithful = why;
+	if ((s = drv_gl_fb_zs(ctx, false, &ignored)))
+		s->unfaithful = why;
+}
+
 void drv_gl_fb_size(struct drv_context *ctx, bool read, uint32_t *w, uint32_t *h)
 {
 	struct drv_fbo *fb = read ? ctx->fb.read : ctx->fb.draw;

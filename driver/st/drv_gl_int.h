@@ -412,6 +412,9 @@ struct drv_pipe_surface *drv_gl_fb_zs(struct drv_context *ctx, bool read, const 
 /* Hands the draw framebuffer's surfaces to the hardware layer (before a
  * draw that reaches the rasterizer). */
 void drv_gl_fb_validate(struct drv_context *ctx);
+/* Marks the draw framebuffer's surfaces as written by what the sim does
+ * not model (`why`, static storage: "were drawn by ..."). */
+void drv_gl_fb_mark_drawn(struct drv_context *ctx, const char *why);
 /* The size of the draw (read) framebuffer: the window's, or the smallest
  * of an FBO's attachments; 0 x 0 when unknown. */
 void drv_gl_fb_size(struct drv_context *ctx, bool read, uint32_t *w, uint32_t *h);
