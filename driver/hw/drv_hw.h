@@ -70,7 +70,7 @@ struct drv_pipe {
 	uint32_t fb_width, fb_height, fb_samples;  /* as the framebuffer atom emitted them */
 	uint64_t fb_va[9];           /* the surfaces' VAs it emitted (cbufs, zsbuf; 0: none):
 				      * a surface given new storage is emitted again */
-	uint64_t ps_va;              /* pixel shader emitted (+1; 0 = unknown, 1 = none) */
+	uint64_t ps_va;              /* pixel shader emitted: its VA + 2; 1 none bound; 0 unknown */
 	/* conditional rendering: the query's slots (NULL: off) and its mode */
 	const struct drv_pipe_query *render_cond;
 	bool render_cond_invert, render_cond_wait;

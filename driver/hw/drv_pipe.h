@@ -17,7 +17,8 @@
  *   drv_pipe_so       a transform feedback object's streamout state
  *                     (its targets and filled-size slots)
  *   drv_pipe_query    a query's counter slots
- * The last four are embedded in the state tracker's objects; their members
+ *   drv_pipe_surface  a render target or depth / stencil buffer
+ * The last five are embedded in the state tracker's objects; their members
  * belong to the hardware layer, and all start zeroed ("nothing yet").
  *
  * Errors: what a context's call cannot do is reported through the

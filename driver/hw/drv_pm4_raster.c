@@ -5,10 +5,19 @@
  * si_state_viewport.c), the rasterizer (PA_SU_SC_MODE_CNTL, PA_CL_CLIP_CNTL,
  * PA_SU_POINT_*, PA_SU_LINE_CNTL, PA_SC_MODE_CNTL_0; si_create_rs_state),
  * depth-stencil (DB_DEPTH_CONTROL, DB_STENCIL_CONTROL, DB_STENCILREFMASK*;
- * si_create_dsa_state) and blending (CB_BLENDn_CONTROL, CB_BLEND_RED..,
- * CB_COLOR_CONTROL, CB_TARGET_MASK; si_create_blend_state).
+ * si_create_dsa_state), blending (CB_BLENDn_CONTROL, CB_BLEND_RED..,
+ * CB_COLOR_CONTROL, CB_TARGET_MASK; si_create_blend_state), DB_COUNT_CONTROL
+ * (si_emit_db_render_state) and the pixel shader (SPI_SHADER_PGM_*_PS,
+ * SPI_PS_*, SPI_SHADER_*_FORMAT, CB_SHADER_MASK, DB_SHADER_CONTROL;
+ * si_shader_ps, si_emit_spi_map).
  *
- * Two atoms: DRV_ATOM_FRAMEBUFFER and DRV_ATOM_PIXEL.  They are emitted
+ * A draw binds its pixel shader only when the driver emits everything the
+ * model needs for it (drv_pm4_ps_unusable); otherwise no pixel shader is
+ * bound (the model then ends the primitives after streamout) and the
+ * draw's surfaces are marked as holding what the model did not draw.
+ *
+ * Two atoms: DRV_ATOM_FRAMEBUFFER and DRV_ATOM_PIXEL, and the pixel
+ * shader's registers when the bound shader changes.  They are emitted
  * by draws that reach the rasterizer only; under GL_RASTERIZER_DISCARD
  * (DX_RASTERIZATION_KILL) nothing they program is used, and a TF-only
  * trace keeps the PM4 it had before the pixel pipeline existed.
