@@ -18,9 +18,8 @@
  *   s44-     exec-mask bookkeeping, 4 per IF (saved exec, then mask) and
  *            6 per LOOP (entry exec, break mask, continue mask)
  *   above    uniform values drv_ra kept in SGPRs (up to s103)
- *   v0-v7    hardware VGPR inputs (PS: v[0:1] the perspective I, J,
- *            v[2:3] the linear ones, v4 FRONT_FACE when used); v8-v15
- *            scratch within one IR instruction,
+ *   v0-v7    hardware VGPR inputs (PS: the groups of SPI_PS_INPUT_ENA,
+ *            drv_ps_input_vgpr); v8-v15 scratch within one IR instruction,
  *            except v[12:15], which keep the last attribute fetched while
  *            straight-line code reads its components
  *
@@ -492,8 +491,13 @@ static void emit_ins(struct em *e, const struct drv_ins *in, uint32_t idx)
 		case DRV_SV_BASE_INSTANCE: P(e, "v_mov_b32 %s, s3", d); break;
 		case DRV_SV_FRONT_FACING:
 			/* FRONT_FACE: 1.0 front-facing, 0.0 back-facing */
-			P(e, "v_cmp_ne_f32 vcc, 0, v4");
+			P(e, "v_cmp_ne_f32 vcc, 0, v%u", drv_ps_input_vgpr(e->info->ps_input_ena, 12));
 			P(e, "v_cndmask_b32 %s, 0, 1, vcc", d);
+			break;
+		case DRV_SV_FRAG_COORD_X: case DRV_SV_FRAG_COORD_Y:
+		case DRV_SV_FRAG_COORD_Z: case DRV_SV_FRAG_COORD_W:
+			P(e, "v_mov_b32 %s, v%u", d,
+			  drv_ps_input_vgpr(e->info->ps_input_ena, 8 + in->a - DRV_SV_FRAG_COORD_X));
 			break;
 		case DRV_SV_STREAM_ID:
 			P(e, "s_bfe_u32 s20, s%u, 0x20018", S_SYS);
@@ -636,9 +640,8 @@ static void emit_ins(struct em *e, const struct drv_ins *in, uint32_t idx)
 		if (mode == DRV_INTERP_FLAT) {
 			P(e, "v_interp_mov_f32 %s, p0, attr%u.%c", d, in->a, chans[ch]);
 		} else {
-			/* I, J: v[0:1] perspective (PERSP_CENTER), v[2:3] linear
-			 * (LINEAR_CENTER, after it; both always enabled) */
-			unsigned ij = mode == DRV_INTERP_LINEAR ? 2 : 0;
+			/* I, J: PERSP_CENTER's or LINEAR_CENTER's VGPRs */
+			unsigned ij = drv_ps_input_vgpr(e->info->ps_input_ena, mode == DRV_INTERP_LINEAR ? 5 : 1);
 			P(e, "v_interp_p1_f32 %s, v%u, attr%u.%c", d, ij, in->a, chans[ch]);
 			P(e, "v_interp_p2_f32 %s, v%u, attr%u.%c", d, ij + 1, in->a, chans[ch]);
 		}

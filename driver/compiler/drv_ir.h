@@ -95,7 +95,11 @@ enum drv_sysval {
 	DRV_SV_BASE_VERTEX,   /* s2 */
 	DRV_SV_BASE_INSTANCE, /* s3 */
 	DRV_SV_STREAM_ID,     /* copy shader: streamout_config[25:24] */
-	DRV_SV_FRONT_FACING,  /* PS: v4 (FRONT_FACE after the I, J of v[0:3]) != 0, a bool */
+	DRV_SV_FRONT_FACING,  /* PS: the FRONT_FACE VGPR != 0, a bool */
+	DRV_SV_FRAG_COORD_X,  /* PS: POS_X_FLOAT .. POS_W_FLOAT (gl_FragCoord) */
+	DRV_SV_FRAG_COORD_Y,
+	DRV_SV_FRAG_COORD_Z,
+	DRV_SV_FRAG_COORD_W,
 };
 
 struct drv_ins {

@@ -266,8 +266,8 @@ int drv_ps_inputs(const struct drv_smodule *fs, uint32_t vars[32], const char **
 		const struct drv_svar *v = &fs->vars[i];
 		if (v->storage != SpvStorageClassInput)
 			continue;
-		if (v->builtin == SpvBuiltInFrontFacing)
-			continue;                  /* a system value (FRONT_FACE), not interpolated */
+		if (v->builtin == SpvBuiltInFrontFacing || v->builtin == SpvBuiltInFragCoord)
+			continue;                  /* system values (FRONT_FACE, POS_*), not interpolated */
 		if (v->builtin >= 0) {
 			*why = "a fragment shader built-in input other than gl_FrontFacing (gl_FragCoord, "
 			       "gl_PointCoord, gl_SampleID ...)";
@@ -293,6 +293,17 @@ int drv_ps_inputs(const struct drv_smodule *fs, uint32_t vars[32], const char **
 		vars[k] = i;
 	}
 	return n;
+}
+
+unsigned drv_ps_input_vgpr(uint32_t ena, unsigned bit)
+{
+	/* VGPRs per SPI_PS_INPUT_ENA group (docs/isa.md "Pixel shaders") */
+	static const unsigned size[16] = { 2, 2, 2, 3, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1 };
+	unsigned v = 0;
+	for (unsigned b = 0; b < bit && b < 16; b++)
+		if (ena >> b & 1)
+			v += size[b];
+	return v;
 }
 
 int drv_ps_input_source(const struct drv_smodule *m, const struct drv_smodule *fs, uint32_t in)

@@ -258,13 +258,25 @@ static enum xt_rc prepare_ps(struct build *b)
 			why = "fragment shader inputs after a geometry shader (the copy shader exports no "
 			      "parameters yet)";
 		ps->n_inputs = (unsigned)(n > 0 ? n : 0);
-		/* a fixed VGPR layout: PERSP_CENTER v[0:1], LINEAR_CENTER v[2:3],
-		 * FRONT_FACE v4 when gl_FrontFacing is read */
-		ps->input_ena = 1u << 1 | 1u << 5;
-		for (uint32_t i = 0; i < fs->n_vars; i++)
-			if (fs->vars[i].storage == SpvStorageClassInput &&
-			    fs->vars[i].builtin == SpvBuiltInFrontFacing)
+		/* PERSP_CENTER always (GCN needs an I, J pair), LINEAR_CENTER
+		 * for noperspective inputs, POS_X..W_FLOAT for gl_FragCoord,
+		 * FRONT_FACE for gl_FrontFacing; the VGPRs follow in that order
+		 * and must stay within v0..v7 (drv_emit's map) */
+		ps->input_ena = 1u << 1;
+		for (uint32_t i = 0; i < fs->n_vars; i++) {
+			const struct drv_svar *v = &fs->vars[i];
+			if (v->storage != SpvStorageClassInput)
+				continue;
+			if (v->builtin == SpvBuiltInFrontFacing)
 				ps->input_ena |= 1u << 12;
+			else if (v->builtin == SpvBuiltInFragCoord)
+				ps->input_ena |= 0xFu << 8;
+			else if (v->noperspective && !v->flat)
+				ps->input_ena |= 1u << 5;
+		}
+		if (drv_ps_input_vgpr(ps->input_ena, 16) > 8)
+			why = "gl_FragCoord, gl_FrontFacing and noperspective inputs together (more input "
+			      "VGPRs than the driver's register map has)";
 		for (unsigned k = 0; k < ps->n_inputs; k++) {
 			const struct drv_svar *v = &fs->vars[b->ps_vars[k]];
 			ps->input_location[k] = (uint32_t)v->location;
@@ -298,7 +310,8 @@ static enum xt_rc compile_hw(struct build *b, enum drv_hw_stage hw, enum drv_sta
 	struct xt_err err = { 0 };
 	struct drv_lower_info info = { .tf = &b->p->tf, .esgs = &b->esgs, .gs = &b->p->gs, .gsvs_dw = b->gsvs_dw,
 				       .ps_mod = &b->mod[DRV_STAGE_FRAGMENT], .ps_vars = b->ps_vars,
-				       .n_params = hw == DRV_HW_VS ? b->n_params : 0 };
+				       .n_params = hw == DRV_HW_VS ? b->n_params : 0,
+				       .ps_input_ena = b->p->ps.input_ena };
 	enum xt_rc rc;
 	const char *pass = "spirv_to_ir";
 

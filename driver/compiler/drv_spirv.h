@@ -213,6 +213,8 @@ struct drv_lower_info {
 	const struct drv_smodule *ps_mod;
 	const uint32_t *ps_vars;
 	unsigned n_params;
+	/* PS: SPI_PS_INPUT_ENA, which places the input VGPRs */
+	uint32_t ps_input_ena;
 };
 
 /* The input variables of fragment shader `fs` (indices into fs->vars),
@@ -220,6 +222,9 @@ struct drv_lower_info {
  * (SPI_PS_INPUT_CNTL_n, attrN) is the n-th.  Returns the count, or -1
  * (with *why) for an input the driver cannot interpolate. */
 int drv_ps_inputs(const struct drv_smodule *fs, uint32_t vars[32], const char **why);
+/* The first VGPR of PS input group `bit` of SPI_PS_INPUT_ENA `ena` (bit
+ * 16: the VGPRs all enabled groups take). */
+unsigned drv_ps_input_vgpr(uint32_t ena, unsigned bit);
 /* The output of `m` (a vertex stage) matching input variable `in` of
  * fragment shader `fs` (GL 4.6 §7.4.1, drv_io_key), -1 when none. */
 int drv_ps_input_source(const struct drv_smodule *m, const struct drv_smodule *fs, uint32_t in);

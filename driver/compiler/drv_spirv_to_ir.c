@@ -472,6 +472,12 @@ static bool load_inputs(struct ctx *c)
 		uint32_t sv;
 		if (v->storage != SpvStorageClassInput)
 			continue;
+		if (c->ir->stage == DRV_HW_PS && v->builtin == SpvBuiltInFragCoord) {
+			for (uint32_t j = 0; j < 4 && j < v->slots; j++)
+				drv_ir_reg_write(c->ir, v->reg_base + j,
+						 drv_ir_op1(c->ir, DRV_OP_LOAD_SYSVAL, 1, 0, DRV_SV_FRAG_COORD_X + j, 0));
+			continue;
+		}
 		if (input_builtin(c, v->builtin, &sv)) {
 			drv_ir_reg_write(c->ir, v->reg_base, drv_ir_op1(c->ir, DRV_OP_LOAD_SYSVAL, 1, 0, sv, 0));
 			continue;

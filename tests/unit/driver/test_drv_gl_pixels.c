@@ -580,6 +580,27 @@ static void test_triangle_is_drawn_by_gl_rules(void)
 	}
 	CHECK_EQ_INT(bad, 0);
 
+	/* gl_FragCoord (§15.2.2): the pixel centre, window z (0 in NDC with
+	 * the depth range [0, 1]: 0.5) and 1 / w_clip */
+	GLuint coord_prog = program_vs_fs(vs, "#version 410\nlayout(location = 0) out vec4 o;\n"
+					      "void main() { o = vec4(gl_FragCoord.x / 40.0, gl_FragCoord.y / 24.0,\n"
+					      "  gl_FragCoord.z * 0.8, gl_FragCoord.w); }\n");
+	CHECK(coord_prog);
+	GL(glUseProgram)(coord_prog);
+	GL(glDrawArrays)(GL_TRIANGLES, 0, 3);
+	read_rgba8(0, 0, W, H, px);
+	bad = 0;
+	for (int y = 0; y < H; y++) {
+		for (int x = 0; x < W; x++) {
+			const uint8_t *p = px + 4 * (y * W + x);
+			if ((x + 0.5) / W + (y + 0.5) / top >= 1.0)
+				continue;
+			bad += abs(p[0] - ubyte_of((x + 0.5) / 40.0)) > 1 || abs(p[1] - ubyte_of((y + 0.5) / 24.0)) > 1 ||
+			       abs(p[2] - ubyte_of(0.4)) > 1 || p[3] != 255;
+		}
+	}
+	CHECK_EQ_INT(bad, 0);
+
 	/* gl_FrontFacing (§14.6.1): the triangle is counter-clockwise in
 	 * window coordinates, front-facing under GL_CCW, back-facing under
 	 * GL_CW */
