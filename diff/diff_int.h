@@ -23,9 +23,10 @@ struct diff_ctx {
 	uint64_t counted;              /* its differences, kept or not */
 	struct xt_arena obs_arena;     /* its strings; reset per observation */
 	bool golden_a, golden_b;       /* which run is the trace's golden run */
-	bool undrawn_a, undrawn_b;     /* the run is of a backend that draws no
-	                                * images (the sim, until it rasterizes:
-	                                * replay/replay_sim.c, replay_no_pixels) */
+	bool undrawn_a, undrawn_b;     /* the run is of the sim backend, which
+	                                * reports the read-backs of pixels it
+	                                * cannot draw faithfully as not replayed
+	                                * (driver/st/drv_gl_pixels.c) */
 };
 
 /* Counts the difference `it` into ctx->cur and keeps it when there is room

@@ -220,7 +220,7 @@ static enum xt_rc one_sided(struct diff_ctx *c, const struct db_obs_row *r, enum
 		/* An image the other run's backend cannot draw: no statement
 		 * about the application's data (replay --check counts it as
 		 * "not drawn"), so not a difference, even with --strict. */
-		static const char why[] = "the sim backend draws no images (it does not rasterize)";
+		static const char why[] = "the sim backend did not draw this image (it reported the read-back as not replayed)";
 		if (s == DIFF_OBS_ONLY_A) {
 			c->cur.verdict_b_class = "not-drawn";
 			c->cur.verdict_b_reason = why;

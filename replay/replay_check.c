@@ -948,13 +948,12 @@ void replay_check_observation(struct replay *rp, uint64_t no, const struct trace
 		return;
 	}
 	if ((rp->last_no != no || rp->obs_next >= rp->nobs) && trace_pixels_is(&g) &&
-	    (rp->no_pixels_why || replay_call_unsupported(rp, no))) {
+	    replay_call_unsupported(rp, no)) {
 		/* An image the backend did not draw: nothing to compare it
 		 * with, and no statement about the application's data. */
 		if (rp->sum.not_drawn++ < rp->opt.max_reported && rp->opt.out)
 			fprintf(rp->opt.out, "call %" PRIu64 " %s: not compared: pixels: the replay "
-				"drew no image (%s)\n", no, call_func(rp, no), rp->no_pixels_why ?
-				rp->no_pixels_why : "the call was not replayed");
+				"drew no image (the call was not replayed)\n", no, call_func(rp, no));
 		return;
 	}
 	if (rp->last_no != no || rp->obs_next >= rp->nobs) {

@@ -96,7 +96,6 @@ struct replay {
 	bool progress_shown;
 	uint64_t frames_wanted;       /* frames whose colour buffer the capture
 	                               * kept (property capture.frames) */
-	const char *no_pixels_why;    /* the backend makes no images: why */
 	bool golden_pixels;           /* property capture.pixels: the golden
 	                               * data has the glReadPixels images */
 	int golden_state;             /* replay_main.c: from the trace's header

@@ -18,7 +18,7 @@
  * recorded config and size (the creation call's attributes, or CONTEXT
  * "surface" events, which carry a window's size), created when a recorded
  * thread first makes it current; only a drawable whose size the trace does
- * not hold gets DEFAULT_SIZE pixels.  A destroyed surface's handle may be
+ * not hold gets REPLAY_DEFAULT_SURFACE_SIZE pixels (replay_host.h).  A destroyed surface's handle may be
  * handed out again by the driver: the next creation makes a new surface.
  * CONTEXT "current" records set what each recorded thread has current; the
  * switch itself happens before that thread's next GL call
@@ -34,7 +34,6 @@
 #include "xt_fault.h"
 #include "xt_log.h"
 
-#define DEFAULT_SIZE 1024
 
 /* EGL / GLX calls that change nothing a replay needs. */
 static const char *const no_effect[] = {
@@ -67,8 +66,6 @@ static const struct { const char *key; EGLint egl; } config_keys[7] = {
 	{ "samples", EGL_SAMPLES },
 };
 
-/* Beyond any surface a driver makes: a recorded size above it is corrupt. */
-#define MAX_SIZE 65536
 
 enum xt_rc host_egl_open(struct host *h, struct xt_err *err)
 {
@@ -301,11 +298,11 @@ static EGLSurface surface_realize(struct host *h, struct replay *rp, const struc
 	if (!s->width || !s->height)
 		xt_info("replay: call %llu: the size of drawable 0x%llx is not in the trace: "
 			"a %dx%d pbuffer", (unsigned long long)call_no, (unsigned long long)s->handle,
-			DEFAULT_SIZE, DEFAULT_SIZE);
+			REPLAY_DEFAULT_SURFACE_SIZE, REPLAY_DEFAULT_SURFACE_SIZE);
 	a[n++] = EGL_WIDTH;
-	a[n++] = s->width && s->height ? s->width : DEFAULT_SIZE;
+	a[n++] = s->width && s->height ? s->width : REPLAY_DEFAULT_SURFACE_SIZE;
 	a[n++] = EGL_HEIGHT;
-	a[n++] = s->width && s->height ? s->height : DEFAULT_SIZE;
+	a[n++] = s->width && s->height ? s->height : REPLAY_DEFAULT_SURFACE_SIZE;
 	for (int i = 0; s->attribs[i] != EGL_NONE && i + 1 < 32; i += 2) {
 		a[n++] = s->attribs[i];
 		a[n++] = s->attribs[i + 1];
@@ -345,7 +342,7 @@ static enum xt_rc surface_event(struct host *h, uint64_t call_no, const struct t
 	const uint64_t w = host_value_uint(ev, "width"), hh = host_value_uint(ev, "height");
 	struct host_surface *s = surface_live(h, handle);
 
-	if (w > MAX_SIZE || hh > MAX_SIZE)
+	if (w > REPLAY_MAX_SURFACE_SIZE || hh > REPLAY_MAX_SURFACE_SIZE)
 		return XT_FAIL(err, XT_ERR_CORRUPT, "call %llu: surface size %llux%llu",
 			       (unsigned long long)call_no, (unsigned long long)w,
 			       (unsigned long long)hh);
@@ -619,7 +616,7 @@ enum xt_rc host_egl_call(struct host *h, struct replay *rp, const struct trace_c
 			memcpy(kv, a->mem.bytes + i, 8);
 			if (kv[0] == (glx ? 0 : EGL_NONE))
 				break;
-			if (kv[1] < 0 || kv[1] > MAX_SIZE)
+			if (kv[1] < 0 || kv[1] > REPLAY_MAX_SURFACE_SIZE)
 				kv[1] = 0;
 			if (kv[0] == (glx ? GLX_PBUFFER_WIDTH_ : EGL_WIDTH))
 				s->width = kv[1];

@@ -172,6 +172,11 @@ void host_memwrite(struct host *h, uint64_t call_no, uint64_t addr, const uint8_
 void host_ctx_flush_errors(struct host_ctx *x, struct replay *rp);
 
 /* ---- replay_egl.c ---- */
+/* The size of a surface whose size the trace does not hold (both backends). */
+#define REPLAY_DEFAULT_SURFACE_SIZE 1024
+/* Beyond any surface a driver makes: a recorded size above it is corrupt. */
+#define REPLAY_MAX_SURFACE_SIZE 65536
+
 enum xt_rc host_egl_open(struct host *h, struct xt_err *err);
 void host_egl_close(struct host *h);
 /* An EGL or GLX call, replayed by what it means (replay_egl.c). */

@@ -172,9 +172,6 @@ uint64_t replay_frames(const struct replay *rp);
  * (property capture.pixels; a trace from before them has none), or the
  * trace has no golden data of its own (the replay's are handed on). */
 bool replay_pixels_wanted(const struct replay *rp);
-/* The backend makes no images (the sim does not rasterize yet): golden
- * `pixels` observations are then counted as not drawn, not compared. */
-void replay_no_pixels(struct replay *rp, const char *why);
 /* Whether the capture kept the colour buffer of the frame the next swap
  * ends (`capture --frames`, property capture.frames), and the replay
  * observes at all: then the backend observes it too. */

@@ -66,11 +66,6 @@ uint64_t replay_frames(const struct replay *rp)
 	return rp->sum.frames;
 }
 
-void replay_no_pixels(struct replay *rp, const char *why)
-{
-	rp->no_pixels_why = why;
-}
-
 bool replay_frame_wanted(const struct replay *rp)
 {
 	return replay_observing(rp) && rp->sum.frames < rp->frames_wanted;

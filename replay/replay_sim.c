@@ -56,6 +56,18 @@
 struct sim_ctx {
 	struct host_ctx hx;            /* names, error queue, program (replay_args.c) */
 	struct drv_context *drv;
+	uint64_t config;               /* recorded config handle (CONTEXT "create") */
+};
+
+/* What CONTEXT "config" and "surface" events recorded: the window-system
+ * framebuffer a context draws into when a surface is made current. */
+struct sim_config {
+	uint64_t handle;
+	int size[7];                   /* red green blue alpha depth stencil samples, -1 unknown */
+};
+struct sim_surface {
+	uint64_t handle, config;       /* config 0: the context's */
+	uint32_t width, height;        /* 0: unknown */
 };
 
 struct sim_thread {
@@ -80,6 +92,10 @@ struct sim {
 	uint64_t last_fault_count;
 	uint32_t *dumped;              /* programs whose shaders were written */
 	size_t ndumped;
+	struct sim_config *configs;
+	size_t nconfigs;
+	struct sim_surface *surfaces;
+	size_t nsurfaces;
 };
 
 static struct sim *sim_of(struct replay_backend *be)
@@ -144,12 +160,100 @@ static enum xt_rc context_create(struct sim *s, struct replay *rp, const struct 
 		return rc;
 	}
 	list[s->nctx++] = x;
+	x->config = host_value_uint(ev, "config");
 	x->hx.handle = host_value_uint(ev, "context");
 	x->hx.ns = (uint32_t)s->nctx;
 	x->hx.share_ns = share ? share->hx.share_ns : x->hx.ns;
 	drv_context_version(x->drv, &x->hx.gles, &x->hx.major, &x->hx.minor);
 	x->hx.version_known = true;
 	return XT_OK;
+}
+
+static const char *const config_keys[7] = { "red", "green", "blue", "alpha", "depth", "stencil",
+					    "samples" };
+
+static struct sim_config *config_find(struct sim *s, uint64_t handle)
+{
+	for (size_t i = 0; i < s->nconfigs; i++)
+		if (s->configs[i].handle == handle)
+			return &s->configs[i];
+	return NULL;
+}
+
+static struct sim_surface *surface_find(struct sim *s, uint64_t handle)
+{
+	for (size_t i = s->nsurfaces; i-- > 0;)     /* the newest of a reused handle */
+		if (s->surfaces[i].handle == handle)
+			return &s->surfaces[i];
+	return NULL;
+}
+
+/* CONTEXT "config": a config's buffer sizes. */
+static enum xt_rc config_event(struct sim *s, const struct trace_value *ev, struct xt_err *err)
+{
+	struct sim_config *c = config_find(s, host_value_uint(ev, "config"));
+	if (!c) {
+		struct sim_config *n = xt_realloc(s->configs, (s->nconfigs + 1) * sizeof *n);
+		if (!n)
+			return XT_FAIL(err, XT_ERR_NOMEM, "out of memory for a config");
+		s->configs = n;
+		c = &n[s->nconfigs++];
+		c->handle = host_value_uint(ev, "config");
+	}
+	for (unsigned k = 0; k < 7; k++) {
+		const struct trace_value *v = trace_value_get(ev, config_keys[k]);
+		int64_t x = !v ? -1 : v->tag == TRACE_TAG_SINT ? v->i
+			  : v->tag == TRACE_TAG_UINT ? (int64_t)v->u : -1;
+		c->size[k] = x < 0 || x > 64 ? -1 : (int)x;
+	}
+	return XT_OK;
+}
+
+/* CONTEXT "surface": a surface's config and size (a later event of the
+ * same handle, at a make-current, may carry a new size). */
+static enum xt_rc surface_event(struct sim *s, uint64_t call_no, const struct trace_value *ev,
+			       struct xt_err *err)
+{
+	uint64_t w = host_value_uint(ev, "width"), h = host_value_uint(ev, "height");
+	struct sim_surface *n;
+
+	if (w > REPLAY_MAX_SURFACE_SIZE || h > REPLAY_MAX_SURFACE_SIZE)
+		return XT_FAIL(err, XT_ERR_CORRUPT, "call %llu: surface size %llux%llu",
+			       (unsigned long long)call_no, (unsigned long long)w, (unsigned long long)h);
+	n = xt_realloc(s->surfaces, (s->nsurfaces + 1) * sizeof *n);
+	if (!n)
+		return XT_FAIL(err, XT_ERR_NOMEM, "out of memory for a surface");
+	s->surfaces = n;
+	n[s->nsurfaces++] = (struct sim_surface){
+		.handle = host_value_uint(ev, "surface"), .config = host_value_uint(ev, "config"),
+		.width = (uint32_t)w, .height = (uint32_t)h,
+	};
+	return XT_OK;
+}
+
+/* The window-system framebuffer of context x drawing into surface `draw`:
+ * the surface's recorded size (REPLAY_DEFAULT_SURFACE_SIZE when the trace
+ * does not hold it, as the host backend's pbuffers) and config (RGBA8,
+ * depth 24, stencil 8 when unknown). */
+static void bind_window(struct sim *s, struct sim_ctx *x, uint64_t draw)
+{
+	const struct sim_surface *sf = surface_find(s, draw);
+	const struct sim_config *c = config_find(s, sf && sf->config ? sf->config : x->config);
+	int size[7] = { 8, 8, 8, 8, 24, 8, 0 };
+	struct drv_window w;
+
+	if (!draw)
+		return;
+	for (unsigned k = 0; c && k < 7; k++)
+		if (c->size[k] >= 0)
+			size[k] = c->size[k];
+	w = (struct drv_window){
+		.width = sf && sf->width && sf->height ? sf->width : REPLAY_DEFAULT_SURFACE_SIZE,
+		.height = sf && sf->width && sf->height ? sf->height : REPLAY_DEFAULT_SURFACE_SIZE,
+		.red = size[0], .green = size[1], .blue = size[2], .alpha = size[3],
+		.depth = size[4], .stencil = size[5], .samples = size[6],
+	};
+	drv_context_set_window(x->drv, &w);
 }
 
 static enum xt_rc sim_context(struct replay_backend *be, struct replay *rp,
@@ -169,7 +273,13 @@ static enum xt_rc sim_context(struct replay_backend *be, struct replay *rp,
 		if (handle && !t->ctx)
 			xt_warn("replay: call %llu makes current a context the trace never created",
 				(unsigned long long)call_no);
+		if (t->ctx)
+			bind_window(s, t->ctx, host_value_uint(ev, "draw"));
 	}
+	if (host_value_str_is(ev, "event", "config"))
+		return config_event(s, ev, err);
+	if (host_value_str_is(ev, "event", "surface"))
+		return surface_event(s, call_no, ev, err);
 	return XT_OK;   /* "destroy": the context lives until the end */
 }
 
@@ -340,7 +450,6 @@ static enum xt_rc sim_call(struct replay_backend *be, struct replay *rp,
 			replay_set_driver(rp, (const char *)get_string(GL_VENDOR),
 					  (const char *)get_string(GL_RENDERER),
 					  (const char *)get_string(GL_VERSION));
-		replay_no_pixels(rp, "the simulated GPU does not rasterize");
 		s->driver_reported = true;
 	}
 	if (!strcmp(call->name, "glGetError")) {
@@ -421,6 +530,8 @@ static void sim_destroy(struct replay_backend *be)
 	xt_free(s->ctx);
 	xt_free(s->threads);
 	xt_free(s->dumped);
+	xt_free(s->configs);
+	xt_free(s->surfaces);
 	drv_screen_destroy(s->screen);
 	ws_gm_destroy(s->ws);
 	gm_destroy(s->gm);

@@ -18,7 +18,8 @@
  *   s44-     exec-mask bookkeeping, 4 per IF (saved exec, then mask) and
  *            6 per LOOP (entry exec, break mask, continue mask)
  *   above    uniform values drv_ra kept in SGPRs (up to s103)
- *   v0-v7    hardware VGPR inputs; v8-v15 scratch within one IR instruction,
+ *   v0-v7    hardware VGPR inputs (PS: the groups of SPI_PS_INPUT_ENA,
+ *            drv_ps_input_vgpr); v8-v15 scratch within one IR instruction,
  *            except v[12:15], which keep the last attribute fetched while
  *            straight-line code reads its components
  *
@@ -488,6 +489,16 @@ static void emit_ins(struct em *e, const struct drv_ins *in, uint32_t idx)
 		case DRV_SV_INVOCATION_ID: P(e, "v_mov_b32 %s, v7", d); break;
 		case DRV_SV_BASE_VERTEX: P(e, "v_mov_b32 %s, s2", d); break;
 		case DRV_SV_BASE_INSTANCE: P(e, "v_mov_b32 %s, s3", d); break;
+		case DRV_SV_FRONT_FACING:
+			/* FRONT_FACE: 1.0 front-facing, 0.0 back-facing */
+			P(e, "v_cmp_ne_f32 vcc, 0, v%u", drv_ps_input_vgpr(e->info->ps_input_ena, 12));
+			P(e, "v_cndmask_b32 %s, 0, 1, vcc", d);
+			break;
+		case DRV_SV_FRAG_COORD_X: case DRV_SV_FRAG_COORD_Y:
+		case DRV_SV_FRAG_COORD_Z: case DRV_SV_FRAG_COORD_W:
+			P(e, "v_mov_b32 %s, v%u", d,
+			  drv_ps_input_vgpr(e->info->ps_input_ena, 8 + in->a - DRV_SV_FRAG_COORD_X));
+			break;
 		case DRV_SV_STREAM_ID:
 			P(e, "s_bfe_u32 s20, s%u, 0x20018", S_SYS);
 			P(e, "v_mov_b32 %s, s20", d);
@@ -608,6 +619,34 @@ static void emit_ins(struct em *e, const struct drv_ins *in, uint32_t idx)
 		}
 		P(e, "exp pos0, v[8:11] done");
 		break;
+	case DRV_OP_EXPORT_PARAM:
+	case DRV_OP_EXPORT_MRT:
+		for (unsigned j = 0; j < in->n_src; j++) {
+			begin(e);
+			opd(e, in->src[j], a, sizeof a, false);
+			P(e, "v_mov_b32 v%u, %s", 8 + j, a);
+		}
+		if (in->op == DRV_OP_EXPORT_PARAM)
+			P(e, "exp param%u, v[8:11]", in->a);
+		else if (in->a == 8)
+			P(e, "exp null, v[8:11] done vm");
+		else
+			P(e, "exp mrt%u, v[8:11]%s", in->a, in->b ? " done vm" : "");
+		break;
+	case DRV_OP_INTERP: {
+		static const char chans[] = "xyzw";
+		unsigned mode = in->b >> 2, ch = in->b & 3;
+		dst(e, in->dst, d, sizeof d);
+		if (mode == DRV_INTERP_FLAT) {
+			P(e, "v_interp_mov_f32 %s, p0, attr%u.%c", d, in->a, chans[ch]);
+		} else {
+			/* I, J: PERSP_CENTER's or LINEAR_CENTER's VGPRs */
+			unsigned ij = drv_ps_input_vgpr(e->info->ps_input_ena, mode == DRV_INTERP_LINEAR ? 5 : 1);
+			P(e, "v_interp_p1_f32 %s, v%u, attr%u.%c", d, ij, in->a, chans[ch]);
+			P(e, "v_interp_p2_f32 %s, v%u, attr%u.%c", d, ij + 1, in->a, chans[ch]);
+		}
+		break;
+	}
 	case DRV_OP_SO_BEGIN: {
 		const struct drv_tf_layout *tf = e->info->tf;
 		unsigned k = 0;
@@ -710,7 +749,7 @@ enum xt_rc drv_emit(const struct drv_ir *ir, const struct drv_lower_info *info, 
 		bin->so_base_en = info->tf->buffer_mask;
 	}
 	P(&e, "; %s", ir->stage == DRV_HW_VS ? "hardware VS" : ir->stage == DRV_HW_ES ? "ES" :
-		      ir->stage == DRV_HW_GS ? "GS" : "copy shader");
+		      ir->stage == DRV_HW_GS ? "GS" : ir->stage == DRV_HW_PS ? "PS" : "copy shader");
 	if (ir->has_return) {
 		P(&e, "s_mov_b64 s[%u:%u], exec", S_INIT_EXEC, S_INIT_EXEC + 1);
 		P(&e, "s_mov_b64 s[%u:%u], 0", S_RET, S_RET + 1);

@@ -36,6 +36,9 @@
 #include "xt_buf.h"
 #include "xt_rc.h"
 
+/* DRV_OP_INTERP modes (b >> 2) */
+enum { DRV_INTERP_SMOOTH, DRV_INTERP_LINEAR, DRV_INTERP_FLAT };
+
 enum drv_op {
 	DRV_OP_NOP,
 	DRV_OP_CONST,         /* dst = imm (size 1 or 2) */
@@ -75,6 +78,11 @@ enum drv_op {
 	DRV_OP_GSVS_STORE,    /* src0 at dword b of vertex src1 (counter) of stream a */
 	DRV_OP_GSVS_LOAD,     /* copy shader: dst = dword b of this vertex, stream a */
 	DRV_OP_GS_MSG,        /* s_sendmsg: a = ISA_MSG_*, b = stream */
+	DRV_OP_INTERP,        /* PS: dst = PS input a, component b & 3, interpolated as
+			       * b >> 2 says (DRV_INTERP_*) */
+	DRV_OP_EXPORT_PARAM,  /* src0..src3 -> exp param a */
+	DRV_OP_EXPORT_MRT,    /* src0..src3 -> exp mrt a (b: 1 = the last export, done vm);
+			       * a = 8: exp null (no colour output) */
 	DRV_OP_EPILOGUE,      /* every lane of the wave active again (after RETURNs) */
 	DRV_OP_COUNT
 };
@@ -87,6 +95,11 @@ enum drv_sysval {
 	DRV_SV_BASE_VERTEX,   /* s2 */
 	DRV_SV_BASE_INSTANCE, /* s3 */
 	DRV_SV_STREAM_ID,     /* copy shader: streamout_config[25:24] */
+	DRV_SV_FRONT_FACING,  /* PS: the FRONT_FACE VGPR != 0, a bool */
+	DRV_SV_FRAG_COORD_X,  /* PS: POS_X_FLOAT .. POS_W_FLOAT (gl_FragCoord) */
+	DRV_SV_FRAG_COORD_Y,
+	DRV_SV_FRAG_COORD_Z,
+	DRV_SV_FRAG_COORD_W,
 };
 
 struct drv_ins {

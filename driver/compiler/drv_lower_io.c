@@ -3,7 +3,8 @@
  * drv_spirv_to_ir) into what the hardware stage does with them
  * (docs/isa.md "Shader ABI", docs/gcn-streamout.md §7):
  *
- *   hardware VS   EPILOGUE; exp pos0 (gl_Position); the streamout section:
+ *   hardware VS   EPILOGUE; exp pos0 (gl_Position); exp param k: the output
+ *                 feeding PS input k (drv_ps_inputs); the streamout section:
  *                 SO_BEGIN, one SO_STORE per captured scalar at its TF
  *                 buffer / byte offset, SO_END (drv_emit turns these into
  *                 radeonsi's epilogue: lane < so_vtx_count, address =
@@ -13,6 +14,8 @@
  *   GS            EMIT_VERTEX(s): every output of stream s to the GSVS ring
  *                 at the lane's vertex counter for s, s_sendmsg gs_emit,
  *                 counter + 1; END_PRIMITIVE(s): gs_cut; then gs_done
+ *   PS            EPILOGUE; exp mrt n per colour output at location n, the
+ *                 last `done vm`; exp null done vm when there is none
  *   copy shader   built from nothing: per used stream s (IF stream id ==
  *                 s when several are), GSVS loads of the stream's outputs,
  *                 the position export (stream 0) and the streamout section
@@ -246,13 +249,142 @@ static enum xt_rc lower_gs(struct drv_ir *ir, const struct drv_smodule *m, const
 	return XT_OK;
 }
 
+/* A user (located, non-built-in) input or output of at most 4 scalars at
+ * one location: the interface the PS inputs / VS params pass. */
+static bool simple_io(const struct drv_smodule *m, const struct drv_svar *v)
+{
+	const struct drv_sid *t = drv_stype(m, v->type);
+	return v->location >= 0 && v->builtin < 0 && t && v->slots <= 4 &&
+	       (t->op == SpvOpTypeFloat || t->op == SpvOpTypeInt || t->op == SpvOpTypeVector) &&
+	       drv_stype_slot_dwords(m, v->type, 0) == 1;
+}
+
+int drv_ps_inputs(const struct drv_smodule *fs, uint32_t vars[32], const char **why)
+{
+	int n = 0;
+	for (uint32_t i = 0; i < fs->n_vars; i++) {
+		const struct drv_svar *v = &fs->vars[i];
+		if (v->storage != SpvStorageClassInput)
+			continue;
+		if (v->builtin == SpvBuiltInFrontFacing || v->builtin == SpvBuiltInFragCoord)
+			continue;                  /* system values (FRONT_FACE, POS_*), not interpolated */
+		if (v->builtin >= 0) {
+			*why = "a fragment shader built-in input other than gl_FrontFacing (gl_FragCoord, "
+			       "gl_PointCoord, gl_SampleID ...)";
+			return -1;
+		}
+		if (!simple_io(fs, v)) {
+			*why = "a fragment shader input that is an array, a matrix, a structure or 64-bit";
+			return -1;
+		}
+		if (n == 32) {
+			*why = "more than 32 fragment shader inputs";
+			return -1;
+		}
+		/* insertion by (location, component) */
+		int k = n++;
+		for (; k > 0; k--) {
+			const struct drv_svar *w = &fs->vars[vars[k - 1]];
+			if (w->location < v->location ||
+			    (w->location == v->location && w->component <= v->component))
+				break;
+			vars[k] = vars[k - 1];
+		}
+		vars[k] = i;
+	}
+	return n;
+}
+
+unsigned drv_ps_input_vgpr(uint32_t ena, unsigned bit)
+{
+	/* VGPRs per SPI_PS_INPUT_ENA group (docs/isa.md "Pixel shaders") */
+	static const unsigned size[16] = { 2, 2, 2, 3, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1 };
+	unsigned v = 0;
+	for (unsigned b = 0; b < bit && b < 16; b++)
+		if (ena >> b & 1)
+			v += size[b];
+	return v;
+}
+
+int drv_ps_input_source(const struct drv_smodule *m, const struct drv_smodule *fs, uint32_t in)
+{
+	char want[96], key[96];
+	drv_io_key(fs, &fs->vars[in], 0, -1, want, sizeof want);
+	for (uint32_t i = 0; i < m->n_vars; i++) {
+		const struct drv_svar *v = &m->vars[i];
+		if (v->storage != SpvStorageClassOutput || v->builtin >= 0)
+			continue;
+		drv_io_key(m, v, 0, -1, key, sizeof key);
+		if (!strcmp(key, want))
+			return (int)i;
+	}
+	return -1;
+}
+
+/* Hardware VS: param k = the output matching PS input k; what it does
+ * not write is 0, w 1. */
+static void export_params(struct drv_ir *ir, const struct drv_smodule *m, const struct drv_lower_info *info)
+{
+	for (unsigned k = 0; k < info->n_params; k++) {
+		struct drv_ins in = { .op = DRV_OP_EXPORT_PARAM, .n_src = 4, .a = k };
+		int src = drv_ps_input_source(m, info->ps_mod, info->ps_vars[k]);
+		for (unsigned c = 0; c < 4; c++)
+			in.src[c] = drv_ir_const(ir, 1, c == 3 ? 0x3F800000u : 0);
+		if (src >= 0 && simple_io(m, &m->vars[src]))
+			for (uint32_t j = 0; j < m->vars[src].slots && j < 4; j++)
+				in.src[j] = drv_ir_reg_read(ir, m->vars[src].reg_base + j);
+		drv_ir_emit(ir, &in);
+	}
+}
+
+/* PS: every colour output (location n, index 0) to mrt n, the last one
+ * `done`; exp null when there is none (radeonsi's epilogue). */
+static enum xt_rc export_colors(struct drv_ir *ir, const struct drv_smodule *m, struct xt_err *err)
+{
+	int last = -1;
+	for (uint32_t i = 0; i < m->n_vars; i++) {
+		const struct drv_svar *v = &m->vars[i];
+		if (v->storage != SpvStorageClassOutput)
+			continue;
+		if (v->builtin >= 0 || !simple_io(m, v) || v->location >= 8 || v->component > 0)
+			return XT_FAIL(err, XT_ERR_UNSUPPORTED, "a fragment shader output other than a colour "
+				       "of at most 4 components at locations 0..7 ('%s')", v->name);
+		last = (int)i;
+	}
+	if (last < 0) {
+		struct drv_ins in = { .op = DRV_OP_EXPORT_MRT, .n_src = 0, .a = 8, .b = 1 };
+		drv_ir_emit(ir, &in);
+		return XT_OK;
+	}
+	for (uint32_t i = 0; i < m->n_vars; i++) {
+		const struct drv_svar *v = &m->vars[i];
+		struct drv_ins in = { .op = DRV_OP_EXPORT_MRT, .n_src = 4, .a = (uint32_t)v->location,
+				      .b = (int)i == last };
+		if (v->storage != SpvStorageClassOutput)
+			continue;
+		for (unsigned c = 0; c < 4; c++)
+			in.src[c] = c < v->slots ? drv_ir_reg_read(ir, v->reg_base + c)
+						 : drv_ir_const(ir, 1, c == 3 ? 0x3F800000u : 0);
+		drv_ir_emit(ir, &in);
+	}
+	return XT_OK;
+}
+
 enum xt_rc drv_lower_io(struct drv_ir *ir, const struct drv_smodule *m, const struct drv_lower_info *info,
 			struct xt_err *err)
 {
+	enum xt_rc rc;
+
 	switch (ir->stage) {
+	case DRV_HW_PS:
+		drv_ir_op0(ir, DRV_OP_EPILOGUE, 0, 0, 0);
+		if ((rc = export_colors(ir, m, err)) != XT_OK)
+			return rc;
+		break;
 	case DRV_HW_VS:
 		drv_ir_op0(ir, DRV_OP_EPILOGUE, 0, 0, 0);
 		export_position(ir, m, reg_value, NULL, 0);
+		export_params(ir, m, info);
 		if (info->tf && info->tf->n_varyings)
 			streamout(ir, m, info->tf, 0, reg_value, NULL);
 		break;

@@ -220,13 +220,98 @@ static bool check_no_vertex_shader(struct build *b)
 	return true;
 }
 
+/* --- the pixel shader's interface ----------------------------------------------------- */
+
+/*
+ * What the fragment shader reads and writes (drv_ps_info), and so which
+ * params the hardware VS exports (build.ps_loc[0 .. n_params)), as
+ * radeonsi's si_shader_ps and si_emit_spi_map decide them.  A fragment
+ * shader the hardware path cannot take yet leaves ps_unsupported set and
+ * the program linked; without a fragment shader the program draws no
+ * pixels the model can make either (fixed-function fragment processing).
+ */
+static enum xt_rc prepare_ps(struct build *b)
+{
+	struct drv_program *p = b->p;
+	const struct drv_smodule *fs = &b->mod[DRV_STAGE_FRAGMENT], *vs = &b->mod[DRV_STAGE_VERTEX];
+	struct drv_ps_info *ps = &p->ps;
+	const char *why = NULL;
+	int n;
+
+	b->n_params = 0;
+	{
+		const struct drv_smodule *last = &b->mod[p->has_gs ? DRV_STAGE_GEOMETRY : DRV_STAGE_VERTEX];
+		for (uint32_t i = 0; i < last->n_vars; i++) {
+			const struct drv_svar *v = &last->vars[i];
+			const struct drv_sid *t = drv_stype(last, v->type);
+			if (v->storage != SpvStorageClassOutput)
+				continue;
+			ps->vs_point_size |= v->builtin == SpvBuiltInPointSize;
+			for (uint32_t k = 0; t && t->op == SpvOpTypeStruct && k < t->n_members; k++)
+				ps->vs_point_size |= t->members[k].builtin == SpvBuiltInPointSize;
+		}
+	}
+	if (!b->parsed[DRV_STAGE_FRAGMENT]) {
+		why = "no fragment shader (fixed-function fragment processing)";
+	} else if ((n = drv_ps_inputs(fs, b->ps_vars, &why)) >= 0) {
+		if (n && p->has_gs)
+			why = "fragment shader inputs after a geometry shader (the copy shader exports no "
+			      "parameters yet)";
+		ps->n_inputs = (unsigned)(n > 0 ? n : 0);
+		/* PERSP_CENTER always (GCN needs an I, J pair), LINEAR_CENTER
+		 * for noperspective inputs, POS_X..W_FLOAT for gl_FragCoord,
+		 * FRONT_FACE for gl_FrontFacing; the VGPRs follow in that order
+		 * and must stay within v0..v7 (drv_emit's map) */
+		ps->input_ena = 1u << 1;
+		for (uint32_t i = 0; i < fs->n_vars; i++) {
+			const struct drv_svar *v = &fs->vars[i];
+			if (v->storage != SpvStorageClassInput)
+				continue;
+			if (v->builtin == SpvBuiltInFrontFacing)
+				ps->input_ena |= 1u << 12;
+			else if (v->builtin == SpvBuiltInFragCoord)
+				ps->input_ena |= 0xFu << 8;
+			else if (v->noperspective && !v->flat)
+				ps->input_ena |= 1u << 5;
+		}
+		if (drv_ps_input_vgpr(ps->input_ena, 16) > 8)
+			why = "gl_FragCoord, gl_FrontFacing and noperspective inputs together (more input "
+			      "VGPRs than the driver's register map has)";
+		for (unsigned k = 0; k < ps->n_inputs; k++) {
+			const struct drv_svar *v = &fs->vars[b->ps_vars[k]];
+			ps->input_location[k] = (uint32_t)v->location;
+			ps->input_flat[k] = v->flat;
+			/* an input no output feeds: a compatibility varying
+			 * (gl_Color from gl_FrontColor / gl_BackColor), which
+			 * the driver does not link yet */
+			ps->input_written[k] = !p->has_gs && drv_ps_input_source(vs, fs, b->ps_vars[k]) >= 0;
+			if (!ps->input_written[k] && !p->has_gs && !why)
+				why = "a fragment shader input no vertex shader output feeds (such as the "
+				      "compatibility varyings gl_Color / gl_SecondaryColor / gl_TexCoord)";
+		}
+		for (uint32_t i = 0; i < fs->n_vars; i++) {
+			const struct drv_svar *v = &fs->vars[i];
+			if (v->storage == SpvStorageClassOutput && v->location >= 0 && v->location < 8)
+				ps->colors_written |= 1u << v->location;
+		}
+		if (!why)
+			b->n_params = ps->n_inputs;
+	}
+	if (why && !(p->ps_unsupported = strdup(why)))
+		return XT_ERR_NOMEM;
+	return XT_OK;
+}
+
 /* --- per hardware stage -------------------------------------------------------------- */
 
 static enum xt_rc compile_hw(struct build *b, enum drv_hw_stage hw, enum drv_stage stage)
 {
 	struct drv_ir ir;
 	struct xt_err err = { 0 };
-	struct drv_lower_info info = { .tf = &b->p->tf, .esgs = &b->esgs, .gs = &b->p->gs, .gsvs_dw = b->gsvs_dw };
+	struct drv_lower_info info = { .tf = &b->p->tf, .esgs = &b->esgs, .gs = &b->p->gs, .gsvs_dw = b->gsvs_dw,
+				       .ps_mod = &b->mod[DRV_STAGE_FRAGMENT], .ps_vars = b->ps_vars,
+				       .n_params = hw == DRV_HW_VS ? b->n_params : 0,
+				       .ps_input_ena = b->p->ps.input_ena };
 	enum xt_rc rc;
 	const char *pass = "spirv_to_ir";
 
@@ -254,6 +339,14 @@ static enum xt_rc compile_hw(struct build *b, enum drv_hw_stage hw, enum drv_sta
 	if (rc == XT_ERR_NOMEM) {
 		drv_ir_fini(&ir);
 		return rc;
+	}
+	if (rc != XT_OK && hw == DRV_HW_PS) {
+		/* the program links without it: its draws' pixels are what the
+		 * model cannot draw (drv_program.ps_unsupported) */
+		drv_ir_fini(&ir);
+		free(b->p->ps_unsupported);
+		b->p->ps_unsupported = strdup(rc == XT_ERR_UNSUPPORTED ? err.msg : "an internal compiler error");
+		return b->p->ps_unsupported ? XT_OK : XT_ERR_NOMEM;
 	}
 	if (rc == XT_ERR_UNSUPPORTED && b->desc->source[stage]) {
 		/* the GLSL compiled (glCompileShader said so); the back end is
@@ -354,6 +447,10 @@ static enum xt_rc take_spirv(struct build *b, bool present[DRV_STAGE_COUNT])
 	return XT_OK;
 }
 
+/* GL 4.6 compatibility §15 without a fragment shader, texturing, colour
+ * sum or fog: the fragment's colour is the interpolated primary colour. */
+static const char ff_fragment_shader[] = "#version 110\nvoid main() { gl_FragColor = gl_Color; }\n";
+
 enum xt_rc drv_program_create(const struct drv_program_desc *desc, struct drv_program **out, struct xt_err *err)
 {
 	struct build *b;
@@ -361,10 +458,17 @@ enum xt_rc drv_program_create(const struct drv_program_desc *desc, struct drv_pr
 	bool present[DRV_STAGE_COUNT], ok = true, no_vs;
 	enum xt_rc rc = XT_OK;
 	enum drv_stage last;
+	struct drv_program_desc ff;
 
 	*out = NULL;
 	if (!desc)
 		return XT_FAIL(err, XT_ERR_INVALID, "drv_program_create: no description");
+	if (desc->ff_fragment && !desc->compile_only && desc->source[DRV_STAGE_VERTEX] &&
+	    !desc->source[DRV_STAGE_FRAGMENT] && !desc->spirv[DRV_STAGE_FRAGMENT]) {
+		ff = *desc;
+		ff.source[DRV_STAGE_FRAGMENT] = ff_fragment_shader;
+		desc = &ff;
+	}
 	b = calloc(1, sizeof *b);
 	p = calloc(1, sizeof *p);
 	if (!b || !p) {
@@ -483,10 +587,16 @@ enum xt_rc drv_program_create(const struct drv_program_desc *desc, struct drv_pr
 		if (!check_gs_streams(b))
 			goto done;
 	}
+	if ((rc = prepare_ps(b)) != XT_OK)
+		goto fail;
 	ok = compile_hw(b, p->has_gs ? DRV_HW_ES : DRV_HW_VS, DRV_STAGE_VERTEX) == XT_OK;
 	if (ok && p->has_gs)
 		ok = compile_hw(b, DRV_HW_GS, DRV_STAGE_GEOMETRY) == XT_OK &&
 		     compile_hw(b, DRV_HW_COPY, DRV_STAGE_GEOMETRY) == XT_OK;
+	if (ok && b->parsed[DRV_STAGE_FRAGMENT] && !p->ps_unsupported &&
+	    (rc = compile_hw(b, DRV_HW_PS, DRV_STAGE_FRAGMENT)) == XT_ERR_NOMEM)
+		goto fail;
+	rc = XT_OK;
 	p->linked = ok;
 done:
 	for (int s = 0; s < DRV_STAGE_COUNT; s++)
@@ -538,6 +648,7 @@ void drv_program_destroy(struct drv_program *p)
 		free(p->hw[h].code);
 		free(p->hw[h].asm_text);
 	}
+	free(p->ps_unsupported);
 	free(p->link_log);
 	free(p->attribs);
 	free(p->uniforms);
@@ -614,7 +725,7 @@ uint32_t drv_program_tf_varying_max_length(const struct drv_program *p)
 
 enum xt_rc drv_program_disasm(const struct drv_program *p, struct xt_buf *out)
 {
-	static const char *const hw_names[DRV_HW_COUNT] = { "VS", "ES", "GS", "copy shader" };
+	static const char *const hw_names[DRV_HW_COUNT] = { "VS", "ES", "GS", "copy shader", "PS" };
 	xt_buf_printf(out, "program: %s\n", p->linked ? "linked" : "not linked");
 	if (p->link_log && *p->link_log)
 		xt_buf_printf(out, "link log:\n%s", p->link_log);
@@ -649,6 +760,8 @@ enum xt_rc drv_program_disasm(const struct drv_program *p, struct xt_buf *out)
 				      drv_gl_type_name(p->tf.varyings[i].type), p->tf.varyings[i].size,
 				      p->tf.varyings[i].buffer, p->tf.varyings[i].offset, p->tf.varyings[i].stream);
 	}
+	if (p->ps_unsupported)
+		xt_buf_printf(out, "no PS: %s\n", p->ps_unsupported);
 	if (p->has_gs)
 		xt_buf_printf(out, "gs: max_vertices %u in 0x%x out 0x%x invocations %u streams 0x%x esgs %u gsvs %u\n",
 			      p->gs.max_vertices, p->gs.input_prim, p->gs.output_prim, p->gs.invocations,

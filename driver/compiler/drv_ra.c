@@ -47,7 +47,7 @@ static bool pure(uint16_t op)
 	case DRV_OP_CONST: case DRV_OP_MOV: case DRV_OP_VALU: case DRV_OP_CMP: case DRV_OP_SELECT:
 	case DRV_OP_SPLIT_LO: case DRV_OP_SPLIT_HI: case DRV_OP_PACK64: case DRV_OP_REG_READ:
 	case DRV_OP_LOAD_INPUT: case DRV_OP_LOAD_SYSVAL: case DRV_OP_LOAD_BUF: case DRV_OP_ESGS_LOAD:
-	case DRV_OP_GSVS_LOAD:
+	case DRV_OP_GSVS_LOAD: case DRV_OP_INTERP:
 		return true;
 	default:
 		return false;
@@ -187,7 +187,7 @@ static bool takes_sgpr(uint16_t op)
 {
 	switch (op) {
 	case DRV_OP_VALU: case DRV_OP_CMP: case DRV_OP_MOV: case DRV_OP_REG_WRITE: case DRV_OP_EXPORT_POS:
-	case DRV_OP_IF:
+	case DRV_OP_EXPORT_PARAM: case DRV_OP_EXPORT_MRT: case DRV_OP_IF:
 		return true;
 	default:
 		return false;

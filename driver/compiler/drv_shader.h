@@ -75,7 +75,7 @@
 enum drv_stage {
 	DRV_STAGE_VERTEX,
 	DRV_STAGE_GEOMETRY,
-	DRV_STAGE_FRAGMENT,    /* parsed and checked; the model does not rasterize */
+	DRV_STAGE_FRAGMENT,    /* the hardware PS (drv_program.ps says what it needs) */
 	DRV_STAGE_COUNT
 };
 
@@ -178,6 +178,7 @@ enum drv_hw_stage {
 	DRV_HW_ES,             /* the vertex shader as ES (GS on) */
 	DRV_HW_GS,
 	DRV_HW_COPY,           /* copy shader: GSVS ring -> exports + streamout */
+	DRV_HW_PS,             /* the fragment shader (docs/isa.md "Pixel shaders") */
 	DRV_HW_COUNT
 };
 
@@ -194,6 +195,23 @@ struct drv_gs_info {
 	uint32_t ring_offset_dw[4];  /* VGT_GSVS_RING_OFFSET_s (0 for stream 0) */
 };
 
+/* The pixel shader's interface (radeonsi's si_shader_ps / si_emit_spi_map):
+ * PS input n is the fragment shader's n-th input location, read from the
+ * VS's param export n (the hardware VS exports exactly those locations). */
+#define DRV_MAX_PS_INPUTS 32u
+struct drv_ps_info {
+	unsigned n_inputs;                  /* SPI_PS_IN_CONTROL.NUM_INTERP */
+	uint32_t input_location[DRV_MAX_PS_INPUTS];
+	bool input_flat[DRV_MAX_PS_INPUTS]; /* SPI_PS_INPUT_CNTL_n.FLAT_SHADE */
+	bool input_written[DRV_MAX_PS_INPUTS]; /* the VS writes it (else DEFAULT_VAL) */
+	uint32_t input_ena;                 /* SPI_PS_INPUT_ENA (= ADDR) */
+	uint32_t colors_written;            /* bit n: exp mrtn (location n, index 0) */
+	bool kills;                         /* discard (DB_SHADER_CONTROL.KILL_ENABLE) */
+	/* the last vertex stage writes gl_PointSize, which the driver does not
+	 * export yet (pos1, PA_CL_VS_OUT_CNTL.USE_VTX_POINT_SIZE) */
+	bool vs_point_size;
+};
+
 struct drv_program_desc {
 	bool es;                     /* OpenGL ES context (unversioned = #version 100) */
 	/* glCompileShader: stop after the front end (translator + glslang);
@@ -201,6 +219,11 @@ struct drv_program_desc {
 	 * link time */
 	bool compile_only;
 	bool separable;              /* GL_PROGRAM_SEPARABLE (link rules without a vertex shader) */
+	/* compatibility profile: without a fragment shader the pixels are
+	 * fixed-function fragment processing's (the primary colour, texturing
+	 * and fog off), compiled as a built-in fragment shader for the PS;
+	 * nothing else of the program changes */
+	bool ff_fragment;
 	const char *source[DRV_STAGE_COUNT];   /* NULL = stage absent */
 	/* further shader objects of a stage with a source (GL links several
 	 * compilation units of one stage; one of them defines main) */
@@ -231,6 +254,11 @@ struct drv_program {
 
 	struct drv_stage_binary hw[DRV_HW_COUNT];
 	bool has_gs;
+	/* hw[DRV_HW_PS] when the fragment shader compiled for the hardware;
+	 * else ps_unsupported says why (the program links all the same: its
+	 * draws' pixels are what the model cannot draw) */
+	struct drv_ps_info ps;
+	char *ps_unsupported;
 	struct drv_gs_info gs;
 
 	unsigned n_attribs;

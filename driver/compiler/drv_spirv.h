@@ -66,7 +66,7 @@ struct drv_sid {
 	/* decorations */
 	int32_t location, component, builtin, binding, set, xfb_buffer, xfb_stride, xfb_offset, stream;
 	int32_t array_stride;
-	bool block, flat, has_spec_id;
+	bool block, flat, noperspective, has_spec_id;
 	/* types */
 	uint32_t width;        /* int / float bits */
 	bool sign;
@@ -97,7 +97,7 @@ struct drv_svar {
 	uint32_t storage;      /* SpvStorageClass */
 	const char *name;      /* OpName, "" if none */
 	int32_t location, component, builtin, binding, xfb_buffer, xfb_stride, xfb_offset, stream;
-	bool flat, used;
+	bool flat, noperspective, used;
 	uint32_t slots;
 	uint32_t reg_base;     /* register variables: IR reg of slot 0 (consecutive) */
 	uint32_t mem_offset;   /* default uniforms: byte offset in the constant buffer */
@@ -208,7 +208,26 @@ struct drv_lower_info {
 	/* GS / copy: per output variable of the GS module, the dword of each
 	 * slot within its stream's vertex (gsvs_dw[var][slot]) */
 	uint32_t **gsvs_dw;
+	/* hardware VS: param export k is the output matching input variable
+	 * ps_vars[k] of fragment shader ps_mod (drv_ps_inputs, drv_io_key) */
+	const struct drv_smodule *ps_mod;
+	const uint32_t *ps_vars;
+	unsigned n_params;
+	/* PS: SPI_PS_INPUT_ENA, which places the input VGPRs */
+	uint32_t ps_input_ena;
 };
+
+/* The input variables of fragment shader `fs` (indices into fs->vars),
+ * ordered by location and component, at most 32: PS input n
+ * (SPI_PS_INPUT_CNTL_n, attrN) is the n-th.  Returns the count, or -1
+ * (with *why) for an input the driver cannot interpolate. */
+int drv_ps_inputs(const struct drv_smodule *fs, uint32_t vars[32], const char **why);
+/* The first VGPR of PS input group `bit` of SPI_PS_INPUT_ENA `ena` (bit
+ * 16: the VGPRs all enabled groups take). */
+unsigned drv_ps_input_vgpr(uint32_t ena, unsigned bit);
+/* The output of `m` (a vertex stage) matching input variable `in` of
+ * fragment shader `fs` (GL 4.6 §7.4.1, drv_io_key), -1 when none. */
+int drv_ps_input_source(const struct drv_smodule *m, const struct drv_smodule *fs, uint32_t in);
 
 /* drv_lower_io.c: appends the stage epilogue (exports, streamout, ring
  * stores) and lowers EMIT_VERTEX / END_PRIMITIVE. */

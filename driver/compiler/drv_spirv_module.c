@@ -83,6 +83,7 @@ static void decorate(struct drv_sid *id, struct drv_smember *mem, uint32_t dec, 
 	case SpvDecorationRowMajor: if (mem) mem->row_major = true; break;
 	case SpvDecorationBlock: case SpvDecorationBufferBlock: id->block = true; break;
 	case SpvDecorationFlat: id->flat = true; break;
+	case SpvDecorationNoPerspective: id->noperspective = true; break;
 	case SpvDecorationSpecId: id->has_spec_id = true; break;
 	default: break;
 	}
@@ -419,6 +420,7 @@ static enum xt_rc add_var(struct drv_smodule *m, uint32_t id, uint32_t ptr_type,
 	v->xfb_offset = s->xfb_offset;
 	v->stream = s->stream;
 	v->flat = s->flat;
+	v->noperspective = s->noperspective;
 	v->ubo = -1;
 	v->slots = drv_stype(m, pt->elem) ? drv_stype(m, pt->elem)->slots : 0;
 	s->kind = DRV_SID_VAR;

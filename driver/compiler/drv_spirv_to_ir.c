@@ -448,6 +448,7 @@ static bool input_builtin(struct ctx *c, int32_t builtin, uint32_t *sv)
 	case SpvBuiltInInvocationId: *sv = DRV_SV_INVOCATION_ID; return true;
 	case SpvBuiltInBaseVertex: *sv = DRV_SV_BASE_VERTEX; return true;
 	case SpvBuiltInBaseInstance: *sv = DRV_SV_BASE_INSTANCE; return true;
+	case SpvBuiltInFrontFacing: *sv = DRV_SV_FRONT_FACING; return c->ir->stage == DRV_HW_PS;
 	default: return false;
 	}
 }
@@ -471,6 +472,12 @@ static bool load_inputs(struct ctx *c)
 		uint32_t sv;
 		if (v->storage != SpvStorageClassInput)
 			continue;
+		if (c->ir->stage == DRV_HW_PS && v->builtin == SpvBuiltInFragCoord) {
+			for (uint32_t j = 0; j < 4 && j < v->slots; j++)
+				drv_ir_reg_write(c->ir, v->reg_base + j,
+						 drv_ir_op1(c->ir, DRV_OP_LOAD_SYSVAL, 1, 0, DRV_SV_FRAG_COORD_X + j, 0));
+			continue;
+		}
 		if (input_builtin(c, v->builtin, &sv)) {
 			drv_ir_reg_write(c->ir, v->reg_base, drv_ir_op1(c->ir, DRV_OP_LOAD_SYSVAL, 1, 0, sv, 0));
 			continue;
@@ -478,6 +485,22 @@ static bool load_inputs(struct ctx *c)
 		if (v->builtin >= 0)
 			return FAIL(c, XT_ERR_UNSUPPORTED, "built-in input %d ('%s') is not supported by the driver",
 				    v->builtin, v->name);
+		if (c->ir->stage == DRV_HW_PS) {
+			/* PS input k = this variable's place in drv_ps_inputs;
+			 * its components are the param's x, y, z, w */
+			uint32_t list[32], mode = v->flat ? DRV_INTERP_FLAT
+					       : v->noperspective ? DRV_INTERP_LINEAR : DRV_INTERP_SMOOTH;
+			const char *why = "";
+			int n = drv_ps_inputs(c->m, list, &why), k = 0;
+			if (n < 0)
+				return FAIL(c, XT_ERR_UNSUPPORTED, "%s", why);
+			while (k < n && list[k] != i)
+				k++;
+			for (uint32_t j = 0; j < v->slots && j < 4; j++)
+				drv_ir_reg_write(c->ir, v->reg_base + j,
+						 drv_ir_op1(c->ir, DRV_OP_INTERP, 1, 0, (uint32_t)k, j | mode << 2));
+			continue;
+		}
 		if (c->ir->stage == DRV_HW_GS) {
 			const struct drv_sid *at = drv_stype(c->m, v->type), *et;
 			uint32_t es;

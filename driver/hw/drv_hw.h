@@ -48,6 +48,8 @@ enum drv_atom {
 	DRV_ATOM_RASTER,             /* PA_CL_CLIP_CNTL (rasterizer discard) */
 	DRV_ATOM_RESTART,            /* primitive restart */
 	DRV_ATOM_RENDER_COND,        /* SET_PREDICATION (conditional rendering) */
+	DRV_ATOM_FRAMEBUFFER,        /* CB_COLORn_*, DB_*, window scissor, MSAA (drv_pm4_raster.c) */
+	DRV_ATOM_PIXEL,              /* viewport, scissors, rasterizer, depth-stencil, blend */
 	DRV_ATOM_COUNT
 };
 
@@ -58,6 +60,17 @@ struct drv_pipe {
 	/* state the state tracker set (drv_pipe_set_*) */
 	bool rasterizer_discard;
 	bool flatshade_first;
+	struct drv_pipe_framebuffer fb;  /* what draws render into (drv_pm4_fb.c) */
+	struct drv_pipe_rasterizer_state rs;
+	struct drv_pipe_depth_stencil_state dsa;
+	struct drv_pipe_blend_state blend;
+	struct drv_pipe_viewport_state viewport;
+	struct drv_pipe_rect scissor;
+	float clip_planes[6][4];
+	uint32_t fb_width, fb_height, fb_samples;  /* as the framebuffer atom emitted them */
+	uint64_t fb_va[9];           /* the surfaces' VAs it emitted (cbufs, zsbuf; 0: none):
+				      * a surface given new storage is emitted again */
+	uint64_t ps_va;              /* pixel shader emitted: its VA + 2; 1 none bound; 0 unknown */
 	/* conditional rendering: the query's slots (NULL: off) and its mode */
 	const struct drv_pipe_query *render_cond;
 	bool render_cond_invert, render_cond_wait;
@@ -79,6 +92,7 @@ struct drv_pipe {
 	bool so_begin_emitted;
 	struct drv_pipe_so *so_current; /* the object whose begin is emitted */
 	int prims_gen_queries;       /* active PRIMITIVES_GENERATED queries */
+	int occlusion_queries;       /* active occlusion queries (DB_COUNT_CONTROL) */
 	/* upload ring for descriptors, constants, client arrays */
 	struct drv_bo *ring;
 	uint64_t ring_used;
@@ -124,6 +138,27 @@ void drv_pm4_invalidate(struct drv_pipe *pipe);
 void drv_pm4_fini(struct drv_pipe *pipe);
 /* Uploads `n` bytes to the upload ring; returns the VA (0 when out of memory). */
 uint64_t drv_pm4_upload(struct drv_pipe *pipe, const void *data, uint64_t n, uint64_t align);
+
+/* ---- drv_pm4_fb.c: surfaces ---- */
+/* After a draw of prog that reached the rasterizer: marks the
+ * framebuffer's surfaces as holding what the model cannot draw, unless
+ * it drew them (a pixel shader, no state the driver does not emit). */
+void drv_pm4_fb_drawn(struct drv_pipe *pipe, const struct drv_program *prog);
+
+/* ---- drv_pm4_raster.c: the pixel pipeline's state ---- */
+/* PA_CL_CLIP_CNTL and PA_SU_SC_MODE_CNTL of the state (DRV_ATOM_RASTER). */
+uint32_t drv_pm4_clip_cntl(const struct drv_pipe *pipe);
+uint32_t drv_pm4_su_sc_mode_cntl(const struct drv_pipe *pipe);
+/* Emits the dirty framebuffer and pixel atoms and the pixel shader of
+ * prog (draws that reach the rasterizer only). */
+void drv_pm4_emit_pixel_state(struct drv_pipe *pipe, struct pm4_cs *cs, const struct drv_program *prog,
+			      const struct drv_pipe_shader *shader);
+/* Why a draw of prog would not rasterize (no pixel shader bound: no
+ * compiled PS, or state the model does not rasterize), as the reason its
+ * surfaces hold what the model did not draw; NULL when it rasterizes. */
+const char *drv_pm4_ps_unusable(const struct drv_pipe *pipe, const struct drv_program *prog);
+/* The most dwords it emits. */
+#define DRV_PM4_PIXEL_STATE_DW 400u
 
 /* ---- drv_pm4_gs.c: the ES -> GS -> copy shader pipeline ---- */
 /* Byte offset of hardware stage hw's binary in the program's code BO

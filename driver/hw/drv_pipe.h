@@ -17,7 +17,8 @@
  *   drv_pipe_so       a transform feedback object's streamout state
  *                     (its targets and filled-size slots)
  *   drv_pipe_query    a query's counter slots
- * The last four are embedded in the state tracker's objects; their members
+ *   drv_pipe_surface  a render target or depth / stencil buffer
+ * The last five are embedded in the state tracker's objects; their members
  * belong to the hardware layer, and all start zeroed ("nothing yet").
  *
  * Errors: what a context's call cannot do is reported through the
@@ -88,6 +89,86 @@ bool drv_pipe_shader_upload(struct drv_pipe_screen *screen, struct drv_pipe_shad
 			    const struct drv_program *prog);
 void drv_pipe_shader_release(struct drv_pipe_screen *screen, struct drv_pipe_shader *sh);
 
+/* ---- surfaces ------------------------------------------------------------------ */
+
+/* The formats of render targets and depth / stencil buffers. */
+enum drv_pipe_format {
+	DRV_FORMAT_NONE,
+	DRV_FORMAT_RGBA8_UNORM,
+	DRV_FORMAT_RG8_UNORM,
+	DRV_FORMAT_R8_UNORM,
+	DRV_FORMAT_RGBA16_FLOAT,
+	DRV_FORMAT_RGBA32_FLOAT,
+	DRV_FORMAT_RG32_FLOAT,
+	DRV_FORMAT_R32_FLOAT,
+	DRV_FORMAT_RGBA32_UINT,
+	DRV_FORMAT_RGBA32_SINT,
+	DRV_FORMAT_R32_UINT,
+	DRV_FORMAT_R32_SINT,
+	DRV_FORMAT_Z16_UNORM,
+	DRV_FORMAT_Z24_UNORM_S8_UINT, /* depth in the low 24 bits of a dword; stencil plane */
+	DRV_FORMAT_Z24_UNORM,         /* the same without stencil */
+	DRV_FORMAT_Z32_FLOAT,
+	DRV_FORMAT_Z32_FLOAT_S8_UINT, /* float depth; stencil plane */
+	DRV_FORMAT_S8_UINT,           /* a stencil plane only */
+};
+
+/* What a format holds. */
+struct drv_pipe_format_info {
+	unsigned bytes;               /* per sample of the colour / depth plane (0: none) */
+	unsigned components;          /* colour: 1..4; depth / stencil formats: 0 */
+	bool is_float, is_uint, is_sint;
+	bool depth, stencil;
+};
+/* The description of `f` (all zero for DRV_FORMAT_NONE). */
+const struct drv_pipe_format_info *drv_pipe_format_info(enum drv_pipe_format f);
+
+/*
+ * A 2D image the GPU renders into: a colour render target or a depth /
+ * stencil buffer, linear (docs/isa.md, "Pixel shaders": rows of `pitch`
+ * pixels, row 0 first in memory = GL window y 0; the samples of a pixel
+ * consecutive; the stencil plane, one byte a sample, after the depth
+ * plane).  Embedded in the state tracker's textures and renderbuffers,
+ * zeroed = no storage.
+ */
+struct drv_pipe_surface {
+	struct drv_bo *bo;
+	enum drv_pipe_format format;
+	uint32_t width, height, samples;
+	uint32_t pitch;               /* pixels between rows, a multiple of 8 */
+	uint64_t stencil_offset;      /* bytes: the stencil plane in bo (formats with stencil) */
+	/* NULL while the contents are what GL says; else (static storage) what
+	 * wrote them that the model does not do, so that a read-back can say
+	 * it is not faithful */
+	const char *unfaithful;
+};
+
+/* Gives `surf` a new zero-filled store (and frees the old one); false when
+ * out of memory (nothing kept). */
+bool drv_pipe_surface_alloc(struct drv_pipe_screen *screen, struct drv_pipe_surface *surf,
+			    enum drv_pipe_format format, uint32_t width, uint32_t height,
+			    uint32_t samples);
+void drv_pipe_surface_release(struct drv_pipe_screen *screen, struct drv_pipe_surface *surf);
+
+/* A rectangle of pixels, x0 <= x < x1, y0 <= y < y1 (GL window coordinates). */
+struct drv_pipe_rect {
+	int32_t x0, y0, x1, y1;
+};
+
+/* A colour value as a render target's format takes it: floats for
+ * normalized and float formats, integers for integer ones. */
+union drv_pipe_color {
+	float f[4];
+	uint32_t u[4];
+	int32_t i[4];
+};
+
+/* What a draw renders into (pipe_framebuffer_state). */
+struct drv_pipe_framebuffer {
+	struct drv_pipe_surface *cbufs[8];   /* NULL: no render target there */
+	struct drv_pipe_surface *zsbuf;      /* depth and / or stencil, NULL: none */
+};
+
 /* ---- contexts ----------------------------------------------------------------- */
 
 struct drv_pipe_report {
@@ -136,6 +217,121 @@ void drv_pipe_set_primitive_restart(struct drv_pipe *pipe, bool enable, bool fix
 /* The bound programs changed: the next draw emits its shader state even
  * when it runs the same binaries. */
 void drv_pipe_shaders_changed(struct drv_pipe *pipe);
+
+/* Per-fragment and rasterization state, Gallium's pipe_*_state in
+ * shape.  The enums keep GL's orders (func: NEVER .. ALWAYS as GL_NEVER +
+ * i; logic ops: CLEAR .. SET as GL_CLEAR + i), which the hardware layer
+ * maps to GFX8's encodings. */
+enum drv_pipe_func {
+	DRV_FUNC_NEVER, DRV_FUNC_LESS, DRV_FUNC_EQUAL, DRV_FUNC_LEQUAL,
+	DRV_FUNC_GREATER, DRV_FUNC_NOTEQUAL, DRV_FUNC_GEQUAL, DRV_FUNC_ALWAYS,
+};
+enum drv_pipe_stencil_op {
+	DRV_STENCIL_KEEP, DRV_STENCIL_ZERO, DRV_STENCIL_REPLACE, DRV_STENCIL_INCR,
+	DRV_STENCIL_DECR, DRV_STENCIL_INVERT, DRV_STENCIL_INCR_WRAP, DRV_STENCIL_DECR_WRAP,
+};
+enum drv_pipe_blend_factor {
+	DRV_BLEND_ZERO, DRV_BLEND_ONE, DRV_BLEND_SRC_COLOR, DRV_BLEND_INV_SRC_COLOR,
+	DRV_BLEND_SRC_ALPHA, DRV_BLEND_INV_SRC_ALPHA, DRV_BLEND_DST_ALPHA, DRV_BLEND_INV_DST_ALPHA,
+	DRV_BLEND_DST_COLOR, DRV_BLEND_INV_DST_COLOR, DRV_BLEND_SRC_ALPHA_SATURATE,
+	DRV_BLEND_CONST_COLOR, DRV_BLEND_INV_CONST_COLOR, DRV_BLEND_CONST_ALPHA,
+	DRV_BLEND_INV_CONST_ALPHA, DRV_BLEND_SRC1_COLOR, DRV_BLEND_INV_SRC1_COLOR,
+	DRV_BLEND_SRC1_ALPHA, DRV_BLEND_INV_SRC1_ALPHA,
+};
+enum drv_pipe_blend_func {
+	DRV_BLEND_ADD, DRV_BLEND_SUBTRACT, DRV_BLEND_REVERSE_SUBTRACT, DRV_BLEND_MIN, DRV_BLEND_MAX,
+};
+enum drv_pipe_fill { DRV_FILL_FILL, DRV_FILL_LINE, DRV_FILL_POINT };
+
+struct drv_pipe_rasterizer_state {
+	bool cull_front, cull_back;
+	bool front_ccw;                  /* counter-clockwise triangles are front-facing */
+	enum drv_pipe_fill fill_front, fill_back;
+	bool offset_point, offset_line, offset_tri;  /* polygon offset per fill mode */
+	float offset_units, offset_scale, offset_clamp;
+	float point_size, line_width;    /* pixels */
+	bool point_size_per_vertex;      /* the shader's gl_PointSize */
+	bool scissor;                    /* the scissor test */
+	unsigned clip_plane_enable;      /* bit i: user clip plane / distance i */
+	bool depth_clamp;
+	/* per-fragment state in effect that the hardware layer cannot apply
+	 * (static storage, a reason), NULL: none; draws then bind no pixel
+	 * shader and their pixels are reported as not faithful */
+	const char *unmodelled;
+};
+
+struct drv_pipe_depth_stencil_state {
+	bool depth_enable, depth_write;
+	enum drv_pipe_func depth_func;
+	struct drv_pipe_stencil_face {
+		bool enabled;
+		enum drv_pipe_func func;
+		enum drv_pipe_stencil_op fail_op, zfail_op, zpass_op;
+		uint8_t valuemask, writemask, ref;
+	} stencil[2];                    /* front, back */
+};
+
+struct drv_pipe_blend_state {
+	struct drv_pipe_rt_blend {
+		bool enable;
+		enum drv_pipe_blend_func rgb_func, alpha_func;
+		enum drv_pipe_blend_factor rgb_src, rgb_dst, alpha_src, alpha_dst;
+		uint8_t colormask;           /* bit c: component c written */
+	} rt[8];
+	bool logicop_enable;
+	unsigned logicop;                /* 0 .. 15: GL_CLEAR .. GL_SET */
+	float color[4];                  /* the constant colour */
+};
+
+/* Window = ndc * scale + translate (viewport 0); depth clamped to
+ * [zmin, zmax]. */
+struct drv_pipe_viewport_state {
+	float scale[3], translate[3];
+	float zmin, zmax;
+};
+
+/* The state the next draws that reach the rasterizer use (copied). */
+void drv_pipe_set_rasterizer(struct drv_pipe *pipe, const struct drv_pipe_rasterizer_state *rs);
+void drv_pipe_set_depth_stencil(struct drv_pipe *pipe, const struct drv_pipe_depth_stencil_state *dsa);
+void drv_pipe_set_blend(struct drv_pipe *pipe, const struct drv_pipe_blend_state *blend);
+void drv_pipe_set_viewport(struct drv_pipe *pipe, const struct drv_pipe_viewport_state *vp);
+/* The scissor rectangle (used while the rasterizer state's scissor is on). */
+void drv_pipe_set_scissor(struct drv_pipe *pipe, const struct drv_pipe_rect *scissor);
+/* User clip planes in clip space (a, b, c, d), plane i used when bit i of
+ * the rasterizer state's clip_plane_enable is set. */
+void drv_pipe_set_clip_planes(struct drv_pipe *pipe, const float planes[6][4]);
+
+/* The surfaces the next draws render into (borrowed until the next call). */
+void drv_pipe_set_framebuffer(struct drv_pipe *pipe, const struct drv_pipe_framebuffer *fb);
+
+/* Clears `rect` (clipped to the surface) of a render target to `value`,
+ * in the channels of `mask` (bit c: component c); pipe_context::
+ * clear_render_target with GL's colour mask. */
+void drv_pipe_clear_color(struct drv_pipe *pipe, struct drv_pipe_surface *surf,
+			  const struct drv_pipe_rect *rect, unsigned mask,
+			  const union drv_pipe_color *value);
+/* Clears `rect` of a depth / stencil buffer: depth to `depth` (clamped to
+ * [0, 1]) when clear_depth, the stencil bits of stencil_mask to
+ * `stencil`. */
+void drv_pipe_clear_depth_stencil(struct drv_pipe *pipe, struct drv_pipe_surface *surf,
+				  const struct drv_pipe_rect *rect, bool clear_depth, double depth,
+				  uint8_t stencil_mask, uint8_t stencil);
+
+/* What drv_pipe_surface_read returns per pixel. */
+enum drv_pipe_read {
+	DRV_READ_COLOR,              /* union drv_pipe_color: RGBA, missing components
+				      * 0 (alpha 1) */
+	DRV_READ_DEPTH,              /* f[0]: depth in [0, 1]; fixed-point formats also
+				      * the stored value u[1] of u[2] bits (u[2] 0: float) */
+	DRV_READ_STENCIL,            /* u[0] */
+};
+/* Reads the pixels of `rect` (inside the surface) after the GPU's work
+ * before it, row by row from y0, into out (rect's width x height values);
+ * sample 0 of multisampled surfaces.  False (reported) when the surface
+ * has no such data. */
+bool drv_pipe_surface_read(struct drv_pipe *pipe, struct drv_pipe_surface *surf,
+			   const struct drv_pipe_rect *rect, enum drv_pipe_read what,
+			   union drv_pipe_color *out);
 
 /* ---- draws -------------------------------------------------------------------- */
 

@@ -54,7 +54,7 @@ uint32_t drv_pm4_gs_out_prim(uint32_t output_prim)
 
 uint64_t drv_pm4_code_offset(const struct drv_program *prog, enum drv_hw_stage hw)
 {
-	static const enum drv_hw_stage order[] = { DRV_HW_VS, DRV_HW_COPY, DRV_HW_ES, DRV_HW_GS };
+	static const enum drv_hw_stage order[] = { DRV_HW_VS, DRV_HW_COPY, DRV_HW_ES, DRV_HW_GS, DRV_HW_PS };
 	uint64_t off = 0;
 
 	for (unsigned i = 0; i < sizeof order / sizeof order[0]; i++) {

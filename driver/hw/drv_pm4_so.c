@@ -336,6 +336,10 @@ bool drv_pipe_query_begin(struct drv_pipe *pipe, struct drv_pipe_query *q,
 	q->type = type;
 	q->stream = stream;
 	pipe->active_queries++;
+	if (is_occlusion(q)) {
+		pipe->occlusion_queries++;
+		pipe->dirty |= 1u << DRV_ATOM_PIXEL;   /* DB_COUNT_CONTROL */
+	}
 	if (type == DRV_QUERY_PRIMITIVES_GENERATED) {
 		pipe->prims_gen_queries++;
 		drv_pm4_so_enable(pipe);
@@ -357,6 +361,10 @@ void drv_pipe_query_end(struct drv_pipe *pipe, struct drv_pipe_query *q)
 {
 	sample(pipe, q, 1);
 	pipe->active_queries--;
+	if (is_occlusion(q)) {
+		pipe->occlusion_queries--;
+		pipe->dirty |= 1u << DRV_ATOM_PIXEL;
+	}
 	if (q->type == DRV_QUERY_PRIMITIVES_GENERATED) {
 		pipe->prims_gen_queries--;
 		drv_pm4_so_enable(pipe);
@@ -368,6 +376,10 @@ void drv_pipe_query_release(struct drv_pipe *pipe, struct drv_pipe_query *q, boo
 	if (end_first) {
 		sample(pipe, q, 1);
 		pipe->active_queries--;
+		if (is_occlusion(q)) {
+			pipe->occlusion_queries--;
+			pipe->dirty |= 1u << DRV_ATOM_PIXEL;
+		}
 		if (q->type == DRV_QUERY_PRIMITIVES_GENERATED)
 			pipe->prims_gen_queries--;
 		drv_pm4_so_enable(pipe);

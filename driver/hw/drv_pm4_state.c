@@ -59,6 +59,8 @@ void drv_pm4_invalidate(struct drv_pipe *pipe)
 	pipe->dirty = ((1u << DRV_ATOM_COUNT) - 1) & ~(1u << DRV_ATOM_INIT);
 	pipe->prim_type = pipe->index_type = pipe->gs_out_prim = pipe->num_instances = 0;
 	pipe->vs_va = 0;
+	pipe->ps_va = 0;
+	memset(pipe->fb_va, 0, sizeof pipe->fb_va);
 	pipe->strmout_known = false;
 	pipe->opaque_offset = 0;
 	pipe->gs_rings_emitted = false;
@@ -203,14 +205,13 @@ static void emit_atoms(struct drv_pipe *pipe, struct pm4_cs *cs, const struct dr
 	if ((pipe->dirty & (1u << DRV_ATOM_SHADER)) || pipe->vs_va != shader->code->va)
 		emit_shader(pipe, cs, prog, shader);
 	if (pipe->dirty & (1u << DRV_ATOM_RASTER)) {
-		pm4_set_context_reg(cs, REG_PA_CL_CLIP_CNTL,
-				    PA_CL_CLIP_CNTL_DX_RASTERIZATION_KILL(pipe->rasterizer_discard));
-		/* As radeonsi's rasterizer state (si_create_rs_state):
-		 * PROVOKING_VTX_LAST = !flatshade_first; the rest of the register
-		 * is rasterization state the model has no use for. */
-		pm4_set_context_reg(cs, REG_PA_SU_SC_MODE_CNTL,
-				    PA_SU_SC_MODE_CNTL_PROVOKING_VTX_LAST(!pipe->flatshade_first));
+		/* radeonsi's rasterizer state (si_create_rs_state), with the
+		 * rasterization kill of GL_RASTERIZER_DISCARD and
+		 * PROVOKING_VTX_LAST = !flatshade_first (drv_pm4_raster.c) */
+		pm4_set_context_reg(cs, REG_PA_CL_CLIP_CNTL, drv_pm4_clip_cntl(pipe));
+		pm4_set_context_reg(cs, REG_PA_SU_SC_MODE_CNTL, drv_pm4_su_sc_mode_cntl(pipe));
 	}
+	drv_pm4_emit_pixel_state(pipe, cs, prog, shader);
 	if (indexed) {
 		bool en = pipe->restart || pipe->restart_fixed;
 		uint32_t idx = pipe->restart_fixed
@@ -658,18 +659,23 @@ bool drv_pipe_draw(struct drv_pipe *pipe, const struct drv_pipe_draw_state *stat
 		drv_hw_out_of_memory(pipe);
 		return false;
 	}
-	cs = drv_hw_cs(pipe->screen, prog->has_gs ? 112 + 80 : 112);
+	cs = drv_hw_cs(pipe->screen, (prog->has_gs ? 112 + 80 : 112) + DRV_PM4_PIXEL_STATE_DW);
 	if (prog->has_gs)
 		drv_pm4_gs_emit_rings(pipe, cs);
 	emit_atoms(pipe, cs, prog, state->shader, d->indexed, d->index_size);
 	/* user SGPRs: s[0:1] descriptor table, s2 base vertex, s3 start instance;
 	 * with a GS every stage gets them (the ES fetches the vertices, the GS
 	 * and copy shader read constants and rings through the table) */
-	for (unsigned i = 0; i < (prog->has_gs ? 3u : 1u); i++) {
-		static const uint32_t user_data[3] = { REG_SPI_SHADER_USER_DATA_VS_0,
+	for (unsigned i = 0; i < (prog->has_gs ? 3u : 1u) + 1; i++) {
+		static const uint32_t user_data[4] = { REG_SPI_SHADER_USER_DATA_VS_0,
 						       REG_SPI_SHADER_USER_DATA_ES_0,
-						       REG_SPI_SHADER_USER_DATA_GS_0 };
-		if (pm4_set_reg_seq(cs, user_data[i], 4)) {
+						       REG_SPI_SHADER_USER_DATA_GS_0,
+						       REG_SPI_SHADER_USER_DATA_PS_0 };
+		unsigned at = i == (prog->has_gs ? 3u : 1u) ? 3 : i;
+		/* the pixel shader reads constants through the table too */
+		if (at == 3 && (pipe->rasterizer_discard || !prog->hw[DRV_HW_PS].present))
+			continue;
+		if (pm4_set_reg_seq(cs, user_data[at], 4)) {
 			pm4_emit(cs, (uint32_t)table_va);
 			pm4_emit(cs, (uint32_t)(table_va >> 32));
 			pm4_emit(cs, (uint32_t)d->base_vertex);
@@ -741,5 +747,7 @@ bool drv_pipe_draw(struct drv_pipe *pipe, const struct drv_pipe_draw_state *stat
 		drv_hw_unsupported(pipe, "a draw whose packets the driver could not encode");
 		return false;
 	}
+	if (!pipe->rasterizer_discard)
+		drv_pm4_fb_drawn(pipe, prog);
 	return true;
 }

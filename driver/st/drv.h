@@ -105,6 +105,22 @@ void drv_context_call_end(struct drv_context *ctx, const uint32_t **pm4, uint32_
  */
 enum xt_rc drv_context_program_dump(struct drv_context *ctx, uint32_t program,
 				    struct xt_buf *out);
+/*
+ * The window-system framebuffer `ctx` draws into and reads from (the
+ * drawable made current with it): its size in pixels and its config's
+ * buffer sizes in bits.  A colour buffer of at most 8 bits a channel is
+ * RGBA8 (alpha reading 1 without alpha bits); depth 16 / 24 / 32 bits,
+ * with or without 8 stencil bits.  A new size or config gives the
+ * context new buffers (undefined contents, zero here); the same keeps
+ * them.  Before the first call the context has no window-system buffers:
+ * clearing or reading them does nothing and is reported.
+ */
+struct drv_window {
+	uint32_t width, height;
+	int red, green, blue, alpha, depth, stencil, samples;
+};
+void drv_context_set_window(struct drv_context *ctx, const struct drv_window *w);
+
 /* The program the last draw used (0 if none), for artefact collection. */
 uint32_t drv_context_last_draw_program(const struct drv_context *ctx);
 

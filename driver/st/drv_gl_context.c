@@ -1,10 +1,10 @@
 /*
  * drv_gl_context.c - screens, contexts and the current context; GL errors
  * and the "not modelled" record; name tables; glEnable / glGetString /
- * syncs; and the GL state the simulated GPU has no use for (viewport,
- * clear, blending, textures, framebuffers ...), accepted and kept only as
- * far as queries need: gpu_model does not rasterize, so these calls cannot
- * change a TF buffer, a query result or anything the replay compares.
+ * syncs; blending (handed to the hardware layer by drv_gl_raster.c); and
+ * the GL state the simulated GPU has no use for (hints, pixel rectangles,
+ * blits ...), accepted and checked: these calls cannot change a TF buffer,
+ * a query result or anything the replay compares.
  *
  * The current context is a thread-local pointer: GL entry points have no
  * context parameter (drv.h explains why the driver keeps the GL signature).
@@ -265,6 +265,8 @@ enum xt_rc drv_context_create(struct drv_screen *screen, const struct drv_contex
 	drv_gl_ff_init(ctx);
 	drv_gl_xfb_init_default(ctx);
 	ctx->fb.default_read_buffer = ctx->fb.default_draw_buffer = GL_BACK;
+	drv_gl_pixels_init(ctx);
+	drv_gl_raster_init(ctx);
 	for (unsigned i = 0; i < DRV_MAX_ATTRIBS; i++) {
 		float one = 1.0f;
 		memcpy(&ctx->generic[i].v[3], &one, 4);
@@ -658,43 +660,12 @@ GLboolean drv_gl_IsSync(GLsync sync)
 	return drv_gl_sync_exists(ctx, sync);
 }
 
-/* ---- rendering state the model does not rasterize with ------------------------------- */
+/* ---- blending (the rest of the rasterization state: drv_gl_raster.c) --------------------- */
 
-void drv_gl_Viewport(GLint x, GLint y, GLsizei w, GLsizei h)
-{
-	DRV_CTX(ctx);
-	if (w < 0 || h < 0)
-		drv_gl_error(ctx, GL_INVALID_VALUE);
-}
 
-void drv_gl_Scissor(GLint x, GLint y, GLsizei w, GLsizei h)
-{
-	DRV_CTX(ctx);
-	if (w < 0 || h < 0)
-		drv_gl_error(ctx, GL_INVALID_VALUE);
-}
-
-void drv_gl_ClearColor(GLfloat r, GLfloat g, GLfloat b, GLfloat a) {}
-void drv_gl_ClearDepth(GLdouble d) {}
-void drv_gl_ClearDepthf(GLfloat d) {}
-void drv_gl_ClearStencil(GLint s) {}
-void drv_gl_Clear(GLbitfield mask)
-{
-	DRV_CTX(ctx);
-	if (mask & ~(GLbitfield)(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT))
-		drv_gl_error(ctx, GL_INVALID_VALUE);
-}
-void drv_gl_PointSize(GLfloat size) {}
-void drv_gl_LineWidth(GLfloat width) {}
-void drv_gl_PolygonMode(GLenum face, GLenum mode) {}
-void drv_gl_CullFace(GLenum mode) {}
-void drv_gl_FrontFace(GLenum mode) {}
-void drv_gl_DepthFunc(GLenum func) {}
-void drv_gl_DepthMask(GLboolean flag) {}
-void drv_gl_ColorMask(GLboolean r, GLboolean g, GLboolean b, GLboolean a) {}
-/* Blending (GL 4.6 §17.3.6): validated, then dropped, as nothing is
- * rasterized.  The factors of table 17.2, the equations of table 17.1
- * (KHR_blend_equation_advanced's modes are not exposed). */
+/* Blending (GL 4.6 §17.3.6): the factors of table 17.2, the equations
+ * of table 17.1 (KHR_blend_equation_advanced's modes are not exposed);
+ * drv_gl_raster.c hands them to the hardware layer. */
 static bool blend_factor(GLenum f)
 {
 	switch (f) {
@@ -718,77 +689,50 @@ static bool blend_equation(GLenum mode)
 
 void drv_gl_BlendFunc(GLenum s, GLenum d)
 {
-	DRV_CTX(ctx);
-	if (!blend_factor(s) || !blend_factor(d))
-		drv_gl_error(ctx, GL_INVALID_ENUM);
+	drv_gl_BlendFuncSeparate(s, d, s, d);
 }
 
 void drv_gl_BlendFuncSeparate(GLenum srgb, GLenum drgb, GLenum salpha, GLenum dalpha)
 {
 	DRV_CTX(ctx);
-	if (!blend_factor(srgb) || !blend_factor(drgb) || !blend_factor(salpha) || !blend_factor(dalpha))
+	if (!blend_factor(srgb) || !blend_factor(drgb) || !blend_factor(salpha) || !blend_factor(dalpha)) {
 		drv_gl_error(ctx, GL_INVALID_ENUM);
+		return;
+	}
+	ctx->rast.blend_src[0] = srgb;
+	ctx->rast.blend_dst[0] = drgb;
+	ctx->rast.blend_src[1] = salpha;
+	ctx->rast.blend_dst[1] = dalpha;
 }
 
 void drv_gl_BlendEquation(GLenum mode)
 {
-	DRV_CTX(ctx);
-	if (!blend_equation(mode))
-		drv_gl_error(ctx, GL_INVALID_ENUM);
+	drv_gl_BlendEquationSeparate(mode, mode);
 }
 
 void drv_gl_BlendEquationSeparate(GLenum rgb, GLenum alpha)
 {
 	DRV_CTX(ctx);
-	if (!blend_equation(rgb) || !blend_equation(alpha))
+	if (!blend_equation(rgb) || !blend_equation(alpha)) {
 		drv_gl_error(ctx, GL_INVALID_ENUM);
+		return;
+	}
+	ctx->rast.blend_eq[0] = rgb;
+	ctx->rast.blend_eq[1] = alpha;
 }
 
-void drv_gl_BlendColor(GLfloat r, GLfloat g, GLfloat b, GLfloat a) {}
-
-/* glClearBuffer* (GL 4.6 §17.4.3.1): the errors, then nothing, like glClear:
- * the framebuffer's pixels are not modelled, and no TF output or query
- * result depends on them.  `color`, `depth`, `stencil`, `depth_stencil`:
- * which buffers the entry point takes. */
-static void clear_buffer(struct drv_context *ctx, GLenum buffer, GLint drawbuffer, bool color,
-			 bool depth, bool stencil, bool depth_stencil)
-{
-	bool ok = (buffer == GL_COLOR && color) || (buffer == GL_DEPTH && depth) ||
-		  (buffer == GL_STENCIL && stencil) || (buffer == GL_DEPTH_STENCIL && depth_stencil);
-	if (!ok)
-		drv_gl_error(ctx, GL_INVALID_ENUM);
-	else if (buffer == GL_COLOR ? drawbuffer < 0 || drawbuffer >= (GLint)DRV_MAX_DRAW_BUFFERS : drawbuffer != 0)
-		drv_gl_error(ctx, GL_INVALID_VALUE);
-}
-
-void drv_gl_ClearBufferfv(GLenum buffer, GLint drawbuffer, const GLfloat *value)
+void drv_gl_BlendColor(GLfloat r, GLfloat g, GLfloat b, GLfloat a)
 {
 	DRV_CTX(ctx);
-	clear_buffer(ctx, buffer, drawbuffer, true, true, false, false);
-}
-
-void drv_gl_ClearBufferiv(GLenum buffer, GLint drawbuffer, const GLint *value)
-{
-	DRV_CTX(ctx);
-	clear_buffer(ctx, buffer, drawbuffer, true, false, true, false);
-}
-
-void drv_gl_ClearBufferuiv(GLenum buffer, GLint drawbuffer, const GLuint *value)
-{
-	DRV_CTX(ctx);
-	clear_buffer(ctx, buffer, drawbuffer, true, false, false, false);
-}
-
-void drv_gl_ClearBufferfi(GLenum buffer, GLint drawbuffer, GLfloat depth, GLint stencil)
-{
-	DRV_CTX(ctx);
-	clear_buffer(ctx, buffer, drawbuffer, false, false, false, true);
+	ctx->rast.blend_color[0] = r;
+	ctx->rast.blend_color[1] = g;
+	ctx->rast.blend_color[2] = b;
+	ctx->rast.blend_color[3] = a;
 }
 
 /* glBlitFramebuffer (GL 4.6 §18.3.1): the errors that do not depend on
- * pixel formats, then nothing: it moves pixels, which the model does not
- * keep (pixels are only read back by glReadPixels, reported as not
- * modelled, and by texture fetches, which the compiler refuses). */
+ * pixel formats; the pixels it moves are not modelled, so the draw
+ * framebuffer's surfaces are marked and reading them back is reported. */
 void drv_gl_BlitFramebuffer(GLint sx0, GLint sy0, GLint sx1, GLint sy1, GLint dx0, GLint dy0,
 			    GLint dx1, GLint dy1, GLbitfield mask, GLenum filter)
 {
@@ -799,8 +743,10 @@ void drv_gl_BlitFramebuffer(GLint sx0, GLint sy0, GLint sx1, GLint sy1, GLint dx
 		drv_gl_error(ctx, GL_INVALID_ENUM);
 	else if (filter == GL_LINEAR && (mask & (GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT)))
 		drv_gl_error(ctx, GL_INVALID_OPERATION);
+	else if (mask && sx0 != sx1 && sy0 != sy1 && dx0 != dx1 && dy0 != dy1)
+		drv_gl_fb_mark_drawn(ctx, "were written by glBlitFramebuffer, which the sim does not "
+				     "execute yet");
 }
-void drv_gl_PixelStorei(GLenum pname, GLint param) {}
 void drv_gl_Hint(GLenum target, GLenum mode) {}
 
 /* GL 4.6 compat §13.6 (Flatshading, table 13.3) and ARB_provoking_vertex:
@@ -826,19 +772,31 @@ void drv_gl_TextureBarrier(void) {}
 
 /* Pixel rectangles (glBitmap, glDrawPixels, glCopyPixels) and the raster
  * position make no primitives: they cannot change what transform feedback
- * captures or what the TF queries count, and there are no pixels here. */
+ * captures or what the TF queries count.  The pixels they write are not
+ * modelled: the draw framebuffer's surfaces are marked (unless
+ * GL_RASTERIZER_DISCARD drops them, GL 4.6 compat §14.1), so that reading
+ * them back is reported. */
 void drv_gl_RasterPos2i(GLint x, GLint y) {}
 void drv_gl_RasterPos2f(GLfloat x, GLfloat y) {}
 void drv_gl_WindowPos2i(GLint x, GLint y) {}
 void drv_gl_Bitmap(GLsizei w, GLsizei h, GLfloat xorig, GLfloat yorig, GLfloat xmove, GLfloat ymove,
-		   const GLubyte *bitmap) {}
-void drv_gl_DrawPixels(GLsizei w, GLsizei h, GLenum format, GLenum type, const void *pixels) {}
-void drv_gl_CopyPixels(GLint x, GLint y, GLsizei w, GLsizei h, GLenum type) {}
-
-void drv_gl_ReadPixels(GLint x, GLint y, GLsizei w, GLsizei h, GLenum format, GLenum type,
-		       void *pixels)
+		   const GLubyte *bitmap)
 {
 	DRV_CTX(ctx);
-	drv_gl_unsupported(ctx, "reading pixels: the simulated GPU does not rasterize");
+	if (w > 0 && h > 0 && !ctx->rasterizer_discard)
+		drv_gl_fb_mark_drawn(ctx, "were drawn by glBitmap, which the sim does not draw");
 }
 
+void drv_gl_DrawPixels(GLsizei w, GLsizei h, GLenum format, GLenum type, const void *pixels)
+{
+	DRV_CTX(ctx);
+	if (w > 0 && h > 0 && !ctx->rasterizer_discard)
+		drv_gl_fb_mark_drawn(ctx, "were drawn by glDrawPixels, which the sim does not draw");
+}
+
+void drv_gl_CopyPixels(GLint x, GLint y, GLsizei w, GLsizei h, GLenum type)
+{
+	DRV_CTX(ctx);
+	if (w > 0 && h > 0 && !ctx->rasterizer_discard)
+		drv_gl_fb_mark_drawn(ctx, "were drawn by glCopyPixels, which the sim does not draw");
+}

@@ -309,6 +309,11 @@ static bool run(struct drv_context *ctx, const struct drv_pipe_draw *d)
 		return false;   /* drv_gl_draw_program said why */
 	if (!drv_gl_vertex_color_clamp_ok(ctx, p->prog))
 		return false;
+	/* the surfaces a draw that reaches the rasterizer renders into */
+	if (!ctx->rasterizer_discard) {
+		drv_gl_fb_validate(ctx);
+		drv_gl_raster_validate(ctx, p);
+	}
 	if (!drv_pipe_draw_begin(ctx->pipe, p->prog && p->linked ? p->prog : NULL, &p->shader))
 		return false;
 	ctx->state_call = true;

@@ -1,11 +1,14 @@
 /*
  * drv_gl_fb.c - textures, renderbuffers and framebuffer objects as far as
- * the model needs them.  Nothing is rasterized, so no texel or pixel is
- * ever stored; what is kept is the state applications query about their
- * render targets: which framebuffer is bound for drawing and reading, the
- * read and draw buffers, what is attached where, and the internal format
- * of each attached image (so that glGetFramebufferAttachmentParameteriv
- * answers as the capturing driver did).
+ * the model needs them: which framebuffer is bound for drawing and
+ * reading, the read and draw buffers, what is attached where, the internal
+ * format and size of each image (so that glGetFramebufferAttachment-
+ * Parameteriv answers as the capturing driver did), and the surfaces they
+ * render into: level 0 of a 2D texture or a renderbuffer gets GPU storage
+ * (drv_pipe_surface) at its first use as a render target, the
+ * window-system framebuffer at its first use after drv_context_set_window.
+ * Texel uploads are not kept: such an image's pixels are marked as not
+ * faithful (drv_pipe_surface.unfaithful), so that reading them is reported.
  *
  * Textures and renderbuffers record the internal format of level 0 of the
  * last image specified (glTexImage2D / glTexStorage2D / glRenderbuffer-
@@ -24,31 +27,32 @@ struct format {
 	uint8_t r, g, b, a, depth, stencil;
 	GLenum component_type;       /* of colour / depth components */
 	bool srgb;
+	enum drv_pipe_format hw;     /* as a render target; NONE: the sim renders no such image */
 };
 
 static const struct format formats[] = {
-	{ GL_RGBA8, 8, 8, 8, 8, 0, 0, GL_UNSIGNED_NORMALIZED, false },
-	{ GL_RGB8, 8, 8, 8, 0, 0, 0, GL_UNSIGNED_NORMALIZED, false },
-	{ GL_RG8, 8, 8, 0, 0, 0, 0, GL_UNSIGNED_NORMALIZED, false },
-	{ GL_R8, 8, 0, 0, 0, 0, 0, GL_UNSIGNED_NORMALIZED, false },
-	{ GL_RGBA16, 16, 16, 16, 16, 0, 0, GL_UNSIGNED_NORMALIZED, false },
-	{ GL_RGB10_A2, 10, 10, 10, 2, 0, 0, GL_UNSIGNED_NORMALIZED, false },
-	{ GL_SRGB8_ALPHA8, 8, 8, 8, 8, 0, 0, GL_UNSIGNED_NORMALIZED, true },
-	{ GL_RGBA16F, 16, 16, 16, 16, 0, 0, GL_FLOAT, false },
-	{ GL_RGBA32F, 32, 32, 32, 32, 0, 0, GL_FLOAT, false },
-	{ GL_RGB32F, 32, 32, 32, 0, 0, 0, GL_FLOAT, false },
-	{ GL_RG32F, 32, 32, 0, 0, 0, 0, GL_FLOAT, false },
-	{ GL_R32F, 32, 0, 0, 0, 0, 0, GL_FLOAT, false },
-	{ GL_RGBA32I, 32, 32, 32, 32, 0, 0, GL_INT, false },
-	{ GL_RGBA32UI, 32, 32, 32, 32, 0, 0, GL_UNSIGNED_INT, false },
-	{ GL_R32I, 32, 0, 0, 0, 0, 0, GL_INT, false },
-	{ GL_R32UI, 32, 0, 0, 0, 0, 0, GL_UNSIGNED_INT, false },
-	{ GL_DEPTH_COMPONENT16, 0, 0, 0, 0, 16, 0, GL_UNSIGNED_NORMALIZED, false },
-	{ GL_DEPTH_COMPONENT24, 0, 0, 0, 0, 24, 0, GL_UNSIGNED_NORMALIZED, false },
-	{ GL_DEPTH_COMPONENT32F, 0, 0, 0, 0, 32, 0, GL_FLOAT, false },
-	{ GL_DEPTH24_STENCIL8, 0, 0, 0, 0, 24, 8, GL_UNSIGNED_NORMALIZED, false },
-	{ GL_DEPTH32F_STENCIL8, 0, 0, 0, 0, 32, 8, GL_FLOAT, false },
-	{ GL_STENCIL_INDEX8, 0, 0, 0, 0, 0, 8, GL_NONE, false },
+	{ GL_RGBA8, 8, 8, 8, 8, 0, 0, GL_UNSIGNED_NORMALIZED, false, DRV_FORMAT_RGBA8_UNORM },
+	{ GL_RGB8, 8, 8, 8, 0, 0, 0, GL_UNSIGNED_NORMALIZED, false, DRV_FORMAT_RGBA8_UNORM },
+	{ GL_RG8, 8, 8, 0, 0, 0, 0, GL_UNSIGNED_NORMALIZED, false, DRV_FORMAT_RG8_UNORM },
+	{ GL_R8, 8, 0, 0, 0, 0, 0, GL_UNSIGNED_NORMALIZED, false, DRV_FORMAT_R8_UNORM },
+	{ GL_RGBA16, 16, 16, 16, 16, 0, 0, GL_UNSIGNED_NORMALIZED, false, DRV_FORMAT_NONE },
+	{ GL_RGB10_A2, 10, 10, 10, 2, 0, 0, GL_UNSIGNED_NORMALIZED, false, DRV_FORMAT_NONE },
+	{ GL_SRGB8_ALPHA8, 8, 8, 8, 8, 0, 0, GL_UNSIGNED_NORMALIZED, true, DRV_FORMAT_NONE },
+	{ GL_RGBA16F, 16, 16, 16, 16, 0, 0, GL_FLOAT, false, DRV_FORMAT_RGBA16_FLOAT },
+	{ GL_RGBA32F, 32, 32, 32, 32, 0, 0, GL_FLOAT, false, DRV_FORMAT_RGBA32_FLOAT },
+	{ GL_RGB32F, 32, 32, 32, 0, 0, 0, GL_FLOAT, false, DRV_FORMAT_NONE },
+	{ GL_RG32F, 32, 32, 0, 0, 0, 0, GL_FLOAT, false, DRV_FORMAT_RG32_FLOAT },
+	{ GL_R32F, 32, 0, 0, 0, 0, 0, GL_FLOAT, false, DRV_FORMAT_R32_FLOAT },
+	{ GL_RGBA32I, 32, 32, 32, 32, 0, 0, GL_INT, false, DRV_FORMAT_RGBA32_SINT },
+	{ GL_RGBA32UI, 32, 32, 32, 32, 0, 0, GL_UNSIGNED_INT, false, DRV_FORMAT_RGBA32_UINT },
+	{ GL_R32I, 32, 0, 0, 0, 0, 0, GL_INT, false, DRV_FORMAT_R32_SINT },
+	{ GL_R32UI, 32, 0, 0, 0, 0, 0, GL_UNSIGNED_INT, false, DRV_FORMAT_R32_UINT },
+	{ GL_DEPTH_COMPONENT16, 0, 0, 0, 0, 16, 0, GL_UNSIGNED_NORMALIZED, false, DRV_FORMAT_Z16_UNORM },
+	{ GL_DEPTH_COMPONENT24, 0, 0, 0, 0, 24, 0, GL_UNSIGNED_NORMALIZED, false, DRV_FORMAT_Z24_UNORM },
+	{ GL_DEPTH_COMPONENT32F, 0, 0, 0, 0, 32, 0, GL_FLOAT, false, DRV_FORMAT_Z32_FLOAT },
+	{ GL_DEPTH24_STENCIL8, 0, 0, 0, 0, 24, 8, GL_UNSIGNED_NORMALIZED, false, DRV_FORMAT_Z24_UNORM_S8_UINT },
+	{ GL_DEPTH32F_STENCIL8, 0, 0, 0, 0, 32, 8, GL_FLOAT, false, DRV_FORMAT_Z32_FLOAT_S8_UINT },
+	{ GL_STENCIL_INDEX8, 0, 0, 0, 0, 0, 8, GL_NONE, false, DRV_FORMAT_S8_UINT },
 };
 
 static const struct format *format_of(GLenum internalformat)
@@ -73,12 +77,20 @@ static GLenum sized_format(GLint internalformat, GLenum type)
 }
 
 struct image {                 /* a texture or a renderbuffer */
+	bool is_image;         /* true: tells images from framebuffers in delete() */
 	GLenum format;         /* internal format of level 0, GL_NONE before any image */
+	uint32_t width, height, samples;
+	/* level 0 as a render target: storage made at its first use as one */
+	struct drv_pipe_surface surf;
+	/* why level 0's texels are not what GL holds (static storage), NULL
+	 * when they are: texel uploads are not kept */
+	const char *unfaithful;
 };
 
 enum { ATT_COLOR0, ATT_DEPTH = DRV_MAX_DRAW_BUFFERS, ATT_STENCIL, N_ATT };
 
 struct drv_fbo {
+	bool is_image;         /* false */
 	GLuint name;
 	GLenum read_buffer;
 	GLenum draw_buffer[DRV_MAX_DRAW_BUFFERS];
@@ -95,6 +107,8 @@ static struct image *image_get(struct drv_names *t, GLuint name)
 	if (img || !name || !drv_names_known(t, name))
 		return img;
 	img = xt_calloc(1, sizeof *img);
+	if (img)
+		img->is_image = true;
 	if (img && !drv_names_set(t, name, img)) {
 		xt_free(img);
 		return NULL;
@@ -117,6 +131,15 @@ static void gen(struct drv_context *ctx, struct drv_names *t, GLsizei n, GLuint 
 		drv_gl_error(ctx, GL_OUT_OF_MEMORY);
 }
 
+static void free_obj(void *obj, void *user)
+{
+	struct drv_context *ctx = user;
+	struct image *img = obj;
+	if (img && img->is_image)
+		drv_pipe_surface_release(ctx->screen->hw, &img->surf);
+	xt_free(obj);
+}
+
 static void delete(struct drv_context *ctx, struct drv_names *t, GLsizei n, const GLuint *names)
 {
 	if (n < 0) {
@@ -130,23 +153,19 @@ static void delete(struct drv_context *ctx, struct drv_names *t, GLsizei n, cons
 		if (obj && obj == (void *)ctx->fb.read)
 			ctx->fb.read = NULL;
 		drv_names_remove(t, names[i]);
-		xt_free(obj);
+		free_obj(obj, ctx);
 	}
-}
-
-static void free_obj(void *obj, void *user)
-{
-	(void)user;
-	xt_free(obj);
 }
 
 void drv_gl_fb_fini(struct drv_context *ctx)
 {
 	struct drv_names *tables[] = { &ctx->fb.textures, &ctx->fb.renderbuffers, &ctx->fb.framebuffers };
 	for (size_t i = 0; i < sizeof tables / sizeof tables[0]; i++) {
-		drv_names_each(tables[i], free_obj, NULL);
+		drv_names_each(tables[i], free_obj, ctx);
 		drv_names_fini(tables[i]);
 	}
+	drv_pipe_surface_release(ctx->screen->hw, &ctx->fb.window.color);
+	drv_pipe_surface_release(ctx->screen->hw, &ctx->fb.window.zs);
 }
 
 /* ---- textures ------------------------------------------------------------------------ */
@@ -182,14 +201,30 @@ void drv_gl_BindTexture(GLenum target, GLuint texture)
 		ctx->fb.texture_2d[ctx->fb.active_unit] = texture;
 }
 
-static void tex_image(struct drv_context *ctx, GLenum target, GLint level, GLenum format)
+/* Level 0 of a 2D texture or a renderbuffer gets a new image: its old
+ * storage goes. */
+static void image_define(struct drv_context *ctx, struct image *img, GLenum format, GLsizei w,
+			 GLsizei h, GLsizei samples, const char *unfaithful)
+{
+	img->format = format;
+	img->width = (uint32_t)w;
+	img->height = (uint32_t)h;
+	img->samples = samples > 1 ? (uint32_t)samples : 1;
+	img->unfaithful = unfaithful;
+	drv_pipe_surface_release(ctx->screen->hw, &img->surf);
+}
+
+static const char texels_uploaded[] = "were uploaded as texels, which the sim does not keep";
+
+static void tex_image(struct drv_context *ctx, GLenum target, GLint level, GLenum format,
+		      GLsizei w, GLsizei h, bool data)
 {
 	struct image *img;
 	if (target != GL_TEXTURE_2D || level != 0)
 		return;
 	img = drv_names_get(&ctx->fb.textures, ctx->fb.texture_2d[ctx->fb.active_unit]);
 	if (img)
-		img->format = format;
+		image_define(ctx, img, format, w, h, 1, data ? texels_uploaded : NULL);
 }
 
 void drv_gl_TexImage2D(GLenum target, GLint level, GLint internalformat, GLsizei w, GLsizei h,
@@ -200,7 +235,8 @@ void drv_gl_TexImage2D(GLenum target, GLint level, GLint internalformat, GLsizei
 		drv_gl_error(ctx, GL_INVALID_VALUE);
 		return;
 	}
-	tex_image(ctx, target, level, sized_format(internalformat, type));
+	tex_image(ctx, target, level, sized_format(internalformat, type), w, h,
+		  pixels || ctx->pixel_unpack);
 }
 
 void drv_gl_TexStorage2D(GLenum target, GLsizei levels, GLenum internalformat, GLsizei w, GLsizei h)
@@ -210,7 +246,7 @@ void drv_gl_TexStorage2D(GLenum target, GLsizei levels, GLenum internalformat, G
 		drv_gl_error(ctx, GL_INVALID_VALUE);
 		return;
 	}
-	tex_image(ctx, target, 0, internalformat);
+	tex_image(ctx, target, 0, internalformat, w, h, false);
 }
 
 /* 3D and array textures (GL 4.6 §8.5): validated; their texels, like all
@@ -254,7 +290,18 @@ void drv_gl_TexSubImage3D(GLenum target, GLint level, GLint x, GLint y, GLint z,
 }
 
 void drv_gl_TexSubImage2D(GLenum target, GLint level, GLint x, GLint y, GLsizei w, GLsizei h,
-			  GLenum format, GLenum type, const void *pixels) {}
+			  GLenum format, GLenum type, const void *pixels)
+{
+	DRV_CTX(ctx);
+	struct image *img;
+	if (target != GL_TEXTURE_2D || level != 0 || !w || !h)
+		return;
+	img = drv_names_get(&ctx->fb.textures, ctx->fb.texture_2d[ctx->fb.active_unit]);
+	if (img) {
+		img->unfaithful = texels_uploaded;
+		img->surf.unfaithful = texels_uploaded;
+	}
+}
 void drv_gl_TexParameteri(GLenum target, GLenum pname, GLint param) {}
 void drv_gl_TexParameterf(GLenum target, GLenum pname, GLfloat param) {}
 void drv_gl_TexEnvi(GLenum target, GLenum pname, GLint param) {}
@@ -300,7 +347,8 @@ void drv_gl_BindRenderbuffer(GLenum target, GLuint rb)
 	ctx->fb.renderbuffer = rb;
 }
 
-void drv_gl_RenderbufferStorage(GLenum target, GLenum internalformat, GLsizei w, GLsizei h)
+void drv_gl_fb_renderbuffer_storage(GLenum target, GLsizei samples, GLenum internalformat,
+				    GLsizei w, GLsizei h)
 {
 	DRV_CTX(ctx);
 	struct image *img = drv_names_get(&ctx->fb.renderbuffers, ctx->fb.renderbuffer);
@@ -316,7 +364,12 @@ void drv_gl_RenderbufferStorage(GLenum target, GLenum internalformat, GLsizei w,
 		drv_gl_error(ctx, GL_INVALID_VALUE);
 		return;
 	}
-	img->format = internalformat;
+	image_define(ctx, img, internalformat, w, h, samples, NULL);
+}
+
+void drv_gl_RenderbufferStorage(GLenum target, GLenum internalformat, GLsizei w, GLsizei h)
+{
+	drv_gl_fb_renderbuffer_storage(target, 0, internalformat, w, h);
 }
 
 /* ---- framebuffers -------------------------------------------------------------------- */
@@ -572,4 +625,206 @@ unsigned drv_gl_fb_get(struct drv_context *ctx, GLenum pname, double *v)
 		}
 		return 0;
 	}
+}
+
+/* ---- the framebuffer's surfaces -------------------------------------------------------- */
+
+static const char not_rendered[] = "an image in a format the sim does not render to";
+
+/* The format an image is rendered in, unsized formats as Mesa sizes them. */
+static enum drv_pipe_format hw_format(GLenum internalformat)
+{
+	const struct format *f;
+	switch (internalformat) {
+	case GL_RGBA: case GL_RGB: internalformat = GL_RGBA8; break;
+	case GL_DEPTH_COMPONENT: internalformat = GL_DEPTH_COMPONENT24; break;
+	case GL_DEPTH_STENCIL: internalformat = GL_DEPTH24_STENCIL8; break;
+	default: break;
+	}
+	f = format_of(internalformat);
+	return f ? f->hw : DRV_FORMAT_NONE;
+}
+
+/* The image an attachment names (level 0 of a 2D texture or a
+ * renderbuffer), NULL when none. */
+static struct image *attached_image(struct drv_context *ctx, const struct attachment *a)
+{
+	if (a->type == GL_NONE || a->level != 0)
+		return NULL;
+	return drv_names_get(a->type == GL_TEXTURE ? &ctx->fb.textures : &ctx->fb.renderbuffers,
+			     a->name);
+}
+
+static struct drv_pipe_surface *image_surface(struct drv_context *ctx, struct image *img,
+					      const char **why)
+{
+	enum drv_pipe_format hw = hw_format(img->format);
+	if (hw == DRV_FORMAT_NONE || !img->width || !img->height) {
+		*why = not_rendered;
+		return NULL;
+	}
+	if (!img->surf.bo) {
+		if (!drv_pipe_surface_alloc(ctx->screen->hw, &img->surf, hw, img->width, img->height,
+					    img->samples)) {
+			drv_gl_error(ctx, GL_OUT_OF_MEMORY);
+			return NULL;
+		}
+		img->surf.unfaithful = img->unfaithful;
+	}
+	return &img->surf;
+}
+
+static struct drv_pipe_surface *window_surface(struct drv_context *ctx, bool color)
+{
+	struct drv_window_fb *w = &ctx->fb.window;
+	struct drv_pipe_surface *s = color ? &w->color : &w->zs;
+	enum drv_pipe_format f = color ? w->color_format : w->zs_format;
+
+	if (!w->known || f == DRV_FORMAT_NONE)
+		return NULL;
+	if (!s->bo && !drv_pipe_surface_alloc(ctx->screen->hw, s, f, w->width, w->height, w->samples)) {
+		drv_gl_error(ctx, GL_OUT_OF_MEMORY);
+		return NULL;
+	}
+	return s;
+}
+
+static bool window_buffer(GLenum b)
+{
+	return b == GL_BACK || b == GL_FRONT || b == GL_FRONT_AND_BACK || b == GL_LEFT ||
+	       b == GL_BACK_LEFT || b == GL_FRONT_LEFT;
+}
+
+struct drv_pipe_surface *drv_gl_fb_color(struct drv_context *ctx, bool read, unsigned i,
+					 bool *alpha_one, const char **why)
+{
+	struct drv_fbo *fb = read ? ctx->fb.read : ctx->fb.draw;
+	GLenum b;
+	struct image *img;
+
+	*why = NULL;
+	if (alpha_one)
+		*alpha_one = false;
+	if (!fb) {
+		b = read ? ctx->fb.default_read_buffer : i == 0 ? ctx->fb.default_draw_buffer : GL_NONE;
+		if (!window_buffer(b))
+			return NULL;
+		if (alpha_one)
+			*alpha_one = ctx->fb.window.alpha_one;
+		return window_surface(ctx, true);
+	}
+	b = read ? fb->read_buffer : i < DRV_MAX_DRAW_BUFFERS ? fb->draw_buffer[i] : GL_NONE;
+	if (b < GL_COLOR_ATTACHMENT0 || b >= GL_COLOR_ATTACHMENT0 + DRV_MAX_DRAW_BUFFERS)
+		return NULL;
+	img = attached_image(ctx, &fb->att[b - GL_COLOR_ATTACHMENT0]);
+	if (!img)
+		return NULL;
+	if (alpha_one) {
+		const struct format *f = format_of(img->format == GL_RGB ? GL_RGB8 : img->format);
+		*alpha_one = f && !f->a;
+	}
+	return image_surface(ctx, img, why);
+}
+
+struct drv_pipe_surface *drv_gl_fb_zs(struct drv_context *ctx, bool read, const char **why)
+{
+	struct drv_fbo *fb = read ? ctx->fb.read : ctx->fb.draw;
+	struct image *depth, *stencil;
+
+	*why = NULL;
+	if (!fb)
+		return window_surface(ctx, false);
+	depth = attached_image(ctx, &fb->att[ATT_DEPTH]);
+	stencil = attached_image(ctx, &fb->att[ATT_STENCIL]);
+	if (depth && stencil && depth != stencil) {
+		*why = "separate depth and stencil images (the hardware has one depth-stencil surface)";
+		return NULL;
+	}
+	if (!depth && !stencil)
+		return NULL;
+	return image_surface(ctx, depth ? depth : stencil, why);
+}
+
+void drv_gl_fb_validate(struct drv_context *ctx)
+{
+	struct drv_pipe_framebuffer fb = { 0 };
+	const char *why;
+
+	for (unsigned i = 0; i < DRV_MAX_DRAW_BUFFERS; i++)
+		fb.cbufs[i] = drv_gl_fb_color(ctx, false, i, NULL, &why);
+	fb.zsbuf = drv_gl_fb_zs(ctx, false, &why);
+	drv_pipe_set_framebuffer(ctx->pipe, &fb);
+}
+
+void drv_gl_fb_mark_drawn(struct drv_context *ctx, const char *why)
+{
+	const char *ignored;
+	struct drv_pipe_surface *s;
+
+	for (unsigned i = 0; i < DRV_MAX_DRAW_BUFFERS; i++)
+		if ((s = drv_gl_fb_color(ctx, false, i, NULL, &ignored)))
+			s->unfaithful = why;
+	if ((s = drv_gl_fb_zs(ctx, false, &ignored)))
+		s->unfaithful = why;
+}
+
+void drv_gl_fb_size(struct drv_context *ctx, bool read, uint32_t *w, uint32_t *h)
+{
+	struct drv_fbo *fb = read ? ctx->fb.read : ctx->fb.draw;
+	bool any = false;
+
+	*w = *h = 0;
+	if (!fb) {
+		if (ctx->fb.window.known) {
+			*w = ctx->fb.window.width;
+			*h = ctx->fb.window.height;
+		}
+		return;
+	}
+	for (unsigned i = 0; i < N_ATT; i++) {
+		const struct image *img = attached_image(ctx, &fb->att[i]);
+		if (!img)
+			continue;
+		*w = !any || img->width < *w ? img->width : *w;
+		*h = !any || img->height < *h ? img->height : *h;
+		any = true;
+	}
+}
+
+/* ---- the window-system framebuffer (drv.h) ---------------------------------------------- */
+
+void drv_context_set_window(struct drv_context *ctx, const struct drv_window *win)
+{
+	struct drv_window_fb *w = &ctx->fb.window;
+	enum drv_pipe_format color = DRV_FORMAT_NONE, zs = DRV_FORMAT_NONE;
+
+	if (win->red <= 8 && win->green <= 8 && win->blue <= 8 && win->alpha <= 8 &&
+	    win->red + win->green + win->blue > 0)
+		color = DRV_FORMAT_RGBA8_UNORM;
+	if (win->depth > 24)
+		zs = win->stencil ? DRV_FORMAT_Z32_FLOAT_S8_UINT : DRV_FORMAT_Z32_FLOAT;
+	else if (win->depth > 16)
+		zs = win->stencil ? DRV_FORMAT_Z24_UNORM_S8_UINT : DRV_FORMAT_Z24_UNORM;
+	else if (win->depth > 0)
+		zs = win->stencil ? DRV_FORMAT_Z24_UNORM_S8_UINT : DRV_FORMAT_Z16_UNORM;
+	else if (win->stencil)
+		zs = DRV_FORMAT_S8_UINT;
+	if (w->known && w->width == win->width && w->height == win->height &&
+	    w->color_format == color && w->zs_format == zs &&
+	    w->samples == (win->samples > 1 ? (uint32_t)win->samples : 1u))
+		return;
+	if (!w->known) {
+		/* GL 4.6 §14.9.2 / §13.6.1: the scissor box (and the viewport)
+		 * start as the size of the first window the context is made
+		 * current with */
+		ctx->px.scissor[2] = ctx->rast.viewport[2] = (GLint)win->width;
+		ctx->px.scissor[3] = ctx->rast.viewport[3] = (GLint)win->height;
+	}
+	drv_pipe_surface_release(ctx->screen->hw, &w->color);
+	drv_pipe_surface_release(ctx->screen->hw, &w->zs);
+	*w = (struct drv_window_fb){
+		.known = true, .width = win->width, .height = win->height,
+		.samples = win->samples > 1 ? (uint32_t)win->samples : 1u,
+		.color_format = color, .zs_format = zs, .alpha_one = win->alpha == 0,
+	};
 }

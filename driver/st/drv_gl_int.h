@@ -178,13 +178,56 @@ enum drv_ff_array {
 /* Textures, renderbuffers and framebuffer objects: formats and bindings
  * only (drv_gl_fb.c). */
 struct drv_fbo;
+/* The window-system framebuffer of a context: the drawable made current
+ * with it, as the replay describes it (drv_context_set_window). */
+struct drv_window_fb {
+	bool known;                         /* drv_context_set_window was called */
+	uint32_t width, height, samples;
+	enum drv_pipe_format color_format, zs_format;  /* NONE: no such buffer */
+	bool alpha_one;                     /* the config has no alpha bits: alpha reads 1 */
+	struct drv_pipe_surface color, zs;  /* storage made at the first use */
+};
 struct drv_fb_state {
+	struct drv_window_fb window;
 	struct drv_names textures, renderbuffers, framebuffers;
 	struct drv_fbo *draw, *read;        /* NULL: the window-system framebuffer */
 	GLenum default_read_buffer, default_draw_buffer;
 	GLuint renderbuffer;                /* GL_RENDERBUFFER binding */
 	unsigned active_unit;
 	GLuint texture_2d[DRV_MAX_TEXTURE_UNITS];
+};
+
+/* What clears and read-backs use (drv_gl_pixels.c). */
+struct drv_pixel_state {
+	float clear_color[4];
+	double clear_depth;
+	GLint clear_stencil;
+	GLint scissor[4];            /* x, y, width, height */
+	uint8_t color_mask[DRV_MAX_DRAW_BUFFERS];  /* bit c: component c written */
+	bool depth_mask;
+	GLuint stencil_writemask[2]; /* front, back */
+	GLint pack_alignment, pack_row_length, pack_skip_rows, pack_skip_pixels;
+};
+
+/* The rasterization state GL keeps (drv_gl_raster.c; blending is set in
+ * drv_gl_context.c). */
+struct drv_raster_gl {
+	GLint viewport[4];           /* x, y, width, height */
+	double depth_range[2];
+	GLenum cull_face, front_face;
+	GLenum polygon_mode[2];      /* front, back */
+	float offset_factor, offset_units;
+	float point_size, line_width;
+	GLenum depth_func;
+	struct {
+		GLenum func;
+		GLint ref;
+		GLuint mask;
+		GLenum fail, zfail, zpass;
+	} stencil[2];                /* front, back */
+	GLenum blend_src[2], blend_dst[2], blend_eq[2];  /* RGB, alpha */
+	float blend_color[4];
+	GLenum logic_op;
 };
 
 struct drv_vao {
@@ -289,6 +332,8 @@ struct drv_context {
 	struct drv_names vaos, xfbs, queries, pipelines;
 	struct drv_pipeline *pipeline;  /* glBindProgramPipeline; used when no program is */
 	struct drv_fb_state fb;
+	struct drv_pixel_state px;
+	struct drv_raster_gl rast;
 	struct drv_vao *vao, default_vao;
 	struct drv_xfb *xfb, default_xfb;
 	struct drv_program_obj *program;
@@ -352,6 +397,38 @@ struct drv_program_obj *drv_gl_uniform_program(struct drv_context *ctx);
 void drv_gl_fb_fini(struct drv_context *ctx);
 /* glGet* values of framebuffer / texture bindings; 0 when pname is not one. */
 unsigned drv_gl_fb_get(struct drv_context *ctx, GLenum pname, double *v);
+/* glRenderbufferStorage(Multisample): samples 0 for single-sampled. */
+void drv_gl_fb_renderbuffer_storage(GLenum target, GLsizei samples, GLenum internalformat,
+				    GLsizei w, GLsizei h);
+/* The surfaces of the bound framebuffers, their storage made at the first
+ * use (GL_OUT_OF_MEMORY when it cannot be).  Colour: draw buffer i of the
+ * draw framebuffer, or (read) the read buffer of the read framebuffer;
+ * depth / stencil: the draw (read) framebuffer's.  NULL when there is no
+ * such image; then *why, when set, names an image the sim cannot render
+ * (static storage).  *alpha_one (may be NULL): alpha reads as 1 (a format
+ * without alpha stored with it). */
+struct drv_pipe_surface *drv_gl_fb_color(struct drv_context *ctx, bool read, unsigned i,
+					 bool *alpha_one, const char **why);
+struct drv_pipe_surface *drv_gl_fb_zs(struct drv_context *ctx, bool read, const char **why);
+/* Hands the draw framebuffer's surfaces to the hardware layer (before a
+ * draw that reaches the rasterizer). */
+void drv_gl_fb_validate(struct drv_context *ctx);
+/* Marks the draw framebuffer's surfaces as written by what the sim does
+ * not model (`why`, static storage: "were drawn by ..."). */
+void drv_gl_fb_mark_drawn(struct drv_context *ctx, const char *why);
+/* The size of the draw (read) framebuffer: the window's, or the smallest
+ * of an FBO's attachments; 0 x 0 when unknown. */
+void drv_gl_fb_size(struct drv_context *ctx, bool read, uint32_t *w, uint32_t *h);
+
+/* ---- drv_gl_raster.c ---- */
+void drv_gl_raster_init(struct drv_context *ctx);
+/* Hands the rasterization, depth-stencil, blend, viewport and scissor
+ * state to the hardware layer (before a draw of p that reaches the
+ * rasterizer). */
+void drv_gl_raster_validate(struct drv_context *ctx, const struct drv_program_obj *p);
+
+/* ---- drv_gl_pixels.c ---- */
+void drv_gl_pixels_init(struct drv_context *ctx);
 
 /* ---- drv_gl_buffer.c ---- */
 /* The binding point of `target` (NULL for an unknown target). */

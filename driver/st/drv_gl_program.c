@@ -597,9 +597,13 @@ void drv_gl_LinkProgram(GLuint program)
 void drv_gl_program_link_desc(struct drv_context *ctx, struct drv_program_obj *p,
 			      const struct drv_program_desc *dp)
 {
-	const struct drv_program_desc d = *dp;
+	struct drv_program_desc d = *dp;
 	struct drv_program *prog = NULL;
 	struct xt_err err = { 0 };
+
+	/* compatibility profile: no fragment shader is fixed-function
+	 * fragment processing (drv_program_desc.ff_fragment) */
+	d.ff_fragment = !ctx->core && !ctx->gles;
 
 	xt_free(p->log);
 	p->log = NULL;

@@ -221,9 +221,9 @@ def test_softpipe_replay_reports_against_llvmpipe_golden_data(xfbtrace, app_trac
 
 
 def test_unsupported_call_is_reported_by_name_and_first_call_number(xfbtrace, piglit_trace):
-    # The sim backend cannot read rasterized pixels back (it does not
-    # rasterize): glReadPixels is named, with its first call and count, by
-    # the same reporting every backend uses (replay_unsupported).
+    # The sim does not draw glBitmap's pixels, so it does not read them
+    # back: glReadPixels is named, with its first call and count, by the
+    # same reporting every backend uses (replay_unsupported).
     trace = piglit_trace(piglit_line("ext_transform_feedback-discard-bitmap -auto -fbo")).trace
     reads = [c["no"] for c in calls(records(xfbtrace, trace)) if c["name"] == "glReadPixels"]
     assert reads

@@ -1,0 +1,657 @@
+/*
+ * test_drv_gl_pixels.c - the framebuffer's pixels on the sim driver
+ * (drv_gl_pixels.c, drv_gl_fb.c, driver/hw/drv_pm4_fb.c): the
+ * window-system framebuffer the replay describes, framebuffer objects,
+ * clears with the scissor and the write masks, and glReadPixels with the
+ * pack state, into client memory and a pixel pack buffer.
+ *
+ * Every expected value is computed here from the GL 4.6 rules the test
+ * names, never read from the driver: a normalized component stores
+ * round(clamp(c) * (2^b - 1)) (equation 2.4 / §17.3.7's conversion to
+ * fixed point), reading it as GL_FLOAT gives u / (2^b - 1) (equation 2.2),
+ * a float buffer keeps its values and clamps only on conversion to a
+ * normalized type (§18.2.8).  The register state a draw that reaches the
+ * rasterizer programs is read back from the GPU and compared with GL's
+ * viewport transform (§13.8.1) and GFX8's encodings.
+ */
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "drv_gl_test.h"
+#include "pm4_regs.h"
+#include "xt_test.h"
+
+#define W 40
+#define H 24
+
+static struct drv_context *window_context(void)
+{
+	struct drv_context *ctx = dgl_context(3, 3, true);
+	struct drv_window w = { .width = W, .height = H, .red = 8, .green = 8, .blue = 8,
+				.alpha = 8, .depth = 24, .stencil = 8 };
+	if (ctx)
+		drv_context_set_window(ctx, &w);
+	return ctx;
+}
+
+/* round(clamp(c) * 255), equation 2.4 */
+static uint8_t ubyte_of(double c)
+{
+	return (uint8_t)(c <= 0 ? 0 : c >= 1 ? 255 : floor(c * 255.0 + 0.5));
+}
+
+static void read_rgba8(int x, int y, int w, int h, uint8_t *out)
+{
+	GL(glReadPixels)(x, y, w, h, GL_RGBA, GL_UNSIGNED_BYTE, out);
+}
+
+static void test_clear_reads_back_converted_to_unorm8(void)
+{
+	struct drv_context *ctx = window_context();
+	static uint8_t px[W * H * 4];
+	float f[4] = { 0 };
+
+	CHECK(ctx);
+	if (!ctx)
+		return;
+	GL(glClearColor)(0.25f, 0.2f, 0.6f, 1.0f);
+	GL(glClear)(GL_COLOR_BUFFER_BIT);
+	memset(px, 0xEE, sizeof px);
+	read_rgba8(0, 0, W, H, px);
+	int bad = 0;
+	for (int i = 0; i < W * H; i++)
+		bad += px[4 * i] != ubyte_of(0.25f) || px[4 * i + 1] != ubyte_of(0.2f) ||
+		       px[4 * i + 2] != ubyte_of(0.6f) || px[4 * i + 3] != 255;
+	CHECK_EQ_INT(bad, 0);
+	CHECK_EQ_INT(px[0], 64);           /* 63.75 rounds up */
+	/* GL_FLOAT: u / 255 (equation 2.2) */
+	GL(glReadPixels)(W - 1, H - 1, 1, 1, GL_RGBA, GL_FLOAT, f);
+	CHECK(f[0] == 64 / 255.0f && f[1] == ubyte_of(0.2f) / 255.0f && f[3] == 1.0f);
+	/* clamped to [0, 1] before conversion */
+	GL(glClearColor)(-0.5f, 2.0f, 0.0f, 0.0f);
+	GL(glClear)(GL_COLOR_BUFFER_BIT);
+	read_rgba8(3, 3, 1, 1, px);
+	CHECK(px[0] == 0 && px[1] == 255 && px[2] == 0 && px[3] == 0);
+	dgl_done_clean(ctx);
+}
+
+/* §17.4.3: the scissor test and the colour mask apply to clears. */
+static void test_clear_obeys_scissor_and_color_mask(void)
+{
+	struct drv_context *ctx = window_context();
+	static uint8_t px[W * H * 4];
+
+	CHECK(ctx);
+	if (!ctx)
+		return;
+	GL(glClearColor)(0, 0, 1, 1);
+	GL(glClear)(GL_COLOR_BUFFER_BIT);
+	GL(glEnable)(GL_SCISSOR_TEST);
+	GL(glScissor)(8, 4, 16, 8);
+	GL(glClearColor)(1, 1, 0, 0);
+	GL(glColorMask)(GL_TRUE, GL_TRUE, GL_FALSE, GL_TRUE);
+	GL(glClear)(GL_COLOR_BUFFER_BIT);
+	GL(glDisable)(GL_SCISSOR_TEST);
+	GL(glColorMask)(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+	read_rgba8(0, 0, W, H, px);
+	int bad = 0;
+	for (int y = 0; y < H; y++) {
+		for (int x = 0; x < W; x++) {
+			const uint8_t *p = px + 4 * (y * W + x);
+			bool in = x >= 8 && x < 24 && y >= 4 && y < 12;
+			/* inside: red and green written, blue masked (kept 255), alpha 0 */
+			uint8_t want[4] = { in ? 255 : 0, in ? 255 : 0, 255, in ? 0 : 255 };
+			bad += memcmp(p, want, 4) != 0;
+		}
+	}
+	CHECK_EQ_INT(bad, 0);
+	/* GL_RASTERIZER_DISCARD ignores clears (§14.1) */
+	GL(glEnable)(GL_RASTERIZER_DISCARD);
+	GL(glClearColor)(0, 0, 0, 0);
+	GL(glClear)(GL_COLOR_BUFFER_BIT);
+	GL(glDisable)(GL_RASTERIZER_DISCARD);
+	read_rgba8(0, 0, 1, 1, px);
+	CHECK(px[2] == 255 && px[3] == 255);
+	dgl_done_clean(ctx);
+}
+
+/* §8.4.4.1 / §18.2.9: row length, alignment and skips place the pixels;
+ * the padding bytes and what lies outside the framebuffer are not written. */
+static void test_read_pixels_follows_the_pack_state(void)
+{
+	struct drv_context *ctx = window_context();
+	uint8_t buf[256];
+
+	CHECK(ctx);
+	if (!ctx)
+		return;
+	GL(glClearColor)(0.2f, 0.4f, 0.6f, 0.8f);
+	GL(glClear)(GL_COLOR_BUFFER_BIT);
+	/* GL_RGB, 3 pixels of 3 bytes: rows of 9 bytes padded to 12 (alignment 4) */
+	memset(buf, 0xEE, sizeof buf);
+	GL(glReadPixels)(0, 0, 3, 2, GL_RGB, GL_UNSIGNED_BYTE, buf);
+	CHECK(buf[0] == ubyte_of(0.2f) && buf[1] == ubyte_of(0.4f) && buf[2] == ubyte_of(0.6f));
+	CHECK(buf[9] == 0xEE && buf[11] == 0xEE);
+	CHECK(buf[12] == ubyte_of(0.2f) && buf[20] == ubyte_of(0.6f) && buf[21] == 0xEE);
+	/* row length 5, skip 1 row and 2 pixels, alignment 1; BGRA order */
+	memset(buf, 0xEE, sizeof buf);
+	GL(glPixelStorei)(GL_PACK_ALIGNMENT, 1);
+	GL(glPixelStorei)(GL_PACK_ROW_LENGTH, 5);
+	GL(glPixelStorei)(GL_PACK_SKIP_ROWS, 1);
+	GL(glPixelStorei)(GL_PACK_SKIP_PIXELS, 2);
+	GL(glReadPixels)(0, 0, 1, 1, GL_BGRA, GL_UNSIGNED_BYTE, buf);
+	CHECK_EQ_INT(buf[(5 + 2) * 4 + 0], ubyte_of(0.6f));
+	CHECK_EQ_INT(buf[(5 + 2) * 4 + 2], ubyte_of(0.2f));
+	CHECK_EQ_INT(buf[(5 + 2) * 4 + 3], ubyte_of(0.8f));
+	CHECK_EQ_INT(buf[(5 + 2) * 4 - 1], 0xEE);
+	CHECK_EQ_INT(buf[(5 + 2) * 4 + 4], 0xEE);
+	GL(glPixelStorei)(GL_PACK_ROW_LENGTH, 0);
+	GL(glPixelStorei)(GL_PACK_SKIP_ROWS, 0);
+	GL(glPixelStorei)(GL_PACK_SKIP_PIXELS, 0);
+	/* a rectangle hanging over the right edge: the outside pixel is kept */
+	memset(buf, 0xEE, sizeof buf);
+	read_rgba8(W - 1, 0, 2, 1, buf);
+	CHECK(buf[0] == ubyte_of(0.2f) && buf[4] == 0xEE && buf[7] == 0xEE);
+	GL(glPixelStorei)(GL_PACK_ALIGNMENT, 3);
+	CHECK_EQ_INT(GL(glGetError)(), GL_INVALID_VALUE);
+	dgl_done_clean(ctx);
+}
+
+/* Depth and stencil of the window: the clear value converted to 24 bits,
+ * the stencil write mask (§17.4.2) applied. */
+static void test_depth_and_stencil_clears_read_back(void)
+{
+	struct drv_context *ctx = window_context();
+	float d = -1;
+	uint8_t st = 0;
+	uint32_t du = 0;
+
+	CHECK(ctx);
+	if (!ctx)
+		return;
+	GL(glClearDepth)(0.25);
+	GL(glClearStencil)(0x5A);
+	GL(glStencilMask)(0x0F);
+	GL(glClear)(GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT);
+	GL(glReadPixels)(5, 6, 1, 1, GL_DEPTH_COMPONENT, GL_FLOAT, &d);
+	/* round(0.25 * (2^24 - 1)) / (2^24 - 1) */
+	CHECK(d == (float)(floor(0.25 * 16777215.0 + 0.5) / 16777215.0));
+	GL(glReadPixels)(5, 6, 1, 1, GL_STENCIL_INDEX, GL_UNSIGNED_BYTE, &st);
+	CHECK_EQ_INT(st, 0x0A);           /* the bits outside the mask stay 0 */
+	GL(glDepthMask)(GL_FALSE);
+	GL(glClearDepth)(1.0);
+	GL(glClear)(GL_DEPTH_BUFFER_BIT);
+	GL(glReadPixels)(5, 6, 1, 1, GL_DEPTH_COMPONENT, GL_UNSIGNED_INT, &du);
+	/* unchanged: 4194304 / (2^24 - 1) to 32 bits */
+	CHECK_EQ_INT(du, (uint32_t)floor(floor(0.25 * 16777215.0 + 0.5) / 16777215.0 * 4294967295.0 + 0.5));
+	dgl_done_clean(ctx);
+}
+
+/* Framebuffer objects: a float renderbuffer keeps its values, an integer
+ * texture is read by integer formats only (§18.2.8). */
+static void test_fbo_float_and_integer_attachments(void)
+{
+	struct drv_context *ctx = window_context();
+	GLuint fb = 0, rb = 0, tex = 0;
+	static const GLfloat fv[4] = { 1.5f, -2.0f, 0.125f, 3.0f };
+	static const GLuint uv[4] = { 0xDEADBEEFu, 7, 8, 9 };
+	float f[4] = { 0 };
+	uint8_t b[4] = { 0 };
+	GLuint u[2] = { 0 };
+
+	CHECK(ctx);
+	if (!ctx)
+		return;
+	GL(glGenFramebuffers)(1, &fb);
+	GL(glBindFramebuffer)(GL_FRAMEBUFFER, fb);
+	GL(glGenRenderbuffers)(1, &rb);
+	GL(glBindRenderbuffer)(GL_RENDERBUFFER, rb);
+	GL(glRenderbufferStorage)(GL_RENDERBUFFER, GL_RGBA32F, 7, 5);
+	GL(glFramebufferRenderbuffer)(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, rb);
+	GL(glClearBufferfv)(GL_COLOR, 0, fv);
+	GL(glReadPixels)(6, 4, 1, 1, GL_RGBA, GL_FLOAT, f);
+	CHECK(f[0] == 1.5f && f[1] == -2.0f && f[2] == 0.125f && f[3] == 3.0f);
+	GL(glReadPixels)(6, 4, 1, 1, GL_RGBA, GL_UNSIGNED_BYTE, b);
+	CHECK(b[0] == 255 && b[1] == 0 && b[2] == ubyte_of(0.125) && b[3] == 255);
+
+	GL(glGenTextures)(1, &tex);
+	GL(glBindTexture)(GL_TEXTURE_2D, tex);
+	GL(glTexStorage2D)(GL_TEXTURE_2D, 1, GL_R32UI, 3, 3);
+	GL(glFramebufferTexture2D)(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT1, GL_TEXTURE_2D, tex, 0);
+	GLenum bufs[2] = { GL_NONE, GL_COLOR_ATTACHMENT1 };
+	GL(glDrawBuffers)(2, bufs);
+	GL(glClearBufferuiv)(GL_COLOR, 1, uv);
+	GL(glReadBuffer)(GL_COLOR_ATTACHMENT1);
+	GL(glReadPixels)(1, 2, 2, 1, GL_RED_INTEGER, GL_UNSIGNED_INT, u);
+	CHECK(u[0] == 0xDEADBEEFu && u[1] == 0xDEADBEEFu);
+	CHECK_EQ_INT(GL(glGetError)(), GL_NO_ERROR);
+	GL(glReadPixels)(0, 0, 1, 1, GL_RGBA, GL_UNSIGNED_BYTE, b);
+	CHECK_EQ_INT(GL(glGetError)(), GL_INVALID_OPERATION);
+	/* the renderbuffer (draw buffer 0 is GL_NONE now) kept its values */
+	GL(glReadBuffer)(GL_COLOR_ATTACHMENT0);
+	GL(glClearBufferfv)(GL_COLOR, 0, (const GLfloat[4]){ 0, 0, 0, 0 });
+	GL(glReadPixels)(0, 0, 1, 1, GL_RGBA, GL_FLOAT, f);
+	CHECK(f[0] == 1.5f);
+	dgl_done_clean(ctx);
+}
+
+/* A pixel pack buffer receives the pixels at the offset `pixels` gives. */
+static void test_read_pixels_into_a_pack_buffer(void)
+{
+	struct drv_context *ctx = window_context();
+	GLuint buf = 0;
+	uint8_t got[12] = { 0 };
+
+	CHECK(ctx);
+	if (!ctx)
+		return;
+	GL(glClearColor)(0.2f, 0.4f, 0.6f, 0.8f);
+	GL(glClear)(GL_COLOR_BUFFER_BIT);
+	GL(glGenBuffers)(1, &buf);
+	GL(glBindBuffer)(GL_PIXEL_PACK_BUFFER, buf);
+	GL(glBufferData)(GL_PIXEL_PACK_BUFFER, 12, NULL, GL_STREAM_READ);
+	GL(glReadPixels)(0, 0, 2, 1, GL_RGBA, GL_UNSIGNED_BYTE, (void *)4);
+	GL(glGetBufferSubData)(GL_PIXEL_PACK_BUFFER, 0, 12, got);
+	CHECK(got[0] == 0 && got[4] == ubyte_of(0.2f) && got[11] == ubyte_of(0.8f));
+	CHECK_EQ_INT(GL(glGetError)(), GL_NO_ERROR);
+	/* 8 bytes at offset 8 do not fit in 12 */
+	GL(glReadPixels)(0, 0, 2, 1, GL_RGBA, GL_UNSIGNED_BYTE, (void *)8);
+	CHECK_EQ_INT(GL(glGetError)(), GL_INVALID_OPERATION);
+	dgl_done_clean(ctx);
+}
+
+/* Pixels a draw rasterized, which the model cannot yet produce, are not
+ * handed back as if they were GL's: the read is reported, by reason. */
+static void test_pixels_of_a_draw_not_rasterized_are_reported(void)
+{
+	struct drv_context *ctx = window_context();
+	GLuint prog, vao = 0;
+	uint8_t px[4] = { 0xEE, 0xEE, 0xEE, 0xEE };
+	const char *why;
+
+	CHECK(ctx);
+	if (!ctx)
+		return;
+	prog = dgl_program("#version 330\nvoid main() { gl_Position = vec4(0.0); }\n", NULL, NULL, 0);
+	CHECK(prog);
+	GL(glUseProgram)(prog);
+	GL(glGenVertexArrays)(1, &vao);
+	GL(glBindVertexArray)(vao);
+	GL(glClear)(GL_COLOR_BUFFER_BIT);
+	/* under rasterizer discard nothing reaches the pixels */
+	GL(glEnable)(GL_RASTERIZER_DISCARD);
+	GL(glDrawArrays)(GL_TRIANGLES, 0, 3);
+	GL(glDisable)(GL_RASTERIZER_DISCARD);
+	read_rgba8(0, 0, 1, 1, px);
+	CHECK(!drv_context_take_unsupported(ctx));
+	CHECK_EQ_INT(px[3], 0);
+	GL(glDrawArrays)(GL_TRIANGLES, 0, 3);
+	CHECK(!drv_context_take_unsupported(ctx));
+	px[3] = 0xEE;
+	read_rgba8(0, 0, 1, 1, px);
+	why = drv_context_take_unsupported(ctx);
+	CHECK(why && strstr(why, "rasterize"));
+	CHECK_EQ_INT(px[3], 0xEE);
+	/* a clear of the whole window makes its pixels GL's again */
+	GL(glClear)(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT);
+	read_rgba8(0, 0, 1, 1, px);
+	CHECK(!drv_context_take_unsupported(ctx));
+	CHECK_EQ_INT(px[3], 0);
+	dgl_done_clean(ctx);
+}
+
+static uint32_t reg(uint32_t r)
+{
+	uint32_t v = 0xDEADBEEFu;
+	CHECK(gm_reg_get(dgl_gm, r, &v));
+	return v;
+}
+
+static float reg_f(uint32_t r)
+{
+	uint32_t v = reg(r);
+	float f;
+	memcpy(&f, &v, 4);
+	return f;
+}
+
+/* A draw that reaches the rasterizer programs the PA / SC / DB / CB state
+ * of the GL state; one under GL_RASTERIZER_DISCARD leaves it alone. */
+static void test_draw_programs_the_pixel_pipeline_state(void)
+{
+	struct drv_context *ctx = window_context();
+	GLuint prog, vao = 0;
+
+	CHECK(ctx);
+	if (!ctx)
+		return;
+	prog = dgl_program("#version 330\nvoid main() { gl_Position = vec4(0.0); }\n", NULL, NULL, 0);
+	GL(glUseProgram)(prog);
+	GL(glGenVertexArrays)(1, &vao);
+	GL(glBindVertexArray)(vao);
+	GL(glViewport)(4, 2, 32, 16);
+	GL(glDepthRange)(0.25, 0.75);
+	GL(glEnable)(GL_CULL_FACE);
+	GL(glCullFace)(GL_FRONT);
+	GL(glFrontFace)(GL_CW);
+	GL(glEnable)(GL_DEPTH_TEST);
+	GL(glDepthFunc)(GL_LEQUAL);
+	GL(glEnable)(GL_BLEND);
+	GL(glBlendFunc)(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+	GL(glColorMask)(GL_TRUE, GL_FALSE, GL_TRUE, GL_TRUE);
+	GL(glEnable)(GL_STENCIL_TEST);
+	GL(glStencilFunc)(GL_EQUAL, 300, 0x0F);   /* the reference clamps to 255 */
+	GL(glStencilOp)(GL_KEEP, GL_INCR, GL_REPLACE);
+	GL(glDrawArrays)(GL_TRIANGLES, 0, 3);
+	GL(glFinish)();                    /* the GPU has run the draw's packets */
+	(void)drv_context_take_unsupported(ctx);
+
+	/* §13.8.1: scale w/2, h/2, (f-n)/2; offset x + w/2, y + h/2, (n+f)/2 */
+	CHECK(reg_f(REG_PA_CL_VPORT_XSCALE_0) == 16.0f && reg_f(REG_PA_CL_VPORT_XOFFSET_0) == 20.0f);
+	CHECK(reg_f(REG_PA_CL_VPORT_YSCALE_0) == 8.0f && reg_f(REG_PA_CL_VPORT_YOFFSET_0) == 10.0f);
+	CHECK(reg_f(REG_PA_CL_VPORT_ZSCALE_0) == 0.25f && reg_f(REG_PA_CL_VPORT_ZOFFSET_0) == 0.5f);
+	CHECK(reg_f(REG_PA_SC_VPORT_ZMIN_0) == 0.25f && reg_f(REG_PA_SC_VPORT_ZMAX_0) == 0.75f);
+	uint32_t su = reg(REG_PA_SU_SC_MODE_CNTL);
+	CHECK(PA_SU_SC_MODE_CNTL_CULL_FRONT_GET(su) == 1 && PA_SU_SC_MODE_CNTL_CULL_BACK_GET(su) == 0);
+	CHECK_EQ_INT(PA_SU_SC_MODE_CNTL_FACE_GET(su), 1);          /* clockwise front */
+	uint32_t db = reg(REG_DB_DEPTH_CONTROL);
+	CHECK(DB_DEPTH_CONTROL_Z_ENABLE_GET(db) && DB_DEPTH_CONTROL_Z_WRITE_ENABLE_GET(db));
+	CHECK_EQ_INT(DB_DEPTH_CONTROL_ZFUNC_GET(db), V_FRAG_LEQUAL);
+	CHECK_EQ_INT(DB_DEPTH_CONTROL_STENCILFUNC_GET(db), V_FRAG_EQUAL);
+	uint32_t st = reg(REG_DB_STENCIL_CONTROL);
+	CHECK_EQ_INT(DB_STENCIL_CONTROL_STENCILZFAIL_GET(st), V_STENCIL_ADD_CLAMP);
+	CHECK_EQ_INT(DB_STENCIL_CONTROL_STENCILZPASS_GET(st), V_STENCIL_REPLACE_TEST);
+	uint32_t ref = reg(REG_DB_STENCILREFMASK);
+	CHECK(DB_STENCILREFMASK_STENCILTESTVAL_GET(ref) == 255 && DB_STENCILREFMASK_STENCILMASK_GET(ref) == 0x0F);
+	uint32_t bl = reg(REG_CB_BLEND0_CONTROL);
+	CHECK(CB_BLEND_CONTROL_ENABLE_GET(bl) == 1);
+	CHECK_EQ_INT(CB_BLEND_CONTROL_COLOR_SRCBLEND_GET(bl), V_BLEND_SRC_ALPHA);
+	CHECK_EQ_INT(CB_BLEND_CONTROL_COLOR_DESTBLEND_GET(bl), V_BLEND_ONE_MINUS_SRC_ALPHA);
+	CHECK_EQ_INT(reg(REG_CB_TARGET_MASK), 0xD);                 /* R, B, A of target 0 */
+	CHECK_EQ_INT(CB_COLOR_CONTROL_ROP3_GET(reg(REG_CB_COLOR_CONTROL)), 0xCC);  /* copy */
+	/* the window's surfaces: RGBA8, pitch 40 = 5 tiles of 8, depth 24 + stencil 8 */
+	uint32_t info = reg(REG_CB_COLOR0_INFO);
+	CHECK_EQ_INT(CB_COLOR_INFO_FORMAT_GET(info), V_COLOR_8_8_8_8);
+	CHECK_EQ_INT(CB_COLOR_INFO_NUMBER_TYPE_GET(info), V_NUMBER_UNORM);
+	CHECK_EQ_INT(CB_COLOR_PITCH_TILE_MAX_GET(reg(REG_CB_COLOR0_PITCH)), W / 8 - 1);
+	CHECK(reg(REG_CB_COLOR0_BASE) != 0);
+	CHECK_EQ_INT(DB_Z_INFO_FORMAT_GET(reg(REG_DB_Z_INFO)), V_Z_24);
+	CHECK_EQ_INT(DB_STENCIL_INFO_FORMAT_GET(reg(REG_DB_STENCIL_INFO)), V_STENCIL_8);
+	CHECK_EQ_INT(reg(REG_PA_SC_WINDOW_SCISSOR_BR), PA_SC_WINDOW_SCISSOR_BR_BR_X(W) | PA_SC_WINDOW_SCISSOR_BR_BR_Y(H));
+
+	/* GL_XOR as ROP3: 0x66 (the raster-op code of source XOR destination) */
+	GL(glEnable)(GL_COLOR_LOGIC_OP);
+	GL(glLogicOp)(GL_XOR);
+	GL(glViewport)(0, 0, 8, 8);
+	GL(glEnable)(GL_RASTERIZER_DISCARD);
+	GL(glDrawArrays)(GL_TRIANGLES, 0, 3);
+	GL(glFinish)();
+	CHECK(reg_f(REG_PA_CL_VPORT_XSCALE_0) == 16.0f);          /* discarded: untouched */
+	GL(glDisable)(GL_RASTERIZER_DISCARD);
+	GL(glDrawArrays)(GL_TRIANGLES, 0, 3);
+	GL(glFinish)();                    /* the GPU has run the draw's packets */
+	(void)drv_context_take_unsupported(ctx);
+	CHECK(reg_f(REG_PA_CL_VPORT_XSCALE_0) == 4.0f);
+	CHECK_EQ_INT(CB_COLOR_CONTROL_ROP3_GET(reg(REG_CB_COLOR_CONTROL)), 0x66);
+	CHECK_EQ_INT(CB_BLEND_CONTROL_ENABLE_GET(reg(REG_CB_BLEND0_CONTROL)), 0);  /* logic op wins */
+	dgl_done_clean(ctx);
+}
+
+static GLuint program_vs_fs(const char *vs, const char *fs)
+{
+	GLuint p = GL(glCreateProgram)();
+	GLint ok = 0;
+	GL(glAttachShader)(p, dgl_shader(GL_VERTEX_SHADER, vs));
+	GL(glAttachShader)(p, dgl_shader(GL_FRAGMENT_SHADER, fs));
+	GL(glLinkProgram)(p);
+	GL(glGetProgramiv)(p, GL_LINK_STATUS, &ok);
+	if (!ok) {
+		char log[1024] = "";
+		GL(glGetProgramInfoLog)(p, sizeof log, NULL, log);
+		fprintf(stderr, "link: %s\n", log);
+	}
+	return ok ? p : 0;
+}
+
+/* A fragment shader becomes the hardware PS of docs/isa.md "Pixel
+ * shaders": v_interp_* per input as its qualifier says (smooth: p1 / p2
+ * with the perspective I, J in v[0:1]; noperspective: the linear ones in
+ * v[2:3]; flat: the provoking vertex's p0), colour exports at the output
+ * locations, the last one done vm; the VS exports one param per input
+ * location, in ascending order; the draw programs the SPI mapping.  A
+ * fragment shader the driver cannot compile yet (discard) leaves the
+ * program linked, and its draws' pixels reported. */
+static void test_fragment_shader_compiles_to_the_ps_abi(void)
+{
+	struct drv_context *ctx = window_context();
+	struct xt_buf dump = XT_BUF_INIT;
+	GLuint prog, kill, vao = 0;
+	const char *why;
+	const char *vs = "#version 410\n"
+			 "layout(location = 0) in vec4 pos;\n"
+			 "layout(location = 2) out vec4 c;\n"
+			 "layout(location = 5) flat out float f;\n"
+			 "layout(location = 7) noperspective out vec2 n;\n"
+			 "void main() { gl_Position = pos; c = pos * 2.0; f = 3.0; n = pos.xy; }\n";
+	const char *fs = "#version 410\n"
+			 "layout(location = 2) in vec4 c;\n"
+			 "layout(location = 5) flat in float f;\n"
+			 "layout(location = 7) noperspective in vec2 n;\n"
+			 "layout(location = 0) out vec4 o0;\n"
+			 "layout(location = 1) out vec4 o1;\n"
+			 "void main() { o0 = c; o1 = vec4(f, n, 1.0); }\n";
+
+	CHECK(ctx);
+	if (!ctx)
+		return;
+	prog = program_vs_fs(vs, fs);
+	CHECK(prog);
+	CHECK(drv_context_program_dump(ctx, prog, &dump) == XT_OK);
+	xt_buf_append(&dump, "", 1);
+	const char *t = dump.data ? (const char *)dump.data : "";
+	/* c is PS input 0 (location 2), f input 1 (5), n input 2 (7) */
+	CHECK(strstr(t, "v_interp_p1_f32") && strstr(t, ", v0, attr0.x") && strstr(t, ", v1, attr0.w"));
+	CHECK(strstr(t, "v_interp_mov_f32") && strstr(t, "p0, attr1.x"));
+	CHECK(strstr(t, ", v2, attr2.x") && strstr(t, ", v3, attr2.y"));
+	CHECK(strstr(t, "exp mrt0, v[8:11]\n") && strstr(t, "exp mrt1, v[8:11] done vm"));
+	CHECK(strstr(t, "exp param0, v[8:11]") && strstr(t, "exp param2, v[8:11]") && !strstr(t, "exp param3"));
+	xt_buf_fini(&dump);
+
+	GL(glUseProgram)(prog);
+	GL(glGenVertexArrays)(1, &vao);
+	GL(glBindVertexArray)(vao);
+	GL(glDrawArrays)(GL_TRIANGLES, 0, 3);
+	GL(glFinish)();
+	CHECK(reg(REG_SPI_SHADER_PGM_LO_PS) != 0);
+	CHECK_EQ_INT(SPI_PS_IN_CONTROL_NUM_INTERP_GET(reg(REG_SPI_PS_IN_CONTROL)), 3);
+	CHECK_EQ_INT(reg(REG_SPI_PS_INPUT_ENA), reg(REG_SPI_PS_INPUT_ADDR));
+	CHECK(SPI_PS_INPUT_ENA_PERSP_CENTER_ENA_GET(reg(REG_SPI_PS_INPUT_ENA)) &&
+	      SPI_PS_INPUT_ENA_LINEAR_CENTER_ENA_GET(reg(REG_SPI_PS_INPUT_ENA)));
+	CHECK_EQ_INT(reg(REG_SPI_PS_INPUT_CNTL_1), SPI_PS_INPUT_CNTL_OFFSET(1) | SPI_PS_INPUT_CNTL_FLAT_SHADE(1));
+	CHECK_EQ_INT(reg(REG_SPI_PS_INPUT_CNTL_2), SPI_PS_INPUT_CNTL_OFFSET(2));
+	CHECK_EQ_INT(SPI_VS_OUT_CONFIG_VS_EXPORT_COUNT_GET(reg(REG_SPI_VS_OUT_CONFIG)), 2);
+	/* target 0 is the window's; mrt1 has no target: not exported */
+	CHECK_EQ_INT(reg(REG_SPI_SHADER_COL_FORMAT), V_SPI_SHADER_32_ABGR);
+	CHECK_EQ_INT(reg(REG_CB_SHADER_MASK), 0xF);
+	why = drv_context_take_unsupported(ctx);
+	if (why)
+		fprintf(stderr, "unsupported: %s\n", why);
+	CHECK(!why);
+
+	kill = program_vs_fs("#version 330\nvoid main() { gl_Position = vec4(0.0); }\n",
+			     "#version 330\nout vec4 o;\nvoid main() { if (gl_FragCoord.x > 1.0) discard; o = vec4(1.0); }\n");
+	CHECK(kill);
+	GL(glUseProgram)(kill);
+	GL(glDrawArrays)(GL_TRIANGLES, 0, 3);
+	GL(glFinish)();
+	CHECK_EQ_INT(reg(REG_SPI_SHADER_PGM_LO_PS), 0);
+	uint8_t px[4];
+	read_rgba8(0, 0, 1, 1, px);
+	why = drv_context_take_unsupported(ctx);
+	CHECK(why && strstr(why, "fragment processing"));
+	dgl_done_clean(ctx);
+}
+
+/* A triangle drawn on the simulated GPU and read back, pixel for pixel
+ * against GL's rules: pixel centres at (x + 0.5, y + 0.5) (§14.3.1), the
+ * viewport transform of §13.8.1, coverage by the triangle's edge
+ * functions (§14.6.1; the vertices are chosen so that no centre lies on an
+ * edge, so the tie rule does not matter), and a smooth colour interpolated
+ * with the barycentric weights of §14.6.1 (w = 1: perspective-correct and
+ * linear agree), converted to UNORM8 by equation 2.4 (within 1: the
+ * interpolation's rounding is the implementation's). */
+static void test_triangle_is_drawn_by_gl_rules(void)
+{
+	struct drv_context *ctx = window_context();
+	static uint8_t px[W * H * 4];
+	GLuint flat_prog, smooth_prog, vao = 0;
+	const char *vs = "#version 410\n"
+			 "layout(location = 0) out vec4 c;\n"
+			 "const vec2 P[3] = vec2[3](vec2(-1.0, -1.0), vec2(1.0, -1.0), vec2(-1.0, 0.9));\n"
+			 "const vec4 C[3] = vec4[3](vec4(1, 0, 0, 1), vec4(0, 1, 0, 1), vec4(0, 0, 1, 1));\n"
+			 "void main() { gl_Position = vec4(P[gl_VertexID], 0.0, 1.0); c = C[gl_VertexID]; }\n";
+
+	CHECK(ctx);
+	if (!ctx)
+		return;
+	flat_prog = program_vs_fs(vs, "#version 410\nlayout(location = 0) out vec4 o;\n"
+				      "void main() { o = vec4(1.0, 0.6, 0.2, 1.0); }\n");
+	/* the stages match by name (GL 4.6 §7.4.1): glslang's automatic
+	 * locations put c at 1 in this VS and at 0 in the FS */
+	smooth_prog = program_vs_fs("#version 410\n"
+				    "out vec4 unused;\nout vec4 c;\n"
+				    "const vec2 P[3] = vec2[3](vec2(-1.0, -1.0), vec2(1.0, -1.0), vec2(-1.0, 0.9));\n"
+				    "const vec4 C[3] = vec4[3](vec4(1, 0, 0, 1), vec4(0, 1, 0, 1), vec4(0, 0, 1, 1));\n"
+				    "void main() { gl_Position = vec4(P[gl_VertexID], 0.0, 1.0);\n"
+				    "  unused = vec4(0.5); c = C[gl_VertexID]; }\n",
+				    "#version 410\nin vec4 c;\n"
+				    "layout(location = 0) out vec4 o;\nvoid main() { o = c; }\n");
+	CHECK(flat_prog && smooth_prog);
+	GL(glGenVertexArrays)(1, &vao);
+	GL(glBindVertexArray)(vao);
+	GL(glClearColor)(0, 0, 0, 0);
+	GL(glClear)(GL_COLOR_BUFFER_BIT);
+	GL(glUseProgram)(flat_prog);
+	GL(glDrawArrays)(GL_TRIANGLES, 0, 3);
+	memset(px, 0xEE, sizeof px);
+	read_rgba8(0, 0, W, H, px);
+	CHECK(!drv_context_take_unsupported(ctx));
+	/* window vertices (0, 0), (40, 0), (0, 22.8): inside when
+	 * x / 40 + y / 22.8 < 1 at the centre */
+	const float top = (0.9f + 1.0f) * (H / 2.0f);
+	int bad = 0, inside = 0;
+	for (int y = 0; y < H; y++) {
+		for (int x = 0; x < W; x++) {
+			double cx = x + 0.5, cy = y + 0.5;
+			bool in = cx / W + cy / top < 1.0;
+			const uint8_t want_in[4] = { 255, ubyte_of(0.6f), ubyte_of(0.2f), 255 }, zero[4] = { 0 };
+			bad += memcmp(px + 4 * (y * W + x), in ? want_in : zero, 4) != 0;
+			inside += in;
+		}
+	}
+	CHECK_EQ_INT(bad, 0);
+	CHECK(inside > 100);
+	/* GL_SAMPLES_PASSED (§4.2): one sample per covered pixel */
+	GLuint q = 0, samples = 0;
+	GL(glGenQueries)(1, &q);
+	GL(glBeginQuery)(GL_SAMPLES_PASSED, q);
+	GL(glDrawArrays)(GL_TRIANGLES, 0, 3);
+	GL(glEndQuery)(GL_SAMPLES_PASSED);
+	GL(glGetQueryObjectuiv)(q, GL_QUERY_RESULT, &samples);
+	CHECK_EQ_INT(samples, inside);
+
+	GL(glUseProgram)(smooth_prog);
+	GL(glDrawArrays)(GL_TRIANGLES, 0, 3);
+	read_rgba8(0, 0, W, H, px);
+	bad = 0;
+	for (int y = 0; y < H; y++) {
+		for (int x = 0; x < W; x++) {
+			double cx = x + 0.5, cy = y + 0.5, lb = cx / W, lc = cy / top, la = 1.0 - lb - lc;
+			const uint8_t *p = px + 4 * (y * W + x);
+			if (la <= 0)
+				continue;
+			bad += abs(p[0] - ubyte_of(la)) > 1 || abs(p[1] - ubyte_of(lb)) > 1 ||
+			       abs(p[2] - ubyte_of(lc)) > 1 || p[3] != 255;
+		}
+	}
+	CHECK_EQ_INT(bad, 0);
+
+	/* gl_FragCoord (§15.2.2): the pixel centre, window z (0 in NDC with
+	 * the depth range [0, 1]: 0.5) and 1 / w_clip */
+	GLuint coord_prog = program_vs_fs(vs, "#version 410\nlayout(location = 0) out vec4 o;\n"
+					      "void main() { o = vec4(gl_FragCoord.x / 40.0, gl_FragCoord.y / 24.0,\n"
+					      "  gl_FragCoord.z * 0.8, gl_FragCoord.w); }\n");
+	CHECK(coord_prog);
+	GL(glUseProgram)(coord_prog);
+	GL(glDrawArrays)(GL_TRIANGLES, 0, 3);
+	read_rgba8(0, 0, W, H, px);
+	bad = 0;
+	for (int y = 0; y < H; y++) {
+		for (int x = 0; x < W; x++) {
+			const uint8_t *p = px + 4 * (y * W + x);
+			if ((x + 0.5) / W + (y + 0.5) / top >= 1.0)
+				continue;
+			bad += abs(p[0] - ubyte_of((x + 0.5) / 40.0)) > 1 || abs(p[1] - ubyte_of((y + 0.5) / 24.0)) > 1 ||
+			       abs(p[2] - ubyte_of(0.4)) > 1 || p[3] != 255;
+		}
+	}
+	CHECK_EQ_INT(bad, 0);
+
+	/* gl_FrontFacing (§14.6.1): the triangle is counter-clockwise in
+	 * window coordinates, front-facing under GL_CCW, back-facing under
+	 * GL_CW */
+	GLuint face_prog = program_vs_fs(vs, "#version 410\nlayout(location = 0) out vec4 o;\n"
+					     "void main() { o = gl_FrontFacing ? vec4(0, 1, 0, 1) : vec4(1, 0, 0, 1); }\n");
+	CHECK(face_prog);
+	GL(glUseProgram)(face_prog);
+	GL(glDrawArrays)(GL_TRIANGLES, 0, 3);
+	read_rgba8(1, 1, 1, 1, px);
+	CHECK(px[0] == 0 && px[1] == 255);
+	GL(glFrontFace)(GL_CW);
+	GL(glDrawArrays)(GL_TRIANGLES, 0, 3);
+	read_rgba8(1, 1, 1, 1, px);
+	CHECK(px[0] == 255 && px[1] == 0);
+	/* and culled as back-facing: nothing drawn over the clear */
+	GL(glClear)(GL_COLOR_BUFFER_BIT);
+	GL(glEnable)(GL_CULL_FACE);
+	GL(glDrawArrays)(GL_TRIANGLES, 0, 3);
+	read_rgba8(1, 1, 1, 1, px);
+	CHECK(px[0] == 0 && px[1] == 0 && px[3] == 0);
+	/* per-fragment state the driver does not apply: no pixel shader is
+	 * bound, and the read says why */
+	GL(glDisable)(GL_CULL_FACE);
+	GL(glEnable)(GL_SAMPLE_MASK);
+	GL(glDrawArrays)(GL_TRIANGLES, 0, 3);
+	GL(glFinish)();
+	CHECK_EQ_INT(reg(REG_SPI_SHADER_PGM_LO_PS), 0);
+	read_rgba8(1, 1, 1, 1, px);
+	const char *why = drv_context_take_unsupported(ctx);
+	CHECK(why && strstr(why, "sample mask"));
+	GL(glDisable)(GL_SAMPLE_MASK);
+	dgl_done_clean(ctx);
+}
+
+int main(void)
+{
+	struct xt_err err = { 0 };
+	if (dgl_screen_create(&err) != XT_OK) {
+		fprintf(stderr, "dgl_screen_create: %s\n", xt_err_msg(&err));
+		return 1;
+	}
+	XT_RUN(test_clear_reads_back_converted_to_unorm8);
+	XT_RUN(test_clear_obeys_scissor_and_color_mask);
+	XT_RUN(test_read_pixels_follows_the_pack_state);
+	XT_RUN(test_depth_and_stencil_clears_read_back);
+	XT_RUN(test_fbo_float_and_integer_attachments);
+	XT_RUN(test_read_pixels_into_a_pack_buffer);
+	XT_RUN(test_pixels_of_a_draw_not_rasterized_are_reported);
+	XT_RUN(test_draw_programs_the_pixel_pipeline_state);
+	XT_RUN(test_fragment_shader_compiles_to_the_ps_abi);
+	XT_RUN(test_triangle_is_drawn_by_gl_rules);
+	dgl_screen_destroy();
+	XT_TEST_MAIN_END();
+}
