@@ -141,22 +141,31 @@ def test_info_on_a_cut_spool_says_what_it_holds_and_where_it_is_cut(xfbtrace, xf
     src = spool_trace.read_bytes()
     full = json.loads(run([xfbtrace_san, "info", "--json", spool_trace], env=SAN_ENV).stdout)
     bad = tmp_path / "cut.xfbt"
-    # Inside the records: the record the cut fell in is named as partial.
-    bad.write_bytes(src[:20000])
+    # The records of thread 0's first region (the file's header is 32
+    # bytes): they end at its last non-zero byte, and zeros follow.
+    records_end = 32 + len(src[32:32 + (1 << 20)].rstrip(b"\0"))
+    # Inside the records, halfway: the calls before the cut are read.
+    cut = 32 + (records_end - 32) // 2
+    bad.write_bytes(src[:cut])
     info = run([xfbtrace_san, "info", "--json", bad], env=SAN_ENV)
     assert info.returncode == 2, info.stderr
     held = json.loads(info.stdout)
     assert 0 < held["calls"] < full["calls"], (held["calls"], full["calls"])
-    assert held["complete"] is False and held["damage"].startswith("trace cut at byte 20000:")
+    assert held["complete"] is False and held["damage"].startswith(f"trace cut at byte {cut}:")
     assert full["complete"] is True and full["damage"] is None
-    msg = re.search(r"trace cut at byte 20000: .*", info.stderr)
-    assert msg and "region of thread 0" in msg.group(0) and "1 record partial" in msg.group(0), \
-        info.stderr
+    assert re.search(rf"trace cut at byte {cut}: .*region of thread 0", info.stderr), info.stderr
     dump = run([xfbtrace_san, "dump", "--format", "jsonl", bad], env=SAN_ENV)
-    assert dump.returncode == 2 and "trace cut at byte 20000" in dump.stderr, dump.stderr
+    assert dump.returncode == 2 and f"trace cut at byte {cut}" in dump.stderr, dump.stderr
     assert sum('"type":"call"' in l for l in dump.stdout.splitlines()) == held["calls"]
     replay = run([xfbtrace, "replay", bad], timeout=120)   # (Mesa leaks under LSan)
-    assert replay.returncode == 2 and "trace cut at byte 20000" in replay.stderr, replay.stderr
+    assert replay.returncode == 2 and f"trace cut at byte {cut}" in replay.stderr, replay.stderr
+    # One byte before the records' end: the last record lost its last
+    # (non-zero) byte, so the cut fell inside it and it is named partial.
+    cut = records_end - 1
+    bad.write_bytes(src[:cut])
+    info = run([xfbtrace_san, "info", "--json", bad], env=SAN_ENV)
+    msg = re.search(rf"trace cut at byte {cut}: .*", info.stderr)
+    assert info.returncode == 2 and msg and "1 record partial" in msg.group(0), info.stderr
     # Past the last record, in the region's zero tail: every record was
     # read, and the message says the cut took none of that region's.
     cut = len(src) - 100
