@@ -372,6 +372,65 @@ void drv_gl_RenderbufferStorage(GLenum target, GLenum internalformat, GLsizei w,
 	drv_gl_fb_renderbuffer_storage(target, 0, internalformat, w, h);
 }
 
+/* An image's size and format as glGetRenderbufferParameteriv and
+ * glGetTextureLevelParameteriv report them; false for a pname the sim
+ * does not model. */
+static bool image_value(const struct image *img, GLenum pname, GLint *out)
+{
+	switch (pname) {
+	case GL_RENDERBUFFER_WIDTH: case GL_TEXTURE_WIDTH: *out = (GLint)img->width; return true;
+	case GL_RENDERBUFFER_HEIGHT: case GL_TEXTURE_HEIGHT: *out = (GLint)img->height; return true;
+	/* before any image: GL 4.6 tables 23.27 and 23.20 */
+	case GL_RENDERBUFFER_INTERNAL_FORMAT:
+		*out = img->format != GL_NONE ? (GLint)img->format : GL_RGBA4;
+		return true;
+	case GL_TEXTURE_INTERNAL_FORMAT:
+		*out = img->format != GL_NONE ? (GLint)img->format : GL_RGBA;
+		return true;
+	case GL_RENDERBUFFER_SAMPLES: case GL_TEXTURE_SAMPLES: *out = (GLint)img->samples; return true;
+	default: return false;
+	}
+}
+
+void drv_gl_GetRenderbufferParameteriv(GLenum target, GLenum pname, GLint *params)
+{
+	DRV_CTX(ctx);
+	static _Thread_local char why[96];
+	const struct image *img = drv_names_get(&ctx->fb.renderbuffers, ctx->fb.renderbuffer);
+	if (target != GL_RENDERBUFFER) {
+		drv_gl_error(ctx, GL_INVALID_ENUM);
+		return;
+	}
+	if (!img) {
+		drv_gl_error(ctx, GL_INVALID_OPERATION);
+		return;
+	}
+	if (!image_value(img, pname, params)) {
+		snprintf(why, sizeof why, "glGetRenderbufferParameteriv(0x%04X)", pname);
+		drv_gl_unsupported(ctx, why);
+	}
+}
+
+/* Level 0 only: the sim keeps no other level's size. */
+void drv_gl_GetTextureLevelParameteriv(GLuint texture, GLint level, GLenum pname, GLint *params)
+{
+	DRV_CTX(ctx);
+	static _Thread_local char why[96];
+	const struct image *img = image_get(&ctx->fb.textures, texture);
+	if (!img) {
+		drv_gl_error(ctx, GL_INVALID_OPERATION);
+		return;
+	}
+	if (level < 0) {
+		drv_gl_error(ctx, GL_INVALID_VALUE);
+		return;
+	}
+	if (level > 0 || !image_value(img, pname, params)) {
+		snprintf(why, sizeof why, "glGetTextureLevelParameteriv(level %d, 0x%04X)", level, pname);
+		drv_gl_unsupported(ctx, why);
+	}
+}
+
 /* ---- framebuffers -------------------------------------------------------------------- */
 
 static struct drv_fbo *fbo_get(struct drv_context *ctx, GLuint name)
@@ -618,6 +677,11 @@ unsigned drv_gl_fb_get(struct drv_context *ctx, GLenum pname, double *v)
 	case GL_DRAW_BUFFER:
 		v[0] = ctx->fb.draw ? ctx->fb.draw->draw_buffer[0] : ctx->fb.default_draw_buffer;
 		return 1;
+	/* the pack state glReadPixels uses (drv_gl_pixels.c) */
+	case GL_PACK_ALIGNMENT: v[0] = ctx->px.pack_alignment; return 1;
+	case GL_PACK_ROW_LENGTH: v[0] = ctx->px.pack_row_length; return 1;
+	case GL_PACK_SKIP_ROWS: v[0] = ctx->px.pack_skip_rows; return 1;
+	case GL_PACK_SKIP_PIXELS: v[0] = ctx->px.pack_skip_pixels; return 1;
 	default:
 		if (pname >= GL_DRAW_BUFFER0 && pname < GL_DRAW_BUFFER0 + DRV_MAX_DRAW_BUFFERS) {
 			v[0] = ctx->fb.draw ? ctx->fb.draw->draw_buffer[pname - GL_DRAW_BUFFER0] : GL_NONE;
