@@ -100,8 +100,8 @@ struct replay_summary {
 	uint64_t differ;            /* incl. observations missing or extra */
 	uint64_t not_compared;      /* timing-dependent (timer query results) */
 	uint64_t not_drawn;         /* golden images (`pixels`) the backend made
-	                             * none of: it does not rasterize, or their
-	                             * call was not replayed; not compared */
+	                             * none of: their call was not replayed;
+	                             * not compared */
 	uint64_t lost;              /* golden observations the capture lost (the
 				     * application died before their
 				     * asynchronous read-back): not compared */

@@ -802,7 +802,7 @@ void host_obs_after(struct host *h, struct replay *rp, struct host_ctx *x, int i
 		/* glReadPixels(x, y, w, h, format, type, pixels); glReadn*
 		 * have bufSize before pixels. */
 		const unsigned pi = call->nargs == 7 ? 6 : 7;
-		/* Not replayed (the sim does not rasterize): no pixels, and the
+		/* Not replayed (pixels the sim could not draw): no pixels, and the
 		 * read-back's queries would be blamed on the next call. */
 		if ((call->nargs == 7 || call->nargs == 8) && (args->offset[pi] || args->out[pi]) &&
 		    !replay_call_unsupported(rp, call->no) && replay_pixels_wanted(rp) &&

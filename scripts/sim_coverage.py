@@ -14,8 +14,9 @@ with --markdown the failures as the table of docs/status.md.
 
 A line passes when the replay exits 0, every observation matches, no
 compared returned value differs, and every call it did not replay is one
-that cannot change what --check compares (HARMLESS: reading pixels back,
-which the sim cannot do because it does not rasterize).
+that cannot change what --check compares (HARMLESS: reading back pixels
+the sim could not draw faithfully, which it reports as not replayed; the
+pixels it draws are compared as any observation).
 """
 import argparse
 import concurrent.futures

@@ -109,8 +109,9 @@ def test_host_replay_has_no_replay_only_error(captured, xfbtrace):
 # What the sim may leave unreplayed in these traces, none of which can
 # change what --check compares (TF buffers, query results, buffer reads,
 # returned values, GL errors): limits and format queries it does not model
-# (not compared), and pixel operations of Chromium's compositor (the sim
-# does not rasterize).  Anything else not replayed fails the test.
+# (not compared), and pixel operations of Chromium's compositor (blits,
+# texture copies: the sim does not draw them yet).  Anything else not
+# replayed fails the test.
 SIM_NOT_REPLAYED_OK = {
     "glGetIntegerv", "glGetInteger64v", "glGetIntegeri_v", "glGetFloatv",
     "glGetInternalformativ", "glGetShaderPrecisionFormat", "glGetProgramInterfaceiv",
@@ -126,8 +127,8 @@ def test_sim_replay_matches_every_observation(captured, xfbtrace):
     assert out.returncode == 0, text[-4000:]
     assert "raised by the replay only" not in text, text[-4000:]
     m = SUMMARY.search(text)
-    # The images WebGL's readPixels read are counted apart: the sim draws
-    # none (it does not rasterize, docs/status.md).
+    # The images WebGL's readPixels read are counted apart where the sim
+    # could not draw them (docs/status.md).
     drawn = re.search(r", (\d+) images not drawn by the replay", text)
     undrawn = int(drawn.group(1)) if drawn else 0
     assert m and int(m.group(1)) >= 17 and int(m.group(1)) == int(m.group(2)) + undrawn, \

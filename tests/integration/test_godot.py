@@ -90,7 +90,7 @@ def test_capture_records_the_whole_run_and_each_forked_child(xfbtrace, godot):
     assert funcs["glEndTransformFeedback"] >= FRAMES
     assert fields["observations"] == funcs["glEndTransformFeedback"]
     assert funcs["glTransformFeedbackVaryings"] == 2
-    # nothing reads pixels back (the sim does not rasterize)
+    # nothing reads pixels back (the sim replay compares TF data only)
     assert not {f for f in funcs if f.startswith(("glReadPixels", "glReadnPixels", "glGetTexImage"))}
 
 

@@ -138,8 +138,8 @@ def test_piglit_line_replays_on_sim_with_everything_equal(xfbtrace, piglit_trace
     assert out.returncode == 0, describe(out)
     assert not coverage_rules().blocking(out), describe(out)
     total, match, differ = (int(x) for x in SUMMARY.search(out.stdout).groups())
-    # The images the program read (glReadPixels) are counted apart: the sim
-    # does not rasterize, so it draws none (docs/status.md).
+    # The images the program read (glReadPixels) that the sim could not
+    # draw are counted apart (docs/status.md).
     drawn = re.search(r", (\d+) images not drawn by the replay", out.stdout)
     assert match + (int(drawn.group(1)) if drawn else 0) == total and differ == 0, describe(out)
     compared, rdiffer = (int(x) for x in RETURNS.search(out.stdout).groups())
