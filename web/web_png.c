@@ -1,5 +1,5 @@
 /*
- * web_png.c - pictures of TF buffers, drawn here and encoded with libpng:
+ * web_png.c - pictures of TF buffers, drawn here and encoded as PNG:
  *
  *   GET /plot/positions/A/B/CALL/INDEX.png   the positions captured in TF
  *       buffer INDEX at call CALL, x against y: run A as blue squares,
@@ -22,15 +22,15 @@
  * corner), never dropped.  Text is drawn with the 3 x 5 bitmap font of
  * web_font.c, at twice its size.
  * Images are at most PLOT_SIZE pixels a side; the PNG is written into the
- * reply's buffer through libpng's write callback.
+ * reply's buffer by trace_image_png (trace/trace_image.h), the project's
+ * one PNG encoder.
  */
 #include <math.h>
-#include <png.h>
-#include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "trace_image.h"
 #include "web_int.h"
 #include "xt_fault.h"
 
@@ -58,42 +58,17 @@ static void fill(struct canvas *c, int x0, int y0, int x1, int y1, uint32_t rgb)
 			put(c, x, y, rgb);
 }
 
-static void png_write_buf(png_structp png, png_bytep data, png_size_t n)
-{
-	struct xt_buf *b = png_get_io_ptr(png);
-	if (xt_buf_append(b, data, n))
-		png_error(png, "out of memory");
-}
-
-static void png_flush_buf(png_structp png)
-{
-}
-
-/* Encodes `c` as PNG into r->body; false on failure (reply set). */
+/* Encodes `c` as PNG into r->body (trace_image_png, the project's one PNG
+ * encoder); false on failure (reply set). */
 static bool encode(struct canvas *c, struct web_reply *r)
 {
-	png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
-	png_infop info = png ? png_create_info_struct(png) : NULL;
-
-	if (!info) {
-		png_destroy_write_struct(&png, NULL);
-		web_error(r, 503, "out of memory");
-		return false;
-	}
-	if (setjmp(png_jmpbuf(png))) {
-		png_destroy_write_struct(&png, &info);
-		web_error(r, 500, "PNG encoding failed");
-		return false;
-	}
 	xt_buf_reset(&r->body);
-	png_set_write_fn(png, &r->body, png_write_buf, png_flush_buf);
-	png_set_IHDR(png, info, c->w, c->h, 8, PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
-		     PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
-	png_write_info(png, info);
-	for (uint32_t y = 0; y < c->h; y++)
-		png_write_row(png, c->rgb + (size_t)y * c->w * 3);
-	png_write_end(png, info);
-	png_destroy_write_struct(&png, &info);
+	enum xt_rc rc = trace_image_png(c->rgb, c->w, c->h, 3, &r->body);
+	if (rc) {
+		web_error(r, rc == XT_ERR_NOMEM ? 503 : 500,
+			  rc == XT_ERR_NOMEM ? "out of memory" : "PNG encoding failed");
+		return false;
+	}
 	r->status = 200;
 	r->content_type = "image/png";
 	return true;
