@@ -12,12 +12,10 @@ interpolation nor a correctly rounded UNORM-to-float conversion (GL 4.6
 smoothly shaded pixels, by an ulp in the conversion).  Beyond that, a
 differing pixel fails the test."""
 
-# One unit of an 8-bit UNORM target, as read back with GL_FLOAT.
-IMAGE_TOLERANCE = "max=0.0040"
 import pytest
 
 from conftest import describe, piglit_line, run
-from test_sim import sim
+from test_sim import IMAGE_TOLERANCE, sim
 
 PROBING = [
     "ext_transform_feedback-intervening-read output -auto -fbo",
