@@ -39,7 +39,22 @@
  *     layout(binding) that extension adds);
  *   - gl_MaxTransformFeedbackBuffers / ...InterleavedComponents, which
  *     glslang declares from 4.30 only -> const ints of the driver's limits;
- *   - ES: default precision for float and int.
+ *   - ES: default precision for float and int;
+ *   - vertex colour clamping (below).
+ * Vertex colour clamping: in a compatibility profile, the front and back
+ * primary and secondary colours a vertex or geometry shader writes are
+ * clamped to [0, 1] while GL_CLAMP_VERTEX_COLOR is TRUE, its default
+ * ("Clamping or Masking" of the colours, made a ClampColor state by
+ * ARB_color_buffer_float and GL 3.0; the compatibility profile keeps it),
+ * and transform feedback records them clamped ("the vertices are fed back
+ * after vertex color clamping, but before flatshading and clipping", GL 3.3
+ * §2.15; EXT_transform_feedback says the same).
+ * Mesa's state tracker does it the same way for radeonsi, in the shader
+ * (nir_lower_clamp_color_outputs on every vertex-processing stage that
+ * writes a colour): here the user's main becomes xt_main and a new main
+ * clamps after it (vertex shader), and each EmitVertex / EmitStreamVertex
+ * clamps first (geometry shader).  The shaders always clamp; the state
+ * tracker reports a draw with clamping off as not modelled.
  * Before rewriting, the layout-qualifier rules glslang leaves out are
  * checked on the application's source (drv_glsl_layout.c).
  *
@@ -253,6 +268,7 @@ struct xlate {
 	bool used[N_BUILTINS];
 	bool used_const[N_BUILTIN_CONSTS];
 	bool used_fragcolor, used_fragdata;
+	bool clamp_colors;          /* pass 2: a VS / GS writing colours (vertex colour clamping) */
 	int first_code_line;        /* line of the first non-directive token */
 	struct xt_buf *log;
 	bool failed;
@@ -480,6 +496,12 @@ static void process_span(struct xlate *x, size_t b, size_t e, int line, struct x
 				rep = tmp;
 				if (out)
 					add_map(x, tmp + 5, tmp, DRV_BUILTIN_RENAMED);
+			} else if (x->clamp_colors && x->stage == DRV_STAGE_VERTEX && eq(id, len, "main")) {
+				rep = "xt_main";
+			} else if (x->clamp_colors && (eq(id, len, "EmitVertex") || eq(id, len, "EmitStreamVertex"))) {
+				/* a void sequence: `if (c) EmitVertex();` stays one statement */
+				snprintf(tmp, sizeof tmp, "xt_clamp_colors(), %.*s", (int)len, id);
+				rep = tmp;
 			} else if (x->legacy) {
 				for (size_t i = 0; i < sizeof tex_renames / sizeof tex_renames[0]; i++)
 					if (eq(id, len, tex_renames[i][0]))
@@ -501,6 +523,20 @@ static void process_span(struct xlate *x, size_t b, size_t e, int line, struct x
 		}
 		p = q;
 	}
+}
+
+/* The colours vertex colour clamping applies to (the header comment). */
+static bool is_color_output(const struct compat_builtin *b)
+{
+	return b->kind == DRV_BUILTIN_OUTPUT && !strcmp(b->type, "vec4") && strstr(b->glsl, "Color");
+}
+
+static bool writes_colors(const struct xlate *x)
+{
+	for (size_t i = 0; i < N_BUILTINS; i++)
+		if (x->used[i] && (builtins[i].stages >> x->stage & 1) && is_color_output(&builtins[i]))
+			return true;
+	return false;
 }
 
 /* Pass 1: what an #extension line asks of the target. */
@@ -795,6 +831,7 @@ static enum xt_rc translate(const char *src, enum drv_stage stage, bool es_conte
 			out->dst_version = x.need_version;
 	}
 	x.dst_version = out->dst_version;
+	x.clamp_colors = (stage == DRV_STAGE_VERTEX || stage == DRV_STAGE_GEOMETRY) && writes_colors(&x);
 	walk(&x, &body, &hoisted);           /* pass 2: rewrite */
 	if (x.failed)
 		goto fail;
@@ -827,8 +864,18 @@ static enum xt_rc translate(const char *src, enum drv_stage stage, bool es_conte
 		xt_buf_printf(&res, "out vec4 xt_FragColor;\n");
 	if (x.used_fragdata)
 		xt_buf_printf(&res, "out vec4 xt_FragData[8];\n");
+	if (x.clamp_colors) {
+		xt_buf_printf(&res, "void xt_clamp_colors()\n{\n");
+		for (size_t i = 0; i < N_BUILTINS; i++)
+			if (x.used[i] && is_color_output(&builtins[i]))
+				xt_buf_printf(&res, "\t%s = clamp(%s, 0.0, 1.0);\n", builtins[i].reserved,
+					      builtins[i].reserved);
+		xt_buf_printf(&res, "}\n");
+	}
 	xt_buf_printf(&res, "#line 1\n");
 	xt_buf_append(&res, body.data, body.len);
+	if (x.clamp_colors && stage == DRV_STAGE_VERTEX)
+		xt_buf_printf(&res, "\nvoid main()\n{\n\txt_main();\n\txt_clamp_colors();\n}\n");
 	if (xt_buf_append(&res, "", 1) != XT_OK) {      /* NUL */
 		x.failed = true;
 		goto fail;

@@ -281,7 +281,8 @@ struct drv_pipe_so {
 	uint32_t hw_mask;             /* targets bound at begin */
 	uint64_t hw_va[DRV_MAX_TF_BUFFERS];          /* target buffer base VA */
 	uint32_t hw_offset_dw[DRV_MAX_TF_BUFFERS];   /* bind offset */
-	uint32_t hw_size_dw[DRV_MAX_TF_BUFFERS];     /* (offset + size) >> 2 */
+	uint32_t hw_size_dw[DRV_MAX_TF_BUFFERS];     /* (offset + size) >> 2, plus the unwritten tail
+						      * of a vertex (drv_pm4_so.c, so_targets) */
 	uint32_t stride_dw[DRV_MAX_TF_BUFFERS];
 	uint32_t stream_of_buffer[DRV_MAX_TF_BUFFERS];
 	uint32_t enabled_stream_buffers;  /* VGT_STRMOUT_BUFFER_CONFIG of the program */

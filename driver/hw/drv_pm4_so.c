@@ -33,6 +33,10 @@
  *   when it changes (it stays 0 in the common case).
  * - No IB-boundary suspend / resume (§6.5): gm keeps the VGT state across
  *   IBs, and a session never spans a context switch.
+ * - BUFFER_SIZE_i reaches past the end of the target by the bytes of a
+ *   vertex that nothing records (so_targets): GL drops a primitive only
+ *   when recording its vertices would write past the end (GL 4.6 §13.3.2),
+ *   the VGT when its whole strides do not fit.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -95,7 +99,29 @@ void drv_pm4_so_enable(struct drv_pipe *pipe)
 	pipe->strmout_buffer_config = buf_cfg;
 }
 
-/* Latches `targets` as the program's layout `tf` uses them. */
+/* Bytes of buffer b's vertex that transform feedback records: up to the
+ * end of its last captured component.  The rest of the stride (an
+ * xfb_stride beyond the outputs, trailing gl_SkipComponents) is never
+ * written. */
+static uint32_t recorded_bytes(const struct drv_tf_layout *tf, unsigned b)
+{
+	uint32_t end = 0;
+	for (unsigned i = 0; i < tf->n_varyings; i++) {
+		const struct drv_tf_varying *v = &tf->varyings[i];
+		if (v->buffer == b && v->dwords && v->offset + 4 * v->dwords > end)
+			end = v->offset + 4 * v->dwords;
+	}
+	return end;
+}
+
+/* Latches `targets` as the program's layout `tf` uses them.  GL 4.6
+ * §13.3.2 records no vertex of a primitive when recording its vertices
+ * would exceed the buffer's size or the bound range; the VGT writes a
+ * primitive when its vertices' whole strides fit (docs/gcn-streamout.md
+ * §7.3).  The two agree once BUFFER_SIZE also counts the unrecorded tail
+ * of the last vertex: offset + (n - 1) * stride + recorded <= end
+ * exactly when offset + n * stride <= end + (stride - recorded).  The
+ * shader writes nothing past `recorded`, so nothing lands beyond the end. */
 static bool so_targets(struct drv_pipe *pipe, struct drv_pipe_so *x, const struct drv_tf_layout *tf,
 		       const struct drv_pipe_so_target *targets)
 {
@@ -113,7 +139,8 @@ static bool so_targets(struct drv_pipe *pipe, struct drv_pipe_so *x, const struc
 		x->hw_mask |= 1u << b;
 		x->hw_va[b] = t->buffer->bo->va;
 		x->hw_offset_dw[b] = (uint32_t)(t->offset >> 2);
-		x->hw_size_dw[b] = (uint32_t)((t->offset + t->size) >> 2);
+		x->hw_size_dw[b] = (uint32_t)((t->offset + t->size) >> 2) +
+				   (tf->stride_bytes[b] - recorded_bytes(tf, b)) / 4;
 		x->enabled_stream_buffers |= (1u << b) << (4 * tf->buffer_stream[b]);
 	}
 	return true;

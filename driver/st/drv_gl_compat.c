@@ -65,6 +65,8 @@
 #define GL_FOG                        0x0B60
 #define GL_ALPHA_TEST                 0x0BC0
 #define GL_POINT_SPRITE               0x8861
+#define GL_CLAMP_VERTEX_COLOR         0x891A
+#define GL_CLAMP_FRAGMENT_COLOR       0x891B
 
 /* The reserved input name of each fixed-function array. */
 static const char *const ff_input[DRV_FF_ARRAYS] = {
@@ -86,6 +88,7 @@ void drv_gl_ff_init(struct drv_context *ctx)
 
 	memset(ff, 0, sizeof *ff);
 	ff->matrix_mode = GL_MODELVIEW;
+	ff->clamp_vertex_color = GL_TRUE;   /* the initial value (ARB_color_buffer_float) */
 	drv_gl_ff_stack_init(&ff->modelview, DRV_FF_MODELVIEW_DEPTH);
 	drv_gl_ff_stack_init(&ff->projection, DRV_FF_PROJECTION_DEPTH);
 	for (unsigned u = 0; u < DRV_FF_TEXTURE_UNITS; u++)
@@ -373,6 +376,7 @@ unsigned drv_gl_ff_get(struct drv_context *ctx, GLenum pname, double *v)
 		return 0;
 	switch (pname) {
 	case GL_MATRIX_MODE: v[0] = ff->matrix_mode; return 1;
+	case GL_CLAMP_VERTEX_COLOR: v[0] = ff->clamp_vertex_color; return !ctx->gles;
 	case GL_CLIENT_ACTIVE_TEXTURE: v[0] = GL_TEXTURE0 + ff->client_active_texture; return 1;
 	case GL_MAX_TEXTURE_COORDS: v[0] = DRV_FF_TEXTURE_UNITS; return 1;
 	case GL_MODELVIEW_STACK_DEPTH: v[0] = ff->modelview.top + 1; return 1;
@@ -531,4 +535,56 @@ void drv_gl_ff_fini(struct drv_context *ctx)
 {
 	ff_program_free(ctx, ctx->ff.program);
 	ctx->ff.program = NULL;
+}
+
+/* ---- vertex colour clamping ------------------------------------------------------------ */
+
+/* glClampColor (ARB_color_buffer_float, GL 3.0): GL_CLAMP_READ_COLOR in
+ * every profile, GL_CLAMP_VERTEX_COLOR and GL_CLAMP_FRAGMENT_COLOR in
+ * compatibility contexts only (core removed them: GL_INVALID_ENUM, as
+ * Mesa's _mesa_ClampColor raises); clamp is GL_TRUE, GL_FALSE or
+ * GL_FIXED_ONLY.  Only the vertex colour state changes what transform
+ * feedback records (drv_glsl_translate.c, "Vertex colour clamping"). */
+void drv_gl_ClampColor(GLenum target, GLenum clamp)
+{
+	DRV_CTX(ctx);
+	bool compat = !ctx->core && !ctx->gles;
+
+	if ((target != GL_CLAMP_READ_COLOR &&
+	     (!compat || (target != GL_CLAMP_VERTEX_COLOR && target != GL_CLAMP_FRAGMENT_COLOR))) ||
+	    (clamp != GL_TRUE && clamp != GL_FALSE && clamp != GL_FIXED_ONLY)) {
+		drv_gl_error(ctx, GL_INVALID_ENUM);
+		return;
+	}
+	if (target == GL_CLAMP_VERTEX_COLOR)
+		ctx->ff.clamp_vertex_color = clamp;
+}
+
+static bool writes_vertex_colors(const struct drv_program *prog)
+{
+	static const char *const colors[] = { "gl_FrontColor", "gl_BackColor", "gl_FrontSecondaryColor",
+					      "gl_BackSecondaryColor" };
+	for (unsigned i = 0; prog && i < prog->n_builtins; i++) {
+		const struct drv_builtin_map *m = &prog->builtins[i];
+		if (m->kind != DRV_BUILTIN_OUTPUT || m->stage == DRV_STAGE_FRAGMENT)
+			continue;
+		for (size_t k = 0; k < sizeof colors / sizeof colors[0]; k++)
+			if (!strcmp(m->glsl_name, colors[k]))
+				return true;
+	}
+	return false;
+}
+
+bool drv_gl_vertex_color_clamp_ok(struct drv_context *ctx, const struct drv_program *prog)
+{
+	if (ctx->core || ctx->gles || ctx->ff.clamp_vertex_color == GL_TRUE || !writes_vertex_colors(prog))
+		return true;
+	/* GL_FIXED_ONLY clamps while every colour buffer of the draw
+	 * framebuffer is fixed-point; the sim's shaders clamp always. */
+	drv_gl_unsupported(ctx, ctx->ff.clamp_vertex_color == GL_FALSE ?
+			   "unclamped vertex colours (glClampColor(GL_CLAMP_VERTEX_COLOR, GL_FALSE)): "
+			   "the sim's shaders always clamp them" :
+			   "glClampColor(GL_CLAMP_VERTEX_COLOR, GL_FIXED_ONLY): the sim's shaders always clamp "
+			   "vertex colours, whatever the framebuffer's format");
+	return false;
 }

@@ -802,7 +802,6 @@ void drv_gl_BlitFramebuffer(GLint sx0, GLint sy0, GLint sx1, GLint sy1, GLint dx
 }
 void drv_gl_PixelStorei(GLenum pname, GLint param) {}
 void drv_gl_Hint(GLenum target, GLenum mode) {}
-void drv_gl_ClampColor(GLenum target, GLenum clamp) {}
 
 /* GL 4.6 compat §13.6 (Flatshading, table 13.3) and ARB_provoking_vertex:
  * the convention picks each primitive's provoking vertex, and with it the

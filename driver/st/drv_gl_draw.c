@@ -307,6 +307,8 @@ static bool run(struct drv_context *ctx, const struct drv_pipe_draw *d)
 
 	if (!p)
 		return false;   /* drv_gl_draw_program said why */
+	if (!drv_gl_vertex_color_clamp_ok(ctx, p->prog))
+		return false;
 	if (!drv_pipe_draw_begin(ctx->pipe, p->prog && p->linked ? p->prog : NULL, &p->shader))
 		return false;
 	ctx->state_call = true;

@@ -265,6 +265,7 @@ struct drv_ff {
 	struct drv_generic_attrib current[DRV_FF_ARRAYS]; /* glColor4f ... values */
 	uint64_t version;            /* bumped at every matrix change */
 	struct drv_program_obj *program; /* the fixed-function vertex program, built at first use */
+	GLenum clamp_vertex_color;   /* glClampColor(GL_CLAMP_VERTEX_COLOR): GL_TRUE by default */
 };
 
 struct drv_context {
@@ -457,6 +458,11 @@ bool drv_gl_ff_constants(struct drv_context *ctx, struct drv_program_obj *p);
  * drv_gl_unsupported or GL_OUT_OF_MEMORY) when there is none. */
 struct drv_program_obj *drv_gl_draw_program(struct drv_context *ctx);
 void drv_gl_ff_fini(struct drv_context *ctx);
+/* Whether a draw with prog clamps vertex colours as the state asks (the
+ * compiler clamps every colour a compatibility-profile vertex or geometry
+ * shader writes, drv_glsl_translate.c); false after drv_gl_unsupported when
+ * glClampColor turned clamping off. */
+bool drv_gl_vertex_color_clamp_ok(struct drv_context *ctx, const struct drv_program *prog);
 
 /* ---- drv_gl_query.c ---- */
 void drv_gl_query_fini_all(struct drv_context *ctx);

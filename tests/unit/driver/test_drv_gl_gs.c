@@ -377,6 +377,65 @@ static void test_draw_errors_of_a_geometry_shader(void)
 	dgl_done(ctx);
 }
 
+/*
+ * gl_PrimitiveIDIn restarts at 0 for each draw of glMultiDrawArrays and
+ * glMultiDrawElements: GL 4.6 §10.4 defines them as the loop of single
+ * draws over their drawcount separate sets of primitives, and the GS
+ * input counts the primitives "since the current set of rendering
+ * primitives was started" (GL 4.6 §11.3.4.5).  llvmpipe (Mesa 22.3) goes
+ * on counting across the draws of these two commands, but restarts for the
+ * same draws made by glMultiDrawArraysIndirect (docs/status.md, "Known
+ * difference from llvmpipe").
+ */
+static void test_primitive_id_restarts_for_each_draw_of_a_multi_draw(void)
+{
+	static const char gs[] =
+		"#version 400 core\n"
+		"layout(points) in;\n"
+		"layout(points, max_vertices = 1) out;\n"
+		"in int v_id[];\n"
+		"out int r;\n"
+		"void main() { r = gl_PrimitiveIDIn * 100 + v_id[0]; EmitVertex(); }\n";
+	static const char *const vary[] = { "r" };
+	static const GLint firsts[2] = { 0, 6 };
+	static const GLsizei counts[2] = { 2, 3 };
+	static const GLuint idx[] = { 0, 1, 6, 7, 8 };
+	static const void *const offsets[2] = { (const void *)0, (const void *)8 };
+	/* draw 0: vertices 0 1, draw 1: vertices 6 7 8, each from ID 0 */
+	static const uint32_t want[5] = { 0, 101, 6, 107, 208 };
+	struct drv_context *ctx = dgl_context(4, 0, true);
+	GLuint prog, vao = 0, ib = 0, b0;
+	uint32_t got[5];
+
+	CHECK(ctx);
+	if (!ctx)
+		return;
+	prog = dgl_program(vs_id, gs, vary, 1);
+	CHECK(prog);
+	GL(glGenVertexArrays)(1, &vao);
+	GL(glBindVertexArray)(vao);
+	GL(glGenBuffers)(1, &ib);
+	GL(glBindBuffer)(GL_ELEMENT_ARRAY_BUFFER, ib);
+	GL(glBufferData)(GL_ELEMENT_ARRAY_BUFFER, sizeof idx, idx, GL_STATIC_DRAW);
+	GL(glEnable)(GL_RASTERIZER_DISCARD);
+	GL(glUseProgram)(prog);
+	for (int elements = 0; elements < 2; elements++) {
+		b0 = tf_buffer(0, 5);
+		GL(glBeginTransformFeedback)(GL_POINTS);
+		if (elements)
+			GL(glMultiDrawElements)(GL_POINTS, counts, GL_UNSIGNED_INT, offsets, 2);
+		else
+			GL(glMultiDrawArrays)(GL_POINTS, firsts, counts, 2);
+		GL(glEndTransformFeedback)();
+		CHECK_EQ_INT(GL(glGetError)(), GL_NO_ERROR);
+		CHECK(!drv_context_take_unsupported(ctx));
+		read_buffer(b0, got, 5);
+		for (unsigned i = 0; i < 5; i++)
+			CHECK_EQ_INT(got[i], want[i]);
+	}
+	dgl_done(ctx);
+}
+
 int main(void)
 {
 	struct xt_err err = { 0 };
@@ -387,6 +446,7 @@ int main(void)
 	}
 	XT_RUN(test_two_streams_capture_count_and_draw_back_per_stream);
 	XT_RUN(test_gs_invocations_and_primitive_id_across_restart);
+	XT_RUN(test_primitive_id_restarts_for_each_draw_of_a_multi_draw);
 	XT_RUN(test_indirect_draw_feeds_base_vertex_to_the_es);
 	XT_RUN(test_gs_layer_viewport_and_primitive_id_outputs_are_captured);
 	XT_RUN(test_gs_stages_are_turned_off_for_a_vs_only_draw);

@@ -14,11 +14,14 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "drv_gl_test.h"
 #include "xt_test.h"
 
 #define GL_VERTEX_ARRAY 0x8074
+#define GL_CLAMP_VERTEX_COLOR 0x891A  /* compatibility profile (gl.xml) */
+
 typedef void (*vertex_pointer_fn)(GLint size, GLenum type, GLsizei stride, const void *ptr);
 typedef void (*enable_client_state_fn)(GLenum array);
 #define GL_MODELVIEW 0x1700
@@ -496,6 +499,105 @@ static void test_double_uniforms_have_the_shape_of_their_type(void)
 	dgl_done_clean(ctx);
 }
 
+/*
+ * Vertex colour clamping (GL_CLAMP_VERTEX_COLOR, TRUE by default in a
+ * compatibility context): transform feedback records the colours a vertex
+ * or geometry shader writes clamped to [0, 1] ("the vertices are fed back
+ * after vertex color clamping", GL 3.3 §2.15), other outputs as written.
+ * llvmpipe (Mesa 22.3) gives the same bytes for the vertex shader below in
+ * a plain program: (0, 0.25, 1, 1) and (0, 0.5, 1, 1).  Clamping turned
+ * off is reported as not modelled, never drawn clamped.
+ */
+static void test_compat_vertex_colors_are_captured_clamped(void)
+{
+	static const char vs[] = "#version 450 compatibility\nout float v;\n"
+		"void main() { v = 2.0 + float(gl_VertexID);"
+		" gl_FrontColor = vec4(-0.5, 0.25, 2.0, 1.5) * float(gl_VertexID + 1);"
+		" gl_Position = vec4(0.0); }\n";
+	static const char gs_vs[] = "#version 450 compatibility\nvoid main() { gl_Position = vec4(0.0); }\n";
+	static const char gs[] = "#version 450 compatibility\n"
+		"layout(points) in;\nlayout(points, max_vertices = 2) out;\nout float v;\n"
+		"void main() {\n  for (int j = 0; j < 2; j++)\n"
+		"    if (j >= 0) v = float(j) - 3.0, gl_FrontSecondaryColor = vec4(float(j) * 2.0 - 1.5), EmitVertex();\n}\n";
+	static const char *const varyings[] = { "v", "gl_FrontColor" };
+	static const char *const gs_varyings[] = { "v", "gl_FrontSecondaryColor" };
+	static const float want[10] = { 2, 0, 0.25f, 1, 1, 3, 0, 0.5f, 1, 1 };
+	static const float gs_want[10] = { -3, 0, 0, 0, 0, -2, 0.5f, 0.5f, 0.5f, 0.5f };
+	struct drv_context *ctx = dgl_context(4, 5, false);
+	float out[10] = { 0 };
+	GLint clamp = -1;
+
+	CHECK(ctx);
+	if (!ctx)
+		return;
+	GLuint prog = dgl_program(vs, NULL, varyings, 2), gprog = dgl_program(gs_vs, gs, gs_varyings, 2);
+	CHECK(prog != 0 && gprog != 0);
+	GL(glGetIntegerv)(GL_CLAMP_VERTEX_COLOR, &clamp);
+	CHECK_EQ_INT(clamp, GL_TRUE);
+	capture_points(prog, 2, out, sizeof out);
+	for (int i = 0; i < 10; i++)
+		CHECK(out[i] == want[i]);
+	capture_points(gprog, 1, out, sizeof out);
+	for (int i = 0; i < 10; i++)
+		CHECK(out[i] == gs_want[i]);
+	CHECK(!drv_context_take_unsupported(ctx));
+
+	GL(glClampColor)(GL_CLAMP_VERTEX_COLOR, GL_FALSE);
+	GL(glGetIntegerv)(GL_CLAMP_VERTEX_COLOR, &clamp);
+	CHECK_EQ_INT(clamp, GL_FALSE);
+	capture_points(prog, 2, out, sizeof out);
+	CHECK(drv_context_take_unsupported(ctx) != NULL);
+	GL(glClampColor)(GL_CLAMP_VERTEX_COLOR, GL_TRUE);
+	dgl_done_clean(ctx);
+
+	/* core: the vertex colour target does not exist */
+	ctx = dgl_context(4, 5, true);
+	CHECK(ctx);
+	if (!ctx)
+		return;
+	GL(glClampColor)(GL_CLAMP_VERTEX_COLOR, GL_FALSE);
+	CHECK_EQ_INT(GL(glGetError)(), GL_INVALID_ENUM);
+	GL(glClampColor)(GL_CLAMP_READ_COLOR, GL_FALSE);
+	dgl_done_clean(ctx);
+}
+
+/*
+ * GL 4.6 §13.3.2: a primitive is dropped when recording its vertices would
+ * exceed the buffer's size; the bytes of the stride past the last captured
+ * component (xfb_stride padding) are not recorded, so they need not fit.
+ * A 52-byte buffer, 16-byte stride, one float per vertex: points 0..3 are
+ * recorded (the last at bytes 48..51), point 4 is not.  llvmpipe (Mesa
+ * 22.3) records the same (xfb-fuzz-case --seed 1284 --only
+ * prim,draw,count,v2,mode,xfb_stride_extra); the VGT's whole-stride rule
+ * alone would stop after 3.
+ */
+static void test_the_padding_of_the_last_vertex_need_not_fit(void)
+{
+	static const char vs[] = "#version 450 core\n"
+		"layout(xfb_buffer = 0, xfb_stride = 16) out;\n"
+		"layout(xfb_offset = 0) out float v;\n"
+		"void main() { v = float(gl_VertexID) + 0.5; gl_Position = vec4(0.0); }\n";
+	struct drv_context *ctx = dgl_context(4, 5, true);
+	float out[13];
+	GLuint q = 0, written = 0;
+
+	CHECK(ctx);
+	if (!ctx)
+		return;
+	GLuint prog = dgl_program(vs, NULL, NULL, 0);
+	CHECK(prog != 0);
+	GL(glGenQueries)(1, &q);
+	GL(glBeginQuery)(GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN, q);
+	memset(out, 0, sizeof out);
+	capture_points(prog, 6, out, sizeof out);
+	GL(glEndQuery)(GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN);
+	GL(glGetQueryObjectuiv)(q, GL_QUERY_RESULT, &written);
+	CHECK_EQ_INT(written, 4);
+	for (int i = 0; i < 4; i++)
+		CHECK(out[4 * i] == (float)i + 0.5f);
+	dgl_done_clean(ctx);
+}
+
 int main(void)
 {
 	struct xt_err err = { 0 };
@@ -507,6 +609,8 @@ int main(void)
 	XT_RUN(test_attachment_queries_report_the_attached_format);
 	XT_RUN(test_compat_draw_without_program_runs_the_fixed_function_vertex_program);
 	XT_RUN(test_modelview_inverse_undoes_the_modelview);
+	XT_RUN(test_compat_vertex_colors_are_captured_clamped);
+	XT_RUN(test_the_padding_of_the_last_vertex_need_not_fit);
 	XT_RUN(test_generate_mipmap_checks_its_target);
 	XT_RUN(test_blend_clear_buffer_blit_and_3d_textures_are_validated_state);
 	XT_RUN(test_pipeline_program_feeds_transform_feedback);
