@@ -156,7 +156,9 @@ def test_host_replay_reports_index_data_shorter_than_the_draw_reads(xfbtrace, fu
 @pytest.mark.parametrize("case,rule,conforming", [
     ("14 --only a_format", "fixed-conversion", "a_format=float"),
     ("19 --only draw", "draw-tf-count", "v0=vec4"),
-    ("318 --only gs,gs_streams,q_written", "written-without-buffer", "gs_streams=stream1")])
+    ("318 --only gs,gs_streams,q_written", "written-without-buffer", "gs_streams=stream1"),
+    ("53 --only api,cap_frontcolor", "front-color-capture", "cap_frontcolor=0"),
+    ("86 --only draw,gs", "multi-draw-primitive-id", "draw=elements")])
 def test_reference_deviation_is_detected_and_classified(xfbtrace, fuzz_case, tmp_path, case, rule,
                                                         conforming):
     """llvmpipe (Mesa 22.3), the golden data, deviates from the spec in
@@ -164,10 +166,14 @@ def test_reference_deviation_is_detected_and_classified(xfbtrace, fuzz_case, tmp
     c / 2^16 (1.5e-5 off, beyond GL 4.6 §2.3.4.1's 1e-5);
     glDrawTransformFeedback* draws the captured bytes divided by the vertex
     buffer's stride instead of the vertices captured; a GS stream none of
-    whose varyings is captured counts primitives written.  The seed's class
+    whose varyings is captured counts primitives written; a captured
+    gl_FrontColor is gl_Position's value, not the clamped colour, where the
+    fragment shader does not read gl_Color; gl_PrimitiveIDIn goes on
+    counting across the draws of a multi-draw.  The seed's class
     is the rule, the sim's difference not counted as its failure.  The same
     case made conforming (float attributes; equal 16-byte TF and vertex
-    strides; the stream's varying captured) has no deviation and matches
+    strides; the stream's varying captured; no colour captured; a single
+    draw) has no deviation and matches
     on the sim."""
     res = FUZZ.run_case(str(xfbtrace), fuzz_case, ["--seed", *case.split()], str(tmp_path))
     assert res["case"] == "ok" and res["host"] == "match", res
