@@ -197,3 +197,22 @@ def test_capture_records_instanced_client_arrays_from_the_base_instance(xfbtrace
                       "draw=elements_instanced_bv_bi", "index_type=ubyte",
                       "base_instance=1", "b_divisor=2", "count=6")
     assert out.returncode == 0, describe(out)
+
+
+@pytest.mark.sim
+@pytest.mark.parametrize("extra,overflowed", [((), 0), (("--set", "buf_size=24", "--set", "bind=range"), 1)])
+def test_sim_overflow_query_ignores_a_stream_without_buffer(xfbtrace, fuzz_case, tmp_path, extra,
+                                                            overflowed):
+    """A GS emits to stream 1, none of whose varyings is captured, under
+    GL_TRANSFORM_FEEDBACK_OVERFLOW (any stream).  A stream overflows when a
+    primitive is not recorded because it would exceed a buffer (GL 4.6
+    §13.3.2, ARB_transform_feedback_overflow_query); a stream with no
+    buffer exceeds none: 0, as llvmpipe says (seed 1115: the sim said 1,
+    its VGT counting stream 1's primitives as needed, not written).  Stream
+    0 in a 24-byte range still overflows: 1."""
+    case = ["--seed", "1115", "--only", "gs,gs_streams,q_overflow", *extra]
+    out = subprocess.run([fuzz_case, *case], capture_output=True, text=True)
+    assert f"query 4: {overflowed}\n" in out.stdout, out.stdout
+    res = FUZZ.run_case(str(xfbtrace), fuzz_case, case, str(tmp_path))
+    assert res["case"] == "ok" and "reference" not in res, res
+    assert (res["host"], res["sim"]) == ("match", "match"), res
