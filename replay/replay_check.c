@@ -980,6 +980,11 @@ void replay_check_fini(struct replay *rp)
 	}
 	xt_free(rp->tf_seen);
 	xt_free(rp->failures);
+	for (size_t i = 0; i < rp->ntess_seen; i++) {
+		xt_free(rp->tess_seen[i].golden);
+		xt_free(rp->tess_seen[i].replay);
+	}
+	xt_free(rp->tess_seen);
 }
 
 bool replay_summary_ok(const struct replay_summary *s, bool strict)
