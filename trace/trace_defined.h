@@ -199,4 +199,19 @@ uint64_t trace_defined_program(const struct trace_defined *d, uint32_t thread_no
 uint64_t trace_defined_link_call(const struct trace_defined *d, uint32_t thread_no,
 				 uint64_t program);
 
+/*
+ * Whether the GL_PRIMITIVES_GENERATED query `query` (stream 0) whose result
+ * the observation at call `at_call` of `thread_no` reads spanned a draw of
+ * quads, quad strips or polygons (compatibility profile): the first such
+ * draw in *draw_call and its mode.  GL counts a primitive when it reaches
+ * the Discarding Rasterization stage (GL 4.6 compatibility profile §13.5,
+ * Primitive Queries) and splits quads and polygons into triangles only to
+ * record them (§13.3): whether such a primitive counts once or as the
+ * triangles it became is not determined, and implementations differ
+ * (one may count a quad once while TF is paused and twice while it is
+ * active).
+ */
+bool trace_defined_query_quads(const struct trace_defined *d, uint32_t thread_no, uint64_t query,
+			       uint64_t at_call, uint64_t *draw_call, uint32_t *mode);
+
 #endif

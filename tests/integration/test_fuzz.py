@@ -233,3 +233,24 @@ def test_sim_read_back_of_part_of_a_tessellated_quad_is_classified_as_its_tf_dat
     res = FUZZ.run_case(str(xfbtrace), fuzz_case, ["--seed", *case.split()], str(tmp_path))
     assert res["case"] == "ok" and "reference" not in res, res
     assert (res["host"], res["sim"]) == ("match", "match"), res
+
+
+@pytest.mark.sim
+def test_primitives_generated_over_quads_is_classified_implementation_dependent(
+        xfbtrace, fuzz_case, tmp_path):
+    """Three draws of one quad (compatibility), the second while TF is
+    paused, under GL_PRIMITIVES_GENERATED: llvmpipe counts 2 + 1 + 2 = 5,
+    the sim's VGT 6.  GL counts a primitive where it reaches the Discarding
+    Rasterization stage and makes triangles of quads only to record them
+    (GL 4.6 compat §13.5, §13.3): the count is not determined, so the check
+    classifies it (seed 860), naming the draw and the sections."""
+    case = ["--seed", "860", "--only", "api,prim,pause,q_generated"]
+    res = FUZZ.run_case(str(xfbtrace), fuzz_case, case, str(tmp_path))
+    assert res["case"] == "ok" and "reference" not in res, res
+    assert (res["host"], res["sim"]) == ("match", "match"), res
+    trace = tmp_path / "quads.xfbt"
+    run([str(xfbtrace), "capture", "-o", str(trace), "--", fuzz_case, *case])
+    out = run([str(xfbtrace), "replay", "--backend", "sim", "--check", str(trace)])
+    assert out.returncode == 0, describe(out)
+    assert re.search(r"implementation-dependent: query \d+: GL_PRIMITIVES_GENERATED over the "
+                     r"GL_QUADS of call \d+: .*§13\.5", out.stdout), describe(out)
