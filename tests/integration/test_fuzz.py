@@ -40,7 +40,7 @@ def ci_rows():
     text = STATUS.read_text()
     start = text.index("### CI seeds")
     end = text.find("\n## ", start)
-    rows = re.findall(r"^\| `?(\d+(?: --only [\w,]+)?)`? \| ([^|]+?) \|",
+    rows = re.findall(r"^\| `?(\d+(?: --only [\w,]+)?(?: --set [\w=]+)*)`? \| ([^|]+?) \|",
                       text[start:end if end > 0 else None], re.M)
     assert rows, "docs/status.md has no CI seed table"
     return rows
@@ -56,7 +56,7 @@ def fuzz_case(build_dir):
 @pytest.mark.sim
 @pytest.mark.parametrize("seed,expected", ci_rows())
 def test_fuzz_seed_replays_as_status_md_says(xfbtrace, fuzz_case, tmp_path, seed, expected):
-    """`seed` is a seed, or a minimal case `N --only K1,K2` of an open class."""
+    """`seed` is a seed, or a minimal case `N --only K1,K2 [--set K=V]` of an open class."""
     res = FUZZ.run_case(str(xfbtrace), fuzz_case, ["--seed", *seed.split()], str(tmp_path))
     assert res["case"] == "ok", res
     assert res["host"] == "match", res["host_first"]
