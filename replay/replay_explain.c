@@ -266,7 +266,7 @@ bool replay_explain(struct replay *rp, uint64_t no, const struct trace_value *g,
 				const size_t at = (size_t)(lo - offset);
 				if (!memcmp(gd->mem.bytes + at, masked + at, (size_t)gbytes) ||
 				    !trace_defined_tess_equivalent(gd->mem.bytes + at, rd->mem.bytes + at,
-								   t->group, t->vertex_bytes))
+								   t->group, t->vertex_bytes, t->written_dw))
 					continue;
 				take_golden(masked, gd->mem.bytes, at, at + (size_t)gbytes);
 				tess_remember(rp, thread, buffer, lo, (size_t)gbytes, gd->mem.bytes + at,

@@ -153,6 +153,9 @@ struct trace_defined_tess {
 	uint32_t group;
 	uint64_t draw_call;           /* the draw that made them */
 	uint32_t mode;                /* its primitive mode (GL_QUADS ...) */
+	uint64_t written_dw;          /* bit k: TF writes dword k of a vertex (the
+	                               * others are gl_SkipComponents gaps or
+	                               * xfb_stride padding); 0: every byte */
 };
 
 /* The runs of such triangles in `buffer` that still hold what TF wrote,
@@ -167,10 +170,13 @@ size_t trace_defined_tess_runs(const struct trace_defined *d, uint32_t thread_no
  * `golden` (3 * group * vertex_bytes bytes each): the same number of
  * triangles, each made of vertices of the golden's, distinct ones where
  * the golden's triangles have distinct ones, together using every vertex
- * the golden's use.
+ * the golden's use.  With `written_dw` (bit k: TF writes dword k of a
+ * vertex) vertices are compared in those dwords only, and every other
+ * dword must be the same on both sides in place (what was there before
+ * TF: a gl_SkipComponents gap, xfb_stride padding).
  */
 bool trace_defined_tess_equivalent(const uint8_t *golden, const uint8_t *replay,
-				   uint32_t group, uint32_t vertex_bytes);
+				   uint32_t group, uint32_t vertex_bytes, uint64_t written_dw);
 
 /* A range of a buffer that TF wrote (the whole bound range) while
  * `program` (0: none or a pipeline the tracker did not follow) was in use,

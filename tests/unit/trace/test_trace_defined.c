@@ -349,11 +349,29 @@ static void test_tessellation_check_accepts_only_the_same_vertices(void)
 	const uint8_t missing[] = { 'a', 'b', 'c', 'a', 'c', 'b' };
 	const uint8_t degenerate[] = { 'a', 'a', 'b', 'c', 'd', 'b' };
 
-	CHECK(trace_defined_tess_equivalent(golden, other_diagonal, 2, 1));
-	CHECK(trace_defined_tess_equivalent(golden, reordered, 2, 1));
-	CHECK(!trace_defined_tess_equivalent(golden, foreign, 2, 1));
-	CHECK(!trace_defined_tess_equivalent(golden, missing, 2, 1));
-	CHECK(!trace_defined_tess_equivalent(golden, degenerate, 2, 1));
+	CHECK(trace_defined_tess_equivalent(golden, other_diagonal, 2, 1, 0));
+	CHECK(trace_defined_tess_equivalent(golden, reordered, 2, 1, 0));
+	CHECK(!trace_defined_tess_equivalent(golden, foreign, 2, 1, 0));
+	CHECK(!trace_defined_tess_equivalent(golden, missing, 2, 1, 0));
+	CHECK(!trace_defined_tess_equivalent(golden, degenerate, 2, 1, 0));
+}
+
+/* Vertices of two dwords of which TF writes the first (a gl_SkipComponents1
+ * gap after it): the gap holds what each place held before, the same on
+ * both sides in place, so vertices are compared in the first dword only. */
+static void test_tessellation_check_compares_the_dwords_tf_writes(void)
+{
+	uint32_t golden[12], replay[12], order[6] = { 'a', 'b', 'c', 'a', 'c', 'd' },
+		 other[6] = { 'a', 'b', 'd', 'b', 'c', 'd' };
+	for (int i = 0; i < 6; i++) {
+		golden[2 * i] = order[i];
+		replay[2 * i] = other[i];
+		golden[2 * i + 1] = replay[2 * i + 1] = 0xa0a0a0a0u + (uint32_t)i;   /* in place */
+	}
+	CHECK(trace_defined_tess_equivalent((const uint8_t *)golden, (const uint8_t *)replay, 2, 8, 1));
+	CHECK(!trace_defined_tess_equivalent((const uint8_t *)golden, (const uint8_t *)replay, 2, 8, 0));
+	replay[3] ^= 1;   /* the replay wrote into a gap */
+	CHECK(!trace_defined_tess_equivalent((const uint8_t *)golden, (const uint8_t *)replay, 2, 8, 1));
 }
 
 /* ---- running out of memory ------------------------------------------------------------ */
@@ -429,6 +447,7 @@ int main(void)
 	XT_RUN(test_a_primitives_query_bounds_what_a_geometry_shader_wrote);
 	XT_RUN(test_quads_leave_runs_of_tessellated_triangles);
 	XT_RUN(test_tessellation_check_accepts_only_the_same_vertices);
+	XT_RUN(test_tessellation_check_compares_the_dwords_tf_writes);
 	XT_RUN(test_out_of_memory_never_reports_undefined_bytes);
 	XT_RUN(test_a_primitives_generated_query_over_quads_is_named);
 	XT_TEST_MAIN_END();
