@@ -171,6 +171,11 @@ void d_tf_draw(struct trace_defined *d, struct dctx *x, uint64_t call_no, uint32
 	    (instances && prims > UINT64_MAX / instances)) {
 		known = false;
 		prims = 0;
+		/* An indirect draw of quads or a quad strip (no geometry or
+		 * tessellation stage): its count is unknown, its triangles still
+		 * come in pairs from where TF stands (d_tf_resolve). */
+		group = (mode == DGL_QUADS || mode == DGL_QUAD_STRIP) && vpp == 3 &&
+			!(stages & (ST_UNKNOWN | ST_GS | ST_TESS)) ? 2 : 1;
 	} else {
 		prims *= instances;
 	}
@@ -367,12 +372,22 @@ void d_tf_resolve(struct trace_defined *d, struct dxfb *t, const struct trace_va
 				continue;
 			const uint64_t per = vpp * stride[i];
 			const uint64_t limit = bound > cap[i] / per ? cap[i] : bound * per;
+			const struct dpending *p0 = t->npending == 1 ? &t->pending[0] : NULL;
 			if (limit > t->pos[i] && buf[i]) {
 				d_buf_define(d, buf[i], start[i] + t->pos[i], start[i] + limit);
 				if (!buf[i]->tf_bytes)
 					buf[i]->tf_first = t->due ? t->due : t->begin_call;
 				buf[i]->tf_last = t->due ? t->due : t->begin_call;
 				buf[i]->tf_bytes += limit - t->pos[i];
+				/* One draw of quads or a quad strip whose count is
+				 * unknown (indirect): its pairs of triangles, as many as
+				 * the query bounds. */
+				if (p0 && p0->group > 1 && (limit - t->pos[i]) / per >= p0->group)
+					add_tess(d, buf[i], &(struct trace_defined_tess){
+						start[i] + t->pos[i],
+						(limit - t->pos[i]) / per / p0->group * p0->group,
+						(uint32_t)stride[i], p0->group, p0->call, p0->mode,
+						written_dw[i] });
 			}
 			if (limit > t->pos[i])
 				t->pos[i] = limit;
@@ -406,6 +421,15 @@ void d_tf_resolve(struct trace_defined *d, struct dxfb *t, const struct trace_va
 					add_tess(d, b, &(struct trace_defined_tess){
 						lo, fit, (uint32_t)stride[i], p->group, p->call, p->mode,
 						written_dw[i] });
+				/* A count unknown (an indirect draw): the pairs of
+				 * triangles from where TF stood to the end of the
+				 * range; the check explains only those that are a
+				 * valid tessellation of the golden's. */
+				else if (all && layout_known && p->uncertain && p->group > 1 && stride[i] &&
+					 bytes / (3 * stride[i]) >= p->group)
+					add_tess(d, b, &(struct trace_defined_tess){
+						lo, bytes / (3 * stride[i]) / p->group * p->group,
+						(uint32_t)stride[i], p->group, p->call, p->mode, written_dw[i] });
 			}
 			t->pos[i] += bytes;
 		}
