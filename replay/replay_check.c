@@ -988,6 +988,26 @@ void replay_check_observation(struct replay *rp, uint64_t no, const struct trace
 	}
 	if (trace_pixels_is(&g) && check_pixels(rp, no, &g, &r))
 		return;
+	/* A GL_PRIMITIVES_GENERATED result over quads, quad strips or
+	 * polygons: how many primitives they count is not determined. */
+	uint64_t quad_call = 0;
+	uint32_t quad_mode = 0;
+	if (kind && kind->tag == TRACE_TAG_STRING && kind->mem.len == 5 &&
+	    !memcmp(kind->mem.bytes, "query", 5) && rp->last_valid && rp->last_no == no &&
+	    trace_defined_query_quads(rp->defined, rp->last.thread_no, uint_key(&g, "query", 0), no,
+				      &quad_call, &quad_mode)) {
+		char where[160];
+		observation_place(where, sizeof where, &g);
+		classified(rp, CLS_IMPL, "call %" PRIu64 " %s: implementation-dependent: %s: "
+			   "GL_PRIMITIVES_GENERATED over the %s of call %" PRIu64 ": GL counts a "
+			   "primitive where it reaches the Discarding Rasterization stage (GL 4.6 "
+			   "compatibility profile §13.5) and makes triangles of quads and polygons "
+			   "only to record them (§13.3): whether one counts once or as its triangles "
+			   "is not determined", no, call_func(rp, no), where,
+			   quad_mode == 0x7 ? "GL_QUADS" : quad_mode == 0x8 ? "GL_QUAD_STRIP" : "GL_POLYGON",
+			   quad_call);
+		return;
+	}
 	/* Bytes the application did not define, or that another valid
 	 * behaviour of the GL explains, are set aside first; what is left is
 	 * compared as any other data. */
@@ -1120,6 +1140,11 @@ void replay_check_fini(struct replay *rp)
 	}
 	xt_free(rp->tf_seen);
 	xt_free(rp->failures);
+	for (size_t i = 0; i < rp->ntess_seen; i++) {
+		xt_free(rp->tess_seen[i].golden);
+		xt_free(rp->tess_seen[i].replay);
+	}
+	xt_free(rp->tess_seen);
 }
 
 bool replay_summary_ok(const struct replay_summary *s, bool strict)

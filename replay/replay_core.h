@@ -87,6 +87,15 @@ struct replay {
 		char why[192];
 	} *failures;
 	size_t nfailures;
+	/* Groups of TF triangles an observation showed to be another valid
+	 * tessellation (replay_explain.c), both sides' bytes: a later read of
+	 * part of the same bytes is explained by the same rule. */
+	struct replay_tess_seen {
+		uint32_t thread;
+		uint64_t buffer, lo, len;
+		uint8_t *golden, *replay;
+	} *tess_seen;
+	size_t ntess_seen;
 	uint64_t reported;            /* differences printed in detail */
 	uint64_t nan_notes;           /* NaN-only differences printed */
 	uint64_t lost_notes;          /* lost observations printed */

@@ -30,6 +30,52 @@
 #include "replay_core.h"
 #include "xt_fault.h"
 
+/* ---- tessellations seen ------------------------------------------------------- */
+
+/* Remembers group [lo, lo + len) of buffer `buffer`, golden and replayed
+ * bytes, as another valid tessellation (a failed allocation forgets it:
+ * a later partial read of it then stays a difference). */
+static void tess_remember(struct replay *rp, uint32_t thread, uint64_t buffer, uint64_t lo,
+			  size_t len, const uint8_t *golden, const uint8_t *replay)
+{
+	for (size_t i = 0; i < rp->ntess_seen; i++) {
+		struct replay_tess_seen *t = &rp->tess_seen[i];
+		if (t->thread == thread && t->buffer == buffer && t->lo == lo && t->len == len) {
+			memcpy(t->golden, golden, len);
+			memcpy(t->replay, replay, len);
+			return;
+		}
+	}
+	uint8_t *g = xt_malloc(len), *r = xt_malloc(len);
+	struct replay_tess_seen *n = g && r ? xt_realloc(rp->tess_seen,
+							  (rp->ntess_seen + 1) * sizeof *n) : NULL;
+	if (!n) {
+		xt_free(g);
+		xt_free(r);
+		return;
+	}
+	memcpy(g, golden, len);
+	memcpy(r, replay, len);
+	rp->tess_seen = n;
+	rp->tess_seen[rp->ntess_seen++] = (struct replay_tess_seen){ thread, buffer, lo, len, g, r };
+}
+
+/* The group of buffer `buffer` at `lo` of `len` bytes seen as another
+ * valid tessellation, whose golden and replayed bytes [a, b) are `gd`'s
+ * and `rd`'s: the same TF output, read again in part. */
+static bool tess_seen_part(const struct replay *rp, uint32_t thread, uint64_t buffer, uint64_t lo,
+			   uint64_t len, uint64_t a, uint64_t b, const uint8_t *gd, const uint8_t *rd)
+{
+	for (size_t i = 0; i < rp->ntess_seen; i++) {
+		const struct replay_tess_seen *t = &rp->tess_seen[i];
+		if (t->thread == thread && t->buffer == buffer && t->lo == lo && t->len == len &&
+		    !memcmp(t->golden + (a - lo), gd, (size_t)(b - a)) &&
+		    !memcmp(t->replay + (a - lo), rd, (size_t)(b - a)))
+			return true;
+	}
+	return false;
+}
+
 /* ---- failed links --------------------------------------------------------------- */
 
 static const struct replay_link_failure *failure_of(const struct replay *rp, uint64_t program,
@@ -201,14 +247,31 @@ bool replay_explain(struct replay *rp, uint64_t no, const struct trace_value *g,
 		const uint64_t gbytes = (uint64_t)t->group * 3 * t->vertex_bytes;
 		for (uint64_t k = 0; gbytes && k + t->group <= t->nprims; k += t->group) {
 			const uint64_t lo = t->offset + k * 3 * t->vertex_bytes;
-			if (lo < offset || lo + gbytes > end)
+			if (lo + gbytes <= offset || lo >= end)
 				continue;
-			const size_t at = (size_t)(lo - offset);
-			if (!memcmp(gd->mem.bytes + at, masked + at, (size_t)gbytes) ||
-			    !trace_defined_tess_equivalent(gd->mem.bytes + at, rd->mem.bytes + at,
-							   t->group, t->vertex_bytes))
-				continue;
-			take_golden(masked, gd->mem.bytes, at, at + (size_t)gbytes);
+			if (lo < offset || lo + gbytes > end) {
+				/* Part of the group in this observation (a read of a
+				 * window of the buffer): the same rule holds for the
+				 * same bytes, where a whole observation of the group
+				 * showed it, and both sides read back what it showed. */
+				const uint64_t a = lo > offset ? lo : offset;
+				const uint64_t b = lo + gbytes < end ? lo + gbytes : end;
+				const size_t pa = (size_t)(a - offset), pb = (size_t)(b - offset);
+				if (!memcmp(gd->mem.bytes + pa, masked + pa, pb - pa) ||
+				    !tess_seen_part(rp, thread, buffer, lo, gbytes, a, b,
+						    gd->mem.bytes + pa, rd->mem.bytes + pa))
+					continue;
+				take_golden(masked, gd->mem.bytes, pa, pb);
+			} else {
+				const size_t at = (size_t)(lo - offset);
+				if (!memcmp(gd->mem.bytes + at, masked + at, (size_t)gbytes) ||
+				    !trace_defined_tess_equivalent(gd->mem.bytes + at, rd->mem.bytes + at,
+								   t->group, t->vertex_bytes, t->written_dw))
+					continue;
+				take_golden(masked, gd->mem.bytes, at, at + (size_t)gbytes);
+				tess_remember(rp, thread, buffer, lo, (size_t)gbytes, gd->mem.bytes + at,
+					      rd->mem.bytes + at);
+			}
 			if (!ex->tess)
 				snprintf(ex->tess_why, sizeof ex->tess_why, "the triangles TF made of the "
 					 "%s of call %" PRIu64 " (bytes %" PRIu64 "..%" PRIu64 " of buffer %"

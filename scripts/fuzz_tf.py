@@ -33,8 +33,9 @@ and of the reference itself (xfb-fuzz-case's self-checks, dEQP style):
                  the case measured, where the spec determines the value
                  exactly, that the GL it ran on (llvmpipe: the golden
                  data) deviates from the spec's rule RULE (fixed-conversion,
-                 draw-tf-count, written-without-buffer: xfb-fuzz-case's
-                 file comment); a sim replay that does not match such a
+                 draw-tf-count, written-without-buffer, front-color-capture,
+                 multi-draw-primitive-id: xfb-fuzz-case's file comment); a
+                 sim replay that does not match such a
                  golden is in this class, not counted as the sim's failure,
                  and the sim match rate is given over all host matches and
                  over those with a spec-conformant reference

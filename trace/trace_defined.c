@@ -443,6 +443,7 @@ void trace_defined_destroy(struct trace_defined *d)
 	xt_free(d->xfb);
 	xt_free(d->omap);
 	xt_free(d->q);
+	xt_free(d->quad);
 	xt_free(d->sw);
 	xt_free(d->handler);
 	xt_free(d->aux);

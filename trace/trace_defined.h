@@ -153,6 +153,9 @@ struct trace_defined_tess {
 	uint32_t group;
 	uint64_t draw_call;           /* the draw that made them */
 	uint32_t mode;                /* its primitive mode (GL_QUADS ...) */
+	uint64_t written_dw;          /* bit k: TF writes dword k of a vertex (the
+	                               * others are gl_SkipComponents gaps or
+	                               * xfb_stride padding); 0: every byte */
 };
 
 /* The runs of such triangles in `buffer` that still hold what TF wrote,
@@ -167,10 +170,13 @@ size_t trace_defined_tess_runs(const struct trace_defined *d, uint32_t thread_no
  * `golden` (3 * group * vertex_bytes bytes each): the same number of
  * triangles, each made of vertices of the golden's, distinct ones where
  * the golden's triangles have distinct ones, together using every vertex
- * the golden's use.
+ * the golden's use.  With `written_dw` (bit k: TF writes dword k of a
+ * vertex) vertices are compared in those dwords only, and every other
+ * dword must be the same on both sides in place (what was there before
+ * TF: a gl_SkipComponents gap, xfb_stride padding).
  */
 bool trace_defined_tess_equivalent(const uint8_t *golden, const uint8_t *replay,
-				   uint32_t group, uint32_t vertex_bytes);
+				   uint32_t group, uint32_t vertex_bytes, uint64_t written_dw);
 
 /* A range of a buffer that TF wrote (the whole bound range) while
  * `program` (0: none or a pipeline the tracker did not follow) was in use,
@@ -198,5 +204,20 @@ uint64_t trace_defined_program(const struct trace_defined *d, uint32_t thread_no
  * when none was seen. */
 uint64_t trace_defined_link_call(const struct trace_defined *d, uint32_t thread_no,
 				 uint64_t program);
+
+/*
+ * Whether the GL_PRIMITIVES_GENERATED query `query` (stream 0) whose result
+ * the observation at call `at_call` of `thread_no` reads spanned a draw of
+ * quads, quad strips or polygons (compatibility profile): the first such
+ * draw in *draw_call and its mode.  GL counts a primitive when it reaches
+ * the Discarding Rasterization stage (GL 4.6 compatibility profile §13.5,
+ * Primitive Queries) and splits quads and polygons into triangles only to
+ * record them (§13.3): whether such a primitive counts once or as the
+ * triangles it became is not determined, and implementations differ
+ * (one may count a quad once while TF is paused and twice while it is
+ * active).
+ */
+bool trace_defined_query_quads(const struct trace_defined *d, uint32_t thread_no, uint64_t query,
+			       uint64_t at_call, uint64_t *draw_call, uint32_t *mode);
 
 #endif

@@ -363,6 +363,8 @@ static void draw(struct trace_defined *d, struct dctx *x, enum handler h, int16_
 	uint32_t stages;
 	bool known = arg_u(c, 0, &mode);
 
+	if (known)
+		d_quad_draw(d, c->thread_no, c->no, mode);
 	d_shader_stores(d, x);
 	d_feeding_program(d, x, &stages);
 	known &= !(stages & (ST_UNKNOWN | ST_GS | ST_TESS));
@@ -685,6 +687,7 @@ void trace_defined_call(struct trace_defined *d, const struct trace_call *c,
 	case H_END:
 		if (x->in_begin) {
 			uint32_t stages;
+			d_quad_draw(d, c->thread_no, c->no, x->imm_mode);
 			d_shader_stores(d, x);
 			d_feeding_program(d, x, &stages);
 			d_tf_draw(d, x, c->no, x->imm_mode, x->imm_count, 1,

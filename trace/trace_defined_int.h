@@ -156,6 +156,11 @@ struct trace_defined {
 	struct dpipeline *pipe; size_t npipe, cappipe;
 	struct dxfb *xfb; size_t nxfb, capxfb;
 	struct dquery *q; size_t nq, capq;
+	/* Draws of quads, quad strips and polygons (compatibility), by
+	 * thread and call: what a GL_PRIMITIVES_GENERATED query over them
+	 * counts is not determined (trace_defined_query_quads). */
+	struct dquad { uint32_t thread, mode; uint64_t call; } *quad;
+	size_t nquad, capquad;
 	/* Buffer names ever bound where shaders may store (shader storage,
 	 * atomic counters, buffer textures), by share group: a draw or a
 	 * dispatch may write any of them. */
@@ -199,6 +204,10 @@ enum handler {
 /* ---- trace_defined_funcs.c ------------------------------------------------ */
 /* The handler of function `name`, and in *aux its argument index. */
 enum handler d_handler_classify(const char *name, int16_t *aux);
+
+/* ---- trace_defined_scan.c ------------------------------------------------- */
+/* Notes a draw of `mode` at `call`: quads, quad strips and polygons are kept. */
+void d_quad_draw(struct trace_defined *d, uint32_t thread, uint64_t call, uint64_t mode);
 
 /* ---- trace_defined.c ------------------------------------------------------ */
 /* Grows *v (elements of `size`) to hold n; false (and d->broken) when out of memory. */

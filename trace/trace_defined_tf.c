@@ -171,6 +171,11 @@ void d_tf_draw(struct trace_defined *d, struct dctx *x, uint64_t call_no, uint32
 	    (instances && prims > UINT64_MAX / instances)) {
 		known = false;
 		prims = 0;
+		/* An indirect draw of quads or a quad strip (no geometry or
+		 * tessellation stage): its count is unknown, its triangles still
+		 * come in pairs from where TF stands (d_tf_resolve). */
+		group = (mode == DGL_QUADS || mode == DGL_QUAD_STRIP) && vpp == 3 &&
+			!(stages & (ST_UNKNOWN | ST_GS | ST_TESS)) ? 2 : 1;
 	} else {
 		prims *= instances;
 	}
@@ -237,7 +242,7 @@ void d_prod_remove(struct trace_defined *d, struct dprod_list *l, uint64_t lo, u
  * the stride.
  */
 static void strides_of(const struct trace_value *layout, uint64_t program, uint64_t *stride,
-		       bool *known)
+		       bool *known, uint64_t *written_dw)
 {
 	const struct trace_value *s = trace_value_get(layout, "strides");
 	const struct trace_value *v = trace_value_get(layout, "varyings");
@@ -249,6 +254,7 @@ static void strides_of(const struct trace_value *layout, uint64_t program, uint6
 	for (int i = 0; i < D_MAX_XFB; i++) {
 		stride[i] = 0;
 		known[i] = usable;
+		written_dw[i] = 0;
 	}
 	if (!known[0])
 		return;
@@ -280,9 +286,20 @@ static void strides_of(const struct trace_value *layout, uint64_t program, uint6
 		const struct glapi_type *t = type ? trace_tf_type((uint32_t)type->u) : NULL;
 		if (!t || !size || size->tag != TRACE_TAG_UINT || !off || off->tag != TRACE_TAG_UINT ||
 		    size->u > UINT32_MAX || off->u > UINT32_MAX ||
-		    off->u + size->u * t->components * t->component_bytes > stride[buf->u])
+		    off->u + size->u * t->components * t->component_bytes > stride[buf->u]) {
 			known[buf->u] = false;
+			continue;
+		}
+		/* The dwords of a vertex TF writes (gl_SkipComponents* and
+		 * xfb_stride padding leave the others as they were). */
+		const uint64_t end = off->u + size->u * t->components * t->component_bytes;
+		for (uint64_t dw = off->u / 4; dw < (end + 3) / 4 && dw < 64; dw++)
+			written_dw[buf->u] |= 1ull << dw;
 	}
+	/* Vertices of more than 64 dwords: every byte compared. */
+	for (int i = 0; i < D_MAX_XFB; i++)
+		if (!known[i] || stride[i] > 256 || stride[i] % 4)
+			written_dw[i] = 0;
 }
 
 /*
@@ -317,12 +334,13 @@ void d_tf_resolve(struct trace_defined *d, struct dxfb *t, const struct trace_va
 	struct dctx *x = NULL;
 	uint64_t stride[D_MAX_XFB], start[D_MAX_XFB], cap[D_MAX_XFB];
 	bool known[D_MAX_XFB];
+	uint64_t written_dw[D_MAX_XFB];
 	struct dbuf *buf[D_MAX_XFB];
 
 	for (size_t i = 0; i < d->nctx; i++)
 		if (d->ctx[i].handle == t->ctx)
 			x = &d->ctx[i];
-	strides_of(layout, t->program, stride, known);
+	strides_of(layout, t->program, stride, known, written_dw);
 	for (int i = 0; i < D_MAX_XFB; i++) {
 		const struct dxfb_binding *b = &t->b[i];
 		buf[i] = x && b->buffer ? d_buf_find(d, x->group, b->buffer) : NULL;
@@ -354,12 +372,22 @@ void d_tf_resolve(struct trace_defined *d, struct dxfb *t, const struct trace_va
 				continue;
 			const uint64_t per = vpp * stride[i];
 			const uint64_t limit = bound > cap[i] / per ? cap[i] : bound * per;
+			const struct dpending *p0 = t->npending == 1 ? &t->pending[0] : NULL;
 			if (limit > t->pos[i] && buf[i]) {
 				d_buf_define(d, buf[i], start[i] + t->pos[i], start[i] + limit);
 				if (!buf[i]->tf_bytes)
 					buf[i]->tf_first = t->due ? t->due : t->begin_call;
 				buf[i]->tf_last = t->due ? t->due : t->begin_call;
 				buf[i]->tf_bytes += limit - t->pos[i];
+				/* One draw of quads or a quad strip whose count is
+				 * unknown (indirect): its pairs of triangles, as many as
+				 * the query bounds. */
+				if (p0 && p0->group > 1 && (limit - t->pos[i]) / per >= p0->group)
+					add_tess(d, buf[i], &(struct trace_defined_tess){
+						start[i] + t->pos[i],
+						(limit - t->pos[i]) / per / p0->group * p0->group,
+						(uint32_t)stride[i], p0->group, p0->call, p0->mode,
+						written_dw[i] });
 			}
 			if (limit > t->pos[i])
 				t->pos[i] = limit;
@@ -391,7 +419,17 @@ void d_tf_resolve(struct trace_defined *d, struct dxfb *t, const struct trace_va
 				b->tf_bytes += bytes;
 				if (!all && p->group > 1 && fit >= p->group)
 					add_tess(d, b, &(struct trace_defined_tess){
-						lo, fit, (uint32_t)stride[i], p->group, p->call, p->mode });
+						lo, fit, (uint32_t)stride[i], p->group, p->call, p->mode,
+						written_dw[i] });
+				/* A count unknown (an indirect draw): the pairs of
+				 * triangles from where TF stood to the end of the
+				 * range; the check explains only those that are a
+				 * valid tessellation of the golden's. */
+				else if (all && layout_known && p->uncertain && p->group > 1 && stride[i] &&
+					 bytes / (3 * stride[i]) >= p->group)
+					add_tess(d, b, &(struct trace_defined_tess){
+						lo, bytes / (3 * stride[i]) / p->group * p->group,
+						(uint32_t)stride[i], p->group, p->call, p->mode, written_dw[i] });
 			}
 			t->pos[i] += bytes;
 		}
@@ -433,25 +471,38 @@ void trace_defined_observation(struct trace_defined *d, uint64_t call_no,
 
 /* ---- the tessellation check ---------------------------------------------------- */
 
-static bool same_vertex(const uint8_t *a, const uint8_t *b, uint32_t n)
+/* Vertices a and b are the same in the dwords TF writes (all: mask 0). */
+static bool same_vertex(const uint8_t *a, const uint8_t *b, uint32_t n, uint64_t written_mask)
 {
-	return !memcmp(a, b, n);
+	if (!written_mask)
+		return !memcmp(a, b, n);
+	for (uint32_t dw = 0; dw < n / 4; dw++)
+		if ((written_mask >> dw & 1) && memcmp(a + 4 * dw, b + 4 * dw, 4))
+			return false;
+	return true;
 }
 
 bool trace_defined_tess_equivalent(const uint8_t *golden, const uint8_t *replay,
-				   uint32_t group, uint32_t vertex_bytes)
+				   uint32_t group, uint32_t vertex_bytes, uint64_t written_dw)
 {
 	const size_t nv = (size_t)group * 3;
 	bool distinct = true;
 
-	if (!group || !vertex_bytes)
+	if (!group || !vertex_bytes || (written_dw && (vertex_bytes > 256 || vertex_bytes % 4)))
 		return false;
+	/* What TF did not write is what was there before, the same on both
+	 * sides, in place. */
+	for (size_t i = 0; written_dw && i < nv; i++)
+		for (uint32_t dw = 0; dw < vertex_bytes / 4; dw++)
+			if (!(written_dw >> dw & 1) &&
+			    memcmp(golden + i * vertex_bytes + 4 * dw, replay + i * vertex_bytes + 4 * dw, 4))
+				return false;
 	/* Whether the golden's triangles are each made of distinct vertices. */
 	for (size_t t = 0; t < group; t++) {
 		const uint8_t *v = golden + t * 3 * vertex_bytes;
-		if (same_vertex(v, v + vertex_bytes, vertex_bytes) ||
-		    same_vertex(v, v + 2 * vertex_bytes, vertex_bytes) ||
-		    same_vertex(v + vertex_bytes, v + 2 * vertex_bytes, vertex_bytes))
+		if (same_vertex(v, v + vertex_bytes, vertex_bytes, written_dw) ||
+		    same_vertex(v, v + 2 * vertex_bytes, vertex_bytes, written_dw) ||
+		    same_vertex(v + vertex_bytes, v + 2 * vertex_bytes, vertex_bytes, written_dw))
 			distinct = false;
 	}
 	/* Every vertex of the replay's is one of the golden's ... */
@@ -459,7 +510,7 @@ bool trace_defined_tess_equivalent(const uint8_t *golden, const uint8_t *replay,
 		bool found = false;
 		for (size_t k = 0; k < nv && !found; k++)
 			found = same_vertex(replay + i * vertex_bytes, golden + k * vertex_bytes,
-					    vertex_bytes);
+					    vertex_bytes, written_dw);
 		if (!found)
 			return false;
 	}
@@ -468,16 +519,16 @@ bool trace_defined_tess_equivalent(const uint8_t *golden, const uint8_t *replay,
 		bool found = false;
 		for (size_t i = 0; i < nv && !found; i++)
 			found = same_vertex(replay + i * vertex_bytes, golden + k * vertex_bytes,
-					    vertex_bytes);
+					    vertex_bytes, written_dw);
 		if (!found)
 			return false;
 	}
 	/* ... and its triangles are made of distinct ones, as the golden's are. */
 	for (size_t t = 0; distinct && t < group; t++) {
 		const uint8_t *v = replay + t * 3 * vertex_bytes;
-		if (same_vertex(v, v + vertex_bytes, vertex_bytes) ||
-		    same_vertex(v, v + 2 * vertex_bytes, vertex_bytes) ||
-		    same_vertex(v + vertex_bytes, v + 2 * vertex_bytes, vertex_bytes))
+		if (same_vertex(v, v + vertex_bytes, vertex_bytes, written_dw) ||
+		    same_vertex(v, v + 2 * vertex_bytes, vertex_bytes, written_dw) ||
+		    same_vertex(v + vertex_bytes, v + 2 * vertex_bytes, vertex_bytes, written_dw))
 			return false;
 	}
 	return true;

@@ -86,6 +86,9 @@ struct drv_pipe {
 	uint32_t num_instances;      /* +1 */
 	uint64_t vs_va;              /* program emitted by the shader atom */
 	uint32_t strmout_config, strmout_buffer_config;
+	/* per stream, how many times a VGT_STRMOUT_BUFFER_CONFIG giving the
+	 * stream a buffer was emitted: the overflow queries' "had a buffer" */
+	uint32_t stream_buffered_epoch[4];
 	bool strmout_known;
 	uint32_t opaque_offset;      /* VGT_STRMOUT_DRAW_OPAQUE_OFFSET as emitted */
 	/* streamout */

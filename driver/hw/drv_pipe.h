@@ -525,6 +525,11 @@ struct drv_pipe_query {
 					  * occlusion: ZPASS_DONE pairs, 8 backends x 16 bytes */
 	enum drv_pipe_query_type type;
 	unsigned stream;
+	/* The streams that had a buffer at begin, and stream_buffered_epoch
+	 * at begin and at end: an overflow query counts only those streams
+	 * (drv_pipe_query_result). */
+	unsigned buffered_at_begin;
+	uint32_t epoch[2][4];
 };
 
 /* Starts counting (`stream` for the per-stream types); false when out of

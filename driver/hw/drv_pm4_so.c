@@ -97,6 +97,9 @@ void drv_pm4_so_enable(struct drv_pipe *pipe)
 	pipe->strmout_known = true;
 	pipe->strmout_config = cfg;
 	pipe->strmout_buffer_config = buf_cfg;
+	for (unsigned s = 0; s < 4; s++)
+		if ((buf_cfg >> (4 * s)) & 0xF)
+			pipe->stream_buffered_epoch[s]++;
 }
 
 /* Bytes of buffer b's vertex that transform feedback records: up to the
@@ -310,10 +313,18 @@ static bool is_occlusion(const struct drv_pipe_query *q)
 }
 
 /* at: 0 = begin, 1 = end */
-static void sample(struct drv_pipe *pipe, const struct drv_pipe_query *q, unsigned at)
+static void sample(struct drv_pipe *pipe, struct drv_pipe_query *q, unsigned at)
 {
 	struct pm4_cs *cs = drv_hw_cs(pipe->screen, 16);
 	unsigned first, n = streams_of(q, &first);
+
+	memcpy(q->epoch[at], pipe->stream_buffered_epoch, sizeof q->epoch[at]);
+	if (!at) {
+		q->buffered_at_begin = 0;
+		for (unsigned s = 0; s < 4; s++)
+			if (pipe->strmout_known && (pipe->strmout_buffer_config >> (4 * s)) & 0xF)
+				q->buffered_at_begin |= 1u << s;
+	}
 
 	if (is_occlusion(q)) {
 		pm4_event_write_addr(cs, V_ZPASS_DONE, 1, q->slots->va + 8 * at);
@@ -412,7 +423,15 @@ uint64_t drv_pipe_query_result(struct drv_pipe *pipe, const struct drv_pipe_quer
 		memcpy(v, q->slots->map + 32 * s, sizeof v);
 		uint64_t needed = (v[2] & mask) - (v[0] & mask);
 		uint64_t written = (v[3] & mask) - (v[1] & mask);
-		overflow |= needed != written;
+		/* GL 4.6 §13.3.2 / ARB_transform_feedback_overflow_query: a
+		 * stream overflows when a primitive is not recorded because
+		 * recording it would exceed a buffer's size or range.  A stream
+		 * with no buffer (none of its varyings captured) records
+		 * nothing and exceeds no buffer: the VGT counts its primitives
+		 * as needed, not written, which is not an overflow.  So only
+		 * streams that had a buffer in the query's span count. */
+		bool buffered = (q->buffered_at_begin >> s & 1) || q->epoch[0][s] != q->epoch[1][s];
+		overflow |= buffered && needed != written;
 		sum += q->type == DRV_QUERY_PRIMITIVES_GENERATED ? needed : written;
 	}
 	return q->type == DRV_QUERY_SO_OVERFLOW_ANY || q->type == DRV_QUERY_SO_OVERFLOW ? overflow : sum;

@@ -30,9 +30,13 @@
  * the converted attribute), draw-tf-count (glDrawTransformFeedback*: a
  * GL_PRIMITIVES_GENERATED query around a probe draw of points against the
  * vertices the feed pass's TF_PRIMITIVES_WRITTEN query says were
- * captured) or written-without-buffer (the written query of a GS stream
- * none of whose varyings is captured must be 0).  The probes are part of the case only where their dimension
- * is drawn, and the case still runs to the end (exit 0): the trace stays
+ * captured), written-without-buffer (the written query of a GS stream
+ * none of whose varyings is captured must be 0), front-color-capture
+ * (cap_frontcolor: a probe captures a constant gl_FrontColor, which must
+ * read back clamped) or multi-draw-primitive-id (a multi-draw with a
+ * geometry shader: a probe captures gl_PrimitiveIDIn, which restarts at
+ * each draw of the call).  The probes are part of the case only where
+ * their dimension is drawn, and the case still runs to the end (exit 0): the trace stays
  * whole and the replays are compared as ever; scripts/fuzz_tf.py names
  * the seed's class.
  *
@@ -693,6 +697,163 @@ static void check_written_without_buffer(GLuint written)
 	deviates("written-without-buffer", "ARB_transform_feedback3, primitive queries", detail);
 }
 
+/* A program of a vertex and an optional geometry shader with the case's
+ * fragment shader, capturing `name` interleaved: the probes below. */
+static GLuint probe_program_src(const char *vs_src, const char *gs_src, GLuint fs, const char *name)
+{
+	GLuint vs = shader(GL_VERTEX_SHADER, vs_src);
+	GLuint gs = gs_src ? shader(GL_GEOMETRY_SHADER, gs_src) : 1;
+	if (!vs || !gs)
+		return 0;
+	GLuint prog = gl.CreateProgram();
+	gl.AttachShader(prog, vs);
+	if (gs_src)
+		gl.AttachShader(prog, gs);
+	gl.AttachShader(prog, fs);
+	gl.TransformFeedbackVaryings(prog, 1, &name, GL_INTERLEAVED_ATTRIBS);
+	gl.LinkProgram(prog);
+	GLint linked = 0;
+	gl.GetProgramiv(prog, GL_LINK_STATUS, &linked);
+	if (!linked) {
+		fprintf(stderr, "invalid case: a probe program does not link\n");
+		return 0;
+	}
+	return prog;
+}
+
+/* Runs `prog` under rasterizer discard into a fresh TF buffer of `bytes`
+ * with `drawfn`, and maps the result (NULL: none); unmap_probe() after. */
+static const void *run_probe(GLuint prog, GLenum tfmode, int bytes, void (*drawfn)(void *), void *arg)
+{
+	struct tfset t;
+	gl.GenTransformFeedbacks(1, &t.obj);
+	gl.BindTransformFeedback(GL_TRANSFORM_FEEDBACK, t.obj);
+	gl.GenBuffers(1, t.bufs);
+	gl.BindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, t.bufs[0]);
+	gl.BufferData(GL_TRANSFORM_FEEDBACK_BUFFER, bytes, NULL, GL_STREAM_READ);
+	gl.BindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, t.bufs[0]);
+	gl.UseProgram(prog);
+	gl.Enable(GL_RASTERIZER_DISCARD);
+	gl.BeginTransformFeedback(tfmode);
+	drawfn(arg);
+	gl.EndTransformFeedback();
+	gl.BindTransformFeedback(GL_TRANSFORM_FEEDBACK, 0);
+	return gl.MapBufferRange(GL_TRANSFORM_FEEDBACK_BUFFER, 0, bytes, GL_MAP_READ_BIT);
+}
+
+static void draw_one_point(void *arg)
+{
+	(void)arg;
+	gl.DrawArrays(GL_POINTS, 0, 1);
+}
+
+/*
+ * cap_frontcolor (compatibility): "the vertices are fed back after vertex
+ * color clamping" (GL 3.3 compat §2.15, EXT_transform_feedback; GL 4.6
+ * compat §13.2), and GL_CLAMP_VERTEX_COLOR is TRUE by default
+ * (ARB_color_buffer_float): gl_FrontColor = (-0.5, 0.25, 2, 1.5) is
+ * captured as (0, 0.25, 1, 1).  The probe has the case's stages (a
+ * pass-through geometry shader where the case has one) and its fragment
+ * shader, which does not read gl_Color.
+ */
+static void check_front_color(const struct run *r, GLuint fs)
+{
+	static const char vs_color[] =
+		"#version 450 compatibility\nvoid main()\n{\n"
+		"  gl_FrontColor = vec4(-0.5, 0.25, 2.0, 1.5);\n"
+		"  gl_Position = vec4(0.125, 0.25, 0.0, 1.0);\n}\n";
+	static const char vs_plain[] =
+		"#version 450 compatibility\nvoid main()\n{\n  gl_Position = vec4(0.125, 0.25, 0.0, 1.0);\n}\n";
+	static const char gs[] =
+		"#version 450 compatibility\nlayout(points) in;\nlayout(points, max_vertices = 1) out;\n"
+		"void main()\n{\n  gl_FrontColor = vec4(-0.5, 0.25, 2.0, 1.5);\n"
+		"  gl_Position = gl_in[0].gl_Position;\n  EmitVertex();\n}\n";
+	GLuint prog = probe_program_src(r->g.has_gs ? vs_plain : vs_color, r->g.has_gs ? gs : NULL, fs,
+					"gl_FrontColor");
+	if (!prog)
+		return;
+	const float *got = run_probe(prog, GL_POINTS, 16, draw_one_point, NULL);
+	if (!got)
+		return;
+	static const float want[4] = { 0.0f, 0.25f, 1.0f, 1.0f };
+	if (memcmp(got, want, sizeof want)) {
+		char detail[224];
+		snprintf(detail, sizeof detail, "gl_FrontColor (-0.5, 0.25, 2, 1.5) is captured as "
+			 "(%g, %g, %g, %g), not clamped (0, 0.25, 1, 1)", got[0], got[1], got[2], got[3]);
+		deviates("front-color-capture", "GL 3.3 compat §2.15, ARB_color_buffer_float", detail);
+	}
+	gl.UnmapBuffer(GL_TRANSFORM_FEEDBACK_BUFFER);
+}
+
+struct md_probe {
+	const struct run *r;
+	GLuint ibuf;
+};
+
+/* Two draws of points in one multi-draw call of the case's kind: 3 and 2. */
+static void draw_multi_points(void *arg)
+{
+	const struct md_probe *m = arg;
+	GLsizei ns[2] = { 3, 2 };
+	switch (m->r->p.v[FP_DRAW]) {
+	case DR_MULTI_ARRAYS: {
+		GLint fs[2] = { 0, 3 };
+		gl.MultiDrawArrays(GL_POINTS, fs, ns, 2);
+		break;
+	}
+	default: {
+		const void *ps[2] = { (const void *)0, (const void *)12 };
+		GLint bvs[2] = { 1, 0 };
+		gl.BindBuffer(GL_ELEMENT_ARRAY_BUFFER, m->ibuf);
+		if (m->r->p.v[FP_DRAW] == DR_MULTI_ELEMENTS)
+			gl.MultiDrawElements(GL_POINTS, ns, GL_UNSIGNED_INT, ps, 2);
+		else
+			gl.MultiDrawElementsBaseVertex(GL_POINTS, ns, GL_UNSIGNED_INT, ps, 2, bvs);
+		gl.BindBuffer(GL_ELEMENT_ARRAY_BUFFER, m->r->ibuf);
+	}
+	}
+}
+
+/*
+ * glMultiDrawArrays / glMultiDrawElements[BaseVertex] with a geometry
+ * shader: the multi-draw "behaves identically to" a loop of single draws
+ * (GL 4.6 §10.4), and gl_PrimitiveIDIn is "the number of primitives
+ * processed by the geometry shader since the current set of rendering
+ * primitives was started" (GL 4.6 §11.3.4.5): each draw of the loop
+ * starts at 0.  The probe's GS captures gl_PrimitiveIDIn of draws of 3
+ * and 2 points in one call: 0, 1, 2, 0, 1.
+ */
+static void check_multi_draw_primitive_id(const struct run *r, GLuint fs)
+{
+	static const char vs[] =
+		"#version 450 core\nvoid main()\n{\n  gl_Position = vec4(0.0, 0.0, 0.0, 1.0);\n}\n";
+	static const char gs[] =
+		"#version 450 core\nlayout(points) in;\nlayout(points, max_vertices = 1) out;\n"
+		"flat out int id;\nvoid main()\n{\n  id = gl_PrimitiveIDIn;\n"
+		"  gl_Position = gl_in[0].gl_Position;\n  EmitVertex();\n}\n";
+	GLuint prog = probe_program_src(vs, gs, fs, "id");
+	if (!prog)
+		return;
+	struct md_probe m = { r, 0 };
+	static const GLuint idx[5] = { 0, 1, 2, 3, 4 };
+	gl.GenBuffers(1, &m.ibuf);
+	gl.BindBuffer(GL_ELEMENT_ARRAY_BUFFER, m.ibuf);
+	gl.BufferData(GL_ELEMENT_ARRAY_BUFFER, sizeof idx, idx, GL_STATIC_DRAW);
+	gl.BindBuffer(GL_ELEMENT_ARRAY_BUFFER, r->ibuf);
+	const GLint *got = run_probe(prog, GL_POINTS, 5 * 4, draw_multi_points, &m);
+	if (!got)
+		return;
+	static const GLint want[5] = { 0, 1, 2, 0, 1 };
+	if (memcmp(got, want, sizeof want)) {
+		char detail[224];
+		snprintf(detail, sizeof detail, "gl_PrimitiveIDIn of two draws of 3 and 2 points in one "
+			 "multi-draw is %d %d %d %d %d, not 0 1 2 0 1", got[0], got[1], got[2], got[3],
+			 got[4]);
+		deviates("multi-draw-primitive-id", "GL 4.6 §10.4, §11.3.4.5", detail);
+	}
+	gl.UnmapBuffer(GL_TRANSFORM_FEEDBACK_BUFFER);
+}
+
 int main(int argc, char **argv)
 {
 	struct run r;
@@ -823,6 +984,17 @@ int main(int argc, char **argv)
 	}
 	if (v[FP_A_FMT] == AF_FIXED) {
 		check_fixed(&r, probe);
+		gl.UseProgram(prog);
+		gl.Disable(GL_RASTERIZER_DISCARD);
+	}
+	int d = v[FP_DRAW];
+	if (v[FP_CAP_COMPAT] && v[FP_API] == API_COMPAT) {
+		check_front_color(&r, fs);
+		gl.UseProgram(prog);
+		gl.Disable(GL_RASTERIZER_DISCARD);
+	}
+	if (r.g.has_gs && (d == DR_MULTI_ARRAYS || d == DR_MULTI_ELEMENTS || d == DR_MULTI_ELEMENTS_BV)) {
+		check_multi_draw_primitive_id(&r, fs);
 		gl.UseProgram(prog);
 		gl.Disable(GL_RASTERIZER_DISCARD);
 	}

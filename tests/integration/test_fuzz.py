@@ -156,7 +156,9 @@ def test_host_replay_reports_index_data_shorter_than_the_draw_reads(xfbtrace, fu
 @pytest.mark.parametrize("case,rule,conforming", [
     ("14 --only a_format", "fixed-conversion", "a_format=float"),
     ("19 --only draw", "draw-tf-count", "v0=vec4"),
-    ("318 --only gs,gs_streams,q_written", "written-without-buffer", "gs_streams=stream1")])
+    ("318 --only gs,gs_streams,q_written", "written-without-buffer", "gs_streams=stream1"),
+    ("53 --only api,cap_frontcolor", "front-color-capture", "cap_frontcolor=0"),
+    ("86 --only draw,gs", "multi-draw-primitive-id", "draw=elements")])
 def test_reference_deviation_is_detected_and_classified(xfbtrace, fuzz_case, tmp_path, case, rule,
                                                         conforming):
     """llvmpipe (Mesa 22.3), the golden data, deviates from the spec in
@@ -164,10 +166,14 @@ def test_reference_deviation_is_detected_and_classified(xfbtrace, fuzz_case, tmp
     c / 2^16 (1.5e-5 off, beyond GL 4.6 §2.3.4.1's 1e-5);
     glDrawTransformFeedback* draws the captured bytes divided by the vertex
     buffer's stride instead of the vertices captured; a GS stream none of
-    whose varyings is captured counts primitives written.  The seed's class
+    whose varyings is captured counts primitives written; a captured
+    gl_FrontColor is gl_Position's value, not the clamped colour, where the
+    fragment shader does not read gl_Color; gl_PrimitiveIDIn goes on
+    counting across the draws of a multi-draw.  The seed's class
     is the rule, the sim's difference not counted as its failure.  The same
     case made conforming (float attributes; equal 16-byte TF and vertex
-    strides; the stream's varying captured) has no deviation and matches
+    strides; the stream's varying captured; no colour captured; a single
+    draw) has no deviation and matches
     on the sim."""
     res = FUZZ.run_case(str(xfbtrace), fuzz_case, ["--seed", *case.split()], str(tmp_path))
     assert res["case"] == "ok" and res["host"] == "match", res
@@ -191,3 +197,69 @@ def test_capture_records_instanced_client_arrays_from_the_base_instance(xfbtrace
                       "draw=elements_instanced_bv_bi", "index_type=ubyte",
                       "base_instance=1", "b_divisor=2", "count=6")
     assert out.returncode == 0, describe(out)
+
+
+@pytest.mark.sim
+@pytest.mark.parametrize("extra,overflowed", [((), 0), (("--set", "buf_size=24", "--set", "bind=range"), 1)])
+def test_sim_overflow_query_ignores_a_stream_without_buffer(xfbtrace, fuzz_case, tmp_path, extra,
+                                                            overflowed):
+    """A GS emits to stream 1, none of whose varyings is captured, under
+    GL_TRANSFORM_FEEDBACK_OVERFLOW (any stream).  A stream overflows when a
+    primitive is not recorded because it would exceed a buffer (GL 4.6
+    §13.3.2, ARB_transform_feedback_overflow_query); a stream with no
+    buffer exceeds none: 0, as llvmpipe says (seed 1115: the sim said 1,
+    its VGT counting stream 1's primitives as needed, not written).  Stream
+    0 in a 24-byte range still overflows: 1."""
+    case = ["--seed", "1115", "--only", "gs,gs_streams,q_overflow", *extra]
+    out = subprocess.run([fuzz_case, *case], capture_output=True, text=True)
+    assert f"query 4: {overflowed}\n" in out.stdout, out.stdout
+    res = FUZZ.run_case(str(xfbtrace), fuzz_case, case, str(tmp_path))
+    assert res["case"] == "ok" and "reference" not in res, res
+    assert (res["host"], res["sim"]) == ("match", "match"), res
+
+
+@pytest.mark.sim
+@pytest.mark.parametrize("case", ["133 --only api,prim,provoking,v2,v3", "1412",
+                                  "133 --only api,prim,provoking,v0,skip",
+                                  "133 --only api,prim,draw,provoking", "133"])
+def test_sim_read_back_of_part_of_a_tessellated_quad_is_classified_as_its_tf_data(
+        xfbtrace, fuzz_case, tmp_path, case):
+    """Quad strips under the first-vertex convention with 52-byte vertices:
+    llvmpipe and the sim tessellate each quad in another valid order ("the
+    order of tessellation within a primitive is undefined", GL 4.6 compat
+    §13.3), which the check classifies in the TF observation of the whole
+    quads.  The case then maps the first 512 bytes, which end inside the
+    second quad's triangles: the same bytes, read again in part, are
+    classified by the same rule (they differed before: seeds 133, 292,
+    1412).  With gl_SkipComponents1 after a vec2 each vertex has a dword TF
+    does not write, which holds what was there before, at another place
+    for each vertex: the tessellation check compares vertices in the dwords
+    TF writes and the others in place (seed 133 shrunk to v0,skip).  Drawn
+    with glDrawArraysIndirect (commands in a buffer) the count is unknown to
+    the check, but the pairs of triangles still start where TF stood: they
+    are checked up to the end of the range, or as many as a
+    PRIMITIVES_GENERATED query over the draw bounds (seed 133)."""
+    res = FUZZ.run_case(str(xfbtrace), fuzz_case, ["--seed", *case.split()], str(tmp_path))
+    assert res["case"] == "ok" and "reference" not in res, res
+    assert (res["host"], res["sim"]) == ("match", "match"), res
+
+
+@pytest.mark.sim
+def test_primitives_generated_over_quads_is_classified_implementation_dependent(
+        xfbtrace, fuzz_case, tmp_path):
+    """Three draws of one quad (compatibility), the second while TF is
+    paused, under GL_PRIMITIVES_GENERATED: llvmpipe counts 2 + 1 + 2 = 5,
+    the sim's VGT 6.  GL counts a primitive where it reaches the Discarding
+    Rasterization stage and makes triangles of quads only to record them
+    (GL 4.6 compat §13.5, §13.3): the count is not determined, so the check
+    classifies it (seed 860), naming the draw and the sections."""
+    case = ["--seed", "860", "--only", "api,prim,pause,q_generated"]
+    res = FUZZ.run_case(str(xfbtrace), fuzz_case, case, str(tmp_path))
+    assert res["case"] == "ok" and "reference" not in res, res
+    assert (res["host"], res["sim"]) == ("match", "match"), res
+    trace = tmp_path / "quads.xfbt"
+    run([str(xfbtrace), "capture", "-o", str(trace), "--", fuzz_case, *case])
+    out = run([str(xfbtrace), "replay", "--backend", "sim", "--check", str(trace)])
+    assert out.returncode == 0, describe(out)
+    assert re.search(r"implementation-dependent: query \d+: GL_PRIMITIVES_GENERATED over the "
+                     r"GL_QUADS of call \d+: .*§13\.5", out.stdout), describe(out)

@@ -349,11 +349,29 @@ static void test_tessellation_check_accepts_only_the_same_vertices(void)
 	const uint8_t missing[] = { 'a', 'b', 'c', 'a', 'c', 'b' };
 	const uint8_t degenerate[] = { 'a', 'a', 'b', 'c', 'd', 'b' };
 
-	CHECK(trace_defined_tess_equivalent(golden, other_diagonal, 2, 1));
-	CHECK(trace_defined_tess_equivalent(golden, reordered, 2, 1));
-	CHECK(!trace_defined_tess_equivalent(golden, foreign, 2, 1));
-	CHECK(!trace_defined_tess_equivalent(golden, missing, 2, 1));
-	CHECK(!trace_defined_tess_equivalent(golden, degenerate, 2, 1));
+	CHECK(trace_defined_tess_equivalent(golden, other_diagonal, 2, 1, 0));
+	CHECK(trace_defined_tess_equivalent(golden, reordered, 2, 1, 0));
+	CHECK(!trace_defined_tess_equivalent(golden, foreign, 2, 1, 0));
+	CHECK(!trace_defined_tess_equivalent(golden, missing, 2, 1, 0));
+	CHECK(!trace_defined_tess_equivalent(golden, degenerate, 2, 1, 0));
+}
+
+/* Vertices of two dwords of which TF writes the first (a gl_SkipComponents1
+ * gap after it): the gap holds what each place held before, the same on
+ * both sides in place, so vertices are compared in the first dword only. */
+static void test_tessellation_check_compares_the_dwords_tf_writes(void)
+{
+	uint32_t golden[12], replay[12], order[6] = { 'a', 'b', 'c', 'a', 'c', 'd' },
+		 other[6] = { 'a', 'b', 'd', 'b', 'c', 'd' };
+	for (int i = 0; i < 6; i++) {
+		golden[2 * i] = order[i];
+		replay[2 * i] = other[i];
+		golden[2 * i + 1] = replay[2 * i + 1] = 0xa0a0a0a0u + (uint32_t)i;   /* in place */
+	}
+	CHECK(trace_defined_tess_equivalent((const uint8_t *)golden, (const uint8_t *)replay, 2, 8, 1));
+	CHECK(!trace_defined_tess_equivalent((const uint8_t *)golden, (const uint8_t *)replay, 2, 8, 0));
+	replay[3] ^= 1;   /* the replay wrote into a gap */
+	CHECK(!trace_defined_tess_equivalent((const uint8_t *)golden, (const uint8_t *)replay, 2, 8, 1));
 }
 
 /* ---- running out of memory ------------------------------------------------------------ */
@@ -387,6 +405,36 @@ static void test_out_of_memory_never_reports_undefined_bytes(void)
 	CHECK(completed);
 }
 
+/* A GL_PRIMITIVES_GENERATED query (as trace_defined_prescan would read it)
+ * over a draw of quads: its count is not determined (GL 4.6 compat §13.5,
+ * §13.3), over triangles it is; a written query over quads is. */
+static void test_a_primitives_generated_query_over_quads_is_named(void)
+{
+	struct trace_defined *d = tracker();
+	uint64_t draw = 0;
+	uint32_t mode = 0;
+
+	program(d, false);
+	CHECK(d_grow(d, (void **)&d->q, &d->capq, 3, sizeof *d->q));
+	d->q[d->nq++] = (struct dquery){ 0, 9, 0x8C87, call_no + 1, call_no + 3, 0, false };
+	d->q[d->nq++] = (struct dquery){ 0, 10, 0x8C87, call_no + 4, call_no + 6, 0, false };
+	d->q[d->nq++] = (struct dquery){ 0, 11, 0x8C88, call_no + 1, call_no + 3, 0, false };
+	call(d, "glBeginQuery", 0, 2, E(0x8C87), U(9));
+	call(d, "glDrawArrays", 0, 3, E(QUADS), U(0), U(4));
+	call(d, "glEndQuery", 0, 1, E(0x8C87));
+	call(d, "glBeginQuery", 0, 2, E(0x8C87), U(10));
+	call(d, "glDrawArrays", 0, 3, E(TRIANGLES), U(0), U(3));
+	call(d, "glEndQuery", 0, 1, E(0x8C87));
+	CHECK(trace_defined_query_quads(d, 0, 9, call_no + 1, &draw, &mode));
+	CHECK_EQ_INT((int)draw, 7);
+	CHECK_EQ_INT((int)mode, QUADS);
+	CHECK(!trace_defined_query_quads(d, 0, 10, call_no + 1, &draw, &mode));
+	CHECK(!trace_defined_query_quads(d, 0, 11, call_no + 1, &draw, &mode));
+	/* Read before the query ended: not that span. */
+	CHECK(!trace_defined_query_quads(d, 0, 9, 2, &draw, &mode));
+	trace_defined_destroy(d);
+}
+
 int main(void)
 {
 	XT_RUN(test_ranges_merge_split_and_give_gaps);
@@ -399,6 +447,8 @@ int main(void)
 	XT_RUN(test_a_primitives_query_bounds_what_a_geometry_shader_wrote);
 	XT_RUN(test_quads_leave_runs_of_tessellated_triangles);
 	XT_RUN(test_tessellation_check_accepts_only_the_same_vertices);
+	XT_RUN(test_tessellation_check_compares_the_dwords_tf_writes);
 	XT_RUN(test_out_of_memory_never_reports_undefined_bytes);
+	XT_RUN(test_a_primitives_generated_query_over_quads_is_named);
 	XT_TEST_MAIN_END();
 }
