@@ -997,7 +997,7 @@ void replay_check_observation(struct replay *rp, uint64_t no, const struct trace
 	    trace_defined_query_quads(rp->defined, rp->last.thread_no, uint_key(&g, "query", 0), no,
 				      &quad_call, &quad_mode)) {
 		char where[160];
-		observation_place(where, sizeof where, &g);
+		observation_place(rp, no, where, sizeof where, &g);
 		classified(rp, CLS_IMPL, "call %" PRIu64 " %s: implementation-dependent: %s: "
 			   "GL_PRIMITIVES_GENERATED over the %s of call %" PRIu64 ": GL counts a "
 			   "primitive where it reaches the Discarding Rasterization stage (GL 4.6 "
