@@ -261,5 +261,6 @@ def test_primitives_generated_over_quads_is_classified_implementation_dependent(
     run([str(xfbtrace), "capture", "-o", str(trace), "--", fuzz_case, *case])
     out = run([str(xfbtrace), "replay", "--backend", "sim", "--check", str(trace)])
     assert out.returncode == 0, describe(out)
-    assert re.search(r"implementation-dependent: query \d+: GL_PRIMITIVES_GENERATED over the "
+    assert re.search(r"implementation-dependent: query \d+ \(GL_PRIMITIVES_GENERATED\): "
+                     r"GL_PRIMITIVES_GENERATED over the "
                      r"GL_QUADS of call \d+: .*§13\.5", out.stdout), describe(out)
