@@ -34,7 +34,8 @@ and of the reference itself (xfb-fuzz-case's self-checks, dEQP style):
                  exactly, that the GL it ran on (llvmpipe: the golden
                  data) deviates from the spec's rule RULE (fixed-conversion,
                  draw-tf-count, written-without-buffer, front-color-capture,
-                 multi-draw-primitive-id: xfb-fuzz-case's file comment); a
+                 multi-draw-primitive-id, clip-distance-disabled:
+                 xfb-fuzz-case's file comment); a
                  sim replay that does not match such a
                  golden is in this class, not counted as the sim's failure,
                  and the sim match rate is given over all host matches and

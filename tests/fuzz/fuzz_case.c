@@ -35,7 +35,9 @@
  * (cap_frontcolor: a probe captures a constant gl_FrontColor, which must
  * read back clamped) or multi-draw-primitive-id (a multi-draw with a
  * geometry shader: a probe captures gl_PrimitiveIDIn, which restarts at
- * each draw of the call).  The probes are part of the case only where
+ * each draw of the call) or clip-distance-disabled (cap_clipdistance with
+ * rasterization: a triangle covering the viewport with a negative
+ * gl_ClipDistance[0] and no plane enabled must pass samples).  The probes are part of the case only where
  * their dimension is drawn, and the case still runs to the end (exit 0): the trace stays
  * whole and the replays are compared as ever; scripts/fuzz_tf.py names
  * the seed's class.
@@ -854,6 +856,39 @@ static void check_multi_draw_primitive_id(const struct run *r, GLuint fs)
 	gl.UnmapBuffer(GL_TRANSFORM_FEEDBACK_BUFFER);
 }
 
+/*
+ * cap_clipdistance with rasterization: clipping against plane i is enabled
+ * with Enable(CLIP_DISTANCEi), and the clip distance of a plane that is
+ * not enabled is ignored (GL 4.6 §13.7; GLSL 4.60 §7.1: "values for
+ * planes that are not enabled are ignored"): a triangle covering the
+ * viewport whose gl_ClipDistance[0] is -1 everywhere, with no plane
+ * enabled, passes samples.
+ */
+static void check_clip_distance_disabled(const struct run *r, GLuint fs)
+{
+	char vs[512];
+	snprintf(vs, sizeof vs,
+		 "#version 450 %s\nout float gl_ClipDistance[1];\nvoid main()\n{\n"
+		 "  vec2 p = vec2(float((gl_VertexID & 1) * 4 - 1), float((gl_VertexID & 2) * 2 - 1));\n"
+		 "  gl_ClipDistance[0] = -1.0;\n  gl_Position = vec4(p, 0.0, 1.0);\n}\n",
+		 r->p.v[FP_API] == API_COMPAT ? "compatibility" : "core");
+	GLuint prog = probe_program_src(vs, NULL, fs, "gl_Position");
+	GLuint q = 0, passed = 0;
+	if (!prog)
+		return;
+	gl.UseProgram(prog);
+	gl.Disable(GL_RASTERIZER_DISCARD);
+	gl.GenQueries(1, &q);
+	gl.BeginQuery(GL_ANY_SAMPLES_PASSED, q);
+	gl.DrawArrays(GL_TRIANGLES, 0, 3);
+	gl.EndQuery(GL_ANY_SAMPLES_PASSED);
+	gl.GetQueryObjectuiv(q, GL_QUERY_RESULT, &passed);
+	if (!passed)
+		deviates("clip-distance-disabled", "GL 4.6 §13.7, GLSL 4.60 §7.1",
+			 "a triangle covering the viewport whose gl_ClipDistance[0] is -1, with "
+			 "GL_CLIP_DISTANCE0 disabled, passes no sample: the disabled plane clipped it");
+}
+
 int main(int argc, char **argv)
 {
 	struct run r;
@@ -997,6 +1032,10 @@ int main(int argc, char **argv)
 		check_multi_draw_primitive_id(&r, fs);
 		gl.UseProgram(prog);
 		gl.Disable(GL_RASTERIZER_DISCARD);
+	}
+	if (v[FP_CAP_CLIP] && v[FP_API] != API_GLES && v[FP_DISCARD] == 1) {
+		check_clip_distance_disabled(&r, fs);
+		gl.UseProgram(prog);
 	}
 	if (v[FP_PROVOKING])
 		gl.ProvokingVertex(GL_FIRST_VERTEX_CONVENTION);

@@ -158,7 +158,9 @@ def test_host_replay_reports_index_data_shorter_than_the_draw_reads(xfbtrace, fu
     ("19 --only draw", "draw-tf-count", "v0=vec4"),
     ("318 --only gs,gs_streams,q_written", "written-without-buffer", "gs_streams=stream1"),
     ("53 --only api,cap_frontcolor", "front-color-capture", "cap_frontcolor=0"),
-    ("86 --only draw,gs", "multi-draw-primitive-id", "draw=elements")])
+    ("86 --only draw,gs", "multi-draw-primitive-id", "draw=elements"),
+    ("689 --only prim,cap_clipdistance,discard,q_occlusion,a_format", "clip-distance-disabled",
+     "cap_clipdistance=0")])
 def test_reference_deviation_is_detected_and_classified(xfbtrace, fuzz_case, tmp_path, case, rule,
                                                         conforming):
     """llvmpipe (Mesa 22.3), the golden data, deviates from the spec in
@@ -169,11 +171,12 @@ def test_reference_deviation_is_detected_and_classified(xfbtrace, fuzz_case, tmp
     whose varyings is captured counts primitives written; a captured
     gl_FrontColor is gl_Position's value, not the clamped colour, where the
     fragment shader does not read gl_Color; gl_PrimitiveIDIn goes on
-    counting across the draws of a multi-draw.  The seed's class
+    counting across the draws of a multi-draw; a gl_ClipDistance written
+    but not enabled clips.  The seed's class
     is the rule, the sim's difference not counted as its failure.  The same
     case made conforming (float attributes; equal 16-byte TF and vertex
     strides; the stream's varying captured; no colour captured; a single
-    draw) has no deviation and matches
+    draw; no clip distance written) has no deviation and matches
     on the sim."""
     res = FUZZ.run_case(str(xfbtrace), fuzz_case, ["--seed", *case.split()], str(tmp_path))
     assert res["case"] == "ok" and res["host"] == "match", res
