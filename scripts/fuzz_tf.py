@@ -367,6 +367,8 @@ def main():
     TOLERANCE[:] = [] if a.tolerance == "exact" else ["--tolerance", a.tolerance]
     xfbtrace = str(pathlib.Path(a.build) / "cli" / "xfbtrace")
     case = str(pathlib.Path(a.build) / "tests" / "fuzz" / "xfb-fuzz-case")
+    if a.work:
+        os.makedirs(a.work, exist_ok=True)   # --work DIR need not exist yet
     work = tempfile.mkdtemp(prefix="xfbtrace-fuzz-", dir=a.work)
 
     if a.seed is not None:
