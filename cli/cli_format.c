@@ -328,26 +328,29 @@ enum xt_rc cli_tf_text(struct xt_buf *b, const struct trace_value *obs, struct x
 	return rc;
 }
 
-/* One TF component as JSON: a number, or for a non-finite float its text. */
+/* A float as JSON: a number, or for a non-finite value its text. */
+static void float_json(struct xt_jw *w, double v, int single)
+{
+	if (isfinite(v))
+		xt_jw_num(w, v, single);
+	else
+		xt_jw_str(w, isnan(v) ? "NaN" : v > 0 ? "Infinity" : "-Infinity");
+}
+
+/* One TF component as JSON. */
 static void tf_component_json(struct xt_jw *w, const struct glapi_type *t, const uint8_t *p)
 {
 	switch (t->base) {
 	case GLAPI_TYPE_FLOAT: {
 		float f;
 		memcpy(&f, p, 4);
-		if (isfinite(f))
-			xt_jw_num(w, f, 1);
-		else
-			xt_jw_str(w, isnan(f) ? "NaN" : f > 0 ? "Infinity" : "-Infinity");
+		float_json(w, f, 1);
 		return;
 	}
 	case GLAPI_TYPE_DOUBLE: {
 		double d;
 		memcpy(&d, p, 8);
-		if (isfinite(d))
-			xt_jw_num(w, d, 0);
-		else
-			xt_jw_str(w, isnan(d) ? "NaN" : d > 0 ? "Infinity" : "-Infinity");
+		float_json(w, d, 0);
 		return;
 	}
 	case GLAPI_TYPE_INT: {
