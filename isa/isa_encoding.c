@@ -179,8 +179,8 @@ static enum xt_rc check_operands(const struct isa_inst *in, struct xt_err *err)
 	case ISA_CLS_VIMG:
 		if (!vreg_range_ok(in->dst, 4))
 			bad = "the data registers";
-		else if (!vreg_range_ok(in->src[0], 2))
-			bad = "the coordinates (v[n:n+1])";
+		else if (!vreg_range_ok(in->src[0], info->src_regs[0]))
+			bad = "the coordinates (a VGPR range)";
 		else if (in->src[1] > ISA_OPD_SGPR_LAST || !sreg_range_ok(in->src[1], 8))
 			bad = "the image descriptor (s[n:n+7])";
 		else if (info->src_regs[2] && (in->src[2] > ISA_OPD_SGPR_LAST || !sreg_range_ok(in->src[2], 4)))
