@@ -348,6 +348,141 @@ static void test_vs_uniforms_matrix_and_block(void)
 	drv_program_destroy(p);
 }
 
+/* The descriptor-table slot of sampler uniform `name`. */
+static int sampler_slot(const struct drv_program *p, const char *name)
+{
+	unsigned ui;
+	if (drv_program_uniform_location(p, name, &ui, NULL) < 0)
+		return -1;
+	for (unsigned k = 0; k < p->n_samplers; k++)
+		if (p->samplers[k].const_offset == p->uniforms[ui].offset)
+			return (int)k;
+	return -1;
+}
+
+/* A linear RGBA T# of a w x h image with levels 0..last, and an S#. */
+static void tex_desc(uint32_t d[16], unsigned df, unsigned nf, unsigned w, unsigned h, unsigned last,
+		     unsigned filter, unsigned mip_filter)
+{
+	memset(d, 0, 16 * sizeof *d);
+	d[1] = SQ_IMG_RSRC_WORD1_DATA_FORMAT(df) | SQ_IMG_RSRC_WORD1_NUM_FORMAT(nf);
+	d[2] = SQ_IMG_RSRC_WORD2_WIDTH(w - 1) | SQ_IMG_RSRC_WORD2_HEIGHT(h - 1);
+	d[3] = SQ_IMG_RSRC_WORD3_DST_SEL_X(V_SQ_SEL_X) | SQ_IMG_RSRC_WORD3_DST_SEL_Y(V_SQ_SEL_Y) |
+	       SQ_IMG_RSRC_WORD3_DST_SEL_Z(V_SQ_SEL_Z) | SQ_IMG_RSRC_WORD3_DST_SEL_W(V_SQ_SEL_W) |
+	       SQ_IMG_RSRC_WORD3_LAST_LEVEL(last) | SQ_IMG_RSRC_WORD3_TILING_INDEX(8) |
+	       SQ_IMG_RSRC_WORD3_TYPE(V_SQ_RSRC_IMG_2D);
+	d[4] = SQ_IMG_RSRC_WORD4_PITCH(w - 1);
+	d[13] = SQ_IMG_SAMP_WORD1_MAX_LOD(15 << 8);
+	d[14] = SQ_IMG_SAMP_WORD2_XY_MAG_FILTER(filter) | SQ_IMG_SAMP_WORD2_XY_MIN_FILTER(filter) |
+		SQ_IMG_SAMP_WORD2_MIP_FILTER(mip_filter);
+}
+
+/* texelFetch (image_load, image_load_mip at a non-constant level),
+ * textureLod (image_sample_l) and texture (LOD 0 outside fragment shaders,
+ * GLSL 4.60 §8.9) in a vertex shader, through the sampler slots of the
+ * descriptor table: an RGBA32F 4x4 texture with a 2x2 level 1 and an
+ * RGBA32UI 2x2 one. */
+static void test_vs_texture_lookups(void)
+{
+	static const char vs[] =
+		"#version 330\n"
+		"uniform sampler2D tex;\n"
+		"uniform usampler2D utex;\n"
+		"uniform int level;\n"
+		"out vec4 f;\n"
+		"out vec4 m;\n"
+		"out vec4 l;\n"
+		"out vec4 b;\n"
+		"flat out uvec4 u;\n"
+		"void main() {\n"
+		"  f = texelFetch(tex, ivec2(gl_VertexID % 4, (gl_VertexID / 4) % 4), 0);\n"
+		"  m = texelFetch(tex, ivec2(1, 0), level);\n"
+		"  l = textureLod(tex, vec2(0.75, 0.25), float(gl_VertexID % 2));\n"
+		"  b = texture(tex, vec2(0.25, 0.125));\n"
+		"  u = texelFetch(utex, ivec2(gl_VertexID % 2, 1), 0);\n"
+		"  gl_Position = vec4(0.0);\n"
+		"}\n";
+	static const char *const v[] = { "f", "m", "l", "b", "u" };
+	static struct dt_run r;
+	static float texels[(16 + 4) * 4];
+	static uint32_t utexels[4 * 4], consts[64];
+	struct drv_program *p = dt_compile(vs, NULL, v, 5, DRV_GL_INTERLEAVED_ATTRIBS);
+	int ts, us;
+	unsigned ui;
+	bool ok = true;
+
+	CHECK(p && p->linked);
+	if (!p || !p->linked) {
+		drv_program_destroy(p);
+		return;
+	}
+	memset(&r, 0, sizeof r);
+	CHECK_EQ_INT(p->n_samplers, 2);
+	ts = sampler_slot(p, "tex");
+	us = sampler_slot(p, "utex");
+	CHECK(ts >= 0 && us >= 0 && ts != us);
+	if (ts < 0 || us < 0) {
+		drv_program_destroy(p);
+		return;
+	}
+	/* level 0 texel (x, y) = (x, y, 10 + x + 4y, 1); level 1 (100 + x, 100 + y, 0, 1) */
+	for (unsigned i = 0; i < 16; i++) {
+		texels[4 * i] = (float)(i % 4), texels[4 * i + 1] = (float)(i / 4);
+		texels[4 * i + 2] = (float)(10 + i), texels[4 * i + 3] = 1;
+	}
+	for (unsigned i = 0; i < 4; i++) {
+		texels[64 + 4 * i] = (float)(100 + i % 2), texels[64 + 4 * i + 1] = (float)(100 + i / 2);
+		texels[64 + 4 * i + 2] = 0, texels[64 + 4 * i + 3] = 1;
+	}
+	for (unsigned i = 0; i < 16; i++)
+		utexels[i] = 1000 + i;
+	r.tex[ts] = texels;
+	r.tex_bytes[ts] = sizeof texels;
+	tex_desc(r.tex_desc[ts], V_BUF_DATA_FORMAT_32_32_32_32, V_IMG_NUM_FORMAT_FLOAT, 4, 4, 1,
+		 V_SQ_TEX_XY_FILTER_BILINEAR, V_SQ_TEX_Z_FILTER_POINT);
+	r.tex[us] = utexels;
+	r.tex_bytes[us] = sizeof utexels;
+	tex_desc(r.tex_desc[us], V_BUF_DATA_FORMAT_32_32_32_32, V_IMG_NUM_FORMAT_UINT, 2, 2, 0,
+		 V_SQ_TEX_XY_FILTER_POINT, V_SQ_TEX_Z_FILTER_NONE);
+	CHECK(drv_program_uniform_location(p, "level", &ui, NULL) >= 0);
+	consts[p->uniforms[ui].offset / 4] = 1;
+	r.consts = consts;
+	r.consts_size = p->const_buffer_size;
+	run_points(p, &r, N);
+	CHECK_EQ_INT(r.faults, 0);
+	for (unsigned i = 0; i < N && ok; i++) {
+		const uint32_t *o = &r.so[0][i * 20];
+		unsigned x = i % 4, y = (i / 4) % 4;
+		/* texelFetch level 0 */
+		ok &= dt_f(o[0]) == x && dt_f(o[1]) == y && dt_f(o[2]) == 10 + x + 4 * y;
+		/* texelFetch level 1, texel (1, 0) */
+		ok &= dt_f(o[4]) == 101 && dt_f(o[5]) == 100;
+		/* textureLod: LOD 0 magnifies (bilinear at (3, 1) texels: columns
+		 * 2, 3 and rows 0, 1 averaged); LOD 1 minifies at level 1 (mip
+		 * nearest), bilinear at (1.5, 0.5) texels: the centre of texel (1, 0) */
+		if (i % 2 == 0)
+			ok &= dt_f(o[8]) == 2.5f && dt_f(o[9]) == 0.5f;
+		else
+			ok &= dt_f(o[8]) == 101 && dt_f(o[9]) == 100;
+		/* texture: LOD 0 outside the fragment shader, bilinear at (1, 0.5)
+		 * texels: x between texels 0 and 1, y on texel row 0 */
+		ok &= dt_f(o[12]) == 0.5f && dt_f(o[13]) == 0;
+		/* integer texelFetch */
+		ok &= o[16] == 1000 + 4 * (2 + i % 2) && o[19] == 1000 + 4 * (2 + i % 2) + 3;
+		if (!ok) {
+			fprintf(stderr, "vertex %u:", i);
+			for (unsigned k = 0; k < 20; k++)
+				fprintf(stderr, " %g", k >= 16 ? (double)o[k] : dt_f(o[k]));
+			fprintf(stderr, "\n");
+			dt_dump(p);
+		}
+	}
+	CHECK(ok);
+	CHECK(strstr(p->hw[DRV_HW_VS].asm_text, "image_load_mip") != NULL);
+	CHECK(strstr(p->hw[DRV_HW_VS].asm_text, "image_sample_l") != NULL);
+	drv_program_destroy(p);
+}
+
 static void test_vs_doubles_captured_exactly(void)
 {
 	static const char vs[] =
@@ -559,6 +694,7 @@ int main(void)
 	XT_RUN(test_vs_transcendentals_as_gfx8_radeonsi);
 	XT_RUN(test_vs_uniforms_matrix_and_block);
 	XT_RUN(test_vs_doubles_captured_exactly);
+	XT_RUN(test_vs_texture_lookups);
 	XT_RUN(test_vs_dynamic_array_indexing_of_locals_and_outputs);
 	XT_RUN(test_translator_glsl_110_ftransform_and_varying);
 	XT_RUN(test_translator_glsl_120_gl_vertex_with_mvp);

@@ -1,0 +1,156 @@
+/*
+ * drv_spirv_tex.c - texture lookups to driver IR (drv_spirv_to_ir_int.h):
+ * texelFetch (OpImageFetch), texture / textureLod
+ * (OpImageSample{Implicit,Explicit}Lod) on 2D samplers of float, int and
+ * uint textures, as DRV_OP_IMAGE (drv_ir.h), which drv_emit turns into
+ * image_load(_mip) / image_sample(_l) with the sampler slot's T# and S#
+ * loaded from the descriptor table (docs/isa.md "Images").
+ *
+ * A sampler uniform element is a slot of the descriptor table's sampler
+ * list (drv_program.samplers, set by drv_program_build_uniforms), known at
+ * compile time: loading one (OpLoad, OpImage) yields a CONST holding the
+ * slot, which the lookup reads back; nothing is emitted for it.  Sampler
+ * arrays indexed by a non-constant expression are reported.
+ *
+ * Implicit LOD: in a fragment shader the hardware's, from the quad's
+ * derivatives (the PS then runs its helper lanes, drv_ir.wqm); in the
+ * other stages GL has no derivatives and takes LOD 0 (GLSL 4.60 §8.9,
+ * "Texture Functions"), so they use image_sample_l with LOD 0.
+ */
+#include "drv_spirv_to_ir_int.h"
+
+/* The image type behind a sampled-image or image type id. */
+static const struct drv_sid *image_type(struct ctx *c, uint32_t t)
+{
+	const struct drv_sid *ty = drv_stype(c->m, t);
+	if (ty && ty->op == SpvOpTypeSampledImage)
+		ty = drv_stype(c->m, ty->elem);
+	return ty && ty->op == SpvOpTypeImage ? ty : NULL;
+}
+
+/* Why the driver cannot sample an image of this type, NULL if it can. */
+static const char *image_unsupported(const struct drv_sid *img)
+{
+	if (img->image_ms)
+		return "multisampled samplers (sampler2DMS)";
+	if (img->image_depth)
+		return "shadow samplers";
+	if (img->image_arrayed)
+		return "array samplers";
+	switch (img->image_dim) {
+	case SpvDim2D: return NULL;
+	case SpvDim1D: return "1D samplers";
+	case SpvDim3D: return "3D samplers";
+	case SpvDimCube: return "cube-map samplers";
+	case SpvDimRect: return "rectangle samplers";
+	case SpvDimBuffer: return "buffer samplers (samplerBuffer)";
+	default: return "this sampler dimensionality";
+	}
+}
+
+bool drv_sx_load_sampler(struct ctx *c, const struct drv_svar *v, const struct drv_sptr *p, uint32_t t,
+			 uint32_t *out, bool *ok)
+{
+	const struct drv_sid *ty = drv_stype(c->m, t);
+	if (!ty || (ty->op != SpvOpTypeSampledImage && ty->op != SpvOpTypeImage && ty->op != SpvOpTypeSampler))
+		return false;
+	if (ty->op != SpvOpTypeSampledImage || v->storage != SpvStorageClassUniformConstant || v->sampler < 0)
+		*ok = FAIL(c, XT_ERR_UNSUPPORTED, "images and separate samplers ('%s') are not supported by the driver",
+			   v->name);
+	else if (p->dyn_byte || p->dyn_slot)
+		*ok = FAIL(c, XT_ERR_UNSUPPORTED, "sampler array '%s' indexed by a non-constant expression is not "
+			   "supported by the driver", v->name);
+	else if ((uint32_t)v->sampler + p->slot >= DRV_MAX_SAMPLERS)
+		*ok = FAIL(c, XT_ERR_UNSUPPORTED, "more than %u sampler uniforms are not supported by the driver",
+			   DRV_MAX_SAMPLERS);
+	else
+		out[0] = K(c, (uint32_t)v->sampler + p->slot);
+	return true;
+}
+
+/* The sampler slot an operand (a loaded sampler, or OpImage of one) holds. */
+static bool sampler_slot(struct ctx *c, uint32_t id, uint32_t *slot, const struct drv_sid **img)
+{
+	const struct drv_sid *s = sid(c, id);
+	const struct drv_ins *def;
+	const char *why;
+	if (!s || s->kind != DRV_SID_VALUE || !s->comps || !(*img = image_type(c, s->type)))
+		return FAIL(c, XT_ERR_CORRUPT, "SPIR-V: %%%u is not a loaded sampler", id);
+	def = &c->ir->ins[c->ir->vals[s->comps[0]].def];
+	if (def->op != DRV_OP_CONST)
+		return FAIL(c, XT_ERR_UNSUPPORTED, "a sampler that is not a uniform is not supported by the driver");
+	if ((why = image_unsupported(*img)))
+		return FAIL(c, XT_ERR_UNSUPPORTED, "texture lookups on %s are not supported by the driver", why);
+	*slot = (uint32_t)def->imm;
+	return true;
+}
+
+bool drv_sx_image(struct ctx *c, uint16_t op, const uint32_t *w, uint32_t n)
+{
+	const struct drv_sid *img;
+	struct opnd coord, lod = { 0 };
+	uint32_t slot, mask = n > 5 ? w[5] : 0, out[4], lod_id = 0;
+	enum drv_img_kind kind;
+	bool ok;
+
+	if (n < 4)
+		return FAIL(c, XT_ERR_CORRUPT, "SPIR-V: short image instruction");
+	if (!sampler_slot(c, w[3], &slot, &img))
+		return false;
+	if (op == SpvOpImage) {
+		out[0] = K(c, slot);
+		return def(c, w[2], w[1], out, 1);
+	}
+	if (n < 5)
+		return FAIL(c, XT_ERR_CORRUPT, "SPIR-V: short image instruction");
+	if (mask & ~(uint32_t)SpvImageOperandsLodMask) {
+		const char *what = mask & SpvImageOperandsBiasMask ? "a LOD bias" :
+				   mask & SpvImageOperandsGradMask ? "explicit gradients (textureGrad)" :
+				   mask & (SpvImageOperandsOffsetMask | SpvImageOperandsConstOffsetMask |
+					   SpvImageOperandsConstOffsetsMask) ? "texel offsets (*Offset)" :
+				   "these image operands";
+		return FAIL(c, XT_ERR_UNSUPPORTED, "texture lookups with %s are not supported by the driver", what);
+	}
+	if (mask & SpvImageOperandsLodMask) {
+		if (n < 7)
+			return FAIL(c, XT_ERR_CORRUPT, "SPIR-V: image operand Lod without its value");
+		lod_id = w[6];
+	} else if (op == SpvOpImageSampleExplicitLod) {
+		return FAIL(c, XT_ERR_CORRUPT, "SPIR-V: OpImageSampleExplicitLod without Lod");
+	}
+	if (!get(c, w[4], &coord))
+		return false;
+	if (lod_id && !get(c, lod_id, &lod)) {
+		put(&coord);
+		return false;
+	}
+	if (coord.n < 2 || type_slots(c, w[1]) != 4) {
+		put(&coord);
+		put(&lod);
+		return FAIL(c, XT_ERR_CORRUPT, "SPIR-V: 2D texture lookup with %u coordinates", coord.n);
+	}
+	if (op == SpvOpImageFetch) {
+		const struct drv_sid *ls = lod_id ? sid(c, lod_id) : NULL;
+		kind = !lod_id || (ls && ls->kind == DRV_SID_CONST && ls->cval[0] == 0) ? DRV_IMG_LOAD : DRV_IMG_LOAD_MIP;
+	} else if (lod_id) {
+		kind = DRV_IMG_SAMPLE_L;
+	} else if (c->ir->stage == DRV_HW_PS) {
+		kind = DRV_IMG_SAMPLE;
+		c->ir->wqm = true;
+	} else {
+		kind = DRV_IMG_SAMPLE_L;     /* no derivatives: LOD 0 */
+	}
+	{
+		bool with_lod = kind == DRV_IMG_LOAD_MIP || kind == DRV_IMG_SAMPLE_L;
+		struct drv_ins in = { .op = DRV_OP_IMAGE, .size = 4, .n_src = with_lod ? 3 : 2,
+				      .src = { coord.v[0], coord.v[1], !with_lod ? 0 : lod_id ? lod.v[0] : K(c, 0) },
+				      .a = slot, .b = kind };
+		uint32_t res = drv_ir_emit(c->ir, &in);
+		for (unsigned k = 0; k < 4; k++)
+			out[k] = drv_ir_op1(c->ir, DRV_OP_COMPONENT, 1, res, k, 0);
+	}
+	ok = def(c, w[2], w[1], out, 4);
+	put(&coord);
+	put(&lod);
+	return ok;
+}
