@@ -319,6 +319,8 @@ static bool run(struct drv_context *ctx, const struct drv_pipe_draw *d)
 	ctx->state_call = true;
 	ctx->last_draw_program = p->name;
 	draw_state(ctx, p, &s);
+	if (!drv_gl_fb_sampler_views(ctx, p->prog, s.consts, s.tex))
+		return false;
 	if (doubles_without_array(p->prog, &s)) {
 		drv_gl_unsupported(ctx, "a 64-bit vertex input fed by its current value (glVertexAttribL*), "
 				   "not an array");

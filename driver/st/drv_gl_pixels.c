@@ -36,6 +36,7 @@ void drv_gl_pixels_init(struct drv_context *ctx)
 	px->depth_mask = true;
 	px->stencil_writemask[0] = px->stencil_writemask[1] = ~0u;
 	px->pack_alignment = 4;
+	px->unpack_alignment = 4;
 }
 
 static bool enabled(const struct drv_context *ctx, GLenum cap)
@@ -154,8 +155,28 @@ void drv_gl_PixelStorei(GLenum pname, GLint param)
 		else
 			px->pack_skip_pixels = param;
 		return;
+	case GL_UNPACK_ALIGNMENT:
+		if (param != 1 && param != 2 && param != 4 && param != 8) {
+			drv_gl_error(ctx, GL_INVALID_VALUE);
+			return;
+		}
+		px->unpack_alignment = param;
+		return;
+	case GL_UNPACK_ROW_LENGTH: case GL_UNPACK_SKIP_ROWS: case GL_UNPACK_SKIP_PIXELS:
+		if (param < 0) {
+			drv_gl_error(ctx, GL_INVALID_VALUE);
+			return;
+		}
+		if (pname == GL_UNPACK_ROW_LENGTH)
+			px->unpack_row_length = param;
+		else if (pname == GL_UNPACK_SKIP_ROWS)
+			px->unpack_skip_rows = param;
+		else
+			px->unpack_skip_pixels = param;
+		return;
 	default:
-		/* unpack state: texel uploads are not kept (drv_gl_fb.c) */
+		/* the other unpack state (3D images, byte swapping, LSB first) is
+		 * not read: texel uploads of 2D images only (drv_gl_tex.c) */
 		return;
 	}
 }
