@@ -493,6 +493,8 @@ enum xt_rc drv_program_build_uniforms(struct build *b)
 			for (unsigned k = 0; k < p->n_uniforms && !found; k++)
 				if ((found = !strcmp(p->uniforms[k].name, nm)))
 					v->sampler = sampler_slot(p, p->uniforms[k].offset);
+			for (uint32_t e = 0; found && v->sampler >= 0 && e < el && v->sampler + e < p->n_samplers; e++)
+				p->samplers[v->sampler + e].stages |= 1u << s;
 			if (found)
 				continue;
 			struct drv_uniform *u = new_uniform(b);
@@ -513,7 +515,7 @@ enum xt_rc drv_program_build_uniforms(struct build *b)
 				if (!ns)
 					return XT_ERR_NOMEM;
 				p->samplers = ns;
-				ns[p->n_samplers++] = (struct drv_sampler){ type, u->offset + 4 * e };
+				ns[p->n_samplers++] = (struct drv_sampler){ type, u->offset + 4 * e, 1u << s };
 			}
 		}
 	}

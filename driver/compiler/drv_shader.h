@@ -139,6 +139,7 @@ struct drv_uniform {
 struct drv_sampler {
 	uint32_t type;         /* GL sampler type (GL_SAMPLER_2D, GL_INT_SAMPLER_2D ...) */
 	uint32_t const_offset;
+	uint32_t stages;       /* 1 << drv_stage declaring it */
 };
 
 struct drv_ubo {

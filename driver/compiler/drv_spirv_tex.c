@@ -54,9 +54,12 @@ bool drv_sx_load_sampler(struct ctx *c, const struct drv_svar *v, const struct d
 	const struct drv_sid *ty = drv_stype(c->m, t);
 	if (!ty || (ty->op != SpvOpTypeSampledImage && ty->op != SpvOpTypeImage && ty->op != SpvOpTypeSampler))
 		return false;
-	if (ty->op != SpvOpTypeSampledImage || v->storage != SpvStorageClassUniformConstant || v->sampler < 0)
+	if (ty->op != SpvOpTypeSampledImage)
 		*ok = FAIL(c, XT_ERR_UNSUPPORTED, "images and separate samplers ('%s') are not supported by the driver",
 			   v->name);
+	else if (v->storage != SpvStorageClassUniformConstant || v->sampler < 0)
+		*ok = FAIL(c, XT_ERR_UNSUPPORTED, "a sampler that is no named sampler uniform of the program ('%s') is "
+			   "not supported by the driver", v->name);
 	else if (p->dyn_byte || p->dyn_slot)
 		*ok = FAIL(c, XT_ERR_UNSUPPORTED, "sampler array '%s' indexed by a non-constant expression is not "
 			   "supported by the driver", v->name);

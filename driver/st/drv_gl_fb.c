@@ -382,8 +382,9 @@ void drv_gl_GenerateMipmap(GLenum target)
  * sampler's type bound to the unit the uniform holds, with the parameters
  * of the sampler object bound to that unit, else the texture's own. */
 bool drv_gl_fb_sampler_views(struct drv_context *ctx, const struct drv_program *prog, const void *consts,
-			     struct drv_pipe_sampler_view *views)
+			     struct drv_pipe_sampler_view *views, const char **ps_why)
 {
+	*ps_why = NULL;
 	for (unsigned k = 0; k < prog->n_samplers && k < DRV_MAX_SAMPLERS; k++) {
 		uint32_t unit = 0, type = prog->samplers[k].type;
 		bool integer = type == GL_INT_SAMPLER_2D || type == GL_UNSIGNED_INT_SAMPLER_2D;
@@ -407,6 +408,14 @@ bool drv_gl_fb_sampler_views(struct drv_context *ctx, const struct drv_program *
 		}
 		if (!drv_tex_view(ctx, img ? img->tex : NULL, img && img->surf.bo ? &img->surf : NULL, sp, integer,
 				  &views[k], &why)) {
+			if (why && prog->samplers[k].stages == 1u << DRV_STAGE_FRAGMENT) {
+				/* the vertex processing (TF) is right; the pixels not */
+				memset(&views[k], 0, sizeof views[k]);
+				views[k].integer = integer;
+				*ps_why = "were drawn by a fragment shader sampling a texture the sim does not sample "
+					  "(its format, border colour or mip levels; docs/status.md)";
+				continue;
+			}
 			if (why)
 				drv_gl_unsupported(ctx, why);
 			return false;

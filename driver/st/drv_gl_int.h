@@ -436,9 +436,11 @@ bool drv_tex_view(struct drv_context *ctx, struct drv_tex *t, const struct drv_p
 /* ---- drv_gl_fb.c ---- */
 /* The sampler views of prog's sampler slots: the 2D texture bound to the
  * unit each sampler uniform names (in consts).  False after
- * drv_gl_unsupported / a GL error. */
+ * drv_gl_unsupported / a GL error.  A texture the sim cannot sample that
+ * only the fragment shader reads samples as incomplete, and *ps_why says
+ * so for the pixels the draw writes (drv_gl_fb_mark_drawn); NULL when none. */
 bool drv_gl_fb_sampler_views(struct drv_context *ctx, const struct drv_program *prog, const void *consts,
-			     struct drv_pipe_sampler_view *views);
+			     struct drv_pipe_sampler_view *views, const char **ps_why);
 void drv_gl_fb_fini(struct drv_context *ctx);
 /* glGet* values of framebuffer / texture bindings; 0 when pname is not one. */
 unsigned drv_gl_fb_get(struct drv_context *ctx, GLenum pname, double *v);

@@ -553,9 +553,7 @@ bool drv_tex_generate_mipmap(struct drv_context *ctx, struct drv_tex *t, const s
 struct drv_tex_params *drv_tex_params(struct drv_tex **tp)
 {
 	struct drv_tex *t = tex_get(tp);
-	if (t)
-		t->store_valid = false;
-	return t ? &t->params : NULL;
+	return t ? &t->params : NULL;     /* the store is keyed by base and q */
 }
 
 /* ---- sampling ------------------------------------------------------------------------- */
@@ -652,13 +650,14 @@ bool drv_tex_view(struct drv_context *ctx, struct drv_tex *t, const struct drv_p
 	if (!t->store_valid || t->store_base != base || t->store_q != q || (base == 0 && surf0 && surf0->bo)) {
 		uint64_t off = 0;
 		uint8_t *dst;
+		/* draws of this call still to run may read the old store
+		 * (glMultiDraw*): they run first */
+		drv_pipe_flush(ctx->pipe);
 		if (!drv_pipe_buffer_alloc(ctx->screen->hw, &t->store, bytes, NULL)) {
 			drv_gl_error(ctx, GL_OUT_OF_MEMORY);
 			return false;
 		}
 		dst = drv_pipe_buffer_map(&t->store);
-		if (base == 0 && surf0 && surf0->bo)
-			drv_pipe_flush(ctx->pipe);
 		for (GLint l = base; l <= q; l++) {
 			const struct tex_level *lv = &t->level[l];
 			uint32_t pitch;

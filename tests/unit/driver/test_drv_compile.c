@@ -483,6 +483,80 @@ static void test_vs_texture_lookups(void)
 	drv_program_destroy(p);
 }
 
+/* A geometry shader samples too: texelFetch and textureLod (LOD 0 and 1)
+ * of the RGBA32F texture of test_vs_texture_lookups, per emitted vertex,
+ * with the texture's slot shared by the vertex shader that also reads it. */
+static void test_gs_texture_lookups(void)
+{
+	static const char vs[] =
+		"#version 330\n"
+		"uniform sampler2D tex;\n"
+		"out float vz;\n"
+		"void main() { vz = texelFetch(tex, ivec2(3, 3), 0).z; gl_Position = vec4(0.0); }\n";
+	static const char gs[] =
+		"#version 330\n"
+		"layout(points) in;\n"
+		"layout(points, max_vertices = 2) out;\n"
+		"uniform sampler2D tex;\n"
+		"in float vz[];\n"
+		"out vec4 g;\n"
+		"void main() {\n"
+		"  for (int k = 0; k < 2; k++) {\n"
+		"    g = k == 0 ? texelFetch(tex, ivec2(gl_PrimitiveIDIn % 4, 2), 0)\n"
+		"               : textureLod(tex, vec2(0.75, 0.25), 1.0) + vec4(0.0, 0.0, vz[0], 0.0);\n"
+		"    gl_Position = vec4(0.0);\n"
+		"    EmitVertex();\n"
+		"  }\n"
+		"}\n";
+	static const char *const v[] = { "g" };
+	static struct dt_run r;
+	static float texels[(16 + 4) * 4];
+	struct drv_program *p = dt_compile(vs, gs, v, 1, DRV_GL_INTERLEAVED_ATTRIBS);
+	int ts;
+	bool ok = true;
+
+	CHECK(p && p->linked);
+	if (!p || !p->linked) {
+		drv_program_destroy(p);
+		return;
+	}
+	memset(&r, 0, sizeof r);
+	CHECK_EQ_INT(p->n_samplers, 1);
+	ts = sampler_slot(p, "tex");
+	CHECK(ts == 0);
+	for (unsigned i = 0; i < 16; i++) {
+		texels[4 * i] = (float)(i % 4), texels[4 * i + 1] = (float)(i / 4);
+		texels[4 * i + 2] = (float)(10 + i), texels[4 * i + 3] = 1;
+	}
+	for (unsigned i = 0; i < 4; i++) {
+		texels[64 + 4 * i] = (float)(100 + i % 2), texels[64 + 4 * i + 1] = (float)(100 + i / 2);
+		texels[64 + 4 * i + 2] = 0, texels[64 + 4 * i + 3] = 1;
+	}
+	r.tex[0] = texels;
+	r.tex_bytes[0] = sizeof texels;
+	tex_desc(r.tex_desc[0], V_BUF_DATA_FORMAT_32_32_32_32, V_IMG_NUM_FORMAT_FLOAT, 4, 4, 1,
+		 V_SQ_TEX_XY_FILTER_POINT, V_SQ_TEX_Z_FILTER_POINT);
+	run_points(p, &r, 4);
+	CHECK_EQ_INT(r.faults, 0);
+	for (unsigned i = 0; i < 4 && ok; i++) {
+		const uint32_t *o = &r.so[0][i * 8];
+		/* texel (i, 2); then level 1 texel (1, 0) plus texel (3, 3).z = 25 */
+		ok &= dt_f(o[0]) == i && dt_f(o[1]) == 2 && dt_f(o[2]) == 10 + i + 8;
+		ok &= dt_f(o[4]) == 101 && dt_f(o[5]) == 100 && dt_f(o[6]) == 25;
+		if (!ok) {
+			fprintf(stderr, "primitive %u:", i);
+			for (unsigned k = 0; k < 8; k++)
+				fprintf(stderr, " %g", dt_f(o[k]));
+			fprintf(stderr, "\n");
+			dt_dump(p);
+		}
+	}
+	CHECK(ok);
+	CHECK(strstr(p->hw[DRV_HW_GS].asm_text, "image_sample_l") != NULL);
+	CHECK(strstr(p->hw[DRV_HW_ES].asm_text, "image_load") != NULL);
+	drv_program_destroy(p);
+}
+
 static void test_vs_doubles_captured_exactly(void)
 {
 	static const char vs[] =
@@ -695,6 +769,7 @@ int main(void)
 	XT_RUN(test_vs_uniforms_matrix_and_block);
 	XT_RUN(test_vs_doubles_captured_exactly);
 	XT_RUN(test_vs_texture_lookups);
+	XT_RUN(test_gs_texture_lookups);
 	XT_RUN(test_vs_dynamic_array_indexing_of_locals_and_outputs);
 	XT_RUN(test_translator_glsl_110_ftransform_and_varying);
 	XT_RUN(test_translator_glsl_120_gl_vertex_with_mvp);

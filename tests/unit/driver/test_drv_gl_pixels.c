@@ -709,6 +709,46 @@ static void test_texture_sampling_in_fragment_shader(void)
 	dgl_done_clean(ctx);
 }
 
+/* A texture the sim does not sample (an sRGB format) read by a fragment
+ * shader only: the draw runs (its vertex processing is right) and its
+ * pixels are reported when read; read by a vertex shader, whose output TF
+ * may capture, the draw itself is reported. */
+static void test_unsampled_texture_reported_where_it_matters(void)
+{
+	struct drv_context *ctx = window_context();
+	static uint8_t px[W * H * 4], texels[4 * 4 * 4];
+	const char *vs = "#version 330\n"
+			 "const vec2 P[4] = vec2[4](vec2(-1.0, -1.0), vec2(1.0, -1.0), vec2(-1.0, 1.0), vec2(1.0, 1.0));\n"
+			 "void main() { gl_Position = vec4(P[gl_VertexID], 0.0, 1.0); }\n";
+	const char *vs_tex = "#version 330\nuniform sampler2D t;\nout vec4 c;\n"
+			     "const vec2 P[4] = vec2[4](vec2(-1.0, -1.0), vec2(1.0, -1.0), vec2(-1.0, 1.0), vec2(1.0, 1.0));\n"
+			     "void main() { c = textureLod(t, vec2(0.5), 0.0); gl_Position = vec4(P[gl_VertexID], 0.0, 1.0); }\n";
+	GLuint fs_prog, vs_prog, tex = 0, vao = 0;
+
+	CHECK(ctx);
+	if (!ctx)
+		return;
+	fs_prog = program_vs_fs(vs, "#version 330\nuniform sampler2D t;\nout vec4 o;\n"
+				    "void main() { o = texture(t, vec2(0.5)); }\n");
+	vs_prog = program_vs_fs(vs_tex, "#version 330\nin vec4 c;\nout vec4 o;\nvoid main() { o = c; }\n");
+	CHECK(fs_prog && vs_prog);
+	GL(glGenVertexArrays)(1, &vao);
+	GL(glBindVertexArray)(vao);
+	GL(glGenTextures)(1, &tex);
+	GL(glBindTexture)(GL_TEXTURE_2D, tex);
+	GL(glTexImage2D)(GL_TEXTURE_2D, 0, GL_SRGB8_ALPHA8, 4, 4, 0, GL_RGBA, GL_UNSIGNED_BYTE, texels);
+	GL(glTexParameteri)(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+	GL(glUseProgram)(fs_prog);
+	GL(glDrawArrays)(GL_TRIANGLE_STRIP, 0, 4);
+	CHECK(!drv_context_take_unsupported(ctx));
+	read_rgba8(0, 0, W, H, px);
+	CHECK(drv_context_take_unsupported(ctx));
+	GL(glUseProgram)(vs_prog);
+	GL(glDrawArrays)(GL_TRIANGLE_STRIP, 0, 4);
+	CHECK(drv_context_take_unsupported(ctx));
+	dgl_done_clean(ctx);
+}
+
 int main(void)
 {
 	struct xt_err err = { 0 };
@@ -727,6 +767,7 @@ int main(void)
 	XT_RUN(test_fragment_shader_compiles_to_the_ps_abi);
 	XT_RUN(test_triangle_is_drawn_by_gl_rules);
 	XT_RUN(test_texture_sampling_in_fragment_shader);
+	XT_RUN(test_unsampled_texture_reported_where_it_matters);
 	dgl_screen_destroy();
 	XT_TEST_MAIN_END();
 }
