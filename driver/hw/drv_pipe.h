@@ -433,6 +433,7 @@ struct drv_pipe_sampler_view {
 	struct drv_pipe_buffer *buffer;
 	bool integer;
 	enum drv_pipe_format format;
+	bool srgb;                       /* RGBA8_UNORM texels sRGB-encoded (decoded when sampled) */
 	uint32_t width, height, pitch;   /* of level 0, texels */
 	unsigned levels;                 /* 1 .. 15 */
 	uint8_t swizzle[4];              /* DRV_SWIZZLE_* per result channel */

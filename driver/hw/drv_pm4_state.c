@@ -474,6 +474,8 @@ static bool sampler_desc(struct drv_pipe *pipe, const struct drv_pipe_sampler_vi
 			drv_hw_unsupported(pipe, "sampling a texture of this format");
 			return false;
 		}
+		if (v->srgb && v->format == DRV_FORMAT_RGBA8_UNORM)
+			nfmt = V_IMG_NUM_FORMAT_SRGB;
 		if (!drv_pipe_buffer_storage(pipe->screen, v->buffer))
 			return false;
 		va = v->buffer->bo->va;

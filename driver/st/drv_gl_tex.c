@@ -1,13 +1,14 @@
 /*
  * drv_gl_tex.c - what a 2D texture holds for sampling (GL 4.6 §8): its mip
  * levels' texels, kept in the format the hardware samples (RGBA8, RG8, R8
- * UNORM, RGBA16F, RGBA32F, RG32F, R32F, RGBA32UI / I, R32UI / I; RGB
- * formats stored with four components), its parameters (filters, wraps,
+ * UNORM, sRGB8 / sRGB8_A8 as RGBA8 the sampler decodes, RGBA16F, RGBA32F,
+ * RG32F, R32F, RGBA32UI / I, R32UI / I; RGB formats stored with four
+ * components), its parameters (filters, wraps,
  * LOD range, base and max level), glTexImage2D / glTexStorage2D /
  * glTexSubImage2D uploads with the unpack state (alignment, row length,
  * skips; GL 4.6 §8.4.4.1) from client memory or a pixel unpack buffer,
- * glGenerateMipmap (a 2x2 box filter: GL 4.6 §8.14.4 leaves the filter to
- * the implementation), and the sampler view a draw hands the hardware
+ * glGenerateMipmap (a 2x2 box filter, sRGB formats averaged in linear
+ * space: GL 4.6 §8.14.4 leaves the filter to the implementation), and the sampler view a draw hands the hardware
  * layer: the levels base..q of a complete texture (GL 4.6 §8.17) one after
  * the other in GPU memory, or "incomplete", which samples (0, 0, 0, 1)
  * (§11.1.3.5).
@@ -28,18 +29,20 @@ struct tex_format {
 	GLenum internalformat;
 	enum drv_pipe_format hw;
 	uint8_t comps;
+	bool srgb;             /* sRGB-encoded RGB (GL 4.6 §8.24) */
 };
 
 static const struct tex_format tex_formats[] = {
-	{ GL_RGBA8, DRV_FORMAT_RGBA8_UNORM, 4 }, { GL_RGB8, DRV_FORMAT_RGBA8_UNORM, 3 },
-	{ GL_RG8, DRV_FORMAT_RG8_UNORM, 2 }, { GL_R8, DRV_FORMAT_R8_UNORM, 1 },
-	{ GL_RGBA16F, DRV_FORMAT_RGBA16_FLOAT, 4 }, { GL_RGB16F, DRV_FORMAT_RGBA16_FLOAT, 3 },
-	{ GL_RGBA32F, DRV_FORMAT_RGBA32_FLOAT, 4 }, { GL_RGB32F, DRV_FORMAT_RGBA32_FLOAT, 3 },
-	{ GL_RG32F, DRV_FORMAT_RG32_FLOAT, 2 }, { GL_R32F, DRV_FORMAT_R32_FLOAT, 1 },
-	{ GL_RGBA32UI, DRV_FORMAT_RGBA32_UINT, 4 }, { GL_RGB32UI, DRV_FORMAT_RGBA32_UINT, 3 },
-	{ GL_R32UI, DRV_FORMAT_R32_UINT, 1 },
-	{ GL_RGBA32I, DRV_FORMAT_RGBA32_SINT, 4 }, { GL_RGB32I, DRV_FORMAT_RGBA32_SINT, 3 },
-	{ GL_R32I, DRV_FORMAT_R32_SINT, 1 },
+	{ GL_RGBA8, DRV_FORMAT_RGBA8_UNORM, 4, false }, { GL_RGB8, DRV_FORMAT_RGBA8_UNORM, 3, false },
+	{ GL_RG8, DRV_FORMAT_RG8_UNORM, 2, false }, { GL_R8, DRV_FORMAT_R8_UNORM, 1, false },
+	{ GL_SRGB8_ALPHA8, DRV_FORMAT_RGBA8_UNORM, 4, true }, { GL_SRGB8, DRV_FORMAT_RGBA8_UNORM, 3, true },
+	{ GL_RGBA16F, DRV_FORMAT_RGBA16_FLOAT, 4, false }, { GL_RGB16F, DRV_FORMAT_RGBA16_FLOAT, 3, false },
+	{ GL_RGBA32F, DRV_FORMAT_RGBA32_FLOAT, 4, false }, { GL_RGB32F, DRV_FORMAT_RGBA32_FLOAT, 3, false },
+	{ GL_RG32F, DRV_FORMAT_RG32_FLOAT, 2, false }, { GL_R32F, DRV_FORMAT_R32_FLOAT, 1, false },
+	{ GL_RGBA32UI, DRV_FORMAT_RGBA32_UINT, 4, false }, { GL_RGB32UI, DRV_FORMAT_RGBA32_UINT, 3, false },
+	{ GL_R32UI, DRV_FORMAT_R32_UINT, 1, false },
+	{ GL_RGBA32I, DRV_FORMAT_RGBA32_SINT, 4, false }, { GL_RGB32I, DRV_FORMAT_RGBA32_SINT, 3, false },
+	{ GL_R32I, DRV_FORMAT_R32_SINT, 1, false },
 };
 
 static const struct tex_format *tex_format(GLenum internalformat)
@@ -197,6 +200,17 @@ static float f16_to_f32(uint16_t h)
 	uint32_t e = (h >> 10) & 0x1F, m = h & 0x3FF;
 	float v = e == 0 ? ldexpf((float)m, -24) : e == 31 ? (m ? NAN : INFINITY) : ldexpf((float)(m | 0x400), (int)e - 25);
 	return (h & 0x8000) ? -v : v;
+}
+
+/* sRGB transfer functions (GL 4.6 eq. 8.17 and its inverse). */
+static float srgb_to_linear(float c)
+{
+	return c <= 0.04045f ? c / 12.92f : powf((c + 0.055f) / 1.055f, 2.4f);
+}
+
+static float linear_to_srgb(float l)
+{
+	return l <= 0.0031308f ? l * 12.92f : 1.055f * powf(l, 1.0f / 2.4f) - 0.055f;
 }
 
 /* One texel as GL's RGBA: floats (normalized and float formats) or the
@@ -532,12 +546,15 @@ bool drv_tex_generate_mipmap(struct drv_context *ctx, struct drv_tex *t, const s
 						uint32_t sx = 2 * x + dx < up->width ? 2 * x + dx : up->width - 1;
 						uint32_t sy = 2 * y + dy < up->height ? 2 * y + dy : up->height - 1;
 						hw_load(f->hw, src + ((uint64_t)sy * upitch + sx) * bpp, &c);
-						for (unsigned k = 0; k < 4; k++)
-							acc.f[k] += c.f[k];
+						for (unsigned k = 0; k < 4; k++)   /* sRGB: in linear space */
+							acc.f[k] += f->srgb && k < 3 ? srgb_to_linear(c.f[k]) : c.f[k];
 						n++;
 					}
-				for (unsigned k = 0; k < 4; k++)
+				for (unsigned k = 0; k < 4; k++) {
 					acc.f[k] /= (float)n;
+					if (f->srgb && k < 3)
+						acc.f[k] = linear_to_srgb(acc.f[k]);
+				}
 				hw_store(f->hw, &acc, dst + ((uint64_t)y * w + x) * bpp);
 			}
 		xt_free(lv->texels);
@@ -673,6 +690,7 @@ bool drv_tex_view(struct drv_context *ctx, struct drv_tex *t, const struct drv_p
 	}
 	v->buffer = &t->store;
 	v->format = f->hw;
+	v->srgb = f->srgb;
 	v->width = v->pitch = b->width;
 	v->height = b->height;
 	v->levels = (unsigned)(q - base + 1);

@@ -706,17 +706,40 @@ static void test_texture_sampling_in_fragment_shader(void)
 	for (int i = 0; i < W * H; i++)
 		bad += px[4 * i] != 60 || px[4 * i + 2] != 2;
 	CHECK_EQ_INT(bad, 0);
+
+	/* an sRGB texture is decoded when sampled (GL 4.6 §8.24, eq. 8.17):
+	 * 188 -> ((188 / 255 + 0.055) / 1.055)^2.4, written as UNORM8;
+	 * alpha is linear; glGenerateMipmap averages in linear space */
+	static const uint8_t s[4] = { 188, 20, 255, 128 };
+	GLuint stex = 0;
+	GL(glGenTextures)(1, &stex);
+	GL(glBindTexture)(GL_TEXTURE_2D, stex);
+	GL(glTexImage2D)(GL_TEXTURE_2D, 0, GL_SRGB8_ALPHA8, 1, 1, 0, GL_RGBA, GL_UNSIGNED_BYTE, s);
+	GL(glTexParameteri)(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+	GL(glUseProgram)(prog);
+	GL(glDrawArrays)(GL_TRIANGLE_STRIP, 0, 4);
+	read_rgba8(0, 0, W, H, px);
+	bad = 0;
+	for (int i = 0; i < W * H; i++) {
+		for (int c = 0; c < 3; c++) {
+			double v = s[c] / 255.0, lin = v <= 0.04045 ? v / 12.92 : pow((v + 0.055) / 1.055, 2.4);
+			bad += px[4 * i + c] != ubyte_of(lin);
+		}
+		bad += px[4 * i + 3] != 128;
+	}
+	CHECK_EQ_INT(bad, 0);
 	dgl_done_clean(ctx);
 }
 
-/* A texture the sim does not sample (an sRGB format) read by a fragment
+/* A texture the sim does not sample (GL_RGBA16) read by a fragment
  * shader only: the draw runs (its vertex processing is right) and its
  * pixels are reported when read; read by a vertex shader, whose output TF
  * may capture, the draw itself is reported. */
 static void test_unsampled_texture_reported_where_it_matters(void)
 {
 	struct drv_context *ctx = window_context();
-	static uint8_t px[W * H * 4], texels[4 * 4 * 4];
+	static uint8_t px[W * H * 4];
+	static uint16_t texels[4 * 4 * 4];
 	const char *vs = "#version 330\n"
 			 "const vec2 P[4] = vec2[4](vec2(-1.0, -1.0), vec2(1.0, -1.0), vec2(-1.0, 1.0), vec2(1.0, 1.0));\n"
 			 "void main() { gl_Position = vec4(P[gl_VertexID], 0.0, 1.0); }\n";
@@ -736,7 +759,7 @@ static void test_unsampled_texture_reported_where_it_matters(void)
 	GL(glBindVertexArray)(vao);
 	GL(glGenTextures)(1, &tex);
 	GL(glBindTexture)(GL_TEXTURE_2D, tex);
-	GL(glTexImage2D)(GL_TEXTURE_2D, 0, GL_SRGB8_ALPHA8, 4, 4, 0, GL_RGBA, GL_UNSIGNED_BYTE, texels);
+	GL(glTexImage2D)(GL_TEXTURE_2D, 0, GL_RGBA16, 4, 4, 0, GL_RGBA, GL_UNSIGNED_SHORT, texels);
 	GL(glTexParameteri)(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
 	GL(glUseProgram)(fs_prog);
 	GL(glDrawArrays)(GL_TRIANGLE_STRIP, 0, 4);
