@@ -628,8 +628,9 @@ static void emit_ins(struct em *e, const struct drv_ins *in, uint32_t idx)
 			  DRV_DESC_SAMPLER_OFFSET(in->a) + DRV_DESC_SAMPLER_SAMP);
 			snprintf(b, sizeof b, ", s[%u:%u]", DRV_SGPR_IMG + 8, DRV_SGPR_IMG + 11);
 		}
-		P(e, "%s v[%d:%d], v[8:%u], s[%u:%u]%s dmask:0xf", names[in->b], e->ir->vals[in->dst].phys,
-		  e->ir->vals[in->dst].phys + 3, 8 + in->n_src - 1, DRV_SGPR_IMG, DRV_SGPR_IMG + 7, b);
+		P(e, "%s v[%d:%d], v[8:%u], s[%u:%u]%s dmask:0xf%s", names[in->b], e->ir->vals[in->dst].phys,
+		  e->ir->vals[in->dst].phys + 3, 8 + in->n_src - 1, DRV_SGPR_IMG, DRV_SGPR_IMG + 7, b,
+		  in->flags & ISA_FLAG_DA ? " da" : "");
 		break;
 	}
 	case DRV_OP_COMPONENT:

@@ -87,7 +87,8 @@ enum drv_op {
 	/* textures (drv_spirv_tex.c) */
 	DRV_OP_IMAGE,         /* dst(4) = image instruction b (DRV_IMG_*) through sampler
 			       * slot a of the descriptor table; src0, src1 = x, y (texels
-			       * or normalized), src2 = mip level / LOD where b has one */
+			       * or normalized), with flags ISA_FLAG_DA src2 = the layer /
+			       * z, then the mip level / LOD where b has one */
 	DRV_OP_COMPONENT,     /* dst(1) = dword a of src0 */
 	DRV_OP_COUNT
 };

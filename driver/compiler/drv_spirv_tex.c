@@ -1,8 +1,9 @@
 /*
  * drv_spirv_tex.c - texture lookups to driver IR (drv_spirv_to_ir_int.h):
  * texelFetch (OpImageFetch), texture / textureLod
- * (OpImageSample{Implicit,Explicit}Lod) on 2D samplers of float, int and
- * uint textures, as DRV_OP_IMAGE (drv_ir.h), which drv_emit turns into
+ * (OpImageSample{Implicit,Explicit}Lod) on 2D, 2D array and 3D samplers of
+ * float, int and uint textures, as DRV_OP_IMAGE (drv_ir.h; arrays and 3D
+ * with a third coordinate, ISA_FLAG_DA), which drv_emit turns into
  * image_load(_mip) / image_sample(_l) with the sampler slot's T# and S#
  * loaded from the descriptor table (docs/isa.md "Images").
  *
@@ -35,12 +36,11 @@ static const char *image_unsupported(const struct drv_sid *img)
 		return "multisampled samplers (sampler2DMS)";
 	if (img->image_depth)
 		return "shadow samplers";
-	if (img->image_arrayed)
-		return "array samplers";
+	if (img->image_arrayed && img->image_dim != SpvDim2D)
+		return "1D and cube-map array samplers";
 	switch (img->image_dim) {
-	case SpvDim2D: return NULL;
+	case SpvDim2D: case SpvDim3D: return NULL;
 	case SpvDim1D: return "1D samplers";
-	case SpvDim3D: return "3D samplers";
 	case SpvDimCube: return "cube-map samplers";
 	case SpvDimRect: return "rectangle samplers";
 	case SpvDimBuffer: return "buffer samplers (samplerBuffer)";
@@ -94,6 +94,7 @@ bool drv_sx_image(struct ctx *c, uint16_t op, const uint32_t *w, uint32_t n)
 	struct opnd coord, lod = { 0 };
 	uint32_t slot, mask = n > 5 ? w[5] : 0, out[4], lod_id = 0;
 	enum drv_img_kind kind;
+	unsigned da;
 	bool ok;
 
 	if (n < 4)
@@ -127,10 +128,11 @@ bool drv_sx_image(struct ctx *c, uint16_t op, const uint32_t *w, uint32_t n)
 		put(&coord);
 		return false;
 	}
-	if (coord.n < 2 || type_slots(c, w[1]) != 4) {
+	da = img->image_arrayed || img->image_dim == SpvDim3D;
+	if (coord.n < 2u + da || type_slots(c, w[1]) != 4) {
 		put(&coord);
 		put(&lod);
-		return FAIL(c, XT_ERR_CORRUPT, "SPIR-V: 2D texture lookup with %u coordinates", coord.n);
+		return FAIL(c, XT_ERR_CORRUPT, "SPIR-V: texture lookup with %u coordinates", coord.n);
 	}
 	if (op == SpvOpImageFetch) {
 		const struct drv_sid *ls = lod_id ? sid(c, lod_id) : NULL;
@@ -145,9 +147,13 @@ bool drv_sx_image(struct ctx *c, uint16_t op, const uint32_t *w, uint32_t n)
 	}
 	{
 		bool with_lod = kind == DRV_IMG_LOAD_MIP || kind == DRV_IMG_SAMPLE_L;
-		struct drv_ins in = { .op = DRV_OP_IMAGE, .size = 4, .n_src = with_lod ? 3 : 2,
-				      .src = { coord.v[0], coord.v[1], !with_lod ? 0 : lod_id ? lod.v[0] : K(c, 0) },
-				      .a = slot, .b = kind };
+		struct drv_ins in = { .op = DRV_OP_IMAGE, .size = 4, .n_src = (uint8_t)(2 + da + with_lod),
+				      .flags = da ? ISA_FLAG_DA : 0, .src = { coord.v[0], coord.v[1] }, .a = slot,
+				      .b = kind };
+		if (da)
+			in.src[2] = coord.v[2];
+		if (with_lod)
+			in.src[2 + da] = lod_id ? lod.v[0] : K(c, 0);
 		uint32_t res = drv_ir_emit(c->ir, &in);
 		for (unsigned k = 0; k < 4; k++)
 			out[k] = drv_ir_op1(c->ir, DRV_OP_COMPONENT, 1, res, k, 0);

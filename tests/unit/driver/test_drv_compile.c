@@ -557,6 +557,94 @@ static void test_gs_texture_lookups(void)
 	drv_program_destroy(p);
 }
 
+/* 2D array and 3D samplers (a third coordinate, `da`): texelFetch of a
+ * layer, texture at layer RNE(1.6) = 2 (GL 4.6 §8.14.2), texelFetch of a
+ * 3D level 1 texel, textureLod with GL_LINEAR half-way between two depth
+ * slices (weights 1/2: exact). */
+static void test_vs_array_and_3d_lookups(void)
+{
+	static const char vs[] =
+		"#version 330\n"
+		"uniform sampler2DArray arr;\n"
+		"uniform sampler3D vol;\n"
+		"out vec4 a0;\n"
+		"out vec4 a1;\n"
+		"out vec4 v0;\n"
+		"out vec4 v1;\n"
+		"void main() {\n"
+		"  int i = gl_VertexID;\n"
+		"  a0 = texelFetch(arr, ivec3(i % 2, (i / 2) % 2, i % 3), 0);\n"
+		"  a1 = texture(arr, vec3(0.75, 0.25, 1.6));\n"
+		"  v0 = texelFetch(vol, ivec3(i % 2, 1, (i / 2) % 2), 1);\n"
+		"  v1 = textureLod(vol, vec3(0.375, 0.125, 0.5), 0.0);\n"
+		"  gl_Position = vec4(0.0);\n"
+		"}\n";
+	static const char *const v[] = { "a0", "a1", "v0", "v1" };
+	static struct dt_run r;
+	static float arr[(12 + 3) * 4], vol[(64 + 8) * 4];
+	struct drv_program *p = dt_compile(vs, NULL, v, 4, DRV_GL_INTERLEAVED_ATTRIBS);
+	int as, vs3;
+	bool ok = true;
+
+	CHECK(p && p->linked);
+	if (!p || !p->linked) {
+		drv_program_destroy(p);
+		return;
+	}
+	memset(&r, 0, sizeof r);
+	as = sampler_slot(p, "arr");
+	vs3 = sampler_slot(p, "vol");
+	CHECK(as >= 0 && vs3 >= 0);
+	if (as < 0 || vs3 < 0) {
+		drv_program_destroy(p);
+		return;
+	}
+	/* array: level 0 2x2 x 3 layers, texel (x, y, layer, 1); level 1 1x1 x 3 */
+	for (unsigned i = 0; i < 12; i++)
+		arr[4 * i] = (float)(i % 2), arr[4 * i + 1] = (float)(i / 2 % 2), arr[4 * i + 2] = (float)(i / 4),
+		arr[4 * i + 3] = 1;
+	/* 3D: level 0 4x4x4 (x, y, z, 1), level 1 2x2x2 (100 + x, 100 + y, 100 + z, 1) */
+	for (unsigned i = 0; i < 64; i++)
+		vol[4 * i] = (float)(i % 4), vol[4 * i + 1] = (float)(i / 4 % 4), vol[4 * i + 2] = (float)(i / 16),
+		vol[4 * i + 3] = 1;
+	for (unsigned i = 0; i < 8; i++)
+		vol[256 + 4 * i] = (float)(100 + i % 2), vol[256 + 4 * i + 1] = (float)(100 + i / 2 % 2),
+		vol[256 + 4 * i + 2] = (float)(100 + i / 4), vol[256 + 4 * i + 3] = 1;
+	r.tex[as] = arr;
+	r.tex_bytes[as] = sizeof arr;
+	tex_desc(r.tex_desc[as], V_BUF_DATA_FORMAT_32_32_32_32, V_IMG_NUM_FORMAT_FLOAT, 2, 2, 1,
+		 V_SQ_TEX_XY_FILTER_POINT, V_SQ_TEX_Z_FILTER_NONE);
+	r.tex_desc[as][3] = (r.tex_desc[as][3] & ~SQ_IMG_RSRC_WORD3_TYPE(0xF)) | SQ_IMG_RSRC_WORD3_TYPE(V_SQ_RSRC_IMG_2D_ARRAY);
+	r.tex_desc[as][4] |= SQ_IMG_RSRC_WORD4_DEPTH(2);
+	r.tex[vs3] = vol;
+	r.tex_bytes[vs3] = sizeof vol;
+	tex_desc(r.tex_desc[vs3], V_BUF_DATA_FORMAT_32_32_32_32, V_IMG_NUM_FORMAT_FLOAT, 4, 4, 1,
+		 V_SQ_TEX_XY_FILTER_BILINEAR, V_SQ_TEX_Z_FILTER_NONE);
+	r.tex_desc[vs3][3] = (r.tex_desc[vs3][3] & ~SQ_IMG_RSRC_WORD3_TYPE(0xF)) | SQ_IMG_RSRC_WORD3_TYPE(V_SQ_RSRC_IMG_3D);
+	r.tex_desc[vs3][4] |= SQ_IMG_RSRC_WORD4_DEPTH(3);
+	run_points(p, &r, N);
+	CHECK_EQ_INT(r.faults, 0);
+	for (unsigned i = 0; i < N && ok; i++) {
+		const uint32_t *o = &r.so[0][i * 16];
+		ok &= dt_f(o[0]) == i % 2 && dt_f(o[1]) == i / 2 % 2 && dt_f(o[2]) == i % 3;
+		/* layer 2, nearest at (1.5, 0.5) texels: texel (1, 0) */
+		ok &= dt_f(o[4]) == 1 && dt_f(o[5]) == 0 && dt_f(o[6]) == 2;
+		ok &= dt_f(o[8]) == 100 + i % 2 && dt_f(o[9]) == 101 && dt_f(o[10]) == 100 + i / 2 % 2;
+		/* trilinear at (1.5, 0.5, 2.0) texels: x = 1, y = 0, z between slices 1 and 2 */
+		ok &= dt_f(o[12]) == 1 && dt_f(o[13]) == 0 && dt_f(o[14]) == 1.5f;
+		if (!ok) {
+			fprintf(stderr, "vertex %u:", i);
+			for (unsigned k = 0; k < 16; k++)
+				fprintf(stderr, " %g", dt_f(o[k]));
+			fprintf(stderr, "\n");
+			dt_dump(p);
+		}
+	}
+	CHECK(ok);
+	CHECK(strstr(p->hw[DRV_HW_VS].asm_text, " da") != NULL);
+	drv_program_destroy(p);
+}
+
 static void test_vs_doubles_captured_exactly(void)
 {
 	static const char vs[] =
@@ -770,6 +858,7 @@ int main(void)
 	XT_RUN(test_vs_doubles_captured_exactly);
 	XT_RUN(test_vs_texture_lookups);
 	XT_RUN(test_gs_texture_lookups);
+	XT_RUN(test_vs_array_and_3d_lookups);
 	XT_RUN(test_vs_dynamic_array_indexing_of_locals_and_outputs);
 	XT_RUN(test_translator_glsl_110_ftransform_and_varying);
 	XT_RUN(test_translator_glsl_120_gl_vertex_with_mvp);
