@@ -422,22 +422,27 @@ enum { DRV_SWIZZLE_R, DRV_SWIZZLE_G, DRV_SWIZZLE_B, DRV_SWIZZLE_A, DRV_SWIZZLE_0
 
 /*
  * What a sampler slot of a program samples (Gallium's sampler view and
- * sampler state in one): a 2D image with `levels` mip levels laid out as
- * docs/isa.md "Images" says (linear, each level right after the previous
- * one, rows of max(1, pitch >> l) texels), from offset 0 of `buffer`, and
+ * sampler state in one): a 2D, 2D array or 3D image with `levels` mip
+ * levels laid out as docs/isa.md "Images" says (linear, each level right
+ * after the previous one, rows of max(1, pitch >> l) texels, its slices
+ * or layers one after the other), from offset 0 of `buffer`, and
  * how to filter it.  buffer NULL: an incomplete texture, which samples
  * (0, 0, 0, 1) (GL 4.6 §11.1.3.5); `integer` says whether the sampler
  * returns integers.
  */
+enum drv_pipe_tex_target { DRV_TEX_2D, DRV_TEX_2D_ARRAY, DRV_TEX_3D };
+
 struct drv_pipe_sampler_view {
 	struct drv_pipe_buffer *buffer;
 	bool integer;
+	enum drv_pipe_tex_target target;
+	uint32_t depth;                  /* 3D depth or array layers of level 0, else 1 */
 	enum drv_pipe_format format;
 	bool srgb;                       /* RGBA8_UNORM texels sRGB-encoded (decoded when sampled) */
 	uint32_t width, height, pitch;   /* of level 0, texels */
 	unsigned levels;                 /* 1 .. 15 */
 	uint8_t swizzle[4];              /* DRV_SWIZZLE_* per result channel */
-	enum drv_pipe_wrap wrap_s, wrap_t;
+	enum drv_pipe_wrap wrap_s, wrap_t, wrap_r;
 	bool mag_linear, min_linear;
 	enum drv_pipe_mip_filter mip;
 	float min_lod, max_lod, lod_bias;

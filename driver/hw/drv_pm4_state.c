@@ -452,7 +452,8 @@ static uint32_t fixed_4_8(float v, float lo, float hi)
 }
 
 /* The T# and S# of sampler slot k (radeonsi's si_make_texture_descriptor
- * and si_create_sampler_state for a linear 2D texture): 16 dwords, the
+ * and si_create_sampler_state for a linear 2D, 2D array or 3D texture;
+ * incomplete ones, whose buffer is NULL, as 2D): 16 dwords, the
  * T# at 0 and the S# at DRV_DESC_SAMPLER_SAMP. */
 static bool sampler_desc(struct drv_pipe *pipe, const struct drv_pipe_sampler_view *v, uint32_t d[16])
 {
@@ -464,7 +465,9 @@ static bool sampler_desc(struct drv_pipe *pipe, const struct drv_pipe_sampler_vi
 	};
 	static const uint32_t sel[] = { V_SQ_SEL_X, V_SQ_SEL_Y, V_SQ_SEL_Z, V_SQ_SEL_W, V_SQ_SEL_0, V_SQ_SEL_1 };
 	static const uint32_t mip[] = { V_SQ_TEX_Z_FILTER_NONE, V_SQ_TEX_Z_FILTER_POINT, V_SQ_TEX_Z_FILTER_LINEAR };
-	uint32_t dfmt, nfmt, w = v->width, h = v->height, pitch = v->pitch, levels = v->levels;
+	uint32_t dfmt, nfmt, w = v->width, h = v->height, pitch = v->pitch, levels = v->levels, depth = v->depth;
+	uint32_t type = v->target == DRV_TEX_3D ? V_SQ_RSRC_IMG_3D :
+			v->target == DRV_TEX_2D_ARRAY ? V_SQ_RSRC_IMG_2D_ARRAY : V_SQ_RSRC_IMG_2D;
 	const uint8_t *sw = v->swizzle;
 	static const uint8_t incomplete[4] = { DRV_SWIZZLE_0, DRV_SWIZZLE_0, DRV_SWIZZLE_0, DRV_SWIZZLE_1 };
 	uint64_t va;
@@ -487,7 +490,7 @@ static bool sampler_desc(struct drv_pipe *pipe, const struct drv_pipe_sampler_vi
 			return false;
 		dfmt = V_BUF_DATA_FORMAT_32;
 		nfmt = v->integer ? V_IMG_NUM_FORMAT_UINT : V_IMG_NUM_FORMAT_FLOAT;
-		w = h = pitch = levels = 1;
+		w = h = pitch = levels = depth = 1;
 		sw = incomplete;
 	}
 	memset(d, 0, 16 * sizeof *d);
@@ -498,9 +501,10 @@ static bool sampler_desc(struct drv_pipe *pipe, const struct drv_pipe_sampler_vi
 	d[3] = SQ_IMG_RSRC_WORD3_DST_SEL_X(sel[sw[0]]) | SQ_IMG_RSRC_WORD3_DST_SEL_Y(sel[sw[1]]) |
 	       SQ_IMG_RSRC_WORD3_DST_SEL_Z(sel[sw[2]]) | SQ_IMG_RSRC_WORD3_DST_SEL_W(sel[sw[3]]) |
 	       SQ_IMG_RSRC_WORD3_BASE_LEVEL(0) | SQ_IMG_RSRC_WORD3_LAST_LEVEL(levels - 1) |
-	       SQ_IMG_RSRC_WORD3_TILING_INDEX(8) | SQ_IMG_RSRC_WORD3_TYPE(V_SQ_RSRC_IMG_2D);
-	d[4] = SQ_IMG_RSRC_WORD4_PITCH(pitch - 1);
-	d[12] = SQ_IMG_SAMP_WORD0_CLAMP_X(wrap[v->wrap_s]) | SQ_IMG_SAMP_WORD0_CLAMP_Y(wrap[v->wrap_t]);
+	       SQ_IMG_RSRC_WORD3_TILING_INDEX(8) | SQ_IMG_RSRC_WORD3_TYPE(type);
+	d[4] = SQ_IMG_RSRC_WORD4_PITCH(pitch - 1) | SQ_IMG_RSRC_WORD4_DEPTH(depth ? depth - 1 : 0);
+	d[12] = SQ_IMG_SAMP_WORD0_CLAMP_X(wrap[v->wrap_s]) | SQ_IMG_SAMP_WORD0_CLAMP_Y(wrap[v->wrap_t]) |
+		SQ_IMG_SAMP_WORD0_CLAMP_Z(wrap[v->wrap_r]);
 	d[13] = SQ_IMG_SAMP_WORD1_MIN_LOD(fixed_4_8(v->min_lod, 0, 15)) |
 		SQ_IMG_SAMP_WORD1_MAX_LOD(fixed_4_8(v->max_lod, 0, 15));
 	d[14] = SQ_IMG_SAMP_WORD2_LOD_BIAS(fixed_4_8(v->lod_bias, -16, 16) & 0x3FFF) |

@@ -206,6 +206,10 @@ void drv_gl_BindTexture(GLenum target, GLuint texture)
 	}
 	if (target == GL_TEXTURE_2D)
 		ctx->fb.texture_2d[ctx->fb.active_unit] = texture;
+	else if (target == GL_TEXTURE_2D_ARRAY)
+		ctx->fb.texture_2d_array[ctx->fb.active_unit] = texture;
+	else if (target == GL_TEXTURE_3D)
+		ctx->fb.texture_3d[ctx->fb.active_unit] = texture;
 }
 
 /* Level 0 of a 2D texture or a renderbuffer gets a new image: its old
@@ -223,24 +227,38 @@ static void image_define(struct drv_context *ctx, struct image *img, GLenum form
 
 static const char texels_uploaded[] = "were uploaded as texels the sim cannot keep in that format";
 
-/* The 2D texture bound to the active unit, NULL for none (texture 0). */
+/* The texture of a target the sim samples (2D, 2D array, 3D) bound to
+ * unit u, NULL for none (texture 0) or another target. */
+static struct image *bound_at(struct drv_context *ctx, GLenum target, unsigned u)
+{
+	GLuint name = target == GL_TEXTURE_2D ? ctx->fb.texture_2d[u] :
+		      target == GL_TEXTURE_2D_ARRAY ? ctx->fb.texture_2d_array[u] :
+		      target == GL_TEXTURE_3D ? ctx->fb.texture_3d[u] : 0;
+	return name ? drv_names_get(&ctx->fb.textures, name) : NULL;
+}
+
+static struct image *bound(struct drv_context *ctx, GLenum target)
+{
+	return bound_at(ctx, target, ctx->fb.active_unit);
+}
+
 static struct image *bound_2d(struct drv_context *ctx)
 {
-	return drv_names_get(&ctx->fb.textures, ctx->fb.texture_2d[ctx->fb.active_unit]);
+	return bound(ctx, GL_TEXTURE_2D);
 }
 
 static void tex_image(struct drv_context *ctx, GLenum target, GLint level, GLint internalformat,
-		      GLenum sized, GLsizei w, GLsizei h, GLenum format, GLenum type, const void *pixels,
-		      bool data)
+		      GLenum sized, GLsizei w, GLsizei h, GLsizei d, GLenum format, GLenum type,
+		      const void *pixels, bool data)
 {
 	struct image *img;
 	const char *why = NULL;
-	if (target != GL_TEXTURE_2D || !(img = bound_2d(ctx)))
+	if (!(img = bound(ctx, target)))
 		return;
-	if (level == 0)
+	if (level == 0 && target == GL_TEXTURE_2D)
 		image_define(ctx, img, sized, w, h, 1, data ? texels_uploaded : NULL);
-	if (!drv_tex_image(ctx, &img->tex, level, internalformat, w, h, format, type, data ? pixels : NULL,
-			   NULL, &why) && why)
+	if (!drv_tex_image(ctx, &img->tex, target, level, internalformat, w, h, d, format, type,
+			   data ? pixels : NULL, &why) && why)
 		drv_gl_unsupported(ctx, why);
 }
 
@@ -252,8 +270,9 @@ void drv_gl_TexImage2D(GLenum target, GLint level, GLint internalformat, GLsizei
 		drv_gl_error(ctx, GL_INVALID_VALUE);
 		return;
 	}
-	tex_image(ctx, target, level, internalformat, sized_format(internalformat, type), w, h, format, type,
-		  pixels, pixels || ctx->pixel_unpack);
+	if (target == GL_TEXTURE_2D)
+		tex_image(ctx, target, level, internalformat, sized_format(internalformat, type), w, h, 1, format,
+			  type, pixels, pixels || ctx->pixel_unpack);
 }
 
 void drv_gl_TexStorage2D(GLenum target, GLsizei levels, GLenum internalformat, GLsizei w, GLsizei h)
@@ -264,15 +283,17 @@ void drv_gl_TexStorage2D(GLenum target, GLsizei levels, GLenum internalformat, G
 		drv_gl_error(ctx, GL_INVALID_VALUE);
 		return;
 	}
+	if (target != GL_TEXTURE_2D)
+		return;
 	for (GLsizei l = 0; l < levels; l++)
 		tex_image(ctx, target, l, (GLint)internalformat, internalformat, w >> l ? w >> l : 1,
-			  h >> l ? h >> l : 1, GL_NONE, GL_NONE, NULL, false);
-	if (target == GL_TEXTURE_2D && (img = bound_2d(ctx)))
+			  h >> l ? h >> l : 1, 1, GL_NONE, GL_NONE, NULL, false);
+	if ((img = bound_2d(ctx)))
 		drv_tex_storage(img->tex, levels);
 }
 
-/* 3D and array textures (GL 4.6 §8.5): validated; their texels, like all
- * texels, are not kept, and no format query of the sim reads them. */
+/* 3D and array textures (GL 4.6 §8.5): validated; the texels of 2D array
+ * and 3D textures are kept (drv_gl_tex.c), those of cube-map arrays not. */
 static bool target_3d(GLenum target)
 {
 	return target == GL_TEXTURE_3D || target == GL_TEXTURE_2D_ARRAY ||
@@ -288,16 +309,30 @@ void drv_gl_TexImage3D(GLenum target, GLint level, GLint internalformat, GLsizei
 		drv_gl_error(ctx, GL_INVALID_ENUM);
 	else if (w < 0 || h < 0 || d < 0 || level < 0 || border != 0)
 		drv_gl_error(ctx, GL_INVALID_VALUE);
+	else
+		tex_image(ctx, target, level, internalformat, sized_format(internalformat, type), w, h, d, format,
+			  type, pixels, pixels || ctx->pixel_unpack);
 }
 
 void drv_gl_TexStorage3D(GLenum target, GLsizei levels, GLenum internalformat, GLsizei w, GLsizei h,
 			 GLsizei d)
 {
 	DRV_CTX(ctx);
-	if (!target_3d(target))
+	struct image *img;
+	if (!target_3d(target)) {
 		drv_gl_error(ctx, GL_INVALID_ENUM);
-	else if (levels < 1 || w < 1 || h < 1 || d < 1)
+		return;
+	}
+	if (levels < 1 || w < 1 || h < 1 || d < 1) {
 		drv_gl_error(ctx, GL_INVALID_VALUE);
+		return;
+	}
+	for (GLsizei l = 0; l < levels; l++)
+		tex_image(ctx, target, l, (GLint)internalformat, internalformat, w >> l ? w >> l : 1,
+			  h >> l ? h >> l : 1, target != GL_TEXTURE_3D ? d : d >> l ? d >> l : 1, GL_NONE, GL_NONE,
+			  NULL, false);
+	if ((img = bound(ctx, target)))
+		drv_tex_storage(img->tex, levels);
 }
 
 void drv_gl_TexSubImage3D(GLenum target, GLint level, GLint x, GLint y, GLint z, GLsizei w,
@@ -309,6 +344,13 @@ void drv_gl_TexSubImage3D(GLenum target, GLint level, GLint x, GLint y, GLint z,
 		drv_gl_error(ctx, GL_INVALID_ENUM);
 	else if (w < 0 || h < 0 || d < 0 || level < 0)
 		drv_gl_error(ctx, GL_INVALID_VALUE);
+	else {
+		const struct drv_tex_box b = { x, y, z, w, h, d };
+		struct image *img = bound(ctx, target);
+		const char *why = NULL;
+		if (img && !drv_tex_sub_image(ctx, img->tex, level, &b, format, type, pixels, NULL, &why) && why)
+			drv_gl_unsupported(ctx, why);
+	}
 }
 
 void drv_gl_TexSubImage2D(GLenum target, GLint level, GLint x, GLint y, GLsizei w, GLsizei h,
@@ -317,10 +359,11 @@ void drv_gl_TexSubImage2D(GLenum target, GLint level, GLint x, GLint y, GLsizei 
 	DRV_CTX(ctx);
 	struct image *img;
 	const char *why = NULL;
+	const struct drv_tex_box b = { x, y, 0, w, h, 1 };
 	if (target != GL_TEXTURE_2D || !w || !h || !(img = bound_2d(ctx)))
 		return;
-	if (!drv_tex_sub_image(ctx, img->tex, level, x, y, w, h, format, type, pixels,
-			       img->surf.bo ? &img->surf : NULL, &why)) {
+	if (!drv_tex_sub_image(ctx, img->tex, level, &b, format, type, pixels, img->surf.bo ? &img->surf : NULL,
+			       &why)) {
 		if (why)
 			drv_gl_unsupported(ctx, why);
 		if (level == 0) {
@@ -330,14 +373,15 @@ void drv_gl_TexSubImage2D(GLenum target, GLint level, GLint x, GLint y, GLsizei 
 	}
 }
 
-/* glTexParameter* of the 2D texture bound to the active unit (the other
- * targets' parameters are not kept: the sim samples 2D textures only). */
+/* glTexParameter* of the 2D, 2D array or 3D texture bound to the active
+ * unit (the other targets' parameters are not kept: the sim samples
+ * those). */
 static void tex_parameter(GLenum target, GLenum pname, const GLint *iv, const GLfloat *fv)
 {
 	DRV_CTX(ctx);
 	struct image *img;
 	struct drv_tex_params *p;
-	if (target != GL_TEXTURE_2D || !(img = bound_2d(ctx)))
+	if (!(img = bound(ctx, target)))
 		return;
 	if (!(p = drv_tex_params(&img->tex))) {
 		drv_gl_error(ctx, GL_OUT_OF_MEMORY);
@@ -363,16 +407,16 @@ void drv_gl_GenerateMipmap(GLenum target)
 {
 	DRV_CTX(ctx);
 	switch (target) {
-	case GL_TEXTURE_2D: {
-		struct image *img = bound_2d(ctx);
+	case GL_TEXTURE_2D: case GL_TEXTURE_2D_ARRAY: case GL_TEXTURE_3D: {
+		struct image *img = bound(ctx, target);
 		const char *why = NULL;
-		if (img && !drv_tex_generate_mipmap(ctx, img->tex, img->surf.bo ? &img->surf : NULL, &why) && why)
+		if (img && !drv_tex_generate_mipmap(ctx, img->tex, img->surf.bo && target == GL_TEXTURE_2D ?
+							   &img->surf : NULL, &why) && why)
 			drv_gl_unsupported(ctx, why);
 		return;
 	}
-	case GL_TEXTURE_1D: case GL_TEXTURE_3D: case GL_TEXTURE_1D_ARRAY:
-	case GL_TEXTURE_2D_ARRAY: case GL_TEXTURE_CUBE_MAP: case GL_TEXTURE_CUBE_MAP_ARRAY:
-		return;     /* their texels are not kept (2D textures only) */
+	case GL_TEXTURE_1D: case GL_TEXTURE_1D_ARRAY: case GL_TEXTURE_CUBE_MAP: case GL_TEXTURE_CUBE_MAP_ARRAY:
+		return;     /* their texels are not kept */
 	default:
 		drv_gl_error(ctx, GL_INVALID_ENUM);
 	}
@@ -387,7 +431,15 @@ bool drv_gl_fb_sampler_views(struct drv_context *ctx, const struct drv_program *
 	*ps_why = NULL;
 	for (unsigned k = 0; k < prog->n_samplers && k < DRV_MAX_SAMPLERS; k++) {
 		uint32_t unit = 0, type = prog->samplers[k].type;
-		bool integer = type == GL_INT_SAMPLER_2D || type == GL_UNSIGNED_INT_SAMPLER_2D;
+		bool integer = type == GL_INT_SAMPLER_2D || type == GL_UNSIGNED_INT_SAMPLER_2D ||
+			       type == GL_INT_SAMPLER_2D_ARRAY || type == GL_UNSIGNED_INT_SAMPLER_2D_ARRAY ||
+			       type == GL_INT_SAMPLER_3D || type == GL_UNSIGNED_INT_SAMPLER_3D;
+		GLenum target = type == GL_SAMPLER_2D_ARRAY || type == GL_INT_SAMPLER_2D_ARRAY ||
+				type == GL_UNSIGNED_INT_SAMPLER_2D_ARRAY ? GL_TEXTURE_2D_ARRAY :
+				type == GL_SAMPLER_3D || type == GL_INT_SAMPLER_3D || type == GL_UNSIGNED_INT_SAMPLER_3D ?
+				GL_TEXTURE_3D : GL_TEXTURE_2D;
+		enum drv_pipe_tex_target hw_target = target == GL_TEXTURE_3D ? DRV_TEX_3D :
+						     target == GL_TEXTURE_2D_ARRAY ? DRV_TEX_2D_ARRAY : DRV_TEX_2D;
 		struct image *img = NULL;
 		const struct drv_tex_params *sp = NULL;
 		struct drv_tex_params defaults;
@@ -396,7 +448,7 @@ bool drv_gl_fb_sampler_views(struct drv_context *ctx, const struct drv_program *
 		if (consts)
 			memcpy(&unit, (const uint8_t *)consts + prog->samplers[k].const_offset, 4);
 		if (unit < DRV_MAX_TEXTURE_UNITS) {
-			img = drv_names_get(&ctx->fb.textures, ctx->fb.texture_2d[unit]);
+			img = bound_at(ctx, target, unit);
 			if (ctx->sampler_binding[unit])
 				sp = drv_names_get(&ctx->shared->samplers, ctx->sampler_binding[unit]);
 		}
@@ -406,7 +458,8 @@ bool drv_gl_fb_sampler_views(struct drv_context *ctx, const struct drv_program *
 			drv_tex_params_init(&defaults);
 			sp = &defaults;
 		}
-		if (!drv_tex_view(ctx, img ? img->tex : NULL, img && img->surf.bo ? &img->surf : NULL, sp, integer,
+		if (!drv_tex_view(ctx, img ? img->tex : NULL,
+				  img && img->surf.bo && target == GL_TEXTURE_2D ? &img->surf : NULL, sp, integer,
 				  &views[k], &why)) {
 			if (why && prog->samplers[k].stages == 1u << DRV_STAGE_FRAGMENT) {
 				/* the vertex processing (TF) is right; the pixels not */
@@ -414,12 +467,16 @@ bool drv_gl_fb_sampler_views(struct drv_context *ctx, const struct drv_program *
 				views[k].integer = integer;
 				*ps_why = "were drawn by a fragment shader sampling a texture the sim does not sample "
 					  "(its format, border colour or mip levels; docs/status.md)";
+				views[k].target = hw_target;
 				continue;
 			}
 			if (why)
 				drv_gl_unsupported(ctx, why);
 			return false;
 		}
+		/* incomplete: a T# of the sampler's type (its coordinates) */
+		if (!views[k].buffer)
+			views[k].target = hw_target;
 	}
 	return true;
 }

@@ -195,6 +195,7 @@ struct drv_fb_state {
 	GLuint renderbuffer;                /* GL_RENDERBUFFER binding */
 	unsigned active_unit;
 	GLuint texture_2d[DRV_MAX_TEXTURE_UNITS];
+	GLuint texture_2d_array[DRV_MAX_TEXTURE_UNITS], texture_3d[DRV_MAX_TEXTURE_UNITS];
 };
 
 /* What clears and read-backs use (drv_gl_pixels.c). */
@@ -209,6 +210,7 @@ struct drv_pixel_state {
 	GLint pack_alignment, pack_row_length, pack_skip_rows, pack_skip_pixels;
 	/* texel uploads (drv_gl_tex.c) */
 	GLint unpack_alignment, unpack_row_length, unpack_skip_rows, unpack_skip_pixels;
+	GLint unpack_image_height, unpack_skip_images;
 };
 
 /* The rasterization state GL keeps (drv_gl_raster.c; blending is set in
@@ -398,7 +400,7 @@ struct drv_program_obj *drv_gl_uniform_program(struct drv_context *ctx);
 /* ---- drv_gl_tex.c ---- */
 /* Texture and sampler parameters (GL 4.6 tables 23.15 / 23.18). */
 struct drv_tex_params {
-	GLenum min_filter, mag_filter, wrap_s, wrap_t;
+	GLenum min_filter, mag_filter, wrap_s, wrap_t, wrap_r;
 	float border[4];
 	float min_lod, max_lod, lod_bias;
 	GLint base_level, max_level;       /* textures only */
@@ -413,16 +415,23 @@ void drv_tex_free(struct drv_context *ctx, struct drv_tex *t);
 /* The texture's parameters, made at the first use (NULL: out of memory);
  * the caller may change them. */
 struct drv_tex_params *drv_tex_params(struct drv_tex **t);
-/* glTexImage2D / glTexStorage2D (pixels NULL) of a level: its texels,
- * converted to the sampled format.  surf0: level 0's surface when it was
- * rendered into (may be NULL).  False with *why set for an upload the sim
- * cannot convert, or after a GL error. */
-bool drv_tex_image(struct drv_context *ctx, struct drv_tex **t, GLint level, GLint internalformat,
-		   GLsizei w, GLsizei h, GLenum format, GLenum type, const void *pixels,
-		   struct drv_pipe_surface *surf0, const char **why);
-bool drv_tex_sub_image(struct drv_context *ctx, struct drv_tex *t, GLint level, GLint x, GLint y,
-		       GLsizei w, GLsizei h, GLenum format, GLenum type, const void *pixels,
-		       struct drv_pipe_surface *surf0, const char **why);
+/* A region of a level: 2D images have z 0 and d 1. */
+struct drv_tex_box {
+	GLint x, y, z;
+	GLsizei w, h, d;
+};
+/* glTexImage2D / 3D, glTexStorage2D / 3D (pixels NULL) of a level of a
+ * GL_TEXTURE_2D, _2D_ARRAY (d layers) or _3D texture: its texels,
+ * converted to the sampled format.  False with *why set for an upload the
+ * sim cannot convert, or after a GL error. */
+bool drv_tex_image(struct drv_context *ctx, struct drv_tex **t, GLenum target, GLint level, GLint internalformat,
+		   GLsizei w, GLsizei h, GLsizei d, GLenum format, GLenum type, const void *pixels,
+		   const char **why);
+/* glTexSubImage2D / 3D; surf0: level 0's surface when it was rendered
+ * into (2D textures; may be NULL), written too. */
+bool drv_tex_sub_image(struct drv_context *ctx, struct drv_tex *t, GLint level, const struct drv_tex_box *b,
+		       GLenum format, GLenum type, const void *pixels, struct drv_pipe_surface *surf0,
+		       const char **why);
 void drv_tex_storage(struct drv_tex *t, GLsizei levels);
 bool drv_tex_fill_surface(struct drv_tex *t, struct drv_pipe_surface *surf);
 bool drv_tex_generate_mipmap(struct drv_context *ctx, struct drv_tex *t, const struct drv_pipe_surface *surf0,

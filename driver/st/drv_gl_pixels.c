@@ -163,6 +163,7 @@ void drv_gl_PixelStorei(GLenum pname, GLint param)
 		px->unpack_alignment = param;
 		return;
 	case GL_UNPACK_ROW_LENGTH: case GL_UNPACK_SKIP_ROWS: case GL_UNPACK_SKIP_PIXELS:
+	case GL_UNPACK_IMAGE_HEIGHT: case GL_UNPACK_SKIP_IMAGES:
 		if (param < 0) {
 			drv_gl_error(ctx, GL_INVALID_VALUE);
 			return;
@@ -171,12 +172,16 @@ void drv_gl_PixelStorei(GLenum pname, GLint param)
 			px->unpack_row_length = param;
 		else if (pname == GL_UNPACK_SKIP_ROWS)
 			px->unpack_skip_rows = param;
-		else
+		else if (pname == GL_UNPACK_SKIP_PIXELS)
 			px->unpack_skip_pixels = param;
+		else if (pname == GL_UNPACK_IMAGE_HEIGHT)
+			px->unpack_image_height = param;
+		else
+			px->unpack_skip_images = param;
 		return;
 	default:
-		/* the other unpack state (3D images, byte swapping, LSB first) is
-		 * not read: texel uploads of 2D images only (drv_gl_tex.c) */
+		/* byte swapping and LSB-first bitmaps are not read: the texel
+		 * uploads take no types they apply to (drv_gl_tex.c) */
 		return;
 	}
 }

@@ -69,13 +69,15 @@ static GLenum sized(GLint internalformat, GLenum type)
 
 struct tex_level {
 	GLenum format;                 /* internal format; GL_NONE: no image */
-	uint32_t width, height;
-	uint8_t *texels;               /* hw format, rows of width texels */
+	uint32_t width, height, depth; /* depth: 3D depth, array layers, else 1 */
+	uint8_t *texels;               /* hw format, rows of width texels, slices of
+					* height rows one after the other */
 };
 
 #define TEX_LEVELS 15u
 
 struct drv_tex {
+	GLenum target;                 /* GL_TEXTURE_2D, _2D_ARRAY or _3D */
 	struct tex_level level[TEX_LEVELS];
 	struct drv_tex_params params;
 	GLint immutable_levels;        /* glTexStorage2D's levels, 0: mutable */
@@ -89,7 +91,7 @@ void drv_tex_params_init(struct drv_tex_params *p)
 	memset(p, 0, sizeof *p);
 	p->min_filter = GL_NEAREST_MIPMAP_LINEAR;
 	p->mag_filter = GL_LINEAR;
-	p->wrap_s = p->wrap_t = GL_REPEAT;
+	p->wrap_s = p->wrap_t = p->wrap_r = GL_REPEAT;
 	p->min_lod = -1000;
 	p->max_lod = 1000;
 	p->max_level = 1000;
@@ -130,6 +132,8 @@ bool drv_tex_params_set(struct drv_context *ctx, struct drv_tex_params *p, GLenu
 			p->wrap_s = (GLenum)i;
 		else if (pname == GL_TEXTURE_WRAP_T)
 			p->wrap_t = (GLenum)i;
+		else
+			p->wrap_r = (GLenum)i;
 		return true;
 	case GL_TEXTURE_BORDER_COLOR:
 		for (unsigned k = 0; k < 4; k++)
@@ -319,17 +323,20 @@ static const uint8_t *client_bytes(struct drv_context *ctx, const void *pixels)
 	return pixels;
 }
 
-/* Writes the client's w x h image into rows of `pitch` texels of format f
- * at (x, y) of dst.  False with *why for a format / type it cannot read. */
+/* Writes the client's w x h x d image into rows of `pitch` texels, slices
+ * of `rows` rows, of format f at (x, y, z) of dst.  False with *why for a
+ * format / type it cannot read. */
 static bool unpack(struct drv_context *ctx, const struct tex_format *f, uint8_t *dst, uint32_t pitch,
-		   GLint x, GLint y, GLsizei w, GLsizei h, GLenum format, GLenum type, const uint8_t *src,
+		   uint32_t rows, const struct drv_tex_box *b, GLenum format, GLenum type, const uint8_t *src,
 		   const char **why)
 {
+	const GLint x = b->x, y = b->y, z = b->z;
+	const GLsizei w = b->w, h = b->h, d = b->d;
 	const struct drv_pixel_state *px = &ctx->px;
 	unsigned n, s = type_bytes(type), bpp = drv_pipe_format_info(f->hw)->bytes;
 	int comp[4];
 	bool integer, hw_int = drv_pipe_format_info(f->hw)->is_uint || drv_pipe_format_info(f->hw)->is_sint;
-	uint64_t row_len, stride;
+	uint64_t row_len, stride, image;
 
 	if (!client_format(format, &n, comp, &integer) || !s) {
 		*why = "a texel upload of this format / type (packed types, luminance, alpha or depth data)";
@@ -344,10 +351,14 @@ static bool unpack(struct drv_context *ctx, const struct tex_format *f, uint8_t 
 	if (s < (unsigned)px->unpack_alignment)
 		stride = (stride + (uint64_t)px->unpack_alignment - 1) / (uint64_t)px->unpack_alignment *
 			 (uint64_t)px->unpack_alignment;
-	src += stride * (uint64_t)px->unpack_skip_rows + (uint64_t)s * n * (uint64_t)px->unpack_skip_pixels;
+	/* GL 4.6 §8.5.1: images of UNPACK_IMAGE_HEIGHT rows (else h) */
+	image = stride * (uint64_t)(px->unpack_image_height ? px->unpack_image_height : h);
+	src += image * (uint64_t)px->unpack_skip_images + stride * (uint64_t)px->unpack_skip_rows +
+	       (uint64_t)s * n * (uint64_t)px->unpack_skip_pixels;
+	for (GLsizei i = 0; i < d; i++)
 	for (GLsizei r = 0; r < h; r++)
 		for (GLsizei col = 0; col < w; col++) {
-			const uint8_t *p = src + stride * (uint64_t)r + (uint64_t)s * n * (uint64_t)col;
+			const uint8_t *p = src + image * (uint64_t)i + stride * (uint64_t)r + (uint64_t)s * n * (uint64_t)col;
 			union rgba c = { .f = { 0, 0, 0, 1 } };
 			if (integer)
 				c.u[3] = 1;
@@ -355,7 +366,8 @@ static bool unpack(struct drv_context *ctx, const struct tex_format *f, uint8_t 
 				client_component(type, p + s * k, integer, &c, comp[k]);
 			if (f->comps < 4)         /* RGB formats: alpha reads 1 */
 				c.u[3] = integer ? 1 : 0x3f800000u;
-			hw_store(f->hw, &c, dst + ((uint64_t)(y + r) * pitch + (uint64_t)(x + col)) * bpp);
+			hw_store(f->hw, &c, dst + (((uint64_t)(z + i) * rows + (uint64_t)(y + r)) * pitch +
+						   (uint64_t)(x + col)) * bpp);
 		}
 	return true;
 }
@@ -375,10 +387,11 @@ static uint8_t *level_texels(struct drv_tex *t, unsigned l, const struct drv_pip
 	return t->level[l].texels;
 }
 
-bool drv_tex_image(struct drv_context *ctx, struct drv_tex **tp, GLint level, GLint internalformat,
-		   GLsizei w, GLsizei h, GLenum format, GLenum type, const void *pixels,
-		   struct drv_pipe_surface *surf0, const char **why)
+bool drv_tex_image(struct drv_context *ctx, struct drv_tex **tp, GLenum target, GLint level, GLint internalformat,
+		   GLsizei w, GLsizei h, GLsizei d, GLenum format, GLenum type, const void *pixels,
+		   const char **why)
 {
+	const struct drv_tex_box box = { 0, 0, 0, w, h, d };
 	GLenum sf = sized(internalformat, type);
 	const struct tex_format *f = tex_format(sf);
 	struct drv_tex *t = tex_get(tp);
@@ -393,6 +406,7 @@ bool drv_tex_image(struct drv_context *ctx, struct drv_tex **tp, GLint level, GL
 	}
 	if (level < 0 || (unsigned)level >= TEX_LEVELS)
 		return true;
+	t->target = target;
 	lv = &t->level[level];
 	t->store_valid = false;
 	xt_free(lv->texels);
@@ -400,41 +414,42 @@ bool drv_tex_image(struct drv_context *ctx, struct drv_tex **tp, GLint level, GL
 	lv->format = sf;
 	lv->width = (uint32_t)w;
 	lv->height = (uint32_t)h;
-	if (!f || !w || !h)
+	lv->depth = (uint32_t)d;
+	if (!f || !w || !h || !d)
 		return true;       /* not sampled: reported if a draw samples it */
-	texels = xt_calloc((size_t)w * (size_t)h, drv_pipe_format_info(f->hw)->bytes);
+	texels = xt_calloc((size_t)w * (size_t)h * (size_t)d, drv_pipe_format_info(f->hw)->bytes);
 	if (!texels) {
 		drv_gl_error(ctx, GL_OUT_OF_MEMORY);
 		return false;
 	}
 	lv->texels = texels;
 	src = pixels || ctx->pixel_unpack ? client_bytes(ctx, pixels) : NULL;
-	if (src && !unpack(ctx, f, texels, (uint32_t)w, 0, 0, w, h, format, type, src, why))
+	if (src && !unpack(ctx, f, texels, (uint32_t)w, (uint32_t)h, &box, format, type, src, why))
 		return false;
-	(void)surf0;
 	return true;
 }
 
-bool drv_tex_sub_image(struct drv_context *ctx, struct drv_tex *t, GLint level, GLint x, GLint y,
-		       GLsizei w, GLsizei h, GLenum format, GLenum type, const void *pixels,
-		       struct drv_pipe_surface *surf0, const char **why)
+bool drv_tex_sub_image(struct drv_context *ctx, struct drv_tex *t, GLint level, const struct drv_tex_box *b,
+		       GLenum format, GLenum type, const void *pixels, struct drv_pipe_surface *surf0,
+		       const char **why)
 {
 	const struct tex_format *f;
 	const uint8_t *src;
 	struct tex_level *lv;
 
 	*why = NULL;
-	if (!t || level < 0 || (unsigned)level >= TEX_LEVELS || !w || !h)
+	if (!t || level < 0 || (unsigned)level >= TEX_LEVELS || !b->w || !b->h || !b->d)
 		return true;
 	lv = &t->level[level];
 	f = tex_format(lv->format);
-	if (!f || !lv->texels || x < 0 || y < 0 || (uint32_t)(x + w) > lv->width || (uint32_t)(y + h) > lv->height)
+	if (!f || !lv->texels || b->x < 0 || b->y < 0 || b->z < 0 || (uint32_t)(b->x + b->w) > lv->width ||
+	    (uint32_t)(b->y + b->h) > lv->height || (uint32_t)(b->z + b->d) > lv->depth)
 		return true;
 	src = client_bytes(ctx, pixels);
 	if (!src)
 		return true;
 	t->store_valid = false;
-	if (!unpack(ctx, f, lv->texels, lv->width, x, y, w, h, format, type, src, why))
+	if (!unpack(ctx, f, lv->texels, lv->width, lv->height, b, format, type, src, why))
 		return false;
 	if (level == 0 && surf0 && surf0->bo) {
 		uint32_t pitch;
@@ -444,7 +459,7 @@ bool drv_tex_sub_image(struct drv_context *ctx, struct drv_tex *t, GLint level, 
 			return false;
 		}
 		drv_pipe_flush(ctx->pipe);
-		return unpack(ctx, f, p, pitch, x, y, w, h, format, type, src, why);
+		return unpack(ctx, f, p, pitch, lv->height, b, format, type, src, why);
 	}
 	return true;
 }
@@ -480,9 +495,26 @@ static bool mipmapped(GLenum min_filter)
 }
 
 /* GL 4.6 §8.14.3: p = floor(log2(max size of the base level)) + base. */
-static GLint level_p(const struct tex_level *b, GLint base)
+static bool is_3d(const struct drv_tex *t)
+{
+	return t->target == GL_TEXTURE_3D;
+}
+
+/* The size of level l below level b (GL 4.6 §8.14.3: the layers of an
+ * array are not minified). */
+static void level_size(const struct drv_tex *t, const struct tex_level *b, GLint n, uint32_t s[3])
+{
+	s[0] = b->width >> n ? b->width >> n : 1;
+	s[1] = b->height >> n ? b->height >> n : 1;
+	s[2] = !is_3d(t) ? b->depth : b->depth >> n ? b->depth >> n : 1;
+}
+
+/* GL 4.6 §8.14.3: p = floor(log2(maxsize)) + base, 3D's depth included. */
+static GLint level_p(const struct drv_tex *t, const struct tex_level *b, GLint base)
 {
 	uint32_t m = b->width > b->height ? b->width : b->height;
+	if (is_3d(t) && b->depth > m)
+		m = b->depth;
 	GLint p = base;
 	while (m > 1) {
 		m >>= 1;
@@ -513,7 +545,7 @@ bool drv_tex_generate_mipmap(struct drv_context *ctx, struct drv_tex *t, const s
 		drv_gl_error(ctx, GL_INVALID_OPERATION);    /* GL 4.6 §8.14.4: integer formats */
 		return true;
 	}
-	q = level_p(&t->level[base], base);
+	q = level_p(t, &t->level[base], base);
 	if (q > pr->max_level)
 		q = pr->max_level;
 	if (t->immutable_levels && q > t->immutable_levels - 1)
@@ -526,9 +558,10 @@ bool drv_tex_generate_mipmap(struct drv_context *ctx, struct drv_tex *t, const s
 		const struct tex_level *up = &t->level[l - 1];
 		struct tex_level *lv = &t->level[l];
 		uint32_t w = up->width > 1 ? up->width / 2 : 1, h = up->height > 1 ? up->height / 2 : 1, upitch;
-		unsigned bpp = drv_pipe_format_info(f->hw)->bytes;
+		uint32_t d = !is_3d(t) ? up->depth : up->depth > 1 ? up->depth / 2 : 1;
+		unsigned bpp = drv_pipe_format_info(f->hw)->bytes, nz = is_3d(t) && up->depth > 1 ? 2u : 1u;
 		const uint8_t *src = level_texels(t, (unsigned)l - 1, surf0, &upitch);
-		uint8_t *dst = xt_calloc((size_t)w * h, bpp);
+		uint8_t *dst = xt_calloc((size_t)w * h * d, bpp);
 		if (!dst || !src) {
 			xt_free(dst);
 			if (!src)
@@ -536,16 +569,20 @@ bool drv_tex_generate_mipmap(struct drv_context *ctx, struct drv_tex *t, const s
 			drv_gl_error(ctx, GL_OUT_OF_MEMORY);
 			return true;
 		}
-		/* each texel the mean of the 2x2 (2x1, 1x2) texels above it */
+		/* each texel the mean of the 2x2 (2x1, 1x2; 3D: 2x2x2) texels
+		 * above it, each layer of an array on its own */
+		for (uint32_t z = 0; z < d; z++)
 		for (uint32_t y = 0; y < h; y++)
 			for (uint32_t x = 0; x < w; x++) {
 				union rgba acc = { .f = { 0, 0, 0, 0 } }, c;
 				unsigned n = 0;
+				for (uint32_t dz = 0; dz < nz; dz++)
 				for (uint32_t dy = 0; dy < (up->height > 1 ? 2u : 1u); dy++)
 					for (uint32_t dx = 0; dx < (up->width > 1 ? 2u : 1u); dx++) {
 						uint32_t sx = 2 * x + dx < up->width ? 2 * x + dx : up->width - 1;
 						uint32_t sy = 2 * y + dy < up->height ? 2 * y + dy : up->height - 1;
-						hw_load(f->hw, src + ((uint64_t)sy * upitch + sx) * bpp, &c);
+						uint32_t sz = !is_3d(t) ? z : 2 * z + dz < up->depth ? 2 * z + dz : up->depth - 1;
+						hw_load(f->hw, src + (((uint64_t)sz * up->height + sy) * upitch + sx) * bpp, &c);
 						for (unsigned k = 0; k < 4; k++)   /* sRGB: in linear space */
 							acc.f[k] += f->srgb && k < 3 ? srgb_to_linear(c.f[k]) : c.f[k];
 						n++;
@@ -555,13 +592,14 @@ bool drv_tex_generate_mipmap(struct drv_context *ctx, struct drv_tex *t, const s
 					if (f->srgb && k < 3)
 						acc.f[k] = linear_to_srgb(acc.f[k]);
 				}
-				hw_store(f->hw, &acc, dst + ((uint64_t)y * w + x) * bpp);
+				hw_store(f->hw, &acc, dst + (((uint64_t)z * h + y) * w + x) * bpp);
 			}
 		xt_free(lv->texels);
 		lv->texels = dst;
 		lv->format = t->level[base].format;
 		lv->width = w;
 		lv->height = h;
+		lv->depth = d;
 	}
 	t->store_valid = false;
 	return true;
@@ -621,7 +659,7 @@ bool drv_tex_view(struct drv_context *ctx, struct drv_tex *t, const struct drv_p
 	if (base < 0 || (unsigned)base >= TEX_LEVELS || base > tp->max_level)
 		return true;
 	b = &t->level[base];
-	if (!b->format || !b->width || !b->height)
+	if (!b->format || !b->width || !b->height || !b->depth)
 		return true;
 	if (!(f = tex_format(b->format))) {
 		*why = "sampling a texture of this internal format";
@@ -633,36 +671,45 @@ bool drv_tex_view(struct drv_context *ctx, struct drv_tex *t, const struct drv_p
 	if (is_int && (sp->mag_filter != GL_NEAREST ||
 		       (sp->min_filter != GL_NEAREST && sp->min_filter != GL_NEAREST_MIPMAP_NEAREST)))
 		return true;
-	q = base;
-	if (mip) {
-		q = level_p(b, base);
-		if (q > tp->max_level)
-			q = tp->max_level;
-		if (t->immutable_levels && q > t->immutable_levels - 1)
-			q = t->immutable_levels - 1;
-		if (q >= (GLint)TEX_LEVELS) {
+	/* levels base..q (§8.14.3), which texelFetch reads whatever the
+	 * filter (§11.1.3.5); a min filter with mipmaps needs them all */
+	q = level_p(t, b, base);
+	if (q > tp->max_level)
+		q = tp->max_level;
+	if (t->immutable_levels && q > t->immutable_levels - 1)
+		q = t->immutable_levels - 1;
+	if (q >= (GLint)TEX_LEVELS) {
+		if (mip) {
 			*why = "sampling more than 15 mip levels";
 			return false;
 		}
-		for (GLint l = base + 1; l <= q; l++) {
-			const struct tex_level *lv = &t->level[l];
-			uint32_t w = b->width >> (l - base), h = b->height >> (l - base);
-			if (lv->format != b->format || lv->width != (w ? w : 1) || lv->height != (h ? h : 1))
+		q = TEX_LEVELS - 1;
+	}
+	for (GLint l = base + 1; l <= q; l++) {
+		const struct tex_level *lv = &t->level[l];
+		uint32_t s[3];
+		level_size(t, b, l - base, s);
+		if (lv->format != b->format || lv->width != s[0] || lv->height != s[1] || lv->depth != s[2] ||
+		    !lv->texels) {
+			if (mip)
 				return true;  /* not mipmap complete */
+			q = l - 1;
+			break;
 		}
 	}
 	if (surf0 && surf0->bo && (surf0->format != f->hw || surf0->samples != 1)) {
 		*why = "sampling a texture rendered into in another format or multisampled";
 		return false;
 	}
-	if (!border(sp->border, &v->border) && (sp->wrap_s == GL_CLAMP_TO_BORDER || sp->wrap_t == GL_CLAMP_TO_BORDER)) {
+	if (!border(sp->border, &v->border) && (sp->wrap_s == GL_CLAMP_TO_BORDER || sp->wrap_t == GL_CLAMP_TO_BORDER ||
+						 (is_3d(t) && sp->wrap_r == GL_CLAMP_TO_BORDER))) {
 		*why = "a border colour other than (0,0,0,0), (0,0,0,1) and (1,1,1,1) (GCN's border-colour table is "
 		       "not modelled)";
 		return false;
 	}
 	bpp = drv_pipe_format_info(f->hw)->bytes;
 	for (GLint l = base; l <= q; l++)
-		bytes += (uint64_t)t->level[l].width * t->level[l].height * bpp;
+		bytes += (uint64_t)t->level[l].width * t->level[l].height * t->level[l].depth * bpp;
 	/* level 0 in a surface may have changed since: copied at every draw */
 	if (!t->store_valid || t->store_base != base || t->store_q != q || (base == 0 && surf0 && surf0->bo)) {
 		uint64_t off = 0;
@@ -679,10 +726,10 @@ bool drv_tex_view(struct drv_context *ctx, struct drv_tex *t, const struct drv_p
 			const struct tex_level *lv = &t->level[l];
 			uint32_t pitch;
 			const uint8_t *src = level_texels(t, (unsigned)l, surf0, &pitch);
-			for (uint32_t r = 0; src && r < lv->height; r++)
+			for (uint32_t r = 0; src && r < lv->height * lv->depth; r++)
 				memcpy(dst + off + (uint64_t)r * lv->width * bpp, src + (uint64_t)r * pitch * bpp,
 				       (size_t)lv->width * bpp);
-			off += (uint64_t)lv->width * lv->height * bpp;
+			off += (uint64_t)lv->width * lv->height * lv->depth * bpp;
 		}
 		t->store_valid = true;
 		t->store_base = base;
@@ -691,13 +738,17 @@ bool drv_tex_view(struct drv_context *ctx, struct drv_tex *t, const struct drv_p
 	v->buffer = &t->store;
 	v->format = f->hw;
 	v->srgb = f->srgb;
+	v->target = t->target == GL_TEXTURE_3D ? DRV_TEX_3D : t->target == GL_TEXTURE_2D_ARRAY ? DRV_TEX_2D_ARRAY
+											     : DRV_TEX_2D;
 	v->width = v->pitch = b->width;
 	v->height = b->height;
+	v->depth = b->depth;
 	v->levels = (unsigned)(q - base + 1);
 	for (unsigned c = 0; c < 4; c++)
 		v->swizzle[c] = c < f->comps ? (uint8_t)c : c == 3 ? DRV_SWIZZLE_1 : DRV_SWIZZLE_0;
 	v->wrap_s = wrap(sp->wrap_s);
 	v->wrap_t = wrap(sp->wrap_t);
+	v->wrap_r = wrap(sp->wrap_r);
 	v->mag_linear = sp->mag_filter == GL_LINEAR;
 	v->min_linear = sp->min_filter == GL_LINEAR || sp->min_filter == GL_LINEAR_MIPMAP_NEAREST ||
 			sp->min_filter == GL_LINEAR_MIPMAP_LINEAR;

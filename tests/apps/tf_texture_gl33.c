@@ -8,7 +8,11 @@
  * of levels 0..2 (GL_NEAREST_MIPMAP_NEAREST), texelFetch of an RGBA32UI
  * texture made by glTexStorage2D + glTexSubImage2D, and textureLod with
  * GL_LINEAR of an RGBA32F texture half-way between texels (weights 1/2:
- * exact in binary floating point).  Every value is exact on every
+ * exact in binary floating point); a 2D array texture (glTexImage3D) by
+ * texelFetch and by texture at layer 1.6 (rounded to 2, GL 4.6 §8.14.2);
+ * a 3D texture by textureLod with GL_LINEAR half-way between two slices,
+ * and by texelFetch of level 1 made by glGenerateMipmap from a linear
+ * ramp (the mean of 2x2x2 texels: exact).  Every value is exact on every
  * conforming implementation and checked against a CPU reference.
  *
  * Pass 2 draws a quad into a 32x32 RGBA8 framebuffer object whose fragment
@@ -34,7 +38,7 @@
 
 #define PROG "tf-texture-gl33"
 #define N_POINTS 12
-#define OUT_DW 20           /* 4 vec4 + uvec4 per point */
+#define OUT_DW 32           /* 4 vec4, a uvec4, 3 vec4 per point */
 #define SIZE 32
 
 static const char tf_vs[] =
@@ -42,11 +46,16 @@ static const char tf_vs[] =
 	"uniform sampler2D t_float;\n"
 	"uniform usampler2D t_uint;\n"
 	"uniform sampler2D t_lin;\n"
+	"uniform sampler2DArray t_arr;\n"
+	"uniform sampler3D t_vol;\n"
 	"out vec4 v_fetch;\n"
 	"out vec4 v_fetch1;\n"
 	"out vec4 v_lod;\n"
 	"out vec4 v_lin;\n"
 	"flat out uvec4 v_uint;\n"
+	"out vec4 v_arr;\n"
+	"out vec4 v_vol;\n"
+	"out vec4 v_vol1;\n"
 	"void main()\n"
 	"{\n"
 	"	int v = gl_VertexID, level = v % 3, size = 4 >> level;\n"
@@ -56,6 +65,10 @@ static const char tf_vs[] =
 	"	v_lod = textureLod(t_float, st, float(level));\n"
 	"	v_lin = textureLod(t_lin, vec2((1.0 + 0.5 * float(v % 2)) / 4.0, 0.375), 0.0);\n"
 	"	v_uint = texelFetch(t_uint, ivec2(v % 2, (v / 2) % 2), 0);\n"
+	"	v_arr = v % 2 == 0 ? texelFetch(t_arr, ivec3(v / 2 % 2, v / 4 % 2, v % 3), 0)\n"
+	"	                   : texture(t_arr, vec3(0.75, 0.25, 1.6));\n"
+	"	v_vol = textureLod(t_vol, vec3(0.375, 0.125, 0.5), 0.0);\n"
+	"	v_vol1 = texelFetch(t_vol, ivec3(v % 2, 1, (v / 2) % 2), 1);\n"
 	"	gl_Position = vec4(0.0, 0.0, 0.0, 1.0);\n"
 	"}\n";
 
@@ -84,7 +97,8 @@ static const char quad_fs[] =
 	"		o_color = texture(t_rgb, (p - vec2(16.0)) / 16.0);\n"
 	"}\n";
 
-static const char *const varyings[] = { "v_fetch", "v_fetch1", "v_lod", "v_lin", "v_uint" };
+static const char *const varyings[] = { "v_fetch", "v_fetch1", "v_lod", "v_lin", "v_uint", "v_arr", "v_vol",
+					"v_vol1" };
 
 /* texel (x, y) of level l of t_float and t_lin (level 0) */
 static void float_texel(int l, int x, int y, float out[4])
@@ -136,6 +150,20 @@ static void expected_tf(uint32_t *want)
 			o[12 + j] = app_f2u(v % 2 ? b[j] : (a[j] + b[j]) / 2);
 		for (int j = 0; j < 4; j++)
 			o[16 + j] = 1000u + 100u * (uint32_t)((v / 2) % 2 * 2 + v % 2) + (uint32_t)j;
+		/* t_arr texel (x, y, layer) = (x, y, layer, 1); the lookup at
+		 * (1.5, 0.5) texels of layer 2: texel (1, 0) */
+		const float arr[4] = { (float)(v % 2 ? 1 : v / 2 % 2), (float)(v % 2 ? 0 : v / 4 % 2),
+				       (float)(v % 2 ? 2 : v % 3), 1 };
+		/* t_vol texel (x, y, z) = (x, y, z, 1): at (1.5, 0.5, 2) texels,
+		 * texel (1, 0) between slices 1 and 2; level 1 texel (i, 1, k)
+		 * the mean of the 2x2x2 below it */
+		const float vol[4] = { 1, 0, 1.5f, 1 };
+		const float vol1[4] = { 2.0f * (float)(v % 2) + 0.5f, 2.5f, 2.0f * (float)(v / 2 % 2) + 0.5f, 1 };
+		for (int j = 0; j < 4; j++) {
+			o[20 + j] = app_f2u(arr[j]);
+			o[24 + j] = app_f2u(vol[j]);
+			o[28 + j] = app_f2u(vol1[j]);
+		}
 	}
 }
 
@@ -156,9 +184,10 @@ static void filters(GLenum min, GLenum mag)
 
 static void make_textures(void)
 {
-	static float f[16 * 4];
+	static float f[16 * 4], vol[64 * 4];
 	static uint8_t b[SIZE * SIZE * 4];
 	uint32_t u[4 * 4];
+	GLuint t;
 
 	/* unit 0, t_float: 4x4 RGBA32F, levels 0..2 */
 	texture(GL_TEXTURE0);
@@ -209,6 +238,32 @@ static void make_textures(void)
 	filters(GL_LINEAR, GL_LINEAR);
 	glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
 	glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+	/* unit 6, t_arr: RGBA32F 2x2, 3 layers */
+	glGenTextures(1, &t);
+	glActiveTexture(GL_TEXTURE6);
+	glBindTexture(GL_TEXTURE_2D_ARRAY, t);
+	for (int i = 0; i < 12; i++) {
+		f[4 * i] = (float)(i % 2), f[4 * i + 1] = (float)(i / 2 % 2);
+		f[4 * i + 2] = (float)(i / 4), f[4 * i + 3] = 1;
+	}
+	glTexImage3D(GL_TEXTURE_2D_ARRAY, 0, GL_RGBA32F, 2, 2, 3, 0, GL_RGBA, GL_FLOAT, f);
+	glTexParameteri(GL_TEXTURE_2D_ARRAY, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+	glTexParameteri(GL_TEXTURE_2D_ARRAY, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+	/* unit 7, t_vol: RGBA32F 4x4x4 ramp, levels by glGenerateMipmap */
+	glGenTextures(1, &t);
+	glActiveTexture(GL_TEXTURE7);
+	glBindTexture(GL_TEXTURE_3D, t);
+	for (int i = 0; i < 64; i++) {
+		vol[4 * i] = (float)(i % 4), vol[4 * i + 1] = (float)(i / 4 % 4);
+		vol[4 * i + 2] = (float)(i / 16), vol[4 * i + 3] = 1;
+	}
+	glTexImage3D(GL_TEXTURE_3D, 0, GL_RGBA32F, 4, 4, 4, 0, GL_RGBA, GL_FLOAT, vol);
+	glGenerateMipmap(GL_TEXTURE_3D);
+	glTexParameteri(GL_TEXTURE_3D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+	glTexParameteri(GL_TEXTURE_3D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+	glTexParameteri(GL_TEXTURE_3D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+	glTexParameteri(GL_TEXTURE_3D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+	glTexParameteri(GL_TEXTURE_3D, GL_TEXTURE_WRAP_R, GL_CLAMP_TO_EDGE);
 }
 
 static void uniform_unit(GLuint prog, const char *name, GLint unit)
@@ -245,7 +300,7 @@ static int run(const struct app_opts *opts, struct app_check *c)
 	uint32_t want[N_POINTS * OUT_DW], got[N_POINTS * OUT_DW];
 	static uint8_t img[SIZE * SIZE * 4];
 
-	tf_prog = app_gl_program(tf_vs, NULL, NULL, varyings, 5, GL_INTERLEAVED_ATTRIBS);
+	tf_prog = app_gl_program(tf_vs, NULL, NULL, varyings, 8, GL_INTERLEAVED_ATTRIBS);
 	quad_prog = app_gl_program(quad_vs, NULL, quad_fs, NULL, 0, GL_INTERLEAVED_ATTRIBS);
 	if (!tf_prog || !quad_prog)
 		return APP_EXIT_SETUP;
@@ -275,6 +330,8 @@ static int run(const struct app_opts *opts, struct app_check *c)
 	uniform_unit(tf_prog, "t_float", 0);
 	uniform_unit(tf_prog, "t_uint", 1);
 	uniform_unit(tf_prog, "t_lin", 2);
+	uniform_unit(tf_prog, "t_arr", 6);
+	uniform_unit(tf_prog, "t_vol", 7);
 	glEnable(GL_RASTERIZER_DISCARD);
 	glBeginTransformFeedback(GL_POINTS);
 	glDrawArrays(GL_POINTS, 0, N_POINTS);
