@@ -70,7 +70,8 @@ static bool timg_read(const struct gm_wave *w, unsigned s, struct timg *t, const
 	t->height = SQ_IMG_RSRC_WORD2_HEIGHT_GET(d[2]) + 1;
 	t->pitch = SQ_IMG_RSRC_WORD4_PITCH_GET(d[4]) + 1;
 	t->type = type;
-	t->depth = type == V_SQ_RSRC_IMG_3D || type == V_SQ_RSRC_IMG_2D_ARRAY ? SQ_IMG_RSRC_WORD4_DEPTH_GET(d[4]) + 1 : 1;
+	t->depth = type == V_SQ_RSRC_IMG_3D || type == V_SQ_RSRC_IMG_2D_ARRAY || type == V_SQ_RSRC_IMG_CUBE ?
+		   SQ_IMG_RSRC_WORD4_DEPTH_GET(d[4]) + 1 : 1;
 	t->sel[0] = SQ_IMG_RSRC_WORD3_DST_SEL_X_GET(d[3]);
 	t->sel[1] = SQ_IMG_RSRC_WORD3_DST_SEL_Y_GET(d[3]);
 	t->sel[2] = SQ_IMG_RSRC_WORD3_DST_SEL_Z_GET(d[3]);
@@ -81,8 +82,8 @@ static bool timg_read(const struct gm_wave *w, unsigned s, struct timg *t, const
 	t->srgb = t->nf == V_IMG_NUM_FORMAT_SRGB;
 	t->bytes = gm_format_bytes(t->df);
 	if (type != V_SQ_RSRC_IMG_2D && type != V_SQ_RSRC_IMG_1D && type != V_SQ_RSRC_IMG_2D_ARRAY &&
-	    type != V_SQ_RSRC_IMG_3D)
-		*why = "only 1D, 2D, 2D array and 3D images are modelled (SQ_IMG_RSRC_WORD3.TYPE)";
+	    type != V_SQ_RSRC_IMG_3D && type != V_SQ_RSRC_IMG_CUBE)
+		*why = "only 1D, 2D, 2D array, 3D and cube images are modelled (SQ_IMG_RSRC_WORD3.TYPE)";
 	else if (SQ_IMG_RSRC_WORD3_TILING_INDEX_GET(d[3]) != 8)
 		*why = "the image is not linear (SQ_IMG_RSRC_WORD3.TILING_INDEX must be 8)";
 	else if (!t->bytes || t->df == V_BUF_DATA_FORMAT_2_10_10_10 || t->df == V_BUF_DATA_FORMAT_32_32_32 ||
@@ -302,10 +303,12 @@ void gm_wave_exec_img(struct gm_wave *w, const struct gm_dinst *dd, const struct
 	}
 	is_1d = t.type == V_SQ_RSRC_IMG_1D;
 	is_3d = t.type == V_SQ_RSRC_IMG_3D;
-	is_array = t.type == V_SQ_RSRC_IMG_2D_ARRAY;
+	/* a cube is sampled as the array of its faces: the shader computed
+	 * the face and the coordinates on it (GCN's v_cube* do that) */
+	is_array = t.type == V_SQ_RSRC_IMG_2D_ARRAY || t.type == V_SQ_RSRC_IMG_CUBE;
 	if (da != (is_3d || is_array)) {
 		fault(env, w, pc_va, name, da ? "da (a third coordinate) on a 1D or 2D image"
-					      : "a 3D or 2D array image without da (its third coordinate)");
+					      : "a 3D, 2D array or cube image without da (its third coordinate)");
 		return;
 	}
 	if (sample) {

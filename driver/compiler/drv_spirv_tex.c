@@ -39,9 +39,8 @@ static const char *image_unsupported(const struct drv_sid *img)
 	if (img->image_arrayed && img->image_dim != SpvDim2D)
 		return "1D and cube-map array samplers";
 	switch (img->image_dim) {
-	case SpvDim2D: case SpvDim3D: return NULL;
+	case SpvDim2D: case SpvDim3D: case SpvDimCube: return NULL;
 	case SpvDim1D: return "1D samplers";
-	case SpvDimCube: return "cube-map samplers";
 	case SpvDimRect: return "rectangle samplers";
 	case SpvDimBuffer: return "buffer samplers (samplerBuffer)";
 	default: return "this sampler dimensionality";
@@ -88,6 +87,33 @@ static bool sampler_slot(struct ctx *c, uint32_t id, uint32_t *slot, const struc
 	return true;
 }
 
+/*
+ * A cube map's direction (x, y, z) to the face and the coordinates on it
+ * (GL 4.6 §8.13, table 8.19): the major axis is the largest magnitude
+ * (ties: x, then y, as Mesa), face = 2 * axis + (negative), s = (sc / |ma|
+ * + 1) / 2, t = (tc / |ma| + 1) / 2; out[] = s, t, face (a float layer of
+ * the cube sampled as a 6-layer array, as GCN's v_cube* prepare it).
+ */
+static void cube_coords(struct ctx *c, const uint32_t *r, uint32_t out[3])
+{
+	uint32_t ax = fabs_(c, r[0]), ay = fabs_(c, r[1]), az = fabs_(c, r[2]);
+	uint32_t is_x = V2(c, ISA_OP_V_AND_B32, fcmp(c, C_GE, ax, ay), fcmp(c, C_GE, ax, az));
+	uint32_t is_y = V2(c, ISA_OP_V_AND_B32, bnot(c, is_x), fcmp(c, C_GE, ay, az));
+	uint32_t px = fcmp(c, C_GE, r[0], K(c, 0)), py = fcmp(c, C_GE, r[1], K(c, 0));
+	uint32_t pz = fcmp(c, C_GE, r[2], K(c, 0));
+	uint32_t nx = fneg_(c, r[0]), ny = fneg_(c, r[1]), nz = fneg_(c, r[2]);
+	/* x major: sc = -+z, tc = -y; y major: sc = x, tc = +-z; z major: sc = +-x, tc = -y */
+	uint32_t sc = sel(c, is_x, sel(c, px, nz, r[2]), sel(c, is_y, r[0], sel(c, pz, r[0], nx)));
+	uint32_t tc = sel(c, is_y, sel(c, py, r[2], nz), ny);
+	uint32_t ma = sel(c, is_x, ax, sel(c, is_y, ay, az));
+	uint32_t face = sel(c, is_x, sel(c, px, K(c, fbits(0.0f)), K(c, fbits(1.0f))),
+			    sel(c, is_y, sel(c, py, K(c, fbits(2.0f)), K(c, fbits(3.0f))),
+				sel(c, pz, K(c, fbits(4.0f)), K(c, fbits(5.0f)))));
+	out[0] = fmad_(c, fdiv_(c, sc, ma), K(c, fbits(0.5f)), K(c, fbits(0.5f)));
+	out[1] = fmad_(c, fdiv_(c, tc, ma), K(c, fbits(0.5f)), K(c, fbits(0.5f)));
+	out[2] = face;
+}
+
 bool drv_sx_image(struct ctx *c, uint16_t op, const uint32_t *w, uint32_t n)
 {
 	const struct drv_sid *img;
@@ -128,7 +154,7 @@ bool drv_sx_image(struct ctx *c, uint16_t op, const uint32_t *w, uint32_t n)
 		put(&coord);
 		return false;
 	}
-	da = img->image_arrayed || img->image_dim == SpvDim3D;
+	da = img->image_arrayed || img->image_dim == SpvDim3D || img->image_dim == SpvDimCube;
 	if (coord.n < 2u + da || type_slots(c, w[1]) != 4) {
 		put(&coord);
 		put(&lod);
@@ -150,7 +176,9 @@ bool drv_sx_image(struct ctx *c, uint16_t op, const uint32_t *w, uint32_t n)
 		struct drv_ins in = { .op = DRV_OP_IMAGE, .size = 4, .n_src = (uint8_t)(2 + da + with_lod),
 				      .flags = da ? ISA_FLAG_DA : 0, .src = { coord.v[0], coord.v[1] }, .a = slot,
 				      .b = kind };
-		if (da)
+		if (img->image_dim == SpvDimCube)
+			cube_coords(c, coord.v, in.src);
+		else if (da)
 			in.src[2] = coord.v[2];
 		if (with_lod)
 			in.src[2 + da] = lod_id ? lod.v[0] : K(c, 0);

@@ -430,7 +430,7 @@ enum { DRV_SWIZZLE_R, DRV_SWIZZLE_G, DRV_SWIZZLE_B, DRV_SWIZZLE_A, DRV_SWIZZLE_0
  * (0, 0, 0, 1) (GL 4.6 §11.1.3.5); `integer` says whether the sampler
  * returns integers.
  */
-enum drv_pipe_tex_target { DRV_TEX_2D, DRV_TEX_2D_ARRAY, DRV_TEX_3D };
+enum drv_pipe_tex_target { DRV_TEX_2D, DRV_TEX_2D_ARRAY, DRV_TEX_3D, DRV_TEX_CUBE /* 6 layers, faces in GL's order */ };
 
 struct drv_pipe_sampler_view {
 	struct drv_pipe_buffer *buffer;

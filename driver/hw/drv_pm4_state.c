@@ -466,7 +466,7 @@ static bool sampler_desc(struct drv_pipe *pipe, const struct drv_pipe_sampler_vi
 	static const uint32_t sel[] = { V_SQ_SEL_X, V_SQ_SEL_Y, V_SQ_SEL_Z, V_SQ_SEL_W, V_SQ_SEL_0, V_SQ_SEL_1 };
 	static const uint32_t mip[] = { V_SQ_TEX_Z_FILTER_NONE, V_SQ_TEX_Z_FILTER_POINT, V_SQ_TEX_Z_FILTER_LINEAR };
 	uint32_t dfmt, nfmt, w = v->width, h = v->height, pitch = v->pitch, levels = v->levels, depth = v->depth;
-	uint32_t type = v->target == DRV_TEX_3D ? V_SQ_RSRC_IMG_3D :
+	uint32_t type = v->target == DRV_TEX_3D ? V_SQ_RSRC_IMG_3D : v->target == DRV_TEX_CUBE ? V_SQ_RSRC_IMG_CUBE :
 			v->target == DRV_TEX_2D_ARRAY ? V_SQ_RSRC_IMG_2D_ARRAY : V_SQ_RSRC_IMG_2D;
 	const uint8_t *sw = v->swizzle;
 	static const uint8_t incomplete[4] = { DRV_SWIZZLE_0, DRV_SWIZZLE_0, DRV_SWIZZLE_0, DRV_SWIZZLE_1 };

@@ -210,6 +210,8 @@ void drv_gl_BindTexture(GLenum target, GLuint texture)
 		ctx->fb.texture_2d_array[ctx->fb.active_unit] = texture;
 	else if (target == GL_TEXTURE_3D)
 		ctx->fb.texture_3d[ctx->fb.active_unit] = texture;
+	else if (target == GL_TEXTURE_CUBE_MAP)
+		ctx->fb.texture_cube[ctx->fb.active_unit] = texture;
 }
 
 /* Level 0 of a 2D texture or a renderbuffer gets a new image: its old
@@ -227,13 +229,19 @@ static void image_define(struct drv_context *ctx, struct image *img, GLenum form
 
 static const char texels_uploaded[] = "were uploaded as texels the sim cannot keep in that format";
 
-/* The texture of a target the sim samples (2D, 2D array, 3D) bound to
+static bool cube_face(GLenum target)
+{
+	return target >= GL_TEXTURE_CUBE_MAP_POSITIVE_X && target <= GL_TEXTURE_CUBE_MAP_NEGATIVE_Z;
+}
+
+/* The texture of a target the sim samples (2D, 2D array, 3D, cube) bound to
  * unit u, NULL for none (texture 0) or another target. */
 static struct image *bound_at(struct drv_context *ctx, GLenum target, unsigned u)
 {
 	GLuint name = target == GL_TEXTURE_2D ? ctx->fb.texture_2d[u] :
 		      target == GL_TEXTURE_2D_ARRAY ? ctx->fb.texture_2d_array[u] :
-		      target == GL_TEXTURE_3D ? ctx->fb.texture_3d[u] : 0;
+		      target == GL_TEXTURE_3D ? ctx->fb.texture_3d[u] :
+		      target == GL_TEXTURE_CUBE_MAP ? ctx->fb.texture_cube[u] : 0;
 	return name ? drv_names_get(&ctx->fb.textures, name) : NULL;
 }
 
@@ -270,9 +278,16 @@ void drv_gl_TexImage2D(GLenum target, GLint level, GLint internalformat, GLsizei
 		drv_gl_error(ctx, GL_INVALID_VALUE);
 		return;
 	}
-	if (target == GL_TEXTURE_2D)
+	if (target == GL_TEXTURE_2D) {
 		tex_image(ctx, target, level, internalformat, sized_format(internalformat, type), w, h, 1, format,
 			  type, pixels, pixels || ctx->pixel_unpack);
+	} else if (cube_face(target)) {
+		struct image *img = bound(ctx, GL_TEXTURE_CUBE_MAP);
+		const char *why = NULL;
+		if (img && !drv_tex_cube_face(ctx, &img->tex, target - GL_TEXTURE_CUBE_MAP_POSITIVE_X, level,
+					      internalformat, w, h, format, type, pixels, &why) && why)
+			drv_gl_unsupported(ctx, why);
+	}
 }
 
 void drv_gl_TexStorage2D(GLenum target, GLsizei levels, GLenum internalformat, GLsizei w, GLsizei h)
@@ -283,12 +298,12 @@ void drv_gl_TexStorage2D(GLenum target, GLsizei levels, GLenum internalformat, G
 		drv_gl_error(ctx, GL_INVALID_VALUE);
 		return;
 	}
-	if (target != GL_TEXTURE_2D)
+	if (target != GL_TEXTURE_2D && target != GL_TEXTURE_CUBE_MAP)
 		return;
 	for (GLsizei l = 0; l < levels; l++)
 		tex_image(ctx, target, l, (GLint)internalformat, internalformat, w >> l ? w >> l : 1,
-			  h >> l ? h >> l : 1, 1, GL_NONE, GL_NONE, NULL, false);
-	if ((img = bound_2d(ctx)))
+			  h >> l ? h >> l : 1, target == GL_TEXTURE_CUBE_MAP ? 6 : 1, GL_NONE, GL_NONE, NULL, false);
+	if ((img = bound(ctx, target)))
 		drv_tex_storage(img->tex, levels);
 }
 
@@ -359,7 +374,14 @@ void drv_gl_TexSubImage2D(GLenum target, GLint level, GLint x, GLint y, GLsizei 
 	DRV_CTX(ctx);
 	struct image *img;
 	const char *why = NULL;
-	const struct drv_tex_box b = { x, y, 0, w, h, 1 };
+	const struct drv_tex_box b = { x, y, cube_face(target) ? (GLint)(target - GL_TEXTURE_CUBE_MAP_POSITIVE_X) : 0,
+				       w, h, 1 };
+	if (cube_face(target)) {
+		if ((img = bound(ctx, GL_TEXTURE_CUBE_MAP)) &&
+		    !drv_tex_sub_image(ctx, img->tex, level, &b, format, type, pixels, NULL, &why) && why)
+			drv_gl_unsupported(ctx, why);
+		return;
+	}
 	if (target != GL_TEXTURE_2D || !w || !h || !(img = bound_2d(ctx)))
 		return;
 	if (!drv_tex_sub_image(ctx, img->tex, level, &b, format, type, pixels, img->surf.bo ? &img->surf : NULL,
@@ -407,7 +429,7 @@ void drv_gl_GenerateMipmap(GLenum target)
 {
 	DRV_CTX(ctx);
 	switch (target) {
-	case GL_TEXTURE_2D: case GL_TEXTURE_2D_ARRAY: case GL_TEXTURE_3D: {
+	case GL_TEXTURE_2D: case GL_TEXTURE_2D_ARRAY: case GL_TEXTURE_3D: case GL_TEXTURE_CUBE_MAP: {
 		struct image *img = bound(ctx, target);
 		const char *why = NULL;
 		if (img && !drv_tex_generate_mipmap(ctx, img->tex, img->surf.bo && target == GL_TEXTURE_2D ?
@@ -415,7 +437,7 @@ void drv_gl_GenerateMipmap(GLenum target)
 			drv_gl_unsupported(ctx, why);
 		return;
 	}
-	case GL_TEXTURE_1D: case GL_TEXTURE_1D_ARRAY: case GL_TEXTURE_CUBE_MAP: case GL_TEXTURE_CUBE_MAP_ARRAY:
+	case GL_TEXTURE_1D: case GL_TEXTURE_1D_ARRAY: case GL_TEXTURE_CUBE_MAP_ARRAY:
 		return;     /* their texels are not kept */
 	default:
 		drv_gl_error(ctx, GL_INVALID_ENUM);
@@ -433,12 +455,16 @@ bool drv_gl_fb_sampler_views(struct drv_context *ctx, const struct drv_program *
 		uint32_t unit = 0, type = prog->samplers[k].type;
 		bool integer = type == GL_INT_SAMPLER_2D || type == GL_UNSIGNED_INT_SAMPLER_2D ||
 			       type == GL_INT_SAMPLER_2D_ARRAY || type == GL_UNSIGNED_INT_SAMPLER_2D_ARRAY ||
-			       type == GL_INT_SAMPLER_3D || type == GL_UNSIGNED_INT_SAMPLER_3D;
+			       type == GL_INT_SAMPLER_3D || type == GL_UNSIGNED_INT_SAMPLER_3D ||
+			       type == GL_INT_SAMPLER_CUBE || type == GL_UNSIGNED_INT_SAMPLER_CUBE;
 		GLenum target = type == GL_SAMPLER_2D_ARRAY || type == GL_INT_SAMPLER_2D_ARRAY ||
 				type == GL_UNSIGNED_INT_SAMPLER_2D_ARRAY ? GL_TEXTURE_2D_ARRAY :
 				type == GL_SAMPLER_3D || type == GL_INT_SAMPLER_3D || type == GL_UNSIGNED_INT_SAMPLER_3D ?
-				GL_TEXTURE_3D : GL_TEXTURE_2D;
+				GL_TEXTURE_3D :
+				type == GL_SAMPLER_CUBE || type == GL_INT_SAMPLER_CUBE || type == GL_UNSIGNED_INT_SAMPLER_CUBE ?
+				GL_TEXTURE_CUBE_MAP : GL_TEXTURE_2D;
 		enum drv_pipe_tex_target hw_target = target == GL_TEXTURE_3D ? DRV_TEX_3D :
+						     target == GL_TEXTURE_CUBE_MAP ? DRV_TEX_CUBE :
 						     target == GL_TEXTURE_2D_ARRAY ? DRV_TEX_2D_ARRAY : DRV_TEX_2D;
 		struct image *img = NULL;
 		const struct drv_tex_params *sp = NULL;

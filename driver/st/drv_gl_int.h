@@ -196,6 +196,7 @@ struct drv_fb_state {
 	unsigned active_unit;
 	GLuint texture_2d[DRV_MAX_TEXTURE_UNITS];
 	GLuint texture_2d_array[DRV_MAX_TEXTURE_UNITS], texture_3d[DRV_MAX_TEXTURE_UNITS];
+	GLuint texture_cube[DRV_MAX_TEXTURE_UNITS];
 };
 
 /* What clears and read-backs use (drv_gl_pixels.c). */
@@ -429,6 +430,12 @@ bool drv_tex_image(struct drv_context *ctx, struct drv_tex **t, GLenum target, G
 		   const char **why);
 /* glTexSubImage2D / 3D; surf0: level 0's surface when it was rendered
  * into (2D textures; may be NULL), written too. */
+/* glTexImage2D of cube-map face `face` (0..5, GL's order): the level is a
+ * 6-layer image, the face its layer; a new size or format starts the
+ * level over with this face alone (incomplete until all six match). */
+bool drv_tex_cube_face(struct drv_context *ctx, struct drv_tex **t, unsigned face, GLint level,
+		       GLint internalformat, GLsizei w, GLsizei h, GLenum format, GLenum type, const void *pixels,
+		       const char **why);
 bool drv_tex_sub_image(struct drv_context *ctx, struct drv_tex *t, GLint level, const struct drv_tex_box *b,
 		       GLenum format, GLenum type, const void *pixels, struct drv_pipe_surface *surf0,
 		       const char **why);

@@ -69,6 +69,7 @@ static GLenum sized(GLint internalformat, GLenum type)
 
 struct tex_level {
 	GLenum format;                 /* internal format; GL_NONE: no image */
+	uint8_t faces;                 /* cube maps: bit f, face f was specified */
 	uint32_t width, height, depth; /* depth: 3D depth, array layers, else 1 */
 	uint8_t *texels;               /* hw format, rows of width texels, slices of
 					* height rows one after the other */
@@ -415,6 +416,7 @@ bool drv_tex_image(struct drv_context *ctx, struct drv_tex **tp, GLenum target, 
 	lv->width = (uint32_t)w;
 	lv->height = (uint32_t)h;
 	lv->depth = (uint32_t)d;
+	lv->faces = target == GL_TEXTURE_CUBE_MAP ? 0x3F : 0;
 	if (!f || !w || !h || !d)
 		return true;       /* not sampled: reported if a draw samples it */
 	texels = xt_calloc((size_t)w * (size_t)h * (size_t)d, drv_pipe_format_info(f->hw)->bytes);
@@ -462,6 +464,38 @@ bool drv_tex_sub_image(struct drv_context *ctx, struct drv_tex *t, GLint level, 
 		return unpack(ctx, f, p, pitch, lv->height, b, format, type, src, why);
 	}
 	return true;
+}
+
+bool drv_tex_cube_face(struct drv_context *ctx, struct drv_tex **tp, unsigned face, GLint level,
+		       GLint internalformat, GLsizei w, GLsizei h, GLenum format, GLenum type, const void *pixels,
+		       const char **why)
+{
+	GLenum sf = sized(internalformat, type);
+	const struct drv_tex_box box = { 0, 0, (GLint)face, w, h, 1 };
+	struct drv_tex *t = tex_get(tp);
+	struct tex_level *lv;
+	const uint8_t *src;
+
+	*why = NULL;
+	if (!t) {
+		drv_gl_error(ctx, GL_OUT_OF_MEMORY);
+		return false;
+	}
+	if (level < 0 || (unsigned)level >= TEX_LEVELS)
+		return true;
+	lv = &t->level[level];
+	if (lv->format != sf || lv->width != (uint32_t)w || lv->height != (uint32_t)h || lv->depth != 6 ||
+	    (!lv->texels && tex_format(sf) && w && h)) {
+		if (!drv_tex_image(ctx, tp, GL_TEXTURE_CUBE_MAP, level, (GLint)sf, w, h, 6, format, type, NULL, why))
+			return false;
+		lv->faces = 0;
+	}
+	lv->faces |= (uint8_t)(1u << face);
+	t->store_valid = false;
+	src = pixels || ctx->pixel_unpack ? client_bytes(ctx, pixels) : NULL;
+	if (!src || !lv->texels)
+		return true;
+	return unpack(ctx, tex_format(sf), lv->texels, lv->width, lv->height, &box, format, type, src, why);
 }
 
 void drv_tex_storage(struct drv_tex *t, GLsizei levels)
@@ -600,6 +634,7 @@ bool drv_tex_generate_mipmap(struct drv_context *ctx, struct drv_tex *t, const s
 		lv->width = w;
 		lv->height = h;
 		lv->depth = d;
+		lv->faces = up->faces;
 	}
 	t->store_valid = false;
 	return true;
@@ -661,6 +696,9 @@ bool drv_tex_view(struct drv_context *ctx, struct drv_tex *t, const struct drv_p
 	b = &t->level[base];
 	if (!b->format || !b->width || !b->height || !b->depth)
 		return true;
+	/* GL 4.6 §8.17: cube complete: six square faces of one size and format */
+	if (t->target == GL_TEXTURE_CUBE_MAP && (b->faces != 0x3F || b->width != b->height))
+		return true;
 	if (!(f = tex_format(b->format))) {
 		*why = "sampling a texture of this internal format";
 		return false;
@@ -690,7 +728,7 @@ bool drv_tex_view(struct drv_context *ctx, struct drv_tex *t, const struct drv_p
 		uint32_t s[3];
 		level_size(t, b, l - base, s);
 		if (lv->format != b->format || lv->width != s[0] || lv->height != s[1] || lv->depth != s[2] ||
-		    !lv->texels) {
+		    !lv->texels || (t->target == GL_TEXTURE_CUBE_MAP && lv->faces != 0x3F)) {
 			if (mip)
 				return true;  /* not mipmap complete */
 			q = l - 1;
@@ -738,8 +776,8 @@ bool drv_tex_view(struct drv_context *ctx, struct drv_tex *t, const struct drv_p
 	v->buffer = &t->store;
 	v->format = f->hw;
 	v->srgb = f->srgb;
-	v->target = t->target == GL_TEXTURE_3D ? DRV_TEX_3D : t->target == GL_TEXTURE_2D_ARRAY ? DRV_TEX_2D_ARRAY
-											     : DRV_TEX_2D;
+	v->target = t->target == GL_TEXTURE_3D ? DRV_TEX_3D : t->target == GL_TEXTURE_2D_ARRAY ? DRV_TEX_2D_ARRAY :
+		    t->target == GL_TEXTURE_CUBE_MAP ? DRV_TEX_CUBE : DRV_TEX_2D;
 	v->width = v->pitch = b->width;
 	v->height = b->height;
 	v->depth = b->depth;

@@ -12,7 +12,10 @@
  * texelFetch and by texture at layer 1.6 (rounded to 2, GL 4.6 §8.14.2);
  * a 3D texture by textureLod with GL_LINEAR half-way between two slices,
  * and by texelFetch of level 1 made by glGenerateMipmap from a linear
- * ramp (the mean of 2x2x2 texels: exact).  Every value is exact on every
+ * ramp (the mean of 2x2x2 texels: exact); a cube map of six 2x2 faces
+ * (one glTexImage2D per face) by textureLod along a direction whose major
+ * axis picks each face in turn (GL 4.6 §8.13, table 8.19; no ties, texel
+ * centres away from edges).  Every value is exact on every
  * conforming implementation and checked against a CPU reference.
  *
  * Pass 2 draws a quad into a 32x32 RGBA8 framebuffer object whose fragment
@@ -38,7 +41,7 @@
 
 #define PROG "tf-texture-gl33"
 #define N_POINTS 12
-#define OUT_DW 32           /* 4 vec4, a uvec4, 3 vec4 per point */
+#define OUT_DW 36           /* 4 vec4, a uvec4, 4 vec4 per point */
 #define SIZE 32
 
 static const char tf_vs[] =
@@ -48,6 +51,7 @@ static const char tf_vs[] =
 	"uniform sampler2D t_lin;\n"
 	"uniform sampler2DArray t_arr;\n"
 	"uniform sampler3D t_vol;\n"
+	"uniform samplerCube t_cube;\n"
 	"out vec4 v_fetch;\n"
 	"out vec4 v_fetch1;\n"
 	"out vec4 v_lod;\n"
@@ -56,6 +60,7 @@ static const char tf_vs[] =
 	"out vec4 v_arr;\n"
 	"out vec4 v_vol;\n"
 	"out vec4 v_vol1;\n"
+	"out vec4 v_cube;\n"
 	"void main()\n"
 	"{\n"
 	"	int v = gl_VertexID, level = v % 3, size = 4 >> level;\n"
@@ -69,6 +74,12 @@ static const char tf_vs[] =
 	"	                   : texture(t_arr, vec3(0.75, 0.25, 1.6));\n"
 	"	v_vol = textureLod(t_vol, vec3(0.375, 0.125, 0.5), 0.0);\n"
 	"	v_vol1 = texelFetch(t_vol, ivec3(v % 2, 1, (v / 2) % 2), 1);\n"
+	"	int face = v % 6, axis = face / 2;\n"
+	"	vec3 dir;\n"
+	"	dir[axis] = face % 2 == 0 ? 1.0 : -1.0;\n"
+	"	dir[(axis + 1) % 3] = 0.5;\n"
+	"	dir[(axis + 2) % 3] = -0.25;\n"
+	"	v_cube = textureLod(t_cube, dir, 0.0);\n"
 	"	gl_Position = vec4(0.0, 0.0, 0.0, 1.0);\n"
 	"}\n";
 
@@ -98,7 +109,7 @@ static const char quad_fs[] =
 	"}\n";
 
 static const char *const varyings[] = { "v_fetch", "v_fetch1", "v_lod", "v_lin", "v_uint", "v_arr", "v_vol",
-					"v_vol1" };
+					"v_vol1", "v_cube" };
 
 /* texel (x, y) of level l of t_float and t_lin (level 0) */
 static void float_texel(int l, int x, int y, float out[4])
@@ -163,6 +174,29 @@ static void expected_tf(uint32_t *want)
 			o[20 + j] = app_f2u(arr[j]);
 			o[24 + j] = app_f2u(vol[j]);
 			o[28 + j] = app_f2u(vol1[j]);
+		}
+		/* GL 4.6 table 8.19: face +x: sc = -rz, tc = -ry; -x: rz, -ry;
+		 * +y: rx, rz; -y: rx, -rz; +z: rx, -ry; -z: -rx, -ry; texel
+		 * (x, y) of face f = (f, x, y, 1) */
+		{
+			int face = v % 6, axis = face / 2;
+			float r[3], sc, tc;
+			r[axis] = face % 2 == 0 ? 1.0f : -1.0f;
+			r[(axis + 1) % 3] = 0.5f;
+			r[(axis + 2) % 3] = -0.25f;
+			switch (face) {
+			case 0: sc = -r[2]; tc = -r[1]; break;
+			case 1: sc = r[2]; tc = -r[1]; break;
+			case 2: sc = r[0]; tc = r[2]; break;
+			case 3: sc = r[0]; tc = -r[2]; break;
+			case 4: sc = r[0]; tc = -r[1]; break;
+			default: sc = -r[0]; tc = -r[1]; break;
+			}
+			/* |ma| = 1: s = (sc + 1) / 2 on 2 texels */
+			o[32] = app_f2u((float)face);
+			o[33] = app_f2u((float)(int)((sc + 1.0f) / 2.0f * 2.0f));
+			o[34] = app_f2u((float)(int)((tc + 1.0f) / 2.0f * 2.0f));
+			o[35] = app_f2u(1.0f);
 		}
 	}
 }
@@ -264,6 +298,17 @@ static void make_textures(void)
 	glTexParameteri(GL_TEXTURE_3D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
 	glTexParameteri(GL_TEXTURE_3D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
 	glTexParameteri(GL_TEXTURE_3D, GL_TEXTURE_WRAP_R, GL_CLAMP_TO_EDGE);
+	/* unit 8, t_cube: six 2x2 RGBA32F faces, texel (x, y) of face f = (f, x, y, 1) */
+	glGenTextures(1, &t);
+	glActiveTexture(GL_TEXTURE8);
+	glBindTexture(GL_TEXTURE_CUBE_MAP, t);
+	for (int face = 0; face < 6; face++) {
+		for (int i = 0; i < 4; i++)
+			f[4 * i] = (float)face, f[4 * i + 1] = (float)(i % 2), f[4 * i + 2] = (float)(i / 2), f[4 * i + 3] = 1;
+		glTexImage2D(GL_TEXTURE_CUBE_MAP_POSITIVE_X + (GLenum)face, 0, GL_RGBA32F, 2, 2, 0, GL_RGBA, GL_FLOAT, f);
+	}
+	glTexParameteri(GL_TEXTURE_CUBE_MAP, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+	glTexParameteri(GL_TEXTURE_CUBE_MAP, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
 }
 
 static void uniform_unit(GLuint prog, const char *name, GLint unit)
@@ -300,7 +345,7 @@ static int run(const struct app_opts *opts, struct app_check *c)
 	uint32_t want[N_POINTS * OUT_DW], got[N_POINTS * OUT_DW];
 	static uint8_t img[SIZE * SIZE * 4];
 
-	tf_prog = app_gl_program(tf_vs, NULL, NULL, varyings, 8, GL_INTERLEAVED_ATTRIBS);
+	tf_prog = app_gl_program(tf_vs, NULL, NULL, varyings, 9, GL_INTERLEAVED_ATTRIBS);
 	quad_prog = app_gl_program(quad_vs, NULL, quad_fs, NULL, 0, GL_INTERLEAVED_ATTRIBS);
 	if (!tf_prog || !quad_prog)
 		return APP_EXIT_SETUP;
@@ -332,6 +377,7 @@ static int run(const struct app_opts *opts, struct app_check *c)
 	uniform_unit(tf_prog, "t_lin", 2);
 	uniform_unit(tf_prog, "t_arr", 6);
 	uniform_unit(tf_prog, "t_vol", 7);
+	uniform_unit(tf_prog, "t_cube", 8);
 	glEnable(GL_RASTERIZER_DISCARD);
 	glBeginTransformFeedback(GL_POINTS);
 	glDrawArrays(GL_POINTS, 0, N_POINTS);
