@@ -3,7 +3,8 @@
 tests/apps/tf-texture-gl33 samples textures in a vertex shader whose
 output transform feedback captures (texelFetch of two levels and of an
 integer texture, textureLod of three levels, a linear lookup half-way
-between texels) and in a fragment shader drawn into an RGBA8 framebuffer
+between texels, a 2D array texture, a 3D texture and its generated level
+1, each face of a cube map) and in a fragment shader drawn into an RGBA8 framebuffer
 object and read back (implicit LOD over six uploaded levels, levels made
 by glGenerateMipmap, a linearly magnified RGB8 texture).  Captured on
 llvmpipe, it replays on the sim with the TF buffer equal bit for bit: all
