@@ -22,14 +22,28 @@
  * - a pixel that one of them covers and the other does not has its centre
  *   within one unit (x and y) of a centre whose diamond the segment meets,
  *   i.e. c - q lies in the octagon |dx| <= 1.5, |dy| <= 1.5,
- *   |dx| + |dy| <= 2.5 for some point q of the segment
- *   (replay_line_may_differ_at);
+ *   |dx| + |dy| <= 2.5 for some point q of the segment;
  * - their fragment counts differ by at most 2 per segment, each fragment
  *   covering at most `samples` samples (replay_lines_count_allowed).
  *
+ * The rules exist for the "initial and final conditions" of the rule (the
+ * specification's words), and the check uses the octagon there: around
+ * the part of the segment within one unit of either end.  Inside a
+ * segment it is narrower than (1) read alone: there the diamond-exit rule
+ * gives, in each column of an x-major segment (row of a y-major one), the
+ * pixel whose centre the segment passes within half a unit, as does every
+ * algorithm that samples pixel centres (llvmpipe, measured; the sim's
+ * parallelogram); they can disagree only where the segment crosses the
+ * column's centre exactly between two rows (a tie, decided by the rule's
+ * perturbation).  So inside a segment only the two pixels of a tie are
+ * explained (replay_line_may_differ_at), and a colour difference on a
+ * line's own pixels stays a difference.  An implementation whose
+ * algorithm shifts whole segments, which (1) would allow, would be
+ * reported as differing.
+ *
  * These are necessary conditions, and the check classifies a difference
- * only when it meets them; they do not prove that rasterization caused
- * it (a colour difference on a line's own pixels meets them as well).
+ * only when it meets them; near the ends they do not prove that
+ * rasterization caused it.
  */
 #ifndef REPLAY_LINES_H
 #define REPLAY_LINES_H
@@ -45,7 +59,7 @@ struct replay_line {
 };
 
 /* Whether pixel (x, y) may be covered by one allowed algorithm and not by
- * another for segment `l`. */
+ * another for segment `l`: near an end, or a tie inside. */
 bool replay_line_may_differ_at(const struct replay_line *l, int64_t x, int64_t y);
 
 /* Samples by which two allowed algorithms' counts over `segments`
