@@ -18,9 +18,10 @@
  * extensions or smaller limits: replay_errors.c says which; TF layouts
  * reported differently over equal data; TF triangles of quads in another
  * valid order and what a program that could not link for a limit left
- * behind, replay_explain.c), "precision" (float TF data and query-returned
- * floats that differ within --tolerance, by the rules of
- * trace/trace_tol.h that `xfbtrace diff` applies) and "undefined" (bytes
+ * behind, replay_explain.c; images and occlusion counts that width-1
+ * lines the backend drew explain, replay_lines.h), "precision" (float TF
+ * data and query-returned floats that differ within --tolerance, by the
+ * rules of trace/trace_tol.h that `xfbtrace diff` applies) and "undefined" (bytes
  * the application never defined, replay_explain.c).  The bytes
  * replay_explain.c accounts for are set aside before the rest of an
  * observation is compared.  Each class is printed and counted apart; the
