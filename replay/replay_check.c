@@ -938,7 +938,7 @@ static bool pixels_by_lines(struct replay *rp, const struct trace_pixels *a,
 			return false;
 	}
 	snprintf(why, n, "one of the %zu width-1 line segment%s drawn into the buffer since it was "
-		 "last cleared whole may cover it or not", nl, nl == 1 ? "" : "s");
+		 "last cleared whole", nl, nl == 1 ? "" : "s");
 	return true;
 }
 
@@ -988,11 +988,11 @@ static bool check_pixels(struct replay *rp, uint64_t no, const struct trace_valu
 	if (!cmp.within && pixels_by_lines(rp, &a, &b, lines, sizeof lines)) {
 		classified(rp, CLS_IMPL, "call %" PRIu64 " %s: implementation-dependent: pixels %ux%u "
 			   "at (%" PRId64 ", %" PRId64 "): %" PRIu64 " of %" PRIu64 " pixels differ "
-			   "(%" PRIu64 " beyond the image tolerance), each where %s: GL 4.6 §14.5.1 "
-			   "lets line rasterization differ from the diamond-exit rule by a fragment "
-			   "within one unit of the rule's; first %s%s%s%s", no, call_func(rp, no),
-			   a.width, a.height, a.x, a.y, cmp.differ, total, cmp.over, lines, first,
-			   more, undef[0] ? "; " : "", undef);
+			   "(%" PRIu64 " beyond the image tolerance), each near an end or at a tie of %s, "
+			   "where GL 4.6 §14.5.1 lets line rasterization differ from the diamond-exit "
+			   "rule; first %s%s%s%s%s", no, call_func(rp, no), a.width, a.height, a.x, a.y,
+			   cmp.differ, total, cmp.over, lines, first, more, undef[0] ? "; " : "", undef,
+			   images);
 		return true;
 	}
 	if (cmp.within) {
