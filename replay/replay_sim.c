@@ -121,7 +121,7 @@ struct sim {
 	struct sim_surface *surfaces;
 	size_t nsurfaces;
 	struct sim_lines *lines;       /* per colour buffer drawn into */
-	size_t nlines;
+	size_t nlines, lines_last;     /* lines_last: the one added to last */
 	uint64_t read_va;              /* the colour buffer the last call read, 0: none */
 };
 
@@ -411,7 +411,8 @@ static void lines_forget(struct sim *s, uint64_t va)
 
 static void lines_add(struct sim *s, uint64_t va, const struct replay_line *l)
 {
-	struct sim_lines *b = NULL;
+	struct sim_lines *b = s->lines_last < s->nlines && s->lines[s->lines_last].va == va
+			      ? &s->lines[s->lines_last] : NULL;
 
 	for (size_t i = 0; i < s->nlines && !b; i++)
 		if (s->lines[i].va == va)
@@ -433,6 +434,7 @@ static void lines_add(struct sim *s, uint64_t va, const struct replay_line *l)
 		b->cap = cap;
 	}
 	b->v[b->n++] = *l;
+	s->lines_last = (size_t)(b - s->lines);
 }
 
 static uint64_t arg_uint(const struct trace_call *call, uint32_t i)
