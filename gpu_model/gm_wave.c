@@ -225,10 +225,11 @@ static bool exec_vinterp(struct gm_wave *w, const struct gm_dinst *d, const stru
 	switch (d->i.op) {
 	case ISA_OP_V_INTERP_P1_F32:
 		for (unsigned l = 0; l < 64; l++) {
-			const float *c = coef + ip->lane_prim[l] * stride;
+			const float *c;
 			float i, r;
 			if (!(exec >> l & 1))
 				continue;
+			c = coef + ip->lane_prim[l] * stride;
 			memcpy(&i, &B[l], 4);
 			r = fmaf(i, c[1], c[0]);
 			memcpy(&D[l], &r, 4);
@@ -236,10 +237,11 @@ static bool exec_vinterp(struct gm_wave *w, const struct gm_dinst *d, const stru
 		break;
 	case ISA_OP_V_INTERP_P2_F32:
 		for (unsigned l = 0; l < 64; l++) {
-			const float *c = coef + ip->lane_prim[l] * stride;
+			const float *c;
 			float j, acc, r;
 			if (!(exec >> l & 1))
 				continue;
+			c = coef + ip->lane_prim[l] * stride;
 			memcpy(&j, &B[l], 4);
 			memcpy(&acc, &D[l], 4);
 			r = fmaf(j, c[2], acc);
