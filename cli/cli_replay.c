@@ -425,8 +425,6 @@ static int replay_cmd(int argc, char **argv, struct replay_reg_override **ovr_ou
 		return cli_fail(CMD, "--set-reg sets registers of the simulated GPU: give --backend sim");
 	o.reg_overrides = *ovr;
 	o.n_reg_overrides = novr;
-	if (novr && !label)
-		label = set_reg_label;   /* a perturbed run says so in the run list */
 	if ((strict || o.tol.mode != TRACE_TOL_EXACT || image_options) && !o.check)
 		return cli_fail(CMD, "--strict, --tolerance, --image-tolerance and --diff-dir are "
 				"about --check: give --check too");
@@ -450,8 +448,10 @@ static int replay_cmd(int argc, char **argv, struct replay_reg_override **ovr_ou
 		o.out = stderr;   /* the state alone on stdout */
 	}
 	db_path = no_db ? NULL : cli_db_path(db_path);
-	if (label && label != set_reg_label && !db_path)
+	if (label && !db_path)
 		return cli_fail(CMD, "--label names a run of --db: give --db FILE too");
+	if (novr && !label)
+		label = set_reg_label;   /* a perturbed run says so in the run list */
 	o.progress = isatty(STDERR_FILENO);
 	if (json)
 		o.out = stderr;

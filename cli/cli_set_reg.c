@@ -54,25 +54,25 @@ static void field_list(const struct pm4_reg_info *r, char *out, size_t n)
 		k += (size_t)snprintf(out + k, n - k, "%s%s", i ? " " : "", r->fields[i].name);
 }
 
-/* A whole-register value: an integer, or a float (its f32 bits). */
+/* A whole-register value: an integer (0xHEX, decimal), or a float with a
+ * point or an exponent (its f32 bits). */
 static bool parse_whole(const char *s, uint32_t *out)
 {
 	char *end;
 
-	if (!*s || *s == '-' || *s == '+' || isspace((unsigned char)*s))
-		goto as_float;
-	errno = 0;
-	unsigned long long v = strtoull(s, &end, 0);
-	if (!*end && !errno && v <= UINT32_MAX) {
-		*out = (uint32_t)v;
-		return true;
+	if (*s >= '0' && *s <= '9') {
+		errno = 0;
+		unsigned long long v = strtoull(s, &end, 0);
+		if (!*end && !errno && v <= UINT32_MAX) {
+			*out = (uint32_t)v;
+			return true;
+		}
 	}
-as_float:
-	if (!strpbrk(s, ".eE") || strpbrk(s, "xX"))
+	if (!*s || isspace((unsigned char)*s) || !strpbrk(s, ".eE") || strpbrk(s, "xX"))
 		return false;
 	errno = 0;
 	float f = strtof(s, &end);
-	if (*end || errno || !*s || isspace((unsigned char)*s) || !isfinite(f))
+	if (*end || errno || !isfinite(f))
 		return false;
 	memcpy(out, &f, 4);
 	return true;
