@@ -198,7 +198,8 @@ static double now_ns(void)
 
 #define WARMUP_FRAMES 10
 
-enum copies { COPIES_NONE, COPIES_RING, COPIES_THREAD, COPIES_VRAM, COPIES_VRAM_RING };
+enum copies { COPIES_NONE, COPIES_RING, COPIES_THREAD, COPIES_THREAD_SERIAL, COPIES_VRAM,
+	      COPIES_VRAM_RING };
 
 /*
  * --copies=thread: the copier thread and what the frame's thread hands it.
@@ -218,6 +219,9 @@ struct copier {
 	GLsync written[3], copied[3];
 	int posted, done;
 	bool stop, failed;
+	/* The copier's wall time in glWaitSync, its first copy call, the others,
+	 * and its fence and flush, summed over the frames. */
+	double wait_ns, first_ns, rest_ns, fence_ns;
 	pthread_t thread;
 };
 
@@ -247,18 +251,29 @@ static void *copier_main(void *arg)
 			glClientWaitSync(old, GL_SYNC_FLUSH_COMMANDS_BIT, 10000000000ull);
 			glDeleteSync(old);
 		}
+		double t[5] = { 0 };
+		t[0] = now_ns();
 		glWaitSync(written, 0, GL_TIMEOUT_IGNORED);
 		glDeleteSync(written);
+		t[1] = now_ns();
 		glBindBuffer(GL_COPY_WRITE_BUFFER, c->ring);
 		const int cur = i & 1;
 		for (int s = 0; s < c->systems; s++) {
 			glBindBuffer(GL_COPY_READ_BUFFER, c->buf[s * 2 + 1 - cur]);
 			glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, 0,
 					    (slot * c->systems + s) * c->bytes, c->bytes);
+			if (s == 0)
+				t[2] = now_ns();
 		}
+		t[3] = now_ns();
 		GLsync copied = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
 		glFlush();
+		t[4] = now_ns();
 		pthread_mutex_lock(&c->lock);
+		c->wait_ns += t[1] - t[0];
+		c->first_ns += t[2] - t[1];
+		c->rest_ns += t[3] - t[2];
+		c->fence_ns += t[4] - t[3];
 		c->copied[slot] = copied;
 		c->done++;
 		pthread_cond_broadcast(&c->cond);
@@ -391,7 +406,8 @@ static int run_frames(struct app_egl *egl, int frames, int systems, int particle
 			glEnableVertexAttribArray((GLuint)vel);
 		}
 	}
-	if (copies == COPIES_RING || copies == COPIES_THREAD || copies == COPIES_VRAM_RING) {
+	if (copies == COPIES_RING || copies == COPIES_THREAD || copies == COPIES_THREAD_SERIAL ||
+	    copies == COPIES_VRAM_RING) {
 		glGenBuffers(1, &ring);
 		glBindBuffer(GL_COPY_WRITE_BUFFER, ring);
 		glBufferStorage(GL_COPY_WRITE_BUFFER, 3 * systems * bytes, NULL,
@@ -407,7 +423,7 @@ static int run_frames(struct app_egl *egl, int frames, int systems, int particle
 		glBindBuffer(GL_COPY_WRITE_BUFFER, vram);
 		glBufferData(GL_COPY_WRITE_BUFFER, 3 * systems * bytes, NULL, GL_DYNAMIC_COPY);
 	}
-	if (copies == COPIES_THREAD) {
+	if (copies == COPIES_THREAD || copies == COPIES_THREAD_SERIAL) {
 		copier.dpy = egl->dpy;
 		pthread_mutex_init(&copier.lock, NULL);
 		pthread_cond_init(&copier.cond, NULL);
@@ -447,10 +463,14 @@ static int run_frames(struct app_egl *egl, int frames, int systems, int particle
 			glDrawArrays(GL_POINTS, 0, particles);
 			glEndTransformFeedback();
 		}
-		if (copier_running)
+		if (copier_running) {
 			copier_post(&copier);
+			/* --copies=thread-serial: no GL call here while the copier copies. */
+			if (copies == COPIES_THREAD_SERIAL)
+				copier_wait(&copier, i);
+		}
 		glBindBuffer(GL_COPY_WRITE_BUFFER, copies >= COPIES_VRAM ? vram : ring);
-		for (int s = 0; copies && copies != COPIES_THREAD && s < systems; s++) {
+		for (int s = 0; (copies == COPIES_RING || copies >= COPIES_VRAM) && s < systems; s++) {
 			glBindBuffer(GL_COPY_READ_BUFFER, buf[s * 2 + 1 - cur]);
 			glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, 0,
 					    (slot * systems + s) * bytes, bytes);
@@ -462,7 +482,7 @@ static int run_frames(struct app_egl *egl, int frames, int systems, int particle
 					    slot * systems * bytes, slot * systems * bytes,
 					    systems * bytes);
 		}
-		if (copies && copies != COPIES_THREAD)
+		if (copies == COPIES_RING || copies >= COPIES_VRAM)
 			copied[slot] = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
 		if (egl->surf != EGL_NO_SURFACE)
 			eglSwapBuffers(egl->dpy, egl->surf);
@@ -489,7 +509,7 @@ static int run_frames(struct app_egl *egl, int frames, int systems, int particle
 	}
 	glFinish();
 	const double ns = (now_ns() - start) / frames;
-	if ((copies == COPIES_RING || copies == COPIES_THREAD) &&
+	if ((copies == COPIES_RING || copier.ctx != EGL_NO_CONTEXT) &&
 	    !ring_matches(ring_map, buf, systems, bytes, frames + WARMUP_FRAMES - 1)) {
 		fprintf(stderr, "%s: --copies: the ring differs from the last frame's TF output\n",
 			PROG);
@@ -512,6 +532,13 @@ static int run_frames(struct app_egl *egl, int frames, int systems, int particle
 	printf("%s: %d frames of %d particle systems x %d particles, %d bytes of TF output\n",
 	       PROG, frames, systems, particles, systems * particles * 32);
 	printf("frame-ns %.0f\n", ns);
+	if (copier.ctx != EGL_NO_CONTEXT) {
+		const double n = frames + WARMUP_FRAMES;
+		printf("copier-ns-per-copy %.0f\n", (copier.first_ns + copier.rest_ns) / (n * systems));
+		printf("copier: ns per frame in glWaitSync %.0f, first copy %.0f, "
+		       "other copies %.0f, fence and flush %.0f\n", copier.wait_ns / n,
+		       copier.first_ns / n, copier.rest_ns / n, copier.fence_ns / n);
+	}
 	printf("renderer: %s; %s\n", (const char *)glGetString(GL_RENDERER),
 	       (const char *)glGetString(GL_VERSION));
 	rc = APP_EXIT_PASS;
@@ -549,13 +576,15 @@ int main(int argc, char **argv)
 			copies = COPIES_RING;
 		} else if (!strcmp(argv[i], "--copies=thread")) {
 			copies = COPIES_THREAD;
+		} else if (!strcmp(argv[i], "--copies=thread-serial")) {
+			copies = COPIES_THREAD_SERIAL;
 		} else if (!strcmp(argv[i], "--copies=vram")) {
 			copies = COPIES_VRAM;
 		} else if (!strcmp(argv[i], "--copies=vram+ring")) {
 			copies = COPIES_VRAM_RING;
 		} else {
 			fprintf(stderr, "usage: %s [--vertices N] | --frames F [--systems S] "
-				"[--particles P] [--copies=ring|thread|vram|vram+ring]\n", PROG);
+				"[--particles P] [--copies=ring|thread|thread-serial|vram|vram+ring]\n", PROG);
 			return APP_EXIT_SETUP;
 		}
 	}
