@@ -34,7 +34,15 @@
  * the copier has made that frame's fence, then on the GPU for it
  * (OpenGL 4.6 core §4.1.2, §5.3: a fence waited for in another context must
  * have been flushed).  The copier waits for its fence of three frames
- * before (glClientWaitSync) before it reuses that slot of the ring.
+ * before (glClientWaitSync) before it reuses that slot of the ring, and it
+ * prints the wall time of its calls ("copier: ...").  Two variants take the
+ * measurement apart (docs/performance.md, "Copies on a context of their
+ * own"): --copies=thread-serial, where the frame's thread makes no GL call
+ * while the copier copies (it waits for the copier's fence of the frame
+ * right after handing it over), and --copies=thread-spare, where the copier
+ * copies a shared buffer that no frame uses instead of the TF output.
+ * The ring modes but thread-spare end by comparing the ring's slot of the
+ * last frame with that frame's TF output (exit 1 when they differ).
  *
  * The program checks only the written-primitive count: the benchmark
  * measures time, and `xfbtrace replay --check` compares the TF data of a
