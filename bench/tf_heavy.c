@@ -32,7 +32,7 @@
  * puts its own fence and flushes; before the passes that rewrite a frame's
  * TF buffers (two frames later) the frame's thread waits on the CPU until
  * the copier has made that frame's fence, then on the GPU for it
- * (OpenGL 4.6 core §4.1.2, §5.3: a fence waited for in another context must
+ * (OpenGL 4.6 core §4.1.1, §5.3: a fence waited for in another context must
  * have been flushed).  The copier waits for its fence of three frames
  * before (glClientWaitSync) before it reuses that slot of the ring, and it
  * prints the wall time of its calls ("copier: ...").  Two variants take the
