@@ -23,6 +23,8 @@ reports whether every observation (the image within one unit, the
 fragment count exactly) was equal.
 
 Usage: bench/sim_pixels.py [--build DIR] [--size N] [--draws K] [--repeat R]
+(docs/performance.md: --size 1024 --draws 64 --repeat 5; llvmpipe needs
+tens of millions of fragments before its time rises above the noise)
 Python standard library only.
 """
 import argparse
@@ -119,10 +121,15 @@ def main():
               f"whole replay {rate[n] / 1e6:.1f} Mpixels/s, per extra draw "
               f"{marginal[n] / 1e6:.1f} Mpixels/s (CPU time: {cpu_rate[n] / 1e6:.1f}); "
               f"--check: {equal[n]}")
+    def ratio(r, peer):
+        # inf: the DRAWS trace took no longer than the 1-draw one (too few
+        # fragments for the timer, or noise): no ratio
+        return "n/a (raise --draws)" if float("inf") in (r["sim"], r[peer]) \
+            else f"{r['sim'] / r[peer]:.3f}"
     for peer in names[:2]:
-        print(f"ratio sim / {peer}: whole replay {rate['sim'] / rate[peer]:.3f}, "
-              f"per extra draw {marginal['sim'] / marginal[peer]:.3f}, "
-              f"per extra draw in CPU time {cpu_rate['sim'] / cpu_rate[peer]:.3f}")
+        print(f"ratio sim / {peer}: whole replay {ratio(rate, peer)}, "
+              f"per extra draw {ratio(marginal, peer)}, "
+              f"per extra draw in CPU time {ratio(cpu_rate, peer)}")
 
 
 if __name__ == "__main__":
