@@ -24,7 +24,25 @@
  * and a fence after them, waited for with the frame's own.  --copies=vram
  * copies into a GL_DYNAMIC_COPY buffer instead (GPU memory, where the CPU
  * cannot read at memory speed); --copies=vram+ring into that buffer, then
- * all of a frame's bytes in one copy into the ring.
+ * all of a frame's bytes in one copy into the ring.  --copies=thread
+ * makes the --copies=ring copies on a second context, in the first one's
+ * share group and current (surfaceless, EGL_KHR_surfaceless_context) on a
+ * thread of its own: after its passes the frame's thread puts a fence and
+ * flushes; the copier thread waits for it on the GPU (glWaitSync), copies,
+ * puts its own fence and flushes; before the passes that rewrite a frame's
+ * TF buffers (two frames later) the frame's thread waits on the CPU until
+ * the copier has made that frame's fence, then on the GPU for it
+ * (OpenGL 4.6 core §4.1.1, §5.3: a fence waited for in another context must
+ * have been flushed).  The copier waits for its fence of three frames
+ * before (glClientWaitSync) before it reuses that slot of the ring, and it
+ * prints the wall time of its calls ("copier: ...").  Two variants take the
+ * measurement apart (docs/performance.md, "Copies on a context of their
+ * own"): --copies=thread-serial, where the frame's thread makes no GL call
+ * while the copier copies (it waits for the copier's fence of the frame
+ * right after handing it over), and --copies=thread-spare, where the copier
+ * copies a shared buffer that no frame uses instead of the TF output.
+ * The ring modes but thread-spare end by comparing the ring's slot of the
+ * last frame with that frame's TF output (exit 1 when they differ).
  *
  * The program checks only the written-primitive count: the benchmark
  * measures time, and `xfbtrace replay --check` compares the TF data of a
@@ -32,11 +50,15 @@
  *
  * Exit codes as tests/apps (0 pass, 2 setup, 77 skip).
  */
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#include <EGL/egl.h>
+#include <EGL/eglext.h>
 
 #include "app_check.h"
 #include "app_egl.h"
@@ -184,7 +206,163 @@ static double now_ns(void)
 
 #define WARMUP_FRAMES 10
 
-enum copies { COPIES_NONE, COPIES_RING, COPIES_VRAM, COPIES_VRAM_RING };
+enum copies { COPIES_NONE, COPIES_RING, COPIES_THREAD, COPIES_THREAD_SERIAL, COPIES_THREAD_SPARE,
+	      COPIES_VRAM, COPIES_VRAM_RING };
+
+/*
+ * --copies=thread: the copier thread and what the frame's thread hands it.
+ * Frame i (counting the warm-up frames) uses slot i % 3 of written[],
+ * copied[] and the ring; posted / done count the frames handed over and
+ * copied (their fence made).
+ */
+struct copier {
+	EGLDisplay dpy;
+	EGLContext ctx;
+	const GLuint *buf;
+	GLuint spare;   /* --copies=thread-spare: copy this buffer instead of buf[] */
+	int systems;
+	GLsizeiptr bytes;
+	GLuint ring;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	GLsync written[3], copied[3];
+	int posted, done;
+	bool stop, failed;
+	/* The copier's wall time in glWaitSync, its first copy call, the others,
+	 * and its fence and flush, summed over the frames. */
+	double wait_ns, first_ns, rest_ns, fence_ns;
+	pthread_t thread;
+};
+
+static void *copier_main(void *arg)
+{
+	struct copier *c = arg;
+	bool ok = eglBindAPI(EGL_OPENGL_API) &&
+		  eglMakeCurrent(c->dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, c->ctx);
+
+	pthread_mutex_lock(&c->lock);
+	if (!ok) {
+		c->failed = true;
+		pthread_cond_broadcast(&c->cond);
+		pthread_mutex_unlock(&c->lock);
+		return NULL;
+	}
+	for (;;) {
+		while (!c->stop && c->done == c->posted)
+			pthread_cond_wait(&c->cond, &c->lock);
+		if (c->done == c->posted)
+			break;
+		const int i = c->done, slot = i % 3;
+		GLsync written = c->written[slot], old = c->copied[slot];
+		pthread_mutex_unlock(&c->lock);
+		if (old) {
+			/* Frame i - 3's copies: its bytes are "read", the slot is free. */
+			glClientWaitSync(old, GL_SYNC_FLUSH_COMMANDS_BIT, 10000000000ull);
+			glDeleteSync(old);
+		}
+		double t[5] = { 0 };
+		t[0] = now_ns();
+		glWaitSync(written, 0, GL_TIMEOUT_IGNORED);
+		glDeleteSync(written);
+		t[1] = now_ns();
+		glBindBuffer(GL_COPY_WRITE_BUFFER, c->ring);
+		const int cur = i & 1;
+		for (int s = 0; s < c->systems; s++) {
+			glBindBuffer(GL_COPY_READ_BUFFER,
+				     c->spare ? c->spare : c->buf[s * 2 + 1 - cur]);
+			glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, 0,
+					    (slot * c->systems + s) * c->bytes, c->bytes);
+			if (s == 0)
+				t[2] = now_ns();
+		}
+		t[3] = now_ns();
+		GLsync copied = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+		glFlush();
+		t[4] = now_ns();
+		pthread_mutex_lock(&c->lock);
+		c->wait_ns += t[1] - t[0];
+		c->first_ns += t[2] - t[1];
+		c->rest_ns += t[3] - t[2];
+		c->fence_ns += t[4] - t[3];
+		c->copied[slot] = copied;
+		c->done++;
+		pthread_cond_broadcast(&c->cond);
+	}
+	pthread_mutex_unlock(&c->lock);
+	glFinish();
+	for (int i = 0; i < 3; i++)
+		if (c->copied[i])
+			glDeleteSync(c->copied[i]);
+	c->failed = glGetError() != GL_NO_ERROR;
+	eglMakeCurrent(c->dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+	return NULL;
+}
+
+/* A GL 3.3 core context in ctx's share group, with ctx's config. */
+static EGLContext shared_context(EGLDisplay dpy, EGLContext ctx)
+{
+	static const EGLint attribs[] = {
+		EGL_CONTEXT_MAJOR_VERSION_KHR, 3, EGL_CONTEXT_MINOR_VERSION_KHR, 3,
+		EGL_CONTEXT_OPENGL_PROFILE_MASK_KHR, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT_KHR,
+		EGL_NONE,
+	};
+	EGLint id = 0, n = 0;
+	EGLConfig config;
+	if (!eglQueryContext(dpy, ctx, EGL_CONFIG_ID, &id))
+		return EGL_NO_CONTEXT;
+	const EGLint choose[] = { EGL_CONFIG_ID, id, EGL_NONE };
+	if (!eglChooseConfig(dpy, choose, &config, 1, &n) || n < 1)
+		return EGL_NO_CONTEXT;
+	return eglCreateContext(dpy, config, ctx, attribs);
+}
+
+/* Frame i's TF buffers are written again by frame i + 2: wait for its copies. */
+static void copier_wait(struct copier *c, int i)
+{
+	pthread_mutex_lock(&c->lock);
+	while (c->done <= i && !c->failed)
+		pthread_cond_wait(&c->cond, &c->lock);
+	GLsync copied = c->failed ? 0 : c->copied[i % 3];
+	pthread_mutex_unlock(&c->lock);
+	if (copied)
+		glWaitSync(copied, 0, GL_TIMEOUT_IGNORED);
+}
+
+static void copier_post(struct copier *c)
+{
+	GLsync written = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+	glFlush();
+	pthread_mutex_lock(&c->lock);
+	c->written[c->posted % 3] = written;
+	c->posted++;
+	pthread_cond_broadcast(&c->cond);
+	pthread_mutex_unlock(&c->lock);
+}
+
+static bool copier_finish(struct copier *c)
+{
+	pthread_mutex_lock(&c->lock);
+	c->stop = true;
+	pthread_cond_broadcast(&c->cond);
+	pthread_mutex_unlock(&c->lock);
+	pthread_join(c->thread, NULL);
+	return !c->failed;
+}
+
+/* The ring's slot of frame i holds frame i's TF output (i the last frame). */
+static bool ring_matches(const char *ring_map, const GLuint *buf, int systems,
+			 GLsizeiptr bytes, int i)
+{
+	char *tf = malloc((size_t)bytes);
+	bool same = tf != NULL;
+	for (int s = 0; same && s < systems; s++) {
+		glBindBuffer(GL_COPY_READ_BUFFER, buf[s * 2 + 1 - (i & 1)]);
+		glGetBufferSubData(GL_COPY_READ_BUFFER, 0, bytes, tf);
+		same = !memcmp(tf, ring_map + ((i % 3) * systems + s) * bytes, (size_t)bytes);
+	}
+	free(tf);
+	return same;
+}
 
 static int run_frames(struct app_egl *egl, int frames, int systems, int particles,
 		      enum copies copies)
@@ -193,6 +371,7 @@ static int run_frames(struct app_egl *egl, int frames, int systems, int particle
 	const GLbitfield ring_bits = GL_MAP_READ_BIT | GL_MAP_PERSISTENT_BIT |
 				     GL_MAP_COHERENT_BIT;
 	GLuint ring = 0, vram = 0;
+	const char *ring_map = NULL;
 	GLsync copied[3] = { 0, 0, 0 };
 	static const char *const pvaryings[] = { "v_pos", "v_vel" };
 	GLuint prog = app_gl_program(particle_vs, NULL, NULL, pvaryings, 2,
@@ -201,6 +380,8 @@ static int run_frames(struct app_egl *egl, int frames, int systems, int particle
 	GLuint *buf = calloc((size_t)systems * 2, sizeof *buf);
 	float *init = malloc((size_t)particles * 8 * sizeof *init);
 	GLsync fence[3] = { 0, 0, 0 };
+	struct copier copier = { .ctx = EGL_NO_CONTEXT };
+	bool copier_running = false;
 	double start = 0;
 	int rc = APP_EXIT_SETUP;
 
@@ -235,12 +416,14 @@ static int run_frames(struct app_egl *egl, int frames, int systems, int particle
 			glEnableVertexAttribArray((GLuint)vel);
 		}
 	}
-	if (copies == COPIES_RING || copies == COPIES_VRAM_RING) {
+	if (copies == COPIES_RING || (copies >= COPIES_THREAD && copies <= COPIES_THREAD_SPARE) ||
+	    copies == COPIES_VRAM_RING) {
 		glGenBuffers(1, &ring);
 		glBindBuffer(GL_COPY_WRITE_BUFFER, ring);
 		glBufferStorage(GL_COPY_WRITE_BUFFER, 3 * systems * bytes, NULL,
 				ring_bits | GL_CLIENT_STORAGE_BIT);
-		if (!glMapBufferRange(GL_COPY_WRITE_BUFFER, 0, 3 * systems * bytes, ring_bits)) {
+		ring_map = glMapBufferRange(GL_COPY_WRITE_BUFFER, 0, 3 * systems * bytes, ring_bits);
+		if (!ring_map) {
 			fprintf(stderr, "%s: --copies: no persistently mapped ring\n", PROG);
 			goto out;
 		}
@@ -250,13 +433,44 @@ static int run_frames(struct app_egl *egl, int frames, int systems, int particle
 		glBindBuffer(GL_COPY_WRITE_BUFFER, vram);
 		glBufferData(GL_COPY_WRITE_BUFFER, 3 * systems * bytes, NULL, GL_DYNAMIC_COPY);
 	}
+	if (copies >= COPIES_THREAD && copies <= COPIES_THREAD_SPARE) {
+		copier.dpy = egl->dpy;
+		pthread_mutex_init(&copier.lock, NULL);
+		pthread_cond_init(&copier.cond, NULL);
+		copier.ctx = shared_context(egl->dpy, egl->ctx);
+		if (copier.ctx == EGL_NO_CONTEXT) {
+			pthread_mutex_destroy(&copier.lock);
+			pthread_cond_destroy(&copier.cond);
+			fprintf(stderr, "%s: --copies=thread: no shared context (EGL error 0x%04x)\n",
+				PROG, (unsigned)eglGetError());
+			goto out;
+		}
+		copier.buf = buf;
+		copier.systems = systems;
+		copier.bytes = bytes;
+		copier.ring = ring;
+		if (copies == COPIES_THREAD_SPARE) {
+			glGenBuffers(1, &copier.spare);
+			glBindBuffer(GL_COPY_READ_BUFFER, copier.spare);
+			glBufferData(GL_COPY_READ_BUFFER, bytes, init, GL_DYNAMIC_COPY);
+		}
+		/* The buffers' contents must be complete before the copier reads them. */
+		glFinish();
+		if (pthread_create(&copier.thread, NULL, copier_main, &copier)) {
+			fprintf(stderr, "%s: --copies=thread: cannot start the thread\n", PROG);
+			goto out;
+		}
+		copier_running = true;
+	}
 	glEnable(GL_RASTERIZER_DISCARD);
 	for (int f = -WARMUP_FRAMES; f < frames; f++) {
-		const int cur = (f + WARMUP_FRAMES) & 1, slot = (f + WARMUP_FRAMES) % 3;
+		const int i = f + WARMUP_FRAMES, cur = i & 1, slot = i % 3;
 		if (f == 0) {
 			glFinish();
 			start = now_ns();
 		}
+		if (copier_running && i >= 2)
+			copier_wait(&copier, i - 2);
 		for (int s = 0; s < systems; s++) {
 			glBindVertexArray(vao[s * 2 + cur]);
 			glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, buf[s * 2 + 1 - cur]);
@@ -264,8 +478,14 @@ static int run_frames(struct app_egl *egl, int frames, int systems, int particle
 			glDrawArrays(GL_POINTS, 0, particles);
 			glEndTransformFeedback();
 		}
+		if (copier_running) {
+			copier_post(&copier);
+			/* --copies=thread-serial: no GL call here while the copier copies. */
+			if (copies == COPIES_THREAD_SERIAL)
+				copier_wait(&copier, i);
+		}
 		glBindBuffer(GL_COPY_WRITE_BUFFER, copies >= COPIES_VRAM ? vram : ring);
-		for (int s = 0; copies && s < systems; s++) {
+		for (int s = 0; (copies == COPIES_RING || copies >= COPIES_VRAM) && s < systems; s++) {
 			glBindBuffer(GL_COPY_READ_BUFFER, buf[s * 2 + 1 - cur]);
 			glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, 0,
 					    (slot * systems + s) * bytes, bytes);
@@ -277,7 +497,7 @@ static int run_frames(struct app_egl *egl, int frames, int systems, int particle
 					    slot * systems * bytes, slot * systems * bytes,
 					    systems * bytes);
 		}
-		if (copies)
+		if (copies == COPIES_RING || copies >= COPIES_VRAM)
 			copied[slot] = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
 		if (egl->surf != EGL_NO_SURFACE)
 			eglSwapBuffers(egl->dpy, egl->surf);
@@ -295,8 +515,22 @@ static int run_frames(struct app_egl *egl, int frames, int systems, int particle
 			copied[old] = 0;
 		}
 	}
+	if (copier_running) {
+		copier_running = false;
+		if (!copier_finish(&copier)) {
+			fprintf(stderr, "%s: --copies=thread: the copier thread failed\n", PROG);
+			goto out;
+		}
+	}
 	glFinish();
 	const double ns = (now_ns() - start) / frames;
+	if ((copies == COPIES_RING || (copier.ctx != EGL_NO_CONTEXT && !copier.spare)) &&
+	    !ring_matches(ring_map, buf, systems, bytes, frames + WARMUP_FRAMES - 1)) {
+		fprintf(stderr, "%s: --copies: the ring differs from the last frame's TF output\n",
+			PROG);
+		rc = APP_EXIT_MISMATCH;
+		goto out;
+	}
 	for (int i = 0; i < 3; i++) {
 		if (fence[i])
 			glDeleteSync(fence[i]);
@@ -307,16 +541,32 @@ static int run_frames(struct app_egl *egl, int frames, int systems, int particle
 		glDeleteBuffers(1, &ring);
 	if (vram)
 		glDeleteBuffers(1, &vram);
+	if (copier.spare)
+		glDeleteBuffers(1, &copier.spare);
 	glDisable(GL_RASTERIZER_DISCARD);
 	if (app_gl_failed(PROG))
 		goto out;
 	printf("%s: %d frames of %d particle systems x %d particles, %d bytes of TF output\n",
 	       PROG, frames, systems, particles, systems * particles * 32);
 	printf("frame-ns %.0f\n", ns);
+	if (copier.ctx != EGL_NO_CONTEXT) {
+		const double n = frames + WARMUP_FRAMES;
+		printf("copier-ns-per-copy %.0f\n", (copier.first_ns + copier.rest_ns) / (n * systems));
+		printf("copier: ns per frame in glWaitSync %.0f, first copy %.0f, "
+		       "other copies %.0f, fence and flush %.0f\n", copier.wait_ns / n,
+		       copier.first_ns / n, copier.rest_ns / n, copier.fence_ns / n);
+	}
 	printf("renderer: %s; %s\n", (const char *)glGetString(GL_RENDERER),
 	       (const char *)glGetString(GL_VERSION));
 	rc = APP_EXIT_PASS;
 out:
+	if (copier_running)
+		copier_finish(&copier);
+	if (copier.ctx != EGL_NO_CONTEXT) {
+		pthread_mutex_destroy(&copier.lock);
+		pthread_cond_destroy(&copier.cond);
+		eglDestroyContext(egl->dpy, copier.ctx);
+	}
 	free(vao);
 	free(buf);
 	free(init);
@@ -341,13 +591,20 @@ int main(int argc, char **argv)
 			particles = atoi(argv[++i]);
 		} else if (!strcmp(argv[i], "--copies=ring")) {
 			copies = COPIES_RING;
+		} else if (!strcmp(argv[i], "--copies=thread")) {
+			copies = COPIES_THREAD;
+		} else if (!strcmp(argv[i], "--copies=thread-serial")) {
+			copies = COPIES_THREAD_SERIAL;
+		} else if (!strcmp(argv[i], "--copies=thread-spare")) {
+			copies = COPIES_THREAD_SPARE;
 		} else if (!strcmp(argv[i], "--copies=vram")) {
 			copies = COPIES_VRAM;
 		} else if (!strcmp(argv[i], "--copies=vram+ring")) {
 			copies = COPIES_VRAM_RING;
 		} else {
 			fprintf(stderr, "usage: %s [--vertices N] | --frames F [--systems S] "
-				"[--particles P] [--copies=ring|vram|vram+ring]\n", PROG);
+				"[--particles P]\n  [--copies=ring|thread|thread-serial|"
+				"thread-spare|vram|vram+ring]\n", PROG);
 			return APP_EXIT_SETUP;
 		}
 	}

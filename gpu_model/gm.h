@@ -121,6 +121,24 @@ enum xt_rc gm_reg_snapshot(struct gm *gm, bool dirty_only,
 			   struct gm_reg_value **out, size_t *count);
 void gm_reg_clear_dirty(struct gm *gm);
 
+/*
+ * Register overrides, for what-if experiments ("this draw with
+ * CB_BLEND0_CONTROL = X"): bits the GPU forces at every draw packet, after
+ * the packets before it set the state and before the draw runs, so the
+ * draw executes with them.  They are written into the register file as a
+ * packet would (written and dirty: snapshots show them).  `mask` selects
+ * the bits (0xffffffff: the whole register), `value` holds them in place.
+ * gm_reg_override_set() copies `n` overrides, replacing the previous ones
+ * (n = 0: none); XT_ERR_INVALID for an offset outside the modelled spaces
+ * or misaligned, nothing changed then.
+ */
+struct gm_reg_override {
+	uint32_t reg;              /* byte offset */
+	uint32_t mask;
+	uint32_t value;
+};
+enum xt_rc gm_reg_override_set(struct gm *gm, const struct gm_reg_override *o, size_t n);
+
 /* --- counters --------------------------------------------------------------- */
 
 struct gm_so_stats {

@@ -82,7 +82,8 @@ struct replay_backend {
 /* The host backend: the system GL through EGL (replay_host.c). */
 enum xt_rc replay_host_create(struct replay_backend **out, struct xt_err *err);
 /* The sim backend: driver/ on gpu_model/ (replay_sim.c). */
-enum xt_rc replay_sim_create(struct replay_backend **out, struct xt_err *err);
+enum xt_rc replay_sim_create(const struct replay_reg_override *ovr, size_t novr,
+			     struct replay_backend **out, struct xt_err *err);
 
 /* ---- services of the core (replay_main.c, replay_check.c) -------------- */
 

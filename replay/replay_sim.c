@@ -33,6 +33,11 @@
  *   DIR/shaders/<prog>.txt  the program's binaries (disassembly), once
  *
  * Read them with `xfbtrace pm4 call DIR CALL` / `xfbtrace regs DIR CALL`.
+ *
+ * Register overrides (replay_options.reg_overrides, `replay --set-reg`):
+ * before each GL call the backend hands the GPU those whose call range
+ * holds the call (gm_reg_override_set), which forces them at each of the
+ * call's draws; the register state after the call shows them.
  * The same artefacts go to the replay's on_artifact hook (replay.h), which
  * `replay --db` uses to store them in the results database (docs/db.md).
  * Determinism: the driver and gm are deterministic, so two runs write
@@ -123,6 +128,10 @@ struct sim {
 	struct sim_lines *lines;       /* per colour buffer drawn into */
 	size_t nlines, lines_last;     /* lines_last: the one added to last */
 	uint64_t read_va;              /* the colour buffer the last call read, 0: none */
+	struct replay_reg_override *ovr;  /* replay_options.reg_overrides */
+	size_t novr;
+	struct gm_reg_override *active;   /* those the GPU has now, novr room */
+	size_t nactive;
 };
 
 static struct sim *sim_of(struct replay_backend *be)
@@ -594,6 +603,29 @@ static void check_faults(struct sim *s, struct replay *rp, const struct trace_ca
 	}
 }
 
+/* Hands the GPU the overrides whose call range holds call `no`, when they
+ * differ from the ones it has. */
+static enum xt_rc overrides_for_call(struct sim *s, uint64_t no, struct xt_err *err)
+{
+	size_t n = 0;
+	bool same = true;
+
+	for (size_t i = 0; i < s->novr; i++) {
+		const struct replay_reg_override *o = &s->ovr[i];
+		if (no < o->first_call || no > o->last_call)
+			continue;
+		struct gm_reg_override g = { .reg = o->reg, .mask = o->mask, .value = o->value };
+		same &= n < s->nactive && !memcmp(&s->active[n], &g, sizeof g);
+		s->active[n++] = g;
+	}
+	if (same && n == s->nactive)
+		return XT_OK;
+	s->nactive = n;
+	if (gm_reg_override_set(s->gm, s->active, n) != XT_OK)
+		return XT_FAIL(err, XT_ERR_INVALID, "%s", gm_errmsg(s->gm));
+	return XT_OK;
+}
+
 static enum xt_rc sim_call(struct replay_backend *be, struct replay *rp,
 			   const struct trace_call *call, const struct trace_ret *ret,
 			   struct xt_err *err)
@@ -656,7 +688,10 @@ static enum xt_rc sim_call(struct replay_backend *be, struct replay *rp,
 		return XT_OK;
 	}
 	xt_arena_reset(&s->h.arena);
-	enum xt_rc rc = host_args_convert(&s->h, &x->hx, f->id, call, ret, &args, &why);
+	enum xt_rc rc = s->novr ? overrides_for_call(s, call->no, err) : XT_OK;
+	if (rc != XT_OK)
+		return rc;
+	rc = host_args_convert(&s->h, &x->hx, f->id, call, ret, &args, &why);
 	if (rc == XT_ERR_UNSUPPORTED) {
 		replay_unsupported(rp, call, why);
 		return XT_OK;
@@ -731,6 +766,8 @@ static void sim_destroy(struct replay_backend *be)
 	xt_free(s->dumped);
 	xt_free(s->configs);
 	xt_free(s->surfaces);
+	xt_free(s->ovr);
+	xt_free(s->active);
 	drv_screen_destroy(s->screen);
 	ws_gm_destroy(s->ws);
 	gm_destroy(s->gm);
@@ -800,7 +837,8 @@ static enum xt_rc artifacts_open(struct sim *s, struct xt_err *err)
 	return XT_OK;
 }
 
-enum xt_rc replay_sim_create(struct replay_backend **out, struct xt_err *err)
+enum xt_rc replay_sim_create(const struct replay_reg_override *ovr, size_t novr,
+			     struct replay_backend **out, struct xt_err *err)
 {
 	struct sim *s = xt_calloc(1, sizeof *s);
 	enum xt_rc rc;
@@ -815,7 +853,14 @@ enum xt_rc replay_sim_create(struct replay_backend **out, struct xt_err *err)
 	s->h.mem = replay_mem_create();
 	snprintf(s->describe, sizeof s->describe,
 		 "xfbtrace sim (driver/ on gpu_model GFX8, radeonsi-style PM4)");
-	if (!s->h.names || !s->h.mem) {
+	if (novr) {
+		s->ovr = xt_malloc(novr * sizeof *s->ovr);
+		s->active = xt_malloc(novr * sizeof *s->active);
+		if (s->ovr)
+			memcpy(s->ovr, ovr, novr * sizeof *s->ovr);
+		s->novr = novr;
+	}
+	if (!s->h.names || !s->h.mem || (novr && (!s->ovr || !s->active))) {
 		sim_destroy(&s->h.base);
 		return XT_FAIL(err, XT_ERR_NOMEM, "out of memory");
 	}
