@@ -47,7 +47,21 @@ void gm_destroy(struct gm *gm)
 	gm_regs_fini(&gm->regs);
 	gm_fault_log_fini(&gm->faults);
 	xt_free(gm->wave);
+	xt_free(gm->lines);
 	xt_free(gm);
+}
+
+const struct gm_line *gm_lines_get(const struct gm *gm, size_t *n, uint64_t *dropped)
+{
+	*n = gm->nlines;
+	*dropped = gm->lines_dropped;
+	return gm->lines;
+}
+
+void gm_lines_reset(struct gm *gm)
+{
+	gm->nlines = 0;
+	gm->lines_dropped = 0;
 }
 
 const char *gm_errmsg(const struct gm *gm)
@@ -182,4 +196,5 @@ void gm_so_stats_get(const struct gm *gm, struct gm_so_stats *out)
 	*out = gm->stats;
 	memcpy(out->prims_needed, gm->prims_needed, sizeof out->prims_needed);
 	memcpy(out->prims_written, gm->prims_written, sizeof out->prims_written);
+	out->zpass_samples = gm->zpass_count;
 }

@@ -110,6 +110,7 @@ bool gm_cb_load(struct gm *gm, struct gm_px *px)
 		      slice_px * cb->samples * cb->bpp;
 		bytes = (uint64_t)cb->pitch * cb->height * cb->samples * cb->bpp;
 		cb->base = gm_mem_ptr(&gm->mem, va, bytes);
+		cb->va = va;
 		if (!cb->base || !cb->height) {
 			gm_fault_record(&gm->faults, GM_FAULT_BAD_ADDRESS, va,
 					"pixel pipeline: render target %u at 0x%llx (%llu bytes) is not inside one BO",

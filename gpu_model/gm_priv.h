@@ -260,6 +260,10 @@ struct gm {
 	uint64_t zpass_seen_draws;  /* unshaded_draws at the last ZPASS_DONE */
 
 	struct gm_so_stats stats;  /* draws, waves, lane instructions */
+	/* width-1 lines rasterized since gm_lines_reset (gm.h) */
+	struct gm_line *lines;
+	size_t nlines, cap_lines;
+	uint64_t lines_dropped;
 	struct gm_wave *wave;      /* scratch wave, reused (64 KiB of VGPRs) */
 };
 

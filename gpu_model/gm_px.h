@@ -49,6 +49,7 @@ struct gm_px_tri {
 struct gm_px_cb {
 	bool on;
 	uint8_t *base;             /* host pointer of slice SLICE_START */
+	uint64_t va;               /* ... and its GPU address */
 	uint32_t pitch, height;    /* pixels, rows */
 	unsigned samples;          /* 1, 2, 4 or 8 */
 	unsigned fmt, ntype, swap; /* CB_COLORn_INFO */
