@@ -672,12 +672,20 @@ static bool gather_possible(const struct obs_ctx *c)
 	       gl->DispatchCompute && gl->MemoryBarrier && gl->GetProgramiv;
 }
 
+/* Whether the shader says its blocks' bindings (GLSL 4.20 / ES 3.10
+ * layout(binding)); else glShaderStorageBlockBinding, which GLES lacks. */
+static bool gather_bindings_in_shader(const struct obs_ctx *c)
+{
+	return c->gles || obs_ctx_at_least(c, 4, 3, 0, 0);
+}
+
 /* The compute shader for k ranges.  Storage block arrays may be indexed
  * only by constant expressions in GLSL ES 3.10 (dynamically uniform ones
  * in GLSL 4.30): one block per range and a switch. */
 static char *gather_source(const struct obs_ctx *c, int k)
 {
-	const size_t cap = 1024 + (size_t)k * 128;
+	const size_t cap = 1024 + (size_t)k * 160;
+	const bool bind = gather_bindings_in_shader(c);
 	char *src = malloc(cap);
 	size_t len = 0;
 
@@ -685,16 +693,25 @@ static char *gather_source(const struct obs_ctx *c, int k)
 		return NULL;
 	len += (size_t)snprintf(src, cap, "%s",
 		c->gles ? "#version 310 es\n" :
-		obs_ctx_at_least(c, 4, 3, 0, 0) ? "#version 430 core\n" :
+		bind ? "#version 430 core\n" :
 		"#version 330 core\n#extension GL_ARB_compute_shader : require\n"
 		"#extension GL_ARB_shader_storage_buffer_object : require\n");
 	len += (size_t)snprintf(src + len, cap - len,
 		"layout(local_size_x = %d) in;\n"
-		"layout(std430) writeonly buffer Ring { uint ring[]; };\n"
 		"uniform uvec4 u_range[%d];\n", GATHER_GROUP, k);
-	for (int i = 0; i < k; i++)
-		len += (size_t)snprintf(src + len, cap - len,
-			"layout(std430) readonly buffer Src%d { uint s%d[]; };\n", i, i);
+	for (int i = 0; i <= k; i++) {
+		char binding[32] = "";
+		if (bind)
+			snprintf(binding, sizeof binding, ", binding = %d", i);
+		if (i < k)
+			len += (size_t)snprintf(src + len, cap - len,
+				"layout(std430%s) readonly buffer Src%d { uint s%d[]; };\n",
+				binding, i, i);
+		else
+			len += (size_t)snprintf(src + len, cap - len,
+				"layout(std430%s) writeonly buffer Ring { uint ring[]; };\n",
+				binding);
+	}
 	len += (size_t)snprintf(src + len, cap - len,
 		"void main() {\n"
 		"  uint r = gl_WorkGroupID.y;\n"
@@ -755,7 +772,7 @@ static bool gather_make(const struct obs_ctx *c, struct gather *g)
 	free(src);
 	why = k < 1 ? "too few shader storage blocks" : !shader ? "no compute shader" :
 	      !ok ? "the program did not compile or link" : NULL;
-	for (int i = 0; !why && i <= k; i++) {
+	for (int i = 0; !why && !gather_bindings_in_shader(c) && i <= k; i++) {
 		char name[16];
 		snprintf(name, sizeof name, i < k ? "Src%d" : "Ring", i);
 		unsigned index = gl->GetProgramResourceIndex(g->program,
