@@ -163,6 +163,9 @@ struct gather {
 	int align;                  /* SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT */
 	int64_t max_block;          /* MAX_SHADER_STORAGE_BLOCK_SIZE */
 	bool failed;                /* not possible here: the copies are made */
+	/* A dispatch since the last fence: the barrier before the next one
+	 * is due (fence_unfenced). */
+	bool unbarriered;
 };
 
 struct obs_async {
@@ -870,7 +873,12 @@ static void gather_dispatch(const struct obs_ctx *c, struct obs_async *q,
  * its own stores reach the persistent mapping of the ring after
  * MemoryBarrier(CLIENT_MAPPED_BUFFER_BARRIER_BIT) and the fence the batch
  * gets as the copies do (§6.2: a coherent mapping sees the GL's writes
- * once a fence after them has signalled).  The application's state is
+ * once a fence after them has signalled).  The barrier is put once, right
+ * before that fence (fence_unfenced), however many batches it covers: the
+ * ring is read only after a fence of fence_unfenced has signalled, or
+ * after glFinish where none could be made, and a barrier orders every
+ * shader store issued before it (§7.13.2).  One per batch cost ~5 us of a
+ * TF end on NVIDIA when every TF end is a batch (docs/performance.md).  The application's state is
  * put back exactly: the current program (glUseProgram, which is an error
  * while TF is active and not paused, §13.3.2: then no gather; nor while
  * the current program is flagged for deletion, which leaving it would
@@ -942,7 +950,7 @@ static bool gather_deferred(const struct obs_ctx *c, struct obs_async *q)
 	}
 	if (m)
 		gather_dispatch(c, q, table, m, max_words);
-	gl->MemoryBarrier(OBS_GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT);
+	g->unbarriered = true;
 
 	for (int i = 0; i < used; i++)
 		gather_restore_binding(c, &s, i, (unsigned)i);
@@ -1010,6 +1018,11 @@ static void fence_unfenced(const struct obs_ctx *c, struct obs_async *q)
 	if (!q->unfenced)
 		return;
 	const uint64_t t = obs_async_clock(c);
+	if (q->gather.unbarriered) {
+		/* The gather dispatches' stores, for the ring's mapping. */
+		c->gl->MemoryBarrier(OBS_GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT);
+		q->gather.unbarriered = false;
+	}
 	fence = c->gl->FenceSync(OBS_GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
 	timed(c, &q->stats.fence_ns, t);
 	if (!fence)
