@@ -877,8 +877,9 @@ static void gather_dispatch(const struct obs_ctx *c, struct obs_async *q,
  * before that fence (fence_unfenced), however many batches it covers: the
  * ring is read only after a fence of fence_unfenced has signalled, or
  * after glFinish where none could be made, and a barrier orders every
- * shader store issued before it (§7.13.2).  One per batch cost ~5 us of a
- * TF end on NVIDIA when every TF end is a batch (docs/performance.md).  The application's state is
+ * shader store issued before it (§7.13.2).  One per batch cost ~0.5 us
+ * per TF end more on NVIDIA where every TF end is a batch
+ * (docs/performance.md, "A gather dispatch").  The application's state is
  * put back exactly: the current program (glUseProgram, which is an error
  * while TF is active and not paused, §13.3.2: then no gather; nor while
  * the current program is flagged for deletion, which leaving it would
