@@ -815,7 +815,7 @@ static bool gather_takes(const struct gather *g, const struct obs_staged *e,
 }
 
 /* The application's state that the gather changes (OpenGL 4.6 core
- * §7.3.1 / §7.8 / §6.1.1): the current program, the shader storage
+ * §7.3 / §7.8 / §6.1.1): the current program, the shader storage
  * bindings it uses (indexed and generic). */
 struct gather_save {
 	int program;
@@ -835,7 +835,8 @@ static void gather_save_binding(const struct obs_ctx *c, struct gather_save *s, 
 }
 
 /* A binding made by glBindBufferBase reads back start and size 0 (a
- * range has a size above 0, §6.1.1), so Base restores it. */
+ * range has a size above 0; the indexed queries, §6.8), so Base restores
+ * it. */
 static void gather_restore_binding(const struct obs_ctx *c, const struct gather_save *s,
 				   int slot, unsigned index)
 {
@@ -881,7 +882,7 @@ static void gather_dispatch(const struct obs_ctx *c, struct obs_async *q,
  * per TF end more on NVIDIA where every TF end is a batch
  * (docs/performance.md, "A gather dispatch").  The application's state is
  * put back exactly: the current program (glUseProgram, which is an error
- * while TF is active and not paused, §13.3.2: then no gather; nor while
+ * while TF is active and not paused, §7.3: then no gather; nor while
  * the current program is flagged for deletion, which leaving it would
  * delete, §7.3), every shader storage binding the gather uses (buffer,
  * start, size) and the generic one.  Uniforms are set on our program only.

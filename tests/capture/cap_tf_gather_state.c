@@ -12,7 +12,7 @@
  *   1. into A, then into B; glFinish: one batch for both (gathered);
  *   2. into C; then a pass into B that calls glFlush while TF is active and
  *      not paused: the batch due there (C's) is copied by copy calls, as
- *      glUseProgram would be an error then (OpenGL ES 3.2 §12.1.2); B's
+ *      glUseProgram would be an error then (OpenGL ES 3.2 §7.3); B's
  *      is gathered at the glFinish after it;
  *   3. with a copy of the TF program current and flagged for deletion
  *      (glDeleteProgram): a pass into A; glFinish: copied by copy calls,
