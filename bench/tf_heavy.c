@@ -41,6 +41,20 @@
  * while the copier copies (it waits for the copier's fence of the frame
  * right after handing it over), and --copies=thread-spare, where the copier
  * copies a shared buffer that no frame uses instead of the TF output.
+ * --copies=gather makes the --copies=ring copies with compute dispatches
+ * instead of copy calls (docs/performance.md, "A gather dispatch"): a
+ * compute program of its own (GL 4.3, or ARB_compute_shader and
+ * ARB_shader_storage_buffer_object in an older context) reads K TF buffers
+ * bound as read-only shader storage blocks and writes their words into the
+ * ring, bound as one more; each frame's ranges go in ceil(SYSTEMS / K)
+ * dispatches (K = --gather-sources, default 16, at most what the context's
+ * shader storage limits leave), with a table of (source offset, ring
+ * offset, words) per source in a uniform array.  TF writes are not shader
+ * stores, so the dispatch sees them without a barrier (OpenGL 4.6 core
+ * §7.13.2: barriers order shader memory accesses); its stores reach the
+ * persistent mapping after glMemoryBarrier(GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT)
+ * and the fence.  The frame's program and the storage bindings are put back
+ * after the dispatches, as a capture would have to.
  * The ring modes but thread-spare end by comparing the ring's slot of the
  * last frame with that frame's TF output (exit 1 when they differ).
  *
@@ -206,8 +220,155 @@ static double now_ns(void)
 
 #define WARMUP_FRAMES 10
 
-enum copies { COPIES_NONE, COPIES_RING, COPIES_THREAD, COPIES_THREAD_SERIAL, COPIES_THREAD_SPARE,
-	      COPIES_VRAM, COPIES_VRAM_RING };
+enum copies { COPIES_NONE, COPIES_RING, COPIES_GATHER, COPIES_THREAD, COPIES_THREAD_SERIAL,
+	      COPIES_THREAD_SPARE, COPIES_VRAM, COPIES_VRAM_RING };
+
+#define GATHER_MAX_SOURCES 32
+#define GATHER_LOCAL_SIZE 64
+
+/* --copies=gather: the compute program and its sources per dispatch. */
+struct gather {
+	GLuint prog;
+	GLint range_loc;        /* uvec4 u_range[k]: source word, ring word, words */
+	int k;                  /* source bindings 0 .. k - 1, the ring at binding k */
+};
+
+static bool gather_supported(void)
+{
+	GLint major = 0, minor = 0;
+	glGetIntegerv(GL_MAJOR_VERSION, &major);
+	glGetIntegerv(GL_MINOR_VERSION, &minor);
+	return major > 4 || (major == 4 && minor >= 3) ||
+	       (app_gl_has_extension("GL_ARB_compute_shader") &&
+		app_gl_has_extension("GL_ARB_shader_storage_buffer_object"));
+}
+
+/*
+ * Builds the gather program for k sources: work group (x, r) copies words
+ * x * GATHER_LOCAL_SIZE + lane, x + groups, ... of source r.  Storage block
+ * arrays may only be indexed with constant expressions in GLSL ES 3.10 (and
+ * dynamically uniform ones in GLSL 4.30), hence one block per source and a
+ * switch.  Returns false (message printed) when the context cannot.
+ */
+static bool gather_init(struct gather *g, int k)
+{
+	GLint major = 0, minor = 0, blocks = 0, bindings = 0;
+	glGetIntegerv(GL_MAJOR_VERSION, &major);
+	glGetIntegerv(GL_MINOR_VERSION, &minor);
+	glGetIntegerv(GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS, &blocks);
+	glGetIntegerv(GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS, &bindings);
+	if (blocks - 1 < k)
+		k = blocks - 1;
+	if (bindings - 1 < k)
+		k = bindings - 1;
+	if (k < 1) {
+		fprintf(stderr, "%s: --copies=gather: %d compute storage blocks, %d bindings\n",
+			PROG, blocks, bindings);
+		return false;
+	}
+	const bool core43 = major > 4 || (major == 4 && minor >= 3);
+	size_t cap = 4096 + (size_t)k * 160, len = 0;
+	char *src = malloc(cap);
+	if (!src)
+		return false;
+	len += (size_t)snprintf(src + len, cap - len, "%s",
+		core43 ? "#version 430 core\n"
+		       : "#version 330 core\n"
+			 "#extension GL_ARB_compute_shader : require\n"
+			 "#extension GL_ARB_shader_storage_buffer_object : require\n");
+	len += (size_t)snprintf(src + len, cap - len,
+		"layout(local_size_x = %d) in;\n"
+		"layout(std430) writeonly buffer Ring { uint ring[]; };\n"
+		"uniform uvec4 u_range[%d];\n", GATHER_LOCAL_SIZE, k);
+	for (int i = 0; i < k; i++)
+		len += (size_t)snprintf(src + len, cap - len,
+			"layout(std430) readonly buffer Src%d { uint s%d[]; };\n", i, i);
+	len += (size_t)snprintf(src + len, cap - len,
+		"void main() {\n"
+		"  uint r = gl_WorkGroupID.y;\n"
+		"  uvec4 g = u_range[r];\n"
+		"  uint step = gl_NumWorkGroups.x * %du;\n"
+		"  for (uint w = gl_GlobalInvocationID.x; w < g.z; w += step) {\n"
+		"    uint v = 0u;\n"
+		"    switch (r) {\n", GATHER_LOCAL_SIZE);
+	for (int i = 0; i < k; i++)
+		len += (size_t)snprintf(src + len, cap - len,
+			"    case %du: v = s%d[g.x + w]; break;\n", i, i);
+	snprintf(src + len, cap - len, "    }\n    ring[g.y + w] = v;\n  }\n}\n");
+
+	GLuint sh = glCreateShader(GL_COMPUTE_SHADER);
+	const char *srcs[] = { src };
+	GLint ok = GL_FALSE;
+	glShaderSource(sh, 1, srcs, NULL);
+	glCompileShader(sh);
+	glGetShaderiv(sh, GL_COMPILE_STATUS, &ok);
+	free(src);
+	char log[2048] = "";
+	if (!ok) {
+		glGetShaderInfoLog(sh, sizeof log, NULL, log);
+		fprintf(stderr, "%s: --copies=gather: compute shader:\n%s\n", PROG, log);
+		glDeleteShader(sh);
+		return false;
+	}
+	g->prog = glCreateProgram();
+	glAttachShader(g->prog, sh);
+	glLinkProgram(g->prog);
+	glDeleteShader(sh);
+	glGetProgramiv(g->prog, GL_LINK_STATUS, &ok);
+	if (!ok) {
+		glGetProgramInfoLog(g->prog, sizeof log, NULL, log);
+		fprintf(stderr, "%s: --copies=gather: compute program:\n%s\n", PROG, log);
+		return false;
+	}
+	/* No layout(binding) (GLSL 4.20 or ARB_shading_language_420pack): bound here. */
+	for (int i = 0; i <= k; i++) {
+		char name[16];
+		snprintf(name, sizeof name, i < k ? "Src%d" : "Ring", i);
+		GLuint index = glGetProgramResourceIndex(g->prog, GL_SHADER_STORAGE_BLOCK, name);
+		if (index == GL_INVALID_INDEX) {
+			fprintf(stderr, "%s: --copies=gather: no block %s\n", PROG, name);
+			return false;
+		}
+		glShaderStorageBlockBinding(g->prog, index, (GLuint)i);
+	}
+	g->range_loc = glGetUniformLocation(g->prog, "u_range");
+	g->k = k;
+	return g->range_loc >= 0;
+}
+
+/*
+ * Copies the n TF buffers src[] (bytes each, from offset 0) into the ring
+ * at dst_byte, one dispatch per g->k of them, then puts back the frame's
+ * program and unbinds the storage bindings used.
+ */
+static void gather_copy(const struct gather *g, GLuint ring, const GLuint *src, int n,
+			GLsizeiptr bytes, GLintptr dst_byte, GLuint frame_prog)
+{
+	GLuint range[GATHER_MAX_SOURCES][4];
+	const GLuint words = (GLuint)(bytes / 4);
+	GLuint groups = (words + GATHER_LOCAL_SIZE - 1) / GATHER_LOCAL_SIZE;
+	if (groups > 1024)
+		groups = 1024;
+	glUseProgram(g->prog);
+	glBindBufferBase(GL_SHADER_STORAGE_BUFFER, (GLuint)g->k, ring);
+	for (int first = 0; first < n; first += g->k) {
+		const int m = n - first < g->k ? n - first : g->k;
+		for (int i = 0; i < m; i++) {
+			glBindBufferBase(GL_SHADER_STORAGE_BUFFER, (GLuint)i, src[first + i]);
+			range[i][0] = 0;
+			range[i][1] = (GLuint)((dst_byte + (GLintptr)(first + i) * bytes) / 4);
+			range[i][2] = words;
+			range[i][3] = 0;
+		}
+		glUniform4uiv(g->range_loc, m, &range[0][0]);
+		glDispatchCompute(groups, (GLuint)m, 1);
+	}
+	glMemoryBarrier(GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT);
+	for (int i = 0; i < n && i < g->k; i++)
+		glBindBufferBase(GL_SHADER_STORAGE_BUFFER, (GLuint)i, 0);
+	glBindBufferBase(GL_SHADER_STORAGE_BUFFER, (GLuint)g->k, 0);
+	glUseProgram(frame_prog);
+}
 
 /*
  * --copies=thread: the copier thread and what the frame's thread hands it.
@@ -365,7 +526,7 @@ static bool ring_matches(const char *ring_map, const GLuint *buf, int systems,
 }
 
 static int run_frames(struct app_egl *egl, int frames, int systems, int particles,
-		      enum copies copies)
+		      enum copies copies, int gather_sources)
 {
 	const GLsizeiptr bytes = (GLsizeiptr)particles * 32;
 	const GLbitfield ring_bits = GL_MAP_READ_BIT | GL_MAP_PERSISTENT_BIT |
@@ -378,6 +539,8 @@ static int run_frames(struct app_egl *egl, int frames, int systems, int particle
 				     GL_INTERLEAVED_ATTRIBS);
 	GLuint *vao = calloc((size_t)systems * 2, sizeof *vao);
 	GLuint *buf = calloc((size_t)systems * 2, sizeof *buf);
+	GLuint *tf_out = calloc((size_t)systems, sizeof *tf_out);
+	struct gather gather = { 0 };
 	float *init = malloc((size_t)particles * 8 * sizeof *init);
 	GLsync fence[3] = { 0, 0, 0 };
 	struct copier copier = { .ctx = EGL_NO_CONTEXT };
@@ -385,7 +548,7 @@ static int run_frames(struct app_egl *egl, int frames, int systems, int particle
 	double start = 0;
 	int rc = APP_EXIT_SETUP;
 
-	if (!prog || !vao || !buf || !init)
+	if (!prog || !vao || !buf || !tf_out || !init)
 		goto out;
 	glUseProgram(prog);
 	glUniform1f(glGetUniformLocation(prog, "u_dt"), 1.0f / 60.0f);
@@ -416,7 +579,20 @@ static int run_frames(struct app_egl *egl, int frames, int systems, int particle
 			glEnableVertexAttribArray((GLuint)vel);
 		}
 	}
-	if (copies == COPIES_RING || (copies >= COPIES_THREAD && copies <= COPIES_THREAD_SPARE) ||
+	if (copies == COPIES_GATHER) {
+		if (!gather_supported()) {
+			fprintf(stderr, "%s: --copies=gather: no compute shaders with shader storage "
+				"(GL 4.3, ARB_compute_shader + ARB_shader_storage_buffer_object)\n",
+				PROG);
+			rc = APP_EXIT_SKIP;
+			goto out;
+		}
+		if (!gather_init(&gather, gather_sources))
+			goto out;
+		glUseProgram(prog);
+	}
+	if (copies == COPIES_RING || copies == COPIES_GATHER ||
+	    (copies >= COPIES_THREAD && copies <= COPIES_THREAD_SPARE) ||
 	    copies == COPIES_VRAM_RING) {
 		glGenBuffers(1, &ring);
 		glBindBuffer(GL_COPY_WRITE_BUFFER, ring);
@@ -490,6 +666,11 @@ static int run_frames(struct app_egl *egl, int frames, int systems, int particle
 			glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, 0,
 					    (slot * systems + s) * bytes, bytes);
 		}
+		if (copies == COPIES_GATHER) {
+			for (int s = 0; s < systems; s++)
+				tf_out[s] = buf[s * 2 + 1 - cur];
+			gather_copy(&gather, ring, tf_out, systems, bytes, slot * systems * bytes, prog);
+		}
 		if (copies == COPIES_VRAM_RING) {
 			glBindBuffer(GL_COPY_READ_BUFFER, vram);
 			glBindBuffer(GL_COPY_WRITE_BUFFER, ring);
@@ -497,7 +678,7 @@ static int run_frames(struct app_egl *egl, int frames, int systems, int particle
 					    slot * systems * bytes, slot * systems * bytes,
 					    systems * bytes);
 		}
-		if (copies == COPIES_RING || copies >= COPIES_VRAM)
+		if (copies == COPIES_RING || copies == COPIES_GATHER || copies >= COPIES_VRAM)
 			copied[slot] = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
 		if (egl->surf != EGL_NO_SURFACE)
 			eglSwapBuffers(egl->dpy, egl->surf);
@@ -524,7 +705,7 @@ static int run_frames(struct app_egl *egl, int frames, int systems, int particle
 	}
 	glFinish();
 	const double ns = (now_ns() - start) / frames;
-	if ((copies == COPIES_RING || (copier.ctx != EGL_NO_CONTEXT && !copier.spare)) &&
+	if ((copies == COPIES_RING || copies == COPIES_GATHER || (copier.ctx != EGL_NO_CONTEXT && !copier.spare)) &&
 	    !ring_matches(ring_map, buf, systems, bytes, frames + WARMUP_FRAMES - 1)) {
 		fprintf(stderr, "%s: --copies: the ring differs from the last frame's TF output\n",
 			PROG);
@@ -541,6 +722,8 @@ static int run_frames(struct app_egl *egl, int frames, int systems, int particle
 		glDeleteBuffers(1, &ring);
 	if (vram)
 		glDeleteBuffers(1, &vram);
+	if (gather.prog)
+		glDeleteProgram(gather.prog);
 	if (copier.spare)
 		glDeleteBuffers(1, &copier.spare);
 	glDisable(GL_RASTERIZER_DISCARD);
@@ -548,6 +731,9 @@ static int run_frames(struct app_egl *egl, int frames, int systems, int particle
 		goto out;
 	printf("%s: %d frames of %d particle systems x %d particles, %d bytes of TF output\n",
 	       PROG, frames, systems, particles, systems * particles * 32);
+	if (gather.prog)
+		printf("gather: %d dispatches per frame, up to %d sources each\n",
+		       (systems + gather.k - 1) / gather.k, gather.k);
 	printf("frame-ns %.0f\n", ns);
 	if (copier.ctx != EGL_NO_CONTEXT) {
 		const double n = frames + WARMUP_FRAMES;
@@ -569,6 +755,7 @@ out:
 	}
 	free(vao);
 	free(buf);
+	free(tf_out);
 	free(init);
 	return rc;
 }
@@ -578,6 +765,7 @@ int main(int argc, char **argv)
 	uint32_t n_vertices = 1u << 20;
 	int frames = 0, systems = 64, particles = 4096;
 	enum copies copies = COPIES_NONE;
+	int gather_sources = 16;
 	struct app_egl egl;
 
 	for (int i = 1; i < argc; i++) {
@@ -591,6 +779,10 @@ int main(int argc, char **argv)
 			particles = atoi(argv[++i]);
 		} else if (!strcmp(argv[i], "--copies=ring")) {
 			copies = COPIES_RING;
+		} else if (!strcmp(argv[i], "--copies=gather")) {
+			copies = COPIES_GATHER;
+		} else if (!strcmp(argv[i], "--gather-sources") && i + 1 < argc) {
+			gather_sources = atoi(argv[++i]);
 		} else if (!strcmp(argv[i], "--copies=thread")) {
 			copies = COPIES_THREAD;
 		} else if (!strcmp(argv[i], "--copies=thread-serial")) {
@@ -603,21 +795,23 @@ int main(int argc, char **argv)
 			copies = COPIES_VRAM_RING;
 		} else {
 			fprintf(stderr, "usage: %s [--vertices N] | --frames F [--systems S] "
-				"[--particles P]\n  [--copies=ring|thread|thread-serial|"
-				"thread-spare|vram|vram+ring]\n", PROG);
+				"[--particles P]\n  [--copies=ring|gather|thread|thread-serial|"
+				"thread-spare|vram|vram+ring] [--gather-sources K]\n", PROG);
 			return APP_EXIT_SETUP;
 		}
 	}
 	if (frames) {
 		if (frames < 1 || systems < 1 || systems > 4096 || particles < 1 ||
-		    particles > (1 << 20)) {
-			fprintf(stderr, "%s: bad --frames / --systems / --particles\n", PROG);
+		    particles > (1 << 20) || gather_sources < 1 ||
+		    gather_sources > GATHER_MAX_SOURCES) {
+			fprintf(stderr, "%s: bad --frames / --systems / --particles / "
+				"--gather-sources (1 .. %d)\n", PROG, GATHER_MAX_SOURCES);
 			return APP_EXIT_SETUP;
 		}
 		int rc = app_egl_init(&egl, APP_API_GL_CORE, 3, 3, 16);
 		if (rc != APP_EXIT_PASS)
 			return rc;
-		rc = run_frames(&egl, frames, systems, particles, copies);
+		rc = run_frames(&egl, frames, systems, particles, copies, gather_sources);
 		app_egl_fini(&egl);
 		return rc;
 	}
