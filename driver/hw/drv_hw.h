@@ -71,6 +71,7 @@ struct drv_pipe {
 	uint64_t fb_va[9];           /* the surfaces' VAs it emitted (cbufs, zsbuf; 0: none):
 				      * a surface given new storage is emitted again */
 	uint64_t ps_va;              /* pixel shader emitted: its VA + 2; 1 none bound; 0 unknown */
+	struct drv_pipe_surface_events surface_events;  /* drv_pm4_fb.c */
 	/* conditional rendering: the query's slots (NULL: off) and its mode */
 	const struct drv_pipe_query *render_cond;
 	bool render_cond_invert, render_cond_wait;
