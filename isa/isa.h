@@ -76,6 +76,8 @@ static inline bool isa_opd_is_vgpr(unsigned o) { return o >= ISA_OPD_VGPR0 && o 
 #define ISA_FLAG_SLC    0x8u
 #define ISA_FLAG_DONE   0x1u   /* EXP: last export of the shader */
 #define ISA_FLAG_VM     0x2u   /* EXP: exec is the valid mask (pixel shaders) */
+#define ISA_FLAG_DA     0x1u   /* VIMG: a third coordinate (2D array layer, 3D depth) before
+				* the level / LOD: one more coordinate register (GCN's DA) */
 
 /* v_interp_* immediates: IMM12 = chan | attr << 2 | sel << 7
  * (sel: v_interp_mov_f32 only, GCN's order). */

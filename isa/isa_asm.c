@@ -235,6 +235,10 @@ static enum xt_rc parse_modifier(struct asm_state *st, struct isa_inst *in, cons
 		if (!strcmp(m, "glc")) { in->flags |= ISA_FLAG_GLC; return XT_OK; }
 		if (!strcmp(m, "slc")) { in->flags |= ISA_FLAG_SLC; return XT_OK; }
 	}
+	if (cls == ISA_CLS_VIMG && !strcmp(m, "da")) {
+		in->flags |= ISA_FLAG_DA;
+		return XT_OK;
+	}
 	if (cls == ISA_CLS_VIMG && !strncmp(m, "dmask:", 6)) {
 		if (!parse_uint(m + 6, &v) || !v || v > 0xF)
 			return ASM_FAIL(st, "dmask must be 1..15, got '%s'", m + 6);
@@ -467,10 +471,14 @@ static enum xt_rc parse_inst(struct asm_state *st, char *text, struct asm_item *
 			in->dst = (uint16_t)o;
 			si = 1;
 		}
+		/* VIMG: `da` adds a coordinate register */
+		unsigned da = 0;
+		for (unsigned i = 0; info->cls == ISA_CLS_VIMG && i < n_mods; i++)
+			da |= !strcmp(mods[i], "da");
 		for (unsigned i = 0; i < 3; i++) {
 			if (!info->src_regs[i])
 				continue;
-			if ((rc = parse_src(st, ops[si++], info->src_regs[i],
+			if ((rc = parse_src(st, ops[si++], info->src_regs[i] + (i == 0 ? da : 0),
 					    is_f64_src(in->op, info->src_regs[i]), &o, &neg)) != XT_OK)
 				return rc;
 			in->src[i] = (uint16_t)o;

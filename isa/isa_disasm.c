@@ -61,7 +61,8 @@ static enum xt_rc print_inst(const struct isa_inst *in, size_t pos, const uint8_
 
 	for (unsigned i = 0; i < 3; i++)
 		if (info->src_regs[i]) {
-			fmt_src(in, i, info->src_regs[i], s[i], sizeof s[i]);
+			fmt_src(in, i, info->src_regs[i] + (info->cls == ISA_CLS_VIMG && !i && (in->flags & ISA_FLAG_DA)),
+				s[i], sizeof s[i]);
 			nsrc = i + 1;
 		}
 	if (info->dst_regs)
@@ -99,8 +100,10 @@ static enum xt_rc print_inst(const struct isa_inst *in, size_t pos, const uint8_
 	}
 	case ISA_CLS_VIMG:
 		if (info->src_regs[2])
-			return xt_buf_printf(out, "%s %s, %s, %s, %s dmask:0x%x", info->name, d, s[0], s[1], s[2], in->imm);
-		return xt_buf_printf(out, "%s %s, %s, %s dmask:0x%x", info->name, d, s[0], s[1], in->imm);
+			return xt_buf_printf(out, "%s %s, %s, %s, %s dmask:0x%x%s", info->name, d, s[0], s[1], s[2], in->imm,
+					     in->flags & ISA_FLAG_DA ? " da" : "");
+		return xt_buf_printf(out, "%s %s, %s, %s dmask:0x%x%s", info->name, d, s[0], s[1], in->imm,
+				     in->flags & ISA_FLAG_DA ? " da" : "");
 	case ISA_CLS_VQPERM:
 		return xt_buf_printf(out, "%s %s, %s, %u, %u, %u, %u", info->name, d, s[0],
 				     ISA_QPERM_LANE(in->imm, 0), ISA_QPERM_LANE(in->imm, 1),

@@ -83,6 +83,7 @@ static enum xt_rc check_operands(const struct isa_inst *in, struct xt_err *err)
 	 * one text form and disassembly round-trips. */
 	if (in->flags && !(info->cls == ISA_CLS_VOP || info->cls == ISA_CLS_VMEM ||
 			   (info->cls == ISA_CLS_VOPC && !(in->flags & ~3u)) ||
+			   (info->cls == ISA_CLS_VIMG && in->flags == ISA_FLAG_DA) ||
 			   (info->cls == ISA_CLS_EXP && !(in->flags & ~(ISA_FLAG_DONE | ISA_FLAG_VM)))))
 		return XT_FAIL(err, XT_ERR_CORRUPT, "%s: flags 0x%x not allowed", info->name, in->flags);
 	if (in->imm && !(info->cls == ISA_CLS_SOPP || info->cls == ISA_CLS_MSG ||
@@ -179,8 +180,8 @@ static enum xt_rc check_operands(const struct isa_inst *in, struct xt_err *err)
 	case ISA_CLS_VIMG:
 		if (!vreg_range_ok(in->dst, 4))
 			bad = "the data registers";
-		else if (!vreg_range_ok(in->src[0], 2))
-			bad = "the coordinates (v[n:n+1])";
+		else if (!vreg_range_ok(in->src[0], info->src_regs[0] + (in->flags & ISA_FLAG_DA ? 1u : 0u)))
+			bad = "the coordinates (a VGPR range)";
 		else if (in->src[1] > ISA_OPD_SGPR_LAST || !sreg_range_ok(in->src[1], 8))
 			bad = "the image descriptor (s[n:n+7])";
 		else if (info->src_regs[2] && (in->src[2] > ISA_OPD_SGPR_LAST || !sreg_range_ok(in->src[2], 4)))

@@ -219,3 +219,6 @@ ISA_OP(V_CVT_PKRTZ_F16_F32, "v_cvt_pkrtz_f16_f32", VOP, 1, 1, 1, 0)
  * src1 = T# (8 SGPRs), src2 = S# (4 SGPRs); IMM12 = dmask */
 ISA_OP(IMAGE_LOAD,       "image_load",       VIMG, 4, 2, 8, 0)
 ISA_OP(IMAGE_SAMPLE,     "image_sample",     VIMG, 4, 2, 8, 4)
+/* with the mip level / LOD as the last coordinate: src0 = v[c:c+2] */
+ISA_OP(IMAGE_LOAD_MIP,   "image_load_mip",   VIMG, 4, 3, 8, 0)
+ISA_OP(IMAGE_SAMPLE_L,   "image_sample_l",   VIMG, 4, 3, 8, 4)

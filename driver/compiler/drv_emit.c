@@ -17,7 +17,8 @@
  *   s[40:43] GSVS ring descriptor (copy shader)
  *   s44-     exec-mask bookkeeping, 4 per IF (saved exec, then mask) and
  *            6 per LOOP (entry exec, break mask, continue mask)
- *   above    uniform values drv_ra kept in SGPRs (up to s103)
+ *   above    uniform values drv_ra kept in SGPRs (up to s91)
+ *   s[92:103] the T# and S# of one image instruction (DRV_SGPR_IMG)
  *   v0-v7    hardware VGPR inputs (PS: the groups of SPI_PS_INPUT_ENA,
  *            drv_ps_input_vgpr); v8-v15 scratch within one IR instruction,
  *            except v[12:15], which keep the last attribute fetched while
@@ -213,7 +214,7 @@ static unsigned cf_alloc(struct em *e, unsigned n)
 {
 	unsigned s = e->next_sgpr;
 	e->next_sgpr += n;
-	if (e->next_sgpr > ISA_NUM_SGPRS && e->rc == XT_OK)
+	if (e->next_sgpr > DRV_SGPR_IMG && e->rc == XT_OK)
 		e->rc = XT_FAIL(e->err, XT_ERR_UNSUPPORTED, "control flow nested too deeply for the scalar registers");
 	if (e->next_sgpr > e->max_sgpr)
 		e->max_sgpr = e->next_sgpr;
@@ -252,6 +253,7 @@ static void cache_update(struct em *e, const struct drv_ins *in)
 	case DRV_OP_NOP: case DRV_OP_CONST: case DRV_OP_MOV: case DRV_OP_VALU: case DRV_OP_CMP:
 	case DRV_OP_SELECT: case DRV_OP_SPLIT_LO: case DRV_OP_SPLIT_HI: case DRV_OP_PACK64:
 	case DRV_OP_REG_READ: case DRV_OP_REG_WRITE: case DRV_OP_LOAD_INPUT: case DRV_OP_LOAD_BUF:
+	case DRV_OP_IMAGE: case DRV_OP_COMPONENT:
 		break;
 	case DRV_OP_LOAD_SYSVAL:
 		if (in->a == DRV_SV_STREAM_ID)
@@ -607,8 +609,35 @@ static void emit_ins(struct em *e, const struct drv_ins *in, uint32_t idx)
 		P(e, "s_or_b64 s[%u:%u], s[%u:%u], exec", S_RET, S_RET + 1, S_RET, S_RET + 1);
 		P(e, "s_mov_b64 exec, 0");
 		break;
+	case DRV_OP_IMAGE: {
+		/* the coordinates into v8.., the descriptors of sampler slot a
+		 * from the table's sampler list (radeonsi's s_load_dwordx8 /
+		 * x4), then the image instruction */
+		static const char *const names[] = { "image_load", "image_load_mip", "image_sample", "image_sample_l" };
+		bool sample = in->b == DRV_IMG_SAMPLE || in->b == DRV_IMG_SAMPLE_L;
+		for (unsigned j = 0; j < in->n_src; j++) {
+			begin(e);
+			opd(e, in->src[j], a, sizeof a, false);
+			P(e, "v_mov_b32 v%u, %s", 8 + j, a);
+		}
+		P(e, "s_load_dwordx8 s[%u:%u], s[0:1], %u", DRV_SGPR_IMG, DRV_SGPR_IMG + 7,
+		  DRV_DESC_SAMPLER_OFFSET(in->a));
+		b[0] = 0;
+		if (sample) {
+			P(e, "s_load_dwordx4 s[%u:%u], s[0:1], %u", DRV_SGPR_IMG + 8, DRV_SGPR_IMG + 11,
+			  DRV_DESC_SAMPLER_OFFSET(in->a) + DRV_DESC_SAMPLER_SAMP);
+			snprintf(b, sizeof b, ", s[%u:%u]", DRV_SGPR_IMG + 8, DRV_SGPR_IMG + 11);
+		}
+		P(e, "%s v[%d:%d], v[8:%u], s[%u:%u]%s dmask:0xf%s", names[in->b], e->ir->vals[in->dst].phys,
+		  e->ir->vals[in->dst].phys + 3, 8 + in->n_src - 1, DRV_SGPR_IMG, DRV_SGPR_IMG + 7, b,
+		  in->flags & ISA_FLAG_DA ? " da" : "");
+		break;
+	}
+	case DRV_OP_COMPONENT:
+		P(e, "v_mov_b32 %s, v%d", dst(e, in->dst, d, sizeof d), e->ir->vals[in->src[0]].phys + (int)in->a);
+		break;
 	case DRV_OP_EPILOGUE:
-		if (e->ir->has_return)
+		if (e->ir->has_return || e->ir->wqm)
 			P(e, "s_mov_b64 exec, s[%u:%u]", S_INIT_EXEC, S_INIT_EXEC + 1);
 		break;
 	case DRV_OP_EXPORT_POS:
@@ -750,10 +779,14 @@ enum xt_rc drv_emit(const struct drv_ir *ir, const struct drv_lower_info *info, 
 	}
 	P(&e, "; %s", ir->stage == DRV_HW_VS ? "hardware VS" : ir->stage == DRV_HW_ES ? "ES" :
 		      ir->stage == DRV_HW_GS ? "GS" : ir->stage == DRV_HW_PS ? "PS" : "copy shader");
-	if (ir->has_return) {
+	if (ir->has_return || ir->wqm)
 		P(&e, "s_mov_b64 s[%u:%u], exec", S_INIT_EXEC, S_INIT_EXEC + 1);
+	if (ir->has_return)
 		P(&e, "s_mov_b64 s[%u:%u], 0", S_RET, S_RET + 1);
-	}
+	/* derivatives need the whole quad: the helper lanes run until the
+	 * EPILOGUE restores the covered lanes for the exports */
+	if (ir->wqm)
+		P(&e, "s_wqm_b64 exec, exec");
 	if (ir->stage == DRV_HW_ES || ir->stage == DRV_HW_GS)
 		load_desc(&e, S_ESGS_DESC, DRV_DESC_ESGS);
 	if (ir->stage == DRV_HW_GS)

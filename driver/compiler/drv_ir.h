@@ -84,7 +84,21 @@ enum drv_op {
 	DRV_OP_EXPORT_MRT,    /* src0..src3 -> exp mrt a (b: 1 = the last export, done vm);
 			       * a = 8: exp null (no colour output) */
 	DRV_OP_EPILOGUE,      /* every lane of the wave active again (after RETURNs) */
+	/* textures (drv_spirv_tex.c) */
+	DRV_OP_IMAGE,         /* dst(4) = image instruction b (DRV_IMG_*) through sampler
+			       * slot a of the descriptor table; src0, src1 = x, y (texels
+			       * or normalized), with flags ISA_FLAG_DA src2 = the layer /
+			       * z, then the mip level / LOD where b has one */
+	DRV_OP_COMPONENT,     /* dst(1) = dword a of src0 */
 	DRV_OP_COUNT
+};
+
+/* DRV_OP_IMAGE kinds */
+enum drv_img_kind {
+	DRV_IMG_LOAD,         /* image_load: texelFetch at the base level */
+	DRV_IMG_LOAD_MIP,     /* image_load_mip: texelFetch at level src2 */
+	DRV_IMG_SAMPLE,       /* image_sample: the LOD from the quad's derivatives (PS) */
+	DRV_IMG_SAMPLE_L,     /* image_sample_l: LOD src2 */
 };
 
 enum drv_sysval {
@@ -128,6 +142,9 @@ struct drv_ir_val {
 #define DRV_SGPR_CF_BASE   44u
 #define DRV_SGPR_PER_IF    4u
 #define DRV_SGPR_PER_LOOP  6u
+/* s[92:99] the T# and s[100:103] the S# of a DRV_OP_IMAGE, loaded for it:
+ * control flow and scalar values stay below. */
+#define DRV_SGPR_IMG       92u
 
 struct drv_ir_reg {
 	uint8_t size;
@@ -143,6 +160,7 @@ struct drv_ir {
 	struct drv_ir_reg *regs;     /* [0] unused */
 	uint32_t n_regs, cap_regs;
 	bool has_return;
+	bool wqm;                    /* PS: runs the helper lanes (s_wqm_b64): implicit LOD */
 	bool oom;                    /* an append failed; the IR is unusable */
 	bool skip_opt;               /* drv_ra runs no drv_opt (tests compare both) */
 	uint32_t num_vgprs;          /* set by drv_ra */

@@ -85,6 +85,19 @@ enum xt_rc drv_ir_validate(const struct drv_ir *ir, const char *pass, struct xt_
 				BAD("IR invalid after %s: instruction %u (%s) result size", pass, i,
 				    isa_ops[in->gm_op].name);
 			break;
+		case DRV_OP_IMAGE:
+			if (in->size != 4 || in->a >= DRV_MAX_SAMPLERS || (in->flags & ~ISA_FLAG_DA) ||
+			    in->n_src != 2u + (in->flags & ISA_FLAG_DA ? 1u : 0u) +
+					 (in->b == DRV_IMG_LOAD_MIP || in->b == DRV_IMG_SAMPLE_L ? 1u : 0u))
+				BAD("IR invalid after %s: image %u operands", pass, i);
+			for (unsigned s = 0; s < in->n_src; s++)
+				if (ir->vals[in->src[s]].size != 1)
+					BAD("IR invalid after %s: image %u coordinate %u is not one dword", pass, i, s);
+			break;
+		case DRV_OP_COMPONENT:
+			if (in->size != 1 || in->n_src != 1 || in->a >= ir->vals[in->src[0]].size)
+				BAD("IR invalid after %s: component %u out of its source", pass, i);
+			break;
 		case DRV_OP_SELECT:
 			if (ir->vals[in->src[0]].size != 1 || ir->vals[in->src[1]].size != in->size ||
 			    ir->vals[in->src[2]].size != in->size)

@@ -654,6 +654,7 @@ void drv_program_destroy(struct drv_program *p)
 	free(p->uniforms);
 	free(p->const_init);
 	free(p->ubos);
+	free(p->samplers);
 	free(p->tf.varyings);
 	free(p->builtins);
 	free(p);

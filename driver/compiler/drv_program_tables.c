@@ -406,6 +406,15 @@ static enum xt_rc add_declared_ubos(struct build *b)
 	return XT_OK;
 }
 
+/* The sampler slot whose texture unit is at constant-buffer offset `off`. */
+static int32_t sampler_slot(const struct drv_program *p, uint32_t off)
+{
+	for (unsigned k = 0; k < p->n_samplers; k++)
+		if (p->samplers[k].const_offset == off)
+			return (int32_t)k;
+	return -1;
+}
+
 enum xt_rc drv_program_build_uniforms(struct build *b)
 {
 	struct drv_program *p = b->p;
@@ -462,8 +471,9 @@ enum xt_rc drv_program_build_uniforms(struct build *b)
 	}
 	/* Samplers are active uniforms too (GL 4.6 §7.6), after the others:
 	 * each element a 4-byte texture unit at the end of the constant
-	 * buffer, which glUniform1i sets and glGetUniformiv reads; no shader
-	 * reads it (the model does not sample textures). */
+	 * buffer, which glUniform1i sets and glGetUniformiv reads, and a
+	 * sampler slot of the descriptor table (drv_program.samplers, in the
+	 * same order), which the shaders sample through. */
 	for (int s = 0; s < DRV_STAGE_COUNT; s++) {
 		struct drv_smodule *m = &b->mod[s];
 		if (!b->parsed[s])
@@ -481,7 +491,10 @@ enum xt_rc drv_program_build_uniforms(struct build *b)
 			snprintf(nm, sizeof nm, el > 1 || drv_stype(m, v->type)->op == SpvOpTypeArray ?
 				 "%s[0]" : "%s", un);
 			for (unsigned k = 0; k < p->n_uniforms && !found; k++)
-				found = !strcmp(p->uniforms[k].name, nm);
+				if ((found = !strcmp(p->uniforms[k].name, nm)))
+					v->sampler = sampler_slot(p, p->uniforms[k].offset);
+			for (uint32_t e = 0; found && v->sampler >= 0 && e < el && v->sampler + e < p->n_samplers; e++)
+				p->samplers[v->sampler + e].stages |= 1u << s;
 			if (found)
 				continue;
 			struct drv_uniform *u = new_uniform(b);
@@ -496,6 +509,14 @@ enum xt_rc drv_program_build_uniforms(struct build *b)
 			u->array_stride = 4;
 			u->block = -1;
 			size_total = u->offset + 4 * el;
+			v->sampler = (int32_t)p->n_samplers;
+			for (uint32_t e = 0; e < el; e++) {
+				struct drv_sampler *ns = realloc(p->samplers, (p->n_samplers + 1) * sizeof *ns);
+				if (!ns)
+					return XT_ERR_NOMEM;
+				p->samplers = ns;
+				ns[p->n_samplers++] = (struct drv_sampler){ type, u->offset + 4 * e, 1u << s };
+			}
 		}
 	}
 	p->const_buffer_size = (size_total + 15) / 16 * 16;

@@ -47,7 +47,7 @@ static bool pure(uint16_t op)
 	case DRV_OP_CONST: case DRV_OP_MOV: case DRV_OP_VALU: case DRV_OP_CMP: case DRV_OP_SELECT:
 	case DRV_OP_SPLIT_LO: case DRV_OP_SPLIT_HI: case DRV_OP_PACK64: case DRV_OP_REG_READ:
 	case DRV_OP_LOAD_INPUT: case DRV_OP_LOAD_SYSVAL: case DRV_OP_LOAD_BUF: case DRV_OP_ESGS_LOAD:
-	case DRV_OP_GSVS_LOAD: case DRV_OP_INTERP:
+	case DRV_OP_GSVS_LOAD: case DRV_OP_INTERP: case DRV_OP_IMAGE: case DRV_OP_COMPONENT:
 		return true;
 	default:
 		return false;
@@ -253,10 +253,10 @@ static enum xt_rc scalar_values(struct drv_ir *ir, uint32_t (*loops)[2], uint32_
 	memset(free_until, 0, sizeof free_until);
 	for (uint32_t k = 0; k < n_iv; k++) {
 		unsigned p;
-		for (p = top; p < ISA_NUM_SGPRS; p++)
+		for (p = top; p < DRV_SGPR_IMG; p++)
 			if (!free_until[p] || free_until[p] < iv[k].start + 1)
 				break;
-		if (p >= ISA_NUM_SGPRS) {
+		if (p >= DRV_SGPR_IMG) {
 			scalar[iv[k].id] = false;   /* stays a VGPR value */
 			continue;
 		}

@@ -63,7 +63,14 @@
 /* After the 35 slots: one dword per attribute location, its instance divisor
  * (0 = per vertex). */
 #define DRV_DESC_DIVISOR_OFFSET (16u * 35u)
-#define DRV_DESC_TABLE_SIZE     (DRV_DESC_DIVISOR_OFFSET + 4u * DRV_MAX_ATTRIBS)
+/* Then the sampler list, as radeonsi's: 16 dwords per sampler slot k
+ * (drv_program.samplers[k]), the image's T# (SQ_IMG_RSRC_WORD0..7) at
+ * dword 0 and the sampler's S# (SQ_IMG_SAMP_WORD0..3) at dword 12; the
+ * shader loads them with s_load_dwordx8 / x4 where it samples. */
+#define DRV_MAX_SAMPLERS        16u
+#define DRV_DESC_SAMPLER_OFFSET(k) (640u + 64u * (k))
+#define DRV_DESC_SAMPLER_SAMP   48u          /* the S#'s byte offset in a slot */
+#define DRV_DESC_TABLE_SIZE     DRV_DESC_SAMPLER_OFFSET(DRV_MAX_SAMPLERS)
 
 /* GL limits the compiler enforces (the values of GL 4.6 / Mesa radeonsi). */
 #define DRV_MAX_TF_BUFFERS                 4u
@@ -124,6 +131,15 @@ struct drv_uniform {
 	uint32_t array_stride; /* bytes between elements */
 	uint32_t matrix_stride;/* bytes between matrix columns (column-major), 0 if not a matrix */
 	int32_t block;         /* -1 default block, else index into drv_program.ubos */
+};
+
+/* Sampler slot k of the descriptor table (DRV_DESC_SAMPLER_OFFSET(k)): one
+ * element of a sampler uniform, whose texture unit is the dword at
+ * const_offset of the constant buffer (what glUniform1i wrote). */
+struct drv_sampler {
+	uint32_t type;         /* GL sampler type (GL_SAMPLER_2D, GL_INT_SAMPLER_2D ...) */
+	uint32_t const_offset;
+	uint32_t stages;       /* 1 << drv_stage declaring it */
 };
 
 struct drv_ubo {
@@ -271,6 +287,10 @@ struct drv_program {
 					  * no uniform has an initializer */
 	unsigned n_ubos;
 	struct drv_ubo *ubos;
+	/* the sampler uniforms' elements, in uniform order: slot k of the
+	 * descriptor table's sampler list */
+	unsigned n_samplers;
+	struct drv_sampler *samplers;
 	struct drv_tf_layout tf;
 	unsigned n_builtins;
 	struct drv_builtin_map *builtins;

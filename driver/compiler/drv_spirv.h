@@ -102,6 +102,8 @@ struct drv_svar {
 	uint32_t reg_base;     /* register variables: IR reg of slot 0 (consecutive) */
 	uint32_t mem_offset;   /* default uniforms: byte offset in the constant buffer */
 	int32_t ubo;           /* Uniform blocks: index of the program's drv_ubo */
+	int32_t sampler;       /* sampler uniforms: the slot of element 0 in
+				* drv_program.samplers (elements follow), -1 none */
 	uint32_t init;         /* OpVariable initializer (a constant id; GLSL uniform
 				* initializers), 0 if none */
 };

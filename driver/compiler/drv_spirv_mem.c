@@ -250,7 +250,9 @@ bool drv_sx_load(struct ctx *c, const uint32_t *w, uint32_t n)
 		free(p.cands);
 		return FAIL(c, XT_ERR_NOMEM, "out of memory");
 	}
-	if (drv_sx_is_reg_storage(v->storage)) {
+	if (drv_sx_load_sampler(c, v, &p, w[1], out, &ok)) {
+		/* a sampler uniform: its slot (drv_spirv_tex.c) */
+	} else if (drv_sx_is_reg_storage(v->storage)) {
 		for (uint32_t j = 0; j < slots; j++) {
 			if (!p.dyn_slot) {
 				out[j] = drv_ir_reg_read(c->ir, v->reg_base + p.slot + j);

@@ -422,6 +422,7 @@ static enum xt_rc add_var(struct drv_smodule *m, uint32_t id, uint32_t ptr_type,
 	v->flat = s->flat;
 	v->noperspective = s->noperspective;
 	v->ubo = -1;
+	v->sampler = -1;
 	v->slots = drv_stype(m, pt->elem) ? drv_stype(m, pt->elem)->slots : 0;
 	s->kind = DRV_SID_VAR;
 	s->type = ptr_type;
@@ -494,9 +495,12 @@ static enum xt_rc parse_type(struct drv_smodule *m, uint16_t op, const uint32_t 
 		if (n < 4) return XT_FAIL(err, XT_ERR_CORRUPT, "SPIR-V: short OpTypePointer");
 		s->storage = w[2]; s->elem = w[3];
 		break;
-	case SpvOpTypeImage:  /* no slots: what a sampler uniform's GL type says */
+	case SpvOpTypeImage:
+		/* one slot, as a sampled image: a loaded image or sampler is
+		 * its sampler slot, a constant (drv_spirv_tex.c) */
 		if (n < 9)
 			return XT_FAIL(err, XT_ERR_CORRUPT, "SPIR-V: short OpTypeImage");
+		s->slots = 1;
 		s->elem = w[2];
 		s->image_dim = w[3];
 		s->image_depth = w[4] == 1;
@@ -507,6 +511,7 @@ static enum xt_rc parse_type(struct drv_smodule *m, uint16_t op, const uint32_t 
 		if (n < 3)
 			return XT_FAIL(err, XT_ERR_CORRUPT, "SPIR-V: short OpTypeSampledImage");
 		s->elem = w[2];
+		s->slots = 1;
 		break;
 	default:      /* function, sampler: no slots */
 		break;

@@ -55,11 +55,16 @@
 const char *drv_sx_op_name(uint16_t op)
 {
 	switch (op) {
-	case SpvOpImageSampleImplicitLod: case SpvOpImageSampleExplicitLod: case SpvOpImageSampleDrefImplicitLod:
-	case SpvOpImageSampleDrefExplicitLod: case SpvOpImageSampleProjImplicitLod: case SpvOpImageSampleProjExplicitLod:
-	case SpvOpImageFetch: case SpvOpImageGather: case SpvOpImageRead: case SpvOpImageWrite: case SpvOpImageQuerySize:
-	case SpvOpImageQuerySizeLod: case SpvOpImageQueryLevels: case SpvOpSampledImage: case SpvOpImage:
-		return "texture / image access";
+	case SpvOpImageSampleDrefImplicitLod: case SpvOpImageSampleDrefExplicitLod:
+		return "shadow-sampler lookup";
+	case SpvOpImageSampleProjImplicitLod: case SpvOpImageSampleProjExplicitLod:
+		return "textureProj";
+	case SpvOpImageGather: case SpvOpImageDrefGather: return "textureGather";
+	case SpvOpImageQuerySize: case SpvOpImageQuerySizeLod: return "textureSize / imageSize";
+	case SpvOpImageQueryLevels: return "textureQueryLevels";
+	case SpvOpImageQueryLod: return "textureQueryLod";
+	case SpvOpImageRead: case SpvOpImageWrite: return "image load / store";
+	case SpvOpSampledImage: return "separate image and sampler";
 	case SpvOpAtomicIAdd: case SpvOpAtomicLoad: case SpvOpAtomicStore: case SpvOpAtomicIIncrement:
 	case SpvOpAtomicExchange: case SpvOpAtomicCompareExchange:
 		return "atomic operation";
@@ -198,6 +203,8 @@ bool drv_sx_instruction(struct ctx *c, uint16_t op, const uint32_t *w, uint32_t 
 	case SpvOpStore: return n >= 3 && drv_sx_store(c, w[1], w[2]);
 	case SpvOpAccessChain: case SpvOpInBoundsAccessChain: return drv_sx_access_chain(c, w, n);
 	case SpvOpExtInst: return n >= 5 && drv_sx_ext_inst(c, w, n);
+	case SpvOpImage: case SpvOpImageFetch: case SpvOpImageSampleImplicitLod: case SpvOpImageSampleExplicitLod:
+		return drv_sx_image(c, op, w, n);
 	case SpvOpCompositeConstruct: {
 		uint32_t k = 0, s = type_slots(c, w[1]);
 		if (s > 1024)

@@ -231,6 +231,12 @@ struct drv_svar *drv_sx_var_of(struct ctx *c, uint32_t id);
 bool drv_sx_access_chain(struct ctx *c, const uint32_t *w, uint32_t n);
 bool drv_sx_load(struct ctx *c, const uint32_t *w, uint32_t n);
 bool drv_sx_store(struct ctx *c, uint32_t ptr, uint32_t val);
+/* drv_spirv_tex.c: an OpLoad of type t through pointer p into variable v
+ * that loads a sampler (true; *ok its success, out[0] the value), and the
+ * image instructions (OpImage, OpImageFetch, OpImageSample*Lod) */
+bool drv_sx_load_sampler(struct ctx *c, const struct drv_svar *v, const struct drv_sptr *p, uint32_t t,
+			 uint32_t *out, bool *ok);
+bool drv_sx_image(struct ctx *c, uint16_t op, const uint32_t *w, uint32_t n);
 /* drv_spirv_alu.c: one slot of a binary / unary arithmetic or conversion
  * op, a dot product of n slots, a GLSL.std.450 OpExtInst */
 uint32_t drv_sx_binop(struct ctx *c, uint16_t op, uint32_t a, uint32_t b);

@@ -423,6 +423,47 @@ struct drv_pipe_ubo {
 };
 
 /* Everything a draw reads besides the draw itself. */
+/* ---- textures ----------------------------------------------------------------- */
+
+enum drv_pipe_wrap {
+	DRV_WRAP_REPEAT, DRV_WRAP_MIRRORED_REPEAT, DRV_WRAP_CLAMP_TO_EDGE, DRV_WRAP_MIRROR_CLAMP_TO_EDGE,
+	DRV_WRAP_CLAMP_TO_BORDER,
+};
+enum drv_pipe_mip_filter { DRV_MIP_NONE, DRV_MIP_NEAREST, DRV_MIP_LINEAR };
+/* the border colours the hardware has without a border-colour table */
+enum drv_pipe_border { DRV_BORDER_TRANSPARENT_BLACK, DRV_BORDER_OPAQUE_BLACK, DRV_BORDER_OPAQUE_WHITE };
+/* swizzle sources */
+enum { DRV_SWIZZLE_R, DRV_SWIZZLE_G, DRV_SWIZZLE_B, DRV_SWIZZLE_A, DRV_SWIZZLE_0, DRV_SWIZZLE_1 };
+
+/*
+ * What a sampler slot of a program samples (Gallium's sampler view and
+ * sampler state in one): a 2D, 2D array or 3D image with `levels` mip
+ * levels laid out as docs/isa.md "Images" says (linear, each level right
+ * after the previous one, rows of max(1, pitch >> l) texels, its slices
+ * or layers one after the other), from offset 0 of `buffer`, and
+ * how to filter it.  buffer NULL: an incomplete texture, which samples
+ * (0, 0, 0, 1) (GL 4.6 §11.1.3.5); `integer` says whether the sampler
+ * returns integers.
+ */
+enum drv_pipe_tex_target { DRV_TEX_2D, DRV_TEX_2D_ARRAY, DRV_TEX_3D, DRV_TEX_CUBE /* 6 layers, faces in GL's order */ };
+
+struct drv_pipe_sampler_view {
+	struct drv_pipe_buffer *buffer;
+	bool integer;
+	enum drv_pipe_tex_target target;
+	uint32_t depth;                  /* 3D depth or array layers of level 0, else 1 */
+	enum drv_pipe_format format;
+	bool srgb;                       /* RGBA8_UNORM texels sRGB-encoded (decoded when sampled) */
+	uint32_t width, height, pitch;   /* of level 0, texels */
+	unsigned levels;                 /* 1 .. 15 */
+	uint8_t swizzle[4];              /* DRV_SWIZZLE_* per result channel */
+	enum drv_pipe_wrap wrap_s, wrap_t, wrap_r;
+	bool mag_linear, min_linear;
+	enum drv_pipe_mip_filter mip;
+	float min_lod, max_lod, lod_bias;
+	enum drv_pipe_border border;
+};
+
 struct drv_pipe_draw_state {
 	const struct drv_program *prog;  /* linked, with vertex processing */
 	struct drv_pipe_shader *shader;  /* its binaries */
@@ -432,6 +473,7 @@ struct drv_pipe_draw_state {
 	uint64_t consts_version;
 	struct drv_pipe_ubo ubo[DRV_MAX_UBOS];                /* per block of prog */
 	struct drv_pipe_vertex_input vertex[DRV_MAX_ATTRIBS]; /* per input location */
+	struct drv_pipe_sampler_view tex[DRV_MAX_SAMPLERS];   /* per sampler slot of prog */
 };
 
 struct drv_pipe_draw {

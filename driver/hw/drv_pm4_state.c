@@ -425,6 +425,98 @@ bool drv_pipe_vertex_translated(const struct drv_pipe_vertex_input *a)
 		((a->type == DRV_VTYPE_INT || a->type == DRV_VTYPE_UINT) && a->normalized));
 }
 
+/* The image formats of sampled textures (the buffer formats' encoding). */
+static bool image_format(enum drv_pipe_format f, uint32_t *dfmt, uint32_t *nfmt)
+{
+	switch (f) {
+	case DRV_FORMAT_RGBA8_UNORM: *dfmt = V_BUF_DATA_FORMAT_8_8_8_8; *nfmt = V_IMG_NUM_FORMAT_UNORM; return true;
+	case DRV_FORMAT_RG8_UNORM: *dfmt = V_BUF_DATA_FORMAT_8_8; *nfmt = V_IMG_NUM_FORMAT_UNORM; return true;
+	case DRV_FORMAT_R8_UNORM: *dfmt = V_BUF_DATA_FORMAT_8; *nfmt = V_IMG_NUM_FORMAT_UNORM; return true;
+	case DRV_FORMAT_RGBA16_FLOAT: *dfmt = V_BUF_DATA_FORMAT_16_16_16_16; *nfmt = V_IMG_NUM_FORMAT_FLOAT; return true;
+	case DRV_FORMAT_RGBA32_FLOAT: *dfmt = V_BUF_DATA_FORMAT_32_32_32_32; *nfmt = V_IMG_NUM_FORMAT_FLOAT; return true;
+	case DRV_FORMAT_RG32_FLOAT: *dfmt = V_BUF_DATA_FORMAT_32_32; *nfmt = V_IMG_NUM_FORMAT_FLOAT; return true;
+	case DRV_FORMAT_R32_FLOAT: *dfmt = V_BUF_DATA_FORMAT_32; *nfmt = V_IMG_NUM_FORMAT_FLOAT; return true;
+	case DRV_FORMAT_RGBA32_UINT: *dfmt = V_BUF_DATA_FORMAT_32_32_32_32; *nfmt = V_IMG_NUM_FORMAT_UINT; return true;
+	case DRV_FORMAT_RGBA32_SINT: *dfmt = V_BUF_DATA_FORMAT_32_32_32_32; *nfmt = V_IMG_NUM_FORMAT_SINT; return true;
+	case DRV_FORMAT_R32_UINT: *dfmt = V_BUF_DATA_FORMAT_32; *nfmt = V_IMG_NUM_FORMAT_UINT; return true;
+	case DRV_FORMAT_R32_SINT: *dfmt = V_BUF_DATA_FORMAT_32; *nfmt = V_IMG_NUM_FORMAT_SINT; return true;
+	default: return false;
+	}
+}
+
+/* 4.8 fixed point, clamped to [lo, hi] */
+static uint32_t fixed_4_8(float v, float lo, float hi)
+{
+	v = v < lo ? lo : v > hi ? hi : v;
+	return (uint32_t)(int32_t)lrintf(v * 256.0f);
+}
+
+/* The T# and S# of sampler slot k (radeonsi's si_make_texture_descriptor
+ * and si_create_sampler_state for a linear 2D, 2D array or 3D texture;
+ * incomplete ones, whose buffer is NULL, as 2D): 16 dwords, the
+ * T# at 0 and the S# at DRV_DESC_SAMPLER_SAMP. */
+static bool sampler_desc(struct drv_pipe *pipe, const struct drv_pipe_sampler_view *v, uint32_t d[16])
+{
+	static const uint32_t wrap[] = {
+		[DRV_WRAP_REPEAT] = V_SQ_TEX_WRAP, [DRV_WRAP_MIRRORED_REPEAT] = V_SQ_TEX_MIRROR,
+		[DRV_WRAP_CLAMP_TO_EDGE] = V_SQ_TEX_CLAMP_LAST_TEXEL,
+		[DRV_WRAP_MIRROR_CLAMP_TO_EDGE] = V_SQ_TEX_MIRROR_ONCE_LAST_TEXEL,
+		[DRV_WRAP_CLAMP_TO_BORDER] = V_SQ_TEX_CLAMP_BORDER,
+	};
+	static const uint32_t sel[] = { V_SQ_SEL_X, V_SQ_SEL_Y, V_SQ_SEL_Z, V_SQ_SEL_W, V_SQ_SEL_0, V_SQ_SEL_1 };
+	static const uint32_t mip[] = { V_SQ_TEX_Z_FILTER_NONE, V_SQ_TEX_Z_FILTER_POINT, V_SQ_TEX_Z_FILTER_LINEAR };
+	uint32_t dfmt, nfmt, w = v->width, h = v->height, pitch = v->pitch, levels = v->levels, depth = v->depth;
+	uint32_t type = v->target == DRV_TEX_3D ? V_SQ_RSRC_IMG_3D : v->target == DRV_TEX_CUBE ? V_SQ_RSRC_IMG_CUBE :
+			v->target == DRV_TEX_2D_ARRAY ? V_SQ_RSRC_IMG_2D_ARRAY : V_SQ_RSRC_IMG_2D;
+	const uint8_t *sw = v->swizzle;
+	static const uint8_t incomplete[4] = { DRV_SWIZZLE_0, DRV_SWIZZLE_0, DRV_SWIZZLE_0, DRV_SWIZZLE_1 };
+	uint64_t va;
+
+	if (v->buffer) {
+		if (!image_format(v->format, &dfmt, &nfmt)) {
+			drv_hw_unsupported(pipe, "sampling a texture of this format");
+			return false;
+		}
+		if (v->srgb && v->format == DRV_FORMAT_RGBA8_UNORM)
+			nfmt = V_IMG_NUM_FORMAT_SRGB;
+		if (!drv_pipe_buffer_storage(pipe->screen, v->buffer))
+			return false;
+		va = v->buffer->bo->va;
+	} else {
+		/* incomplete: (0, 0, 0, 1) from the swizzle, over a texel */
+		static const uint32_t zero = 0;
+		va = drv_pm4_upload(pipe, &zero, 4, 256);
+		if (!va)
+			return false;
+		dfmt = V_BUF_DATA_FORMAT_32;
+		nfmt = v->integer ? V_IMG_NUM_FORMAT_UINT : V_IMG_NUM_FORMAT_FLOAT;
+		w = h = pitch = levels = depth = 1;
+		sw = incomplete;
+	}
+	memset(d, 0, 16 * sizeof *d);
+	d[0] = SQ_IMG_RSRC_WORD0_BASE_ADDRESS((uint32_t)(va >> 8));
+	d[1] = SQ_IMG_RSRC_WORD1_BASE_ADDRESS_HI((uint32_t)(va >> 40)) | SQ_IMG_RSRC_WORD1_DATA_FORMAT(dfmt) |
+	       SQ_IMG_RSRC_WORD1_NUM_FORMAT(nfmt);
+	d[2] = SQ_IMG_RSRC_WORD2_WIDTH(w - 1) | SQ_IMG_RSRC_WORD2_HEIGHT(h - 1);
+	d[3] = SQ_IMG_RSRC_WORD3_DST_SEL_X(sel[sw[0]]) | SQ_IMG_RSRC_WORD3_DST_SEL_Y(sel[sw[1]]) |
+	       SQ_IMG_RSRC_WORD3_DST_SEL_Z(sel[sw[2]]) | SQ_IMG_RSRC_WORD3_DST_SEL_W(sel[sw[3]]) |
+	       SQ_IMG_RSRC_WORD3_BASE_LEVEL(0) | SQ_IMG_RSRC_WORD3_LAST_LEVEL(levels - 1) |
+	       SQ_IMG_RSRC_WORD3_TILING_INDEX(8) | SQ_IMG_RSRC_WORD3_TYPE(type);
+	d[4] = SQ_IMG_RSRC_WORD4_PITCH(pitch - 1) | SQ_IMG_RSRC_WORD4_DEPTH(depth ? depth - 1 : 0);
+	d[12] = SQ_IMG_SAMP_WORD0_CLAMP_X(wrap[v->wrap_s]) | SQ_IMG_SAMP_WORD0_CLAMP_Y(wrap[v->wrap_t]) |
+		SQ_IMG_SAMP_WORD0_CLAMP_Z(wrap[v->wrap_r]);
+	d[13] = SQ_IMG_SAMP_WORD1_MIN_LOD(fixed_4_8(v->min_lod, 0, 15)) |
+		SQ_IMG_SAMP_WORD1_MAX_LOD(fixed_4_8(v->max_lod, 0, 15));
+	d[14] = SQ_IMG_SAMP_WORD2_LOD_BIAS(fixed_4_8(v->lod_bias, -16, 16) & 0x3FFF) |
+		SQ_IMG_SAMP_WORD2_XY_MAG_FILTER(v->mag_linear ? V_SQ_TEX_XY_FILTER_BILINEAR : V_SQ_TEX_XY_FILTER_POINT) |
+		SQ_IMG_SAMP_WORD2_XY_MIN_FILTER(v->min_linear ? V_SQ_TEX_XY_FILTER_BILINEAR : V_SQ_TEX_XY_FILTER_POINT) |
+		SQ_IMG_SAMP_WORD2_MIP_FILTER(mip[v->mip]);
+	d[15] = SQ_IMG_SAMP_WORD3_BORDER_COLOR_TYPE(v->border == DRV_BORDER_OPAQUE_WHITE ? V_SQ_TEX_BORDER_COLOR_OPAQUE_WHITE :
+						    v->border == DRV_BORDER_OPAQUE_BLACK ? V_SQ_TEX_BORDER_COLOR_OPAQUE_BLACK :
+						    V_SQ_TEX_BORDER_COLOR_TRANS_BLACK);
+	return true;
+}
+
 static bool build_descriptors(struct drv_pipe *pipe, const struct drv_pipe_draw_state *state,
 			      const struct drv_pipe_draw *d, uint8_t *table)
 {
@@ -462,6 +554,10 @@ static bool build_descriptors(struct drv_pipe *pipe, const struct drv_pipe_draw_
 			 u->size > 0 ? (uint32_t)u->size : 0, V_BUF_DATA_FORMAT_32, V_BUF_NUM_FORMAT_FLOAT,
 			 sel_xyzw);
 	}
+	/* the sampler list */
+	for (unsigned k = 0; k < prog->n_samplers && k < DRV_MAX_SAMPLERS; k++)
+		if (!sampler_desc(pipe, &state->tex[k], (uint32_t *)(table + DRV_DESC_SAMPLER_OFFSET(k))))
+			return false;
 	/* vertex attributes */
 	for (unsigned loc = 0; loc < DRV_MAX_ATTRIBS; loc++) {
 		const struct drv_pipe_vertex_input *a = &state->vertex[loc];
@@ -537,7 +633,8 @@ static bool build_descriptors(struct drv_pipe *pipe, const struct drv_pipe_draw_
 /* Upper bound of the ring bytes a draw uploads. */
 static uint64_t upload_bound(const struct drv_pipe_draw_state *state, const struct drv_pipe_draw *d)
 {
-	uint64_t n = DRV_DESC_TABLE_SIZE + 256 + state->consts_size + 256 + DRV_MAX_ATTRIBS * 32;
+	uint64_t n = DRV_DESC_TABLE_SIZE + 256 + state->consts_size + 256 + DRV_MAX_ATTRIBS * 32 +
+		     DRV_MAX_SAMPLERS * 256;
 
 	for (unsigned loc = 0; loc < DRV_MAX_ATTRIBS; loc++) {
 		const struct drv_pipe_vertex_input *a = &state->vertex[loc];

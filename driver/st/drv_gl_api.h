@@ -85,6 +85,8 @@ DRV_GL(void, TexSubImage3D, (GLenum target, GLint level, GLint x, GLint y, GLint
 DRV_GL(void, TexSubImage2D, (GLenum target, GLint level, GLint x, GLint y, GLsizei w, GLsizei h, GLenum format, GLenum type, const void *pixels))
 DRV_GL(void, TexParameteri, (GLenum target, GLenum pname, GLint param))
 DRV_GL(void, TexParameterf, (GLenum target, GLenum pname, GLfloat param))
+DRV_GL(void, TexParameteriv, (GLenum target, GLenum pname, const GLint *params))
+DRV_GL(void, TexParameterfv, (GLenum target, GLenum pname, const GLfloat *params))
 DRV_GL(void, TexEnvi, (GLenum target, GLenum pname, GLint param))
 DRV_GL(void, TexEnvf, (GLenum target, GLenum pname, GLfloat param))
 DRV_GL(void, GenerateMipmap, (GLenum target))

@@ -297,6 +297,12 @@ enum xt_rc drv_context_create(struct drv_screen *screen, const struct drv_contex
 	return XT_OK;
 }
 
+static void free_sampler(void *obj, void *user)
+{
+	(void)user;
+	xt_free(obj);
+}
+
 static void free_buffer(void *obj, void *user)
 {
 	struct drv_buffer *b = obj;
@@ -360,6 +366,7 @@ void drv_context_destroy(struct drv_context *ctx)
 		drv_names_each(&ctx->shared->shaders, free_shader_or_program, ctx);
 		drv_names_fini(&ctx->shared->buffers);
 		drv_names_fini(&ctx->shared->shaders);
+		drv_names_each(&ctx->shared->samplers, free_sampler, ctx);
 		drv_names_fini(&ctx->shared->samplers);
 		drv_names_fini(&ctx->shared->syncs);
 		drv_names_fini(&ctx->shared->lists);

@@ -304,6 +304,7 @@ static bool run(struct drv_context *ctx, const struct drv_pipe_draw *d)
 {
 	struct drv_program_obj *p = drv_gl_draw_program(ctx);
 	struct drv_pipe_draw_state s;
+	const char *tex_why = NULL;
 
 	if (!p)
 		return false;   /* drv_gl_draw_program said why */
@@ -319,6 +320,8 @@ static bool run(struct drv_context *ctx, const struct drv_pipe_draw *d)
 	ctx->state_call = true;
 	ctx->last_draw_program = p->name;
 	draw_state(ctx, p, &s);
+	if (!drv_gl_fb_sampler_views(ctx, p->prog, s.consts, s.tex, &tex_why))
+		return false;
 	if (doubles_without_array(p->prog, &s)) {
 		drv_gl_unsupported(ctx, "a 64-bit vertex input fed by its current value (glVertexAttribL*), "
 				   "not an array");
@@ -331,7 +334,11 @@ static bool run(struct drv_context *ctx, const struct drv_pipe_draw *d)
 			return false;
 		s.consts_version = p->consts_version;
 	}
-	return drv_pipe_draw(ctx->pipe, &s, d);
+	if (!drv_pipe_draw(ctx->pipe, &s, d))
+		return false;
+	if (tex_why && !ctx->rasterizer_discard)
+		drv_gl_fb_mark_drawn(ctx, tex_why);
+	return true;
 }
 
 static void draw_arrays(GLenum mode, GLint first, GLsizei count, GLsizei instances,

@@ -7,8 +7,11 @@
  * render into: level 0 of a 2D texture or a renderbuffer gets GPU storage
  * (drv_pipe_surface) at its first use as a render target, the
  * window-system framebuffer at its first use after drv_context_set_window.
- * Texel uploads are not kept: such an image's pixels are marked as not
- * faithful (drv_pipe_surface.unfaithful), so that reading them is reported.
+ * 2D textures keep their levels' texels and parameters for sampling
+ * (drv_gl_tex.c, struct drv_tex); a surface made for level 0 starts with
+ * its texels, and where they cannot be (a format the sim does not sample)
+ * the image's pixels are marked as not faithful
+ * (drv_pipe_surface.unfaithful), so that reading them is reported.
  *
  * Textures and renderbuffers record the internal format of level 0 of the
  * last image specified (glTexImage2D / glTexStorage2D / glRenderbuffer-
@@ -83,8 +86,10 @@ struct image {                 /* a texture or a renderbuffer */
 	/* level 0 as a render target: storage made at its first use as one */
 	struct drv_pipe_surface surf;
 	/* why level 0's texels are not what GL holds (static storage), NULL
-	 * when they are: texel uploads are not kept */
+	 * when they are: texels uploaded (which the surface gets when
+	 * drv_tex_fill_surface can convert them) */
 	const char *unfaithful;
+	struct drv_tex *tex;   /* 2D textures: levels and parameters, NULL before any */
 };
 
 enum { ATT_COLOR0, ATT_DEPTH = DRV_MAX_DRAW_BUFFERS, ATT_STENCIL, N_ATT };
@@ -135,8 +140,10 @@ static void free_obj(void *obj, void *user)
 {
 	struct drv_context *ctx = user;
 	struct image *img = obj;
-	if (img && img->is_image)
+	if (img && img->is_image) {
 		drv_pipe_surface_release(ctx->screen->hw, &img->surf);
+		drv_tex_free(ctx, img->tex);
+	}
 	xt_free(obj);
 }
 
@@ -199,6 +206,12 @@ void drv_gl_BindTexture(GLenum target, GLuint texture)
 	}
 	if (target == GL_TEXTURE_2D)
 		ctx->fb.texture_2d[ctx->fb.active_unit] = texture;
+	else if (target == GL_TEXTURE_2D_ARRAY)
+		ctx->fb.texture_2d_array[ctx->fb.active_unit] = texture;
+	else if (target == GL_TEXTURE_3D)
+		ctx->fb.texture_3d[ctx->fb.active_unit] = texture;
+	else if (target == GL_TEXTURE_CUBE_MAP)
+		ctx->fb.texture_cube[ctx->fb.active_unit] = texture;
 }
 
 /* Level 0 of a 2D texture or a renderbuffer gets a new image: its old
@@ -214,17 +227,47 @@ static void image_define(struct drv_context *ctx, struct image *img, GLenum form
 	drv_pipe_surface_release(ctx->screen->hw, &img->surf);
 }
 
-static const char texels_uploaded[] = "were uploaded as texels, which the sim does not keep";
+static const char texels_uploaded[] = "were uploaded as texels the sim cannot keep in that format";
 
-static void tex_image(struct drv_context *ctx, GLenum target, GLint level, GLenum format,
-		      GLsizei w, GLsizei h, bool data)
+static bool cube_face(GLenum target)
+{
+	return target >= GL_TEXTURE_CUBE_MAP_POSITIVE_X && target <= GL_TEXTURE_CUBE_MAP_NEGATIVE_Z;
+}
+
+/* The texture of a target the sim samples (2D, 2D array, 3D, cube) bound to
+ * unit u, NULL for none (texture 0) or another target. */
+static struct image *bound_at(struct drv_context *ctx, GLenum target, unsigned u)
+{
+	GLuint name = target == GL_TEXTURE_2D ? ctx->fb.texture_2d[u] :
+		      target == GL_TEXTURE_2D_ARRAY ? ctx->fb.texture_2d_array[u] :
+		      target == GL_TEXTURE_3D ? ctx->fb.texture_3d[u] :
+		      target == GL_TEXTURE_CUBE_MAP ? ctx->fb.texture_cube[u] : 0;
+	return name ? drv_names_get(&ctx->fb.textures, name) : NULL;
+}
+
+static struct image *bound(struct drv_context *ctx, GLenum target)
+{
+	return bound_at(ctx, target, ctx->fb.active_unit);
+}
+
+static struct image *bound_2d(struct drv_context *ctx)
+{
+	return bound(ctx, GL_TEXTURE_2D);
+}
+
+static void tex_image(struct drv_context *ctx, GLenum target, GLint level, GLint internalformat,
+		      GLenum sized, GLsizei w, GLsizei h, GLsizei d, GLenum format, GLenum type,
+		      const void *pixels, bool data)
 {
 	struct image *img;
-	if (target != GL_TEXTURE_2D || level != 0)
+	const char *why = NULL;
+	if (!(img = bound(ctx, target)))
 		return;
-	img = drv_names_get(&ctx->fb.textures, ctx->fb.texture_2d[ctx->fb.active_unit]);
-	if (img)
-		image_define(ctx, img, format, w, h, 1, data ? texels_uploaded : NULL);
+	if (level == 0 && target == GL_TEXTURE_2D)
+		image_define(ctx, img, sized, w, h, 1, data ? texels_uploaded : NULL);
+	if (!drv_tex_image(ctx, &img->tex, target, level, internalformat, w, h, d, format, type,
+			   data ? pixels : NULL, &why) && why)
+		drv_gl_unsupported(ctx, why);
 }
 
 void drv_gl_TexImage2D(GLenum target, GLint level, GLint internalformat, GLsizei w, GLsizei h,
@@ -235,22 +278,37 @@ void drv_gl_TexImage2D(GLenum target, GLint level, GLint internalformat, GLsizei
 		drv_gl_error(ctx, GL_INVALID_VALUE);
 		return;
 	}
-	tex_image(ctx, target, level, sized_format(internalformat, type), w, h,
-		  pixels || ctx->pixel_unpack);
+	if (target == GL_TEXTURE_2D) {
+		tex_image(ctx, target, level, internalformat, sized_format(internalformat, type), w, h, 1, format,
+			  type, pixels, pixels || ctx->pixel_unpack);
+	} else if (cube_face(target)) {
+		struct image *img = bound(ctx, GL_TEXTURE_CUBE_MAP);
+		const char *why = NULL;
+		if (img && !drv_tex_cube_face(ctx, &img->tex, target - GL_TEXTURE_CUBE_MAP_POSITIVE_X, level,
+					      internalformat, w, h, format, type, pixels, &why) && why)
+			drv_gl_unsupported(ctx, why);
+	}
 }
 
 void drv_gl_TexStorage2D(GLenum target, GLsizei levels, GLenum internalformat, GLsizei w, GLsizei h)
 {
 	DRV_CTX(ctx);
+	struct image *img;
 	if (levels < 1 || w < 1 || h < 1) {
 		drv_gl_error(ctx, GL_INVALID_VALUE);
 		return;
 	}
-	tex_image(ctx, target, 0, internalformat, w, h, false);
+	if (target != GL_TEXTURE_2D && target != GL_TEXTURE_CUBE_MAP)
+		return;
+	for (GLsizei l = 0; l < levels; l++)
+		tex_image(ctx, target, l, (GLint)internalformat, internalformat, w >> l ? w >> l : 1,
+			  h >> l ? h >> l : 1, target == GL_TEXTURE_CUBE_MAP ? 6 : 1, GL_NONE, GL_NONE, NULL, false);
+	if ((img = bound(ctx, target)))
+		drv_tex_storage(img->tex, levels);
 }
 
-/* 3D and array textures (GL 4.6 §8.5): validated; their texels, like all
- * texels, are not kept, and no format query of the sim reads them. */
+/* 3D and array textures (GL 4.6 §8.5): validated; the texels of 2D array
+ * and 3D textures are kept (drv_gl_tex.c), those of cube-map arrays not. */
 static bool target_3d(GLenum target)
 {
 	return target == GL_TEXTURE_3D || target == GL_TEXTURE_2D_ARRAY ||
@@ -266,16 +324,30 @@ void drv_gl_TexImage3D(GLenum target, GLint level, GLint internalformat, GLsizei
 		drv_gl_error(ctx, GL_INVALID_ENUM);
 	else if (w < 0 || h < 0 || d < 0 || level < 0 || border != 0)
 		drv_gl_error(ctx, GL_INVALID_VALUE);
+	else
+		tex_image(ctx, target, level, internalformat, sized_format(internalformat, type), w, h, d, format,
+			  type, pixels, pixels || ctx->pixel_unpack);
 }
 
 void drv_gl_TexStorage3D(GLenum target, GLsizei levels, GLenum internalformat, GLsizei w, GLsizei h,
 			 GLsizei d)
 {
 	DRV_CTX(ctx);
-	if (!target_3d(target))
+	struct image *img;
+	if (!target_3d(target)) {
 		drv_gl_error(ctx, GL_INVALID_ENUM);
-	else if (levels < 1 || w < 1 || h < 1 || d < 1)
+		return;
+	}
+	if (levels < 1 || w < 1 || h < 1 || d < 1) {
 		drv_gl_error(ctx, GL_INVALID_VALUE);
+		return;
+	}
+	for (GLsizei l = 0; l < levels; l++)
+		tex_image(ctx, target, l, (GLint)internalformat, internalformat, w >> l ? w >> l : 1,
+			  h >> l ? h >> l : 1, target != GL_TEXTURE_3D ? d : d >> l ? d >> l : 1, GL_NONE, GL_NONE,
+			  NULL, false);
+	if ((img = bound(ctx, target)))
+		drv_tex_storage(img->tex, levels);
 }
 
 void drv_gl_TexSubImage3D(GLenum target, GLint level, GLint x, GLint y, GLint z, GLsizei w,
@@ -287,6 +359,13 @@ void drv_gl_TexSubImage3D(GLenum target, GLint level, GLint x, GLint y, GLint z,
 		drv_gl_error(ctx, GL_INVALID_ENUM);
 	else if (w < 0 || h < 0 || d < 0 || level < 0)
 		drv_gl_error(ctx, GL_INVALID_VALUE);
+	else {
+		const struct drv_tex_box b = { x, y, z, w, h, d };
+		struct image *img = bound(ctx, target);
+		const char *why = NULL;
+		if (img && !drv_tex_sub_image(ctx, img->tex, level, &b, format, type, pixels, NULL, &why) && why)
+			drv_gl_unsupported(ctx, why);
+	}
 }
 
 void drv_gl_TexSubImage2D(GLenum target, GLint level, GLint x, GLint y, GLsizei w, GLsizei h,
@@ -294,16 +373,55 @@ void drv_gl_TexSubImage2D(GLenum target, GLint level, GLint x, GLint y, GLsizei 
 {
 	DRV_CTX(ctx);
 	struct image *img;
-	if (target != GL_TEXTURE_2D || level != 0 || !w || !h)
+	const char *why = NULL;
+	const struct drv_tex_box b = { x, y, cube_face(target) ? (GLint)(target - GL_TEXTURE_CUBE_MAP_POSITIVE_X) : 0,
+				       w, h, 1 };
+	if (cube_face(target)) {
+		if ((img = bound(ctx, GL_TEXTURE_CUBE_MAP)) &&
+		    !drv_tex_sub_image(ctx, img->tex, level, &b, format, type, pixels, NULL, &why) && why)
+			drv_gl_unsupported(ctx, why);
 		return;
-	img = drv_names_get(&ctx->fb.textures, ctx->fb.texture_2d[ctx->fb.active_unit]);
-	if (img) {
-		img->unfaithful = texels_uploaded;
-		img->surf.unfaithful = texels_uploaded;
+	}
+	if (target != GL_TEXTURE_2D || !w || !h || !(img = bound_2d(ctx)))
+		return;
+	if (!drv_tex_sub_image(ctx, img->tex, level, &b, format, type, pixels, img->surf.bo ? &img->surf : NULL,
+			       &why)) {
+		if (why)
+			drv_gl_unsupported(ctx, why);
+		if (level == 0) {
+			img->unfaithful = texels_uploaded;
+			img->surf.unfaithful = texels_uploaded;
+		}
 	}
 }
-void drv_gl_TexParameteri(GLenum target, GLenum pname, GLint param) {}
-void drv_gl_TexParameterf(GLenum target, GLenum pname, GLfloat param) {}
+
+/* glTexParameter* of the 2D, 2D array or 3D texture bound to the active
+ * unit (the other targets' parameters are not kept: the sim samples
+ * those). */
+static void tex_parameter(GLenum target, GLenum pname, const GLint *iv, const GLfloat *fv)
+{
+	DRV_CTX(ctx);
+	struct image *img;
+	struct drv_tex_params *p;
+	if (!(img = bound(ctx, target)))
+		return;
+	if (!(p = drv_tex_params(&img->tex))) {
+		drv_gl_error(ctx, GL_OUT_OF_MEMORY);
+		return;
+	}
+	drv_tex_params_set(ctx, p, pname, iv, fv);
+}
+
+void drv_gl_TexParameteri(GLenum target, GLenum pname, GLint param) { tex_parameter(target, pname, &param, NULL); }
+void drv_gl_TexParameterf(GLenum target, GLenum pname, GLfloat param) { tex_parameter(target, pname, NULL, &param); }
+void drv_gl_TexParameteriv(GLenum target, GLenum pname, const GLint *params)
+{
+	tex_parameter(target, pname, params, NULL);
+}
+void drv_gl_TexParameterfv(GLenum target, GLenum pname, const GLfloat *params)
+{
+	tex_parameter(target, pname, NULL, params);
+}
 void drv_gl_TexEnvi(GLenum target, GLenum pname, GLint param) {}
 void drv_gl_TexEnvf(GLenum target, GLenum pname, GLfloat param) {}
 
@@ -311,12 +429,82 @@ void drv_gl_GenerateMipmap(GLenum target)
 {
 	DRV_CTX(ctx);
 	switch (target) {
-	case GL_TEXTURE_1D: case GL_TEXTURE_2D: case GL_TEXTURE_3D: case GL_TEXTURE_1D_ARRAY:
-	case GL_TEXTURE_2D_ARRAY: case GL_TEXTURE_CUBE_MAP: case GL_TEXTURE_CUBE_MAP_ARRAY:
-		return;     /* mip levels hold texels, which the model does not keep */
+	case GL_TEXTURE_2D: case GL_TEXTURE_2D_ARRAY: case GL_TEXTURE_3D: case GL_TEXTURE_CUBE_MAP: {
+		struct image *img = bound(ctx, target);
+		const char *why = NULL;
+		if (img && !drv_tex_generate_mipmap(ctx, img->tex, img->surf.bo && target == GL_TEXTURE_2D ?
+							   &img->surf : NULL, &why) && why)
+			drv_gl_unsupported(ctx, why);
+		return;
+	}
+	case GL_TEXTURE_1D: case GL_TEXTURE_1D_ARRAY: case GL_TEXTURE_CUBE_MAP_ARRAY:
+		return;     /* their texels are not kept */
 	default:
 		drv_gl_error(ctx, GL_INVALID_ENUM);
 	}
+}
+
+/* GL 4.6 §7.10 / §11.1.3.5: sampler slot k samples the texture of its
+ * sampler's type bound to the unit the uniform holds, with the parameters
+ * of the sampler object bound to that unit, else the texture's own. */
+bool drv_gl_fb_sampler_views(struct drv_context *ctx, const struct drv_program *prog, const void *consts,
+			     struct drv_pipe_sampler_view *views, const char **ps_why)
+{
+	*ps_why = NULL;
+	for (unsigned k = 0; k < prog->n_samplers && k < DRV_MAX_SAMPLERS; k++) {
+		uint32_t unit = 0, type = prog->samplers[k].type;
+		bool integer = type == GL_INT_SAMPLER_2D || type == GL_UNSIGNED_INT_SAMPLER_2D ||
+			       type == GL_INT_SAMPLER_2D_ARRAY || type == GL_UNSIGNED_INT_SAMPLER_2D_ARRAY ||
+			       type == GL_INT_SAMPLER_3D || type == GL_UNSIGNED_INT_SAMPLER_3D ||
+			       type == GL_INT_SAMPLER_CUBE || type == GL_UNSIGNED_INT_SAMPLER_CUBE;
+		GLenum target = type == GL_SAMPLER_2D_ARRAY || type == GL_INT_SAMPLER_2D_ARRAY ||
+				type == GL_UNSIGNED_INT_SAMPLER_2D_ARRAY ? GL_TEXTURE_2D_ARRAY :
+				type == GL_SAMPLER_3D || type == GL_INT_SAMPLER_3D || type == GL_UNSIGNED_INT_SAMPLER_3D ?
+				GL_TEXTURE_3D :
+				type == GL_SAMPLER_CUBE || type == GL_INT_SAMPLER_CUBE || type == GL_UNSIGNED_INT_SAMPLER_CUBE ?
+				GL_TEXTURE_CUBE_MAP : GL_TEXTURE_2D;
+		enum drv_pipe_tex_target hw_target = target == GL_TEXTURE_3D ? DRV_TEX_3D :
+						     target == GL_TEXTURE_CUBE_MAP ? DRV_TEX_CUBE :
+						     target == GL_TEXTURE_2D_ARRAY ? DRV_TEX_2D_ARRAY : DRV_TEX_2D;
+		struct image *img = NULL;
+		const struct drv_tex_params *sp = NULL;
+		struct drv_tex_params defaults;
+		const char *why = NULL;
+
+		if (consts)
+			memcpy(&unit, (const uint8_t *)consts + prog->samplers[k].const_offset, 4);
+		if (unit < DRV_MAX_TEXTURE_UNITS) {
+			img = bound_at(ctx, target, unit);
+			if (ctx->sampler_binding[unit])
+				sp = drv_names_get(&ctx->shared->samplers, ctx->sampler_binding[unit]);
+		}
+		if (!sp && img && img->tex)
+			sp = drv_tex_params(&img->tex);
+		if (!sp) {
+			drv_tex_params_init(&defaults);
+			sp = &defaults;
+		}
+		if (!drv_tex_view(ctx, img ? img->tex : NULL,
+				  img && img->surf.bo && target == GL_TEXTURE_2D ? &img->surf : NULL, sp, integer,
+				  &views[k], &why)) {
+			if (why && prog->samplers[k].stages == 1u << DRV_STAGE_FRAGMENT) {
+				/* the vertex processing (TF) is right; the pixels not */
+				memset(&views[k], 0, sizeof views[k]);
+				views[k].integer = integer;
+				*ps_why = "were drawn by a fragment shader sampling a texture the sim does not sample "
+					  "(its format, border colour or mip levels; docs/status.md)";
+				views[k].target = hw_target;
+				continue;
+			}
+			if (why)
+				drv_gl_unsupported(ctx, why);
+			return false;
+		}
+		/* incomplete: a T# of the sampler's type (its coordinates) */
+		if (!views[k].buffer)
+			views[k].target = hw_target;
+	}
+	return true;
 }
 
 /* ---- renderbuffers ------------------------------------------------------------------- */
@@ -733,7 +921,8 @@ static struct drv_pipe_surface *image_surface(struct drv_context *ctx, struct im
 			drv_gl_error(ctx, GL_OUT_OF_MEMORY);
 			return NULL;
 		}
-		img->surf.unfaithful = img->unfaithful;
+		/* it starts with the uploaded texels where they convert */
+		img->surf.unfaithful = drv_tex_fill_surface(img->tex, &img->surf) ? NULL : img->unfaithful;
 	}
 	return &img->surf;
 }

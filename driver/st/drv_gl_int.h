@@ -195,6 +195,8 @@ struct drv_fb_state {
 	GLuint renderbuffer;                /* GL_RENDERBUFFER binding */
 	unsigned active_unit;
 	GLuint texture_2d[DRV_MAX_TEXTURE_UNITS];
+	GLuint texture_2d_array[DRV_MAX_TEXTURE_UNITS], texture_3d[DRV_MAX_TEXTURE_UNITS];
+	GLuint texture_cube[DRV_MAX_TEXTURE_UNITS];
 };
 
 /* What clears and read-backs use (drv_gl_pixels.c). */
@@ -207,6 +209,9 @@ struct drv_pixel_state {
 	bool depth_mask;
 	GLuint stencil_writemask[2]; /* front, back */
 	GLint pack_alignment, pack_row_length, pack_skip_rows, pack_skip_pixels;
+	/* texel uploads (drv_gl_tex.c) */
+	GLint unpack_alignment, unpack_row_length, unpack_skip_rows, unpack_skip_pixels;
+	GLint unpack_image_height, unpack_skip_images;
 };
 
 /* The rasterization state GL keeps (drv_gl_raster.c; blending is set in
@@ -393,7 +398,65 @@ struct drv_program_obj *drv_gl_pipeline_draw_program(struct drv_context *ctx);
  * active program (glActiveShaderProgram). */
 struct drv_program_obj *drv_gl_uniform_program(struct drv_context *ctx);
 
+/* ---- drv_gl_tex.c ---- */
+/* Texture and sampler parameters (GL 4.6 tables 23.15 / 23.18). */
+struct drv_tex_params {
+	GLenum min_filter, mag_filter, wrap_s, wrap_t, wrap_r;
+	float border[4];
+	float min_lod, max_lod, lod_bias;
+	GLint base_level, max_level;       /* textures only */
+};
+void drv_tex_params_init(struct drv_tex_params *p);
+/* Sets one parameter (glTexParameter* / glSamplerParameter*); false for a
+ * pname that is not one of them.  `iv` or `fv` holds the value(s). */
+bool drv_tex_params_set(struct drv_context *ctx, struct drv_tex_params *p, GLenum pname, const GLint *iv,
+			const GLfloat *fv);
+struct drv_tex;
+void drv_tex_free(struct drv_context *ctx, struct drv_tex *t);
+/* The texture's parameters, made at the first use (NULL: out of memory);
+ * the caller may change them. */
+struct drv_tex_params *drv_tex_params(struct drv_tex **t);
+/* A region of a level: 2D images have z 0 and d 1. */
+struct drv_tex_box {
+	GLint x, y, z;
+	GLsizei w, h, d;
+};
+/* glTexImage2D / 3D, glTexStorage2D / 3D (pixels NULL) of a level of a
+ * GL_TEXTURE_2D, _2D_ARRAY (d layers) or _3D texture: its texels,
+ * converted to the sampled format.  False with *why set for an upload the
+ * sim cannot convert, or after a GL error. */
+bool drv_tex_image(struct drv_context *ctx, struct drv_tex **t, GLenum target, GLint level, GLint internalformat,
+		   GLsizei w, GLsizei h, GLsizei d, GLenum format, GLenum type, const void *pixels,
+		   const char **why);
+/* glTexSubImage2D / 3D; surf0: level 0's surface when it was rendered
+ * into (2D textures; may be NULL), written too. */
+/* glTexImage2D of cube-map face `face` (0..5, GL's order): the level is a
+ * 6-layer image, the face its layer; a new size or format starts the
+ * level over with this face alone (incomplete until all six match). */
+bool drv_tex_cube_face(struct drv_context *ctx, struct drv_tex **t, unsigned face, GLint level,
+		       GLint internalformat, GLsizei w, GLsizei h, GLenum format, GLenum type, const void *pixels,
+		       const char **why);
+bool drv_tex_sub_image(struct drv_context *ctx, struct drv_tex *t, GLint level, const struct drv_tex_box *b,
+		       GLenum format, GLenum type, const void *pixels, struct drv_pipe_surface *surf0,
+		       const char **why);
+void drv_tex_storage(struct drv_tex *t, GLsizei levels);
+bool drv_tex_fill_surface(struct drv_tex *t, struct drv_pipe_surface *surf);
+bool drv_tex_generate_mipmap(struct drv_context *ctx, struct drv_tex *t, const struct drv_pipe_surface *surf0,
+			     const char **why);
+/* The sampler view of texture t with sampler parameters sp; *why set
+ * (false) when the sim cannot sample it. */
+bool drv_tex_view(struct drv_context *ctx, struct drv_tex *t, const struct drv_pipe_surface *surf0,
+		  const struct drv_tex_params *sp, bool integer_sampler, struct drv_pipe_sampler_view *v,
+		  const char **why);
+
 /* ---- drv_gl_fb.c ---- */
+/* The sampler views of prog's sampler slots: the 2D texture bound to the
+ * unit each sampler uniform names (in consts).  False after
+ * drv_gl_unsupported / a GL error.  A texture the sim cannot sample that
+ * only the fragment shader reads samples as incomplete, and *ps_why says
+ * so for the pixels the draw writes (drv_gl_fb_mark_drawn); NULL when none. */
+bool drv_gl_fb_sampler_views(struct drv_context *ctx, const struct drv_program *prog, const void *consts,
+			     struct drv_pipe_sampler_view *views, const char **ps_why);
 void drv_gl_fb_fini(struct drv_context *ctx);
 /* glGet* values of framebuffer / texture bindings; 0 when pname is not one. */
 unsigned drv_gl_fb_get(struct drv_context *ctx, GLenum pname, double *v);

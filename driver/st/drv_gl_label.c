@@ -224,11 +224,17 @@ void drv_gl_GenSamplers(GLsizei count, GLuint *samplers)
 		drv_gl_error(ctx, GL_OUT_OF_MEMORY);
 		return;
 	}
-	for (GLsizei i = 0; i < count; i++)
-		if (!drv_names_set(&ctx->shared->samplers, samplers[i], &exists_marker)) {
+	/* each holds its parameters (drv_gl_raster.c sets them) */
+	for (GLsizei i = 0; i < count; i++) {
+		struct drv_tex_params *p = xt_calloc(1, sizeof *p);
+		if (p)
+			drv_tex_params_init(p);
+		if (!p || !drv_names_set(&ctx->shared->samplers, samplers[i], p)) {
+			xt_free(p);
 			drv_gl_error(ctx, GL_OUT_OF_MEMORY);
 			return;
 		}
+	}
 }
 
 void drv_gl_CreateSamplers(GLsizei n, GLuint *samplers)
@@ -247,6 +253,7 @@ void drv_gl_DeleteSamplers(GLsizei count, const GLuint *samplers)
 		for (unsigned u = 0; u < DRV_MAX_TEXTURE_UNITS; u++)
 			if (ctx->sampler_binding[u] == samplers[i])
 				ctx->sampler_binding[u] = 0;
+		xt_free(drv_names_get(&ctx->shared->samplers, samplers[i]));
 		drv_names_remove(&ctx->shared->samplers, samplers[i]);
 	}
 }

@@ -36,6 +36,7 @@ void drv_gl_pixels_init(struct drv_context *ctx)
 	px->depth_mask = true;
 	px->stencil_writemask[0] = px->stencil_writemask[1] = ~0u;
 	px->pack_alignment = 4;
+	px->unpack_alignment = 4;
 }
 
 static bool enabled(const struct drv_context *ctx, GLenum cap)
@@ -154,8 +155,33 @@ void drv_gl_PixelStorei(GLenum pname, GLint param)
 		else
 			px->pack_skip_pixels = param;
 		return;
+	case GL_UNPACK_ALIGNMENT:
+		if (param != 1 && param != 2 && param != 4 && param != 8) {
+			drv_gl_error(ctx, GL_INVALID_VALUE);
+			return;
+		}
+		px->unpack_alignment = param;
+		return;
+	case GL_UNPACK_ROW_LENGTH: case GL_UNPACK_SKIP_ROWS: case GL_UNPACK_SKIP_PIXELS:
+	case GL_UNPACK_IMAGE_HEIGHT: case GL_UNPACK_SKIP_IMAGES:
+		if (param < 0) {
+			drv_gl_error(ctx, GL_INVALID_VALUE);
+			return;
+		}
+		if (pname == GL_UNPACK_ROW_LENGTH)
+			px->unpack_row_length = param;
+		else if (pname == GL_UNPACK_SKIP_ROWS)
+			px->unpack_skip_rows = param;
+		else if (pname == GL_UNPACK_SKIP_PIXELS)
+			px->unpack_skip_pixels = param;
+		else if (pname == GL_UNPACK_IMAGE_HEIGHT)
+			px->unpack_image_height = param;
+		else
+			px->unpack_skip_images = param;
+		return;
 	default:
-		/* unpack state: texel uploads are not kept (drv_gl_fb.c) */
+		/* byte swapping and LSB-first bitmaps are not read: the texel
+		 * uploads take no types they apply to (drv_gl_tex.c) */
 		return;
 	}
 }

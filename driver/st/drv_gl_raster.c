@@ -98,14 +98,17 @@ void drv_gl_DepthRangef(GLfloat n, GLfloat f) { drv_gl_DepthRange(n, f); }
 
 /* Names, binding and labels of sampler objects: drv_gl_label.c. */
 
-/* The checks of glSamplerParameter*: the sampler, then the pname (§8.2:
+/* glSamplerParameter*: the sampler, then the pname (§8.2:
  * INVALID_OPERATION for a name that is no sampler, INVALID_ENUM for a
- * pname that is no sampler state).  Parameter values are not checked:
- * what they select is never sampled here. */
-static void sampler_parameter(GLuint sampler, GLenum pname)
+ * pname that is no sampler state), then the value (drv_tex_params_set,
+ * drv_gl_tex.c).  The comparison, anisotropy and sRGB-decode states are
+ * accepted and not kept: the sim samples no shadow samplers and filters
+ * isotropically. */
+static void sampler_parameter(GLuint sampler, GLenum pname, const GLint *iv, const GLfloat *fv)
 {
 	DRV_CTX(ctx);
-	if (!sampler || !drv_names_known(&ctx->shared->samplers, sampler)) {
+	struct drv_tex_params *p = sampler ? drv_names_get(&ctx->shared->samplers, sampler) : NULL;
+	if (!p) {
 		drv_gl_error(ctx, GL_INVALID_OPERATION);
 		return;
 	}
@@ -113,6 +116,8 @@ static void sampler_parameter(GLuint sampler, GLenum pname)
 	case GL_TEXTURE_WRAP_S: case GL_TEXTURE_WRAP_T: case GL_TEXTURE_WRAP_R:
 	case GL_TEXTURE_MIN_FILTER: case GL_TEXTURE_MAG_FILTER: case GL_TEXTURE_BORDER_COLOR:
 	case GL_TEXTURE_MIN_LOD: case GL_TEXTURE_MAX_LOD: case GL_TEXTURE_LOD_BIAS:
+		drv_tex_params_set(ctx, p, pname, iv, fv);
+		return;
 	case GL_TEXTURE_COMPARE_MODE: case GL_TEXTURE_COMPARE_FUNC:
 	case GL_TEXTURE_MAX_ANISOTROPY: case GL_TEXTURE_SRGB_DECODE_EXT:
 		return;
@@ -121,10 +126,10 @@ static void sampler_parameter(GLuint sampler, GLenum pname)
 	}
 }
 
-void drv_gl_SamplerParameteri(GLuint s, GLenum pname, GLint param) { sampler_parameter(s, pname); }
-void drv_gl_SamplerParameterf(GLuint s, GLenum pname, GLfloat param) { sampler_parameter(s, pname); }
-void drv_gl_SamplerParameteriv(GLuint s, GLenum pname, const GLint *param) { sampler_parameter(s, pname); }
-void drv_gl_SamplerParameterfv(GLuint s, GLenum pname, const GLfloat *param) { sampler_parameter(s, pname); }
+void drv_gl_SamplerParameteri(GLuint s, GLenum pname, GLint param) { sampler_parameter(s, pname, &param, NULL); }
+void drv_gl_SamplerParameterf(GLuint s, GLenum pname, GLfloat param) { sampler_parameter(s, pname, NULL, &param); }
+void drv_gl_SamplerParameteriv(GLuint s, GLenum pname, const GLint *param) { sampler_parameter(s, pname, param, NULL); }
+void drv_gl_SamplerParameterfv(GLuint s, GLenum pname, const GLfloat *param) { sampler_parameter(s, pname, NULL, param); }
 
 /* ---- multisample renderbuffers (§9.2.4) --------------------------------------------- */
 

@@ -30,6 +30,11 @@ struct dt_run {
 	uint32_t consts_size;
 	const void *ubo[DRV_MAX_UBOS];
 	uint32_t ubo_size[DRV_MAX_UBOS];
+	/* sampler slot k: texels (the mip levels one after the other), and
+	 * its T# (BASE_ADDRESS filled in here) and S# at dword 12 */
+	const void *tex[DRV_MAX_SAMPLERS];
+	uint32_t tex_bytes[DRV_MAX_SAMPLERS];
+	uint32_t tex_desc[DRV_MAX_SAMPLERS][16];
 	uint32_t so_size_dw;                /* per buffer, 0 = 1024 */
 	bool so_zero_fill;                  /* TF buffers start 0 (else 0xEE bytes) */
 	/* outputs */
@@ -126,6 +131,17 @@ static inline void dt_run(const struct drv_program *p, struct dt_run *r)
 		memcpy(gm_bo_map(c), r->ubo[i], r->ubo_size[i]);
 		tgpu_desc((uint32_t *)(tb + 16 * DRV_DESC_UBO(i)), gm_bo_va(c), 0, r->ubo_size[i],
 			  V_BUF_DATA_FORMAT_32, V_BUF_NUM_FORMAT_UINT);
+	}
+	for (unsigned k = 0; k < DRV_MAX_SAMPLERS; k++) {
+		struct gm_bo *c;
+		uint32_t *d = (uint32_t *)(tb + DRV_DESC_SAMPLER_OFFSET(k));
+		if (!r->tex[k])
+			continue;
+		c = tgpu_bo(&t, r->tex_bytes[k] + 256);
+		memcpy(gm_bo_map(c), r->tex[k], r->tex_bytes[k]);
+		memcpy(d, r->tex_desc[k], sizeof r->tex_desc[k]);
+		d[0] |= SQ_IMG_RSRC_WORD0_BASE_ADDRESS((uint32_t)(gm_bo_va(c) >> 8));
+		d[1] |= SQ_IMG_RSRC_WORD1_BASE_ADDRESS_HI((uint32_t)(gm_bo_va(c) >> 40));
 	}
 	for (unsigned l = 0; l < DRV_MAX_ATTRIBS; l++) {
 		struct gm_bo *vb;

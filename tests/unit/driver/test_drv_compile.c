@@ -348,6 +348,303 @@ static void test_vs_uniforms_matrix_and_block(void)
 	drv_program_destroy(p);
 }
 
+/* The descriptor-table slot of sampler uniform `name`. */
+static int sampler_slot(const struct drv_program *p, const char *name)
+{
+	unsigned ui;
+	if (drv_program_uniform_location(p, name, &ui, NULL) < 0)
+		return -1;
+	for (unsigned k = 0; k < p->n_samplers; k++)
+		if (p->samplers[k].const_offset == p->uniforms[ui].offset)
+			return (int)k;
+	return -1;
+}
+
+/* A linear RGBA T# of a w x h image with levels 0..last, and an S#. */
+static void tex_desc(uint32_t d[16], unsigned df, unsigned nf, unsigned w, unsigned h, unsigned last,
+		     unsigned filter, unsigned mip_filter)
+{
+	memset(d, 0, 16 * sizeof *d);
+	d[1] = SQ_IMG_RSRC_WORD1_DATA_FORMAT(df) | SQ_IMG_RSRC_WORD1_NUM_FORMAT(nf);
+	d[2] = SQ_IMG_RSRC_WORD2_WIDTH(w - 1) | SQ_IMG_RSRC_WORD2_HEIGHT(h - 1);
+	d[3] = SQ_IMG_RSRC_WORD3_DST_SEL_X(V_SQ_SEL_X) | SQ_IMG_RSRC_WORD3_DST_SEL_Y(V_SQ_SEL_Y) |
+	       SQ_IMG_RSRC_WORD3_DST_SEL_Z(V_SQ_SEL_Z) | SQ_IMG_RSRC_WORD3_DST_SEL_W(V_SQ_SEL_W) |
+	       SQ_IMG_RSRC_WORD3_LAST_LEVEL(last) | SQ_IMG_RSRC_WORD3_TILING_INDEX(8) |
+	       SQ_IMG_RSRC_WORD3_TYPE(V_SQ_RSRC_IMG_2D);
+	d[4] = SQ_IMG_RSRC_WORD4_PITCH(w - 1);
+	d[13] = SQ_IMG_SAMP_WORD1_MAX_LOD(15 << 8);
+	d[14] = SQ_IMG_SAMP_WORD2_XY_MAG_FILTER(filter) | SQ_IMG_SAMP_WORD2_XY_MIN_FILTER(filter) |
+		SQ_IMG_SAMP_WORD2_MIP_FILTER(mip_filter);
+}
+
+/* texelFetch (image_load, image_load_mip at a non-constant level),
+ * textureLod (image_sample_l) and texture (LOD 0 outside fragment shaders,
+ * GLSL 4.60 §8.9) in a vertex shader, through the sampler slots of the
+ * descriptor table: an RGBA32F 4x4 texture with a 2x2 level 1 and an
+ * RGBA32UI 2x2 one. */
+static void test_vs_texture_lookups(void)
+{
+	static const char vs[] =
+		"#version 330\n"
+		"uniform sampler2D tex;\n"
+		"uniform usampler2D utex;\n"
+		"uniform int level;\n"
+		"out vec4 f;\n"
+		"out vec4 m;\n"
+		"out vec4 l;\n"
+		"out vec4 b;\n"
+		"flat out uvec4 u;\n"
+		"void main() {\n"
+		"  f = texelFetch(tex, ivec2(gl_VertexID % 4, (gl_VertexID / 4) % 4), 0);\n"
+		"  m = texelFetch(tex, ivec2(1, 0), level);\n"
+		"  l = textureLod(tex, vec2(0.75, 0.25), float(gl_VertexID % 2));\n"
+		"  b = texture(tex, vec2(0.25, 0.125));\n"
+		"  u = texelFetch(utex, ivec2(gl_VertexID % 2, 1), 0);\n"
+		"  gl_Position = vec4(0.0);\n"
+		"}\n";
+	static const char *const v[] = { "f", "m", "l", "b", "u" };
+	static struct dt_run r;
+	static float texels[(16 + 4) * 4];
+	static uint32_t utexels[4 * 4], consts[64];
+	struct drv_program *p = dt_compile(vs, NULL, v, 5, DRV_GL_INTERLEAVED_ATTRIBS);
+	int ts, us;
+	unsigned ui;
+	bool ok = true;
+
+	CHECK(p && p->linked);
+	if (!p || !p->linked) {
+		drv_program_destroy(p);
+		return;
+	}
+	memset(&r, 0, sizeof r);
+	CHECK_EQ_INT(p->n_samplers, 2);
+	ts = sampler_slot(p, "tex");
+	us = sampler_slot(p, "utex");
+	CHECK(ts >= 0 && us >= 0 && ts != us);
+	if (ts < 0 || us < 0) {
+		drv_program_destroy(p);
+		return;
+	}
+	/* level 0 texel (x, y) = (x, y, 10 + x + 4y, 1); level 1 (100 + x, 100 + y, 0, 1) */
+	for (unsigned i = 0; i < 16; i++) {
+		texels[4 * i] = (float)(i % 4), texels[4 * i + 1] = (float)(i / 4);
+		texels[4 * i + 2] = (float)(10 + i), texels[4 * i + 3] = 1;
+	}
+	for (unsigned i = 0; i < 4; i++) {
+		texels[64 + 4 * i] = (float)(100 + i % 2), texels[64 + 4 * i + 1] = (float)(100 + i / 2);
+		texels[64 + 4 * i + 2] = 0, texels[64 + 4 * i + 3] = 1;
+	}
+	for (unsigned i = 0; i < 16; i++)
+		utexels[i] = 1000 + i;
+	r.tex[ts] = texels;
+	r.tex_bytes[ts] = sizeof texels;
+	tex_desc(r.tex_desc[ts], V_BUF_DATA_FORMAT_32_32_32_32, V_IMG_NUM_FORMAT_FLOAT, 4, 4, 1,
+		 V_SQ_TEX_XY_FILTER_BILINEAR, V_SQ_TEX_Z_FILTER_POINT);
+	r.tex[us] = utexels;
+	r.tex_bytes[us] = sizeof utexels;
+	tex_desc(r.tex_desc[us], V_BUF_DATA_FORMAT_32_32_32_32, V_IMG_NUM_FORMAT_UINT, 2, 2, 0,
+		 V_SQ_TEX_XY_FILTER_POINT, V_SQ_TEX_Z_FILTER_NONE);
+	CHECK(drv_program_uniform_location(p, "level", &ui, NULL) >= 0);
+	consts[p->uniforms[ui].offset / 4] = 1;
+	r.consts = consts;
+	r.consts_size = p->const_buffer_size;
+	run_points(p, &r, N);
+	CHECK_EQ_INT(r.faults, 0);
+	for (unsigned i = 0; i < N && ok; i++) {
+		const uint32_t *o = &r.so[0][i * 20];
+		unsigned x = i % 4, y = (i / 4) % 4;
+		/* texelFetch level 0 */
+		ok &= dt_f(o[0]) == x && dt_f(o[1]) == y && dt_f(o[2]) == 10 + x + 4 * y;
+		/* texelFetch level 1, texel (1, 0) */
+		ok &= dt_f(o[4]) == 101 && dt_f(o[5]) == 100;
+		/* textureLod: LOD 0 magnifies (bilinear at (3, 1) texels: columns
+		 * 2, 3 and rows 0, 1 averaged); LOD 1 minifies at level 1 (mip
+		 * nearest), bilinear at (1.5, 0.5) texels: the centre of texel (1, 0) */
+		if (i % 2 == 0)
+			ok &= dt_f(o[8]) == 2.5f && dt_f(o[9]) == 0.5f;
+		else
+			ok &= dt_f(o[8]) == 101 && dt_f(o[9]) == 100;
+		/* texture: LOD 0 outside the fragment shader, bilinear at (1, 0.5)
+		 * texels: x between texels 0 and 1, y on texel row 0 */
+		ok &= dt_f(o[12]) == 0.5f && dt_f(o[13]) == 0;
+		/* integer texelFetch */
+		ok &= o[16] == 1000 + 4 * (2 + i % 2) && o[19] == 1000 + 4 * (2 + i % 2) + 3;
+		if (!ok) {
+			fprintf(stderr, "vertex %u:", i);
+			for (unsigned k = 0; k < 20; k++)
+				fprintf(stderr, " %g", k >= 16 ? (double)o[k] : dt_f(o[k]));
+			fprintf(stderr, "\n");
+			dt_dump(p);
+		}
+	}
+	CHECK(ok);
+	CHECK(strstr(p->hw[DRV_HW_VS].asm_text, "image_load_mip") != NULL);
+	CHECK(strstr(p->hw[DRV_HW_VS].asm_text, "image_sample_l") != NULL);
+	drv_program_destroy(p);
+}
+
+/* A geometry shader samples too: texelFetch and textureLod (LOD 0 and 1)
+ * of the RGBA32F texture of test_vs_texture_lookups, per emitted vertex,
+ * with the texture's slot shared by the vertex shader that also reads it. */
+static void test_gs_texture_lookups(void)
+{
+	static const char vs[] =
+		"#version 330\n"
+		"uniform sampler2D tex;\n"
+		"out float vz;\n"
+		"void main() { vz = texelFetch(tex, ivec2(3, 3), 0).z; gl_Position = vec4(0.0); }\n";
+	static const char gs[] =
+		"#version 330\n"
+		"layout(points) in;\n"
+		"layout(points, max_vertices = 2) out;\n"
+		"uniform sampler2D tex;\n"
+		"in float vz[];\n"
+		"out vec4 g;\n"
+		"void main() {\n"
+		"  for (int k = 0; k < 2; k++) {\n"
+		"    g = k == 0 ? texelFetch(tex, ivec2(gl_PrimitiveIDIn % 4, 2), 0)\n"
+		"               : textureLod(tex, vec2(0.75, 0.25), 1.0) + vec4(0.0, 0.0, vz[0], 0.0);\n"
+		"    gl_Position = vec4(0.0);\n"
+		"    EmitVertex();\n"
+		"  }\n"
+		"}\n";
+	static const char *const v[] = { "g" };
+	static struct dt_run r;
+	static float texels[(16 + 4) * 4];
+	struct drv_program *p = dt_compile(vs, gs, v, 1, DRV_GL_INTERLEAVED_ATTRIBS);
+	int ts;
+	bool ok = true;
+
+	CHECK(p && p->linked);
+	if (!p || !p->linked) {
+		drv_program_destroy(p);
+		return;
+	}
+	memset(&r, 0, sizeof r);
+	CHECK_EQ_INT(p->n_samplers, 1);
+	ts = sampler_slot(p, "tex");
+	CHECK(ts == 0);
+	for (unsigned i = 0; i < 16; i++) {
+		texels[4 * i] = (float)(i % 4), texels[4 * i + 1] = (float)(i / 4);
+		texels[4 * i + 2] = (float)(10 + i), texels[4 * i + 3] = 1;
+	}
+	for (unsigned i = 0; i < 4; i++) {
+		texels[64 + 4 * i] = (float)(100 + i % 2), texels[64 + 4 * i + 1] = (float)(100 + i / 2);
+		texels[64 + 4 * i + 2] = 0, texels[64 + 4 * i + 3] = 1;
+	}
+	r.tex[0] = texels;
+	r.tex_bytes[0] = sizeof texels;
+	tex_desc(r.tex_desc[0], V_BUF_DATA_FORMAT_32_32_32_32, V_IMG_NUM_FORMAT_FLOAT, 4, 4, 1,
+		 V_SQ_TEX_XY_FILTER_POINT, V_SQ_TEX_Z_FILTER_POINT);
+	run_points(p, &r, 4);
+	CHECK_EQ_INT(r.faults, 0);
+	for (unsigned i = 0; i < 4 && ok; i++) {
+		const uint32_t *o = &r.so[0][i * 8];
+		/* texel (i, 2); then level 1 texel (1, 0) plus texel (3, 3).z = 25 */
+		ok &= dt_f(o[0]) == i && dt_f(o[1]) == 2 && dt_f(o[2]) == 10 + i + 8;
+		ok &= dt_f(o[4]) == 101 && dt_f(o[5]) == 100 && dt_f(o[6]) == 25;
+		if (!ok) {
+			fprintf(stderr, "primitive %u:", i);
+			for (unsigned k = 0; k < 8; k++)
+				fprintf(stderr, " %g", dt_f(o[k]));
+			fprintf(stderr, "\n");
+			dt_dump(p);
+		}
+	}
+	CHECK(ok);
+	CHECK(strstr(p->hw[DRV_HW_GS].asm_text, "image_sample_l") != NULL);
+	CHECK(strstr(p->hw[DRV_HW_ES].asm_text, "image_load") != NULL);
+	drv_program_destroy(p);
+}
+
+/* 2D array and 3D samplers (a third coordinate, `da`): texelFetch of a
+ * layer, texture at layer RNE(1.6) = 2 (GL 4.6 §8.14.2), texelFetch of a
+ * 3D level 1 texel, textureLod with GL_LINEAR half-way between two depth
+ * slices (weights 1/2: exact). */
+static void test_vs_array_and_3d_lookups(void)
+{
+	static const char vs[] =
+		"#version 330\n"
+		"uniform sampler2DArray arr;\n"
+		"uniform sampler3D vol;\n"
+		"out vec4 a0;\n"
+		"out vec4 a1;\n"
+		"out vec4 v0;\n"
+		"out vec4 v1;\n"
+		"void main() {\n"
+		"  int i = gl_VertexID;\n"
+		"  a0 = texelFetch(arr, ivec3(i % 2, (i / 2) % 2, i % 3), 0);\n"
+		"  a1 = texture(arr, vec3(0.75, 0.25, 1.6));\n"
+		"  v0 = texelFetch(vol, ivec3(i % 2, 1, (i / 2) % 2), 1);\n"
+		"  v1 = textureLod(vol, vec3(0.375, 0.125, 0.5), 0.0);\n"
+		"  gl_Position = vec4(0.0);\n"
+		"}\n";
+	static const char *const v[] = { "a0", "a1", "v0", "v1" };
+	static struct dt_run r;
+	static float arr[(12 + 3) * 4], vol[(64 + 8) * 4];
+	struct drv_program *p = dt_compile(vs, NULL, v, 4, DRV_GL_INTERLEAVED_ATTRIBS);
+	int as, vs3;
+	bool ok = true;
+
+	CHECK(p && p->linked);
+	if (!p || !p->linked) {
+		drv_program_destroy(p);
+		return;
+	}
+	memset(&r, 0, sizeof r);
+	as = sampler_slot(p, "arr");
+	vs3 = sampler_slot(p, "vol");
+	CHECK(as >= 0 && vs3 >= 0);
+	if (as < 0 || vs3 < 0) {
+		drv_program_destroy(p);
+		return;
+	}
+	/* array: level 0 2x2 x 3 layers, texel (x, y, layer, 1); level 1 1x1 x 3 */
+	for (unsigned i = 0; i < 12; i++)
+		arr[4 * i] = (float)(i % 2), arr[4 * i + 1] = (float)(i / 2 % 2), arr[4 * i + 2] = (float)(i / 4),
+		arr[4 * i + 3] = 1;
+	/* 3D: level 0 4x4x4 (x, y, z, 1), level 1 2x2x2 (100 + x, 100 + y, 100 + z, 1) */
+	for (unsigned i = 0; i < 64; i++)
+		vol[4 * i] = (float)(i % 4), vol[4 * i + 1] = (float)(i / 4 % 4), vol[4 * i + 2] = (float)(i / 16),
+		vol[4 * i + 3] = 1;
+	for (unsigned i = 0; i < 8; i++)
+		vol[256 + 4 * i] = (float)(100 + i % 2), vol[256 + 4 * i + 1] = (float)(100 + i / 2 % 2),
+		vol[256 + 4 * i + 2] = (float)(100 + i / 4), vol[256 + 4 * i + 3] = 1;
+	r.tex[as] = arr;
+	r.tex_bytes[as] = sizeof arr;
+	tex_desc(r.tex_desc[as], V_BUF_DATA_FORMAT_32_32_32_32, V_IMG_NUM_FORMAT_FLOAT, 2, 2, 1,
+		 V_SQ_TEX_XY_FILTER_POINT, V_SQ_TEX_Z_FILTER_NONE);
+	r.tex_desc[as][3] = (r.tex_desc[as][3] & ~SQ_IMG_RSRC_WORD3_TYPE(0xF)) | SQ_IMG_RSRC_WORD3_TYPE(V_SQ_RSRC_IMG_2D_ARRAY);
+	r.tex_desc[as][4] |= SQ_IMG_RSRC_WORD4_DEPTH(2);
+	r.tex[vs3] = vol;
+	r.tex_bytes[vs3] = sizeof vol;
+	tex_desc(r.tex_desc[vs3], V_BUF_DATA_FORMAT_32_32_32_32, V_IMG_NUM_FORMAT_FLOAT, 4, 4, 1,
+		 V_SQ_TEX_XY_FILTER_BILINEAR, V_SQ_TEX_Z_FILTER_NONE);
+	r.tex_desc[vs3][3] = (r.tex_desc[vs3][3] & ~SQ_IMG_RSRC_WORD3_TYPE(0xF)) | SQ_IMG_RSRC_WORD3_TYPE(V_SQ_RSRC_IMG_3D);
+	r.tex_desc[vs3][4] |= SQ_IMG_RSRC_WORD4_DEPTH(3);
+	run_points(p, &r, N);
+	CHECK_EQ_INT(r.faults, 0);
+	for (unsigned i = 0; i < N && ok; i++) {
+		const uint32_t *o = &r.so[0][i * 16];
+		ok &= dt_f(o[0]) == i % 2 && dt_f(o[1]) == i / 2 % 2 && dt_f(o[2]) == i % 3;
+		/* layer 2, nearest at (1.5, 0.5) texels: texel (1, 0) */
+		ok &= dt_f(o[4]) == 1 && dt_f(o[5]) == 0 && dt_f(o[6]) == 2;
+		ok &= dt_f(o[8]) == 100 + i % 2 && dt_f(o[9]) == 101 && dt_f(o[10]) == 100 + i / 2 % 2;
+		/* trilinear at (1.5, 0.5, 2.0) texels: x = 1, y = 0, z between slices 1 and 2 */
+		ok &= dt_f(o[12]) == 1 && dt_f(o[13]) == 0 && dt_f(o[14]) == 1.5f;
+		if (!ok) {
+			fprintf(stderr, "vertex %u:", i);
+			for (unsigned k = 0; k < 16; k++)
+				fprintf(stderr, " %g", dt_f(o[k]));
+			fprintf(stderr, "\n");
+			dt_dump(p);
+		}
+	}
+	CHECK(ok);
+	CHECK(strstr(p->hw[DRV_HW_VS].asm_text, " da") != NULL);
+	drv_program_destroy(p);
+}
+
 static void test_vs_doubles_captured_exactly(void)
 {
 	static const char vs[] =
@@ -559,6 +856,9 @@ int main(void)
 	XT_RUN(test_vs_transcendentals_as_gfx8_radeonsi);
 	XT_RUN(test_vs_uniforms_matrix_and_block);
 	XT_RUN(test_vs_doubles_captured_exactly);
+	XT_RUN(test_vs_texture_lookups);
+	XT_RUN(test_gs_texture_lookups);
+	XT_RUN(test_vs_array_and_3d_lookups);
 	XT_RUN(test_vs_dynamic_array_indexing_of_locals_and_outputs);
 	XT_RUN(test_translator_glsl_110_ftransform_and_varying);
 	XT_RUN(test_translator_glsl_120_gl_vertex_with_mvp);

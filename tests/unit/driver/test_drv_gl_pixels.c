@@ -721,6 +721,143 @@ static void test_width_1_lines_are_logged_with_whole_clears_and_reads(void)
 	dgl_done_clean(ctx);
 }
 
+/* Texture sampling in a fragment shader (GL 4.6 §8.14, §11.1.3.5): a
+ * window-filling quad samples a 4x4 RGBA8 texture with GL_NEAREST at
+ * gl_FragCoord / size, every pixel the texel it falls in; a texture whose
+ * min filter wants mipmaps it does not have is incomplete and samples
+ * (0, 0, 0, 1); a 64x64 texture with 7 levels of distinct colours read at
+ * s = x / 16 (4 texels of level 0 per pixel: lambda = log2(4) = 2 from
+ * the derivatives, §8.14.1) with GL_NEAREST_MIPMAP_NEAREST gives level 2
+ * everywhere, the quads along the triangles' shared edge too. */
+static void test_texture_sampling_in_fragment_shader(void)
+{
+	struct drv_context *ctx = window_context();
+	static uint8_t px[W * H * 4], texels[4 * 4 * 4];
+	static uint8_t lv[64 * 64 * 4];
+	const char *vs = "#version 330\n"
+			 "const vec2 P[4] = vec2[4](vec2(-1.0, -1.0), vec2(1.0, -1.0), vec2(-1.0, 1.0), vec2(1.0, 1.0));\n"
+			 "void main() { gl_Position = vec4(P[gl_VertexID], 0.0, 1.0); }\n";
+	GLuint prog, mip_prog, tex = 0, mtex = 0, vao = 0;
+	int bad = 0;
+
+	CHECK(ctx);
+	if (!ctx)
+		return;
+	prog = program_vs_fs(vs, "#version 330\nuniform sampler2D t;\nout vec4 o;\n"
+				 "void main() { o = texture(t, gl_FragCoord.xy / vec2(40.0, 24.0)); }\n");
+	mip_prog = program_vs_fs(vs, "#version 330\nuniform sampler2D t;\nout vec4 o;\n"
+				     "void main() { o = texture(t, gl_FragCoord.xy / 16.0); }\n");
+	CHECK(prog && mip_prog);
+	for (unsigned i = 0; i < 16; i++) {
+		texels[4 * i] = (uint8_t)(16 * i), texels[4 * i + 1] = (uint8_t)(255 - 16 * i);
+		texels[4 * i + 2] = (uint8_t)(i & 1 ? 255 : 0), texels[4 * i + 3] = 255;
+	}
+	GL(glGenVertexArrays)(1, &vao);
+	GL(glBindVertexArray)(vao);
+	GL(glGenTextures)(1, &tex);
+	GL(glActiveTexture)(GL_TEXTURE3);
+	GL(glBindTexture)(GL_TEXTURE_2D, tex);
+	GL(glTexImage2D)(GL_TEXTURE_2D, 0, GL_RGBA8, 4, 4, 0, GL_RGBA, GL_UNSIGNED_BYTE, texels);
+	GL(glUseProgram)(prog);
+	GL(glUniform1i)(GL(glGetUniformLocation)(prog, "t"), 3);
+	/* the default min filter, NEAREST_MIPMAP_LINEAR, without levels 1, 2: incomplete */
+	GL(glDrawArrays)(GL_TRIANGLE_STRIP, 0, 4);
+	read_rgba8(0, 0, W, H, px);
+	for (int i = 0; i < W * H; i++)
+		bad += px[4 * i] || px[4 * i + 1] || px[4 * i + 2] || px[4 * i + 3] != 255;
+	CHECK_EQ_INT(bad, 0);
+	GL(glTexParameteri)(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+	GL(glTexParameteri)(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+	GL(glDrawArrays)(GL_TRIANGLE_STRIP, 0, 4);
+	read_rgba8(0, 0, W, H, px);
+	bad = 0;
+	for (int y = 0; y < H; y++)
+		for (int x = 0; x < W; x++)
+			bad += memcmp(px + 4 * (y * W + x), texels + 4 * ((y * 4 / H) * 4 + x * 4 / W), 4) != 0;
+	CHECK_EQ_INT(bad, 0);
+
+	GL(glGenTextures)(1, &mtex);
+	GL(glBindTexture)(GL_TEXTURE_2D, mtex);
+	for (int l = 0; l < 7; l++) {
+		for (int i = 0; i < (64 >> l) * (64 >> l); i++)
+			lv[4 * i] = (uint8_t)(30 * l), lv[4 * i + 1] = 7, lv[4 * i + 2] = (uint8_t)l, lv[4 * i + 3] = 255;
+		GL(glTexImage2D)(GL_TEXTURE_2D, l, GL_RGBA8, 64 >> l, 64 >> l, 0, GL_RGBA, GL_UNSIGNED_BYTE, lv);
+	}
+	GL(glTexParameteri)(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST_MIPMAP_NEAREST);
+	GL(glUseProgram)(mip_prog);
+	GL(glUniform1i)(GL(glGetUniformLocation)(mip_prog, "t"), 3);
+	GL(glDrawArrays)(GL_TRIANGLE_STRIP, 0, 4);
+	read_rgba8(0, 0, W, H, px);
+	bad = 0;
+	for (int i = 0; i < W * H; i++)
+		bad += px[4 * i] != 60 || px[4 * i + 2] != 2;
+	CHECK_EQ_INT(bad, 0);
+
+	/* an sRGB texture is decoded when sampled (GL 4.6 §8.24, eq. 8.17):
+	 * 188 -> ((188 / 255 + 0.055) / 1.055)^2.4, written as UNORM8;
+	 * alpha is linear; glGenerateMipmap averages in linear space */
+	static const uint8_t s[4] = { 188, 20, 255, 128 };
+	GLuint stex = 0;
+	GL(glGenTextures)(1, &stex);
+	GL(glBindTexture)(GL_TEXTURE_2D, stex);
+	GL(glTexImage2D)(GL_TEXTURE_2D, 0, GL_SRGB8_ALPHA8, 1, 1, 0, GL_RGBA, GL_UNSIGNED_BYTE, s);
+	GL(glTexParameteri)(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+	GL(glUseProgram)(prog);
+	GL(glDrawArrays)(GL_TRIANGLE_STRIP, 0, 4);
+	read_rgba8(0, 0, W, H, px);
+	bad = 0;
+	for (int i = 0; i < W * H; i++) {
+		for (int c = 0; c < 3; c++) {
+			double v = s[c] / 255.0, lin = v <= 0.04045 ? v / 12.92 : pow((v + 0.055) / 1.055, 2.4);
+			bad += px[4 * i + c] != ubyte_of(lin);
+		}
+		bad += px[4 * i + 3] != 128;
+	}
+	CHECK_EQ_INT(bad, 0);
+	dgl_done_clean(ctx);
+}
+
+/* A texture the sim does not sample (GL_RGBA16) read by a fragment
+ * shader only: the draw runs (its vertex processing is right) and its
+ * pixels are reported when read; read by a vertex shader, whose output TF
+ * may capture, the draw itself is reported. */
+static void test_unsampled_texture_reported_where_it_matters(void)
+{
+	struct drv_context *ctx = window_context();
+	static uint8_t px[W * H * 4];
+	static uint16_t texels[4 * 4 * 4];
+	const char *vs = "#version 330\n"
+			 "const vec2 P[4] = vec2[4](vec2(-1.0, -1.0), vec2(1.0, -1.0), vec2(-1.0, 1.0), vec2(1.0, 1.0));\n"
+			 "void main() { gl_Position = vec4(P[gl_VertexID], 0.0, 1.0); }\n";
+	const char *vs_tex = "#version 330\nuniform sampler2D t;\nout vec4 c;\n"
+			     "const vec2 P[4] = vec2[4](vec2(-1.0, -1.0), vec2(1.0, -1.0), vec2(-1.0, 1.0), vec2(1.0, 1.0));\n"
+			     "void main() { c = textureLod(t, vec2(0.5), 0.0); gl_Position = vec4(P[gl_VertexID], 0.0, 1.0); }\n";
+	GLuint fs_prog, vs_prog, tex = 0, vao = 0;
+
+	CHECK(ctx);
+	if (!ctx)
+		return;
+	fs_prog = program_vs_fs(vs, "#version 330\nuniform sampler2D t;\nout vec4 o;\n"
+				    "void main() { o = texture(t, vec2(0.5)); }\n");
+	vs_prog = program_vs_fs(vs_tex, "#version 330\nin vec4 c;\nout vec4 o;\nvoid main() { o = c; }\n");
+	CHECK(fs_prog && vs_prog);
+	GL(glGenVertexArrays)(1, &vao);
+	GL(glBindVertexArray)(vao);
+	GL(glGenTextures)(1, &tex);
+	GL(glBindTexture)(GL_TEXTURE_2D, tex);
+	GL(glTexImage2D)(GL_TEXTURE_2D, 0, GL_RGBA16, 4, 4, 0, GL_RGBA, GL_UNSIGNED_SHORT, texels);
+	GL(glTexParameteri)(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+	GL(glUseProgram)(fs_prog);
+	GL(glDrawArrays)(GL_TRIANGLE_STRIP, 0, 4);
+	CHECK(!drv_context_take_unsupported(ctx));
+	read_rgba8(0, 0, W, H, px);
+	CHECK(drv_context_take_unsupported(ctx));
+	GL(glUseProgram)(vs_prog);
+	GL(glDrawArrays)(GL_TRIANGLE_STRIP, 0, 4);
+	CHECK(drv_context_take_unsupported(ctx));
+	dgl_done_clean(ctx);
+}
+
 int main(void)
 {
 	struct xt_err err = { 0 };
@@ -739,6 +876,8 @@ int main(void)
 	XT_RUN(test_fragment_shader_compiles_to_the_ps_abi);
 	XT_RUN(test_triangle_is_drawn_by_gl_rules);
 	XT_RUN(test_width_1_lines_are_logged_with_whole_clears_and_reads);
+	XT_RUN(test_texture_sampling_in_fragment_shader);
+	XT_RUN(test_unsampled_texture_reported_where_it_matters);
 	dgl_screen_destroy();
 	XT_TEST_MAIN_END();
 }

@@ -727,6 +727,106 @@ static void test_images(void)
 		CHECK_EQ_INT(px[y * W][0], 0);
 }
 
+/* Mip levels: a 4x4 RGBA8 image with levels 4x4, 2x2, 1x1 laid out one
+ * after the other (docs/isa.md "Images"), every texel of level l red
+ * 10 + 90 l.  image_sample_l at LOD x / 4 (pixel column x) with nearest
+ * mip filtering picks level ceil(lod + 1/2) - 1 (GL 4.6 §8.14.3), with
+ * linear mip filtering blends floor(lod) and the next level; the LOD
+ * clamps at LAST_LEVEL 2.  image_sample with u = x / 2 (an 8-pixel-wide
+ * ramp over 4 texels: 2 texels per pixel across x, 0 across y) has
+ * LOD log2(2) = 1 from the quad's derivatives: level 1 (in every quad,
+ * those along the triangle's edge too: s_wqm_b64 runs the helper lanes).  image_load_mip
+ * reads level 1 at mip 1; mip 3 is past LAST_LEVEL and reads 0. */
+static void mip_run(const char *ps, unsigned mip_filter, uint8_t out[W * H][4])
+{
+	struct rt r;
+	struct gm_bo *tex;
+	uint32_t user[12] = { 0 };
+	struct vtx v[3] = { wv(-8, -8, 0, 1, 0, 0, 0, 1), wv(24, -8, 0, 1, 0, 0, 0, 1), wv(-8, 24, 0, 1, 0, 0, 0, 1) };
+	uint8_t *p;
+
+	rt_init(&r, W, H, V_COLOR_8_8_8_8, V_NUMBER_UNORM, 4, 1, ps,
+		SPI_PS_INPUT_ENA_POS_X_FLOAT_ENA(1) | SPI_PS_INPUT_ENA_POS_Y_FLOAT_ENA(1));
+	tex = tgpu_bo(&r.t, (16 + 4 + 1) * 4);
+	p = gm_bo_map(tex);
+	for (unsigned i = 0; i < 21; i++) {
+		unsigned level = i < 16 ? 0 : i < 20 ? 1 : 2;
+		p[4 * i] = (uint8_t)(10 + 90 * level), p[4 * i + 1] = 0, p[4 * i + 2] = 0, p[4 * i + 3] = 255;
+	}
+	user[0] = SQ_IMG_RSRC_WORD0_BASE_ADDRESS((uint32_t)(gm_bo_va(tex) >> 8));
+	user[1] = SQ_IMG_RSRC_WORD1_BASE_ADDRESS_HI((uint32_t)(gm_bo_va(tex) >> 40)) |
+		  SQ_IMG_RSRC_WORD1_DATA_FORMAT(V_BUF_DATA_FORMAT_8_8_8_8) | SQ_IMG_RSRC_WORD1_NUM_FORMAT(V_IMG_NUM_FORMAT_UNORM);
+	user[2] = SQ_IMG_RSRC_WORD2_WIDTH(3) | SQ_IMG_RSRC_WORD2_HEIGHT(3);
+	user[3] = SQ_IMG_RSRC_WORD3_DST_SEL_X(V_SQ_SEL_X) | SQ_IMG_RSRC_WORD3_DST_SEL_Y(V_SQ_SEL_Y) |
+		  SQ_IMG_RSRC_WORD3_DST_SEL_Z(V_SQ_SEL_Z) | SQ_IMG_RSRC_WORD3_DST_SEL_W(V_SQ_SEL_W) |
+		  SQ_IMG_RSRC_WORD3_BASE_LEVEL(0) | SQ_IMG_RSRC_WORD3_LAST_LEVEL(2) |
+		  SQ_IMG_RSRC_WORD3_TILING_INDEX(8) | SQ_IMG_RSRC_WORD3_TYPE(V_SQ_RSRC_IMG_2D);
+	user[4] = SQ_IMG_RSRC_WORD4_PITCH(3);
+	user[9] = SQ_IMG_SAMP_WORD1_MAX_LOD(15 << 8);
+	user[10] = SQ_IMG_SAMP_WORD2_MIP_FILTER(mip_filter);
+	pm4_set_sh_reg(&r.t.cs, REG_SPI_SHADER_PGM_RSRC2_PS, SPI_SHADER_PGM_RSRC2_PS_USER_SGPR(12));
+	for (unsigned i = 0; i < 12; i++)
+		pm4_set_sh_reg(&r.t.cs, REG_SPI_SHADER_USER_DATA_PS_0 + 4 * i, user[i]);
+	draw(&r, V_DI_PT_TRILIST, v, 3);
+	submit_clean(&r);
+	memcpy(out, gm_bo_map(r.cb), W * H * 4);
+	tgpu_fini(&r.t);
+}
+
+static void test_image_mips(void)
+{
+	static const char *ps_lod =
+		"v_sub_f32 v4, v0, 0.5\n"           /* x */
+		"v_mul_f32 v4, 0.5, v4\n"
+		"v_mul_f32 v4, 0.5, v4\n"           /* lod = x / 4 */
+		"v_mov_b32 v2, 0.5\n"
+		"v_mov_b32 v3, 0.5\n"
+		"image_sample_l v[4:7], v[2:4], s[0:7], s[8:11] dmask:0xf\n"
+		"exp mrt0, v[4:7] done vm\n"
+		"s_endpgm\n";
+	static const char *ps_implicit =
+		"s_wqm_b64 exec, exec\n"           /* helper lanes compute u too */
+		"v_mul_f32 v2, 0.5, v0\n"            /* u = x / 2: du/dx = 4 texels / 2 = 2 */
+		"v_mov_b32 v3, 0.5\n"
+		"image_sample v[4:7], v[2:3], s[0:7], s[8:11] dmask:0xf\n"
+		"exp mrt0, v[4:7] done vm\n"
+		"s_endpgm\n";
+	static const char *ps_fetch =
+		"v_mov_b32 v2, 0\n"
+		"v_mov_b32 v3, 1\n"
+		"v_mov_b32 v4, 1\n"
+		"v_cmp_lt_f32 vcc, 4.0, v0\n"       /* x >= 4: mip 3 */
+		"v_cndmask_b32 v4, v4, 3, vcc\n"
+		"image_load_mip v[4:7], v[2:4], s[0:7] dmask:0xf\n"
+		"exp mrt0, v[4:7] done vm\n"
+		"s_endpgm\n";
+	uint8_t px[W * H][4];
+
+	mip_run(ps_lod, V_SQ_TEX_Z_FILTER_POINT, px);
+	for (unsigned x = 0; x < W; x++) {
+		double lod = x / 4.0;
+		unsigned level = lod <= 0.5 ? 0 : (unsigned)ceil(lod + 0.5) - 1;
+		CHECK_EQ_INT(px[3 * W + x][0], 10 + 90 * (level > 2 ? 2 : level));
+	}
+	mip_run(ps_lod, V_SQ_TEX_Z_FILTER_LINEAR, px);
+	for (unsigned x = 0; x < W; x++) {
+		double lod = x / 4.0, f = lod - floor(lod);
+		unsigned d = (unsigned)floor(lod);
+		double want = d >= 2 ? 190 : (1 - f) * (10 + 90 * d) + f * (10 + 90 * (d + 1));
+		CHECK(fabs(px[3 * W + x][0] - want) <= 0.51);
+	}
+	mip_run(ps_implicit, V_SQ_TEX_Z_FILTER_POINT, px);
+	for (unsigned x = 0; x < W; x++)
+		for (unsigned y = 0; y < H; y++)
+			CHECK_EQ_INT(px[y * W + x][0], 100);
+	mip_run(ps_fetch, V_SQ_TEX_Z_FILTER_NONE, px);
+	for (unsigned x = 0; x < W; x++)
+		CHECK_EQ_INT(px[W + x][0], x < 4 ? 100 : 0);
+	/* without MIP_FILTER the base level is sampled at any LOD */
+	mip_run(ps_lod, V_SQ_TEX_Z_FILTER_NONE, px);
+	CHECK_EQ_INT(px[W + 7][0], 10);
+}
+
 /* Depth formats: window depth 0.5 (NDC 0) stored as Z_24 is
  * round(0.5 * (2^24 - 1)) = 8388607.5 -> 8388608 (nearest even) in the low
  * 24 bits, the high byte kept; as Z_16 32767.5 -> 32768.  A second draw at
@@ -981,6 +1081,7 @@ int main(void)
 	XT_RUN(test_point_sprite);
 	XT_RUN(test_gs_copy_shader_rasterizes);
 	XT_RUN(test_images);
+	XT_RUN(test_image_mips);
 	XT_RUN(test_depth_formats);
 	XT_RUN(test_swap_and_integer_targets);
 	XT_RUN(test_random_state_never_crashes);

@@ -78,6 +78,10 @@ static const char *roundtrip_src =
 	"  exp null, v[0:3] done vm\n"
 	"  image_load v[12:15], v[0:1], s[8:15] dmask:0xf\n"
 	"  image_sample v[12:15], v[0:1], s[16:23], s[24:27] dmask:0x3\n"
+	"  image_load_mip v[12:15], v[0:2], s[8:15] dmask:0xf\n"
+	"  image_sample_l v[12:15], v[1:3], s[16:23], s[24:27] dmask:0x1\n"
+	"  image_load v[12:15], v[0:2], s[8:15] dmask:0xf da\n"
+	"  image_sample_l v[12:15], v[1:4], s[16:23], s[24:27] dmask:0xf da\n"
 	"  s_branch start\n"
 	"  s_endpgm\n";
 
@@ -156,6 +160,10 @@ static void test_pixel_shader_encodings(void)
 	CHECK(isa_assemble("exp mrt8, v[0:3]\n", &b, &err) == XT_ERR_CORRUPT);
 	CHECK(isa_assemble("image_load v[0:3], v[4:5], s[8:15]\n", &b, &err) == XT_ERR_CORRUPT);   /* no dmask */
 	CHECK(isa_assemble("image_sample v[0:3], v[4:5], s[8:15], s[2:4] dmask:0xf\n", &b, &err) == XT_ERR_CORRUPT);
+	/* the mip / LOD variants take three coordinate registers */
+	CHECK(isa_assemble("image_sample_l v[0:3], v[4:5], s[8:15], s[16:19] dmask:0xf\n", &b, &err) == XT_ERR_CORRUPT);
+	/* da: one more coordinate register */
+	CHECK(isa_assemble("image_load v[0:3], v[4:5], s[8:15] dmask:0xf da\n", &b, &err) == XT_ERR_CORRUPT);
 	xt_buf_fini(&b);
 	/* the decoder rejects a selector on v_interp_p1_f32 (one text form) */
 	{

@@ -1,0 +1,193 @@
+/*
+ * drv_spirv_tex.c - texture lookups to driver IR (drv_spirv_to_ir_int.h):
+ * texelFetch (OpImageFetch), texture / textureLod
+ * (OpImageSample{Implicit,Explicit}Lod) on 2D, 2D array and 3D samplers of
+ * float, int and uint textures, as DRV_OP_IMAGE (drv_ir.h; arrays and 3D
+ * with a third coordinate, ISA_FLAG_DA), which drv_emit turns into
+ * image_load(_mip) / image_sample(_l) with the sampler slot's T# and S#
+ * loaded from the descriptor table (docs/isa.md "Images").
+ *
+ * A sampler uniform element is a slot of the descriptor table's sampler
+ * list (drv_program.samplers, set by drv_program_build_uniforms), known at
+ * compile time: loading one (OpLoad, OpImage) yields a CONST holding the
+ * slot, which the lookup reads back; nothing is emitted for it.  Sampler
+ * arrays indexed by a non-constant expression are reported.
+ *
+ * Implicit LOD: in a fragment shader the hardware's, from the quad's
+ * derivatives (the PS then runs its helper lanes, drv_ir.wqm); in the
+ * other stages GL has no derivatives and takes LOD 0 (GLSL 4.60 §8.9,
+ * "Texture Functions"), so they use image_sample_l with LOD 0.
+ */
+#include "drv_spirv_to_ir_int.h"
+
+/* The image type behind a sampled-image or image type id. */
+static const struct drv_sid *image_type(struct ctx *c, uint32_t t)
+{
+	const struct drv_sid *ty = drv_stype(c->m, t);
+	if (ty && ty->op == SpvOpTypeSampledImage)
+		ty = drv_stype(c->m, ty->elem);
+	return ty && ty->op == SpvOpTypeImage ? ty : NULL;
+}
+
+/* Why the driver cannot sample an image of this type, NULL if it can. */
+static const char *image_unsupported(const struct drv_sid *img)
+{
+	if (img->image_ms)
+		return "multisampled samplers (sampler2DMS)";
+	if (img->image_depth)
+		return "shadow samplers";
+	if (img->image_arrayed && img->image_dim != SpvDim2D)
+		return "1D and cube-map array samplers";
+	switch (img->image_dim) {
+	case SpvDim2D: case SpvDim3D: case SpvDimCube: return NULL;
+	case SpvDim1D: return "1D samplers";
+	case SpvDimRect: return "rectangle samplers";
+	case SpvDimBuffer: return "buffer samplers (samplerBuffer)";
+	default: return "this sampler dimensionality";
+	}
+}
+
+bool drv_sx_load_sampler(struct ctx *c, const struct drv_svar *v, const struct drv_sptr *p, uint32_t t,
+			 uint32_t *out, bool *ok)
+{
+	const struct drv_sid *ty = drv_stype(c->m, t);
+	if (!ty || (ty->op != SpvOpTypeSampledImage && ty->op != SpvOpTypeImage && ty->op != SpvOpTypeSampler))
+		return false;
+	if (ty->op != SpvOpTypeSampledImage)
+		*ok = FAIL(c, XT_ERR_UNSUPPORTED, "images and separate samplers ('%s') are not supported by the driver",
+			   v->name);
+	else if (v->storage != SpvStorageClassUniformConstant || v->sampler < 0)
+		*ok = FAIL(c, XT_ERR_UNSUPPORTED, "a sampler that is no named sampler uniform of the program ('%s') is "
+			   "not supported by the driver", v->name);
+	else if (p->dyn_byte || p->dyn_slot)
+		*ok = FAIL(c, XT_ERR_UNSUPPORTED, "sampler array '%s' indexed by a non-constant expression is not "
+			   "supported by the driver", v->name);
+	else if ((uint32_t)v->sampler + p->slot >= DRV_MAX_SAMPLERS)
+		*ok = FAIL(c, XT_ERR_UNSUPPORTED, "more than %u sampler uniforms are not supported by the driver",
+			   DRV_MAX_SAMPLERS);
+	else
+		out[0] = K(c, (uint32_t)v->sampler + p->slot);
+	return true;
+}
+
+/* The sampler slot an operand (a loaded sampler, or OpImage of one) holds. */
+static bool sampler_slot(struct ctx *c, uint32_t id, uint32_t *slot, const struct drv_sid **img)
+{
+	const struct drv_sid *s = sid(c, id);
+	const struct drv_ins *def;
+	const char *why;
+	if (!s || s->kind != DRV_SID_VALUE || !s->comps || !(*img = image_type(c, s->type)))
+		return FAIL(c, XT_ERR_CORRUPT, "SPIR-V: %%%u is not a loaded sampler", id);
+	def = &c->ir->ins[c->ir->vals[s->comps[0]].def];
+	if (def->op != DRV_OP_CONST)
+		return FAIL(c, XT_ERR_UNSUPPORTED, "a sampler that is not a uniform is not supported by the driver");
+	if ((why = image_unsupported(*img)))
+		return FAIL(c, XT_ERR_UNSUPPORTED, "texture lookups on %s are not supported by the driver", why);
+	*slot = (uint32_t)def->imm;
+	return true;
+}
+
+/*
+ * A cube map's direction (x, y, z) to the face and the coordinates on it
+ * (GL 4.6 §8.13, table 8.19): the major axis is the largest magnitude
+ * (ties: x, then y, as Mesa), face = 2 * axis + (negative), s = (sc / |ma|
+ * + 1) / 2, t = (tc / |ma| + 1) / 2; out[] = s, t, face (a float layer of
+ * the cube sampled as a 6-layer array, as GCN's v_cube* prepare it).
+ */
+static void cube_coords(struct ctx *c, const uint32_t *r, uint32_t out[3])
+{
+	uint32_t ax = fabs_(c, r[0]), ay = fabs_(c, r[1]), az = fabs_(c, r[2]);
+	uint32_t is_x = V2(c, ISA_OP_V_AND_B32, fcmp(c, C_GE, ax, ay), fcmp(c, C_GE, ax, az));
+	uint32_t is_y = V2(c, ISA_OP_V_AND_B32, bnot(c, is_x), fcmp(c, C_GE, ay, az));
+	uint32_t px = fcmp(c, C_GE, r[0], K(c, 0)), py = fcmp(c, C_GE, r[1], K(c, 0));
+	uint32_t pz = fcmp(c, C_GE, r[2], K(c, 0));
+	uint32_t nx = fneg_(c, r[0]), ny = fneg_(c, r[1]), nz = fneg_(c, r[2]);
+	/* x major: sc = -+z, tc = -y; y major: sc = x, tc = +-z; z major: sc = +-x, tc = -y */
+	uint32_t sc = sel(c, is_x, sel(c, px, nz, r[2]), sel(c, is_y, r[0], sel(c, pz, r[0], nx)));
+	uint32_t tc = sel(c, is_y, sel(c, py, r[2], nz), ny);
+	uint32_t ma = sel(c, is_x, ax, sel(c, is_y, ay, az));
+	uint32_t face = sel(c, is_x, sel(c, px, K(c, fbits(0.0f)), K(c, fbits(1.0f))),
+			    sel(c, is_y, sel(c, py, K(c, fbits(2.0f)), K(c, fbits(3.0f))),
+				sel(c, pz, K(c, fbits(4.0f)), K(c, fbits(5.0f)))));
+	out[0] = fmad_(c, fdiv_(c, sc, ma), K(c, fbits(0.5f)), K(c, fbits(0.5f)));
+	out[1] = fmad_(c, fdiv_(c, tc, ma), K(c, fbits(0.5f)), K(c, fbits(0.5f)));
+	out[2] = face;
+}
+
+bool drv_sx_image(struct ctx *c, uint16_t op, const uint32_t *w, uint32_t n)
+{
+	const struct drv_sid *img;
+	struct opnd coord, lod = { 0 };
+	uint32_t slot, mask = n > 5 ? w[5] : 0, out[4], lod_id = 0;
+	enum drv_img_kind kind;
+	unsigned da;
+	bool ok;
+
+	if (n < 4)
+		return FAIL(c, XT_ERR_CORRUPT, "SPIR-V: short image instruction");
+	if (!sampler_slot(c, w[3], &slot, &img))
+		return false;
+	if (op == SpvOpImage) {
+		out[0] = K(c, slot);
+		return def(c, w[2], w[1], out, 1);
+	}
+	if (n < 5)
+		return FAIL(c, XT_ERR_CORRUPT, "SPIR-V: short image instruction");
+	if (mask & ~(uint32_t)SpvImageOperandsLodMask) {
+		const char *what = mask & SpvImageOperandsBiasMask ? "a LOD bias" :
+				   mask & SpvImageOperandsGradMask ? "explicit gradients (textureGrad)" :
+				   mask & (SpvImageOperandsOffsetMask | SpvImageOperandsConstOffsetMask |
+					   SpvImageOperandsConstOffsetsMask) ? "texel offsets (*Offset)" :
+				   "these image operands";
+		return FAIL(c, XT_ERR_UNSUPPORTED, "texture lookups with %s are not supported by the driver", what);
+	}
+	if (mask & SpvImageOperandsLodMask) {
+		if (n < 7)
+			return FAIL(c, XT_ERR_CORRUPT, "SPIR-V: image operand Lod without its value");
+		lod_id = w[6];
+	} else if (op == SpvOpImageSampleExplicitLod) {
+		return FAIL(c, XT_ERR_CORRUPT, "SPIR-V: OpImageSampleExplicitLod without Lod");
+	}
+	if (!get(c, w[4], &coord))
+		return false;
+	if (lod_id && !get(c, lod_id, &lod)) {
+		put(&coord);
+		return false;
+	}
+	da = img->image_arrayed || img->image_dim == SpvDim3D || img->image_dim == SpvDimCube;
+	if (coord.n < 2u + da || type_slots(c, w[1]) != 4) {
+		put(&coord);
+		put(&lod);
+		return FAIL(c, XT_ERR_CORRUPT, "SPIR-V: texture lookup with %u coordinates", coord.n);
+	}
+	if (op == SpvOpImageFetch) {
+		const struct drv_sid *ls = lod_id ? sid(c, lod_id) : NULL;
+		kind = !lod_id || (ls && ls->kind == DRV_SID_CONST && ls->cval[0] == 0) ? DRV_IMG_LOAD : DRV_IMG_LOAD_MIP;
+	} else if (lod_id) {
+		kind = DRV_IMG_SAMPLE_L;
+	} else if (c->ir->stage == DRV_HW_PS) {
+		kind = DRV_IMG_SAMPLE;
+		c->ir->wqm = true;
+	} else {
+		kind = DRV_IMG_SAMPLE_L;     /* no derivatives: LOD 0 */
+	}
+	{
+		bool with_lod = kind == DRV_IMG_LOAD_MIP || kind == DRV_IMG_SAMPLE_L;
+		struct drv_ins in = { .op = DRV_OP_IMAGE, .size = 4, .n_src = (uint8_t)(2 + da + with_lod),
+				      .flags = da ? ISA_FLAG_DA : 0, .src = { coord.v[0], coord.v[1] }, .a = slot,
+				      .b = kind };
+		if (img->image_dim == SpvDimCube)
+			cube_coords(c, coord.v, in.src);
+		else if (da)
+			in.src[2] = coord.v[2];
+		if (with_lod)
+			in.src[2 + da] = lod_id ? lod.v[0] : K(c, 0);
+		uint32_t res = drv_ir_emit(c->ir, &in);
+		for (unsigned k = 0; k < 4; k++)
+			out[k] = drv_ir_op1(c->ir, DRV_OP_COMPONENT, 1, res, k, 0);
+	}
+	ok = def(c, w[2], w[1], out, 4);
+	put(&coord);
+	put(&lod);
+	return ok;
+}
