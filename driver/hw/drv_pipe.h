@@ -252,7 +252,7 @@ struct drv_pipe_rasterizer_state {
 	float point_size, line_width;    /* pixels */
 	bool point_size_per_vertex;      /* the shader's gl_PointSize */
 	bool scissor;                    /* the scissor test */
-	unsigned clip_plane_enable;      /* bit i: user clip plane / distance i */
+	unsigned clip_plane_enable;      /* bit i: user clip plane / distance i (0..7) */
 	bool depth_clamp;
 	/* per-fragment state in effect that the hardware layer cannot apply
 	 * (static storage, a reason), NULL: none; draws then bind no pixel
