@@ -330,9 +330,12 @@ static void draw_point(struct gm_px *px, const struct gm_px_vtx *vin)
 	if (culled(px, b0, 1))
 		return;
 	/* the vertex must be inside (no x / y clipping of points: a segment
-	 * of two equal ends is kept or dropped whole) */
+	 * of two equal ends is kept or dropped whole), and inside the discard
+	 * band PA_CL_GB_*_DISC_ADJ in x and y */
 	b0[1] = b0[0];
 	if (clip_poly(px, b0, b1, 2, false, &poly) != 2 || !to_window(px, &poly[0], &c) || !(half > 0))
+		return;
+	if (!(fabsf(poly[0].c[0]) <= px->disc_x * poly[0].c[3]) || !(fabsf(poly[0].c[1]) <= px->disc_y * poly[0].c[3]))
 		return;
 	for (unsigned i = 0; i < 4; i++) {
 		double dx = (i == 1 || i == 2) ? half : -half, dy = i >= 2 ? half : -half;

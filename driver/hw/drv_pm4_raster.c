@@ -34,6 +34,8 @@
 
 #include "drv_hw.h"
 
+#define DRV_MAX_POINT_SIZE 8192.0f   /* pixels (PA_SU_POINT_MINMAX) */
+
 static uint32_t fui(float f)
 {
 	uint32_t u;
@@ -50,6 +52,13 @@ static uint32_t pack_12p4(float x)
 static uint32_t log2_samples(uint32_t samples)
 {
 	return samples >= 8 ? 3 : samples >= 4 ? 2 : samples >= 2 ? 1 : 0;
+}
+
+/* PA_CL_GB_*_DISC_ADJ for viewport scale `scale` (pixels per NDC unit). */
+static float disc_adj(const struct drv_pipe_rasterizer_state *rs, float scale)
+{
+	float s = scale < 0 ? -scale : scale;
+	return rs->point_clip_xy || !(s > 0) ? 1.0f : 1.0f + DRV_MAX_POINT_SIZE / (2 * s);
 }
 
 /* ---- the state setters ------------------------------------------------------------------ */
@@ -348,9 +357,15 @@ static void emit_pixel(struct drv_pipe *pipe, struct pm4_cs *cs)
 	pm4_set_context_reg(cs, REG_PA_SU_VTX_CNTL,
 			    PA_SU_VTX_CNTL_PIX_CENTER(1) | PA_SU_VTX_CNTL_ROUND_MODE(V_X_ROUND_TO_EVEN) |
 			    PA_SU_VTX_CNTL_QUANT_MODE(V_X_16_8_FIXED_POINT_1_256TH));
+	/* no guard band (clip adjust 1); the discard band the PA drops points
+	 * outside of is the view volume's x / y planes for GL and, for GLES,
+	 * as far out as half the largest point reaches (si_emit_guardband:
+	 * 1 + max point size / (2 * viewport scale)) */
 	if (pm4_set_reg_seq(cs, REG_PA_CL_GB_VERT_CLIP_ADJ, 4)) {
-		for (unsigned i = 0; i < 4; i++)
-			pm4_emit(cs, fui(1.0f));   /* no guard band */
+		pm4_emit(cs, fui(1.0f));
+		pm4_emit(cs, fui(disc_adj(rs, vp->scale[1])));
+		pm4_emit(cs, fui(1.0f));
+		pm4_emit(cs, fui(disc_adj(rs, vp->scale[0])));
 	}
 	/* scissors: the screen and generic ones open, the viewport scissor
 	 * is GL's scissor box when the test is on */
@@ -387,7 +402,7 @@ static void emit_pixel(struct drv_pipe *pipe, struct pm4_cs *cs)
 			    PA_SU_POINT_SIZE_WIDTH(pack_12p4(rs->point_size / 2)));
 	pm4_set_context_reg(cs, REG_PA_SU_POINT_MINMAX,
 			    PA_SU_POINT_MINMAX_MIN_SIZE(0) |
-			    PA_SU_POINT_MINMAX_MAX_SIZE(pack_12p4(8192.0f / 2)));
+			    PA_SU_POINT_MINMAX_MAX_SIZE(pack_12p4(DRV_MAX_POINT_SIZE / 2)));
 	pm4_set_context_reg(cs, REG_PA_SU_LINE_CNTL, PA_SU_LINE_CNTL_WIDTH(pack_12p4(rs->line_width / 2)));
 	pm4_set_context_reg(cs, REG_PA_SC_LINE_CNTL, 0);
 	/* si_emit_clip_state: the user planes */

@@ -721,6 +721,18 @@ static void test_point_size_and_clip_distances_reach_the_rasterizer(void)
 	GL(glEndQuery)(GL_SAMPLES_PASSED);
 	GL(glGetQueryObjectuiv)(q, GL_QUERY_RESULT, &samples);
 	CHECK_EQ_INT(samples, 9);
+	/* a point centred at window x 40.5, right of the window: outside the
+	 * clip volume, discarded whole (§13.7), though its square reaches
+	 * column 39 */
+	{
+		GLuint edge = program_vs_fs("#version 330\nvoid main() {\n"
+					    "  gl_Position = vec4(1.025, 0.0833333, 0.0, 1.0); gl_PointSize = 3.0; }\n", fs);
+		CHECK(edge);
+		GL(glUseProgram)(edge);
+		CHECK_EQ_INT(drawn_pixels(GL_POINTS, 1), 0);
+		CHECK(reg_f(REG_PA_CL_GB_HORZ_DISC_ADJ) == 1.0f);
+		GL(glUseProgram)(point);
+	}
 	/* the point is left of x = 0: outside plane 0 when enabled */
 	GL(glEnable)(GL_CLIP_DISTANCE0);
 	CHECK_EQ_INT(drawn_pixels(GL_POINTS, 1), 0);
@@ -772,7 +784,7 @@ static void test_gles_points_take_the_shaders_size(void)
 	struct drv_context *ctx = NULL;
 	struct xt_err err = { 0 };
 	const char *fs = "#version 310 es\nprecision highp float;\nout vec4 o;\nvoid main() { o = vec4(1.0); }\n";
-	GLuint sized, unsized, vao = 0;
+	GLuint sized, unsized, edge, vao = 0;
 
 	CHECK(drv_context_create(dgl_screen, &d, &ctx, &err) == XT_OK);
 	if (!ctx)
@@ -791,6 +803,14 @@ static void test_gles_points_take_the_shaders_size(void)
 	GL(glUseProgram)(unsized);
 	CHECK_EQ_INT(drawn_pixels(GL_POINTS, 1), 1);
 	CHECK_EQ_INT(PA_CL_VS_OUT_CNTL_USE_VTX_POINT_SIZE_GET(reg(REG_PA_CL_VS_OUT_CNTL)), 0);
+	/* GLES clips points by the near and far planes only: one centred at
+	 * window x 40.5 covers column 39 of rows 5..7 */
+	edge = program_vs_fs("#version 310 es\nvoid main() { gl_Position = vec4(1.025, 0.0833333, 0.0, 1.0);\n"
+			     "  gl_PointSize = 3.0; }\n", fs);
+	CHECK(edge);
+	GL(glUseProgram)(edge);
+	CHECK_EQ_INT(drawn_pixels(GL_POINTS, 1), 3);
+	CHECK(reg_f(REG_PA_CL_GB_HORZ_DISC_ADJ) > 1.0f);
 	dgl_done_clean(ctx);
 }
 

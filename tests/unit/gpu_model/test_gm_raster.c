@@ -643,6 +643,37 @@ static void test_vs_point_size_and_clip_distances(void)
 	}
 }
 
+/* The discard band of points (PA_CL_GB_HORZ_DISC_ADJ): a point of size 3
+ * centred at window (8.5, 4.5), right of the 8-pixel window, reaches
+ * column 7; with DISC_ADJ 1 (GL: a point outside the view volume is
+ * discarded, GL 4.6 §13.7) nothing is drawn, with 1 + 1.5 / 4 (half the
+ * size over the viewport's x scale, GLES's) column 7 of rows 3..5. */
+static void test_point_discard_band(void)
+{
+	for (unsigned wide = 0; wide < 2; wide++) {
+		struct rt r;
+		struct vtx v[1] = { wv(8.5f, 4.5f, 0, 1, 1, 1, 1, 1) };
+		int pixels = 0;
+
+		rt_init(&r, W, H, V_COLOR_8_8_8_8, V_NUMBER_UNORM, 4, 1, ps_smooth, SPI_PS_INPUT_ENA_PERSP_CENTER_ENA(1));
+		pm4_set_context_reg(&r.t.cs, REG_PA_SU_POINT_SIZE, PA_SU_POINT_SIZE_WIDTH(24) | PA_SU_POINT_SIZE_HEIGHT(24));
+		pm4_set_context_reg(&r.t.cs, REG_PA_SU_POINT_MINMAX, PA_SU_POINT_MINMAX_MAX_SIZE(0xFFFF));
+		set_f(&r, REG_PA_CL_GB_HORZ_DISC_ADJ, wide ? 1.0f + 1.5f / (W / 2.0f) : 1.0f);
+		set_f(&r, REG_PA_CL_GB_VERT_DISC_ADJ, 1.0f);
+		draw(&r, V_DI_PT_POINTLIST, v, 1);
+		submit_clean(&r);
+		for (unsigned y = 0; y < H; y++)
+			for (unsigned x = 0; x < W; x++) {
+				bool in = px8(&r, x, y)[3] == 255;
+				pixels += in;
+				if (in)
+					CHECK(x == 7 && y >= 3 && y < 6);
+			}
+		CHECK_EQ_INT(pixels, wide ? 3 : 0);
+		tgpu_fini(&r.t);
+	}
+}
+
 /* With a geometry shader the copy shader's exports of the rasterized
  * stream reach the PA: one input point, a GS emitting one triangle that
  * covers the window ((-1,-1) (3,-1) (-1,3) in clip space) in red; every
@@ -1060,6 +1091,7 @@ int main(void)
 	XT_RUN(test_hostile_input_faults_not_crashes);
 	XT_RUN(test_point_sprite);
 	XT_RUN(test_vs_point_size_and_clip_distances);
+	XT_RUN(test_point_discard_band);
 	XT_RUN(test_gs_copy_shader_rasterizes);
 	XT_RUN(test_images);
 	XT_RUN(test_depth_formats);
