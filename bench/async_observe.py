@@ -135,6 +135,11 @@ def run_way(way, argv, lib, apitrace, tmp, keys, first, info):
         if m:
             facts["async"].update(zip(("deferred", "batches", "before_write"),
                                       map(int, m.groups())))
+        m = re.search(r"(\d+) batches by gather dispatches \((\d+) dispatches\), (\d+) in the "
+                      r"ring by copy calls", out.stderr)
+        if m:
+            facts["async"].update(zip(("gathered", "dispatches", "not_gathered"),
+                                      map(int, m.groups())))
         m = re.search(r"ns in TF ends (\d+), copies (\d+), fences (\d+), fence polls (\d+), "
                       r"waits (\d+), read-backs (\d+), write checks (\d+)", out.stderr)
         if m:
@@ -324,7 +329,10 @@ def main():
                             f"{a['read_after_fence']}, waiting {a['read_waiting']}" if a else "")
                          + (f"; {a['deferred']} deferred, copied in {a['batches']} batches "
                             f"({a['before_write']} before a write)"
-                            if a and "deferred" in a else ""))
+                            if a and "deferred" in a else "")
+                         + (f", {a['gathered']} of them by {a['dispatches']} gather dispatches, "
+                            f"{a['not_gathered']} in the ring by copy calls"
+                            if a and "gathered" in a else ""))
             if a and "ns" in a and a["copied"]:
                 per = ", ".join(f"{k} {v / a['copied']:.0f}" for k, v in a["ns"].items())
                 lines.append(f"{what}, {w}: ns per TF end inside the capture (timed run): {per}")

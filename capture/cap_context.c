@@ -156,6 +156,7 @@ bool cap_current_ctx(struct cap_ctx_info *out)
 	out->ext_dsa = x->ext_dsa;
 	out->ext_program_interface = x->ext_program_interface;
 	out->ext_shader_writes = x->ext_shader_writes;
+	out->ext_gather = x->ext_gather;
 	out->shared = x->shared;
 	return true;
 }
@@ -512,6 +513,12 @@ static void binding_extensions(struct cap_ctx *x, const char *list, size_t len)
 				has_extension(list, len, "GL_ARB_shader_image_load_store") ||
 				has_extension(list, len, "GL_EXT_shader_image_load_store") ||
 				has_extension(list, len, "GL_ARB_shader_atomic_counters"));
+	/* The gather dispatch of the deferred copies below GL 4.3. */
+	x->ext_gather = !x->gles && x->ext_program_interface &&
+			has_extension(list, len, "GL_ARB_compute_shader") &&
+			has_extension(list, len, "GL_ARB_shader_storage_buffer_object") &&
+			has_extension(list, len, "GL_ARB_shader_image_load_store") &&
+			has_extension(list, len, "GL_ARB_transform_feedback2");
 }
 
 static void gl_properties(struct cap_thread *t, struct cap_ctx *x)

@@ -132,6 +132,23 @@ static void gl_table(struct obs_gl *gl)
 	gl->GetRenderbufferParameteriv = CAP_REAL(glGetRenderbufferParameteriv);
 	gl->BindRenderbuffer = CAP_REAL(glBindRenderbuffer);
 	gl->GetTextureLevelParameteriv = CAP_REAL(glGetTextureLevelParameteriv);
+	gl->CreateShader = CAP_REAL(glCreateShader);
+	gl->ShaderSource = CAP_REAL(glShaderSource);
+	gl->CompileShader = CAP_REAL(glCompileShader);
+	gl->GetShaderiv = CAP_REAL(glGetShaderiv);
+	gl->DeleteShader = CAP_REAL(glDeleteShader);
+	gl->CreateProgram = CAP_REAL(glCreateProgram);
+	gl->AttachShader = CAP_REAL(glAttachShader);
+	gl->LinkProgram = CAP_REAL(glLinkProgram);
+	gl->DeleteProgram = CAP_REAL(glDeleteProgram);
+	gl->GetProgramResourceIndex = CAP_REAL(glGetProgramResourceIndex);
+	gl->ShaderStorageBlockBinding = CAP_REAL(glShaderStorageBlockBinding);
+	gl->GetUniformLocation = CAP_REAL(glGetUniformLocation);
+	gl->UseProgram = CAP_REAL(glUseProgram);
+	gl->Uniform4uiv = CAP_REAL(glUniform4uiv);
+	gl->BindBufferBase = CAP_REAL(glBindBufferBase);
+	gl->BindBufferRange = CAP_REAL(glBindBufferRange);
+	gl->DispatchCompute = CAP_REAL(glDispatchCompute);
 }
 
 /*
@@ -194,6 +211,7 @@ static bool obs_context(struct obs_ctx *c, struct obs_gl *scratch)
 		.ext_dsa = info.ext_dsa,
 		.ext_program_interface = info.ext_program_interface,
 		.ext_shader_writes = info.ext_shader_writes,
+		.ext_gather = info.ext_gather,
 		/* Writes the capture does not see as calls: another context of
 		 * the share group (on another thread), the CPU through a
 		 * persistent mapping (cap_memory.c keeps a shadow of each). */
@@ -266,14 +284,18 @@ static void read_back_at_exit(void)
 	xt_info("capture: async observations: %llu calls copied on the GPU (%llu into the mapped "
 		"ring), %llu read at the call (the copy failed); copies read after their fence: %llu, "
 		"waiting: %llu; copies deferred: %llu, made in %llu batches (%llu before a call "
-		"that may write their buffers); ns in TF ends %llu, copies %llu, fences %llu, "
+		"that may write their buffers); %llu batches by gather dispatches (%llu "
+		"dispatches), %llu in the ring by copy calls; ns in TF ends %llu, copies %llu, "
+		"fences %llu, "
 		"fence polls %llu, waits %llu, read-backs %llu, write checks %llu; of the TF ends: "
 		"state %llu, buffer sizes and maps %llu, staging and records %llu",
 		(unsigned long long)st.staged, (unsigned long long)st.in_ring,
 		(unsigned long long)st.at_call,
 		(unsigned long long)st.signalled, (unsigned long long)st.waited,
 		(unsigned long long)st.deferred, (unsigned long long)st.batches,
-		(unsigned long long)st.before_write, (unsigned long long)st.tf_ns,
+		(unsigned long long)st.before_write, (unsigned long long)st.gathered,
+		(unsigned long long)st.dispatches, (unsigned long long)st.not_gathered,
+		(unsigned long long)st.tf_ns,
 		(unsigned long long)st.copy_ns, (unsigned long long)st.fence_ns,
 		(unsigned long long)st.poll_ns, (unsigned long long)st.wait_ns,
 		(unsigned long long)st.read_ns, (unsigned long long)st.check_ns,

@@ -137,6 +137,8 @@ struct cap_ctx_info {
 	bool ext_program_interface; /* ARB_program_interface_query in the list */
 	bool ext_shader_writes;  /* ARB_shader_storage_buffer_object, _image_load_store
 				  * or _atomic_counters in the list */
+	bool ext_gather;         /* what the gather dispatch needs below GL 4.3
+				  * (obs_ctx.ext_gather) in the list */
 	bool shared;             /* another context shares its objects */
 };
 

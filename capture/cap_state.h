@@ -87,6 +87,7 @@ struct cap_ctx {
 	bool ext_dsa;                  /* ARB_direct_state_access listed */
 	bool ext_program_interface;    /* ARB_program_interface_query listed */
 	bool ext_shader_writes;        /* an extension lets shaders write buffers */
+	bool ext_gather;               /* obs_ctx.ext_gather's extensions listed */
 	bool shared;                   /* its share group has another context */
 	uint32_t client_attribs;       /* generic attribs given client pointers */
 	uint32_t client_legacy;        /* legacy arrays given client pointers */

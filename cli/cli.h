@@ -10,6 +10,7 @@
 #define CLI_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define CLI_EXIT_OK 0
@@ -49,6 +50,17 @@ int cli_fail(const char *cmd, const char *fmt, ...) __attribute__((format(printf
  * (inclusive; an open end is 0 or UINT64_MAX).  False on a malformed range.
  */
 bool cli_parse_range(const char *s, uint64_t *first, uint64_t *last);
+
+/*
+ * Parses one `replay --set-reg` argument (cli_set_reg.c: items
+ * REGISTER[.FIELD]=VALUE[@CALLS], comma-separated) and appends its
+ * overrides to *list (heap; *n of them).  False with `msg` set on an
+ * unknown register, field or value name, a value that does not fit, or a
+ * bad call range.
+ */
+struct replay_reg_override;
+bool cli_set_reg_parse(const char *spec, struct replay_reg_override **list, size_t *n, char *msg,
+		       size_t msg_size);
 
 /*
  * For commands that read a trace: when `path` is an apitrace trace (.trace),

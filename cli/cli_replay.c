@@ -31,6 +31,7 @@ static void usage(FILE *f)
 		"usage: xfbtrace replay [--backend host|sim] [--check [--tolerance ulps=N|abs=X]\n"
 		"                       [--image-tolerance max=X,pixels=N] [--diff-dir DIR]\n"
 		"                       [--strict]] [--calls A-B] [--max-diffs N]\n"
+		"                       [--set-reg REG[.FIELD]=VALUE[@CALLS],...]\n"
 		"                       [--db FILE [--label L] | --no-db] [--json] TRACE\n"
 		"       xfbtrace replay --dump-state CALL [--backend host|sim]\n"
 		"                       [--format text|json] TRACE\n"
@@ -93,6 +94,20 @@ static void usage(FILE *f)
 		"  --strict      count classified differences too (exit status 1)\n"
 		"  --calls A-B   replay calls up to B only, and check those from A on\n"
 		"  --max-diffs N differences printed in detail (default 10)\n"
+		"  --set-reg REG[.FIELD]=VALUE[@CALLS],...\n"
+		"                sim backend: what-if experiments; the simulated GPU\n"
+		"                forces register REG (or its field FIELD) to VALUE at\n"
+		"                every draw, after the draw's packets set the state, for\n"
+		"                the calls in CALLS (A-B, A-, -B or N; default all).\n"
+		"                Names are the register database's (xfbtrace regs prints\n"
+		"                them); VALUE is 0xHEX, a decimal, a float for a whole\n"
+		"                register (its f32 bits: PA_CL_VPORT_XOFFSET_0=40.0) or a\n"
+		"                field's value name (CB_BLEND0_CONTROL.COLOR_SRCBLEND=\n"
+		"                BLEND_ZERO).  Repeatable.  The recorded register state\n"
+		"                shows the overrides, and the run's label (unless\n"
+		"                --label) is 'set-reg SPEC', so `xfbtrace diff --regs`\n"
+		"                of a plain and a perturbed run names both the differing\n"
+		"                pixels and the registers\n"
 		"  --db FILE     record this replay as a run in results database FILE\n"
 		"                (the trace and its golden run are recorded first if\n"
 		"                new; see xfbtrace runs / diff); default: $XFBTRACE_DB\n"
@@ -286,7 +301,9 @@ static enum xt_rc run_sink_finish(struct run_sink *k, enum xt_rc replay_rc,
 	return rc;
 }
 
-int cli_replay_main(int argc, char **argv)
+/* The command; its --set-reg overrides go to *ovr, which the caller frees
+ * whichever way it returns. */
+static int replay_cmd(int argc, char **argv, struct replay_reg_override **ovr_out)
 {
 	static const struct option longopts[] = {
 		{ "backend", required_argument, NULL, 'b' },
@@ -303,6 +320,7 @@ int cli_replay_main(int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ "dump-state", required_argument, NULL, 'S' },
 		{ "format", required_argument, NULL, 'F' },
+		{ "set-reg", required_argument, NULL, 'g' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -319,6 +337,9 @@ int cli_replay_main(int argc, char **argv)
 	bool image_options = false;
 	const char *format = NULL;
 	uint64_t state_call = 0;
+	struct replay_reg_override **ovr = ovr_out;
+	size_t novr = 0;
+	char set_reg_label[512] = "", msg[512];
 	char *end;
 	int c;
 
@@ -344,6 +365,13 @@ int cli_replay_main(int argc, char **argv)
 			break;
 		case 'F':
 			format = optarg;
+			break;
+		case 'g':
+			if (!cli_set_reg_parse(optarg, ovr, &novr, msg, sizeof msg))
+				return cli_fail(CMD, "--set-reg: %s", msg);
+			snprintf(set_reg_label + strlen(set_reg_label),
+				 sizeof set_reg_label - strlen(set_reg_label), "%s%s",
+				 set_reg_label[0] ? "," : "set-reg ", optarg);
 			break;
 		case 'm':
 			o.max_reported = (unsigned)strtoul(optarg, &end, 10);
@@ -393,6 +421,10 @@ int cli_replay_main(int argc, char **argv)
 	}
 	if (strcmp(o.backend, "host") && strcmp(o.backend, "sim"))
 		return cli_fail(CMD, "unknown backend '%s' (this build has: host, sim)", o.backend);
+	if (novr && strcmp(o.backend, "sim"))
+		return cli_fail(CMD, "--set-reg sets registers of the simulated GPU: give --backend sim");
+	o.reg_overrides = *ovr;
+	o.n_reg_overrides = novr;
 	if ((strict || o.tol.mode != TRACE_TOL_EXACT || image_options) && !o.check)
 		return cli_fail(CMD, "--strict, --tolerance, --image-tolerance and --diff-dir are "
 				"about --check: give --check too");
@@ -418,6 +450,8 @@ int cli_replay_main(int argc, char **argv)
 	db_path = no_db ? NULL : cli_db_path(db_path);
 	if (label && !db_path)
 		return cli_fail(CMD, "--label names a run of --db: give --db FILE too");
+	if (novr && !label)
+		label = set_reg_label;   /* a perturbed run says so in the run list */
 	o.progress = isatty(STDERR_FILENO);
 	if (json)
 		o.out = stderr;
@@ -468,5 +502,14 @@ int cli_replay_main(int argc, char **argv)
 		print_json(argv[optind], &o, &s, status, rc ? xt_err_msg(&err) : NULL, sink.run_id);
 	if (rc != XT_OK)
 		return cli_fail(CMD, "%s: %s", argv[optind], xt_err_msg(&err));
+	return status;
+}
+
+int cli_replay_main(int argc, char **argv)
+{
+	struct replay_reg_override *ovr = NULL;
+	int status = replay_cmd(argc, argv, &ovr);
+
+	free(ovr);
 	return status;
 }

@@ -47,7 +47,21 @@ void gm_destroy(struct gm *gm)
 	gm_regs_fini(&gm->regs);
 	gm_fault_log_fini(&gm->faults);
 	xt_free(gm->wave);
+	xt_free(gm->lines);
 	xt_free(gm);
+}
+
+const struct gm_line *gm_lines_get(const struct gm *gm, size_t *n, uint64_t *dropped)
+{
+	*n = gm->nlines;
+	*dropped = gm->lines_dropped;
+	return gm->lines;
+}
+
+void gm_lines_reset(struct gm *gm)
+{
+	gm->nlines = 0;
+	gm->lines_dropped = 0;
 }
 
 const char *gm_errmsg(const struct gm *gm)
@@ -158,9 +172,29 @@ void gm_reg_clear_dirty(struct gm *gm)
 			gm->regs.written[s][i] &= 1;
 }
 
+enum xt_rc gm_reg_override_set(struct gm *gm, const struct gm_reg_override *o, size_t n)
+{
+	struct gm_reg_override *copy = NULL;
+
+	for (size_t i = 0; i < n; i++)
+		if (gm_regs_space_of(o[i].reg) < 0)
+			return XT_FAIL(&gm->err, XT_ERR_INVALID,
+				       "register override of 0x%06x: outside every register space",
+				       o[i].reg);
+	if (n && !(copy = xt_malloc(n * sizeof *copy)))
+		return XT_FAIL(&gm->err, XT_ERR_NOMEM, "gm_reg_override_set: out of memory");
+	if (n)
+		memcpy(copy, o, n * sizeof *copy);
+	xt_free(gm->regs.ovr);
+	gm->regs.ovr = copy;
+	gm->regs.novr = n;
+	return XT_OK;
+}
+
 void gm_so_stats_get(const struct gm *gm, struct gm_so_stats *out)
 {
 	*out = gm->stats;
 	memcpy(out->prims_needed, gm->prims_needed, sizeof out->prims_needed);
 	memcpy(out->prims_written, gm->prims_written, sizeof out->prims_written);
+	out->zpass_samples = gm->zpass_count;
 }

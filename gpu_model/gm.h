@@ -121,6 +121,24 @@ enum xt_rc gm_reg_snapshot(struct gm *gm, bool dirty_only,
 			   struct gm_reg_value **out, size_t *count);
 void gm_reg_clear_dirty(struct gm *gm);
 
+/*
+ * Register overrides, for what-if experiments ("this draw with
+ * CB_BLEND0_CONTROL = X"): bits the GPU forces at every draw packet, after
+ * the packets before it set the state and before the draw runs, so the
+ * draw executes with them.  They are written into the register file as a
+ * packet would (written and dirty: snapshots show them).  `mask` selects
+ * the bits (0xffffffff: the whole register), `value` holds them in place.
+ * gm_reg_override_set() copies `n` overrides, replacing the previous ones
+ * (n = 0: none); XT_ERR_INVALID for an offset outside the modelled spaces
+ * or misaligned, nothing changed then.
+ */
+struct gm_reg_override {
+	uint32_t reg;              /* byte offset */
+	uint32_t mask;
+	uint32_t value;
+};
+enum xt_rc gm_reg_override_set(struct gm *gm, const struct gm_reg_override *o, size_t n);
+
 /* --- counters --------------------------------------------------------------- */
 
 struct gm_so_stats {
@@ -130,7 +148,32 @@ struct gm_so_stats {
 	uint64_t draws_skipped;    /* draws skipped by predication */
 	uint64_t waves;            /* shader waves launched */
 	uint64_t lane_instructions;/* sum over waves of instructions x active lanes */
+	uint64_t zpass_samples;    /* samples the DB counted for ZPASS_DONE (occlusion) */
 };
 void gm_so_stats_get(const struct gm *gm, struct gm_so_stats *out);
+
+/* --- rasterized lines --------------------------------------------------------- */
+
+/*
+ * A width-1 line segment the pixel pipeline rasterized with one raster
+ * sample (docs/pixel-pipeline.md, Lines): GL 4.6 §14.5.1 lets such a
+ * segment's fragments differ from the diamond-exit rule's, so a replay
+ * check needs to know where they were drawn.  A read-only view, like the
+ * faults: nothing the GPU does depends on it.
+ */
+struct gm_line {
+	int64_t x0, y0, x1, y1;    /* window position of the ends after clipping,
+				    * 1/256 pixel; y is the memory row */
+	uint64_t cb_va[8];         /* base of each colour target written, 0: none */
+	unsigned samples;          /* samples of the target a fragment covers */
+	bool counted;              /* ZPASS counting was on (an occlusion query) */
+};
+
+/* The segments rasterized since the last gm_lines_reset (at most
+ * GM_LINES_MAX; *dropped counts those beyond), borrowed until the next
+ * submission or reset. */
+#define GM_LINES_MAX 65536
+const struct gm_line *gm_lines_get(const struct gm *gm, size_t *n, uint64_t *dropped);
+void gm_lines_reset(struct gm *gm);
 
 #endif

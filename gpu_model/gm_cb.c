@@ -110,6 +110,7 @@ bool gm_cb_load(struct gm *gm, struct gm_px *px)
 		      slice_px * cb->samples * cb->bpp;
 		bytes = (uint64_t)cb->pitch * cb->height * cb->samples * cb->bpp;
 		cb->base = gm_mem_ptr(&gm->mem, va, bytes);
+		cb->va = va;
 		if (!cb->base || !cb->height) {
 			gm_fault_record(&gm->faults, GM_FAULT_BAD_ADDRESS, va,
 					"pixel pipeline: render target %u at 0x%llx (%llu bytes) is not inside one BO",
@@ -117,6 +118,8 @@ bool gm_cb_load(struct gm *gm, struct gm_px *px)
 			px->failed = true;
 			return false;
 		}
+		cb->plain_unorm8 = cb->bits == 8 && cb->ntype == V_NUMBER_UNORM && px->rop3 == 0xCC &&
+				   !CB_BLEND_CONTROL_ENABLE_GET(cb->blend);
 		if (px->sc_x1 > (int32_t)cb->pitch) px->sc_x1 = (int32_t)cb->pitch;
 		if (px->sc_y1 > (int32_t)cb->height) px->sc_y1 = (int32_t)cb->height;
 		cb->on = true;
@@ -195,6 +198,17 @@ static uint32_t encode(const struct gm_px_cb *cb, unsigned c, uint32_t raw)
 			return (uint32_t)nearbyint((double)clampf(v, 0, 1) * mask);
 		return (uint32_t)nearbyintf(clampf(v, 0, 1) * (float)mask);
 	}
+}
+
+/* encode() of an 8-bit UNORM component: clamped, times 255, rounded to
+ * nearest even as nearbyintf does: for 0 <= v < 2^23, v + 2^23 rounds to
+ * an integer in the default rounding mode, and taking 2^23 away again is
+ * exact (IEEE arithmetic; the build uses no -ffast-math, which could fold
+ * it away). */
+static inline uint8_t unorm8(uint32_t raw)
+{
+	float v = clampf(f32(raw), 0, 1) * 255.0f;
+	return (uint8_t)((v + 8388608.0f) - 8388608.0f);
 }
 
 static float decode(const struct gm_px_cb *cb, unsigned c, uint32_t bits)
@@ -283,6 +297,23 @@ void gm_cb_write(struct gm_px *px, unsigned rt, unsigned x, unsigned y, uint8_t 
 
 	if (x >= cb->pitch || y >= cb->height)
 		return;
+	if (cb->plain_unorm8) {
+		/* What the loops below do for such a target, without reading
+		 * the destination: memory position i takes component pos[i]. */
+		uint8_t *p = cb->base + ((size_t)y * cb->pitch + x) * cb->samples * cb->bpp, b[4];
+		for (unsigned i = 0; i < cb->comps; i++)
+			b[i] = unorm8(val[cb->pos[i]]);
+		if (cb->samples == 1 && cb->comps == 4 && cb->mask == 0xF) {
+			if (samples & 1)
+				memcpy(p, b, 4);
+			return;
+		}
+		for (unsigned s = 0; s < cb->samples; s++, p += cb->bpp)
+			for (unsigned i = 0; i < cb->comps; i++)
+				if ((samples >> s & 1) && (cb->mask >> cb->pos[i] & 1))
+					p[i] = b[i];
+		return;
+	}
 	for (unsigned i = 0; i < cb->comps; i++)
 		comp_at[cb->pos[i]] = i;
 	for (unsigned c = 0; c < 4; c++) {

@@ -274,6 +274,7 @@ static unsigned index_size(uint32_t vgt_dma_index_type)
 
 static void draw(struct gm *gm, struct gm_draw *d, bool predicated)
 {
+	gm_regs_apply_overrides(&gm->regs);
 	gm_regs_write(&gm->regs, REG_VGT_DRAW_INITIATOR, d->initiator);
 	gm_regs_write(&gm->regs, REG_VGT_NUM_INDICES, d->count);
 	if (predicated && gm->pred_enabled && !gm->pred_draw) {

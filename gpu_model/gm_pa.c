@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "gm_px.h"
+#include "xt_fault.h"
 
 #define MAX_CLIP_PLANES 21   /* w, x, y, z: 7; user planes 6; clip distances 8 */
 #define MAX_POLY (3 + MAX_CLIP_PLANES)
@@ -355,6 +356,32 @@ static void draw_point(struct gm_px *px, const struct gm_px_vtx *vin)
 	emit_tri(px, &w[0], &w[2], &w[3], &q[0], false, false, true, 1);
 }
 
+/* Logs a width-1 segment drawn with one raster sample (gm_lines_get):
+ * where GL 4.6 §14.5.1 lets implementations differ. */
+static void log_line(struct gm_px *px, const struct wv e[2])
+{
+	struct gm *gm = px->gm;
+
+	if (px->line_half != 0.5f || px->samples != 1)
+		return;
+	if (gm->nlines == gm->cap_lines) {
+		size_t cap = gm->cap_lines ? 2 * gm->cap_lines : 64;
+		struct gm_line *n = gm->nlines < GM_LINES_MAX ? xt_realloc(gm->lines, cap * sizeof *n)
+							      : NULL;
+		if (!n) {
+			gm->lines_dropped++;
+			return;
+		}
+		gm->lines = n;
+		gm->cap_lines = cap;
+	}
+	struct gm_line *l = &gm->lines[gm->nlines++];
+	*l = (struct gm_line){ e[0].X, e[0].Y, e[1].X, e[1].Y, { 0 }, px->target_samples,
+			       px->db.count };
+	for (unsigned i = 0; i < 8; i++)
+		l->cb_va[i] = px->cb[i].on ? px->cb[i].va : 0;
+}
+
 /* A line: a parallelogram displaced by +-half along the minor axis. */
 static void draw_line(struct gm_px *px, const struct gm_px_vtx *const vin[2], unsigned provoking)
 {
@@ -371,6 +398,7 @@ static void draw_line(struct gm_px *px, const struct gm_px_vtx *const vin[2], un
 		return;
 	if (!to_window(px, &poly[0], &e[0]) || !to_window(px, &poly[1], &e[1]) || !(half > 0))
 		return;
+	log_line(px, e);
 	xmajor = llabs(e[1].X - e[0].X) >= llabs(e[1].Y - e[0].Y);
 	for (unsigned i = 0; i < 4; i++) {
 		const struct wv *s = &e[(i == 1 || i == 2) ? 1 : 0];

@@ -71,6 +71,8 @@ void gm_fault_record(struct gm_fault_log *log, enum gm_fault_kind kind, uint64_t
 struct gm_regs {
 	uint32_t *val[GM_REG_SPACES];     /* per space, indexed by dword from its base */
 	uint8_t *written[GM_REG_SPACES];  /* bit 0 written ever, bit 1 dirty */
+	struct gm_reg_override *ovr;      /* forced at each draw (gm.h) */
+	size_t novr;
 };
 
 /* Same numbering as enum pm4_reg_space. */
@@ -87,6 +89,8 @@ uint32_t gm_regs_size_dw(enum gm_reg_space s);
 bool gm_regs_write(struct gm_regs *r, uint32_t reg, uint32_t value);
 /* Clears all context registers (CLEAR_STATE); they stay "written". */
 void gm_regs_clear_context(struct gm_regs *r);
+/* Writes the overrides' bits (gm_reg_override_set) over the current values. */
+void gm_regs_apply_overrides(struct gm_regs *r);
 
 static inline uint32_t gm_regs_get(const struct gm_regs *r, uint32_t reg)
 {
@@ -256,6 +260,10 @@ struct gm {
 	uint64_t zpass_seen_draws;  /* unshaded_draws at the last ZPASS_DONE */
 
 	struct gm_so_stats stats;  /* draws, waves, lane instructions */
+	/* width-1 lines rasterized since gm_lines_reset (gm.h) */
+	struct gm_line *lines;
+	size_t nlines, cap_lines;
+	uint64_t lines_dropped;
 	struct gm_wave *wave;      /* scratch wave, reused (64 KiB of VGPRs) */
 };
 

@@ -285,13 +285,22 @@ static bool db_tests(const struct gm_px *px)
 	       (px->db.s && DB_DEPTH_CONTROL_STENCIL_ENABLE_GET(dc));
 }
 
+/* Bits set in a sample mask (inline: __builtin_popcount is a libgcc call
+ * on the baseline x86-64 target, once per pixel here). */
+static inline unsigned popcount8(uint8_t m)
+{
+	m = (uint8_t)(m - ((m >> 1) & 0x55));
+	m = (uint8_t)((m & 0x33) + ((m >> 2) & 0x33));
+	return (m + (m >> 4)) & 0x0F;
+}
+
 /* Early Z: the DB tests the quad's samples before the shader runs. */
 static void early_z(struct gm_px *px, struct gm_px_quad *q, const struct gm_px_tri *t)
 {
 	if (!db_tests(px)) {
 		if (px->db.count)
 			for (unsigned i = 0; i < 4; i++)
-				px->gm->zpass_count += (unsigned)__builtin_popcount(q->cov[i]);
+				px->gm->zpass_count += popcount8(q->cov[i]);
 		return;
 	}
 	for (unsigned i = 0; i < 4; i++) {
@@ -369,11 +378,13 @@ static void load_inputs(struct gm_px *px, struct gm_wave *w, unsigned l, const s
 			}
 		}
 	}
-	bary(t, ccx, ccy, &cb1, &cb2);
-	for (unsigned bit = 0; bit < 16; bit++) {
+	if (ccx != cx || ccy != cy)
+		bary(t, ccx, ccy, &cb1, &cb2);
+	else
+		cb1 = b1, cb2 = b2;
+	for (uint32_t todo = px->ena & 0xFFFF; todo; todo &= todo - 1) {
+		unsigned bit = (unsigned)__builtin_ctz(todo);
 		double pb1 = bit == 2 || bit == 6 ? cb1 : b1, pb2 = bit == 2 || bit == 6 ? cb2 : b2;
-		if (!(px->ena >> bit & 1))
-			continue;
 		switch (bit) {
 		case 0: case 1: case 2: {      /* PERSP_SAMPLE, CENTER, CENTROID */
 			double w0 = (1 - pb1 - pb2) * t->inv_w[0], w1 = pb1 * t->inv_w[1], w2 = pb2 * t->inv_w[2];
@@ -415,6 +426,11 @@ static void write_lanes(struct gm_px *px, uint64_t mask)
 	bool zexp = DB_SHADER_CONTROL_Z_EXPORT_ENABLE_GET(px->db_shader) && px->exp_z_done;
 	bool sexp = DB_SHADER_CONTROL_STENCIL_TEST_VAL_EXPORT_ENABLE_GET(px->db_shader) && px->exp_z_done;
 	bool mexp = DB_SHADER_CONTROL_MASK_EXPORT_ENABLE_GET(px->db_shader) && px->exp_z_done;
+	uint32_t rts = 0;          /* render targets written: on and exported */
+
+	for (unsigned rt = 0; rt < 8; rt++)
+		if (px->cb[rt].on && (px->exp_col_mask >> rt & 1))
+			rts |= 1u << rt;
 
 	for (unsigned l = 0; l < px->n_quads * 4; l++) {
 		const struct gm_px_quad *q = &px->quads[l >> 2];
@@ -435,7 +451,7 @@ static void write_lanes(struct gm_px *px, uint64_t mask)
 		} else if (!db_tests(px)) {
 			pass = cov;
 			if (px->db.count)
-				px->gm->zpass_count += (unsigned)__builtin_popcount(cov);
+				px->gm->zpass_count += popcount8((uint8_t)cov);
 		} else {
 			for (unsigned s = 0; s < px->target_samples; s++) {
 				float depth;
@@ -452,10 +468,9 @@ static void write_lanes(struct gm_px *px, uint64_t mask)
 		}
 		if (!pass)
 			continue;
-		for (unsigned rt = 0; rt < 8; rt++) {
+		for (uint32_t todo = rts; todo; todo &= todo - 1) {
+			unsigned rt = (unsigned)__builtin_ctz(todo);
 			uint32_t c[4];
-			if (!px->cb[rt].on || !(px->exp_col_mask >> rt & 1))
-				continue;
 			gm_cb_unpack_export(px->cb[rt].col_fmt, px->exp_col[rt][l], c);
 			gm_cb_write(px, rt, x, y, (uint8_t)pass, c);
 		}

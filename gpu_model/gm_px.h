@@ -49,6 +49,7 @@ struct gm_px_tri {
 struct gm_px_cb {
 	bool on;
 	uint8_t *base;             /* host pointer of slice SLICE_START */
+	uint64_t va;               /* ... and its GPU address */
 	uint32_t pitch, height;    /* pixels, rows */
 	unsigned samples;          /* 1, 2, 4 or 8 */
 	unsigned fmt, ntype, swap; /* CB_COLORn_INFO */
@@ -58,6 +59,9 @@ struct gm_px_cb {
 	unsigned mask;             /* CB_TARGET_MASK & CB_SHADER_MASK nibble */
 	uint32_t blend;            /* CB_BLENDn_CONTROL */
 	unsigned col_fmt;          /* SPI_SHADER_COL_FORMAT nibble */
+	bool plain_unorm8;         /* 8-bit UNORM, no blending, ROP3 copy: each
+				    * written component is its value's encoding
+				    * alone (gm_cb_write's short path) */
 };
 
 struct gm_px_db {

@@ -52,6 +52,7 @@ void gm_regs_fini(struct gm_regs *r)
 		xt_free(r->val[s]);
 		xt_free(r->written[s]);
 	}
+	xt_free(r->ovr);
 	memset(r, 0, sizeof *r);
 }
 
@@ -75,4 +76,12 @@ void gm_regs_clear_context(struct gm_regs *r)
 	for (uint32_t i = 0; i < n; i++)
 		if (r->written[GM_SPACE_CONTEXT][i])
 			r->written[GM_SPACE_CONTEXT][i] = 3;
+}
+
+void gm_regs_apply_overrides(struct gm_regs *r)
+{
+	for (size_t i = 0; i < r->novr; i++) {
+		const struct gm_reg_override *o = &r->ovr[i];
+		gm_regs_write(r, o->reg, (gm_regs_get(r, o->reg) & ~o->mask) | (o->value & o->mask));
+	}
 }

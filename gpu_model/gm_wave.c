@@ -218,33 +218,44 @@ static bool exec_vinterp(struct gm_wave *w, const struct gm_dinst *d, const stru
 		w->killed = true;
 		return false;
 	}
-	for (unsigned l = 0; l < 64; l++) {
-		const float *c;
-		float r;
-		if (!(exec >> l & 1))
-			continue;
-		c = ip->coef + ip->lane_prim[l] * ip->prim_stride + (attr * 4 + chan) * 3;
-		switch (d->i.op) {
-		case ISA_OP_V_INTERP_P1_F32: {
-			float i;
+	/* One loop per opcode: the lane loop is the model's pixel-shader hot
+	 * path (each lane's coefficients sit at its primitive's slot). */
+	const float *coef = ip->coef + (attr * 4 + chan) * 3;
+	const size_t stride = ip->prim_stride;
+	switch (d->i.op) {
+	case ISA_OP_V_INTERP_P1_F32:
+		for (unsigned l = 0; l < 64; l++) {
+			const float *c;
+			float i, r;
+			if (!(exec >> l & 1))
+				continue;
+			c = coef + ip->lane_prim[l] * stride;
 			memcpy(&i, &B[l], 4);
 			r = fmaf(i, c[1], c[0]);
-			break;
+			memcpy(&D[l], &r, 4);
 		}
-		case ISA_OP_V_INTERP_P2_F32: {
-			float j, acc;
+		break;
+	case ISA_OP_V_INTERP_P2_F32:
+		for (unsigned l = 0; l < 64; l++) {
+			const float *c;
+			float j, acc, r;
+			if (!(exec >> l & 1))
+				continue;
+			c = coef + ip->lane_prim[l] * stride;
 			memcpy(&j, &B[l], 4);
 			memcpy(&acc, &D[l], 4);
 			r = fmaf(j, c[2], acc);
-			break;
+			memcpy(&D[l], &r, 4);
 		}
-		default: {
-			static const unsigned pick[3] = { 1, 2, 0 };  /* p10, p20, p0 */
-			r = c[pick[ISA_INTERP_SEL(d->i.imm)]];
-			break;
-		}
-		}
-		memcpy(&D[l], &r, 4);
+		break;
+	default: {
+		static const unsigned pick[3] = { 1, 2, 0 };  /* p10, p20, p0 */
+		const unsigned k = pick[ISA_INTERP_SEL(d->i.imm)];
+		for (unsigned l = 0; l < 64; l++)
+			if (exec >> l & 1)
+				memcpy(&D[l], &coef[ip->lane_prim[l] * stride + k], 4);
+		break;
+	}
 	}
 	return true;
 }

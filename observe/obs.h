@@ -101,6 +101,28 @@ struct obs_gl {
 	void (*GetRenderbufferParameteriv)(unsigned target, unsigned pname, int *params);
 	void (*BindRenderbuffer)(unsigned target, unsigned renderbuffer);
 	void (*GetTextureLevelParameteriv)(unsigned texture, int level, unsigned pname, int *params);
+	/* Optional: the gather dispatch that makes the asynchronous
+	 * read-back's deferred copies into the ring (obs_async.c; GL 4.3,
+	 * GLES 3.1, or the extensions of obs_ctx.ext_gather). */
+	unsigned (*CreateShader)(unsigned type);
+	void (*ShaderSource)(unsigned shader, int count, const char *const *string,
+			     const int *length);
+	void (*CompileShader)(unsigned shader);
+	void (*GetShaderiv)(unsigned shader, unsigned pname, int *params);
+	void (*DeleteShader)(unsigned shader);
+	unsigned (*CreateProgram)(void);
+	void (*AttachShader)(unsigned program, unsigned shader);
+	void (*LinkProgram)(unsigned program);
+	void (*DeleteProgram)(unsigned program);
+	unsigned (*GetProgramResourceIndex)(unsigned program, unsigned iface, const char *name);
+	void (*ShaderStorageBlockBinding)(unsigned program, unsigned block, unsigned binding);
+	int (*GetUniformLocation)(unsigned program, const char *name);
+	void (*UseProgram)(unsigned program);
+	void (*Uniform4uiv)(int location, int count, const unsigned *value);
+	void (*BindBufferBase)(unsigned target, unsigned index, unsigned buffer);
+	void (*BindBufferRange)(unsigned target, unsigned index, unsigned buffer, long offset,
+				long size);
+	void (*DispatchCompute)(unsigned x, unsigned y, unsigned z);
 };
 
 /* Kinds of object name an observation writes (obs_ctx.app_name). */
@@ -147,6 +169,11 @@ struct obs_ctx {
 	 * ARB_shader_atomic_counters (desktop): what tells, below GL 4.3,
 	 * whether a draw may write buffers (obs_async_before_write). */
 	bool ext_program_interface, ext_shader_writes;
+	/* The list names ARB_compute_shader, ARB_shader_storage_buffer_object,
+	 * ARB_program_interface_query, ARB_shader_image_load_store and
+	 * ARB_transform_feedback2 (desktop): the gather dispatch below GL 4.3
+	 * (NVIDIA exposes them in a GL 3.3 context). */
+	bool ext_gather;
 	/* The asynchronous read-back may defer its copies: the caller calls
 	 * obs_async_before_write before every call that may write a buffer of
 	 * this context.  False where writes happen that the caller cannot see
@@ -312,6 +339,12 @@ struct obs_async_stats {
 	uint64_t deferred;    /* calls whose copies were deferred */
 	uint64_t batches;     /* batches the deferred copies were made in */
 	uint64_t before_write; /* of them, before a call that may write */
+	uint64_t gathered;    /* of them, made by gather dispatches */
+	uint64_t dispatches;  /* the gather dispatches */
+	uint64_t not_gathered; /* batches in the ring copied instead: the
+				* gather could not run then (TF active and
+				* not paused, a program flagged for deletion
+				* current, a range it cannot take) */
 	/* With obs_ctx.timed: ns of CPU time (wall clock) spent in the TF end
 	 * observations, in the copies, fences, fence polls, waits, read-backs
 	 * and the checks before calls that may write. */

@@ -52,6 +52,7 @@
  * drivers let no more frames than that queue up, so the wait is short),
  * which also bounds what a trace reader holds (trace/trace_late.c).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -59,6 +60,7 @@
 #include "obs_int.h"
 #include "trace_enc.h"
 #include "trace_format.h"
+#include "xt_log.h"
 
 #define MAX_IN_FLIGHT 32        /* with staging buffers of their own */
 #define MAX_IN_FLIGHT_RING 256  /* in the ring: a frame of a TF-heavy
@@ -78,6 +80,9 @@
 				 * flight */
 #define POLL_EVERY 16           /* TF ends between two polls of the oldest
 				 * fence (~0.5 us a poll on NVIDIA) */
+#define GATHER_SOURCES 16       /* TF ranges per gather dispatch, at most */
+#define GATHER_GROUP 64         /* invocations per work group */
+#define GATHER_MAX_GROUPS 1024u /* work groups per range (they loop) */
 
 struct staged_rec {
 	size_t head_off, head_len;  /* in heads */
@@ -144,6 +149,25 @@ struct staging_ring {
 	bool failed;                /* making it failed: not tried again */
 };
 
+/*
+ * The gather dispatch (one per context): a compute program of ours whose
+ * work group (x, r) copies words of TF range r, bound as read-only shader
+ * storage block Src<r> at binding r, into the ring, bound as block Ring at
+ * binding k.  A table u_range[r] = (first word in the binding, ring word,
+ * words) says where.  Made at the first batch in the ring.
+ */
+struct gather {
+	unsigned program;           /* 0: not made (yet) */
+	int range_loc;              /* u_range */
+	int k;                      /* ranges per dispatch */
+	int align;                  /* SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT */
+	int64_t max_block;          /* MAX_SHADER_STORAGE_BLOCK_SIZE */
+	bool failed;                /* not possible here: the copies are made */
+	/* A dispatch since the last fence: the barrier before the next one
+	 * is due (fence_unfenced). */
+	bool unbarriered;
+};
+
 struct obs_async {
 	struct obs_staged ring[MAX_IN_FLIGHT_RING + 1];
 	unsigned head, count;       /* queued: ring[head .. head+count) */
@@ -168,6 +192,7 @@ struct obs_async {
 		bool writes;
 	} programs[WRITES_PROGRAMS];  /* asked under writes_program_gen */
 	unsigned nprograms, next_program;
+	struct gather gather;
 };
 
 struct obs_copy_save {
@@ -213,6 +238,9 @@ void obs_async_stats_add(const struct obs_async *q, struct obs_async_stats *sum)
 	sum->deferred += q->stats.deferred;
 	sum->batches += q->stats.batches;
 	sum->before_write += q->stats.before_write;
+	sum->gathered += q->stats.gathered;
+	sum->dispatches += q->stats.dispatches;
+	sum->not_gathered += q->stats.not_gathered;
 	sum->tf_ns += q->stats.tf_ns;
 	sum->tf_state_ns += q->stats.tf_state_ns;
 	sum->tf_size_ns += q->stats.tf_size_ns;
@@ -626,6 +654,315 @@ static void read_at_cpu(const struct obs_ctx *c, struct obs_staged *e)
 	}
 }
 
+/* ---- the gather dispatch ------------------------------------------------- */
+
+/*
+ * Whether the context can run the gather at all: compute shaders and
+ * shader storage blocks (GL 4.3, GLES 3.1, or obs_ctx.ext_gather in a
+ * GL 3.3 context), the TF state query (GL 4.0, GLES 3.0,
+ * ARB_transform_feedback2), glMemoryBarrier, and every function.
+ */
+static bool gather_possible(const struct obs_ctx *c)
+{
+	const struct obs_gl *gl = c->gl;
+	const bool version = obs_ctx_at_least(c, 4, 3, 3, 1) ||
+			     (!c->gles && c->ext_gather && obs_ctx_at_least(c, 3, 3, 0, 0));
+	return version && gl->CreateShader && gl->ShaderSource && gl->CompileShader &&
+	       gl->GetShaderiv && gl->DeleteShader && gl->CreateProgram && gl->AttachShader &&
+	       gl->LinkProgram && gl->DeleteProgram && gl->GetProgramResourceIndex &&
+	       gl->ShaderStorageBlockBinding && gl->GetUniformLocation && gl->UseProgram &&
+	       gl->Uniform4uiv && gl->BindBufferBase && gl->BindBufferRange &&
+	       gl->DispatchCompute && gl->MemoryBarrier && gl->GetProgramiv;
+}
+
+/* Whether the shader says its blocks' bindings (GLSL 4.20 / ES 3.10
+ * layout(binding)); else glShaderStorageBlockBinding, which GLES lacks. */
+static bool gather_bindings_in_shader(const struct obs_ctx *c)
+{
+	return c->gles || obs_ctx_at_least(c, 4, 3, 0, 0);
+}
+
+/* The compute shader for k ranges.  Storage block arrays may be indexed
+ * only by constant expressions in GLSL ES 3.10 (dynamically uniform ones
+ * in GLSL 4.30): one block per range and a switch. */
+static char *gather_source(const struct obs_ctx *c, int k)
+{
+	const size_t cap = 1024 + (size_t)k * 160;
+	const bool bind = gather_bindings_in_shader(c);
+	char *src = malloc(cap);
+	size_t len = 0;
+
+	if (!src)
+		return NULL;
+	len += (size_t)snprintf(src, cap, "%s",
+		c->gles ? "#version 310 es\n" :
+		bind ? "#version 430 core\n" :
+		"#version 330 core\n#extension GL_ARB_compute_shader : require\n"
+		"#extension GL_ARB_shader_storage_buffer_object : require\n");
+	len += (size_t)snprintf(src + len, cap - len,
+		"layout(local_size_x = %d) in;\n"
+		"uniform uvec4 u_range[%d];\n", GATHER_GROUP, k);
+	for (int i = 0; i <= k; i++) {
+		char binding[32] = "";
+		if (bind)
+			snprintf(binding, sizeof binding, ", binding = %d", i);
+		if (i < k)
+			len += (size_t)snprintf(src + len, cap - len,
+				"layout(std430%s) readonly buffer Src%d { uint s%d[]; };\n",
+				binding, i, i);
+		else
+			len += (size_t)snprintf(src + len, cap - len,
+				"layout(std430%s) writeonly buffer Ring { uint ring[]; };\n",
+				binding);
+	}
+	len += (size_t)snprintf(src + len, cap - len,
+		"void main() {\n"
+		"  uint r = gl_WorkGroupID.y;\n"
+		"  uvec4 g = u_range[r];\n"
+		"  uint step = gl_NumWorkGroups.x * %uu;\n"
+		"  for (uint w = gl_GlobalInvocationID.x; w < g.z; w += step) {\n"
+		"    uint v = 0u;\n"
+		"    switch (r) {\n", (unsigned)GATHER_GROUP);
+	for (int i = 0; i < k; i++)
+		len += (size_t)snprintf(src + len, cap - len,
+			"    case %du: v = s%d[g.x + w]; break;\n", i, i);
+	snprintf(src + len, cap - len, "    }\n    ring[g.y + w] = v;\n  }\n}\n");
+	return src;
+}
+
+/* Makes the gather program (errors already stashed; those raised here
+ * are drained); false, for good, when the context cannot. */
+static bool gather_make(const struct obs_ctx *c, struct gather *g)
+{
+	const struct obs_gl *gl = c->gl;
+	int blocks = 0, bindings = 0, ok = 0, k = GATHER_SOURCES;
+	const char *why = NULL;
+
+	if (g->program || g->failed)
+		return g->program != 0;
+	g->failed = true;
+	if (!gather_possible(c)) {
+		xt_info("capture: TF copies: no gather dispatch (GL %d.%d%s: needs GL 4.3, GLES 3.1 "
+			"or GL 3.3 with ARB_compute_shader and its companions); copy calls instead",
+			c->major, c->minor, c->gles ? " ES" : "");
+		return false;
+	}
+	gl->GetIntegerv(OBS_GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS, &blocks);
+	gl->GetIntegerv(OBS_GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS, &bindings);
+	gl->GetIntegerv(OBS_GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT, &g->align);
+	int max_block = 0;
+	gl->GetIntegerv(OBS_GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &max_block);
+	g->max_block = max_block;
+	if (blocks - 1 < k)
+		k = blocks - 1;
+	if (bindings - 1 < k)
+		k = bindings - 1;
+	char *src = k >= 1 && g->align > 0 && max_block > 0 ? gather_source(c, k) : NULL;
+	unsigned shader = src ? gl->CreateShader(OBS_GL_COMPUTE_SHADER) : 0;
+	if (shader) {
+		const char *const srcs[] = { src };
+		gl->ShaderSource(shader, 1, srcs, NULL);
+		gl->CompileShader(shader);
+		gl->GetShaderiv(shader, OBS_GL_COMPILE_STATUS, &ok);
+		if (ok) {
+			g->program = gl->CreateProgram();
+			gl->AttachShader(g->program, shader);
+			gl->LinkProgram(g->program);
+			gl->GetProgramiv(g->program, OBS_GL_LINK_STATUS, &ok);
+		}
+		gl->DeleteShader(shader);   /* freed with the program */
+	}
+	free(src);
+	why = k < 1 ? "too few shader storage blocks" : !shader ? "no compute shader" :
+	      !ok ? "the program did not compile or link" : NULL;
+	for (int i = 0; !why && !gather_bindings_in_shader(c) && i <= k; i++) {
+		char name[16];
+		snprintf(name, sizeof name, i < k ? "Src%d" : "Ring", i);
+		unsigned index = gl->GetProgramResourceIndex(g->program,
+							     OBS_GL_SHADER_STORAGE_BLOCK, name);
+		if (index == 0xffffffffu)   /* GL_INVALID_INDEX */
+			why = "a storage block is not active";
+		else
+			gl->ShaderStorageBlockBinding(g->program, index, (unsigned)i);
+	}
+	g->range_loc = why ? -1 : gl->GetUniformLocation(g->program, "u_range");
+	if (!why && g->range_loc < 0)
+		why = "no u_range";
+	if (!why && gl->GetError() != OBS_GL_NO_ERROR)
+		why = "a GL error";
+	if (why) {
+		c->drain(c->user, "gather program");
+		if (g->program)
+			gl->DeleteProgram(g->program);
+		g->program = 0;
+		xt_info("capture: TF copies: no gather dispatch (%s); copy calls instead", why);
+		return false;
+	}
+	g->k = k;
+	g->failed = false;
+	xt_info("capture: TF copies: gather dispatches of up to %d ranges", k);
+	return true;
+}
+
+/* A TF range the gather can take: whole words, ring offsets in words. */
+static bool gather_takes(const struct gather *g, const struct obs_staged *e,
+			 const struct staged_rec *r)
+{
+	const int64_t lead = r->src_start % g->align;
+	return !(r->src_start % 4) && !(r->n % 4) && !((e->ring_off + r->staging_off) % 4) &&
+	       (int64_t)r->n + lead <= g->max_block && (e->ring_off + r->staging_off) / 4 +
+	       r->n / 4 <= 0xffffffffu;
+}
+
+/* The application's state that the gather changes (OpenGL 4.6 core
+ * §7.3 / §7.8 / §6.1.1): the current program, the shader storage
+ * bindings it uses (indexed and generic). */
+struct gather_save {
+	int program;
+	int generic;
+	int buffer[GATHER_SOURCES + 1];
+	int64_t start[GATHER_SOURCES + 1], size[GATHER_SOURCES + 1];
+};
+
+static void gather_save_binding(const struct obs_ctx *c, struct gather_save *s, int slot,
+				unsigned index)
+{
+	const struct obs_gl *gl = c->gl;
+
+	gl->GetIntegeri_v(OBS_GL_SHADER_STORAGE_BUFFER_BINDING, index, &s->buffer[slot]);
+	gl->GetInteger64i_v(OBS_GL_SHADER_STORAGE_BUFFER_START, index, &s->start[slot]);
+	gl->GetInteger64i_v(OBS_GL_SHADER_STORAGE_BUFFER_SIZE, index, &s->size[slot]);
+}
+
+/* A binding made by glBindBufferBase reads back start and size 0 (a
+ * range has a size above 0; the indexed queries, §6.8), so Base restores
+ * it. */
+static void gather_restore_binding(const struct obs_ctx *c, const struct gather_save *s,
+				   int slot, unsigned index)
+{
+	const struct obs_gl *gl = c->gl;
+
+	if (s->buffer[slot] && s->size[slot] > 0)
+		gl->BindBufferRange(OBS_GL_SHADER_STORAGE_BUFFER, index, (unsigned)s->buffer[slot],
+				    (long)s->start[slot], (long)s->size[slot]);
+	else
+		gl->BindBufferBase(OBS_GL_SHADER_STORAGE_BUFFER, index, (unsigned)s->buffer[slot]);
+}
+
+/* One dispatch for the m ranges in table[]. */
+static void gather_dispatch(const struct obs_ctx *c, struct obs_async *q,
+			    unsigned table[][4], int m, unsigned max_words)
+{
+	unsigned groups = (max_words + GATHER_GROUP - 1) / GATHER_GROUP;
+
+	if (groups > GATHER_MAX_GROUPS)
+		groups = GATHER_MAX_GROUPS;
+	c->gl->Uniform4uiv(q->gather.range_loc, m, &table[0][0]);
+	c->gl->DispatchCompute(groups ? groups : 1, (unsigned)m, 1);
+	q->stats.dispatches++;
+}
+
+/*
+ * Makes the deferred copies, all in the ring, with gather dispatches
+ * (errors already stashed; a GL error is left for the caller, as the
+ * copies leave theirs).  False, with nothing done, when the gather cannot
+ * run now: the copy calls are made instead.
+ *
+ * What it relies on: TF writes are not shader stores, so the dispatch
+ * reads them without a barrier (OpenGL 4.6 core §7.13.2 asks for
+ * MemoryBarrier only to order shader stores; GLES 3.1 §7.11.2 the same);
+ * its own stores reach the persistent mapping of the ring after
+ * MemoryBarrier(CLIENT_MAPPED_BUFFER_BARRIER_BIT) and the fence the batch
+ * gets as the copies do (§6.2: a coherent mapping sees the GL's writes
+ * once a fence after them has signalled).  The barrier is put once, right
+ * before that fence (fence_unfenced), however many batches it covers: the
+ * ring is read only after a fence of fence_unfenced has signalled, or
+ * after glFinish where none could be made, and a barrier orders every
+ * shader store issued before it (§7.13.2).  One per batch cost ~0.5 us
+ * per TF end more on NVIDIA where every TF end is a batch
+ * (docs/performance.md, "A gather dispatch").  The application's state is
+ * put back exactly: the current program (glUseProgram, which is an error
+ * while TF is active and not paused, §7.3: then no gather; nor while
+ * the current program is flagged for deletion, which leaving it would
+ * delete, §7.3), every shader storage binding the gather uses (buffer,
+ * start, size) and the generic one.  Uniforms are set on our program only.
+ */
+static bool gather_deferred(const struct obs_ctx *c, struct obs_async *q)
+{
+	const struct obs_gl *gl = c->gl;
+	struct gather *g = &q->gather;
+	struct gather_save s;
+	unsigned table[GATHER_SOURCES][4], max_words = 0;
+	int ranges = 0, active = 0, paused = 0, deleted = 0, m = 0;
+
+	if (!q->staging.buffer || !gather_make(c, g))
+		return false;
+	for (unsigned i = q->count - q->deferred; i < q->count; i++) {
+		const struct obs_staged *e = queued(q, i);
+		for (unsigned j = 0; j < e->nrec; j++) {
+			if (!e->rec[j].n)
+				continue;
+			if (!e->in_ring || !gather_takes(g, e, &e->rec[j]))
+				return false;
+			ranges++;
+		}
+	}
+	if (!ranges)
+		return false;
+	gl->GetIntegerv(OBS_GL_TRANSFORM_FEEDBACK_ACTIVE, &active);
+	gl->GetIntegerv(OBS_GL_TRANSFORM_FEEDBACK_PAUSED, &paused);
+	gl->GetIntegerv(OBS_GL_CURRENT_PROGRAM, &s.program);
+	if (s.program)
+		gl->GetProgramiv((unsigned)s.program, OBS_GL_DELETE_STATUS, &deleted);
+	if (gl->GetError() != OBS_GL_NO_ERROR) {
+		c->drain(c->user, "gather state");
+		return false;
+	}
+	if ((active && !paused) || deleted)
+		return false;
+	const int used = ranges < g->k ? ranges : g->k;
+	gl->GetIntegerv(OBS_GL_SHADER_STORAGE_BUFFER_BINDING, &s.generic);
+	for (int i = 0; i < used; i++)
+		gather_save_binding(c, &s, i, (unsigned)i);
+	gather_save_binding(c, &s, GATHER_SOURCES, (unsigned)g->k);
+
+	gl->UseProgram(g->program);
+	gl->BindBufferBase(OBS_GL_SHADER_STORAGE_BUFFER, (unsigned)g->k, q->staging.buffer);
+	for (unsigned i = q->count - q->deferred; i < q->count; i++) {
+		const struct obs_staged *e = queued(q, i);
+		for (unsigned j = 0; j < e->nrec; j++) {
+			const struct staged_rec *r = &e->rec[j];
+			if (!r->n)
+				continue;
+			const int64_t lead = r->src_start % g->align;
+			gl->BindBufferRange(OBS_GL_SHADER_STORAGE_BUFFER, (unsigned)m, r->src,
+					    (long)(r->src_start - lead), (long)(lead + (int64_t)r->n));
+			table[m][0] = (unsigned)(lead / 4);
+			table[m][1] = (unsigned)((e->ring_off + r->staging_off) / 4);
+			table[m][2] = (unsigned)(r->n / 4);
+			table[m][3] = 0;
+			if (table[m][2] > max_words)
+				max_words = table[m][2];
+			if (++m == g->k) {
+				gather_dispatch(c, q, table, m, max_words);
+				m = 0;
+				max_words = 0;
+			}
+		}
+	}
+	if (m)
+		gather_dispatch(c, q, table, m, max_words);
+	g->unbarriered = true;
+
+	for (int i = 0; i < used; i++)
+		gather_restore_binding(c, &s, i, (unsigned)i);
+	gather_restore_binding(c, &s, GATHER_SOURCES, (unsigned)g->k);
+	gl->BindBuffer(OBS_GL_SHADER_STORAGE_BUFFER, (unsigned)s.generic);
+	gl->UseProgram((unsigned)s.program);
+	q->stats.gathered++;
+	return true;
+}
+
 /*
  * Makes the deferred copies, all in one batch (errors already stashed).
  * When they raise a GL error (which of them is not known) every entry of
@@ -638,13 +975,26 @@ static void copy_deferred(const struct obs_ctx *c, struct obs_async *q)
 	if (!q->deferred)
 		return;
 	const uint64_t t = obs_async_clock(c);
-	copy_save(c, &s);
-	for (unsigned i = q->count - q->deferred; i < q->count; i++) {
-		struct obs_staged *e = queued(q, i);
-		copy_target(c, e);
-		copy_ranges(c, e, &s);
+	bool ok;
+	if (gather_deferred(c, q)) {
+		ok = c->gl->GetError() == OBS_GL_NO_ERROR;
+		if (!ok) {
+			/* Not tried again: the copies are made from now on. */
+			q->gather.failed = true;
+			xt_info("capture: TF copies: a gather dispatch raised a GL error; "
+				"copy calls from now on");
+		}
+	} else {
+		if (q->staging.buffer && q->gather.program)
+			q->stats.not_gathered++;
+		copy_save(c, &s);
+		for (unsigned i = q->count - q->deferred; i < q->count; i++) {
+			struct obs_staged *e = queued(q, i);
+			copy_target(c, e);
+			copy_ranges(c, e, &s);
+		}
+		ok = copy_restore(c, &s);
 	}
-	const bool ok = copy_restore(c, &s);
 	if (!ok)
 		c->drain(c->user, "deferred TF buffer copy");
 	for (unsigned i = q->count - q->deferred; i < q->count; i++) {
@@ -670,6 +1020,11 @@ static void fence_unfenced(const struct obs_ctx *c, struct obs_async *q)
 	if (!q->unfenced)
 		return;
 	const uint64_t t = obs_async_clock(c);
+	if (q->gather.unbarriered) {
+		/* The gather dispatches' stores, for the ring's mapping. */
+		c->gl->MemoryBarrier(OBS_GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT);
+		q->gather.unbarriered = false;
+	}
 	fence = c->gl->FenceSync(OBS_GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
 	timed(c, &q->stats.fence_ns, t);
 	if (!fence)

@@ -40,6 +40,15 @@ struct replay_artifact {
 	bool frame_end;             /* a swap */
 };
 
+/* A register the sim backend's GPU forces at every draw of calls
+ * first_call..last_call (gm.h, gm_reg_override_set): `mask` selects the
+ * bits (0xffffffff: the whole register), `value` holds them in place. */
+struct replay_reg_override {
+	uint32_t reg;              /* byte offset (pm4_regs.h) */
+	uint32_t mask, value;
+	uint64_t first_call, last_call;
+};
+
 struct replay_options {
 	const char *backend;       /* "host" (the default when NULL) */
 	bool check;                /* compare with the golden data */
@@ -89,6 +98,11 @@ struct replay_options {
 	 */
 	enum xt_rc (*on_artifact)(void *ctx, const struct replay_artifact *a, struct xt_err *err);
 	void *on_artifact_ctx;
+	/* What-if experiments on the sim backend (`replay --set-reg`): the
+	 * overrides in force at each draw; the register state the run records
+	 * shows them.  Another backend with any is an XT_ERR_INVALID error. */
+	const struct replay_reg_override *reg_overrides;
+	size_t n_reg_overrides;
 };
 
 struct replay_summary {

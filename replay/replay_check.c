@@ -18,9 +18,10 @@
  * extensions or smaller limits: replay_errors.c says which; TF layouts
  * reported differently over equal data; TF triangles of quads in another
  * valid order and what a program that could not link for a limit left
- * behind, replay_explain.c), "precision" (float TF data and query-returned
- * floats that differ within --tolerance, by the rules of
- * trace/trace_tol.h that `xfbtrace diff` applies) and "undefined" (bytes
+ * behind, replay_explain.c; images and occlusion counts that width-1
+ * lines the backend drew explain, replay_lines.h), "precision" (float TF
+ * data and query-returned floats that differ within --tolerance, by the
+ * rules of trace/trace_tol.h that `xfbtrace diff` applies) and "undefined" (bytes
  * the application never defined, replay_explain.c).  The bytes
  * replay_explain.c accounts for are set aside before the rest of an
  * observation is compared.  Each class is printed and counted apart; the
@@ -39,6 +40,7 @@
 
 #include "glapi.h"
 #include "replay_core.h"
+#include "replay_lines.h"
 #include "trace_image.h"
 #include "trace_pixels.h"
 #include "trace_tf.h"
@@ -790,6 +792,68 @@ static bool is_timer_query(struct replay *rp, const struct trace_value *g)
 	return false;
 }
 
+/* A query result as a count: unsigned, or signed and not negative. */
+static bool count_value(const struct trace_value *v, uint64_t *out)
+{
+	if (v && v->tag == TRACE_TAG_UINT)
+		*out = v->u;
+	else if (v && v->tag == TRACE_TAG_SINT && v->i >= 0)
+		*out = (uint64_t)v->i;
+	else
+		return false;
+	return true;
+}
+
+/*
+ * An occlusion query result (GL_SAMPLES_PASSED, GL_ANY_SAMPLES_PASSED,
+ * GL_ANY_SAMPLES_PASSED_CONSERVATIVE) that differs by no more than the
+ * width-1 lines the backend rasterized within the query explain
+ * (replay_lines_count_allowed): implementation-dependent.
+ */
+static bool query_by_lines(struct replay *rp, uint64_t no, const struct trace_value *g,
+			   const struct trace_value *r)
+{
+	const struct trace_value *kind = trace_value_get(g, "kind");
+	/* GL's values (gl.xml); replay_check.c includes no GL header */
+	enum { SAMPLES_PASSED = 0x8914, ANY_SAMPLES_PASSED = 0x8C2F,
+	       ANY_SAMPLES_PASSED_CONSERVATIVE = 0x8D6A, QUERY_RESULT = 0x8866,
+	       QUERY_RESULT_NO_WAIT = 0x9194 };
+	const struct trace_value *gv = trace_value_get(g, "result"), *rv = trace_value_get(r, "result");
+	const struct trace_value *pv = trace_value_get(g, "pname");
+	const uint64_t pname = pv && pv->tag == TRACE_TAG_ENUM ? pv->u : 0;
+	struct trace_query_target t;
+	uint64_t segments, bound, samples, gr, rr;
+
+	if (!kind || kind->tag != TRACE_TAG_STRING || kind->mem.len != 5 ||
+	    memcmp(kind->mem.bytes, "query", 5) || !rp->last_valid || rp->last_no != no ||
+	    !count_value(gv, &gr) || !count_value(rv, &rr) ||
+	    (pname != QUERY_RESULT && pname != QUERY_RESULT_NO_WAIT) ||
+	    !rp->be || !rp->be->ops->query_lines)
+		return false;
+	/* only the result may differ */
+	for (uint32_t i = 0; i < g->agg.count; i++) {
+		const struct trace_value *o = trace_value_get(r, g->agg.keys[i]);
+		if (strcmp(g->agg.keys[i], "result") && (!o || !value_equal(&g->agg.items[i], o)))
+			return false;
+	}
+	const uint64_t q = uint_key(g, "query", 0);
+	if (g->agg.count != r->agg.count ||
+	    !trace_queries_lookup(rp->queries, rp->last.thread_no, q, &t) ||
+	    (t.target != SAMPLES_PASSED && t.target != ANY_SAMPLES_PASSED &&
+	     t.target != ANY_SAMPLES_PASSED_CONSERVATIVE) ||
+	    !rp->be->ops->query_lines(rp->be, rp->last.thread_no, q, &segments, &bound, &samples) ||
+	    !replay_lines_count_allowed(gr, rr, bound, t.target != SAMPLES_PASSED, samples))
+		return false;
+	char where[160];
+	observation_place(rp, no, where, sizeof where, g);
+	classified(rp, CLS_IMPL, "call %" PRIu64 " %s: implementation-dependent: %s: result golden %"
+		   PRIu64 ", replay %" PRIu64 ": the query spans %" PRIu64 " width-1 line segment%s, "
+		   "whose sample counts may differ by %" PRIu64 " (GL 4.6 §14.5.1 lets line "
+		   "rasterization differ from the diamond-exit rule by one fragment a segment)", no,
+		   call_func(rp, no), where, gr, rr, segments, segments == 1 ? "" : "s", bound);
+	return true;
+}
+
 /* ---- images ------------------------------------------------------------ */
 
 /* Writes `name` (a PNG of `rgba`, w x h) into the --diff-dir; false on
@@ -841,6 +905,43 @@ static void write_images(struct replay *rp, uint64_t no, const struct trace_pixe
 			 rp->opt.diff_dir);
 }
 
+/* Differing pixels examined against line segments before giving up: the
+ * check stays linear enough for any image. */
+#define LINE_TESTS_MAX 100000000ull
+
+/*
+ * Whether every pixel of golden `a` and replay `b` that differs beyond the
+ * image tolerance may be one that two allowed line rasterizations cover
+ * differently (replay_line_may_differ_at): near a width-1 segment the
+ * backend drew into the colour buffer read since it was last cleared
+ * whole.  `why` then says which segments.
+ */
+static bool pixels_by_lines(struct replay *rp, const struct trace_pixels *a,
+			    const struct trace_pixels *b, char *why, size_t n)
+{
+	const struct replay_line *l;
+	size_t nl;
+	uint64_t tests = 0;
+
+	if (!rp->be || !rp->be->ops->lines_read || !rp->be->ops->lines_read(rp->be, &l, &nl) || !nl)
+		return false;
+	const size_t npix = (size_t)a->width * a->height;
+	for (size_t i = 0; i < npix; i++) {
+		if (!trace_pixels_over(a, b, &rp->opt.img_tol, i))
+			continue;
+		const int64_t x = a->x + (int64_t)(i % a->width), y = a->y + (int64_t)(i / a->width);
+		size_t k = 0;
+		while (k < nl && !replay_line_may_differ_at(&l[k], x, y))
+			k++;
+		tests += k + 1;
+		if (k == nl || tests > LINE_TESTS_MAX)
+			return false;
+	}
+	snprintf(why, n, "one of the %zu width-1 line segment%s drawn into the buffer since it was "
+		 "last cleared whole", nl, nl == 1 ? "" : "s");
+	return true;
+}
+
 /*
  * A `pixels` observation whose bytes differ: compared pixel by pixel under
  * the image tolerance.  Within it: precision; else a difference naming the
@@ -883,6 +984,17 @@ static bool check_pixels(struct replay *rp, uint64_t no, const struct trace_valu
 		len += (unsigned)snprintf(more + len, sizeof more - len, "; %s", t);
 	}
 	const uint64_t total = (uint64_t)a.width * a.height;
+	char lines[160];
+	if (!cmp.within && pixels_by_lines(rp, &a, &b, lines, sizeof lines)) {
+		classified(rp, CLS_IMPL, "call %" PRIu64 " %s: implementation-dependent: pixels %ux%u "
+			   "at (%" PRId64 ", %" PRId64 "): %" PRIu64 " of %" PRIu64 " pixels differ "
+			   "(%" PRIu64 " beyond the image tolerance), each near an end or at a tie of %s, "
+			   "where GL 4.6 §14.5.1 lets line rasterization differ from the diamond-exit "
+			   "rule; first %s%s%s%s%s", no, call_func(rp, no), a.width, a.height, a.x, a.y,
+			   cmp.differ, total, cmp.over, lines, first, more, undef[0] ? "; " : "", undef,
+			   images);
+		return true;
+	}
 	if (cmp.within) {
 		classified(rp, CLS_PRECISION, "call %" PRIu64 " %s: precision: pixels %ux%u at (%" PRId64
 			   ", %" PRId64 "): %" PRIu64 " of %" PRIu64 " pixels differ within the image "
@@ -1008,6 +1120,8 @@ void replay_check_observation(struct replay *rp, uint64_t no, const struct trace
 			   quad_call);
 		return;
 	}
+	if (query_by_lines(rp, no, &g, &r))
+		return;
 	/* Bytes the application did not define, or that another valid
 	 * behaviour of the GL explains, are set aside first; what is left is
 	 * compared as any other data. */

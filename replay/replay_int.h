@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "replay.h"
+#include "replay_lines.h"
 #include "trace_reader.h"
 #include "xt_rc.h"
 
@@ -46,6 +47,26 @@ struct replay_backend_ops {
 	 * into `out` (replay_state.c); NULL: the backend cannot. */
 	enum xt_rc (*state)(struct replay_backend *be, struct replay *rp, uint64_t call_no,
 			    struct xt_buf *out, struct xt_err *err);
+	/*
+	 * Optional (NULL: the backend cannot tell).  The width-1 line
+	 * segments rasterized with one raster sample into the colour buffer
+	 * that the last call read pixels from, since that buffer was last
+	 * cleared whole (GL 4.6 §14.5.1 lets their fragments differ between
+	 * implementations, replay_lines.h): *n of them in *out, borrowed
+	 * until the next call.  False when the last call read no colour
+	 * buffer the backend followed.
+	 */
+	bool (*lines_read)(struct replay_backend *be, const struct replay_line **out, size_t *n);
+	/*
+	 * Optional.  For the occlusion query `query` (the application's name)
+	 * of the context current on recorded thread `thread_no`, over its
+	 * last begin / end: the width-1 segments rasterized in it, the
+	 * samples by which their counts may differ
+	 * (replay_lines_sample_bound) and the samples the backend counted.
+	 * False when the backend does not know the query.
+	 */
+	bool (*query_lines)(struct replay_backend *be, uint32_t thread_no, uint64_t query,
+			    uint64_t *segments, uint64_t *bound, uint64_t *samples);
 	/* The end of the trace (or of --calls): report what is left. */
 	void (*finish)(struct replay_backend *be, struct replay *rp);
 	/* A line naming what the backend runs on ("llvmpipe (LLVM 15...)"). */
@@ -61,7 +82,8 @@ struct replay_backend {
 /* The host backend: the system GL through EGL (replay_host.c). */
 enum xt_rc replay_host_create(struct replay_backend **out, struct xt_err *err);
 /* The sim backend: driver/ on gpu_model/ (replay_sim.c). */
-enum xt_rc replay_sim_create(struct replay_backend **out, struct xt_err *err);
+enum xt_rc replay_sim_create(const struct replay_reg_override *ovr, size_t novr,
+			     struct replay_backend **out, struct xt_err *err);
 
 /* ---- services of the core (replay_main.c, replay_check.c) -------------- */
 

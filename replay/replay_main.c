@@ -285,13 +285,17 @@ static enum xt_rc handle(struct replay *rp, const struct trace_record *rec, bool
 				     whys, err);
 }
 
-static enum xt_rc backend_create(const char *name, struct replay_backend **out,
+static enum xt_rc backend_create(const struct replay_options *o, struct replay_backend **out,
 				 struct xt_err *err)
 {
+	const char *name = o->backend;
+
+	if (o->n_reg_overrides && (!name || strcmp(name, "sim")))
+		return XT_FAIL(err, XT_ERR_INVALID, "register overrides need the sim backend");
 	if (!name || !strcmp(name, "host"))
 		return replay_host_create(out, err);
 	if (!strcmp(name, "sim"))
-		return replay_sim_create(out, err);
+		return replay_sim_create(o->reg_overrides, o->n_reg_overrides, out, err);
 	return XT_FAIL(err, XT_ERR_INVALID, "unknown backend '%s' (this build has: host, sim)", name);
 }
 
@@ -321,7 +325,7 @@ enum xt_rc replay_run(const char *path, const struct replay_options *o,
 	if (rc == XT_OK)
 		trace_defined_prescan(rp.defined, path);
 	if (rc == XT_OK)
-		rc = backend_create(o->backend, &rp.be, err);
+		rc = backend_create(o, &rp.be, err);
 	while (rc == XT_OK && !stop) {
 		rc = trace_reader_next(rp.reader, &rec);
 		if (rc == XT_ERR_EOF) {

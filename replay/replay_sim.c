@@ -33,6 +33,11 @@
  *   DIR/shaders/<prog>.txt  the program's binaries (disassembly), once
  *
  * Read them with `xfbtrace pm4 call DIR CALL` / `xfbtrace regs DIR CALL`.
+ *
+ * Register overrides (replay_options.reg_overrides, `replay --set-reg`):
+ * before each GL call the backend hands the GPU those whose call range
+ * holds the call (gm_reg_override_set), which forces them at each of the
+ * call's draws; the register state after the call shows them.
  * The same artefacts go to the replay's on_artifact hook (replay.h), which
  * `replay --db` uses to store them in the results database (docs/db.md).
  * Determinism: the driver and gm are deterministic, so two runs write
@@ -53,10 +58,34 @@
 #include "xt_hash.h"
 #include "xt_log.h"
 
+/* An occlusion query of a context, by the application's name: what width-1
+ * lines did to its count over its last begin / end (replay_lines.h). */
+struct sim_query {
+	uint64_t id;
+	uint32_t target;               /* while active */
+	bool active, ended;
+	uint64_t segments, bound, samples;   /* at its begin; over it once ended */
+};
+
 struct sim_ctx {
 	struct host_ctx hx;            /* names, error queue, program (replay_args.c) */
 	struct drv_context *drv;
 	uint64_t config;               /* recorded config handle (CONTEXT "create") */
+	/* width-1 segments its draws rasterized while the DB counted samples,
+	 * and their replay_lines_sample_bound, since it was created */
+	uint64_t line_segments, line_bound;
+	struct sim_query *queries;
+	size_t nqueries;
+};
+
+/* The width-1 segments rasterized into one colour buffer (its GPU
+ * address) since it was last cleared whole; at most SIM_LINES_MAX, later
+ * ones are not kept (a difference they would explain stays one). */
+#define SIM_LINES_MAX (1u << 20)
+struct sim_lines {
+	uint64_t va;
+	struct replay_line *v;
+	size_t n, cap;
 };
 
 /* What CONTEXT "config" and "surface" events recorded: the window-system
@@ -96,6 +125,13 @@ struct sim {
 	size_t nconfigs;
 	struct sim_surface *surfaces;
 	size_t nsurfaces;
+	struct sim_lines *lines;       /* per colour buffer drawn into */
+	size_t nlines, lines_last;     /* lines_last: the one added to last */
+	uint64_t read_va;              /* the colour buffer the last call read, 0: none */
+	struct replay_reg_override *ovr;  /* replay_options.reg_overrides */
+	size_t novr;
+	struct gm_reg_override *active;   /* those the GPU has now, novr room */
+	size_t nactive;
 };
 
 static struct sim *sim_of(struct replay_backend *be)
@@ -370,6 +406,173 @@ static enum xt_rc artifacts(struct sim *s, struct replay *rp, struct sim_ctx *x,
 	return rc;
 }
 
+/* ---- rasterized lines (GL 4.6 §14.5.1, replay_lines.h) ------------------------------ */
+
+static void lines_forget(struct sim *s, uint64_t va)
+{
+	for (size_t i = 0; i < s->nlines; i++) {
+		if (s->lines[i].va != va && va)
+			continue;
+		xt_free(s->lines[i].v);
+		s->lines[i--] = s->lines[--s->nlines];
+	}
+}
+
+static void lines_add(struct sim *s, uint64_t va, const struct replay_line *l)
+{
+	struct sim_lines *b = s->lines_last < s->nlines && s->lines[s->lines_last].va == va
+			      ? &s->lines[s->lines_last] : NULL;
+
+	for (size_t i = 0; i < s->nlines && !b; i++)
+		if (s->lines[i].va == va)
+			b = &s->lines[i];
+	if (!b) {
+		struct sim_lines *n = xt_realloc(s->lines, (s->nlines + 1) * sizeof *n);
+		if (!n)
+			return;
+		s->lines = n;
+		b = &n[s->nlines++];
+		*b = (struct sim_lines){ .va = va };
+	}
+	if (b->n == b->cap) {
+		size_t cap = b->cap ? 2 * b->cap : 16;
+		struct replay_line *v = b->n < SIM_LINES_MAX ? xt_realloc(b->v, cap * sizeof *v) : NULL;
+		if (!v)
+			return;
+		b->v = v;
+		b->cap = cap;
+	}
+	b->v[b->n++] = *l;
+	s->lines_last = (size_t)(b - s->lines);
+}
+
+static uint64_t arg_uint(const struct trace_call *call, uint32_t i)
+{
+	const struct trace_value *v = i < call->nargs ? &call->args[i] : NULL;
+
+	return v && (v->tag == TRACE_TAG_UINT || v->tag == TRACE_TAG_ENUM) ? v->u : 0;
+}
+
+static bool occlusion_target(uint64_t target)
+{
+	return target == GL_SAMPLES_PASSED || target == GL_ANY_SAMPLES_PASSED ||
+	       target == GL_ANY_SAMPLES_PASSED_CONSERVATIVE;
+}
+
+/* A glBeginQuery* / glEndQuery* of an occlusion query: its begin values,
+ * or what happened over it. */
+static void lines_query_call(struct sim *s, struct sim_ctx *x, const struct trace_call *call)
+{
+	const bool indexed = strstr(call->name, "Indexed") != NULL;
+	const bool begin = !strncmp(call->name, "glBeginQuery", 12);
+	const uint64_t target = arg_uint(call, 0);
+	struct gm_so_stats st;
+
+	if ((!begin && strncmp(call->name, "glEndQuery", 10)) || !occlusion_target(target))
+		return;
+	gm_so_stats_get(s->gm, &st);
+	if (begin) {
+		const uint64_t id = arg_uint(call, indexed ? 2 : 1);
+		struct sim_query *q = NULL;
+		for (size_t i = 0; i < x->nqueries && !q; i++)
+			if (x->queries[i].id == id)
+				q = &x->queries[i];
+		if (!q) {
+			struct sim_query *n = xt_realloc(x->queries, (x->nqueries + 1) * sizeof *n);
+			if (!n)
+				return;
+			x->queries = n;
+			q = &n[x->nqueries++];
+		}
+		*q = (struct sim_query){ id, (uint32_t)target, true, false, x->line_segments,
+					 x->line_bound, st.zpass_samples };
+		return;
+	}
+	for (size_t i = 0; i < x->nqueries; i++) {
+		struct sim_query *q = &x->queries[i];
+		if (!q->active || q->target != target)
+			continue;
+		q->active = false;
+		q->ended = true;
+		q->segments = x->line_segments - q->segments;
+		q->bound = x->line_bound - q->bound;
+		q->samples = st.zpass_samples - q->samples;
+	}
+}
+
+/*
+ * After a call of context x: the colour buffers it cleared whole forget
+ * their segments, the segments the GPU rasterized are kept by the buffers
+ * they were drawn into (and counted for x's occlusion queries), and the
+ * buffer it read is remembered for sim_lines_read.
+ */
+static void lines_after_call(struct sim *s, struct sim_ctx *x, const struct trace_call *call)
+{
+	struct drv_surface_events ev;
+	const struct gm_line *l;
+	uint64_t dropped;
+	size_t n;
+
+	drv_context_take_surface_events(x->drv, &ev);
+	if (ev.more_cleared)
+		lines_forget(s, 0);
+	for (unsigned i = 0; i < ev.ncleared; i++)
+		lines_forget(s, ev.cleared[i]);
+	l = gm_lines_get(s->gm, &n, &dropped);
+	for (size_t i = 0; i < n; i++) {
+		const struct replay_line rl = {
+			(double)l[i].x0 / 256, (double)l[i].y0 / 256, (double)l[i].x1 / 256,
+			(double)l[i].y1 / 256 };
+		for (unsigned k = 0; k < 8; k++)
+			if (l[i].cb_va[k])
+				lines_add(s, l[i].cb_va[k], &rl);
+		if (l[i].counted) {
+			x->line_segments++;
+			x->line_bound += replay_lines_sample_bound(1, l[i].samples);
+		}
+	}
+	/* segments the GPU did not keep (dropped) are missing from the
+	 * bound and the buffers: a difference they explain stays one */
+	gm_lines_reset(s->gm);
+	s->read_va = ev.read;
+	lines_query_call(s, x, call);
+}
+
+static bool sim_lines_read(struct replay_backend *be, const struct replay_line **out, size_t *n)
+{
+	struct sim *s = sim_of(be);
+
+	*out = NULL;
+	*n = 0;
+	if (!s->read_va)
+		return false;
+	for (size_t i = 0; i < s->nlines; i++) {
+		if (s->lines[i].va == s->read_va) {
+			*out = s->lines[i].v;
+			*n = s->lines[i].n;
+		}
+	}
+	return true;
+}
+
+static bool sim_query_lines(struct replay_backend *be, uint32_t thread_no, uint64_t query,
+			    uint64_t *segments, uint64_t *bound, uint64_t *samples)
+{
+	struct sim *s = sim_of(be);
+	struct sim_thread *t = thread_of(s, thread_no);
+
+	for (size_t i = 0; t && t->ctx && i < t->ctx->nqueries; i++) {
+		const struct sim_query *q = &t->ctx->queries[i];
+		if (q->id == query && q->ended) {
+			*segments = q->segments;
+			*bound = q->bound;
+			*samples = q->samples;
+			return true;
+		}
+	}
+	return false;
+}
+
 /* ---- calls ------------------------------------------------------------------------ */
 
 /* host_func_of, with the entry point resolved in our driver. */
@@ -400,6 +603,29 @@ static void check_faults(struct sim *s, struct replay *rp, const struct trace_ca
 	}
 }
 
+/* Hands the GPU the overrides whose call range holds call `no`, when they
+ * differ from the ones it has. */
+static enum xt_rc overrides_for_call(struct sim *s, uint64_t no, struct xt_err *err)
+{
+	size_t n = 0;
+	bool same = true;
+
+	for (size_t i = 0; i < s->novr; i++) {
+		const struct replay_reg_override *o = &s->ovr[i];
+		if (no < o->first_call || no > o->last_call)
+			continue;
+		struct gm_reg_override g = { .reg = o->reg, .mask = o->mask, .value = o->value };
+		same &= n < s->nactive && !memcmp(&s->active[n], &g, sizeof g);
+		s->active[n++] = g;
+	}
+	if (same && n == s->nactive)
+		return XT_OK;
+	s->nactive = n;
+	if (gm_reg_override_set(s->gm, s->active, n) != XT_OK)
+		return XT_FAIL(err, XT_ERR_INVALID, "%s", gm_errmsg(s->gm));
+	return XT_OK;
+}
+
 static enum xt_rc sim_call(struct replay_backend *be, struct replay *rp,
 			   const struct trace_call *call, const struct trace_ret *ret,
 			   struct xt_err *err)
@@ -416,6 +642,7 @@ static enum xt_rc sim_call(struct replay_backend *be, struct replay *rp,
 
 	if (!f)
 		return XT_FAIL(err, XT_ERR_NOMEM, "out of memory");
+	s->read_va = 0;
 	if (f->id < 0 || !glapi_func_info(f->id, &fi)) {
 		replay_unsupported(rp, call, "not a GL, GLES, EGL or GLX function of the registry");
 		return XT_OK;
@@ -461,7 +688,10 @@ static enum xt_rc sim_call(struct replay_backend *be, struct replay *rp,
 		return XT_OK;
 	}
 	xt_arena_reset(&s->h.arena);
-	enum xt_rc rc = host_args_convert(&s->h, &x->hx, f->id, call, ret, &args, &why);
+	enum xt_rc rc = s->novr ? overrides_for_call(s, call->no, err) : XT_OK;
+	if (rc != XT_OK)
+		return rc;
+	rc = host_args_convert(&s->h, &x->hx, f->id, call, ret, &args, &why);
 	if (rc == XT_ERR_UNSUPPORTED) {
 		replay_unsupported(rp, call, why);
 		return XT_OK;
@@ -490,6 +720,7 @@ static enum xt_rc sim_call(struct replay_backend *be, struct replay *rp,
 		return rc;
 	host_args_learn(&s->h, &x->hx, f->id, call, ret, &args, &rv);
 	host_obs_after(&s->h, rp, &x->hx, f->id, call, ret, &args, &rv);
+	lines_after_call(s, x, call);
 	return XT_OK;
 }
 
@@ -525,13 +756,18 @@ static void sim_destroy(struct replay_backend *be)
 	drv_context_make_current(NULL);
 	for (size_t i = 0; i < s->nctx; i++) {
 		drv_context_destroy(s->ctx[i]->drv);
+		xt_free(s->ctx[i]->queries);
 		xt_free(s->ctx[i]);
 	}
+	lines_forget(s, 0);
+	xt_free(s->lines);
 	xt_free(s->ctx);
 	xt_free(s->threads);
 	xt_free(s->dumped);
 	xt_free(s->configs);
 	xt_free(s->surfaces);
+	xt_free(s->ovr);
+	xt_free(s->active);
 	drv_screen_destroy(s->screen);
 	ws_gm_destroy(s->ws);
 	gm_destroy(s->gm);
@@ -577,6 +813,8 @@ static const struct replay_backend_ops sim_ops = {
 	.memwrite = sim_memwrite,
 	.state = sim_state,
 	.finish = sim_finish,
+	.lines_read = sim_lines_read,
+	.query_lines = sim_query_lines,
 	.describe = sim_describe,
 	.destroy = sim_destroy,
 };
@@ -599,7 +837,8 @@ static enum xt_rc artifacts_open(struct sim *s, struct xt_err *err)
 	return XT_OK;
 }
 
-enum xt_rc replay_sim_create(struct replay_backend **out, struct xt_err *err)
+enum xt_rc replay_sim_create(const struct replay_reg_override *ovr, size_t novr,
+			     struct replay_backend **out, struct xt_err *err)
 {
 	struct sim *s = xt_calloc(1, sizeof *s);
 	enum xt_rc rc;
@@ -614,7 +853,14 @@ enum xt_rc replay_sim_create(struct replay_backend **out, struct xt_err *err)
 	s->h.mem = replay_mem_create();
 	snprintf(s->describe, sizeof s->describe,
 		 "xfbtrace sim (driver/ on gpu_model GFX8, radeonsi-style PM4)");
-	if (!s->h.names || !s->h.mem) {
+	if (novr) {
+		s->ovr = xt_malloc(novr * sizeof *s->ovr);
+		s->active = xt_malloc(novr * sizeof *s->active);
+		if (s->ovr)
+			memcpy(s->ovr, ovr, novr * sizeof *s->ovr);
+		s->novr = novr;
+	}
+	if (!s->h.names || !s->h.mem || (novr && (!s->ovr || !s->active))) {
 		sim_destroy(&s->h.base);
 		return XT_FAIL(err, XT_ERR_NOMEM, "out of memory");
 	}

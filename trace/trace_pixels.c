@@ -247,6 +247,15 @@ void trace_pixels_compare(const struct trace_pixels *a, const struct trace_pixel
 	out->within = out->over <= (t ? t->pixels : 0);
 }
 
+bool trace_pixels_over(const struct trace_pixels *a, const struct trace_pixels *b,
+		       const struct trace_img_tol *t, size_t i)
+{
+	double delta;
+
+	return memcmp(a->data + i * a->bpp, b->data + i * a->bpp, a->bpp) &&
+	       trace_pixels_defined(a, i) && over_max(a, b, i, t, &delta);
+}
+
 static int values_text(char *buf, size_t n, const struct trace_pixels *px, const double *v)
 {
 	int k = 0;

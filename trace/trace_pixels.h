@@ -234,6 +234,12 @@ bool trace_pixels_defined(const struct trace_pixels *px, size_t i);
 void trace_pixels_compare(const struct trace_pixels *a, const struct trace_pixels *b,
 			  const struct trace_img_tol *t, struct trace_pixels_cmp *out);
 
+/* Whether pixel `i` (bottom row first) of comparable images `a` and `b`
+ * is one trace_pixels_compare counts in `over`: inside the buffer read,
+ * its bytes differ, and a value by more than t->max (NULL: exact). */
+bool trace_pixels_over(const struct trace_pixels *a, const struct trace_pixels *b,
+		       const struct trace_img_tol *t, size_t i);
+
 /* "(12, 7): golden 255 0 0 255, replay 254 0 0 255" for a report. */
 void trace_pixel_diff_text(const struct trace_pixels *px, const struct trace_pixel_diff *d,
 			   char *buf, size_t n);

@@ -73,6 +73,7 @@ struct drv_pipe {
 	uint64_t ps_va;              /* pixel shader emitted: its VA + 2; 1 none bound; 0 unknown */
 	uint32_t vs_out_cntl;        /* PA_CL_VS_OUT_CNTL emitted (+1; 0 = unknown), and the
 				      * SPI_SHADER_POS_FORMAT that goes with it */
+	struct drv_pipe_surface_events surface_events;  /* drv_pm4_fb.c */
 	/* conditional rendering: the query's slots (NULL: off) and its mode */
 	const struct drv_pipe_query *render_cond;
 	bool render_cond_invert, render_cond_wait;

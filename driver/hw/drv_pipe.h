@@ -193,6 +193,21 @@ void drv_pipe_destroy(struct drv_pipe *pipe);
 void drv_pipe_flush(struct drv_pipe *pipe);
 
 /*
+ * What the context did to colour surfaces since the last take, for a
+ * replay that checks where the GPU rasterized (drv.h): the GPU addresses
+ * of the surfaces it cleared whole (every pixel and component: what was
+ * drawn there is gone) and of the last colour surface it read back.
+ */
+#define DRV_PIPE_CLEARED_MAX 16
+struct drv_pipe_surface_events {
+	uint64_t cleared[DRV_PIPE_CLEARED_MAX];
+	unsigned ncleared;
+	bool more_cleared;            /* more surfaces were cleared than listed */
+	uint64_t read;                /* 0: none */
+};
+void drv_pipe_take_surface_events(struct drv_pipe *pipe, struct drv_pipe_surface_events *out);
+
+/*
  * One API call's worth of commands: call_begin starts collecting the
  * dwords submitted (and, when another context used the GPU since this one
  * did, makes the next draw emit its whole state again); call_end submits

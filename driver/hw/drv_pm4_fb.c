@@ -240,8 +240,20 @@ void drv_pipe_clear_color(struct drv_pipe *pipe, struct drv_pipe_surface *surf,
 					memcpy(row + c * comp_bytes, px + c * comp_bytes, comp_bytes);
 		}
 	}
-	if (whole(surf, &r) && mask == (1u << fi->components) - 1)
+	if (whole(surf, &r) && mask == (1u << fi->components) - 1) {
+		struct drv_pipe_surface_events *ev = &pipe->surface_events;
 		surf->unfaithful = NULL;
+		if (ev->ncleared < DRV_PIPE_CLEARED_MAX)
+			ev->cleared[ev->ncleared++] = surf->bo->va;
+		else
+			ev->more_cleared = true;
+	}
+}
+
+void drv_pipe_take_surface_events(struct drv_pipe *pipe, struct drv_pipe_surface_events *out)
+{
+	*out = pipe->surface_events;
+	pipe->surface_events = (struct drv_pipe_surface_events){ 0 };
 }
 
 void drv_pipe_clear_depth_stencil(struct drv_pipe *pipe, struct drv_pipe_surface *surf,
@@ -300,6 +312,8 @@ bool drv_pipe_surface_read(struct drv_pipe *pipe, struct drv_pipe_surface *surf,
 		return false;
 	}
 	drv_pipe_flush(pipe);
+	if (what == DRV_READ_COLOR)
+		pipe->surface_events.read = surf->bo->va;
 	for (int32_t y = rect->y0; y < rect->y1; y++) {
 		for (int32_t x = rect->x0; x < rect->x1; x++, out++) {
 			uint64_t sample = ((uint64_t)y * surf->pitch + (uint64_t)x) * surf->samples;

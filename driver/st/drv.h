@@ -121,6 +121,22 @@ struct drv_window {
 };
 void drv_context_set_window(struct drv_context *ctx, const struct drv_window *w);
 
+/*
+ * What `ctx` did to colour buffers since the last take, for a replay that
+ * checks where the GPU rasterized lines (GL 4.6 §14.5.1): the GPU
+ * addresses of the colour buffers it cleared whole (every pixel and
+ * component), `more_cleared` when there were more than listed, and of the
+ * colour buffer it last read pixels from (0: none).
+ */
+#define DRV_CLEARED_MAX 16
+struct drv_surface_events {
+	uint64_t cleared[DRV_CLEARED_MAX];
+	unsigned ncleared;
+	bool more_cleared;
+	uint64_t read;
+};
+void drv_context_take_surface_events(struct drv_context *ctx, struct drv_surface_events *out);
+
 /* The program the last draw used (0 if none), for artefact collection. */
 uint32_t drv_context_last_draw_program(const struct drv_context *ctx);
 

@@ -47,6 +47,18 @@ const char *drv_context_take_unsupported(struct drv_context *ctx)
 	return why;
 }
 
+void drv_context_take_surface_events(struct drv_context *ctx, struct drv_surface_events *out)
+{
+	struct drv_pipe_surface_events ev;
+
+	_Static_assert(DRV_CLEARED_MAX == DRV_PIPE_CLEARED_MAX, "the two lists are one");
+	drv_pipe_take_surface_events(ctx->pipe, &ev);
+	memcpy(out->cleared, ev.cleared, sizeof out->cleared);
+	out->ncleared = ev.ncleared;
+	out->more_cleared = ev.more_cleared;
+	out->read = ev.read;
+}
+
 bool drv_gl_version_at_least(const struct drv_context *ctx, int major, int minor, int es_major,
 			     int es_minor)
 {

@@ -410,6 +410,43 @@ def test_desktop_tf_buffer_mapped_persistently_is_read(xfbtrace, build_dir, tmp_
     assert check.returncode == 0, check.stdout + check.stderr
 
 
+def test_gather_dispatches_leave_the_applications_state(xfbtrace, build_dir, tmp_path,
+                                                       observe_mode):
+    """cap-tf-gather-state checks its current program, every shader storage
+    binding (indexed by glBindBufferBase and glBindBufferRange, and generic)
+    and glGetError after each batch of deferred copies.  Async makes them
+    with gather dispatches (a compute program of the capture's, the TF
+    ranges bound as storage buffers) in two batches, and with copy calls in
+    the two where the gather cannot restore the state legally: TF active and
+    not paused (glUseProgram would fail), the current program flagged for
+    deletion (leaving it would delete it).  Each observation holds its own
+    pass's bytes."""
+    prog = build_dir / "tests" / "capture" / "cap-tf-gather-state"
+    plain = run([prog])
+    if plain.returncode == 77:
+        pytest.skip("GLES 3.1 unavailable")
+    assert plain.returncode == 0, describe(plain)
+    trace = tmp_path / "gather.xfbt"
+    out = run([xfbtrace, "capture", f"--observe={observe_mode}", "-o", trace, "--", prog],
+              env=dict(os.environ, XFBTRACE_LOG="info"))
+    assert out.returncode == 0 and out.stdout == plain.stdout, describe(out)
+    if observe_mode == "async":
+        counters = re.search(r"(\d+) batches by gather dispatches \((\d+) dispatches\), "
+                             r"(\d+) in the ring by copy calls", out.stderr)
+        assert counters and tuple(map(int, counters.groups())) == (2, 2, 2), describe(out)
+    recs = records(xfbtrace, trace)
+    ends = [c["no"] for c in calls(recs) if c["name"] == "glEndTransformFeedback"]
+    obs = {o["call"]: o for o in observations(recs, "tf_buffer")}
+    printed = [bytes.fromhex(line.split()[2]) for line in out.stdout.splitlines()]
+    assert len(ends) == 5 and sorted(obs) == ends, observations(recs)
+    for n, end in enumerate(ends):
+        assert blob_bytes(obs[end]["data"])[:48] == printed[n], (n, obs[end])
+    check = run([xfbtrace, "replay", "--check", trace])
+    # 5 TF ends, 3 maps
+    assert check.returncode == 0 and "8 observations, 8 match, 0 differ" in check.stdout, \
+        describe(check)
+
+
 @pytest.mark.parametrize("staging", ["ring", "buffers"])
 def test_async_read_back_leaves_the_applications_bindings_and_errors(xfbtrace, build_dir,
                                                                      tmp_path, observe_mode,

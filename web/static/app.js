@@ -231,14 +231,22 @@ function pagedTfDiff(t) {
 
 function valueText(v, name) { return name ? `${name} (${v})` : String(v); }
 
+// Register fields of two states (/api/diff/A/B/calls/N "fields"), A beside B.
+function fieldTable(fields, id) {
+  return el("table", { id }, el("tr", {}, el("th", {}, "field"), el("th", {}, "A"), el("th", {}, "B")),
+    ...fields.map(f => el("tr", { class: "field" }, el("td", {}, f.name), el("td", { class: "old" }, f.in_a ? valueText(f.a, f.a_name) : "(unset)"), el("td", { class: "new" }, f.in_b ? valueText(f.b, f.b_name) : "(unset)"))));
+}
+
 // The images two runs read back after one call (/api/diff/A/B/calls/N
 // "images"): A, B and their difference side by side, scaled up without
 // smoothing (each pixel a square of `zoom` screen pixels), the window
 // coordinates and both runs' values under the pointer, the first
 // differing pixels named and the first one outlined.  `drawLink`: a link
 // to the register state of the draw before the read, when the runs have
-// one (sim runs).
-function imageDiff(im, a, b, n, drawLink) {
+// one (sim runs); `drawRegs`: the register fields that differ between the
+// runs at that draw, when both are sim runs (a `replay --set-reg`
+// experiment shows the register it changed next to the pixels it moved).
+function imageDiff(im, a, b, n, drawLink, drawRegs) {
   const zoomFor = () => Math.max(1, Math.min(16, Math.floor(360 / Math.max(im.width, im.height))));
   let zoom = zoomFor();
   const fmt = v => v.map(x => Number.isInteger(x) ? x : x.toPrecision(6)).join(" ");
@@ -299,6 +307,7 @@ function imageDiff(im, a, b, n, drawLink) {
       kids.push(el("p", { class: "morepixels" }, "next: " + im.first.slice(1).map(q => `(${q.x}, ${q.y}): A ${fmt(q.a)}, B ${fmt(q.b)}`).join("; ")));
   }
   if (drawLink) kids.push(drawLink);
+  if (drawRegs) kids.push(drawRegs);
   kids.push(zooms, el("div", { class: "pixelside" }, ...figs), hover);
   layout();
   return el("section", { class: "imagediff" }, ...kids);
@@ -326,12 +335,19 @@ async function viewDiff(a, b) {
       const sims = [[a, data.run_a], [b, data.run_b]].filter(([, r]) => r.backend === "sim");
       const link = draw && sims.length ? el("p", { class: "drawlink" }, "register state of the draw that produced it: ",
         ...sims.map(([id], i) => el("a", { href: `/run/${id}?call=${draw.call}`, id: i ? "drawlink_b" : "drawlink" }, `call ${draw.call} ${draw.function} (run ${id})`))) : null;
-      kids.push(imageDiff(im, a, b, n, link));
+      let regs = null;
+      if (draw && sims.length === 2) {
+        const dc = await api(`/api/diff/${a}/${b}/calls/${draw.call}`);
+        const what = `at call ${draw.call} ${draw.function}, the draw that produced it`;
+        regs = dc.fields.length ? el("div", { class: "drawregs" },
+          el("p", { id: "drawregshead" }, `register fields that differ ${what} (A → B):`),
+          fieldTable(dc.fields, "drawfields"))
+          : el("p", { class: "drawregs", id: "drawregshead" }, `register state equal ${what}`);
+      }
+      kids.push(imageDiff(im, a, b, n, link, regs));
     }
     kids.push(el("h4", {}, "register fields (A → B)"));
-    kids.push(c.fields.length ? el("table", { id: "fields" }, el("tr", {}, el("th", {}, "field"), el("th", {}, "A"), el("th", {}, "B")),
-      ...c.fields.map(f => el("tr", { class: "field" }, el("td", {}, f.name), el("td", { class: "old" }, f.in_a ? valueText(f.a, f.a_name) : "(unset)"), el("td", { class: "new" }, f.in_b ? valueText(f.b, f.b_name) : "(unset)"))))
-      : el("p", {}, "register state equal"));
+    kids.push(c.fields.length ? fieldTable(c.fields, "fields") : el("p", {}, "register state equal"));
     if (c.packets.some(p => p.op !== "same")) {
       kids.push(el("h4", {}, "packets side by side"));
       kids.push(el("table", { id: "packets" }, el("tr", {}, el("th", {}, ""), el("th", {}, `A (run ${a})`), el("th", {}, `B (run ${b})`)),

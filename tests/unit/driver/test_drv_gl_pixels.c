@@ -635,6 +635,92 @@ static void test_triangle_is_drawn_by_gl_rules(void)
 	dgl_done_clean(ctx);
 }
 
+/* What the sim backend learns of width-1 lines (GL 4.6 §14.5.1, where
+ * implementations may rasterize them differently): the GPU logs each
+ * segment it rasterizes with one raster sample, at its window position
+ * (the viewport transform of §13.8.1, 1/256 pixel) with the colour buffer
+ * it went to and whether an occlusion query counted it (gm_lines_get);
+ * the driver reports the colour buffers it cleared whole and the one it
+ * read (drv_context_take_surface_events).  Wider lines are not logged. */
+static void test_width_1_lines_are_logged_with_whole_clears_and_reads(void)
+{
+	struct drv_context *ctx = window_context();
+	struct drv_surface_events ev;
+	const struct gm_line *l;
+	GLuint prog, vao = 0, q = 0;
+	uint64_t dropped;
+	size_t n;
+	uint8_t px[4];
+
+	CHECK(ctx);
+	if (!ctx)
+		return;
+	prog = program_vs_fs("#version 330\n"
+			     "const vec2 P[2] = vec2[2](vec2(-0.5, -0.25), vec2(0.5, 0.25));\n"
+			     "void main() { gl_Position = vec4(P[gl_VertexID], 0.0, 1.0); }\n",
+			     "#version 330\nout vec4 o;\nvoid main() { o = vec4(1.0); }\n");
+	CHECK(prog);
+	GL(glUseProgram)(prog);
+	GL(glGenVertexArrays)(1, &vao);
+	GL(glBindVertexArray)(vao);
+	GL(glClearColor)(0, 0, 0, 0);
+	GL(glClear)(GL_COLOR_BUFFER_BIT);
+	GL(glFinish)();
+	drv_context_take_surface_events(ctx, &ev);
+	CHECK_EQ_INT(ev.ncleared, 1);
+	CHECK(!ev.more_cleared && !ev.read);
+	const uint64_t va = ev.cleared[0];
+	CHECK(va != 0);
+	gm_lines_reset(dgl_gm);
+
+	GL(glDrawArrays)(GL_LINES, 0, 2);
+	GL(glFinish)();
+	l = gm_lines_get(dgl_gm, &n, &dropped);
+	CHECK_EQ_INT(n, 1);
+	CHECK_EQ_INT(dropped, 0);
+	if (n == 1) {
+		/* (-0.5, -0.25) and (0.5, 0.25) in a 40 x 24 viewport */
+		CHECK_EQ_INT(l[0].x0, 10 * 256);
+		CHECK_EQ_INT(l[0].y0, 9 * 256);
+		CHECK_EQ_INT(l[0].x1, 30 * 256);
+		CHECK_EQ_INT(l[0].y1, 15 * 256);
+		CHECK_EQ_INT(l[0].cb_va[0], va);
+		CHECK_EQ_INT(l[0].cb_va[1], 0);
+		CHECK_EQ_INT(l[0].samples, 1);
+		CHECK(!l[0].counted);
+	}
+	gm_lines_reset(dgl_gm);
+	GL(glGenQueries)(1, &q);
+	GL(glBeginQuery)(GL_SAMPLES_PASSED, q);
+	GL(glDrawArrays)(GL_LINES, 0, 2);
+	GL(glEndQuery)(GL_SAMPLES_PASSED);
+	GL(glFinish)();
+	l = gm_lines_get(dgl_gm, &n, &dropped);
+	CHECK(n == 1 && l[0].counted);
+	gm_lines_reset(dgl_gm);
+	GL(glLineWidth)(2.0f);
+	GL(glDrawArrays)(GL_LINES, 0, 2);
+	GL(glFinish)();
+	gm_lines_get(dgl_gm, &n, &dropped);
+	CHECK_EQ_INT(n, 0);
+	GL(glLineWidth)(1.0f);
+
+	read_rgba8(20, 12, 1, 1, px);
+	/* a clear of part of the buffer leaves what was drawn elsewhere */
+	GL(glEnable)(GL_SCISSOR_TEST);
+	GL(glScissor)(0, 0, 4, 4);
+	GL(glClear)(GL_COLOR_BUFFER_BIT);
+	GL(glDisable)(GL_SCISSOR_TEST);
+	GL(glFinish)();
+	drv_context_take_surface_events(ctx, &ev);
+	CHECK_EQ_INT(ev.ncleared, 0);
+	CHECK_EQ_INT(ev.read, va);
+	drv_context_take_surface_events(ctx, &ev);
+	CHECK_EQ_INT(ev.read, 0);
+	GL(glDeleteQueries)(1, &q);
+	dgl_done_clean(ctx);
+}
+
 /* The pixels a draw of points covers, counted in a read-back of the
  * window cleared to zero. */
 static int drawn_pixels(GLenum mode, GLint count)
@@ -831,6 +917,7 @@ int main(void)
 	XT_RUN(test_draw_programs_the_pixel_pipeline_state);
 	XT_RUN(test_fragment_shader_compiles_to_the_ps_abi);
 	XT_RUN(test_triangle_is_drawn_by_gl_rules);
+	XT_RUN(test_width_1_lines_are_logged_with_whole_clears_and_reads);
 	XT_RUN(test_point_size_and_clip_distances_reach_the_rasterizer);
 	XT_RUN(test_gles_points_take_the_shaders_size);
 	dgl_screen_destroy();

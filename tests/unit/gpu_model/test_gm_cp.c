@@ -2,7 +2,8 @@
  * test_gm_cp.c - the command processor and register file: SET_* spaces,
  * WRITE_DATA / COPY_DATA, IB chaining and nesting limits, bad packets and
  * addresses recorded as faults (never a crash or a hang), WAIT_REG_MEM that
- * cannot finish, register snapshots with dirty tracking, determinism.
+ * cannot finish, register snapshots with dirty tracking, register
+ * overrides forced at draws, determinism.
  */
 #include "gm_test_util.h"
 
@@ -225,6 +226,52 @@ static void test_register_snapshot_and_dirty(void)
 	tgpu_fini(&t);
 }
 
+/* gm_reg_override_set: the bits are forced at each draw packet, over what
+ * the packets before it wrote, and only there; a snapshot shows them. */
+static void test_register_overrides_apply_at_draws(void)
+{
+	struct tgpu t;
+	struct gm_reg_value *r;
+	size_t n;
+	uint32_t v = 0;
+	const struct gm_reg_override ovr[2] = {
+		{ REG_CB_BLEND0_CONTROL, CB_BLEND0_CONTROL_ENABLE__MASK, CB_BLEND0_CONTROL_ENABLE(1) },
+		{ REG_PA_CL_VPORT_XSCALE_0, UINT32_MAX, 0x3F800000u },
+	};
+	const struct gm_reg_override bad = { 0x1000, UINT32_MAX, 1 };
+	tgpu_init(&t);
+	CHECK(gm_reg_override_set(t.gm, ovr, 2) == XT_OK);
+	pm4_set_context_reg(&t.cs, REG_CB_BLEND0_CONTROL, 0x0101);
+	tgpu_submit(&t);
+	CHECK(gm_reg_get(t.gm, REG_CB_BLEND0_CONTROL, &v) && v == 0x0101);   /* no draw yet */
+	tgpu_draw_auto(&t, V_DI_PT_TRILIST, 0, 1);
+	tgpu_submit(&t);
+	CHECK(gm_reg_get(t.gm, REG_CB_BLEND0_CONTROL, &v) && v == 0x40000101u);
+	CHECK(gm_reg_get(t.gm, REG_PA_CL_VPORT_XSCALE_0, &v) && v == 0x3F800000u);
+	CHECK(gm_reg_snapshot(t.gm, false, &r, &n) == XT_OK);
+	bool seen = false;
+	for (size_t i = 0; i < n; i++)
+		seen |= r[i].reg == REG_PA_CL_VPORT_XSCALE_0 && r[i].value == 0x3F800000u;
+	CHECK(seen);
+	free(r);
+	/* The packets set it again; the next draw forces it again. */
+	pm4_set_context_reg(&t.cs, REG_CB_BLEND0_CONTROL, 0);
+	tgpu_submit(&t);
+	CHECK(gm_reg_get(t.gm, REG_CB_BLEND0_CONTROL, &v) && v == 0);
+	tgpu_draw_auto(&t, V_DI_PT_TRILIST, 0, 1);
+	tgpu_submit(&t);
+	CHECK(gm_reg_get(t.gm, REG_CB_BLEND0_CONTROL, &v) && v == 0x40000000u);
+	/* A bad offset changes nothing; none left: draws leave the registers. */
+	CHECK(gm_reg_override_set(t.gm, &bad, 1) == XT_ERR_INVALID);
+	CHECK(gm_reg_override_set(t.gm, NULL, 0) == XT_OK);
+	pm4_set_context_reg(&t.cs, REG_CB_BLEND0_CONTROL, 0x0101);
+	tgpu_draw_auto(&t, V_DI_PT_TRILIST, 0, 1);
+	tgpu_submit(&t);
+	CHECK(gm_reg_get(t.gm, REG_CB_BLEND0_CONTROL, &v) && v == 0x0101);
+	CHECK_EQ_INT(gm_fault_count(t.gm), 0);
+	tgpu_fini(&t);
+}
+
 /* Random dwords as an IB: faults, never a crash; twice gives the same result. */
 static void run_garbage(uint32_t seed, uint64_t *faults, uint32_t *hash)
 {
@@ -276,6 +323,7 @@ int main(void)
 	XT_RUN(test_wait_that_cannot_finish_is_reported);
 	XT_RUN(test_ib_nesting_chaining_and_limits);
 	XT_RUN(test_register_snapshot_and_dirty);
+	XT_RUN(test_register_overrides_apply_at_draws);
 	XT_RUN(test_garbage_ib_is_survived_deterministically);
 	XT_TEST_MAIN_END();
 }
