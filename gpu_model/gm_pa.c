@@ -14,7 +14,7 @@
 #include "gm_px.h"
 #include "xt_fault.h"
 
-#define MAX_CLIP_PLANES 20
+#define MAX_CLIP_PLANES 21   /* w, x, y, z: 7; user planes 6; clip distances 8 */
 #define MAX_POLY (3 + MAX_CLIP_PLANES)
 
 /* A vertex while clipping: clip position, params, point size, distances. */
@@ -51,7 +51,7 @@ static void cv_lerp(struct cv *o, const struct cv *a, const struct cv *b, float 
 
 /* Signed distance of a vertex to clip plane `p` (inside >= 0). */
 struct plane { unsigned kind, n; };
-enum { PL_XL, PL_XR, PL_YB, PL_YT, PL_ZN, PL_ZF, PL_W, PL_UCP };
+enum { PL_XL, PL_XR, PL_YB, PL_YT, PL_ZN, PL_ZF, PL_W, PL_UCP, PL_DIST };
 
 static float plane_dist(const struct gm_px *px, const struct plane *pl, const struct cv *v)
 {
@@ -64,15 +64,19 @@ static float plane_dist(const struct gm_px *px, const struct plane *pl, const st
 	case PL_ZN: return PA_CL_CLIP_CNTL_DX_CLIP_SPACE_DEF_GET(px->clip_cntl) ? c[2] : c[2] + c[3];
 	case PL_ZF: return c[3] - c[2];
 	case PL_W: return c[3];
+	case PL_DIST: return v->dist[pl->n];
 	default:
-		if ((px->vs_out_cntl >> pl->n) & 1)   /* CLIP_DIST_ENA_n: the VS's distance */
-			return v->dist[pl->n];
 		return px->ucp[pl->n][0] * c[0] + px->ucp[pl->n][1] * c[1] +
 		       px->ucp[pl->n][2] * c[2] + px->ucp[pl->n][3] * c[3];
 	}
 }
 
-static unsigned clip_planes(const struct gm_px *px, struct plane *pl, bool xy)
+/* The planes a primitive is clipped by: w > 0, x and y (`xy`: not for
+ * points), near / far, the user planes UCP_ENA_n (PA_CL_UCP_n against the
+ * position) and, `dist`, the VS's clip distances CLIP_DIST_ENA_n (not for
+ * points, which the PA does not clip by them: radeonsi makes them cull
+ * distances too, docs/pixel-pipeline.md). */
+static unsigned clip_planes(const struct gm_px *px, struct plane *pl, bool xy, bool dist)
 {
 	unsigned n = 0;
 	bool dis = PA_CL_CLIP_CNTL_CLIP_DISABLE_GET(px->clip_cntl);
@@ -92,17 +96,35 @@ static unsigned clip_planes(const struct gm_px *px, struct plane *pl, bool xy)
 		for (unsigned i = 0; i < 6; i++)
 			if ((px->clip_cntl >> i) & 1)
 				pl[n++] = (struct plane){ PL_UCP, i };
+		for (unsigned i = 0; i < 8 && dist; i++)
+			if ((px->vs_out_cntl >> i) & 1)
+				pl[n++] = (struct plane){ PL_DIST, i };
 	}
 	return n;
 }
 
+/* Cull distances (CULL_DIST_ENA_n): a primitive whose vertices all have a
+ * negative distance n is dropped. */
+static bool culled(const struct gm_px *px, const struct cv *v, unsigned n)
+{
+	for (unsigned d = 0; d < 8; d++) {
+		bool out = (px->vs_out_cntl >> (8 + d)) & 1;
+		for (unsigned i = 0; i < n && out; i++)
+			out = v[i].dist[d] < 0;
+		if (out)
+			return true;
+	}
+	return false;
+}
+
 /* Sutherland-Hodgman against every plane; returns the vertex count (0:
- * culled).  A polygon of 2 vertices is a line segment. */
+ * culled).  A polygon of 2 vertices is a line segment; `xy` false: a point
+ * (no x / y planes, no clip distances). */
 static unsigned clip_poly(const struct gm_px *px, struct cv *buf0, struct cv *buf1, unsigned n,
 			  bool xy, struct cv **out)
 {
 	struct plane pl[MAX_CLIP_PLANES];
-	unsigned np = clip_planes(px, pl, xy);
+	unsigned np = clip_planes(px, pl, xy, xy);
 	struct cv *in = buf0, *o = buf1;
 	unsigned n_par = px->n_inputs ? GM_PX_MAX_PARAMS : 0;
 
@@ -281,11 +303,8 @@ static void draw_tri(struct gm_px *px, const struct gm_px_vtx *const vin[3], uns
 	for (unsigned i = 0; i < 3; i++)
 		cv_from(&b0[i], vin[i], n_par);
 	flat = b0[provoking];
-	/* cull distances: every vertex outside one of them drops it */
-	for (unsigned d = 0; d < 8; d++)
-		if ((px->vs_out_cntl >> (8 + d) & 1) && b0[0].dist[d] < 0 && b0[1].dist[d] < 0 &&
-		    b0[2].dist[d] < 0)
-			return;
+	if (culled(px, b0, 3))
+		return;
 	n = clip_poly(px, b0, b1, 3, true, &poly);
 	if (n < 3)
 		return;
@@ -309,10 +328,15 @@ static void draw_point(struct gm_px *px, const struct gm_px_vtx *vin)
 	if (PA_CL_VS_OUT_CNTL_USE_VTX_POINT_SIZE_GET(px->vs_out_cntl))
 		half = vin->psize * 0.5f;
 	half = half < px->point_min ? px->point_min : half > px->point_max ? px->point_max : half;
+	if (culled(px, b0, 1))
+		return;
 	/* the vertex must be inside (no x / y clipping of points: a segment
-	 * of two equal ends is kept or dropped whole) */
+	 * of two equal ends is kept or dropped whole), and inside the discard
+	 * band PA_CL_GB_*_DISC_ADJ in x and y */
 	b0[1] = b0[0];
 	if (clip_poly(px, b0, b1, 2, false, &poly) != 2 || !to_window(px, &poly[0], &c) || !(half > 0))
+		return;
+	if (!(fabsf(poly[0].c[0]) <= px->disc_x * poly[0].c[3]) || !(fabsf(poly[0].c[1]) <= px->disc_y * poly[0].c[3]))
 		return;
 	for (unsigned i = 0; i < 4; i++) {
 		double dx = (i == 1 || i == 2) ? half : -half, dy = i >= 2 ? half : -half;
@@ -370,7 +394,7 @@ static void draw_line(struct gm_px *px, const struct gm_px_vtx *const vin[2], un
 	for (unsigned i = 0; i < 2; i++)
 		cv_from(&b0[i], vin[i], n_par);
 	flat = b0[provoking];
-	if (clip_poly(px, b0, b1, 2, true, &poly) != 2)
+	if (culled(px, b0, 2) || clip_poly(px, b0, b1, 2, true, &poly) != 2)
 		return;
 	if (!to_window(px, &poly[0], &e[0]) || !to_window(px, &poly[1], &e[1]) || !(half > 0))
 		return;

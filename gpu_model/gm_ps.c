@@ -78,6 +78,10 @@ bool gm_px_begin(struct gm *gm, struct gm_px *px)
 	px->gb_y = reg_f(gm, REG_PA_CL_GB_VERT_CLIP_ADJ);
 	if (!(px->gb_x >= 1.0f) || !isfinite(px->gb_x)) px->gb_x = 1.0f;
 	if (!(px->gb_y >= 1.0f) || !isfinite(px->gb_y)) px->gb_y = 1.0f;
+	px->disc_x = reg_f(gm, REG_PA_CL_GB_HORZ_DISC_ADJ);
+	px->disc_y = reg_f(gm, REG_PA_CL_GB_VERT_DISC_ADJ);
+	if (!(px->disc_x >= 1.0f) || !isfinite(px->disc_x)) px->disc_x = 1.0f;
+	if (!(px->disc_y >= 1.0f) || !isfinite(px->disc_y)) px->disc_y = 1.0f;
 	for (unsigned i = 0; i < 6; i++) {
 		px->ucp[i][0] = reg_f(gm, REG_PA_CL_UCP_X(i));
 		px->ucp[i][1] = reg_f(gm, REG_PA_CL_UCP_Y(i));

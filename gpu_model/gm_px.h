@@ -89,6 +89,7 @@ struct gm_px {
 	uint32_t clip_cntl, su_mode, vte, vs_out_cntl;
 	float vp_scale[3], vp_offset[3];
 	float gb_x, gb_y;          /* guard band (clip adjust) */
+	float disc_x, disc_y;      /* discard band of points (discard adjust) */
 	float ucp[6][4];
 	int32_t sc_x0, sc_y0, sc_x1, sc_y1; /* scissor ∩ targets, pixels, [x0, x1) */
 	unsigned samples;          /* raster samples: 1, 2, 4 or 8 */

@@ -646,7 +646,7 @@ static void emit_ins(struct em *e, const struct drv_ins *in, uint32_t idx)
 			opd(e, in->src[j], a, sizeof a, false);
 			P(e, "v_mov_b32 v%u, %s", 8 + j, a);
 		}
-		P(e, "exp pos0, v[8:11] done");
+		P(e, "exp pos%u, v[8:11]%s", in->a, in->b ? " done" : "");
 		break;
 	case DRV_OP_EXPORT_PARAM:
 	case DRV_OP_EXPORT_MRT:

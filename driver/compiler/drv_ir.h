@@ -69,7 +69,7 @@ enum drv_op {
 	DRV_OP_EMIT_VERTEX,   /* stream a (removed by drv_lower_io) */
 	DRV_OP_END_PRIMITIVE, /* stream a (removed by drv_lower_io) */
 	/* lowered I/O (drv_lower_io) */
-	DRV_OP_EXPORT_POS,    /* src0..src3 -> exp pos0 */
+	DRV_OP_EXPORT_POS,    /* src0..src3 -> exp pos a (b: the last one, done) */
 	DRV_OP_SO_BEGIN,      /* streamout section for stream a */
 	DRV_OP_SO_STORE,      /* buffer a, byte offset b in the vertex, src0 */
 	DRV_OP_SO_END,

@@ -79,24 +79,69 @@ static bool builtin_slots(const struct drv_smodule *m, const struct drv_svar *v,
 	return false;
 }
 
+/* Output variable i of `m` holds built-in `bi` at slots [first, first +
+ * count), for the stream `stream` the copy shader exports. */
+static bool stream_builtin(const struct drv_smodule *m, uint32_t i, int32_t bi, uint32_t stream, uint32_t *first,
+			   uint32_t *count)
+{
+	const struct drv_svar *v = &m->vars[i];
+	return v->storage == SpvStorageClassOutput && builtin_slots(m, v, bi, first, count) &&
+	       !(v->stream > 0 && (uint32_t)v->stream != stream);
+}
+
+void drv_vs_outputs(const struct drv_smodule *m, struct drv_vs_out_info *o)
+{
+	uint32_t first, count;
+
+	memset(o, 0, sizeof *o);
+	for (uint32_t i = 0; i < m->n_vars; i++) {
+		if (stream_builtin(m, i, SpvBuiltInPointSize, 0, &first, &count) && count == 1)
+			o->point_size |= drv_svar_written(&m->vars[i], first);
+		if (stream_builtin(m, i, SpvBuiltInClipDistance, 0, &first, &count))
+			for (uint32_t j = 0; j < count && j < 8; j++)
+				o->clip_dist |= (uint8_t)(drv_svar_written(&m->vars[i], first + j) << j);
+	}
+	o->pos_exports = 1 + o->point_size + ((o->clip_dist & 0x0F) != 0) + ((o->clip_dist & 0xF0) != 0);
+}
+
+/* exp pos0 = gl_Position, then the vectors drv_vs_outputs names, packed
+ * into pos1.. (the misc vector: (gl_PointSize, 0, 0, 0); clip distances
+ * 0..3, 4..7, 0 where not written); the last one `done`. */
 static void export_position(struct drv_ir *ir, const struct drv_smodule *m, value_fn val, const void *ctx,
 			    uint32_t stream_filter)
 {
-	struct drv_ins in = { .op = DRV_OP_EXPORT_POS, .n_src = 4 };
-	uint32_t first, count;
-	for (uint32_t i = 0; i < m->n_vars; i++) {
-		const struct drv_svar *v = &m->vars[i];
-		if (v->storage != SpvStorageClassOutput || !builtin_slots(m, v, SpvBuiltInPosition, &first, &count) ||
-		    count != 4 || (v->stream > 0 && (uint32_t)v->stream != stream_filter))
-			continue;
+	struct drv_vs_out_info out;
+	struct drv_ins in[4];
+	uint32_t first, count, zero = drv_ir_const(ir, 1, 0);
+
+	drv_vs_outputs(m, &out);
+	memset(in, 0, sizeof in);
+	for (unsigned k = 0; k < out.pos_exports; k++) {
+		in[k].op = DRV_OP_EXPORT_POS;
+		in[k].n_src = 4;
+		in[k].a = k;
+		in[k].b = k + 1 == out.pos_exports;
 		for (unsigned j = 0; j < 4; j++)
-			in.src[j] = val(ir, m, i, first + j, ctx);
-		drv_ir_emit(ir, &in);
-		return;
+			in[k].src[j] = zero;
 	}
-	for (unsigned j = 0; j < 4; j++)
-		in.src[j] = drv_ir_const(ir, 1, 0);
-	drv_ir_emit(ir, &in);
+	for (uint32_t i = 0; i < m->n_vars; i++) {
+		if (stream_builtin(m, i, SpvBuiltInPosition, stream_filter, &first, &count) && count == 4)
+			for (unsigned j = 0; j < 4; j++)
+				in[0].src[j] = val(ir, m, i, first + j, ctx);
+		if (out.point_size && stream_builtin(m, i, SpvBuiltInPointSize, stream_filter, &first, &count) &&
+		    count == 1)
+			in[1].src[0] = val(ir, m, i, first, ctx);
+		if (out.clip_dist && stream_builtin(m, i, SpvBuiltInClipDistance, stream_filter, &first, &count)) {
+			unsigned cc0 = 1 + out.point_size;
+			for (uint32_t j = 0; j < count && j < 8; j++) {
+				unsigned k = j < 4 || !(out.clip_dist & 0x0F) ? cc0 : cc0 + 1;
+				if (out.clip_dist >> j & 1)
+					in[k].src[j % 4] = val(ir, m, i, first + j, ctx);
+			}
+		}
+	}
+	for (unsigned k = 0; k < out.pos_exports; k++)
+		drv_ir_emit(ir, &in[k]);
 }
 
 static void streamout(struct drv_ir *ir, const struct drv_smodule *m, const struct drv_tf_layout *tf, unsigned stream,

@@ -239,18 +239,6 @@ static enum xt_rc prepare_ps(struct build *b)
 	int n;
 
 	b->n_params = 0;
-	{
-		const struct drv_smodule *last = &b->mod[p->has_gs ? DRV_STAGE_GEOMETRY : DRV_STAGE_VERTEX];
-		for (uint32_t i = 0; i < last->n_vars; i++) {
-			const struct drv_svar *v = &last->vars[i];
-			const struct drv_sid *t = drv_stype(last, v->type);
-			if (v->storage != SpvStorageClassOutput)
-				continue;
-			ps->vs_point_size |= v->builtin == SpvBuiltInPointSize;
-			for (uint32_t k = 0; t && t->op == SpvOpTypeStruct && k < t->n_members; k++)
-				ps->vs_point_size |= t->members[k].builtin == SpvBuiltInPointSize;
-		}
-	}
 	if (!b->parsed[DRV_STAGE_FRAGMENT]) {
 		why = "no fragment shader (fixed-function fragment processing)";
 	} else if ((n = drv_ps_inputs(fs, b->ps_vars, &why)) >= 0) {
@@ -593,6 +581,9 @@ enum xt_rc drv_program_create(const struct drv_program_desc *desc, struct drv_pr
 	if (ok && p->has_gs)
 		ok = compile_hw(b, DRV_HW_GS, DRV_STAGE_GEOMETRY) == XT_OK &&
 		     compile_hw(b, DRV_HW_COPY, DRV_STAGE_GEOMETRY) == XT_OK;
+	/* what the last vertex stage's stores reach, known once translated */
+	if (ok)
+		drv_vs_outputs(&b->mod[p->has_gs ? DRV_STAGE_GEOMETRY : DRV_STAGE_VERTEX], &p->vs_out);
 	if (ok && b->parsed[DRV_STAGE_FRAGMENT] && !p->ps_unsupported &&
 	    (rc = compile_hw(b, DRV_HW_PS, DRV_STAGE_FRAGMENT)) == XT_ERR_NOMEM)
 		goto fail;
@@ -763,6 +754,9 @@ enum xt_rc drv_program_disasm(const struct drv_program *p, struct xt_buf *out)
 	}
 	if (p->ps_unsupported)
 		xt_buf_printf(out, "no PS: %s\n", p->ps_unsupported);
+	if (p->vs_out.pos_exports > 1)
+		xt_buf_printf(out, "position exports: %u (point size %s, clip distances 0x%02x)\n", p->vs_out.pos_exports,
+			      p->vs_out.point_size ? "yes" : "no", p->vs_out.clip_dist);
 	if (p->has_gs)
 		xt_buf_printf(out, "gs: max_vertices %u in 0x%x out 0x%x invocations %u streams 0x%x esgs %u gsvs %u\n",
 			      p->gs.max_vertices, p->gs.input_prim, p->gs.output_prim, p->gs.invocations,

@@ -223,9 +223,19 @@ struct drv_ps_info {
 	uint32_t input_ena;                 /* SPI_PS_INPUT_ENA (= ADDR) */
 	uint32_t colors_written;            /* bit n: exp mrtn (location n, index 0) */
 	bool kills;                         /* discard (DB_SHADER_CONTROL.KILL_ENABLE) */
-	/* the last vertex stage writes gl_PointSize, which the driver does not
-	 * export yet (pos1, PA_CL_VS_OUT_CNTL.USE_VTX_POINT_SIZE) */
-	bool vs_point_size;
+};
+
+/* What the hardware VS (or the copy shader of stream 0) exports after
+ * pos0, as radeonsi's si_llvm_export_vs packs it: the misc vector (x = the
+ * point size) when the last vertex stage writes gl_PointSize, then clip
+ * distances 0..3 and 4..7 when it writes any of them; "writes" = a store
+ * reaches the output (drv_svar.written), not merely gl_PerVertex's
+ * declaration.  The state decides what the PA uses (PA_CL_VS_OUT_CNTL,
+ * drv_pm4_raster.c). */
+struct drv_vs_out_info {
+	bool point_size;                    /* pos: misc vector (VS_OUT_MISC_VEC_ENA) */
+	uint8_t clip_dist;                  /* bit i: gl_ClipDistance[i] written */
+	unsigned pos_exports;               /* pos0 and those after it, 1..4 */
 };
 
 struct drv_program_desc {
@@ -275,6 +285,7 @@ struct drv_program {
 	 * draws' pixels are what the model cannot draw) */
 	struct drv_ps_info ps;
 	char *ps_unsupported;
+	struct drv_vs_out_info vs_out;
 	struct drv_gs_info gs;
 
 	unsigned n_attribs;

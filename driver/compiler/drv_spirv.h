@@ -106,6 +106,11 @@ struct drv_svar {
 				* drv_program.samplers (elements follow), -1 none */
 	uint32_t init;         /* OpVariable initializer (a constant id; GLSL uniform
 				* initializers), 0 if none */
+	/* Output variables: bit s = a store of the translated entry point
+	 * reaches slot s (drv_spirv_to_ir; slots from 63 on share bit 63),
+	 * not merely a declaration: glslang declares every member of
+	 * gl_PerVertex, written or not */
+	uint64_t written;
 };
 
 struct drv_smodule {
@@ -154,6 +159,11 @@ uint32_t drv_stype_member_offset(const struct drv_smodule *m, uint32_t t, uint32
 uint32_t drv_stype_array_stride(const struct drv_smodule *m, uint32_t t);
 /* GL type enum of a non-aggregate type (after stripping arrays), 0 if none. */
 uint32_t drv_stype_gl_enum(const struct drv_smodule *m, uint32_t t);
+/* Whether a store reaches slot `slot` of output variable v (drv_svar.written). */
+static inline bool drv_svar_written(const struct drv_svar *v, uint32_t slot)
+{
+	return v->written >> (slot < 63 ? slot : 63) & 1;
+}
 /* Strips array levels: the element type, and the total element count. */
 uint32_t drv_stype_strip_arrays(const struct drv_smodule *m, uint32_t t, uint32_t *elems);
 
@@ -231,6 +241,9 @@ unsigned drv_ps_input_vgpr(uint32_t ena, unsigned bit);
  * fragment shader `fs` (GL 4.6 §7.4.1, drv_io_key), -1 when none. */
 int drv_ps_input_source(const struct drv_smodule *m, const struct drv_smodule *fs, uint32_t in);
 
+/* drv_lower_io.c: the vectors the hardware VS or copy shader of last vertex
+ * stage `m` exports after pos0 (drv_vs_out_info). */
+void drv_vs_outputs(const struct drv_smodule *m, struct drv_vs_out_info *o);
 /* drv_lower_io.c: appends the stage epilogue (exports, streamout, ring
  * stores) and lowers EMIT_VERTEX / END_PRIMITIVE. */
 enum xt_rc drv_lower_io(struct drv_ir *ir, const struct drv_smodule *m, const struct drv_lower_info *info,

@@ -280,6 +280,14 @@ bool drv_sx_load(struct ctx *c, const uint32_t *w, uint32_t n)
 	return ok;
 }
 
+/* An output's slot a store reaches (drv_svar.written); a dynamically
+ * indexed store reaches every candidate. */
+static void mark_written(struct drv_svar *v, uint32_t slot)
+{
+	if (v->storage == SpvStorageClassOutput)
+		v->written |= 1ull << (slot < 63 ? slot : 63);
+}
+
 bool drv_sx_store(struct ctx *c, uint32_t ptr, uint32_t val)
 {
 	struct drv_sptr p;
@@ -301,10 +309,12 @@ bool drv_sx_store(struct ctx *c, uint32_t ptr, uint32_t val)
 	for (uint32_t j = 0; j < o.n; j++) {
 		if (!p.dyn_slot) {
 			drv_ir_reg_write(c->ir, v->reg_base + p.slot + j, o.v[j]);
+			mark_written(v, p.slot + j);
 			continue;
 		}
 		for (uint32_t q = 0; q < p.n_cands; q++) {
 			uint32_t r = v->reg_base + p.slot + p.cands[q] + j;
+			mark_written(v, p.slot + p.cands[q] + j);
 			uint32_t old = drv_ir_reg_read(c->ir, r);
 			drv_ir_reg_write(c->ir, r, sel(c, icmp(c, ISA_OP_V_CMP_EQ_I32, p.dyn_slot, K(c, p.cands[q])),
 						       o.v[j], old));

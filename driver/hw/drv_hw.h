@@ -71,6 +71,8 @@ struct drv_pipe {
 	uint64_t fb_va[9];           /* the surfaces' VAs it emitted (cbufs, zsbuf; 0: none):
 				      * a surface given new storage is emitted again */
 	uint64_t ps_va;              /* pixel shader emitted: its VA + 2; 1 none bound; 0 unknown */
+	uint32_t vs_out_cntl;        /* PA_CL_VS_OUT_CNTL emitted (+1; 0 = unknown), and the
+				      * SPI_SHADER_POS_FORMAT that goes with it */
 	struct drv_pipe_surface_events surface_events;  /* drv_pm4_fb.c */
 	/* conditional rendering: the query's slots (NULL: off) and its mode */
 	const struct drv_pipe_query *render_cond;
@@ -161,6 +163,9 @@ void drv_pm4_emit_pixel_state(struct drv_pipe *pipe, struct pm4_cs *cs, const st
  * compiled PS, or state the model does not rasterize), as the reason its
  * surfaces hold what the model did not draw; NULL when it rasterizes. */
 const char *drv_pm4_ps_unusable(const struct drv_pipe *pipe, const struct drv_program *prog);
+/* PA_CL_VS_OUT_CNTL of a draw of `prog` with the pipe's rasterizer state:
+ * the VS's position exports the PA reads (drv_vs_out_info). */
+uint32_t drv_pm4_vs_out_cntl(const struct drv_pipe *pipe, const struct drv_program *prog);
 /* The most dwords it emits. */
 #define DRV_PM4_PIXEL_STATE_DW 400u
 

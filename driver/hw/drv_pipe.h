@@ -266,8 +266,11 @@ struct drv_pipe_rasterizer_state {
 	float offset_units, offset_scale, offset_clamp;
 	float point_size, line_width;    /* pixels */
 	bool point_size_per_vertex;      /* the shader's gl_PointSize */
+	/* a point whose vertex is outside the view volume's x / y planes is
+	 * discarded (GL), else drawn as far as it covers the window (GLES) */
+	bool point_clip_xy;
 	bool scissor;                    /* the scissor test */
-	unsigned clip_plane_enable;      /* bit i: user clip plane / distance i */
+	unsigned clip_plane_enable;      /* bit i: user clip plane / distance i (0..7) */
 	bool depth_clamp;
 	/* per-fragment state in effect that the hardware layer cannot apply
 	 * (static storage, a reason), NULL: none; draws then bind no pixel

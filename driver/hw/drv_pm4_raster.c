@@ -34,6 +34,8 @@
 
 #include "drv_hw.h"
 
+#define DRV_MAX_POINT_SIZE 8192.0f   /* pixels (PA_SU_POINT_MINMAX) */
+
 static uint32_t fui(float f)
 {
 	uint32_t u;
@@ -50,6 +52,13 @@ static uint32_t pack_12p4(float x)
 static uint32_t log2_samples(uint32_t samples)
 {
 	return samples >= 8 ? 3 : samples >= 4 ? 2 : samples >= 2 ? 1 : 0;
+}
+
+/* PA_CL_GB_*_DISC_ADJ for viewport scale `scale` (pixels per NDC unit). */
+static float disc_adj(const struct drv_pipe_rasterizer_state *rs, float scale)
+{
+	float s = scale < 0 ? -scale : scale;
+	return rs->point_clip_xy || !(s > 0) ? 1.0f : 1.0f + DRV_MAX_POINT_SIZE / (2 * s);
 }
 
 /* ---- the state setters ------------------------------------------------------------------ */
@@ -348,9 +357,15 @@ static void emit_pixel(struct drv_pipe *pipe, struct pm4_cs *cs)
 	pm4_set_context_reg(cs, REG_PA_SU_VTX_CNTL,
 			    PA_SU_VTX_CNTL_PIX_CENTER(1) | PA_SU_VTX_CNTL_ROUND_MODE(V_X_ROUND_TO_EVEN) |
 			    PA_SU_VTX_CNTL_QUANT_MODE(V_X_16_8_FIXED_POINT_1_256TH));
+	/* no guard band (clip adjust 1); the discard band the PA drops points
+	 * outside of is the view volume's x / y planes for GL and, for GLES,
+	 * as far out as half the largest point reaches (si_emit_guardband:
+	 * 1 + max point size / (2 * viewport scale)) */
 	if (pm4_set_reg_seq(cs, REG_PA_CL_GB_VERT_CLIP_ADJ, 4)) {
-		for (unsigned i = 0; i < 4; i++)
-			pm4_emit(cs, fui(1.0f));   /* no guard band */
+		pm4_emit(cs, fui(1.0f));
+		pm4_emit(cs, fui(disc_adj(rs, vp->scale[1])));
+		pm4_emit(cs, fui(1.0f));
+		pm4_emit(cs, fui(disc_adj(rs, vp->scale[0])));
 	}
 	/* scissors: the screen and generic ones open, the viewport scissor
 	 * is GL's scissor box when the test is on */
@@ -387,7 +402,7 @@ static void emit_pixel(struct drv_pipe *pipe, struct pm4_cs *cs)
 			    PA_SU_POINT_SIZE_WIDTH(pack_12p4(rs->point_size / 2)));
 	pm4_set_context_reg(cs, REG_PA_SU_POINT_MINMAX,
 			    PA_SU_POINT_MINMAX_MIN_SIZE(0) |
-			    PA_SU_POINT_MINMAX_MAX_SIZE(pack_12p4(8192.0f / 2)));
+			    PA_SU_POINT_MINMAX_MAX_SIZE(pack_12p4(DRV_MAX_POINT_SIZE / 2)));
 	pm4_set_context_reg(cs, REG_PA_SU_LINE_CNTL, PA_SU_LINE_CNTL_WIDTH(pack_12p4(rs->line_width / 2)));
 	pm4_set_context_reg(cs, REG_PA_SC_LINE_CNTL, 0);
 	/* si_emit_clip_state: the user planes */
@@ -464,6 +479,45 @@ static void emit_pixel(struct drv_pipe *pipe, struct pm4_cs *cs)
 				    : DB_COUNT_CONTROL_ZPASS_INCREMENT_DISABLE(1));
 }
 
+/* ---- the VS's position exports (si_shader_vs, si_emit_clip_regs) ------------------------------- */
+
+uint32_t drv_pm4_vs_out_cntl(const struct drv_pipe *pipe, const struct drv_program *prog)
+{
+	const struct drv_vs_out_info *o = &prog->vs_out;
+	/* GL 4.6 §13.7: plane i clips where CLIP_DISTANCEi is enabled; a
+	 * plane the shader writes no distance for is undefined, so it is left
+	 * out (radeonsi: the written mask & clip_plane_enable).  The PA does
+	 * not clip points by clip distances, so they are cull distances as
+	 * well (si_emit_clip_regs), which drop a point outside the plane */
+	uint32_t clip = o->clip_dist & pipe->rs.clip_plane_enable & 0xFFu;
+
+	/* GL 4.6 §14.4: the point size is gl_PointSize with
+	 * PROGRAM_POINT_SIZE (always in GLES, ES 3.2 §13.3), else the state's
+	 * (PA_SU_POINT_SIZE); GLES leaves the size of a point whose shader
+	 * writes none undefined, and it gets the state's too */
+	return PA_CL_VS_OUT_CNTL_USE_VTX_POINT_SIZE(o->point_size && pipe->rs.point_size_per_vertex) |
+	       PA_CL_VS_OUT_CNTL_VS_OUT_MISC_VEC_ENA(o->point_size) |
+	       PA_CL_VS_OUT_CNTL_VS_OUT_MISC_SIDE_BUS_ENA(o->point_size) |
+	       PA_CL_VS_OUT_CNTL_VS_OUT_CCDIST0_VEC_ENA((o->clip_dist & 0x0Fu) != 0) |
+	       PA_CL_VS_OUT_CNTL_VS_OUT_CCDIST1_VEC_ENA((o->clip_dist & 0xF0u) != 0) |
+	       clip << PA_CL_VS_OUT_CNTL_CLIP_DIST_ENA_0__SHIFT | clip << PA_CL_VS_OUT_CNTL_CULL_DIST_ENA_0__SHIFT;
+}
+
+/* PA_CL_VS_OUT_CNTL and the position exports' formats (4 components each,
+ * as many as the shader exports: drv_vs_out_info.pos_exports). */
+static void emit_vs_out(struct drv_pipe *pipe, struct pm4_cs *cs, const struct drv_program *prog)
+{
+	uint32_t cntl = drv_pm4_vs_out_cntl(pipe, prog), format = 0;
+
+	if (pipe->vs_out_cntl == cntl + 1)
+		return;
+	for (unsigned k = 0; k < prog->vs_out.pos_exports || k < 1; k++)
+		format |= (uint32_t)V_SPI_SHADER_4COMP << (4 * k);
+	pm4_set_context_reg(cs, REG_PA_CL_VS_OUT_CNTL, cntl);
+	pm4_set_context_reg(cs, REG_SPI_SHADER_POS_FORMAT, format);
+	pipe->vs_out_cntl = cntl + 1;
+}
+
 /* ---- the pixel shader (si_shader_ps, si_emit_spi_map) ------------------------------------------ */
 
 const char *drv_pm4_ps_unusable(const struct drv_pipe *pipe, const struct drv_program *prog)
@@ -478,10 +532,6 @@ const char *drv_pm4_ps_unusable(const struct drv_pipe *pipe, const struct drv_pr
 		       "does not rasterize";
 	if (rs->unmodelled)
 		return rs->unmodelled;
-	if (rs->clip_plane_enable)
-		return "were drawn with clip distances, which the driver does not export yet";
-	if (rs->point_size_per_vertex && prog->ps.vs_point_size)
-		return "were drawn with the shader's gl_PointSize, which the driver does not export yet";
 	for (unsigned i = 0; i < 9; i++) {
 		const struct drv_pipe_surface *sf = i < 8 ? pipe->fb.cbufs[i] : pipe->fb.zsbuf;
 		if (sf && sf->samples != 1 && sf->samples != 4)
@@ -530,8 +580,6 @@ static void emit_ps(struct drv_pipe *pipe, struct pm4_cs *cs, const struct drv_p
 	}
 	pm4_set_context_reg(cs, REG_SPI_VS_OUT_CONFIG,
 			    SPI_VS_OUT_CONFIG_VS_EXPORT_COUNT(pi->n_inputs ? pi->n_inputs - 1 : 0));
-	pm4_set_context_reg(cs, REG_SPI_SHADER_POS_FORMAT,
-			    SPI_SHADER_POS_FORMAT_POS0_EXPORT_FORMAT(V_SPI_SHADER_4COMP));
 	/* colour exports: 32_ABGR for every written target that is bound (the
 	 * shader exports four f32 whatever the format; radeonsi picks a
 	 * narrower format per target, si_get_spi_shader_col_format) */
@@ -572,6 +620,7 @@ void drv_pm4_emit_pixel_state(struct drv_pipe *pipe, struct pm4_cs *cs, const st
 	}
 	if (pipe->dirty & (1u << DRV_ATOM_PIXEL))
 		emit_pixel(pipe, cs);
+	emit_vs_out(pipe, cs, prog);
 	if (pipe->ps_va != ps_va || (pipe->dirty & (1u << DRV_ATOM_SHADER))) {
 		emit_ps(pipe, cs, prog, shader);
 		pipe->ps_va = ps_va;

@@ -60,6 +60,7 @@ void drv_pm4_invalidate(struct drv_pipe *pipe)
 	pipe->prim_type = pipe->index_type = pipe->gs_out_prim = pipe->num_instances = 0;
 	pipe->vs_va = 0;
 	pipe->ps_va = 0;
+	pipe->vs_out_cntl = 0;
 	memset(pipe->fb_va, 0, sizeof pipe->fb_va);
 	pipe->strmout_known = false;
 	pipe->opaque_offset = 0;

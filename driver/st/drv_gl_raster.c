@@ -435,11 +435,16 @@ void drv_gl_raster_validate(struct drv_context *ctx, const struct drv_program_ob
 	rs.offset_scale = r->offset_factor;
 	rs.point_size = r->point_size;
 	rs.line_width = r->line_width;
-	/* ES and core: the shader's gl_PointSize; compatibility: with
-	 * GL_PROGRAM_POINT_SIZE (§14.4) */
+	/* the shader's gl_PointSize with GL_PROGRAM_POINT_SIZE (GL 4.6
+	 * §14.4), always in GLES (ES 3.2 §13.3) */
 	rs.point_size_per_vertex = ctx->gles || enabled(ctx, GL_PROGRAM_POINT_SIZE);
+	/* GL 4.6 §13.7: a point outside the clip volume is discarded; OpenGL
+	 * ES clips points by the near and far planes only (Primitive
+	 * Clipping), so a wide point near the window's edge is drawn in part */
+	rs.point_clip_xy = !ctx->gles;
 	rs.scissor = enabled(ctx, GL_SCISSOR_TEST);
-	for (unsigned i = 0; i < 6; i++)
+	/* GL_MAX_CLIP_DISTANCES is 8 */
+	for (unsigned i = 0; i < 8; i++)
 		rs.clip_plane_enable |= (unsigned)enabled(ctx, GL_CLIP_DISTANCE0 + i) << i;
 	rs.depth_clamp = enabled(ctx, GL_DEPTH_CLAMP);
 	rs.unmodelled = unmodelled_state(ctx, p);

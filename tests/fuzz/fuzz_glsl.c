@@ -25,6 +25,12 @@
  *   0.0036 (ubyte: c / 255 * 15), 18 times the spec's precision at these
  *   magnitudes; doubles are exact dyadic numbers then, not a float's
  *   rounding error seen through 29 more bits.
+ *
+ * Defined: GLES sizes a rasterized point by the gl_PointSize its vertex
+ * shader writes and leaves the size undefined without a write (ES 3.2
+ * §13.3), so a GLES vertex shader whose points are rasterized (no geometry
+ * shader, rasterizer discard off) writes 1.0 where cap_pointsize does not
+ * make it write 1 + (k & 3).
  */
 #include "fuzz_glsl.h"
 
@@ -271,6 +277,11 @@ void fuzz_glsl_build(struct fuzz_glsl *g, const struct fuzz_point *p)
 		put(&decl, "out float gl_ClipDistance[2];\n"), comps += 2;
 	if (v[FP_CAP_PSIZE])
 		put(&body, "  gl_PointSize = 1.0 + float(k & 3);\n"), comps += 1;
+	else if (gles && !g->has_gs && v[FP_PRIM] == PR_POINTS && v[FP_DISCARD])
+		/* rasterized GLES points: their size is gl_PointSize, undefined
+		 * where the vertex shader writes none (ES 3.2 §13.3), so it
+		 * writes the size GL's state gives elsewhere */
+		put(&body, "  gl_PointSize = 1.0;\n");
 	if (v[FP_CAP_CLIP])
 		put(&body, "  gl_ClipDistance[0] = s.x; gl_ClipDistance[1] = float(k) - 0.5;\n");
 	if (v[FP_CAP_COMPAT])

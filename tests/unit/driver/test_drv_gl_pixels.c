@@ -858,6 +858,185 @@ static void test_unsampled_texture_reported_where_it_matters(void)
 	dgl_done_clean(ctx);
 }
 
+/* The pixels a draw of points covers, counted in a read-back of the
+ * window cleared to zero. */
+static int drawn_pixels(GLenum mode, GLint count)
+{
+	static uint8_t px[W * H * 4];
+	int n = 0;
+
+	GL(glClear)(GL_COLOR_BUFFER_BIT);
+	GL(glDrawArrays)(mode, 0, count);
+	read_rgba8(0, 0, W, H, px);
+	for (int i = 0; i < W * H; i++)
+		n += px[4 * i + 3] != 0;
+	return n;
+}
+
+static bool dump_has(struct drv_context *ctx, GLuint prog, const char *what)
+{
+	struct xt_buf dump = XT_BUF_INIT;
+	bool has;
+
+	CHECK(drv_context_program_dump(ctx, prog, &dump) == XT_OK);
+	xt_buf_append(&dump, "", 1);
+	has = dump.data && strstr((const char *)dump.data, what);
+	xt_buf_fini(&dump);
+	return has;
+}
+
+/* gl_PointSize (GL 4.6 §14.4: the point size with PROGRAM_POINT_SIZE, else
+ * glPointSize's) and gl_ClipDistance (§13.7: plane i clips where
+ * CLIP_DISTANCEi is enabled; a point outside it is discarded) reach the
+ * rasterizer: the hardware VS exports the misc vector (x = the size) and
+ * the clip-distance vectors after pos0 where a store reaches them
+ * (radeonsi's packing, docs/isa.md "Pixel shaders"), and the draw programs
+ * PA_CL_VS_OUT_CNTL.  A point of size 3 centred on pixel (9, 6) covers the
+ * 3 x 3 pixels around it (§14.4.1: pixel centres inside the square); the
+ * triangle covering the window with distance 0 = NDC x, 7 = NDC y keeps
+ * the pixels right of x = 20 and above y = 12 of the 40 x 24 window. */
+static void test_point_size_and_clip_distances_reach_the_rasterizer(void)
+{
+	struct drv_context *ctx = window_context();
+	const char *fs = "#version 330\nout vec4 o;\nvoid main() { o = vec4(1.0); }\n";
+	GLuint plain, point, tri, gs_point, vao = 0, q = 0, samples = 0;
+
+	CHECK(ctx);
+	if (!ctx)
+		return;
+	/* glslang declares all of gl_PerVertex; only gl_Position is written */
+	plain = program_vs_fs("#version 330\nvoid main() { gl_Position = vec4(-0.525, 0.0833333, 0.0, 1.0); }\n", fs);
+	point = program_vs_fs("#version 330\nout float gl_ClipDistance[1];\nvoid main() {\n"
+			      "  gl_Position = vec4(-0.525, 0.0833333, 0.0, 1.0);\n"
+			      "  gl_PointSize = 3.0; gl_ClipDistance[0] = gl_Position.x; }\n", fs);
+	tri = program_vs_fs("#version 330\nout float gl_ClipDistance[8];\n"
+			    "const vec2 P[3] = vec2[3](vec2(-1.0, -1.0), vec2(3.0, -1.0), vec2(-1.0, 3.0));\n"
+			    "void main() { gl_Position = vec4(P[gl_VertexID], 0.0, 1.0);\n"
+			    "  gl_ClipDistance[0] = gl_Position.x; gl_ClipDistance[7] = gl_Position.y; }\n", fs);
+	CHECK(plain && point && tri);
+	if (!plain || !point || !tri)
+		return;
+	CHECK(dump_has(ctx, plain, "exp pos0, v[8:11] done") && !dump_has(ctx, plain, "exp pos1"));
+	CHECK(dump_has(ctx, point, "position exports: 3 (point size yes, clip distances 0x01)"));
+	CHECK(dump_has(ctx, point, "exp pos1, v[8:11]\n") && dump_has(ctx, point, "exp pos2, v[8:11] done"));
+	CHECK(dump_has(ctx, tri, "position exports: 3 (point size no, clip distances 0x81)"));
+	GL(glGenVertexArrays)(1, &vao);
+	GL(glBindVertexArray)(vao);
+	GL(glClearColor)(0, 0, 0, 0);
+
+	GL(glUseProgram)(plain);
+	CHECK_EQ_INT(drawn_pixels(GL_POINTS, 1), 1);
+	CHECK_EQ_INT(reg(REG_PA_CL_VS_OUT_CNTL), 0);
+	CHECK_EQ_INT(reg(REG_SPI_SHADER_POS_FORMAT), V_SPI_SHADER_4COMP);
+	/* the size written, not used without PROGRAM_POINT_SIZE */
+	GL(glUseProgram)(point);
+	CHECK_EQ_INT(drawn_pixels(GL_POINTS, 1), 1);
+	CHECK_EQ_INT(reg(REG_PA_CL_VS_OUT_CNTL), PA_CL_VS_OUT_CNTL_VS_OUT_MISC_VEC_ENA(1) |
+			     PA_CL_VS_OUT_CNTL_VS_OUT_MISC_SIDE_BUS_ENA(1) | PA_CL_VS_OUT_CNTL_VS_OUT_CCDIST0_VEC_ENA(1));
+	CHECK_EQ_INT(reg(REG_SPI_SHADER_POS_FORMAT), V_SPI_SHADER_4COMP * 0x111u);
+	GL(glEnable)(GL_PROGRAM_POINT_SIZE);
+	CHECK_EQ_INT(drawn_pixels(GL_POINTS, 1), 9);
+	CHECK(PA_CL_VS_OUT_CNTL_USE_VTX_POINT_SIZE_GET(reg(REG_PA_CL_VS_OUT_CNTL)));
+	/* GL_SAMPLES_PASSED counts them (§4.2) */
+	GL(glGenQueries)(1, &q);
+	GL(glBeginQuery)(GL_SAMPLES_PASSED, q);
+	GL(glDrawArrays)(GL_POINTS, 0, 1);
+	GL(glEndQuery)(GL_SAMPLES_PASSED);
+	GL(glGetQueryObjectuiv)(q, GL_QUERY_RESULT, &samples);
+	CHECK_EQ_INT(samples, 9);
+	/* a point centred at window x 40.5, right of the window: outside the
+	 * clip volume, discarded whole (§13.7), though its square reaches
+	 * column 39 */
+	{
+		GLuint edge = program_vs_fs("#version 330\nvoid main() {\n"
+					    "  gl_Position = vec4(1.025, 0.0833333, 0.0, 1.0); gl_PointSize = 3.0; }\n", fs);
+		CHECK(edge);
+		GL(glUseProgram)(edge);
+		CHECK_EQ_INT(drawn_pixels(GL_POINTS, 1), 0);
+		CHECK(reg_f(REG_PA_CL_GB_HORZ_DISC_ADJ) == 1.0f);
+		GL(glUseProgram)(point);
+	}
+	/* the point is left of x = 0: outside plane 0 when enabled */
+	GL(glEnable)(GL_CLIP_DISTANCE0);
+	CHECK_EQ_INT(drawn_pixels(GL_POINTS, 1), 0);
+	CHECK_EQ_INT(reg(REG_PA_CL_VS_OUT_CNTL) & 0xFFFFu, 0x0101u);   /* CLIP_DIST_ENA_0, CULL_DIST_ENA_0 */
+	GL(glDisable)(GL_PROGRAM_POINT_SIZE);
+
+	GL(glUseProgram)(tri);
+	CHECK_EQ_INT(drawn_pixels(GL_TRIANGLES, 3), 20 * 24);
+	GL(glEnable)(GL_CLIP_DISTANCE7);
+	CHECK_EQ_INT(drawn_pixels(GL_TRIANGLES, 3), 20 * 12);
+	CHECK_EQ_INT(reg(REG_PA_CL_VS_OUT_CNTL), PA_CL_VS_OUT_CNTL_VS_OUT_CCDIST0_VEC_ENA(1) |
+			     PA_CL_VS_OUT_CNTL_VS_OUT_CCDIST1_VEC_ENA(1) | 0x8181u);
+	GL(glDisable)(GL_CLIP_DISTANCE0);
+	CHECK_EQ_INT(drawn_pixels(GL_TRIANGLES, 3), 40 * 12);
+	GL(glDisable)(GL_CLIP_DISTANCE7);
+	CHECK_EQ_INT(drawn_pixels(GL_TRIANGLES, 3), 40 * 24);
+	/* planes the shader writes no distance for: undefined (§13.7), and
+	 * not used */
+	GL(glEnable)(GL_CLIP_DISTANCE3);
+	CHECK_EQ_INT(drawn_pixels(GL_TRIANGLES, 3), 40 * 24);
+	CHECK_EQ_INT(reg(REG_PA_CL_VS_OUT_CNTL) & 0xFFFFu, 0);
+	GL(glDisable)(GL_CLIP_DISTANCE3);
+
+	/* a geometry shader's gl_PointSize, exported by the copy shader */
+	gs_point = GL(glCreateProgram)();
+	GL(glAttachShader)(gs_point, dgl_shader(GL_VERTEX_SHADER, "#version 330\nvoid main() { gl_Position = vec4(0.0); }\n"));
+	GL(glAttachShader)(gs_point, dgl_shader(GL_GEOMETRY_SHADER,
+						"#version 330\nlayout(points) in;\nlayout(points, max_vertices = 1) out;\n"
+						"void main() { gl_Position = vec4(-0.525, 0.0833333, 0.0, 1.0);\n"
+						"  gl_PointSize = 3.0; EmitVertex(); }\n"));
+	GL(glAttachShader)(gs_point, dgl_shader(GL_FRAGMENT_SHADER, fs));
+	GL(glLinkProgram)(gs_point);
+	CHECK(dump_has(ctx, gs_point, "position exports: 2 (point size yes, clip distances 0x00)"));
+	GL(glUseProgram)(gs_point);
+	GL(glEnable)(GL_PROGRAM_POINT_SIZE);
+	CHECK_EQ_INT(drawn_pixels(GL_POINTS, 1), 9);
+	GL(glDisable)(GL_PROGRAM_POINT_SIZE);
+	CHECK_EQ_INT(drawn_pixels(GL_POINTS, 1), 1);
+	dgl_done_clean(ctx);
+}
+
+/* GLES: the point size is gl_PointSize, with no enable (ES 3.2 §13.3);
+ * without a write it is undefined, and the driver draws the state's
+ * size 1. */
+static void test_gles_points_take_the_shaders_size(void)
+{
+	struct drv_context_desc d = { .major = 3, .minor = 2, .gles = true };
+	struct drv_window w = { .width = W, .height = H, .red = 8, .green = 8, .blue = 8, .alpha = 8 };
+	struct drv_context *ctx = NULL;
+	struct xt_err err = { 0 };
+	const char *fs = "#version 310 es\nprecision highp float;\nout vec4 o;\nvoid main() { o = vec4(1.0); }\n";
+	GLuint sized, unsized, edge, vao = 0;
+
+	CHECK(drv_context_create(dgl_screen, &d, &ctx, &err) == XT_OK);
+	if (!ctx)
+		return;
+	drv_context_make_current(ctx);
+	drv_context_set_window(ctx, &w);
+	sized = program_vs_fs("#version 310 es\nvoid main() { gl_Position = vec4(-0.525, 0.0833333, 0.0, 1.0);\n"
+			      "  gl_PointSize = 3.0; }\n", fs);
+	unsized = program_vs_fs("#version 310 es\nvoid main() { gl_Position = vec4(-0.525, 0.0833333, 0.0, 1.0); }\n", fs);
+	CHECK(sized && unsized);
+	GL(glGenVertexArrays)(1, &vao);
+	GL(glBindVertexArray)(vao);
+	GL(glClearColor)(0, 0, 0, 0);
+	GL(glUseProgram)(sized);
+	CHECK_EQ_INT(drawn_pixels(GL_POINTS, 1), 9);
+	GL(glUseProgram)(unsized);
+	CHECK_EQ_INT(drawn_pixels(GL_POINTS, 1), 1);
+	CHECK_EQ_INT(PA_CL_VS_OUT_CNTL_USE_VTX_POINT_SIZE_GET(reg(REG_PA_CL_VS_OUT_CNTL)), 0);
+	/* GLES clips points by the near and far planes only: one centred at
+	 * window x 40.5 covers column 39 of rows 5..7 */
+	edge = program_vs_fs("#version 310 es\nvoid main() { gl_Position = vec4(1.025, 0.0833333, 0.0, 1.0);\n"
+			     "  gl_PointSize = 3.0; }\n", fs);
+	CHECK(edge);
+	GL(glUseProgram)(edge);
+	CHECK_EQ_INT(drawn_pixels(GL_POINTS, 1), 3);
+	CHECK(reg_f(REG_PA_CL_GB_HORZ_DISC_ADJ) > 1.0f);
+	dgl_done_clean(ctx);
+}
+
 int main(void)
 {
 	struct xt_err err = { 0 };
@@ -878,6 +1057,8 @@ int main(void)
 	XT_RUN(test_width_1_lines_are_logged_with_whole_clears_and_reads);
 	XT_RUN(test_texture_sampling_in_fragment_shader);
 	XT_RUN(test_unsampled_texture_reported_where_it_matters);
+	XT_RUN(test_point_size_and_clip_distances_reach_the_rasterizer);
+	XT_RUN(test_gles_points_take_the_shaders_size);
 	dgl_screen_destroy();
 	XT_TEST_MAIN_END();
 }

@@ -563,6 +563,117 @@ static void test_point_sprite(void)
 	tgpu_fini(&r.t);
 }
 
+/* The VS's position exports after pos0 (docs/isa.md "Pixel shaders";
+ * radeonsi's packing): the VS below exports the vertex's second vector c
+ * as pos1 and pos2; PA_CL_VS_OUT_CNTL says what they are.  Point size
+ * (USE_VTX_POINT_SIZE, the misc vector's x): a point of size 3 at window
+ * (4.5, 4.5) covers [3, 6)^2, 9 pixels, against 1 of the register's size
+ * 1.  Clip distances (CLIP_DIST_ENA_n, in the next vector: pos2 after the
+ * misc vector, pos1 without it): a triangle covering the window whose
+ * distance 1 is window x - 4 keeps x >= 4 (GL 4.6 §13.7, the distance
+ * interpolated linearly), as a cull distance (CULL_DIST_ENA_n) it is
+ * whole (not every vertex negative); a point with a negative distance 1
+ * is culled by CULL_DIST_ENA_1 and, by radeonsi's account of the PA, not
+ * clipped by CLIP_DIST_ENA_1 (docs/pixel-pipeline.md).  A user plane
+ * (UCP_ENA_1, PA_CL_UCP_1 = 0) is the position's, not the distance. */
+static void test_vs_point_size_and_clip_distances(void)
+{
+	static const char *vs =
+		"buffer_load_dwordx4 v[4:7], v0, s[0:3], 0 idxen\n"
+		"buffer_load_dwordx4 v[8:11], v0, s[0:3], 0 offset:16 idxen\n"
+		"exp pos0, v[4:7]\n"
+		"exp pos1, v[8:11]\n"
+		"exp pos2, v[8:11] done\n"
+		"exp param0, v[8:11]\n"
+		"s_endpgm\n";
+	const uint32_t misc = PA_CL_VS_OUT_CNTL_VS_OUT_MISC_VEC_ENA(1), cc0 = PA_CL_VS_OUT_CNTL_VS_OUT_CCDIST0_VEC_ENA(1);
+	const struct {
+		unsigned prim;
+		uint32_t vs_out, clip_cntl;
+		int pixels;
+	} cases[] = {
+		{ V_DI_PT_POINTLIST, misc | PA_CL_VS_OUT_CNTL_USE_VTX_POINT_SIZE(1), 0, 9 },
+		{ V_DI_PT_POINTLIST, misc, 0, 1 },
+		{ V_DI_PT_POINTLIST, misc | cc0 | PA_CL_VS_OUT_CNTL_USE_VTX_POINT_SIZE(1) |
+					     PA_CL_VS_OUT_CNTL_CULL_DIST_ENA_1(1), 0, 0 },
+		{ V_DI_PT_POINTLIST, misc | cc0 | PA_CL_VS_OUT_CNTL_USE_VTX_POINT_SIZE(1) |
+					     PA_CL_VS_OUT_CNTL_CLIP_DIST_ENA_1(1), 0, 9 },
+		{ V_DI_PT_TRILIST, cc0 | PA_CL_VS_OUT_CNTL_CLIP_DIST_ENA_1(1), 0, 4 * 8 },
+		{ V_DI_PT_TRILIST, misc | cc0 | PA_CL_VS_OUT_CNTL_CLIP_DIST_ENA_1(1), 0, 4 * 8 },
+		{ V_DI_PT_TRILIST, cc0 | PA_CL_VS_OUT_CNTL_CULL_DIST_ENA_1(1), 0, 64 },
+		{ V_DI_PT_TRILIST, cc0, PA_CL_CLIP_CNTL_UCP_ENA_1(1), 64 },
+	};
+	for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct rt r;
+		uint32_t desc[4];
+		struct vtx v[3];
+		bool tri = cases[i].prim == V_DI_PT_TRILIST;
+		int pixels = 0;
+
+		rt_init(&r, W, H, V_COLOR_8_8_8_8, V_NUMBER_UNORM, 4, 1, ps_smooth, SPI_PS_INPUT_ENA_PERSP_CENTER_ENA(1));
+		tgpu_desc(desc, gm_bo_va(r.vb), sizeof(struct vtx), RT_MAX_VERTICES, V_BUF_DATA_FORMAT_32,
+			  V_BUF_NUM_FORMAT_UINT);
+		tgpu_vs(&r.t, tgpu_shader(&r.t, vs), 4, desc, 0);
+		pm4_set_context_reg(&r.t.cs, REG_SPI_SHADER_POS_FORMAT, V_SPI_SHADER_4COMP * 0x111u);
+		pm4_set_context_reg(&r.t.cs, REG_PA_SU_POINT_SIZE, PA_SU_POINT_SIZE_WIDTH(8) | PA_SU_POINT_SIZE_HEIGHT(8));
+		pm4_set_context_reg(&r.t.cs, REG_PA_SU_POINT_MINMAX, PA_SU_POINT_MINMAX_MAX_SIZE(0xFFFF));
+		pm4_set_context_reg(&r.t.cs, REG_PA_CL_VS_OUT_CNTL, cases[i].vs_out);
+		pm4_set_context_reg(&r.t.cs, REG_PA_CL_CLIP_CNTL, cases[i].clip_cntl);
+		if (tri) {
+			/* c = (size, x - 4, 0, 1) */
+			v[0] = wv(0, 0, 0, 1, 1, -4, 0, 1);
+			v[1] = wv(16, 0, 0, 1, 1, 12, 0, 1);
+			v[2] = wv(0, 16, 0, 1, 1, -4, 0, 1);
+		} else {
+			v[0] = wv(4.5f, 4.5f, 0, 1, 3, -1, 0, 1);
+		}
+		draw(&r, cases[i].prim, v, tri ? 3 : 1);
+		submit_clean(&r);
+		for (unsigned y = 0; y < H; y++)
+			for (unsigned x = 0; x < W; x++) {
+				bool in = px8(&r, x, y)[3] == 255;
+				pixels += in;
+				if (in && pixels <= cases[i].pixels)
+					CHECK(tri ? x >= 4 || cases[i].pixels == 64 : x >= 3 && x < 6 && y >= 3 && y < 6);
+			}
+		if (pixels != cases[i].pixels)
+			fprintf(stderr, "case %u: %d pixels\n", i, pixels);
+		CHECK_EQ_INT(pixels, cases[i].pixels);
+		tgpu_fini(&r.t);
+	}
+}
+
+/* The discard band of points (PA_CL_GB_HORZ_DISC_ADJ): a point of size 3
+ * centred at window (8.5, 4.5), right of the 8-pixel window, reaches
+ * column 7; with DISC_ADJ 1 (GL: a point outside the view volume is
+ * discarded, GL 4.6 §13.7) nothing is drawn, with 1 + 1.5 / 4 (half the
+ * size over the viewport's x scale, GLES's) column 7 of rows 3..5. */
+static void test_point_discard_band(void)
+{
+	for (unsigned wide = 0; wide < 2; wide++) {
+		struct rt r;
+		struct vtx v[1] = { wv(8.5f, 4.5f, 0, 1, 1, 1, 1, 1) };
+		int pixels = 0;
+
+		rt_init(&r, W, H, V_COLOR_8_8_8_8, V_NUMBER_UNORM, 4, 1, ps_smooth, SPI_PS_INPUT_ENA_PERSP_CENTER_ENA(1));
+		pm4_set_context_reg(&r.t.cs, REG_PA_SU_POINT_SIZE, PA_SU_POINT_SIZE_WIDTH(24) | PA_SU_POINT_SIZE_HEIGHT(24));
+		pm4_set_context_reg(&r.t.cs, REG_PA_SU_POINT_MINMAX, PA_SU_POINT_MINMAX_MAX_SIZE(0xFFFF));
+		set_f(&r, REG_PA_CL_GB_HORZ_DISC_ADJ, wide ? 1.0f + 1.5f / (W / 2.0f) : 1.0f);
+		set_f(&r, REG_PA_CL_GB_VERT_DISC_ADJ, 1.0f);
+		draw(&r, V_DI_PT_POINTLIST, v, 1);
+		submit_clean(&r);
+		for (unsigned y = 0; y < H; y++)
+			for (unsigned x = 0; x < W; x++) {
+				bool in = px8(&r, x, y)[3] == 255;
+				pixels += in;
+				if (in)
+					CHECK(x == 7 && y >= 3 && y < 6);
+			}
+		CHECK_EQ_INT(pixels, wide ? 3 : 0);
+		tgpu_fini(&r.t);
+	}
+}
+
 /* With a geometry shader the copy shader's exports of the rasterized
  * stream reach the PA: one input point, a GS emitting one triangle that
  * covers the window ((-1,-1) (3,-1) (-1,3) in clip space) in red; every
@@ -1079,6 +1190,8 @@ int main(void)
 	XT_RUN(test_formats_and_logic_op);
 	XT_RUN(test_hostile_input_faults_not_crashes);
 	XT_RUN(test_point_sprite);
+	XT_RUN(test_vs_point_size_and_clip_distances);
+	XT_RUN(test_point_discard_band);
 	XT_RUN(test_gs_copy_shader_rasterizes);
 	XT_RUN(test_images);
 	XT_RUN(test_image_mips);
