@@ -53,6 +53,26 @@ def require(ok, what):
         pytest.fail(f"{what} is missing: scripts/setup.sh installs it", pytrace=False)
 
 
+def require_chromium():
+    require(shutil.which("chromium") and shutil.which("chromedriver"), "chromium / chromium-driver")
+
+
+def headless_chromium(height=1000):
+    """A Selenium driver of Debian's chromium, headless, 1400 x HEIGHT
+    (the web UI's tests); skips where chromium / chromedriver are absent.
+    The caller quits it."""
+    require_chromium()
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = shutil.which("chromium")
+    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                 "--no-first-run", f"--window-size=1400,{height}", "--no-proxy-server"):
+        opts.add_argument(flag)
+    return webdriver.Chrome(service=Service(shutil.which("chromedriver")), options=opts)
+
+
 def require_piglit():
     require((PIGLIT_DIR / "bin").is_dir(), f"piglit ({PIGLIT_DIR})")
 

@@ -19,14 +19,13 @@ rejected by every reader path.
 import os
 import pathlib
 import re
-import shutil
 import struct
 import subprocess
 import zlib
 
 import pytest
 
-from conftest import require, run
+from conftest import headless_chromium, require_chromium, run
 from tracefile import blob_bytes, observations, records
 
 ARTIFACTS = pathlib.Path(__file__).resolve().parents[1] / "artifacts"
@@ -232,13 +231,10 @@ def test_every_reader_rejects_a_pixels_record_of_the_wrong_size(xfbtrace, build_
 
 @pytest.mark.browser
 def test_web_diff_shows_the_changed_pixel(xfbtrace, traces, tmp_path):
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
     _, _, bad, _, call = traces
-    chromium, driver = shutil.which("chromium"), shutil.which("chromedriver")
-    require(chromium and driver, "chromium / chromium-driver")
+    require_chromium()
     db = tmp_path / "r.db"
     assert "recorded run 2" in run([xfbtrace, "replay", "--check", "--db", db, bad]).stderr
     # Run 3: the sim, which draws the same image as llvmpipe (so only the
@@ -250,12 +246,7 @@ def test_web_diff_shows_the_changed_pixel(xfbtrace, traces, tmp_path):
                r["name"].startswith("glDraw") and r["no"] < call)
     proc = subprocess.Popen([str(xfbtrace), "web", "--db", str(db), "--port", "0"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = chromium
-    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                 "--no-first-run", "--window-size=1400,1000", "--no-proxy-server"):
-        opts.add_argument(flag)
-    browser = webdriver.Chrome(service=Service(driver), options=opts)
+    browser = headless_chromium(1000)
     try:
         url = "http://127.0.0.1:%s" % re.search(r":(\d+)/", proc.stdout.readline()).group(1)
         browser.get(f"{url}/diff/1/2")

@@ -22,12 +22,11 @@ images themselves (the replay's --diff-dir PNGs), not from the model:
 """
 import json
 import re
-import shutil
 import subprocess
 
 import pytest
 
-from conftest import describe, require, run
+from conftest import describe, headless_chromium, require_chromium, run
 from test_images import png_rgba
 from tracefile import records
 
@@ -192,23 +191,15 @@ def test_bad_overrides_are_usage_errors(xfbtrace, case, args, message):
 @pytest.mark.sim
 @pytest.mark.browser
 def test_web_diff_shows_the_pixels_and_the_register(xfbtrace, case):
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
     d, trace, db, draw, read = case
-    chromium, driver = shutil.which("chromium"), shutil.which("chromedriver")
-    require(chromium and driver, "chromium / chromium-driver")
+    require_chromium()
     out = replay(xfbtrace, trace, db, d / "web", "--set-reg", VIEWPORT)
     b = run_id(out)
     proc = subprocess.Popen([str(xfbtrace), "web", "--db", str(db), "--port", "0"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = chromium
-    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                 "--no-first-run", "--window-size=1400,1000", "--no-proxy-server"):
-        opts.add_argument(flag)
-    browser = webdriver.Chrome(service=Service(driver), options=opts)
+    browser = headless_chromium(1000)
     try:
         url = "http://127.0.0.1:%s" % re.search(r":(\d+)/", proc.stdout.readline()).group(1)
         browser.get(f"{url}/diff/2/{b}?call={read}")

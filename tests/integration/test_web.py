@@ -20,14 +20,13 @@ import json
 import os
 import pathlib
 import re
-import shutil
 import socket
 import subprocess
 import time
 
 import pytest
 
-from conftest import require, run
+from conftest import headless_chromium, run
 
 ARTIFACTS = pathlib.Path(__file__).resolve().parents[1] / "artifacts"
 APP = "tf-separate-gl33"
@@ -258,19 +257,9 @@ def test_web_refuses_a_missing_database(xfbtrace, tmp_path):
 
 @pytest.mark.browser
 def test_browser_runs_page_to_diff_shows_field_and_highlight(server):
-    chromium, driver = shutil.which("chromium"), shutil.which("chromedriver")
-    require(chromium and driver, "chromium / chromium-driver")
-    from selenium import webdriver
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = chromium
-    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                 "--no-first-run", "--window-size=1400,1800", "--no-proxy-server"):
-        opts.add_argument(flag)
-    from selenium.webdriver.chrome.service import Service
-    browser = webdriver.Chrome(service=Service(driver), options=opts)
+    browser = headless_chromium(1800)
     try:
         wait = WebDriverWait(browser, 30)
         browser.get(server.url + "/")

@@ -19,12 +19,11 @@ import zlib
 import os
 import pathlib
 import re
-import shutil
 import subprocess
 
 import pytest
 
-from conftest import require, run
+from conftest import headless_chromium, run
 
 ARTIFACTS = pathlib.Path(__file__).resolve().parents[1] / "artifacts"
 
@@ -55,17 +54,7 @@ def server(xfbtrace, build_dir, tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def browser():
-    chromium, driver = shutil.which("chromium"), shutil.which("chromedriver")
-    require(chromium and driver, "chromium / chromium-driver")
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = chromium
-    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                 "--no-first-run", "--window-size=1400,1000", "--no-proxy-server"):
-        opts.add_argument(flag)
-    b = webdriver.Chrome(service=Service(driver), options=opts)
+    b = headless_chromium(1000)
     yield b
     b.quit()
 
