@@ -526,6 +526,39 @@ bool drv_pipe_draw_reserve(struct drv_pipe *pipe, const struct drv_pipe_draw_sta
 bool drv_pipe_draw(struct drv_pipe *pipe, const struct drv_pipe_draw_state *state,
 		   const struct drv_pipe_draw *draw);
 
+/* ---- blits --------------------------------------------------------------------- */
+
+/*
+ * A blit (Gallium's pipe_blit_info, done as radeonsi does through
+ * u_blitter): a draw of the destination rectangle whose pixel shader
+ * samples the source, with the blitter's own state (no blending, write
+ * masks, depth, stencil, clip planes, streamout or occlusion counting),
+ * the application's state restored after it.  Source pixel (sx, sy) maps
+ * onto destination (dx, dy) linearly: the rectangle's corners onto the
+ * corners, x0 > x1 (y0 > y1) mirrors.  Sampling clamps to the source's
+ * edge; NEAREST takes the texel the pixel centre falls in, LINEAR
+ * interpolates the four around it.  The source is converted to each
+ * destination's format as a pixel shader's export is (GL 4.6 §18.3.1).
+ */
+struct drv_pipe_blit_info {
+	struct drv_pipe_surface *src;
+	bool src_alpha_one;              /* the source has no alpha: it reads 1 */
+	int32_t sx0, sy0, sx1, sy1;      /* the source rectangle */
+	struct drv_pipe_surface *dst[8]; /* every destination (NULL: none there) */
+	int32_t dx0, dy0, dx1, dy1;      /* the destination rectangle */
+	bool linear;                     /* LINEAR, else NEAREST */
+	bool scissor;                    /* only the pixels inside `scissor_rect` */
+	struct drv_pipe_rect scissor_rect;
+	bool render_condition;           /* predicated by the render condition */
+};
+
+/* Whether drv_pipe_blit can blit `src` into `dst` (colour formats, both
+ * integer or neither, single-sampled source); NULL when it can, else why
+ * not (static storage). */
+const char *drv_pipe_blit_unsupported(const struct drv_pipe_surface *src, const struct drv_pipe_surface *dst);
+/* Blits; false (reported) when it did not happen. */
+bool drv_pipe_blit(struct drv_pipe *pipe, const struct drv_pipe_blit_info *info);
+
 /* ---- streamout ------------------------------------------------------------------ */
 
 /* The streamout state of one transform feedback object: the targets as

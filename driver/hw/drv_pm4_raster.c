@@ -468,9 +468,9 @@ static void emit_pixel(struct drv_pipe *pipe, struct pm4_cs *cs)
 	/* si_emit_cb_render_state */
 	pm4_set_context_reg(cs, REG_CB_TARGET_MASK, target_mask);
 	/* si_emit_db_render_state: the ZPASS counter counts (every sample)
-	 * while an occlusion query is active */
+	 * while an occlusion query is active (not in a blit's draw) */
 	pm4_set_context_reg(cs, REG_DB_COUNT_CONTROL,
-			    pipe->occlusion_queries > 0
+			    pipe->occlusion_queries > 0 && !pipe->blitting
 				    ? DB_COUNT_CONTROL_PERFECT_ZPASS_COUNTS(1) |
 					      DB_COUNT_CONTROL_SAMPLE_RATE(log2_samples(pipe->fb_samples)) |
 					      DB_COUNT_CONTROL_ZPASS_ENABLE(1) |
