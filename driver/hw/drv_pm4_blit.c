@@ -37,12 +37,15 @@
 
 enum blit_kind { BLIT_FLOAT, BLIT_SINT, BLIT_UINT, BLIT_KINDS };
 
+/* the programs: per sampler kind and log2 of the source's samples */
+#define BLIT_PROGS (BLIT_KINDS * 4)
+
 struct drv_blitter {
-	struct drv_program *prog[BLIT_KINDS];
-	struct drv_pipe_shader shader[BLIT_KINDS];
-	uint32_t pos_offset[BLIT_KINDS], tc_offset[BLIT_KINDS];  /* the constants' bytes */
+	struct drv_program *prog[BLIT_PROGS];
+	struct drv_pipe_shader shader[BLIT_PROGS];
+	uint32_t pos_offset[BLIT_PROGS], tc_offset[BLIT_PROGS];  /* the constants' bytes */
 	uint64_t consts_version;      /* bumped at every blit: new constants */
-	bool failed[BLIT_KINDS];      /* did not compile (reported) */
+	bool failed[BLIT_PROGS];      /* did not compile (reported) */
 };
 
 static const char blit_vs[] =
@@ -57,7 +60,8 @@ static const char blit_vs[] =
 	"	xt_tc = mix(xt_blit_tc.xy, xt_blit_tc.zw, c);\n"
 	"}\n";
 
-/* %s: the sampler's prefix ("", "i", "u"), the outputs' ("", "i", "u") */
+/* The pixel shader: its head, then a body.  %s: the sampler's prefix
+ * ("", "i", "u"), the outputs' ("", "i", "u"). */
 static const char blit_fs[] =
 	"#version 330 core\n"
 	"uniform %ssampler2D xt_blit_src;\n"
@@ -72,9 +76,27 @@ static const char blit_fs[] =
 	"layout(location = 7) out %svec4 o7;\n"
 	"void main()\n"
 	"{\n"
-	"	%svec4 c = texture(xt_blit_src, xt_tc);\n"
+	"	%svec4 c;\n"
+	"%s"
 	"	o0 = c; o1 = c; o2 = c; o3 = c; o4 = c; o5 = c; o6 = c; o7 = c;\n"
 	"}\n";
+
+/* A single-sampled source: filtered at the normalized coordinate. */
+static const char body_sample[] = "	c = texture(xt_blit_src, xt_tc);\n";
+/* A multisampled source (a resolve, 1:1): its surface seen as an image N
+ * times as wide (the samples of a pixel are consecutive, docs/isa.md
+ * "Surfaces"), xt_tc in source pixels; the average of the N samples
+ * (GL 4.6 §18.3.1: resolved in an implementation-dependent manner), or
+ * for integer formats sample 0 (GL: a single sample).  %d: N. */
+static const char body_resolve[] =
+	"	const int n = %d;\n"
+	"	ivec2 p = ivec2(floor(xt_tc));\n"
+	"	c = texelFetch(xt_blit_src, ivec2(p.x * n, p.y), 0);\n"
+	"%s";
+static const char body_average[] =
+	"	for (int s = 1; s < n; s++)\n"
+	"		c += texelFetch(xt_blit_src, ivec2(p.x * n + s, p.y), 0);\n"
+	"	c *= 1.0 / float(n);\n";
 
 void drv_pm4_blit_fini(struct drv_pipe *pipe)
 {
@@ -82,7 +104,7 @@ void drv_pm4_blit_fini(struct drv_pipe *pipe)
 
 	if (!b)
 		return;
-	for (unsigned k = 0; k < BLIT_KINDS; k++) {
+	for (unsigned k = 0; k < BLIT_PROGS; k++) {
 		drv_pipe_shader_release(pipe->screen, &b->shader[k]);
 		drv_program_destroy(b->prog[k]);
 	}
@@ -100,44 +122,54 @@ static bool uniform_offset(const struct drv_program *prog, const char *name, uin
 	return true;
 }
 
-/* The program of `kind`, compiled and uploaded at its first use; NULL
- * (reported) when it cannot be. */
-static const struct drv_program *blit_program(struct drv_pipe *pipe, enum blit_kind kind)
+/* The program of `kind` for a source of 2^log2s samples (slot k of the
+ * blitter), compiled and uploaded at its first use; NULL (reported) when
+ * it cannot be. */
+static const struct drv_program *blit_program(struct drv_pipe *pipe, enum blit_kind kind, unsigned log2s,
+					      unsigned *k_out)
 {
 	static const char *const prefix[BLIT_KINDS] = { "", "i", "u" };
 	struct drv_blitter *b = pipe->blitter;
-	char fs[sizeof blit_fs + 32];
+	char fs[sizeof blit_fs + sizeof body_resolve + sizeof body_average + 32], body[sizeof body_resolve +
+										 sizeof body_average + 16];
 	struct drv_program *prog = NULL;
 	struct xt_err err;
 	const char *p = prefix[kind];
+	const unsigned kind_index = kind * 4 + log2s;
 
 	if (!b && !(b = pipe->blitter = xt_calloc(1, sizeof *b))) {
 		drv_hw_out_of_memory(pipe);
 		return NULL;
 	}
-	if (b->prog[kind])
-		return b->prog[kind];
-	if (b->failed[kind])
+	*k_out = kind_index;
+	if (b->prog[kind_index])
+		return b->prog[kind_index];
+	if (b->failed[kind_index])
 		return NULL;
-	snprintf(fs, sizeof fs, blit_fs, p, p, p, p, p, p, p, p, p, p);
+	if (log2s)
+		snprintf(body, sizeof body, body_resolve, 1 << log2s, kind == BLIT_FLOAT ? body_average : "");
+	else
+		snprintf(body, sizeof body, "%s", body_sample);
+	snprintf(fs, sizeof fs, blit_fs, p, p, p, p, p, p, p, p, p, p, body);
 	struct drv_program_desc d = { .source = { [DRV_STAGE_VERTEX] = blit_vs, [DRV_STAGE_FRAGMENT] = fs } };
 	if (drv_program_create(&d, &prog, &err) != XT_OK) {
 		drv_hw_out_of_memory(pipe);
 		return NULL;
 	}
-	if (!prog->linked || !prog->hw[DRV_HW_PS].present || !uniform_offset(prog, "xt_blit_pos", &b->pos_offset[kind]) ||
-	    !uniform_offset(prog, "xt_blit_tc", &b->tc_offset[kind])) {
-		b->failed[kind] = true;
+	if (!prog->linked || !prog->hw[DRV_HW_PS].present ||
+	    !uniform_offset(prog, "xt_blit_pos", &b->pos_offset[kind_index]) ||
+	    !uniform_offset(prog, "xt_blit_tc", &b->tc_offset[kind_index])) {
+		b->failed[kind_index] = true;
 		drv_program_destroy(prog);
 		drv_hw_unsupported(pipe, "a blit: the blitter's shaders did not compile");
 		return NULL;
 	}
-	if (!drv_pipe_shader_upload(pipe->screen, &b->shader[kind], prog)) {
+	if (!drv_pipe_shader_upload(pipe->screen, &b->shader[kind_index], prog)) {
 		drv_program_destroy(prog);
 		drv_hw_out_of_memory(pipe);
 		return NULL;
 	}
-	b->prog[kind] = prog;
+	b->prog[kind_index] = prog;
 	return prog;
 }
 
@@ -154,8 +186,8 @@ const char *drv_pipe_blit_unsupported(const struct drv_pipe_surface *src, const 
 
 	if (!s->components || !d->components)
 		return "a blit of depth or stencil values (the blitter copies colour)";
-	if (src->samples > 1)
-		return "a blit from a multisampled colour buffer (resolving samples)";
+	if (src->samples > 8 || (src->samples > 1 && dst->samples > 1))
+		return "a blit between multisampled colour buffers (a copy of samples)";
 	if ((s->is_uint || s->is_sint) != (d->is_uint || d->is_sint))
 		return "a blit between integer and non-integer formats";
 	return NULL;
@@ -179,8 +211,10 @@ bool drv_pipe_blit(struct drv_pipe *pipe, const struct drv_pipe_blit_info *info)
 	const struct drv_pipe_query *saved_cond = pipe->render_cond;
 	const bool saved_discard = pipe->rasterizer_discard;
 	enum blit_kind kind = kind_of(src->format);
+	const unsigned log2s = src->samples >= 8 ? 3 : src->samples >= 4 ? 2 : src->samples >= 2 ? 1 : 0;
 	const struct drv_program *prog;
 	struct drv_blitter *b;
+	unsigned k = 0;
 	bool ok;
 
 	for (unsigned i = 0; i < 8; i++) {
@@ -192,19 +226,21 @@ bool drv_pipe_blit(struct drv_pipe *pipe, const struct drv_pipe_blit_info *info)
 	}
 	if (!src->bo || info->dx0 == info->dx1 || info->dy0 == info->dy1)
 		return true;
-	if (!(prog = blit_program(pipe, kind)))
+	if (!(prog = blit_program(pipe, kind, log2s, &k)))
 		return false;
 	b = pipe->blitter;
 
-	/* the source: level 0 of a 2D image over the surface's memory,
-	 * missing components 0 (alpha 1), clamped to its edge */
+	/* the source: level 0 of a 2D image over the surface's memory (a
+	 * multisampled one 2^log2s times as wide: its samples), missing
+	 * components 0 (alpha 1), clamped to its edge */
 	struct drv_pipe_buffer src_buf = { src->bo };
 	const unsigned comps = drv_pipe_format_info(src->format)->components;
-	struct drv_pipe_draw_state st = { .prog = prog, .shader = &b->shader[kind] };
+	struct drv_pipe_draw_state st = { .prog = prog, .shader = &b->shader[k] };
 	struct drv_pipe_sampler_view *v = &st.tex[0];
 	*v = (struct drv_pipe_sampler_view){
 		.buffer = &src_buf, .integer = kind != BLIT_FLOAT, .target = DRV_TEX_2D, .depth = 1,
-		.format = src->format, .width = src->width, .height = src->height, .pitch = src->pitch,
+		.format = src->format, .width = src->width << log2s, .height = src->height,
+		.pitch = src->pitch << log2s,
 		.levels = 1, .wrap_s = DRV_WRAP_CLAMP_TO_EDGE, .wrap_t = DRV_WRAP_CLAMP_TO_EDGE,
 		.wrap_r = DRV_WRAP_CLAMP_TO_EDGE, .mag_linear = info->linear, .min_linear = info->linear,
 		.mip = DRV_MIP_NONE, .max_lod = 1000.0f, .border = DRV_BORDER_TRANSPARENT_BLACK,
@@ -221,15 +257,17 @@ bool drv_pipe_blit(struct drv_pipe *pipe, const struct drv_pipe_blit_info *info)
 	uint8_t consts[256] = { 0 };
 	const float pos[4] = { clip_of(info->dx0, xlo), clip_of(info->dy0, ylo), clip_of(info->dx1, xlo),
 			       clip_of(info->dy1, ylo) };
-	const float tc[4] = { (float)info->sx0 / (float)src->width, (float)info->sy0 / (float)src->height,
-			      (float)info->sx1 / (float)src->width, (float)info->sy1 / (float)src->height };
-	if (b->pos_offset[kind] + sizeof pos > sizeof consts || b->tc_offset[kind] + sizeof tc > sizeof consts ||
+	/* normalized, or in source pixels for a resolve */
+	const float sw = log2s ? 1.0f : (float)src->width, sh = log2s ? 1.0f : (float)src->height;
+	const float tc[4] = { (float)info->sx0 / sw, (float)info->sy0 / sh, (float)info->sx1 / sw,
+			      (float)info->sy1 / sh };
+	if (b->pos_offset[k] + sizeof pos > sizeof consts || b->tc_offset[k] + sizeof tc > sizeof consts ||
 	    prog->const_buffer_size > sizeof consts) {
 		drv_hw_unsupported(pipe, "a blit: the blitter's constants do not fit");
 		return false;
 	}
-	memcpy(consts + b->pos_offset[kind], pos, sizeof pos);
-	memcpy(consts + b->tc_offset[kind], tc, sizeof tc);
+	memcpy(consts + b->pos_offset[k], pos, sizeof pos);
+	memcpy(consts + b->tc_offset[k], tc, sizeof tc);
 	st.consts = consts;
 	st.consts_size = prog->const_buffer_size;
 	st.consts_version = ++b->consts_version;
@@ -273,7 +311,7 @@ bool drv_pipe_blit(struct drv_pipe *pipe, const struct drv_pipe_blit_info *info)
 	drv_pm4_so_enable(pipe);               /* VGT_STRMOUT_CONFIG off */
 
 	const struct drv_pipe_draw d = { .prim = DRV_PRIM_TRIANGLE_STRIP, .count = 4, .instances = 1 };
-	ok = drv_pipe_draw_begin(pipe, prog, &b->shader[kind]) && drv_pipe_draw_reserve(pipe, &st, &d) &&
+	ok = drv_pipe_draw_begin(pipe, prog, &b->shader[k]) && drv_pipe_draw_reserve(pipe, &st, &d) &&
 	     drv_pipe_draw(pipe, &st, &d);
 
 	/* the application's state again */

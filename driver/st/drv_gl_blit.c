@@ -55,6 +55,8 @@ static void blit_color(struct drv_context *ctx, struct drv_pipe_blit_info *info)
 				info->dst[i]->unfaithful = "were written by a blit the sim does not do";
 		return;
 	}
+	/* a draw: the call's register state is worth a snapshot */
+	ctx->state_call = true;
 	if (!drv_pipe_blit(ctx->pipe, info))
 		return;
 	for (unsigned i = 0; i < 8; i++) {
@@ -108,8 +110,11 @@ void drv_gl_BlitFramebuffer(GLint sx0, GLint sy0, GLint sx1, GLint sy1, GLint dx
 				drv_gl_error(ctx, GL_INVALID_OPERATION);
 				return;
 			}
-			/* a multisampled draw framebuffer */
-			if (info.dst[i] && info.dst[i]->samples > 1) {
+			/* a multisampled draw framebuffer: GLES 3.0 §4.3.3
+			 * forbids it; GL writes every sample, and from a
+			 * multisampled source the sample counts agree */
+			if (info.dst[i] && info.dst[i]->samples > 1 &&
+			    (ctx->gles || (info.src->samples > 1 && info.src->samples != info.dst[i]->samples))) {
 				drv_gl_error(ctx, GL_INVALID_OPERATION);
 				return;
 			}
@@ -118,7 +123,8 @@ void drv_gl_BlitFramebuffer(GLint sx0, GLint sy0, GLint sx1, GLint sy1, GLint dx
 			drv_gl_error(ctx, GL_INVALID_OPERATION);
 			return;
 		}
-		/* a multisampled read framebuffer: the rectangles' sizes equal */
+		/* a multisampled read framebuffer: the rectangles are the same
+		 * (a resolve is 1:1; GL 4.6 §18.3.1) */
 		if (info.src->samples > 1 && ((int64_t)sx1 - sx0 != (int64_t)dx1 - dx0 ||
 					      (int64_t)sy1 - sy0 != (int64_t)dy1 - dy0)) {
 			drv_gl_error(ctx, GL_INVALID_OPERATION);

@@ -75,6 +75,8 @@ static GLenum sized_format(GLint internalformat, GLenum type)
 	switch (internalformat) {
 	case GL_RGBA: case 4: return bytes ? GL_RGBA8 : type == GL_FLOAT ? GL_RGBA32F : GL_NONE;
 	case GL_RGB: case 3: return bytes ? GL_RGB8 : type == GL_FLOAT ? GL_RGB32F : GL_NONE;
+	/* GLES EXT_texture_format_BGRA8888: RGBA components, 8 bits each */
+	case GL_BGRA: return bytes ? GL_RGBA8 : GL_NONE;
 	default: return (GLenum)internalformat;
 	}
 }

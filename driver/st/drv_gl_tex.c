@@ -63,6 +63,7 @@ static GLenum sized(GLint internalformat, GLenum type)
 	case GL_RGB: case 3: return ub ? GL_RGB8 : f ? GL_RGB32F : GL_NONE;
 	case GL_RG: return ub ? GL_RG8 : f ? GL_RG32F : GL_NONE;
 	case GL_RED: return ub ? GL_R8 : f ? GL_R32F : GL_NONE;
+	case GL_BGRA: return ub ? GL_RGBA8 : GL_NONE;   /* GLES EXT_texture_format_BGRA8888 */
 	default: return (GLenum)internalformat;
 	}
 }

@@ -184,7 +184,7 @@ static int run(const struct app_opts *opts, struct app_check *c)
 	static uint8_t a[S * S * 4], b[L * L * 4], cc[L * L * 4], d[S * S * 4];
 	static float f[S * S * 4];
 	GLuint tf_prog, draw_prog, tex_prog, tf_buf, vao[2], tex;
-	GLuint fa, fb, fc, fd, ff;
+	GLuint fa, fb, fc, fd, ff, fx;
 
 	tf_prog = app_gl_program(tf_vs, NULL, NULL, varyings, 2, GL_INTERLEAVED_ATTRIBS);
 	draw_prog = app_gl_program(draw_vs, NULL, draw_fs, NULL, 0, GL_INTERLEAVED_ATTRIBS);
@@ -193,8 +193,9 @@ static int run(const struct app_opts *opts, struct app_check *c)
 	fc = fbo_make(GL_RGBA8, L, L, clear_b);
 	fd = fbo_make(GL_RGBA8, S, S, clear_b);
 	ff = fbo_make(GL_RGBA32F, S, S, clear_b);
+	fx = fbo_make(GL_RGBA8, S, S, clear_b);
 	fa = fbo_make(GL_RGBA8, S, S, clear_a);
-	if (!tf_prog || !draw_prog || !tex_prog || !fa || !fb || !fc || !fd || !ff)
+	if (!tf_prog || !draw_prog || !tex_prog || !fa || !fb || !fc || !fd || !ff || !fx)
 		return APP_EXIT_SETUP;
 
 	/* A: the triangles through TF, then drawn from the TF buffer */
@@ -231,6 +232,11 @@ static int run(const struct app_opts *opts, struct app_check *c)
 	glColorMask(GL_TRUE, GL_FALSE, GL_TRUE, GL_TRUE);
 	glEnable(GL_SCISSOR_TEST);
 	glScissor(8, 4, 32, 20);
+	/* a draw with that state first (into a scratch buffer), so that the
+	 * driver holds it when the blit comes */
+	glBindFramebuffer(GL_DRAW_FRAMEBUFFER, fx);
+	glDrawArrays(GL_TRIANGLES, 0, 9);
+	glBindFramebuffer(GL_DRAW_FRAMEBUFFER, fb);
 	glBlitFramebuffer(0, 0, S, S, 48, 0, 16, S, GL_COLOR_BUFFER_BIT, GL_NEAREST);
 	glDisable(GL_SCISSOR_TEST);
 	glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
