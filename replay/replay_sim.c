@@ -86,7 +86,12 @@ struct sim_lines {
 	uint64_t va;
 	struct replay_line *v;
 	size_t n, cap;
+	/* rectangles blits wrote with undefined or implementation-dependent
+	 * values (drv.h, surface events), at most SIM_LOOSE_MAX */
+	struct replay_loose *loose;
+	size_t nloose;
 };
+#define SIM_LOOSE_MAX 4096u
 
 /* What CONTEXT "config" and "surface" events recorded: the window-system
  * framebuffer a context draws into when a surface is made current. */
@@ -414,11 +419,14 @@ static void lines_forget(struct sim *s, uint64_t va)
 		if (s->lines[i].va != va && va)
 			continue;
 		xt_free(s->lines[i].v);
+		xt_free(s->lines[i].loose);
 		s->lines[i--] = s->lines[--s->nlines];
 	}
 }
 
-static void lines_add(struct sim *s, uint64_t va, const struct replay_line *l)
+/* The record of colour buffer `va`, made at the first use; NULL when out
+ * of memory. */
+static struct sim_lines *lines_of(struct sim *s, uint64_t va)
 {
 	struct sim_lines *b = s->lines_last < s->nlines && s->lines[s->lines_last].va == va
 			      ? &s->lines[s->lines_last] : NULL;
@@ -429,11 +437,34 @@ static void lines_add(struct sim *s, uint64_t va, const struct replay_line *l)
 	if (!b) {
 		struct sim_lines *n = xt_realloc(s->lines, (s->nlines + 1) * sizeof *n);
 		if (!n)
-			return;
+			return NULL;
 		s->lines = n;
 		b = &n[s->nlines++];
 		*b = (struct sim_lines){ .va = va };
 	}
+	s->lines_last = (size_t)(b - s->lines);
+	return b;
+}
+
+/* A rectangle of `va` a blit wrote loosely (past SIM_LOOSE_MAX it is not
+ * kept: a difference it would explain stays one). */
+static void loose_add(struct sim *s, const struct drv_loose *l)
+{
+	struct sim_lines *b = lines_of(s, l->va);
+	struct replay_loose *v;
+
+	if (!b || b->nloose >= SIM_LOOSE_MAX || !(v = xt_realloc(b->loose, (b->nloose + 1) * sizeof *v)))
+		return;
+	b->loose = v;
+	v[b->nloose++] = (struct replay_loose){ l->x0, l->y0, l->x1, l->y1, l->undefined };
+}
+
+static void lines_add(struct sim *s, uint64_t va, const struct replay_line *l)
+{
+	struct sim_lines *b = lines_of(s, va);
+
+	if (!b)
+		return;
 	if (b->n == b->cap) {
 		size_t cap = b->cap ? 2 * b->cap : 16;
 		struct replay_line *v = b->n < SIM_LINES_MAX ? xt_realloc(b->v, cap * sizeof *v) : NULL;
@@ -443,7 +474,6 @@ static void lines_add(struct sim *s, uint64_t va, const struct replay_line *l)
 		b->cap = cap;
 	}
 	b->v[b->n++] = *l;
-	s->lines_last = (size_t)(b - s->lines);
 }
 
 static uint64_t arg_uint(const struct trace_call *call, uint32_t i)
@@ -518,6 +548,9 @@ static void lines_after_call(struct sim *s, struct sim_ctx *x, const struct trac
 		lines_forget(s, 0);
 	for (unsigned i = 0; i < ev.ncleared; i++)
 		lines_forget(s, ev.cleared[i]);
+	/* (more than listed: those not listed explain no difference) */
+	for (unsigned i = 0; i < ev.nloose; i++)
+		loose_add(s, &ev.loose[i]);
 	l = gm_lines_get(s->gm, &n, &dropped);
 	for (size_t i = 0; i < n; i++) {
 		const struct replay_line rl = {
@@ -550,6 +583,23 @@ static bool sim_lines_read(struct replay_backend *be, const struct replay_line *
 		if (s->lines[i].va == s->read_va) {
 			*out = s->lines[i].v;
 			*n = s->lines[i].n;
+		}
+	}
+	return true;
+}
+
+static bool sim_loose_read(struct replay_backend *be, const struct replay_loose **out, size_t *n)
+{
+	struct sim *s = sim_of(be);
+
+	*out = NULL;
+	*n = 0;
+	if (!s->read_va)
+		return false;
+	for (size_t i = 0; i < s->nlines; i++) {
+		if (s->lines[i].va == s->read_va) {
+			*out = s->lines[i].loose;
+			*n = s->lines[i].nloose;
 		}
 	}
 	return true;
@@ -814,6 +864,7 @@ static const struct replay_backend_ops sim_ops = {
 	.state = sim_state,
 	.finish = sim_finish,
 	.lines_read = sim_lines_read,
+	.loose_read = sim_loose_read,
 	.query_lines = sim_query_lines,
 	.describe = sim_describe,
 	.destroy = sim_destroy,

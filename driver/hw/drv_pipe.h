@@ -199,13 +199,29 @@ void drv_pipe_flush(struct drv_pipe *pipe);
  * drawn there is gone) and of the last colour surface it read back.
  */
 #define DRV_PIPE_CLEARED_MAX 16
+#define DRV_PIPE_LOOSE_MAX 64
 struct drv_pipe_surface_events {
 	uint64_t cleared[DRV_PIPE_CLEARED_MAX];
 	unsigned ncleared;
 	bool more_cleared;            /* more surfaces were cleared than listed */
 	uint64_t read;                /* 0: none */
+	/* rectangles of colour surfaces written with values GL does not pin
+	 * down (drv_pipe_note_loose) */
+	struct drv_pipe_loose {
+		uint64_t va;
+		struct drv_pipe_rect rect;
+		bool undefined;       /* undefined, else implementation-dependent */
+	} loose[DRV_PIPE_LOOSE_MAX];
+	unsigned nloose;
+	bool more_loose;              /* more were noted than listed */
 };
 void drv_pipe_take_surface_events(struct drv_pipe *pipe, struct drv_pipe_surface_events *out);
+/* Notes that `rect` of colour surface `surf` (clipped to it) now holds
+ * values GL leaves undefined, or (undefined false) computes in an
+ * implementation-dependent manner: a blit from outside its source, a
+ * multisample resolve (GL 4.6 §18.3.1). */
+void drv_pipe_note_loose(struct drv_pipe *pipe, const struct drv_pipe_surface *surf,
+			 const struct drv_pipe_rect *rect, bool undefined);
 
 /*
  * One API call's worth of commands: call_begin starts collecting the

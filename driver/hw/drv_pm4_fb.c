@@ -250,6 +250,21 @@ void drv_pipe_clear_color(struct drv_pipe *pipe, struct drv_pipe_surface *surf,
 	}
 }
 
+void drv_pipe_note_loose(struct drv_pipe *pipe, const struct drv_pipe_surface *surf,
+			 const struct drv_pipe_rect *rect, bool undefined)
+{
+	struct drv_pipe_surface_events *ev = &pipe->surface_events;
+	struct drv_pipe_rect r;
+
+	if (!surf->bo || !clip(surf, rect, &r))
+		return;
+	if (ev->nloose == DRV_PIPE_LOOSE_MAX) {
+		ev->more_loose = true;
+		return;
+	}
+	ev->loose[ev->nloose++] = (struct drv_pipe_loose){ surf->bo->va, r, undefined };
+}
+
 void drv_pipe_take_surface_events(struct drv_pipe *pipe, struct drv_pipe_surface_events *out)
 {
 	*out = pipe->surface_events;

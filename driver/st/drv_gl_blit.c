@@ -14,15 +14,67 @@
  * not modelled: reported by name, the destination marked.
  *
  * Reading outside the read framebuffer leaves the destination pixels
- * undefined (§18.3.1), as do glCopyTex*'s reads outside it (§8.6): the
- * destination is then marked (drv_pipe_surface.unfaithful), so that a read
- * of it is reported rather than compared.
+ * undefined (§18.3.1), and a multisample resolve of a normalized or float
+ * format is implementation-dependent: glBlitFramebuffer notes those
+ * rectangles of its destinations (drv_pipe_note_loose), for a replay
+ * that classifies the differences in them (drv.h, surface events).  A
+ * glCopyTex*'s read outside the framebuffer (undefined texels, §8.6),
+ * or a blit from pixels the sim did not draw faithfully, marks the
+ * destination (drv_pipe_surface.unfaithful): a read of it is reported
+ * rather than compared.
  */
 #include "drv_gl_int.h"
 
 static const char from_outside[] =
-	"were written by a glBlitFramebuffer / glCopyTexSubImage2D reading outside the read framebuffer, "
-	"which GL leaves undefined (GL 4.6 §18.3.1, §8.6)";
+	"were written by a glCopyTexSubImage2D reading outside the read framebuffer, which GL leaves "
+	"undefined (GL 4.6 §8.6)";
+
+/* The destination pixels [*a, *b) of d0 .. d1 (either order), within
+ * 0 .. limit, whose centres map inside the source's 0 .. size under
+ * §18.3.1's mapping of s0 .. s1 onto d0 .. d1 (monotonic: an interval,
+ * empty when *a >= *b). */
+static void defined_span(int32_t s0, int32_t s1, int32_t d0, int32_t d1, uint32_t size, uint32_t limit,
+			 int32_t *a, int32_t *b)
+{
+	int64_t lo = d0 < d1 ? d0 : d1, hi = d0 < d1 ? d1 : d0;
+	lo = lo < 0 ? 0 : lo;
+	hi = hi > (int64_t)limit ? (int64_t)limit : hi;
+	*a = (int32_t)hi;
+	*b = (int32_t)lo;
+	for (int64_t x = lo; x < hi; x++) {
+		double s = s0 + ((double)x + 0.5 - d0) * ((double)s1 - s0) / ((double)d1 - d0);
+		if (s >= 0 && s < size) {
+			if (x < *a)
+				*a = (int32_t)x;
+			*b = (int32_t)x + 1;
+		}
+	}
+}
+
+/* Notes the pixels of dst's part of the destination rectangle whose
+ * source lies outside the read buffer: undefined (§18.3.1). */
+static void note_outside(struct drv_context *ctx, const struct drv_pipe_blit_info *info,
+			 const struct drv_pipe_surface *dst)
+{
+	const int32_t xlo = info->dx0 < info->dx1 ? info->dx0 : info->dx1;
+	const int32_t xhi = info->dx0 < info->dx1 ? info->dx1 : info->dx0;
+	const int32_t ylo = info->dy0 < info->dy1 ? info->dy0 : info->dy1;
+	const int32_t yhi = info->dy0 < info->dy1 ? info->dy1 : info->dy0;
+	int32_t ax, bx, ay, by;
+
+	defined_span(info->sx0, info->sx1, info->dx0, info->dx1, info->src->width, dst->width, &ax, &bx);
+	defined_span(info->sy0, info->sy1, info->dy0, info->dy1, info->src->height, dst->height, &ay, &by);
+	if (ax >= bx || ay >= by) {
+		drv_pipe_note_loose(ctx->pipe, dst, &(struct drv_pipe_rect){ xlo, ylo, xhi, yhi }, true);
+		return;
+	}
+	const struct drv_pipe_rect parts[4] = {
+		{ xlo, ylo, xhi, ay }, { xlo, by, xhi, yhi }, { xlo, ay, ax, by }, { bx, ay, xhi, by },
+	};
+	for (unsigned i = 0; i < 4; i++)
+		if (parts[i].x0 < parts[i].x1 && parts[i].y0 < parts[i].y1)
+			drv_pipe_note_loose(ctx->pipe, dst, &parts[i], true);
+}
 
 /* Whether the rectangle from (x0, y0) to (x1, y1), either order, lies in
  * a w x h buffer. */
@@ -40,8 +92,8 @@ static bool integer_format(const struct drv_pipe_surface *s, bool *is_signed)
 }
 
 /* The blit of src into the surfaces of dst[], after its errors: done, or
- * reported by name with the destinations marked. */
-static void blit_color(struct drv_context *ctx, struct drv_pipe_blit_info *info)
+ * reported by name with the destinations marked.  copy: glCopyTex*. */
+static void blit_color(struct drv_context *ctx, struct drv_pipe_blit_info *info, bool copy)
 {
 	const char *why = NULL;
 
@@ -59,14 +111,27 @@ static void blit_color(struct drv_context *ctx, struct drv_pipe_blit_info *info)
 	ctx->state_call = true;
 	if (!drv_pipe_blit(ctx->pipe, info))
 		return;
+	const bool outside = !inside(info->sx0, info->sy0, info->sx1, info->sy1, info->src->width,
+				     info->src->height);
+	bool is_signed;
+	const bool resolve = info->src->samples > 1 && !integer_format(info->src, &is_signed);
 	for (unsigned i = 0; i < 8; i++) {
 		struct drv_pipe_surface *d = info->dst[i];
 		if (!d)
 			continue;
 		if (info->src->unfaithful)
 			d->unfaithful = info->src->unfaithful;
-		else if (!inside(info->sx0, info->sy0, info->sx1, info->sy1, info->src->width, info->src->height))
+		else if (outside && copy)
 			d->unfaithful = from_outside;
+		else if (outside)
+			note_outside(ctx, info, d);
+		/* §18.3.1: normalized and float samples are resolved in an
+		 * implementation-dependent manner */
+		if (resolve)
+			drv_pipe_note_loose(ctx->pipe, d, &(struct drv_pipe_rect){
+				info->dx0 < info->dx1 ? info->dx0 : info->dx1, info->dy0 < info->dy1 ? info->dy0 : info->dy1,
+				info->dx0 < info->dx1 ? info->dx1 : info->dx0, info->dy0 < info->dy1 ? info->dy1 : info->dy0 },
+				false);
 	}
 }
 
@@ -152,7 +217,7 @@ void drv_gl_BlitFramebuffer(GLint sx0, GLint sy0, GLint sx1, GLint sy1, GLint dx
 		info.scissor_rect = (struct drv_pipe_rect){ s[0], s[1], (int32_t)((int64_t)s[0] + s[2]),
 							    (int32_t)((int64_t)s[1] + s[3]) };
 	}
-	blit_color(ctx, &info);
+	blit_color(ctx, &info, false);
 }
 
 /* glCopyTexSubImage2D: the w x h pixels at (x, y) of the read buffer into
@@ -213,7 +278,7 @@ void drv_gl_CopyTexSubImage2D(GLenum target, GLint level, GLint xoffset, GLint y
 	if (!w || !h)
 		return;
 	info.dst[0] = tex;
-	blit_color(ctx, &info);
+	blit_color(ctx, &info, true);
 }
 
 /* glCopyTexImage2D: a new level (as glTexImage2D without data) filled by

@@ -57,6 +57,14 @@ void drv_context_take_surface_events(struct drv_context *ctx, struct drv_surface
 	out->ncleared = ev.ncleared;
 	out->more_cleared = ev.more_cleared;
 	out->read = ev.read;
+	_Static_assert(DRV_LOOSE_MAX == DRV_PIPE_LOOSE_MAX, "the two lists are one");
+	for (unsigned i = 0; i < ev.nloose; i++) {
+		const struct drv_pipe_loose *l = &ev.loose[i];
+		out->loose[i] = (struct drv_loose){ l->va, l->rect.x0, l->rect.y0, l->rect.x1, l->rect.y1,
+						    l->undefined };
+	}
+	out->nloose = ev.nloose;
+	out->more_loose = ev.more_loose;
 }
 
 bool drv_gl_version_at_least(const struct drv_context *ctx, int major, int minor, int es_major,

@@ -12,6 +12,9 @@
  *       obeys), A mirrored in x, 1:1, into a corner of B
  *   C   glBlitFramebuffer A -> 64 x 64 mirrored in x and y, 2x, LINEAR
  *   F   glBlitFramebuffer A -> 32 x 32 RGBA32F (format conversion)
+ *   E   glBlitFramebuffer of A's (-16, 0) .. (16, 32) -> 32 x 32: the left
+ *       half's source lies outside A, which GL leaves undefined (Mesa
+ *       does not write it); the right half is A's left half
  *   T   glCopyTexSubImage2D of A into a 32 x 32 texture (whole, and a
  *       16 x 16 part moved to another place), sampled 1:1 (NEAREST) by a
  *       draw into D
@@ -162,6 +165,14 @@ static bool at_tex(int x, int y, int *ax, int *ay)
 	return true;
 }
 
+/* E: its right half is A's left half */
+static bool at_right(int x, int y, int *ax, int *ay)
+{
+	*ax = x - S / 2;
+	*ay = y;
+	return x >= S / 2;
+}
+
 /* C: mirrored in x and y at 2x; only where the four texels LINEAR reads
  * are equal (then every implementation gives that value). */
 static const uint8_t *a_img;
@@ -181,10 +192,10 @@ static bool at_c(int x, int y, int *ax, int *ay)
 
 static int run(const struct app_opts *opts, struct app_check *c)
 {
-	static uint8_t a[S * S * 4], b[L * L * 4], cc[L * L * 4], d[S * S * 4];
+	static uint8_t a[S * S * 4], b[L * L * 4], cc[L * L * 4], d[S * S * 4], e[S * S * 4];
 	static float f[S * S * 4];
 	GLuint tf_prog, draw_prog, tex_prog, tf_buf, vao[2], tex;
-	GLuint fa, fb, fc, fd, ff, fx;
+	GLuint fa, fb, fc, fd, ff, fx, fe;
 
 	tf_prog = app_gl_program(tf_vs, NULL, NULL, varyings, 2, GL_INTERLEAVED_ATTRIBS);
 	draw_prog = app_gl_program(draw_vs, NULL, draw_fs, NULL, 0, GL_INTERLEAVED_ATTRIBS);
@@ -194,8 +205,9 @@ static int run(const struct app_opts *opts, struct app_check *c)
 	fd = fbo_make(GL_RGBA8, S, S, clear_b);
 	ff = fbo_make(GL_RGBA32F, S, S, clear_b);
 	fx = fbo_make(GL_RGBA8, S, S, clear_b);
+	fe = fbo_make(GL_RGBA8, S, S, clear_b);
 	fa = fbo_make(GL_RGBA8, S, S, clear_a);
-	if (!tf_prog || !draw_prog || !tex_prog || !fa || !fb || !fc || !fd || !ff || !fx)
+	if (!tf_prog || !draw_prog || !tex_prog || !fa || !fb || !fc || !fd || !ff || !fx || !fe)
 		return APP_EXIT_SETUP;
 
 	/* A: the triangles through TF, then drawn from the TF buffer */
@@ -246,6 +258,8 @@ static int run(const struct app_opts *opts, struct app_check *c)
 	glBlitFramebuffer(0, 0, S, S, L, L, 0, 0, GL_COLOR_BUFFER_BIT, GL_LINEAR);
 	glBindFramebuffer(GL_DRAW_FRAMEBUFFER, ff);
 	glBlitFramebuffer(0, 0, S, S, 0, 0, S, S, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+	glBindFramebuffer(GL_DRAW_FRAMEBUFFER, fe);
+	glBlitFramebuffer(-S / 2, 0, S / 2, S, 0, 0, S, S, GL_COLOR_BUFFER_BIT, GL_NEAREST);
 	/* T: copies of A, sampled into D */
 	glGenTextures(1, &tex);
 	glBindTexture(GL_TEXTURE_2D, tex);
@@ -263,6 +277,7 @@ static int run(const struct app_opts *opts, struct app_check *c)
 	read_rgba8(fb, L, L, b);
 	read_rgba8(fc, L, L, cc);
 	read_rgba8(fd, S, S, d);
+	read_rgba8(fe, S, S, e);
 	glBindFramebuffer(GL_READ_FRAMEBUFFER, ff);
 	glReadPixels(0, 0, S, S, GL_RGBA, GL_FLOAT, f);
 	if (app_gl_failed("glReadPixels"))
@@ -270,6 +285,7 @@ static int run(const struct app_opts *opts, struct app_check *c)
 	check_image(c, "B: 2x NEAREST blit, scissored mirrored blit", b, L, L, a, at_b, opts->perturb);
 	check_image(c, "C: mirrored 2x LINEAR blit (flat regions)", cc, L, L, a, at_c, false);
 	check_image(c, "D: glCopyTexSubImage2D, sampled", d, S, S, a, at_tex, false);
+	check_image(c, "E: blit partly from outside A (the defined half)", e, S, S, a, at_right, false);
 	static float fw[S * S * 4];
 	for (size_t i = 0; i < sizeof fw / sizeof fw[0]; i++)
 		fw[i] = (float)a[i] / 255.0f;

@@ -297,6 +297,50 @@ static void test_resolve_averages_samples(void)
 	dgl_done_clean(ctx);
 }
 
+/* §18.3.1: destination pixels whose source lies outside the read
+ * framebuffer are undefined; the driver notes exactly those (surface
+ * events), and a resolve's whole rectangle as implementation-dependent. */
+static void test_loose_rectangles_are_noted(void)
+{
+	struct drv_context *ctx = dgl_context(3, 3, true);
+	struct drv_surface_events ev;
+
+	CHECK(ctx);
+	if (!ctx)
+		return;
+	GLuint src = source_fbo(4, 4);
+	GLuint dst = fbo(GL_RGBA8, 8, 8, 0);
+	GL(glBindFramebuffer)(GL_READ_FRAMEBUFFER, src);
+	drv_context_take_surface_events(ctx, &ev);
+	/* source x -2 .. 6 onto 0 .. 8 (1:1), y 0 .. 4 onto 0 .. 4: columns
+	 * 0, 1 and 6, 7 read outside */
+	GL(glBlitFramebuffer)(-2, 0, 6, 4, 0, 0, 8, 4, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+	drv_context_take_surface_events(ctx, &ev);
+	CHECK_EQ_INT(ev.nloose, 2);
+	int cols = 0;
+	for (unsigned i = 0; i < ev.nloose && i < 2; i++) {
+		const struct drv_loose *l = &ev.loose[i];
+		CHECK(l->undefined && l->y0 == 0 && l->y1 == 4);
+		cols += l->x1 - l->x0;
+		CHECK((l->x0 == 0 && l->x1 == 2) || (l->x0 == 6 && l->x1 == 8));
+	}
+	CHECK_EQ_INT(cols, 4);
+	/* inside: nothing noted */
+	GL(glBlitFramebuffer)(0, 0, 4, 4, 0, 0, 8, 8, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+	drv_context_take_surface_events(ctx, &ev);
+	CHECK_EQ_INT(ev.nloose, 0);
+	/* a resolve: implementation-dependent */
+	GLuint ms = fbo(GL_RGBA8, 4, 4, 4);
+	GL(glBindFramebuffer)(GL_READ_FRAMEBUFFER, ms);
+	GL(glBindFramebuffer)(GL_DRAW_FRAMEBUFFER, dst);
+	GL(glBlitFramebuffer)(0, 0, 3, 2, 1, 1, 4, 3, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+	drv_context_take_surface_events(ctx, &ev);
+	CHECK_EQ_INT(ev.nloose, 1);
+	CHECK(!ev.loose[0].undefined && ev.loose[0].x0 == 1 && ev.loose[0].y0 == 1 && ev.loose[0].x1 == 4 &&
+	      ev.loose[0].y1 == 3);
+	dgl_done_clean(ctx);
+}
+
 /* glCopyTexSubImage2D / glCopyTexImage2D (§8.6) and glClearTexImage /
  * glClearTexSubImage (§8.21), read back through a framebuffer. */
 static void test_copy_and_clear_texture(void)
@@ -368,6 +412,7 @@ int main(void)
 	XT_RUN(test_blit_errors_and_depth_reported);
 	XT_RUN(test_resolve_averages_samples);
 	XT_RUN(test_copy_and_clear_texture);
+	XT_RUN(test_loose_rectangles_are_noted);
 	dgl_screen_destroy();
 	XT_TEST_MAIN_END();
 }
