@@ -291,6 +291,10 @@ void drv_gl_CopyTexImage2D(GLenum target, GLint level, GLenum internalformat, GL
 		drv_gl_error(ctx, GL_INVALID_VALUE);
 		return;
 	}
+	/* no texel data: not even from a bound pixel unpack buffer */
+	struct drv_buffer *unpack = ctx->pixel_unpack;
+	ctx->pixel_unpack = NULL;
 	drv_gl_TexImage2D(target, level, (GLint)internalformat, w, h, border, GL_RGBA, GL_UNSIGNED_BYTE, NULL);
+	ctx->pixel_unpack = unpack;
 	drv_gl_CopyTexSubImage2D(target, level, 0, 0, x, y, w, h);
 }
