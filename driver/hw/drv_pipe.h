@@ -553,8 +553,10 @@ bool drv_pipe_draw(struct drv_pipe *pipe, const struct drv_pipe_draw_state *stat
  * onto destination (dx, dy) linearly: the rectangle's corners onto the
  * corners, x0 > x1 (y0 > y1) mirrors.  Sampling clamps to the source's
  * edge; NEAREST takes the texel the pixel centre falls in, LINEAR
- * interpolates the four around it.  The source is converted to each
- * destination's format as a pixel shader's export is (GL 4.6 §18.3.1).
+ * interpolates the four around it.  A multisampled source (1:1) is
+ * resolved: the average of each pixel's samples, sample 0 for integer
+ * formats.  The source is converted to each destination's format as a
+ * pixel shader's export is (GL 4.6 §18.3.1).
  */
 struct drv_pipe_blit_info {
 	struct drv_pipe_surface *src;

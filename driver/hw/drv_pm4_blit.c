@@ -15,14 +15,17 @@
  * set_active_query_state(false)): the blit is not a draw for transform
  * feedback or queries.
  *
- * The programs (one per sampler kind: float, signed and unsigned integer)
- * are GLSL compiled by the driver's compiler at a context's first blit:
+ * The programs (one per sampler kind: float, signed and unsigned integer,
+ * and source sample count) are GLSL compiled by the driver's compiler at
+ * their first use in a context:
  *
  *   VS  gl_VertexID 0..3 picks a corner of the rectangle; position and
- *       normalized source coordinate are mixed from two constants
- *       (exact: the weights are 0 and 1)
- *   PS  texture() of the source at the interpolated coordinate, written
- *       to the eight colour outputs (the targets bound take it)
+ *       source coordinate are mixed from two constants (exact: the
+ *       weights are 0 and 1)
+ *   PS  texture() of the source at the interpolated (normalized)
+ *       coordinate, or for a multisampled source (a resolve) texelFetch
+ *       of each sample and their average; written to the eight colour
+ *       outputs (the targets bound take it)
  *
  * The viewport maps clip x, y = -1 .. 1 exactly onto the destination
  * rectangle's edges (integers), so the rectangle covers exactly its
