@@ -162,6 +162,55 @@ static void test_linear_blit_weighs_with_clamp_to_edge(void)
 	dgl_done_clean(ctx);
 }
 
+/* §18.3.1: every draw buffer gets the read buffer's pixels, converted to
+ * its format as fragment colours are (clamped to [0, 1] for a normalized
+ * target, eq. 2.4); a source without G, B, A reads 0, 0, 1. */
+static void test_blit_converts_into_every_draw_buffer(void)
+{
+	struct drv_context *ctx = dgl_context(3, 3, true);
+	static const GLfloat v[4] = { 1.5f, -2.0f, 0.25f, 3.0f };
+	GLuint rb[2] = { 0, 0 }, dst = 0;
+	uint8_t b[4];
+	float f[4];
+
+	CHECK(ctx);
+	if (!ctx)
+		return;
+	GLuint src = fbo(GL_RGBA32F, 4, 4, 0);
+	GL(glClearBufferfv)(GL_COLOR, 0, v);
+	GL(glGenFramebuffers)(1, &dst);
+	GL(glBindFramebuffer)(GL_DRAW_FRAMEBUFFER, dst);
+	GL(glGenRenderbuffers)(2, rb);
+	GL(glBindRenderbuffer)(GL_RENDERBUFFER, rb[0]);
+	GL(glRenderbufferStorage)(GL_RENDERBUFFER, GL_RGBA8, 4, 4);
+	GL(glBindRenderbuffer)(GL_RENDERBUFFER, rb[1]);
+	GL(glRenderbufferStorage)(GL_RENDERBUFFER, GL_RGBA16F, 4, 4);
+	GL(glFramebufferRenderbuffer)(GL_DRAW_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, rb[0]);
+	GL(glFramebufferRenderbuffer)(GL_DRAW_FRAMEBUFFER, GL_COLOR_ATTACHMENT2, GL_RENDERBUFFER, rb[1]);
+	const GLenum bufs[3] = { GL_COLOR_ATTACHMENT0, GL_NONE, GL_COLOR_ATTACHMENT2 };
+	GL(glDrawBuffers)(3, bufs);
+	GL(glBindFramebuffer)(GL_READ_FRAMEBUFFER, src);
+	GL(glBlitFramebuffer)(0, 0, 4, 4, 0, 0, 4, 4, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+	GL(glBindFramebuffer)(GL_READ_FRAMEBUFFER, dst);
+	GL(glReadBuffer)(GL_COLOR_ATTACHMENT0);
+	GL(glReadPixels)(3, 3, 1, 1, GL_RGBA, GL_UNSIGNED_BYTE, b);
+	CHECK(b[0] == 255 && b[1] == 0 && b[2] == 64 && b[3] == 255);
+	GL(glReadBuffer)(GL_COLOR_ATTACHMENT2);
+	GL(glReadPixels)(0, 0, 1, 1, GL_RGBA, GL_FLOAT, f);
+	CHECK(f[0] == 1.5f && f[1] == -2.0f && f[2] == 0.25f && f[3] == 3.0f);
+	/* R8 into RGBA8: (r, 0, 0, 1) */
+	GLuint r8 = fbo(GL_R8, 2, 2, 0);
+	GL(glClearColor)(0.5f, 0.75f, 0.75f, 0.25f);
+	GL(glClear)(GL_COLOR_BUFFER_BIT);
+	GLuint rgba = fbo(GL_RGBA8, 2, 2, 0);
+	GL(glBindFramebuffer)(GL_READ_FRAMEBUFFER, r8);
+	GL(glBlitFramebuffer)(0, 0, 2, 2, 0, 0, 2, 2, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+	GL(glBindFramebuffer)(GL_READ_FRAMEBUFFER, rgba);
+	GL(glReadPixels)(1, 1, 1, 1, GL_RGBA, GL_UNSIGNED_BYTE, b);
+	CHECK(b[0] == 128 && b[1] == 0 && b[2] == 0 && b[3] == 255);
+	dgl_done_clean(ctx);
+}
+
 /* A blit is no draw for transform feedback or queries: nothing captured
  * or counted while it runs. */
 static void test_blit_is_not_counted_by_tf_or_queries(void)
@@ -408,6 +457,7 @@ int main(void)
 	XT_RUN(test_nearest_blit_scales_and_mirrors);
 	XT_RUN(test_blit_obeys_scissor_not_masks_or_blending);
 	XT_RUN(test_linear_blit_weighs_with_clamp_to_edge);
+	XT_RUN(test_blit_converts_into_every_draw_buffer);
 	XT_RUN(test_blit_is_not_counted_by_tf_or_queries);
 	XT_RUN(test_blit_errors_and_depth_reported);
 	XT_RUN(test_resolve_averages_samples);
