@@ -214,8 +214,23 @@ struct drv_pipe_surface_events {
 	} loose[DRV_PIPE_LOOSE_MAX];
 	unsigned nloose;
 	bool more_loose;              /* more were noted than listed */
+	/* unscaled blits and copies (drv_pipe_note_copy): `rect` of surface
+	 * dst_va now holds src_va's pixels moved by window x -> mx * x + ox,
+	 * y -> my * y + oy (mx, my: 1, or -1 mirrored) */
+	struct drv_pipe_copy {
+		uint64_t src_va, dst_va;
+		struct drv_pipe_rect rect;
+		int32_t mx, my, ox, oy;
+	} copies[DRV_PIPE_LOOSE_MAX];
+	unsigned ncopies;
+	bool more_copies;
 };
 void drv_pipe_take_surface_events(struct drv_pipe *pipe, struct drv_pipe_surface_events *out);
+/* Notes that `rect` of colour surface `dst` (clipped to it) was written
+ * with the pixels of `src` moved as drv_pipe_copy says (a 1:1 blit). */
+void drv_pipe_note_copy(struct drv_pipe *pipe, const struct drv_pipe_surface *src,
+			const struct drv_pipe_surface *dst, const struct drv_pipe_rect *rect, int32_t mx,
+			int32_t my, int32_t ox, int32_t oy);
 /* Notes that `rect` of colour surface `surf` (clipped to it) now holds
  * values GL leaves undefined, or (undefined false) computes in an
  * implementation-dependent manner: a blit from outside its source, a

@@ -146,6 +146,17 @@ struct drv_surface_events {
 	} loose[DRV_LOOSE_MAX];
 	unsigned nloose;
 	bool more_loose;
+	/* unscaled blits and copies: the rectangle x0 .. x1, y0 .. y1 of colour
+	 * buffer dst_va got src_va's pixels, window x -> mx * x + ox, y -> my *
+	 * y + oy (mx, my: 1, or -1 mirrored); what the replay knows of the
+	 * source's pixels goes with them.  more_copies: more than listed. */
+	struct drv_copy {
+		uint64_t src_va, dst_va;
+		int32_t x0, y0, x1, y1;
+		int32_t mx, my, ox, oy;
+	} copies[DRV_LOOSE_MAX];
+	unsigned ncopies;
+	bool more_copies;
 };
 void drv_context_take_surface_events(struct drv_context *ctx, struct drv_surface_events *out);
 

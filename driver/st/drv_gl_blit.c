@@ -76,6 +76,28 @@ static void note_outside(struct drv_context *ctx, const struct drv_pipe_blit_inf
 			drv_pipe_note_loose(ctx->pipe, dst, &parts[i], true);
 }
 
+/* A blit that neither scales nor resolves moves the source's pixels as
+ * they are: noted, so that a replay keeps what it knows of them (where
+ * width-1 lines or loose blits put them) with the pixels. */
+static void note_unscaled(struct drv_context *ctx, const struct drv_pipe_blit_info *info,
+			  const struct drv_pipe_surface *dst)
+{
+	const int64_t sw = (int64_t)info->sx1 - info->sx0, sh = (int64_t)info->sy1 - info->sy0;
+	const int64_t dw = (int64_t)info->dx1 - info->dx0, dh = (int64_t)info->dy1 - info->dy0;
+
+	if (info->src->samples > 1 || (sw != dw && sw != -dw) || (sh != dh && sh != -dh))
+		return;
+	/* x_dst = dx0 + m (x_src - sx0), m = +-1 */
+	const int32_t mx = sw == dw ? 1 : -1, my = sh == dh ? 1 : -1;
+	drv_pipe_note_copy(ctx->pipe, info->src, dst,
+			   &(struct drv_pipe_rect){ info->dx0 < info->dx1 ? info->dx0 : info->dx1,
+						    info->dy0 < info->dy1 ? info->dy0 : info->dy1,
+						    info->dx0 < info->dx1 ? info->dx1 : info->dx0,
+						    info->dy0 < info->dy1 ? info->dy1 : info->dy0 },
+			   mx, my, (int32_t)(info->dx0 - (int64_t)mx * info->sx0),
+			   (int32_t)(info->dy0 - (int64_t)my * info->sy0));
+}
+
 /* Whether the rectangle from (x0, y0) to (x1, y1), either order, lies in
  * a w x h buffer. */
 static bool inside(int32_t x0, int32_t y0, int32_t x1, int32_t y1, uint32_t w, uint32_t h)
@@ -125,6 +147,7 @@ static void blit_color(struct drv_context *ctx, struct drv_pipe_blit_info *info,
 			d->unfaithful = from_outside;
 		else if (outside)
 			note_outside(ctx, info, d);
+		note_unscaled(ctx, info, d);
 		/* §18.3.1: normalized and float samples are resolved in an
 		 * implementation-dependent manner */
 		if (resolve)

@@ -65,6 +65,13 @@ void drv_context_take_surface_events(struct drv_context *ctx, struct drv_surface
 	}
 	out->nloose = ev.nloose;
 	out->more_loose = ev.more_loose;
+	for (unsigned i = 0; i < ev.ncopies; i++) {
+		const struct drv_pipe_copy *c = &ev.copies[i];
+		out->copies[i] = (struct drv_copy){ c->src_va, c->dst_va, c->rect.x0, c->rect.y0, c->rect.x1,
+						    c->rect.y1, c->mx, c->my, c->ox, c->oy };
+	}
+	out->ncopies = ev.ncopies;
+	out->more_copies = ev.more_copies;
 }
 
 bool drv_gl_version_at_least(const struct drv_context *ctx, int major, int minor, int es_major,

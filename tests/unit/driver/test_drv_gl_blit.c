@@ -366,6 +366,7 @@ static void test_loose_rectangles_are_noted(void)
 	GL(glBlitFramebuffer)(-2, 0, 6, 4, 0, 0, 8, 4, GL_COLOR_BUFFER_BIT, GL_NEAREST);
 	drv_context_take_surface_events(ctx, &ev);
 	CHECK_EQ_INT(ev.nloose, 2);
+	CHECK(ev.ncopies == 1 && ev.copies[0].mx == 1 && ev.copies[0].ox == 2 && ev.copies[0].oy == 0);
 	int cols = 0;
 	for (unsigned i = 0; i < ev.nloose && i < 2; i++) {
 		const struct drv_loose *l = &ev.loose[i];
@@ -378,6 +379,15 @@ static void test_loose_rectangles_are_noted(void)
 	GL(glBlitFramebuffer)(0, 0, 4, 4, 0, 0, 8, 8, GL_COLOR_BUFFER_BIT, GL_NEAREST);
 	drv_context_take_surface_events(ctx, &ev);
 	CHECK_EQ_INT(ev.nloose, 0);
+	CHECK_EQ_INT(ev.ncopies, 0);   /* scaled */
+	/* unscaled blits are noted as moves (x -> mx x + ox; the 1:1 one
+	 * above too): a mirrored one, which §18.3.1 maps x -> 6 - x */
+	GL(glBlitFramebuffer)(0, 0, 4, 4, 6, 1, 2, 5, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+	drv_context_take_surface_events(ctx, &ev);
+	CHECK_EQ_INT(ev.ncopies, 1);
+	CHECK(ev.copies[0].mx == -1 && ev.copies[0].ox == 6 && ev.copies[0].my == 1 && ev.copies[0].oy == 1 &&
+	      ev.copies[0].x0 == 2 && ev.copies[0].x1 == 6 && ev.copies[0].y0 == 1 && ev.copies[0].y1 == 5 &&
+	      ev.copies[0].src_va != ev.copies[0].dst_va && ev.copies[0].src_va && ev.copies[0].dst_va);
 	/* a resolve: implementation-dependent */
 	GLuint ms = fbo(GL_RGBA8, 4, 4, 4);
 	GL(glBindFramebuffer)(GL_READ_FRAMEBUFFER, ms);
@@ -385,6 +395,7 @@ static void test_loose_rectangles_are_noted(void)
 	GL(glBlitFramebuffer)(0, 0, 3, 2, 1, 1, 4, 3, GL_COLOR_BUFFER_BIT, GL_NEAREST);
 	drv_context_take_surface_events(ctx, &ev);
 	CHECK_EQ_INT(ev.nloose, 1);
+	CHECK_EQ_INT(ev.ncopies, 0);   /* a resolve is no move of pixels */
 	CHECK(!ev.loose[0].undefined && ev.loose[0].x0 == 1 && ev.loose[0].y0 == 1 && ev.loose[0].x1 == 4 &&
 	      ev.loose[0].y1 == 3);
 	dgl_done_clean(ctx);
