@@ -66,4 +66,24 @@ bool app_gl_read_subdata(struct app_check *c, GLuint buffer, GLintptr offset,
  */
 bool app_gl_buffer_sentinel(GLuint buffer, GLsizeiptr size_bytes);
 
+/*
+ * Draws count vertices of buffer as points into the bound draw framebuffer
+ * and reads its w x h pixels back with glReadPixels (GL_RGBA,
+ * GL_UNSIGNED_BYTE), so that a capture keeps them as golden data and
+ * `xfbtrace replay --check` compares the replay's image with it (issue 22:
+ * the programs draw their TF output).
+ *
+ * Vertex i's position is the vec4 at offset + i * stride; its point is
+ * drawn at the position's xy times scale, one pixel wide, a quarter pixel
+ * off the pixel grid so that no point lies on a pixel edge (where
+ * conforming rasterizers may light either pixel, GL 4.6 §14.4), in a flat
+ * colour made from i.  The framebuffer is cleared first; rasterizer
+ * discard, depth test, blending and scissor are turned off and the
+ * viewport set to w x h; no program or vertex array is bound afterwards.
+ * Returns the number of pixels lit, or -1 (message printed, prefixed with
+ * prog) on a GL error or when no pixel was lit.
+ */
+int app_gl_draw_points_image(const char *prog, GLuint buffer, GLintptr offset,
+			     GLsizei stride, GLsizei count, float scale, int w, int h);
+
 #endif
