@@ -186,13 +186,14 @@ static const char points_vs[] =
 	POINTS_GLSL
 	"layout(location = 0) in vec4 a_pos;\n"
 	"uniform float u_scale;\n"
-	"uniform vec2 u_quarter_pixel;\n"
+	"uniform vec2 u_size;\n"
 	"flat out vec4 v_color;\n"
 	"void main()\n"
 	"{\n"
 	"	int i = gl_VertexID;\n"
 	"	v_color = vec4(float(i % 4) / 3.0, float(i / 4 % 4) / 3.0, 1.0, 1.0);\n"
-	"	gl_Position = vec4(a_pos.xy * u_scale + u_quarter_pixel, 0.0, 1.0);\n"
+	"	vec2 pixel = floor((a_pos.xy * u_scale * 0.5 + 0.5) * u_size);\n"
+	"	gl_Position = vec4((pixel + 0.5) / u_size * 2.0 - 1.0, 0.0, 1.0);\n"
 	"	gl_PointSize = 1.0;\n"
 	"}\n";
 
@@ -224,10 +225,7 @@ int app_gl_draw_points_image(const char *prog, GLuint buffer, GLintptr offset,
 	glBindBuffer(GL_ARRAY_BUFFER, 0);
 	glUseProgram(program);
 	glUniform1f(glGetUniformLocation(program, "u_scale"), scale);
-	/* A quarter pixel is half a pixel's size in normalized device
-	 * coordinates, which span 2 units over w pixels. */
-	glUniform2f(glGetUniformLocation(program, "u_quarter_pixel"), 0.5f / (float)w,
-		    0.5f / (float)h);
+	glUniform2f(glGetUniformLocation(program, "u_size"), (float)w, (float)h);
 	glDisable(GL_RASTERIZER_DISCARD);
 	glDisable(GL_DEPTH_TEST);
 	glDisable(GL_BLEND);

@@ -74,9 +74,12 @@ bool app_gl_buffer_sentinel(GLuint buffer, GLsizeiptr size_bytes);
  * the programs draw their TF output).
  *
  * Vertex i's position is the vec4 at offset + i * stride; its point is
- * drawn at the position's xy times scale, one pixel wide, a quarter pixel
- * off the pixel grid so that no point lies on a pixel edge (where
- * conforming rasterizers may light either pixel, GL 4.6 §14.4), in a flat
+ * drawn one pixel wide at the centre of the pixel that the position's xy
+ * times scale falls in, so that every conforming rasterizer lights that
+ * pixel whatever its sub-pixel precision (window coordinates snap to a grid
+ * of GL_SUBPIXEL_BITS, the implementation's, so a point nearer a pixel edge
+ * than that step may light either pixel; the image then shows the TF data,
+ * not the rasterizer's rounding), in a flat
  * colour made from i.  The framebuffer is cleared first; rasterizer
  * discard, depth test, blending and scissor are turned off and the
  * viewport set to w x h; no program or vertex array is bound afterwards.
