@@ -8,7 +8,10 @@
  * 1 KiB, TF begin + draw + end, map READ + unmap of 1 KiB, map WRITE +
  * fill + unmap of 1 KiB.  GLES 3 on surfaceless EGL.
  *
- * Usage: [CAP_BENCH_CLOCK=thread] [CAP_BENCH_TRIALS=T] cap-bench [SCALE [CASE...]]
+ * With CASE "keep" (named only): the ways of keeping one TF range per TF end
+ * (bench_keep_all).  CAP_BENCH_API=gl: a GL 4.5 core context instead.
+ *
+ * Usage: [CAP_BENCH_CLOCK=thread] [CAP_BENCH_TRIALS=T] [CAP_BENCH_API=gl] cap-bench [SCALE [CASE...]]
  * (iterations are multiplied by SCALE, default 1; with CASEs, only those
  * run).  Each case runs T times (default 5) and prints its fastest run:
  * whatever else the machine does only ever adds time, so the fastest of a
@@ -28,6 +31,7 @@
 #define NOINLINE __attribute__((noipa))  /* one symbol per case, for callgrind */
 
 #include "cap_test_egl.h"
+#include <GLES3/gl31.h>   /* enums only: the GLES 3.1 / GL 4.5 functions come from eglGetProcAddress */
 
 /* CLOCK_MONOTONIC, or with CAP_BENCH_CLOCK=thread the calling thread's CPU
  * time, which a loaded machine does not inflate (time spent waiting for a
@@ -277,6 +281,370 @@ static bool wanted(int argc, char **argv, const char *name)
 	return false;
 }
 
+
+/*
+ * Ways to keep one TF range before the next pass rewrites it (issue 23,
+ * docs/performance.md "One TF range per TF end"), each made after every
+ * TF end of the TF case, without the capture, into a 1 MiB staging ring
+ * (persistently mapped where the context has buffer storage) at a moving
+ * offset; every 32 TF ends a fence (after glMemoryBarrier where shaders
+ * stored), polled as the capture polls it:
+ *   copy          bind the ring to GL_COPY_WRITE_BUFFER, glCopyBufferSubData, unbind
+ *   copy-named    glCopyNamedBufferSubData (GL 4.5: no binding touched)
+ *   gather        the capture's gather dispatch without its glGet* save: the
+ *                 compute program made current, the TF range bound at storage
+ *                 binding 0 (the ring stays at binding 1), one uvec4 uniform,
+ *                 glDispatchCompute(4, 1, 1), the application's program back
+ *   gather-saved  the same with the queries the capture makes to save the
+ *                 state (TF active / paused, program, its delete status, the
+ *                 generic and two indexed storage bindings) and the restores
+ *   vs-copy       the copy made by a draw instead of a dispatch: a vertex
+ *                 shader storing the range's words into the ring (one point
+ *                 per word, rasterizer discard on), a vertex array of its own
+ *   use-program   only the two glUseProgram of the gather (its lower bound)
+ *   dispatch-empty  the two glUseProgram and a dispatch of an empty compute shader
+ */
+enum keep { KEEP_NONE, KEEP_COPY, KEEP_COPY_NAMED, KEEP_GATHER, KEEP_GATHER_SAVED,
+	    KEEP_VS_COPY, KEEP_USE_PROGRAM, KEEP_DISPATCH_EMPTY };
+
+struct keep_gl {
+	GLuint app_prog, app_vao, tf, ring;
+	const unsigned char *ring_map;   /* NULL where the ring is not mapped */
+	GLuint gather, empty, vs_copy, vs_vao;
+	GLint gather_range, vs_range;
+	void (*dispatch)(GLuint, GLuint, GLuint);
+	void (*barrier)(GLbitfield);
+	void (*copy_named)(GLuint, GLuint, GLintptr, GLintptr, GLsizeiptr);
+	void (*get64i)(GLenum, GLuint, GLint64 *);
+};
+
+#define KEEP_BYTES 1024
+#define KEEP_RING (1 << 20)
+
+static void keep_range(const struct keep_gl *k, enum keep mode, int i)
+{
+	const GLintptr dst = (GLintptr)(i & (KEEP_RING / KEEP_BYTES - 1)) * KEEP_BYTES;
+	GLint save[5];
+	GLint64 save64[4];
+
+	switch (mode) {
+	case KEEP_NONE:
+		break;
+	case KEEP_COPY:
+		glBindBuffer(GL_COPY_WRITE_BUFFER, k->ring);
+		glCopyBufferSubData(GL_TRANSFORM_FEEDBACK_BUFFER, GL_COPY_WRITE_BUFFER, 0, dst,
+				    KEEP_BYTES);
+		glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
+		break;
+	case KEEP_COPY_NAMED:
+		k->copy_named(k->tf, k->ring, 0, dst, KEEP_BYTES);
+		break;
+	case KEEP_GATHER_SAVED:
+		glGetIntegerv(GL_TRANSFORM_FEEDBACK_ACTIVE, &save[0]);
+		glGetIntegerv(GL_TRANSFORM_FEEDBACK_PAUSED, &save[1]);
+		glGetIntegerv(GL_CURRENT_PROGRAM, &save[2]);
+		glGetProgramiv((GLuint)save[2], GL_DELETE_STATUS, &save[3]);
+		(void)glGetError();
+		glGetIntegerv(GL_SHADER_STORAGE_BUFFER_BINDING, &save[4]);
+		for (GLuint b = 0; b < 2; b++) {
+			glGetIntegeri_v(GL_SHADER_STORAGE_BUFFER_BINDING, b, &save[b]);
+			k->get64i(GL_SHADER_STORAGE_BUFFER_START, b, &save64[b * 2]);
+			k->get64i(GL_SHADER_STORAGE_BUFFER_SIZE, b, &save64[b * 2 + 1]);
+		}
+		/* fall through */
+	case KEEP_GATHER:
+		glUseProgram(k->gather);
+		glBindBufferRange(GL_SHADER_STORAGE_BUFFER, 0, k->tf, 0, KEEP_BYTES);
+		glUniform4ui(k->gather_range, 0, (GLuint)(dst / 4), KEEP_BYTES / 4, 0);
+		k->dispatch(KEEP_BYTES / 4 / 64, 1, 1);
+		if (mode == KEEP_GATHER_SAVED) {
+			glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, 0);
+			glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, k->ring);
+			glBindBuffer(GL_SHADER_STORAGE_BUFFER, (GLuint)save[4]);
+		}
+		glUseProgram(k->app_prog);
+		break;
+	case KEEP_VS_COPY:
+		glUseProgram(k->vs_copy);
+		glBindVertexArray(k->vs_vao);
+		glBindBufferRange(GL_SHADER_STORAGE_BUFFER, 0, k->tf, 0, KEEP_BYTES);
+		glUniform4ui(k->vs_range, 0, (GLuint)(dst / 4), KEEP_BYTES / 4, 0);
+		glDrawArrays(GL_POINTS, 0, KEEP_BYTES / 4);
+		glBindVertexArray(k->app_vao);
+		glUseProgram(k->app_prog);
+		break;
+	case KEEP_USE_PROGRAM:
+		glUseProgram(k->gather);
+		glUseProgram(k->app_prog);
+		break;
+	case KEEP_DISPATCH_EMPTY:
+		glUseProgram(k->empty);
+		k->dispatch(1, 1, 1);
+		glUseProgram(k->app_prog);
+		break;
+	}
+}
+
+static NOINLINE void bench_tf_keep(int n, const struct keep_gl *k, enum keep mode)
+{
+	GLsync fence[PART_FENCES];
+	unsigned head = 0, count = 0;
+	bool flushed = false;
+
+	for (int i = 0; i < n; i++) {
+		glBeginTransformFeedback(GL_POINTS);
+		glDrawArrays(GL_POINTS, 0, 16);
+		glEndTransformFeedback();
+		keep_range(k, mode, i);
+		if ((i & 31) == 31 && count < PART_FENCES) {
+			if (mode == KEEP_GATHER || mode == KEEP_GATHER_SAVED || mode == KEEP_VS_COPY)
+				k->barrier(0x00004000);   /* GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT */
+			fence[(head + count++) % PART_FENCES] =
+				glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+		}
+		while (count) {
+			GLenum r = glClientWaitSync(fence[head], flushed ? 0 :
+						    GL_SYNC_FLUSH_COMMANDS_BIT, 0);
+			flushed = true;
+			if (r == GL_TIMEOUT_EXPIRED)
+				break;
+			glDeleteSync(fence[head]);
+			head = (head + 1) % PART_FENCES;
+			count--;
+			flushed = false;
+		}
+	}
+	while (count) {
+		glClientWaitSync(fence[head], GL_SYNC_FLUSH_COMMANDS_BIT, 1000000000);
+		glDeleteSync(fence[head]);
+		head = (head + 1) % PART_FENCES;
+		count--;
+	}
+	glFinish();
+}
+
+/* A program of `type`'s shader `src` (plus a fragment shader that never
+ * runs, for GLES's link rules, when it is a vertex shader); 0 on failure. */
+static GLuint keep_program(GLenum type, const char *src)
+{
+	static const char *fs = "#version 310 es\nprecision mediump float;\n"
+				"out vec4 c;\nvoid main() { c = vec4(1.0); }\n";
+	GLuint p = glCreateProgram();
+	GLint ok = 0;
+
+	for (int i = 0; i < (type == GL_VERTEX_SHADER ? 2 : 1); i++) {
+		GLuint s = glCreateShader(i ? GL_FRAGMENT_SHADER : type);
+		glShaderSource(s, 1, i ? &fs : &src, NULL);
+		glCompileShader(s);
+		glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
+		if (!ok) {
+			char log[1024] = "";
+			glGetShaderInfoLog(s, sizeof log, NULL, log);
+			fprintf(stderr, "cap-bench: shader:\n%s\n", log);
+		}
+		glAttachShader(p, s);
+		glDeleteShader(s);
+	}
+	glLinkProgram(p);
+	glGetProgramiv(p, GL_LINK_STATUS, &ok);
+	if (!ok) {
+		glDeleteProgram(p);
+		return 0;
+	}
+	return p;
+}
+
+/* The keep cases' programs and ring; false when the context has no
+ * compute shaders (GLES 3.1 / GL 4.3). */
+static bool keep_init(struct keep_gl *k, GLuint app_prog, GLuint app_vao)
+{
+	static const char *gather =
+		"#version 310 es\n"
+		"layout(local_size_x = 64) in;\n"
+		"uniform uvec4 u_range;\n"
+		"layout(std430, binding = 0) readonly buffer Src { uint s[]; };\n"
+		"layout(std430, binding = 1) writeonly buffer Ring { uint ring[]; };\n"
+		"void main() {\n"
+		"  uint w = gl_GlobalInvocationID.x;\n"
+		"  if (w < u_range.z) ring[u_range.y + w] = s[u_range.x + w];\n"
+		"}\n";
+	static const char *empty =
+		"#version 310 es\nlayout(local_size_x = 1) in;\nvoid main() {}\n";
+	static const char *vs_copy =
+		"#version 310 es\n"
+		"uniform uvec4 u_range;\n"
+		"layout(std430, binding = 0) readonly buffer Src { uint s[]; };\n"
+		"layout(std430, binding = 1) writeonly buffer Ring { uint ring[]; };\n"
+		"void main() {\n"
+		"  uint w = uint(gl_VertexID);\n"
+		"  ring[u_range.y + w] = s[u_range.x + w];\n"
+		"  gl_Position = vec4(0.0);\n"
+		"  gl_PointSize = 1.0;\n"
+		"}\n";
+	typedef void (*storage_fn)(GLenum, GLsizeiptr, const void *, GLbitfield);
+	storage_fn storage = (storage_fn)eglGetProcAddress("glBufferStorage");
+	GLint vs_blocks = 0;
+
+	memset(k, 0, sizeof *k);
+	k->app_prog = app_prog;
+	k->app_vao = app_vao;
+	k->dispatch = (void (*)(GLuint, GLuint, GLuint))eglGetProcAddress("glDispatchCompute");
+	k->barrier = (void (*)(GLbitfield))eglGetProcAddress("glMemoryBarrier");
+	k->get64i = (void (*)(GLenum, GLuint, GLint64 *))eglGetProcAddress("glGetInteger64i_v");
+	k->copy_named = (void (*)(GLuint, GLuint, GLintptr, GLintptr, GLsizeiptr))
+		eglGetProcAddress("glCopyNamedBufferSubData");
+	if (!k->dispatch || !k->barrier || !k->get64i)
+		return false;
+	k->gather = keep_program(GL_COMPUTE_SHADER, gather);
+	k->empty = keep_program(GL_COMPUTE_SHADER, empty);
+	glGetIntegerv(GL_MAX_VERTEX_SHADER_STORAGE_BLOCKS, &vs_blocks);
+	k->vs_copy = vs_blocks >= 2 ? keep_program(GL_VERTEX_SHADER, vs_copy) : 0;
+	if (!k->gather || !k->empty)
+		return false;
+	k->gather_range = glGetUniformLocation(k->gather, "u_range");
+	if (k->vs_copy)
+		k->vs_range = glGetUniformLocation(k->vs_copy, "u_range");
+	glGenVertexArrays(1, &k->vs_vao);
+	if (!storage)
+		storage = (storage_fn)eglGetProcAddress("glBufferStorageEXT");
+	glGenBuffers(1, &k->ring);
+	glBindBuffer(GL_COPY_WRITE_BUFFER, k->ring);
+	if (storage) {
+		storage(GL_COPY_WRITE_BUFFER, KEEP_RING, NULL, 0x1 | 0x40 | 0x80 | 0x200);
+		k->ring_map = glMapBufferRange(GL_COPY_WRITE_BUFFER, 0, KEEP_RING, 0x1 | 0x40 | 0x80);
+	} else {
+		glBufferData(GL_COPY_WRITE_BUFFER, KEEP_RING, NULL, GL_STREAM_READ);
+	}
+	glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
+	glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, k->ring);
+	glUseProgram(app_prog);
+	glBindVertexArray(app_vao);
+	return glGetError() == GL_NO_ERROR;
+}
+
+/* A TF buffer of 1 KiB with `usage`, or immutable storage with no flags
+ * (usage 0), bound to TF binding 0 and the generic binding. */
+static GLuint keep_tf_buffer(GLenum usage)
+{
+	typedef void (*storage_fn)(GLenum, GLsizeiptr, const void *, GLbitfield);
+	storage_fn storage = (storage_fn)eglGetProcAddress("glBufferStorage");
+	GLuint t = 0;
+
+	if (!storage)
+		storage = (storage_fn)eglGetProcAddress("glBufferStorageEXT");
+	if (!usage && !storage)
+		return 0;
+	glGenBuffers(1, &t);
+	glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, t);
+	if (usage)
+		glBufferData(GL_TRANSFORM_FEEDBACK_BUFFER, KEEP_BYTES, NULL, usage);
+	else
+		storage(GL_TRANSFORM_FEEDBACK_BUFFER, KEEP_BYTES, NULL, 0);
+	glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, t);
+	return t;
+}
+
+/* Whether the ring's slot of the last TF end holds the TF output (every
+ * pass writes the same bytes); true where `mode` copies nothing. */
+static bool keep_matches(const struct keep_gl *k, enum keep mode, int n)
+{
+	const void *tf;
+	GLuint scratch = 0;
+	bool same;
+
+	if (!k->ring_map || mode == KEEP_NONE || mode >= KEEP_USE_PROGRAM)
+		return true;
+	/* Through a buffer of our own: immutable storage without
+	 * GL_MAP_READ_BIT cannot be mapped for reading. */
+	glGenBuffers(1, &scratch);
+	glBindBuffer(GL_COPY_WRITE_BUFFER, scratch);
+	glBufferData(GL_COPY_WRITE_BUFFER, KEEP_BYTES, NULL, GL_STREAM_READ);
+	glBindBuffer(GL_COPY_READ_BUFFER, k->tf);
+	glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, 0, 0, KEEP_BYTES);
+	tf = glMapBufferRange(GL_COPY_WRITE_BUFFER, 0, KEEP_BYTES, GL_MAP_READ_BIT);
+	same = tf && !memcmp(tf, k->ring_map + ((n - 1) & (KEEP_RING / KEEP_BYTES - 1)) *
+			     KEEP_BYTES, KEEP_BYTES);
+	glUnmapBuffer(GL_COPY_WRITE_BUFFER);
+	glBindBuffer(GL_COPY_READ_BUFFER, 0);
+	glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
+	glDeleteBuffers(1, &scratch);
+	return same;
+}
+
+/* "keep": every way above for every TF buffer kind, printed as
+ * "keep:USAGE:WAY NS". */
+static void bench_keep_all(int n, GLuint app_prog, GLuint app_vao, GLuint tfb, bool named_ok)
+{
+	static const struct { const char *name; GLenum usage; } usages[] = {
+		{ "stream-read", GL_STREAM_READ }, { "dynamic-copy", GL_DYNAMIC_COPY },
+		{ "static-draw", GL_STATIC_DRAW }, { "stream-draw", GL_STREAM_DRAW },
+		{ "storage", 0 },
+	};
+	static const struct { const char *name; enum keep mode; } ways[] = {
+		{ "plain", KEEP_NONE }, { "copy", KEEP_COPY }, { "copy-named", KEEP_COPY_NAMED },
+		{ "gather", KEEP_GATHER }, { "gather-saved", KEEP_GATHER_SAVED },
+		{ "vs-copy", KEEP_VS_COPY }, { "use-program", KEEP_USE_PROGRAM },
+		{ "dispatch-empty", KEEP_DISPATCH_EMPTY },
+	};
+	struct keep_gl k;
+
+	if (!keep_init(&k, app_prog, app_vao)) {
+		fprintf(stderr, "cap-bench: keep: no compute shaders / storage buffers here\n");
+		return;
+	}
+	for (size_t u = 0; u < sizeof usages / sizeof usages[0]; u++) {
+		k.tf = keep_tf_buffer(usages[u].usage);
+		if (!k.tf)
+			continue;
+		for (size_t w = 0; w < sizeof ways / sizeof ways[0]; w++) {
+			char name[64];
+			if ((ways[w].mode == KEEP_COPY_NAMED && (!named_ok || !k.copy_named)) ||
+			    (ways[w].mode == KEEP_VS_COPY && !k.vs_copy))
+				continue;
+			/* The usage hint matters for the copy; the rest run on the
+			 * two the benchmarks use. */
+			if (u >= 2 && ways[w].mode >= KEEP_GATHER_SAVED)
+				continue;
+			snprintf(name, sizeof name, "keep:%s:%s", usages[u].name, ways[w].name);
+			keep_range(&k, ways[w].mode, 0);   /* first use: compiles, allocates */
+			glFinish();
+			TIME_CASE(name, n, bench_tf_keep(n, &k, ways[w].mode));
+			if (glGetError() != GL_NO_ERROR)
+				fprintf(stderr, "cap-bench: %s raised a GL error\n", name);
+			if (!keep_matches(&k, ways[w].mode, n))
+				fprintf(stderr, "cap-bench: %s: the ring differs from the TF output\n",
+					name);
+		}
+		glDeleteBuffers(1, &k.tf);
+	}
+	glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, 0);
+	glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, tfb);
+	glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, tfb);
+}
+
+/* CAP_BENCH_API=gl: a desktop GL 4.5 core context instead of GLES (the
+ * shaders are GLSL ES, which GL 4.5 accepts: ARB_ES3_1_compatibility). */
+static EGLContext gl45_context(struct cap_test_egl *e)
+{
+	static const EGLint config_attribs[] = { EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT,
+						  EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_NONE };
+	static const EGLint attribs[] = {
+		EGL_CONTEXT_MAJOR_VERSION, 4, EGL_CONTEXT_MINOR_VERSION, 5,
+		EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE,
+	};
+	EGLContext ctx = EGL_NO_CONTEXT;
+	EGLint n = 0;
+
+	if (eglChooseConfig(e->dpy, config_attribs, &e->config, 1, &n) && n > 0 &&
+	    eglBindAPI(EGL_OPENGL_API))
+		ctx = eglCreateContext(e->dpy, e->config, EGL_NO_CONTEXT, attribs);
+	if (ctx == EGL_NO_CONTEXT) {
+		fprintf(stderr, "cannot create a GL 4.5 core context\n");
+		exit(77);
+	}
+	return ctx;
+}
+
 int main(int argc, char **argv)
 {
 	static const char *const varyings[] = { "tf_out" };
@@ -292,8 +660,11 @@ int main(int argc, char **argv)
 	if (getenv("CAP_BENCH_TRIALS") && atoi(getenv("CAP_BENCH_TRIALS")) > 0)
 		bench_trials = atoi(getenv("CAP_BENCH_TRIALS"));
 	memset(data, 0x5a, sizeof(data));
+	const bool gl45 = getenv("CAP_BENCH_API") && strcmp(getenv("CAP_BENCH_API"), "gl") == 0;
 	cap_test_egl_init(&egl);
-	cap_test_egl_make_current(&egl, cap_test_egl_context(&egl));
+	cap_test_egl_make_current(&egl, gl45 ? gl45_context(&egl) : cap_test_egl_context(&egl));
+	fprintf(stderr, "cap-bench: %s, %s\n", (const char *)glGetString(GL_VERSION),
+		(const char *)glGetString(GL_RENDERER));
 	prog = cap_test_tf_program(vs, varyings, 1);
 	glUseProgram(prog);
 	loc = glGetUniformLocation(prog, "k");
@@ -386,6 +757,10 @@ int main(int argc, char **argv)
 		glDeleteBuffers(1, &t);
 		glDeleteBuffers(1, &b);
 	}
+
+	/* Only by name: "keep" runs 30 cases. */
+	if (argc > 2 && wanted(argc, argv, "keep"))
+		bench_keep_all(n, prog, vao, tfb, gl45);
 
 	n = 20000 * scale;
 	if (wanted(argc, argv, "map-read-unmap-1KiB"))
