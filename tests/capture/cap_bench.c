@@ -301,16 +301,27 @@ static bool wanted(int argc, char **argv, const char *name)
  *   vs-copy       the copy made by a draw instead of a dispatch: a vertex
  *                 shader storing the range's words into the ring (one point
  *                 per word, rasterizer discard on), a vertex array of its own
+ *   vs-bound      vs-copy without the uniform: the ring bound with
+ *                 glBindBufferRange at the range's place (binding 1), the
+ *                 shader copies word i to word i
+ *   vs-app-vao    vs-bound in the application's vertex array (no switch)
+ *   vs-bare       vs-bound with nothing bound per TF end: the two
+ *                 glUseProgram and the draw (the floor of a draw's copy)
+ *   vs-spare      vs-copy of a buffer no TF pass writes (is the cost waiting
+ *                 for the pass?)
  *   use-program   only the two glUseProgram of the gather (its lower bound)
  *   dispatch-empty  the two glUseProgram and a dispatch of an empty compute shader
+ *   draw-empty    the two glUseProgram and a one-point draw of a vertex shader
+ *                 that touches no buffer
  */
 enum keep { KEEP_NONE, KEEP_COPY, KEEP_COPY_NAMED, KEEP_GATHER, KEEP_GATHER_SAVED,
-	    KEEP_VS_COPY, KEEP_USE_PROGRAM, KEEP_DISPATCH_EMPTY };
+	    KEEP_VS_COPY, KEEP_VS_BOUND, KEEP_VS_APP_VAO, KEEP_VS_BARE, KEEP_VS_SPARE,
+	    KEEP_USE_PROGRAM, KEEP_DISPATCH_EMPTY, KEEP_DRAW_EMPTY };
 
 struct keep_gl {
 	GLuint app_prog, app_vao, tf, ring;
 	const unsigned char *ring_map;   /* NULL where the ring is not mapped */
-	GLuint gather, empty, vs_copy, vs_vao;
+	GLuint gather, empty, vs_copy, vs_vao, vs_bound, vs_empty, spare;
 	GLint gather_range, vs_range;
 	void (*dispatch)(GLuint, GLuint, GLuint);
 	void (*barrier)(GLbitfield);
@@ -373,6 +384,37 @@ static void keep_range(const struct keep_gl *k, enum keep mode, int i)
 		glBindVertexArray(k->app_vao);
 		glUseProgram(k->app_prog);
 		break;
+	case KEEP_VS_SPARE:
+		glUseProgram(k->vs_copy);
+		glBindVertexArray(k->vs_vao);
+		glBindBufferRange(GL_SHADER_STORAGE_BUFFER, 0, k->spare, 0, KEEP_BYTES);
+		glUniform4ui(k->vs_range, 0, (GLuint)(dst / 4), KEEP_BYTES / 4, 0);
+		glDrawArrays(GL_POINTS, 0, KEEP_BYTES / 4);
+		glBindVertexArray(k->app_vao);
+		glUseProgram(k->app_prog);
+		break;
+	case KEEP_VS_BOUND:
+	case KEEP_VS_APP_VAO:
+		glUseProgram(k->vs_bound);
+		if (mode == KEEP_VS_BOUND)
+			glBindVertexArray(k->vs_vao);
+		glBindBufferRange(GL_SHADER_STORAGE_BUFFER, 0, k->tf, 0, KEEP_BYTES);
+		glBindBufferRange(GL_SHADER_STORAGE_BUFFER, 2, k->ring, dst, KEEP_BYTES);
+		glDrawArrays(GL_POINTS, 0, KEEP_BYTES / 4);
+		if (mode == KEEP_VS_BOUND)
+			glBindVertexArray(k->app_vao);
+		glUseProgram(k->app_prog);
+		break;
+	case KEEP_VS_BARE:
+		glUseProgram(k->vs_bound);
+		glDrawArrays(GL_POINTS, 0, KEEP_BYTES / 4);
+		glUseProgram(k->app_prog);
+		break;
+	case KEEP_DRAW_EMPTY:
+		glUseProgram(k->vs_empty);
+		glDrawArrays(GL_POINTS, 0, 1);
+		glUseProgram(k->app_prog);
+		break;
 	case KEEP_USE_PROGRAM:
 		glUseProgram(k->gather);
 		glUseProgram(k->app_prog);
@@ -397,7 +439,7 @@ static NOINLINE void bench_tf_keep(int n, const struct keep_gl *k, enum keep mod
 		glEndTransformFeedback();
 		keep_range(k, mode, i);
 		if ((i & 31) == 31 && count < PART_FENCES) {
-			if (mode == KEEP_GATHER || mode == KEEP_GATHER_SAVED || mode == KEEP_VS_COPY)
+			if (mode != KEEP_COPY && mode != KEEP_COPY_NAMED)
 				k->barrier(0x00004000);   /* GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT */
 			fence[(head + count++) % PART_FENCES] =
 				glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
@@ -481,6 +523,17 @@ static bool keep_init(struct keep_gl *k, GLuint app_prog, GLuint app_vao)
 		"  gl_Position = vec4(0.0);\n"
 		"  gl_PointSize = 1.0;\n"
 		"}\n";
+	static const char *vs_bound =
+		"#version 310 es\n"
+		"layout(std430, binding = 0) readonly buffer Src { uint s[]; };\n"
+		"layout(std430, binding = 2) writeonly buffer Dst { uint d[]; };\n"
+		"void main() {\n"
+		"  d[gl_VertexID] = s[gl_VertexID];\n"
+		"  gl_Position = vec4(0.0);\n"
+		"  gl_PointSize = 1.0;\n"
+		"}\n";
+	static const char *vs_empty =
+		"#version 310 es\nvoid main() { gl_Position = vec4(0.0); gl_PointSize = 1.0; }\n";
 	typedef void (*storage_fn)(GLenum, GLsizeiptr, const void *, GLbitfield);
 	storage_fn storage = (storage_fn)eglGetProcAddress("glBufferStorage");
 	GLint vs_blocks = 0;
@@ -499,12 +552,17 @@ static bool keep_init(struct keep_gl *k, GLuint app_prog, GLuint app_vao)
 	k->empty = keep_program(GL_COMPUTE_SHADER, empty);
 	glGetIntegerv(GL_MAX_VERTEX_SHADER_STORAGE_BLOCKS, &vs_blocks);
 	k->vs_copy = vs_blocks >= 2 ? keep_program(GL_VERTEX_SHADER, vs_copy) : 0;
+	k->vs_bound = vs_blocks >= 2 ? keep_program(GL_VERTEX_SHADER, vs_bound) : 0;
+	k->vs_empty = keep_program(GL_VERTEX_SHADER, vs_empty);
 	if (!k->gather || !k->empty)
 		return false;
 	k->gather_range = glGetUniformLocation(k->gather, "u_range");
 	if (k->vs_copy)
 		k->vs_range = glGetUniformLocation(k->vs_copy, "u_range");
 	glGenVertexArrays(1, &k->vs_vao);
+	glGenBuffers(1, &k->spare);
+	glBindBuffer(GL_COPY_WRITE_BUFFER, k->spare);
+	glBufferData(GL_COPY_WRITE_BUFFER, KEEP_BYTES, NULL, GL_DYNAMIC_COPY);
 	if (!storage)
 		storage = (storage_fn)eglGetProcAddress("glBufferStorageEXT");
 	glGenBuffers(1, &k->ring);
@@ -552,7 +610,7 @@ static bool keep_matches(const struct keep_gl *k, enum keep mode, int n)
 	GLuint scratch = 0;
 	bool same;
 
-	if (!k->ring_map || mode == KEEP_NONE || mode >= KEEP_USE_PROGRAM)
+	if (!k->ring_map || mode == KEEP_NONE || mode == KEEP_VS_BARE || mode >= KEEP_VS_SPARE)
 		return true;
 	/* Through a buffer of our own: immutable storage without
 	 * GL_MAP_READ_BIT cannot be mapped for reading. */
@@ -583,8 +641,10 @@ static void bench_keep_all(int n, GLuint app_prog, GLuint app_vao, GLuint tfb, b
 	static const struct { const char *name; enum keep mode; } ways[] = {
 		{ "plain", KEEP_NONE }, { "copy", KEEP_COPY }, { "copy-named", KEEP_COPY_NAMED },
 		{ "gather", KEEP_GATHER }, { "gather-saved", KEEP_GATHER_SAVED },
-		{ "vs-copy", KEEP_VS_COPY }, { "use-program", KEEP_USE_PROGRAM },
-		{ "dispatch-empty", KEEP_DISPATCH_EMPTY },
+		{ "vs-copy", KEEP_VS_COPY }, { "vs-bound", KEEP_VS_BOUND },
+		{ "vs-app-vao", KEEP_VS_APP_VAO }, { "vs-bare", KEEP_VS_BARE },
+		{ "vs-spare", KEEP_VS_SPARE }, { "use-program", KEEP_USE_PROGRAM },
+		{ "dispatch-empty", KEEP_DISPATCH_EMPTY }, { "draw-empty", KEEP_DRAW_EMPTY },
 	};
 	struct keep_gl k;
 
@@ -599,14 +659,16 @@ static void bench_keep_all(int n, GLuint app_prog, GLuint app_vao, GLuint tfb, b
 		for (size_t w = 0; w < sizeof ways / sizeof ways[0]; w++) {
 			char name[64];
 			if ((ways[w].mode == KEEP_COPY_NAMED && (!named_ok || !k.copy_named)) ||
-			    (ways[w].mode == KEEP_VS_COPY && !k.vs_copy))
+			    (ways[w].mode >= KEEP_VS_COPY && ways[w].mode <= KEEP_VS_SPARE && !k.vs_copy) ||
+			    (ways[w].mode == KEEP_DRAW_EMPTY && !k.vs_empty))
 				continue;
 			/* The usage hint matters for the copy; the rest run on the
 			 * two the benchmarks use. */
 			if (u >= 2 && ways[w].mode >= KEEP_GATHER_SAVED)
 				continue;
 			snprintf(name, sizeof name, "keep:%s:%s", usages[u].name, ways[w].name);
-			keep_range(&k, ways[w].mode, 0);   /* first use: compiles, allocates */
+			/* First use: compiles, allocates (vs-bare: binds). */
+			keep_range(&k, ways[w].mode == KEEP_VS_BARE ? KEEP_VS_BOUND : ways[w].mode, 0);
 			glFinish();
 			TIME_CASE(name, n, bench_tf_keep(n, &k, ways[w].mode));
 			if (glGetError() != GL_NO_ERROR)
