@@ -8,6 +8,7 @@
  * 1 KiB, TF begin + draw + end, map READ + unmap of 1 KiB, map WRITE +
  * fill + unmap of 1 KiB.  GLES 3 on surfaceless EGL.
  *
+ * tf8-offsets: TF into 8 ranges of one buffer in turn (glBindBufferRange).
  * With CASE "keep" (named only): the ways of keeping one TF range per TF end
  * (bench_keep_all).  CAP_BENCH_API=gl: a GL 4.5 core context instead.
  *
@@ -191,6 +192,20 @@ static NOINLINE void bench_tf_batched(int n, const GLuint *tf, GLuint dst)
 		}
 		glBindBuffer(GL_COPY_READ_BUFFER, 0);
 		glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
+	}
+	glFinish();
+}
+
+/* TF into 8 ranges of one buffer `tf` (DYNAMIC_COPY, 8 KiB) in turn, each
+ * rewritten 8 passes later: what the capture's deferred copies batch up
+ * when they know which range a TF pass writes. */
+static NOINLINE void bench_tf_offsets(int n, GLuint tf)
+{
+	for (int i = 0; i < n; i++) {
+		glBindBufferRange(GL_TRANSFORM_FEEDBACK_BUFFER, 0, tf, (GLintptr)(i & 7) * 1024, 1024);
+		glBeginTransformFeedback(GL_POINTS);
+		glDrawArrays(GL_POINTS, 0, 16);
+		glEndTransformFeedback();
 	}
 	glFinish();
 }
@@ -797,6 +812,16 @@ int main(int argc, char **argv)
 		glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, tfb);
 		glDeleteBuffers(8, t);
 		glDeleteBuffers(1, &b);
+	}
+	if (wanted(argc, argv, "tf8-offsets")) {
+		GLuint t;
+		glGenBuffers(1, &t);
+		glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, t);
+		glBufferData(GL_TRANSFORM_FEEDBACK_BUFFER, 8 * 1024, NULL, GL_DYNAMIC_COPY);
+		TIME_CASE("tf8-offsets", n, bench_tf_offsets(n, t));
+		glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, tfb);
+		glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, tfb);
+		glDeleteBuffers(1, &t);
 	}
 	if (wanted(argc, argv, "tf+fences"))
 		TIME_CASE("tf+fences", n, bench_tf_parts(n, 0, true));
