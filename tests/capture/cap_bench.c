@@ -32,7 +32,7 @@
 #define NOINLINE __attribute__((noipa))  /* one symbol per case, for callgrind */
 
 #include "cap_test_egl.h"
-#include <GLES3/gl31.h>   /* enums only: the GLES 3.1 / GL 4.5 functions come from eglGetProcAddress */
+#include <GLES3/gl32.h>   /* enums only: the GLES 3.1 / 3.2 / GL 4.5 functions come from eglGetProcAddress */
 
 /* CLOCK_MONOTONIC, or with CAP_BENCH_CLOCK=thread the calling thread's CPU
  * time, which a loaded machine does not inflate (time spent waiting for a
@@ -322,21 +322,33 @@ static bool wanted(int argc, char **argv, const char *name)
  *   vs-app-vao    vs-bound in the application's vertex array (no switch)
  *   vs-bare       vs-bound with nothing bound per TF end: the two
  *                 glUseProgram and the draw (the floor of a draw's copy)
+ *   vs-attrib     vs-bound reading the range as a vertex attribute (a
+ *                 vertex array of its own, glBindVertexBuffer per TF end)
+ *                 instead of a storage buffer
+ *   vs-image      the copy by texelFetch from a buffer texture over the TF
+ *                 buffer (glTexBuffer per TF end) and imageStore into an
+ *                 image buffer over the ring: no storage buffer at all
  *   vs-spare      vs-copy of a buffer no TF pass writes (is the cost waiting
  *                 for the pass?)
+ *   vs-write-only vs-bound storing a constant (no read)
+ *   vs-read-only  vs-bound reading the range into gl_Position (no store)
  *   use-program   only the two glUseProgram of the gather (its lower bound)
  *   dispatch-empty  the two glUseProgram and a dispatch of an empty compute shader
  *   draw-empty    the two glUseProgram and a one-point draw of a vertex shader
  *                 that touches no buffer
  */
 enum keep { KEEP_NONE, KEEP_COPY, KEEP_COPY_NAMED, KEEP_GATHER, KEEP_GATHER_SAVED,
-	    KEEP_VS_COPY, KEEP_VS_BOUND, KEEP_VS_APP_VAO, KEEP_VS_BARE, KEEP_VS_SPARE,
+	    KEEP_VS_COPY, KEEP_VS_BOUND, KEEP_VS_APP_VAO, KEEP_VS_BARE, KEEP_VS_ATTRIB,
+	    KEEP_VS_IMAGE, KEEP_VS_SPARE, KEEP_VS_WRITE_ONLY, KEEP_VS_READ_ONLY,
 	    KEEP_USE_PROGRAM, KEEP_DISPATCH_EMPTY, KEEP_DRAW_EMPTY };
 
 struct keep_gl {
 	GLuint app_prog, app_vao, tf, ring;
 	const unsigned char *ring_map;   /* NULL where the ring is not mapped */
 	GLuint gather, empty, vs_copy, vs_vao, vs_bound, vs_empty, spare;
+	GLuint vs_attrib, attrib_vao, vs_image, src_tex, ring_tex, vs_write, vs_read;
+	void (*bind_vertex_buffer)(GLuint, GLuint, GLintptr, GLsizei);
+	void (*tex_buffer)(GLenum, GLenum, GLuint);
 	GLint gather_range, vs_range;
 	void (*dispatch)(GLuint, GLuint, GLuint);
 	void (*barrier)(GLbitfield);
@@ -418,6 +430,36 @@ static void keep_range(const struct keep_gl *k, enum keep mode, int i)
 		glDrawArrays(GL_POINTS, 0, KEEP_BYTES / 4);
 		if (mode == KEEP_VS_BOUND)
 			glBindVertexArray(k->app_vao);
+		glUseProgram(k->app_prog);
+		break;
+	case KEEP_VS_ATTRIB:
+		glUseProgram(k->vs_attrib);
+		glBindVertexArray(k->attrib_vao);
+		k->bind_vertex_buffer(0, k->tf, 0, 4);
+		glBindBufferRange(GL_SHADER_STORAGE_BUFFER, 2, k->ring, dst, KEEP_BYTES);
+		glDrawArrays(GL_POINTS, 0, KEEP_BYTES / 4);
+		glBindVertexArray(k->app_vao);
+		glUseProgram(k->app_prog);
+		break;
+	case KEEP_VS_IMAGE:
+		/* gl_VertexID is the ring's word (first = dst / 4, a multiple of
+		 * the range's 256 words): the source word is its low bits. */
+		glUseProgram(k->vs_image);
+		glBindVertexArray(k->vs_vao);
+		glBindTexture(GL_TEXTURE_BUFFER, k->src_tex);
+		k->tex_buffer(GL_TEXTURE_BUFFER, GL_R32UI, k->tf);
+		glDrawArrays(GL_POINTS, (GLint)(dst / 4), KEEP_BYTES / 4);
+		glBindVertexArray(k->app_vao);
+		glUseProgram(k->app_prog);
+		break;
+	case KEEP_VS_WRITE_ONLY:
+	case KEEP_VS_READ_ONLY:
+		glUseProgram(mode == KEEP_VS_WRITE_ONLY ? k->vs_write : k->vs_read);
+		glBindVertexArray(k->vs_vao);
+		glBindBufferRange(GL_SHADER_STORAGE_BUFFER, 0, k->tf, 0, KEEP_BYTES);
+		glBindBufferRange(GL_SHADER_STORAGE_BUFFER, 2, k->ring, dst, KEEP_BYTES);
+		glDrawArrays(GL_POINTS, 0, KEEP_BYTES / 4);
+		glBindVertexArray(k->app_vao);
 		glUseProgram(k->app_prog);
 		break;
 	case KEEP_VS_BARE:
@@ -547,6 +589,39 @@ static bool keep_init(struct keep_gl *k, GLuint app_prog, GLuint app_vao)
 		"  gl_Position = vec4(0.0);\n"
 		"  gl_PointSize = 1.0;\n"
 		"}\n";
+	static const char *vs_attrib =
+		"#version 310 es\n"
+		"layout(location = 0) in highp uint a;\n"
+		"layout(std430, binding = 2) writeonly buffer Dst { uint d[]; };\n"
+		"void main() {\n"
+		"  d[gl_VertexID] = a;\n"
+		"  gl_Position = vec4(0.0);\n"
+		"  gl_PointSize = 1.0;\n"
+		"}\n";
+	static const char *vs_image =
+		"#version 320 es\n"
+		"layout(r32ui, binding = 0) uniform writeonly highp uimageBuffer ring;\n"
+		"uniform highp usamplerBuffer src;\n"
+		"void main() {\n"
+		"  imageStore(ring, gl_VertexID, uvec4(texelFetch(src, gl_VertexID & 255).x));\n"
+		"  gl_Position = vec4(0.0);\n"
+		"  gl_PointSize = 1.0;\n"
+		"}\n";
+	static const char *vs_write =
+		"#version 310 es\n"
+		"layout(std430, binding = 2) writeonly buffer Dst { uint d[]; };\n"
+		"void main() {\n"
+		"  d[gl_VertexID] = uint(gl_VertexID);\n"
+		"  gl_Position = vec4(0.0);\n"
+		"  gl_PointSize = 1.0;\n"
+		"}\n";
+	static const char *vs_read =
+		"#version 310 es\n"
+		"layout(std430, binding = 0) readonly buffer Src { uint s[]; };\n"
+		"void main() {\n"
+		"  gl_Position = vec4(float(s[gl_VertexID]), 0.0, 0.0, 1.0);\n"
+		"  gl_PointSize = 1.0;\n"
+		"}\n";
 	static const char *vs_empty =
 		"#version 310 es\nvoid main() { gl_Position = vec4(0.0); gl_PointSize = 1.0; }\n";
 	typedef void (*storage_fn)(GLenum, GLsizeiptr, const void *, GLbitfield);
@@ -569,6 +644,31 @@ static bool keep_init(struct keep_gl *k, GLuint app_prog, GLuint app_vao)
 	k->vs_copy = vs_blocks >= 2 ? keep_program(GL_VERTEX_SHADER, vs_copy) : 0;
 	k->vs_bound = vs_blocks >= 2 ? keep_program(GL_VERTEX_SHADER, vs_bound) : 0;
 	k->vs_empty = keep_program(GL_VERTEX_SHADER, vs_empty);
+	k->bind_vertex_buffer = (void (*)(GLuint, GLuint, GLintptr, GLsizei))
+		eglGetProcAddress("glBindVertexBuffer");
+	k->tex_buffer = (void (*)(GLenum, GLenum, GLuint))eglGetProcAddress("glTexBuffer");
+	void (*attrib_format)(GLuint, GLint, GLenum, GLuint) =
+		(void (*)(GLuint, GLint, GLenum, GLuint))eglGetProcAddress("glVertexAttribIFormat");
+	void (*attrib_binding)(GLuint, GLuint) =
+		(void (*)(GLuint, GLuint))eglGetProcAddress("glVertexAttribBinding");
+	void (*bind_image)(GLuint, GLuint, GLint, GLboolean, GLint, GLenum, GLenum) =
+		(void (*)(GLuint, GLuint, GLint, GLboolean, GLint, GLenum, GLenum))
+		eglGetProcAddress("glBindImageTexture");
+	GLint vs_images = 0;
+	glGetIntegerv(GL_MAX_VERTEX_IMAGE_UNIFORMS, &vs_images);
+	if (vs_blocks >= 2) {
+		k->vs_write = keep_program(GL_VERTEX_SHADER, vs_write);
+		k->vs_read = keep_program(GL_VERTEX_SHADER, vs_read);
+	}
+	if (vs_blocks >= 1 && k->bind_vertex_buffer && attrib_format && attrib_binding) {
+		k->vs_attrib = keep_program(GL_VERTEX_SHADER, vs_attrib);
+		glGenVertexArrays(1, &k->attrib_vao);
+		glBindVertexArray(k->attrib_vao);
+		glEnableVertexAttribArray(0);
+		attrib_format(0, 1, GL_UNSIGNED_INT, 0);
+		attrib_binding(0, 0);
+	}
+	(void)glGetError();   /* a context without some of these: those ways are skipped */
 	if (!k->gather || !k->empty)
 		return false;
 	k->gather_range = glGetUniformLocation(k->gather, "u_range");
@@ -590,6 +690,17 @@ static bool keep_init(struct keep_gl *k, GLuint app_prog, GLuint app_vao)
 	}
 	glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
 	glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, k->ring);
+	if (vs_images >= 1 && k->tex_buffer && bind_image &&
+	    (k->vs_image = keep_program(GL_VERTEX_SHADER, vs_image)) != 0) {
+		glGenTextures(1, &k->src_tex);
+		glGenTextures(1, &k->ring_tex);
+		glBindTexture(GL_TEXTURE_BUFFER, k->ring_tex);
+		k->tex_buffer(GL_TEXTURE_BUFFER, GL_R32UI, k->ring);
+		bind_image(0, k->ring_tex, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_R32UI);
+		glBindTexture(GL_TEXTURE_BUFFER, 0);
+		if (glGetError() != GL_NO_ERROR)
+			k->vs_image = 0;
+	}
 	glUseProgram(app_prog);
 	glBindVertexArray(app_vao);
 	return glGetError() == GL_NO_ERROR;
@@ -658,7 +769,9 @@ static void bench_keep_all(int n, GLuint app_prog, GLuint app_vao, GLuint tfb, b
 		{ "gather", KEEP_GATHER }, { "gather-saved", KEEP_GATHER_SAVED },
 		{ "vs-copy", KEEP_VS_COPY }, { "vs-bound", KEEP_VS_BOUND },
 		{ "vs-app-vao", KEEP_VS_APP_VAO }, { "vs-bare", KEEP_VS_BARE },
-		{ "vs-spare", KEEP_VS_SPARE }, { "use-program", KEEP_USE_PROGRAM },
+		{ "vs-attrib", KEEP_VS_ATTRIB }, { "vs-image", KEEP_VS_IMAGE },
+		{ "vs-spare", KEEP_VS_SPARE }, { "vs-write-only", KEEP_VS_WRITE_ONLY },
+		{ "vs-read-only", KEEP_VS_READ_ONLY }, { "use-program", KEEP_USE_PROGRAM },
 		{ "dispatch-empty", KEEP_DISPATCH_EMPTY }, { "draw-empty", KEEP_DRAW_EMPTY },
 	};
 	struct keep_gl k;
@@ -674,7 +787,10 @@ static void bench_keep_all(int n, GLuint app_prog, GLuint app_vao, GLuint tfb, b
 		for (size_t w = 0; w < sizeof ways / sizeof ways[0]; w++) {
 			char name[64];
 			if ((ways[w].mode == KEEP_COPY_NAMED && (!named_ok || !k.copy_named)) ||
-			    (ways[w].mode >= KEEP_VS_COPY && ways[w].mode <= KEEP_VS_SPARE && !k.vs_copy) ||
+			    (ways[w].mode >= KEEP_VS_COPY && ways[w].mode <= KEEP_VS_READ_ONLY && !k.vs_copy) ||
+			    (ways[w].mode == KEEP_VS_ATTRIB && !k.vs_attrib) ||
+			    (ways[w].mode == KEEP_VS_IMAGE && !k.vs_image) ||
+			    (ways[w].mode == KEEP_VS_WRITE_ONLY && !k.vs_write) ||
 			    (ways[w].mode == KEEP_DRAW_EMPTY && !k.vs_empty))
 				continue;
 			/* The usage hint matters for the copy; the rest run on the
