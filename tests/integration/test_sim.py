@@ -56,6 +56,10 @@ def app_traces(xfbtrace, build_dir, tmp_path_factory):
 
 @pytest.mark.parametrize("app", APPS)
 def test_app_replays_on_sim_with_every_observation_and_return_equal(xfbtrace, app_traces, app):
+    # Each program draws its TF output and reads the pixels back (issue 22):
+    # the image is golden data that the sim's pixels must equal.
+    assert observations(records(xfbtrace, app_traces[app]), "pixels"), \
+        f"{app} read back no image"
     out = sim(xfbtrace, app_traces[app], "--check")
     assert out.returncode == 0, describe(out)
     total, match, differ = (int(x) for x in SUMMARY.search(out.stdout).groups())
