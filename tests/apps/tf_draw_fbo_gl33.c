@@ -246,12 +246,7 @@ static int run(const struct app_opts *opts, struct app_check *c, struct app_egl 
 int main(int argc, char **argv)
 {
 	static const struct app_main_desc d = {
-		.prog = PROG,
-		.api = APP_API_GL_CORE,
-		.major = 3,
-		.minor = 3,
-		.run = run,
+		.prog = PROG, .api = APP_API_GL_CORE, .major = 3, .minor = 3, .run = run
 	};
-
 	return app_main(argc, argv, &d);
 }

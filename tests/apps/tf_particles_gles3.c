@@ -256,15 +256,8 @@ static int run(const struct app_opts *opts, struct app_check *c, struct app_egl 
 int main(int argc, char **argv)
 {
 	static const struct app_main_desc d = {
-		.prog = PROG,
-		.api = APP_API_GLES,
-		.major = 3,
-		.minor = 0,
-		.pbuffer_size = PBUFFER_SIZE,
-		.takes_frames = true,
-		.default_frames = DEFAULT_FRAMES,
-		.run = run,
+		.prog = PROG, .api = APP_API_GLES, .major = 3, .minor = 0, .pbuffer_size = PBUFFER_SIZE,
+		.takes_frames = true, .default_frames = DEFAULT_FRAMES, .run = run
 	};
-
 	return app_main(argc, argv, &d);
 }

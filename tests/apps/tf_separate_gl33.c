@@ -404,17 +404,11 @@ static int require_tf2(const char *prog)
 
 int main(int argc, char **argv)
 {
+	/* a pbuffer, because draws need a complete framebuffer even
+	 * with rasterizer discard on (surfaceless contexts have none) */
 	static const struct app_main_desc d = {
-		.prog = PROG,
-		.api = APP_API_GL_CORE,
-		.major = 3,
-		.minor = 3,
-		/* a pbuffer, because draws need a complete framebuffer even
-		 * with rasterizer discard on (surfaceless contexts have none) */
-		.pbuffer_size = PBUFFER_SIZE,
-		.require = require_tf2,
-		.run = run,
+		.prog = PROG, .api = APP_API_GL_CORE, .major = 3, .minor = 3, .pbuffer_size = PBUFFER_SIZE,
+		.require = require_tf2, .run = run
 	};
-
 	return app_main(argc, argv, &d);
 }

@@ -121,16 +121,11 @@ static int run(const struct app_opts *opts, struct app_check *c, struct app_egl 
 
 int main(int argc, char **argv)
 {
+	/* a pbuffer: draws need a complete framebuffer even with
+	 * rasterizer discard */
 	static const struct app_main_desc d = {
-		.prog = PROG,
-		.api = APP_API_GL_CORE,
-		.major = 3,
-		.minor = 3,
-		/* a pbuffer: draws need a complete framebuffer even with
-		 * rasterizer discard */
-		.pbuffer_size = PBUFFER_SIZE,
-		.run = run,
+		.prog = PROG, .api = APP_API_GL_CORE, .major = 3, .minor = 3, .pbuffer_size = PBUFFER_SIZE,
+		.run = run
 	};
-
 	return app_main(argc, argv, &d);
 }
