@@ -236,8 +236,8 @@ void fuzz_params_normalize(struct fuzz_point *p)
 		}
 		/* No multi-draws, indirect draws under TF, glDrawTransformFeedback,
 		 * base instance, glPrimitiveRestartIndex, provoking vertex, doubles,
-		 * clip or cull distances (EXT_clip_cull_distance, which the sim's
-		 * GLES does not expose), gl_SkipComponents / gl_NextBuffer, xfb layout
+		 * clip or cull distances (EXT_clip_cull_distance: llvmpipe has
+		 * it, the sim's GLES does not), gl_SkipComponents / gl_NextBuffer, xfb layout
 		 * qualifiers, overflow queries or conditional rendering in GLES 3.2. */
 		static const int es_draw[DR_N] = {
 			[DR_ARRAYS] = DR_ARRAYS, [DR_ARRAYS_INST] = DR_ARRAYS_INST,
