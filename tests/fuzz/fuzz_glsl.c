@@ -36,13 +36,15 @@
  * are signed so that no vertex sits on a plane's boundary either:
  * gl_ClipDistance[0] = s.x (> 3, inside), [1] = k - 0.5 and
  * gl_CullDistance[0] = k - 16.5 (half-integers: vertex 0, vertices 0..2
- * of instance 0 outside), and [2] = 0.25 - gl_Position.x, a plane in
- * window space at x = 10 of the 16-pixel viewport, a pixel edge: a
+ * of instance 0 outside), and [2] = -gl_Position.x, the plane x = 0: in
+ * window space x = 8 of the 16-pixel viewport, a pixel edge, so that a
  * primitive clipped there gains an edge 0.5 pixel from every sample.
  * Where planes are enabled or cull distances written, the vertices spread
- * over the viewport (a zigzag: no three consecutive ones on a line), so
- * that what clipping and culling remove is pixels; elsewhere they stay
- * within a pixel, as they always were.
+ * over the viewport (a zigzag: no three consecutive ones on a line; |x|
+ * at least 0.2, so no vertex near x = 0), so that what clipping and
+ * culling remove is pixels; elsewhere they stay within a pixel, as they
+ * always were.  Both keep the rule above: the spread position is a sum of
+ * non-negative terms times an exact sign, and [2] its negation.
  */
 #include "fuzz_glsl.h"
 
@@ -306,14 +308,16 @@ void fuzz_glsl_build(struct fuzz_glsl *g, const struct fuzz_point *p)
 		put(&body, "  gl_FrontColor = s * 0.125;\n"), comps += 4;
 	if (v[FP_CLIP_PLANES] || v[FP_CULL])
 		/* spread over the viewport, so that clipping changes pixels:
-		 * vertex n (mod 8) near (n / 4 - 1, +-0.5), a zigzag */
+		 * vertex n (mod 8) near (-+(0.25 + (n & 3) * 0.1875), -+0.5), a
+		 * zigzag; sums of non-negative terms, signs exact */
 		put(&body, "  int n = (k >> 3) & 7;\n"
-			   "  gl_Position = vec4(s.xy * 0.0625 + float(k & 7) * 0.03125 +\n"
-			   "                     vec2(float(n) * 0.25 - 1.0, float(n & 1) - 0.5), 0.0, 1.0);\n");
+			   "  vec2 sgn = vec2(float((n >> 1) & 2), float((n & 1) * 2)) - 1.0;\n"
+			   "  gl_Position = vec4(sgn * (s.xy * 0.0625 + vec2(float(k & 7) * 0.03125 +\n"
+			   "                     float(n & 3) * 0.1875, 0.25)), 0.0, 1.0);\n");
 	else
 		put(&body, "  gl_Position = vec4(s.xy * 0.0625 + float(k & 7) * 0.03125, 0.0, 1.0);\n");
 	if (clip & 0x4)
-		put(&body, "  gl_ClipDistance[2] = 0.25 - gl_Position.x;\n");
+		put(&body, "  gl_ClipDistance[2] = -gl_Position.x;\n");
 
 	/* Vertex shader. */
 	struct sb vs = { g->vs, 0, sizeof g->vs, &g->overflowed };
