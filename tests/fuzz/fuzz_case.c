@@ -14,8 +14,10 @@
  * compatibility, GLES 3.2), a program whose GLSL fuzz_glsl.c wrote, vertex
  * data in the chosen format, a draw of the chosen kind inside transform
  * feedback (with pauses, other TF objects, several begin / end pairs,
- * queries and conditional rendering as chosen), the queries' results read
- * back, and the TF buffers read back through glMapBufferRange.  The
+ * queries and conditional rendering as chosen, clip planes enabled as
+ * chosen), the queries' results read back, the TF buffers read back
+ * through glMapBufferRange, and where clip planes or cull distances reach
+ * the rasterizer the colour buffer (cleared first) through glReadPixels.  The
  * capture library observes all of it; scripts/fuzz_tf.py compares the
  * replays with it.
  *
