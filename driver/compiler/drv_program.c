@@ -230,6 +230,26 @@ static bool check_no_vertex_shader(struct build *b)
  * the program linked; without a fragment shader the program draws no
  * pixels the model can make either (fixed-function fragment processing).
  */
+/* Records why the fragment shader cannot run on the hardware, as the
+ * sentence the replay prints for the pixels of the program's draws
+ * (drv_pm4_ps_unusable): "pixels ... were drawn by ...". */
+static enum xt_rc set_ps_unsupported(struct drv_program *p, const char *why)
+{
+	struct xt_buf msg;
+
+	xt_buf_init(&msg);
+	free(p->ps_unsupported);
+	p->ps_unsupported = NULL;
+	if (xt_buf_printf(&msg, "were drawn by a draw whose fragment processing the driver cannot "
+			  "compile yet (%s), which the simulated GPU therefore does not rasterize",
+			  why) != XT_OK) {
+		xt_buf_fini(&msg);
+		return XT_ERR_NOMEM;
+	}
+	p->ps_unsupported = (char *)xt_buf_detach(&msg, NULL);
+	return p->ps_unsupported ? XT_OK : XT_ERR_NOMEM;
+}
+
 static enum xt_rc prepare_ps(struct build *b)
 {
 	struct drv_program *p = b->p;
@@ -285,9 +305,7 @@ static enum xt_rc prepare_ps(struct build *b)
 		if (!why)
 			b->n_params = ps->n_inputs;
 	}
-	if (why && !(p->ps_unsupported = strdup(why)))
-		return XT_ERR_NOMEM;
-	return XT_OK;
+	return why ? set_ps_unsupported(p, why) : XT_OK;
 }
 
 /* --- per hardware stage -------------------------------------------------------------- */
@@ -332,9 +350,8 @@ static enum xt_rc compile_hw(struct build *b, enum drv_hw_stage hw, enum drv_sta
 		/* the program links without it: its draws' pixels are what the
 		 * model cannot draw (drv_program.ps_unsupported) */
 		drv_ir_fini(&ir);
-		free(b->p->ps_unsupported);
-		b->p->ps_unsupported = strdup(rc == XT_ERR_UNSUPPORTED ? err.msg : "an internal compiler error");
-		return b->p->ps_unsupported ? XT_OK : XT_ERR_NOMEM;
+		return set_ps_unsupported(b->p, rc == XT_ERR_UNSUPPORTED ? err.msg
+					  : "an internal compiler error");
 	}
 	if (rc == XT_ERR_UNSUPPORTED && b->desc->source[stage]) {
 		/* the GLSL compiled (glCompileShader said so); the back end is

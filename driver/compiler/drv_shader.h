@@ -286,8 +286,9 @@ struct drv_program {
 	struct drv_stage_binary hw[DRV_HW_COUNT];
 	bool has_gs;
 	/* hw[DRV_HW_PS] when the fragment shader compiled for the hardware;
-	 * else ps_unsupported says why (the program links all the same: its
-	 * draws' pixels are what the model cannot draw) */
+	 * else ps_unsupported says why, as the sentence the replay prints for
+	 * the pixels of its draws (the program links all the same: its draws'
+	 * pixels are what the model cannot draw) */
 	struct drv_ps_info ps;
 	char *ps_unsupported;
 	struct drv_vs_out_info vs_out;

@@ -528,8 +528,9 @@ const char *drv_pm4_ps_unusable(const struct drv_pipe *pipe, const struct drv_pr
 {
 	const struct drv_pipe_rasterizer_state *rs = &pipe->rs;
 	if (!prog->hw[DRV_HW_PS].present)
-		return "were drawn by a draw whose fragment processing the driver cannot compile yet, "
-		       "which the simulated GPU therefore does not rasterize";
+		return prog->ps_unsupported ? prog->ps_unsupported
+		       : "were drawn by a draw whose fragment processing the driver cannot compile "
+			 "yet, which the simulated GPU therefore does not rasterize";
 	if (rs->fill_front != DRV_FILL_FILL || rs->fill_back != DRV_FILL_FILL ||
 	    rs->offset_tri || rs->offset_line || rs->offset_point)
 		return "were drawn with a polygon mode or polygon offset, which the simulated GPU "

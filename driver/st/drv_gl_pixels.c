@@ -439,7 +439,7 @@ static void store(GLenum type, bool integer, const union drv_pipe_color *v, int 
 static void read_pixels(struct drv_context *ctx, GLint x, GLint y, GLsizei w, GLsizei h,
 			GLenum format, GLenum type, GLsizei buf_size, void *pixels)
 {
-	static _Thread_local char why_buf[192];
+	static _Thread_local char why_buf[512];
 	struct drv_pixel_state *px = &ctx->px;
 	struct pack_format pf;
 	unsigned tsize = type_size(type);
