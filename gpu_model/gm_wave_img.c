@@ -1,7 +1,8 @@
 /*
  * gm_wave_img.c - image instructions (docs/isa.md "Images"): image_load and
  * image_load_mip (GL's texelFetch; image_load reads sample s of a 2D MSAA
- * image too, `da` carrying s), image_sample and image_sample_l (1D, 2D,
+ * image too, `da` carrying s), image_get_resinfo (GL's textureSize),
+ * image_sample and image_sample_l (1D, 2D,
  * 2D array and 3D images with `da`; nearest or (tri)linear, GCN's wrap
  * modes and border colours, mip levels
  * chosen by LOD: the one given, or the quad's derivatives in pixel
@@ -293,6 +294,31 @@ static void sample_lane(const struct timg *t, const struct tsamp *sp, struct gm_
 	}
 }
 
+/* image_get_resinfo (GL's textureSize): the size of level BASE_LEVEL +
+ * v[c] as integers, width, height (1D: 0), depth (3D), layers (2D array)
+ * or faces (cube), else 0, then the number of levels (1 for a 2D MSAA
+ * image), as GCN returns them; the channels dmask enables, packed. */
+static void resinfo(struct gm_wave *w, const struct isa_inst *in, const struct timg *t)
+{
+	const unsigned vd = in->dst - ISA_OPD_VGPR0, va = in->src[0] - ISA_OPD_VGPR0;
+	const uint64_t exec = gm_wave_exec(w);
+
+	for (unsigned l = 0; l < 64; l++) {
+		uint32_t mip = w->v[va][l], c[4], r = 0;
+		if (!(exec >> l & 1))
+			continue;
+		struct tlevel lv = tlevel(t, t->base_level + (mip < 16 ? mip : 15));
+		c[0] = lv.width;
+		c[1] = t->type == V_SQ_RSRC_IMG_1D ? 0 : lv.height;
+		c[2] = t->type == V_SQ_RSRC_IMG_3D || t->type == V_SQ_RSRC_IMG_2D_ARRAY ||
+		       t->type == V_SQ_RSRC_IMG_CUBE ? lv.depth : 0;
+		c[3] = t->last_level - t->base_level + 1;
+		for (unsigned ch = 0; ch < 4; ch++)
+			if (in->imm >> ch & 1)
+				w->v[vd + r++][l] = c[ch];
+	}
+}
+
 void gm_wave_exec_img(struct gm_wave *w, const struct gm_dinst *dd, const struct gm_wave_env *env, uint64_t pc_va)
 {
 	const struct isa_inst *in = &dd->i;
@@ -318,6 +344,14 @@ void gm_wave_exec_img(struct gm_wave *w, const struct gm_dinst *dd, const struct
 	 * the face and the coordinates on it (GCN's v_cube* do that) */
 	is_array = t.type == V_SQ_RSRC_IMG_2D_ARRAY || t.type == V_SQ_RSRC_IMG_CUBE;
 	is_msaa = t.type == V_SQ_RSRC_IMG_2D_MSAA;
+	if (in->op == ISA_OP_IMAGE_GET_RESINFO) {
+		if (da) {
+			fault(env, w, pc_va, name, "da on image_get_resinfo (it has one operand, the level)");
+			return;
+		}
+		resinfo(w, in, &t);
+		return;
+	}
 	if (is_msaa && in->op != ISA_OP_IMAGE_LOAD) {
 		fault(env, w, pc_va, name, "a 2D MSAA image is only read by image_load (x, y, sample)");
 		return;

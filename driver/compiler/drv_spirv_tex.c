@@ -116,6 +116,40 @@ static void cube_coords(struct ctx *c, const uint32_t *r, uint32_t out[3])
 	out[2] = face;
 }
 
+/* textureSize (OpImageQuerySizeLod of a sampler's image; OpImageQuerySize
+ * of a multisample one, which has one level): image_get_resinfo at the
+ * level, its first 2 (2D, cube, 2D multisample) or 3 (2D array: the
+ * layers; 3D) channels, integers (GL 4.6 §8.14, GLSL 4.60 §8.9.1). */
+bool drv_sx_image_size(struct ctx *c, uint16_t op, const uint32_t *w, uint32_t n)
+{
+	const struct drv_sid *img, *rt;
+	struct opnd lod = { 0 };
+	uint32_t slot, out[4], comps;
+	bool ok;
+
+	if (n < 4 + (op == SpvOpImageQuerySizeLod ? 1u : 0u))
+		return FAIL(c, XT_ERR_CORRUPT, "SPIR-V: short image size query");
+	if (!sampler_slot(c, w[3], &slot, &img))
+		return false;
+	if (op == SpvOpImageQuerySize && !img->image_ms)
+		return FAIL(c, XT_ERR_UNSUPPORTED, "imageSize of storage images is not supported by the driver");
+	comps = img->image_arrayed || img->image_dim == SpvDim3D ? 3 : 2;
+	rt = drv_stype(c->m, w[1]);
+	if (type_slots(c, w[1]) != comps || !rt)
+		return FAIL(c, XT_ERR_CORRUPT, "SPIR-V: image size query of %u components", type_slots(c, w[1]));
+	if (op == SpvOpImageQuerySizeLod && !get(c, w[4], &lod))
+		return false;
+	struct drv_ins in = { .op = DRV_OP_IMAGE, .size = 4, .n_src = 1,
+			      .src = { op == SpvOpImageQuerySizeLod ? lod.v[0] : K(c, 0) }, .a = slot,
+			      .b = DRV_IMG_RESINFO };
+	uint32_t res = drv_ir_emit(c->ir, &in);
+	for (unsigned k = 0; k < comps; k++)
+		out[k] = drv_ir_op1(c->ir, DRV_OP_COMPONENT, 1, res, k, 0);
+	ok = def(c, w[2], w[1], out, comps);
+	put(&lod);
+	return ok;
+}
+
 bool drv_sx_image(struct ctx *c, uint16_t op, const uint32_t *w, uint32_t n)
 {
 	const struct drv_sid *img;

@@ -4,9 +4,10 @@
  * (GL 4.6 §8.8, §11.1.3.5: texelFetch of a sampler2DMS / usampler2DMS)
  * into a TF buffer.
  *
- * Two 1x1 multisample textures of SAMPLES samples (glTexImage2DMultisample:
+ * Two 3x2 multisample textures of SAMPLES samples (glTexImage2DMultisample:
  * RGBA8; glTexStorage2DMultisample: R32UI) are rendered into as the colour
- * attachment of a framebuffer object with GL_MULTISAMPLE on: four
+ * attachments of a framebuffer object with GL_MULTISAMPLE on, a 1x1
+ * viewport on texel (0, 0): four
  * rectangles, each drawn over the last, cover the pixel from its left
  * edge to x = 31/32, 23/32, 15/32 and 7/32, in four colours.  A sample ends up with
  * the colour of the narrowest rectangle that covers its position, so
@@ -18,9 +19,10 @@
  * edge, where the coverage rule decides, is refused (setup error).
  *
  * Then SAMPLES points are drawn with transform feedback; point i fetches
- * sample i (gl_VertexID: a sample index the shader computes) of both
- * textures.  A driver that ignores the sample index reads one colour for
- * every point, and the check fails.
+ * sample i (gl_VertexID: a sample index the shader computes) of texel
+ * (0, 0) of both textures, and textureSize of one of them.  A driver that
+ * ignores the sample index reads one colour for every point, and the
+ * check fails.
  *
  * Usage: tf-msaa-gl33 [--perturb] [--dump-readback FILE] [SAMPLES]
  * (SAMPLES 4 by default; 2 and 8 too, as far as the GL has them)
@@ -35,7 +37,9 @@
 
 #define PROG "tf-msaa-gl33"
 #define MAX_SAMPLES 8
-#define OUT_DW 5            /* a vec4 and a uint per point */
+#define OUT_DW 7            /* a vec4, a uint and an ivec2 per point */
+#define WIDTH 3             /* the textures' size; the draws cover texel (0, 0) */
+#define HEIGHT 2
 
 static const char tf_vs[] =
 	"#version 330 core\n"
@@ -43,12 +47,14 @@ static const char tf_vs[] =
 	"uniform usampler2DMS t_uint;\n"
 	"out vec4 v_color;\n"
 	"flat out uint v_uint;\n"
+	"flat out ivec2 v_size;\n"
 	"void main() {\n"
 	"   v_color = texelFetch(t_color, ivec2(0, 0), gl_VertexID);\n"
 	"   v_uint = texelFetch(t_uint, ivec2(0, 0), gl_VertexID).r;\n"
+	"   v_size = gl_VertexID % 2 == 0 ? textureSize(t_color) : textureSize(t_uint);\n"
 	"   gl_Position = vec4(0.0);\n"
 	"}\n";
-static const char *const varyings[] = { "v_color", "v_uint" };
+static const char *const varyings[] = { "v_color", "v_uint", "v_size" };
 
 static const char rect_vs[] =
 	"#version 330 core\n"
@@ -100,9 +106,9 @@ static GLuint ms_texture(GLenum unit, int samples, GLenum format, bool storage)
 	glActiveTexture(unit);
 	glBindTexture(GL_TEXTURE_2D_MULTISAMPLE, t);
 	if (storage)
-		glTexStorage2DMultisample(GL_TEXTURE_2D_MULTISAMPLE, samples, format, 1, 1, GL_TRUE);
+		glTexStorage2DMultisample(GL_TEXTURE_2D_MULTISAMPLE, samples, format, WIDTH, HEIGHT, GL_TRUE);
 	else
-		glTexImage2DMultisample(GL_TEXTURE_2D_MULTISAMPLE, samples, format, 1, 1, GL_TRUE);
+		glTexImage2DMultisample(GL_TEXTURE_2D_MULTISAMPLE, samples, format, WIDTH, HEIGHT, GL_TRUE);
 	return t;
 }
 
@@ -119,7 +125,7 @@ static int run(const struct app_opts *opts, struct app_check *c, int samples)
 			samples, max_samples);
 		return APP_EXIT_SKIP;
 	}
-	tf_prog = app_gl_program(tf_vs, NULL, NULL, varyings, 2, GL_INTERLEAVED_ATTRIBS);
+	tf_prog = app_gl_program(tf_vs, NULL, NULL, varyings, 3, GL_INTERLEAVED_ATTRIBS);
 	rect_prog = app_gl_program(rect_vs, NULL, rect_fs, NULL, 0, GL_INTERLEAVED_ATTRIBS);
 	if (!tf_prog || !rect_prog)
 		return APP_EXIT_SETUP;
@@ -152,6 +158,8 @@ static int run(const struct app_opts *opts, struct app_check *c, int samples)
 		for (int j = 0; j < 4; j++)
 			want[OUT_DW * s + j] = app_f2u(colors[k][j]);
 		want[OUT_DW * s + 4] = codes[k];
+		want[OUT_DW * s + 5] = WIDTH;
+		want[OUT_DW * s + 6] = HEIGHT;
 	}
 	if (app_gl_failed("glGetMultisamplefv"))
 		return APP_EXIT_SETUP;
