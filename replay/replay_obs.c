@@ -602,18 +602,28 @@ static void compare_sample_position(struct replay *rp, const struct host_ctx *x,
 	const struct trace_value *o = ret_out(ret, 2);
 	float a[2] = { 0, 0 }, b[2] = { 0, 0 };
 	char what[64], rec[48], rep[48];
+	size_t n;
 
-	if (!o || o->tag != TRACE_TAG_MEMORY || o->mem.len != sizeof a || !args->out[2] ||
-	    args->out_bytes[2] < sizeof b || raised_error(x, call->no)) {
+	/* x and y; captures before GL_SAMPLE_POSITION's count was known
+	 * recorded x only */
+	if (!o || o->tag != TRACE_TAG_MEMORY || (o->mem.len != sizeof a && o->mem.len != sizeof a[0]) ||
+	    !args->out[2] || args->out_bytes[2] < sizeof b || raised_error(x, call->no)) {
 		replay_return_skipped(rp, call);
 		return;
 	}
-	memcpy(a, o->mem.bytes, sizeof a);
-	memcpy(b, args->out[2], sizeof b);
-	snprintf(what, sizeof what, "GL_SAMPLE_POSITION[%" PRIu64 "]", args->a[1].u);
-	snprintf(rec, sizeof rec, "(%g, %g)", a[0], a[1]);
-	snprintf(rep, sizeof rep, "(%g, %g)", b[0], b[1]);
-	if (!memcmp(a, b, sizeof a)) {
+	n = o->mem.len;
+	memcpy(a, o->mem.bytes, n);
+	memcpy(b, args->out[2], n);
+	snprintf(what, sizeof what, "GL_SAMPLE_POSITION[%" PRIu64 "]%s", args->a[1].u,
+		 n < sizeof a ? " x" : "");
+	if (n < sizeof a) {
+		snprintf(rec, sizeof rec, "%g", a[0]);
+		snprintf(rep, sizeof rep, "%g", b[0]);
+	} else {
+		snprintf(rec, sizeof rec, "(%g, %g)", a[0], a[1]);
+		snprintf(rep, sizeof rep, "(%g, %g)", b[0], b[1]);
+	}
+	if (!memcmp(a, b, n)) {
 		replay_return_checked(rp, call, true, what, rec, rep);
 		return;
 	}
