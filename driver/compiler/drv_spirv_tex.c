@@ -122,7 +122,7 @@ static void cube_coords(struct ctx *c, const uint32_t *r, uint32_t out[3])
  * layers; 3D) channels, integers (GL 4.6 §8.14, GLSL 4.60 §8.9.1). */
 bool drv_sx_image_size(struct ctx *c, uint16_t op, const uint32_t *w, uint32_t n)
 {
-	const struct drv_sid *img, *rt;
+	const struct drv_sid *img;
 	struct opnd lod = { 0 };
 	uint32_t slot, out[4], comps;
 	bool ok;
@@ -134,8 +134,7 @@ bool drv_sx_image_size(struct ctx *c, uint16_t op, const uint32_t *w, uint32_t n
 	if (op == SpvOpImageQuerySize && !img->image_ms)
 		return FAIL(c, XT_ERR_UNSUPPORTED, "imageSize of storage images is not supported by the driver");
 	comps = img->image_arrayed || img->image_dim == SpvDim3D ? 3 : 2;
-	rt = drv_stype(c->m, w[1]);
-	if (type_slots(c, w[1]) != comps || !rt)
+	if (type_slots(c, w[1]) != comps)
 		return FAIL(c, XT_ERR_CORRUPT, "SPIR-V: image size query of %u components", type_slots(c, w[1]));
 	if (op == SpvOpImageQuerySizeLod && !get(c, w[4], &lod))
 		return false;

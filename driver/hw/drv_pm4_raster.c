@@ -58,7 +58,8 @@ static uint32_t log2_samples(uint32_t samples)
  * radeonsi's sample patterns (si_state_msaa.c, the standard D3D positions):
  * 4-bit signed offsets in 1/16 pixel from the pixel centre, x then y, the
  * largest distance (MAX_SAMPLE_DIST) and the centroid order
- * (PA_SC_CENTROID_PRIORITY_0/1: sample k's rank by distance, 4 bits each).
+ * (PA_SC_CENTROID_PRIORITY_0/1, 4 bits each: field k is the sample k-th
+ * nearest to the centre).
  */
 struct msaa_pattern {
 	unsigned samples, max_dist;

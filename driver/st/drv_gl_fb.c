@@ -556,7 +556,8 @@ bool drv_gl_fb_sampler_views(struct drv_context *ctx, const struct drv_program *
 		bool integer = type == GL_INT_SAMPLER_2D || type == GL_UNSIGNED_INT_SAMPLER_2D ||
 			       type == GL_INT_SAMPLER_2D_ARRAY || type == GL_UNSIGNED_INT_SAMPLER_2D_ARRAY ||
 			       type == GL_INT_SAMPLER_3D || type == GL_UNSIGNED_INT_SAMPLER_3D ||
-			       type == GL_INT_SAMPLER_CUBE || type == GL_UNSIGNED_INT_SAMPLER_CUBE;
+			       type == GL_INT_SAMPLER_CUBE || type == GL_UNSIGNED_INT_SAMPLER_CUBE ||
+			       type == GL_INT_SAMPLER_2D_MULTISAMPLE || type == GL_UNSIGNED_INT_SAMPLER_2D_MULTISAMPLE;
 		GLenum target = type == GL_SAMPLER_2D_ARRAY || type == GL_INT_SAMPLER_2D_ARRAY ||
 				type == GL_UNSIGNED_INT_SAMPLER_2D_ARRAY ? GL_TEXTURE_2D_ARRAY :
 				type == GL_SAMPLER_3D || type == GL_INT_SAMPLER_3D || type == GL_UNSIGNED_INT_SAMPLER_3D ?
@@ -575,7 +576,6 @@ bool drv_gl_fb_sampler_views(struct drv_context *ctx, const struct drv_program *
 
 		if (consts)
 			memcpy(&unit, (const uint8_t *)consts + prog->samplers[k].const_offset, 4);
-		integer |= type == GL_INT_SAMPLER_2D_MULTISAMPLE || type == GL_UNSIGNED_INT_SAMPLER_2D_MULTISAMPLE;
 		if (ms) {
 			if (unit < DRV_MAX_TEXTURE_UNITS)
 				img = bound_at(ctx, GL_TEXTURE_2D_MULTISAMPLE, unit);
@@ -999,7 +999,7 @@ unsigned drv_gl_fb_get(struct drv_context *ctx, GLenum pname, double *v)
 		v[0] = ctx->fb.read ? ctx->fb.read->name : 0;
 		return 1;
 	case GL_RENDERBUFFER_BINDING: v[0] = ctx->fb.renderbuffer; return 1;
-	/* GL 4.6 §9.2.3.1 / table 23.73: of the draw framebuffer */
+	/* GL 4.6 §9.2.3.1: of the draw framebuffer */
 	case GL_SAMPLES: v[0] = draw_samples(ctx) > 1 ? draw_samples(ctx) : 0; return 1;
 	case GL_SAMPLE_BUFFERS: v[0] = draw_samples(ctx) > 1; return 1;
 	case GL_TEXTURE_BINDING_2D_MULTISAMPLE: v[0] = ctx->fb.texture_2d_ms[ctx->fb.active_unit]; return 1;
