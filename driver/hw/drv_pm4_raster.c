@@ -586,10 +586,12 @@ const char *drv_pm4_ps_unusable(const struct drv_pipe *pipe, const struct drv_pr
 		       "does not rasterize";
 	if (rs->unmodelled)
 		return rs->unmodelled;
+	/* 1, 2, 4 and 8 samples: the framebuffer atom programs each count's
+	 * pattern (msaa_patterns) */
 	for (unsigned i = 0; i < 9; i++) {
 		const struct drv_pipe_surface *sf = i < 8 ? pipe->fb.cbufs[i] : pipe->fb.zsbuf;
-		if (sf && sf->samples != 1 && sf->samples != 4)
-			return "were drawn into a surface of 2 or 8 samples, which the simulated GPU "
+		if (sf && sf->samples != 1 && sf->samples != 2 && sf->samples != 4 && sf->samples != 8)
+			return "were drawn into a surface of more than 8 samples, which the simulated GPU "
 			       "does not rasterize";
 	}
 	return NULL;

@@ -528,6 +528,13 @@ static bool ms_view(struct drv_context *ctx, struct image *img, bool integer,
 					   "render to");
 		return false;
 	}
+	if (s->unfaithful) {
+		/* its samples are not what GL says: reading them is reported */
+		static _Thread_local char text[256];
+		snprintf(text, sizeof text, "sampling a multisample texture whose samples %s", s->unfaithful);
+		drv_gl_unsupported(ctx, text);
+		return false;
+	}
 	img->ms_view.bo = s->bo;
 	v->buffer = &img->ms_view;
 	v->format = s->format;

@@ -15,7 +15,10 @@ sampler2DMS and a usampler2DMS) into a TF buffer.  Captured on llvmpipe:
   (GL 4.6 §14.3.1): `replay --check` classifies the differing
   glGetMultisamplefv answers and the TF data computed from the texels
   after them, and counts neither as a difference (exit 0; --strict 1).
+  What the sim computed is checked against its own positions, so the
+  classification hides no wrong sample.
 """
+import json
 import re
 
 import pytest
@@ -51,6 +54,43 @@ def test_4x_texel_fetch_of_each_sample_replays_equal(xfbtrace, traces):
     # the four positions llvmpipe reported are the sim's, compared equal
     compared, differ = (int(x) for x in RETURNS.search(out.stdout).groups())
     assert differ == 0 and compared >= 4, describe(out)
+
+
+# tf_msaa_gl33.c's rectangles: k covers x < (4 - k) / 4 - 1/32, in colour k
+COLORS = [(1, 0, 0, 1), (0, 1, 0, 1), (0, 0, 1, 1), (1, 1, 1, 0)]
+CODES = [10, 20, 30, 40]
+POSITION = re.compile(r"returned GL_SAMPLE_POSITION\[(\d+)\]: capture \(([-\d.e]+), [-\d.e]+\), "
+                      r"replay \(([-\d.e]+), [-\d.e]+\)")
+
+
+def last_cover(x):
+    covers = [k for k in range(4) if x < (4 - k) / 4 - 1 / 32]
+    return covers[-1]
+
+
+@pytest.mark.sim
+def test_2x_samples_hold_what_the_sims_own_positions_give(xfbtrace, traces, tmp_path):
+    """The classification hides nothing: each sample the sim's vertex
+    shader read holds the colour of the narrowest rectangle that covers
+    the position the sim reported for it (and llvmpipe's its own)."""
+    db = tmp_path / "runs.sqlite"
+    out = sim(xfbtrace, traces[2], "--check", "--max-diffs", "100", "--db", db)
+    assert out.returncode == 0, describe(out)
+    pos = {int(m.group(1)): (float(m.group(2)), float(m.group(3))) for m in POSITION.finditer(out.stdout)}
+    assert sorted(pos) == [0, 1], describe(out)
+    diff = run([xfbtrace, "diff", "--db", db, "--json", "1", "2"])
+    tf = next(o for o in json.loads(diff.stdout)["observations"] if o["kind"] == "tf_buffer")
+    listed = {(d["vertex"], d["varying"], d["component"]): (d["a"], d["b"]) for d in tf["differences"]}
+    for s, (golden_x, sim_x) in pos.items():
+        want = {"golden": (COLORS[last_cover(golden_x)], CODES[last_cover(golden_x)]),
+                "sim": (COLORS[last_cover(sim_x)], CODES[last_cover(sim_x)])}
+        for c in range(4):
+            g, r = listed.get((s, "v_color", c), (want["golden"][0][c],) * 2)
+            assert (g, r) == (want["golden"][0][c], want["sim"][0][c]), (s, c, describe(out))
+        g, r = listed.get((s, "v_uint", 0), (want["golden"][1],) * 2)
+        assert (g, r) == (want["golden"][1], want["sim"][1]), (s, describe(out))
+    # the positions differ, so some sample does too
+    assert listed, describe(out)
 
 
 @pytest.mark.sim
