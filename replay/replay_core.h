@@ -88,8 +88,9 @@ struct replay {
 	} *failures;
 	size_t nfailures;
 	/* The first glGetMultisamplefv(GL_SAMPLE_POSITION) the replay driver
-	 * answered otherwise than the capture's, 0: none (replay_obs.c). */
-	uint64_t positions_differ;
+	 * answered otherwise than the capture's, 0: none; and how many were
+	 * compared (replay_obs.c). */
+	uint64_t positions_differ, positions_compared;
 	/* Groups of TF triangles an observation showed to be another valid
 	 * tessellation (replay_explain.c), both sides' bytes: a later read of
 	 * part of the same bytes is explained by the same rule. */

@@ -92,9 +92,10 @@ static const struct replay_link_failure *failure_of(const struct replay *rp, uin
 	return NULL;
 }
 
-void replay_positions_differ(struct replay *rp, const struct trace_call *call)
+void replay_positions_compared(struct replay *rp, const struct trace_call *call, bool equal)
 {
-	if (!rp->positions_differ)
+	rp->positions_compared++;
+	if (!equal && !rp->positions_differ)
 		rp->positions_differ = call->no;
 }
 
@@ -250,13 +251,14 @@ bool replay_explain(struct replay *rp, uint64_t no, const struct trace_value *g,
 		ex->consequence = true;
 	}
 
-	/* Computed from multisample texels where the sample positions differ:
-	 * which samples a primitive covers depends on them (GL 4.6 §14.3.1),
-	 * and so do the texels a sampler2DMS reads, and the sample count a
-	 * multisample image gets may differ too; the replay driver answered
-	 * a GL_SAMPLE_POSITION query otherwise than the capture's, so any
-	 * value of those texels is right. */
-	for (size_t i = 0; rp->positions_differ && i < np; i++) {
+	/* Computed from multisample texels where the sample positions may
+	 * differ: which samples a primitive covers depends on them (GL 4.6
+	 * §14.3.1), and so do the texels a sampler2DMS reads, and the sample
+	 * count a multisample image gets may differ too.  Compared only where
+	 * the trace shows the replay driver's positions are the capture's:
+	 * every GL_SAMPLE_POSITION answer so far equal (none: unknown). */
+	const bool positions_known_equal = rp->positions_compared && !rp->positions_differ;
+	for (size_t i = 0; !positions_known_equal && i < np; i++) {
 		if (prod[i].hi <= offset || prod[i].lo >= end ||
 		    !trace_defined_multisample(rp->defined, thread, prod[i].program, prod[i].link_call))
 			continue;
@@ -264,14 +266,21 @@ bool replay_explain(struct replay *rp, uint64_t no, const struct trace_value *g,
 		const uint64_t b = prod[i].hi < end ? prod[i].hi : end;
 		if (!take_golden(masked, gd->mem.bytes, (size_t)(a - offset), (size_t)(b - offset)))
 			continue;
-		if (!ex->multisample)
+		if (!ex->multisample) {
+			char which[96];
+			if (rp->positions_differ)
+				snprintf(which, sizeof which, "which the replay's driver reports otherwise "
+					 "(call %" PRIu64 " glGetMultisamplefv)", rp->positions_differ);
+			else
+				snprintf(which, sizeof which, "which the trace does not show to be the "
+					 "replay's (no glGetMultisamplefv)");
 			snprintf(ex->multisample_why, sizeof ex->multisample_why, "bytes %" PRIu64 "..%"
 				 PRIu64 " of buffer %" PRIu64 " were written by TF (begun at call %" PRIu64
 				 ") with program %" PRIu64 ", which reads multisample textures (sampler2DMS): "
 				 "their samples depend on the sample positions, implementation-dependent "
-				 "(GL 4.6 §14.3.1), which the replay's driver reports otherwise (call %"
-				 PRIu64 " glGetMultisamplefv)", a, b - 1, buffer, prod[i].begin_call,
-				 prod[i].program, rp->positions_differ);
+				 "(GL 4.6 §14.3.1), %s", a, b - 1, buffer, prod[i].begin_call,
+				 prod[i].program, which);
+		}
 		ex->multisample = true;
 	}
 

@@ -623,13 +623,13 @@ static void compare_sample_position(struct replay *rp, const struct host_ctx *x,
 		snprintf(rec, sizeof rec, "(%g, %g)", a[0], a[1]);
 		snprintf(rep, sizeof rep, "(%g, %g)", b[0], b[1]);
 	}
+	replay_positions_compared(rp, call, !memcmp(a, b, n));
 	if (!memcmp(a, b, n)) {
 		replay_return_checked(rp, call, true, what, rec, rep);
 		return;
 	}
 	replay_return_impl(rp, call, what, rec, rep, "sample positions are implementation-dependent "
 			   "(GL 4.6 §14.3.1)");
-	replay_positions_differ(rp, call);
 }
 
 /* A compile / link status: true (reported) when the capture's is 1, the

@@ -24,7 +24,12 @@
  * ignores the sample index reads one colour for every point, and the
  * check fails.
  *
- * Usage: tf-msaa-gl33 [--perturb] [--dump-readback FILE] [SAMPLES]
+ * With --no-position-query the program does not ask for the positions
+ * (a trace without glGetMultisamplefv) and checks only that every sample
+ * holds one rectangle's colour and code.
+ *
+ * Usage: tf-msaa-gl33 [--perturb] [--dump-readback FILE] [--no-position-query]
+ *                     [SAMPLES]
  * (SAMPLES 4 by default; 2 and 8 too, as far as the GL has them)
  */
 #include <stdio.h>
@@ -112,7 +117,21 @@ static GLuint ms_texture(GLenum unit, int samples, GLenum format, bool storage)
 	return t;
 }
 
-static int run(const struct app_opts *opts, struct app_check *c, int samples)
+/* What sample s holds when the positions are not known: the rectangle
+ * whose colour and code it has, -1 when none. */
+static int rect_of(const uint32_t *got)
+{
+	for (int k = 0; k < 4; k++) {
+		bool same = got[4] == codes[k];
+		for (int j = 0; j < 4; j++)
+			same &= got[j] == app_f2u(colors[k][j]);
+		if (same)
+			return k;
+	}
+	return -1;
+}
+
+static int run(const struct app_opts *opts, struct app_check *c, int samples, bool query)
 {
 	static const GLenum bufs[2] = { GL_COLOR_ATTACHMENT0, GL_COLOR_ATTACHMENT1 };
 	GLuint tf_prog, rect_prog, tf_buf, vao, fbo, fbo1, rb, t_color, t_uint;
@@ -146,7 +165,7 @@ static int run(const struct app_opts *opts, struct app_check *c, int samples)
 		return APP_EXIT_SETUP;
 	}
 	/* the expectation, from the positions the GL reports */
-	for (int s = 0; s < samples; s++) {
+	for (int s = 0; s < samples && query; s++) {
 		float pos[2] = { -1, -1 };
 		glGetMultisamplefv(GL_SAMPLE_POSITION, (GLuint)s, pos);
 		int k = last_cover(pos[0]);
@@ -206,6 +225,16 @@ static int run(const struct app_opts *opts, struct app_check *c, int samples)
 		want[0] ^= 1;
 	if (!app_gl_read_mapped(c, tf_buf, 0, (GLsizeiptr)(samples * OUT_DW * 4), got))
 		return APP_EXIT_SETUP;
+	for (int s = 0; s < samples && !query; s++) {
+		int k = rect_of(&got[OUT_DW * s]);
+		for (int j = 0; j < 4; j++)
+			want[OUT_DW * s + j] = app_f2u(colors[k < 0 ? 0 : k][j]);
+		want[OUT_DW * s + 4] = k < 0 ? 0 : codes[k];   /* none: a mismatch */
+		want[OUT_DW * s + 5] = WIDTH;
+		want[OUT_DW * s + 6] = HEIGHT;
+		if (opts->perturb && !s)
+			want[0] ^= 1;
+	}
 	app_check_words(c, "TF buffer (texelFetch of each sample)", got, want, (size_t)(samples * OUT_DW), OUT_DW);
 	return APP_EXIT_PASS;
 }
@@ -216,7 +245,15 @@ int main(int argc, char **argv)
 	struct app_check check;
 	struct app_egl egl;
 	int samples = 4;
+	bool query = true;
 
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--no-position-query")) {
+			query = false;
+			memmove(&argv[i], &argv[i + 1], (size_t)(argc - i) * sizeof *argv);
+			argc--;
+			break;
+		}
 	/* the sample count, a trailing operand (not --dump-readback's FILE) */
 	if (argc > 1 && argv[argc - 1][0] >= '0' && argv[argc - 1][0] <= '9' &&
 	    (argc < 3 || strcmp(argv[argc - 2], "--dump-readback"))) {
@@ -237,7 +274,7 @@ int main(int argc, char **argv)
 		app_egl_fini(&egl);
 		return APP_EXIT_SETUP;
 	}
-	rc = run(&opts, &check, samples);
+	rc = run(&opts, &check, samples, query);
 	int check_rc = app_check_fini(&check);
 	app_egl_fini(&egl);
 	return rc != APP_EXIT_PASS ? rc : check_rc;

@@ -14,7 +14,9 @@ sampler2DMS and a usampler2DMS) into a TF buffer.  Captured on llvmpipe:
   radeonsi's 2x one.  Sample positions are implementation-dependent
   (GL 4.6 §14.3.1): `replay --check` classifies the differing
   glGetMultisamplefv answers and the TF data computed from the texels
-  after them, and counts neither as a difference (exit 0; --strict 1).
+  after them, and counts neither as a difference (exit 0; --strict 1);
+  so it does with a trace that never asked for the positions (the app's
+  --no-position-query), where nothing shows them to be the replay's.
   What the sim computed is checked against its own positions, so the
   classification hides no wrong sample.
 """
@@ -35,11 +37,12 @@ RETURNS = re.compile(r"^returned values: (\d+) compared, (\d+) differ", re.M)
 def traces(xfbtrace, build_dir, tmp_path_factory):
     d = tmp_path_factory.mktemp("sim-msaa")
     out = {}
-    for samples in (4, 2):
-        t = d / f"{APP}-{samples}.xfbt"
-        cap = run([xfbtrace, "capture", "-o", t, "--", app_path(build_dir, APP), str(samples)])
+    for samples, query in ((4, True), (2, True), (2, False)):
+        t = d / f"{APP}-{samples}{'' if query else '-nq'}.xfbt"
+        cap = run([xfbtrace, "capture", "-o", t, "--", app_path(build_dir, APP),
+                   *([] if query else ["--no-position-query"]), str(samples)])
         assert cap.returncode == 0 and t.exists(), describe(cap)
-        out[samples] = t
+        out[samples if query else f"{samples}-nq"] = t
     return out
 
 
@@ -108,3 +111,16 @@ def test_2x_positions_and_what_they_decide_are_classified(xfbtrace, traces):
                           r"\(sampler2DMS\).*§14\.3\.1.*call \d+ glGetMultisamplefv", text)) == 2, describe(out)
     strict = sim(xfbtrace, traces[2], "--check", "--strict")
     assert strict.returncode == 1, describe(strict)
+
+
+@pytest.mark.sim
+def test_2x_without_a_position_query_is_classified_as_unknown(xfbtrace, traces):
+    """No glGetMultisamplefv in the trace: nothing shows the replay
+    driver's positions to be the capture's, so what the program computed
+    from multisample texels is classified, saying so, not counted."""
+    out = sim(xfbtrace, traces["2-nq"], "--check", "--max-diffs", "100")
+    assert out.returncode == 0, describe(out)
+    assert SUMMARY.search(out.stdout).groups() == ("2", "0", "0"), describe(out)
+    assert len(re.findall(r"implementation-dependent: (tf_buffer|map_read) .*reads multisample textures .*"
+                          r"which the trace does not show to be the replay's \(no glGetMultisamplefv\)",
+                          out.stdout)) == 2, describe(out)
