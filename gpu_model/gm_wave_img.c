@@ -1,6 +1,8 @@
 /*
  * gm_wave_img.c - image instructions (docs/isa.md "Images"): image_load and
- * image_load_mip (GL's texelFetch), image_sample and image_sample_l (1D, 2D,
+ * image_load_mip (GL's texelFetch; image_load reads sample s of a 2D MSAA
+ * image too, `da` carrying s), image_get_resinfo (GL's textureSize),
+ * image_sample and image_sample_l (1D, 2D,
  * 2D array and 3D images with `da`; nearest or (tri)linear, GCN's wrap
  * modes and border colours, mip levels
  * chosen by LOD: the one given, or the quad's derivatives in pixel
@@ -20,6 +22,7 @@ struct timg {
 	unsigned df, nf, bytes;
 	unsigned sel[4];
 	unsigned base_level, last_level;
+	unsigned samples;      /* 2D MSAA: per pixel, consecutive in memory; else 1 */
 	bool is_int, srgb;
 };
 
@@ -72,6 +75,7 @@ static bool timg_read(const struct gm_wave *w, unsigned s, struct timg *t, const
 	t->type = type;
 	t->depth = type == V_SQ_RSRC_IMG_3D || type == V_SQ_RSRC_IMG_2D_ARRAY || type == V_SQ_RSRC_IMG_CUBE ?
 		   SQ_IMG_RSRC_WORD4_DEPTH_GET(d[4]) + 1 : 1;
+	t->samples = 1;
 	t->sel[0] = SQ_IMG_RSRC_WORD3_DST_SEL_X_GET(d[3]);
 	t->sel[1] = SQ_IMG_RSRC_WORD3_DST_SEL_Y_GET(d[3]);
 	t->sel[2] = SQ_IMG_RSRC_WORD3_DST_SEL_Z_GET(d[3]);
@@ -81,9 +85,17 @@ static bool timg_read(const struct gm_wave *w, unsigned s, struct timg *t, const
 	t->is_int = t->nf == V_IMG_NUM_FORMAT_UINT || t->nf == V_IMG_NUM_FORMAT_SINT;
 	t->srgb = t->nf == V_IMG_NUM_FORMAT_SRGB;
 	t->bytes = gm_format_bytes(t->df);
+	if (type == V_SQ_RSRC_IMG_2D_MSAA) {
+		/* radeonsi's si_make_texture_descriptor: LAST_LEVEL holds
+		 * log2(samples) of a multisampled image, which has one level */
+		t->samples = 1u << (t->last_level < 4 ? t->last_level : 4);
+		t->last_level = t->base_level = 0;
+	}
 	if (type != V_SQ_RSRC_IMG_2D && type != V_SQ_RSRC_IMG_1D && type != V_SQ_RSRC_IMG_2D_ARRAY &&
-	    type != V_SQ_RSRC_IMG_3D && type != V_SQ_RSRC_IMG_CUBE)
-		*why = "only 1D, 2D, 2D array, 3D and cube images are modelled (SQ_IMG_RSRC_WORD3.TYPE)";
+	    type != V_SQ_RSRC_IMG_3D && type != V_SQ_RSRC_IMG_CUBE && type != V_SQ_RSRC_IMG_2D_MSAA)
+		*why = "only 1D, 2D, 2D array, 3D, cube and 2D MSAA images are modelled (SQ_IMG_RSRC_WORD3.TYPE)";
+	else if (type == V_SQ_RSRC_IMG_2D_MSAA && SQ_IMG_RSRC_WORD3_LAST_LEVEL_GET(d[3]) > 3)
+		*why = "a 2D MSAA image of more than 8 samples (SQ_IMG_RSRC_WORD3.LAST_LEVEL = log2(samples))";
 	else if (SQ_IMG_RSRC_WORD3_TILING_INDEX_GET(d[3]) != 8)
 		*why = "the image is not linear (SQ_IMG_RSRC_WORD3.TILING_INDEX must be 8)";
 	else if (!t->bytes || t->df == V_BUF_DATA_FORMAT_2_10_10_10 || t->df == V_BUF_DATA_FORMAT_32_32_32 ||
@@ -109,7 +121,7 @@ static float srgb_decode(float v)
 static bool texel(const struct timg *t, const struct tlevel *lv, struct gm_mem *mem, uint32_t x, uint32_t y,
 		  uint32_t z, uint32_t out[4])
 {
-	uint64_t va = lv->base + z * lv->slice + ((uint64_t)y * lv->pitch + x) * t->bytes;
+	uint64_t va = lv->base + z * lv->slice + ((uint64_t)y * lv->pitch + x) * t->bytes * t->samples;
 	const uint8_t *p = gm_mem_ptr(mem, va, t->bytes);
 	if (!p)
 		return false;
@@ -282,6 +294,31 @@ static void sample_lane(const struct timg *t, const struct tsamp *sp, struct gm_
 	}
 }
 
+/* image_get_resinfo (GL's textureSize): the size of level BASE_LEVEL +
+ * v[c] as integers, width, height (1D: 0), depth (3D), layers (2D array)
+ * or faces (cube), else 0, then the number of levels (1 for a 2D MSAA
+ * image), as GCN returns them; the channels dmask enables, packed. */
+static void resinfo(struct gm_wave *w, const struct isa_inst *in, const struct timg *t)
+{
+	const unsigned vd = in->dst - ISA_OPD_VGPR0, va = in->src[0] - ISA_OPD_VGPR0;
+	const uint64_t exec = gm_wave_exec(w);
+
+	for (unsigned l = 0; l < 64; l++) {
+		uint32_t mip = w->v[va][l], c[4], r = 0;
+		if (!(exec >> l & 1))
+			continue;
+		struct tlevel lv = tlevel(t, t->base_level + (mip < 16 ? mip : 15));
+		c[0] = lv.width;
+		c[1] = t->type == V_SQ_RSRC_IMG_1D ? 0 : lv.height;
+		c[2] = t->type == V_SQ_RSRC_IMG_3D || t->type == V_SQ_RSRC_IMG_2D_ARRAY ||
+		       t->type == V_SQ_RSRC_IMG_CUBE ? lv.depth : 0;
+		c[3] = t->last_level - t->base_level + 1;
+		for (unsigned ch = 0; ch < 4; ch++)
+			if (in->imm >> ch & 1)
+				w->v[vd + r++][l] = c[ch];
+	}
+}
+
 void gm_wave_exec_img(struct gm_wave *w, const struct gm_dinst *dd, const struct gm_wave_env *env, uint64_t pc_va)
 {
 	const struct isa_inst *in = &dd->i;
@@ -293,7 +330,7 @@ void gm_wave_exec_img(struct gm_wave *w, const struct gm_dinst *dd, const struct
 	bool with_lod = in->op == ISA_OP_IMAGE_SAMPLE_L || in->op == ISA_OP_IMAGE_LOAD_MIP, unmapped = false;
 	struct tsamp sp;
 	struct timg t;
-	bool is_1d, is_3d, is_array;
+	bool is_1d, is_3d, is_array, is_msaa;
 	uint32_t res[64][4];
 
 	memset(&sp, 0, sizeof sp);
@@ -306,9 +343,22 @@ void gm_wave_exec_img(struct gm_wave *w, const struct gm_dinst *dd, const struct
 	/* a cube is sampled as the array of its faces: the shader computed
 	 * the face and the coordinates on it (GCN's v_cube* do that) */
 	is_array = t.type == V_SQ_RSRC_IMG_2D_ARRAY || t.type == V_SQ_RSRC_IMG_CUBE;
-	if (da != (is_3d || is_array)) {
+	is_msaa = t.type == V_SQ_RSRC_IMG_2D_MSAA;
+	if (in->op == ISA_OP_IMAGE_GET_RESINFO) {
+		if (da) {
+			fault(env, w, pc_va, name, "da on image_get_resinfo (it has one operand, the level)");
+			return;
+		}
+		resinfo(w, in, &t);
+		return;
+	}
+	if (is_msaa && in->op != ISA_OP_IMAGE_LOAD) {
+		fault(env, w, pc_va, name, "a 2D MSAA image is only read by image_load (x, y, sample)");
+		return;
+	}
+	if (da != (is_3d || is_array || is_msaa)) {
 		fault(env, w, pc_va, name, da ? "da (a third coordinate) on a 1D or 2D image"
-					      : "a 3D, 2D array or cube image without da (its third coordinate)");
+					      : "a 3D, 2D array, cube or 2D MSAA image without da (its third coordinate)");
 		return;
 	}
 	if (sample) {
@@ -328,11 +378,20 @@ void gm_wave_exec_img(struct gm_wave *w, const struct gm_dinst *dd, const struct
 			continue;
 		if (!sample) {
 			/* texelFetch: integer coordinates (layer) and level
-			 * (relative to BASE_LEVEL); outside the image, its layers
-			 * or its levels reads 0 */
+			 * (relative to BASE_LEVEL); outside the image, its layers,
+			 * its levels or its samples reads 0 */
 			uint32_t x = w->v[va][l], y = is_1d ? 0 : w->v[va + 1][l], z = da ? w->v[va + 2][l] : 0;
 			uint32_t mip = with_lod ? w->v[lod_reg][l] : 0;
-			if (mip <= t.last_level - t.base_level) {
+			if (is_msaa) {
+				struct tlevel lv = tlevel(&t, 0);
+				/* sample z of pixel (x, y): the samples of a pixel
+				 * follow each other (docs/isa.md "Surfaces") */
+				if (x < lv.width && y < lv.height && z < t.samples) {
+					lv.base += (uint64_t)z * t.bytes;
+					if (!texel(&t, &lv, env->mem, x, y, 0, c))
+						unmapped = true;
+				}
+			} else if (mip <= t.last_level - t.base_level) {
 				struct tlevel lv = tlevel(&t, t.base_level + mip);
 				if (x < lv.width && y < lv.height && z < lv.depth && !texel(&t, &lv, env->mem, x, y, z, c))
 					unmapped = true;

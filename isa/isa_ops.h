@@ -222,3 +222,5 @@ ISA_OP(IMAGE_SAMPLE,     "image_sample",     VIMG, 4, 2, 8, 4)
 /* with the mip level / LOD as the last coordinate: src0 = v[c:c+2] */
 ISA_OP(IMAGE_LOAD_MIP,   "image_load_mip",   VIMG, 4, 3, 8, 0)
 ISA_OP(IMAGE_SAMPLE_L,   "image_sample_l",   VIMG, 4, 3, 8, 4)
+/* the image's size at mip level v[c] (GL's textureSize): src0 = v[c] */
+ISA_OP(IMAGE_GET_RESINFO, "image_get_resinfo", VIMG, 4, 1, 8, 0)

@@ -776,6 +776,9 @@ static void report_explained(struct replay *rp, uint64_t no, const struct trace_
 		classified(rp, CLS_IMPL, "call %" PRIu64 " %s: implementation-dependent: %s: %s: a "
 			   "consequence of that failed link", no, call_func(rp, no), where,
 			   ex->consequence_why);
+	if (ex->multisample)
+		classified(rp, CLS_IMPL, "call %" PRIu64 " %s: implementation-dependent: %s: %s", no,
+			   call_func(rp, no), where, ex->multisample_why);
 }
 
 static bool is_timer_query(struct replay *rp, const struct trace_value *g)

@@ -87,6 +87,10 @@ struct replay {
 		char why[192];
 	} *failures;
 	size_t nfailures;
+	/* The first glGetMultisamplefv(GL_SAMPLE_POSITION) the replay driver
+	 * answered otherwise than the capture's, 0: none; and how many were
+	 * compared (replay_obs.c). */
+	uint64_t positions_differ, positions_compared;
 	/* Groups of TF triangles an observation showed to be another valid
 	 * tessellation (replay_explain.c), both sides' bytes: a later read of
 	 * part of the same bytes is explained by the same rule. */
@@ -122,16 +126,17 @@ void replay_check_leftovers(struct replay *rp);
 void replay_check_summary(struct replay *rp, double seconds);
 /* What replay_explain found in one observation's data (replay_explain.c). */
 struct replay_explained {
-	bool undefined, tess, consequence;
+	bool undefined, tess, consequence, multisample;
 	bool whole;                   /* a tf_buffer TF wrote while a program in use
 	                               * failed to link on the replay: its layout too */
-	char undefined_why[448], tess_why[320], consequence_why[640];
+	char undefined_why[448], tess_why[320], consequence_why[640], multisample_why[448];
 	struct trace_value masked;    /* the replay's observation, explained bytes
 	                               * (and layout) set to the golden's; in cmp_arena */
 };
 /* Whether golden `g` and replayed `r`, observations of call `no` that
  * differ, differ in data bytes that are undefined, another valid
- * tessellation or the consequence of a failed link: *ex then says which
+ * tessellation, the consequence of a failed link or computed from
+ * multisample texels at sample positions that differ: *ex then says which
  * and holds `r` with those bytes made equal. */
 bool replay_explain(struct replay *rp, uint64_t no, const struct trace_value *g,
 		    const struct trace_value *r, struct replay_explained *ex);

@@ -15,7 +15,12 @@
  *   link consequence data TF wrote while a program was in use whose link
  *                    failed on the replay only because of a smaller limit
  *                    of its driver (replay_link_failed): the replay drew
- *                    with another program, or none.
+ *                    with another program, or none;
+ *   multisample      data TF wrote with a program whose GLSL reads
+ *                    multisample textures (sampler2DMS) after the replay's
+ *                    driver answered a GL_SAMPLE_POSITION query otherwise
+ *                    (replay_obs.c): which samples a primitive covers
+ *                    depends on the positions (GL 4.6 §14.3.1).
  *
  * Each explains bytes, never a whole observation by its kind: the
  * explained bytes of the replay's data are set to the golden's, and the
@@ -85,6 +90,13 @@ static const struct replay_link_failure *failure_of(const struct replay *rp, uin
 		if (rp->failures[i].program == program && rp->failures[i].link_call == link_call)
 			return &rp->failures[i];
 	return NULL;
+}
+
+void replay_positions_compared(struct replay *rp, const struct trace_call *call, bool equal)
+{
+	rp->positions_compared++;
+	if (!equal && !rp->positions_differ)
+		rp->positions_differ = call->no;
 }
 
 void replay_link_failed(struct replay *rp, const struct trace_call *call, uint64_t program,
@@ -239,6 +251,39 @@ bool replay_explain(struct replay *rp, uint64_t no, const struct trace_value *g,
 		ex->consequence = true;
 	}
 
+	/* Computed from multisample texels where the sample positions may
+	 * differ: which samples a primitive covers depends on them (GL 4.6
+	 * §14.3.1), and so do the texels a sampler2DMS reads, and the sample
+	 * count a multisample image gets may differ too.  Compared only where
+	 * the trace shows the replay driver's positions are the capture's:
+	 * every GL_SAMPLE_POSITION answer so far equal (none: unknown). */
+	const bool positions_known_equal = rp->positions_compared && !rp->positions_differ;
+	for (size_t i = 0; !positions_known_equal && i < np; i++) {
+		if (prod[i].hi <= offset || prod[i].lo >= end ||
+		    !trace_defined_multisample(rp->defined, thread, prod[i].program, prod[i].link_call))
+			continue;
+		const uint64_t a = prod[i].lo > offset ? prod[i].lo : offset;
+		const uint64_t b = prod[i].hi < end ? prod[i].hi : end;
+		if (!take_golden(masked, gd->mem.bytes, (size_t)(a - offset), (size_t)(b - offset)))
+			continue;
+		if (!ex->multisample) {
+			char which[96];
+			if (rp->positions_differ)
+				snprintf(which, sizeof which, "which the replay's driver reports otherwise "
+					 "(call %" PRIu64 " glGetMultisamplefv)", rp->positions_differ);
+			else
+				snprintf(which, sizeof which, "which the trace does not show to be the "
+					 "replay's (no glGetMultisamplefv)");
+			snprintf(ex->multisample_why, sizeof ex->multisample_why, "bytes %" PRIu64 "..%"
+				 PRIu64 " of buffer %" PRIu64 " were written by TF (begun at call %" PRIu64
+				 ") with program %" PRIu64 ", which reads multisample textures (sampler2DMS): "
+				 "their samples depend on the sample positions, implementation-dependent "
+				 "(GL 4.6 §14.3.1), %s", a, b - 1, buffer, prod[i].begin_call,
+				 prod[i].program, which);
+		}
+		ex->multisample = true;
+	}
+
 	/* Triangles of quads and polygons in another valid order. */
 	const struct trace_defined_tess *runs;
 	size_t nr = trace_defined_tess_runs(rp->defined, thread, buffer, &runs);
@@ -299,7 +344,7 @@ bool replay_explain(struct replay *rp, uint64_t no, const struct trace_value *g,
 			ex->undefined = true;
 		}
 	}
-	if (!ex->undefined && !ex->tess && !ex->consequence)
+	if (!ex->undefined && !ex->tess && !ex->consequence && !ex->multisample)
 		return false;
 
 	/* The replay's observation with the explained bytes made the golden's. */

@@ -158,6 +158,11 @@ void replay_gl_error_impl(struct replay *rp, uint64_t raised_at, const char *fun
  * classified implementation-dependent, not a difference. */
 void replay_return_impl(struct replay *rp, const struct trace_call *call, const char *what,
 			const char *recorded, const char *replayed, const char *why);
+/* Call `call` (glGetMultisamplefv(GL_SAMPLE_POSITION)) was answered
+ * `equal`ly on the replay, or otherwise: TF computed from multisample
+ * texels is compared only while every answer so far was equal
+ * (replay_explain.c). */
+void replay_positions_compared(struct replay *rp, const struct trace_call *call, bool equal);
 /*
  * Program `program` (the application's name, as call `call` named it)
  * linked at capture and not on the replay, a smaller limit of the replay

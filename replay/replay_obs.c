@@ -587,6 +587,51 @@ static void compare_get(struct replay *rp, const struct host *h, const struct ho
 	replay_return_skipped(rp, call);   /* no whole value recorded */
 }
 
+/*
+ * glGetMultisamplefv(GL_SAMPLE_POSITION): the positions of the samples are
+ * implementation-dependent (GL 4.6 §14.3.1), so answers that differ are
+ * classified, and remembered: what a program computes from multisample
+ * texels depends on them (replay_explain.c).  When the replay raised an
+ * error the GL wrote nothing: not compared (a differing error is
+ * reported by glGetError).
+ */
+static void compare_sample_position(struct replay *rp, const struct host_ctx *x,
+				    const struct trace_call *call, const struct trace_ret *ret,
+				    const struct host_args *args)
+{
+	const struct trace_value *o = ret_out(ret, 2);
+	float a[2] = { 0, 0 }, b[2] = { 0, 0 };
+	char what[64], rec[48], rep[48];
+	size_t n;
+
+	/* x and y; captures before GL_SAMPLE_POSITION's count was known
+	 * recorded x only */
+	if (!o || o->tag != TRACE_TAG_MEMORY || (o->mem.len != sizeof a && o->mem.len != sizeof a[0]) ||
+	    !args->out[2] || args->out_bytes[2] < sizeof b || raised_error(x, call->no)) {
+		replay_return_skipped(rp, call);
+		return;
+	}
+	n = o->mem.len;
+	memcpy(a, o->mem.bytes, n);
+	memcpy(b, args->out[2], n);
+	snprintf(what, sizeof what, "GL_SAMPLE_POSITION[%" PRIu64 "]%s", args->a[1].u,
+		 n < sizeof a ? " x" : "");
+	if (n < sizeof a) {
+		snprintf(rec, sizeof rec, "%g", a[0]);
+		snprintf(rep, sizeof rep, "%g", b[0]);
+	} else {
+		snprintf(rec, sizeof rec, "(%g, %g)", a[0], a[1]);
+		snprintf(rep, sizeof rep, "(%g, %g)", b[0], b[1]);
+	}
+	replay_positions_compared(rp, call, !memcmp(a, b, n));
+	if (!memcmp(a, b, n)) {
+		replay_return_checked(rp, call, true, what, rec, rep);
+		return;
+	}
+	replay_return_impl(rp, call, what, rec, rep, "sample positions are implementation-dependent "
+			   "(GL 4.6 §14.3.1)");
+}
+
 /* A compile / link status: true (reported) when the capture's is 1, the
  * replay's 0 and a smaller limit of the replay driver explains it. */
 static bool status_explained(struct replay *rp, const struct host *h, const struct host_ctx *x,
@@ -632,7 +677,9 @@ void host_obs_check_returns(struct replay *rp, const struct host *h, const struc
 	if (!ret || !replay_checking(rp, call->no) || !glapi_func_info(id, &fi) ||
 	    replay_call_unsupported(rp, call->no))
 		return;
-	if ((call->nargs == 2 || call->nargs == 3) && (get_size = host_get_value_size(n, &fp))) {
+	if (!strcmp(n, "glGetMultisamplefv") && call->nargs == 3 && args->a[0].u == GL_SAMPLE_POSITION) {
+		compare_sample_position(rp, x, call, ret, args);
+	} else if ((call->nargs == 2 || call->nargs == 3) && (get_size = host_get_value_size(n, &fp))) {
 		compare_get(rp, h, x, call, ret, args, get_size, fp);
 	} else if (!strcmp(n, "glGetShaderiv") && call->nargs == 3 &&
 	    pname_in(args->a[1].u, shader_pnames, 1)) {

@@ -541,6 +541,18 @@ uint64_t trace_defined_program(const struct trace_defined *d, uint32_t thread_no
 }
 
 
+bool trace_defined_multisample(const struct trace_defined *d, uint32_t thread_no, uint64_t program,
+			       uint64_t link_call)
+{
+	const struct dctx *x = d ? d_ctx_of_thread(d, thread_no) : NULL;
+	const struct dprogram *p;
+
+	if (!x || d->broken || program > UINT32_MAX ||
+	    !(p = d_prog_find(d, x->group, (uint32_t)program)))
+		return false;
+	return link_call && p->link_call == link_call && p->multisample;
+}
+
 uint64_t trace_defined_link_call(const struct trace_defined *d, uint32_t thread_no,
 				 uint64_t program)
 {

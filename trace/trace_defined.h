@@ -204,6 +204,12 @@ uint64_t trace_defined_program(const struct trace_defined *d, uint32_t thread_no
  * when none was seen. */
 uint64_t trace_defined_link_call(const struct trace_defined *d, uint32_t thread_no,
 				 uint64_t program);
+/* Whether program `program` of `thread_no`'s share group, as its link at
+ * `link_call` made it, has a stage whose GLSL source declares a
+ * multisample sampler (sampler2DMS*); false when unknown (SPIR-V,
+ * program binaries, relinked since). */
+bool trace_defined_multisample(const struct trace_defined *d, uint32_t thread_no, uint64_t program,
+			       uint64_t link_call);
 
 /*
  * Whether the GL_PRIMITIVES_GENERATED query `query` (stream 0) whose result

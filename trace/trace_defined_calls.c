@@ -233,6 +233,21 @@ static bool names_streams(const struct trace_value *strings)
 	return false;
 }
 
+/* Whether GLSL strings declare multisample samplers: sampler2DMS,
+ * isampler2DMS, usampler2DMS and their arrays. */
+static bool names_multisample(const struct trace_value *strings)
+{
+	if (!strings || strings->tag != TRACE_TAG_ARRAY)
+		return false;
+	for (uint32_t i = 0; i < strings->agg.count; i++) {
+		const struct trace_value *s = &strings->agg.items[i];
+		for (size_t k = 0; s->tag == TRACE_TAG_STRING && k + 11 <= s->mem.len; k++)
+			if (!memcmp(s->mem.bytes + k, "sampler2DMS", 11))
+				return true;
+	}
+	return false;
+}
+
 static uint32_t shader_stage(struct trace_defined *d, uint32_t group, uint32_t name)
 {
 	const struct dshader *sh = shader_find(d, group, name);
@@ -256,17 +271,18 @@ static void program_call(struct trace_defined *d, struct dctx *x, enum handler h
 		if (!arg_u(c, 0, &t) || !(a = ret_u(ret)))
 			return;
 		if ((sh = shader_find(d, x->group, (uint32_t)a))) {
-			*sh = (struct dshader){ x->group, (uint32_t)a, (uint32_t)t, false, false };
+			*sh = (struct dshader){ x->group, (uint32_t)a, (uint32_t)t, false, false, false };
 			return;
 		}
 		if (d_grow(d, (void **)&d->sh, &d->capsh, d->nsh + 1, sizeof *d->sh))
 			d->sh[d->nsh++] = (struct dshader){ x->group, (uint32_t)a, (uint32_t)t, false,
-							    false };
+							    false, false };
 		return;
 	case H_SHADER_SOURCE:
 		if (arg_u(c, 0, &a) && (sh = shader_find(d, x->group, (uint32_t)a))) {
 			sh->source = true;
 			sh->streams = c->nargs < 3 || names_streams(&c->args[2]);
+			sh->multisample = c->nargs >= 3 && names_multisample(&c->args[2]);
 		}
 		return;
 	case H_SHADER_BINARY: {
@@ -300,8 +316,12 @@ static void program_call(struct trace_defined *d, struct dctx *x, enum handler h
 			return;
 		p->link_call = c->no;
 		p->stages = p->nattached == UINT32_MAX ? ST_UNKNOWN : 0;
-		for (uint32_t i = 0; p->nattached != UINT32_MAX && i < p->nattached; i++)
+		p->multisample = false;
+		for (uint32_t i = 0; p->nattached != UINT32_MAX && i < p->nattached; i++) {
+			const struct dshader *s = shader_find(d, x->group, p->attached[i]);
 			p->stages |= shader_stage(d, x->group, p->attached[i]);
+			p->multisample |= s && s->source && s->multisample;
+		}
 		return;
 	case H_PROGRAM_BINARY:
 		if (arg_u(c, 0, &a) && (p = d_prog_get(d, x->group, (uint32_t)a))) {

@@ -75,6 +75,7 @@ struct dshader {
 	uint32_t group, name, type;
 	bool source;                     /* its GLSL source was seen */
 	bool streams;                    /* ... and names vertex streams */
+	bool multisample;                /* ... and declares multisample samplers */
 };
 
 /* A query that counted primitives, its result from the golden data
@@ -90,6 +91,7 @@ struct dquery {
 struct dprogram {
 	uint32_t group, name;
 	uint32_t stages;                 /* at the last link, ST_* */
+	bool multisample;                /* ... a stage's GLSL declares sampler2DMS* */
 	uint64_t link_call;
 	uint32_t attached[8];
 	uint32_t nattached;              /* UINT32_MAX: more than fit, unknown */

@@ -613,7 +613,8 @@ static void emit_ins(struct em *e, const struct drv_ins *in, uint32_t idx)
 		/* the coordinates into v8.., the descriptors of sampler slot a
 		 * from the table's sampler list (radeonsi's s_load_dwordx8 /
 		 * x4), then the image instruction */
-		static const char *const names[] = { "image_load", "image_load_mip", "image_sample", "image_sample_l" };
+		static const char *const names[] = { "image_load", "image_load_mip", "image_sample", "image_sample_l",
+						     "image_get_resinfo" };
 		bool sample = in->b == DRV_IMG_SAMPLE || in->b == DRV_IMG_SAMPLE_L;
 		for (unsigned j = 0; j < in->n_src; j++) {
 			begin(e);

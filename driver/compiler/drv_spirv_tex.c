@@ -2,8 +2,10 @@
  * drv_spirv_tex.c - texture lookups to driver IR (drv_spirv_to_ir_int.h):
  * texelFetch (OpImageFetch), texture / textureLod
  * (OpImageSample{Implicit,Explicit}Lod) on 2D, 2D array and 3D samplers of
- * float, int and uint textures, as DRV_OP_IMAGE (drv_ir.h; arrays and 3D
- * with a third coordinate, ISA_FLAG_DA), which drv_emit turns into
+ * float, int and uint textures, texelFetch of 2D multisample ones (the
+ * Sample operand), as DRV_OP_IMAGE (drv_ir.h; arrays and 3D with a third
+ * coordinate, ISA_FLAG_DA, multisample ones with the sample there), which
+ * drv_emit turns into
  * image_load(_mip) / image_sample(_l) with the sampler slot's T# and S#
  * loaded from the descriptor table (docs/isa.md "Images").
  *
@@ -32,8 +34,8 @@ static const struct drv_sid *image_type(struct ctx *c, uint32_t t)
 /* Why the driver cannot sample an image of this type, NULL if it can. */
 static const char *image_unsupported(const struct drv_sid *img)
 {
-	if (img->image_ms)
-		return "multisampled samplers (sampler2DMS)";
+	if (img->image_ms && (img->image_arrayed || img->image_dim != SpvDim2D))
+		return "multisampled array samplers (sampler2DMSArray)";
 	if (img->image_depth)
 		return "shadow samplers";
 	if (img->image_arrayed && img->image_dim != SpvDim2D)
@@ -114,6 +116,39 @@ static void cube_coords(struct ctx *c, const uint32_t *r, uint32_t out[3])
 	out[2] = face;
 }
 
+/* textureSize (OpImageQuerySizeLod of a sampler's image; OpImageQuerySize
+ * of a multisample one, which has one level): image_get_resinfo at the
+ * level, its first 2 (2D, cube, 2D multisample) or 3 (2D array: the
+ * layers; 3D) channels, integers (GL 4.6 §8.14, GLSL 4.60 §8.9.1). */
+bool drv_sx_image_size(struct ctx *c, uint16_t op, const uint32_t *w, uint32_t n)
+{
+	const struct drv_sid *img;
+	struct opnd lod = { 0 };
+	uint32_t slot, out[4], comps;
+	bool ok;
+
+	if (n < 4 + (op == SpvOpImageQuerySizeLod ? 1u : 0u))
+		return FAIL(c, XT_ERR_CORRUPT, "SPIR-V: short image size query");
+	if (!sampler_slot(c, w[3], &slot, &img))
+		return false;
+	if (op == SpvOpImageQuerySize && !img->image_ms)
+		return FAIL(c, XT_ERR_UNSUPPORTED, "imageSize of storage images is not supported by the driver");
+	comps = img->image_arrayed || img->image_dim == SpvDim3D ? 3 : 2;
+	if (type_slots(c, w[1]) != comps)
+		return FAIL(c, XT_ERR_CORRUPT, "SPIR-V: image size query of %u components", type_slots(c, w[1]));
+	if (op == SpvOpImageQuerySizeLod && !get(c, w[4], &lod))
+		return false;
+	struct drv_ins in = { .op = DRV_OP_IMAGE, .size = 4, .n_src = 1,
+			      .src = { op == SpvOpImageQuerySizeLod ? lod.v[0] : K(c, 0) }, .a = slot,
+			      .b = DRV_IMG_RESINFO };
+	uint32_t res = drv_ir_emit(c->ir, &in);
+	for (unsigned k = 0; k < comps; k++)
+		out[k] = drv_ir_op1(c->ir, DRV_OP_COMPONENT, 1, res, k, 0);
+	ok = def(c, w[2], w[1], out, comps);
+	put(&lod);
+	return ok;
+}
+
 bool drv_sx_image(struct ctx *c, uint16_t op, const uint32_t *w, uint32_t n)
 {
 	const struct drv_sid *img;
@@ -133,6 +168,34 @@ bool drv_sx_image(struct ctx *c, uint16_t op, const uint32_t *w, uint32_t n)
 	}
 	if (n < 5)
 		return FAIL(c, XT_ERR_CORRUPT, "SPIR-V: short image instruction");
+	if (img->image_ms && (op != SpvOpImageFetch || mask != SpvImageOperandsSampleMask || n < 7))
+		return FAIL(c, XT_ERR_CORRUPT, "SPIR-V: a multisampled image read other than OpImageFetch with "
+			    "the Sample operand");
+	if (img->image_ms) {
+		/* texelFetch(sampler2DMS, P, sample): image_load of the 2D MSAA
+		 * image, the sample index as its third coordinate (`da`) */
+		struct opnd sample;
+		if (!get(c, w[4], &coord))
+			return false;
+		if (!get(c, w[6], &sample)) {
+			put(&coord);
+			return false;
+		}
+		if (coord.n < 2 || type_slots(c, w[1]) != 4) {
+			put(&coord);
+			put(&sample);
+			return FAIL(c, XT_ERR_CORRUPT, "SPIR-V: texture lookup with %u coordinates", coord.n);
+		}
+		struct drv_ins in = { .op = DRV_OP_IMAGE, .size = 4, .n_src = 3, .flags = ISA_FLAG_DA,
+				      .src = { coord.v[0], coord.v[1], sample.v[0] }, .a = slot, .b = DRV_IMG_LOAD };
+		uint32_t res = drv_ir_emit(c->ir, &in);
+		for (unsigned k = 0; k < 4; k++)
+			out[k] = drv_ir_op1(c->ir, DRV_OP_COMPONENT, 1, res, k, 0);
+		ok = def(c, w[2], w[1], out, 4);
+		put(&coord);
+		put(&sample);
+		return ok;
+	}
 	if (mask & ~(uint32_t)SpvImageOperandsLodMask) {
 		const char *what = mask & SpvImageOperandsBiasMask ? "a LOD bias" :
 				   mask & SpvImageOperandsGradMask ? "explicit gradients (textureGrad)" :

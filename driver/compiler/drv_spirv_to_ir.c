@@ -205,6 +205,8 @@ bool drv_sx_instruction(struct ctx *c, uint16_t op, const uint32_t *w, uint32_t 
 	case SpvOpExtInst: return n >= 5 && drv_sx_ext_inst(c, w, n);
 	case SpvOpImage: case SpvOpImageFetch: case SpvOpImageSampleImplicitLod: case SpvOpImageSampleExplicitLod:
 		return drv_sx_image(c, op, w, n);
+	case SpvOpImageQuerySize: case SpvOpImageQuerySizeLod:
+		return drv_sx_image_size(c, op, w, n);
 	case SpvOpCompositeConstruct: {
 		uint32_t k = 0, s = type_slots(c, w[1]);
 		if (s > 1024)

@@ -150,6 +150,13 @@ bool drv_pipe_surface_alloc(struct drv_pipe_screen *screen, struct drv_pipe_surf
 			    uint32_t samples);
 void drv_pipe_surface_release(struct drv_pipe_screen *screen, struct drv_pipe_surface *surf);
 
+/* The position the framebuffer state programs for sample `index` of a
+ * `samples`-sample target (radeonsi's standard 2x / 4x / 8x patterns), in
+ * pixels from the pixel's lower-left corner, as glGetMultisamplefv
+ * (GL_SAMPLE_POSITION) reports it; false for a count or index it has no
+ * sample of. */
+bool drv_pipe_sample_position(uint32_t samples, uint32_t index, float xy[2]);
+
 /* A rectangle of pixels, x0 <= x < x1, y0 <= y < y1 (GL window coordinates). */
 struct drv_pipe_rect {
 	int32_t x0, y0, x1, y1;
@@ -479,7 +486,10 @@ enum { DRV_SWIZZLE_R, DRV_SWIZZLE_G, DRV_SWIZZLE_B, DRV_SWIZZLE_A, DRV_SWIZZLE_0
  * (0, 0, 0, 1) (GL 4.6 §11.1.3.5); `integer` says whether the sampler
  * returns integers.
  */
-enum drv_pipe_tex_target { DRV_TEX_2D, DRV_TEX_2D_ARRAY, DRV_TEX_3D, DRV_TEX_CUBE /* 6 layers, faces in GL's order */ };
+enum drv_pipe_tex_target {
+	DRV_TEX_2D, DRV_TEX_2D_ARRAY, DRV_TEX_3D, DRV_TEX_CUBE, /* 6 layers, faces in GL's order */
+	DRV_TEX_2D_MSAA                                          /* `samples` per texel, consecutive */
+};
 
 struct drv_pipe_sampler_view {
 	struct drv_pipe_buffer *buffer;
@@ -490,6 +500,7 @@ struct drv_pipe_sampler_view {
 	bool srgb;                       /* RGBA8_UNORM texels sRGB-encoded (decoded when sampled) */
 	uint32_t width, height, pitch;   /* of level 0, texels */
 	unsigned levels;                 /* 1 .. 15 */
+	unsigned samples;                /* DRV_TEX_2D_MSAA: 2, 4 or 8 */
 	uint8_t swizzle[4];              /* DRV_SWIZZLE_* per result channel */
 	enum drv_pipe_wrap wrap_s, wrap_t, wrap_r;
 	bool mag_linear, min_linear;

@@ -54,6 +54,53 @@ static uint32_t log2_samples(uint32_t samples)
 	return samples >= 8 ? 3 : samples >= 4 ? 2 : samples >= 2 ? 1 : 0;
 }
 
+/*
+ * radeonsi's sample patterns (si_state_msaa.c, the standard D3D positions):
+ * 4-bit signed offsets in 1/16 pixel from the pixel centre, x then y, the
+ * largest distance (MAX_SAMPLE_DIST) and the centroid order
+ * (PA_SC_CENTROID_PRIORITY_0/1, 4 bits each: field k is the sample k-th
+ * nearest to the centre).
+ */
+struct msaa_pattern {
+	unsigned samples, max_dist;
+	int8_t loc[8][2];
+	uint64_t centroid_priority;
+};
+
+static const struct msaa_pattern msaa_patterns[] = {
+	{ 2, 4, { { 4, 4 }, { -4, -4 } }, 0x1010101010101010ull },
+	{ 4, 6, { { -2, -6 }, { 6, -2 }, { -6, 2 }, { 2, 6 } }, 0x3210321032103210ull },
+	{ 8, 7, { { 1, -3 }, { -1, 3 }, { 5, 1 }, { -3, -5 }, { -5, 5 }, { -7, -1 }, { 3, 7 }, { 7, -7 } },
+	  0x3546012735460127ull },
+};
+
+/* The pattern of a target of `samples` samples (the model's counts: 2, 4, 8). */
+static const struct msaa_pattern *msaa_pattern(uint32_t samples)
+{
+	return &msaa_patterns[samples >= 8 ? 2 : samples >= 4 ? 1 : 0];
+}
+
+bool drv_pipe_sample_position(uint32_t samples, uint32_t index, float xy[2])
+{
+	const struct msaa_pattern *pat;
+
+	if (samples <= 1) {
+		if (index)
+			return false;
+		xy[0] = xy[1] = 0.5f;
+		return true;
+	}
+	pat = msaa_pattern(samples);
+	if (index >= pat->samples)
+		return false;
+	/* the PA covers sample s of pixel (x, y) at (x + 1/2 + dx / 16,
+	 * y + 1/2 + dy / 16) of GL's window coordinates (docs/pixel-pipeline.md),
+	 * which is what radeonsi's si_get_sample_position reports too */
+	xy[0] = (float)(8 + pat->loc[index][0]) / 16.0f;
+	xy[1] = (float)(8 + pat->loc[index][1]) / 16.0f;
+	return true;
+}
+
 /* PA_CL_GB_*_DISC_ADJ for viewport scale `scale` (pixels per NDC unit). */
 static float disc_adj(const struct drv_pipe_rasterizer_state *rs, float scale)
 {
@@ -256,21 +303,28 @@ static void emit_framebuffer(struct drv_pipe *pipe, struct pm4_cs *cs)
 			    PA_SC_WINDOW_SCISSOR_BR_BR_X(w) | PA_SC_WINDOW_SCISSOR_BR_BR_Y(h));
 	pipe->fb_width = w;
 	pipe->fb_height = h;
-	/* si_emit_msaa_config: 1x or 4x (radeonsi's sample locations) */
-	if (samples >= 4) {
-		/* radeonsi's 4x pattern (si_state_msaa.c): (-2,-6) (6,-2) (-6,2) (2,6),
-		 * 4-bit signed 1/16 pixel, the same for the four pixels of a quad */
-		static const int8_t locs[4][2] = { { -2, -6 }, { 6, -2 }, { -6, 2 }, { 2, 6 } };
-		uint32_t v = 0;
-		for (unsigned s = 0; s < 4; s++)
-			v |= ((uint32_t)locs[s][0] & 0xFu) << (8 * s) | ((uint32_t)locs[s][1] & 0xFu) << (8 * s + 4);
-		pm4_set_context_reg(cs, REG_PA_SC_AA_SAMPLE_LOCS_PIXEL_X0Y0_0, v);
-		pm4_set_context_reg(cs, REG_PA_SC_AA_SAMPLE_LOCS_PIXEL_X1Y0_0, v);
-		pm4_set_context_reg(cs, REG_PA_SC_AA_SAMPLE_LOCS_PIXEL_X0Y1_0, v);
-		pm4_set_context_reg(cs, REG_PA_SC_AA_SAMPLE_LOCS_PIXEL_X1Y1_0, v);
+	/* si_emit_msaa_sample_locs / si_emit_msaa_config: the pattern of the
+	 * target's sample count, the same for the four pixels of a quad */
+	if (samples >= 2) {
+		const struct msaa_pattern *pat = msaa_pattern(samples);
+		uint32_t v[2] = { 0, 0 };
+		for (unsigned s = 0; s < pat->samples; s++)
+			v[s / 4] |= ((uint32_t)pat->loc[s][0] & 0xFu) << (8 * (s % 4)) |
+				    ((uint32_t)pat->loc[s][1] & 0xFu) << (8 * (s % 4) + 4);
+		for (unsigned r = 0; r < 2; r++) {
+			pm4_set_context_reg(cs, REG_PA_SC_AA_SAMPLE_LOCS_PIXEL_X0Y0(r), v[r]);
+			pm4_set_context_reg(cs, REG_PA_SC_AA_SAMPLE_LOCS_PIXEL_X1Y0(r), v[r]);
+			pm4_set_context_reg(cs, REG_PA_SC_AA_SAMPLE_LOCS_PIXEL_X0Y1(r), v[r]);
+			pm4_set_context_reg(cs, REG_PA_SC_AA_SAMPLE_LOCS_PIXEL_X1Y1(r), v[r]);
+		}
+		if (pm4_set_reg_seq(cs, REG_PA_SC_CENTROID_PRIORITY_0, 2)) {
+			pm4_emit(cs, (uint32_t)pat->centroid_priority);
+			pm4_emit(cs, (uint32_t)(pat->centroid_priority >> 32));
+		}
 		pm4_set_context_reg(cs, REG_PA_SC_AA_CONFIG,
-				    PA_SC_AA_CONFIG_MSAA_NUM_SAMPLES(2) | PA_SC_AA_CONFIG_MAX_SAMPLE_DIST(6) |
-				    PA_SC_AA_CONFIG_MSAA_EXPOSED_SAMPLES(2));
+				    PA_SC_AA_CONFIG_MSAA_NUM_SAMPLES(log2_samples(pat->samples)) |
+				    PA_SC_AA_CONFIG_MAX_SAMPLE_DIST(pat->max_dist) |
+				    PA_SC_AA_CONFIG_MSAA_EXPOSED_SAMPLES(log2_samples(pat->samples)));
 	} else {
 		pm4_set_context_reg(cs, REG_PA_SC_AA_CONFIG, 0);
 	}
@@ -537,10 +591,12 @@ const char *drv_pm4_ps_unusable(const struct drv_pipe *pipe, const struct drv_pr
 		       "does not rasterize";
 	if (rs->unmodelled)
 		return rs->unmodelled;
+	/* 1, 2, 4 and 8 samples: the framebuffer atom programs each count's
+	 * pattern (msaa_patterns) */
 	for (unsigned i = 0; i < 9; i++) {
 		const struct drv_pipe_surface *sf = i < 8 ? pipe->fb.cbufs[i] : pipe->fb.zsbuf;
-		if (sf && sf->samples != 1 && sf->samples != 4)
-			return "were drawn into a surface of 2 or 8 samples, which the simulated GPU "
+		if (sf && sf->samples != 1 && sf->samples != 2 && sf->samples != 4 && sf->samples != 8)
+			return "were drawn into a surface of more than 8 samples, which the simulated GPU "
 			       "does not rasterize";
 	}
 	return NULL;

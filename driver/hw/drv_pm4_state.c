@@ -453,7 +453,7 @@ static uint32_t fixed_4_8(float v, float lo, float hi)
 }
 
 /* The T# and S# of sampler slot k (radeonsi's si_make_texture_descriptor
- * and si_create_sampler_state for a linear 2D, 2D array or 3D texture;
+ * and si_create_sampler_state for a linear 2D, 2D array, 3D or 2D MSAA texture;
  * incomplete ones, whose buffer is NULL, as 2D): 16 dwords, the
  * T# at 0 and the S# at DRV_DESC_SAMPLER_SAMP. */
 static bool sampler_desc(struct drv_pipe *pipe, const struct drv_pipe_sampler_view *v, uint32_t d[16])
@@ -468,7 +468,8 @@ static bool sampler_desc(struct drv_pipe *pipe, const struct drv_pipe_sampler_vi
 	static const uint32_t mip[] = { V_SQ_TEX_Z_FILTER_NONE, V_SQ_TEX_Z_FILTER_POINT, V_SQ_TEX_Z_FILTER_LINEAR };
 	uint32_t dfmt, nfmt, w = v->width, h = v->height, pitch = v->pitch, levels = v->levels, depth = v->depth;
 	uint32_t type = v->target == DRV_TEX_3D ? V_SQ_RSRC_IMG_3D : v->target == DRV_TEX_CUBE ? V_SQ_RSRC_IMG_CUBE :
-			v->target == DRV_TEX_2D_ARRAY ? V_SQ_RSRC_IMG_2D_ARRAY : V_SQ_RSRC_IMG_2D;
+			v->target == DRV_TEX_2D_ARRAY ? V_SQ_RSRC_IMG_2D_ARRAY :
+			v->target == DRV_TEX_2D_MSAA ? V_SQ_RSRC_IMG_2D_MSAA : V_SQ_RSRC_IMG_2D;
 	const uint8_t *sw = v->swizzle;
 	static const uint8_t incomplete[4] = { DRV_SWIZZLE_0, DRV_SWIZZLE_0, DRV_SWIZZLE_0, DRV_SWIZZLE_1 };
 	uint64_t va;
@@ -494,6 +495,10 @@ static bool sampler_desc(struct drv_pipe *pipe, const struct drv_pipe_sampler_vi
 		w = h = pitch = levels = depth = 1;
 		sw = incomplete;
 	}
+	/* si_make_texture_descriptor: a multisampled image's LAST_LEVEL is
+	 * log2(samples) (it has one level; incomplete: one sample) */
+	if (type == V_SQ_RSRC_IMG_2D_MSAA && v->buffer)
+		levels = (v->samples >= 8 ? 3u : v->samples >= 4 ? 2u : 1u) + 1;
 	memset(d, 0, 16 * sizeof *d);
 	d[0] = SQ_IMG_RSRC_WORD0_BASE_ADDRESS((uint32_t)(va >> 8));
 	d[1] = SQ_IMG_RSRC_WORD1_BASE_ADDRESS_HI((uint32_t)(va >> 40)) | SQ_IMG_RSRC_WORD1_DATA_FORMAT(dfmt) |

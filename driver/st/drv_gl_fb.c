@@ -92,6 +92,7 @@ struct image {                 /* a texture or a renderbuffer */
 	 * drv_tex_fill_surface can convert them) */
 	const char *unfaithful;
 	struct drv_tex *tex;   /* 2D textures: levels and parameters, NULL before any */
+	struct drv_pipe_buffer ms_view;  /* multisample textures: the surface sampled */
 };
 
 enum { ATT_COLOR0, ATT_DEPTH = DRV_MAX_DRAW_BUFFERS, ATT_STENCIL, N_ATT };
@@ -217,6 +218,17 @@ void drv_gl_BindTexture(GLenum target, GLuint texture)
 		ctx->fb.texture_3d[ctx->fb.active_unit] = texture;
 	else if (target == GL_TEXTURE_CUBE_MAP)
 		ctx->fb.texture_cube[ctx->fb.active_unit] = texture;
+	else if (target == GL_TEXTURE_2D_MULTISAMPLE)
+		ctx->fb.texture_2d_ms[ctx->fb.active_unit] = texture;
+}
+
+/* The sample count an image of `samples` requested samples gets: 1 for
+ * 0 or 1, else the smallest count the hardware has (2, 4, 8) that is not
+ * below it (GL 4.6 §9.2.4: "no more than the next larger sample count
+ * supported"; requests above DRV_MAX_SAMPLES were refused before). */
+static uint32_t samples_supported(GLsizei samples)
+{
+	return samples <= 1 ? 1u : samples <= 2 ? 2u : samples <= 4 ? 4u : 8u;
 }
 
 /* Level 0 of a 2D texture or a renderbuffer gets a new image: its old
@@ -227,7 +239,7 @@ static void image_define(struct drv_context *ctx, struct image *img, GLenum form
 	img->format = format;
 	img->width = (uint32_t)w;
 	img->height = (uint32_t)h;
-	img->samples = samples > 1 ? (uint32_t)samples : 1;
+	img->samples = samples_supported(samples);
 	img->unfaithful = unfaithful;
 	drv_pipe_surface_release(ctx->screen->hw, &img->surf);
 }
@@ -239,14 +251,16 @@ static bool cube_face(GLenum target)
 	return target >= GL_TEXTURE_CUBE_MAP_POSITIVE_X && target <= GL_TEXTURE_CUBE_MAP_NEGATIVE_Z;
 }
 
-/* The texture of a target the sim samples (2D, 2D array, 3D, cube) bound to
+/* The texture of a target the sim samples (2D, 2D array, 3D, cube, 2D
+ * multisample) bound to
  * unit u, NULL for none (texture 0) or another target. */
 static struct image *bound_at(struct drv_context *ctx, GLenum target, unsigned u)
 {
 	GLuint name = target == GL_TEXTURE_2D ? ctx->fb.texture_2d[u] :
 		      target == GL_TEXTURE_2D_ARRAY ? ctx->fb.texture_2d_array[u] :
 		      target == GL_TEXTURE_3D ? ctx->fb.texture_3d[u] :
-		      target == GL_TEXTURE_CUBE_MAP ? ctx->fb.texture_cube[u] : 0;
+		      target == GL_TEXTURE_CUBE_MAP ? ctx->fb.texture_cube[u] :
+		      target == GL_TEXTURE_2D_MULTISAMPLE ? ctx->fb.texture_2d_ms[u] : 0;
 	return name ? drv_names_get(&ctx->fb.textures, name) : NULL;
 }
 
@@ -310,6 +324,50 @@ void drv_gl_TexStorage2D(GLenum target, GLsizei levels, GLenum internalformat, G
 			  h >> l ? h >> l : 1, target == GL_TEXTURE_CUBE_MAP ? 6 : 1, GL_NONE, GL_NONE, NULL, false);
 	if ((img = bound(ctx, target)))
 		drv_tex_storage(img->tex, levels);
+}
+
+/* GL 4.6 §8.8: a multisample texture is one image of `samples` samples per
+ * texel, rendered into as a framebuffer attachment and read by texelFetch
+ * of a sampler2DMS; its storage is the surface it is rendered into, whose
+ * samples follow each other per pixel (docs/pixel-pipeline.md).  The
+ * sample locations are the hardware's standard ones, fixed or not
+ * (fixedsamplelocations changes nothing here). */
+static void tex_image_ms(GLenum target, GLsizei samples, GLenum internalformat, GLsizei w, GLsizei h)
+{
+	DRV_CTX(ctx);
+	struct image *img;
+	if (target != GL_TEXTURE_2D_MULTISAMPLE) {
+		/* 2D multisample arrays and proxies: not modelled */
+		static _Thread_local char why[96];
+		snprintf(why, sizeof why, "multisample textures of target 0x%04X", target);
+		drv_gl_unsupported(ctx, why);
+		return;
+	}
+	if (samples < 1 || w < 0 || h < 0 || w > 16384 || h > 16384) {
+		drv_gl_error(ctx, GL_INVALID_VALUE);
+		return;
+	}
+	if ((GLuint)samples > DRV_MAX_SAMPLES) {
+		drv_gl_error(ctx, GL_INVALID_OPERATION);
+		return;
+	}
+	if (!(img = bound(ctx, target))) {
+		drv_gl_error(ctx, GL_INVALID_OPERATION);     /* texture 0 bound */
+		return;
+	}
+	image_define(ctx, img, internalformat, w, h, samples, NULL);
+}
+
+void drv_gl_TexImage2DMultisample(GLenum target, GLsizei samples, GLenum internalformat, GLsizei w,
+				  GLsizei h, GLboolean fixedsamplelocations)
+{
+	tex_image_ms(target, samples, internalformat, w, h);
+}
+
+void drv_gl_TexStorage2DMultisample(GLenum target, GLsizei samples, GLenum internalformat, GLsizei w,
+				    GLsizei h, GLboolean fixedsamplelocations)
+{
+	tex_image_ms(target, samples, internalformat, w, h);
 }
 
 /* 3D and array textures (GL 4.6 §8.5): validated; the texels of 2D array
@@ -509,6 +567,55 @@ void drv_gl_GenerateMipmap(GLenum target)
 	}
 }
 
+static struct drv_pipe_surface *image_surface(struct drv_context *ctx, struct image *img,
+					      const char **why);
+static struct image *attached_image(struct drv_context *ctx, const struct attachment *a);
+
+/* The sampler view of a multisample texture (GL 4.6 §8.8): its surface,
+ * made here if nothing rendered into it yet (its contents are then
+ * undefined: the new store's zeros); without an image, incomplete
+ * (§8.17), which reads (0, 0, 0, 1).  False when it cannot be made
+ * (reported). */
+static bool ms_view(struct drv_context *ctx, struct image *img, bool integer,
+		    struct drv_pipe_sampler_view *v)
+{
+	const struct drv_pipe_surface *s;
+	const char *why = NULL;
+
+	memset(v, 0, sizeof *v);
+	v->integer = integer;
+	v->target = DRV_TEX_2D_MSAA;
+	if (!img || img->format == GL_NONE || !img->width || !img->height)
+		return true;
+	if (!(s = image_surface(ctx, img, &why))) {
+		if (why)
+			drv_gl_unsupported(ctx, "sampling a multisample texture of a format the sim does not "
+					   "render to");
+		return false;
+	}
+	if (s->unfaithful) {
+		/* its samples are not what GL says: reading them is reported */
+		static _Thread_local char text[256];
+		snprintf(text, sizeof text, "sampling a multisample texture whose samples %s", s->unfaithful);
+		drv_gl_unsupported(ctx, text);
+		return false;
+	}
+	img->ms_view.bo = s->bo;
+	v->buffer = &img->ms_view;
+	v->format = s->format;
+	v->width = img->width;
+	v->height = img->height;
+	v->pitch = s->pitch;
+	v->depth = 1;
+	v->levels = 1;
+	v->samples = s->samples;
+	/* GL 4.6 table 8.11 / §15.2.1: missing components read 0, alpha 1 */
+	for (unsigned c = 0; c < 4; c++)
+		v->swizzle[c] = c < drv_pipe_format_info(s->format)->components ? (uint8_t)c :
+				c == 3 ? DRV_SWIZZLE_1 : DRV_SWIZZLE_0;
+	return true;
+}
+
 /* GL 4.6 §7.10 / §11.1.3.5: sampler slot k samples the texture of its
  * sampler's type bound to the unit the uniform holds, with the parameters
  * of the sampler object bound to that unit, else the texture's own. */
@@ -521,13 +628,16 @@ bool drv_gl_fb_sampler_views(struct drv_context *ctx, const struct drv_program *
 		bool integer = type == GL_INT_SAMPLER_2D || type == GL_UNSIGNED_INT_SAMPLER_2D ||
 			       type == GL_INT_SAMPLER_2D_ARRAY || type == GL_UNSIGNED_INT_SAMPLER_2D_ARRAY ||
 			       type == GL_INT_SAMPLER_3D || type == GL_UNSIGNED_INT_SAMPLER_3D ||
-			       type == GL_INT_SAMPLER_CUBE || type == GL_UNSIGNED_INT_SAMPLER_CUBE;
+			       type == GL_INT_SAMPLER_CUBE || type == GL_UNSIGNED_INT_SAMPLER_CUBE ||
+			       type == GL_INT_SAMPLER_2D_MULTISAMPLE || type == GL_UNSIGNED_INT_SAMPLER_2D_MULTISAMPLE;
 		GLenum target = type == GL_SAMPLER_2D_ARRAY || type == GL_INT_SAMPLER_2D_ARRAY ||
 				type == GL_UNSIGNED_INT_SAMPLER_2D_ARRAY ? GL_TEXTURE_2D_ARRAY :
 				type == GL_SAMPLER_3D || type == GL_INT_SAMPLER_3D || type == GL_UNSIGNED_INT_SAMPLER_3D ?
 				GL_TEXTURE_3D :
 				type == GL_SAMPLER_CUBE || type == GL_INT_SAMPLER_CUBE || type == GL_UNSIGNED_INT_SAMPLER_CUBE ?
 				GL_TEXTURE_CUBE_MAP : GL_TEXTURE_2D;
+		bool ms = type == GL_SAMPLER_2D_MULTISAMPLE || type == GL_INT_SAMPLER_2D_MULTISAMPLE ||
+			  type == GL_UNSIGNED_INT_SAMPLER_2D_MULTISAMPLE;
 		enum drv_pipe_tex_target hw_target = target == GL_TEXTURE_3D ? DRV_TEX_3D :
 						     target == GL_TEXTURE_CUBE_MAP ? DRV_TEX_CUBE :
 						     target == GL_TEXTURE_2D_ARRAY ? DRV_TEX_2D_ARRAY : DRV_TEX_2D;
@@ -538,6 +648,13 @@ bool drv_gl_fb_sampler_views(struct drv_context *ctx, const struct drv_program *
 
 		if (consts)
 			memcpy(&unit, (const uint8_t *)consts + prog->samplers[k].const_offset, 4);
+		if (ms) {
+			if (unit < DRV_MAX_TEXTURE_UNITS)
+				img = bound_at(ctx, GL_TEXTURE_2D_MULTISAMPLE, unit);
+			if (!ms_view(ctx, img, integer, &views[k]))
+				return false;
+			continue;
+		}
 		if (unit < DRV_MAX_TEXTURE_UNITS) {
 			img = bound_at(ctx, target, unit);
 			if (ctx->sampler_binding[unit])
@@ -911,6 +1028,38 @@ void drv_gl_DrawBuffers(GLsizei n, const GLenum *bufs)
 		ctx->fb.draw->draw_buffer[i] = (GLsizei)i < n ? bufs[i] : GL_NONE;
 }
 
+/* The samples of the draw framebuffer's images (GL 4.6 §9.4.2: all of a
+ * complete framebuffer's have the same count): the first attached one's,
+ * the window's for the default framebuffer; 1 when single-sampled. */
+static uint32_t draw_samples(struct drv_context *ctx)
+{
+	if (!ctx->fb.draw)
+		return ctx->fb.window.samples > 1 ? ctx->fb.window.samples : 1;
+	for (unsigned i = 0; i < N_ATT; i++) {
+		const struct image *img = attached_image(ctx, &ctx->fb.draw->att[i]);
+		if (img && img->format != GL_NONE)
+			return img->samples;
+	}
+	return 1;
+}
+
+/* GL 4.6 §14.3.1: the position of sample `index` of the draw framebuffer,
+ * in [0, 1] from the pixel's lower-left corner: where the hardware layer
+ * programs it (drv_pipe_sample_position), so coverage and the answer
+ * agree.  Implementation-dependent: another GL may answer otherwise. */
+void drv_gl_GetMultisamplefv(GLenum pname, GLuint index, GLfloat *val)
+{
+	DRV_CTX(ctx);
+	uint32_t samples = draw_samples(ctx);
+	if (pname != GL_SAMPLE_POSITION) {
+		drv_gl_error(ctx, GL_INVALID_ENUM);
+		return;
+	}
+	/* index < SAMPLES, which is 0 for a single-sampled framebuffer */
+	if (samples <= 1 || !drv_pipe_sample_position(samples, index, val))
+		drv_gl_error(ctx, GL_INVALID_VALUE);
+}
+
 /* glGet* of the framebuffer state (drv_gl_get.c); 0 when pname is not one. */
 unsigned drv_gl_fb_get(struct drv_context *ctx, GLenum pname, double *v)
 {
@@ -922,6 +1071,10 @@ unsigned drv_gl_fb_get(struct drv_context *ctx, GLenum pname, double *v)
 		v[0] = ctx->fb.read ? ctx->fb.read->name : 0;
 		return 1;
 	case GL_RENDERBUFFER_BINDING: v[0] = ctx->fb.renderbuffer; return 1;
+	/* GL 4.6 §9.2.3.1: of the draw framebuffer */
+	case GL_SAMPLES: v[0] = draw_samples(ctx) > 1 ? draw_samples(ctx) : 0; return 1;
+	case GL_SAMPLE_BUFFERS: v[0] = draw_samples(ctx) > 1; return 1;
+	case GL_TEXTURE_BINDING_2D_MULTISAMPLE: v[0] = ctx->fb.texture_2d_ms[ctx->fb.active_unit]; return 1;
 	case GL_ACTIVE_TEXTURE: v[0] = GL_TEXTURE0 + ctx->fb.active_unit; return 1;
 	case GL_TEXTURE_BINDING_2D: v[0] = ctx->fb.texture_2d[ctx->fb.active_unit]; return 1;
 	case GL_READ_BUFFER:

@@ -128,7 +128,11 @@ static unsigned get(struct drv_context *ctx, GLenum pname, double *v)
 	/* radeonsi's SI_MAX_POINT_SIZE; point size reaches nothing TF captures */
 	case 0x846D /* GL_ALIASED_POINT_SIZE_RANGE (compatibility) */: case GL_POINT_SIZE_RANGE:
 		v[0] = 1; v[1] = 2048; return 2;
-	case GL_MAX_SAMPLES: v[0] = DRV_MAX_SAMPLES; return 1;
+	/* radeonsi's: 8 for every kind of image (the model's largest count) */
+	case GL_MAX_SAMPLES: case GL_MAX_COLOR_TEXTURE_SAMPLES: case GL_MAX_DEPTH_TEXTURE_SAMPLES:
+	case GL_MAX_INTEGER_SAMPLES: case GL_MAX_FRAMEBUFFER_SAMPLES:
+		v[0] = DRV_MAX_SAMPLES; return 1;
+	case GL_MAX_SAMPLE_MASK_WORDS: v[0] = 1; return 1;
 	case GL_MAX_3D_TEXTURE_SIZE: v[0] = 2048; return 1;
 	/* radeonsi's and llvmpipe's; anisotropy reaches nothing TF captures */
 	case GL_MAX_TEXTURE_MAX_ANISOTROPY: v[0] = 16; return 1;

@@ -197,6 +197,7 @@ struct drv_fb_state {
 	GLuint texture_2d[DRV_MAX_TEXTURE_UNITS];
 	GLuint texture_2d_array[DRV_MAX_TEXTURE_UNITS], texture_3d[DRV_MAX_TEXTURE_UNITS];
 	GLuint texture_cube[DRV_MAX_TEXTURE_UNITS];
+	GLuint texture_2d_ms[DRV_MAX_TEXTURE_UNITS];   /* GL_TEXTURE_2D_MULTISAMPLE */
 };
 
 /* What clears and read-backs use (drv_gl_pixels.c). */

@@ -145,7 +145,7 @@ def test_coverage_rule_rejects_calls_not_replayed_that_matter():
 @pytest.mark.parametrize("line", PIGLIT_PASS)
 def test_piglit_line_replays_on_sim_with_everything_equal(xfbtrace, piglit_trace, line):
     out = sim(xfbtrace, piglit_trace(piglit_line(line)).trace, "--check",
-              "--image-tolerance", IMAGE_TOLERANCE)
+              "--image-tolerance", IMAGE_TOLERANCE, "--max-diffs", "100000")
     assert out.returncode == 0, describe(out)
     assert not coverage_rules().blocking(out), describe(out)
     differ = int(SUMMARY.search(out.stdout).group(3))

@@ -382,6 +382,48 @@ static void dump_outputs(const struct drv_program *p, const char *what, unsigned
 		fprintf(stderr, " %g", k >= n_float ? (double)o[k] : dt_f(o[k]));
 	fprintf(stderr, "\n");
 	dt_dump(p);
+/* textureSize (image_get_resinfo) of a sampler2D at a non-constant level:
+ * a 4x4 texture with levels 0..1, so (4, 4) at level 0 and (2, 2) at 1. */
+static void test_vs_texture_size(void)
+{
+	static const char vs[] =
+		"#version 330\n"
+		"uniform sampler2D tex;\n"
+		"flat out ivec2 s;\n"
+		"void main() {\n"
+		"  s = textureSize(tex, gl_VertexID % 2);\n"
+		"  gl_Position = vec4(0.0);\n"
+		"}\n";
+	static const char *const v[] = { "s" };
+	static struct dt_run r;
+	static float texels[(16 + 4) * 4];
+	struct drv_program *p = dt_compile(vs, NULL, v, 1, DRV_GL_INTERLEAVED_ATTRIBS);
+	int ts;
+
+	CHECK(p && p->linked);
+	if (!p || !p->linked) {
+		drv_program_destroy(p);
+		return;
+	}
+	memset(&r, 0, sizeof r);
+	ts = sampler_slot(p, "tex");
+	CHECK(ts >= 0);
+	if (ts < 0) {
+		drv_program_destroy(p);
+		return;
+	}
+	r.tex[ts] = texels;
+	r.tex_bytes[ts] = sizeof texels;
+	tex_desc(r.tex_desc[ts], V_BUF_DATA_FORMAT_32_32_32_32, V_IMG_NUM_FORMAT_FLOAT, 4, 4, 1,
+		 V_SQ_TEX_XY_FILTER_POINT, V_SQ_TEX_Z_FILTER_POINT);
+	run_points(p, &r, 4);
+	CHECK_EQ_INT(r.faults, 0);
+	for (unsigned i = 0; i < 4; i++) {
+		CHECK_EQ_INT(r.so[0][2 * i], i % 2 ? 2 : 4);
+		CHECK_EQ_INT(r.so[0][2 * i + 1], i % 2 ? 2 : 4);
+	}
+	CHECK(strstr(p->hw[DRV_HW_VS].asm_text, "image_get_resinfo") != NULL);
+	drv_program_destroy(p);
 }
 
 /* texelFetch (image_load, image_load_mip at a non-constant level),
@@ -831,6 +873,7 @@ int main(void)
 	XT_RUN(test_vs_uniforms_matrix_and_block);
 	XT_RUN(test_vs_doubles_captured_exactly);
 	XT_RUN(test_vs_texture_lookups);
+	XT_RUN(test_vs_texture_size);
 	XT_RUN(test_gs_texture_lookups);
 	XT_RUN(test_vs_array_and_3d_lookups);
 	XT_RUN(test_vs_dynamic_array_indexing_of_locals_and_outputs);

@@ -319,6 +319,81 @@ static float reg_f(uint32_t r)
 	return f;
 }
 
+/* GL 4.6 §8.8 / §14.3.1: multisample textures as colour attachments.  The
+ * sample count an image gets, GL_SAMPLES of the framebuffer and the errors;
+ * glGetMultisamplefv(GL_SAMPLE_POSITION) answers what a draw programs into
+ * PA_SC_AA_SAMPLE_LOCS (4-bit signed sixteenths from the centre), so the
+ * positions the application reads are where the hardware samples. */
+static void test_multisample_textures_answer_their_sample_positions(void)
+{
+	struct drv_context *ctx = window_context();
+	GLuint prog, vao = 0, tex = 0, fbo = 0;
+	GLint v = -1;
+	float pos[2];
+
+	CHECK(ctx);
+	if (!ctx)
+		return;
+	GL(glGetIntegerv)(GL_MAX_COLOR_TEXTURE_SAMPLES, &v);
+	CHECK_EQ_INT(v, 8);
+	GL(glGetIntegerv)(GL_MAX_INTEGER_SAMPLES, &v);
+	CHECK_EQ_INT(v, 8);
+	GL(glGenTextures)(1, &tex);
+	GL(glTexImage2DMultisample)(GL_TEXTURE_2D_MULTISAMPLE, 4, GL_RGBA8, 4, 4, GL_TRUE);
+	CHECK_EQ_INT(GL(glGetError)(), GL_INVALID_OPERATION);      /* texture 0 bound */
+	GL(glBindTexture)(GL_TEXTURE_2D_MULTISAMPLE, tex);
+	GL(glTexImage2DMultisample)(GL_TEXTURE_2D_MULTISAMPLE, 0, GL_RGBA8, 4, 4, GL_TRUE);
+	CHECK_EQ_INT(GL(glGetError)(), GL_INVALID_VALUE);
+	GL(glTexStorage2DMultisample)(GL_TEXTURE_2D_MULTISAMPLE, 9, GL_RGBA8, 4, 4, GL_TRUE);
+	CHECK_EQ_INT(GL(glGetError)(), GL_INVALID_OPERATION);      /* above GL_MAX_SAMPLES */
+	/* 3 samples: the next count the hardware has (§9.2.4's rule) */
+	GL(glTexImage2DMultisample)(GL_TEXTURE_2D_MULTISAMPLE, 3, GL_RGBA8, 4, 4, GL_TRUE);
+	GL(glGetTextureLevelParameteriv)(tex, 0, GL_TEXTURE_SAMPLES, &v);
+	CHECK_EQ_INT(v, 4);
+	GL(glTexImage2DMultisample)(GL_TEXTURE_2D_MULTISAMPLE, 8, GL_RGBA8, 4, 4, GL_TRUE);
+	CHECK_EQ_INT(GL(glGetError)(), GL_NO_ERROR);
+	/* the window-system framebuffer is single-sampled: no sample 0 */
+	GL(glGetIntegerv)(GL_SAMPLES, &v);
+	CHECK_EQ_INT(v, 0);
+	GL(glGetMultisamplefv)(GL_SAMPLE_POSITION, 0, pos);
+	CHECK_EQ_INT(GL(glGetError)(), GL_INVALID_VALUE);
+	GL(glGenFramebuffers)(1, &fbo);
+	GL(glBindFramebuffer)(GL_FRAMEBUFFER, fbo);
+	GL(glFramebufferTexture2D)(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D_MULTISAMPLE, tex, 0);
+	GL(glGetIntegerv)(GL_SAMPLES, &v);
+	CHECK_EQ_INT(v, 8);
+	GL(glGetIntegerv)(GL_SAMPLE_BUFFERS, &v);
+	CHECK_EQ_INT(v, 1);
+	GL(glGetMultisamplefv)(GL_SAMPLE_POSITION, 8, pos);
+	CHECK_EQ_INT(GL(glGetError)(), GL_INVALID_VALUE);
+	GL(glGetMultisamplefv)(GL_SAMPLES, 0, pos);
+	CHECK_EQ_INT(GL(glGetError)(), GL_INVALID_ENUM);
+	/* a draw programs the positions it reports */
+	prog = dgl_program("#version 330\nvoid main() { gl_Position = vec4(0.0); }\n", NULL, NULL, 0);
+	GL(glUseProgram)(prog);
+	GL(glGenVertexArrays)(1, &vao);
+	GL(glBindVertexArray)(vao);
+	GL(glViewport)(0, 0, 4, 4);
+	GL(glDrawArrays)(GL_TRIANGLES, 0, 3);
+	GL(glFinish)();                    /* the GPU has run the draw's packets */
+	CHECK_EQ_INT(PA_SC_AA_CONFIG_MSAA_NUM_SAMPLES_GET(reg(REG_PA_SC_AA_CONFIG)), 3);
+	for (unsigned i = 0; i < 8; i++) {
+		uint32_t locs = reg(i < 4 ? REG_PA_SC_AA_SAMPLE_LOCS_PIXEL_X0Y0_0 : REG_PA_SC_AA_SAMPLE_LOCS_PIXEL_X0Y0_1);
+		int dx = (int)((locs >> (8 * (i % 4))) & 0xF), dy = (int)((locs >> (8 * (i % 4) + 4)) & 0xF);
+		dx = dx >= 8 ? dx - 16 : dx;
+		dy = dy >= 8 ? dy - 16 : dy;
+		pos[0] = pos[1] = -1;
+		GL(glGetMultisamplefv)(GL_SAMPLE_POSITION, i, pos);
+		CHECK(pos[0] == (8 + dx) / 16.0f && pos[1] == (8 + dy) / 16.0f);
+		CHECK(pos[0] > 0 && pos[0] < 1 && pos[1] > 0 && pos[1] < 1);
+	}
+	/* radeonsi's 8x pattern, sample 0 at (1, -3) sixteenths */
+	GL(glGetMultisamplefv)(GL_SAMPLE_POSITION, 0, pos);
+	CHECK(pos[0] == 9 / 16.0f && pos[1] == 5 / 16.0f);
+	CHECK(!drv_context_take_unsupported(ctx));
+	dgl_done_clean(ctx);
+}
+
 /* A draw that reaches the rasterizer programs the PA / SC / DB / CB state
  * of the GL state; one under GL_RASTERIZER_DISCARD leaves it alone. */
 static void test_draw_programs_the_pixel_pipeline_state(void)
@@ -1100,6 +1175,7 @@ int main(void)
 	XT_RUN(test_read_pixels_into_a_pack_buffer);
 	XT_RUN(test_pixels_of_a_draw_not_rasterized_are_reported);
 	XT_RUN(test_draw_programs_the_pixel_pipeline_state);
+	XT_RUN(test_multisample_textures_answer_their_sample_positions);
 	XT_RUN(test_fragment_shader_compiles_to_the_ps_abi);
 	XT_RUN(test_triangle_is_drawn_by_gl_rules);
 	XT_RUN(test_width_1_lines_are_logged_with_whole_clears_and_reads);

@@ -319,16 +319,16 @@ static void test_link_separate_double_varying_within_the_component_limit(void)
 	drv_program_destroy(p);
 }
 
-/* Valid GLSL the back end cannot compile (a multisample texel fetch in
- * the vertex shader, which the back end lacks as of this writing; use
- * another gap once it has it): glCompileShader succeeds, the link fails
- * flagged unsupported with the construct named; a GLSL error stays a
- * compile error. */
+/* Valid GLSL the back end cannot compile (a texel fetch of a multisample
+ * array texture in the vertex shader, which the back end lacks as of this
+ * writing; use another gap once it has it): glCompileShader succeeds, the
+ * link fails flagged unsupported with the construct named; a GLSL error
+ * stays a compile error. */
 static void test_link_back_end_limits_are_unsupported_not_compile_errors(void)
 {
 	static const char vs[] = "#version 150\n#extension GL_ARB_texture_multisample : require\n"
-				 "uniform sampler2DMS tex;\nout float s;\n"
-				 "void main() { s = texelFetch(tex, ivec2(0), 0).g; gl_Position = vec4(0.0); }\n";
+				 "uniform sampler2DMSArray tex;\nout float s;\n"
+				 "void main() { s = texelFetch(tex, ivec3(0), 0).g; gl_Position = vec4(0.0); }\n";
 	struct drv_program_desc d;
 	struct drv_program *p = NULL;
 	struct xt_err err = { 0 };

@@ -838,6 +838,77 @@ static void test_images(void)
 		CHECK_EQ_INT(px[y * W][0], 0);
 }
 
+/* A 2D MSAA image (docs/isa.md "Images"): 8x8 RGBA8, 4 samples a texel,
+ * consecutive; texel (x, y) sample s = (16x, 16y, 50s + 10, 255), samples
+ * = 2^LAST_LEVEL as radeonsi writes it.  Pixel (x, y) reads sample x & 7
+ * of its texel with image_load (the sample the `da` coordinate): samples
+ * 0..3 differ, 4..7 are outside and read 0.  With `resinfo`,
+ * image_get_resinfo at level 0 instead: (8, 8, 0, 1 level) as integers
+ * into a UINT target. */
+static void msaa_image_run(bool resinfo, uint8_t out[W * H][4])
+{
+	static const char *ps_load =
+		"v_cvt_u32_f32 v2, v0\n"
+		"v_cvt_u32_f32 v3, v1\n"
+		"v_and_b32 v4, 7, v2\n"
+		"image_load v[5:8], v[2:4], s[0:7] dmask:0xf da\n"
+		"exp mrt0, v[5:8] done vm\n"
+		"s_endpgm\n";
+	static const char *ps_resinfo =
+		"v_mov_b32 v2, 0\n"
+		"image_get_resinfo v[4:7], v[2:2], s[0:7] dmask:0xf\n"
+		"exp mrt0, v[4:7] done vm\n"
+		"s_endpgm\n";
+	struct rt r;
+	struct gm_bo *tex;
+	uint32_t user[8] = { 0 };
+	struct vtx v[3] = { wv(-8, -8, 0, 1, 0, 0, 0, 1), wv(24, -8, 0, 1, 0, 0, 0, 1), wv(-8, 24, 0, 1, 0, 0, 0, 1) };
+
+	rt_init(&r, W, H, V_COLOR_8_8_8_8, resinfo ? V_NUMBER_UINT : V_NUMBER_UNORM, 4, 1,
+		resinfo ? ps_resinfo : ps_load, SPI_PS_INPUT_ENA_POS_X_FLOAT_ENA(1) | SPI_PS_INPUT_ENA_POS_Y_FLOAT_ENA(1));
+	tex = tgpu_bo(&r.t, 8 * 8 * 4 * 4);
+	for (unsigned y = 0; y < 8; y++)
+		for (unsigned x = 0; x < 8; x++)
+			for (unsigned smp = 0; smp < 4; smp++) {
+				uint8_t *p = (uint8_t *)gm_bo_map(tex) + ((y * 8 + x) * 4 + smp) * 4;
+				p[0] = (uint8_t)(16 * x), p[1] = (uint8_t)(16 * y), p[2] = (uint8_t)(50 * smp + 10), p[3] = 255;
+			}
+	user[0] = SQ_IMG_RSRC_WORD0_BASE_ADDRESS((uint32_t)(gm_bo_va(tex) >> 8));
+	user[1] = SQ_IMG_RSRC_WORD1_BASE_ADDRESS_HI((uint32_t)(gm_bo_va(tex) >> 40)) |
+		  SQ_IMG_RSRC_WORD1_DATA_FORMAT(V_BUF_DATA_FORMAT_8_8_8_8) | SQ_IMG_RSRC_WORD1_NUM_FORMAT(V_IMG_NUM_FORMAT_UNORM);
+	user[2] = SQ_IMG_RSRC_WORD2_WIDTH(7) | SQ_IMG_RSRC_WORD2_HEIGHT(7);
+	user[3] = SQ_IMG_RSRC_WORD3_DST_SEL_X(V_SQ_SEL_X) | SQ_IMG_RSRC_WORD3_DST_SEL_Y(V_SQ_SEL_Y) |
+		  SQ_IMG_RSRC_WORD3_DST_SEL_Z(V_SQ_SEL_Z) | SQ_IMG_RSRC_WORD3_DST_SEL_W(V_SQ_SEL_W) |
+		  SQ_IMG_RSRC_WORD3_LAST_LEVEL(2) | SQ_IMG_RSRC_WORD3_TILING_INDEX(8) |
+		  SQ_IMG_RSRC_WORD3_TYPE(V_SQ_RSRC_IMG_2D_MSAA);
+	user[4] = SQ_IMG_RSRC_WORD4_PITCH(7);
+	pm4_set_sh_reg(&r.t.cs, REG_SPI_SHADER_PGM_RSRC2_PS, SPI_SHADER_PGM_RSRC2_PS_USER_SGPR(8));
+	for (unsigned i = 0; i < 8; i++)
+		pm4_set_sh_reg(&r.t.cs, REG_SPI_SHADER_USER_DATA_PS_0 + 4 * i, user[i]);
+	draw(&r, V_DI_PT_TRILIST, v, 3);
+	submit_clean(&r);
+	memcpy(out, gm_bo_map(r.cb), W * H * 4);
+	tgpu_fini(&r.t);
+}
+
+static void test_msaa_images(void)
+{
+	uint8_t px[W * H][4];
+	msaa_image_run(false, px);
+	for (unsigned y = 0; y < H && y < 8; y++)
+		for (unsigned x = 0; x < W && x < 8; x++) {
+			unsigned smp = x & 7;
+			CHECK_EQ_INT(px[y * W + x][0], smp < 4 ? 16 * x : 0);
+			CHECK_EQ_INT(px[y * W + x][1], smp < 4 ? 16 * y : 0);
+			CHECK_EQ_INT(px[y * W + x][2], smp < 4 ? 50 * smp + 10 : 0);
+		}
+	msaa_image_run(true, px);
+	CHECK_EQ_INT(px[0][0], 8);
+	CHECK_EQ_INT(px[0][1], 8);
+	CHECK_EQ_INT(px[0][2], 0);
+	CHECK_EQ_INT(px[0][3], 1);
+}
+
 /* Mip levels: a 4x4 RGBA8 image with levels 4x4, 2x2, 1x1 laid out one
  * after the other (docs/isa.md "Images"), every texel of level l red
  * 10 + 90 l.  image_sample_l at LOD x / 4 (pixel column x) with nearest
@@ -1194,6 +1265,7 @@ int main(void)
 	XT_RUN(test_point_discard_band);
 	XT_RUN(test_gs_copy_shader_rasterizes);
 	XT_RUN(test_images);
+	XT_RUN(test_msaa_images);
 	XT_RUN(test_image_mips);
 	XT_RUN(test_depth_formats);
 	XT_RUN(test_swap_and_integer_targets);

@@ -315,6 +315,46 @@ static void test_a_primitives_query_bounds_what_a_geometry_shader_wrote(void)
 	CHECK_EQ_STR(gs_draw(true, true), "");
 }
 
+/* Whether a program's GLSL declares multisample samplers, as its last link
+ * made it (replay_explain.c classifies TF data it wrote once sample
+ * positions differ): only for that link, false for SPIR-V. */
+static void test_programs_reading_multisample_textures_are_known(void)
+{
+	static const char ms[] = "#version 150\nuniform usampler2DMS t;\nvoid main() {}\n";
+	static const char plain[] = "#version 150\nuniform sampler2D t;\nvoid main() {}\n";
+	struct trace_value src = { .tag = TRACE_TAG_ARRAY };
+	struct trace_value str = { .tag = TRACE_TAG_STRING };
+	const char *ckeys[] = { "event", "context" };
+	struct trace_value citems[] = { { .tag = TRACE_TAG_STRING, .mem = { (const uint8_t *)"current", 7, 0 } },
+					U(0x1000) };
+	struct trace_value current = { .tag = TRACE_TAG_MAP, .agg = { citems, ckeys, 2 } };
+	struct trace_defined *d = tracker();
+	uint64_t link;
+
+	trace_defined_context(d, 0, &current);   /* thread 0 makes a context current */
+	src.agg.items = &str;
+	src.agg.count = 1;
+	str.mem.bytes = (const uint8_t *)ms;
+	str.mem.len = strlen(ms);
+	call(d, "glCreateShader", 1, 1, E(VERTEX_SHADER));
+	call(d, "glShaderSource", 0, 4, U(1), U(1), src, NUL());
+	call(d, "glCreateProgram", 2, 0);
+	call(d, "glAttachShader", 0, 2, U(2), U(1));
+	call(d, "glLinkProgram", 0, 1, U(2));
+	link = call_no;
+	CHECK(trace_defined_multisample(d, 0, 2, link));
+	CHECK(!trace_defined_multisample(d, 0, 2, link - 1));   /* another link */
+	CHECK(!trace_defined_multisample(d, 0, 3, link));       /* another program */
+	/* relinked with a source without one */
+	str.mem.bytes = (const uint8_t *)plain;
+	str.mem.len = strlen(plain);
+	call(d, "glShaderSource", 0, 4, U(1), U(1), src, NUL());
+	call(d, "glLinkProgram", 0, 1, U(2));
+	CHECK(!trace_defined_multisample(d, 0, 2, call_no));
+	CHECK(!trace_defined_multisample(d, 0, 2, link));
+	trace_defined_destroy(d);
+}
+
 static void test_quads_leave_runs_of_tessellated_triangles(void)
 {
 	struct trace_defined *d = tracker();
@@ -445,6 +485,7 @@ int main(void)
 	XT_RUN(test_tf_stops_at_the_first_vertex_that_does_not_fit);
 	XT_RUN(test_tf_counts_it_cannot_know_write_the_whole_range);
 	XT_RUN(test_a_primitives_query_bounds_what_a_geometry_shader_wrote);
+	XT_RUN(test_programs_reading_multisample_textures_are_known);
 	XT_RUN(test_quads_leave_runs_of_tessellated_triangles);
 	XT_RUN(test_tessellation_check_accepts_only_the_same_vertices);
 	XT_RUN(test_tessellation_check_compares_the_dwords_tf_writes);
