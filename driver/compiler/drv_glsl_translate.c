@@ -813,7 +813,7 @@ static enum xt_rc translate(const char *src, enum drv_stage stage, bool es_conte
 	if (x.failed)
 		goto fail;
 	/* rules glslang leaves out, under the version the application wrote */
-	rc = drv_glsl_check_layouts(src, stage, version, es, log);
+	rc = drv_glsl_check_layouts(src, stage, version, es, log, &out->decls, &out->n_decls);
 	if (rc != XT_OK) {
 		free(x.maps);
 		return rc;
@@ -891,6 +891,9 @@ static enum xt_rc translate(const char *src, enum drv_stage stage, bool es_conte
 	return XT_OK;
 fail:
 	free(x.maps);
+	free(out->decls);
+	out->decls = NULL;
+	out->n_decls = 0;
 	xt_buf_fini(&body);
 	xt_buf_fini(&hoisted);
 	xt_buf_fini(&res);
@@ -903,6 +906,7 @@ void drv_translation_fini(struct drv_translation *t)
 		return;
 	free(t->text);
 	free(t->maps);
+	free(t->decls);
 	memset(t, 0, sizeof *t);
 }
 

@@ -335,6 +335,38 @@ static enum xt_rc build_uniform_inits(struct build *b)
 	return XT_OK;
 }
 
+/* The initial texture units of sampler uniforms declared with
+ * layout(binding = N) (GLSL 4.20 §4.4.6: element i of an array gets
+ * N + i), in the constant buffer where glUniform1i writes the unit; the
+ * others start at 0.  glslang binds every sampler itself, so the source's
+ * qualifiers say which binding was written (drv_glsl_decl). */
+static enum xt_rc build_sampler_bindings(struct build *b)
+{
+	struct drv_program *p = b->p;
+
+	for (int s = 0; s < DRV_STAGE_COUNT; s++) {
+		const struct drv_smodule *m = &b->mod[s];
+		for (uint32_t i = 0; b->parsed[s] && i < m->n_vars; i++) {
+			const struct drv_svar *v = &m->vars[i];
+			const char *un = drv_program_user_name(b, (enum drv_stage)s, v->name);
+			const struct drv_glsl_decl *d;
+			uint32_t el;
+			if (v->storage != SpvStorageClassUniformConstant || v->sampler < 0 || !un ||
+			    !(d = drv_program_find_decl(b, s, un, false)) || d->binding < 0)
+				continue;
+			drv_stype_strip_arrays(m, v->type, &el);
+			if (!p->const_init && !(p->const_init = calloc(1, p->const_buffer_size + 16)))
+				return XT_ERR_NOMEM;
+			for (uint32_t e = 0; e < el && v->sampler + e < p->n_samplers; e++) {
+				uint32_t off = p->samplers[v->sampler + e].const_offset, unit = (uint32_t)d->binding + e;
+				if (off + 4 <= p->const_buffer_size)
+					memcpy(p->const_init + off, &unit, 4);
+			}
+		}
+	}
+	return XT_OK;
+}
+
 /* One constant-buffer layout for all stages: the first stage to declare a
  * uniform places it; the others reuse its offset. */
 /* The uniform block of variable v of stage s (its block type bt, el array
@@ -368,8 +400,17 @@ static enum xt_rc add_ubo(struct build *b, const struct drv_smodule *m, const st
 	memset(u, 0, sizeof *u);
 	snprintf(u->name, sizeof u->name, "%s", bn);
 	drv_stype_std140(m, v->type, &sz, &al);
-	u->size_bytes = sz;
+	u->size_bytes = drv_program_block_size(b, bn, sz);
 	u->binding = 0;
+	/* layout(binding = N), GLSL 4.20 §4.4.5: the initial binding, which
+	 * glUniformBlockBinding changes later; of any stage declaring it */
+	for (int t = 0; t < DRV_STAGE_COUNT; t++) {
+		const struct drv_glsl_decl *d = drv_program_find_decl(b, t, bn, true);
+		if (d && d->binding >= 0) {
+			u->binding = (uint32_t)d->binding;
+			break;
+		}
+	}
 	u->stages = 1u << s;
 	*index = (int32_t)p->n_ubos++;
 	return XT_OK;
@@ -522,5 +563,7 @@ enum xt_rc drv_program_build_uniforms(struct build *b)
 	p->const_buffer_size = (size_total + 15) / 16 * 16;
 	if ((rc = add_declared_ubos(b)) != XT_OK)
 		return rc;
-	return build_uniform_inits(b);
+	if ((rc = build_uniform_inits(b)) != XT_OK)
+		return rc;
+	return build_sampler_bindings(b);
 }
