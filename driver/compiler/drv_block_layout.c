@@ -77,6 +77,24 @@ static const struct drv_block_member_layout *find_member(const struct drv_block_
 	return NULL;
 }
 
+/* Whether the record lists members of struct member `mn` ("bn.mn.x",
+ * "bn.mn[1].x", or without the block name). */
+static bool has_struct_members(const struct drv_block_layout *l, const char *bn, const char *mn)
+{
+	char pre[2][160];
+
+	snprintf(pre[0], sizeof pre[0], "%s.%s", bn, mn);
+	snprintf(pre[1], sizeof pre[1], "%s", mn);
+	for (unsigned i = 0; i < l->n_members; i++)
+		for (unsigned k = 0; k < 2 && l->members[i].name; k++) {
+			size_t n = strlen(pre[k]);
+			if (!strncmp(l->members[i].name, pre[k], n) &&
+			    (l->members[i].name[n] == '.' || l->members[i].name[n] == '['))
+				return true;
+		}
+	return false;
+}
+
 /*
  * Replaces the decorations of block type `bt` of module m by layout l.
  * First checks that every member can be honoured (nothing is changed
@@ -92,7 +110,15 @@ static bool apply_block(struct drv_smodule *m, struct drv_sid *bt, const char *b
 			const struct drv_block_member_layout *r = find_member(l, bn, mn);
 			struct drv_sid *mt = drv_stype(m, mb->type);
 			struct drv_sid *et = mt && mt->op == SpvOpTypeArray ? drv_stype(m, mt->elem) : mt;
-			if (!r || !mt || !et)
+			if (!mt || !et)
+				continue;
+			if (!r && et->op == SpvOpTypeStruct && has_struct_members(l, bn, mn)) {
+				xt_buf_printf(notes, "uniform block \"%s\": member \"%s\" is a struct, whose "
+					      "recorded layout the driver does not apply; the block is laid out "
+					      "as std140\n", bn, mn);
+				return false;
+			}
+			if (!r)
 				continue;   /* inactive where recorded: keeps its place */
 			if (pass == 0) {
 				const char *why = NULL;
