@@ -763,6 +763,7 @@ static enum xt_rc sim_call(struct replay_backend *be, struct replay *rp,
 		return XT_FAIL(err, XT_ERR_NOMEM, "call %llu: out of memory", (unsigned long long)call->no);
 	drv_context_call_begin(x->drv);
 	replay_stubs[f->id].thunk(f->fn, args.a, &rv);
+	drv_context_set_block_layouts(x->drv, NULL, 0, false);   /* they were the call's arena's */
 	drv_context_call_end(x->drv, &pm4, &n_dw, &state_call);
 	unsigned from = x->hx.nerr;
 	for (int i = 0; i < 8; i++) {

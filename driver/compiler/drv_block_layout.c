@@ -123,28 +123,24 @@ static bool apply_block(struct drv_smodule *m, struct drv_sid *bt, const char *b
 			if (pass == 0) {
 				const char *why = NULL;
 				if (et->op == SpvOpTypeStruct)
-					why = "uniform block \"%s\": member \"%s\" is a struct, whose recorded layout "
-					      "the driver does not apply; the block is laid out as std140\n";
+					why = "is a struct, whose recorded layout the driver does not apply";
 				else if (et->op == SpvOpTypeArray)
-					why = "uniform block \"%s\": member \"%s\" is an array of arrays, whose recorded "
-					      "layout the driver does not apply; the block is laid out as std140\n";
+					why = "is an array of arrays, whose recorded layout the driver does not apply";
 				else if (et->op == SpvOpTypeMatrix && r->row_major != mb->row_major)
-					why = "uniform block \"%s\": member \"%s\" is recorded with another matrix order "
-					      "than the source declares; the block is laid out as std140\n";
+					why = "is recorded with another matrix order than the source declares";
 				else if (mt->op == SpvOpTypeArray && r->array_stride == 0)
-					why = "uniform block \"%s\": member \"%s\" is an array recorded without an array "
-					      "stride; the block is laid out as std140\n";
+					why = "is an array recorded without an array stride";
 				else if (mt->op == SpvOpTypeArray)
 					for (uint32_t j = 0; j < i && !why; j++) {
 						const struct drv_block_member_layout *o =
 							find_member(l, bn, bt->members[j].name ? bt->members[j].name : "");
 						if (bt->members[j].type == mb->type && o && o->array_stride != r->array_stride)
-							why = "uniform block \"%s\": member \"%s\" shares its array type "
-							      "with another member of another recorded stride; the block is "
-							      "laid out as std140\n";
+							why = "shares its array type with another member of another recorded "
+							      "stride";
 					}
 				if (why) {
-					xt_buf_printf(notes, why, bn, mn);
+					xt_buf_printf(notes, "uniform block \"%s\": member \"%s\" %s; the block is laid "
+						      "out as std140\n", bn, mn, why);
 					return false;
 				}
 				continue;
@@ -183,9 +179,11 @@ static void apply_module(struct build *b, int s, struct drv_smodule *m, struct x
 			seen |= !strcmp(noted[k], bn);
 		l = find_layout(b->desc, bn);
 		if (!l) {
-			if (!b->desc->has_block_layouts || !seen)
-				xt_buf_printf(&one, "uniform block \"%s\" has the %s layout and no recorded layout: "
-					      "laid out as std140\n", bn, packing_names[d->packing]);
+			xt_buf_printf(&one, b->desc->has_block_layouts ?
+				      "uniform block \"%s\" has the %s layout and is not in the recorded "
+				      "layouts (not active on the capturing driver): laid out as std140\n" :
+				      "uniform block \"%s\" has the %s layout and no recorded layout: "
+				      "laid out as std140\n", bn, packing_names[d->packing]);
 		} else if (apply_block(m, bt, bn, l, &one) && b->n_laid_out < DRV_MAX_UBOS) {
 			bool known = false;
 			for (unsigned k = 0; k < b->n_laid_out; k++)
