@@ -9,11 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "trace_enc.h"
 #include "trace_layout.h"
-#include "trace_reader.h"
+#include "trace_test_util.h"
 #include "xt_arena.h"
-#include "xt_test.h"
 
 /* What can be damaged in the record built below. */
 enum damage { NONE, NO_SIZE, MEMBER_PAST_END, EMPTY_NAME, STRIDE_AS_STRING, ROW_MAJOR_AS_UINT };
@@ -168,10 +166,63 @@ static void test_truncations_and_bit_flips_read_cleanly(void)
 	xt_arena_fini(&arena);
 }
 
+/* A spool with one call and its LAYOUT record (damaged as `d`), compacted
+ * to `packed` when not NULL. */
+static int write_trace(const char *path, enum damage d, const char *packed)
+{
+	struct trace_spool *s;
+	struct xt_err err;
+	uint8_t buf[1024];
+	size_t n = build(buf, d);
+
+	if (trace_spool_open(&s, path, 1, &err) != XT_OK)
+		return -1;
+	struct trace_spool_stream *st = trace_spool_stream_open(s, 0);
+	int bad = !st || tu_put_call(st, 0, 0, 1, 0, "link") || tu_put_ret(st, 0, 0);
+	uint8_t *p = st ? trace_spool_reserve(st, n) : NULL;
+	bad |= !p;
+	if (p) {
+		memcpy(p, buf, n);
+		trace_spool_commit(st, TRACE_REC_LAYOUT, TRACE_RECF_ATTACHED, 0, n);
+	}
+	trace_spool_stream_close(st);
+	trace_spool_close(s);
+	if (!bad && packed && trace_compact(path, packed, &err) != XT_OK)
+		bad = 1;
+	return bad ? -1 : 0;
+}
+
+/* The reader runs the validation on every record, in both forms. */
+static void test_the_reader_validates_layout_records(void)
+{
+	const char *spool = tu_path("layout.xfbt"), *packed = tu_path("layout.packed.xfbt");
+	struct trace_reader *r;
+	struct trace_record rec;
+	struct xt_err err;
+	size_t n = 0;
+
+	CHECK_EQ_INT(write_trace(spool, NONE, packed), 0);
+	CHECK_EQ_INT(tu_read_all(spool, &n), XT_ERR_EOF);
+	CHECK_EQ_INT(n, 3);
+	CHECK_EQ_INT(tu_read_all(packed, &n), XT_ERR_EOF);
+	CHECK_EQ_INT(n, 3);
+	CHECK_EQ_INT(write_trace(spool, MEMBER_PAST_END, NULL), 0);
+	CHECK_EQ_INT(trace_reader_open(&r, spool, &err), XT_OK);
+	enum xt_rc rc;
+	while ((rc = trace_reader_next(r, &rec)) == XT_OK)
+		;
+	CHECK_EQ_INT(rc, XT_ERR_CORRUPT);
+	CHECK(strstr(xt_err_msg(trace_reader_err(r)), "past the 48 bytes of block \"Shared\"") != NULL);
+	CHECK(strstr(xt_err_msg(trace_reader_err(r)), "call 0") != NULL);
+	trace_reader_close(r);
+}
+
 int main(void)
 {
 	XT_RUN(test_a_record_reads_back_whole);
 	XT_RUN(test_each_breach_is_named);
 	XT_RUN(test_truncations_and_bit_flips_read_cleanly);
+	XT_RUN(test_the_reader_validates_layout_records);
+	tu_cleanup();
 	XT_TEST_MAIN_END();
 }
