@@ -154,6 +154,7 @@ static void gl_table(struct obs_gl *gl)
 	gl->GetActiveUniformBlockName = CAP_REAL(glGetActiveUniformBlockName);
 	gl->GetActiveUniformsiv = CAP_REAL(glGetActiveUniformsiv);
 	gl->GetActiveUniform = CAP_REAL(glGetActiveUniform);
+	gl->IsProgram = CAP_REAL(glIsProgram);
 }
 
 /*

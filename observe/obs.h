@@ -132,6 +132,7 @@ struct obs_gl {
 				    int *params);
 	void (*GetActiveUniform)(unsigned program, unsigned index, int buf_size, int *length, int *size,
 				 unsigned *type, char *name);
+	unsigned char (*IsProgram)(unsigned program);
 };
 
 /* Kinds of object name an observation writes (obs_ctx.app_name). */

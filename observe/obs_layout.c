@@ -81,7 +81,12 @@ bool obs_layout_read(const struct obs_ctx *c, uint32_t program, uint32_t app_pro
 
 	memset(out, 0, sizeof *out);
 	if ((c->gles ? c->major < 3 : c->major * 10 + c->minor < 31) || !gl->GetActiveUniformBlockiv ||
-	    !gl->GetActiveUniformBlockName || !gl->GetActiveUniformsiv || !gl->GetActiveUniform || !program)
+	    !gl->GetActiveUniformBlockName || !gl->GetActiveUniformsiv || !gl->GetActiveUniform ||
+	    !gl->IsProgram || !program)
+		return false;
+	/* a name that is no program (a failed glLinkProgram of one): asking
+	 * would raise errors of our own; glIsProgram raises none */
+	if (!gl->IsProgram(program))
 		return false;
 	c->stash(c->user);
 	gl->GetProgramiv(program, OBS_GL_LINK_STATUS, &linked);

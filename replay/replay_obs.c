@@ -123,6 +123,7 @@ bool host_obs_gl(struct host *h)
 		PROC(GetActiveUniformBlockName, "glGetActiveUniformBlockName");
 		PROC(GetActiveUniformsiv, "glGetActiveUniformsiv");
 		PROC(GetActiveUniform, "glGetActiveUniform");
+		PROC(IsProgram, "glIsProgram");
 		h->obs_gl_ready = true;
 	}
 	return gl->GetIntegerv && gl->GetIntegeri_v && gl->GetInteger64i_v && gl->GetError &&

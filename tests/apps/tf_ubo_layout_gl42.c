@@ -16,8 +16,9 @@
  *     buffer to point N and the texture to unit N and never calls
  *     glUniformBlockBinding or glUniform1i for them.
  *
- * Values are small integers, so the TF data is exact and compared bit for
- * bit.
+ * Before, a glLinkProgram of a name that is no program must raise
+ * GL_INVALID_VALUE once and nothing more.  Values are small integers, so
+ * the TF data is exact and compared bit for bit.
  *
  * Usage: tf-ubo-layout-gl42 [--perturb] [--dump-readback FILE]
  */
@@ -110,6 +111,14 @@ static int run(const struct app_opts *opts, struct app_check *c)
 	GLuint prog, tf_buf, vao, tex;
 	float want[N_VERTS * 12], got[N_VERTS * 12];
 
+	/* A link of a name that is no program: GL_INVALID_VALUE, exactly once
+	 * (a capture that queries the program's layout after each link must
+	 * neither hide the error nor add one of its own). */
+	glLinkProgram(0x7fff);
+	if (glGetError() != GL_INVALID_VALUE || glGetError() != GL_NO_ERROR) {
+		fprintf(stderr, "%s: glLinkProgram of no program: not exactly GL_INVALID_VALUE\n", PROG);
+		return APP_EXIT_MISMATCH;
+	}
 	prog = app_gl_program(vs, NULL, NULL, varyings, 3, GL_INTERLEAVED_ATTRIBS);
 	if (!prog)
 		return APP_EXIT_SETUP;

@@ -32,6 +32,8 @@ def capture(xfbtrace, build_dir, trace, *opts):
 def traces(xfbtrace, build_dir, tmp_path_factory):
     d = tmp_path_factory.mktemp("layout")
     full, bare = d / "full.xfbt", d / "bare.xfbt"
+    # exit 0: the app saw exactly the GL errors of its own calls, with the
+    # capture's queries after each link (one of a name that is no program)
     app_out = capture(xfbtrace, build_dir, full)
     capture(xfbtrace, build_dir, bare, "--no-observe")
     return {"full": full, "bare": bare, "app_stdout": app_out.stdout + app_out.stderr}
