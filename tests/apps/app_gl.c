@@ -175,3 +175,89 @@ bool app_gl_buffer_sentinel(GLuint buffer, GLsizeiptr size_bytes)
 	free(words);
 	return !app_gl_failed("glBufferData (sentinel)");
 }
+
+#ifdef APP_GLES
+#define POINTS_GLSL "#version 300 es\nprecision highp float;\n"
+#else
+#define POINTS_GLSL "#version 330 core\n"
+#endif
+
+static const char points_vs[] =
+	POINTS_GLSL
+	"layout(location = 0) in vec4 a_pos;\n"
+	"uniform float u_scale;\n"
+	"uniform vec2 u_size;\n"
+	"flat out vec4 v_color;\n"
+	"void main()\n"
+	"{\n"
+	"	int i = gl_VertexID;\n"
+	"	v_color = vec4(float(i % 4) / 3.0, float(i / 4 % 4) / 3.0, 1.0, 1.0);\n"
+	"	vec2 pixel = floor((a_pos.xy * u_scale * 0.5 + 0.5) * u_size);\n"
+	"	gl_Position = vec4((pixel + 0.5) / u_size * 2.0 - 1.0, 0.0, 1.0);\n"
+	"	gl_PointSize = 1.0;\n"
+	"}\n";
+
+static const char points_fs[] =
+	POINTS_GLSL
+	"flat in vec4 v_color;\n"
+	"out vec4 o_color;\n"
+	"void main() { o_color = v_color; }\n";
+
+int app_gl_draw_points_image(const char *prog, GLuint buffer, GLintptr offset,
+			     GLsizei stride, GLsizei count, float scale, int w, int h)
+{
+	GLuint program = app_gl_program(points_vs, NULL, points_fs, NULL, 0,
+					GL_INTERLEAVED_ATTRIBS);
+	unsigned char *pixels = malloc((size_t)w * (size_t)h * 4);
+	GLuint vao = 0;
+	int lit = -1;
+
+	if (!program || !pixels) {
+		fprintf(stderr, "%s: points image: %s\n", prog,
+			program ? "out of memory" : "no program");
+		goto out;
+	}
+	glGenVertexArrays(1, &vao);
+	glBindVertexArray(vao);
+	glBindBuffer(GL_ARRAY_BUFFER, buffer);
+	glVertexAttribPointer(0, 4, GL_FLOAT, GL_FALSE, stride, (const void *)offset);
+	glEnableVertexAttribArray(0);
+	glBindBuffer(GL_ARRAY_BUFFER, 0);
+	glUseProgram(program);
+	glUniform1f(glGetUniformLocation(program, "u_scale"), scale);
+	glUniform2f(glGetUniformLocation(program, "u_size"), (float)w, (float)h);
+	glDisable(GL_RASTERIZER_DISCARD);
+	glDisable(GL_DEPTH_TEST);
+	glDisable(GL_BLEND);
+	glDisable(GL_SCISSOR_TEST);
+#ifndef APP_GLES
+	glEnable(GL_PROGRAM_POINT_SIZE);
+#endif
+	glViewport(0, 0, w, h);
+	glClearColor(0.0f, 0.0f, 0.0f, 1.0f);
+	glClear(GL_COLOR_BUFFER_BIT);
+	glDrawArrays(GL_POINTS, 0, count);
+	glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
+	glPixelStorei(GL_PACK_ALIGNMENT, 4);
+	glPixelStorei(GL_PACK_ROW_LENGTH, 0);
+	glPixelStorei(GL_PACK_SKIP_PIXELS, 0);
+	glPixelStorei(GL_PACK_SKIP_ROWS, 0);
+	glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, pixels);
+	glUseProgram(0);
+	glBindVertexArray(0);
+	if (app_gl_failed("points image"))
+		goto out;
+	lit = 0;
+	for (size_t p = 0; p < (size_t)w * (size_t)h; p++)
+		lit += pixels[p * 4 + 2] != 0;
+	if (lit == 0) {
+		fprintf(stderr, "%s: points image: none of %d points lit a pixel\n", prog,
+			(int)count);
+		lit = -1;
+	}
+out:
+	glDeleteVertexArrays(1, &vao);
+	glDeleteProgram(program);
+	free(pixels);
+	return lit;
+}

@@ -66,4 +66,27 @@ bool app_gl_read_subdata(struct app_check *c, GLuint buffer, GLintptr offset,
  */
 bool app_gl_buffer_sentinel(GLuint buffer, GLsizeiptr size_bytes);
 
+/*
+ * Draws count vertices of buffer as points into the bound draw framebuffer
+ * and reads its w x h pixels back with glReadPixels (GL_RGBA,
+ * GL_UNSIGNED_BYTE), so that a capture keeps them as golden data and
+ * `xfbtrace replay --check` compares the replay's image with it (issue 22:
+ * the programs draw their TF output).
+ *
+ * Vertex i's position is the vec4 at offset + i * stride; its point is
+ * drawn one pixel wide at the centre of the pixel that the position's xy
+ * times scale falls in, so that every conforming rasterizer lights that
+ * pixel whatever its sub-pixel precision (window coordinates snap to a grid
+ * of GL_SUBPIXEL_BITS, the implementation's, so a point nearer a pixel edge
+ * than that step may light either pixel; the image then shows the TF data,
+ * not the rasterizer's rounding), in a flat
+ * colour made from i.  The framebuffer is cleared first; rasterizer
+ * discard, depth test, blending and scissor are turned off and the
+ * viewport set to w x h; no program or vertex array is bound afterwards.
+ * Returns the number of pixels lit, or -1 (message printed, prefixed with
+ * prog) on a GL error or when no pixel was lit.
+ */
+int app_gl_draw_points_image(const char *prog, GLuint buffer, GLintptr offset,
+			     GLsizei stride, GLsizei count, float scale, int w, int h);
+
 #endif

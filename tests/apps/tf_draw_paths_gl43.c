@@ -219,6 +219,12 @@ static int run(const struct app_opts *opts, struct app_check *c)
 		snprintf(what, sizeof what, "draw %u", d + 1);
 		app_check_words(c, what, got, want, CAPACITY * 8, 8);
 	}
+	/* Draw 1's records (x up to 14, y up to 100), read back as an image
+	 * (golden data). */
+	float w1[CAPACITY * 4];
+	if (app_gl_draw_points_image(PROG, s.tfbuf[0], 0, 8 * 4, (GLsizei)reference(0, w1),
+				     1.0f / 128.0f, PBUFFER_SIZE, PBUFFER_SIZE) < 0)
+		return APP_EXIT_SETUP;
 	return APP_EXIT_PASS;
 }
 

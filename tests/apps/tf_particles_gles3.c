@@ -245,6 +245,11 @@ static int run(const struct app_opts *opts, struct app_check *c, struct app_egl 
 		if (app_gl_failed("frame read-back"))
 			return APP_EXIT_SETUP;
 	}
+	/* The last frame's particles, read back as an image (golden data). */
+	GLuint last = o.buf[opts->frames > 0 ? 1 - ((opts->frames - 1) & 1) : 0];
+	if (app_gl_draw_points_image(PROG, last, 0, sizeof(struct particle), N_PARTICLES,
+				     1.0f, PBUFFER_SIZE, PBUFFER_SIZE) < 0)
+		return APP_EXIT_SETUP;
 	return APP_EXIT_PASS;
 }
 

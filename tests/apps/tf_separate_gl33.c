@@ -383,6 +383,10 @@ static int run(const struct app_opts *opts, struct app_check *c)
 	if (!check_buffer(c, "pass 3 buffer 0 (v_swizzled, v_tag_plus)", s.pass3_buf,
 			  want1.pass3, sizeof want1.pass3, PASS3_W, true))
 		return APP_EXIT_SETUP;
+	/* Pass 1's captured positions, read back as an image (golden data). */
+	if (app_gl_draw_points_image(PROG, s.pass1_buf[0], 0, POS_W * 4, 12, 0.25f,
+				     PBUFFER_SIZE, PBUFFER_SIZE) < 0)
+		return APP_EXIT_SETUP;
 	return APP_EXIT_PASS;
 }
 

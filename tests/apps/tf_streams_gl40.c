@@ -296,7 +296,14 @@ static int run(const struct app_opts *opts, struct app_check *c)
 			got0, want.buf0, sizeof got0 / 4, S0_W);
 	app_check_words(c, "buffer 1 (stream 1: skip 1, s1_sum, s1_prim; range of 2)",
 			got1, want.buf1, sizeof got1 / 4, S1_W);
-	return app_gl_failed("read-back") ? APP_EXIT_SETUP : APP_EXIT_PASS;
+	if (app_gl_failed("read-back"))
+		return APP_EXIT_SETUP;
+	/* Stream 0's positions, drawn into the FBO and read back as an image
+	 * (golden data). */
+	if (app_gl_draw_points_image(PROG, s.buf[0], 0, S0_W * 4, (GLsizei)want.written[0],
+				     0.9f, FBO_SIZE, FBO_SIZE) < 0)
+		return APP_EXIT_SETUP;
+	return APP_EXIT_PASS;
 }
 
 int main(int argc, char **argv)

@@ -112,6 +112,10 @@ static int run(const struct app_opts *opts, struct app_check *c)
 	if (!app_gl_read_mapped(c, tf_buf, 0, sizeof got, got))
 		return APP_EXIT_SETUP;
 	app_check_words(c, "TF buffer (v_sum, v_mid)", got, want, N_VERTS * 8, 8);
+	/* v_sum's xy (10 to 620), read back as an image (golden data). */
+	if (app_gl_draw_points_image(PROG, tf_buf, 0, 8 * 4, N_VERTS, 1.0f / 1024.0f,
+				     PBUFFER_SIZE, PBUFFER_SIZE) < 0)
+		return APP_EXIT_SETUP;
 	return APP_EXIT_PASS;
 }
 

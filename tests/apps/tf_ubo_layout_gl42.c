@@ -195,6 +195,10 @@ static int run(const struct app_opts *opts, struct app_check *c)
 	if (!app_gl_read_mapped(c, tf_buf, 0, sizeof got, got))
 		return APP_EXIT_SETUP;
 	app_check_floats(c, "TF buffer (v_shared, v_packed, v_bound)", got, want, N_VERTS * 12, 12, 0.0f);
+	/* v_shared's xy (42 to 102, 0.5), read back as an image (golden data) */
+	if (app_gl_draw_points_image(PROG, tf_buf, 0, 12 * 4, N_VERTS, 1.0f / 128.0f, PBUFFER_SIZE,
+				     PBUFFER_SIZE) < 0)
+		return APP_EXIT_SETUP;
 	return APP_EXIT_PASS;
 }
 

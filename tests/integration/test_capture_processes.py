@@ -4,7 +4,7 @@ stem.<pid>.xfbt for the others), also across exec with a cleared
 environment, and the capture's exit status says when a trace was lost.
 
 The launcher is tests/capture/cap_launch.c; the GL program it starts is the
-sample app tf-particles-gles3 (196 calls, 15 observations, 5 of them TF buffers, per run).
+sample app tf-particles-gles3 (241 calls, 16 observations, 5 of them TF buffers, per run).
 """
 import os
 import signal
@@ -51,7 +51,7 @@ def test_every_launched_program_gets_its_own_trace(xfbtrace, build_dir, tmp_path
         p = props(recs)
         assert p["program"].endswith("/" + APP)
         assert t.name == f"launch.{p['pid']}.xfbt"
-        assert len(calls(recs)) == 196 and len(observations(recs, "tf_buffer")) == 5
+        assert len(calls(recs)) == 241 and len(observations(recs, "tf_buffer")) == 5
         assert f"wrote {t} ({APP}, pid {p['pid']})" in out.stderr
         pids.add(p["pid"])
     assert len(pids) == runs

@@ -13,6 +13,7 @@ import re
 import pytest
 
 from conftest import coverage_rules, describe, piglit_line, run
+from tracefile import observations, records
 
 SUMMARY = re.compile(r"^(\d+) observations, (\d+) match, (\d+) differ", re.M)
 RETURNS = re.compile(r"^returned values: (\d+) compared, (\d+) differ", re.M)
@@ -66,6 +67,8 @@ def streams_trace(xfbtrace, build_dir, tmp_path_factory):
 
 
 def test_streams_app_replays_on_sim_with_every_observation_and_return_equal(xfbtrace, streams_trace):
+    # stream 0's positions drawn into the FBO and read back: an image to match
+    assert observations(records(xfbtrace, streams_trace), "pixels")
     assert_all_equal(sim(xfbtrace, streams_trace, "--check"))
 
 
