@@ -21,7 +21,7 @@
  * a binding of its own choosing. */
 enum drv_glsl_packing { DRV_PACK_SHARED, DRV_PACK_PACKED, DRV_PACK_STD140, DRV_PACK_STD430 };
 struct drv_glsl_decl {
-	char name[64];         /* the block name, or the uniform's name */
+	char name[128];        /* the block name, or the uniform's name */
 	bool block;            /* a uniform block, else a uniform outside blocks */
 	uint8_t packing;       /* blocks: enum drv_glsl_packing, the default applied */
 	int32_t binding;       /* layout(binding = N), -1 when the source gives none */

@@ -624,6 +624,21 @@ static void note_decl(struct checker *c, const struct qualifiers *q, const struc
 	d->binding = b && b->known ? (int32_t)b->value : -1;
 }
 
+/* The names a uniform declaration's list declares from token i on
+ * (`t0, t1[2];`), each noted with the declaration's qualifiers. */
+static void note_declarators(struct checker *c, const struct qualifiers *q, size_t i)
+{
+	while (i < c->n && c->t[i].kind == TOK_IDENT) {
+		int depth = 0;
+		note_decl(c, q, &c->t[i], false);
+		for (i++; i < c->n && (depth > 0 || (!is_punct(c, i, ',') && !is_punct(c, i, ';'))); i++)
+			depth += is_punct(c, i, '[') - is_punct(c, i, ']');
+		if (!is_punct(c, i, ','))
+			return;
+		i++;
+	}
+}
+
 static void check_declarations(struct checker *c)
 {
 	size_t i = 0;
@@ -649,8 +664,8 @@ static void check_declarations(struct checker *c)
 				note_decl(c, &q, &c->t[b], true);
 			i = skip_statement(c, check_block(c, b + 1, &q, gs && out));
 		} else {
-			if (q.storage && tok_eq(q.storage, "uniform") && b + 1 < c->n && c->t[b + 1].kind == TOK_IDENT)
-				note_decl(c, &q, &c->t[b + 1], false);
+			if (q.storage && tok_eq(q.storage, "uniform"))
+				note_declarators(c, &q, b + 1);
 			i = skip_statement(c, b);
 		}
 	}

@@ -18,13 +18,14 @@
 static const char *const vs_bindings =
 	"#version 420 core\n"
 	"layout(binding = 3) uniform sampler2D t;\n"
-	"layout(binding = 4) uniform sampler2D ta[2];\n"
+	"layout(binding = 4) uniform sampler2D ta[2], t6;\n"
 	"uniform sampler2D t_free;\n"
 	"layout(std140, binding = 5) uniform B { vec4 b; };\n"
 	"layout(std140) uniform C { vec4 c; };\n"
 	"out vec4 v;\n"
 	"void main() {\n"
 	"	v = b + c + texelFetch(t, ivec2(0), 0) + texelFetch(ta[1], ivec2(0), 0) +\n"
+	"	    texelFetch(t6, ivec2(0), 0) +\n"
 	"	    texelFetch(t_free, ivec2(0), 0);\n"
 	"	gl_Position = v;\n"
 	"}\n";
@@ -56,6 +57,7 @@ static void test_layout_bindings_are_the_initial_units_and_binding_points(void)
 	CHECK_EQ_INT(unit_of(p, "t"), 3);
 	CHECK_EQ_INT(unit_of(p, "ta[0]"), 4);
 	CHECK_EQ_INT(unit_of(p, "ta[1]"), 5);     /* element i: N + i */
+	CHECK_EQ_INT(unit_of(p, "t6"), 4);        /* the list's qualifiers: N again */
 	CHECK_EQ_INT(unit_of(p, "t_free"), 0);
 	CHECK_EQ_INT(block_binding(p, "B"), 5);
 	CHECK_EQ_INT(block_binding(p, "C"), 0);
