@@ -64,8 +64,11 @@ def test_capture_records_the_layout_the_driver_reported(xfbtrace, traces):
     assert members["Shared.pass[0]"]["array_stride"] == int(told.group(2))
     told = re.search(r"block Shared: (\d+) bytes", traces["app_stdout"])
     assert blocks["Shared"]["data_size"] == int(told.group(1))
-    # a trace captured without observations has none
+    # a trace captured without observations has none; `info` counts them
     assert layout_records(xfbtrace, traces["bare"]) == []
+    for name, n in (("full", 2), ("bare", 0)):
+        out = run([xfbtrace, "info", "--json", traces[name]])
+        assert out.returncode == 0 and json.loads(out.stdout)["layouts"] == n, describe(out)
 
 
 def test_sim_lays_out_shared_and_packed_blocks_as_recorded(xfbtrace, traces):
