@@ -16,6 +16,8 @@
  *     buffer to point N and the texture to unit N and never calls
  *     glUniformBlockBinding or glUniform1i for them.
  *
+ * A separable program made by glCreateShaderProgramv declares a shared
+ * block too (its layout is recorded, the program is not drawn).
  * Before, a glLinkProgram of a name that is no program must raise
  * GL_INVALID_VALUE once and nothing more.  Values are small integers, so
  * the TF data is exact and compared bit for bit.
@@ -54,6 +56,18 @@ static const char vs[] =
 	"}\n";
 
 static const char *const varyings[] = { "v_shared", "v_packed", "v_bound" };
+
+/* A separable program made by glCreateShaderProgramv (GL 4.1), whose
+ * shared block's layout a capture records as for glLinkProgram; not drawn. */
+static const char vs_separable[] =
+	"#version 420 core\n"
+	"uniform Separate { float s[2]; };\n"
+	"out vec4 v_s;\n"
+	"void main()\n"
+	"{\n"
+	"	v_s = vec4(s[gl_VertexID & 1]);\n"
+	"	gl_Position = v_s;\n"
+	"}\n";
 
 /* Where GL put uniform `name`: its offset, array and matrix strides. */
 static bool place(GLuint prog, const char *name, GLint *offset, GLint *astride, GLint *mstride)
@@ -122,6 +136,17 @@ static int run(const struct app_opts *opts, struct app_check *c)
 	prog = app_gl_program(vs, NULL, NULL, varyings, 3, GL_INTERLEAVED_ATTRIBS);
 	if (!prog)
 		return APP_EXIT_SETUP;
+	{
+		const char *src = vs_separable;
+		GLint linked = 0;
+		GLuint sep = glCreateShaderProgramv(GL_VERTEX_SHADER, 1, &src);
+		glGetProgramiv(sep, GL_LINK_STATUS, &linked);
+		if (!sep || !linked || glGetUniformBlockIndex(sep, "Separate") == GL_INVALID_INDEX) {
+			fprintf(stderr, "%s: glCreateShaderProgramv: no linked program with block Separate\n", PROG);
+			return APP_EXIT_SETUP;
+		}
+		glDeleteProgram(sep);
+	}
 	/* Shared: pass[k] = 10 k + 1, f = 0.5, v = (1, 2, 4), m = ((1, 3), (5, 7)) */
 	if (!place(prog, "Shared.pass[0]", &off, &as, &ms))
 		return APP_EXIT_SETUP;

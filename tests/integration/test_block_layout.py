@@ -15,6 +15,7 @@ import re
 import pytest
 
 from conftest import describe, run
+from tracefile import calls, records
 
 APP = "tf-ubo-layout-gl42"
 SUMMARY = re.compile(r"^(\d+) observations, (\d+) match, (\d+) differ", re.M)
@@ -51,10 +52,14 @@ def not_replayed(stdout):
 
 def test_capture_records_the_layout_the_driver_reported(xfbtrace, traces):
     recs = layout_records(xfbtrace, traces["full"])
-    # one per link: the app's program, and the points image's without blocks
-    with_blocks = [r for r in recs if r["blocks"]]
-    assert len(recs) == 2 and len(with_blocks) == 1, recs
-    blocks = {b["name"]: b for b in with_blocks[0]["blocks"]}
+    # one per link: the app's program (glLinkProgram), glCreateShaderProgramv's
+    # separable one and the points image's, which has no blocks
+    names = {c["no"]: c["name"] for c in calls(records(xfbtrace, traces["full"]))}
+    assert [names[r["call"]] for r in recs] == \
+        ["glLinkProgram", "glCreateShaderProgramv", "glLinkProgram"], recs
+    assert [b["name"] for b in recs[1]["blocks"]] == ["Separate"], recs[1]
+    assert recs[2]["blocks"] == [], recs[2]
+    blocks = {b["name"]: b for b in recs[0]["blocks"]}
     assert set(blocks) == {"Shared", "Packed", "Bound"}, blocks
     members = {m["name"]: m for m in blocks["Shared"]["members"]}
     # what the app itself was told by glGetActiveUniformsiv
@@ -66,7 +71,7 @@ def test_capture_records_the_layout_the_driver_reported(xfbtrace, traces):
     assert blocks["Shared"]["data_size"] == int(told.group(1))
     # a trace captured without observations has none; `info` counts them
     assert layout_records(xfbtrace, traces["bare"]) == []
-    for name, n in (("full", 2), ("bare", 0)):
+    for name, n in (("full", 3), ("bare", 0)):
         out = run([xfbtrace, "info", "--json", traces[name]])
         assert out.returncode == 0 and json.loads(out.stdout)["layouts"] == n, describe(out)
 
