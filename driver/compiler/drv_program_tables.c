@@ -202,9 +202,10 @@ static struct drv_uniform *new_uniform(struct build *b)
 	return &p->uniforms[p->n_uniforms++];
 }
 
-/* Adds the leaves of a default-block uniform of type t at byte `off`. */
+/* Adds the leaves of a default-block uniform (or a block member: the
+ * caller sets block and location) of type t at byte `off`. */
 static enum xt_rc add_leaves(struct build *b, const struct drv_smodule *m, uint32_t t, const char *name,
-			     uint32_t off, uint32_t mat_stride, int32_t *loc)
+			     uint32_t off, uint32_t mat_stride, bool row_major, int32_t *loc)
 {
 	const struct drv_sid *ty = drv_stype(m, t);
 	char nm[160];
@@ -215,7 +216,7 @@ static enum xt_rc add_leaves(struct build *b, const struct drv_smodule *m, uint3
 			enum xt_rc rc;
 			snprintf(nm, sizeof nm, "%s.%s", name, ty->members[i].name ? ty->members[i].name : "");
 			if ((rc = add_leaves(b, m, ty->members[i].type, nm, off + drv_stype_member_offset(m, t, i),
-					     ty->members[i].matrix_stride, loc)) != XT_OK)
+					     ty->members[i].matrix_stride, ty->members[i].row_major, loc)) != XT_OK)
 				return rc;
 		}
 		return XT_OK;
@@ -227,7 +228,8 @@ static enum xt_rc add_leaves(struct build *b, const struct drv_smodule *m, uint3
 			for (uint32_t i = 0; i < ty->count; i++) {
 				enum xt_rc rc;
 				snprintf(nm, sizeof nm, "%s[%u]", name, i);
-				if ((rc = add_leaves(b, m, ty->elem, nm, off + i * stride, mat_stride, loc)) != XT_OK)
+				if ((rc = add_leaves(b, m, ty->elem, nm, off + i * stride, mat_stride, row_major, loc)) !=
+				    XT_OK)
 					return rc;
 			}
 			return XT_OK;
@@ -243,6 +245,7 @@ static enum xt_rc add_leaves(struct build *b, const struct drv_smodule *m, uint3
 			u->offset = off;
 			u->array_stride = stride;
 			u->matrix_stride = et && et->op == SpvOpTypeMatrix ? (mat_stride ? mat_stride : 16) : 0;
+			u->row_major = et && et->op == SpvOpTypeMatrix && row_major;
 			u->block = -1;
 			*loc += (int32_t)ty->count;
 			return XT_OK;
@@ -261,6 +264,7 @@ static enum xt_rc add_leaves(struct build *b, const struct drv_smodule *m, uint3
 		u->offset = off;
 		u->array_stride = 0;
 		u->matrix_stride = ty->op == SpvOpTypeMatrix ? (mat_stride ? mat_stride : (size / ty->count <= 16 ? 16 : 32)) : 0;
+		u->row_major = ty->op == SpvOpTypeMatrix && row_major;
 		u->block = -1;
 	}
 	return XT_OK;
@@ -367,6 +371,38 @@ static enum xt_rc build_sampler_bindings(struct build *b)
 	return XT_OK;
 }
 
+/*
+ * The members of uniform block `index` (variable v's block type) as
+ * active uniforms (GL 4.6 §7.3.1): named "Block.member" when the block
+ * has an instance name, "member" when not (§7.3.1.1), with their offsets
+ * and strides in the block and no location.
+ */
+static enum xt_rc add_block_members(struct build *b, const struct drv_smodule *m, const struct drv_svar *v,
+				    int32_t index)
+{
+	uint32_t el, t = drv_stype_strip_arrays(m, v->type, &el);
+	const struct drv_sid *bt = drv_stype(m, t);
+	const char *bn = b->p->ubos[index].name;
+	bool named = v->name && v->name[0];
+	unsigned first = b->p->n_uniforms;
+	int32_t loc = 0;
+	char nm[160];
+
+	for (uint32_t i = 0; bt && i < bt->n_members; i++) {
+		enum xt_rc rc;
+		const char *mn = bt->members[i].name ? bt->members[i].name : "";
+		snprintf(nm, sizeof nm, "%s%s%s", named ? bn : "", named ? "." : "", mn);
+		if ((rc = add_leaves(b, m, bt->members[i].type, nm, drv_stype_member_offset(m, t, i),
+				     bt->members[i].matrix_stride, bt->members[i].row_major, &loc)) != XT_OK)
+			return rc;
+	}
+	for (unsigned k = first; k < b->p->n_uniforms; k++) {
+		b->p->uniforms[k].block = index;
+		b->p->uniforms[k].location = -1;
+	}
+	return XT_OK;
+}
+
 /* One constant-buffer layout for all stages: the first stage to declare a
  * uniform places it; the others reuse its offset. */
 /* The uniform block of variable v of stage s (its block type bt, el array
@@ -413,7 +449,7 @@ static enum xt_rc add_ubo(struct build *b, const struct drv_smodule *m, const st
 	}
 	u->stages = 1u << s;
 	*index = (int32_t)p->n_ubos++;
-	return XT_OK;
+	return add_block_members(b, m, v, *index);
 }
 
 /*
@@ -486,7 +522,8 @@ enum xt_rc drv_program_build_uniforms(struct build *b)
 			for (unsigned k = 0; k < p->n_uniforms; k++) {
 				const char *n = p->uniforms[k].name;
 				size_t len = strlen(un);
-				if (!strncmp(n, un, len) && (n[len] == 0 || n[len] == '[' || n[len] == '.')) {
+				if (p->uniforms[k].block < 0 && !strncmp(n, un, len) &&
+				    (n[len] == 0 || n[len] == '[' || n[len] == '.')) {
 					/* the leaf offset minus the leaf's position in
 					 * the variable is the variable's offset: only
 					 * the first leaf starts the variable */
@@ -505,7 +542,7 @@ enum xt_rc drv_program_build_uniforms(struct build *b)
 					al = 16;
 				v->mem_offset = (size_total + al - 1) / al * al;
 				size_total = v->mem_offset + sz;
-				if ((rc = add_leaves(b, m, v->type, un, v->mem_offset, 0, &loc)) != XT_OK)
+				if ((rc = add_leaves(b, m, v->type, un, v->mem_offset, 0, false, &loc)) != XT_OK)
 					return rc;
 			}
 		}
@@ -532,7 +569,7 @@ enum xt_rc drv_program_build_uniforms(struct build *b)
 			snprintf(nm, sizeof nm, el > 1 || drv_stype(m, v->type)->op == SpvOpTypeArray ?
 				 "%s[0]" : "%s", un);
 			for (unsigned k = 0; k < p->n_uniforms && !found; k++)
-				if ((found = !strcmp(p->uniforms[k].name, nm)))
+				if ((found = p->uniforms[k].block < 0 && !strcmp(p->uniforms[k].name, nm)))
 					v->sampler = sampler_slot(p, p->uniforms[k].offset);
 			for (uint32_t e = 0; found && v->sampler >= 0 && e < el && v->sampler + e < p->n_samplers; e++)
 				p->samplers[v->sampler + e].stages |= 1u << s;

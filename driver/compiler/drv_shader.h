@@ -131,6 +131,7 @@ struct drv_uniform {
 	uint32_t array_stride; /* bytes between elements */
 	uint32_t matrix_stride;/* bytes between matrix columns (column-major), 0 if not a matrix */
 	int32_t block;         /* -1 default block, else index into drv_program.ubos */
+	bool row_major;        /* block members: GL_UNIFORM_IS_ROW_MAJOR */
 };
 
 /* Sampler slot k of the descriptor table (DRV_DESC_SAMPLER_OFFSET(k)): one

@@ -118,6 +118,31 @@ static void test_shared_and_packed_blocks_take_the_recorded_layout(void)
 	CHECK_EQ_INT(block_size(p, "P"), 16);
 	CHECK_EQ_INT(block_size(p, "T"), 64);   /* std140: the record does not apply */
 	CHECK(!drv_context_take_layout_notes(ctx, &notes));
+	/* block members are active uniforms, at the offsets and strides laid
+	 * out (GL 4.6 §7.3.1): "S.a" (instance-named), "p", "t" */
+	{
+		const GLchar *names[] = { "S.a", "S.v[0]", "S.v", "p[0]", "t", "a" };
+		GLuint idx[6];
+		GLint off[6], stride[6], block[6], n = 0;
+		GL(glGetUniformIndices)(p, 6, names, idx);
+		CHECK(idx[0] != GL_INVALID_INDEX && idx[2] != GL_INVALID_INDEX && idx[3] != GL_INVALID_INDEX &&
+		      idx[4] != GL_INVALID_INDEX);
+		CHECK(idx[1] == GL_INVALID_INDEX && idx[5] == GL_INVALID_INDEX);
+		const GLuint q[4] = { idx[0], idx[2], idx[3], idx[4] };
+		GL(glGetActiveUniformsiv)(p, 4, q, GL_UNIFORM_OFFSET, off);
+		GL(glGetActiveUniformsiv)(p, 4, q, GL_UNIFORM_ARRAY_STRIDE, stride);
+		GL(glGetActiveUniformsiv)(p, 4, q, GL_UNIFORM_BLOCK_INDEX, block);
+		CHECK(off[0] == 0 && stride[0] == 4 && off[1] == 32 && stride[1] == 0);
+		CHECK(off[2] == 0 && stride[2] == 4);          /* packed, recorded */
+		CHECK(stride[3] == 16);                          /* std140 */
+		CHECK_EQ_INT(block[0], (GLint)GL(glGetUniformBlockIndex)(p, "S"));
+		CHECK_EQ_INT(block[3], (GLint)GL(glGetUniformBlockIndex)(p, "T"));
+		CHECK_EQ_INT(GL(glGetUniformLocation)(p, "S.a[0]"), -1);
+		GL(glGetActiveUniformBlockiv)(p, GL(glGetUniformBlockIndex)(p, "S"), GL_UNIFORM_BLOCK_ACTIVE_UNIFORMS, &n);
+		CHECK_EQ_INT(n, 2);
+		GL(glGetActiveUniformsiv)(p, 1, q, GL_UNIFORM_BLOCK_DATA_SIZE, off);
+		CHECK_EQ_INT(GL(glGetError)(), GL_INVALID_ENUM);
+	}
 	/* the same program without a record: std140, and said */
 	GL(glLinkProgram)(p);
 	CHECK_EQ_INT(block_size(p, "S"), 144);
