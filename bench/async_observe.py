@@ -15,7 +15,8 @@ Two measurements, each under five ways, interleaved round by round:
    glBeginTransformFeedback + 16-point glDrawArrays + glEndTransformFeedback,
    10000 times, then glFinish); ns per iteration, and the ns each way adds
    to plain per TF end.
-2. "frame loop": bench/tf-heavy --frames (GL 3.3 core: SYSTEMS particle
+2. "frame loop": bench/tf-heavy --frames (GL 3.3 core, GLES 3.2 with
+   --gles: SYSTEMS particle
    systems, one TF pass each per frame, eglSwapBuffers, two frames in
    flight as a driver throttles at swap); ns per frame (the frames' wall
    time and a final glFinish, over the frames) and each way's slowdown
@@ -45,7 +46,7 @@ it there as
 machine only adds time: the fastest run is printed too).
 
 usage: bench/async_observe.py [--build DIR] [--apitrace PATH] [--out DIR]
-          [--repeat N] [--frames F] [--systems S] [--particles P]
+          [--repeat N] [--frames F] [--systems S] [--particles P] [--gles]
 """
 import argparse
 import json
@@ -253,6 +254,8 @@ def main():
                     help="copy what a run needs into DIR and exit (see above)")
     ap.add_argument("--particles", type=int, default=256,
                     help="particles per system (default 256: 8 KiB of TF output each)")
+    ap.add_argument("--gles", action="store_true",
+                    help="the frame loop in a GLES 3.2 context (tf-heavy --gles)")
     args = ap.parse_args()
     if args.repeat < 1:
         sys.exit("async_observe: --repeat must be at least 1")
@@ -286,7 +289,7 @@ def main():
     tf_runs, tf_facts = measure("TF end", [str(bench), "1", "tf-begin-draw-end"],
                                 "tf-begin-draw-end", ways, args, lib, apitrace, info)
     frame_argv = [str(heavy), "--frames", str(args.frames), "--systems", str(args.systems),
-                  "--particles", str(args.particles)]
+                  "--particles", str(args.particles)] + (["--gles"] if args.gles else [])
     fr_runs, fr_facts = measure("frame loop", frame_argv, "frame-ns", ways, args, lib,
                                 apitrace, info)
 

@@ -48,7 +48,7 @@ static const char fs[] =
 static int run(int size, int draws)
 {
 	GLuint prog = app_gl_program(vs, NULL, fs, NULL, 0, GL_INTERLEAVED_ATTRIBS);
-	GLuint vao, fbo, rb, query;
+	GLuint vao, query;
 	GLuint64 fragments = 0;
 	unsigned char *pixels = malloc((size_t)size * size * 4);
 	struct app_check c;
@@ -59,14 +59,7 @@ static int run(int size, int draws)
 	}
 	glGenVertexArrays(1, &vao);
 	glBindVertexArray(vao);
-	glGenRenderbuffers(1, &rb);
-	glBindRenderbuffer(GL_RENDERBUFFER, rb);
-	glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, size, size);
-	glGenFramebuffers(1, &fbo);
-	glBindFramebuffer(GL_FRAMEBUFFER, fbo);
-	glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, rb);
-	if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) {
-		fprintf(stderr, "%s: the %dx%d RGBA8 framebuffer is not complete\n", PROG, size, size);
+	if (!app_gl_rgba8_framebuffer(PROG, size, size)) {
 		free(pixels);
 		return APP_EXIT_SETUP;
 	}

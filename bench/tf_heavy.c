@@ -55,6 +55,8 @@
  * persistent mapping after glMemoryBarrier(GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT)
  * and the fence.  The frame's program and the storage bindings are put back
  * after the dispatches, as a capture would have to.
+ * --gles runs the plain frame loop (no --copies) in a GLES 3.2 context
+ * instead of GL 3.3 core, the same shader as GLSL ES 3.00.
  * The ring modes but thread-spare end by comparing the ring's slot of the
  * last frame with that frame's TF output (exit 1 when they differ).
  *
@@ -195,21 +197,27 @@ static int run(uint32_t n_vertices)
 	return written == n_vertices ? APP_EXIT_PASS : APP_EXIT_MISMATCH;
 }
 
-static const char particle_vs[] =
-	"#version 330 core\n"
-	"uniform float u_dt;\n"
-	"in vec4 a_pos;\n"
-	"in vec4 a_vel;\n"
-	"out vec4 v_pos;\n"
-	"out vec4 v_vel;\n"
-	"void main() {\n"
-	"  vec4 vel = a_vel + vec4(0.0, -9.81 * u_dt, 0.0, 0.0);\n"
-	"  vec4 pos = a_pos + vel * u_dt;\n"
-	"  if (pos.y < -1.0) { pos.y = -1.0; vel.y = -vel.y * 0.5; }\n"
-	"  v_pos = pos;\n"
-	"  v_vel = vel;\n"
-	"  gl_Position = pos;\n"
-	"}\n";
+#define PARTICLE_VS_BODY \
+	"uniform float u_dt;\n" \
+	"in vec4 a_pos;\n" \
+	"in vec4 a_vel;\n" \
+	"out vec4 v_pos;\n" \
+	"out vec4 v_vel;\n" \
+	"void main() {\n" \
+	"  vec4 vel = a_vel + vec4(0.0, -9.81 * u_dt, 0.0, 0.0);\n" \
+	"  vec4 pos = a_pos + vel * u_dt;\n" \
+	"  if (pos.y < -1.0) { pos.y = -1.0; vel.y = -vel.y * 0.5; }\n" \
+	"  v_pos = pos;\n" \
+	"  v_vel = vel;\n" \
+	"  gl_Position = pos;\n" \
+	"}\n"
+
+static const char particle_vs[] = "#version 330 core\n" PARTICLE_VS_BODY;
+/* --gles: the same for a GLES 3.2 context, with the fragment shader that
+ * GLES 3 wants to link a program (never run: rasterizer discard). */
+static const char particle_vs_es[] = "#version 300 es\n" PARTICLE_VS_BODY;
+static const char particle_fs_es[] =
+	"#version 300 es\nprecision mediump float;\nout vec4 c;\nvoid main() { c = vec4(1.0); }\n";
 
 static double now_ns(void)
 {
@@ -526,7 +534,7 @@ static bool ring_matches(const char *ring_map, const GLuint *buf, int systems,
 }
 
 static int run_frames(struct app_egl *egl, int frames, int systems, int particles,
-		      enum copies copies, int gather_sources)
+		      enum copies copies, int gather_sources, bool gles)
 {
 	const GLsizeiptr bytes = (GLsizeiptr)particles * 32;
 	const GLbitfield ring_bits = GL_MAP_READ_BIT | GL_MAP_PERSISTENT_BIT |
@@ -535,7 +543,8 @@ static int run_frames(struct app_egl *egl, int frames, int systems, int particle
 	const char *ring_map = NULL;
 	GLsync copied[3] = { 0, 0, 0 };
 	static const char *const pvaryings[] = { "v_pos", "v_vel" };
-	GLuint prog = app_gl_program(particle_vs, NULL, NULL, pvaryings, 2,
+	GLuint prog = app_gl_program(gles ? particle_vs_es : particle_vs, NULL,
+				     gles ? particle_fs_es : NULL, pvaryings, 2,
 				     GL_INTERLEAVED_ATTRIBS);
 	GLuint *vao = calloc((size_t)systems * 2, sizeof *vao);
 	GLuint *buf = calloc((size_t)systems * 2, sizeof *buf);
@@ -766,6 +775,7 @@ int main(int argc, char **argv)
 	int frames = 0, systems = 64, particles = 4096;
 	enum copies copies = COPIES_NONE;
 	int gather_sources = 16;
+	bool gles = false;
 	struct app_egl egl;
 
 	for (int i = 1; i < argc; i++) {
@@ -777,6 +787,8 @@ int main(int argc, char **argv)
 			systems = atoi(argv[++i]);
 		} else if (!strcmp(argv[i], "--particles") && i + 1 < argc) {
 			particles = atoi(argv[++i]);
+		} else if (!strcmp(argv[i], "--gles")) {
+			gles = true;
 		} else if (!strcmp(argv[i], "--copies=ring")) {
 			copies = COPIES_RING;
 		} else if (!strcmp(argv[i], "--copies=gather")) {
@@ -795,7 +807,7 @@ int main(int argc, char **argv)
 			copies = COPIES_VRAM_RING;
 		} else {
 			fprintf(stderr, "usage: %s [--vertices N] | --frames F [--systems S] "
-				"[--particles P]\n  [--copies=ring|gather|thread|thread-serial|"
+				"[--particles P]\n  [--gles | --copies=ring|gather|thread|thread-serial|"
 				"thread-spare|vram|vram+ring] [--gather-sources K]\n", PROG);
 			return APP_EXIT_SETUP;
 		}
@@ -808,10 +820,15 @@ int main(int argc, char **argv)
 				"--gather-sources (1 .. %d)\n", PROG, GATHER_MAX_SOURCES);
 			return APP_EXIT_SETUP;
 		}
-		int rc = app_egl_init(&egl, APP_API_GL_CORE, 3, 3, 16);
+		if (gles && copies != COPIES_NONE) {
+			fprintf(stderr, "%s: --gles runs the plain frame loop only\n", PROG);
+			return APP_EXIT_SETUP;
+		}
+		int rc = gles ? app_egl_init(&egl, APP_API_GLES, 3, 2, 16)
+			      : app_egl_init(&egl, APP_API_GL_CORE, 3, 3, 16);
 		if (rc != APP_EXIT_PASS)
 			return rc;
-		rc = run_frames(&egl, frames, systems, particles, copies, gather_sources);
+		rc = run_frames(&egl, frames, systems, particles, copies, gather_sources, gles);
 		app_egl_fini(&egl);
 		return rc;
 	}

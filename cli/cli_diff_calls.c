@@ -72,10 +72,12 @@ static bool seen_before(const struct calls_render *r, const struct diff_field *f
 	return false;
 }
 
-static void value_text(char *out, size_t n, uint32_t v, const char *name)
+static void value_text(char *out, size_t n, uint32_t v, const char *name, bool f32)
 {
 	if (name)
 		snprintf(out, n, "%s", name);
+	else if (f32)
+		pm4_f32_text(v, out, n);
 	else if (v <= 9)
 		snprintf(out, n, "%" PRIu32, v);
 	else
@@ -114,8 +116,8 @@ static enum xt_rc text_call(struct calls_render *r, const struct diff_call *c)
 		if (r->limit && shown++ >= r->limit)
 			continue;
 		diff_field_name(&c->fields[i], t, sizeof t);
-		value_text(va, sizeof va, c->fields[i].a, c->fields[i].a_name);
-		value_text(vb, sizeof vb, c->fields[i].b, c->fields[i].b_name);
+		value_text(va, sizeof va, c->fields[i].a, c->fields[i].a_name, c->fields[i].f32);
+		value_text(vb, sizeof vb, c->fields[i].b, c->fields[i].b_name, c->fields[i].f32);
 		rc = xt_buf_printf(b, "    %s %s -> %s\n", t, c->fields[i].in_a ? va : "(unset)",
 				   c->fields[i].in_b ? vb : "(unset)");
 	}

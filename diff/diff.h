@@ -189,6 +189,7 @@ struct diff_field {
 	uint32_t a, b;              /* the field's values (whole values for NULL) */
 	const char *a_name, *b_name;/* enum names of a / b, or NULL */
 	bool in_a, in_b;            /* the register is in that state at all */
+	bool f32;                   /* a and b are f32 bits (PM4_TYPE_F32) */
 };
 
 /*
@@ -203,8 +204,9 @@ enum xt_rc diff_regs_compare(const uint32_t *a, size_t na, const uint32_t *b, si
  * is one) for a register the database lacks. */
 void diff_field_name(const struct diff_field *f, char *out, size_t n);
 /* Field `f` as one JSON object: name, with `register` its offset
- * ("0x28b04"), a, b, a_name, b_name, in_a, in_b (diff --json and the web
- * API). */
+ * ("0x28b04"), a, b, a_name, b_name, in_a, in_b, and for an f32 register
+ * a_text / b_text, pm4_f32_text's "0.5f (0x3f000000)" (diff --json and the
+ * web API). */
 void diff_field_json(struct xt_jw *w, const struct diff_field *f, bool with_register);
 
 /* One PM4 packet of a call, as diff aligns them. */

@@ -87,6 +87,7 @@ static enum xt_rc compare_reg(uint32_t reg, uint32_t a, uint32_t b, bool in_a, b
 
 	if (!info || !info->num_fields) {
 		f.reg_name = info ? info->name : NULL;
+		f.f32 = info && info->type == PM4_TYPE_F32;
 		f.a = a;
 		f.b = b;
 		return push(v, n, cap, &f);
@@ -177,6 +178,14 @@ void diff_field_json(struct xt_jw *w, const struct diff_field *f, bool with_regi
 	xt_jw_ku64(w, "b", f->b);
 	xt_jw_kstr(w, "a_name", f->a_name);
 	xt_jw_kstr(w, "b_name", f->b_name);
+	if (f->f32) {
+		/* The printed form, so that every reader shows one format. */
+		char text[48];
+		pm4_f32_text(f->a, text, sizeof text);
+		xt_jw_kstr(w, "a_text", text);
+		pm4_f32_text(f->b, text, sizeof text);
+		xt_jw_kstr(w, "b_text", text);
+	}
 	xt_jw_kbool(w, "in_a", f->in_a);
 	xt_jw_kbool(w, "in_b", f->in_b);
 	xt_jw_end(w);

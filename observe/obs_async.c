@@ -1107,6 +1107,25 @@ static bool deferred_reads(struct obs_async *q, const uint32_t *buffers, size_t 
 	return false;
 }
 
+/* Whether a deferred copy reads bytes of one of the `n` ranges: a TF pass
+ * writes only inside its bound ranges, so a range of the same buffer
+ * that a queued TF end wrote elsewhere keeps its copy deferred (TF into
+ * one buffer at moving offsets batches up as TF into several buffers). */
+static bool deferred_overlaps(struct obs_async *q, const struct obs_tf_range *ranges, size_t n)
+{
+	for (unsigned i = q->count - q->deferred; i < q->count; i++) {
+		const struct obs_staged *e = queued(q, i);
+		for (unsigned j = 0; j < e->nrec; j++) {
+			const struct staged_rec *r = &e->rec[j];
+			for (size_t k = 0; r->n && k < n; k++)
+				if (r->src == ranges[k].buffer && r->src_start < ranges[k].end &&
+				    ranges[k].start < r->src_start + (int64_t)r->n)
+					return true;
+		}
+	}
+	return false;
+}
+
 /* Whether `program` (0: a pipeline or none) may write buffers. */
 static bool program_may_write(const struct obs_ctx *c, uint32_t program)
 {
@@ -1205,7 +1224,7 @@ static bool current_program_writes(const struct obs_ctx *c, struct obs_async *q,
 void obs_async_before_write(const struct obs_ctx *c, struct obs_async *q, uint64_t seq,
 			    enum obs_write kind, const uint32_t *buffers, size_t n)
 {
-	uint32_t tf[OBS_ASYNC_MAX_RECORDS * 4];
+	struct obs_tf_range tf[OBS_ASYNC_MAX_RECORDS * 4];
 	bool due, stashed = false;
 
 	(void)seq;
@@ -1216,8 +1235,8 @@ void obs_async_before_write(const struct obs_ctx *c, struct obs_async *q, uint64
 	case OBS_WRITE_TF:
 		if (!obs_tf_state_current(c))
 			stash_once(c, &stashed);
-		n = obs_tf_bound_buffers(c, tf, sizeof tf / sizeof tf[0]);
-		due = deferred_reads(q, tf, n);
+		n = obs_tf_bound_ranges(c, tf, sizeof tf / sizeof tf[0]);
+		due = deferred_overlaps(q, tf, n);
 		break;
 	case OBS_WRITE_PROGRAM:
 		due = current_program_writes(c, q, &stashed);

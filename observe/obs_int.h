@@ -86,10 +86,16 @@ bool obs_async_push_tf(const struct obs_ctx *c, struct obs_async *q, bool defer)
 /* Whether the application has `buffer` mapped (then its TF ranges are
  * copied at the TF end: a mapping may write them unseen). */
 bool obs_async_buffer_mapped(const struct obs_ctx *c, uint32_t buffer);
-/* The TF buffers bound now (at most `max`, names in `out`): from the
- * cache where it is current (obs_tf.c). */
-unsigned obs_tf_bound_buffers(const struct obs_ctx *c, uint32_t *out, unsigned max);
-/* Whether obs_tf_bound_buffers would ask the driver nothing. */
+/* A buffer range a TF pass may write: [start, end) of `buffer` (end
+ * INT64_MAX: to the buffer's end, a glBindBufferBase binding). */
+struct obs_tf_range {
+	uint32_t buffer;
+	int64_t start, end;
+};
+/* The TF ranges bound now (at most `max`): from the cache where it is
+ * current (obs_tf.c). */
+unsigned obs_tf_bound_ranges(const struct obs_ctx *c, struct obs_tf_range *out, unsigned max);
+/* Whether obs_tf_bound_ranges would ask the driver nothing. */
 bool obs_tf_state_current(const struct obs_ctx *c);
 /* The context's CURRENT_PROGRAM as the cache holds it (no GL call); false
  * when the cache is not current. */

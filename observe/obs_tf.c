@@ -629,7 +629,17 @@ static bool tf_stage(const struct obs_ctx *c, struct obs_async *q, uint64_t seq,
 	return true;
 }
 
-unsigned obs_tf_bound_buffers(const struct obs_ctx *c, uint32_t *out, unsigned max)
+/* The range of one binding that TF writes (OpenGL 4.6 core §13.3.2,
+ * GLES 3.2 §12.1.2: from the bound offset, at most the bound size; all of
+ * the buffer from 0 for glBindBufferBase, whose START and SIZE read 0). */
+static struct obs_tf_range bound_range(uint32_t buffer, int64_t start, int64_t size)
+{
+	return (struct obs_tf_range){ buffer, start,
+				      size > 0 && start <= INT64_MAX - size ? start + size
+									: INT64_MAX };
+}
+
+unsigned obs_tf_bound_ranges(const struct obs_ctx *c, struct obs_tf_range *out, unsigned max)
 {
 	struct obs_tf_cache *k = c->tf_cache;
 	unsigned n = 0;
@@ -638,15 +648,20 @@ unsigned obs_tf_bound_buffers(const struct obs_ctx *c, uint32_t *out, unsigned m
 		/* What the TF end will ask anyway: read now, asked once. */
 		state_read(c, k);
 		for (unsigned i = 0; i < k->nbound && n < max; i++)
-			out[n++] = k->bound[i].buffer;
+			out[n++] = bound_range(k->bound[i].buffer, k->bound[i].start,
+					       k->bound[i].size);
 		return n;
 	}
 	const int points = max_binding_points(c);
 	for (unsigned i = 0; i < (unsigned)points && n < max; i++) {
 		int buffer = 0;
+		int64_t start = 0, size = 0;
 		c->gl->GetIntegeri_v(OBS_GL_TRANSFORM_FEEDBACK_BUFFER_BINDING, i, &buffer);
-		if (buffer)
-			out[n++] = (uint32_t)buffer;
+		if (!buffer)
+			continue;
+		c->gl->GetInteger64i_v(OBS_GL_TRANSFORM_FEEDBACK_BUFFER_START, i, &start);
+		c->gl->GetInteger64i_v(OBS_GL_TRANSFORM_FEEDBACK_BUFFER_SIZE, i, &size);
+		out[n++] = bound_range((uint32_t)buffer, start, size);
 	}
 	return n;
 }

@@ -113,6 +113,12 @@ static void print_reg(struct dec *d, const char *name, const struct pm4_reg_info
 
 	spaces(d, INDENT_PKT);
 	put(d, "%s <- ", name);
+	if (layout && layout->type == PM4_TYPE_F32) {
+		char text[48];
+		pm4_f32_text(value, text, sizeof text);
+		put(d, "%s\n", text);
+		return;
+	}
 	if (!layout || layout->num_fields == 0) {
 		print_value(d, value, 32);
 		put(d, "\n");

@@ -11,7 +11,9 @@
  * bits / 4);  larger: "%.1ff (0x...)" when it reads as a float with at most
  * one decimal (Assumption: our reading of ac_parse_ib's "looks like a
  * float"), else "0x%0*x".  A register without fields prints its whole
- * value; an unknown one "0xOOOOO <- 0xVVVVVVVV".  Lines that do not start a
+ * value; one the database types f32 (PA_CL_VPORT_XSCALE_n ...) always as
+ * a float, pm4_f32_text's "0.5f (0x3f000000)" (beyond ac_parse_ib, which
+ * has no register types); an unknown one "0xOOOOO <- 0xVVVVVVVV".  Lines that do not start a
  * dword are indented 9 columns past the hex.  The buffer is wrapped in
  * "------------------ <name> begin ------------------" / "... end ...".
  *

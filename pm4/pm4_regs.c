@@ -7,6 +7,9 @@
  */
 #include "pm4_regs.h"
 
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 const struct pm4_reg_info *pm4_reg_by_offset(uint32_t offset)
@@ -34,6 +37,37 @@ const struct pm4_reg_info *pm4_reg_by_name(const char *name)
 		if (!strcmp(pm4_regs[i].name, name))
 			return &pm4_regs[i];
 	return NULL;
+}
+
+void pm4_f32_text(uint32_t bits, char *out, size_t n)
+{
+	char num[32];
+	float f;
+
+	memcpy(&f, &bits, sizeof f);
+	if (isnan(f)) {
+		snprintf(num, sizeof num, "nan");
+	} else if (isinf(f)) {
+		snprintf(num, sizeof num, "%sinf", f < 0 ? "-" : "");
+	} else {
+		/*
+		 * The fewest significant digits that read back; 9 always do
+		 * (FLT_DECIMAL_DIG).  At least the integer digits below 1e9,
+		 * so that 40.0 does not read "4e+01".
+		 */
+		double mag = fabs((double)f);
+		int digits = 1;
+		for (double p = 10.0; p <= mag && mag < 1e9; p *= 10.0)
+			digits++;
+		for (; digits <= 9; digits++) {
+			snprintf(num, sizeof num, "%.*g", digits, (double)f);
+			if (strtof(num, NULL) == f)
+				break;
+		}
+		if (!strpbrk(num, ".e"))
+			strcat(num, ".0");
+	}
+	snprintf(out, n, "%s%s (0x%08x)", num, isfinite(f) ? "f" : "", (unsigned)bits);
 }
 
 const struct pm4_field_info *pm4_reg_field(const struct pm4_reg_info *reg,

@@ -63,6 +63,12 @@ enum pm4_reg_space {
 #define PM4_UCONFIG_REG_BASE  0x00030000u
 #define PM4_UCONFIG_REG_END   0x00038000u
 
+/* How a whole register value reads (gfx8_regs.xml type=). */
+enum pm4_reg_type {
+	PM4_TYPE_U32 = 0,       /* an integer, or its fields */
+	PM4_TYPE_F32 = 1,       /* an IEEE-754 single, e.g. PA_CL_VPORT_XSCALE_0 */
+};
+
 struct pm4_enum_value {
 	const char *name;       /* e.g. "SO_VGTSTREAMOUT_FLUSH" */
 	uint32_t value;
@@ -90,6 +96,7 @@ struct pm4_reg_info {
 	uint32_t offset;        /* byte address (0x028B94); for PM4_SPACE_PACKET
 				 * (opcode << 8) | payload dword index */
 	enum pm4_reg_space space;
+	enum pm4_reg_type type; /* PM4_TYPE_F32: no fields */
 	const struct pm4_field_info *fields;  /* in bit order; may be 0 fields:
 					       * the value is printed whole */
 	uint32_t num_fields;
@@ -154,6 +161,14 @@ static inline uint32_t pm4_field_set(const struct pm4_field_info *f,
 {
 	return (reg_value & ~f->mask) | ((x << f->shift) & f->mask);
 }
+
+/*
+ * The text of an f32 register value, "32.0f (0x42000000)": the shortest
+ * decimal that reads back as the same bits (".0" added to whole numbers),
+ * then the bits; "nan (0x7fc00000)", "-inf (0xff800000)".  The one format
+ * of every printer of PM4_TYPE_F32 registers.  Truncates to n bytes.
+ */
+void pm4_f32_text(uint32_t bits, char *out, size_t n);
 
 /* Enum named `name`, or NULL. */
 const struct pm4_enum_info *pm4_enum_by_name(const char *name);

@@ -943,6 +943,37 @@ static bool pixels_by_lines(struct replay *rp, const struct trace_pixels *a,
 }
 
 /*
+ * Whether every pixel of golden `a` and replay `b` that differs beyond the
+ * image tolerance lies in a rectangle that a blit wrote loosely into the
+ * colour buffer read (replay_loose: GL 4.6 §18.3.1 leaves its values
+ * undefined or implementation-dependent).  *undefined: all of them in
+ * undefined ones.
+ */
+static bool pixels_by_loose_blits(struct replay *rp, const struct trace_pixels *a,
+				  const struct trace_pixels *b, bool *undefined)
+{
+	const struct replay_loose *l;
+	size_t nl;
+
+	*undefined = true;
+	if (!rp->be || !rp->be->ops->loose_read || !rp->be->ops->loose_read(rp->be, &l, &nl) || !nl)
+		return false;
+	const size_t npix = (size_t)a->width * a->height;
+	for (size_t i = 0; i < npix; i++) {
+		if (!trace_pixels_over(a, b, &rp->opt.img_tol, i))
+			continue;
+		const int64_t x = a->x + (int64_t)(i % a->width), y = a->y + (int64_t)(i / a->width);
+		size_t k = 0;
+		while (k < nl && !(x >= l[k].x0 && x < l[k].x1 && y >= l[k].y0 && y < l[k].y1))
+			k++;
+		if (k == nl)
+			return false;
+		*undefined = *undefined && l[k].undefined;
+	}
+	return true;
+}
+
+/*
  * A `pixels` observation whose bytes differ: compared pixel by pixel under
  * the image tolerance.  Within it: precision; else a difference naming the
  * count, the largest value difference and the first pixels that differ.
@@ -993,6 +1024,21 @@ static bool check_pixels(struct replay *rp, uint64_t no, const struct trace_valu
 			   "rule; first %s%s%s%s%s", no, call_func(rp, no), a.width, a.height, a.x, a.y,
 			   cmp.differ, total, cmp.over, lines, first, more, undef[0] ? "; " : "", undef,
 			   images);
+		return true;
+	}
+	bool undefined_only;
+	if (!cmp.within && pixels_by_loose_blits(rp, &a, &b, &undefined_only)) {
+		classified(rp, undefined_only ? CLS_UNDEFINED : CLS_IMPL, "call %" PRIu64 " %s: %s: pixels "
+			   "%ux%u at (%" PRId64 ", %" PRId64 "): %" PRIu64 " of %" PRIu64 " pixels differ (%"
+			   PRIu64 " beyond the image tolerance), each where a glBlitFramebuffer wrote %s (GL "
+			   "4.6 §18.3.1); first %s%s%s%s%s", no, call_func(rp, no),
+			   undefined_only ? "undefined" : "implementation-dependent", a.width, a.height, a.x,
+			   a.y, cmp.differ, total, cmp.over,
+			   undefined_only ? "pixels whose source lies outside the read framebuffer, which GL "
+					    "leaves undefined" :
+					    "the resolve of multisampled pixels (or pixels of a source outside "
+					    "the read framebuffer), which GL leaves to the implementation",
+			   first, more, undef[0] ? "; " : "", undef, images);
 		return true;
 	}
 	if (cmp.within) {

@@ -59,6 +59,15 @@ struct replay_backend_ops {
 	 */
 	bool (*lines_read)(struct replay_backend *be, const struct replay_line **out, size_t *n);
 	/*
+	 * Optional.  The rectangles of the colour buffer the last call read
+	 * pixels from that blits wrote with undefined or
+	 * implementation-dependent values (replay_loose) since it was last
+	 * cleared whole: *n of them in *out, borrowed until the next call.
+	 * False when the last call read no colour buffer the backend
+	 * followed.
+	 */
+	bool (*loose_read)(struct replay_backend *be, const struct replay_loose **out, size_t *n);
+	/*
 	 * Optional.  For the occlusion query `query` (the application's name)
 	 * of the context current on recorded thread `thread_no`, over its
 	 * last begin / end: the width-1 segments rasterized in it, the

@@ -77,4 +77,13 @@ uint64_t replay_lines_sample_bound(uint64_t segments, unsigned samples);
 bool replay_lines_count_allowed(uint64_t golden, uint64_t replay, uint64_t bound, bool boolean,
 				uint64_t replay_count);
 
+/* A rectangle of a colour buffer, x0 <= x < x1, y0 <= y < y1 in window
+ * coordinates, that a blit wrote with values GL does not pin down (GL 4.6
+ * §18.3.1): undefined (its source lay outside the read framebuffer) or
+ * implementation-dependent (a multisample resolve). */
+struct replay_loose {
+	int64_t x0, y0, x1, y1;
+	bool undefined;
+};
+
 #endif

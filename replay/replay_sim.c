@@ -45,6 +45,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,7 +87,12 @@ struct sim_lines {
 	uint64_t va;
 	struct replay_line *v;
 	size_t n, cap;
+	/* rectangles blits wrote with undefined or implementation-dependent
+	 * values (drv.h, surface events), at most SIM_LOOSE_MAX */
+	struct replay_loose *loose;
+	size_t nloose;
 };
+#define SIM_LOOSE_MAX 4096u
 
 /* What CONTEXT "config" and "surface" events recorded: the window-system
  * framebuffer a context draws into when a surface is made current. */
@@ -415,11 +421,14 @@ static void lines_forget(struct sim *s, uint64_t va)
 		if (s->lines[i].va != va && va)
 			continue;
 		xt_free(s->lines[i].v);
+		xt_free(s->lines[i].loose);
 		s->lines[i--] = s->lines[--s->nlines];
 	}
 }
 
-static void lines_add(struct sim *s, uint64_t va, const struct replay_line *l)
+/* The record of colour buffer `va`, made at the first use; NULL when out
+ * of memory. */
+static struct sim_lines *lines_of(struct sim *s, uint64_t va)
 {
 	struct sim_lines *b = s->lines_last < s->nlines && s->lines[s->lines_last].va == va
 			      ? &s->lines[s->lines_last] : NULL;
@@ -430,11 +439,88 @@ static void lines_add(struct sim *s, uint64_t va, const struct replay_line *l)
 	if (!b) {
 		struct sim_lines *n = xt_realloc(s->lines, (s->nlines + 1) * sizeof *n);
 		if (!n)
-			return;
+			return NULL;
 		s->lines = n;
 		b = &n[s->nlines++];
 		*b = (struct sim_lines){ .va = va };
 	}
+	s->lines_last = (size_t)(b - s->lines);
+	return b;
+}
+
+/* A rectangle of `va` a blit wrote loosely (past SIM_LOOSE_MAX it is not
+ * kept: a difference it would explain stays one). */
+static void loose_add(struct sim *s, uint64_t va, const struct replay_loose *l)
+{
+	struct sim_lines *b = lines_of(s, va);
+	struct replay_loose *v;
+
+	if (!b || b->nloose >= SIM_LOOSE_MAX || !(v = xt_realloc(b->loose, (b->nloose + 1) * sizeof *v)))
+		return;
+	b->loose = v;
+	v[b->nloose++] = *l;
+}
+
+static void lines_add(struct sim *s, uint64_t va, const struct replay_line *l);
+
+/* An unscaled blit or copy (drv.h): the segments and loose rectangles of
+ * the source that reach the copied rectangle go with its pixels, moved as
+ * they were.  (Kept whole: near the rectangle's edge they may explain a
+ * pixel the copy did not write.) */
+static void copy_known(struct sim *s, const struct drv_copy *c)
+{
+	const struct sim_lines *from = NULL;
+	struct replay_line *v = NULL;
+	struct replay_loose *l = NULL;
+	size_t nv = 0, nl = 0;
+
+	for (size_t i = 0; i < s->nlines; i++)
+		if (s->lines[i].va == c->src_va)
+			from = &s->lines[i];
+	if (!from || (!from->n && !from->nloose))
+		return;
+	/* copies first: adding to the destination may move the records */
+	if ((from->n && !(v = xt_malloc(from->n * sizeof *v))) ||
+	    (from->nloose && !(l = xt_malloc(from->nloose * sizeof *l)))) {
+		xt_free(v);
+		return;
+	}
+	if (from->n)
+		memcpy(v, from->v, from->n * sizeof *v);
+	if (from->nloose)
+		memcpy(l, from->loose, from->nloose * sizeof *l);
+	nv = from->n;
+	nl = from->nloose;
+	for (size_t i = 0; i < nv; i++) {
+		const struct replay_line t = { c->mx * v[i].x0 + c->ox, c->my * v[i].y0 + c->oy,
+					       c->mx * v[i].x1 + c->ox, c->my * v[i].y1 + c->oy };
+		/* a segment explains pixels within 2 units of it */
+		if (fmin(t.x0, t.x1) - 2 < c->x1 && fmax(t.x0, t.x1) + 2 > c->x0 && fmin(t.y0, t.y1) - 2 < c->y1 &&
+		    fmax(t.y0, t.y1) + 2 > c->y0)
+			lines_add(s, c->dst_va, &t);
+	}
+	for (size_t i = 0; i < nl; i++) {
+		int64_t x0 = c->mx * l[i].x0 + c->ox, x1 = c->mx * l[i].x1 + c->ox;
+		int64_t y0 = c->my * l[i].y0 + c->oy, y1 = c->my * l[i].y1 + c->oy;
+		struct replay_loose t = { x0 < x1 ? x0 : x1, y0 < y1 ? y0 : y1, x0 < x1 ? x1 : x0, y0 < y1 ? y1 : y0,
+					  l[i].undefined };
+		t.x0 = t.x0 > c->x0 ? t.x0 : c->x0;
+		t.y0 = t.y0 > c->y0 ? t.y0 : c->y0;
+		t.x1 = t.x1 < c->x1 ? t.x1 : c->x1;
+		t.y1 = t.y1 < c->y1 ? t.y1 : c->y1;
+		if (t.x0 < t.x1 && t.y0 < t.y1)
+			loose_add(s, c->dst_va, &t);
+	}
+	xt_free(v);
+	xt_free(l);
+}
+
+static void lines_add(struct sim *s, uint64_t va, const struct replay_line *l)
+{
+	struct sim_lines *b = lines_of(s, va);
+
+	if (!b)
+		return;
 	if (b->n == b->cap) {
 		size_t cap = b->cap ? 2 * b->cap : 16;
 		struct replay_line *v = b->n < SIM_LINES_MAX ? xt_realloc(b->v, cap * sizeof *v) : NULL;
@@ -444,7 +530,6 @@ static void lines_add(struct sim *s, uint64_t va, const struct replay_line *l)
 		b->cap = cap;
 	}
 	b->v[b->n++] = *l;
-	s->lines_last = (size_t)(b - s->lines);
 }
 
 static uint64_t arg_uint(const struct trace_call *call, uint32_t i)
@@ -519,6 +604,13 @@ static void lines_after_call(struct sim *s, struct sim_ctx *x, const struct trac
 		lines_forget(s, 0);
 	for (unsigned i = 0; i < ev.ncleared; i++)
 		lines_forget(s, ev.cleared[i]);
+	/* (more than listed: those not listed explain no difference) */
+	for (unsigned i = 0; i < ev.ncopies; i++)
+		copy_known(s, &ev.copies[i]);
+	for (unsigned i = 0; i < ev.nloose; i++) {
+		const struct drv_loose *dl = &ev.loose[i];
+		loose_add(s, dl->va, &(struct replay_loose){ dl->x0, dl->y0, dl->x1, dl->y1, dl->undefined });
+	}
 	l = gm_lines_get(s->gm, &n, &dropped);
 	for (size_t i = 0; i < n; i++) {
 		const struct replay_line rl = {
@@ -551,6 +643,23 @@ static bool sim_lines_read(struct replay_backend *be, const struct replay_line *
 		if (s->lines[i].va == s->read_va) {
 			*out = s->lines[i].v;
 			*n = s->lines[i].n;
+		}
+	}
+	return true;
+}
+
+static bool sim_loose_read(struct replay_backend *be, const struct replay_loose **out, size_t *n)
+{
+	struct sim *s = sim_of(be);
+
+	*out = NULL;
+	*n = 0;
+	if (!s->read_va)
+		return false;
+	for (size_t i = 0; i < s->nlines; i++) {
+		if (s->lines[i].va == s->read_va) {
+			*out = s->lines[i].loose;
+			*n = s->lines[i].nloose;
 		}
 	}
 	return true;
@@ -878,6 +987,7 @@ static const struct replay_backend_ops sim_ops = {
 	.state = sim_state,
 	.finish = sim_finish,
 	.lines_read = sim_lines_read,
+	.loose_read = sim_loose_read,
 	.query_lines = sim_query_lines,
 	.describe = sim_describe,
 	.destroy = sim_destroy,

@@ -74,7 +74,8 @@ DIMENSIONS = ["api", "prim", "draw", "v0", "v1", "mode", "gs", "gs_out", "gs_str
               "restart", "provoking", "client_mem", "pause", "nbegin", "discard",
               "buf_size", "bind", "skip", "next_buffer", "cap_position",
               "cap_pointsize", "cap_clipdistance", "q_generated", "q_written",
-              "q_overflow", "q_occlusion", "cond", "a_format", "b_divisor", "index_type"]
+              "q_overflow", "q_occlusion", "cond", "a_format", "b_divisor", "index_type",
+              "clip_planes", "cull_distance"]
 
 
 def run(cmd, timeout=120, **kw):

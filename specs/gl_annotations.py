@@ -781,8 +781,10 @@ for _f in ("eglCreatePbufferSurface", "eglCreateWindowSurface",
 #             the copy destination of 6.6);
 #   "buffer"  that buffer name parameter (the named / DSA forms);
 #   "names"   the array of names after that count parameter (deletion);
-#   "tf"      the buffers bound to the TF binding points (13.3: TF writes
-#             them from glBeginTransformFeedback / Resume on);
+#   "tf"      the ranges bound to the TF binding points (13.3: TF writes
+#             them from glBeginTransformFeedback / Resume on, only inside
+#             the bound range: copies of other ranges of those buffers
+#             are not due);
 #   "program" whatever the current program may write: shader storage
 #             blocks, atomic counter buffers, images of buffer textures
 #             (7.6 - 7.8, 8.26);

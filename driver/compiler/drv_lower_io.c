@@ -89,6 +89,15 @@ static bool stream_builtin(const struct drv_smodule *m, uint32_t i, int32_t bi, 
 	       !(v->stream > 0 && (uint32_t)v->stream != stream);
 }
 
+/* The slot in the clip-distance vectors of gl_CullDistance[0]. */
+static unsigned cull_base(const struct drv_vs_out_info *o)
+{
+	unsigned n = 0;
+	while (n < 8 && (o->clip_dist >> n))
+		n++;
+	return n;
+}
+
 void drv_vs_outputs(const struct drv_smodule *m, struct drv_vs_out_info *o)
 {
 	uint32_t first, count;
@@ -101,12 +110,25 @@ void drv_vs_outputs(const struct drv_smodule *m, struct drv_vs_out_info *o)
 			for (uint32_t j = 0; j < count && j < 8; j++)
 				o->clip_dist |= (uint8_t)(drv_svar_written(&m->vars[i], first + j) << j);
 	}
-	o->pos_exports = 1 + o->point_size + ((o->clip_dist & 0x0F) != 0) + ((o->clip_dist & 0xF0) != 0);
+	for (uint32_t i = 0; i < m->n_vars; i++)
+		if (stream_builtin(m, i, SpvBuiltInCullDistance, 0, &first, &count))
+			for (uint32_t j = 0, c = cull_base(o); j < count && c + j < 8; j++)
+				o->cull_dist |= (uint8_t)(drv_svar_written(&m->vars[i], first + j) << (c + j));
+	uint8_t cc = o->clip_dist | o->cull_dist;
+	o->pos_exports = 1 + o->point_size + ((cc & 0x0F) != 0) + ((cc & 0xF0) != 0);
+}
+
+/* The position export (1..) and component of clip-distance slot c. */
+static unsigned ccdist_export(const struct drv_vs_out_info *o, unsigned c, unsigned *comp)
+{
+	uint8_t cc = o->clip_dist | o->cull_dist;
+	*comp = c % 4;
+	return 1 + o->point_size + (c >= 4 && (cc & 0x0F));
 }
 
 /* exp pos0 = gl_Position, then the vectors drv_vs_outputs names, packed
- * into pos1.. (the misc vector: (gl_PointSize, 0, 0, 0); clip distances
- * 0..3, 4..7, 0 where not written); the last one `done`. */
+ * into pos1.. (the misc vector: (gl_PointSize, 0, 0, 0); clip and cull
+ * distances 0..3, 4..7, 0 where not written); the last one `done`. */
 static void export_position(struct drv_ir *ir, const struct drv_smodule *m, value_fn val, const void *ctx,
 			    uint32_t stream_filter)
 {
@@ -132,11 +154,17 @@ static void export_position(struct drv_ir *ir, const struct drv_smodule *m, valu
 		    count == 1)
 			in[1].src[0] = val(ir, m, i, first, ctx);
 		if (out.clip_dist && stream_builtin(m, i, SpvBuiltInClipDistance, stream_filter, &first, &count)) {
-			unsigned cc0 = 1 + out.point_size;
 			for (uint32_t j = 0; j < count && j < 8; j++) {
-				unsigned k = j < 4 || !(out.clip_dist & 0x0F) ? cc0 : cc0 + 1;
+				unsigned comp, k = ccdist_export(&out, j, &comp);
 				if (out.clip_dist >> j & 1)
-					in[k].src[j % 4] = val(ir, m, i, first + j, ctx);
+					in[k].src[comp] = val(ir, m, i, first + j, ctx);
+			}
+		}
+		if (out.cull_dist && stream_builtin(m, i, SpvBuiltInCullDistance, stream_filter, &first, &count)) {
+			for (uint32_t j = 0, c = cull_base(&out); j < count && c + j < 8; j++) {
+				unsigned comp, k = ccdist_export(&out, c + j, &comp);
+				if (out.cull_dist >> (c + j) & 1)
+					in[k].src[comp] = val(ir, m, i, first + j, ctx);
 			}
 		}
 	}

@@ -757,9 +757,13 @@ enum xt_rc drv_program_disasm(const struct drv_program *p, struct xt_buf *out)
 	}
 	if (p->ps_unsupported)
 		xt_buf_printf(out, "no PS: %s\n", p->ps_unsupported);
-	if (p->vs_out.pos_exports > 1)
-		xt_buf_printf(out, "position exports: %u (point size %s, clip distances 0x%02x)\n", p->vs_out.pos_exports,
+	if (p->vs_out.pos_exports > 1) {
+		xt_buf_printf(out, "position exports: %u (point size %s, clip distances 0x%02x", p->vs_out.pos_exports,
 			      p->vs_out.point_size ? "yes" : "no", p->vs_out.clip_dist);
+		if (p->vs_out.cull_dist)
+			xt_buf_printf(out, ", cull distances 0x%02x", p->vs_out.cull_dist);
+		xt_buf_printf(out, ")\n");
+	}
 	if (p->has_gs)
 		xt_buf_printf(out, "gs: max_vertices %u in 0x%x out 0x%x invocations %u streams 0x%x esgs %u gsvs %u\n",
 			      p->gs.max_vertices, p->gs.input_prim, p->gs.output_prim, p->gs.invocations,

@@ -229,13 +229,18 @@ struct drv_ps_info {
 /* What the hardware VS (or the copy shader of stream 0) exports after
  * pos0, as radeonsi's si_llvm_export_vs packs it: the misc vector (x = the
  * point size) when the last vertex stage writes gl_PointSize, then clip
- * distances 0..3 and 4..7 when it writes any of them; "writes" = a store
+ * and cull distances 0..3 and 4..7 when it writes any of them (GL 4.6
+ * §13.7: at most 8 together); "writes" = a store
  * reaches the output (drv_svar.written), not merely gl_PerVertex's
  * declaration.  The state decides what the PA uses (PA_CL_VS_OUT_CNTL,
  * drv_pm4_raster.c). */
 struct drv_vs_out_info {
 	bool point_size;                    /* pos: misc vector (VS_OUT_MISC_VEC_ENA) */
 	uint8_t clip_dist;                  /* bit i: gl_ClipDistance[i] written */
+	/* bit c: gl_CullDistance[c - n] written, n = the clip distances up to
+	 * the last written (radeonsi packs the cull distances after them); the
+	 * clip-distance vectors carry clip_dist | cull_dist */
+	uint8_t cull_dist;
 	unsigned pos_exports;               /* pos0 and those after it, 1..4 */
 };
 

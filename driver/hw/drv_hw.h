@@ -110,6 +110,11 @@ struct drv_pipe {
 	bool gs_on;                  /* the emitted shader state has ES / GS / copy shader */
 	struct drv_bo *esgs_ring, *gsvs_ring; /* grown on demand, never shrunk */
 	bool gs_rings_emitted;       /* VGT_ESGS/GSVS_RING_SIZE match the rings */
+	/* blits (drv_pm4_blit.c): the blitter's programs, made at the first
+	 * blit, and whether its draw is being emitted (no streamout, no
+	 * occlusion counting) */
+	struct drv_blitter *blitter;
+	bool blitting;
 };
 
 /* ---- drv_hw_screen.c: BOs, the command stream, contexts sharing the GPU ---- */
@@ -150,6 +155,10 @@ uint64_t drv_pm4_upload(struct drv_pipe *pipe, const void *data, uint64_t n, uin
  * framebuffer's surfaces as holding what the model cannot draw, unless
  * it drew them (a pixel shader, no state the driver does not emit). */
 void drv_pm4_fb_drawn(struct drv_pipe *pipe, const struct drv_program *prog);
+
+/* ---- drv_pm4_blit.c: blits ---- */
+/* Frees the blitter's programs. */
+void drv_pm4_blit_fini(struct drv_pipe *pipe);
 
 /* ---- drv_pm4_raster.c: the pixel pipeline's state ---- */
 /* PA_CL_CLIP_CNTL and PA_SU_SC_MODE_CNTL of the state (DRV_ATOM_RASTER). */

@@ -162,6 +162,7 @@ void drv_pipe_destroy(struct drv_pipe *pipe)
 {
 	if (!pipe)
 		return;
+	drv_pm4_blit_fini(pipe);
 	drv_pm4_fini(pipe);
 	if (pipe->screen->last == pipe)
 		pipe->screen->last = NULL;

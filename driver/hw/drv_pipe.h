@@ -199,13 +199,44 @@ void drv_pipe_flush(struct drv_pipe *pipe);
  * drawn there is gone) and of the last colour surface it read back.
  */
 #define DRV_PIPE_CLEARED_MAX 16
+#define DRV_PIPE_LOOSE_MAX 64
 struct drv_pipe_surface_events {
 	uint64_t cleared[DRV_PIPE_CLEARED_MAX];
 	unsigned ncleared;
 	bool more_cleared;            /* more surfaces were cleared than listed */
 	uint64_t read;                /* 0: none */
+	/* rectangles of colour surfaces written with values GL does not pin
+	 * down (drv_pipe_note_loose) */
+	struct drv_pipe_loose {
+		uint64_t va;
+		struct drv_pipe_rect rect;
+		bool undefined;       /* undefined, else implementation-dependent */
+	} loose[DRV_PIPE_LOOSE_MAX];
+	unsigned nloose;
+	bool more_loose;              /* more were noted than listed */
+	/* unscaled blits and copies (drv_pipe_note_copy): `rect` of surface
+	 * dst_va now holds src_va's pixels moved by window x -> mx * x + ox,
+	 * y -> my * y + oy (mx, my: 1, or -1 mirrored) */
+	struct drv_pipe_copy {
+		uint64_t src_va, dst_va;
+		struct drv_pipe_rect rect;
+		int32_t mx, my, ox, oy;
+	} copies[DRV_PIPE_LOOSE_MAX];
+	unsigned ncopies;
+	bool more_copies;
 };
 void drv_pipe_take_surface_events(struct drv_pipe *pipe, struct drv_pipe_surface_events *out);
+/* Notes that `rect` of colour surface `dst` (clipped to it) was written
+ * with the pixels of `src` moved as drv_pipe_copy says (a 1:1 blit). */
+void drv_pipe_note_copy(struct drv_pipe *pipe, const struct drv_pipe_surface *src,
+			const struct drv_pipe_surface *dst, const struct drv_pipe_rect *rect, int32_t mx,
+			int32_t my, int32_t ox, int32_t oy);
+/* Notes that `rect` of colour surface `surf` (clipped to it) now holds
+ * values GL leaves undefined, or (undefined false) computes in an
+ * implementation-dependent manner: a blit from outside its source, a
+ * multisample resolve (GL 4.6 §18.3.1). */
+void drv_pipe_note_loose(struct drv_pipe *pipe, const struct drv_pipe_surface *surf,
+			 const struct drv_pipe_rect *rect, bool undefined);
 
 /*
  * One API call's worth of commands: call_begin starts collecting the
@@ -525,6 +556,41 @@ bool drv_pipe_draw_reserve(struct drv_pipe *pipe, const struct drv_pipe_draw_sta
 			   const struct drv_pipe_draw *draw);
 bool drv_pipe_draw(struct drv_pipe *pipe, const struct drv_pipe_draw_state *state,
 		   const struct drv_pipe_draw *draw);
+
+/* ---- blits --------------------------------------------------------------------- */
+
+/*
+ * A blit (Gallium's pipe_blit_info, done as radeonsi does through
+ * u_blitter): a draw of the destination rectangle whose pixel shader
+ * samples the source, with the blitter's own state (no blending, write
+ * masks, depth, stencil, clip planes, streamout or occlusion counting),
+ * the application's state restored after it.  Source pixel (sx, sy) maps
+ * onto destination (dx, dy) linearly: the rectangle's corners onto the
+ * corners, x0 > x1 (y0 > y1) mirrors.  Sampling clamps to the source's
+ * edge; NEAREST takes the texel the pixel centre falls in, LINEAR
+ * interpolates the four around it.  A multisampled source (1:1) is
+ * resolved: the average of each pixel's samples, sample 0 for integer
+ * formats.  The source is converted to each destination's format as a
+ * pixel shader's export is (GL 4.6 §18.3.1).
+ */
+struct drv_pipe_blit_info {
+	struct drv_pipe_surface *src;
+	bool src_alpha_one;              /* the source has no alpha: it reads 1 */
+	int32_t sx0, sy0, sx1, sy1;      /* the source rectangle */
+	struct drv_pipe_surface *dst[8]; /* every destination (NULL: none there) */
+	int32_t dx0, dy0, dx1, dy1;      /* the destination rectangle */
+	bool linear;                     /* LINEAR, else NEAREST */
+	bool scissor;                    /* only the pixels inside `scissor_rect` */
+	struct drv_pipe_rect scissor_rect;
+	bool render_condition;           /* predicated by the render condition */
+};
+
+/* Whether drv_pipe_blit can blit `src` into `dst` (colour formats, both
+ * integer or neither, single-sampled source); NULL when it can, else why
+ * not (static storage). */
+const char *drv_pipe_blit_unsupported(const struct drv_pipe_surface *src, const struct drv_pipe_surface *dst);
+/* Blits; false (reported) when it did not happen. */
+bool drv_pipe_blit(struct drv_pipe *pipe, const struct drv_pipe_blit_info *info);
 
 /* ---- streamout ------------------------------------------------------------------ */
 

@@ -250,6 +250,37 @@ void drv_pipe_clear_color(struct drv_pipe *pipe, struct drv_pipe_surface *surf,
 	}
 }
 
+void drv_pipe_note_loose(struct drv_pipe *pipe, const struct drv_pipe_surface *surf,
+			 const struct drv_pipe_rect *rect, bool undefined)
+{
+	struct drv_pipe_surface_events *ev = &pipe->surface_events;
+	struct drv_pipe_rect r;
+
+	if (!surf->bo || !clip(surf, rect, &r))
+		return;
+	if (ev->nloose == DRV_PIPE_LOOSE_MAX) {
+		ev->more_loose = true;
+		return;
+	}
+	ev->loose[ev->nloose++] = (struct drv_pipe_loose){ surf->bo->va, r, undefined };
+}
+
+void drv_pipe_note_copy(struct drv_pipe *pipe, const struct drv_pipe_surface *src,
+			const struct drv_pipe_surface *dst, const struct drv_pipe_rect *rect, int32_t mx,
+			int32_t my, int32_t ox, int32_t oy)
+{
+	struct drv_pipe_surface_events *ev = &pipe->surface_events;
+	struct drv_pipe_rect r;
+
+	if (!src->bo || !dst->bo || !clip(dst, rect, &r))
+		return;
+	if (ev->ncopies == DRV_PIPE_LOOSE_MAX) {
+		ev->more_copies = true;
+		return;
+	}
+	ev->copies[ev->ncopies++] = (struct drv_pipe_copy){ src->bo->va, dst->bo->va, r, mx, my, ox, oy };
+}
+
 void drv_pipe_take_surface_events(struct drv_pipe *pipe, struct drv_pipe_surface_events *out)
 {
 	*out = pipe->surface_events;

@@ -468,9 +468,9 @@ static void emit_pixel(struct drv_pipe *pipe, struct pm4_cs *cs)
 	/* si_emit_cb_render_state */
 	pm4_set_context_reg(cs, REG_CB_TARGET_MASK, target_mask);
 	/* si_emit_db_render_state: the ZPASS counter counts (every sample)
-	 * while an occlusion query is active */
+	 * while an occlusion query is active (not in a blit's draw) */
 	pm4_set_context_reg(cs, REG_DB_COUNT_CONTROL,
-			    pipe->occlusion_queries > 0
+			    pipe->occlusion_queries > 0 && !pipe->blitting
 				    ? DB_COUNT_CONTROL_PERFECT_ZPASS_COUNTS(1) |
 					      DB_COUNT_CONTROL_SAMPLE_RATE(log2_samples(pipe->fb_samples)) |
 					      DB_COUNT_CONTROL_ZPASS_ENABLE(1) |
@@ -490,6 +490,10 @@ uint32_t drv_pm4_vs_out_cntl(const struct drv_pipe *pipe, const struct drv_progr
 	 * not clip points by clip distances, so they are cull distances as
 	 * well (si_emit_clip_regs), which drop a point outside the plane */
 	uint32_t clip = o->clip_dist & pipe->rs.clip_plane_enable & 0xFFu;
+	/* cull distances (GL 4.6 §13.7, ARB_cull_distance) have no enable:
+	 * every one written culls */
+	uint32_t cull = clip | o->cull_dist;
+	uint8_t cc = o->clip_dist | o->cull_dist;
 
 	/* GL 4.6 §14.4: the point size is gl_PointSize with
 	 * PROGRAM_POINT_SIZE (always in GLES, ES 3.2 §13.3), else the state's
@@ -498,9 +502,9 @@ uint32_t drv_pm4_vs_out_cntl(const struct drv_pipe *pipe, const struct drv_progr
 	return PA_CL_VS_OUT_CNTL_USE_VTX_POINT_SIZE(o->point_size && pipe->rs.point_size_per_vertex) |
 	       PA_CL_VS_OUT_CNTL_VS_OUT_MISC_VEC_ENA(o->point_size) |
 	       PA_CL_VS_OUT_CNTL_VS_OUT_MISC_SIDE_BUS_ENA(o->point_size) |
-	       PA_CL_VS_OUT_CNTL_VS_OUT_CCDIST0_VEC_ENA((o->clip_dist & 0x0Fu) != 0) |
-	       PA_CL_VS_OUT_CNTL_VS_OUT_CCDIST1_VEC_ENA((o->clip_dist & 0xF0u) != 0) |
-	       clip << PA_CL_VS_OUT_CNTL_CLIP_DIST_ENA_0__SHIFT | clip << PA_CL_VS_OUT_CNTL_CULL_DIST_ENA_0__SHIFT;
+	       PA_CL_VS_OUT_CNTL_VS_OUT_CCDIST0_VEC_ENA((cc & 0x0Fu) != 0) |
+	       PA_CL_VS_OUT_CNTL_VS_OUT_CCDIST1_VEC_ENA((cc & 0xF0u) != 0) |
+	       clip << PA_CL_VS_OUT_CNTL_CLIP_DIST_ENA_0__SHIFT | cull << PA_CL_VS_OUT_CNTL_CULL_DIST_ENA_0__SHIFT;
 }
 
 /* PA_CL_VS_OUT_CNTL and the position exports' formats (4 components each,

@@ -159,11 +159,34 @@ void drv_context_set_window(struct drv_context *ctx, const struct drv_window *w)
  * colour buffer it last read pixels from (0: none).
  */
 #define DRV_CLEARED_MAX 16
+#define DRV_LOOSE_MAX 64
 struct drv_surface_events {
 	uint64_t cleared[DRV_CLEARED_MAX];
 	unsigned ncleared;
 	bool more_cleared;
 	uint64_t read;
+	/* rectangles x0 <= x < x1, y0 <= y < y1 of colour buffers (GPU
+	 * address) that a blit wrote with values GL leaves undefined (read
+	 * from outside the read framebuffer) or implementation-dependent (a
+	 * multisample resolve), GL 4.6 §18.3.1; more_loose: more than listed */
+	struct drv_loose {
+		uint64_t va;
+		int32_t x0, y0, x1, y1;
+		bool undefined;
+	} loose[DRV_LOOSE_MAX];
+	unsigned nloose;
+	bool more_loose;
+	/* unscaled blits and copies: the rectangle x0 .. x1, y0 .. y1 of colour
+	 * buffer dst_va got src_va's pixels, window x -> mx * x + ox, y -> my *
+	 * y + oy (mx, my: 1, or -1 mirrored); what the replay knows of the
+	 * source's pixels goes with them.  more_copies: more than listed. */
+	struct drv_copy {
+		uint64_t src_va, dst_va;
+		int32_t x0, y0, x1, y1;
+		int32_t mx, my, ox, oy;
+	} copies[DRV_LOOSE_MAX];
+	unsigned ncopies;
+	bool more_copies;
 };
 void drv_context_take_surface_events(struct drv_context *ctx, struct drv_surface_events *out);
 

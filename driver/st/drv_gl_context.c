@@ -75,6 +75,21 @@ void drv_context_take_surface_events(struct drv_context *ctx, struct drv_surface
 	out->ncleared = ev.ncleared;
 	out->more_cleared = ev.more_cleared;
 	out->read = ev.read;
+	_Static_assert(DRV_LOOSE_MAX == DRV_PIPE_LOOSE_MAX, "the two lists are one");
+	for (unsigned i = 0; i < ev.nloose; i++) {
+		const struct drv_pipe_loose *l = &ev.loose[i];
+		out->loose[i] = (struct drv_loose){ l->va, l->rect.x0, l->rect.y0, l->rect.x1, l->rect.y1,
+						    l->undefined };
+	}
+	out->nloose = ev.nloose;
+	out->more_loose = ev.more_loose;
+	for (unsigned i = 0; i < ev.ncopies; i++) {
+		const struct drv_pipe_copy *c = &ev.copies[i];
+		out->copies[i] = (struct drv_copy){ c->src_va, c->dst_va, c->rect.x0, c->rect.y0, c->rect.x1,
+						    c->rect.y1, c->mx, c->my, c->ox, c->oy };
+	}
+	out->ncopies = ev.ncopies;
+	out->more_copies = ev.more_copies;
 }
 
 bool drv_gl_version_at_least(const struct drv_context *ctx, int major, int minor, int es_major,
@@ -768,23 +783,6 @@ void drv_gl_BlendColor(GLfloat r, GLfloat g, GLfloat b, GLfloat a)
 	ctx->rast.blend_color[3] = a;
 }
 
-/* glBlitFramebuffer (GL 4.6 §18.3.1): the errors that do not depend on
- * pixel formats; the pixels it moves are not modelled, so the draw
- * framebuffer's surfaces are marked and reading them back is reported. */
-void drv_gl_BlitFramebuffer(GLint sx0, GLint sy0, GLint sx1, GLint sy1, GLint dx0, GLint dy0,
-			    GLint dx1, GLint dy1, GLbitfield mask, GLenum filter)
-{
-	DRV_CTX(ctx);
-	if (mask & ~(GLbitfield)(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT))
-		drv_gl_error(ctx, GL_INVALID_VALUE);
-	else if (filter != GL_NEAREST && filter != GL_LINEAR)
-		drv_gl_error(ctx, GL_INVALID_ENUM);
-	else if (filter == GL_LINEAR && (mask & (GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT)))
-		drv_gl_error(ctx, GL_INVALID_OPERATION);
-	else if (mask && sx0 != sx1 && sy0 != sy1 && dx0 != dx1 && dy0 != dy1)
-		drv_gl_fb_mark_drawn(ctx, "were written by glBlitFramebuffer, which the sim does not "
-				     "execute yet");
-}
 void drv_gl_Hint(GLenum target, GLenum mode) {}
 
 /* GL 4.6 compat §13.6 (Flatshading, table 13.3) and ARB_provoking_vertex:

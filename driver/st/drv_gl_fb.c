@@ -75,6 +75,8 @@ static GLenum sized_format(GLint internalformat, GLenum type)
 	switch (internalformat) {
 	case GL_RGBA: case 4: return bytes ? GL_RGBA8 : type == GL_FLOAT ? GL_RGBA32F : GL_NONE;
 	case GL_RGB: case 3: return bytes ? GL_RGB8 : type == GL_FLOAT ? GL_RGB32F : GL_NONE;
+	/* GLES EXT_texture_format_BGRA8888: RGBA components, 8 bits each */
+	case GL_BGRA: return bytes ? GL_RGBA8 : GL_NONE;
 	default: return (GLenum)internalformat;
 	}
 }
@@ -105,6 +107,9 @@ struct drv_fbo {
 		GLint level;
 	} att[N_ATT];
 };
+
+static struct drv_pipe_surface *image_surface(struct drv_context *ctx, struct image *img,
+					      const char **why);
 
 static struct image *image_get(struct drv_names *t, GLuint name)
 {
@@ -393,6 +398,66 @@ void drv_gl_TexSubImage2D(GLenum target, GLint level, GLint x, GLint y, GLsizei 
 			img->surf.unfaithful = texels_uploaded;
 		}
 	}
+}
+
+/* glClearTexImage / glClearTexSubImage (GL 4.6 §8.21; EXT_clear_texture
+ * in GLES) of a 2D, 2D array, 3D or cube-map texture's level; level 0 of
+ * a 2D texture rendered into is cleared in its surface too. */
+static void clear_tex(GLuint texture, GLint level, const struct drv_tex_box *box, GLenum format, GLenum type,
+		      const void *data)
+{
+	DRV_CTX(ctx);
+	struct image *img = texture ? drv_names_get(&ctx->fb.textures, texture) : NULL;
+	const char *why = NULL;
+
+	if (!img) {
+		drv_gl_error(ctx, GL_INVALID_OPERATION);
+		return;
+	}
+	if (!drv_tex_clear(ctx, img->tex, level, box, format, type, data, img->surf.bo ? &img->surf : NULL, &why) &&
+	    why) {
+		drv_gl_unsupported(ctx, why);
+		if (level == 0) {
+			img->unfaithful = texels_uploaded;
+			img->surf.unfaithful = texels_uploaded;
+		}
+	}
+}
+
+void drv_gl_ClearTexImage(GLuint texture, GLint level, GLenum format, GLenum type, const void *data)
+{
+	DRV_CTX(ctx);
+	struct image *img = texture ? drv_names_get(&ctx->fb.textures, texture) : NULL;
+	uint32_t s[3];
+
+	if (!img) {
+		drv_gl_error(ctx, GL_INVALID_OPERATION);
+		return;
+	}
+	if (!drv_tex_level_size(img->tex, level, s)) {
+		drv_gl_error(ctx, GL_INVALID_OPERATION);
+		return;
+	}
+	clear_tex(texture, level, &(struct drv_tex_box){ 0, 0, 0, (GLsizei)s[0], (GLsizei)s[1], (GLsizei)s[2] },
+		  format, type, data);
+}
+
+void drv_gl_ClearTexSubImage(GLuint texture, GLint level, GLint x, GLint y, GLint z, GLsizei w, GLsizei h,
+			     GLsizei d, GLenum format, GLenum type, const void *data)
+{
+	clear_tex(texture, level, &(struct drv_tex_box){ x, y, z, w, h, d }, format, type, data);
+}
+
+/* The surface of level 0 of the 2D texture bound to the active unit, made
+ * at the first use (drv_gl_blit.c: glCopyTexSubImage2D renders into it). */
+struct drv_pipe_surface *drv_gl_fb_tex2d_surface(struct drv_context *ctx, const char **why)
+{
+	struct image *img = bound_2d(ctx);
+
+	*why = NULL;
+	if (!img || !img->format)
+		return NULL;
+	return image_surface(ctx, img, why);
 }
 
 /* glTexParameter* of the 2D, 2D array or 3D texture bound to the active

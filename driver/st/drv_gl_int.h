@@ -376,6 +376,15 @@ struct drv_context *drv_gl_current(void);
 #define DRV_CTX(ctx) struct drv_context *ctx = drv_gl_current(); if (!ctx) return
 #define DRV_CTX_RET(ctx, v) struct drv_context *ctx = drv_gl_current(); if (!ctx) return (v)
 
+/* Whether glEnable(cap) is in effect (the caps without state of their own). */
+static inline bool drv_gl_cap_enabled(const struct drv_context *ctx, GLenum cap)
+{
+	for (unsigned i = 0; i < ctx->n_enable_caps; i++)
+		if (ctx->enable_caps[i] == cap)
+			return true;
+	return false;
+}
+
 /* Records GL error `e` (the first one sticks until glGetError). */
 void drv_gl_error(struct drv_context *ctx, GLenum e);
 /* Records that the current call needs `why`, which the sim does not model. */
@@ -444,6 +453,13 @@ bool drv_tex_cube_face(struct drv_context *ctx, struct drv_tex **t, unsigned fac
 bool drv_tex_sub_image(struct drv_context *ctx, struct drv_tex *t, GLint level, const struct drv_tex_box *b,
 		       GLenum format, GLenum type, const void *pixels, struct drv_pipe_surface *surf0,
 		       const char **why);
+/* Width, height and depth (layers) of a level; false when it has no image. */
+bool drv_tex_level_size(const struct drv_tex *t, GLint level, uint32_t s[3]);
+/* glClearTexSubImage of box b of a level (GL 4.6 §8.21: the texel `data`
+ * holds, zeros for NULL); surf0 as for drv_tex_sub_image.  False after a
+ * GL error, or with *why set for what the sim cannot clear. */
+bool drv_tex_clear(struct drv_context *ctx, struct drv_tex *t, GLint level, const struct drv_tex_box *b,
+		   GLenum format, GLenum type, const void *data, struct drv_pipe_surface *surf0, const char **why);
 void drv_tex_storage(struct drv_tex *t, GLsizei levels);
 bool drv_tex_fill_surface(struct drv_tex *t, struct drv_pipe_surface *surf);
 bool drv_tex_generate_mipmap(struct drv_context *ctx, struct drv_tex *t, const struct drv_pipe_surface *surf0,
@@ -484,6 +500,10 @@ void drv_gl_fb_validate(struct drv_context *ctx);
 /* Marks the draw framebuffer's surfaces as written by what the sim does
  * not model (`why`, static storage: "were drawn by ..."). */
 void drv_gl_fb_mark_drawn(struct drv_context *ctx, const char *why);
+/* Level 0 of the 2D texture bound to the active unit as a render surface
+ * (made at the first use); NULL when it has no image (*why NULL) or
+ * cannot be rendered into (*why says why). */
+struct drv_pipe_surface *drv_gl_fb_tex2d_surface(struct drv_context *ctx, const char **why);
 /* The size of the draw (read) framebuffer: the window's, or the smallest
  * of an FBO's attachments; 0 x 0 when unknown. */
 void drv_gl_fb_size(struct drv_context *ctx, bool read, uint32_t *w, uint32_t *h);

@@ -63,6 +63,7 @@ static GLenum sized(GLint internalformat, GLenum type)
 	case GL_RGB: case 3: return ub ? GL_RGB8 : f ? GL_RGB32F : GL_NONE;
 	case GL_RG: return ub ? GL_RG8 : f ? GL_RG32F : GL_NONE;
 	case GL_RED: return ub ? GL_R8 : f ? GL_R32F : GL_NONE;
+	case GL_BGRA: return ub ? GL_RGBA8 : GL_NONE;   /* GLES EXT_texture_format_BGRA8888 */
 	default: return (GLenum)internalformat;
 	}
 }
@@ -324,6 +325,21 @@ static const uint8_t *client_bytes(struct drv_context *ctx, const void *pixels)
 	return pixels;
 }
 
+/* One client pixel of n components (GL components comp[]) at p, stored
+ * as a texel of format f at out. */
+static void client_texel(const struct tex_format *f, GLenum type, unsigned n, const int comp[4], bool integer,
+			 const uint8_t *p, uint8_t *out)
+{
+	union rgba c = { .f = { 0, 0, 0, 1 } };
+	if (integer)
+		c.u[3] = 1;
+	for (unsigned k = 0; k < n; k++)
+		client_component(type, p + type_bytes(type) * k, integer, &c, comp[k]);
+	if (f->comps < 4)         /* RGB formats: alpha reads 1 */
+		c.u[3] = integer ? 1 : 0x3f800000u;
+	hw_store(f->hw, &c, out);
+}
+
 /* Writes the client's w x h x d image into rows of `pitch` texels, slices
  * of `rows` rows, of format f at (x, y, z) of dst.  False with *why for a
  * format / type it cannot read. */
@@ -360,15 +376,8 @@ static bool unpack(struct drv_context *ctx, const struct tex_format *f, uint8_t 
 	for (GLsizei r = 0; r < h; r++)
 		for (GLsizei col = 0; col < w; col++) {
 			const uint8_t *p = src + image * (uint64_t)i + stride * (uint64_t)r + (uint64_t)s * n * (uint64_t)col;
-			union rgba c = { .f = { 0, 0, 0, 1 } };
-			if (integer)
-				c.u[3] = 1;
-			for (unsigned k = 0; k < n; k++)
-				client_component(type, p + s * k, integer, &c, comp[k]);
-			if (f->comps < 4)         /* RGB formats: alpha reads 1 */
-				c.u[3] = integer ? 1 : 0x3f800000u;
-			hw_store(f->hw, &c, dst + (((uint64_t)(z + i) * rows + (uint64_t)(y + r)) * pitch +
-						   (uint64_t)(x + col)) * bpp);
+			client_texel(f, type, n, comp, integer, p, dst + (((uint64_t)(z + i) * rows + (uint64_t)(y + r)) *
+									  pitch + (uint64_t)(x + col)) * bpp);
 		}
 	return true;
 }
@@ -462,6 +471,78 @@ bool drv_tex_sub_image(struct drv_context *ctx, struct drv_tex *t, GLint level, 
 		}
 		drv_pipe_flush(ctx->pipe);
 		return unpack(ctx, f, p, pitch, lv->height, b, format, type, src, why);
+	}
+	return true;
+}
+
+bool drv_tex_level_size(const struct drv_tex *t, GLint level, uint32_t s[3])
+{
+	const struct tex_level *lv;
+	if (!t || level < 0 || (unsigned)level >= TEX_LEVELS || !(lv = &t->level[level])->format)
+		return false;
+	s[0] = lv->width;
+	s[1] = lv->height;
+	s[2] = lv->depth;
+	return true;
+}
+
+/* GL 4.6 §8.21 (glClearTexSubImage): every texel of the box of a level
+ * becomes the one texel `data` holds in format / type (not subject to
+ * the unpack state), zero when data is NULL. */
+bool drv_tex_clear(struct drv_context *ctx, struct drv_tex *t, GLint level, const struct drv_tex_box *b,
+		   GLenum format, GLenum type, const void *data, struct drv_pipe_surface *surf0, const char **why)
+{
+	static const uint8_t zeros[16];
+	const struct tex_format *f;
+	struct tex_level *lv;
+	uint8_t texel[16];
+	unsigned n, bpp;
+	int comp[4];
+	bool integer;
+
+	*why = NULL;
+	if (!t || level < 0 || (unsigned)level >= TEX_LEVELS || !t->level[level].format) {
+		drv_gl_error(ctx, GL_INVALID_OPERATION);  /* no image at that level */
+		return false;
+	}
+	lv = &t->level[level];
+	if (b->x < 0 || b->y < 0 || b->z < 0 || b->w < 0 || b->h < 0 || b->d < 0 ||
+	    (int64_t)b->x + b->w > lv->width || (int64_t)b->y + b->h > lv->height ||
+	    (int64_t)b->z + b->d > lv->depth) {
+		drv_gl_error(ctx, GL_INVALID_OPERATION);
+		return false;
+	}
+	if (!(f = tex_format(lv->format)) || !lv->texels) {
+		*why = "glClearTexImage of a texture of this internal format";
+		return false;
+	}
+	if (!client_format(format, &n, comp, &integer) || !type_bytes(type)) {
+		*why = "glClearTexImage with this format / type (packed types, luminance, alpha or depth data)";
+		return false;
+	}
+	if (integer != (drv_pipe_format_info(f->hw)->is_uint || drv_pipe_format_info(f->hw)->is_sint)) {
+		drv_gl_error(ctx, GL_INVALID_OPERATION);
+		return false;
+	}
+	client_texel(f, type, n, comp, integer, data ? (const uint8_t *)data : zeros, texel);
+	bpp = drv_pipe_format_info(f->hw)->bytes;
+	t->store_valid = false;
+	for (GLsizei i = 0; i < b->d; i++)
+		for (GLsizei r = 0; r < b->h; r++)
+			for (GLsizei col = 0; col < b->w; col++)
+				memcpy(lv->texels + (((uint64_t)(b->z + i) * lv->height + (uint64_t)(b->y + r)) * lv->width +
+						     (uint64_t)(b->x + col)) * bpp, texel, bpp);
+	if (level == 0 && surf0 && surf0->bo) {
+		uint32_t pitch;
+		uint8_t *p = level_texels(t, 0, surf0, &pitch);
+		if (surf0->format != f->hw || !p) {
+			*why = "glClearTexImage of a texture rendered into in another format";
+			return false;
+		}
+		drv_pipe_flush(ctx->pipe);
+		for (GLsizei r = 0; r < b->h; r++)
+			for (GLsizei col = 0; col < b->w; col++)
+				memcpy(p + ((uint64_t)(b->y + r) * pitch + (uint64_t)(b->x + col)) * bpp, texel, bpp);
 	}
 	return true;
 }

@@ -9,6 +9,50 @@
 #include <stdlib.h>
 #include <string.h>
 
+int app_main(int argc, char **argv, const struct app_main_desc *d)
+{
+	struct app_opts opts;
+	struct app_check check;
+	struct app_egl egl;
+
+	if (!app_opts_parse(&opts, argc, argv, d->takes_frames, d->takes_frames ? d->default_frames : 1))
+		return APP_EXIT_SETUP;
+	int rc = app_egl_init(&egl, d->api, d->major, d->minor, d->pbuffer_size);
+	if (rc != APP_EXIT_PASS)
+		return rc;
+	app_gl_print_info(d->prog);
+	rc = d->require ? d->require(d->prog) : APP_EXIT_PASS;
+	if (rc != APP_EXIT_PASS) {
+		app_egl_fini(&egl);
+		return rc;
+	}
+	if (!app_check_init(&check, d->prog, opts.dump_path)) {
+		app_egl_fini(&egl);
+		return APP_EXIT_SETUP;
+	}
+	rc = d->run(&opts, &check, &egl);
+	int check_rc = app_check_fini(&check);
+	app_egl_fini(&egl);
+	return rc != APP_EXIT_PASS ? rc : check_rc;
+}
+
+bool app_gl_rgba8_framebuffer(const char *prog, GLsizei width, GLsizei height)
+{
+	GLuint rb, fbo;
+
+	glGenRenderbuffers(1, &rb);
+	glBindRenderbuffer(GL_RENDERBUFFER, rb);
+	glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, width, height);
+	glGenFramebuffers(1, &fbo);
+	glBindFramebuffer(GL_FRAMEBUFFER, fbo);
+	glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, rb);
+	if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) {
+		fprintf(stderr, "%s: the RGBA8 framebuffer is incomplete\n", prog);
+		return false;
+	}
+	return true;
+}
+
 void app_gl_print_info(const char *prog)
 {
 	printf("%s: GL_VERSION %s, GL_RENDERER %s\n", prog,

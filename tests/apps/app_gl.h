@@ -21,6 +21,33 @@
 #endif
 
 #include "app_check.h"
+#include "app_egl.h"
+
+/*
+ * What a tests/apps program is, for app_main: its name, the context it
+ * needs, its options and its body.
+ */
+struct app_main_desc {
+	const char *prog;       /* program name for messages */
+	enum app_api api;       /* a context of api at least major.minor */
+	int major, minor;
+	int pbuffer_size;       /* 0: surfaceless (app_egl_init) */
+	bool takes_frames;      /* --frames N accepted, default default_frames */
+	int default_frames;
+	/* NULL, or a check of the current context: APP_EXIT_PASS to go on, or
+	 * the exit status (after printing why, e.g. APP_EXIT_SKIP) */
+	int (*require)(const char *prog);
+	/* the program: an enum app_exit; checks go to the tally c */
+	int (*run)(const struct app_opts *o, struct app_check *c, struct app_egl *egl);
+};
+
+/*
+ * A whole tests/apps main: parses the options, creates the context,
+ * prints the GL version, checks d->require, opens the tally (and the
+ * --dump-readback file), runs d->run and releases everything.  Returns
+ * run's status when it is not APP_EXIT_PASS, else the tally's.
+ */
+int app_main(int argc, char **argv, const struct app_main_desc *d);
 
 /* Prints GL_VERSION and GL_RENDERER prefixed with the program name. */
 void app_gl_print_info(const char *prog);
@@ -37,6 +64,14 @@ bool app_gl_has_extension(const char *name);
 GLuint app_gl_program(const char *vs, const char *gs, const char *fs,
 		      const char *const *varyings, int n_varyings,
 		      GLenum buffer_mode);
+
+/*
+ * Creates a width x height GL_RGBA8 renderbuffer and a framebuffer with it
+ * as colour attachment 0 and binds both (a surfaceless context has no
+ * framebuffer, and draws need a complete one even with rasterizer discard).
+ * Returns false (message printed, naming prog) when it is incomplete.
+ */
+bool app_gl_rgba8_framebuffer(const char *prog, GLsizei width, GLsizei height);
 
 /*
  * Drains glGetError.  Returns true (after printing every error with `where`)

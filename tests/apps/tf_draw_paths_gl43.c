@@ -190,7 +190,7 @@ static unsigned reference(unsigned d, float *w)
 	return n;
 }
 
-static int run(const struct app_opts *opts, struct app_check *c)
+static int run(const struct app_opts *opts, struct app_check *c, struct app_egl *egl)
 {
 	struct state s;
 
@@ -230,23 +230,11 @@ static int run(const struct app_opts *opts, struct app_check *c)
 
 int main(int argc, char **argv)
 {
-	struct app_opts opts;
-	struct app_check check;
-	struct app_egl egl;
-
-	if (!app_opts_parse(&opts, argc, argv, false, 1))
-		return APP_EXIT_SETUP;
-	/* a pbuffer: draws need a complete framebuffer even with rasterizer discard */
-	int rc = app_egl_init(&egl, APP_API_GL_CORE, 4, 3, PBUFFER_SIZE);
-	if (rc != APP_EXIT_PASS)
-		return rc;
-	app_gl_print_info(PROG);
-	if (!app_check_init(&check, PROG, opts.dump_path)) {
-		app_egl_fini(&egl);
-		return APP_EXIT_SETUP;
-	}
-	rc = run(&opts, &check);
-	int check_rc = app_check_fini(&check);
-	app_egl_fini(&egl);
-	return rc != APP_EXIT_PASS ? rc : check_rc;
+	/* a pbuffer: draws need a complete framebuffer even with
+	 * rasterizer discard */
+	static const struct app_main_desc d = {
+		.prog = PROG, .api = APP_API_GL_CORE, .major = 4, .minor = 3, .pbuffer_size = PBUFFER_SIZE,
+		.run = run
+	};
+	return app_main(argc, argv, &d);
 }

@@ -255,22 +255,9 @@ static int run(const struct app_opts *opts, struct app_check *c, struct app_egl 
 
 int main(int argc, char **argv)
 {
-	struct app_opts opts;
-	struct app_check check;
-	struct app_egl egl;
-
-	if (!app_opts_parse(&opts, argc, argv, true, DEFAULT_FRAMES))
-		return APP_EXIT_SETUP;
-	int rc = app_egl_init(&egl, APP_API_GLES, 3, 0, PBUFFER_SIZE);
-	if (rc != APP_EXIT_PASS)
-		return rc;
-	app_gl_print_info(PROG);
-	if (!app_check_init(&check, PROG, opts.dump_path)) {
-		app_egl_fini(&egl);
-		return APP_EXIT_SETUP;
-	}
-	rc = run(&opts, &check, &egl);
-	int check_rc = app_check_fini(&check);
-	app_egl_fini(&egl);
-	return rc != APP_EXIT_PASS ? rc : check_rc;
+	static const struct app_main_desc d = {
+		.prog = PROG, .api = APP_API_GLES, .major = 3, .minor = 0, .pbuffer_size = PBUFFER_SIZE,
+		.takes_frames = true, .default_frames = DEFAULT_FRAMES, .run = run
+	};
+	return app_main(argc, argv, &d);
 }

@@ -302,7 +302,7 @@ static bool check_buffer(struct app_check *c, const char *what, GLuint buf,
 	return true;
 }
 
-static int run(const struct app_opts *opts, struct app_check *c)
+static int run(const struct app_opts *opts, struct app_check *c, struct app_egl *egl)
 {
 	struct gl_state s;
 	static struct images want1, want2;
@@ -390,35 +390,25 @@ static int run(const struct app_opts *opts, struct app_check *c)
 	return APP_EXIT_PASS;
 }
 
-int main(int argc, char **argv)
+/* Pause / resume and TF objects: GL 4.0 or ARB_transform_feedback2. */
+static int require_tf2(const char *prog)
 {
-	struct app_opts opts;
-	struct app_check check;
-	struct app_egl egl;
-
-	if (!app_opts_parse(&opts, argc, argv, false, 1))
-		return APP_EXIT_SETUP;
-	/*
-	 * A pbuffer, because draws need a complete framebuffer even with
-	 * rasterizer discard on (surfaceless contexts have none bound).
-	 */
-	int rc = app_egl_init(&egl, APP_API_GL_CORE, 3, 3, PBUFFER_SIZE);
-	if (rc != APP_EXIT_PASS)
-		return rc;
-	app_gl_print_info(PROG);
 	GLint major = 0;
 	glGetIntegerv(GL_MAJOR_VERSION, &major);
 	if (major < 4 && !app_gl_has_extension("GL_ARB_transform_feedback2")) {
-		printf("%s: SKIP: needs GL 4.0 or GL_ARB_transform_feedback2\n", PROG);
-		app_egl_fini(&egl);
+		printf("%s: SKIP: needs GL 4.0 or GL_ARB_transform_feedback2\n", prog);
 		return APP_EXIT_SKIP;
 	}
-	if (!app_check_init(&check, PROG, opts.dump_path)) {
-		app_egl_fini(&egl);
-		return APP_EXIT_SETUP;
-	}
-	rc = run(&opts, &check);
-	int check_rc = app_check_fini(&check);
-	app_egl_fini(&egl);
-	return rc != APP_EXIT_PASS ? rc : check_rc;
+	return APP_EXIT_PASS;
+}
+
+int main(int argc, char **argv)
+{
+	/* a pbuffer, because draws need a complete framebuffer even
+	 * with rasterizer discard on (surfaceless contexts have none) */
+	static const struct app_main_desc d = {
+		.prog = PROG, .api = APP_API_GL_CORE, .major = 3, .minor = 3, .pbuffer_size = PBUFFER_SIZE,
+		.require = require_tf2, .run = run
+	};
+	return app_main(argc, argv, &d);
 }

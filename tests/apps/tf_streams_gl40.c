@@ -180,7 +180,7 @@ static void reference(struct expected *e)
 }
 
 struct gl_state {
-	GLuint prog, vao, vbo, ibo, buf[2], fbo, rbo;
+	GLuint prog, vao, vbo, ibo, buf[2];
 	GLuint q_generated[2], q_written[2];  /* per stream */
 };
 
@@ -215,17 +215,8 @@ static bool setup(struct gl_state *s)
 	glBindBufferRange(GL_TRANSFORM_FEEDBACK_BUFFER, 1, s->buf[1],
 			  S1_FIRST * S1_W * 4, S1_RANGE * S1_W * 4);
 
-	glGenRenderbuffers(1, &s->rbo);
-	glBindRenderbuffer(GL_RENDERBUFFER, s->rbo);
-	glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, FBO_SIZE, FBO_SIZE);
-	glGenFramebuffers(1, &s->fbo);
-	glBindFramebuffer(GL_FRAMEBUFFER, s->fbo);
-	glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0,
-				  GL_RENDERBUFFER, s->rbo);
-	if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) {
-		fprintf(stderr, "FBO incomplete\n");
+	if (!app_gl_rgba8_framebuffer(PROG, FBO_SIZE, FBO_SIZE))
 		return false;
-	}
 	glViewport(0, 0, FBO_SIZE, FBO_SIZE);
 
 	glGenQueries(2, s->q_generated);
@@ -256,7 +247,7 @@ static void draw(const struct gl_state *s)
 	glBindVertexArray(0);
 }
 
-static int run(const struct app_opts *opts, struct app_check *c)
+static int run(const struct app_opts *opts, struct app_check *c, struct app_egl *egl)
 {
 	struct gl_state s;
 	static struct expected want;
@@ -308,22 +299,8 @@ static int run(const struct app_opts *opts, struct app_check *c)
 
 int main(int argc, char **argv)
 {
-	struct app_opts opts;
-	struct app_check check;
-	struct app_egl egl;
-
-	if (!app_opts_parse(&opts, argc, argv, false, 1))
-		return APP_EXIT_SETUP;
-	int rc = app_egl_init(&egl, APP_API_GL_CORE, 4, 0, 0);
-	if (rc != APP_EXIT_PASS)
-		return rc;
-	app_gl_print_info(PROG);
-	if (!app_check_init(&check, PROG, opts.dump_path)) {
-		app_egl_fini(&egl);
-		return APP_EXIT_SETUP;
-	}
-	rc = run(&opts, &check);
-	int check_rc = app_check_fini(&check);
-	app_egl_fini(&egl);
-	return rc != APP_EXIT_PASS ? rc : check_rc;
+	static const struct app_main_desc d = {
+		.prog = PROG, .api = APP_API_GL_CORE, .major = 4, .minor = 0, .run = run
+	};
+	return app_main(argc, argv, &d);
 }

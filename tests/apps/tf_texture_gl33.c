@@ -339,9 +339,9 @@ static void check_pixels(struct app_check *c, const uint8_t *img, bool perturb)
 	app_check_words(c, "pixels of the mipmapped and the generated textures", got, want, n, SIZE);
 }
 
-static int run(const struct app_opts *opts, struct app_check *c)
+static int run(const struct app_opts *opts, struct app_check *c, struct app_egl *egl)
 {
-	GLuint tf_prog, quad_prog, tf_buf, vao, fbo, rb;
+	GLuint tf_prog, quad_prog, tf_buf, vao;
 	uint32_t want[N_POINTS * OUT_DW], got[N_POINTS * OUT_DW];
 	static uint8_t img[SIZE * SIZE * 4];
 
@@ -353,16 +353,8 @@ static int run(const struct app_opts *opts, struct app_check *c)
 	if (app_gl_failed("texture setup"))
 		return APP_EXIT_SETUP;
 
-	glGenRenderbuffers(1, &rb);
-	glBindRenderbuffer(GL_RENDERBUFFER, rb);
-	glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, SIZE, SIZE);
-	glGenFramebuffers(1, &fbo);
-	glBindFramebuffer(GL_FRAMEBUFFER, fbo);
-	glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, rb);
-	if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) {
-		fprintf(stderr, "%s: the RGBA8 framebuffer is incomplete\n", PROG);
+	if (!app_gl_rgba8_framebuffer(PROG, SIZE, SIZE))
 		return APP_EXIT_SETUP;
-	}
 	glGenVertexArrays(1, &vao);
 	glBindVertexArray(vao);
 
@@ -413,22 +405,8 @@ static int run(const struct app_opts *opts, struct app_check *c)
 
 int main(int argc, char **argv)
 {
-	struct app_opts opts;
-	struct app_check check;
-	struct app_egl egl;
-
-	if (!app_opts_parse(&opts, argc, argv, false, 1))
-		return APP_EXIT_SETUP;
-	int rc = app_egl_init(&egl, APP_API_GL_CORE, 3, 3, 0);
-	if (rc != APP_EXIT_PASS)
-		return rc;
-	app_gl_print_info(PROG);
-	if (!app_check_init(&check, PROG, opts.dump_path)) {
-		app_egl_fini(&egl);
-		return APP_EXIT_SETUP;
-	}
-	rc = run(&opts, &check);
-	int check_rc = app_check_fini(&check);
-	app_egl_fini(&egl);
-	return rc != APP_EXIT_PASS ? rc : check_rc;
+	static const struct app_main_desc d = {
+		.prog = PROG, .api = APP_API_GL_CORE, .major = 3, .minor = 3, .run = run
+	};
+	return app_main(argc, argv, &d);
 }

@@ -60,7 +60,7 @@ static const struct block {
 };
 static const int32_t mid[4] = { 7, -8, 9, -10 };
 
-static int run(const struct app_opts *opts, struct app_check *c)
+static int run(const struct app_opts *opts, struct app_check *c, struct app_egl *egl)
 {
 	GLuint prog, bufs[4], tf_buf, vao;
 	uint32_t want[N_VERTS * 8], got[N_VERTS * 8];
@@ -121,23 +121,11 @@ static int run(const struct app_opts *opts, struct app_check *c)
 
 int main(int argc, char **argv)
 {
-	struct app_opts opts;
-	struct app_check check;
-	struct app_egl egl;
-
-	if (!app_opts_parse(&opts, argc, argv, false, 1))
-		return APP_EXIT_SETUP;
-	/* a pbuffer: draws need a complete framebuffer even with rasterizer discard */
-	int rc = app_egl_init(&egl, APP_API_GL_CORE, 3, 3, PBUFFER_SIZE);
-	if (rc != APP_EXIT_PASS)
-		return rc;
-	app_gl_print_info(PROG);
-	if (!app_check_init(&check, PROG, opts.dump_path)) {
-		app_egl_fini(&egl);
-		return APP_EXIT_SETUP;
-	}
-	rc = run(&opts, &check);
-	int check_rc = app_check_fini(&check);
-	app_egl_fini(&egl);
-	return rc != APP_EXIT_PASS ? rc : check_rc;
+	/* a pbuffer: draws need a complete framebuffer even with
+	 * rasterizer discard */
+	static const struct app_main_desc d = {
+		.prog = PROG, .api = APP_API_GL_CORE, .major = 3, .minor = 3, .pbuffer_size = PBUFFER_SIZE,
+		.run = run
+	};
+	return app_main(argc, argv, &d);
 }

@@ -116,7 +116,7 @@ static GLuint block_buffer(GLuint prog, const char *name, GLuint binding, bool s
 	return buf;
 }
 
-static int run(const struct app_opts *opts, struct app_check *c)
+static int run(const struct app_opts *opts, struct app_check *c, struct app_egl *egl)
 {
 	static uint8_t shared_block[BLOCK_BYTES], packed_block[BLOCK_BYTES], bound_block[BLOCK_BYTES];
 	static const float texels[N_VERTS * 4] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16 };
@@ -229,23 +229,11 @@ static int run(const struct app_opts *opts, struct app_check *c)
 
 int main(int argc, char **argv)
 {
-	struct app_opts opts;
-	struct app_check check;
-	struct app_egl egl;
-
-	if (!app_opts_parse(&opts, argc, argv, false, 1))
-		return APP_EXIT_SETUP;
-	/* a pbuffer: draws need a complete framebuffer even with rasterizer discard */
-	int rc = app_egl_init(&egl, APP_API_GL_CORE, 4, 2, PBUFFER_SIZE);
-	if (rc != APP_EXIT_PASS)
-		return rc;
-	app_gl_print_info(PROG);
-	if (!app_check_init(&check, PROG, opts.dump_path)) {
-		app_egl_fini(&egl);
-		return APP_EXIT_SETUP;
-	}
-	rc = run(&opts, &check);
-	int check_rc = app_check_fini(&check);
-	app_egl_fini(&egl);
-	return rc != APP_EXIT_PASS ? rc : check_rc;
+	/* a pbuffer: draws need a complete framebuffer even with
+	 * rasterizer discard */
+	static const struct app_main_desc d = {
+		.prog = PROG, .api = APP_API_GL_CORE, .major = 4, .minor = 2, .pbuffer_size = PBUFFER_SIZE,
+		.run = run
+	};
+	return app_main(argc, argv, &d);
 }

@@ -8,7 +8,11 @@
  * 1 KiB, TF begin + draw + end, map READ + unmap of 1 KiB, map WRITE +
  * fill + unmap of 1 KiB.  GLES 3 on surfaceless EGL.
  *
- * Usage: [CAP_BENCH_CLOCK=thread] [CAP_BENCH_TRIALS=T] cap-bench [SCALE [CASE...]]
+ * tf8-offsets: TF into 8 ranges of one buffer in turn (glBindBufferRange).
+ * With CASE "keep" (named only): the ways of keeping one TF range per TF end
+ * (bench_keep_all).  CAP_BENCH_API=gl: a GL 4.5 core context instead.
+ *
+ * Usage: [CAP_BENCH_CLOCK=thread] [CAP_BENCH_TRIALS=T] [CAP_BENCH_API=gl] cap-bench [SCALE [CASE...]]
  * (iterations are multiplied by SCALE, default 1; with CASEs, only those
  * run).  Each case runs T times (default 5) and prints its fastest run:
  * whatever else the machine does only ever adds time, so the fastest of a
@@ -28,6 +32,7 @@
 #define NOINLINE __attribute__((noipa))  /* one symbol per case, for callgrind */
 
 #include "cap_test_egl.h"
+#include <GLES3/gl32.h>   /* enums only: the GLES 3.1 / 3.2 / GL 4.5 functions come from eglGetProcAddress */
 
 /* CLOCK_MONOTONIC, or with CAP_BENCH_CLOCK=thread the calling thread's CPU
  * time, which a loaded machine does not inflate (time spent waiting for a
@@ -191,6 +196,20 @@ static NOINLINE void bench_tf_batched(int n, const GLuint *tf, GLuint dst)
 	glFinish();
 }
 
+/* TF into 8 ranges of one buffer `tf` (DYNAMIC_COPY, 8 KiB) in turn, each
+ * rewritten 8 passes later: what the capture's deferred copies batch up
+ * when they know which range a TF pass writes. */
+static NOINLINE void bench_tf_offsets(int n, GLuint tf)
+{
+	for (int i = 0; i < n; i++) {
+		glBindBufferRange(GL_TRANSFORM_FEEDBACK_BUFFER, 0, tf, (GLintptr)(i & 7) * 1024, 1024);
+		glBeginTransformFeedback(GL_POINTS);
+		glDrawArrays(GL_POINTS, 0, 16);
+		glEndTransformFeedback();
+	}
+	glFinish();
+}
+
 /* 1 MiB for bench_tf_parts: the staging ring (immutable storage, mapped
  * persistently for reading, client memory) when `ring` and the context has
  * EXT_buffer_storage, else a plain buffer (the GPU's memory). */
@@ -277,6 +296,548 @@ static bool wanted(int argc, char **argv, const char *name)
 	return false;
 }
 
+
+/*
+ * Ways to keep one TF range before the next pass rewrites it (issue 23,
+ * docs/performance.md "One TF range per TF end"), each made after every
+ * TF end of the TF case, without the capture, into a 1 MiB staging ring
+ * (persistently mapped where the context has buffer storage) at a moving
+ * offset; every 32 TF ends a fence (after glMemoryBarrier where shaders
+ * stored), polled as the capture polls it:
+ *   copy          bind the ring to GL_COPY_WRITE_BUFFER, glCopyBufferSubData, unbind
+ *   copy-named    glCopyNamedBufferSubData (GL 4.5: no binding touched)
+ *   gather        the capture's gather dispatch without its glGet* save: the
+ *                 compute program made current, the TF range bound at storage
+ *                 binding 0 (the ring stays at binding 1), one uvec4 uniform,
+ *                 glDispatchCompute(4, 1, 1), the application's program back
+ *   gather-saved  the same with the queries the capture makes to save the
+ *                 state (TF active / paused, program, its delete status, the
+ *                 generic and two indexed storage bindings) and the restores
+ *   vs-copy       the copy made by a draw instead of a dispatch: a vertex
+ *                 shader storing the range's words into the ring (one point
+ *                 per word, rasterizer discard on), a vertex array of its own
+ *   vs-bound      vs-copy without the uniform: the ring bound with
+ *                 glBindBufferRange at the range's place (binding 1), the
+ *                 shader copies word i to word i
+ *   vs-app-vao    vs-bound in the application's vertex array (no switch)
+ *   vs-bare       vs-bound with nothing bound per TF end: the two
+ *                 glUseProgram and the draw (the floor of a draw's copy)
+ *   vs-attrib     vs-bound reading the range as a vertex attribute (a
+ *                 vertex array of its own, glBindVertexBuffer per TF end)
+ *                 instead of a storage buffer
+ *   vs-image      the copy by texelFetch from a buffer texture over the TF
+ *                 buffer (glTexBuffer per TF end) and imageStore into an
+ *                 image buffer over the ring: no storage buffer at all
+ *   vs-spare      vs-copy of a buffer no TF pass writes (is the cost waiting
+ *                 for the pass?)
+ *   vs-write-only vs-bound storing a constant (no read)
+ *   vs-read-only  vs-bound reading the range into gl_Position (no store)
+ *   use-program   only the two glUseProgram of the gather (its lower bound)
+ *   dispatch-empty  the two glUseProgram and a dispatch of an empty compute shader
+ *   draw-empty    the two glUseProgram and a one-point draw of a vertex shader
+ *                 that touches no buffer
+ */
+enum keep { KEEP_NONE, KEEP_COPY, KEEP_COPY_NAMED, KEEP_GATHER, KEEP_GATHER_SAVED,
+	    KEEP_VS_COPY, KEEP_VS_BOUND, KEEP_VS_APP_VAO, KEEP_VS_BARE, KEEP_VS_ATTRIB,
+	    KEEP_VS_IMAGE, KEEP_VS_SPARE, KEEP_VS_WRITE_ONLY, KEEP_VS_READ_ONLY,
+	    KEEP_USE_PROGRAM, KEEP_DISPATCH_EMPTY, KEEP_DRAW_EMPTY };
+
+struct keep_gl {
+	GLuint app_prog, app_vao, tf, ring;
+	const unsigned char *ring_map;   /* NULL where the ring is not mapped */
+	GLuint gather, empty, vs_copy, vs_vao, vs_bound, vs_empty, spare;
+	GLuint vs_attrib, attrib_vao, vs_image, src_tex, ring_tex, vs_write, vs_read;
+	void (*bind_vertex_buffer)(GLuint, GLuint, GLintptr, GLsizei);
+	void (*tex_buffer)(GLenum, GLenum, GLuint);
+	GLint gather_range, vs_range;
+	void (*dispatch)(GLuint, GLuint, GLuint);
+	void (*barrier)(GLbitfield);
+	void (*copy_named)(GLuint, GLuint, GLintptr, GLintptr, GLsizeiptr);
+	void (*get64i)(GLenum, GLuint, GLint64 *);
+};
+
+#define KEEP_BYTES 1024
+#define KEEP_RING (1 << 20)
+
+static void keep_range(const struct keep_gl *k, enum keep mode, int i)
+{
+	const GLintptr dst = (GLintptr)(i & (KEEP_RING / KEEP_BYTES - 1)) * KEEP_BYTES;
+	GLint save[5];
+	GLint64 save64[4];
+
+	switch (mode) {
+	case KEEP_NONE:
+		break;
+	case KEEP_COPY:
+		glBindBuffer(GL_COPY_WRITE_BUFFER, k->ring);
+		glCopyBufferSubData(GL_TRANSFORM_FEEDBACK_BUFFER, GL_COPY_WRITE_BUFFER, 0, dst,
+				    KEEP_BYTES);
+		glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
+		break;
+	case KEEP_COPY_NAMED:
+		k->copy_named(k->tf, k->ring, 0, dst, KEEP_BYTES);
+		break;
+	case KEEP_GATHER_SAVED:
+		glGetIntegerv(GL_TRANSFORM_FEEDBACK_ACTIVE, &save[0]);
+		glGetIntegerv(GL_TRANSFORM_FEEDBACK_PAUSED, &save[1]);
+		glGetIntegerv(GL_CURRENT_PROGRAM, &save[2]);
+		glGetProgramiv((GLuint)save[2], GL_DELETE_STATUS, &save[3]);
+		(void)glGetError();
+		glGetIntegerv(GL_SHADER_STORAGE_BUFFER_BINDING, &save[4]);
+		for (GLuint b = 0; b < 2; b++) {
+			glGetIntegeri_v(GL_SHADER_STORAGE_BUFFER_BINDING, b, &save[b]);
+			k->get64i(GL_SHADER_STORAGE_BUFFER_START, b, &save64[b * 2]);
+			k->get64i(GL_SHADER_STORAGE_BUFFER_SIZE, b, &save64[b * 2 + 1]);
+		}
+		/* fall through */
+	case KEEP_GATHER:
+		glUseProgram(k->gather);
+		glBindBufferRange(GL_SHADER_STORAGE_BUFFER, 0, k->tf, 0, KEEP_BYTES);
+		glUniform4ui(k->gather_range, 0, (GLuint)(dst / 4), KEEP_BYTES / 4, 0);
+		k->dispatch(KEEP_BYTES / 4 / 64, 1, 1);
+		if (mode == KEEP_GATHER_SAVED) {
+			glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, 0);
+			glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, k->ring);
+			glBindBuffer(GL_SHADER_STORAGE_BUFFER, (GLuint)save[4]);
+		}
+		glUseProgram(k->app_prog);
+		break;
+	case KEEP_VS_COPY:
+		glUseProgram(k->vs_copy);
+		glBindVertexArray(k->vs_vao);
+		glBindBufferRange(GL_SHADER_STORAGE_BUFFER, 0, k->tf, 0, KEEP_BYTES);
+		glUniform4ui(k->vs_range, 0, (GLuint)(dst / 4), KEEP_BYTES / 4, 0);
+		glDrawArrays(GL_POINTS, 0, KEEP_BYTES / 4);
+		glBindVertexArray(k->app_vao);
+		glUseProgram(k->app_prog);
+		break;
+	case KEEP_VS_SPARE:
+		glUseProgram(k->vs_copy);
+		glBindVertexArray(k->vs_vao);
+		glBindBufferRange(GL_SHADER_STORAGE_BUFFER, 0, k->spare, 0, KEEP_BYTES);
+		glUniform4ui(k->vs_range, 0, (GLuint)(dst / 4), KEEP_BYTES / 4, 0);
+		glDrawArrays(GL_POINTS, 0, KEEP_BYTES / 4);
+		glBindVertexArray(k->app_vao);
+		glUseProgram(k->app_prog);
+		break;
+	case KEEP_VS_BOUND:
+	case KEEP_VS_APP_VAO:
+		glUseProgram(k->vs_bound);
+		if (mode == KEEP_VS_BOUND)
+			glBindVertexArray(k->vs_vao);
+		glBindBufferRange(GL_SHADER_STORAGE_BUFFER, 0, k->tf, 0, KEEP_BYTES);
+		glBindBufferRange(GL_SHADER_STORAGE_BUFFER, 2, k->ring, dst, KEEP_BYTES);
+		glDrawArrays(GL_POINTS, 0, KEEP_BYTES / 4);
+		if (mode == KEEP_VS_BOUND)
+			glBindVertexArray(k->app_vao);
+		glUseProgram(k->app_prog);
+		break;
+	case KEEP_VS_ATTRIB:
+		glUseProgram(k->vs_attrib);
+		glBindVertexArray(k->attrib_vao);
+		k->bind_vertex_buffer(0, k->tf, 0, 4);
+		glBindBufferRange(GL_SHADER_STORAGE_BUFFER, 2, k->ring, dst, KEEP_BYTES);
+		glDrawArrays(GL_POINTS, 0, KEEP_BYTES / 4);
+		glBindVertexArray(k->app_vao);
+		glUseProgram(k->app_prog);
+		break;
+	case KEEP_VS_IMAGE:
+		/* gl_VertexID is the ring's word (first = dst / 4, a multiple of
+		 * the range's 256 words): the source word is its low bits. */
+		glUseProgram(k->vs_image);
+		glBindVertexArray(k->vs_vao);
+		glBindTexture(GL_TEXTURE_BUFFER, k->src_tex);
+		k->tex_buffer(GL_TEXTURE_BUFFER, GL_R32UI, k->tf);
+		glDrawArrays(GL_POINTS, (GLint)(dst / 4), KEEP_BYTES / 4);
+		glBindVertexArray(k->app_vao);
+		glUseProgram(k->app_prog);
+		break;
+	case KEEP_VS_WRITE_ONLY:
+	case KEEP_VS_READ_ONLY:
+		glUseProgram(mode == KEEP_VS_WRITE_ONLY ? k->vs_write : k->vs_read);
+		glBindVertexArray(k->vs_vao);
+		glBindBufferRange(GL_SHADER_STORAGE_BUFFER, 0, k->tf, 0, KEEP_BYTES);
+		glBindBufferRange(GL_SHADER_STORAGE_BUFFER, 2, k->ring, dst, KEEP_BYTES);
+		glDrawArrays(GL_POINTS, 0, KEEP_BYTES / 4);
+		glBindVertexArray(k->app_vao);
+		glUseProgram(k->app_prog);
+		break;
+	case KEEP_VS_BARE:
+		glUseProgram(k->vs_bound);
+		glDrawArrays(GL_POINTS, 0, KEEP_BYTES / 4);
+		glUseProgram(k->app_prog);
+		break;
+	case KEEP_DRAW_EMPTY:
+		glUseProgram(k->vs_empty);
+		glDrawArrays(GL_POINTS, 0, 1);
+		glUseProgram(k->app_prog);
+		break;
+	case KEEP_USE_PROGRAM:
+		glUseProgram(k->gather);
+		glUseProgram(k->app_prog);
+		break;
+	case KEEP_DISPATCH_EMPTY:
+		glUseProgram(k->empty);
+		k->dispatch(1, 1, 1);
+		glUseProgram(k->app_prog);
+		break;
+	}
+}
+
+static NOINLINE void bench_tf_keep(int n, const struct keep_gl *k, enum keep mode)
+{
+	GLsync fence[PART_FENCES];
+	unsigned head = 0, count = 0;
+	bool flushed = false;
+
+	for (int i = 0; i < n; i++) {
+		glBeginTransformFeedback(GL_POINTS);
+		glDrawArrays(GL_POINTS, 0, 16);
+		glEndTransformFeedback();
+		keep_range(k, mode, i);
+		if ((i & 31) == 31 && count < PART_FENCES) {
+			if (mode != KEEP_COPY && mode != KEEP_COPY_NAMED)
+				k->barrier(0x00004000);   /* GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT */
+			fence[(head + count++) % PART_FENCES] =
+				glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+		}
+		while (count) {
+			GLenum r = glClientWaitSync(fence[head], flushed ? 0 :
+						    GL_SYNC_FLUSH_COMMANDS_BIT, 0);
+			flushed = true;
+			if (r == GL_TIMEOUT_EXPIRED)
+				break;
+			glDeleteSync(fence[head]);
+			head = (head + 1) % PART_FENCES;
+			count--;
+			flushed = false;
+		}
+	}
+	while (count) {
+		glClientWaitSync(fence[head], GL_SYNC_FLUSH_COMMANDS_BIT, 1000000000);
+		glDeleteSync(fence[head]);
+		head = (head + 1) % PART_FENCES;
+		count--;
+	}
+	glFinish();
+}
+
+/* A program of `type`'s shader `src` (plus a fragment shader that never
+ * runs, for GLES's link rules, when it is a vertex shader); 0 on failure. */
+static GLuint keep_program(GLenum type, const char *src)
+{
+	static const char *fs = "#version 310 es\nprecision mediump float;\n"
+				"out vec4 c;\nvoid main() { c = vec4(1.0); }\n";
+	GLuint p = glCreateProgram();
+	GLint ok = 0;
+
+	for (int i = 0; i < (type == GL_VERTEX_SHADER ? 2 : 1); i++) {
+		GLuint s = glCreateShader(i ? GL_FRAGMENT_SHADER : type);
+		glShaderSource(s, 1, i ? &fs : &src, NULL);
+		glCompileShader(s);
+		glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
+		if (!ok) {
+			char log[1024] = "";
+			glGetShaderInfoLog(s, sizeof log, NULL, log);
+			fprintf(stderr, "cap-bench: shader:\n%s\n", log);
+		}
+		glAttachShader(p, s);
+		glDeleteShader(s);
+	}
+	glLinkProgram(p);
+	glGetProgramiv(p, GL_LINK_STATUS, &ok);
+	if (!ok) {
+		glDeleteProgram(p);
+		return 0;
+	}
+	return p;
+}
+
+/* The keep cases' programs and ring; false when the context has no
+ * compute shaders (GLES 3.1 / GL 4.3). */
+static bool keep_init(struct keep_gl *k, GLuint app_prog, GLuint app_vao)
+{
+	static const char *gather =
+		"#version 310 es\n"
+		"layout(local_size_x = 64) in;\n"
+		"uniform uvec4 u_range;\n"
+		"layout(std430, binding = 0) readonly buffer Src { uint s[]; };\n"
+		"layout(std430, binding = 1) writeonly buffer Ring { uint ring[]; };\n"
+		"void main() {\n"
+		"  uint w = gl_GlobalInvocationID.x;\n"
+		"  if (w < u_range.z) ring[u_range.y + w] = s[u_range.x + w];\n"
+		"}\n";
+	static const char *empty =
+		"#version 310 es\nlayout(local_size_x = 1) in;\nvoid main() {}\n";
+	static const char *vs_copy =
+		"#version 310 es\n"
+		"uniform uvec4 u_range;\n"
+		"layout(std430, binding = 0) readonly buffer Src { uint s[]; };\n"
+		"layout(std430, binding = 1) writeonly buffer Ring { uint ring[]; };\n"
+		"void main() {\n"
+		"  uint w = uint(gl_VertexID);\n"
+		"  ring[u_range.y + w] = s[u_range.x + w];\n"
+		"  gl_Position = vec4(0.0);\n"
+		"  gl_PointSize = 1.0;\n"
+		"}\n";
+	static const char *vs_bound =
+		"#version 310 es\n"
+		"layout(std430, binding = 0) readonly buffer Src { uint s[]; };\n"
+		"layout(std430, binding = 2) writeonly buffer Dst { uint d[]; };\n"
+		"void main() {\n"
+		"  d[gl_VertexID] = s[gl_VertexID];\n"
+		"  gl_Position = vec4(0.0);\n"
+		"  gl_PointSize = 1.0;\n"
+		"}\n";
+	static const char *vs_attrib =
+		"#version 310 es\n"
+		"layout(location = 0) in highp uint a;\n"
+		"layout(std430, binding = 2) writeonly buffer Dst { uint d[]; };\n"
+		"void main() {\n"
+		"  d[gl_VertexID] = a;\n"
+		"  gl_Position = vec4(0.0);\n"
+		"  gl_PointSize = 1.0;\n"
+		"}\n";
+	static const char *vs_image =
+		"#version 320 es\n"
+		"layout(r32ui, binding = 0) uniform writeonly highp uimageBuffer ring;\n"
+		"uniform highp usamplerBuffer src;\n"
+		"void main() {\n"
+		"  imageStore(ring, gl_VertexID, uvec4(texelFetch(src, gl_VertexID & 255).x));\n"
+		"  gl_Position = vec4(0.0);\n"
+		"  gl_PointSize = 1.0;\n"
+		"}\n";
+	static const char *vs_write =
+		"#version 310 es\n"
+		"layout(std430, binding = 2) writeonly buffer Dst { uint d[]; };\n"
+		"void main() {\n"
+		"  d[gl_VertexID] = uint(gl_VertexID);\n"
+		"  gl_Position = vec4(0.0);\n"
+		"  gl_PointSize = 1.0;\n"
+		"}\n";
+	static const char *vs_read =
+		"#version 310 es\n"
+		"layout(std430, binding = 0) readonly buffer Src { uint s[]; };\n"
+		"void main() {\n"
+		"  gl_Position = vec4(float(s[gl_VertexID]), 0.0, 0.0, 1.0);\n"
+		"  gl_PointSize = 1.0;\n"
+		"}\n";
+	static const char *vs_empty =
+		"#version 310 es\nvoid main() { gl_Position = vec4(0.0); gl_PointSize = 1.0; }\n";
+	typedef void (*storage_fn)(GLenum, GLsizeiptr, const void *, GLbitfield);
+	storage_fn storage = (storage_fn)eglGetProcAddress("glBufferStorage");
+	GLint vs_blocks = 0;
+
+	memset(k, 0, sizeof *k);
+	k->app_prog = app_prog;
+	k->app_vao = app_vao;
+	k->dispatch = (void (*)(GLuint, GLuint, GLuint))eglGetProcAddress("glDispatchCompute");
+	k->barrier = (void (*)(GLbitfield))eglGetProcAddress("glMemoryBarrier");
+	k->get64i = (void (*)(GLenum, GLuint, GLint64 *))eglGetProcAddress("glGetInteger64i_v");
+	k->copy_named = (void (*)(GLuint, GLuint, GLintptr, GLintptr, GLsizeiptr))
+		eglGetProcAddress("glCopyNamedBufferSubData");
+	if (!k->dispatch || !k->barrier || !k->get64i)
+		return false;
+	k->gather = keep_program(GL_COMPUTE_SHADER, gather);
+	k->empty = keep_program(GL_COMPUTE_SHADER, empty);
+	glGetIntegerv(GL_MAX_VERTEX_SHADER_STORAGE_BLOCKS, &vs_blocks);
+	k->vs_copy = vs_blocks >= 2 ? keep_program(GL_VERTEX_SHADER, vs_copy) : 0;
+	k->vs_bound = vs_blocks >= 2 ? keep_program(GL_VERTEX_SHADER, vs_bound) : 0;
+	k->vs_empty = keep_program(GL_VERTEX_SHADER, vs_empty);
+	k->bind_vertex_buffer = (void (*)(GLuint, GLuint, GLintptr, GLsizei))
+		eglGetProcAddress("glBindVertexBuffer");
+	k->tex_buffer = (void (*)(GLenum, GLenum, GLuint))eglGetProcAddress("glTexBuffer");
+	void (*attrib_format)(GLuint, GLint, GLenum, GLuint) =
+		(void (*)(GLuint, GLint, GLenum, GLuint))eglGetProcAddress("glVertexAttribIFormat");
+	void (*attrib_binding)(GLuint, GLuint) =
+		(void (*)(GLuint, GLuint))eglGetProcAddress("glVertexAttribBinding");
+	void (*bind_image)(GLuint, GLuint, GLint, GLboolean, GLint, GLenum, GLenum) =
+		(void (*)(GLuint, GLuint, GLint, GLboolean, GLint, GLenum, GLenum))
+		eglGetProcAddress("glBindImageTexture");
+	GLint vs_images = 0;
+	glGetIntegerv(GL_MAX_VERTEX_IMAGE_UNIFORMS, &vs_images);
+	if (vs_blocks >= 2) {
+		k->vs_write = keep_program(GL_VERTEX_SHADER, vs_write);
+		k->vs_read = keep_program(GL_VERTEX_SHADER, vs_read);
+	}
+	if (vs_blocks >= 1 && k->bind_vertex_buffer && attrib_format && attrib_binding) {
+		k->vs_attrib = keep_program(GL_VERTEX_SHADER, vs_attrib);
+		glGenVertexArrays(1, &k->attrib_vao);
+		glBindVertexArray(k->attrib_vao);
+		glEnableVertexAttribArray(0);
+		attrib_format(0, 1, GL_UNSIGNED_INT, 0);
+		attrib_binding(0, 0);
+	}
+	(void)glGetError();   /* a context without some of these: those ways are skipped */
+	if (!k->gather || !k->empty)
+		return false;
+	k->gather_range = glGetUniformLocation(k->gather, "u_range");
+	if (k->vs_copy)
+		k->vs_range = glGetUniformLocation(k->vs_copy, "u_range");
+	glGenVertexArrays(1, &k->vs_vao);
+	glGenBuffers(1, &k->spare);
+	glBindBuffer(GL_COPY_WRITE_BUFFER, k->spare);
+	glBufferData(GL_COPY_WRITE_BUFFER, KEEP_BYTES, NULL, GL_DYNAMIC_COPY);
+	if (!storage)
+		storage = (storage_fn)eglGetProcAddress("glBufferStorageEXT");
+	glGenBuffers(1, &k->ring);
+	glBindBuffer(GL_COPY_WRITE_BUFFER, k->ring);
+	if (storage) {
+		storage(GL_COPY_WRITE_BUFFER, KEEP_RING, NULL, 0x1 | 0x40 | 0x80 | 0x200);
+		k->ring_map = glMapBufferRange(GL_COPY_WRITE_BUFFER, 0, KEEP_RING, 0x1 | 0x40 | 0x80);
+	} else {
+		glBufferData(GL_COPY_WRITE_BUFFER, KEEP_RING, NULL, GL_STREAM_READ);
+	}
+	glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
+	glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, k->ring);
+	if (vs_images >= 1 && k->tex_buffer && bind_image &&
+	    (k->vs_image = keep_program(GL_VERTEX_SHADER, vs_image)) != 0) {
+		glGenTextures(1, &k->src_tex);
+		glGenTextures(1, &k->ring_tex);
+		glBindTexture(GL_TEXTURE_BUFFER, k->ring_tex);
+		k->tex_buffer(GL_TEXTURE_BUFFER, GL_R32UI, k->ring);
+		bind_image(0, k->ring_tex, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_R32UI);
+		glBindTexture(GL_TEXTURE_BUFFER, 0);
+		if (glGetError() != GL_NO_ERROR)
+			k->vs_image = 0;
+	}
+	glUseProgram(app_prog);
+	glBindVertexArray(app_vao);
+	return glGetError() == GL_NO_ERROR;
+}
+
+/* A TF buffer of 1 KiB with `usage`, or immutable storage with no flags
+ * (usage 0), bound to TF binding 0 and the generic binding. */
+static GLuint keep_tf_buffer(GLenum usage)
+{
+	typedef void (*storage_fn)(GLenum, GLsizeiptr, const void *, GLbitfield);
+	storage_fn storage = (storage_fn)eglGetProcAddress("glBufferStorage");
+	GLuint t = 0;
+
+	if (!storage)
+		storage = (storage_fn)eglGetProcAddress("glBufferStorageEXT");
+	if (!usage && !storage)
+		return 0;
+	glGenBuffers(1, &t);
+	glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, t);
+	if (usage)
+		glBufferData(GL_TRANSFORM_FEEDBACK_BUFFER, KEEP_BYTES, NULL, usage);
+	else
+		storage(GL_TRANSFORM_FEEDBACK_BUFFER, KEEP_BYTES, NULL, 0);
+	glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, t);
+	return t;
+}
+
+/* Whether the ring's slot of the last TF end holds the TF output (every
+ * pass writes the same bytes); true where `mode` copies nothing. */
+static bool keep_matches(const struct keep_gl *k, enum keep mode, int n)
+{
+	const void *tf;
+	GLuint scratch = 0;
+	bool same;
+
+	if (!k->ring_map || mode == KEEP_NONE || mode == KEEP_VS_BARE || mode >= KEEP_VS_SPARE)
+		return true;
+	/* Through a buffer of our own: immutable storage without
+	 * GL_MAP_READ_BIT cannot be mapped for reading. */
+	glGenBuffers(1, &scratch);
+	glBindBuffer(GL_COPY_WRITE_BUFFER, scratch);
+	glBufferData(GL_COPY_WRITE_BUFFER, KEEP_BYTES, NULL, GL_STREAM_READ);
+	glBindBuffer(GL_COPY_READ_BUFFER, k->tf);
+	glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, 0, 0, KEEP_BYTES);
+	tf = glMapBufferRange(GL_COPY_WRITE_BUFFER, 0, KEEP_BYTES, GL_MAP_READ_BIT);
+	same = tf && !memcmp(tf, k->ring_map + ((n - 1) & (KEEP_RING / KEEP_BYTES - 1)) *
+			     KEEP_BYTES, KEEP_BYTES);
+	glUnmapBuffer(GL_COPY_WRITE_BUFFER);
+	glBindBuffer(GL_COPY_READ_BUFFER, 0);
+	glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
+	glDeleteBuffers(1, &scratch);
+	return same;
+}
+
+/* "keep": every way above for every TF buffer kind, printed as
+ * "keep:USAGE:WAY NS". */
+static void bench_keep_all(int n, GLuint app_prog, GLuint app_vao, GLuint tfb, bool named_ok)
+{
+	static const struct { const char *name; GLenum usage; } usages[] = {
+		{ "stream-read", GL_STREAM_READ }, { "dynamic-copy", GL_DYNAMIC_COPY },
+		{ "static-draw", GL_STATIC_DRAW }, { "stream-draw", GL_STREAM_DRAW },
+		{ "storage", 0 },
+	};
+	static const struct { const char *name; enum keep mode; } ways[] = {
+		{ "plain", KEEP_NONE }, { "copy", KEEP_COPY }, { "copy-named", KEEP_COPY_NAMED },
+		{ "gather", KEEP_GATHER }, { "gather-saved", KEEP_GATHER_SAVED },
+		{ "vs-copy", KEEP_VS_COPY }, { "vs-bound", KEEP_VS_BOUND },
+		{ "vs-app-vao", KEEP_VS_APP_VAO }, { "vs-bare", KEEP_VS_BARE },
+		{ "vs-attrib", KEEP_VS_ATTRIB }, { "vs-image", KEEP_VS_IMAGE },
+		{ "vs-spare", KEEP_VS_SPARE }, { "vs-write-only", KEEP_VS_WRITE_ONLY },
+		{ "vs-read-only", KEEP_VS_READ_ONLY }, { "use-program", KEEP_USE_PROGRAM },
+		{ "dispatch-empty", KEEP_DISPATCH_EMPTY }, { "draw-empty", KEEP_DRAW_EMPTY },
+	};
+	struct keep_gl k;
+
+	if (!keep_init(&k, app_prog, app_vao)) {
+		fprintf(stderr, "cap-bench: keep: no compute shaders / storage buffers here\n");
+		return;
+	}
+	for (size_t u = 0; u < sizeof usages / sizeof usages[0]; u++) {
+		k.tf = keep_tf_buffer(usages[u].usage);
+		if (!k.tf)
+			continue;
+		for (size_t w = 0; w < sizeof ways / sizeof ways[0]; w++) {
+			char name[64];
+			if ((ways[w].mode == KEEP_COPY_NAMED && (!named_ok || !k.copy_named)) ||
+			    (ways[w].mode >= KEEP_VS_COPY && ways[w].mode <= KEEP_VS_READ_ONLY && !k.vs_copy) ||
+			    (ways[w].mode == KEEP_VS_ATTRIB && !k.vs_attrib) ||
+			    (ways[w].mode == KEEP_VS_IMAGE && !k.vs_image) ||
+			    (ways[w].mode == KEEP_VS_WRITE_ONLY && !k.vs_write) ||
+			    (ways[w].mode == KEEP_DRAW_EMPTY && !k.vs_empty))
+				continue;
+			/* The usage hint matters for the copy; the rest run on the
+			 * two the benchmarks use. */
+			if (u >= 2 && ways[w].mode >= KEEP_GATHER_SAVED)
+				continue;
+			snprintf(name, sizeof name, "keep:%s:%s", usages[u].name, ways[w].name);
+			/* First use: compiles, allocates (vs-bare: binds). */
+			keep_range(&k, ways[w].mode == KEEP_VS_BARE ? KEEP_VS_BOUND : ways[w].mode, 0);
+			glFinish();
+			TIME_CASE(name, n, bench_tf_keep(n, &k, ways[w].mode));
+			if (glGetError() != GL_NO_ERROR)
+				fprintf(stderr, "cap-bench: %s raised a GL error\n", name);
+			if (!keep_matches(&k, ways[w].mode, n))
+				fprintf(stderr, "cap-bench: %s: the ring differs from the TF output\n",
+					name);
+		}
+		glDeleteBuffers(1, &k.tf);
+	}
+	glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, 0);
+	glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, tfb);
+	glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, tfb);
+}
+
+/* CAP_BENCH_API=gl: a desktop GL 4.5 core context instead of GLES (the
+ * shaders are GLSL ES, which GL 4.5 accepts: ARB_ES3_1_compatibility). */
+static EGLContext gl45_context(struct cap_test_egl *e)
+{
+	static const EGLint config_attribs[] = { EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT,
+						  EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_NONE };
+	static const EGLint attribs[] = {
+		EGL_CONTEXT_MAJOR_VERSION, 4, EGL_CONTEXT_MINOR_VERSION, 5,
+		EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE,
+	};
+	EGLContext ctx = EGL_NO_CONTEXT;
+	EGLint n = 0;
+
+	if (eglChooseConfig(e->dpy, config_attribs, &e->config, 1, &n) && n > 0 &&
+	    eglBindAPI(EGL_OPENGL_API))
+		ctx = eglCreateContext(e->dpy, e->config, EGL_NO_CONTEXT, attribs);
+	if (ctx == EGL_NO_CONTEXT) {
+		fprintf(stderr, "cannot create a GL 4.5 core context\n");
+		exit(77);
+	}
+	return ctx;
+}
+
 int main(int argc, char **argv)
 {
 	static const char *const varyings[] = { "tf_out" };
@@ -292,8 +853,11 @@ int main(int argc, char **argv)
 	if (getenv("CAP_BENCH_TRIALS") && atoi(getenv("CAP_BENCH_TRIALS")) > 0)
 		bench_trials = atoi(getenv("CAP_BENCH_TRIALS"));
 	memset(data, 0x5a, sizeof(data));
+	const bool gl45 = getenv("CAP_BENCH_API") && strcmp(getenv("CAP_BENCH_API"), "gl") == 0;
 	cap_test_egl_init(&egl);
-	cap_test_egl_make_current(&egl, cap_test_egl_context(&egl));
+	cap_test_egl_make_current(&egl, gl45 ? gl45_context(&egl) : cap_test_egl_context(&egl));
+	fprintf(stderr, "cap-bench: %s, %s\n", (const char *)glGetString(GL_VERSION),
+		(const char *)glGetString(GL_RENDERER));
 	prog = cap_test_tf_program(vs, varyings, 1);
 	glUseProgram(prog);
 	loc = glGetUniformLocation(prog, "k");
@@ -365,6 +929,16 @@ int main(int argc, char **argv)
 		glDeleteBuffers(8, t);
 		glDeleteBuffers(1, &b);
 	}
+	if (wanted(argc, argv, "tf8-offsets")) {
+		GLuint t;
+		glGenBuffers(1, &t);
+		glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, t);
+		glBufferData(GL_TRANSFORM_FEEDBACK_BUFFER, 8 * 1024, NULL, GL_DYNAMIC_COPY);
+		TIME_CASE("tf8-offsets", n, bench_tf_offsets(n, t));
+		glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, tfb);
+		glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, tfb);
+		glDeleteBuffers(1, &t);
+	}
 	if (wanted(argc, argv, "tf+fences"))
 		TIME_CASE("tf+fences", n, bench_tf_parts(n, 0, true));
 	if (wanted(argc, argv, "tf+copy-ring+fences")) {
@@ -386,6 +960,10 @@ int main(int argc, char **argv)
 		glDeleteBuffers(1, &t);
 		glDeleteBuffers(1, &b);
 	}
+
+	/* Only by name: "keep" runs 30 cases. */
+	if (argc > 2 && wanted(argc, argv, "keep"))
+		bench_keep_all(n, prog, vao, tfb, gl45);
 
 	n = 20000 * scale;
 	if (wanted(argc, argv, "map-read-unmap-1KiB"))

@@ -13,10 +13,19 @@
  * storage buffer (GLES 3.1), then glDeleteBuffers of it.  Only then
  * glFinish.
  *
- * Usage: cap-tf-deferred   (exit 0; 77 when GLES 3.1 is unavailable)
+ * With "ranges": four TF passes into four ranges of the one buffer
+ * (glBindBufferRange at 0, 64, 128, 192; no TF pass writes the range of
+ * another, so no copy is due), then a fifth into the first range again
+ * (due: it overwrites the first pass's bytes), then glFinish; pass p
+ * writes k = 100 p as above.  It prints the bytes of each pass as it
+ * wrote them ("pass P HEX", read after glFinish, where the range was not
+ * written again; the first from a copy made between passes 1 and 2).
+ *
+ * Usage: cap-tf-deferred [ranges]   (exit 0; 77 when GLES 3.1 is unavailable)
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <GLES3/gl31.h>
 
@@ -73,7 +82,50 @@ static void tf_pass(GLint k_loc, float k)
 	glEndTransformFeedback();
 }
 
-int main(void)
+static void print_range(int pass, GLuint buffer, GLintptr offset)
+{
+	glBindBuffer(GL_COPY_READ_BUFFER, buffer);
+	const unsigned char *p = glMapBufferRange(GL_COPY_READ_BUFFER, offset, 48, GL_MAP_READ_BIT);
+	printf("pass %d ", pass);
+	for (int i = 0; p && i < 48; i++)
+		printf("%02x", p[i]);
+	printf("\n");
+	glUnmapBuffer(GL_COPY_READ_BUFFER);
+	glBindBuffer(GL_COPY_READ_BUFFER, 0);
+}
+
+/* "ranges": TF at moving offsets of one buffer, then into the first range
+ * again (see the top of the file). */
+static int ranges(GLuint tfb, GLint k_loc)
+{
+	GLuint first;
+
+	glGenBuffers(1, &first);
+	glBindBuffer(GL_COPY_WRITE_BUFFER, first);
+	glBufferData(GL_COPY_WRITE_BUFFER, 48, NULL, GL_STREAM_READ);
+	for (int p = 0; p < 5; p++) {
+		glBindBufferRange(GL_TRANSFORM_FEEDBACK_BUFFER, 0, tfb, (p % 4) * 64, 64);
+		tf_pass(k_loc, 100.0f * (float)p);
+		if (p == 0) {
+			/* What pass 0 wrote, for the output; a copy, not a read,
+			 * so that nothing synchronises. */
+			glBindBuffer(GL_COPY_READ_BUFFER, tfb);
+			glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, 0, 0, 48);
+			glBindBuffer(GL_COPY_READ_BUFFER, 0);
+		}
+	}
+	glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
+	glFinish();
+	print_range(0, first, 0);
+	for (int p = 1; p < 4; p++)
+		print_range(p, tfb, p * 64);
+	print_range(4, tfb, 0);
+	glDeleteBuffers(1, &first);
+	printf("ok\n");
+	return 0;
+}
+
+int main(int argc, char **argv)
 {
 	static const char *const varyings[] = { "a" };
 	static const float junk[16] = { 99, 99, 99, 99, 99, 99, 99, 99,
@@ -88,6 +140,11 @@ int main(void)
 	glGenBuffers(1, &src);
 	glBindBuffer(GL_COPY_READ_BUFFER, src);
 	glBufferData(GL_COPY_READ_BUFFER, sizeof junk, junk, GL_STATIC_DRAW);
+	if (argc > 1 && strcmp(argv[1], "ranges") == 0) {
+		const int rc = ranges(tfb, k_loc);
+		eglMakeCurrent(egl.dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+		return rc;
+	}
 
 	tf_pass(k_loc, 0);
 	glDrawArrays(GL_POINTS, 0, 3);   /* writes no buffer: nothing due */

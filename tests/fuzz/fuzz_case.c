@@ -14,8 +14,10 @@
  * compatibility, GLES 3.2), a program whose GLSL fuzz_glsl.c wrote, vertex
  * data in the chosen format, a draw of the chosen kind inside transform
  * feedback (with pauses, other TF objects, several begin / end pairs,
- * queries and conditional rendering as chosen), the queries' results read
- * back, and the TF buffers read back through glMapBufferRange.  The
+ * queries and conditional rendering as chosen, clip planes enabled as
+ * chosen), the queries' results read back, the TF buffers read back
+ * through glMapBufferRange, and where clip planes or cull distances reach
+ * the rasterizer the colour buffer (cleared first) through glReadPixels.  The
  * capture library observes all of it; scripts/fuzz_tf.py compares the
  * replays with it.
  *
@@ -37,7 +39,9 @@
  * geometry shader: a probe captures gl_PrimitiveIDIn, which restarts at
  * each draw of the call) or clip-distance-disabled (cap_clipdistance with
  * rasterization: a triangle covering the viewport with a negative
- * gl_ClipDistance[0] and no plane enabled must pass samples).  The probes are part of the case only where
+ * gl_ClipDistance[0] and no plane enabled must pass samples; where the
+ * case writes gl_ClipDistance[1], which can be negative, and does not
+ * enable its plane).  The probes are part of the case only where
  * their dimension is drawn, and the case still runs to the end (exit 0): the trace stays
  * whole and the replays are compared as ever; scripts/fuzz_tf.py names
  * the seed's class.
@@ -140,7 +144,10 @@
 	X(PFNGLBINDRENDERBUFFERPROC, BindRenderbuffer) \
 	X(PFNGLRENDERBUFFERSTORAGEPROC, RenderbufferStorage) \
 	X(PFNGLFRAMEBUFFERRENDERBUFFERPROC, FramebufferRenderbuffer) \
-	X(PFNGLVIEWPORTPROC, Viewport)
+	X(PFNGLVIEWPORTPROC, Viewport) \
+	X(PFNGLCLEARCOLORPROC, ClearColor) \
+	X(PFNGLCLEARPROC, Clear) \
+	X(PFNGLREADPIXELSPROC, ReadPixels)
 
 static struct {
 #define DECL(type, name) type name;
@@ -969,6 +976,14 @@ int main(int argc, char **argv)
 	gl.RenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, 16, 16);
 	gl.FramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, rb);
 	gl.Viewport(0, 0, 16, 16);
+	/* Clip planes and cull distances change pixels, not TF (GL 4.6 §13.3
+	 * records vertices before clipping): where they reach the rasterizer,
+	 * the case clears the target and reads its pixels back at the end. */
+	bool read_image = (fuzz_clip_enabled(&r.p) || v[FP_CULL]) && v[FP_DISCARD] == 1;
+	if (read_image) {
+		gl.ClearColor(0.0f, 0.25f, 0.5f, 1.0f);
+		gl.Clear(GL_COLOR_BUFFER_BIT);
+	}
 
 	GLuint prog = gl.CreateProgram();
 	GLuint vs = shader(GL_VERTEX_SHADER, r.g.vs);
@@ -1033,10 +1048,17 @@ int main(int argc, char **argv)
 		gl.UseProgram(prog);
 		gl.Disable(GL_RASTERIZER_DISCARD);
 	}
-	if (v[FP_CAP_CLIP] && v[FP_API] != API_GLES && v[FP_DISCARD] == 1) {
+	/* The probe where a written distance that can be negative, [1], has
+	 * its plane disabled ([0] is positive, [2] written only enabled). */
+	if ((fuzz_clip_written(&r.p) & ~fuzz_clip_enabled(&r.p) & 0x2) && v[FP_DISCARD] == 1) {
 		check_clip_distance_disabled(&r, fs);
 		gl.UseProgram(prog);
 	}
+	/* GL 4.6 §13.7: plane i clips where CLIP_DISTANCEi is enabled (after
+	 * the probe above, which needs every plane disabled). */
+	for (unsigned i = 0; i < 3; i++)
+		if (fuzz_clip_enabled(&r.p) >> i & 1)
+			gl.Enable(GL_CLIP_DISTANCE0 + i);
 	if (v[FP_PROVOKING])
 		gl.ProvokingVertex(GL_FIRST_VERTEX_CONVENTION);
 	if (v[FP_DISCARD] == 0)
@@ -1173,6 +1195,14 @@ int main(int argc, char **argv)
 			printf("buffer %d: %02x%02x%02x%02x...\n", b, m[0], m[1], m[2], m[3]);
 			gl.UnmapBuffer(GL_COPY_READ_BUFFER);
 		}
+	}
+	if (read_image) {
+		uint8_t px[16 * 16 * 4];
+		unsigned lit = 0;
+		gl.ReadPixels(0, 0, 16, 16, GL_RGBA, GL_UNSIGNED_BYTE, px);
+		for (size_t i = 0; i < sizeof px; i += 4)
+			lit += px[i] == 255;
+		printf("pixels: %u of 256 drawn\n", lit);
 	}
 	if (gl_errors("at the end"))
 		return EXIT_INVALID;

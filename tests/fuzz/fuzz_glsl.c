@@ -31,6 +31,20 @@
  * §13.3), so a GLES vertex shader whose points are rasterized (no geometry
  * shader, rasterizer discard off) writes 1.0 where cap_pointsize does not
  * make it write 1 + (k & 3).
+ *
+ * Clip and cull distances (cap_clipdistance, clip_planes, cull_distance)
+ * are signed so that no vertex sits on a plane's boundary either:
+ * gl_ClipDistance[0] = s.x (> 3, inside), [1] = k - 0.5 and
+ * gl_CullDistance[0] = k - 16.5 (half-integers: vertex 0, vertices 0..2
+ * of instance 0 outside), and [2] = -gl_Position.x, the plane x = 0: in
+ * window space x = 8 of the 16-pixel viewport, a pixel edge, so that a
+ * primitive clipped there gains an edge 0.5 pixel from every sample.
+ * Where planes are enabled or cull distances written, the vertices spread
+ * over the viewport (a zigzag: no three consecutive ones on a line; |x|
+ * at least 0.2, so no vertex near x = 0), so that what clipping and
+ * culling remove is pixels; elsewhere they stay within a pixel, as they
+ * always were.  Both keep the rule above: the spread position is a sum of
+ * non-negative terms times an exact sign, and [2] its negation.
  */
 #include "fuzz_glsl.h"
 
@@ -273,8 +287,12 @@ void fuzz_glsl_build(struct fuzz_glsl *g, const struct fuzz_point *p)
 			put(&decl, "layout(xfb_buffer = %d, xfb_stride = %d) out;\n", b, stride);
 		}
 	}
-	if (v[FP_CAP_CLIP])
-		put(&decl, "out float gl_ClipDistance[2];\n"), comps += 2;
+	unsigned clip = fuzz_clip_written(p);
+	int n_clip = clip & 0x4 ? 3 : clip ? 2 : 0;
+	if (clip)
+		put(&decl, "out float gl_ClipDistance[%d];\n", n_clip), comps += n_clip;
+	if (v[FP_CULL])
+		put(&decl, "out float gl_CullDistance[1];\n"), comps += 1;
 	if (v[FP_CAP_PSIZE])
 		put(&body, "  gl_PointSize = 1.0 + float(k & 3);\n"), comps += 1;
 	else if (gles && !g->has_gs && v[FP_PRIM] == PR_POINTS && v[FP_DISCARD])
@@ -282,11 +300,24 @@ void fuzz_glsl_build(struct fuzz_glsl *g, const struct fuzz_point *p)
 		 * where the vertex shader writes none (ES 3.2 §13.3), so it
 		 * writes the size GL's state gives elsewhere */
 		put(&body, "  gl_PointSize = 1.0;\n");
-	if (v[FP_CAP_CLIP])
+	if (clip)
 		put(&body, "  gl_ClipDistance[0] = s.x; gl_ClipDistance[1] = float(k) - 0.5;\n");
+	if (v[FP_CULL])
+		put(&body, "  gl_CullDistance[0] = float(k) - 16.5;\n");
 	if (v[FP_CAP_COMPAT])
 		put(&body, "  gl_FrontColor = s * 0.125;\n"), comps += 4;
-	put(&body, "  gl_Position = vec4(s.xy * 0.0625 + float(k & 7) * 0.03125, 0.0, 1.0);\n");
+	if (v[FP_CLIP_PLANES] || v[FP_CULL])
+		/* spread over the viewport, so that clipping changes pixels:
+		 * vertex n (mod 8) near (-+(0.25 + (n & 3) * 0.1875), -+0.5), a
+		 * zigzag; sums of non-negative terms, signs exact */
+		put(&body, "  int n = (k >> 3) & 7;\n"
+			   "  vec2 sgn = vec2(float((n >> 1) & 2), float((n & 1) * 2)) - 1.0;\n"
+			   "  gl_Position = vec4(sgn * (s.xy * 0.0625 + vec2(float(k & 7) * 0.03125 +\n"
+			   "                     float(n & 3) * 0.1875, 0.25)), 0.0, 1.0);\n");
+	else
+		put(&body, "  gl_Position = vec4(s.xy * 0.0625 + float(k & 7) * 0.03125, 0.0, 1.0);\n");
+	if (clip & 0x4)
+		put(&body, "  gl_ClipDistance[2] = -gl_Position.x;\n");
 
 	/* Vertex shader. */
 	struct sb vs = { g->vs, 0, sizeof g->vs, &g->overflowed };

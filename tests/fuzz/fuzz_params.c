@@ -81,7 +81,25 @@ const struct fuzz_pdef fuzz_pdefs[FP_N] = {
 	P(FP_A_STRIDE, "a_stride_extra", "0", "4", "12"),
 	P(FP_A_OFFSET, "a_offset", "0", "4", "16"),
 	P(FP_B_DIV, "b_divisor", "0", "1", "2"),
+	P(FP_CLIP_PLANES, "clip_planes", "none", "1", "2", "0_1", "0_1_2"),
+	P(FP_CULL, "cull_distance", "0", "1"),
 };
+
+/* Bit i: GL_CLIP_DISTANCEi, per value of clip_planes. */
+static const unsigned clip_plane_masks[] = { 0x0, 0x2, 0x4, 0x3, 0x7 };
+
+unsigned fuzz_clip_enabled(const struct fuzz_point *p)
+{
+	return clip_plane_masks[p->v[FP_CLIP_PLANES]];
+}
+
+unsigned fuzz_clip_written(const struct fuzz_point *p)
+{
+	unsigned enabled = fuzz_clip_enabled(p);
+	if (!p->v[FP_CAP_CLIP] && !enabled)
+		return 0;
+	return enabled & 0x4 ? 0x7 : 0x3;
+}
 
 /* splitmix64: each parameter's value from one step, in table order. */
 static uint64_t next_rand(uint64_t *s)
@@ -218,7 +236,8 @@ void fuzz_params_normalize(struct fuzz_point *p)
 		}
 		/* No multi-draws, indirect draws under TF, glDrawTransformFeedback,
 		 * base instance, glPrimitiveRestartIndex, provoking vertex, doubles,
-		 * clip distances, gl_SkipComponents / gl_NextBuffer, xfb layout
+		 * clip or cull distances (EXT_clip_cull_distance: llvmpipe has
+		 * it, the sim's GLES does not), gl_SkipComponents / gl_NextBuffer, xfb layout
 		 * qualifiers, overflow queries or conditional rendering in GLES 3.2. */
 		static const int es_draw[DR_N] = {
 			[DR_ARRAYS] = DR_ARRAYS, [DR_ARRAYS_INST] = DR_ARRAYS_INST,
@@ -243,7 +262,7 @@ void fuzz_params_normalize(struct fuzz_point *p)
 			else if (v[i] == VK_DMAT2)
 				v[i] = VK_MAT2;
 		}
-		v[FP_CAP_CLIP] = 0;
+		v[FP_CAP_CLIP] = v[FP_CLIP_PLANES] = v[FP_CULL] = 0;
 		if (v[FP_GS])
 			v[FP_CAP_PSIZE] = 0; /* needs EXT_geometry_point_size */
 		if (v[FP_MODE] == MODE_LAYOUT)

@@ -70,6 +70,10 @@ enum fuzz_param {
 	FP_A_STRIDE,     /* extra stride bytes */
 	FP_A_OFFSET,     /* attribute offset bytes */
 	FP_B_DIV,        /* divisor of the second attribute */
+	/* Drawn after all the others, so that adding them changed no seed's
+	 * earlier values. */
+	FP_CLIP_PLANES,  /* clip planes enabled: glEnable(GL_CLIP_DISTANCEi) */
+	FP_CULL,         /* gl_CullDistance[0] written */
 	FP_N
 };
 
@@ -117,6 +121,14 @@ bool fuzz_params_set(struct fuzz_point *p, const char *kv);
 
 /* Makes the point valid: see the file comment. */
 void fuzz_params_normalize(struct fuzz_point *p);
+
+/*
+ * The clip distances point p writes (bit i: gl_ClipDistance[i]; none, or
+ * 0 and 1, or 0, 1 and 2) and the planes it enables (bit i:
+ * GL_CLIP_DISTANCEi), from cap_clipdistance and clip_planes.
+ */
+unsigned fuzz_clip_written(const struct fuzz_point *p);
+unsigned fuzz_clip_enabled(const struct fuzz_point *p);
 
 /* Prints every parameter that is not at its default as `key=value`, one line. */
 void fuzz_params_print(const struct fuzz_point *p);

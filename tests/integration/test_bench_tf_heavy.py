@@ -12,8 +12,11 @@ only its exit status and its timing lines are checked.  --copies=gather
 makes the ring copies with compute dispatches (K TF buffers as storage
 blocks per dispatch): run with K = 3 and more systems than a multiple of
 it, and at the context's own K, so that every source slot and a short last
-dispatch are checked against the TF output.
+dispatch are checked against the TF output.  --gles runs the plain loop in
+a GLES context.  Also tests/capture/cap-bench's "keep" cases, the same
+measurement made per TF end (each way checked against the TF output).
 """
+import os
 import re
 
 import pytest
@@ -49,3 +52,37 @@ def test_unknown_copies_mode_is_a_usage_error(build_dir):
     res = run([build_dir / "bench" / "tf-heavy", *ARGS, "--copies=elsewhere"])
     assert res.returncode == 2
     assert "usage: tf-heavy" in res.stderr
+
+
+def test_gles_frame_loop_runs_in_a_gles_context(build_dir):
+    """--gles: the plain frame loop in a GLES 3.2 context (bench/async_observe.py
+    --gles measures the asynchronous read-back there); with a --copies mode
+    it is a usage error."""
+    res = run([build_dir / "bench" / "tf-heavy", *ARGS, "--gles"])
+    assert res.returncode == 0, describe(res)
+    assert re.search(r"^frame-ns \d+$", res.stdout, re.M), describe(res)
+    assert re.search(r"^renderer: .*; OpenGL ES 3\.[2-9]", res.stdout, re.M), describe(res)
+    res = run([build_dir / "bench" / "tf-heavy", *ARGS, "--gles", "--copies=ring"])
+    assert res.returncode == 2 and "--gles runs the plain frame loop only" in res.stderr, \
+        describe(res)
+
+
+@pytest.mark.parametrize("api", ["gles", "gl"])
+def test_cap_bench_keep_ways_copy_the_tf_range(build_dir, api):
+    """cap-bench keep (docs/performance.md, "One TF range per TF end"): each
+    way of keeping a TF range per TF end ends by comparing the ring's last
+    slot with the TF output and says so on stderr when they differ or a GL
+    error was raised; every way runs in a GLES 3.2 and a GL 4.5 context
+    (glCopyNamedBufferSubData in GL only)."""
+    env = dict(os.environ, CAP_BENCH_TRIALS="1")
+    if api == "gl":
+        env["CAP_BENCH_API"] = "gl"
+    res = run([build_dir / "tests" / "capture" / "cap-bench", "1", "keep"], env=env)
+    assert res.returncode == 0, describe(res)
+    assert "differs" not in res.stderr and "GL error" not in res.stderr, describe(res)
+    ways = set(re.findall(r"^keep:stream-read:(\S+) [\d.]+$", res.stdout, re.M))
+    want = {"plain", "copy", "gather", "gather-saved", "vs-copy", "vs-bound", "vs-app-vao",
+            "vs-bare", "vs-attrib", "vs-spare", "vs-write-only", "vs-read-only", "use-program",
+            "dispatch-empty", "draw-empty"} | ({"copy-named"} if api == "gl" else set())
+    # vs-image needs image uniforms in vertex shaders, which llvmpipe lacks.
+    assert want <= ways <= want | {"vs-image"}, describe(res)

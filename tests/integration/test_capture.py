@@ -520,6 +520,39 @@ def test_tf_buffer_written_right_after_its_tf_end_keeps_each_pass_golden(
         describe(check)
 
 
+def test_tf_at_moving_offsets_of_one_buffer_batches_its_copies(
+        xfbtrace, build_dir, tmp_path, observe_mode):
+    """cap-tf-deferred ranges: four TF passes into four ranges of one buffer,
+    then a fifth into the first range again.  A TF pass writes only its
+    bound range (GL 4.6 section 13.3.2), so async keeps the copies of the
+    first four deferred until the fifth pass's glBeginTransformFeedback,
+    which rewrites the first range, and the fifth's until glFinish: two
+    batches, not one per pass.  Each observation holds its own pass's
+    bytes (what the program printed); replayed, the 5 TF and 5 map_read
+    observations match."""
+    prog = build_dir / "tests" / "capture" / "cap-tf-deferred"
+    trace = tmp_path / "ranges.xfbt"
+    out = run([xfbtrace, "capture", f"--observe={observe_mode}", "-o", trace, "--", prog,
+               "ranges"], env=dict(os.environ, XFBTRACE_LOG="info"))
+    assert out.returncode == 0 and out.stdout.endswith("ok\n"), describe(out)
+    printed = [bytes.fromhex(line.split()[2]) for line in out.stdout.splitlines()[:-1]]
+    recs = records(xfbtrace, trace)
+    ends = [c["no"] for c in calls(recs) if c["name"] == "glEndTransformFeedback"]
+    obs = {o["call"]: o for o in observations(recs, "tf_buffer")}
+    assert len(ends) == 5 and sorted(obs) == ends, observations(recs)
+    for p, end in enumerate(ends):
+        assert obs[end]["offset"] == (p % 4) * 64, obs[end]
+        assert blob_bytes(obs[end]["data"])[:48] == printed[p], (p, obs[end])
+    if observe_mode == "async":
+        counters = re.search(r"copies deferred: (\d+), made in (\d+) batches \((\d+) before a "
+                             r"call that may write their buffers\)", out.stderr)
+        assert counters, describe(out)
+        assert tuple(map(int, counters.groups())) == (5, 2, 2), describe(out)
+    check = run([xfbtrace, "replay", "--check", trace])
+    assert check.returncode == 0 and "10 observations, 10 match, 0 differ" in check.stdout, \
+        describe(check)
+
+
 def test_observe_mode_is_chosen_on_the_command_line(xfbtrace, build_dir, tmp_path):
     prog = build_dir / "tests" / "capture" / "tf-crash"
     out = run([xfbtrace, "capture", "--observe=later", "-o", tmp_path / "x.xfbt", "--", prog, "exit"])

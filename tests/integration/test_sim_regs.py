@@ -115,12 +115,23 @@ def test_viewport_override_moves_the_image_and_diff_names_the_register(xfbtrace,
     # x = -0.75): that pixel now shows the clear colour.
     assert (first["x"], first["y"], first["a"], first["b"]) == (8, 8, list(RED), list(CLEAR))
     f = draw_fields(j, draw)["PA_CL_VPORT_XOFFSET_0"]
-    assert (f["a"], f["b"]) == (0x42000000, 0x42200000)   # 32.0f, 40.0f
+    assert (f["a"], f["b"]) == (0x42000000, 0x42200000)
+    # The register database types it f32: printed as floats with their bits.
+    assert (f["a_text"], f["b_text"]) == ("32.0f (0x42000000)", "40.0f (0x42200000)")
     # The text report names both too.
     text = run([xfbtrace, "diff", "--db", db, "--regs", "2", str(run_id(out))]).stdout
     assert f"pixels #0: {changed} of 4096 pixels differ" in text
-    assert f"call {draw} glDrawArrays" in text and "PA_CL_VPORT_XOFFSET_0 1107296256 (0x42000000)" \
-        " -> 1109393408 (0x42200000)" in text, text
+    assert f"call {draw} glDrawArrays" in text and "PA_CL_VPORT_XOFFSET_0 32.0f (0x42000000)" \
+        " -> 40.0f (0x42200000)" in text, text
+    # So does the register state of the draw, f32 registers as floats
+    # (0.0 included, which the untyped number format shows as "0").
+    regs = run([xfbtrace, "regs", "--db", db, str(run_id(out)), str(draw)])
+    assert regs.returncode == 0, describe(regs)
+    for line in ("PA_CL_VPORT_XOFFSET_0 <- 40.0f (0x42200000)",
+                 "PA_CL_VPORT_XSCALE_0 <- 32.0f (0x42000000)",
+                 "PA_CL_VPORT_YSCALE_0 <- 32.0f (0x42000000)",
+                 "PA_SC_VPORT_ZMIN_0 <- 0.0f (0x00000000)"):
+        assert line in regs.stdout, regs.stdout
 
 
 @pytest.mark.sim
@@ -211,7 +222,7 @@ def test_web_diff_shows_the_pixels_and_the_register(xfbtrace, case):
             "the draw that produced it (A → B):"
         rows = [[td.text for td in tr.find_elements(By.TAG_NAME, "td")]
                 for tr in browser.find_elements(By.CSS_SELECTOR, "#drawfields tr.field")]
-        assert rows == [["PA_CL_VPORT_XOFFSET_0", "1107296256", "1109393408"]], rows
+        assert rows == [["PA_CL_VPORT_XOFFSET_0", "32.0f (0x42000000)", "40.0f (0x42200000)"]], rows
         # Both inside the image section, the images below them.
         section = browser.find_element(By.CSS_SELECTOR, "section.imagediff")
         assert "PA_CL_VPORT_XOFFSET_0" in section.text and "pixels differ" in section.text

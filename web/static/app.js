@@ -229,12 +229,14 @@ function pagedTfDiff(t) {
   return box;
 }
 
-function valueText(v, name) { return name ? `${name} (${v})` : String(v); }
+// A register field's value: its enum name, the float text the API gives
+// for registers the database types f32, else the number.
+function valueText(v, name, text) { return name ? `${name} (${v})` : text || String(v); }
 
 // Register fields of two states (/api/diff/A/B/calls/N "fields"), A beside B.
 function fieldTable(fields, id) {
   return el("table", { id }, el("tr", {}, el("th", {}, "field"), el("th", {}, "A"), el("th", {}, "B")),
-    ...fields.map(f => el("tr", { class: "field" }, el("td", {}, f.name), el("td", { class: "old" }, f.in_a ? valueText(f.a, f.a_name) : "(unset)"), el("td", { class: "new" }, f.in_b ? valueText(f.b, f.b_name) : "(unset)"))));
+    ...fields.map(f => el("tr", { class: "field" }, el("td", {}, f.name), el("td", { class: "old" }, f.in_a ? valueText(f.a, f.a_name, f.a_text) : "(unset)"), el("td", { class: "new" }, f.in_b ? valueText(f.b, f.b_name, f.b_text) : "(unset)"))));
 }
 
 // The images two runs read back after one call (/api/diff/A/B/calls/N

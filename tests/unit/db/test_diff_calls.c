@@ -9,6 +9,7 @@
 #include "diff.h"
 #include "pm4_pkt.h"
 #include "pm4_regs.h"
+#include "xt_json.h"
 #include "xt_test.h"
 
 static bool same_never(size_t i, size_t j, void *ctx)
@@ -79,6 +80,38 @@ static void test_regs_compare_names_the_changed_field(void)
 	free(f);
 }
 
+/* A register the database types f32 is compared as a float: its JSON
+ * carries the float text beside the bits. */
+static void test_regs_compare_marks_f32_registers(void)
+{
+	const uint32_t a[] = { REG_PA_CL_VPORT_XOFFSET_0, 0x42000000, REG_VGT_STRMOUT_CONFIG, 1 };
+	const uint32_t b[] = { REG_PA_CL_VPORT_XOFFSET_0, 0x42200000, REG_VGT_STRMOUT_CONFIG, 3 };
+	struct xt_buf out = XT_BUF_INIT;
+	struct xt_jw w;
+	struct diff_field *f;
+	size_t n;
+
+	CHECK_EQ_INT(diff_regs_compare(a, 2, b, 2, &f, &n), XT_OK);
+	CHECK_EQ_INT(n, 2);
+	CHECK_EQ_STR(f[0].reg_name, "PA_CL_VPORT_XOFFSET_0");
+	CHECK(f[0].f32 && f[0].field == NULL);
+	CHECK_EQ_STR(f[1].field, "STREAMOUT_1_EN");
+	CHECK(!f[1].f32);
+	xt_jw_init(&w, &out);
+	xt_jw_arr(&w);
+	diff_field_json(&w, &f[0], false);
+	diff_field_json(&w, &f[1], false);
+	xt_jw_end(&w);
+	CHECK_EQ_INT(xt_jw_done(&w), XT_OK);
+	CHECK_EQ_INT(xt_buf_append(&out, "", 1), XT_OK);
+	CHECK(strstr((char *)out.data, "\"a_text\":\"32.0f (0x42000000)\","
+		     "\"b_text\":\"40.0f (0x42200000)\"") != NULL);
+	/* Only f32 registers have the texts. */
+	CHECK(strstr(strstr((char *)out.data, "STREAMOUT_1_EN"), "a_text") == NULL);
+	xt_buf_fini(&out);
+	free(f);
+}
+
 static void test_pm4_split_keys_set_reg_by_register_and_survives_garbage(void)
 {
 	uint32_t buf[64];
@@ -142,6 +175,7 @@ int main(void)
 {
 	XT_RUN(test_align_marks_insertions_deletions_and_changes);
 	XT_RUN(test_regs_compare_names_the_changed_field);
+	XT_RUN(test_regs_compare_marks_f32_registers);
 	XT_RUN(test_pm4_split_keys_set_reg_by_register_and_survives_garbage);
 	XT_RUN(test_regs_decode_prints_fields_and_only_changes);
 	XT_TEST_MAIN_END();

@@ -53,6 +53,19 @@ static inline void dt_dump(const struct drv_program *p)
 	xt_buf_fini(&b);
 }
 
+/*
+ * In a test function: CHECKs that program `p` (dt_compile's) compiled and
+ * linked, and where it did not destroys it and returns from the test.
+ */
+#define DT_REQUIRE_LINKED(p)                                                   \
+	do {                                                                   \
+		CHECK((p) && (p)->linked);                                     \
+		if (!(p) || !(p)->linked) {                                    \
+			drv_program_destroy(p);                                \
+			return;                                                \
+		}                                                              \
+	} while (0)
+
 /* Compiles; on a compile / link failure prints the logs. */
 static inline struct drv_program *dt_compile(const char *vs, const char *gs, const char *const *varyings,
 					     unsigned n_varyings, uint32_t mode)

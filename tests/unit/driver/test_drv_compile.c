@@ -33,11 +33,7 @@ static void test_vs_vertex_id_captured_as_int(void)
 	static struct dt_run r;
 	bool ok = true;
 
-	CHECK(p && p->linked);
-	if (!p || !p->linked) {
-		drv_program_destroy(p);
-		return;
-	}
+	DT_REQUIRE_LINKED(p);
 	CHECK_EQ_INT(p->tf.stride_bytes[0], 20);
 	memset(&r, 0, sizeof r);
 	r.base_vertex = 5;
@@ -227,11 +223,7 @@ static void test_vs_transcendentals_as_gfx8_radeonsi(void)
 	static struct dt_run r;
 	bool ok = true;
 
-	CHECK(p && p->linked);
-	if (!p || !p->linked) {
-		drv_program_destroy(p);
-		return;
-	}
+	DT_REQUIRE_LINKED(p);
 	memset(&r, 0, sizeof r);
 	run_points(p, &r, N);
 	CHECK_EQ_INT(r.faults, 0);
@@ -281,11 +273,7 @@ static void test_vs_uniforms_matrix_and_block(void)
 	unsigned ui, el;
 	bool ok = true;
 
-	CHECK(p && p->linked);
-	if (!p || !p->linked) {
-		drv_program_destroy(p);
-		return;
-	}
+	DT_REQUIRE_LINKED(p);
 	memset(&r, 0, sizeof r);
 	for (unsigned i = 0; i < 16; i++)
 		m[i] = (float)(i + 1) * 0.5f;
@@ -377,6 +365,25 @@ static void tex_desc(uint32_t d[16], unsigned df, unsigned nf, unsigned w, unsig
 		SQ_IMG_SAMP_WORD2_MIP_FILTER(mip_filter);
 }
 
+/* T# d's image type (an SQ_RSRC_IMG_*) and its last layer / slice. */
+static void tex_type(uint32_t d[16], unsigned type, unsigned depth)
+{
+	d[3] = (d[3] & ~SQ_IMG_RSRC_WORD3_TYPE(0xF)) | SQ_IMG_RSRC_WORD3_TYPE(type);
+	d[4] |= SQ_IMG_RSRC_WORD4_DEPTH(depth);
+}
+
+/* On a failed check: the n output dwords `o` of `what` i (floats, then
+ * integers from dword n_float) and the program's disassembly. */
+static void dump_outputs(const struct drv_program *p, const char *what, unsigned i, const uint32_t *o,
+			 unsigned n, unsigned n_float)
+{
+	fprintf(stderr, "%s %u:", what, i);
+	for (unsigned k = 0; k < n; k++)
+		fprintf(stderr, " %g", k >= n_float ? (double)o[k] : dt_f(o[k]));
+	fprintf(stderr, "\n");
+	dt_dump(p);
+}
+
 /* texelFetch (image_load, image_load_mip at a non-constant level),
  * textureLod (image_sample_l) and texture (LOD 0 outside fragment shaders,
  * GLSL 4.60 §8.9) in a vertex shader, through the sampler slots of the
@@ -411,11 +418,7 @@ static void test_vs_texture_lookups(void)
 	unsigned ui;
 	bool ok = true;
 
-	CHECK(p && p->linked);
-	if (!p || !p->linked) {
-		drv_program_destroy(p);
-		return;
-	}
+	DT_REQUIRE_LINKED(p);
 	memset(&r, 0, sizeof r);
 	CHECK_EQ_INT(p->n_samplers, 2);
 	ts = sampler_slot(p, "tex");
@@ -469,13 +472,8 @@ static void test_vs_texture_lookups(void)
 		ok &= dt_f(o[12]) == 0.5f && dt_f(o[13]) == 0;
 		/* integer texelFetch */
 		ok &= o[16] == 1000 + 4 * (2 + i % 2) && o[19] == 1000 + 4 * (2 + i % 2) + 3;
-		if (!ok) {
-			fprintf(stderr, "vertex %u:", i);
-			for (unsigned k = 0; k < 20; k++)
-				fprintf(stderr, " %g", k >= 16 ? (double)o[k] : dt_f(o[k]));
-			fprintf(stderr, "\n");
-			dt_dump(p);
-		}
+		if (!ok)
+			dump_outputs(p, "vertex", i, o, 20, 16);
 	}
 	CHECK(ok);
 	CHECK(strstr(p->hw[DRV_HW_VS].asm_text, "image_load_mip") != NULL);
@@ -515,11 +513,7 @@ static void test_gs_texture_lookups(void)
 	int ts;
 	bool ok = true;
 
-	CHECK(p && p->linked);
-	if (!p || !p->linked) {
-		drv_program_destroy(p);
-		return;
-	}
+	DT_REQUIRE_LINKED(p);
 	memset(&r, 0, sizeof r);
 	CHECK_EQ_INT(p->n_samplers, 1);
 	ts = sampler_slot(p, "tex");
@@ -543,13 +537,8 @@ static void test_gs_texture_lookups(void)
 		/* texel (i, 2); then level 1 texel (1, 0) plus texel (3, 3).z = 25 */
 		ok &= dt_f(o[0]) == i && dt_f(o[1]) == 2 && dt_f(o[2]) == 10 + i + 8;
 		ok &= dt_f(o[4]) == 101 && dt_f(o[5]) == 100 && dt_f(o[6]) == 25;
-		if (!ok) {
-			fprintf(stderr, "primitive %u:", i);
-			for (unsigned k = 0; k < 8; k++)
-				fprintf(stderr, " %g", dt_f(o[k]));
-			fprintf(stderr, "\n");
-			dt_dump(p);
-		}
+		if (!ok)
+			dump_outputs(p, "primitive", i, o, 8, 8);
 	}
 	CHECK(ok);
 	CHECK(strstr(p->hw[DRV_HW_GS].asm_text, "image_sample_l") != NULL);
@@ -586,11 +575,7 @@ static void test_vs_array_and_3d_lookups(void)
 	int as, vs3;
 	bool ok = true;
 
-	CHECK(p && p->linked);
-	if (!p || !p->linked) {
-		drv_program_destroy(p);
-		return;
-	}
+	DT_REQUIRE_LINKED(p);
 	memset(&r, 0, sizeof r);
 	as = sampler_slot(p, "arr");
 	vs3 = sampler_slot(p, "vol");
@@ -614,14 +599,12 @@ static void test_vs_array_and_3d_lookups(void)
 	r.tex_bytes[as] = sizeof arr;
 	tex_desc(r.tex_desc[as], V_BUF_DATA_FORMAT_32_32_32_32, V_IMG_NUM_FORMAT_FLOAT, 2, 2, 1,
 		 V_SQ_TEX_XY_FILTER_POINT, V_SQ_TEX_Z_FILTER_NONE);
-	r.tex_desc[as][3] = (r.tex_desc[as][3] & ~SQ_IMG_RSRC_WORD3_TYPE(0xF)) | SQ_IMG_RSRC_WORD3_TYPE(V_SQ_RSRC_IMG_2D_ARRAY);
-	r.tex_desc[as][4] |= SQ_IMG_RSRC_WORD4_DEPTH(2);
+	tex_type(r.tex_desc[as], V_SQ_RSRC_IMG_2D_ARRAY, 2);
 	r.tex[vs3] = vol;
 	r.tex_bytes[vs3] = sizeof vol;
 	tex_desc(r.tex_desc[vs3], V_BUF_DATA_FORMAT_32_32_32_32, V_IMG_NUM_FORMAT_FLOAT, 4, 4, 1,
 		 V_SQ_TEX_XY_FILTER_BILINEAR, V_SQ_TEX_Z_FILTER_NONE);
-	r.tex_desc[vs3][3] = (r.tex_desc[vs3][3] & ~SQ_IMG_RSRC_WORD3_TYPE(0xF)) | SQ_IMG_RSRC_WORD3_TYPE(V_SQ_RSRC_IMG_3D);
-	r.tex_desc[vs3][4] |= SQ_IMG_RSRC_WORD4_DEPTH(3);
+	tex_type(r.tex_desc[vs3], V_SQ_RSRC_IMG_3D, 3);
 	run_points(p, &r, N);
 	CHECK_EQ_INT(r.faults, 0);
 	for (unsigned i = 0; i < N && ok; i++) {
@@ -632,13 +615,8 @@ static void test_vs_array_and_3d_lookups(void)
 		ok &= dt_f(o[8]) == 100 + i % 2 && dt_f(o[9]) == 101 && dt_f(o[10]) == 100 + i / 2 % 2;
 		/* trilinear at (1.5, 0.5, 2.0) texels: x = 1, y = 0, z between slices 1 and 2 */
 		ok &= dt_f(o[12]) == 1 && dt_f(o[13]) == 0 && dt_f(o[14]) == 1.5f;
-		if (!ok) {
-			fprintf(stderr, "vertex %u:", i);
-			for (unsigned k = 0; k < 16; k++)
-				fprintf(stderr, " %g", dt_f(o[k]));
-			fprintf(stderr, "\n");
-			dt_dump(p);
-		}
+		if (!ok)
+			dump_outputs(p, "vertex", i, o, 16, 16);
 	}
 	CHECK(ok);
 	CHECK(strstr(p->hw[DRV_HW_VS].asm_text, " da") != NULL);
@@ -668,11 +646,7 @@ static void test_vs_doubles_captured_exactly(void)
 
 	memset(&r, 0, sizeof r);
 	p = dt_compile(vs, NULL, v, 2, DRV_GL_INTERLEAVED_ATTRIBS);
-	CHECK(p && p->linked);
-	if (!p || !p->linked) {
-		drv_program_destroy(p);
-		return;
-	}
+	DT_REQUIRE_LINKED(p);
 	CHECK_EQ_INT(p->tf.stride_bytes[0], 24);
 	CHECK_EQ_INT(p->tf.varyings[0].type, 0x8FFC);      /* GL_DOUBLE_VEC2 */
 	CHECK(drv_program_uniform_location(p, "k", &ui, NULL) >= 0);

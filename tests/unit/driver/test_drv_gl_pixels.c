@@ -997,6 +997,54 @@ static void test_point_size_and_clip_distances_reach_the_rasterizer(void)
 	dgl_done_clean(ctx);
 }
 
+/* Cull distances (GL 4.6 §13.7, ARB_cull_distance): with no enable, a
+ * primitive whose vertices all have a negative gl_CullDistance[i] is
+ * dropped; one they do not all leave is drawn whole (culling does not
+ * clip).  The VS exports them after the clip distances up to the last
+ * written, in the same vectors (radeonsi's packing), and the draw sets
+ * their CULL_DIST_ENA bits. */
+static void test_cull_distances_drop_primitives(void)
+{
+	struct drv_context *ctx = window_context();
+	const char *fs = "#version 330\nout vec4 o;\nvoid main() { o = vec4(1.0); }\n";
+	char vs[512];
+	GLuint kept, culled, vao = 0;
+
+	CHECK(ctx);
+	if (!ctx)
+		return;
+	/* the triangle covering the window; cull distance 1 = y (mixed) or
+	 * y - 4 (negative at every vertex: y <= 3) */
+	for (int k = 0; k < 2; k++) {
+		snprintf(vs, sizeof vs,
+			 "#version 450\nout float gl_ClipDistance[1];\nout float gl_CullDistance[2];\n"
+			 "const vec2 P[3] = vec2[3](vec2(-1.0, -1.0), vec2(3.0, -1.0), vec2(-1.0, 3.0));\n"
+			 "void main() { gl_Position = vec4(P[gl_VertexID], 0.0, 1.0);\n"
+			 "  gl_ClipDistance[0] = -1.0; gl_CullDistance[0] = 1.0;\n"
+			 "  gl_CullDistance[1] = gl_Position.y - %s; }\n", k ? "4.0" : "0.0");
+		*(k ? &culled : &kept) = program_vs_fs(vs, fs);
+	}
+	CHECK(kept && culled);
+	if (!kept || !culled)
+		return;
+	CHECK(dump_has(ctx, kept, "position exports: 2 (point size no, clip distances 0x01, cull distances 0x06)"));
+	GL(glGenVertexArrays)(1, &vao);
+	GL(glBindVertexArray)(vao);
+	GL(glClearColor)(0, 0, 0, 0);
+	GL(glUseProgram)(kept);
+	CHECK_EQ_INT(drawn_pixels(GL_TRIANGLES, 3), 40 * 24);
+	CHECK_EQ_INT(reg(REG_PA_CL_VS_OUT_CNTL), PA_CL_VS_OUT_CNTL_VS_OUT_CCDIST0_VEC_ENA(1) | 0x0600u);
+	GL(glUseProgram)(culled);
+	CHECK_EQ_INT(drawn_pixels(GL_TRIANGLES, 3), 0);
+	/* clip distance 0 (-1) clips only where its plane is enabled */
+	GL(glUseProgram)(kept);
+	GL(glEnable)(GL_CLIP_DISTANCE0);
+	CHECK_EQ_INT(drawn_pixels(GL_TRIANGLES, 3), 0);
+	CHECK_EQ_INT(reg(REG_PA_CL_VS_OUT_CNTL) & 0xFFFFu, 0x0701u);
+	GL(glDisable)(GL_CLIP_DISTANCE0);
+	dgl_done_clean(ctx);
+}
+
 /* GLES: the point size is gl_PointSize, with no enable (ES 3.2 §13.3);
  * without a write it is undefined, and the driver draws the state's
  * size 1. */
@@ -1058,6 +1106,7 @@ int main(void)
 	XT_RUN(test_texture_sampling_in_fragment_shader);
 	XT_RUN(test_unsampled_texture_reported_where_it_matters);
 	XT_RUN(test_point_size_and_clip_distances_reach_the_rasterizer);
+	XT_RUN(test_cull_distances_drop_primitives);
 	XT_RUN(test_gles_points_take_the_shaders_size);
 	dgl_screen_destroy();
 	XT_TEST_MAIN_END();

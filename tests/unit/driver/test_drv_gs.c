@@ -38,11 +38,7 @@ static void test_gs_two_streams_with_divergent_emit(void)
 	static struct dt_run r;
 	bool ok = true;
 
-	CHECK(p && p->linked);
-	if (!p || !p->linked) {
-		drv_program_destroy(p);
-		return;
-	}
+	DT_REQUIRE_LINKED(p);
 	CHECK(p->has_gs);
 	CHECK_EQ_INT(p->gs.max_vertices, 4);
 	CHECK_EQ_INT(p->gs.streams_used, 3);
@@ -89,11 +85,7 @@ static void test_gs_triangle_strip_from_triangles(void)
 	static struct dt_run r;
 	bool ok = true;
 
-	CHECK(p && p->linked);
-	if (!p || !p->linked) {
-		drv_program_destroy(p);
-		return;
-	}
+	DT_REQUIRE_LINKED(p);
 	memset(&r, 0, sizeof r);
 	r.prim = V_DI_PT_TRILIST;
 	r.count = 9;
@@ -136,11 +128,7 @@ static void test_gs_inputs_match_vertex_outputs_by_name(void)
 	static struct dt_run r;
 	bool ok = true;
 
-	CHECK(p && p->linked);
-	if (!p || !p->linked) {
-		drv_program_destroy(p);
-		return;
-	}
+	DT_REQUIRE_LINKED(p);
 	memset(&r, 0, sizeof r);
 	r.prim = V_DI_PT_LINELIST;
 	r.count = 6;

@@ -41,11 +41,7 @@ static void test_link_interleaved_with_skips_and_next_buffer(void)
 	static struct dt_run r;
 	bool ok = true;
 
-	CHECK(p && p->linked);
-	if (!p || !p->linked) {
-		drv_program_destroy(p);
-		return;
-	}
+	DT_REQUIRE_LINKED(p);
 	CHECK_EQ_INT(p->tf.n_varyings, 11);
 	CHECK_EQ_INT(p->tf.stride_bytes[0], 20);           /* v3, skip1, f[1] */
 	CHECK_EQ_INT(p->tf.stride_bytes[1], 20);           /* s.y, skip2, Blk.k */
@@ -93,11 +89,7 @@ static void test_link_separate_attribs_one_buffer_each(void)
 	CHECK(p && strstr(p->link_log, "\"blk.m\" is not declared as an output of the vertex shader"));
 	drv_program_destroy(p);
 	p = compile(vs_many, v2, 3, DRV_GL_SEPARATE_ATTRIBS);
-	CHECK(p && p->linked);
-	if (!p || !p->linked) {
-		drv_program_destroy(p);
-		return;
-	}
+	DT_REQUIRE_LINKED(p);
 	CHECK_EQ_INT(p->tf.stride_bytes[0], 12);
 	CHECK_EQ_INT(p->tf.stride_bytes[1], 8);
 	CHECK_EQ_INT(p->tf.stride_bytes[2], 4);
@@ -133,11 +125,7 @@ static void test_link_xfb_qualifiers_define_the_layout(void)
 	static struct dt_run r;
 	bool ok = true;
 
-	CHECK(p && p->linked);
-	if (!p || !p->linked) {
-		drv_program_destroy(p);
-		return;
-	}
+	DT_REQUIRE_LINKED(p);
 	CHECK(p->tf.from_xfb_qualifiers);
 	CHECK_EQ_INT(p->tf.n_varyings, 3);
 	CHECK_EQ_INT(p->tf.stride_bytes[0], 12);
@@ -267,11 +255,7 @@ static void test_link_unreferenced_std140_and_shared_blocks_stay_active(void)
 	struct drv_program *p = compile(vs, NULL, 0, DRV_GL_INTERLEAVED_ATTRIBS);
 	bool seen[3] = { false, false, false };
 
-	CHECK(p && p->linked);
-	if (!p || !p->linked) {
-		drv_program_destroy(p);
-		return;
-	}
+	DT_REQUIRE_LINKED(p);
 	CHECK_EQ_INT(p->n_ubos, 3);
 	for (unsigned k = 0; k < p->n_ubos; k++) {
 		if (!strcmp(p->ubos[k].name, "Used"))

@@ -753,6 +753,43 @@ static void test_number_format_follows_ac_parse_ib(void)
 }
 
 /*
+ * Registers the database types f32 print as floats whatever the value
+ * (ac_parse_ib's guess would show 0.0 as "0" and 1/3 as hex); registers
+ * without a type keep the guess.
+ */
+static void test_f32_registers_print_as_floats(void)
+{
+	static const struct {
+		uint32_t bits;
+		const char *text;
+	} cases[] = {
+		{ 0x00000000, "0.0f (0x00000000)" },    { 0x80000000, "-0.0f (0x80000000)" },
+		{ 0x42000000, "32.0f (0x42000000)" },   { 0x3EAAAAAB, "0.33333334f (0x3eaaaaab)" },
+		{ 0x3DCCCCCD, "0.1f (0x3dcccccd)" },    { 0x00000001, "1e-45f (0x00000001)" },
+		{ 0x7F7FFFFF, "3.4028235e+38f (0x7f7fffff)" },
+		{ 0x7FC00000, "nan (0x7fc00000)" },     { 0xFF800000, "-inf (0xff800000)" },
+	};
+	char text[48];
+	struct xt_buf out = XT_BUF_INIT;
+
+	CHECK(pm4_reg_by_name("PA_CL_VPORT_XSCALE_0")->type == PM4_TYPE_F32);
+	CHECK(pm4_reg_by_name("PA_CL_GB_HORZ_CLIP_ADJ")->type == PM4_TYPE_F32);
+	CHECK(pm4_reg_by_name("VGT_STRMOUT_VTX_STRIDE_0")->type == PM4_TYPE_U32);
+	CHECK(pm4_reg_by_name("PA_SU_POINT_SIZE")->type == PM4_TYPE_U32);  /* 12.4 fixed */
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		pm4_f32_text(cases[i].bits, text, sizeof text);
+		CHECK_EQ_STR(text, cases[i].text);
+	}
+	/* SET_CONTEXT_REG PA_CL_VPORT_XSCALE_0, XOFFSET_0 = 0.0, 1/3 */
+	static const uint32_t buf[] = { 0xC0026900, (REG_PA_CL_VPORT_XSCALE_0 - 0x28000) / 4, 0,
+					0x3EAAAAAB };
+	CHECK(pm4_decode(buf, 4, NULL, &out, NULL) == XT_OK && xt_buf_append(&out, "", 1) == XT_OK);
+	CHECK(strstr((char *)out.data, "PA_CL_VPORT_XSCALE_0 <- 0.0f (0x00000000)\n"));
+	CHECK(strstr((char *)out.data, "PA_CL_VPORT_XOFFSET_0 <- 0.33333334f (0x3eaaaaab)\n"));
+	xt_buf_fini(&out);
+}
+
+/*
  * 10 000 random buffers (fixed seed): the parser covers every dword exactly
  * once and the decoder never fails, crashes or reads out of bounds (the
  * buffers are heap blocks of exactly their size, so ASan sees any overrun).
@@ -822,6 +859,7 @@ int main(void)
 	XT_RUN(test_decoder_reports_bad_header_and_resyncs);
 	XT_RUN(test_decoder_prints_the_real_ac_parse_ib_dump);
 	XT_RUN(test_number_format_follows_ac_parse_ib);
+	XT_RUN(test_f32_registers_print_as_floats);
 	XT_RUN(test_random_buffers_never_crash);
 	XT_TEST_MAIN_END();
 }
