@@ -988,16 +988,16 @@ static bool gather_deferred(const struct obs_ctx *c, struct obs_async *q)
  * `usage` (obs_ctx.buffer_usage) costs less than the gather dispatch.
  * Measured on NVIDIA H100, driver 580 (docs/performance.md, "Copy calls or
  * the gather dispatch"; cap-bench `keep-usages`), right behind the TF pass
- * that wrote the range: a gather dispatch +6.3 us whatever the usage; a
- * copy call +4.05 us for the *_DRAW and *_COPY usages and immutable storage
- * without GL_MAP_READ_BIT and GL_CLIENT_STORAGE_BIT, +20 us for the *_READ
- * usages (the driver keeps such a store where the CPU reads it).  Not
- * known (0): the gather.
+ * that wrote the range: a gather dispatch +6.2 to +6.4 us whatever the
+ * usage; a copy call +4.0 to +4.15 us for the six *_DRAW and *_COPY
+ * usages and for immutable storage (no flags, DYNAMIC_STORAGE or
+ * MAP_READ; +5.0 with CLIENT_STORAGE, where the gather costs +7.6), +18 to
+ * +20.5 us for the three *_READ usages.  Not known (0): the gather.
  */
 static bool copy_cheap(uint32_t usage)
 {
 	if (usage & OBS_USAGE_STORAGE)
-		return !(usage & (OBS_GL_MAP_READ_BIT | OBS_GL_CLIENT_STORAGE_BIT));
+		return true;
 	switch (usage) {
 	case OBS_GL_STREAM_DRAW:
 	case OBS_GL_STATIC_DRAW:
@@ -1014,10 +1014,10 @@ static bool copy_cheap(uint32_t usage)
 /*
  * Whether the deferred batch is made more cheaply by copy calls than by a
  * gather dispatch: at most COPY_MAX_RANGES ranges, each of a buffer whose
- * usage makes a copy cheap.  On the measured driver the first copy behind
- * a TF pass costs 4.05 us and each further one ~1.5 us, against 6.3 us for
- * a dispatch of any number of ranges: two copies (~5.6 us) still cost
- * less, three (~7.1 us) do not.  Both ways are correct on any driver; only
+ * usage makes a copy cheap.  Measured as above: one, two and four copy
+ * calls right behind the pass +4.0, +5.4 and +8.1 us, against +6.2 to
+ * +6.4 us for a dispatch of any number of ranges: two copies still cost
+ * less, three (~6.8 us) do not.  Both ways are correct on any driver; only
  * the cost differs.  The usage is what the caller saw of the application's
  * calls, no GL query.
  */
