@@ -894,10 +894,10 @@ static void gather_dispatch(const struct obs_ctx *c, struct obs_async *q,
  * start, size) and the generic one.  Uniforms are set on our program only.
  *
  * No dispatch while the application's conditional rendering is active
- * (obs_ctx.cond_render).  The GL's list of what a false condition discards
- * ("Conditional Rendering", chapter 10 of OpenGL 4.x core: the drawing
- * commands, Clear, ClearBuffer*, and BlitFramebuffer since 4.4) does not
- * name DispatchCompute, but Mesa (llvmpipe, 22.3) discards the dispatch
+ * (obs_ctx.cond_render).  What a false condition discards, as the
+ * glBeginConditionalRender reference page lists it (the vertex array
+ * drawing commands, Clear, ClearBuffer*; BlitFramebuffer since GL 4.4),
+ * does not include DispatchCompute, but Mesa (llvmpipe, 22.3) discards it
  * then, and the observation silently keeps the bytes written after it
  * (tests/capture/cap_tf_copy_choice.c); Vulkan's
  * VK_EXT_conditional_rendering predicates dispatches too.  Buffer copies
