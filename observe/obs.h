@@ -354,10 +354,11 @@ struct obs_async_stats {
 	uint64_t before_write; /* of them, before a call that may write */
 	uint64_t gathered;    /* of them, made by gather dispatches */
 	uint64_t dispatches;  /* the gather dispatches */
-	uint64_t not_gathered; /* batches in the ring copied instead: the
+	uint64_t not_gathered; /* batches in the ring made by copy calls: the
 				* gather could not run then (TF active and
 				* not paused, a program flagged for deletion
-				* current, a range it cannot take) */
+				* current, a range it cannot take,
+				* conditional rendering) or copies cost less */
 	uint64_t chosen_copies; /* batches made by copy calls because copies
 				 * are cheaper for their few ranges' buffers
 				 * (obs_async.c, copies_cheaper) */

@@ -1025,8 +1025,8 @@ static bool copies_cheaper(const struct obs_ctx *c, struct obs_async *q)
 {
 	unsigned ranges = 0;
 
-	if (!c->buffer_usage)
-		return false;
+	if (!c->buffer_usage || !q->staging.buffer)
+		return false;   /* without the ring there is no gather anyway */
 	for (unsigned i = q->count - q->deferred; i < q->count; i++) {
 		const struct obs_staged *e = queued(q, i);
 		for (unsigned j = 0; j < e->nrec; j++) {
