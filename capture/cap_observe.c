@@ -223,6 +223,7 @@ static bool obs_context(struct obs_ctx *c, struct obs_gl *scratch)
 		 * persistent mapping (cap_memory.c keeps a shadow of each). */
 		.defer_copies = !info.shared &&
 				atomic_load_explicit(&cap_g.shadows, memory_order_relaxed) == 0,
+		.cond_render = info.cond_render,
 		.timed = xt_log_level() >= XT_LOG_INFO,
 		.reserve = sink_reserve,
 		.commit = sink_commit,
@@ -230,6 +231,7 @@ static bool obs_context(struct obs_ctx *c, struct obs_gl *scratch)
 		.drain = err_drain,
 		.pending = sink_pending,
 		.commit_late = sink_commit_late,
+		.buffer_usage = cap_ctx_buffer_usage,
 	};
 	return true;
 }
@@ -291,7 +293,9 @@ static void read_back_at_exit(void)
 		"ring), %llu read at the call (the copy failed); copies read after their fence: %llu, "
 		"waiting: %llu; copies deferred: %llu, made in %llu batches (%llu before a call "
 		"that may write their buffers); %llu batches by gather dispatches (%llu "
-		"dispatches), %llu in the ring by copy calls; ns in TF ends %llu, copies %llu, "
+		"dispatches), %llu in the ring by copy calls (%llu chosen as cheaper for their "
+		"buffers' usage, %llu during conditional rendering); ns in TF ends %llu, "
+		"copies %llu, "
 		"fences %llu, "
 		"fence polls %llu, waits %llu, read-backs %llu, write checks %llu; of the TF ends: "
 		"state %llu, buffer sizes and maps %llu, staging and records %llu",
@@ -301,6 +305,7 @@ static void read_back_at_exit(void)
 		(unsigned long long)st.deferred, (unsigned long long)st.batches,
 		(unsigned long long)st.before_write, (unsigned long long)st.gathered,
 		(unsigned long long)st.dispatches, (unsigned long long)st.not_gathered,
+		(unsigned long long)st.chosen_copies, (unsigned long long)st.cond_copies,
 		(unsigned long long)st.tf_ns,
 		(unsigned long long)st.copy_ns, (unsigned long long)st.fence_ns,
 		(unsigned long long)st.poll_ns, (unsigned long long)st.wait_ns,

@@ -190,6 +190,10 @@ struct obs_ctx {
 	 * (a context sharing the buffers, a buffer mapped persistently for
 	 * writing): then TF ranges are copied at the TF end. */
 	bool defer_copies;
+	/* Conditional rendering (glBeginConditionalRender*) is active: the
+	 * asynchronous read-back makes no gather dispatch then (obs_async.c
+	 * says why). */
+	bool cond_render;
 	/* The asynchronous read-back times its steps (struct obs_async_stats). */
 	bool timed;
 	/* Room for a record payload of at most `max_payload` bytes, or NULL
@@ -207,6 +211,12 @@ struct obs_ctx {
 	/* The name the application used for the object the driver calls
 	 * `name`; NULL means the two are the same. */
 	uint32_t (*app_name)(void *user, enum obs_object kind, uint32_t name);
+	/* Optional (NULL: nothing known): how the data store of `buffer` (the
+	 * driver's name) was last made, as the caller saw the calls
+	 * (glBufferData's usage, or OBS_USAGE_STORAGE | glBufferStorage's
+	 * flags); 0 when not known.  The asynchronous read-back picks its
+	 * copy operation from it, no GL query per copy. */
+	uint32_t (*buffer_usage)(void *user, uint32_t buffer);
 	void *user;
 	/* Optional (NULL: everything is asked of the driver at each call):
 	 * the current context's cache, see struct obs_tf_cache. */
@@ -356,6 +366,9 @@ bool obs_async_usable(const struct obs_ctx *c);
 unsigned obs_async_pending(const struct obs_async *q);
 
 /* What a queue did so far (for XFBTRACE_LOG=info at exit). */
+/* obs_ctx.buffer_usage of immutable storage: this bit and its flags. */
+#define OBS_USAGE_STORAGE 0x80000000u
+
 struct obs_async_stats {
 	uint64_t staged;      /* calls whose TF ranges were copied */
 	uint64_t in_ring;     /* of them, into the persistently mapped ring */
@@ -368,10 +381,16 @@ struct obs_async_stats {
 	uint64_t before_write; /* of them, before a call that may write */
 	uint64_t gathered;    /* of them, made by gather dispatches */
 	uint64_t dispatches;  /* the gather dispatches */
-	uint64_t not_gathered; /* batches in the ring copied instead: the
+	uint64_t not_gathered; /* batches in the ring made by copy calls: the
 				* gather could not run then (TF active and
 				* not paused, a program flagged for deletion
-				* current, a range it cannot take) */
+				* current, a range it cannot take,
+				* conditional rendering) or copies cost less */
+	uint64_t chosen_copies; /* batches made by copy calls because copies
+				 * are cheaper for their few ranges' buffers
+				 * (obs_async.c, copies_cheaper) */
+	uint64_t cond_copies; /* batches made by copy calls because
+			       * conditional rendering was active */
 	/* With obs_ctx.timed: ns of CPU time (wall clock) spent in the TF end
 	 * observations, in the copies, fences, fence polls, waits, read-backs
 	 * and the checks before calls that may write. */
