@@ -566,13 +566,15 @@ static void tf_seen_add(struct replay *rp, const struct trace_value *g, const st
  * a tolerance, components within it (trace_tol_differ).  For TF data
  * (`seen` NULL) components come from `t`; for a read-back, from the TF data
  * `seen` of the same buffer, where both sides still hold its bytes.
- * *first: the data offset of the first such component.
+ * *first: the data offset of the first such component; when false, of the
+ * first byte or component that is not such (what makes the data differ).
  */
 static bool floats_only(const uint8_t *ga, const uint8_t *ra, size_t len, uint64_t buffer_offset,
 			const struct tf_typing *t, const struct replay_tf_seen *seen,
 			const struct trace_tol *tol, size_t *first)
 {
 	bool any = false;
+	size_t first_within = 0;
 
 	if (seen && (seen->offset > UINT64_MAX - seen->len || buffer_offset > UINT64_MAX - len))
 		return false;  /* offsets no buffer has */
@@ -581,6 +583,7 @@ static bool floats_only(const uint8_t *ga, const uint8_t *ra, size_t len, uint64
 			continue;
 		uint64_t start = 0;
 		uint32_t fb;
+		*first = off;
 		if (!seen) {
 			fb = float_component(t, off, &start);
 		} else {
@@ -606,14 +609,17 @@ static bool floats_only(const uint8_t *ga, const uint8_t *ra, size_t len, uint64
 			memcpy(&a, ga + start, fb);
 			memcpy(&b, ra + start, fb);
 			if (trace_tol_differ(fb == 4 ? TRACE_TOL_F32 : TRACE_TOL_F64, a, b, tol, &why,
-					     &delta, &ulps))
+					     &delta, &ulps)) {
+				*first = (size_t)start;
 				return false;
+			}
 		}
 		if (!any)
-			*first = (size_t)start;
+			first_within = (size_t)start;
 		any = true;
 		off = (size_t)(start + fb - 1);
 	}
+	*first = any ? first_within : SIZE_MAX;
 	return any;
 }
 
@@ -623,7 +629,9 @@ static bool floats_only(const uint8_t *ga, const uint8_t *ra, size_t len, uint64
  * of one length, and only such components differing (floats_only).  A tf_buffer is typed by its own layout, and kept
  * for later read-backs of its buffer when it matched this way; a
  * map_read / buffer_read by the TF data kept for its buffer.  *first: the
- * offset of the first NaN that differs.
+ * offset of the first component that differs; when false, that of the
+ * first difference beyond them, or SIZE_MAX where the data were not
+ * compared component by component.
  */
 static bool differs_only_in_floats(struct replay *rp, const struct trace_value *g,
 				   const struct trace_value *r, const struct trace_tol *tol,
@@ -637,6 +645,7 @@ static bool differs_only_in_floats(struct replay *rp, const struct trace_value *
 	if (!kind || kind->tag != TRACE_TAG_STRING || g->tag != TRACE_TAG_MAP ||
 	    r->tag != TRACE_TAG_MAP || g->agg.count != r->agg.count)
 		return false;
+	*first = SIZE_MAX;
 	const bool tf = kind->mem.len == 9 && !memcmp(kind->mem.bytes, "tf_buffer", 9);
 	for (uint32_t i = 0; i < g->agg.count; i++) {
 		if (strcmp(g->agg.keys[i], r->agg.keys[i]))
@@ -727,6 +736,21 @@ static void report_difference(struct replay *rp, uint64_t no, const struct trace
 	}
 	detail(rp, "call %" PRIu64 " %s: %s: the replay's observation has other keys", no, func,
 	       where);
+}
+
+/* The data of `g` and `r` differ at byte `at` by more than --tolerance
+ * (a component beyond it, or bytes no float component holds): named there,
+ * not at the first difference, which may be within the tolerance. */
+static void report_beyond_tolerance(struct replay *rp, uint64_t no, const struct trace_value *g,
+				    const struct trace_value *r, size_t at)
+{
+	const struct trace_value *gd = trace_value_get(g, "data");
+	struct byte_note note;
+
+	byte_note(&note, g, r, "data", at);
+	detail(rp, "call %" PRIu64 " %s: %s: data differs beyond the tolerance at byte %zu of %zu%s: "
+	       "golden %s, replay %s", no, call_func(rp, no), note.where, at, gd->mem.len, note.pos,
+	       note.a, note.b);
 }
 
 /*
@@ -1214,8 +1238,10 @@ void replay_check_observation(struct replay *rp, uint64_t no, const struct trace
 			report_explained(rp, no, &g, &ex);
 		return;
 	}
+	size_t beyond = SIZE_MAX;
 	if (rp->opt.tol.mode != TRACE_TOL_EXACT &&
-	    differs_only_in_floats(rp, &g, rr, &rp->opt.tol, &at)) {
+	    differs_only_in_floats(rp, &g, rr, &rp->opt.tol, &beyond)) {
+		at = beyond;
 		struct byte_note note;
 		byte_note(&note, &g, rr, "data", at);
 		classified(rp, CLS_PRECISION, "call %" PRIu64 " %s: precision: %s: data within the "
@@ -1226,7 +1252,10 @@ void replay_check_observation(struct replay *rp, uint64_t no, const struct trace
 		return;
 	}
 	rp->sum.differ++;
-	report_difference(rp, no, &g, rr);
+	if (beyond != SIZE_MAX)
+		report_beyond_tolerance(rp, no, &g, rr, beyond);
+	else
+		report_difference(rp, no, &g, rr);
 }
 
 void replay_check_leftovers(struct replay *rp)

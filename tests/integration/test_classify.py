@@ -122,7 +122,8 @@ def test_a_changed_bit_of_defined_tf_data_differs_in_every_mode(xfbtrace, build_
         (total, match, differ), (impl, precision) = counts(out)
         assert differ == 1 and precision == 0, f"{mode}: {describe(out)}"
         assert re.search(r"^call \d+ gl\w+TransformFeedback: tf_buffer index \d+ buffer \d+: data "
-                         r"differs at byte", out.stdout, re.M), f"{mode}: {describe(out)}"
+                         r"differs (beyond the tolerance )?at byte", out.stdout, re.M), \
+            f"{mode}: {describe(out)}"
 
 
 def test_a_float_within_the_tolerance_is_precision(xfbtrace, build_dir, separate_trace, tmp_path):
@@ -140,6 +141,24 @@ def test_a_float_within_the_tolerance_is_precision(xfbtrace, build_dir, separate
     beyond = replay(xfbtrace, altered, "--tolerance", "ulps=2")
     assert beyond.returncode == 1 and counts(beyond)[0][2] == 1, describe(beyond)
     assert replay(xfbtrace, altered, "--tolerance", "abs=0.01").returncode == 0
+
+
+def test_a_difference_beyond_the_tolerance_is_named_not_the_first_one(xfbtrace, build_dir,
+                                                                      separate_trace, tmp_path):
+    # Two components of one vertex: the first 3 units in the last place
+    # apart (within ulps=3), the next one's exponent changed (beyond it).
+    # The verdict's line must name the second: the first explains nothing.
+    trace, index, word = separate_trace
+    within = perturbed(build_dir, separate_trace, tmp_path, 0, 0x03)
+    both = tmp_path / "both.xfbt"
+    p = run([build_dir / "tests" / "replay" / "trace_perturb", within, both, str(index),
+             str(word + 4 + 3), hex(0x01)])
+    assert p.returncode == 0, p.stderr
+    out = replay(xfbtrace, both, "--tolerance", "ulps=3")
+    assert out.returncode == 1 and counts(out)[0][2] == 1, describe(out)
+    assert re.search(rf"^call \d+ gl\w+TransformFeedback: tf_buffer index \d+ buffer \d+: data "
+                     rf"differs beyond the tolerance at byte {word + 4} of ", out.stdout, re.M), \
+        describe(out)
 
 
 def test_softpipe_query_difference_during_a_pause_still_differs(xfbtrace, separate_trace):
