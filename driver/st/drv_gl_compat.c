@@ -100,6 +100,7 @@ void drv_gl_ff_init(struct drv_context *ctx)
 	set_current(&ff->current[DRV_FF_NORMAL], 0, 0, 1, 1);
 	set_current(&ff->current[DRV_FF_COLOR], 1, 1, 1, 1);
 	set_current(&ff->current[DRV_FF_FOG_COORD], 0, 0, 0, 1);
+	drv_gl_raster_pos_init(ctx);
 }
 
 struct drv_context *drv_gl_compat_ctx(void)
@@ -401,7 +402,7 @@ unsigned drv_gl_ff_get(struct drv_context *ctx, GLenum pname, double *v)
 			v[0] = on;
 			return 1;
 		}
-		return 0;
+		return drv_gl_raster_pos_get(ctx, pname, v);
 	}
 	}
 	for (int i = 0; i < 16; i++)
