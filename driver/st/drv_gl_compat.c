@@ -18,12 +18,15 @@
  *
  * Drawing without a program in a compatibility context runs a built-in
  * vertex program (drv_gl_draw_program), as Mesa's ffvertex_prog.c builds
- * one from the fixed-function state.  Ours computes only the position
- * (ftransform()): with no program, transform feedback cannot be active
- * (glBeginTransformFeedback requires one) and nothing is rasterized, so
- * the position is all that reaches anything observable (the primitive
- * counts of PRIMITIVES_GENERATED, which do not depend on colours,
- * lighting or texture coordinates).
+ * one from the fixed-function state.  Ours computes the position
+ * (ftransform()) and passes the primary colour on unlit (gl_FrontColor =
+ * gl_Color); the compiler's fixed-function fragment stage
+ * (drv_program_desc.ff_fragment) writes it.  With no program, transform
+ * feedback cannot be active (glBeginTransformFeedback requires one), so
+ * the position and colour are all that reach anything observable: the
+ * primitive counts of PRIMITIVES_GENERATED and the pixels.  Lighting,
+ * texturing, fog and colour sum are reported where the pixels are drawn
+ * (drv_gl_raster.c unmodelled_state).
  *
  * Fixed-function uniforms other than the matrices (gl_ClipPlane,
  * gl_NormalScale, gl_TextureEnvColor) are reported as not modelled at the
@@ -475,7 +478,7 @@ void drv_gl_vertex_source(const struct drv_context *ctx, const struct drv_progra
 
 static const char ff_vertex_shader[] =
 	"#version 110\n"
-	"void main() { gl_Position = ftransform(); }\n";
+	"void main() { gl_Position = ftransform(); gl_FrontColor = gl_Color; }\n";
 
 static void ff_program_free(struct drv_context *ctx, struct drv_program_obj *p)
 {
@@ -495,6 +498,7 @@ static struct drv_program_obj *ff_program_build(struct drv_context *ctx)
 	struct xt_err err = { 0 };
 
 	d.source[DRV_STAGE_VERTEX] = ff_vertex_shader;
+	d.ff_fragment = true;
 	if (!p || drv_program_create(&d, &p->prog, &err) != XT_OK) {
 		xt_free(p);
 		drv_gl_error(ctx, GL_OUT_OF_MEMORY);
