@@ -106,11 +106,10 @@ static void raster_pos(float x, float y, float z, float w)
 	for (unsigned i = 0; i < 8 && !unknown; i++)
 		if (drv_gl_cap_enabled(ctx, GL_CLIP_DISTANCE0 + i))
 			unknown = "glRasterPos with user clip planes on";
+	/* reported where it is used: a pixel rectangle or a query */
 	rp->unknown = unknown;
-	if (unknown) {
-		drv_gl_unsupported(ctx, unknown);
+	if (unknown)
 		return;
-	}
 
 	const struct drv_ff *ff = &ctx->ff;
 	const float obj[4] = { x, y, z, w };
@@ -198,19 +197,25 @@ unsigned drv_gl_raster_pos_get(struct drv_context *ctx, GLenum pname, double *v)
 	const float *f;
 
 	switch (pname) {
-	case GL_CURRENT_RASTER_POSITION: f = rp->win; break;
-	case GL_CURRENT_RASTER_COLOR: f = rp->color; break;
-	case GL_CURRENT_RASTER_TEXTURE_COORDS: f = rp->texcoord; break;
-	case GL_CURRENT_RASTER_POSITION_VALID: v[0] = rp->valid; return 1;
-	case GL_CURRENT_RASTER_DISTANCE: v[0] = rp->distance; return 1;
 	case GL_ZOOM_X: v[0] = ctx->px.zoom[0]; return 1;
 	case GL_ZOOM_Y: v[0] = ctx->px.zoom[1]; return 1;
 	case GL_UNPACK_LSB_FIRST: v[0] = ctx->px.unpack_lsb_first; return 1;
 	case GL_UNPACK_SWAP_BYTES: v[0] = ctx->px.unpack_swap_bytes; return 1;
-	default: return 0;
+	case GL_CURRENT_RASTER_POSITION: case GL_CURRENT_RASTER_COLOR: case GL_CURRENT_RASTER_TEXTURE_COORDS:
+	case GL_CURRENT_RASTER_POSITION_VALID: case GL_CURRENT_RASTER_DISTANCE:
+		break;
+	default:
+		return 0;
 	}
 	if (rp->unknown)
 		drv_gl_unsupported(ctx, rp->unknown);
+	switch (pname) {
+	case GL_CURRENT_RASTER_POSITION: f = rp->win; break;
+	case GL_CURRENT_RASTER_COLOR: f = rp->color; break;
+	case GL_CURRENT_RASTER_TEXTURE_COORDS: f = rp->texcoord; break;
+	case GL_CURRENT_RASTER_POSITION_VALID: v[0] = rp->valid; return 1;
+	default: v[0] = rp->distance; return 1;
+	}
 	for (unsigned i = 0; i < 4; i++)
 		v[i] = f[i];
 	return 4;
@@ -238,6 +243,21 @@ static bool drawable(struct drv_context *ctx, const char *call, const char *mark
 	snprintf(why_buf, sizeof why_buf, "%s with %s", call, why);
 	drv_gl_unsupported(ctx, why_buf);
 	drv_gl_fb_mark_drawn(ctx, mark);
+	return false;
+}
+
+/* Whether a colour buffer of the draw framebuffer holds integers: a
+ * pixel rectangle's colours are not (GL 4.6 compatibility §14.8.1:
+ * GL_INVALID_OPERATION for glDrawPixels and glCopyPixels). */
+static bool integer_draw_buffer(struct drv_context *ctx)
+{
+	for (unsigned i = 0; i < DRV_MAX_DRAW_BUFFERS; i++) {
+		const char *why = NULL;
+		const struct drv_pipe_surface *d = drv_gl_fb_color(ctx, false, i, NULL, &why);
+		const struct drv_pipe_format_info *fi = d ? drv_pipe_format_info(d->format) : NULL;
+		if (fi && (fi->is_uint || fi->is_sint))
+			return true;
+	}
 	return false;
 }
 
@@ -305,7 +325,11 @@ void drv_gl_Bitmap(GLsizei w, GLsizei h, GLfloat xorig, GLfloat yorig, GLfloat x
 	}
 	if (!rp->valid && !rp->unknown)
 		return;
-	if (w && h && !ctx->rasterizer_discard && drawable(ctx, "glBitmap", mark)) {
+	if (w && h && !ctx->rasterizer_discard && integer_draw_buffer(ctx)) {
+		/* undefined colours (no GL error for glBitmap) */
+		drv_gl_unsupported(ctx, "glBitmap into an integer colour buffer");
+		drv_gl_fb_mark_drawn(ctx, mark);
+	} else if (w && h && !ctx->rasterizer_discard && drawable(ctx, "glBitmap", mark)) {
 		const struct drv_pixel_state *px = &ctx->px;
 		const uint64_t l = (uint64_t)(px->unpack_row_length ? px->unpack_row_length : w);
 		const uint64_t a = (uint64_t)px->unpack_alignment;
@@ -424,6 +448,10 @@ void drv_gl_DrawPixels(GLsizei w, GLsizei h, GLenum format, GLenum type, const v
 			drv_gl_fb_mark_drawn(ctx, mark);
 		return;
 	}
+	if (integer_draw_buffer(ctx)) {
+		drv_gl_error(ctx, GL_INVALID_OPERATION);
+		return;
+	}
 	if ((!ctx->ff.raster.valid && !ctx->ff.raster.unknown) || !w || !h || ctx->rasterizer_discard ||
 	    !drawable(ctx, "glDrawPixels", mark))
 		return;
@@ -482,6 +510,10 @@ void drv_gl_CopyPixels(GLint x, GLint y, GLsizei w, GLsizei h, GLenum type)
 	}
 	if (type != GL_COLOR && type != GL_DEPTH && type != GL_STENCIL) {
 		drv_gl_error(ctx, GL_INVALID_ENUM);
+		return;
+	}
+	if (type == GL_COLOR && integer_draw_buffer(ctx)) {
+		drv_gl_error(ctx, GL_INVALID_OPERATION);
 		return;
 	}
 	if ((!ctx->ff.raster.valid && !ctx->ff.raster.unknown) || !w || !h || ctx->rasterizer_discard)

@@ -359,6 +359,32 @@ static void test_discard_invalid_and_unsupported(void)
 	GL(glReadPixels)(0, 0, 1, 1, GL_RGBA, GL_UNSIGNED_BYTE, got);
 	why = drv_context_take_unsupported(ctx);
 	CHECK(why && strstr(why, "glDrawPixels"));
+	/* a raster position a vertex shader computes: reported where it is
+	 * used, not at glRasterPos */
+	GLuint prog = dgl_program("#version 330 core\nvoid main() { gl_Position = vec4(0.0); }\n", NULL, NULL, 0);
+	CHECK(prog != 0);
+	GL(glUseProgram)(prog);
+	glRasterPos2i(0, 0);
+	CHECK(!drv_context_take_unsupported(ctx));
+	GL(glUseProgram)(0);
+	GL(glGetFloatv)(GL_CURRENT_RASTER_POSITION, p);
+	why = drv_context_take_unsupported(ctx);
+	CHECK(why && strstr(why, "glRasterPos with a program"));
+	glDrawPixels(1, 1, GL_RGBA, GL_UNSIGNED_BYTE, ones);
+	why = drv_context_take_unsupported(ctx);
+	CHECK(why && strstr(why, "glRasterPos with a program"));
+	/* an integer colour buffer takes no pixel rectangle's colours
+	 * (§14.8.1) */
+	GLuint rb = 0, fb = 0;
+	GL(glGenRenderbuffers)(1, &rb);
+	GL(glBindRenderbuffer)(GL_RENDERBUFFER, rb);
+	GL(glRenderbufferStorage)(GL_RENDERBUFFER, GL_RGBA32UI, 4, 4);
+	GL(glGenFramebuffers)(1, &fb);
+	GL(glBindFramebuffer)(GL_FRAMEBUFFER, fb);
+	GL(glFramebufferRenderbuffer)(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, rb);
+	glDrawPixels(1, 1, GL_RGBA, GL_UNSIGNED_BYTE, ones);
+	CHECK_EQ_INT(GL(glGetError)(), GL_INVALID_OPERATION);
+	CHECK(!drv_context_take_unsupported(ctx));
 	dgl_done(ctx);
 
 	/* core profile: no pixel rectangles */
