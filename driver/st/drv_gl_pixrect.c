@@ -287,8 +287,9 @@ static const uint8_t *unpack_source(struct drv_context *ctx, const void *pixels,
 	if (ctx->pixel_unpack) {
 		struct drv_buffer *b = ctx->pixel_unpack;
 		uint64_t off = (uint64_t)(uintptr_t)pixels;
-		/* §8.4.4 (table 8.? / 6.?): a mapped buffer, data past its end or
-		 * an offset not a multiple of the type's size */
+		/* GL_INVALID_OPERATION (§8.4.4, as glReadPixels' pack
+		 * buffer, §18.2.2): a mapped buffer, data past its end or an
+		 * offset not a multiple of the type's size */
 		if (b->mapped || off + need > (uint64_t)b->size || off % tsize) {
 			drv_gl_error(ctx, GL_INVALID_OPERATION);
 			return NULL;

@@ -243,11 +243,26 @@ static void test_drawpixels_formats_zoom_and_fragment_ops(void)
 	GL(glDisable)(GL_BLEND);
 	GL(glColorMask)(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
 
+	/* from a pixel unpack buffer: offset 4 holds the group; past its end
+	 * is GL_INVALID_OPERATION */
+	static const uint8_t pbo_data[8] = { 1, 2, 3, 4, 200, 100, 50, 25 };
+	GLuint pbo = 0;
+	GL(glGenBuffers)(1, &pbo);
+	GL(glBindBuffer)(GL_PIXEL_UNPACK_BUFFER, pbo);
+	GL(glBufferData)(GL_PIXEL_UNPACK_BUFFER, sizeof pbo_data, pbo_data, GL_STATIC_DRAW);
+	glWindowPos2i(11, 7);
+	glDrawPixels(1, 1, GL_RGBA, GL_UNSIGNED_BYTE, (const void *)(uintptr_t)4);
+	glDrawPixels(1, 1, GL_RGBA, GL_UNSIGNED_BYTE, (const void *)(uintptr_t)8);
+	CHECK_EQ_INT(GL(glGetError)(), GL_INVALID_OPERATION);
+	GL(glBindBuffer)(GL_PIXEL_UNPACK_BUFFER, 0);
+
 	GL(glReadPixels)(0, 0, 12, 8, GL_RGBA, GL_UNSIGNED_BYTE, got);
 	for (int y = 0; y < 8; y++)
 		for (int x = 0; x < 12; x++) {
 			uint8_t want[4] = { 0, 0, 0, 0 };
-			if (x >= 1 && x < 7 && y >= 4 && y < 6) {
+			if (x == 11 && y == 7)
+				memcpy(want, pbo_data + 4, 4);
+			else if (x >= 1 && x < 7 && y >= 4 && y < 6) {
 				const float *g = rgba[5 - y][(x - 1) / 2];
 				for (int c = 0; c < 4; c++)
 					want[c] = (uint8_t)lrintf(g[c] * 255.0f);
