@@ -70,6 +70,9 @@
 #define GL_POINT_SPRITE               0x8861
 #define GL_CLAMP_VERTEX_COLOR         0x891A
 #define GL_CLAMP_FRAGMENT_COLOR       0x891B
+#define GL_SHADE_MODEL                0x0B54
+#define GL_FLAT                       0x1D00
+#define GL_SMOOTH                     0x1D01
 
 /* The reserved input name of each fixed-function array. */
 static const char *const ff_input[DRV_FF_ARRAYS] = {
@@ -92,6 +95,7 @@ void drv_gl_ff_init(struct drv_context *ctx)
 	memset(ff, 0, sizeof *ff);
 	ff->matrix_mode = GL_MODELVIEW;
 	ff->clamp_vertex_color = GL_TRUE;   /* the initial value (ARB_color_buffer_float) */
+	ff->shade_model = GL_SMOOTH;
 	drv_gl_ff_stack_init(&ff->modelview, DRV_FF_MODELVIEW_DEPTH);
 	drv_gl_ff_stack_init(&ff->projection, DRV_FF_PROJECTION_DEPTH);
 	for (unsigned u = 0; u < DRV_FF_TEXTURE_UNITS; u++)
@@ -340,6 +344,22 @@ void drv_gl_SecondaryColor3f(GLfloat r, GLfloat g, GLfloat b)
 	current(DRV_FF_SECONDARY_COLOR, r, g, b, 1.0f);
 }
 
+/* §13.6 (flatshading): the fixed-function fragment colour of a
+ * primitive is its provoking vertex's with GL_FLAT.  Kept for the draws
+ * that report it (drv_gl_raster.c unmodelled_state). */
+void drv_gl_ShadeModel(GLenum mode)
+{
+	struct drv_context *ctx = drv_gl_compat_ctx();
+
+	if (!ctx)
+		return;
+	if (mode != GL_FLAT && mode != GL_SMOOTH) {
+		drv_gl_error(ctx, GL_INVALID_ENUM);
+		return;
+	}
+	ctx->ff.shade_model = mode;
+}
+
 void drv_gl_Normal3f(GLfloat x, GLfloat y, GLfloat z) { current(DRV_FF_NORMAL, x, y, z, 1.0f); }
 void drv_gl_FogCoordf(GLfloat f) { current(DRV_FF_FOG_COORD, f, 0, 0, 1.0f); }
 void drv_gl_TexCoord2f(GLfloat s, GLfloat t) { current(DRV_FF_TEXCOORD0, s, t, 0, 1.0f); }
@@ -381,6 +401,7 @@ unsigned drv_gl_ff_get(struct drv_context *ctx, GLenum pname, double *v)
 	switch (pname) {
 	case GL_MATRIX_MODE: v[0] = ff->matrix_mode; return 1;
 	case GL_CLAMP_VERTEX_COLOR: v[0] = ff->clamp_vertex_color; return !ctx->gles;
+	case GL_SHADE_MODEL: v[0] = ff->shade_model; return 1;
 	case GL_CLIENT_ACTIVE_TEXTURE: v[0] = GL_TEXTURE0 + ff->client_active_texture; return 1;
 	case GL_MAX_TEXTURE_COORDS: v[0] = DRV_FF_TEXTURE_UNITS; return 1;
 	case GL_MODELVIEW_STACK_DEPTH: v[0] = ff->modelview.top + 1; return 1;

@@ -317,6 +317,7 @@ struct drv_ff {
 	uint64_t version;            /* bumped at every matrix change */
 	struct drv_program_obj *program; /* the fixed-function vertex program, built at first use */
 	GLenum clamp_vertex_color;   /* glClampColor(GL_CLAMP_VERTEX_COLOR): GL_TRUE by default */
+	GLenum shade_model;          /* glShadeModel: GL_SMOOTH by default */
 	/* the current raster position (GL 4.6 compatibility §14.7,
 	 * drv_gl_pixrect.c) */
 	struct drv_raster_pos {

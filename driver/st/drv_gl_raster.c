@@ -413,6 +413,9 @@ static const char *unmodelled_state(const struct drv_context *ctx, const struct 
 		if (enabled(ctx, ff_caps[i]))
 			return "were drawn with fixed-function texturing, fog or colour sum, which the "
 			       "driver does not apply";
+	if (!has_fs && ctx->ff.shade_model == 0x1D00 /* GL_FLAT */)
+		return "were drawn with flat shading of the fixed-function colour (glShadeModel(GL_FLAT)), "
+		       "which the driver does not apply";
 	return NULL;
 }
 

@@ -35,6 +35,8 @@ typedef void (*copy_pixels_fn)(GLint, GLint, GLsizei, GLsizei, GLenum);
 typedef void (*pixel_zoom_fn)(GLfloat, GLfloat);
 typedef void (*load_matrixf_fn)(const GLfloat *);
 typedef void (*matrix_mode_fn)(GLenum);
+typedef void (*enum_fn)(GLenum);
+typedef void (*vertex_pointer_fn)(GLint, GLenum, GLsizei, const void *);
 #define glRasterPos3f PROC(raster_pos3f_fn, "glRasterPos3f")
 #define glRasterPos2i PROC(raster_pos2i_fn, "glRasterPos2i")
 #define glWindowPos2i PROC(raster_pos2i_fn, "glWindowPos2i")
@@ -46,6 +48,9 @@ typedef void (*matrix_mode_fn)(GLenum);
 #define glPixelZoom PROC(pixel_zoom_fn, "glPixelZoom")
 #define glLoadMatrixf PROC(load_matrixf_fn, "glLoadMatrixf")
 #define glMatrixMode PROC(matrix_mode_fn, "glMatrixMode")
+#define glShadeModel PROC(enum_fn, "glShadeModel")
+#define glEnableClientState PROC(enum_fn, "glEnableClientState")
+#define glVertexPointer PROC(vertex_pointer_fn, "glVertexPointer")
 #define GL_CURRENT_RASTER_COLOR          0x0B04
 #define GL_CURRENT_RASTER_POSITION       0x0B07
 #define GL_CURRENT_RASTER_POSITION_VALID 0x0B08
@@ -53,6 +58,9 @@ typedef void (*matrix_mode_fn)(GLenum);
 #define GL_MODELVIEW                     0x1700
 #define GL_PROJECTION                    0x1701
 #define GL_TEXTURE_2D_CAP                0x0DE1
+#define GL_VERTEX_ARRAY                  0x8074
+#define GL_LIGHTING                      0x0B50
+#define GL_FLAT                          0x1D00
 
 /* A compatibility context with a w x h RGBA8 framebuffer object (and a
  * depth buffer when `depth`), cleared to 0, bound for drawing and
@@ -414,6 +422,46 @@ static void test_discard_invalid_and_unsupported(void)
 	dgl_done(ctx);
 }
 
+/* Drawing without a program (what ext_transform_feedback-discard-copypixels
+ * copies): the fixed-function colour is the current colour, unlit
+ * (§12.2.1 with lighting off, §15 without texturing); lighting and flat
+ * shading are reported, their pixels not compared. */
+static void test_fixed_function_colour(void)
+{
+	struct drv_context *ctx = context_with_fbo(4, 4, false);
+	static const float quad[4][4] = { { -1, -1, 0, 1 }, { 1, -1, 0, 1 }, { -1, 1, 0, 1 }, { 1, 1, 0, 1 } };
+	uint8_t got[4 * 4 * 4];
+	int bad = 0;
+
+	CHECK(ctx);
+	if (!ctx)
+		return;
+	glColor4f(0.0f, 1.0f, 0.2f, 0.6f);
+	glVertexPointer(4, GL_FLOAT, 0, quad);
+	glEnableClientState(GL_VERTEX_ARRAY);
+	GL(glDrawArrays)(GL_TRIANGLE_STRIP, 0, 4);
+	GL(glReadPixels)(0, 0, 4, 4, GL_RGBA, GL_UNSIGNED_BYTE, got);
+	for (int i = 0; i < 16; i++) {
+		const uint8_t want[4] = { 0, 255, 51, 153 };   /* eq. 2.4 */
+		bad += memcmp(got + i * 4, want, 4) != 0;
+	}
+	CHECK_EQ_INT(bad, 0);
+	CHECK(!drv_context_take_unsupported(ctx));
+	GL(glEnable)(GL_LIGHTING);
+	GL(glDrawArrays)(GL_TRIANGLE_STRIP, 0, 4);
+	GL(glReadPixels)(0, 0, 4, 4, GL_RGBA, GL_UNSIGNED_BYTE, got);
+	const char *why = drv_context_take_unsupported(ctx);
+	CHECK(why && strstr(why, "lighting"));
+	GL(glDisable)(GL_LIGHTING);
+	GL(glClear)(GL_COLOR_BUFFER_BIT);
+	glShadeModel(GL_FLAT);
+	GL(glDrawArrays)(GL_TRIANGLE_STRIP, 0, 4);
+	GL(glReadPixels)(0, 0, 4, 4, GL_RGBA, GL_UNSIGNED_BYTE, got);
+	why = drv_context_take_unsupported(ctx);
+	CHECK(why && strstr(why, "flat shading"));
+	dgl_done(ctx);
+}
+
 int main(void)
 {
 	struct xt_err err = { 0 };
@@ -426,6 +474,7 @@ int main(void)
 	XT_RUN(test_drawpixels_formats_zoom_and_fragment_ops);
 	XT_RUN(test_copypixels_overlapping_counted_as_fragments_only);
 	XT_RUN(test_discard_invalid_and_unsupported);
+	XT_RUN(test_fixed_function_colour);
 	dgl_screen_destroy();
 	XT_TEST_MAIN_END();
 }
