@@ -115,6 +115,7 @@ struct drv_pipe {
 	 * occlusion counting) */
 	struct drv_blitter *blitter;
 	bool blitting;
+	bool pixrect;                /* a pixel rectangle's draw: no streamout */
 };
 
 /* ---- drv_hw_screen.c: BOs, the command stream, contexts sharing the GPU ---- */

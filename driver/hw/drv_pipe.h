@@ -603,6 +603,28 @@ const char *drv_pipe_blit_unsupported(const struct drv_pipe_surface *src, const 
 /* Blits; false (reported) when it did not happen. */
 bool drv_pipe_blit(struct drv_pipe *pipe, const struct drv_pipe_blit_info *info);
 
+/*
+ * A pixel rectangle (glDrawPixels, glCopyPixels, glBitmap; GL 4.6
+ * compatibility §14.8): width x height groups, row 0 first, drawn over
+ * the window rectangle whose corner (x0, y0) is group (0, 0)'s outer
+ * corner and (x1, y1) the last group's (x1 < x0 mirrors: a negative
+ * zoom), at window depth z, through the current state's per-fragment
+ * operations into its framebuffer.  Each fragment whose centre lies in
+ * the rectangle takes the group it lies in: its RGBA (rgba), or for a
+ * bitmap (bits: one byte a group, non-zero = 1) `color` where the group
+ * is 1 and no fragment where it is 0.  No streamout.
+ */
+struct drv_pipe_pixrect_info {
+	uint32_t width, height;
+	const float *rgba;               /* width x height x 4 floats, or NULL */
+	const uint8_t *bits;             /* width x height bytes, or NULL */
+	float x0, y0, x1, y1;
+	float z;
+	float color[4];
+};
+/* Draws it; false (reported) when it did not happen. */
+bool drv_pipe_pixrect(struct drv_pipe *pipe, const struct drv_pipe_pixrect_info *info);
+
 /* ---- streamout ------------------------------------------------------------------ */
 
 /* The streamout state of one transform feedback object: the targets as

@@ -40,15 +40,22 @@
 
 enum blit_kind { BLIT_FLOAT, BLIT_SINT, BLIT_UINT, BLIT_KINDS };
 
-/* the programs: per sampler kind and log2 of the source's samples */
+/* the programs: per sampler kind and log2 of the source's samples, then
+ * the two of the pixel rectangles (drv_pipe_pixrect) */
 #define BLIT_PROGS (BLIT_KINDS * 4)
+#define PIXRECT_IMAGE BLIT_PROGS
+#define ALL_PROGS (BLIT_PROGS + 1)
 
 struct drv_blitter {
-	struct drv_program *prog[BLIT_PROGS];
-	struct drv_pipe_shader shader[BLIT_PROGS];
-	uint32_t pos_offset[BLIT_PROGS], tc_offset[BLIT_PROGS];  /* the constants' bytes */
+	struct drv_program *prog[ALL_PROGS];
+	struct drv_pipe_shader shader[ALL_PROGS];
+	uint32_t pos_offset[ALL_PROGS], tc_offset[ALL_PROGS];  /* the constants' bytes */
+	uint32_t z_offset[ALL_PROGS];  /* the pixel rectangles' */
 	uint64_t consts_version;      /* bumped at every blit: new constants */
-	bool failed[BLIT_PROGS];      /* did not compile (reported) */
+	bool failed[ALL_PROGS];       /* did not compile (reported) */
+	/* the pixel groups of the last pixel rectangle: kept until the next
+	 * one (after a flush), as the draw reads them on the GPU */
+	struct drv_pipe_surface pixrect_src;
 };
 
 static const char blit_vs[] =
@@ -64,11 +71,12 @@ static const char blit_vs[] =
 	"}\n";
 
 /* The pixel shader: its head, then a body.  %s: the sampler's prefix
- * ("", "i", "u"), the outputs' ("", "i", "u"). */
+ * ("", "i", "u"), more declarations, the outputs' ("", "i", "u"). */
 static const char blit_fs[] =
 	"#version 330 core\n"
 	"uniform %ssampler2D xt_blit_src;\n"
 	"noperspective in vec2 xt_tc;\n"
+	"%s"
 	"layout(location = 0) out %svec4 o0;\n"
 	"layout(location = 1) out %svec4 o1;\n"
 	"layout(location = 2) out %svec4 o2;\n"
@@ -101,16 +109,37 @@ static const char body_average[] =
 	"		c += texelFetch(xt_blit_src, ivec2(p.x * n + s, p.y), 0);\n"
 	"	c *= 1.0 / float(n);\n";
 
+/* The pixel rectangles' vertex shader: the blit's, at the raster
+ * position's window z (the viewport leaves z as it is). */
+static const char pixrect_vs[] =
+	"#version 330 core\n"
+	"uniform vec4 xt_blit_pos;\n"
+	"uniform vec4 xt_blit_tc;\n"
+	"uniform float xt_pixrect_z;\n"
+	"noperspective out vec2 xt_tc;\n"
+	"void main()\n"
+	"{\n"
+	"	vec2 c = vec2(float(gl_VertexID & 1), float(gl_VertexID >> 1));\n"
+	"	gl_Position = vec4(mix(xt_blit_pos.xy, xt_blit_pos.zw, c), xt_pixrect_z, 1.0);\n"
+	"	xt_tc = mix(xt_blit_tc.xy, xt_blit_tc.zw, c);\n"
+	"}\n";
+
+/* Its pixel shader's body (in blit_fs, float outputs): a glDrawPixels /
+ * glCopyPixels fragment takes its group's colour (GL 4.6 compatibility
+ * §14.8.1). */
+static const char body_image[] = "	c = texture(xt_blit_src, xt_tc);\n";
+
 void drv_pm4_blit_fini(struct drv_pipe *pipe)
 {
 	struct drv_blitter *b = pipe->blitter;
 
 	if (!b)
 		return;
-	for (unsigned k = 0; k < BLIT_PROGS; k++) {
+	for (unsigned k = 0; k < ALL_PROGS; k++) {
 		drv_pipe_shader_release(pipe->screen, &b->shader[k]);
 		drv_program_destroy(b->prog[k]);
 	}
+	drv_pipe_surface_release(pipe->screen, &b->pixrect_src);
 	xt_free(b);
 	pipe->blitter = NULL;
 }
@@ -125,54 +154,59 @@ static bool uniform_offset(const struct drv_program *prog, const char *name, uin
 	return true;
 }
 
-/* The program of `kind` for a source of 2^log2s samples (slot k of the
- * blitter), compiled and uploaded at its first use; NULL (reported) when
- * it cannot be. */
+/* Program k of the blitter (a blit's of `kind` for a source of 2^log2s
+ * samples, or PIXRECT_*), compiled and uploaded at its first use; NULL
+ * (reported) when it cannot be. */
 static const struct drv_program *blit_program(struct drv_pipe *pipe, enum blit_kind kind, unsigned log2s,
-					      unsigned *k_out)
+					      unsigned k)
 {
 	static const char *const prefix[BLIT_KINDS] = { "", "i", "u" };
 	struct drv_blitter *b = pipe->blitter;
-	char fs[sizeof blit_fs + sizeof body_resolve + sizeof body_average + 32], body[sizeof body_resolve +
+	char fs[sizeof blit_fs + sizeof body_resolve + sizeof body_average + 96], body[sizeof body_resolve +
 										 sizeof body_average + 16];
 	struct drv_program *prog = NULL;
 	struct xt_err err;
-	const char *p = prefix[kind];
-	const unsigned kind_index = kind * 4 + log2s;
+	const char *p = prefix[kind], *vs = blit_vs;
+	const bool pixrect = k >= BLIT_PROGS;
 
 	if (!b && !(b = pipe->blitter = xt_calloc(1, sizeof *b))) {
 		drv_hw_out_of_memory(pipe);
 		return NULL;
 	}
-	*k_out = kind_index;
-	if (b->prog[kind_index])
-		return b->prog[kind_index];
-	if (b->failed[kind_index])
+	if (b->prog[k])
+		return b->prog[k];
+	if (b->failed[k])
 		return NULL;
-	if (log2s)
+	if (pixrect) {
+		vs = pixrect_vs;
+		snprintf(body, sizeof body, "%s", body_image);
+	} else if (log2s) {
 		snprintf(body, sizeof body, body_resolve, 1 << log2s, kind == BLIT_FLOAT ? body_average : "");
-	else
+	} else {
 		snprintf(body, sizeof body, "%s", body_sample);
-	snprintf(fs, sizeof fs, blit_fs, p, p, p, p, p, p, p, p, p, p, body);
-	struct drv_program_desc d = { .source = { [DRV_STAGE_VERTEX] = blit_vs, [DRV_STAGE_FRAGMENT] = fs } };
+	}
+	snprintf(fs, sizeof fs, blit_fs, p, "", p, p, p, p, p, p, p, p, p, body);
+	struct drv_program_desc d = { .source = { [DRV_STAGE_VERTEX] = vs, [DRV_STAGE_FRAGMENT] = fs } };
 	if (drv_program_create(&d, &prog, &err) != XT_OK) {
 		drv_hw_out_of_memory(pipe);
 		return NULL;
 	}
 	if (!prog->linked || !prog->hw[DRV_HW_PS].present ||
-	    !uniform_offset(prog, "xt_blit_pos", &b->pos_offset[kind_index]) ||
-	    !uniform_offset(prog, "xt_blit_tc", &b->tc_offset[kind_index])) {
-		b->failed[kind_index] = true;
+	    !uniform_offset(prog, "xt_blit_pos", &b->pos_offset[k]) ||
+	    !uniform_offset(prog, "xt_blit_tc", &b->tc_offset[k]) ||
+	    (pixrect && !uniform_offset(prog, "xt_pixrect_z", &b->z_offset[k]))) {
+		b->failed[k] = true;
 		drv_program_destroy(prog);
-		drv_hw_unsupported(pipe, "a blit: the blitter's shaders did not compile");
+		drv_hw_unsupported(pipe, pixrect ? "a pixel rectangle: the blitter's shaders did not compile"
+						 : "a blit: the blitter's shaders did not compile");
 		return NULL;
 	}
-	if (!drv_pipe_shader_upload(pipe->screen, &b->shader[kind_index], prog)) {
+	if (!drv_pipe_shader_upload(pipe->screen, &b->shader[k], prog)) {
 		drv_program_destroy(prog);
 		drv_hw_out_of_memory(pipe);
 		return NULL;
 	}
-	b->prog[kind_index] = prog;
+	b->prog[k] = prog;
 	return prog;
 }
 
@@ -229,7 +263,8 @@ bool drv_pipe_blit(struct drv_pipe *pipe, const struct drv_pipe_blit_info *info)
 	}
 	if (!src->bo || info->dx0 == info->dx1 || info->dy0 == info->dy1)
 		return true;
-	if (!(prog = blit_program(pipe, kind, log2s, &k)))
+	k = kind * 4 + log2s;
+	if (!(prog = blit_program(pipe, kind, log2s, k)))
 		return false;
 	b = pipe->blitter;
 
@@ -329,5 +364,170 @@ bool drv_pipe_blit(struct drv_pipe *pipe, const struct drv_pipe_blit_info *info)
 	drv_pipe_set_viewport(pipe, &saved_vp);
 	drv_pipe_set_scissor(pipe, &saved_scissor);
 	drv_pipe_set_framebuffer(pipe, &saved_fb);
+	return ok;
+}
+
+/*
+ * A pixel rectangle (drv_pipe_pixrect), as Mesa's state tracker draws
+ * glDrawPixels: the groups are uploaded as a 2D image and a rectangle is
+ * drawn over their window area with a pixel shader that samples it
+ * (NEAREST: the group a fragment's centre lies in, GL 4.6 compatibility
+ * §14.8.1's zoomed groups).  Unlike a blit, the fragments go through the
+ * application's per-fragment operations (§14.8: scissor, stencil and
+ * depth tests at the raster position's z, occlusion counting, blending,
+ * logic op, write masks) into its framebuffer; only what shapes
+ * primitives is the blitter's (no culling, polygon mode or offset, clip
+ * planes; its viewport), and streamout stays off (a pixel rectangle makes
+ * no primitives for transform feedback, §13.3).
+ *
+ * Mesa draws a bitmap with a pixel shader that kills the fragments of
+ * its 0s; the driver's compiler has no discard yet, so a bitmap is drawn
+ * as rectangles covering exactly its 1s (runs of 1s, stacked while
+ * consecutive rows have the same runs), each a 1 x 1 image of the
+ * colour stretched over it: the same fragments, with the same colour.
+ */
+static bool pixrect_draw(struct drv_pipe *pipe, uint32_t w, uint32_t h, const float *rgba, float x0, float y0,
+			 float x1, float y1, float z)
+{
+	const unsigned k = PIXRECT_IMAGE;
+	const struct drv_program *prog;
+	struct drv_blitter *b;
+
+	if (!(prog = blit_program(pipe, BLIT_FLOAT, 0, k)))
+		return false;
+	b = pipe->blitter;
+
+	/* the groups: the previous rectangle's image is free once its draw
+	 * was submitted */
+	struct drv_pipe_surface *src = &b->pixrect_src;
+	drv_pipe_flush(pipe);
+	if (!drv_pipe_surface_alloc(pipe->screen, src, DRV_FORMAT_RGBA32_FLOAT, w, h, 1)) {
+		drv_hw_out_of_memory(pipe);
+		return false;
+	}
+	for (uint32_t y = 0; y < h; y++)
+		memcpy(src->bo->map + (uint64_t)y * src->pitch * 16, rgba + (uint64_t)y * w * 4, (size_t)w * 16);
+
+	struct drv_pipe_buffer src_buf = { src->bo };
+	struct drv_pipe_draw_state st = { .prog = prog, .shader = &b->shader[k] };
+	st.tex[0] = (struct drv_pipe_sampler_view){
+		.buffer = &src_buf, .target = DRV_TEX_2D, .depth = 1, .format = src->format,
+		.width = src->width, .height = src->height, .pitch = src->pitch, .levels = 1,
+		.wrap_s = DRV_WRAP_CLAMP_TO_EDGE, .wrap_t = DRV_WRAP_CLAMP_TO_EDGE, .wrap_r = DRV_WRAP_CLAMP_TO_EDGE,
+		.mip = DRV_MIP_NONE, .max_lod = 1000.0f, .border = DRV_BORDER_TRANSPARENT_BLACK,
+		.swizzle = { DRV_SWIZZLE_R, DRV_SWIZZLE_G, DRV_SWIZZLE_B, DRV_SWIZZLE_A },
+	};
+
+	/* corner (x0, y0) samples the image's (0, 0), (x1, y1) its (1, 1) */
+	const float xlo = x0 < x1 ? x0 : x1, xhi = x0 < x1 ? x1 : x0;
+	const float ylo = y0 < y1 ? y0 : y1, yhi = y0 < y1 ? y1 : y0;
+	const float pos[4] = { x0 == xlo ? -1.0f : 1.0f, y0 == ylo ? -1.0f : 1.0f, x1 == xlo ? -1.0f : 1.0f,
+			       y1 == ylo ? -1.0f : 1.0f };
+	const float tc[4] = { 0.0f, 0.0f, 1.0f, 1.0f };
+	uint8_t consts[256] = { 0 };
+	if (b->pos_offset[k] + sizeof pos > sizeof consts || b->tc_offset[k] + sizeof tc > sizeof consts ||
+	    b->z_offset[k] + sizeof z > sizeof consts || prog->const_buffer_size > sizeof consts) {
+		drv_hw_unsupported(pipe, "a pixel rectangle: the blitter's constants do not fit");
+		return false;
+	}
+	memcpy(consts + b->pos_offset[k], pos, sizeof pos);
+	memcpy(consts + b->tc_offset[k], tc, sizeof tc);
+	memcpy(consts + b->z_offset[k], &z, sizeof z);
+	st.consts = consts;
+	st.consts_size = prog->const_buffer_size;
+	st.consts_version = ++b->consts_version;
+	static const uint32_t zero[4];
+	for (unsigned loc = 0; loc < DRV_MAX_ATTRIBS; loc++)
+		st.vertex[loc] = (struct drv_pipe_vertex_input){ .current = zero };
+
+	/* The viewport maps clip x, y = -1 .. 1 onto the rectangle and keeps
+	 * z (window z = the raster position's). */
+	struct drv_pipe_viewport_state vp = {
+		.scale = { (xhi - xlo) * 0.5f, (yhi - ylo) * 0.5f, 1.0f },
+		.translate = { xlo + (xhi - xlo) * 0.5f, ylo + (yhi - ylo) * 0.5f, 0.0f },
+		.zmin = 0.0f, .zmax = 1.0f,
+	};
+	drv_pipe_set_viewport(pipe, &vp);
+	const struct drv_pipe_draw d = { .prim = DRV_PRIM_TRIANGLE_STRIP, .count = 4, .instances = 1 };
+	return drv_pipe_draw_begin(pipe, prog, &b->shader[k]) && drv_pipe_draw_reserve(pipe, &st, &d) &&
+	       drv_pipe_draw(pipe, &st, &d);
+}
+
+/* The runs of 1s of bitmap row `row` (w bytes) into runs[] (start, end
+ * pairs); how many. */
+static uint32_t bitmap_runs(const uint8_t *row, uint32_t w, uint32_t *runs)
+{
+	uint32_t n = 0;
+	for (uint32_t x = 0; x < w;) {
+		while (x < w && !row[x])
+			x++;
+		if (x == w)
+			break;
+		runs[2 * n] = x;
+		while (x < w && row[x])
+			x++;
+		runs[2 * n + 1] = x;
+		n++;
+	}
+	return n;
+}
+
+static bool bitmap_draw(struct drv_pipe *pipe, const struct drv_pipe_pixrect_info *info)
+{
+	uint32_t *runs = xt_malloc(((size_t)info->width + 2) * 2 * sizeof *runs);
+	uint32_t *next = xt_malloc(((size_t)info->width + 2) * 2 * sizeof *next);
+	uint32_t n = 0, y0 = 0;
+	bool ok = runs && next;
+
+	if (!ok)
+		drv_hw_out_of_memory(pipe);
+	/* rows y0 .. y - 1 have the runs runs[0 .. n) */
+	for (uint32_t y = 0; ok && y <= info->height; y++) {
+		uint32_t m = y < info->height ? bitmap_runs(info->bits + (uint64_t)y * info->width, info->width, next)
+					      : 0;
+		if (y < info->height && m == n && !memcmp(runs, next, (size_t)n * 2 * sizeof *runs))
+			continue;
+		for (uint32_t r = 0; ok && r < n; r++)
+			ok = pixrect_draw(pipe, 1, 1, info->color, info->x0 + (float)runs[2 * r], info->y0 + (float)y0,
+					  info->x0 + (float)runs[2 * r + 1], info->y0 + (float)y, info->z);
+		uint32_t *t = runs;
+		runs = next;
+		next = t;
+		n = m;
+		y0 = y;
+	}
+	xt_free(runs);
+	xt_free(next);
+	return ok;
+}
+
+bool drv_pipe_pixrect(struct drv_pipe *pipe, const struct drv_pipe_pixrect_info *info)
+{
+	const struct drv_pipe_rasterizer_state saved_rs = pipe->rs;
+	const struct drv_pipe_viewport_state saved_vp = pipe->viewport;
+	bool ok;
+
+	if (!info->width || !info->height || info->x0 == info->x1 || info->y0 == info->y1)
+		return true;
+	/* what shapes the rectangle is the blitter's; the rest the
+	 * application's */
+	struct drv_pipe_rasterizer_state rs = saved_rs;
+	rs.cull_front = rs.cull_back = false;
+	rs.fill_front = rs.fill_back = DRV_FILL_FILL;
+	rs.offset_point = rs.offset_line = rs.offset_tri = false;
+	rs.clip_plane_enable = 0;
+	rs.depth_clamp = false;
+	drv_pipe_set_rasterizer(pipe, &rs);
+	pipe->pixrect = true;
+	drv_pm4_so_enable(pipe);               /* VGT_STRMOUT_CONFIG off */
+
+	ok = info->bits ? bitmap_draw(pipe, info)
+			: pixrect_draw(pipe, info->width, info->height, info->rgba, info->x0, info->y0, info->x1,
+				       info->y1, info->z);
+
+	pipe->pixrect = false;
+	drv_pm4_so_enable(pipe);
+	drv_pipe_set_rasterizer(pipe, &saved_rs);
+	drv_pipe_set_viewport(pipe, &saved_vp);
 	return ok;
 }

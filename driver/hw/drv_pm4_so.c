@@ -77,8 +77,9 @@ static void flush_vgt_streamout(struct pm4_cs *cs)
 void drv_pm4_so_enable(struct drv_pipe *pipe)
 {
 	struct drv_pipe_so *x = pipe->so_begin_emitted ? pipe->so_current : NULL;
-	/* a blit is no draw for streamout or its queries (drv_pm4_blit.c) */
-	bool en = !pipe->blitting && (x || pipe->prims_gen_queries > 0);
+	/* a blit or a pixel rectangle is no draw for streamout or its
+	 * queries (drv_pm4_blit.c) */
+	bool en = !pipe->blitting && !pipe->pixrect && (x || pipe->prims_gen_queries > 0);
 	uint32_t hw_mask = x ? x->hw_mask : 0;
 	uint32_t cfg, buf_cfg;
 	struct pm4_cs *cs;

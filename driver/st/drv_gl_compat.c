@@ -18,12 +18,15 @@
  *
  * Drawing without a program in a compatibility context runs a built-in
  * vertex program (drv_gl_draw_program), as Mesa's ffvertex_prog.c builds
- * one from the fixed-function state.  Ours computes only the position
- * (ftransform()): with no program, transform feedback cannot be active
- * (glBeginTransformFeedback requires one) and nothing is rasterized, so
- * the position is all that reaches anything observable (the primitive
- * counts of PRIMITIVES_GENERATED, which do not depend on colours,
- * lighting or texture coordinates).
+ * one from the fixed-function state.  Ours computes the position
+ * (ftransform()) and passes the primary colour on unlit (gl_FrontColor =
+ * gl_Color); the compiler's fixed-function fragment stage
+ * (drv_program_desc.ff_fragment) writes it.  With no program, transform
+ * feedback cannot be active (glBeginTransformFeedback requires one), so
+ * the position and colour are all that reach anything observable: the
+ * primitive counts of PRIMITIVES_GENERATED and the pixels.  Lighting,
+ * texturing, fog and colour sum are reported where the pixels are drawn
+ * (drv_gl_raster.c unmodelled_state).
  *
  * Fixed-function uniforms other than the matrices (gl_ClipPlane,
  * gl_NormalScale, gl_TextureEnvColor) are reported as not modelled at the
@@ -67,6 +70,9 @@
 #define GL_POINT_SPRITE               0x8861
 #define GL_CLAMP_VERTEX_COLOR         0x891A
 #define GL_CLAMP_FRAGMENT_COLOR       0x891B
+#define GL_SHADE_MODEL                0x0B54
+#define GL_FLAT                       0x1D00
+#define GL_SMOOTH                     0x1D01
 
 /* The reserved input name of each fixed-function array. */
 static const char *const ff_input[DRV_FF_ARRAYS] = {
@@ -89,6 +95,7 @@ void drv_gl_ff_init(struct drv_context *ctx)
 	memset(ff, 0, sizeof *ff);
 	ff->matrix_mode = GL_MODELVIEW;
 	ff->clamp_vertex_color = GL_TRUE;   /* the initial value (ARB_color_buffer_float) */
+	ff->shade_model = GL_SMOOTH;
 	drv_gl_ff_stack_init(&ff->modelview, DRV_FF_MODELVIEW_DEPTH);
 	drv_gl_ff_stack_init(&ff->projection, DRV_FF_PROJECTION_DEPTH);
 	for (unsigned u = 0; u < DRV_FF_TEXTURE_UNITS; u++)
@@ -100,6 +107,7 @@ void drv_gl_ff_init(struct drv_context *ctx)
 	set_current(&ff->current[DRV_FF_NORMAL], 0, 0, 1, 1);
 	set_current(&ff->current[DRV_FF_COLOR], 1, 1, 1, 1);
 	set_current(&ff->current[DRV_FF_FOG_COORD], 0, 0, 0, 1);
+	drv_gl_raster_pos_init(ctx);
 }
 
 struct drv_context *drv_gl_compat_ctx(void)
@@ -336,6 +344,22 @@ void drv_gl_SecondaryColor3f(GLfloat r, GLfloat g, GLfloat b)
 	current(DRV_FF_SECONDARY_COLOR, r, g, b, 1.0f);
 }
 
+/* §13.6 (flatshading): the fixed-function fragment colour of a
+ * primitive is its provoking vertex's with GL_FLAT.  Kept for the draws
+ * that report it (drv_gl_raster.c unmodelled_state). */
+void drv_gl_ShadeModel(GLenum mode)
+{
+	struct drv_context *ctx = drv_gl_compat_ctx();
+
+	if (!ctx)
+		return;
+	if (mode != GL_FLAT && mode != GL_SMOOTH) {
+		drv_gl_error(ctx, GL_INVALID_ENUM);
+		return;
+	}
+	ctx->ff.shade_model = mode;
+}
+
 void drv_gl_Normal3f(GLfloat x, GLfloat y, GLfloat z) { current(DRV_FF_NORMAL, x, y, z, 1.0f); }
 void drv_gl_FogCoordf(GLfloat f) { current(DRV_FF_FOG_COORD, f, 0, 0, 1.0f); }
 void drv_gl_TexCoord2f(GLfloat s, GLfloat t) { current(DRV_FF_TEXCOORD0, s, t, 0, 1.0f); }
@@ -377,6 +401,7 @@ unsigned drv_gl_ff_get(struct drv_context *ctx, GLenum pname, double *v)
 	switch (pname) {
 	case GL_MATRIX_MODE: v[0] = ff->matrix_mode; return 1;
 	case GL_CLAMP_VERTEX_COLOR: v[0] = ff->clamp_vertex_color; return !ctx->gles;
+	case GL_SHADE_MODEL: v[0] = ff->shade_model; return 1;
 	case GL_CLIENT_ACTIVE_TEXTURE: v[0] = GL_TEXTURE0 + ff->client_active_texture; return 1;
 	case GL_MAX_TEXTURE_COORDS: v[0] = DRV_FF_TEXTURE_UNITS; return 1;
 	case GL_MODELVIEW_STACK_DEPTH: v[0] = ff->modelview.top + 1; return 1;
@@ -401,7 +426,7 @@ unsigned drv_gl_ff_get(struct drv_context *ctx, GLenum pname, double *v)
 			v[0] = on;
 			return 1;
 		}
-		return 0;
+		return drv_gl_raster_pos_get(ctx, pname, v);
 	}
 	}
 	for (int i = 0; i < 16; i++)
@@ -474,7 +499,7 @@ void drv_gl_vertex_source(const struct drv_context *ctx, const struct drv_progra
 
 static const char ff_vertex_shader[] =
 	"#version 110\n"
-	"void main() { gl_Position = ftransform(); }\n";
+	"void main() { gl_Position = ftransform(); gl_FrontColor = gl_Color; }\n";
 
 static void ff_program_free(struct drv_context *ctx, struct drv_program_obj *p)
 {
@@ -494,6 +519,7 @@ static struct drv_program_obj *ff_program_build(struct drv_context *ctx)
 	struct xt_err err = { 0 };
 
 	d.source[DRV_STAGE_VERTEX] = ff_vertex_shader;
+	d.ff_fragment = true;
 	if (!p || drv_program_create(&d, &p->prog, &err) != XT_OK) {
 		xt_free(p);
 		drv_gl_error(ctx, GL_OUT_OF_MEMORY);

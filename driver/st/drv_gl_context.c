@@ -805,34 +805,3 @@ void drv_gl_ProvokingVertex(GLenum mode)
 }
 void drv_gl_MemoryBarrier(GLbitfield barriers) {}
 void drv_gl_TextureBarrier(void) {}
-
-/* Pixel rectangles (glBitmap, glDrawPixels, glCopyPixels) and the raster
- * position make no primitives: they cannot change what transform feedback
- * captures or what the TF queries count.  The pixels they write are not
- * modelled: the draw framebuffer's surfaces are marked (unless
- * GL_RASTERIZER_DISCARD drops them, GL 4.6 compat §14.1), so that reading
- * them back is reported. */
-void drv_gl_RasterPos2i(GLint x, GLint y) {}
-void drv_gl_RasterPos2f(GLfloat x, GLfloat y) {}
-void drv_gl_WindowPos2i(GLint x, GLint y) {}
-void drv_gl_Bitmap(GLsizei w, GLsizei h, GLfloat xorig, GLfloat yorig, GLfloat xmove, GLfloat ymove,
-		   const GLubyte *bitmap)
-{
-	DRV_CTX(ctx);
-	if (w > 0 && h > 0 && !ctx->rasterizer_discard)
-		drv_gl_fb_mark_drawn(ctx, "were drawn by glBitmap, which the sim does not draw");
-}
-
-void drv_gl_DrawPixels(GLsizei w, GLsizei h, GLenum format, GLenum type, const void *pixels)
-{
-	DRV_CTX(ctx);
-	if (w > 0 && h > 0 && !ctx->rasterizer_discard)
-		drv_gl_fb_mark_drawn(ctx, "were drawn by glDrawPixels, which the sim does not draw");
-}
-
-void drv_gl_CopyPixels(GLint x, GLint y, GLsizei w, GLsizei h, GLenum type)
-{
-	DRV_CTX(ctx);
-	if (w > 0 && h > 0 && !ctx->rasterizer_discard)
-		drv_gl_fb_mark_drawn(ctx, "were drawn by glCopyPixels, which the sim does not draw");
-}

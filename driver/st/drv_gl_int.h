@@ -213,6 +213,8 @@ struct drv_pixel_state {
 	/* texel uploads (drv_gl_tex.c) */
 	GLint unpack_alignment, unpack_row_length, unpack_skip_rows, unpack_skip_pixels;
 	GLint unpack_image_height, unpack_skip_images;
+	bool unpack_lsb_first, unpack_swap_bytes;  /* glBitmap / glDrawPixels (drv_gl_pixrect.c) */
+	float zoom[2];               /* glPixelZoom */
 };
 
 /* The rasterization state GL keeps (drv_gl_raster.c; blending is set in
@@ -315,6 +317,17 @@ struct drv_ff {
 	uint64_t version;            /* bumped at every matrix change */
 	struct drv_program_obj *program; /* the fixed-function vertex program, built at first use */
 	GLenum clamp_vertex_color;   /* glClampColor(GL_CLAMP_VERTEX_COLOR): GL_TRUE by default */
+	GLenum shade_model;          /* glShadeModel: GL_SMOOTH by default */
+	/* the current raster position (GL 4.6 compatibility §14.7,
+	 * drv_gl_pixrect.c) */
+	struct drv_raster_pos {
+		float win[4];        /* window x, y, z and clip w */
+		bool valid;
+		float color[4], texcoord[4], distance;
+		/* set by a glRasterPos the sim does not compute (static
+		 * storage, why), NULL otherwise */
+		const char *unknown;
+	} raster;
 };
 
 struct drv_context {
@@ -596,6 +609,11 @@ bool drv_gl_ff_cap_invalid(const struct drv_context *ctx, GLenum cap);
 bool drv_gl_ff_client_cap(const struct drv_context *ctx, GLenum cap, bool *on);
 /* glGet* of fixed-function state into v (at most 16); 0 when pname is not one. */
 unsigned drv_gl_ff_get(struct drv_context *ctx, GLenum pname, double *v);
+/* The initial raster position, and the glGet* answers of the raster
+ * position and pixel rectangle state (drv_gl_pixrect.c): how many values,
+ * 0 for another pname. */
+void drv_gl_raster_pos_init(struct drv_context *ctx);
+unsigned drv_gl_raster_pos_get(struct drv_context *ctx, GLenum pname, double *v);
 /* Where the vertex input at location loc of program prog (may be NULL) takes
  * its data from: the VAO's generic attribute loc, or for a reserved
  * built-in input (xt_Vertex, xt_Color ...) the fixed-function array and

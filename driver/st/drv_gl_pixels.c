@@ -37,6 +37,7 @@ void drv_gl_pixels_init(struct drv_context *ctx)
 	px->stencil_writemask[0] = px->stencil_writemask[1] = ~0u;
 	px->pack_alignment = 4;
 	px->unpack_alignment = 4;
+	px->zoom[0] = px->zoom[1] = 1.0f;
 }
 
 static bool enabled(const struct drv_context *ctx, GLenum cap)
@@ -179,9 +180,15 @@ void drv_gl_PixelStorei(GLenum pname, GLint param)
 		else
 			px->unpack_skip_images = param;
 		return;
+	case GL_UNPACK_LSB_FIRST: case GL_UNPACK_SWAP_BYTES:
+		/* read by glBitmap and glDrawPixels (drv_gl_pixrect.c); the
+		 * texel uploads take no types they apply to (drv_gl_tex.c) */
+		if (pname == GL_UNPACK_LSB_FIRST)
+			px->unpack_lsb_first = param != 0;
+		else
+			px->unpack_swap_bytes = param != 0;
+		return;
 	default:
-		/* byte swapping and LSB-first bitmaps are not read: the texel
-		 * uploads take no types they apply to (drv_gl_tex.c) */
 		return;
 	}
 }

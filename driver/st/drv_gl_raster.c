@@ -403,12 +403,19 @@ static const char *unmodelled_state(const struct drv_context *ctx, const struct 
 			return caps[i].why;
 	if (ctx->core || ctx->gles || !p)
 		return NULL;
+	/* the built-in vertex program (drv_gl_compat.c) passes the colour
+	 * on unlit */
+	if (p == ctx->ff.program && enabled(ctx, 0x0B50 /* GL_LIGHTING */))
+		return "were drawn with fixed-function lighting, which the driver does not apply";
 	for (unsigned i = 0; i < p->n_attached; i++)
 		has_fs |= p->attached[i] && p->attached[i]->type == GL_FRAGMENT_SHADER;
 	for (size_t i = 0; !has_fs && i < sizeof ff_caps / sizeof ff_caps[0]; i++)
 		if (enabled(ctx, ff_caps[i]))
 			return "were drawn with fixed-function texturing, fog or colour sum, which the "
 			       "driver does not apply";
+	if (!has_fs && ctx->ff.shade_model == 0x1D00 /* GL_FLAT */)
+		return "were drawn with flat shading of the fixed-function colour (glShadeModel(GL_FLAT)), "
+		       "which the driver does not apply";
 	return NULL;
 }
 

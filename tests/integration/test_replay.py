@@ -221,18 +221,34 @@ def test_softpipe_replay_reports_against_llvmpipe_golden_data(xfbtrace, app_trac
 
 
 def test_unsupported_call_is_reported_by_name_and_first_call_number(xfbtrace, piglit_trace):
-    # The sim does not draw glBitmap's pixels, so it does not read them
-    # back: glReadPixels is named, with its first call and count, by the
-    # same reporting every backend uses (replay_unsupported).
-    trace = piglit_trace(piglit_line("ext_transform_feedback-discard-bitmap -auto -fbo")).trace
+    # The sim does not rasterize polygon modes (the wireframe line draws
+    # with glPolygonMode GL_LINE), so it does not read back those pixels:
+    # glReadPixels is named, with its first call and count, by the same
+    # reporting every backend uses (replay_unsupported).
+    trace = piglit_trace(piglit_line("ext_transform_feedback-tessellation triangles wireframe "
+                                     "-auto -fbo")).trace
     reads = [c["no"] for c in calls(records(xfbtrace, trace)) if c["name"] == "glReadPixels"]
     assert reads
     out = replay(xfbtrace, trace, "--backend", "sim", "--check")
     assert f"call {reads[0]} glReadPixels: not replayed: reading pixels" in out.stdout, describe(out)
     assert re.search(rf"not replayed: {len(reads)} calls of 1 functions: glReadPixels "
                      rf"\(first call {reads[0]}, {len(reads)} calls\)", out.stdout), describe(out)
-    # glBitmap's bitmap (COMPSIZE(width,height) in the registry) is recorded
-    # with its size, so the host replays every call of the trace.
+    host = replay(xfbtrace, trace, "--check")
+    assert host.returncode == 0 and "not replayed" not in host.stdout, describe(host)
+
+
+@pytest.mark.parametrize("call", ["bitmap", "drawpixels", "copypixels"])
+def test_pixel_rectangles_are_drawn_and_compared_on_the_sim(xfbtrace, piglit_trace, call):
+    # glBitmap, glDrawPixels and glCopyPixels at the raster position are
+    # drawn by the sim (drv_pipe_pixrect), so the image piglit reads back
+    # is compared, not reported as not drawn.
+    trace = piglit_trace(piglit_line(f"ext_transform_feedback-discard-{call} -auto -fbo")).trace
+    out = replay(xfbtrace, trace, "--backend", "sim", "--check")
+    assert out.returncode == 0 and "not replayed" not in out.stdout, describe(out)
+    total, match, differ = summary(out)
+    assert total == match == 1 and "not drawn" not in out.stdout, describe(out)
+    # glBitmap's bitmap and glDrawPixels' pixels (COMPSIZE in the registry)
+    # are recorded with their size, so the host replays every call too.
     host = replay(xfbtrace, trace, "--check")
     assert host.returncode == 0 and "not replayed" not in host.stdout, describe(host)
 
