@@ -1174,11 +1174,15 @@ static void draw_per_sel(GLuint prog, int n, uint8_t px[][2][4])
 	}
 }
 
+/* `sel` < 0: a pixel of no selector */
 static void check_pixel(const uint8_t got[4], const uint8_t want[4], const char *what, int sel)
 {
 	if (memcmp(got, want, 4)) {
-		fprintf(stderr, "%s, sel %d: got %u %u %u %u, want %u %u %u %u\n", what, sel, got[0], got[1],
-			got[2], got[3], want[0], want[1], want[2], want[3]);
+		fprintf(stderr, "%s", what);
+		if (sel >= 0)
+			fprintf(stderr, ", sel %d", sel);
+		fprintf(stderr, ": got %u %u %u %u, want %u %u %u %u\n", got[0], got[1], got[2], got[3], want[0],
+			want[1], want[2], want[3]);
 		CHECK(!"pixel");
 	}
 }
@@ -1360,6 +1364,98 @@ static void test_fragment_inputs_after_a_geometry_shader(void)
 	dgl_done_clean(ctx);
 }
 
+/*
+ * glPolygonMode(GL_LINE) (GL 4.6 §14.6.4): a triangle is clipped and
+ * culled as a triangle, then its edges are drawn as lines, those of the
+ * triangle only, not the one clipping by the near plane makes; flat
+ * inputs take the triangle's provoking vertex (the last), on every edge.
+ * Window coordinates: A (5.25, 4.75), B (30.75, 4.75), C (5.25, 20.25),
+ * counter-clockwise; AB covers the centres of row 4, CA those of column 5
+ * (§14.5.1: a width-1 line covers the centres within half a pixel across
+ * its major axis).  Pixels near the ends are not checked (the diamond-exit
+ * rule and this parallelogram may differ there).
+ */
+static void test_polygon_mode_line_draws_the_triangles_edges(void)
+{
+	struct drv_context *ctx = window_context();
+	static const char vs[] =
+		"#version 330\n"
+		"uniform float za;\n"
+		"const vec2 P[3] = vec2[3](vec2(5.25, 4.75), vec2(30.75, 4.75), vec2(5.25, 20.25));\n"
+		"const vec4 C[3] = vec4[3](vec4(1.0, 0.0, 0.0, 1.0), vec4(0.0, 1.0, 0.0, 1.0), vec4(0.0, 0.0, 1.0, 1.0));\n"
+		"flat out vec4 c;\n"
+		"void main() {\n"
+		"  c = C[gl_VertexID];\n"
+		"  gl_Position = vec4(P[gl_VertexID] / vec2(20.0, 12.0) - 1.0, gl_VertexID == 0 ? za : 1.0, 1.0);\n"
+		"}\n";
+	static const char fs[] = "#version 330\nflat in vec4 c;\nout vec4 o;\nvoid main() { o = c; }\n";
+	static const uint8_t blue[4] = { 0, 0, 255, 255 }, clear[4] = { 0, 0, 0, 0 };
+	uint8_t px[4];
+	GLuint prog, vao = 0;
+	const char *why;
+
+	CHECK(ctx);
+	if (!ctx)
+		return;
+	prog = program_vs_fs(vs, fs);
+	CHECK(prog);
+	GL(glUseProgram)(prog);
+	GL(glGenVertexArrays)(1, &vao);
+	GL(glBindVertexArray)(vao);
+	GL(glPolygonMode)(GL_FRONT_AND_BACK, GL_LINE);
+	GL(glUniform1f)(GL(glGetUniformLocation)(prog, "za"), 0.0f);
+	GL(glClear)(GL_COLOR_BUFFER_BIT);
+	GL(glDrawArrays)(GL_TRIANGLES, 0, 3);
+	read_rgba8(15, 4, 1, 1, px);
+	why = drv_context_take_unsupported(ctx);
+	if (why)
+		fprintf(stderr, "unsupported: %s\n", why);
+	CHECK(!why);
+	check_pixel(px, blue, "edge AB, row 4", -1);
+	read_rgba8(5, 12, 1, 1, px);
+	check_pixel(px, blue, "edge CA, column 5", -1);
+	read_rgba8(15, 5, 1, 1, px);
+	check_pixel(px, clear, "below edge AB", -1);
+	read_rgba8(10, 10, 1, 1, px);
+	check_pixel(px, clear, "inside", -1);
+
+	/* culled as the front-facing triangle it is */
+	GL(glEnable)(GL_CULL_FACE);
+	GL(glCullFace)(GL_FRONT);
+	GL(glClear)(GL_COLOR_BUFFER_BIT);
+	GL(glDrawArrays)(GL_TRIANGLES, 0, 3);
+	read_rgba8(15, 4, 1, 1, px);
+	check_pixel(px, clear, "culled front", -1);
+	GL(glCullFace)(GL_BACK);
+	GL(glDrawArrays)(GL_TRIANGLES, 0, 3);
+	read_rgba8(15, 4, 1, 1, px);
+	check_pixel(px, blue, "back culled, front drawn", -1);
+	GL(glDisable)(GL_CULL_FACE);
+
+	/* A at z = -3: the near plane cuts AB and CA halfway, at (18, 4.75)
+	 * and (5.25, 12.5); the edge between them is clipping's, not drawn
+	 * ((11, 8) lies on it) */
+	GL(glUniform1f)(GL(glGetUniformLocation)(prog, "za"), -3.0f);
+	GL(glClear)(GL_COLOR_BUFFER_BIT);
+	GL(glDrawArrays)(GL_TRIANGLES, 0, 3);
+	read_rgba8(25, 4, 1, 1, px);
+	check_pixel(px, blue, "clipped AB, kept part", -1);
+	read_rgba8(10, 4, 1, 1, px);
+	check_pixel(px, clear, "clipped AB, clipped part", -1);
+	read_rgba8(11, 8, 1, 1, px);
+	check_pixel(px, clear, "the near plane's edge", -1);
+	CHECK(!drv_context_take_unsupported(ctx));
+
+	/* GL_POINT is not drawn: reported */
+	GL(glPolygonMode)(GL_FRONT_AND_BACK, GL_POINT);
+	GL(glDrawArrays)(GL_TRIANGLES, 0, 3);
+	read_rgba8(0, 0, 1, 1, px);
+	why = drv_context_take_unsupported(ctx);
+	CHECK(why && strstr(why, "GL_POINT"));
+	GL(glPolygonMode)(GL_FRONT_AND_BACK, GL_FILL);
+	dgl_done_clean(ctx);
+}
+
 int main(void)
 {
 	struct xt_err err = { 0 };
@@ -1386,6 +1482,7 @@ int main(void)
 	XT_RUN(test_gles_points_take_the_shaders_size);
 	XT_RUN(test_fragment_inputs_of_structs_arrays_matrices_and_blocks);
 	XT_RUN(test_fragment_inputs_after_a_geometry_shader);
+	XT_RUN(test_polygon_mode_line_draws_the_triangles_edges);
 	dgl_screen_destroy();
 	XT_TEST_MAIN_END();
 }
