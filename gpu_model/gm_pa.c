@@ -414,7 +414,8 @@ static void draw_line(struct gm_px *px, const struct gm_px_vtx *const vin[2], un
 
 /* PA_SU_SC_MODE_CNTL.POLY_MODE: the clipped triangle's face decides, after
  * culling, whether it is filled (POLYMODE_*_PTYPE 2) or its edges drawn
- * as lines (1), as GL 4.6 §14.6.4 orders it: the edges of the triangle,
+ * as lines (1), as GL 4.6 §14.6.4 orders it: the edges of the GL
+ * primitive (not a diagonal of a quad or polygon: gm_prim_list.edges),
  * not those clipping made, each a line of PA_SU_LINE_CNTL's width with the
  * triangle's provoking vertex and face.  Points (0) are not modelled. */
 static bool poly_mode_lines(struct gm_px *px, const struct wv *w, unsigned n, const struct cv *flat)
@@ -443,14 +444,16 @@ static bool poly_mode_lines(struct gm_px *px, const struct wv *w, unsigned n, co
 	return true;
 }
 
-static void draw_tri(struct gm_px *px, const struct gm_px_vtx *const vin[3], unsigned provoking)
+static void draw_tri(struct gm_px *px, const struct gm_px_vtx *const vin[3], unsigned provoking, uint8_t edges)
 {
 	struct cv b0[MAX_POLY], b1[MAX_POLY], *poly, flat;
 	struct wv w[MAX_POLY];
 	unsigned n_par = px->n_inputs ? GM_PX_MAX_PARAMS : 0, n;
 
-	for (unsigned i = 0; i < 3; i++)
+	for (unsigned i = 0; i < 3; i++) {
 		cv_from(&b0[i], vin[i], n_par);
+		b0[i].edge = edges >> i & 1;
+	}
 	flat = b0[provoking];
 	if (culled(px, b0, 3))
 		return;
@@ -466,7 +469,7 @@ static void draw_tri(struct gm_px *px, const struct gm_px_vtx *const vin[3], uns
 		emit_tri(px, &w[0], &w[i], &w[i + 1], &flat, true, true, false, -1);
 }
 
-void gm_pa_prims(struct gm_px *px, uint32_t prims, unsigned vpp)
+void gm_pa_prims(struct gm_px *px, uint32_t prims, unsigned vpp, const uint8_t *edges)
 {
 	bool last = PA_SU_SC_MODE_CNTL_PROVOKING_VTX_LAST_GET(px->su_mode);
 
@@ -475,7 +478,7 @@ void gm_pa_prims(struct gm_px *px, uint32_t prims, unsigned vpp)
 		for (unsigned i = 0; i < vpp; i++)
 			v[i] = &px->vtx[p * vpp + i];
 		if (vpp == 3)
-			draw_tri(px, v, last ? 2 : 0);
+			draw_tri(px, v, last ? 2 : 0, edges ? edges[p] : 7);
 		else if (vpp == 2)
 			draw_line(px, v, last ? 1 : 0);
 		else
