@@ -24,6 +24,8 @@ struct cv {
 	float dist[8];
 	float a[GM_PX_MAX_PARAMS][4];
 	float sprite[2];           /* point sprite s, t (points only) */
+	bool edge;                 /* the edge to the next vertex is one of the
+				    * primitive's, not one clipping made */
 };
 
 static void cv_from(struct cv *o, const struct gm_px_vtx *v, unsigned n_par)
@@ -33,6 +35,7 @@ static void cv_from(struct cv *o, const struct gm_px_vtx *v, unsigned n_par)
 	memcpy(o->dist, v->dist, sizeof o->dist);
 	memcpy(o->a, v->param, sizeof o->a[0] * n_par);
 	o->sprite[0] = o->sprite[1] = 0;
+	o->edge = true;
 }
 
 static void cv_lerp(struct cv *o, const struct cv *a, const struct cv *b, float t, unsigned n_par)
@@ -155,8 +158,13 @@ static unsigned clip_poly(const struct gm_px *px, struct cv *buf0, struct cv *bu
 				unsigned j = (i + 1) % n;
 				if (d[i] >= 0)
 					o[m++] = in[i];
-				if ((d[i] >= 0) != (d[j] >= 0) && m < MAX_POLY)
-					cv_lerp(&o[m++], &in[i], &in[j], d[i] / (d[i] - d[j]), n_par);
+				if ((d[i] >= 0) != (d[j] >= 0) && m < MAX_POLY) {
+					/* entering: the rest of edge i follows; leaving:
+					 * the next edge lies on the plane */
+					cv_lerp(&o[m], &in[i], &in[j], d[i] / (d[i] - d[j]), n_par);
+					o[m].edge = d[i] < 0 && in[i].edge;
+					m++;
+				}
 			}
 		}
 		struct cv *t = in;
@@ -294,27 +302,6 @@ static void emit_tri(struct gm_px *px, const struct wv *a, const struct wv *b, c
 	gm_sc_tri(px, t);
 }
 
-static void draw_tri(struct gm_px *px, const struct gm_px_vtx *const vin[3], unsigned provoking)
-{
-	struct cv b0[MAX_POLY], b1[MAX_POLY], *poly, flat;
-	struct wv w[MAX_POLY];
-	unsigned n_par = px->n_inputs ? GM_PX_MAX_PARAMS : 0, n;
-
-	for (unsigned i = 0; i < 3; i++)
-		cv_from(&b0[i], vin[i], n_par);
-	flat = b0[provoking];
-	if (culled(px, b0, 3))
-		return;
-	n = clip_poly(px, b0, b1, 3, true, &poly);
-	if (n < 3)
-		return;
-	for (unsigned i = 0; i < n; i++)
-		if (!to_window(px, &poly[i], &w[i]))
-			return;
-	for (unsigned i = 1; i + 1 < n; i++)
-		emit_tri(px, &w[0], &w[i], &w[i + 1], &flat, true, true, false, -1);
-}
-
 /* A point: a square of side 2 * half centred on the vertex. */
 static void draw_point(struct gm_px *px, const struct gm_px_vtx *vin)
 {
@@ -382,21 +369,15 @@ static void log_line(struct gm_px *px, const struct wv e[2])
 		l->cb_va[i] = px->cb[i].on ? px->cb[i].va : 0;
 }
 
-/* A line: a parallelogram displaced by +-half along the minor axis. */
-static void draw_line(struct gm_px *px, const struct gm_px_vtx *const vin[2], unsigned provoking)
+/* A line in window space: a parallelogram displaced by +-half along the
+ * minor axis; `front`: what the PS's FRONT_FACE reads. */
+static void emit_line(struct gm_px *px, const struct wv e[2], const struct cv *flat, bool front)
 {
-	struct cv b0[MAX_POLY], b1[MAX_POLY], *poly, flat;
-	struct wv e[2], w[4];
-	unsigned n_par = px->n_inputs ? GM_PX_MAX_PARAMS : 0;
+	struct wv w[4];
 	double half = px->line_half;
 	bool xmajor;
 
-	for (unsigned i = 0; i < 2; i++)
-		cv_from(&b0[i], vin[i], n_par);
-	flat = b0[provoking];
-	if (culled(px, b0, 2) || clip_poly(px, b0, b1, 2, true, &poly) != 2)
-		return;
-	if (!to_window(px, &poly[0], &e[0]) || !to_window(px, &poly[1], &e[1]) || !(half > 0))
+	if (!(half > 0))
 		return;
 	log_line(px, e);
 	xmajor = llabs(e[1].X - e[0].X) >= llabs(e[1].Y - e[0].Y);
@@ -411,11 +392,84 @@ static void draw_line(struct gm_px *px, const struct gm_px_vtx *const vin[2], un
 		w[i].x = (double)w[i].X / GM_PX_SUBPIX;
 		w[i].y = (double)w[i].Y / GM_PX_SUBPIX;
 	}
-	emit_tri(px, &w[0], &w[1], &w[2], &flat, false, true, false, 1);
-	emit_tri(px, &w[0], &w[2], &w[3], &flat, false, true, false, 1);
+	emit_tri(px, &w[0], &w[1], &w[2], flat, false, true, false, front);
+	emit_tri(px, &w[0], &w[2], &w[3], flat, false, true, false, front);
 }
 
-void gm_pa_prims(struct gm_px *px, uint32_t prims, unsigned vpp)
+static void draw_line(struct gm_px *px, const struct gm_px_vtx *const vin[2], unsigned provoking)
+{
+	struct cv b0[MAX_POLY], b1[MAX_POLY], *poly, flat;
+	struct wv e[2];
+	unsigned n_par = px->n_inputs ? GM_PX_MAX_PARAMS : 0;
+
+	for (unsigned i = 0; i < 2; i++)
+		cv_from(&b0[i], vin[i], n_par);
+	flat = b0[provoking];
+	if (culled(px, b0, 2) || clip_poly(px, b0, b1, 2, true, &poly) != 2)
+		return;
+	if (!to_window(px, &poly[0], &e[0]) || !to_window(px, &poly[1], &e[1]))
+		return;
+	emit_line(px, e, &flat, true);
+}
+
+/* PA_SU_SC_MODE_CNTL.POLY_MODE: the clipped triangle's face decides, after
+ * culling, whether it is filled (POLYMODE_*_PTYPE 2) or its edges drawn
+ * as lines (1), as GL 4.6 §14.6.4 orders it: the edges of the GL
+ * primitive (not a diagonal of a quad or polygon: gm_prim_list.edges),
+ * not those clipping made, each a line of PA_SU_LINE_CNTL's width with the
+ * triangle's provoking vertex and face.  Points (0) are not modelled. */
+static bool poly_mode_lines(struct gm_px *px, const struct wv *w, unsigned n, const struct cv *flat)
+{
+	int64_t area = 0;
+	bool front;
+	unsigned ptype;
+
+	for (unsigned i = 1; i + 1 < n; i++)
+		area += (w[i].X - w[0].X) * (w[i + 1].Y - w[0].Y) - (w[i + 1].X - w[0].X) * (w[i].Y - w[0].Y);
+	if (area == 0)
+		return true;
+	front = PA_SU_SC_MODE_CNTL_FACE_GET(px->su_mode) ? area < 0 : area > 0;
+	if ((front && PA_SU_SC_MODE_CNTL_CULL_FRONT_GET(px->su_mode)) ||
+	    (!front && PA_SU_SC_MODE_CNTL_CULL_BACK_GET(px->su_mode)))
+		return true;
+	ptype = front ? PA_SU_SC_MODE_CNTL_POLYMODE_FRONT_PTYPE_GET(px->su_mode)
+		      : PA_SU_SC_MODE_CNTL_POLYMODE_BACK_PTYPE_GET(px->su_mode);
+	if (ptype != 1)
+		return ptype == 0;      /* 2: filled by the caller; 0: refused by gm_ps */
+	for (unsigned i = 0; i < n; i++) {
+		const struct wv e[2] = { w[i], w[(i + 1) % n] };
+		if (w[i].v->edge)
+			emit_line(px, e, flat, front);
+	}
+	return true;
+}
+
+static void draw_tri(struct gm_px *px, const struct gm_px_vtx *const vin[3], unsigned provoking, uint8_t edges)
+{
+	struct cv b0[MAX_POLY], b1[MAX_POLY], *poly, flat;
+	struct wv w[MAX_POLY];
+	unsigned n_par = px->n_inputs ? GM_PX_MAX_PARAMS : 0, n;
+
+	for (unsigned i = 0; i < 3; i++) {
+		cv_from(&b0[i], vin[i], n_par);
+		b0[i].edge = edges >> i & 1;
+	}
+	flat = b0[provoking];
+	if (culled(px, b0, 3))
+		return;
+	n = clip_poly(px, b0, b1, 3, true, &poly);
+	if (n < 3)
+		return;
+	for (unsigned i = 0; i < n; i++)
+		if (!to_window(px, &poly[i], &w[i]))
+			return;
+	if (PA_SU_SC_MODE_CNTL_POLY_MODE_GET(px->su_mode) && poly_mode_lines(px, w, n, &flat))
+		return;
+	for (unsigned i = 1; i + 1 < n; i++)
+		emit_tri(px, &w[0], &w[i], &w[i + 1], &flat, true, true, false, -1);
+}
+
+void gm_pa_prims(struct gm_px *px, uint32_t prims, unsigned vpp, const uint8_t *edges)
 {
 	bool last = PA_SU_SC_MODE_CNTL_PROVOKING_VTX_LAST_GET(px->su_mode);
 
@@ -424,7 +478,7 @@ void gm_pa_prims(struct gm_px *px, uint32_t prims, unsigned vpp)
 		for (unsigned i = 0; i < vpp; i++)
 			v[i] = &px->vtx[p * vpp + i];
 		if (vpp == 3)
-			draw_tri(px, v, last ? 2 : 0);
+			draw_tri(px, v, last ? 2 : 0, edges ? edges[p] : 7);
 		else if (vpp == 2)
 			draw_line(px, v, last ? 1 : 0);
 		else

@@ -291,6 +291,10 @@ void gm_vgt_draw(struct gm *gm, const struct gm_draw *d);
 /* Input primitive list of a draw (gm_vgt_prim.c). */
 struct gm_prim_list {
 	uint32_t *verts;           /* n * verts_per_prim vertex ids */
+	/* per primitive, bit k: the edge from vertex k to vertex k + 1 (mod
+	 * 3) is one of the GL primitive's, not a diagonal tessellating a
+	 * quad or polygon (what a polygon mode of lines draws) */
+	uint8_t *edges;
 	uint32_t n;                /* primitives */
 	unsigned verts_per_prim;   /* incl. adjacency vertices */
 };

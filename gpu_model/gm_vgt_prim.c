@@ -48,16 +48,28 @@
 
 struct out {
 	struct gm_prim_list *l;
-	uint32_t cap;
+	uint32_t cap, cap_edges;
 	bool nomem;
 	bool last;      /* PA_SU_SC_MODE_CNTL.PROVOKING_VTX_LAST */
 };
 
-static void emit(struct out *o, const uint32_t *v, unsigned nv)
+/* Appends a primitive of nv vertex ids with its edge flags (gm_prim_list). */
+static void emit_edges(struct out *o, const uint32_t *v, unsigned nv, uint8_t edges)
 {
 	struct gm_prim_list *l = o->l;
 	if (o->nomem)
 		return;
+	if (l->n + 1 > o->cap_edges) {
+		uint32_t cap = o->cap_edges ? o->cap_edges * 2 : 64;
+		uint8_t *e = xt_realloc(l->edges, cap);
+		if (!e) {
+			o->nomem = true;
+			return;
+		}
+		l->edges = e;
+		o->cap_edges = cap;
+	}
+	l->edges[l->n] = edges;
 	if ((l->n + 1) * nv > o->cap) {
 		uint32_t cap = o->cap ? o->cap * 2 : 192;
 		uint32_t *n;
@@ -75,27 +87,42 @@ static void emit(struct out *o, const uint32_t *v, unsigned nv)
 	l->n++;
 }
 
+static void emit(struct out *o, const uint32_t *v, unsigned nv)
+{
+	emit_edges(o, v, nv, 7);
+}
+
 /* Emits a triangle given in GL winding order as three corners of `per`
  * vertices each (1, or 2 with the adjacent vertex), the provoking vertex
  * at corner pv, rotated so that it is the first or the last corner. */
-static void emit_tri(struct out *o, const uint32_t *c, unsigned per, unsigned pv)
+static void emit_tri_edges(struct out *o, const uint32_t *c, unsigned per, unsigned pv, uint8_t edges)
 {
 	unsigned shift = (pv + 3 - (o->last ? 2 : 0)) % 3;
 	uint32_t v[6];
+	uint8_t e = 0;
 
-	for (unsigned k = 0; k < 3; k++)
+	for (unsigned k = 0; k < 3; k++) {
 		for (unsigned j = 0; j < per; j++)
 			v[k * per + j] = c[(k + shift) % 3 * per + j];
-	emit(o, v, 3 * per);
+		e |= (uint8_t)((edges >> (k + shift) % 3 & 1) << k);
+	}
+	emit_edges(o, v, 3 * per, e);
+}
+
+static void emit_tri(struct out *o, const uint32_t *c, unsigned per, unsigned pv)
+{
+	emit_tri_edges(o, c, per, pv, 7);
 }
 
 /* A polygon b[0..n) in boundary order with its provoking vertex at p, as
- * the fan of triangles around p (each with p as its provoking vertex). */
+ * the fan of triangles around p (each with p as its provoking vertex);
+ * the fan's inner edges are not the polygon's. */
 static void emit_polygon(struct out *o, const uint32_t *b, unsigned n, unsigned p)
 {
 	for (unsigned j = 1; j + 1 < n; j++) {
 		uint32_t c[3] = { b[p], b[(p + j) % n], b[(p + j + 1) % n] };
-		emit_tri(o, c, 1, 0);
+		uint8_t edges = (uint8_t)((j == 1 ? 1 : 0) | 2 | (j + 2 == n ? 4 : 0));
+		emit_tri_edges(o, c, 1, 0, edges);
 	}
 }
 
@@ -238,7 +265,7 @@ static void run(struct out *o, unsigned t, const uint32_t *s, uint32_t n, bool a
 enum xt_rc gm_prim_assemble(unsigned t, const uint32_t *ids, const uint8_t *restart, uint32_t count,
 			    bool keep_adjacency, bool provoking_last, struct gm_prim_list *l)
 {
-	struct out o = { l, 0, false, provoking_last };
+	struct out o = { l, 0, 0, false, provoking_last };
 	bool is_adj = t == V_DI_PT_LINELIST_ADJ || t == V_DI_PT_LINESTRIP_ADJ ||
 		      t == V_DI_PT_TRILIST_ADJ || t == V_DI_PT_TRISTRIP_ADJ;
 	bool adj = keep_adjacency && is_adj;
@@ -265,5 +292,6 @@ enum xt_rc gm_prim_assemble(unsigned t, const uint32_t *ids, const uint8_t *rest
 void gm_prim_list_fini(struct gm_prim_list *l)
 {
 	xt_free(l->verts);
+	xt_free(l->edges);
 	memset(l, 0, sizeof *l);
 }

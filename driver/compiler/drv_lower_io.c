@@ -4,7 +4,8 @@
  * (docs/isa.md "Shader ABI", docs/gcn-streamout.md §7):
  *
  *   hardware VS   EPILOGUE; exp pos0 (gl_Position); exp param k: the output
- *                 feeding PS input k (drv_ps_inputs); the streamout section:
+ *                 slots feeding PS input k (drv_ps_inputs: a location of a
+ *                 fragment shader input); the streamout section:
  *                 SO_BEGIN, one SO_STORE per captured scalar at its TF
  *                 buffer / byte offset, SO_END (drv_emit turns these into
  *                 radeonsi's epilogue: lane < so_vtx_count, address =
@@ -18,13 +19,15 @@
  *                 last `done vm`; exp null done vm when there is none
  *   copy shader   built from nothing: per used stream s (IF stream id ==
  *                 s when several are), GSVS loads of the stream's outputs,
- *                 the position export (stream 0) and the streamout section
- *                 for the buffers fed by s.
+ *                 the position and param exports (stream 0, the one
+ *                 rasterized) and the streamout section for the buffers
+ *                 fed by s.
  *
  * The vertex counters are regs (one per stream, per lane), so an
  * EmitVertex under divergent control flow counts only the lanes that ran
  * it, as the hardware's per-lane emit counts do.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -323,7 +326,7 @@ static enum xt_rc lower_gs(struct drv_ir *ir, const struct drv_smodule *m, const
 }
 
 /* A user (located, non-built-in) input or output of at most 4 scalars at
- * one location: the interface the PS inputs / VS params pass. */
+ * one location: the interface of the colour outputs. */
 static bool simple_io(const struct drv_smodule *m, const struct drv_svar *v)
 {
 	const struct drv_sid *t = drv_stype(m, v->type);
@@ -332,40 +335,116 @@ static bool simple_io(const struct drv_smodule *m, const struct drv_svar *v)
 	       drv_stype_slot_dwords(m, v->type, 0) == 1;
 }
 
-int drv_ps_inputs(const struct drv_smodule *fs, uint32_t vars[32], const char **why)
+/* Whether every slot of v is 32 bits: what a param channel carries.
+ * 64-bit inputs (flat doubles) would take two channels a slot. */
+static bool slots_32bit(const struct drv_smodule *m, const struct drv_svar *v)
+{
+	for (uint32_t j = 0; j < v->slots; j++)
+		if (drv_stype_slot_dwords(m, v->type, j) != 1)
+			return false;
+	return true;
+}
+
+/* The member of block variable v holding slot `slot`, and the member's
+ * first slot in *first; -1 when v is not an interface block. */
+static int block_member(const struct drv_smodule *m, const struct drv_svar *v, uint32_t slot, uint32_t *first)
+{
+	const struct drv_sid *t = drv_stype(m, v->type);
+	uint32_t base = 0;
+	if (!t || t->op != SpvOpTypeStruct || !t->block)
+		return -1;
+	for (uint32_t q = 0; q < t->n_members; q++) {
+		const struct drv_sid *mt = drv_stype(m, t->members[q].type);
+		uint32_t n = mt ? mt->slots : 0;
+		if (slot < base + n) {
+			*first = base;
+			return (int)q;
+		}
+		base += n;
+	}
+	return -1;
+}
+
+/* Inserts PS input `pi` into in[0 .. n) by (location, component). */
+static void insert_ps_input(const struct drv_smodule *fs, struct drv_ps_input *in, int n,
+			    const struct drv_ps_input *pi)
+{
+	const struct drv_svar *v = &fs->vars[pi->var];
+	int32_t loc = v->location + (int32_t)pi->loc;
+	int k = n;
+	for (; k > 0; k--) {
+		const struct drv_svar *w = &fs->vars[in[k - 1].var];
+		int32_t wl = w->location + (int32_t)in[k - 1].loc;
+		if (wl < loc || (wl == loc && w->component <= v->component))
+			break;
+		in[k] = in[k - 1];
+	}
+	in[k] = *pi;
+}
+
+int drv_ps_inputs(const struct drv_smodule *fs, struct drv_ps_input in[32], char *why, size_t why_size)
 {
 	int n = 0;
 	for (uint32_t i = 0; i < fs->n_vars; i++) {
 		const struct drv_svar *v = &fs->vars[i];
+		uint32_t locs;
 		if (v->storage != SpvStorageClassInput)
 			continue;
 		if (v->builtin == SpvBuiltInFrontFacing || v->builtin == SpvBuiltInFragCoord)
 			continue;                  /* system values (FRONT_FACE, POS_*), not interpolated */
 		if (v->builtin >= 0) {
-			*why = "a fragment shader built-in input other than gl_FrontFacing (gl_FragCoord, "
-			       "gl_PointCoord, gl_SampleID ...)";
+			snprintf(why, why_size, "a fragment shader built-in input other than gl_FrontFacing "
+				 "(gl_FragCoord, gl_PointCoord, gl_SampleID ...)");
 			return -1;
 		}
-		if (!simple_io(fs, v)) {
-			*why = "a fragment shader input that is an array, a matrix, a structure or 64-bit";
+		if (v->location < 0) {
+			snprintf(why, why_size, "a fragment shader input without a location ('%s')", v->name);
 			return -1;
 		}
-		if (n == 32) {
-			*why = "more than 32 fragment shader inputs";
+		if (!slots_32bit(fs, v)) {
+			snprintf(why, why_size, "a 64-bit fragment shader input ('%s')", v->name);
 			return -1;
 		}
-		/* insertion by (location, component) */
-		int k = n++;
-		for (; k > 0; k--) {
-			const struct drv_svar *w = &fs->vars[vars[k - 1]];
-			if (w->location < v->location ||
-			    (w->location == v->location && w->component <= v->component))
+		/* one param per location the variable takes; the slots of a
+		 * location belong to one array element / column / member */
+		locs = drv_stype_locations(fs, v->type);
+		for (uint32_t l = 0; l < locs; l++) {
+			struct drv_ps_input pi = { .var = i, .loc = l, .flat = v->flat,
+						   .noperspective = v->noperspective };
+			for (uint32_t j = 0; j < v->slots; j++) {
+				const struct drv_sid *bt = drv_stype(fs, v->type);
+				uint32_t first;
+				int q;
+				if (drv_stype_slot_loc_dword(fs, v->type, j) / 4 != l)
+					continue;
+				if ((q = block_member(fs, v, j, &first)) >= 0) {
+					pi.flat |= bt->members[q].flat;
+					pi.noperspective |= bt->members[q].noperspective;
+				}
 				break;
-			vars[k] = vars[k - 1];
+			}
+			if (n == 32) {
+				snprintf(why, why_size, "fragment shader inputs in more locations than the "
+					 "hardware's 32 params ('%s' from location %d on)", v->name,
+					 v->location + (int32_t)l);
+				return -1;
+			}
+			insert_ps_input(fs, in, n++, &pi);
 		}
-		vars[k] = i;
 	}
 	return n;
+}
+
+int drv_ps_input_find(const struct drv_smodule *fs, const struct drv_ps_input *in, int n, uint32_t var,
+		      uint32_t slot, unsigned *chan)
+{
+	unsigned dw = drv_stype_slot_loc_dword(fs, fs->vars[var].type, slot);
+	for (int k = 0; k < n; k++)
+		if (in[k].var == var && in[k].loc == dw / 4) {
+			*chan = dw % 4;
+			return k;
+		}
+	return -1;
 }
 
 unsigned drv_ps_input_vgpr(uint32_t ena, unsigned bit)
@@ -379,33 +458,72 @@ unsigned drv_ps_input_vgpr(uint32_t ena, unsigned bit)
 	return v;
 }
 
-int drv_ps_input_source(const struct drv_smodule *m, const struct drv_smodule *fs, uint32_t in)
+int drv_ps_input_source(const struct drv_smodule *m, const struct drv_smodule *fs, uint32_t in, uint32_t slot,
+			uint32_t *src_slot)
 {
+	const struct drv_svar *f = &fs->vars[in];
+	const struct drv_sid *ft = drv_stype(fs, f->type);
+	uint32_t first = 0;
+	int q = block_member(fs, f, slot, &first);
 	char want[96], key[96];
-	drv_io_key(fs, &fs->vars[in], 0, -1, want, sizeof want);
+
+	drv_io_key(fs, f, f->type, q, want, sizeof want);
 	for (uint32_t i = 0; i < m->n_vars; i++) {
 		const struct drv_svar *v = &m->vars[i];
-		if (v->storage != SpvStorageClassOutput || v->builtin >= 0)
+		const struct drv_sid *t = drv_stype(m, v->type);
+		uint32_t base = 0;
+		/* only stream 0 reaches the rasterizer (GL 4.6 §11.3.4.2) */
+		if (v->storage != SpvStorageClassOutput || v->builtin >= 0 || v->stream > 0 || !t)
 			continue;
-		drv_io_key(m, v, 0, -1, key, sizeof key);
-		if (!strcmp(key, want))
+		if (q < 0) {
+			drv_io_key(m, v, 0, -1, key, sizeof key);
+			if (strcmp(key, want) || v->slots != f->slots)
+				continue;
+			*src_slot = slot;
 			return (int)i;
+		}
+		/* a block member: matched by block and member name */
+		if (t->op != SpvOpTypeStruct || !t->block)
+			continue;
+		for (uint32_t r = 0; r < t->n_members; r++) {
+			const struct drv_sid *mt = drv_stype(m, t->members[r].type);
+			const struct drv_sid *fm = drv_stype(fs, ft->members[q].type);
+			uint32_t n = mt ? mt->slots : 0;
+			drv_io_key(m, v, v->type, (int)r, key, sizeof key);
+			if (!strcmp(key, want) && fm && n == fm->slots) {
+				*src_slot = base + (slot - first);
+				return (int)i;
+			}
+			base += n;
+		}
 	}
 	return -1;
 }
 
-/* Hardware VS: param k = the output matching PS input k; what it does
- * not write is 0, w 1. */
-static void export_params(struct drv_ir *ir, const struct drv_smodule *m, const struct drv_lower_info *info)
+/* Hardware VS or copy shader: param k = PS input k, each channel the
+ * output slot feeding it (`val`: the stage's value of an output slot);
+ * what no output writes is 0, w 1. */
+static void export_params(struct drv_ir *ir, const struct drv_smodule *m, const struct drv_lower_info *info,
+			  value_fn val, const void *ctx)
 {
+	const struct drv_smodule *fs = info->ps_mod;
 	for (unsigned k = 0; k < info->n_params; k++) {
+		const struct drv_ps_input *pi = &info->ps_inputs[k];
+		const struct drv_svar *f = &fs->vars[pi->var];
 		struct drv_ins in = { .op = DRV_OP_EXPORT_PARAM, .n_src = 4, .a = k };
-		int src = drv_ps_input_source(m, info->ps_mod, info->ps_vars[k]);
 		for (unsigned c = 0; c < 4; c++)
 			in.src[c] = drv_ir_const(ir, 1, c == 3 ? 0x3F800000u : 0);
-		if (src >= 0 && simple_io(m, &m->vars[src]))
-			for (uint32_t j = 0; j < m->vars[src].slots && j < 4; j++)
-				in.src[j] = drv_ir_reg_read(ir, m->vars[src].reg_base + j);
+		for (uint32_t j = 0; j < f->slots; j++) {
+			unsigned dw = drv_stype_slot_loc_dword(fs, f->type, j);
+			uint32_t src_slot;
+			int src;
+			if (dw / 4 != pi->loc)
+				continue;
+			src = drv_ps_input_source(m, fs, pi->var, j, &src_slot);
+			if (src >= 0 && src_slot < m->vars[src].slots &&
+			    drv_stype_slot_dwords(m, m->vars[src].type, src_slot) == 1)
+				in.src[dw % 4] = val(ir, m, (uint32_t)src, src_slot, ctx);
+		}
 		drv_ir_emit(ir, &in);
 	}
 }
@@ -457,7 +575,7 @@ enum xt_rc drv_lower_io(struct drv_ir *ir, const struct drv_smodule *m, const st
 	case DRV_HW_VS:
 		drv_ir_op0(ir, DRV_OP_EPILOGUE, 0, 0, 0);
 		export_position(ir, m, reg_value, NULL, 0);
-		export_params(ir, m, info);
+		export_params(ir, m, info, reg_value, NULL);
 		if (info->tf && info->tf->n_varyings)
 			streamout(ir, m, info->tf, 0, reg_value, NULL);
 		break;
@@ -498,8 +616,10 @@ enum xt_rc drv_build_copy_shader(struct drv_ir *ir, const struct drv_smodule *gs
 			uint32_t id = drv_ir_op1(ir, DRV_OP_LOAD_SYSVAL, 1, 0, DRV_SV_STREAM_ID, 0);
 			drv_ir_op0(ir, DRV_OP_IF, drv_ir_cmp(ir, ISA_OP_V_CMP_EQ_I32, id, drv_ir_const(ir, 1, s)), 0, 0);
 		}
-		if (s == 0)
+		if (s == 0) {
 			export_position(ir, gs, gsvs_value, info, 0);
+			export_params(ir, gs, info, gsvs_value, info);
+		}
 		if (info->tf && info->tf->n_varyings)
 			streamout(ir, gs, info->tf, s, gsvs_value, info);
 		if (n > 1)

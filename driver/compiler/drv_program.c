@@ -224,7 +224,7 @@ static bool check_no_vertex_shader(struct build *b)
 
 /*
  * What the fragment shader reads and writes (drv_ps_info), and so which
- * params the hardware VS exports (build.ps_loc[0 .. n_params)), as
+ * params the hardware VS exports (build.ps_inputs[0 .. n_params)), as
  * radeonsi's si_shader_ps and si_emit_spi_map decide them.  A fragment
  * shader the hardware path cannot take yet leaves ps_unsupported set and
  * the program linked; without a fragment shader the program draws no
@@ -250,22 +250,46 @@ static enum xt_rc set_ps_unsupported(struct drv_program *p, const char *why)
 	return p->ps_unsupported ? XT_OK : XT_ERR_NOMEM;
 }
 
+/* SPI_PS_INPUT_CNTL_k of PS input k: its location, FLAT_SHADE, and
+ * whether an output of `last` (the last vertex stage) feeds it, which
+ * the driver checks at the location's first slot. */
+static void ps_input_map(struct build *b, const struct drv_smodule *last, unsigned k)
+{
+	const struct drv_smodule *fs = &b->mod[DRV_STAGE_FRAGMENT];
+	const struct drv_ps_input *pi = &b->ps_inputs[k];
+	const struct drv_svar *v = &fs->vars[pi->var];
+	struct drv_ps_info *ps = &b->p->ps;
+	uint32_t src_slot;
+
+	ps->input_location[k] = (uint32_t)v->location + pi->loc;
+	ps->input_flat[k] = pi->flat;
+	ps->input_written[k] = false;
+	for (uint32_t j = 0; j < v->slots; j++)
+		if (drv_stype_slot_loc_dword(fs, v->type, j) / 4 == pi->loc) {
+			ps->input_written[k] = drv_ps_input_source(last, fs, pi->var, j, &src_slot) >= 0;
+			break;
+		}
+}
+
 static enum xt_rc prepare_ps(struct build *b)
 {
 	struct drv_program *p = b->p;
-	const struct drv_smodule *fs = &b->mod[DRV_STAGE_FRAGMENT], *vs = &b->mod[DRV_STAGE_VERTEX];
+	const struct drv_smodule *fs = &b->mod[DRV_STAGE_FRAGMENT];
+	/* the stage whose outputs the hardware VS (the copy shader after a
+	 * geometry shader) exports as params */
+	const struct drv_smodule *last = &b->mod[p->has_gs ? DRV_STAGE_GEOMETRY : DRV_STAGE_VERTEX];
 	struct drv_ps_info *ps = &p->ps;
 	const char *why = NULL;
+	char reason[160];
 	int n;
 
 	b->n_params = 0;
 	if (!b->parsed[DRV_STAGE_FRAGMENT]) {
 		why = "no fragment shader (fixed-function fragment processing)";
-	} else if ((n = drv_ps_inputs(fs, b->ps_vars, &why)) >= 0) {
-		if (n && p->has_gs)
-			why = "fragment shader inputs after a geometry shader (the copy shader exports no "
-			      "parameters yet)";
-		ps->n_inputs = (unsigned)(n > 0 ? n : 0);
+	} else if ((n = drv_ps_inputs(fs, b->ps_inputs, reason, sizeof reason)) < 0) {
+		why = reason;
+	} else {
+		ps->n_inputs = (unsigned)n;
 		/* PERSP_CENTER always (GCN needs an I, J pair), LINEAR_CENTER
 		 * for noperspective inputs, POS_X..W_FLOAT for gl_FragCoord,
 		 * FRONT_FACE for gl_FrontFacing; the VGPRs follow in that order
@@ -279,24 +303,19 @@ static enum xt_rc prepare_ps(struct build *b)
 				ps->input_ena |= 1u << 12;
 			else if (v->builtin == SpvBuiltInFragCoord)
 				ps->input_ena |= 0xFu << 8;
-			else if (v->noperspective && !v->flat)
-				ps->input_ena |= 1u << 5;
 		}
+		for (unsigned k = 0; k < ps->n_inputs; k++)
+			if (b->ps_inputs[k].noperspective && !b->ps_inputs[k].flat)
+				ps->input_ena |= 1u << 5;
 		if (drv_ps_input_vgpr(ps->input_ena, 16) > 8)
 			why = "gl_FragCoord, gl_FrontFacing and noperspective inputs together (more input "
 			      "VGPRs than the driver's register map has)";
-		for (unsigned k = 0; k < ps->n_inputs; k++) {
-			const struct drv_svar *v = &fs->vars[b->ps_vars[k]];
-			ps->input_location[k] = (uint32_t)v->location;
-			ps->input_flat[k] = v->flat;
-			/* an input no output feeds: a compatibility varying
-			 * (gl_Color from gl_FrontColor / gl_BackColor), which
-			 * the driver does not link yet */
-			ps->input_written[k] = !p->has_gs && drv_ps_input_source(vs, fs, b->ps_vars[k]) >= 0;
-			if (!ps->input_written[k] && !p->has_gs && !why)
+		for (unsigned k = 0; k < ps->n_inputs; k++)
+			ps_input_map(b, last, k);
+		for (unsigned k = 0; k < ps->n_inputs && !why; k++)
+			if (!ps->input_written[k])
 				why = "a fragment shader input no vertex shader output feeds (such as the "
 				      "compatibility varyings gl_Color / gl_SecondaryColor / gl_TexCoord)";
-		}
 		for (uint32_t i = 0; i < fs->n_vars; i++) {
 			const struct drv_svar *v = &fs->vars[i];
 			if (v->storage == SpvStorageClassOutput && v->location >= 0 && v->location < 8)
@@ -315,8 +334,8 @@ static enum xt_rc compile_hw(struct build *b, enum drv_hw_stage hw, enum drv_sta
 	struct drv_ir ir;
 	struct xt_err err = { 0 };
 	struct drv_lower_info info = { .tf = &b->p->tf, .esgs = &b->esgs, .gs = &b->p->gs, .gsvs_dw = b->gsvs_dw,
-				       .ps_mod = &b->mod[DRV_STAGE_FRAGMENT], .ps_vars = b->ps_vars,
-				       .n_params = hw == DRV_HW_VS ? b->n_params : 0,
+				       .ps_mod = &b->mod[DRV_STAGE_FRAGMENT], .ps_inputs = b->ps_inputs,
+				       .n_params = hw == DRV_HW_VS || hw == DRV_HW_COPY ? b->n_params : 0,
 				       .ps_input_ena = b->p->ps.input_ena };
 	enum xt_rc rc;
 	const char *pass = "spirv_to_ir";

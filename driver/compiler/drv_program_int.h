@@ -25,8 +25,8 @@ struct build {
 	struct xt_buf llog;
 	struct drv_io_layout esgs;
 	uint32_t **gsvs_dw;          /* per GS output var */
-	uint32_t ps_vars[32];        /* the fragment shader's inputs (drv_ps_inputs) */
-	unsigned n_params;           /* the VS's param exports, one per ps_vars[0 .. n_params) */
+	struct drv_ps_input ps_inputs[32]; /* the fragment shader's inputs (drv_ps_inputs) */
+	unsigned n_params;           /* the VS's (copy shader's) param exports, one per ps_inputs[0 .. n_params) */
 	uint32_t n_uniform_cap;
 	/* the shared / packed blocks laid out as recorded (drv_block_layout.c) */
 	char laid_out[DRV_MAX_UBOS][64];

@@ -37,6 +37,7 @@ struct drv_smember {
 	int32_t builtin;       /* SpvBuiltIn, -1 if none */
 	int32_t location;
 	int32_t xfb_buffer, xfb_offset, stream;
+	bool flat, noperspective;  /* interpolation of a block member */
 	char *name;
 };
 
@@ -212,6 +213,8 @@ enum xt_rc drv_tf_layout_build(const struct drv_smodule *m, enum drv_stage stage
 			       const struct drv_builtin_map *maps, unsigned n_maps, struct drv_tf_layout *l,
 			       struct xt_buf *log);
 
+struct drv_ps_input;
+
 /* Where a stage's outputs go: the inputs drv_lower_io needs. */
 struct drv_lower_info {
 	const struct drv_tf_layout *tf;      /* NULL or no varyings: no streamout */
@@ -220,27 +223,46 @@ struct drv_lower_info {
 	/* GS / copy: per output variable of the GS module, the dword of each
 	 * slot within its stream's vertex (gsvs_dw[var][slot]) */
 	uint32_t **gsvs_dw;
-	/* hardware VS: param export k is the output matching input variable
-	 * ps_vars[k] of fragment shader ps_mod (drv_ps_inputs, drv_io_key) */
+	/* hardware VS / copy shader: param export k carries PS input
+	 * ps_inputs[k] of fragment shader ps_mod (drv_ps_inputs,
+	 * drv_ps_input_source) */
 	const struct drv_smodule *ps_mod;
-	const uint32_t *ps_vars;
+	const struct drv_ps_input *ps_inputs;
 	unsigned n_params;
 	/* PS: SPI_PS_INPUT_ENA, which places the input VGPRs */
 	uint32_t ps_input_ena;
 };
 
-/* The input variables of fragment shader `fs` (indices into fs->vars),
- * ordered by location and component, at most 32: PS input n
- * (SPI_PS_INPUT_CNTL_n, attrN) is the n-th.  Returns the count, or -1
- * (with *why) for an input the driver cannot interpolate. */
-int drv_ps_inputs(const struct drv_smodule *fs, uint32_t vars[32], const char **why);
+/* One PS input, i.e. one interpolated param (SPI_PS_INPUT_CNTL_n, attrN):
+ * location `loc` of input variable `var` of the fragment shader, counted
+ * from the variable's first location.  An array element, a matrix column
+ * and a structure member each start a location of their own (GL 4.6
+ * §4.4.1 "Input Layout Qualifiers"), so each gets its own param, with
+ * the interpolation its variable or block member declares. */
+struct drv_ps_input {
+	uint32_t var;          /* index into fs->vars */
+	uint32_t loc;
+	bool flat, noperspective;
+};
+/* The PS inputs of fragment shader `fs`, ordered by location and
+ * component, at most 32 (the hardware's params): PS input n is the n-th.
+ * Returns the count, or -1 (with *why, naming the input in `name`, a
+ * buffer of `name_size` bytes) for an input the driver cannot
+ * interpolate. */
+int drv_ps_inputs(const struct drv_smodule *fs, struct drv_ps_input in[32], char *why, size_t why_size);
+/* The PS input and its channel that carry slot `slot` of input variable
+ * `var`: the index into in[0 .. n), or -1. */
+int drv_ps_input_find(const struct drv_smodule *fs, const struct drv_ps_input *in, int n, uint32_t var,
+		      uint32_t slot, unsigned *chan);
 /* The first VGPR of PS input group `bit` of SPI_PS_INPUT_ENA `ena` (bit
  * 16: the VGPRs all enabled groups take). */
 unsigned drv_ps_input_vgpr(uint32_t ena, unsigned bit);
-/* The output of `m` (a vertex stage) matching input variable `in` of
- * fragment shader `fs` (GL 4.6 §7.4.1, drv_io_key), -1 when none. */
-int drv_ps_input_source(const struct drv_smodule *m, const struct drv_smodule *fs, uint32_t in);
-
+/* The output of `m` (the last vertex stage) feeding slot `slot` of input
+ * variable `in` of fragment shader `fs` (GL 4.6 §7.4.1, drv_io_key:
+ * block members by block and member name), and that output's slot in
+ * *src_slot; -1 when none. */
+int drv_ps_input_source(const struct drv_smodule *m, const struct drv_smodule *fs, uint32_t in, uint32_t slot,
+			uint32_t *src_slot);
 /* drv_lower_io.c: the vectors the hardware VS or copy shader of last vertex
  * stage `m` exports after pos0 (drv_vs_out_info). */
 void drv_vs_outputs(const struct drv_smodule *m, struct drv_vs_out_info *o);

@@ -82,8 +82,8 @@ static void decorate(struct drv_sid *id, struct drv_smember *mem, uint32_t dec, 
 	case SpvDecorationMatrixStride: if (mem) mem->matrix_stride = v; break;
 	case SpvDecorationRowMajor: if (mem) mem->row_major = true; break;
 	case SpvDecorationBlock: case SpvDecorationBufferBlock: id->block = true; break;
-	case SpvDecorationFlat: id->flat = true; break;
-	case SpvDecorationNoPerspective: id->noperspective = true; break;
+	case SpvDecorationFlat: if (mem) mem->flat = true; else id->flat = true; break;
+	case SpvDecorationNoPerspective: if (mem) mem->noperspective = true; else id->noperspective = true; break;
 	case SpvDecorationSpecId: id->has_spec_id = true; break;
 	default: break;
 	}

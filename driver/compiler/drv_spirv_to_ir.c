@@ -495,19 +495,25 @@ static bool load_inputs(struct ctx *c)
 			return FAIL(c, XT_ERR_UNSUPPORTED, "built-in input %d ('%s') is not supported by the driver",
 				    v->builtin, v->name);
 		if (c->ir->stage == DRV_HW_PS) {
-			/* PS input k = this variable's place in drv_ps_inputs;
-			 * its components are the param's x, y, z, w */
-			uint32_t list[32], mode = v->flat ? DRV_INTERP_FLAT
-					       : v->noperspective ? DRV_INTERP_LINEAR : DRV_INTERP_SMOOTH;
-			const char *why = "";
-			int n = drv_ps_inputs(c->m, list, &why), k = 0;
+			/* each slot: the channel of the PS input (param) its
+			 * location is (drv_ps_inputs) */
+			struct drv_ps_input list[32];
+			char why[160];
+			int n = drv_ps_inputs(c->m, list, why, sizeof why);
 			if (n < 0)
 				return FAIL(c, XT_ERR_UNSUPPORTED, "%s", why);
-			while (k < n && list[k] != i)
-				k++;
-			for (uint32_t j = 0; j < v->slots && j < 4; j++)
+			for (uint32_t j = 0; j < v->slots; j++) {
+				unsigned chan;
+				int k = drv_ps_input_find(c->m, list, n, i, j, &chan);
+				uint32_t mode;
+				if (k < 0)
+					return FAIL(c, XT_ERR_CORRUPT, "SPIR-V: fragment input '%s' slot %u has no "
+						    "PS input", v->name, j);
+				mode = list[k].flat ? DRV_INTERP_FLAT
+				       : list[k].noperspective ? DRV_INTERP_LINEAR : DRV_INTERP_SMOOTH;
 				drv_ir_reg_write(c->ir, v->reg_base + j,
-						 drv_ir_op1(c->ir, DRV_OP_INTERP, 1, 0, (uint32_t)k, j | mode << 2));
+						 drv_ir_op1(c->ir, DRV_OP_INTERP, 1, 0, (uint32_t)k, chan | mode << 2));
+			}
 			continue;
 		}
 		if (c->ir->stage == DRV_HW_GS) {

@@ -1160,6 +1160,302 @@ static void test_gles_points_take_the_shaders_size(void)
 	dgl_done_clean(ctx);
 }
 
+/* Draws the window-filling strip with `prog` once per value of uniform
+ * `sel` in 0 .. n-1 and reads the pixels of the lower-left triangle
+ * (2, 2) and of the upper-right one (37, 21) into px[sel][0 / 1]. */
+static void draw_per_sel(GLuint prog, int n, uint8_t px[][2][4])
+{
+	GL(glUseProgram)(prog);
+	for (int sel = 0; sel < n; sel++) {
+		GL(glUniform1i)(GL(glGetUniformLocation)(prog, "sel"), sel);
+		GL(glDrawArrays)(GL_TRIANGLE_STRIP, 0, 4);
+		read_rgba8(2, 2, 1, 1, px[sel][0]);
+		read_rgba8(W - 3, H - 3, 1, 1, px[sel][1]);
+	}
+}
+
+/* `sel` < 0: a pixel of no selector */
+static void check_pixel(const uint8_t got[4], const uint8_t want[4], const char *what, int sel)
+{
+	if (memcmp(got, want, 4)) {
+		fprintf(stderr, "%s", what);
+		if (sel >= 0)
+			fprintf(stderr, ", sel %d", sel);
+		fprintf(stderr, ": got %u %u %u %u, want %u %u %u %u\n", got[0], got[1], got[2], got[3], want[0],
+			want[1], want[2], want[3]);
+		CHECK(!"pixel");
+	}
+}
+
+/*
+ * Fragment-shader inputs that are structures, arrays, matrices and
+ * interface blocks (GL 4.6 §4.4.1: each array element, matrix column and
+ * member takes locations of its own; GLSL 4.60 §4.3.4, §4.5: a block
+ * member's interpolation qualifier applies to that member only): one
+ * param per location, each channel the matching output's (values the
+ * same at every vertex interpolate to themselves), and the flat member
+ * takes the provoking vertex's value, the last vertex of each triangle of
+ * the strip (§13.6: triangle i of a strip has vertices i, i + 1, i + 2).
+ * An input needing more than the hardware's 32 params is reported by
+ * name, not drawn wrongly.
+ */
+static void test_fragment_inputs_of_structs_arrays_matrices_and_blocks(void)
+{
+	struct drv_context *ctx = window_context();
+	static const char vs[] =
+		"#version 330\n"
+		"const vec2 P[4] = vec2[4](vec2(-1.0, -1.0), vec2(1.0, -1.0), vec2(-1.0, 1.0), vec2(1.0, 1.0));\n"
+		"struct S { vec2 a; float b[2]; };\n"
+		"out S s;\n"
+		"out mat2x3 m;\n"
+		"flat out ivec2 iv[2];\n"
+		"out Blk { flat float f; vec3 c; } blk;\n"
+		"void main() {\n"
+		"  s.a = vec2(10.0, 20.0) / 255.0; s.b[0] = 30.0 / 255.0; s.b[1] = 40.0 / 255.0;\n"
+		"  m = mat2x3(50.0, 60.0, 70.0, 80.0, 90.0, 100.0) / 255.0;\n"
+		"  iv[0] = ivec2(110, 120); iv[1] = ivec2(130, 140);\n"
+		"  blk.f = float(gl_VertexID) * 0.25; blk.c = vec3(150.0, 160.0, 170.0) / 255.0;\n"
+		"  gl_Position = vec4(P[gl_VertexID], 0.0, 1.0);\n"
+		"}\n";
+	static const char fs[] =
+		"#version 330\n"
+		"struct S { vec2 a; float b[2]; };\n"
+		"in S s;\n"
+		"in mat2x3 m;\n"
+		"flat in ivec2 iv[2];\n"
+		"in Blk { flat float f; vec3 c; } blk;\n"
+		"uniform int sel;\n"
+		"out vec4 o;\n"
+		"void main() {\n"
+		"  if (sel == 0) o = vec4(s.a, s.b[0], s.b[1]);\n"
+		"  else if (sel == 1) o = vec4(m[0], m[1].x);\n"
+		"  else if (sel == 2) o = vec4(m[1].yz, vec2(iv[0]) / 255.0);\n"
+		"  else if (sel == 3) o = vec4(vec2(iv[1]) / 255.0, blk.c.xy);\n"
+		"  else o = vec4(blk.c.z, blk.f, 0.0, 1.0);\n"
+		"}\n";
+	static const uint8_t want[5][4] = { { 10, 20, 30, 40 }, { 50, 60, 70, 80 }, { 90, 100, 110, 120 },
+					    { 130, 140, 150, 160 }, { 170, 0, 0, 255 } };
+	uint8_t px[5][2][4], w[4];
+	GLuint prog, many, vao = 0;
+	const char *why;
+
+	CHECK(ctx);
+	if (!ctx)
+		return;
+	prog = program_vs_fs(vs, fs);
+	CHECK(prog);
+	GL(glGenVertexArrays)(1, &vao);
+	GL(glBindVertexArray)(vao);
+	draw_per_sel(prog, 5, px);
+	why = drv_context_take_unsupported(ctx);
+	if (why)
+		fprintf(stderr, "unsupported: %s\n", why);
+	CHECK(!why);
+	/* s: 3 locations, m: 2, iv: 2, blk: 2 */
+	CHECK_EQ_INT(SPI_PS_IN_CONTROL_NUM_INTERP_GET(reg(REG_SPI_PS_IN_CONTROL)), 9);
+	for (int sel = 0; sel < 5; sel++)
+		for (int t = 0; t < 2; t++) {
+			memcpy(w, want[sel], 4);
+			if (sel == 4)   /* blk.f of vertex 2, then of vertex 3 */
+				w[1] = ubyte_of(t ? 0.75 : 0.5);
+			check_pixel(px[sel][t], w, t ? "upper-right triangle" : "lower-left triangle", sel);
+		}
+
+	many = program_vs_fs("#version 330\nout float a[33];\n"
+			     "void main() { for (int i = 0; i < 33; i++) a[i] = 0.5; gl_Position = vec4(0.0); }\n",
+			     "#version 330\nin float a[33];\nout vec4 o;\n"
+			     "void main() { o = vec4(a[0] + a[32]); }\n");
+	CHECK(many);
+	GL(glUseProgram)(many);
+	GL(glDrawArrays)(GL_TRIANGLES, 0, 3);
+	read_rgba8(0, 0, 1, 1, w);
+	why = drv_context_take_unsupported(ctx);
+	CHECK(why && strstr(why, "32 params ('a'"));
+	dgl_done_clean(ctx);
+}
+
+/*
+ * Fragment-shader inputs after a geometry shader: the copy shader reads
+ * the GS's stream-0 outputs from the GSVS ring and exports them as the
+ * params the fragment shader reads, arrays and blocks included.  The flat
+ * input takes the provoking vertex of each triangle the GS emits (GL 4.6
+ * §13.6, table 13.2: the last vertex of a strip's triangle, or the first
+ * with glProvokingVertex(GL_FIRST_VERTEX_CONVENTION)); the GS numbers its
+ * emitted vertices 0, 1, 2, 3 in a strip of two triangles.
+ */
+static void test_fragment_inputs_after_a_geometry_shader(void)
+{
+	struct drv_context *ctx = window_context();
+	static const char vs[] =
+		"#version 330\n"
+		"out float v_k;\n"
+		"void main() { v_k = 40.0 / 255.0; gl_Position = vec4(0.0); }\n";
+	static const char gs[] =
+		"#version 330\n"
+		"layout(points) in;\n"
+		"layout(triangle_strip, max_vertices = 4) out;\n"
+		"in float v_k[];\n"
+		"out vec4 g_color;\n"
+		"flat out int g_id;\n"
+		"out float g_arr[2];\n"
+		"out GBlk { vec2 u; } gb;\n"
+		"const vec2 P[4] = vec2[4](vec2(-1.0, -1.0), vec2(1.0, -1.0), vec2(-1.0, 1.0), vec2(1.0, 1.0));\n"
+		"void main() {\n"
+		"  for (int i = 0; i < 4; i++) {\n"
+		"    g_color = vec4(10.0, 20.0, 30.0, 255.0) / 255.0; g_id = i;\n"
+		"    g_arr[0] = v_k[0]; g_arr[1] = 50.0 / 255.0; gb.u = vec2(60.0, 70.0) / 255.0;\n"
+		"    gl_Position = vec4(P[i], 0.0, 1.0); EmitVertex();\n"
+		"  }\n"
+		"}\n";
+	static const char fs[] =
+		"#version 330\n"
+		"in vec4 g_color;\n"
+		"flat in int g_id;\n"
+		"in float g_arr[2];\n"
+		"in GBlk { vec2 u; } gb;\n"
+		"uniform int sel;\n"
+		"out vec4 o;\n"
+		"void main() {\n"
+		"  if (sel == 0) o = g_color;\n"
+		"  else o = vec4(g_arr[0], g_arr[1], gb.u.x + gb.u.y, float(g_id) / 255.0);\n"
+		"}\n";
+	uint8_t px[2][2][4];
+	GLuint prog = 0, vao = 0;
+	const char *why;
+
+	CHECK(ctx);
+	if (!ctx)
+		return;
+	prog = GL(glCreateProgram)();
+	GL(glAttachShader)(prog, dgl_shader(GL_VERTEX_SHADER, vs));
+	GL(glAttachShader)(prog, dgl_shader(GL_GEOMETRY_SHADER, gs));
+	GL(glAttachShader)(prog, dgl_shader(GL_FRAGMENT_SHADER, fs));
+	GL(glLinkProgram)(prog);
+	GLint ok = 0;
+	GL(glGetProgramiv)(prog, GL_LINK_STATUS, &ok);
+	CHECK(ok);
+	GL(glGenVertexArrays)(1, &vao);
+	GL(glBindVertexArray)(vao);
+	/* one point in: the GS draws the window-filling strip */
+	GL(glUseProgram)(prog);
+	for (int first = 0; first < 2; first++) {
+		GL(glProvokingVertex)(first ? GL_FIRST_VERTEX_CONVENTION : GL_LAST_VERTEX_CONVENTION);
+		for (int sel = 0; sel < 2; sel++) {
+			GL(glUniform1i)(GL(glGetUniformLocation)(prog, "sel"), sel);
+			GL(glDrawArrays)(GL_POINTS, 0, 1);
+			read_rgba8(2, 2, 1, 1, px[sel][0]);
+			read_rgba8(W - 3, H - 3, 1, 1, px[sel][1]);
+		}
+		why = drv_context_take_unsupported(ctx);
+		if (why)
+			fprintf(stderr, "unsupported: %s\n", why);
+		CHECK(!why);
+		for (int t = 0; t < 2; t++) {
+			/* triangle t has vertices t, t + 1, t + 2 */
+			const uint8_t color[4] = { 10, 20, 30, 255 };
+			const uint8_t rest[4] = { 40, 50, 130, (uint8_t)(first ? t : t + 2) };
+			check_pixel(px[0][t], color, first ? "first convention" : "last convention", 0);
+			check_pixel(px[1][t], rest, first ? "first convention" : "last convention", 1);
+		}
+	}
+	GL(glProvokingVertex)(GL_LAST_VERTEX_CONVENTION);
+	/* g_color, g_id, g_arr[0], g_arr[1], gb.u */
+	CHECK_EQ_INT(SPI_PS_IN_CONTROL_NUM_INTERP_GET(reg(REG_SPI_PS_IN_CONTROL)), 5);
+	dgl_done_clean(ctx);
+}
+
+/*
+ * glPolygonMode(GL_LINE) (GL 4.6 §14.6.4): a triangle is clipped and
+ * culled as a triangle, then its edges are drawn as lines, those of the
+ * triangle only, not the one clipping by the near plane makes; flat
+ * inputs take the triangle's provoking vertex (the last), on every edge.
+ * Window coordinates: A (5.25, 4.75), B (30.75, 4.75), C (5.25, 20.25),
+ * counter-clockwise; AB covers the centres of row 4, CA those of column 5
+ * (§14.5.1: a width-1 line covers the centres within half a pixel across
+ * its major axis).  Pixels near the ends are not checked (the diamond-exit
+ * rule and this parallelogram may differ there).
+ */
+static void test_polygon_mode_line_draws_the_triangles_edges(void)
+{
+	struct drv_context *ctx = window_context();
+	static const char vs[] =
+		"#version 330\n"
+		"uniform float za;\n"
+		"const vec2 P[3] = vec2[3](vec2(5.25, 4.75), vec2(30.75, 4.75), vec2(5.25, 20.25));\n"
+		"const vec4 C[3] = vec4[3](vec4(1.0, 0.0, 0.0, 1.0), vec4(0.0, 1.0, 0.0, 1.0), vec4(0.0, 0.0, 1.0, 1.0));\n"
+		"flat out vec4 c;\n"
+		"void main() {\n"
+		"  c = C[gl_VertexID];\n"
+		"  gl_Position = vec4(P[gl_VertexID] / vec2(20.0, 12.0) - 1.0, gl_VertexID == 0 ? za : 1.0, 1.0);\n"
+		"}\n";
+	static const char fs[] = "#version 330\nflat in vec4 c;\nout vec4 o;\nvoid main() { o = c; }\n";
+	static const uint8_t blue[4] = { 0, 0, 255, 255 }, clear[4] = { 0, 0, 0, 0 };
+	uint8_t px[4];
+	GLuint prog, vao = 0;
+	const char *why;
+
+	CHECK(ctx);
+	if (!ctx)
+		return;
+	prog = program_vs_fs(vs, fs);
+	CHECK(prog);
+	GL(glUseProgram)(prog);
+	GL(glGenVertexArrays)(1, &vao);
+	GL(glBindVertexArray)(vao);
+	GL(glPolygonMode)(GL_FRONT_AND_BACK, GL_LINE);
+	GL(glUniform1f)(GL(glGetUniformLocation)(prog, "za"), 0.0f);
+	GL(glClear)(GL_COLOR_BUFFER_BIT);
+	GL(glDrawArrays)(GL_TRIANGLES, 0, 3);
+	read_rgba8(15, 4, 1, 1, px);
+	why = drv_context_take_unsupported(ctx);
+	if (why)
+		fprintf(stderr, "unsupported: %s\n", why);
+	CHECK(!why);
+	check_pixel(px, blue, "edge AB, row 4", -1);
+	read_rgba8(5, 12, 1, 1, px);
+	check_pixel(px, blue, "edge CA, column 5", -1);
+	read_rgba8(15, 5, 1, 1, px);
+	check_pixel(px, clear, "below edge AB", -1);
+	read_rgba8(10, 10, 1, 1, px);
+	check_pixel(px, clear, "inside", -1);
+
+	/* culled as the front-facing triangle it is */
+	GL(glEnable)(GL_CULL_FACE);
+	GL(glCullFace)(GL_FRONT);
+	GL(glClear)(GL_COLOR_BUFFER_BIT);
+	GL(glDrawArrays)(GL_TRIANGLES, 0, 3);
+	read_rgba8(15, 4, 1, 1, px);
+	check_pixel(px, clear, "culled front", -1);
+	GL(glCullFace)(GL_BACK);
+	GL(glDrawArrays)(GL_TRIANGLES, 0, 3);
+	read_rgba8(15, 4, 1, 1, px);
+	check_pixel(px, blue, "back culled, front drawn", -1);
+	GL(glDisable)(GL_CULL_FACE);
+
+	/* A at z = -3: the near plane cuts AB and CA halfway, at (18, 4.75)
+	 * and (5.25, 12.5); the edge between them is clipping's, not drawn
+	 * ((11, 8) lies on it) */
+	GL(glUniform1f)(GL(glGetUniformLocation)(prog, "za"), -3.0f);
+	GL(glClear)(GL_COLOR_BUFFER_BIT);
+	GL(glDrawArrays)(GL_TRIANGLES, 0, 3);
+	read_rgba8(25, 4, 1, 1, px);
+	check_pixel(px, blue, "clipped AB, kept part", -1);
+	read_rgba8(10, 4, 1, 1, px);
+	check_pixel(px, clear, "clipped AB, clipped part", -1);
+	read_rgba8(11, 8, 1, 1, px);
+	check_pixel(px, clear, "the near plane's edge", -1);
+	CHECK(!drv_context_take_unsupported(ctx));
+
+	/* GL_POINT is not drawn: reported */
+	GL(glPolygonMode)(GL_FRONT_AND_BACK, GL_POINT);
+	GL(glDrawArrays)(GL_TRIANGLES, 0, 3);
+	read_rgba8(0, 0, 1, 1, px);
+	why = drv_context_take_unsupported(ctx);
+	CHECK(why && strstr(why, "GL_POINT"));
+	GL(glPolygonMode)(GL_FRONT_AND_BACK, GL_FILL);
+	dgl_done_clean(ctx);
+}
+
 int main(void)
 {
 	struct xt_err err = { 0 };
@@ -1184,6 +1480,9 @@ int main(void)
 	XT_RUN(test_point_size_and_clip_distances_reach_the_rasterizer);
 	XT_RUN(test_cull_distances_drop_primitives);
 	XT_RUN(test_gles_points_take_the_shaders_size);
+	XT_RUN(test_fragment_inputs_of_structs_arrays_matrices_and_blocks);
+	XT_RUN(test_fragment_inputs_after_a_geometry_shader);
+	XT_RUN(test_polygon_mode_line_draws_the_triangles_edges);
 	dgl_screen_destroy();
 	XT_TEST_MAIN_END();
 }

@@ -91,6 +91,64 @@ static void test_prims_first_vertex_convention(void)
 	check_prims_pv(V_DI_PT_TRISTRIP_ADJ, 8, NULL, false, false, 3, ts_base, 2);
 }
 
+/* Polygon edge flags (GL 4.6 §14.6.4: a polygon mode of lines draws the
+ * polygon's boundary edges): the diagonals that tessellate a quad, a quad
+ * strip's quad or a polygon are not edges; every edge of a triangle of a
+ * list, strip or fan is.  The boundary of each type's polygons, in vertex
+ * ids 0..n-1: */
+static bool polygon_edge(uint32_t a, uint32_t b)   /* polygon 0..4 */
+{
+	uint32_t d = a > b ? a - b : b - a;
+	return d == 1 || d == 4;
+}
+static bool quad_edge(uint32_t a, uint32_t b)      /* quads 0..3, 4..7 */
+{
+	uint32_t d = a > b ? a - b : b - a;
+	return a / 4 == b / 4 && (d == 1 || d == 3);
+}
+static bool qstrip_edge(uint32_t a, uint32_t b)    /* quads 0 1 3 2, 2 3 5 4 */
+{
+	uint32_t d = a > b ? a - b : b - a, lo = a < b ? a : b;
+	return (d == 1 && lo % 2 == 0) || d == 2;
+}
+static bool any_edge(uint32_t a, uint32_t b)
+{
+	(void)a, (void)b;
+	return true;
+}
+
+static void check_edges(unsigned type, uint32_t n, bool last, bool (*edge)(uint32_t, uint32_t))
+{
+	uint32_t ids[16];
+	struct gm_prim_list l;
+	for (uint32_t i = 0; i < n; i++)
+		ids[i] = i;
+	CHECK(gm_prim_assemble(type, ids, NULL, n, false, last, &l) == XT_OK);
+	CHECK(l.edges != NULL);
+	for (uint32_t p = 0; p < l.n && l.edges; p++)
+		for (unsigned k = 0; k < 3; k++) {
+			uint32_t a = l.verts[3 * p + k], b = l.verts[3 * p + (k + 1) % 3];
+			if ((l.edges[p] >> k & 1) != edge(a, b)) {
+				fprintf(stderr, "type 0x%x, last %d: triangle %u, edge %u-%u flagged %d\n", type,
+					last, p, a, b, l.edges[p] >> k & 1);
+				CHECK(!"edge flag");
+			}
+		}
+	gm_prim_list_fini(&l);
+}
+
+static void test_prims_edge_flags_of_polygons(void)
+{
+	for (int last = 0; last < 2; last++) {
+		check_edges(V_DI_PT_POLYGON, 5, last, polygon_edge);
+		check_edges(V_DI_PT_QUADLIST, 8, last, quad_edge);
+		check_edges(V_DI_PT_QUADSTRIP, 6, last, qstrip_edge);
+		check_edges(V_DI_PT_TRILIST, 6, last, any_edge);
+		check_edges(V_DI_PT_TRISTRIP, 5, last, any_edge);
+		check_edges(V_DI_PT_TRIFAN, 5, last, any_edge);
+	}
+}
+
 static void test_prims_adjacency(void)
 {
 	static const uint32_t ll_adj[] = { 0, 1, 2, 3, 4, 5, 6, 7 };
@@ -216,6 +274,7 @@ int main(void)
 {
 	XT_RUN(test_prims_lists_strips_fans_loops);
 	XT_RUN(test_prims_first_vertex_convention);
+	XT_RUN(test_prims_edge_flags_of_polygons);
 	XT_RUN(test_prims_adjacency);
 	XT_RUN(test_prims_tristrip_adjacency_middle_even);
 	XT_RUN(test_prims_restart_ends_strips_and_drops_partial_lists);
