@@ -100,6 +100,7 @@ enum drv_img_kind {
 	DRV_IMG_SAMPLE,       /* image_sample: the LOD from the quad's derivatives (PS) */
 	DRV_IMG_SAMPLE_L,     /* image_sample_l: LOD src2 */
 	DRV_IMG_RESINFO,      /* image_get_resinfo: the size at level src0 (no coordinates) */
+	DRV_IMG_SAMPLE_B,     /* image_sample_b: src0 the LOD bias, the coordinates after it (PS) */
 };
 
 enum drv_sysval {

@@ -892,6 +892,60 @@ static void test_texture_sampling_in_fragment_shader(void)
 	dgl_done_clean(ctx);
 }
 
+/* A LOD bias (GLSL's texture(s, P, bias), image_sample_b): GL 4.6 §8.14.1
+ * lambda = lambda_base + bias_texobj + bias_shader, clamped to the levels.
+ * A 64x64 texture with 7 levels, level l's red 30 l, sampled at
+ * gl_FragCoord / 16: du/dx = dv/dy = 4 texels, lambda_base = 2; with
+ * GL_NEAREST_MIPMAP_NEAREST the level is ceil(lambda + 1/2) - 1 (§8.14.3),
+ * lambda <= 0 magnifies (level 0). */
+static void test_texture_lod_bias_in_fragment_shader(void)
+{
+	struct drv_context *ctx = window_context();
+	static uint8_t px[W * H * 4], lv[64 * 64 * 4];
+	const char *vs = "#version 330\n"
+			 "const vec2 P[4] = vec2[4](vec2(-1.0, -1.0), vec2(1.0, -1.0), vec2(-1.0, 1.0), vec2(1.0, 1.0));\n"
+			 "void main() { gl_Position = vec4(P[gl_VertexID], 0.0, 1.0); }\n";
+	static const struct { float shader, texobj; unsigned level; } cases[] = {
+		{ 0.0f, 0.0f, 2 }, { 1.0f, 0.0f, 3 }, { 1.0f, -2.0f, 1 }, { -3.0f, 0.0f, 0 },
+		{ -1.0f, 2.5f, 3 }, { 20.0f, 0.0f, 6 },
+	};
+	GLuint prog, tex = 0, vao = 0;
+
+	CHECK(ctx);
+	if (!ctx)
+		return;
+	prog = program_vs_fs(vs, "#version 330\nuniform sampler2D t;\nuniform float b;\nout vec4 o;\n"
+				 "void main() { o = texture(t, gl_FragCoord.xy / 16.0, b); }\n");
+	CHECK(prog);
+	GL(glGenVertexArrays)(1, &vao);
+	GL(glBindVertexArray)(vao);
+	GL(glGenTextures)(1, &tex);
+	GL(glBindTexture)(GL_TEXTURE_2D, tex);
+	for (int l = 0; l < 7; l++) {
+		for (int i = 0; i < (64 >> l) * (64 >> l); i++)
+			lv[4 * i] = (uint8_t)(30 * l), lv[4 * i + 1] = 7, lv[4 * i + 2] = (uint8_t)l, lv[4 * i + 3] = 255;
+		GL(glTexImage2D)(GL_TEXTURE_2D, l, GL_RGBA8, 64 >> l, 64 >> l, 0, GL_RGBA, GL_UNSIGNED_BYTE, lv);
+	}
+	GL(glTexParameteri)(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST_MIPMAP_NEAREST);
+	GL(glTexParameteri)(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+	GL(glUseProgram)(prog);
+	for (unsigned k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+		int bad = 0;
+		GL(glUniform1f)(GL(glGetUniformLocation)(prog, "b"), cases[k].shader);
+		GL(glTexParameterf)(GL_TEXTURE_2D, GL_TEXTURE_LOD_BIAS, cases[k].texobj);
+		GL(glDrawArrays)(GL_TRIANGLE_STRIP, 0, 4);
+		read_rgba8(0, 0, W, H, px);
+		CHECK(!drv_context_take_unsupported(ctx));
+		for (int i = 0; i < W * H; i++)
+			bad += px[4 * i] != 30 * cases[k].level || px[4 * i + 2] != cases[k].level;
+		if (bad)
+			fprintf(stderr, "bias %g + %g: pixel 0 red %u, want level %u\n", (double)cases[k].shader,
+				(double)cases[k].texobj, px[0], cases[k].level);
+		CHECK_EQ_INT(bad, 0);
+	}
+	dgl_done_clean(ctx);
+}
+
 /* A texture the sim does not sample (GL_RGBA16) read by a fragment
  * shader only: the draw runs (its vertex processing is right) and its
  * pixels are reported when read; read by a vertex shader, whose output TF
@@ -1180,6 +1234,7 @@ int main(void)
 	XT_RUN(test_triangle_is_drawn_by_gl_rules);
 	XT_RUN(test_width_1_lines_are_logged_with_whole_clears_and_reads);
 	XT_RUN(test_texture_sampling_in_fragment_shader);
+	XT_RUN(test_texture_lod_bias_in_fragment_shader);
 	XT_RUN(test_unsampled_texture_reported_where_it_matters);
 	XT_RUN(test_point_size_and_clip_distances_reach_the_rasterizer);
 	XT_RUN(test_cull_distances_drop_primitives);
