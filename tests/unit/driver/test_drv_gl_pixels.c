@@ -946,6 +946,71 @@ static void test_texture_lod_bias_in_fragment_shader(void)
 	dgl_done_clean(ctx);
 }
 
+/* A texture whose pixels a draw the sim could not do drew (here a
+ * fragment shader reading gl_SampleID) is not sampled as if they were GL's:
+ * the pixels of a fragment shader sampling it are reported when read, with
+ * the first reason; a vertex shader sampling it (its TF) reports the draw. */
+static void test_sampling_pixels_not_drawn_is_reported(void)
+{
+	struct drv_context *ctx = window_context();
+	const char *vs = "#version 330\n"
+			 "const vec2 P[4] = vec2[4](vec2(-1.0, -1.0), vec2(1.0, -1.0), vec2(-1.0, 1.0), vec2(1.0, 1.0));\n"
+			 "void main() { gl_Position = vec4(P[gl_VertexID], 0.0, 1.0); }\n";
+	GLuint undrawn, sampling, vs_sampling, tex = 0, fbo = 0, vao = 0;
+	uint8_t px[4];
+	const char *why;
+
+	CHECK(ctx);
+	if (!ctx)
+		return;
+	undrawn = program_vs_fs(vs, "#version 400\nout vec4 o;\nvoid main() { o = vec4(float(gl_SampleID)); }\n");
+	sampling = program_vs_fs(vs, "#version 330\nuniform sampler2D t;\nout vec4 o;\n"
+				     "void main() { o = texture(t, vec2(0.5)); }\n");
+	vs_sampling = program_vs_fs("#version 330\nuniform sampler2D t;\nout vec4 c;\n"
+				    "const vec2 P[4] = vec2[4](vec2(-1.0, -1.0), vec2(1.0, -1.0), vec2(-1.0, 1.0), "
+				    "vec2(1.0, 1.0));\n"
+				    "void main() { c = textureLod(t, vec2(0.5), 0.0); gl_Position = vec4(P[gl_VertexID], 0.0, 1.0); }\n",
+				    "#version 330\nin vec4 c;\nout vec4 o;\nvoid main() { o = c; }\n");
+	CHECK(undrawn && sampling && vs_sampling);
+	GL(glGenVertexArrays)(1, &vao);
+	GL(glBindVertexArray)(vao);
+	GL(glGenTextures)(1, &tex);
+	GL(glBindTexture)(GL_TEXTURE_2D, tex);
+	GL(glTexImage2D)(GL_TEXTURE_2D, 0, GL_RGBA8, 4, 4, 0, GL_RGBA, GL_UNSIGNED_BYTE, NULL);
+	GL(glTexParameteri)(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+	GL(glGenFramebuffers)(1, &fbo);
+	GL(glBindFramebuffer)(GL_FRAMEBUFFER, fbo);
+	GL(glFramebufferTexture2D)(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, tex, 0);
+	GL(glClear)(GL_COLOR_BUFFER_BIT);
+	GL(glBindFramebuffer)(GL_FRAMEBUFFER, 0);
+	GL(glClear)(GL_COLOR_BUFFER_BIT);
+	/* sampled while its pixels are GL's (cleared): nothing reported */
+	GL(glUseProgram)(sampling);
+	GL(glUniform1i)(GL(glGetUniformLocation)(sampling, "t"), 0);
+	GL(glDrawArrays)(GL_TRIANGLE_STRIP, 0, 4);
+	read_rgba8(0, 0, 1, 1, px);
+	CHECK(!drv_context_take_unsupported(ctx));
+	GL(glBindFramebuffer)(GL_FRAMEBUFFER, fbo);
+	GL(glUseProgram)(undrawn);
+	GL(glDrawArrays)(GL_TRIANGLE_STRIP, 0, 4);
+	drv_context_take_unsupported(ctx);
+	GL(glBindFramebuffer)(GL_FRAMEBUFFER, 0);
+	GL(glUseProgram)(sampling);
+	GL(glDrawArrays)(GL_TRIANGLE_STRIP, 0, 4);
+	CHECK(!drv_context_take_unsupported(ctx));
+	read_rgba8(0, 0, 1, 1, px);
+	why = drv_context_take_unsupported(ctx);
+	CHECK(why && strstr(why, "sampling a texture whose pixels") && strstr(why, "gl_SampleID"));
+	if (why && !strstr(why, "gl_SampleID"))
+		fprintf(stderr, "reason: %s\n", why);
+	GL(glUseProgram)(vs_sampling);
+	GL(glUniform1i)(GL(glGetUniformLocation)(vs_sampling, "t"), 0);
+	GL(glDrawArrays)(GL_TRIANGLE_STRIP, 0, 4);
+	why = drv_context_take_unsupported(ctx);
+	CHECK(why && strstr(why, "sampling a texture whose pixels"));
+	dgl_done_clean(ctx);
+}
+
 /* A texture the sim does not sample (GL_RGBA16) read by a fragment
  * shader only: the draw runs (its vertex processing is right) and its
  * pixels are reported when read; read by a vertex shader, whose output TF
@@ -1235,6 +1300,7 @@ int main(void)
 	XT_RUN(test_width_1_lines_are_logged_with_whole_clears_and_reads);
 	XT_RUN(test_texture_sampling_in_fragment_shader);
 	XT_RUN(test_texture_lod_bias_in_fragment_shader);
+	XT_RUN(test_sampling_pixels_not_drawn_is_reported);
 	XT_RUN(test_unsampled_texture_reported_where_it_matters);
 	XT_RUN(test_point_size_and_clip_distances_reach_the_rasterizer);
 	XT_RUN(test_cull_distances_drop_primitives);
