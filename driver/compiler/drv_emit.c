@@ -253,7 +253,7 @@ static void cache_update(struct em *e, const struct drv_ins *in)
 	case DRV_OP_NOP: case DRV_OP_CONST: case DRV_OP_MOV: case DRV_OP_VALU: case DRV_OP_CMP:
 	case DRV_OP_SELECT: case DRV_OP_SPLIT_LO: case DRV_OP_SPLIT_HI: case DRV_OP_PACK64:
 	case DRV_OP_REG_READ: case DRV_OP_REG_WRITE: case DRV_OP_LOAD_INPUT: case DRV_OP_LOAD_BUF:
-	case DRV_OP_IMAGE: case DRV_OP_COMPONENT:
+	case DRV_OP_IMAGE: case DRV_OP_COMPONENT: case DRV_OP_QPERM:
 		break;
 	case DRV_OP_LOAD_SYSVAL:
 		if (in->a == DRV_SV_STREAM_ID)
@@ -636,6 +636,17 @@ static void emit_ins(struct em *e, const struct drv_ins *in, uint32_t idx)
 	}
 	case DRV_OP_COMPONENT:
 		P(e, "v_mov_b32 %s, v%d", dst(e, in->dst, d, sizeof d), e->ir->vals[in->src[0]].phys + (int)in->a);
+		break;
+	case DRV_OP_QPERM:
+		/* the quad's lanes (GCN's DPP quad_perm): the source in a VGPR */
+		opd(e, in->src[0], a, sizeof a, false);
+		if (a[0] != 'v') {
+			P(e, "v_mov_b32 v%u, %s", e->scratch, a);
+			snprintf(a, sizeof a, "v%u", e->scratch++);
+		}
+		P(e, "v_mov_b32_qperm %s, %s, %u, %u, %u, %u", dst(e, in->dst, d, sizeof d), a,
+		  ISA_QPERM_LANE(in->a, 0), ISA_QPERM_LANE(in->a, 1), ISA_QPERM_LANE(in->a, 2),
+		  ISA_QPERM_LANE(in->a, 3));
 		break;
 	case DRV_OP_EPILOGUE:
 		if (e->ir->has_return || e->ir->wqm)

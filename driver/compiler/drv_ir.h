@@ -90,6 +90,9 @@ enum drv_op {
 			       * or normalized), with flags ISA_FLAG_DA src2 = the layer /
 			       * z, then the mip level / LOD where b has one */
 	DRV_OP_COMPONENT,     /* dst(1) = dword a of src0 */
+	/* pixel shaders (drv_spirv_ps.c) */
+	DRV_OP_QPERM,         /* dst(1) = src0 of lane 4k + (a >> 2i & 3) for lane 4k + i
+			       * (v_mov_b32_qperm; needs drv_ir.wqm for the helper lanes) */
 	DRV_OP_COUNT
 };
 
@@ -162,7 +165,8 @@ struct drv_ir {
 	struct drv_ir_reg *regs;     /* [0] unused */
 	uint32_t n_regs, cap_regs;
 	bool has_return;
-	bool wqm;                    /* PS: runs the helper lanes (s_wqm_b64): implicit LOD */
+	bool wqm;                    /* PS: runs the helper lanes (s_wqm_b64): implicit LOD,
+				      * derivatives */
 	bool oom;                    /* an append failed; the IR is unusable */
 	bool skip_opt;               /* drv_ra runs no drv_opt (tests compare both) */
 	uint32_t num_vgprs;          /* set by drv_ra */

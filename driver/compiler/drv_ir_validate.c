@@ -96,6 +96,11 @@ enum xt_rc drv_ir_validate(const struct drv_ir *ir, const char *pass, struct xt_
 				if (ir->vals[in->src[s]].size != 1)
 					BAD("IR invalid after %s: image %u coordinate %u is not one dword", pass, i, s);
 			break;
+		case DRV_OP_QPERM:
+			if (in->size != 1 || in->n_src != 1 || ir->vals[in->src[0]].size != 1 || in->a > 0xFF ||
+			    ir->stage != DRV_HW_PS || !ir->wqm)
+				BAD("IR invalid after %s: qperm %u outside a whole-quad pixel shader", pass, i);
+			break;
 		case DRV_OP_COMPONENT:
 			if (in->size != 1 || in->n_src != 1 || in->a >= ir->vals[in->src[0]].size)
 				BAD("IR invalid after %s: component %u out of its source", pass, i);

@@ -1011,6 +1011,67 @@ static void test_sampling_pixels_not_drawn_is_reported(void)
 	dgl_done_clean(ctx);
 }
 
+/* Derivatives (GLSL 4.60 §8.14.1; GL_ARB_derivative_control) of
+ * f = x * y at the pixel centres (x, y) = (i + 1/2, j + 1/2), into an
+ * RGBA32F renderbuffer, exact: the fine dFdx of pixel (i, j) is its own
+ * row's difference, y; the coarse one the quad's top row's, qy + 1/2
+ * (qx, qy = i, j rounded down to even); dFdy likewise with x, qx + 1/2;
+ * fwidth = |dFdx| + |dFdy|; the plain ones are the fine ones (the
+ * driver's choice, docs/status.md).  The strip's two triangles split the
+ * quads on its diagonal: their helper lanes supply the missing pixels. */
+static void test_derivatives_fine_and_coarse(void)
+{
+	struct drv_context *ctx = window_context();
+	const char *vs = "#version 330\n"
+			 "const vec2 P[4] = vec2[4](vec2(-1.0, -1.0), vec2(1.0, -1.0), vec2(-1.0, 1.0), vec2(1.0, 1.0));\n"
+			 "void main() { gl_Position = vec4(P[gl_VertexID], 0.0, 1.0); }\n";
+	static float px[W * H * 4];
+	GLuint plain, coarse, fb = 0, rb = 0, vao = 0;
+
+	CHECK(ctx);
+	if (!ctx)
+		return;
+	plain = program_vs_fs(vs, "#version 330\nout vec4 o;\n"
+				  "void main() { float f = gl_FragCoord.x * gl_FragCoord.y;\n"
+				  "  o = vec4(dFdx(f), dFdy(f), fwidth(f), -dFdx(f)); }\n");
+	coarse = program_vs_fs(vs, "#version 400\n#extension GL_ARB_derivative_control : require\nout vec4 o;\n"
+				   "void main() { float f = gl_FragCoord.x * gl_FragCoord.y;\n"
+				   "  o = vec4(dFdxCoarse(f), dFdyCoarse(f), fwidthCoarse(f), dFdyFine(f)); }\n");
+	CHECK(plain && coarse);
+	GL(glGenVertexArrays)(1, &vao);
+	GL(glBindVertexArray)(vao);
+	GL(glGenFramebuffers)(1, &fb);
+	GL(glBindFramebuffer)(GL_FRAMEBUFFER, fb);
+	GL(glGenRenderbuffers)(1, &rb);
+	GL(glBindRenderbuffer)(GL_RENDERBUFFER, rb);
+	GL(glRenderbufferStorage)(GL_RENDERBUFFER, GL_RGBA32F, W, H);
+	GL(glFramebufferRenderbuffer)(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, rb);
+	for (int pass = 0; pass < 2; pass++) {
+		int bad = 0;
+		GL(glUseProgram)(pass ? coarse : plain);
+		GL(glDrawArrays)(GL_TRIANGLE_STRIP, 0, 4);
+		CHECK(!drv_context_take_unsupported(ctx));
+		GL(glReadPixels)(0, 0, W, H, GL_RGBA, GL_FLOAT, px);
+		for (int j = 0; j < H; j++)
+			for (int i = 0; i < W; i++) {
+				const float *p = &px[4 * (j * W + i)];
+				float x = i + 0.5f, y = j + 0.5f, qx = (i & ~1) + 0.5f, qy = (j & ~1) + 0.5f;
+				float want[4] = { y, x, x + y, -y };
+				if (pass)
+					want[0] = qy, want[1] = qx, want[2] = qx + qy, want[3] = x;
+				if (memcmp(p, want, sizeof want)) {
+					if (!bad)
+						fprintf(stderr, "pass %d pixel (%d, %d): %g %g %g %g, want %g %g %g %g\n", pass,
+							i, j, (double)p[0], (double)p[1], (double)p[2], (double)p[3],
+							(double)want[0], (double)want[1], (double)want[2], (double)want[3]);
+					bad++;
+				}
+			}
+		CHECK_EQ_INT(bad, 0);
+	}
+	dgl_done_clean(ctx);
+}
+
 /* A texture the sim does not sample (GL_RGBA16) read by a fragment
  * shader only: the draw runs (its vertex processing is right) and its
  * pixels are reported when read; read by a vertex shader, whose output TF
@@ -1301,6 +1362,7 @@ int main(void)
 	XT_RUN(test_texture_sampling_in_fragment_shader);
 	XT_RUN(test_texture_lod_bias_in_fragment_shader);
 	XT_RUN(test_sampling_pixels_not_drawn_is_reported);
+	XT_RUN(test_derivatives_fine_and_coarse);
 	XT_RUN(test_unsampled_texture_reported_where_it_matters);
 	XT_RUN(test_point_size_and_clip_distances_reach_the_rasterizer);
 	XT_RUN(test_cull_distances_drop_primitives);
