@@ -606,6 +606,11 @@ static void emit_ins(struct em *e, const struct drv_ins *in, uint32_t idx)
 		break;
 	}
 	case DRV_OP_RETURN:
+		/* discard: the lanes leave the live mask the EPILOGUE
+		 * restores for the exports (GCN's exact mask), then main */
+		if (in->a)
+			P(e, "s_andn2_b64 s[%u:%u], s[%u:%u], exec", S_INIT_EXEC, S_INIT_EXEC + 1, S_INIT_EXEC,
+			  S_INIT_EXEC + 1);
 		P(e, "s_or_b64 s[%u:%u], s[%u:%u], exec", S_RET, S_RET + 1, S_RET, S_RET + 1);
 		P(e, "s_mov_b64 exec, 0");
 		break;

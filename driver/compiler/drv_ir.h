@@ -64,7 +64,8 @@ enum drv_op {
 	DRV_OP_ENDLOOP,       /* back edge */
 	DRV_OP_BREAK,
 	DRV_OP_CONTINUE,
-	DRV_OP_RETURN,        /* the lane leaves main */
+	DRV_OP_RETURN,        /* the lane leaves main; a = 1: discard (PS), it leaves the
+			       * live mask the exports use too (drv_ir.kills) */
 	/* geometry */
 	DRV_OP_EMIT_VERTEX,   /* stream a (removed by drv_lower_io) */
 	DRV_OP_END_PRIMITIVE, /* stream a (removed by drv_lower_io) */
@@ -167,6 +168,7 @@ struct drv_ir {
 	bool has_return;
 	bool wqm;                    /* PS: runs the helper lanes (s_wqm_b64): implicit LOD,
 				      * derivatives */
+	bool kills;                  /* PS: discards (DRV_OP_RETURN a = 1) */
 	bool oom;                    /* an append failed; the IR is unusable */
 	bool skip_opt;               /* drv_ra runs no drv_opt (tests compare both) */
 	uint32_t num_vgprs;          /* set by drv_ra */

@@ -342,6 +342,8 @@ static enum xt_rc compile_hw(struct build *b, enum drv_hw_stage hw, enum drv_sta
 		pass = "emit";
 		rc = drv_emit(&ir, &info, &b->p->hw[hw], &err);
 	}
+	if (rc == XT_OK && hw == DRV_HW_PS)
+		b->p->ps.kills = ir.kills;
 	if (rc == XT_ERR_NOMEM) {
 		drv_ir_fini(&ir);
 		return rc;

@@ -1,7 +1,8 @@
 /*
  * drv_spirv_ps.c - fragment-shader-only instructions to driver IR
  * (drv_spirv_to_ir_int.h): the derivatives dFdx / dFdy / fwidth, fine and
- * coarse (OpDPdx*, OpDPdy*, OpFwidth*).
+ * coarse (OpDPdx*, OpDPdy*, OpFwidth*), and discard (OpKill,
+ * OpTerminateInvocation).
  *
  * A pixel shader's wave holds 2x2 quads, lanes 4k .. 4k+3 the pixels
  * (x, y), (x+1, y), (x, y+1), (x+1, y+1) (docs/isa.md "Pixel shaders").
@@ -17,6 +18,16 @@
  * fine or coarse"): the driver takes the fine ones, llvmpipe's choice, so a
  * replay of a capture made on llvmpipe compares (radeonsi takes coarse).
  * They are defined in fragment shaders only; elsewhere they are reported.
+ *
+ * Discard: the lanes leave the live mask (the exec the PS started with,
+ * which the EPILOGUE restores for the exports, `done vm`: GCN's exact
+ * mask) and the rest of main, as a return does (DRV_OP_RETURN a = 1); the
+ * draw gets DB_SHADER_CONTROL.KILL_ENABLE (late Z: a discarded fragment
+ * updates no depth, stencil or occlusion count).  GCN (ACO's WQM) keeps a
+ * discarded lane running as a helper while its quad needs it for
+ * derivatives; the driver ends it, so derivatives and implicit-LOD
+ * lookups after a discard (or in a loop holding one) would read stale
+ * lanes: those are reported rather than drawn differently.
  */
 #include "drv_spirv_to_ir_int.h"
 
@@ -55,7 +66,10 @@ bool drv_sx_derivative(struct ctx *c, uint16_t op, const uint32_t *w, uint32_t n
 		put(&a);
 		return FAIL(c, XT_ERR_CORRUPT, "SPIR-V: a derivative of other than a 32-bit float scalar or vector");
 	}
-	c->ir->wqm = true;
+	if (!drv_sx_whole_quad(c, "derivatives")) {
+		put(&a);
+		return false;
+	}
 	for (uint32_t k = 0; k < a.n; k++) {
 		if (dx || dy) {
 			out[k] = deriv(c, a.v[k], dy, !coarse);
@@ -67,4 +81,26 @@ bool drv_sx_derivative(struct ctx *c, uint16_t op, const uint32_t *w, uint32_t n
 	ok = def(c, w[2], w[1], out, a.n);
 	put(&a);
 	return ok;
+}
+
+bool drv_sx_whole_quad(struct ctx *c, const char *what)
+{
+	if (c->ir->kills)
+		return FAIL(c, XT_ERR_UNSUPPORTED, "%s after a discard are not supported by the driver", what);
+	c->ir->wqm = true;
+	return true;
+}
+
+bool drv_sx_kill(struct ctx *c)
+{
+	if (c->ir->stage != DRV_HW_PS)
+		return FAIL(c, XT_ERR_CORRUPT, "SPIR-V: OpKill outside a fragment shader");
+	for (unsigned d = 0; d < c->depth; d++)
+		if (c->cs[d].loop && c->ir->wqm)
+			return FAIL(c, XT_ERR_UNSUPPORTED, "a discard in a loop of a fragment shader using derivatives or "
+				    "implicit-LOD texture lookups is not supported by the driver");
+	drv_ir_op0(c->ir, DRV_OP_RETURN, 0, 1, 0);
+	c->ir->has_return = true;
+	c->ir->kills = true;
+	return true;
 }

@@ -241,7 +241,11 @@ bool drv_sx_image(struct ctx *c, uint16_t op, const uint32_t *w, uint32_t n)
 		kind = !lod_id || (ls && ls->kind == DRV_SID_CONST && ls->cval[0] == 0) ? DRV_IMG_LOAD : DRV_IMG_LOAD_MIP;
 	} else if (c->ir->stage == DRV_HW_PS && (bias_id || !lod_id)) {
 		kind = bias_id ? DRV_IMG_SAMPLE_B : DRV_IMG_SAMPLE;
-		c->ir->wqm = true;
+		if (!drv_sx_whole_quad(c, "implicit-LOD texture lookups")) {
+			put(&coord);
+			put(&lod);
+			return false;
+		}
 	} else {
 		kind = DRV_IMG_SAMPLE_L;     /* the Lod, or no derivatives: LOD 0 (+ the bias) */
 	}

@@ -71,7 +71,6 @@ const char *drv_sx_op_name(uint16_t op)
 	case SpvOpControlBarrier: case SpvOpMemoryBarrier: return "barrier";
 	case SpvOpFunctionCall: return "function call the SPIR-V optimizer did not inline (recursion?)";
 	case SpvOpSwitch: return "switch statement";
-	case SpvOpKill: return "discard";
 	case SpvOpIAddCarry: case SpvOpISubBorrow: return "uaddCarry / usubBorrow";
 	case SpvOpUMulExtended: case SpvOpSMulExtended: return "umulExtended / imulExtended";
 	default: return NULL;

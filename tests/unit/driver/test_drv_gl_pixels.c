@@ -504,7 +504,7 @@ static void test_fragment_shader_compiles_to_the_ps_abi(void)
 {
 	struct drv_context *ctx = window_context();
 	struct xt_buf dump = XT_BUF_INIT;
-	GLuint prog, kill, vao = 0;
+	GLuint prog, undrawn, vao = 0;
 	const char *why;
 	const char *vs = "#version 410\n"
 			 "layout(location = 0) in vec4 pos;\n"
@@ -557,10 +557,10 @@ static void test_fragment_shader_compiles_to_the_ps_abi(void)
 		fprintf(stderr, "unsupported: %s\n", why);
 	CHECK(!why);
 
-	kill = program_vs_fs("#version 330\nvoid main() { gl_Position = vec4(0.0); }\n",
-			     "#version 330\nout vec4 o;\nvoid main() { if (gl_FragCoord.x > 1.0) discard; o = vec4(1.0); }\n");
-	CHECK(kill);
-	GL(glUseProgram)(kill);
+	undrawn = program_vs_fs("#version 330\nvoid main() { gl_Position = vec4(0.0); }\n",
+			     "#version 400\nout vec4 o;\nvoid main() { o = vec4(float(gl_SampleID)); }\n");
+	CHECK(undrawn);
+	GL(glUseProgram)(undrawn);
 	GL(glDrawArrays)(GL_TRIANGLES, 0, 3);
 	GL(glFinish)();
 	CHECK_EQ_INT(reg(REG_SPI_SHADER_PGM_LO_PS), 0);
@@ -1072,6 +1072,84 @@ static void test_derivatives_fine_and_coarse(void)
 	dgl_done_clean(ctx);
 }
 
+/* discard (GLSL 4.60 §6.4, OpKill): a discarded fragment writes no colour
+ * and no depth (GL 4.6 §15.2.2: the fragment is discarded before the
+ * per-fragment operations).  The left half (x < 20) discards: a red pass at
+ * depth 0.25 leaves it black and its depth 1, so a green pass at 0.5 with
+ * GL_LESS draws there only.  A texture read before the discard (alpha
+ * test) keeps its implicit LOD; derivatives after one are reported. */
+static void test_discard_writes_nothing(void)
+{
+	struct drv_context *ctx = window_context();
+	const char *vs = "#version 330\nuniform float z;\n"
+			 "const vec2 P[4] = vec2[4](vec2(-1.0, -1.0), vec2(1.0, -1.0), vec2(-1.0, 1.0), vec2(1.0, 1.0));\n"
+			 "void main() { gl_Position = vec4(P[gl_VertexID], z, 1.0); }\n";
+	static uint8_t px[W * H * 4];
+	static const uint8_t texels[4 * 4] = { 255, 0, 0, 255, 255, 0, 0, 0, 255, 0, 0, 255, 255, 0, 0, 0 };
+	GLuint red, green, alpha, late, vao = 0, tex = 0;
+	int bad = 0;
+
+	CHECK(ctx);
+	if (!ctx)
+		return;
+	red = program_vs_fs(vs, "#version 330\nout vec4 o;\n"
+				"void main() { if (gl_FragCoord.x < 20.0) discard; o = vec4(1.0, 0.0, 0.0, 1.0); }\n");
+	green = program_vs_fs(vs, "#version 330\nout vec4 o;\nvoid main() { o = vec4(0.0, 1.0, 0.0, 1.0); }\n");
+	/* a 2x2 texture whose alpha is 1 in its left column, 0 in its right */
+	alpha = program_vs_fs(vs, "#version 330\nuniform sampler2D t;\nout vec4 o;\n"
+				  "void main() { vec4 c = texture(t, gl_FragCoord.xy / vec2(40.0, 24.0));\n"
+				  "  if (c.a < 0.5) discard; o = c; }\n");
+	late = program_vs_fs(vs, "#version 330\nout vec4 o;\n"
+				 "void main() { if (gl_FragCoord.x < 20.0) discard; o = vec4(dFdx(gl_FragCoord.x)); }\n");
+	CHECK(red && green && alpha && late);
+	GL(glGenVertexArrays)(1, &vao);
+	GL(glBindVertexArray)(vao);
+	GL(glClearColor)(0.0f, 0.0f, 0.0f, 0.0f);
+	GL(glClearDepth)(1.0);
+	GL(glClear)(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+	GL(glEnable)(GL_DEPTH_TEST);
+	GL(glDepthFunc)(GL_LESS);
+	GL(glUseProgram)(red);
+	GL(glUniform1f)(GL(glGetUniformLocation)(red, "z"), -0.5f);
+	GL(glDrawArrays)(GL_TRIANGLE_STRIP, 0, 4);
+	GL(glUseProgram)(green);
+	GL(glUniform1f)(GL(glGetUniformLocation)(green, "z"), 0.0f);
+	GL(glDrawArrays)(GL_TRIANGLE_STRIP, 0, 4);
+	CHECK(!drv_context_take_unsupported(ctx));
+	read_rgba8(0, 0, W, H, px);
+	CHECK(!drv_context_take_unsupported(ctx));
+	for (int i = 0; i < W * H; i++) {
+		bool left = i % W < 20;
+		bad += px[4 * i] != (left ? 0 : 255) || px[4 * i + 1] != (left ? 255 : 0) || px[4 * i + 3] != 255;
+	}
+	CHECK_EQ_INT(bad, 0);
+	GL(glDisable)(GL_DEPTH_TEST);
+
+	GL(glClear)(GL_COLOR_BUFFER_BIT);
+	GL(glGenTextures)(1, &tex);
+	GL(glBindTexture)(GL_TEXTURE_2D, tex);
+	GL(glTexImage2D)(GL_TEXTURE_2D, 0, GL_RGBA8, 2, 2, 0, GL_RGBA, GL_UNSIGNED_BYTE, texels);
+	GL(glTexParameteri)(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+	GL(glTexParameteri)(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+	GL(glUseProgram)(alpha);
+	GL(glDrawArrays)(GL_TRIANGLE_STRIP, 0, 4);
+	read_rgba8(0, 0, W, H, px);
+	CHECK(!drv_context_take_unsupported(ctx));
+	bad = 0;
+	for (int i = 0; i < W * H; i++) {
+		bool left = i % W < 20;
+		bad += px[4 * i] != (left ? 255 : 0) || px[4 * i + 3] != (left ? 255 : 0);
+	}
+	CHECK_EQ_INT(bad, 0);
+
+	GL(glUseProgram)(late);
+	GL(glDrawArrays)(GL_TRIANGLE_STRIP, 0, 4);
+	read_rgba8(0, 0, 1, 1, px);
+	const char *why = drv_context_take_unsupported(ctx);
+	CHECK(why && strstr(why, "derivatives after a discard"));
+	dgl_done_clean(ctx);
+}
+
 /* A texture the sim does not sample (GL_RGBA16) read by a fragment
  * shader only: the draw runs (its vertex processing is right) and its
  * pixels are reported when read; read by a vertex shader, whose output TF
@@ -1363,6 +1441,7 @@ int main(void)
 	XT_RUN(test_texture_lod_bias_in_fragment_shader);
 	XT_RUN(test_sampling_pixels_not_drawn_is_reported);
 	XT_RUN(test_derivatives_fine_and_coarse);
+	XT_RUN(test_discard_writes_nothing);
 	XT_RUN(test_unsampled_texture_reported_where_it_matters);
 	XT_RUN(test_point_size_and_clip_distances_reach_the_rasterizer);
 	XT_RUN(test_cull_distances_drop_primitives);
