@@ -676,6 +676,8 @@ static void emit_ins(struct em *e, const struct drv_ins *in, uint32_t idx)
 			P(e, "exp param%u, v[8:11]", in->a);
 		else if (in->a == 8)
 			P(e, "exp null, v[8:11] done vm");
+		else if (in->a == DRV_EXPORT_MRTZ)
+			P(e, "exp mrtz, v[8:11]%s", in->b ? " done vm" : "");
 		else
 			P(e, "exp mrt%u, v[8:11]%s", in->a, in->b ? " done vm" : "");
 		break;

@@ -83,7 +83,8 @@ enum drv_op {
 			       * b >> 2 says (DRV_INTERP_*) */
 	DRV_OP_EXPORT_PARAM,  /* src0..src3 -> exp param a */
 	DRV_OP_EXPORT_MRT,    /* src0..src3 -> exp mrt a (b: 1 = the last export, done vm);
-			       * a = 8: exp null (no colour output) */
+			       * a = 8: exp null (no colour output), a = DRV_EXPORT_MRTZ:
+			       * exp mrtz (src0 = gl_FragDepth) */
 	DRV_OP_EPILOGUE,      /* every lane of the wave active again (after RETURNs) */
 	/* textures (drv_spirv_tex.c) */
 	DRV_OP_IMAGE,         /* dst(4) = image instruction b (DRV_IMG_*) through sampler
@@ -96,6 +97,8 @@ enum drv_op {
 			       * (v_mov_b32_qperm; needs drv_ir.wqm for the helper lanes) */
 	DRV_OP_COUNT
 };
+
+#define DRV_EXPORT_MRTZ 9u
 
 /* DRV_OP_IMAGE kinds */
 enum drv_img_kind {

@@ -299,7 +299,9 @@ static enum xt_rc prepare_ps(struct build *b)
 		}
 		for (uint32_t i = 0; i < fs->n_vars; i++) {
 			const struct drv_svar *v = &fs->vars[i];
-			if (v->storage == SpvStorageClassOutput && v->location >= 0 && v->location < 8)
+			if (v->storage == SpvStorageClassOutput && v->builtin == SpvBuiltInFragDepth)
+				ps->writes_z = true;
+			else if (v->storage == SpvStorageClassOutput && v->location >= 0 && v->location < 8)
 				ps->colors_written |= 1u << v->location;
 		}
 		if (!why)

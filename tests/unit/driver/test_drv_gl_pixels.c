@@ -1150,6 +1150,52 @@ static void test_discard_writes_nothing(void)
 	dgl_done_clean(ctx);
 }
 
+/* gl_FragDepth (GL 4.6 §15.2.3: the fragment's depth is the shader's):
+ * depth x / 40 at window x, written through exp mrtz; a second pass at
+ * window depth 0.5 with GL_LESS passes where x / 40 > 0.5 only, and the
+ * depth read back is the shader's, as 24-bit fixed point. */
+static void test_frag_depth_is_written(void)
+{
+	struct drv_context *ctx = window_context();
+	const char *vs = "#version 330\n"
+			 "const vec2 P[4] = vec2[4](vec2(-1.0, -1.0), vec2(1.0, -1.0), vec2(-1.0, 1.0), vec2(1.0, 1.0));\n"
+			 "void main() { gl_Position = vec4(P[gl_VertexID], 0.0, 1.0); }\n";
+	static uint8_t px[W * H * 4];
+	GLuint red, green, vao = 0;
+	float z = -1.0f;
+	int bad = 0;
+
+	CHECK(ctx);
+	if (!ctx)
+		return;
+	red = program_vs_fs(vs, "#version 330\nout vec4 o;\n"
+				"void main() { gl_FragDepth = gl_FragCoord.x / 40.0; o = vec4(1.0, 0.0, 0.0, 1.0); }\n");
+	green = program_vs_fs(vs, "#version 330\nout vec4 o;\nvoid main() { o = vec4(0.0, 1.0, 0.0, 1.0); }\n");
+	CHECK(red && green);
+	GL(glGenVertexArrays)(1, &vao);
+	GL(glBindVertexArray)(vao);
+	GL(glClearDepth)(1.0);
+	GL(glClear)(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+	GL(glEnable)(GL_DEPTH_TEST);
+	GL(glDepthFunc)(GL_LESS);
+	GL(glUseProgram)(red);
+	GL(glDrawArrays)(GL_TRIANGLE_STRIP, 0, 4);
+	GL(glUseProgram)(green);
+	GL(glDrawArrays)(GL_TRIANGLE_STRIP, 0, 4);
+	read_rgba8(0, 0, W, H, px);
+	CHECK(!drv_context_take_unsupported(ctx));
+	for (int i = 0; i < W * H; i++) {
+		bool right = i % W >= 20;
+		bad += px[4 * i] != (right ? 0 : 255) || px[4 * i + 1] != (right ? 255 : 0);
+	}
+	CHECK_EQ_INT(bad, 0);
+	GL(glReadPixels)(3, 5, 1, 1, GL_DEPTH_COMPONENT, GL_FLOAT, &z);
+	CHECK(!drv_context_take_unsupported(ctx));
+	CHECK(fabs(z - 3.5 / 40.0) < 1.0 / (1 << 23));
+	GL(glDisable)(GL_DEPTH_TEST);
+	dgl_done_clean(ctx);
+}
+
 /* A texture the sim does not sample (GL_RGBA16) read by a fragment
  * shader only: the draw runs (its vertex processing is right) and its
  * pixels are reported when read; read by a vertex shader, whose output TF
@@ -1442,6 +1488,7 @@ int main(void)
 	XT_RUN(test_sampling_pixels_not_drawn_is_reported);
 	XT_RUN(test_derivatives_fine_and_coarse);
 	XT_RUN(test_discard_writes_nothing);
+	XT_RUN(test_frag_depth_is_written);
 	XT_RUN(test_unsampled_texture_reported_where_it_matters);
 	XT_RUN(test_point_size_and_clip_distances_reach_the_rasterizer);
 	XT_RUN(test_cull_distances_drop_primitives);
