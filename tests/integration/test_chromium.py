@@ -110,14 +110,15 @@ def test_host_replay_has_no_replay_only_error(captured, xfbtrace):
 # What the sim may leave unreplayed in these traces, none of which can
 # change what --check compares (TF buffers, query results, buffer reads,
 # returned values, GL errors): limits and format queries it does not model
-# (not compared), the compositor's dual-source output binding (GLX) and,
-# on GLX only, reading back what it drew with it (the images are counted as
-# not drawn).  Its blits, texture copies and texture clears replay
-# (driver/st/drv_gl_blit.c).  Anything else not replayed fails the test.
+# (not compared) and the compositor's dual-source output binding (GLX),
+# which its draws then do not use.  Its blits, texture copies and texture
+# clears replay (driver/st/drv_gl_blit.c), and its fragment shaders
+# compile (LOD-biased lookups, derivatives), so every glReadPixels is
+# replayed and compared.  Anything else not replayed fails the test.
 SIM_NOT_REPLAYED_OK = {
     "glGetIntegerv", "glGetInteger64v", "glGetIntegeri_v", "glGetFloatv",
     "glGetInternalformativ", "glGetShaderPrecisionFormat", "glGetProgramInterfaceiv",
-    "glReadPixels", "glBindFragDataLocationIndexed",
+    "glBindFragDataLocationIndexed",
 }
 
 # The compositor's pixels (read as GL_UNSIGNED_BYTE) pass through several
@@ -135,28 +136,20 @@ CLASSIFIED = re.compile(r"^classified, not counted as differences: (\d+) impleme
 
 
 def test_sim_replay_matches_every_observation(captured, xfbtrace):
-    kind, trace, _ = captured
+    _, trace, _ = captured
     out = run([xfbtrace, "replay", "--backend", "sim", "--check", "--image-tolerance", IMAGE_TOLERANCE,
                trace])
     text = out.stdout + out.stderr
     assert out.returncode == 0, text[-4000:]
     assert "raised by the replay only" not in text, text[-4000:]
     m = SUMMARY.search(text)
-    # The images WebGL's readPixels read are counted apart where the sim
-    # could not draw them (docs/status.md); on EGL it draws them all (the
-    # compositor's LOD-biased lookups and derivatives compile) and they
-    # are compared.
-    drawn = re.search(r", (\d+) images not drawn by the replay", text)
-    undrawn = int(drawn.group(1)) if drawn else 0
+    # Every image the compositor drew is drawn and compared (none counted
+    # as not drawn): equal, or within the tolerance (precision).
+    assert not re.search(r"\d+ images not drawn by the replay", text), text[-4000:]
+    assert not re.search(r"^call \d+ glReadPixels: not replayed", text, re.M), text[-4000:]
     cls = CLASSIFIED.search(text)
-    classified = sum(int(x) for x in cls.groups()) if cls else 0
-    assert m and int(m.group(1)) >= 17 and int(m.group(1)) == int(m.group(2)) + undrawn + classified, \
-        text[-4000:]
-    if kind == "egl":
-        assert undrawn == 0, text[-4000:]
-        assert not re.search(r"^call \d+ glReadPixels: not replayed", text, re.M), text[-4000:]
-        assert re.search(r"^call \d+ glReadPixels: precision: pixels", text, re.M) or \
-            int(m.group(1)) == int(m.group(2)), text[-4000:]
+    precision = int(cls.group(2)) if cls else 0
+    assert m and int(m.group(1)) >= 17 and int(m.group(1)) == int(m.group(2)) + precision, text[-4000:]
     # The TF program's uniforms are set with glProgramUniform*, the
     # compositor's state with stencil, sampler, depth-range calls.
     line = re.search(r"^not replayed: .*", text, re.M)
