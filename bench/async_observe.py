@@ -137,10 +137,12 @@ def run_way(way, argv, lib, apitrace, tmp, keys, first, info):
             facts["async"].update(zip(("deferred", "batches", "before_write"),
                                       map(int, m.groups())))
         m = re.search(r"(\d+) batches by gather dispatches \((\d+) dispatches\), (\d+) in the "
-                      r"ring by copy calls", out.stderr)
+                      r"ring by copy calls(?: \((\d+) chosen as cheaper for their buffers' "
+                      r"usage, (\d+) during conditional rendering\))?", out.stderr)
         if m:
-            facts["async"].update(zip(("gathered", "dispatches", "not_gathered"),
-                                      map(int, m.groups())))
+            facts["async"].update(zip(("gathered", "dispatches", "not_gathered", "chosen_copies",
+                                       "cond_copies"),
+                                      (int(g) for g in m.groups() if g is not None)))
         m = re.search(r"ns in TF ends (\d+), copies (\d+), fences (\d+), fence polls (\d+), "
                       r"waits (\d+), read-backs (\d+), write checks (\d+)", out.stderr)
         if m:
@@ -335,7 +337,9 @@ def main():
                             if a and "deferred" in a else "")
                          + (f", {a['gathered']} of them by {a['dispatches']} gather dispatches, "
                             f"{a['not_gathered']} in the ring by copy calls"
-                            if a and "gathered" in a else ""))
+                            if a and "gathered" in a else "")
+                         + (f" ({a['chosen_copies']} chosen as cheaper for their buffers)"
+                            if a and "chosen_copies" in a else ""))
             if a and "ns" in a and a["copied"]:
                 per = ", ".join(f"{k} {v / a['copied']:.0f}" for k, v in a["ns"].items())
                 lines.append(f"{what}, {w}: ns per TF end inside the capture (timed run): {per}")

@@ -158,6 +158,7 @@ bool cap_current_ctx(struct cap_ctx_info *out)
 	out->ext_shader_writes = x->ext_shader_writes;
 	out->ext_gather = x->ext_gather;
 	out->shared = x->shared;
+	out->cond_render = x->cond_render;
 	return true;
 }
 
@@ -219,6 +220,131 @@ void cap_ctx_tf_changed(unsigned hook)
 		atomic_fetch_add_explicit(&cap_g.program_gen, 1, memory_order_release);
 	else
 		atomic_fetch_add_explicit(&cap_g.tf_state_gen, 1, memory_order_release);
+}
+
+/* ---- buffers' usage (obs_ctx.buffer_usage) ------------------------------ */
+
+static GLuint bound_buffer(GLenum target, bool accepted);
+
+static struct cap_usage *usage_find(const struct cap_ctx *x, uint32_t name)
+{
+	unsigned i = (name * 2654435761u) & (x->usage_cap - 1);
+
+	while (x->usage[i].name && x->usage[i].name != name)
+		i = (i + 1) & (x->usage_cap - 1);
+	return &x->usage[i];
+}
+
+/* Records `usage` for buffer `name` of context `x`; out of memory, the
+ * table stays as it was (then nothing is known of that buffer). */
+static void usage_set(struct cap_ctx *x, uint32_t name, uint32_t usage)
+{
+	struct cap_usage *u;
+
+	if (!name || (!x->usage && !usage))
+		return;
+	if ((x->usage_n + 1) * 2 > x->usage_cap) {
+		const unsigned cap = x->usage_cap ? x->usage_cap * 2 : 64;
+		struct cap_usage *old = x->usage, *n = calloc(cap, sizeof(*n));
+		const unsigned old_cap = x->usage_cap;
+		if (!n)
+			return;
+		x->usage = n;
+		x->usage_cap = cap;
+		for (unsigned i = 0; i < old_cap; i++)
+			if (old[i].name)
+				*usage_find(x, old[i].name) = old[i];
+		free(old);
+	}
+	u = usage_find(x, name);
+	if (!u->name)
+		x->usage_n++;
+	u->name = name;
+	u->usage = usage;
+}
+
+uint32_t cap_ctx_buffer_usage(void *user, uint32_t buffer)
+{
+	const struct cap_ctx *x = cap_tls.ctx;
+
+	(void)user;
+	return x && x->usage && buffer ? usage_find(x, buffer)->usage : 0;
+}
+
+/*
+ * After a call that makes or deletes buffers' data stores: what it said
+ * of their usage, for the asynchronous read-back's choice of copy
+ * operation (observe/obs_async.c, copies_cheaper).  Not kept where that
+ * read-back cannot run (observations off, XFBTRACE_OBSERVE=sync, a CPU
+ * renderer by default): the bound buffer's name costs a query.  Stores
+ * imported from memory objects or external buffers are "not known".
+ */
+static void buffer_store(struct cap_ctx *x, const struct cap_call *c)
+{
+	const union cap_arg *a = c->a;
+	const enum cap_observe_mode mode = cap_observe_mode();
+
+	if (!x || !cap_g.observe || mode == CAP_OBSERVE_SYNC ||
+	    (mode == CAP_OBSERVE_AUTO && x->cpu_renderer))
+		return;
+	switch (c->fid) {
+	case CAP_F_glBufferData:
+	case CAP_F_glBufferDataARB:
+		usage_set(x, bound_buffer((GLenum)a[0].u, false), (uint32_t)a[3].u);
+		break;
+	case CAP_F_glNamedBufferData:
+	case CAP_F_glNamedBufferDataEXT:
+		usage_set(x, (uint32_t)a[0].u, (uint32_t)a[3].u);
+		break;
+	case CAP_F_glBufferStorage:
+	case CAP_F_glBufferStorageEXT:
+		usage_set(x, bound_buffer((GLenum)a[0].u, false),
+			  OBS_USAGE_STORAGE | (uint32_t)a[3].u);
+		break;
+	case CAP_F_glNamedBufferStorage:
+	case CAP_F_glNamedBufferStorageEXT:
+		usage_set(x, (uint32_t)a[0].u, OBS_USAGE_STORAGE | (uint32_t)a[3].u);
+		break;
+	case CAP_F_glBufferStorageMemEXT:
+	case CAP_F_glBufferStorageExternalEXT:
+		usage_set(x, bound_buffer((GLenum)a[0].u, false), 0);
+		break;
+	case CAP_F_glNamedBufferStorageMemEXT:
+	case CAP_F_glNamedBufferStorageExternalEXT:
+		usage_set(x, (uint32_t)a[0].u, 0);
+		break;
+	case CAP_F_glDeleteBuffers:
+	case CAP_F_glDeleteBuffersARB: {
+		const GLuint *names = (const GLuint *)(uintptr_t)a[1].u;
+		for (int64_t i = 0; names && i < a[0].i; i++)
+			usage_set(x, names[i], 0);
+		break;
+	}
+	default:
+		break;
+	}
+}
+
+/* glBegin / glEndConditionalRender*: whether it is active (a Begin that
+ * failed counts as active: then the read-back makes copies, which are
+ * correct either way). */
+static void cond_render(struct cap_ctx *x, const struct cap_call *c)
+{
+	if (x)
+		x->cond_render = c->fid == CAP_F_glBeginConditionalRender ||
+				 c->fid == CAP_F_glBeginConditionalRenderNV ||
+				 c->fid == CAP_F_glBeginConditionalRenderNVX;
+}
+
+void cap_ctx_post_unrecorded(struct cap_call *c, unsigned hook)
+{
+	if (hook == CAP_HOOK_COND_RENDER) {
+		cond_render(cap_tls.ctx, c);
+		return;
+	}
+	if (hook == CAP_HOOK_TF_STATE)
+		buffer_store(cap_tls.ctx, c);
+	cap_ctx_tf_changed(hook);
 }
 
 static bool binding_supported(const struct cap_ctx *x, unsigned b)
@@ -417,6 +543,7 @@ static void on_create(struct cap_thread *t, struct cap_call *c, bool glx)
 		 * as an unknown handle does. */
 		obs_tf_cache_destroy(x->tf_cache);
 		obs_async_destroy(x->async);
+		free(x->usage);
 		pthread_mutex_lock(&cap_g.lock);  /* `next` is the list's */
 		*x = (struct cap_ctx){ .handle = c->ret.u, .next = x->next };
 		pthread_mutex_unlock(&cap_g.lock);
@@ -629,6 +756,29 @@ GLuint cap_ctx_bound_buffer(GLenum target, bool accepted)
 	return bound_buffer(target, accepted);
 }
 
+/* After a program hook: the uniform block layouts of a program a link or
+ * creation may have given code (docs/trace-format.md, LAYOUT), written
+ * right after the call's RET so that a replay has them with the call. */
+static void observe_link(const struct cap_call *c)
+{
+	const union cap_arg *a = c->a;
+
+	switch (c->fid) {
+	case CAP_F_glLinkProgram:
+	case CAP_F_glLinkProgramARB:
+	case CAP_F_glProgramBinary:
+	case CAP_F_glProgramBinaryOES:
+		cap_observe_link(c->seq, (GLuint)a[0].u);
+		break;
+	case CAP_F_glCreateShaderProgramv:
+	case CAP_F_glCreateShaderProgramvEXT:
+		cap_observe_link(c->seq, (GLuint)c->ret.u);
+		break;
+	default:
+		break;
+	}
+}
+
 static void observe_post(struct cap_call *c, unsigned hook)
 {
 	const union cap_arg *a = c->a;
@@ -769,8 +919,16 @@ void cap_ctx_post(struct cap_thread *t, struct cap_call *c, unsigned hook)
 		cap_surface_post(t, c);
 		break;
 	case CAP_HOOK_PROGRAM:
-	case CAP_HOOK_TF_STATE:
 		cap_ctx_tf_changed(hook);
+		if (cap_g.observe)
+			observe_link(c);
+		break;
+	case CAP_HOOK_TF_STATE:
+		buffer_store(t->ctx, c);
+		cap_ctx_tf_changed(hook);
+		break;
+	case CAP_HOOK_COND_RENDER:
+		cond_render(t->ctx, c);
 		break;
 	case CAP_HOOK_TF_TARGET_BINDING:
 		if ((GLenum)a[0].u == GL_TRANSFORM_FEEDBACK_BUFFER)

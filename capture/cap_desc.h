@@ -142,6 +142,7 @@ enum cap_hook {
 	CAP_HOOK_PROGRAM,            /* a program's TF layout may change */
 	CAP_HOOK_TF_TARGET_BINDING,  /* TF bindings may change (arg 0: target) */
 	CAP_HOOK_TF_STATE,           /* TF bindings or TF's program may change */
+	CAP_HOOK_COND_RENDER,        /* glBegin / glEndConditionalRender* */
 };
 
 struct cap_pdesc {

@@ -40,6 +40,7 @@
 #include "obs_gl_enums.h"
 #include "trace_enc.h"
 #include "trace_format.h"
+#include "trace_layout.h"
 #include "xt_log.h"
 
 /* The core's private enum values must be the registry's. */
@@ -149,6 +150,11 @@ static void gl_table(struct obs_gl *gl)
 	gl->BindBufferBase = CAP_REAL(glBindBufferBase);
 	gl->BindBufferRange = CAP_REAL(glBindBufferRange);
 	gl->DispatchCompute = CAP_REAL(glDispatchCompute);
+	gl->GetActiveUniformBlockiv = CAP_REAL(glGetActiveUniformBlockiv);
+	gl->GetActiveUniformBlockName = CAP_REAL(glGetActiveUniformBlockName);
+	gl->GetActiveUniformsiv = CAP_REAL(glGetActiveUniformsiv);
+	gl->GetActiveUniform = CAP_REAL(glGetActiveUniform);
+	gl->IsProgram = CAP_REAL(glIsProgram);
 }
 
 /*
@@ -217,6 +223,7 @@ static bool obs_context(struct obs_ctx *c, struct obs_gl *scratch)
 		 * persistent mapping (cap_memory.c keeps a shadow of each). */
 		.defer_copies = !info.shared &&
 				atomic_load_explicit(&cap_g.shadows, memory_order_relaxed) == 0,
+		.cond_render = info.cond_render,
 		.timed = xt_log_level() >= XT_LOG_INFO,
 		.reserve = sink_reserve,
 		.commit = sink_commit,
@@ -224,6 +231,7 @@ static bool obs_context(struct obs_ctx *c, struct obs_gl *scratch)
 		.drain = err_drain,
 		.pending = sink_pending,
 		.commit_late = sink_commit_late,
+		.buffer_usage = cap_ctx_buffer_usage,
 	};
 	return true;
 }
@@ -285,7 +293,9 @@ static void read_back_at_exit(void)
 		"ring), %llu read at the call (the copy failed); copies read after their fence: %llu, "
 		"waiting: %llu; copies deferred: %llu, made in %llu batches (%llu before a call "
 		"that may write their buffers); %llu batches by gather dispatches (%llu "
-		"dispatches), %llu in the ring by copy calls; ns in TF ends %llu, copies %llu, "
+		"dispatches), %llu in the ring by copy calls (%llu chosen as cheaper for their "
+		"buffers' usage, %llu during conditional rendering); ns in TF ends %llu, "
+		"copies %llu, "
 		"fences %llu, "
 		"fence polls %llu, waits %llu, read-backs %llu, write checks %llu; of the TF ends: "
 		"state %llu, buffer sizes and maps %llu, staging and records %llu",
@@ -295,6 +305,7 @@ static void read_back_at_exit(void)
 		(unsigned long long)st.deferred, (unsigned long long)st.batches,
 		(unsigned long long)st.before_write, (unsigned long long)st.gathered,
 		(unsigned long long)st.dispatches, (unsigned long long)st.not_gathered,
+		(unsigned long long)st.chosen_copies, (unsigned long long)st.cond_copies,
 		(unsigned long long)st.tf_ns,
 		(unsigned long long)st.copy_ns, (unsigned long long)st.fence_ns,
 		(unsigned long long)st.poll_ns, (unsigned long long)st.wait_ns,
@@ -395,6 +406,22 @@ void cap_observe_before_write(uint64_t seq, unsigned writes, int arg, const unio
 		return;
 	}
 	obs_async_before_write(&c, q, seq, kind, names, n);
+}
+
+void cap_observe_link(uint64_t seq, GLuint program)
+{
+	struct obs_ctx c;
+	struct obs_gl gl;
+	struct trace_layout l;
+	uint8_t *p, *s;
+
+	if (!obs_context(&c, &gl) || !obs_layout_read(&c, program, program, &l))
+		return;
+	if ((p = s = cap_rec_reserve(obs_layout_bound(&l))) != NULL) {
+		p = obs_layout_encode(&l, p);
+		cap_rec_commit(TRACE_REC_LAYOUT, TRACE_RECF_ATTACHED, seq, (size_t)(p - s));
+	}
+	obs_layout_free(&l);
 }
 
 void cap_observe_query(uint64_t seq, const char *func, GLuint id, GLenum pname,

@@ -41,6 +41,11 @@ void cap_observe_tf_end(uint64_t seq, bool paused_not_ended);
  * or after glGetQueryBufferObject*v (id is the query, params NULL: the
  * result went to a buffer).  When a query buffer was bound, params is NULL.
  */
+/* After a link that may have succeeded (glLinkProgram, glProgramBinary,
+ * glCreateShaderProgramv): the LAYOUT record of `program`'s uniform blocks
+ * (docs/trace-format.md), attached to call `seq`; nothing when it did not
+ * link or the context has no uniform blocks. */
+void cap_observe_link(uint64_t seq, GLuint program);
 void cap_observe_query(uint64_t seq, const char *func, GLuint id,
 		       GLenum pname, const void *params, size_t elem_bytes);
 
@@ -140,6 +145,7 @@ struct cap_ctx_info {
 	bool ext_gather;         /* what the gather dispatch needs below GL 4.3
 				  * (obs_ctx.ext_gather) in the list */
 	bool shared;             /* another context shares its objects */
+	bool cond_render;        /* conditional rendering is active */
 };
 
 /* The calling thread's current context; false if none is known. */
@@ -154,6 +160,10 @@ struct obs_async;
  * created at the first call; NULL when no context is current or out of
  * memory. */
 struct obs_async *cap_ctx_async(void);
+/* obs_ctx.buffer_usage for the current context (`user` unused): what its
+ * glBufferData / glBufferStorage calls (and named forms) said of `buffer`,
+ * 0 when not known. */
+uint32_t cap_ctx_buffer_usage(void *user, uint32_t buffer);
 /* The same, or NULL when the context has none yet (nothing in flight). */
 struct obs_async *cap_ctx_async_if_any(void);
 /* Changes after every call that may give a program a new TF layout

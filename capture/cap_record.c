@@ -604,7 +604,7 @@ void cap_call_leave(struct cap_call *c)
 		/* Not recorded (a GL call made inside another one, e.g. from a
 		 * debug callback, or capture not running): what observations
 		 * cached must still be forgotten. */
-		cap_ctx_tf_changed(cap_funcs[c->fid].hook);
+		cap_ctx_post_unrecorded(c, cap_funcs[c->fid].hook);
 	}
 	t->depth--;
 }

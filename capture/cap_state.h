@@ -98,6 +98,15 @@ struct cap_ctx {
 					* thread the context is current on */
 	unsigned async_gen;            /* cap_g.gen `async` was made under: a
 					* forked child drops the parent's */
+	bool cond_render;              /* between glBeginConditionalRender* and
+					* glEndConditionalRender* */
+	/* How each buffer's data store was last made (obs_ctx.buffer_usage),
+	 * by name: open addressing, 0 names a free slot; NULL until the first.
+	 * Only kept where the asynchronous read-back may run. */
+	struct cap_usage {
+		uint32_t name, usage;
+	} *usage;
+	unsigned usage_cap, usage_n;
 	struct cap_ctx *next;
 };
 
@@ -148,6 +157,9 @@ void cap_surface_egl_current(struct cap_thread *t, uint64_t seq, uint64_t dpy, u
  * TF_TARGET_BINDING one that concerns TF (or was not recorded): what
  * observations cached of programs / TF state may be stale. */
 void cap_ctx_tf_changed(unsigned hook);
+/* After a call with a capture-only hook (CAP_HOOK_PROGRAM and after) that
+ * was not recorded: what the hook keeps track of is updated all the same. */
+void cap_ctx_post_unrecorded(struct cap_call *c, unsigned hook);
 void cap_ctx_post(struct cap_thread *t, struct cap_call *c, unsigned hook);
 /* Before a call with a hook, ahead of its CALL record: asynchronous
  * observations of a context about to leave the thread are read back. */

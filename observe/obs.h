@@ -123,6 +123,16 @@ struct obs_gl {
 	void (*BindBufferRange)(unsigned target, unsigned index, unsigned buffer, long offset,
 				long size);
 	void (*DispatchCompute)(unsigned x, unsigned y, unsigned z);
+	/* Optional: uniform block layouts (obs_layout_read; GL 3.1 / GLES
+	 * 3.0). */
+	void (*GetActiveUniformBlockiv)(unsigned program, unsigned index, unsigned pname, int *params);
+	void (*GetActiveUniformBlockName)(unsigned program, unsigned index, int buf_size, int *length,
+					  char *name);
+	void (*GetActiveUniformsiv)(unsigned program, int count, const unsigned *indices, unsigned pname,
+				    int *params);
+	void (*GetActiveUniform)(unsigned program, unsigned index, int buf_size, int *length, int *size,
+				 unsigned *type, char *name);
+	unsigned char (*IsProgram)(unsigned program);
 };
 
 /* Kinds of object name an observation writes (obs_ctx.app_name). */
@@ -180,6 +190,10 @@ struct obs_ctx {
 	 * (a context sharing the buffers, a buffer mapped persistently for
 	 * writing): then TF ranges are copied at the TF end. */
 	bool defer_copies;
+	/* Conditional rendering (glBeginConditionalRender*) is active: the
+	 * asynchronous read-back makes no gather dispatch then (obs_async.c
+	 * says why). */
+	bool cond_render;
 	/* The asynchronous read-back times its steps (struct obs_async_stats). */
 	bool timed;
 	/* Room for a record payload of at most `max_payload` bytes, or NULL
@@ -197,6 +211,12 @@ struct obs_ctx {
 	/* The name the application used for the object the driver calls
 	 * `name`; NULL means the two are the same. */
 	uint32_t (*app_name)(void *user, enum obs_object kind, uint32_t name);
+	/* Optional (NULL: nothing known): how the data store of `buffer` (the
+	 * driver's name) was last made, as the caller saw the calls
+	 * (glBufferData's usage, or OBS_USAGE_STORAGE | glBufferStorage's
+	 * flags); 0 when not known.  The asynchronous read-back picks its
+	 * copy operation from it, no GL query per copy. */
+	uint32_t (*buffer_usage)(void *user, uint32_t buffer);
 	void *user;
 	/* Optional (NULL: everything is asked of the driver at each call):
 	 * the current context's cache, see struct obs_tf_cache. */
@@ -229,6 +249,23 @@ struct obs_ctx {
 	void (*pending)(void *user, uint64_t seq, const char *kind, uint32_t count);
 	void (*commit_late)(void *user, uint64_t at, size_t n);
 };
+
+/*
+ * The layout the driver chose for each active uniform block of `program`
+ * (docs/trace-format.md, LAYOUT), asked with glGetActiveUniformBlockiv /
+ * glGetActiveUniformsiv; heap-allocated into *out (obs_layout_free).
+ * False, *out empty, when the context has no uniform blocks (below GL 3.1 /
+ * GLES 3.0, or the functions are missing), the program did not link, or
+ * memory ran out.  Changes no state; the application's pending GL errors
+ * are stashed and the queries' own drained (obs_ctx.stash / drain).
+ * `app_program` is the name the record carries.
+ */
+struct trace_layout;
+bool obs_layout_read(const struct obs_ctx *c, uint32_t program, uint32_t app_program, struct trace_layout *out);
+void obs_layout_free(struct trace_layout *l);
+/* Bytes obs_layout_encode writes at most, and the record's MAP value. */
+size_t obs_layout_bound(const struct trace_layout *l);
+uint8_t *obs_layout_encode(const struct trace_layout *l, uint8_t *p);
 
 /* After glEndTransformFeedback (paused false) or glPauseTransformFeedback
  * (paused true): one tf_buffer record per TF binding point with a buffer. */
@@ -329,6 +366,9 @@ bool obs_async_usable(const struct obs_ctx *c);
 unsigned obs_async_pending(const struct obs_async *q);
 
 /* What a queue did so far (for XFBTRACE_LOG=info at exit). */
+/* obs_ctx.buffer_usage of immutable storage: this bit and its flags. */
+#define OBS_USAGE_STORAGE 0x80000000u
+
 struct obs_async_stats {
 	uint64_t staged;      /* calls whose TF ranges were copied */
 	uint64_t in_ring;     /* of them, into the persistently mapped ring */
@@ -341,10 +381,16 @@ struct obs_async_stats {
 	uint64_t before_write; /* of them, before a call that may write */
 	uint64_t gathered;    /* of them, made by gather dispatches */
 	uint64_t dispatches;  /* the gather dispatches */
-	uint64_t not_gathered; /* batches in the ring copied instead: the
+	uint64_t not_gathered; /* batches in the ring made by copy calls: the
 				* gather could not run then (TF active and
 				* not paused, a program flagged for deletion
-				* current, a range it cannot take) */
+				* current, a range it cannot take,
+				* conditional rendering) or copies cost less */
+	uint64_t chosen_copies; /* batches made by copy calls because copies
+				 * are cheaper for their few ranges' buffers
+				 * (obs_async.c, copies_cheaper) */
+	uint64_t cond_copies; /* batches made by copy calls because
+			       * conditional rendering was active */
 	/* With obs_ctx.timed: ns of CPU time (wall clock) spent in the TF end
 	 * observations, in the copies, fences, fence polls, waits, read-backs
 	 * and the checks before calls that may write. */

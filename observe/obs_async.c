@@ -83,6 +83,10 @@
 #define GATHER_SOURCES 16       /* TF ranges per gather dispatch, at most */
 #define GATHER_GROUP 64         /* invocations per work group */
 #define GATHER_MAX_GROUPS 1024u /* work groups per range (they loop) */
+/* A batch of at most this many ranges, all of buffers whose usage makes a
+ * copy call cheap (copy_cheap), is made by copy calls rather than a gather
+ * dispatch: copies_cheaper. */
+#define COPY_MAX_RANGES 2
 
 struct staged_rec {
 	size_t head_off, head_len;  /* in heads */
@@ -241,6 +245,8 @@ void obs_async_stats_add(const struct obs_async *q, struct obs_async_stats *sum)
 	sum->gathered += q->stats.gathered;
 	sum->dispatches += q->stats.dispatches;
 	sum->not_gathered += q->stats.not_gathered;
+	sum->chosen_copies += q->stats.chosen_copies;
+	sum->cond_copies += q->stats.cond_copies;
 	sum->tf_ns += q->stats.tf_ns;
 	sum->tf_state_ns += q->stats.tf_state_ns;
 	sum->tf_size_ns += q->stats.tf_size_ns;
@@ -886,6 +892,16 @@ static void gather_dispatch(const struct obs_ctx *c, struct obs_async *q,
  * the current program is flagged for deletion, which leaving it would
  * delete, §7.3), every shader storage binding the gather uses (buffer,
  * start, size) and the generic one.  Uniforms are set on our program only.
+ *
+ * No dispatch while the application's conditional rendering is active
+ * (obs_ctx.cond_render).  What a false condition discards, as the
+ * glBeginConditionalRender reference page lists it (the vertex array
+ * drawing commands, Clear, ClearBuffer*; BlitFramebuffer since GL 4.4),
+ * does not include DispatchCompute, but Mesa (llvmpipe, 22.3) discards it
+ * then, and the observation silently keeps the bytes written after it
+ * (tests/capture/cap_tf_copy_choice.c); Vulkan's
+ * VK_EXT_conditional_rendering predicates dispatches too.  Buffer copies
+ * are discarded by neither: the batch is made by copy calls.
  */
 static bool gather_deferred(const struct obs_ctx *c, struct obs_async *q)
 {
@@ -909,6 +925,10 @@ static bool gather_deferred(const struct obs_ctx *c, struct obs_async *q)
 	}
 	if (!ranges)
 		return false;
+	if (c->cond_render) {
+		q->stats.cond_copies++;
+		return false;
+	}
 	gl->GetIntegerv(OBS_GL_TRANSFORM_FEEDBACK_ACTIVE, &active);
 	gl->GetIntegerv(OBS_GL_TRANSFORM_FEEDBACK_PAUSED, &paused);
 	gl->GetIntegerv(OBS_GL_CURRENT_PROGRAM, &s.program);
@@ -964,6 +984,63 @@ static bool gather_deferred(const struct obs_ctx *c, struct obs_async *q)
 }
 
 /*
+ * Whether a copy call of a range of a buffer whose data store was made with
+ * `usage` (obs_ctx.buffer_usage) costs less than the gather dispatch.
+ * Measured on NVIDIA H100, driver 580 (docs/performance.md, "Copy calls or
+ * the gather dispatch"; cap-bench `keep-usages`), right behind the TF pass
+ * that wrote the range: a gather dispatch +6.2 to +6.4 us whatever the
+ * usage; a copy call +4.0 to +4.15 us for the six *_DRAW and *_COPY
+ * usages and for immutable storage (no flags, DYNAMIC_STORAGE or
+ * MAP_READ; +5.0 with CLIENT_STORAGE, where the gather costs +7.6), +18 to
+ * +20.5 us for the three *_READ usages.  Not known (0): the gather.
+ */
+static bool copy_cheap(uint32_t usage)
+{
+	if (usage & OBS_USAGE_STORAGE)
+		return true;
+	switch (usage) {
+	case OBS_GL_STREAM_DRAW:
+	case OBS_GL_STATIC_DRAW:
+	case OBS_GL_DYNAMIC_DRAW:
+	case OBS_GL_STREAM_COPY:
+	case OBS_GL_STATIC_COPY:
+	case OBS_GL_DYNAMIC_COPY:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/*
+ * Whether the deferred batch is made more cheaply by copy calls than by a
+ * gather dispatch: at most COPY_MAX_RANGES ranges, each of a buffer whose
+ * usage makes a copy cheap.  Measured as above: one, two and four copy
+ * calls right behind the pass +4.0, +5.4 and +8.1 us, against +6.2 to
+ * +6.4 us for a dispatch of any number of ranges: two copies still cost
+ * less, three (~6.8 us) do not.  Both ways are correct on any driver; only
+ * the cost differs.  The usage is what the caller saw of the application's
+ * calls, no GL query.
+ */
+static bool copies_cheaper(const struct obs_ctx *c, struct obs_async *q)
+{
+	unsigned ranges = 0;
+
+	if (!c->buffer_usage || !q->staging.buffer)
+		return false;   /* without the ring there is no gather anyway */
+	for (unsigned i = q->count - q->deferred; i < q->count; i++) {
+		const struct obs_staged *e = queued(q, i);
+		for (unsigned j = 0; j < e->nrec; j++) {
+			if (!e->rec[j].n)
+				continue;
+			if (++ranges > COPY_MAX_RANGES ||
+			    !copy_cheap(c->buffer_usage(c->user, e->rec[j].src)))
+				return false;
+		}
+	}
+	return ranges > 0;
+}
+
+/*
  * Makes the deferred copies, all in one batch (errors already stashed).
  * When they raise a GL error (which of them is not known) every entry of
  * the batch is read at the CPU instead, which the buffers still allow.
@@ -976,7 +1053,8 @@ static void copy_deferred(const struct obs_ctx *c, struct obs_async *q)
 		return;
 	const uint64_t t = obs_async_clock(c);
 	bool ok;
-	if (gather_deferred(c, q)) {
+	const bool cheaper = copies_cheaper(c, q);
+	if (!cheaper && gather_deferred(c, q)) {
 		ok = c->gl->GetError() == OBS_GL_NO_ERROR;
 		if (!ok) {
 			/* Not tried again: the copies are made from now on. */
@@ -985,8 +1063,10 @@ static void copy_deferred(const struct obs_ctx *c, struct obs_async *q)
 				"copy calls from now on");
 		}
 	} else {
-		if (q->staging.buffer && q->gather.program)
+		if (q->staging.buffer && (q->gather.program || cheaper))
 			q->stats.not_gathered++;
+		if (cheaper)
+			q->stats.chosen_copies++;
 		copy_save(c, &s);
 		for (unsigned i = q->count - q->deferred; i < q->count; i++) {
 			struct obs_staged *e = queued(q, i);

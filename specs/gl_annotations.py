@@ -761,6 +761,13 @@ for _f in ("glTransformFeedbackBufferBase", "glTransformFeedbackBufferRange",
            "glBufferStorageMemEXT", "glNamedBufferStorageMemEXT",
            "glBufferStorageExternalEXT", "glNamedBufferStorageExternalEXT"):
     CAPTURE_HOOKS[_f] = "TF_STATE"
+# COND_RENDER: conditional rendering starts or ends; while it is active the
+# capture's asynchronous read-back makes no compute dispatch of its own
+# (observe/obs_async.c, gather_deferred).
+for _f in ("glBeginConditionalRender", "glBeginConditionalRenderNV",
+           "glBeginConditionalRenderNVX", "glEndConditionalRender",
+           "glEndConditionalRenderNV", "glEndConditionalRenderNVX"):
+    CAPTURE_HOOKS[_f] = "COND_RENDER"
 # SURFACE: a surface or GLX drawable was created; the capture records its
 # config's attributes and its size as the driver reports them (CONTEXT
 # "config" and "surface" events, docs/trace-format.md), which the replay

@@ -9,8 +9,10 @@
  * fill + unmap of 1 KiB.  GLES 3 on surfaceless EGL.
  *
  * tf8-offsets: TF into 8 ranges of one buffer in turn (glBindBufferRange).
+ * tf2, tf3: TF into 2 / 3 GL_DYNAMIC_COPY buffers in turn.
  * With CASE "keep" (named only): the ways of keeping one TF range per TF end
- * (bench_keep_all).  CAP_BENCH_API=gl: a GL 4.5 core context instead.
+ * (bench_keep_all).  "keep-usages": the copy calls and the gather for 13 TF
+ * buffer usages and storage flags.  CAP_BENCH_API=gl: a GL 4.5 core context instead.
  *
  * Usage: [CAP_BENCH_CLOCK=thread] [CAP_BENCH_TRIALS=T] [CAP_BENCH_API=gl] cap-bench [SCALE [CASE...]]
  * (iterations are multiplied by SCALE, default 1; with CASEs, only those
@@ -196,6 +198,20 @@ static NOINLINE void bench_tf_batched(int n, const GLuint *tf, GLuint dst)
 	glFinish();
 }
 
+/* TF into the `k` buffers `tf` in turn, each rewritten k passes later:
+ * under the capture, batches of k ranges (tf2, tf3: copy calls or the
+ * gather, obs_async.c's copies_cheaper). */
+static NOINLINE void bench_tf_turns(int n, const GLuint *tf, int k)
+{
+	for (int i = 0; i < n; i++) {
+		glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, tf[i % k]);
+		glBeginTransformFeedback(GL_POINTS);
+		glDrawArrays(GL_POINTS, 0, 16);
+		glEndTransformFeedback();
+	}
+	glFinish();
+}
+
 /* TF into 8 ranges of one buffer `tf` (DYNAMIC_COPY, 8 KiB) in turn, each
  * rewritten 8 passes later: what the capture's deferred copies batch up
  * when they know which range a TF pass writes. */
@@ -305,6 +321,8 @@ static bool wanted(int argc, char **argv, const char *name)
  * offset; every 32 TF ends a fence (after glMemoryBarrier where shaders
  * stored), polled as the capture polls it:
  *   copy          bind the ring to GL_COPY_WRITE_BUFFER, glCopyBufferSubData, unbind
+ *   copy2, copy4  copy in 2 / 4 glCopyBufferSubData calls of its halves /
+ *                 quarters (a batch of 2 / 4 ranges made by copy calls)
  *   copy-named    glCopyNamedBufferSubData (GL 4.5: no binding touched)
  *   gather        the capture's gather dispatch without its glGet* save: the
  *                 compute program made current, the TF range bound at storage
@@ -337,7 +355,8 @@ static bool wanted(int argc, char **argv, const char *name)
  *   draw-empty    the two glUseProgram and a one-point draw of a vertex shader
  *                 that touches no buffer
  */
-enum keep { KEEP_NONE, KEEP_COPY, KEEP_COPY_NAMED, KEEP_GATHER, KEEP_GATHER_SAVED,
+enum keep { KEEP_NONE, KEEP_COPY, KEEP_COPY2, KEEP_COPY4, KEEP_COPY_NAMED, KEEP_GATHER,
+	    KEEP_GATHER_SAVED,
 	    KEEP_VS_COPY, KEEP_VS_BOUND, KEEP_VS_APP_VAO, KEEP_VS_BARE, KEEP_VS_ATTRIB,
 	    KEEP_VS_IMAGE, KEEP_VS_SPARE, KEEP_VS_WRITE_ONLY, KEEP_VS_READ_ONLY,
 	    KEEP_USE_PROGRAM, KEEP_DISPATCH_EMPTY, KEEP_DRAW_EMPTY };
@@ -374,6 +393,16 @@ static void keep_range(const struct keep_gl *k, enum keep mode, int i)
 				    KEEP_BYTES);
 		glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
 		break;
+	case KEEP_COPY2:
+	case KEEP_COPY4: {
+		const GLsizeiptr part = mode == KEEP_COPY2 ? KEEP_BYTES / 2 : KEEP_BYTES / 4;
+		glBindBuffer(GL_COPY_WRITE_BUFFER, k->ring);
+		for (GLintptr off = 0; off < KEEP_BYTES; off += part)
+			glCopyBufferSubData(GL_TRANSFORM_FEEDBACK_BUFFER, GL_COPY_WRITE_BUFFER, off,
+					    dst + off, part);
+		glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
+		break;
+	}
 	case KEEP_COPY_NAMED:
 		k->copy_named(k->tf, k->ring, 0, dst, KEEP_BYTES);
 		break;
@@ -496,7 +525,8 @@ static NOINLINE void bench_tf_keep(int n, const struct keep_gl *k, enum keep mod
 		glEndTransformFeedback();
 		keep_range(k, mode, i);
 		if ((i & 31) == 31 && count < PART_FENCES) {
-			if (mode != KEEP_COPY && mode != KEEP_COPY_NAMED)
+			if (mode != KEEP_COPY && mode != KEEP_COPY2 && mode != KEEP_COPY4 &&
+			    mode != KEEP_COPY_NAMED)
 				k->barrier(0x00004000);   /* GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT */
 			fence[(head + count++) % PART_FENCES] =
 				glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
@@ -706,9 +736,9 @@ static bool keep_init(struct keep_gl *k, GLuint app_prog, GLuint app_vao)
 	return glGetError() == GL_NO_ERROR;
 }
 
-/* A TF buffer of 1 KiB with `usage`, or immutable storage with no flags
+/* A TF buffer of 1 KiB with `usage`, or immutable storage with `flags`
  * (usage 0), bound to TF binding 0 and the generic binding. */
-static GLuint keep_tf_buffer(GLenum usage)
+static GLuint keep_tf_buffer(GLenum usage, GLbitfield flags)
 {
 	typedef void (*storage_fn)(GLenum, GLsizeiptr, const void *, GLbitfield);
 	storage_fn storage = (storage_fn)eglGetProcAddress("glBufferStorage");
@@ -723,7 +753,7 @@ static GLuint keep_tf_buffer(GLenum usage)
 	if (usage)
 		glBufferData(GL_TRANSFORM_FEEDBACK_BUFFER, KEEP_BYTES, NULL, usage);
 	else
-		storage(GL_TRANSFORM_FEEDBACK_BUFFER, KEEP_BYTES, NULL, 0);
+		storage(GL_TRANSFORM_FEEDBACK_BUFFER, KEEP_BYTES, NULL, flags);
 	glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, t);
 	return t;
 }
@@ -755,17 +785,28 @@ static bool keep_matches(const struct keep_gl *k, enum keep mode, int n)
 	return same;
 }
 
-/* "keep": every way above for every TF buffer kind, printed as
- * "keep:USAGE:WAY NS". */
-static void bench_keep_all(int n, GLuint app_prog, GLuint app_vao, GLuint tfb, bool named_ok)
+/* "keep": every way above for the first five TF buffer kinds, printed as
+ * "keep:USAGE:WAY NS"; "keep-usages" (`usages`): the copies and the
+ * gather for every kind (what obs_async.c's copy_cheap is made of). */
+static void bench_keep_all(int n, GLuint app_prog, GLuint app_vao, GLuint tfb, bool named_ok,
+			   bool usages_only)
 {
-	static const struct { const char *name; GLenum usage; } usages[] = {
-		{ "stream-read", GL_STREAM_READ }, { "dynamic-copy", GL_DYNAMIC_COPY },
-		{ "static-draw", GL_STATIC_DRAW }, { "stream-draw", GL_STREAM_DRAW },
-		{ "storage", 0 },
+	static const struct { const char *name; GLenum usage; GLbitfield flags; } usages[] = {
+		{ "stream-read", GL_STREAM_READ, 0 }, { "dynamic-copy", GL_DYNAMIC_COPY, 0 },
+		{ "static-draw", GL_STATIC_DRAW, 0 }, { "stream-draw", GL_STREAM_DRAW, 0 },
+		{ "storage", 0, 0 },
+		/* keep-usages only: */
+		{ "static-read", GL_STATIC_READ, 0 }, { "dynamic-read", GL_DYNAMIC_READ, 0 },
+		{ "dynamic-draw", GL_DYNAMIC_DRAW, 0 }, { "static-copy", GL_STATIC_COPY, 0 },
+		{ "stream-copy", GL_STREAM_COPY, 0 },
+		{ "storage-dynamic", 0, 0x0100 /* GL_DYNAMIC_STORAGE_BIT */ },
+		{ "storage-map-read", 0, GL_MAP_READ_BIT },
+		{ "storage-client", 0, 0x0200 /* GL_CLIENT_STORAGE_BIT */ },
 	};
+	const size_t nusages = usages_only ? sizeof usages / sizeof usages[0] : 5;
 	static const struct { const char *name; enum keep mode; } ways[] = {
-		{ "plain", KEEP_NONE }, { "copy", KEEP_COPY }, { "copy-named", KEEP_COPY_NAMED },
+		{ "plain", KEEP_NONE }, { "copy", KEEP_COPY }, { "copy2", KEEP_COPY2 },
+		{ "copy4", KEEP_COPY4 }, { "copy-named", KEEP_COPY_NAMED },
 		{ "gather", KEEP_GATHER }, { "gather-saved", KEEP_GATHER_SAVED },
 		{ "vs-copy", KEEP_VS_COPY }, { "vs-bound", KEEP_VS_BOUND },
 		{ "vs-app-vao", KEEP_VS_APP_VAO }, { "vs-bare", KEEP_VS_BARE },
@@ -780,8 +821,8 @@ static void bench_keep_all(int n, GLuint app_prog, GLuint app_vao, GLuint tfb, b
 		fprintf(stderr, "cap-bench: keep: no compute shaders / storage buffers here\n");
 		return;
 	}
-	for (size_t u = 0; u < sizeof usages / sizeof usages[0]; u++) {
-		k.tf = keep_tf_buffer(usages[u].usage);
+	for (size_t u = 0; u < nusages; u++) {
+		k.tf = keep_tf_buffer(usages[u].usage, usages[u].flags);
 		if (!k.tf)
 			continue;
 		for (size_t w = 0; w < sizeof ways / sizeof ways[0]; w++) {
@@ -796,6 +837,10 @@ static void bench_keep_all(int n, GLuint app_prog, GLuint app_vao, GLuint tfb, b
 			/* The usage hint matters for the copy; the rest run on the
 			 * two the benchmarks use. */
 			if (u >= 2 && ways[w].mode >= KEEP_GATHER_SAVED)
+				continue;
+			if (usages_only && ways[w].mode != KEEP_NONE && ways[w].mode != KEEP_COPY &&
+			    ways[w].mode != KEEP_COPY2 && ways[w].mode != KEEP_COPY4 &&
+			    ways[w].mode != KEEP_GATHER)
 				continue;
 			snprintf(name, sizeof name, "keep:%s:%s", usages[u].name, ways[w].name);
 			/* First use: compiles, allocates (vs-bare: binds). */
@@ -929,6 +974,22 @@ int main(int argc, char **argv)
 		glDeleteBuffers(8, t);
 		glDeleteBuffers(1, &b);
 	}
+	for (int k = 2; k <= 3; k++) {
+		GLuint t[3];
+		char name[8];
+		snprintf(name, sizeof name, "tf%d", k);
+		if (!wanted(argc, argv, name))
+			continue;
+		glGenBuffers(k, t);
+		for (int j = 0; j < k; j++) {
+			glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, t[j]);
+			glBufferData(GL_TRANSFORM_FEEDBACK_BUFFER, 64 * 16, NULL, GL_DYNAMIC_COPY);
+		}
+		TIME_CASE(name, n, bench_tf_turns(n, t, k));
+		glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, tfb);
+		glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, tfb);
+		glDeleteBuffers(k, t);
+	}
 	if (wanted(argc, argv, "tf8-offsets")) {
 		GLuint t;
 		glGenBuffers(1, &t);
@@ -961,9 +1022,11 @@ int main(int argc, char **argv)
 		glDeleteBuffers(1, &b);
 	}
 
-	/* Only by name: "keep" runs 30 cases. */
+	/* Only by name: "keep" runs 40 cases, "keep-usages" 65. */
 	if (argc > 2 && wanted(argc, argv, "keep"))
-		bench_keep_all(n, prog, vao, tfb, gl45);
+		bench_keep_all(n, prog, vao, tfb, gl45, false);
+	if (argc > 2 && wanted(argc, argv, "keep-usages"))
+		bench_keep_all(n, prog, vao, tfb, gl45, true);
 
 	n = 20000 * scale;
 	if (wanted(argc, argv, "map-read-unmap-1KiB"))

@@ -81,8 +81,29 @@ def test_cap_bench_keep_ways_copy_the_tf_range(build_dir, api):
     assert res.returncode == 0, describe(res)
     assert "differs" not in res.stderr and "GL error" not in res.stderr, describe(res)
     ways = set(re.findall(r"^keep:stream-read:(\S+) [\d.]+$", res.stdout, re.M))
-    want = {"plain", "copy", "gather", "gather-saved", "vs-copy", "vs-bound", "vs-app-vao",
+    want = {"plain", "copy", "copy2", "copy4", "gather", "gather-saved", "vs-copy", "vs-bound",
+            "vs-app-vao",
             "vs-bare", "vs-attrib", "vs-spare", "vs-write-only", "vs-read-only", "use-program",
             "dispatch-empty", "draw-empty"} | ({"copy-named"} if api == "gl" else set())
     # vs-image needs image uniforms in vertex shaders, which llvmpipe lacks.
     assert want <= ways <= want | {"vs-image"}, describe(res)
+
+
+@pytest.mark.parametrize("api", ["gles", "gl"])
+def test_cap_bench_keep_usages_copy_the_tf_range(build_dir, api):
+    """cap-bench keep-usages (docs/performance.md, "Copy calls or the gather
+    dispatch"): 1, 2 and 4 copy calls and the gather for 13 kinds of TF
+    buffer (9 usages, immutable storage with 4 flag sets), each checked
+    against the TF output like the keep cases."""
+    env = dict(os.environ, CAP_BENCH_TRIALS="1")
+    if api == "gl":
+        env["CAP_BENCH_API"] = "gl"
+    res = run([build_dir / "tests" / "capture" / "cap-bench", "1", "keep-usages"], env=env)
+    assert res.returncode == 0, describe(res)
+    assert "differs" not in res.stderr and "GL error" not in res.stderr, describe(res)
+    cases = re.findall(r"^keep:(\S+):(\S+) [\d.]+$", res.stdout, re.M)
+    usages = {u for u, _ in cases}
+    assert len(usages) == 13 and {"static-read", "storage-client"} <= usages, describe(res)
+    assert sorted(cases) == sorted((u, w) for u in usages
+                                   for w in ("plain", "copy", "copy2", "copy4", "gather")), \
+        describe(res)

@@ -447,6 +447,45 @@ def test_gather_dispatches_leave_the_applications_state(xfbtrace, build_dir, tmp
         describe(check)
 
 
+def test_async_copies_pick_copy_calls_or_the_gather(xfbtrace, build_dir, tmp_path,
+                                                    observe_mode):
+    """cap-tf-copy-choice makes four batches of deferred TF copies.  Async
+    makes a batch of one or two ranges of buffers whose usage makes a copy
+    call cheap (GL_DYNAMIC_COPY, immutable storage without flags) by copy
+    calls, three ranges by a gather dispatch, and one due while a
+    conditional rendering with a false condition is active by copy calls:
+    Mesa discards a compute dispatch then, and the observation would hold
+    the glBufferSubData that followed the pass.  Each observation holds its
+    own pass's bytes; the replay compares equal."""
+    prog = build_dir / "tests" / "capture" / "cap-tf-copy-choice"
+    assert prog.exists(), f"{prog} was not built (libopengl-dev is missing?)"
+    plain = run([prog])
+    if plain.returncode == 77:
+        pytest.skip("desktop GL 4.4 unavailable")
+    assert plain.returncode == 0, describe(plain)
+    trace = tmp_path / "choice.xfbt"
+    out = run([xfbtrace, "capture", f"--observe={observe_mode}", "-o", trace, "--", prog],
+              env=dict(os.environ, XFBTRACE_LOG="info"))
+    assert out.returncode == 0 and out.stdout == plain.stdout, describe(out)
+    if observe_mode == "async":
+        counters = re.search(r"(\d+) batches by gather dispatches \((\d+) dispatches\), "
+                             r"(\d+) in the ring by copy calls \((\d+) chosen as cheaper for "
+                             r"their buffers' usage, (\d+) during conditional rendering\)",
+                             out.stderr)
+        assert counters and tuple(map(int, counters.groups())) == (1, 1, 3, 2, 1), \
+            describe(out)
+    recs = records(xfbtrace, trace)
+    ends = [c["no"] for c in calls(recs) if c["name"] == "glEndTransformFeedback"]
+    obs = {o["call"]: o for o in observations(recs, "tf_buffer")}
+    printed = [bytes.fromhex(line.split()[2]) for line in out.stdout.splitlines()]
+    assert len(ends) == 6 and sorted(obs) == ends, observations(recs)
+    for n, end in enumerate(ends):
+        assert blob_bytes(obs[end]["data"])[:48] == printed[n], (n, obs[end])
+    check = run([xfbtrace, "replay", "--check", trace])
+    assert check.returncode == 0 and "7 observations, 7 match, 0 differ" in check.stdout, \
+        describe(check)
+
+
 @pytest.mark.parametrize("staging", ["ring", "buffers"])
 def test_async_read_back_leaves_the_applications_bindings_and_errors(xfbtrace, build_dir,
                                                                      tmp_path, observe_mode,
