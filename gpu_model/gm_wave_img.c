@@ -2,11 +2,11 @@
  * gm_wave_img.c - image instructions (docs/isa.md "Images"): image_load and
  * image_load_mip (GL's texelFetch; image_load reads sample s of a 2D MSAA
  * image too, `da` carrying s), image_get_resinfo (GL's textureSize),
- * image_sample and image_sample_l (1D, 2D,
+ * image_sample, image_sample_l and image_sample_b (1D, 2D,
  * 2D array and 3D images with `da`; nearest or (tri)linear, GCN's wrap
  * modes and border colours, mip levels
  * chosen by LOD: the one given, or the quad's derivatives in pixel
- * shaders) through a T# (SQ_IMG_RSRC_WORD0..7) and an S#
+ * shaders plus the shader's bias) through a T# (SQ_IMG_RSRC_WORD0..7) and an S#
  * (SQ_IMG_SAMP_WORD0..3) in SGPRs, on linear images whose mip levels
  * follow each other from BASE_ADDRESS.
  */
@@ -232,20 +232,22 @@ static void sample_level(const struct timg *t, const struct tlevel *lv, const st
  * (image_sample_l, in register lod_reg), else in a pixel shader log2 of
  * the larger length of the quad's coordinate derivatives in texels of the
  * base level (eq. 8.7, with w for 3D images; computed exactly, where GCN
- * approximates), elsewhere 0; plus the sampler's LOD_BIAS, clamped to
- * [MIN_LOD, MAX_LOD]. */
-static double lane_lod(const struct gm_wave *w, const struct gm_wave_env *env, bool explicit_lod, unsigned va,
-		       unsigned lod_reg, unsigned l, const double size[3], const struct tsamp *sp)
+ * approximates; vc: the first coordinate register), elsewhere 0; plus the
+ * sampler's LOD_BIAS and the shader's (image_sample_b, in register
+ * bias_reg), their sum clamped to [-16, 16] (GL's bias_max, radeonsi's
+ * MAX_TEXTURE_LOD_BIAS), the result clamped to [MIN_LOD, MAX_LOD]. */
+static double lane_lod(const struct gm_wave *w, const struct gm_wave_env *env, bool explicit_lod, unsigned vc,
+		       unsigned lod_reg, int bias_reg, unsigned l, const double size[3], const struct tsamp *sp)
 {
-	double lod = 0;
+	double lod = 0, bias = sp->bias;
 	if (explicit_lod) {
 		lod = f32(w->v[lod_reg][l]);
 	} else if (env->interp) {
 		unsigned q = l & ~3u;
 		double dx = 0, dy = 0;
 		for (unsigned k = 0; k < 3; k++) {
-			double ddx = (f32(w->v[va + k][q + 1]) - f32(w->v[va + k][q])) * size[k];
-			double ddy = (f32(w->v[va + k][q + 2]) - f32(w->v[va + k][q])) * size[k];
+			double ddx = (f32(w->v[vc + k][q + 1]) - f32(w->v[vc + k][q])) * size[k];
+			double ddy = (f32(w->v[vc + k][q + 2]) - f32(w->v[vc + k][q])) * size[k];
 			if (!size[k])
 				continue;
 			dx += ddx * ddx;
@@ -256,7 +258,9 @@ static double lane_lod(const struct gm_wave *w, const struct gm_wave_env *env, b
 	}
 	if (isnan(lod))
 		lod = 0;
-	lod += sp->bias;
+	if (bias_reg >= 0 && !isnan(f32(w->v[bias_reg][l])))
+		bias += f32(w->v[bias_reg][l]);
+	lod += bias < -16 ? -16 : bias > 16 ? 16 : bias;
 	return lod < sp->min_lod ? sp->min_lod : lod > sp->max_lod ? sp->max_lod : lod;
 }
 
@@ -324,9 +328,11 @@ void gm_wave_exec_img(struct gm_wave *w, const struct gm_dinst *dd, const struct
 	const struct isa_inst *in = &dd->i;
 	const char *name = isa_ops[in->op].name, *why = NULL;
 	const unsigned vd = in->dst - ISA_OPD_VGPR0, va = in->src[0] - ISA_OPD_VGPR0;
-	const unsigned da = in->flags & ISA_FLAG_DA ? 1 : 0, lod_reg = va + 2 + da;
+	const bool biased = in->op == ISA_OP_IMAGE_SAMPLE_B;
+	/* image_sample_b: the bias in v[va], the coordinates after it */
+	const unsigned da = in->flags & ISA_FLAG_DA ? 1 : 0, vc = va + (biased ? 1 : 0), lod_reg = vc + 2 + da;
 	uint64_t exec = gm_wave_exec(w);
-	bool sample = in->op == ISA_OP_IMAGE_SAMPLE || in->op == ISA_OP_IMAGE_SAMPLE_L;
+	bool sample = in->op == ISA_OP_IMAGE_SAMPLE || in->op == ISA_OP_IMAGE_SAMPLE_L || biased;
 	bool with_lod = in->op == ISA_OP_IMAGE_SAMPLE_L || in->op == ISA_OP_IMAGE_LOAD_MIP, unmapped = false;
 	struct tsamp sp;
 	struct timg t;
@@ -398,14 +404,14 @@ void gm_wave_exec_img(struct gm_wave *w, const struct gm_dinst *dd, const struct
 			}
 		} else {
 			struct tlevel b = tlevel(&t, t.base_level);
-			double st[3] = { f32(w->v[va][l]), is_1d ? 0.5 : f32(w->v[va + 1][l]), is_3d ? f32(w->v[va + 2][l]) : 0 };
+			double st[3] = { f32(w->v[vc][l]), is_1d ? 0.5 : f32(w->v[vc + 1][l]), is_3d ? f32(w->v[vc + 2][l]) : 0 };
 			double size[3] = { sp.unnorm ? 1 : b.width, is_1d ? 0 : sp.unnorm ? 1 : b.height,
 					   !is_3d ? 0 : sp.unnorm ? 1 : b.depth };
 			uint32_t layer = 0;
-			double lod = lane_lod(w, env, with_lod, va, lod_reg, l, size, &sp);
+			double lod = lane_lod(w, env, with_lod, vc, lod_reg, biased ? (int)va : -1, l, size, &sp);
 			if (is_array) {
 				/* GL 4.6 §8.14.2: layer = clamp(floor(r + 1/2), 0, d - 1) */
-				double r = floor(f32(w->v[va + 2][l]) + 0.5);
+				double r = floor(f32(w->v[vc + 2][l]) + 0.5);
 				layer = !(r > 0) ? 0 : r >= t.depth ? t.depth - 1 : (uint32_t)r;
 			}
 			if (!isfinite(st[0]) || !isfinite(st[1]) || !isfinite(st[2]))

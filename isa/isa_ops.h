@@ -224,3 +224,6 @@ ISA_OP(IMAGE_LOAD_MIP,   "image_load_mip",   VIMG, 4, 3, 8, 0)
 ISA_OP(IMAGE_SAMPLE_L,   "image_sample_l",   VIMG, 4, 3, 8, 4)
 /* the image's size at mip level v[c] (GL's textureSize): src0 = v[c] */
 ISA_OP(IMAGE_GET_RESINFO, "image_get_resinfo", VIMG, 4, 1, 8, 0)
+/* with the shader's LOD bias before the coordinates (GCN's address order,
+ * GL's texture(s, P, bias)): src0 = v[c:c+2] = bias, s, t */
+ISA_OP(IMAGE_SAMPLE_B,   "image_sample_b",   VIMG, 4, 3, 8, 4)

@@ -253,7 +253,7 @@ static void cache_update(struct em *e, const struct drv_ins *in)
 	case DRV_OP_NOP: case DRV_OP_CONST: case DRV_OP_MOV: case DRV_OP_VALU: case DRV_OP_CMP:
 	case DRV_OP_SELECT: case DRV_OP_SPLIT_LO: case DRV_OP_SPLIT_HI: case DRV_OP_PACK64:
 	case DRV_OP_REG_READ: case DRV_OP_REG_WRITE: case DRV_OP_LOAD_INPUT: case DRV_OP_LOAD_BUF:
-	case DRV_OP_IMAGE: case DRV_OP_COMPONENT:
+	case DRV_OP_IMAGE: case DRV_OP_COMPONENT: case DRV_OP_QPERM:
 		break;
 	case DRV_OP_LOAD_SYSVAL:
 		if (in->a == DRV_SV_STREAM_ID)
@@ -606,6 +606,11 @@ static void emit_ins(struct em *e, const struct drv_ins *in, uint32_t idx)
 		break;
 	}
 	case DRV_OP_RETURN:
+		/* discard: the lanes leave the live mask the EPILOGUE
+		 * restores for the exports (GCN's exact mask), then main */
+		if (in->a)
+			P(e, "s_andn2_b64 s[%u:%u], s[%u:%u], exec", S_INIT_EXEC, S_INIT_EXEC + 1, S_INIT_EXEC,
+			  S_INIT_EXEC + 1);
 		P(e, "s_or_b64 s[%u:%u], s[%u:%u], exec", S_RET, S_RET + 1, S_RET, S_RET + 1);
 		P(e, "s_mov_b64 exec, 0");
 		break;
@@ -614,8 +619,8 @@ static void emit_ins(struct em *e, const struct drv_ins *in, uint32_t idx)
 		 * from the table's sampler list (radeonsi's s_load_dwordx8 /
 		 * x4), then the image instruction */
 		static const char *const names[] = { "image_load", "image_load_mip", "image_sample", "image_sample_l",
-						     "image_get_resinfo" };
-		bool sample = in->b == DRV_IMG_SAMPLE || in->b == DRV_IMG_SAMPLE_L;
+						     "image_get_resinfo", "image_sample_b" };
+		bool sample = in->b == DRV_IMG_SAMPLE || in->b == DRV_IMG_SAMPLE_L || in->b == DRV_IMG_SAMPLE_B;
 		for (unsigned j = 0; j < in->n_src; j++) {
 			begin(e);
 			opd(e, in->src[j], a, sizeof a, false);
@@ -636,6 +641,17 @@ static void emit_ins(struct em *e, const struct drv_ins *in, uint32_t idx)
 	}
 	case DRV_OP_COMPONENT:
 		P(e, "v_mov_b32 %s, v%d", dst(e, in->dst, d, sizeof d), e->ir->vals[in->src[0]].phys + (int)in->a);
+		break;
+	case DRV_OP_QPERM:
+		/* the quad's lanes (GCN's DPP quad_perm): the source in a VGPR */
+		opd(e, in->src[0], a, sizeof a, false);
+		if (a[0] != 'v') {
+			P(e, "v_mov_b32 v%u, %s", e->scratch, a);
+			snprintf(a, sizeof a, "v%u", e->scratch++);
+		}
+		P(e, "v_mov_b32_qperm %s, %s, %u, %u, %u, %u", dst(e, in->dst, d, sizeof d), a,
+		  ISA_QPERM_LANE(in->a, 0), ISA_QPERM_LANE(in->a, 1), ISA_QPERM_LANE(in->a, 2),
+		  ISA_QPERM_LANE(in->a, 3));
 		break;
 	case DRV_OP_EPILOGUE:
 		if (e->ir->has_return || e->ir->wqm)
@@ -660,6 +676,8 @@ static void emit_ins(struct em *e, const struct drv_ins *in, uint32_t idx)
 			P(e, "exp param%u, v[8:11]", in->a);
 		else if (in->a == 8)
 			P(e, "exp null, v[8:11] done vm");
+		else if (in->a == DRV_EXPORT_MRTZ)
+			P(e, "exp mrtz, v[8:11]%s", in->b ? " done vm" : "");
 		else
 			P(e, "exp mrt%u, v[8:11]%s", in->a, in->b ? " done vm" : "");
 		break;

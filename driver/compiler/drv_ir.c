@@ -23,7 +23,7 @@ static const char *const op_names[DRV_OP_COUNT] = {
 	[DRV_OP_ESGS_STORE] = "esgs_store", [DRV_OP_ESGS_LOAD] = "esgs_load",
 	[DRV_OP_GSVS_STORE] = "gsvs_store", [DRV_OP_GSVS_LOAD] = "gsvs_load",
 	[DRV_OP_GS_MSG] = "gs_msg", [DRV_OP_EPILOGUE] = "epilogue",
-	[DRV_OP_IMAGE] = "image", [DRV_OP_COMPONENT] = "component",
+	[DRV_OP_IMAGE] = "image", [DRV_OP_COMPONENT] = "component", [DRV_OP_QPERM] = "qperm",
 	[DRV_OP_INTERP] = "interp", [DRV_OP_EXPORT_PARAM] = "export_param",
 	[DRV_OP_EXPORT_MRT] = "export_mrt",
 };

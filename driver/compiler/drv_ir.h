@@ -64,7 +64,8 @@ enum drv_op {
 	DRV_OP_ENDLOOP,       /* back edge */
 	DRV_OP_BREAK,
 	DRV_OP_CONTINUE,
-	DRV_OP_RETURN,        /* the lane leaves main */
+	DRV_OP_RETURN,        /* the lane leaves main; a = 1: discard (PS), it leaves the
+			       * live mask the exports use too (drv_ir.kills) */
 	/* geometry */
 	DRV_OP_EMIT_VERTEX,   /* stream a (removed by drv_lower_io) */
 	DRV_OP_END_PRIMITIVE, /* stream a (removed by drv_lower_io) */
@@ -82,7 +83,8 @@ enum drv_op {
 			       * b >> 2 says (DRV_INTERP_*) */
 	DRV_OP_EXPORT_PARAM,  /* src0..src3 -> exp param a */
 	DRV_OP_EXPORT_MRT,    /* src0..src3 -> exp mrt a (b: 1 = the last export, done vm);
-			       * a = 8: exp null (no colour output) */
+			       * a = 8: exp null (no colour output), a = DRV_EXPORT_MRTZ:
+			       * exp mrtz (src0 = gl_FragDepth) */
 	DRV_OP_EPILOGUE,      /* every lane of the wave active again (after RETURNs) */
 	/* textures (drv_spirv_tex.c) */
 	DRV_OP_IMAGE,         /* dst(4) = image instruction b (DRV_IMG_*) through sampler
@@ -90,8 +92,13 @@ enum drv_op {
 			       * or normalized), with flags ISA_FLAG_DA src2 = the layer /
 			       * z, then the mip level / LOD where b has one */
 	DRV_OP_COMPONENT,     /* dst(1) = dword a of src0 */
+	/* pixel shaders (drv_spirv_ps.c) */
+	DRV_OP_QPERM,         /* dst(1) = src0 of lane 4k + (a >> 2i & 3) for lane 4k + i
+			       * (v_mov_b32_qperm; needs drv_ir.wqm for the helper lanes) */
 	DRV_OP_COUNT
 };
+
+#define DRV_EXPORT_MRTZ 9u
 
 /* DRV_OP_IMAGE kinds */
 enum drv_img_kind {
@@ -100,6 +107,7 @@ enum drv_img_kind {
 	DRV_IMG_SAMPLE,       /* image_sample: the LOD from the quad's derivatives (PS) */
 	DRV_IMG_SAMPLE_L,     /* image_sample_l: LOD src2 */
 	DRV_IMG_RESINFO,      /* image_get_resinfo: the size at level src0 (no coordinates) */
+	DRV_IMG_SAMPLE_B,     /* image_sample_b: src0 the LOD bias, the coordinates after it (PS) */
 };
 
 enum drv_sysval {
@@ -161,7 +169,9 @@ struct drv_ir {
 	struct drv_ir_reg *regs;     /* [0] unused */
 	uint32_t n_regs, cap_regs;
 	bool has_return;
-	bool wqm;                    /* PS: runs the helper lanes (s_wqm_b64): implicit LOD */
+	bool wqm;                    /* PS: runs the helper lanes (s_wqm_b64): implicit LOD,
+				      * derivatives */
+	bool kills;                  /* PS: discards (DRV_OP_RETURN a = 1) */
 	bool oom;                    /* an append failed; the IR is unusable */
 	bool skip_opt;               /* drv_ra runs no drv_opt (tests compare both) */
 	uint32_t num_vgprs;          /* set by drv_ra */

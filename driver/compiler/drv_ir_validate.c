@@ -89,11 +89,17 @@ enum xt_rc drv_ir_validate(const struct drv_ir *ir, const char *pass, struct xt_
 			if (in->size != 4 || in->a >= DRV_MAX_SAMPLERS || (in->flags & ~ISA_FLAG_DA) ||
 			    (in->b == DRV_IMG_RESINFO ? in->n_src != 1 || in->flags :
 			     in->n_src != 2u + (in->flags & ISA_FLAG_DA ? 1u : 0u) +
-					  (in->b == DRV_IMG_LOAD_MIP || in->b == DRV_IMG_SAMPLE_L ? 1u : 0u)))
+					  (in->b == DRV_IMG_LOAD_MIP || in->b == DRV_IMG_SAMPLE_L ||
+					   in->b == DRV_IMG_SAMPLE_B ? 1u : 0u)))
 				BAD("IR invalid after %s: image %u operands", pass, i);
 			for (unsigned s = 0; s < in->n_src; s++)
 				if (ir->vals[in->src[s]].size != 1)
 					BAD("IR invalid after %s: image %u coordinate %u is not one dword", pass, i, s);
+			break;
+		case DRV_OP_QPERM:
+			if (in->size != 1 || in->n_src != 1 || ir->vals[in->src[0]].size != 1 || in->a > 0xFF ||
+			    ir->stage != DRV_HW_PS || !ir->wqm)
+				BAD("IR invalid after %s: qperm %u outside a whole-quad pixel shader", pass, i);
 			break;
 		case DRV_OP_COMPONENT:
 			if (in->size != 1 || in->n_src != 1 || in->a >= ir->vals[in->src[0]].size)

@@ -528,19 +528,34 @@ static void export_params(struct drv_ir *ir, const struct drv_smodule *m, const 
 	}
 }
 
-/* PS: every colour output (location n, index 0) to mrt n, the last one
- * `done`; exp null when there is none (radeonsi's epilogue). */
+/* PS: gl_FragDepth to mrtz (x = depth; SPI_SHADER_Z_FORMAT 32_R,
+ * DB_SHADER_CONTROL.Z_EXPORT_ENABLE), first, then every colour output
+ * (location n, index 0) to mrt n, the last export `done`; exp null when
+ * there is none (radeonsi's epilogue, si_export_mrt_z then the colours). */
 static enum xt_rc export_colors(struct drv_ir *ir, const struct drv_smodule *m, struct xt_err *err)
 {
-	int last = -1;
+	int last = -1, depth = -1;
 	for (uint32_t i = 0; i < m->n_vars; i++) {
 		const struct drv_svar *v = &m->vars[i];
 		if (v->storage != SpvStorageClassOutput)
 			continue;
+		if (v->builtin == SpvBuiltInFragDepth && v->slots == 1) {
+			depth = (int)i;
+			continue;
+		}
 		if (v->builtin >= 0 || !simple_io(m, v) || v->location >= 8 || v->component > 0)
 			return XT_FAIL(err, XT_ERR_UNSUPPORTED, "a fragment shader output other than a colour "
 				       "of at most 4 components at locations 0..7 ('%s')", v->name);
 		last = (int)i;
+	}
+	if (depth >= 0) {
+		struct drv_ins in = { .op = DRV_OP_EXPORT_MRT, .n_src = 4, .a = DRV_EXPORT_MRTZ, .b = last < 0 };
+		in.src[0] = drv_ir_reg_read(ir, m->vars[depth].reg_base);
+		for (unsigned c = 1; c < 4; c++)
+			in.src[c] = drv_ir_const(ir, 1, 0);
+		drv_ir_emit(ir, &in);
+		if (last < 0)
+			return XT_OK;
 	}
 	if (last < 0) {
 		struct drv_ins in = { .op = DRV_OP_EXPORT_MRT, .n_src = 0, .a = 8, .b = 1 };
@@ -551,7 +566,7 @@ static enum xt_rc export_colors(struct drv_ir *ir, const struct drv_smodule *m, 
 		const struct drv_svar *v = &m->vars[i];
 		struct drv_ins in = { .op = DRV_OP_EXPORT_MRT, .n_src = 4, .a = (uint32_t)v->location,
 				      .b = (int)i == last };
-		if (v->storage != SpvStorageClassOutput)
+		if (v->storage != SpvStorageClassOutput || (int)i == depth)
 			continue;
 		for (unsigned c = 0; c < 4; c++)
 			in.src[c] = c < v->slots ? drv_ir_reg_read(ir, v->reg_base + c)

@@ -318,7 +318,9 @@ static enum xt_rc prepare_ps(struct build *b)
 				      "compatibility varyings gl_Color / gl_SecondaryColor / gl_TexCoord)";
 		for (uint32_t i = 0; i < fs->n_vars; i++) {
 			const struct drv_svar *v = &fs->vars[i];
-			if (v->storage == SpvStorageClassOutput && v->location >= 0 && v->location < 8)
+			if (v->storage == SpvStorageClassOutput && v->builtin == SpvBuiltInFragDepth)
+				ps->writes_z = true;
+			else if (v->storage == SpvStorageClassOutput && v->location >= 0 && v->location < 8)
 				ps->colors_written |= 1u << v->location;
 		}
 		if (!why)
@@ -361,6 +363,8 @@ static enum xt_rc compile_hw(struct build *b, enum drv_hw_stage hw, enum drv_sta
 		pass = "emit";
 		rc = drv_emit(&ir, &info, &b->p->hw[hw], &err);
 	}
+	if (rc == XT_OK && hw == DRV_HW_PS)
+		b->p->ps.kills = ir.kills;
 	if (rc == XT_ERR_NOMEM) {
 		drv_ir_fini(&ir);
 		return rc;

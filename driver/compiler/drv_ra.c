@@ -48,6 +48,7 @@ static bool pure(uint16_t op)
 	case DRV_OP_SPLIT_LO: case DRV_OP_SPLIT_HI: case DRV_OP_PACK64: case DRV_OP_REG_READ:
 	case DRV_OP_LOAD_INPUT: case DRV_OP_LOAD_SYSVAL: case DRV_OP_LOAD_BUF: case DRV_OP_ESGS_LOAD:
 	case DRV_OP_GSVS_LOAD: case DRV_OP_INTERP: case DRV_OP_IMAGE: case DRV_OP_COMPONENT:
+	case DRV_OP_QPERM:
 		return true;
 	default:
 		return false;

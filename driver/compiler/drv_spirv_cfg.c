@@ -207,6 +207,8 @@ static bool terminator(struct ctx *c, const struct block *b)
 		return true;
 	case SpvOpUnreachable:
 		return true;
+	case SpvOpKill: case SpvOpTerminateInvocation:
+		return drv_sx_kill(c);
 	case SpvOpSwitch:
 		if ((W[b->end] >> 16) == 3)
 			return switch_once(c, b, w[2]);

@@ -1,12 +1,13 @@
 /*
  * drv_spirv_tex.c - texture lookups to driver IR (drv_spirv_to_ir_int.h):
  * texelFetch (OpImageFetch), texture / textureLod
- * (OpImageSample{Implicit,Explicit}Lod) on 2D, 2D array and 3D samplers of
+ * (OpImageSample{Implicit,Explicit}Lod, the implicit one with a LOD bias
+ * too) on 2D, 2D array and 3D samplers of
  * float, int and uint textures, texelFetch of 2D multisample ones (the
  * Sample operand), as DRV_OP_IMAGE (drv_ir.h; arrays and 3D with a third
  * coordinate, ISA_FLAG_DA, multisample ones with the sample there), which
  * drv_emit turns into
- * image_load(_mip) / image_sample(_l) with the sampler slot's T# and S#
+ * image_load(_mip) / image_sample(_l, _b) with the sampler slot's T# and S#
  * loaded from the descriptor table (docs/isa.md "Images").
  *
  * A sampler uniform element is a slot of the descriptor table's sampler
@@ -19,6 +20,12 @@
  * derivatives (the PS then runs its helper lanes, drv_ir.wqm); in the
  * other stages GL has no derivatives and takes LOD 0 (GLSL 4.60 §8.9,
  * "Texture Functions"), so they use image_sample_l with LOD 0.
+ *
+ * LOD bias (texture(s, P, bias), the Bias image operand): GL 4.6 §8.14.1
+ * adds it to the implicit LOD (with the texture's GL_TEXTURE_LOD_BIAS,
+ * the S#'s LOD_BIAS): image_sample_b in a fragment shader, the bias in
+ * the first address VGPR, before the coordinates (GCN's order, as
+ * radeonsi / ACO emit it); elsewhere image_sample_l at LOD 0 + bias.
  */
 #include "drv_spirv_to_ir_int.h"
 
@@ -153,7 +160,7 @@ bool drv_sx_image(struct ctx *c, uint16_t op, const uint32_t *w, uint32_t n)
 {
 	const struct drv_sid *img;
 	struct opnd coord, lod = { 0 };
-	uint32_t slot, mask = n > 5 ? w[5] : 0, out[4], lod_id = 0;
+	uint32_t slot, mask = n > 5 ? w[5] : 0, out[4], lod_id = 0, bias_id = 0;
 	enum drv_img_kind kind;
 	unsigned da;
 	bool ok;
@@ -196,15 +203,21 @@ bool drv_sx_image(struct ctx *c, uint16_t op, const uint32_t *w, uint32_t n)
 		put(&sample);
 		return ok;
 	}
-	if (mask & ~(uint32_t)SpvImageOperandsLodMask) {
-		const char *what = mask & SpvImageOperandsBiasMask ? "a LOD bias" :
-				   mask & SpvImageOperandsGradMask ? "explicit gradients (textureGrad)" :
+	if (mask & ~(uint32_t)(SpvImageOperandsLodMask | SpvImageOperandsBiasMask)) {
+		const char *what = mask & SpvImageOperandsGradMask ? "explicit gradients (textureGrad)" :
 				   mask & (SpvImageOperandsOffsetMask | SpvImageOperandsConstOffsetMask |
 					   SpvImageOperandsConstOffsetsMask) ? "texel offsets (*Offset)" :
 				   "these image operands";
 		return FAIL(c, XT_ERR_UNSUPPORTED, "texture lookups with %s are not supported by the driver", what);
 	}
-	if (mask & SpvImageOperandsLodMask) {
+	if (mask & SpvImageOperandsBiasMask) {
+		/* SPIR-V 1.6 §3.14: Bias only on implicit-LOD lookups, its
+		 * operand first (the operands follow the mask's bit order) */
+		if (op != SpvOpImageSampleImplicitLod || (mask & SpvImageOperandsLodMask) || n < 7)
+			return FAIL(c, XT_ERR_CORRUPT, "SPIR-V: image operand Bias other than alone on "
+				    "OpImageSampleImplicitLod");
+		bias_id = lod_id = w[6];
+	} else if (mask & SpvImageOperandsLodMask) {
 		if (n < 7)
 			return FAIL(c, XT_ERR_CORRUPT, "SPIR-V: image operand Lod without its value");
 		lod_id = w[6];
@@ -226,23 +239,29 @@ bool drv_sx_image(struct ctx *c, uint16_t op, const uint32_t *w, uint32_t n)
 	if (op == SpvOpImageFetch) {
 		const struct drv_sid *ls = lod_id ? sid(c, lod_id) : NULL;
 		kind = !lod_id || (ls && ls->kind == DRV_SID_CONST && ls->cval[0] == 0) ? DRV_IMG_LOAD : DRV_IMG_LOAD_MIP;
-	} else if (lod_id) {
-		kind = DRV_IMG_SAMPLE_L;
-	} else if (c->ir->stage == DRV_HW_PS) {
-		kind = DRV_IMG_SAMPLE;
-		c->ir->wqm = true;
+	} else if (c->ir->stage == DRV_HW_PS && (bias_id || !lod_id)) {
+		kind = bias_id ? DRV_IMG_SAMPLE_B : DRV_IMG_SAMPLE;
+		if (!drv_sx_whole_quad(c, "implicit-LOD texture lookups")) {
+			put(&coord);
+			put(&lod);
+			return false;
+		}
 	} else {
-		kind = DRV_IMG_SAMPLE_L;     /* no derivatives: LOD 0 */
+		kind = DRV_IMG_SAMPLE_L;     /* the Lod, or no derivatives: LOD 0 (+ the bias) */
 	}
 	{
 		bool with_lod = kind == DRV_IMG_LOAD_MIP || kind == DRV_IMG_SAMPLE_L;
-		struct drv_ins in = { .op = DRV_OP_IMAGE, .size = 4, .n_src = (uint8_t)(2 + da + with_lod),
-				      .flags = da ? ISA_FLAG_DA : 0, .src = { coord.v[0], coord.v[1] }, .a = slot,
-				      .b = kind };
+		unsigned b = kind == DRV_IMG_SAMPLE_B ? 1 : 0;   /* the bias before the coordinates */
+		struct drv_ins in = { .op = DRV_OP_IMAGE, .size = 4, .n_src = (uint8_t)(2 + da + with_lod + b),
+				      .flags = da ? ISA_FLAG_DA : 0, .a = slot, .b = kind };
+		if (b)
+			in.src[0] = lod.v[0];
+		in.src[b] = coord.v[0];
+		in.src[b + 1] = coord.v[1];
 		if (img->image_dim == SpvDimCube)
-			cube_coords(c, coord.v, in.src);
+			cube_coords(c, coord.v, &in.src[b]);
 		else if (da)
-			in.src[2] = coord.v[2];
+			in.src[b + 2] = coord.v[2];
 		if (with_lod)
 			in.src[2 + da] = lod_id ? lod.v[0] : K(c, 0);
 		uint32_t res = drv_ir_emit(c->ir, &in);

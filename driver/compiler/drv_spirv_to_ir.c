@@ -68,11 +68,9 @@ const char *drv_sx_op_name(uint16_t op)
 	case SpvOpAtomicIAdd: case SpvOpAtomicLoad: case SpvOpAtomicStore: case SpvOpAtomicIIncrement:
 	case SpvOpAtomicExchange: case SpvOpAtomicCompareExchange:
 		return "atomic operation";
-	case SpvOpDPdx: case SpvOpDPdy: case SpvOpFwidth: return "derivative";
 	case SpvOpControlBarrier: case SpvOpMemoryBarrier: return "barrier";
 	case SpvOpFunctionCall: return "function call the SPIR-V optimizer did not inline (recursion?)";
 	case SpvOpSwitch: return "switch statement";
-	case SpvOpKill: return "discard";
 	case SpvOpIAddCarry: case SpvOpISubBorrow: return "uaddCarry / usubBorrow";
 	case SpvOpUMulExtended: case SpvOpSMulExtended: return "umulExtended / imulExtended";
 	default: return NULL;
@@ -207,6 +205,9 @@ bool drv_sx_instruction(struct ctx *c, uint16_t op, const uint32_t *w, uint32_t 
 		return drv_sx_image(c, op, w, n);
 	case SpvOpImageQuerySize: case SpvOpImageQuerySizeLod:
 		return drv_sx_image_size(c, op, w, n);
+	case SpvOpDPdx: case SpvOpDPdy: case SpvOpFwidth: case SpvOpDPdxFine: case SpvOpDPdyFine:
+	case SpvOpFwidthFine: case SpvOpDPdxCoarse: case SpvOpDPdyCoarse: case SpvOpFwidthCoarse:
+		return drv_sx_derivative(c, op, w, n);
 	case SpvOpCompositeConstruct: {
 		uint32_t k = 0, s = type_slots(c, w[1]);
 		if (s > 1024)

@@ -238,6 +238,12 @@ bool drv_sx_load_sampler(struct ctx *c, const struct drv_svar *v, const struct d
 			 uint32_t *out, bool *ok);
 bool drv_sx_image(struct ctx *c, uint16_t op, const uint32_t *w, uint32_t n);
 bool drv_sx_image_size(struct ctx *c, uint16_t op, const uint32_t *w, uint32_t n);
+/* drv_spirv_ps.c: fragment-shader-only instructions (derivatives, discard);
+ * drv_sx_whole_quad: the shader needs its helper lanes (drv_ir.wqm) for
+ * `what` (false, reported, where a discard came first) */
+bool drv_sx_derivative(struct ctx *c, uint16_t op, const uint32_t *w, uint32_t n);
+bool drv_sx_kill(struct ctx *c);
+bool drv_sx_whole_quad(struct ctx *c, const char *what);
 /* drv_spirv_alu.c: one slot of a binary / unary arithmetic or conversion
  * op, a dot product of n slots, a GLSL.std.450 OpExtInst */
 uint32_t drv_sx_binop(struct ctx *c, uint16_t op, uint32_t a, uint32_t b);

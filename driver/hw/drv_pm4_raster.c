@@ -651,11 +651,14 @@ static void emit_ps(struct drv_pipe *pipe, struct pm4_cs *cs, const struct drv_p
 		col_format |= (uint32_t)V_SPI_SHADER_32_ABGR << (4 * i);
 		shader_mask |= 0xFu << (4 * i);
 	}
-	pm4_set_context_reg(cs, REG_SPI_SHADER_Z_FORMAT, SPI_SHADER_Z_FORMAT_Z_EXPORT_FORMAT(V_SPI_SHADER_ZERO));
+	/* gl_FragDepth: exp mrtz's x (radeonsi's si_get_spi_shader_z_format) */
+	pm4_set_context_reg(cs, REG_SPI_SHADER_Z_FORMAT,
+			    SPI_SHADER_Z_FORMAT_Z_EXPORT_FORMAT(pi->writes_z ? V_SPI_SHADER_32_R : V_SPI_SHADER_ZERO));
 	pm4_set_context_reg(cs, REG_SPI_SHADER_COL_FORMAT, col_format);
 	pm4_set_context_reg(cs, REG_CB_SHADER_MASK, shader_mask);
 	pm4_set_context_reg(cs, REG_DB_SHADER_CONTROL,
-			    DB_SHADER_CONTROL_Z_ORDER(V_EARLY_Z_THEN_LATE_Z) |
+			    DB_SHADER_CONTROL_Z_ORDER(pi->writes_z ? V_LATE_Z : V_EARLY_Z_THEN_LATE_Z) |
+			    DB_SHADER_CONTROL_Z_EXPORT_ENABLE(pi->writes_z) |
 			    DB_SHADER_CONTROL_KILL_ENABLE(pi->kills));
 }
 

@@ -19,6 +19,7 @@
  * not modelled, by name, rather than answered with a guess.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "drv_gl_int.h"
 #include "xt_fault.h"
@@ -616,6 +617,29 @@ static bool ms_view(struct drv_context *ctx, struct image *img, bool integer,
 	return true;
 }
 
+/* Why the pixels of a draw sampling a texture whose level 0 holds pixels
+ * the sim did not draw as GL says (its surface's `unfaithful`) are not
+ * GL's either: that reason, kept for the surfaces it marks (a few
+ * distinct texts, interned for the process's lifetime; the chain of
+ * textures is not repeated). */
+static const char *sampled_unfaithful(const char *reason)
+{
+	static const char prefix[] = "were drawn sampling a texture whose pixels ";
+	static char *texts[32];
+	static unsigned n;
+	char text[512];
+
+	if (!strncmp(reason, prefix, sizeof prefix - 1))
+		return reason;
+	snprintf(text, sizeof text, "%s%s", prefix, reason);
+	for (unsigned i = 0; i < n; i++)
+		if (!strcmp(texts[i], text))
+			return texts[i];
+	if (n == sizeof texts / sizeof texts[0] || !(texts[n] = strdup(text)))
+		return "were drawn sampling a texture whose pixels the sim did not draw as GL says";
+	return texts[n++];
+}
+
 /* GL 4.6 §7.10 / §11.1.3.5: sampler slot k samples the texture of its
  * sampler's type bound to the unit the uniform holds, with the parameters
  * of the sampler object bound to that unit, else the texture's own. */
@@ -685,6 +709,20 @@ bool drv_gl_fb_sampler_views(struct drv_context *ctx, const struct drv_program *
 		/* incomplete: a T# of the sampler's type (its coordinates) */
 		if (!views[k].buffer)
 			views[k].target = hw_target;
+		/* level 0 sampled from a surface whose pixels are not GL's
+		 * (a draw the sim could not do drew them): neither are the
+		 * values read from it */
+		if (views[k].buffer && img->surf.bo && img->surf.unfaithful && target == GL_TEXTURE_2D &&
+		    drv_tex_params(&img->tex)->base_level == 0) {
+			if (prog->samplers[k].stages == 1u << DRV_STAGE_FRAGMENT) {
+				*ps_why = sampled_unfaithful(img->surf.unfaithful);
+			} else {
+				static _Thread_local char text[512];
+				snprintf(text, sizeof text, "sampling a texture whose pixels %s", img->surf.unfaithful);
+				drv_gl_unsupported(ctx, text);
+				return false;
+			}
+		}
 	}
 	return true;
 }

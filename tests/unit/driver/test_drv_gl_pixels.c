@@ -504,7 +504,7 @@ static void test_fragment_shader_compiles_to_the_ps_abi(void)
 {
 	struct drv_context *ctx = window_context();
 	struct xt_buf dump = XT_BUF_INIT;
-	GLuint prog, kill, vao = 0;
+	GLuint prog, undrawn, vao = 0;
 	const char *why;
 	const char *vs = "#version 410\n"
 			 "layout(location = 0) in vec4 pos;\n"
@@ -557,10 +557,10 @@ static void test_fragment_shader_compiles_to_the_ps_abi(void)
 		fprintf(stderr, "unsupported: %s\n", why);
 	CHECK(!why);
 
-	kill = program_vs_fs("#version 330\nvoid main() { gl_Position = vec4(0.0); }\n",
-			     "#version 330\nout vec4 o;\nvoid main() { if (gl_FragCoord.x > 1.0) discard; o = vec4(1.0); }\n");
-	CHECK(kill);
-	GL(glUseProgram)(kill);
+	undrawn = program_vs_fs("#version 330\nvoid main() { gl_Position = vec4(0.0); }\n",
+			     "#version 400\nout vec4 o;\nvoid main() { o = vec4(float(gl_SampleID)); }\n");
+	CHECK(undrawn);
+	GL(glUseProgram)(undrawn);
 	GL(glDrawArrays)(GL_TRIANGLES, 0, 3);
 	GL(glFinish)();
 	CHECK_EQ_INT(reg(REG_SPI_SHADER_PGM_LO_PS), 0);
@@ -889,6 +889,310 @@ static void test_texture_sampling_in_fragment_shader(void)
 		bad += px[4 * i + 3] != 128;
 	}
 	CHECK_EQ_INT(bad, 0);
+	dgl_done_clean(ctx);
+}
+
+/* A LOD bias (GLSL's texture(s, P, bias), image_sample_b): GL 4.6 §8.14.1
+ * lambda = lambda_base + bias_texobj + bias_shader, clamped to the levels.
+ * A 64x64 texture with 7 levels, level l's red 30 l, sampled at
+ * gl_FragCoord / 16: du/dx = dv/dy = 4 texels, lambda_base = 2; with
+ * GL_NEAREST_MIPMAP_NEAREST the level is ceil(lambda + 1/2) - 1 (§8.14.3),
+ * lambda <= 0 magnifies (level 0). */
+static void test_texture_lod_bias_in_fragment_shader(void)
+{
+	struct drv_context *ctx = window_context();
+	static uint8_t px[W * H * 4], lv[64 * 64 * 4];
+	const char *vs = "#version 330\n"
+			 "const vec2 P[4] = vec2[4](vec2(-1.0, -1.0), vec2(1.0, -1.0), vec2(-1.0, 1.0), vec2(1.0, 1.0));\n"
+			 "void main() { gl_Position = vec4(P[gl_VertexID], 0.0, 1.0); }\n";
+	static const struct { float shader, texobj; unsigned level; } cases[] = {
+		{ 0.0f, 0.0f, 2 }, { 1.0f, 0.0f, 3 }, { 1.0f, -2.0f, 1 }, { -3.0f, 0.0f, 0 },
+		{ -1.0f, 2.5f, 3 }, { 20.0f, 0.0f, 6 },
+	};
+	GLuint prog, tex = 0, vao = 0;
+
+	CHECK(ctx);
+	if (!ctx)
+		return;
+	prog = program_vs_fs(vs, "#version 330\nuniform sampler2D t;\nuniform float b;\nout vec4 o;\n"
+				 "void main() { o = texture(t, gl_FragCoord.xy / 16.0, b); }\n");
+	CHECK(prog);
+	GL(glGenVertexArrays)(1, &vao);
+	GL(glBindVertexArray)(vao);
+	GL(glGenTextures)(1, &tex);
+	GL(glBindTexture)(GL_TEXTURE_2D, tex);
+	for (int l = 0; l < 7; l++) {
+		for (int i = 0; i < (64 >> l) * (64 >> l); i++)
+			lv[4 * i] = (uint8_t)(30 * l), lv[4 * i + 1] = 7, lv[4 * i + 2] = (uint8_t)l, lv[4 * i + 3] = 255;
+		GL(glTexImage2D)(GL_TEXTURE_2D, l, GL_RGBA8, 64 >> l, 64 >> l, 0, GL_RGBA, GL_UNSIGNED_BYTE, lv);
+	}
+	GL(glTexParameteri)(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST_MIPMAP_NEAREST);
+	GL(glTexParameteri)(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+	GL(glUseProgram)(prog);
+	for (unsigned k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+		int bad = 0;
+		GL(glUniform1f)(GL(glGetUniformLocation)(prog, "b"), cases[k].shader);
+		GL(glTexParameterf)(GL_TEXTURE_2D, GL_TEXTURE_LOD_BIAS, cases[k].texobj);
+		GL(glDrawArrays)(GL_TRIANGLE_STRIP, 0, 4);
+		read_rgba8(0, 0, W, H, px);
+		CHECK(!drv_context_take_unsupported(ctx));
+		for (int i = 0; i < W * H; i++)
+			bad += px[4 * i] != 30 * cases[k].level || px[4 * i + 2] != cases[k].level;
+		if (bad)
+			fprintf(stderr, "bias %g + %g: pixel 0 red %u, want level %u\n", (double)cases[k].shader,
+				(double)cases[k].texobj, px[0], cases[k].level);
+		CHECK_EQ_INT(bad, 0);
+	}
+	dgl_done_clean(ctx);
+}
+
+/* A texture whose pixels a draw the sim could not do drew (here a
+ * fragment shader reading gl_SampleID) is not sampled as if they were GL's:
+ * the pixels of a fragment shader sampling it are reported when read, with
+ * the first reason; a vertex shader sampling it (its TF) reports the draw. */
+static void test_sampling_pixels_not_drawn_is_reported(void)
+{
+	struct drv_context *ctx = window_context();
+	const char *vs = "#version 330\n"
+			 "const vec2 P[4] = vec2[4](vec2(-1.0, -1.0), vec2(1.0, -1.0), vec2(-1.0, 1.0), vec2(1.0, 1.0));\n"
+			 "void main() { gl_Position = vec4(P[gl_VertexID], 0.0, 1.0); }\n";
+	GLuint undrawn, sampling, vs_sampling, tex = 0, fbo = 0, vao = 0;
+	uint8_t px[4];
+	const char *why;
+
+	CHECK(ctx);
+	if (!ctx)
+		return;
+	undrawn = program_vs_fs(vs, "#version 400\nout vec4 o;\nvoid main() { o = vec4(float(gl_SampleID)); }\n");
+	sampling = program_vs_fs(vs, "#version 330\nuniform sampler2D t;\nout vec4 o;\n"
+				     "void main() { o = texture(t, vec2(0.5)); }\n");
+	vs_sampling = program_vs_fs("#version 330\nuniform sampler2D t;\nout vec4 c;\n"
+				    "const vec2 P[4] = vec2[4](vec2(-1.0, -1.0), vec2(1.0, -1.0), vec2(-1.0, 1.0), "
+				    "vec2(1.0, 1.0));\n"
+				    "void main() { c = textureLod(t, vec2(0.5), 0.0); gl_Position = vec4(P[gl_VertexID], 0.0, 1.0); }\n",
+				    "#version 330\nin vec4 c;\nout vec4 o;\nvoid main() { o = c; }\n");
+	CHECK(undrawn && sampling && vs_sampling);
+	GL(glGenVertexArrays)(1, &vao);
+	GL(glBindVertexArray)(vao);
+	GL(glGenTextures)(1, &tex);
+	GL(glBindTexture)(GL_TEXTURE_2D, tex);
+	GL(glTexImage2D)(GL_TEXTURE_2D, 0, GL_RGBA8, 4, 4, 0, GL_RGBA, GL_UNSIGNED_BYTE, NULL);
+	GL(glTexParameteri)(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+	GL(glGenFramebuffers)(1, &fbo);
+	GL(glBindFramebuffer)(GL_FRAMEBUFFER, fbo);
+	GL(glFramebufferTexture2D)(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, tex, 0);
+	GL(glClear)(GL_COLOR_BUFFER_BIT);
+	GL(glBindFramebuffer)(GL_FRAMEBUFFER, 0);
+	GL(glClear)(GL_COLOR_BUFFER_BIT);
+	/* sampled while its pixels are GL's (cleared): nothing reported */
+	GL(glUseProgram)(sampling);
+	GL(glUniform1i)(GL(glGetUniformLocation)(sampling, "t"), 0);
+	GL(glDrawArrays)(GL_TRIANGLE_STRIP, 0, 4);
+	read_rgba8(0, 0, 1, 1, px);
+	CHECK(!drv_context_take_unsupported(ctx));
+	GL(glBindFramebuffer)(GL_FRAMEBUFFER, fbo);
+	GL(glUseProgram)(undrawn);
+	GL(glDrawArrays)(GL_TRIANGLE_STRIP, 0, 4);
+	drv_context_take_unsupported(ctx);
+	GL(glBindFramebuffer)(GL_FRAMEBUFFER, 0);
+	GL(glUseProgram)(sampling);
+	GL(glDrawArrays)(GL_TRIANGLE_STRIP, 0, 4);
+	CHECK(!drv_context_take_unsupported(ctx));
+	read_rgba8(0, 0, 1, 1, px);
+	why = drv_context_take_unsupported(ctx);
+	CHECK(why && strstr(why, "sampling a texture whose pixels") && strstr(why, "gl_SampleID"));
+	if (why && !strstr(why, "gl_SampleID"))
+		fprintf(stderr, "reason: %s\n", why);
+	GL(glUseProgram)(vs_sampling);
+	GL(glUniform1i)(GL(glGetUniformLocation)(vs_sampling, "t"), 0);
+	GL(glDrawArrays)(GL_TRIANGLE_STRIP, 0, 4);
+	why = drv_context_take_unsupported(ctx);
+	CHECK(why && strstr(why, "sampling a texture whose pixels"));
+	dgl_done_clean(ctx);
+}
+
+/* Derivatives (GLSL 4.60 §8.14.1; GL_ARB_derivative_control) of
+ * f = x * y at the pixel centres (x, y) = (i + 1/2, j + 1/2), into an
+ * RGBA32F renderbuffer, exact: the fine dFdx of pixel (i, j) is its own
+ * row's difference, y; the coarse one the quad's top row's, qy + 1/2
+ * (qx, qy = i, j rounded down to even); dFdy likewise with x, qx + 1/2;
+ * fwidth = |dFdx| + |dFdy|; the plain ones are the fine ones (the
+ * driver's choice, docs/status.md).  The strip's two triangles split the
+ * quads on its diagonal: their helper lanes supply the missing pixels. */
+static void test_derivatives_fine_and_coarse(void)
+{
+	struct drv_context *ctx = window_context();
+	const char *vs = "#version 330\n"
+			 "const vec2 P[4] = vec2[4](vec2(-1.0, -1.0), vec2(1.0, -1.0), vec2(-1.0, 1.0), vec2(1.0, 1.0));\n"
+			 "void main() { gl_Position = vec4(P[gl_VertexID], 0.0, 1.0); }\n";
+	static float px[W * H * 4];
+	GLuint plain, coarse, fb = 0, rb = 0, vao = 0;
+
+	CHECK(ctx);
+	if (!ctx)
+		return;
+	plain = program_vs_fs(vs, "#version 330\nout vec4 o;\n"
+				  "void main() { float f = gl_FragCoord.x * gl_FragCoord.y;\n"
+				  "  o = vec4(dFdx(f), dFdy(f), fwidth(f), -dFdx(f)); }\n");
+	coarse = program_vs_fs(vs, "#version 400\n#extension GL_ARB_derivative_control : require\nout vec4 o;\n"
+				   "void main() { float f = gl_FragCoord.x * gl_FragCoord.y;\n"
+				   "  o = vec4(dFdxCoarse(f), dFdyCoarse(f), fwidthCoarse(f), dFdyFine(f)); }\n");
+	CHECK(plain && coarse);
+	GL(glGenVertexArrays)(1, &vao);
+	GL(glBindVertexArray)(vao);
+	GL(glGenFramebuffers)(1, &fb);
+	GL(glBindFramebuffer)(GL_FRAMEBUFFER, fb);
+	GL(glGenRenderbuffers)(1, &rb);
+	GL(glBindRenderbuffer)(GL_RENDERBUFFER, rb);
+	GL(glRenderbufferStorage)(GL_RENDERBUFFER, GL_RGBA32F, W, H);
+	GL(glFramebufferRenderbuffer)(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, rb);
+	for (int pass = 0; pass < 2; pass++) {
+		int bad = 0;
+		GL(glUseProgram)(pass ? coarse : plain);
+		GL(glDrawArrays)(GL_TRIANGLE_STRIP, 0, 4);
+		CHECK(!drv_context_take_unsupported(ctx));
+		GL(glReadPixels)(0, 0, W, H, GL_RGBA, GL_FLOAT, px);
+		for (int j = 0; j < H; j++)
+			for (int i = 0; i < W; i++) {
+				const float *p = &px[4 * (j * W + i)];
+				float x = i + 0.5f, y = j + 0.5f, qx = (i & ~1) + 0.5f, qy = (j & ~1) + 0.5f;
+				float want[4] = { y, x, x + y, -y };
+				if (pass)
+					want[0] = qy, want[1] = qx, want[2] = qx + qy, want[3] = x;
+				if (memcmp(p, want, sizeof want)) {
+					if (!bad)
+						fprintf(stderr, "pass %d pixel (%d, %d): %g %g %g %g, want %g %g %g %g\n", pass,
+							i, j, (double)p[0], (double)p[1], (double)p[2], (double)p[3],
+							(double)want[0], (double)want[1], (double)want[2], (double)want[3]);
+					bad++;
+				}
+			}
+		CHECK_EQ_INT(bad, 0);
+	}
+	dgl_done_clean(ctx);
+}
+
+/* discard (GLSL 4.60 §6.4, OpKill): a discarded fragment writes no colour
+ * and no depth (GL 4.6 §15.2.2: the fragment is discarded before the
+ * per-fragment operations).  The left half (x < 20) discards: a red pass at
+ * depth 0.25 leaves it black and its depth 1, so a green pass at 0.5 with
+ * GL_LESS draws there only.  A texture read before the discard (alpha
+ * test) keeps its implicit LOD; derivatives after one are reported. */
+static void test_discard_writes_nothing(void)
+{
+	struct drv_context *ctx = window_context();
+	const char *vs = "#version 330\nuniform float z;\n"
+			 "const vec2 P[4] = vec2[4](vec2(-1.0, -1.0), vec2(1.0, -1.0), vec2(-1.0, 1.0), vec2(1.0, 1.0));\n"
+			 "void main() { gl_Position = vec4(P[gl_VertexID], z, 1.0); }\n";
+	static uint8_t px[W * H * 4];
+	static const uint8_t texels[4 * 4] = { 255, 0, 0, 255, 255, 0, 0, 0, 255, 0, 0, 255, 255, 0, 0, 0 };
+	GLuint red, green, alpha, late, vao = 0, tex = 0;
+	int bad = 0;
+
+	CHECK(ctx);
+	if (!ctx)
+		return;
+	red = program_vs_fs(vs, "#version 330\nout vec4 o;\n"
+				"void main() { if (gl_FragCoord.x < 20.0) discard; o = vec4(1.0, 0.0, 0.0, 1.0); }\n");
+	green = program_vs_fs(vs, "#version 330\nout vec4 o;\nvoid main() { o = vec4(0.0, 1.0, 0.0, 1.0); }\n");
+	/* a 2x2 texture whose alpha is 1 in its left column, 0 in its right */
+	alpha = program_vs_fs(vs, "#version 330\nuniform sampler2D t;\nout vec4 o;\n"
+				  "void main() { vec4 c = texture(t, gl_FragCoord.xy / vec2(40.0, 24.0));\n"
+				  "  if (c.a < 0.5) discard; o = c; }\n");
+	late = program_vs_fs(vs, "#version 330\nout vec4 o;\n"
+				 "void main() { if (gl_FragCoord.x < 20.0) discard; o = vec4(dFdx(gl_FragCoord.x)); }\n");
+	CHECK(red && green && alpha && late);
+	GL(glGenVertexArrays)(1, &vao);
+	GL(glBindVertexArray)(vao);
+	GL(glClearColor)(0.0f, 0.0f, 0.0f, 0.0f);
+	GL(glClearDepth)(1.0);
+	GL(glClear)(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+	GL(glEnable)(GL_DEPTH_TEST);
+	GL(glDepthFunc)(GL_LESS);
+	GL(glUseProgram)(red);
+	GL(glUniform1f)(GL(glGetUniformLocation)(red, "z"), -0.5f);
+	GL(glDrawArrays)(GL_TRIANGLE_STRIP, 0, 4);
+	GL(glUseProgram)(green);
+	GL(glUniform1f)(GL(glGetUniformLocation)(green, "z"), 0.0f);
+	GL(glDrawArrays)(GL_TRIANGLE_STRIP, 0, 4);
+	CHECK(!drv_context_take_unsupported(ctx));
+	read_rgba8(0, 0, W, H, px);
+	CHECK(!drv_context_take_unsupported(ctx));
+	for (int i = 0; i < W * H; i++) {
+		bool left = i % W < 20;
+		bad += px[4 * i] != (left ? 0 : 255) || px[4 * i + 1] != (left ? 255 : 0) || px[4 * i + 3] != 255;
+	}
+	CHECK_EQ_INT(bad, 0);
+	GL(glDisable)(GL_DEPTH_TEST);
+
+	GL(glClear)(GL_COLOR_BUFFER_BIT);
+	GL(glGenTextures)(1, &tex);
+	GL(glBindTexture)(GL_TEXTURE_2D, tex);
+	GL(glTexImage2D)(GL_TEXTURE_2D, 0, GL_RGBA8, 2, 2, 0, GL_RGBA, GL_UNSIGNED_BYTE, texels);
+	GL(glTexParameteri)(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+	GL(glTexParameteri)(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+	GL(glUseProgram)(alpha);
+	GL(glDrawArrays)(GL_TRIANGLE_STRIP, 0, 4);
+	read_rgba8(0, 0, W, H, px);
+	CHECK(!drv_context_take_unsupported(ctx));
+	bad = 0;
+	for (int i = 0; i < W * H; i++) {
+		bool left = i % W < 20;
+		bad += px[4 * i] != (left ? 255 : 0) || px[4 * i + 3] != (left ? 255 : 0);
+	}
+	CHECK_EQ_INT(bad, 0);
+
+	GL(glUseProgram)(late);
+	GL(glDrawArrays)(GL_TRIANGLE_STRIP, 0, 4);
+	read_rgba8(0, 0, 1, 1, px);
+	const char *why = drv_context_take_unsupported(ctx);
+	CHECK(why && strstr(why, "derivatives after a discard"));
+	dgl_done_clean(ctx);
+}
+
+/* gl_FragDepth (GL 4.6 §15.2.3: the fragment's depth is the shader's):
+ * depth x / 40 at window x, written through exp mrtz; a second pass at
+ * window depth 0.5 with GL_LESS passes where x / 40 > 0.5 only, and the
+ * depth read back is the shader's, as 24-bit fixed point. */
+static void test_frag_depth_is_written(void)
+{
+	struct drv_context *ctx = window_context();
+	const char *vs = "#version 330\n"
+			 "const vec2 P[4] = vec2[4](vec2(-1.0, -1.0), vec2(1.0, -1.0), vec2(-1.0, 1.0), vec2(1.0, 1.0));\n"
+			 "void main() { gl_Position = vec4(P[gl_VertexID], 0.0, 1.0); }\n";
+	static uint8_t px[W * H * 4];
+	GLuint red, green, vao = 0;
+	float z = -1.0f;
+	int bad = 0;
+
+	CHECK(ctx);
+	if (!ctx)
+		return;
+	red = program_vs_fs(vs, "#version 330\nout vec4 o;\n"
+				"void main() { gl_FragDepth = gl_FragCoord.x / 40.0; o = vec4(1.0, 0.0, 0.0, 1.0); }\n");
+	green = program_vs_fs(vs, "#version 330\nout vec4 o;\nvoid main() { o = vec4(0.0, 1.0, 0.0, 1.0); }\n");
+	CHECK(red && green);
+	GL(glGenVertexArrays)(1, &vao);
+	GL(glBindVertexArray)(vao);
+	GL(glClearDepth)(1.0);
+	GL(glClear)(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+	GL(glEnable)(GL_DEPTH_TEST);
+	GL(glDepthFunc)(GL_LESS);
+	GL(glUseProgram)(red);
+	GL(glDrawArrays)(GL_TRIANGLE_STRIP, 0, 4);
+	GL(glUseProgram)(green);
+	GL(glDrawArrays)(GL_TRIANGLE_STRIP, 0, 4);
+	read_rgba8(0, 0, W, H, px);
+	CHECK(!drv_context_take_unsupported(ctx));
+	for (int i = 0; i < W * H; i++) {
+		bool right = i % W >= 20;
+		bad += px[4 * i] != (right ? 0 : 255) || px[4 * i + 1] != (right ? 255 : 0);
+	}
+	CHECK_EQ_INT(bad, 0);
+	GL(glReadPixels)(3, 5, 1, 1, GL_DEPTH_COMPONENT, GL_FLOAT, &z);
+	CHECK(!drv_context_take_unsupported(ctx));
+	CHECK(fabs(z - 3.5 / 40.0) < 1.0 / (1 << 23));
+	GL(glDisable)(GL_DEPTH_TEST);
 	dgl_done_clean(ctx);
 }
 
@@ -1476,6 +1780,11 @@ int main(void)
 	XT_RUN(test_triangle_is_drawn_by_gl_rules);
 	XT_RUN(test_width_1_lines_are_logged_with_whole_clears_and_reads);
 	XT_RUN(test_texture_sampling_in_fragment_shader);
+	XT_RUN(test_texture_lod_bias_in_fragment_shader);
+	XT_RUN(test_sampling_pixels_not_drawn_is_reported);
+	XT_RUN(test_derivatives_fine_and_coarse);
+	XT_RUN(test_discard_writes_nothing);
+	XT_RUN(test_frag_depth_is_written);
 	XT_RUN(test_unsampled_texture_reported_where_it_matters);
 	XT_RUN(test_point_size_and_clip_distances_reach_the_rasterizer);
 	XT_RUN(test_cull_distances_drop_primitives);

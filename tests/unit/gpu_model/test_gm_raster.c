@@ -973,6 +973,14 @@ static void test_image_mips(void)
 		"image_sample v[4:7], v[2:3], s[0:7], s[8:11] dmask:0xf\n"
 		"exp mrt0, v[4:7] done vm\n"
 		"s_endpgm\n";
+	static const char *ps_bias =
+		"s_wqm_b64 exec, exec\n"
+		"v_mov_b32 v2, 1.0\n"               /* the shader's bias, before the coordinates */
+		"v_mul_f32 v3, 0.5, v0\n"            /* u = x / 2: LOD 1, + 1 */
+		"v_mov_b32 v4, 0.5\n"
+		"image_sample_b v[4:7], v[2:4], s[0:7], s[8:11] dmask:0xf\n"
+		"exp mrt0, v[4:7] done vm\n"
+		"s_endpgm\n";
 	static const char *ps_fetch =
 		"v_mov_b32 v2, 0\n"
 		"v_mov_b32 v3, 1\n"
@@ -1001,6 +1009,11 @@ static void test_image_mips(void)
 	for (unsigned x = 0; x < W; x++)
 		for (unsigned y = 0; y < H; y++)
 			CHECK_EQ_INT(px[y * W + x][0], 100);
+	/* image_sample_b: LOD 1 + bias 1 selects level 2 */
+	mip_run(ps_bias, V_SQ_TEX_Z_FILTER_POINT, px);
+	for (unsigned x = 0; x < W; x++)
+		for (unsigned y = 0; y < H; y++)
+			CHECK_EQ_INT(px[y * W + x][0], 190);
 	mip_run(ps_fetch, V_SQ_TEX_Z_FILTER_NONE, px);
 	for (unsigned x = 0; x < W; x++)
 		CHECK_EQ_INT(px[W + x][0], x < 4 ? 100 : 0);

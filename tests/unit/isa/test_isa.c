@@ -82,6 +82,8 @@ static const char *roundtrip_src =
 	"  image_sample_l v[12:15], v[1:3], s[16:23], s[24:27] dmask:0x1\n"
 	"  image_load v[12:15], v[0:2], s[8:15] dmask:0xf da\n"
 	"  image_sample_l v[12:15], v[1:4], s[16:23], s[24:27] dmask:0xf da\n"
+	"  image_sample_b v[12:15], v[1:3], s[16:23], s[24:27] dmask:0xf\n"
+	"  image_sample_b v[12:15], v[1:4], s[16:23], s[24:27] dmask:0x1 da\n"
 	"  s_branch start\n"
 	"  s_endpgm\n";
 
