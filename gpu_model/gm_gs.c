@@ -151,7 +151,7 @@ static void copy_shader(struct gm *gm, const struct gm_stage *vs, const uint32_t
 		}
 		gm_stage_wave_run(gm, vs, &env);
 		if (px && !w->killed)
-			gm_pa_prims(px, p, vpp);
+			gm_pa_prims(px, p, vpp, NULL);
 	}
 }
 

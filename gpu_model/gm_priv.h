@@ -293,6 +293,10 @@ struct gm_prim_list {
 	uint32_t *verts;           /* n * verts_per_prim vertex ids */
 	uint32_t n;                /* primitives */
 	unsigned verts_per_prim;   /* incl. adjacency vertices */
+	/* per primitive, bit k: the edge from its vertex k to vertex k + 1
+	 * (mod 3) is a boundary edge, which polygon modes draw; the fan
+	 * edges inside a quad or polygon are not */
+	uint8_t *edges;
 };
 /* Assembles `prim_type` primitives from `count` vertex ids (restart flags in
  * `restart`, may be NULL).  `keep_adjacency` keeps adjacency vertices (GS

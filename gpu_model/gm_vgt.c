@@ -133,7 +133,7 @@ static void vs_draw(struct gm *gm, const struct gm_stage *st, const struct gm_pr
 		}
 		gm_stage_wave_run(gm, st, &env);
 		if (px && !w->killed)
-			gm_pa_prims(px, prims, vpp);
+			gm_pa_prims(px, prims, vpp, l->edges ? l->edges + first : NULL);
 	}
 }
 

@@ -53,7 +53,9 @@ struct out {
 	bool last;      /* PA_SU_SC_MODE_CNTL.PROVOKING_VTX_LAST */
 };
 
-static void emit(struct out *o, const uint32_t *v, unsigned nv)
+/* Emits one primitive of nv vertex ids; `edges` bit k: the edge from its
+ * corner k to corner k + 1 (mod 3) is a boundary edge (gm_prim_list). */
+static void emit_e(struct out *o, const uint32_t *v, unsigned nv, unsigned edges)
 {
 	struct gm_prim_list *l = o->l;
 	if (o->nomem)
@@ -61,6 +63,7 @@ static void emit(struct out *o, const uint32_t *v, unsigned nv)
 	if ((l->n + 1) * nv > o->cap) {
 		uint32_t cap = o->cap ? o->cap * 2 : 192;
 		uint32_t *n;
+		uint8_t *e;
 		while (cap < (l->n + 1) * nv)
 			cap *= 2;
 		n = xt_realloc(l->verts, cap * sizeof *n);
@@ -69,33 +72,57 @@ static void emit(struct out *o, const uint32_t *v, unsigned nv)
 			return;
 		}
 		l->verts = n;
+		e = xt_realloc(l->edges, cap);
+		if (!e) {
+			o->nomem = true;
+			return;
+		}
+		l->edges = e;
 		o->cap = cap;
 	}
 	memcpy(l->verts + l->n * nv, v, nv * sizeof *v);
+	l->edges[l->n] = (uint8_t)edges;
 	l->n++;
+}
+
+static void emit(struct out *o, const uint32_t *v, unsigned nv)
+{
+	emit_e(o, v, nv, 7);
 }
 
 /* Emits a triangle given in GL winding order as three corners of `per`
  * vertices each (1, or 2 with the adjacent vertex), the provoking vertex
- * at corner pv, rotated so that it is the first or the last corner. */
-static void emit_tri(struct out *o, const uint32_t *c, unsigned per, unsigned pv)
+ * at corner pv, rotated so that it is the first or the last corner;
+ * `edges` bit k: corner k to k + 1 is a boundary edge (rotated along). */
+static void emit_tri_e(struct out *o, const uint32_t *c, unsigned per, unsigned pv, unsigned edges)
 {
-	unsigned shift = (pv + 3 - (o->last ? 2 : 0)) % 3;
+	unsigned shift = (pv + 3 - (o->last ? 2 : 0)) % 3, e = 0;
 	uint32_t v[6];
 
-	for (unsigned k = 0; k < 3; k++)
+	for (unsigned k = 0; k < 3; k++) {
 		for (unsigned j = 0; j < per; j++)
 			v[k * per + j] = c[(k + shift) % 3 * per + j];
-	emit(o, v, 3 * per);
+		e |= (edges >> ((k + shift) % 3) & 1u) << k;
+	}
+	emit_e(o, v, 3 * per, e);
+}
+
+static void emit_tri(struct out *o, const uint32_t *c, unsigned per, unsigned pv)
+{
+	emit_tri_e(o, c, per, pv, 7);
 }
 
 /* A polygon b[0..n) in boundary order with its provoking vertex at p, as
- * the fan of triangles around p (each with p as its provoking vertex). */
+ * the fan of triangles around p (each with p as its provoking vertex).
+ * The fan's interior edges (p to b[p + j], 1 < j < n - 1) are not boundary
+ * edges: polygon modes draw only the polygon's own (GL 4.6 compat
+ * §14.6.4, §10.1.17). */
 static void emit_polygon(struct out *o, const uint32_t *b, unsigned n, unsigned p)
 {
 	for (unsigned j = 1; j + 1 < n; j++) {
 		uint32_t c[3] = { b[p], b[(p + j) % n], b[(p + j + 1) % n] };
-		emit_tri(o, c, 1, 0);
+		unsigned edges = 2u | (j == 1 ? 1u : 0u) | (j + 2 == n ? 4u : 0u);
+		emit_tri_e(o, c, 1, 0, edges);
 	}
 }
 
@@ -265,5 +292,6 @@ enum xt_rc gm_prim_assemble(unsigned t, const uint32_t *ids, const uint8_t *rest
 void gm_prim_list_fini(struct gm_prim_list *l)
 {
 	xt_free(l->verts);
+	xt_free(l->edges);
 	memset(l, 0, sizeof *l);
 }

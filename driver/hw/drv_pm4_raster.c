@@ -585,10 +585,8 @@ const char *drv_pm4_ps_unusable(const struct drv_pipe *pipe, const struct drv_pr
 		return prog->ps_unsupported ? prog->ps_unsupported
 		       : "were drawn by a draw whose fragment processing the driver cannot compile "
 			 "yet, which the simulated GPU therefore does not rasterize";
-	if (rs->fill_front != DRV_FILL_FILL || rs->fill_back != DRV_FILL_FILL ||
-	    rs->offset_tri || rs->offset_line || rs->offset_point)
-		return "were drawn with a polygon mode or polygon offset, which the simulated GPU "
-		       "does not rasterize";
+	if (rs->offset_tri || rs->offset_line || rs->offset_point)
+		return "were drawn with polygon offset, which the simulated GPU does not rasterize";
 	if (rs->unmodelled)
 		return rs->unmodelled;
 	/* 1, 2, 4 and 8 samples: the framebuffer atom programs each count's
