@@ -472,9 +472,17 @@ void drv_gl_vertex_source(const struct drv_context *ctx, const struct drv_progra
 
 /* ---- the fixed-function vertex program --------------------------------------------- */
 
+/* GL 4.6 compatibility §12.2 without lighting, texture coordinate
+ * generation or fog: the position through the modelview and projection
+ * matrices, and the primary colour as it is (the lighting-off path of
+ * §12.2.1; clamped to [0, 1] with GL_CLAMP_VERTEX_COLOR, as every
+ * compatibility vertex shader's colours, drv_glsl_translate.c).  What the
+ * fragments get from it is the fixed-function fragment shader's
+ * (drv_program_desc.ff_fragment); lighting is reported by name
+ * (drv_gl_raster.c). */
 static const char ff_vertex_shader[] =
 	"#version 110\n"
-	"void main() { gl_Position = ftransform(); }\n";
+	"void main() { gl_Position = ftransform(); gl_FrontColor = gl_Color; }\n";
 
 static void ff_program_free(struct drv_context *ctx, struct drv_program_obj *p)
 {
@@ -494,6 +502,7 @@ static struct drv_program_obj *ff_program_build(struct drv_context *ctx)
 	struct xt_err err = { 0 };
 
 	d.source[DRV_STAGE_VERTEX] = ff_vertex_shader;
+	d.ff_fragment = true;
 	if (!p || drv_program_create(&d, &p->prog, &err) != XT_OK) {
 		xt_free(p);
 		drv_gl_error(ctx, GL_OUT_OF_MEMORY);

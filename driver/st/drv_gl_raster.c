@@ -403,6 +403,10 @@ static const char *unmodelled_state(const struct drv_context *ctx, const struct 
 			return caps[i].why;
 	if (ctx->core || ctx->gles || !p)
 		return NULL;
+	/* the fixed-function vertex program passes the current colour on
+	 * unlit (drv_gl_compat.c) */
+	if (p == ctx->ff.program && enabled(ctx, 0x0B50 /* GL_LIGHTING */))
+		return "were drawn with fixed-function lighting, which the driver does not apply";
 	for (unsigned i = 0; i < p->n_attached; i++)
 		has_fs |= p->attached[i] && p->attached[i]->type == GL_FRAGMENT_SHADER;
 	for (size_t i = 0; !has_fs && i < sizeof ff_caps / sizeof ff_caps[0]; i++)

@@ -1160,6 +1160,149 @@ static void test_gles_points_take_the_shaders_size(void)
 	dgl_done_clean(ctx);
 }
 
+/* A window context of the compatibility profile. */
+static struct drv_context *compat_window_context(void)
+{
+	struct drv_context *ctx = dgl_context(3, 0, false);
+	struct drv_window w = { .width = W, .height = H, .red = 8, .green = 8, .blue = 8,
+				.alpha = 8, .depth = 24, .stencil = 8 };
+	if (ctx)
+		drv_context_set_window(ctx, &w);
+	return ctx;
+}
+
+typedef void (*color4f_fn)(GLfloat, GLfloat, GLfloat, GLfloat);
+typedef void (*client_state_fn)(GLenum);
+typedef void (*vertex_ptr_fn)(GLint, GLenum, GLsizei, const void *);
+
+/* NDC of window position (x, y) of the W x H window (viewport transform,
+ * GL 4.6 §13.8.1, inverted). */
+static void ndc(float *o, float x, float y)
+{
+	o[0] = x / (W / 2.0f) - 1.0f;
+	o[1] = y / (H / 2.0f) - 1.0f;
+}
+
+/* No program in a compatibility context (GL 4.6 compat §12.2, §14.9, §16):
+ * fixed-function vertex processing without lighting passes the current
+ * colour on, clamped to [0, 1] (GL_CLAMP_VERTEX_COLOR is TRUE), and
+ * fixed-function fragment processing without texturing, colour sum or fog
+ * writes it: every pixel of a window-covering strip is round(c * 255)
+ * (equation 2.4).  With lighting on the colour is lighting's, which the
+ * driver does not compute: the read says so. */
+static void test_fixed_function_draw_is_the_current_colour(void)
+{
+	struct drv_context *ctx = compat_window_context();
+	static uint8_t px[W * H * 4];
+	static const float strip[8] = { -1, -1, 1, -1, -1, 1, 1, 1 };
+	const uint8_t want[2][4] = { { ubyte_of(0.25), ubyte_of(0.5), ubyte_of(0.75), 255 },
+				     { 255, 0, ubyte_of(0.5), 255 } };
+	const char *why;
+	int bad = 0;
+
+	CHECK(ctx);
+	if (!ctx)
+		return;
+	PROC(vertex_ptr_fn, "glVertexPointer")(2, GL_FLOAT, 0, strip);
+	PROC(client_state_fn, "glEnableClientState")(0x8074 /* GL_VERTEX_ARRAY */);
+	for (unsigned k = 0; k < 2; k++) {
+		if (k == 0)
+			PROC(color4f_fn, "glColor4f")(0.25f, 0.5f, 0.75f, 1.0f);
+		else
+			PROC(color4f_fn, "glColor4f")(2.0f, -1.0f, 0.5f, 3.0f);
+		GL(glClear)(GL_COLOR_BUFFER_BIT);
+		GL(glDrawArrays)(GL_TRIANGLE_STRIP, 0, 4);
+		memset(px, 0xEE, sizeof px);
+		read_rgba8(0, 0, W, H, px);
+		CHECK(!drv_context_take_unsupported(ctx));
+		for (int i = 0; i < W * H; i++)
+			bad += memcmp(px + 4 * i, want[k], 4) != 0;
+		CHECK_EQ_INT(bad, 0);
+	}
+	GL(glEnable)(0x0B50 /* GL_LIGHTING */);
+	GL(glDrawArrays)(GL_TRIANGLE_STRIP, 0, 4);
+	read_rgba8(0, 0, 1, 1, px);
+	why = drv_context_take_unsupported(ctx);
+	CHECK(why && strstr(why, "lighting"));
+	GL(glDisable)(0x0B50 /* GL_LIGHTING */);
+	dgl_done_clean(ctx);
+}
+
+/* glPolygonMode (GL 4.6 compat §14.6.4) on the sim: a GL_QUADS quad with
+ * corners at the pixel centres (5.5, 5.5) and (20.5, 15.5).  GL_LINE draws
+ * its four edges as width-1 lines (§14.5.1: one fragment per column on the
+ * horizontal ones, per row on the vertical ones, pixels within one of the
+ * rule's at the ends) and not the diagonal the driver splits it along
+ * (only a quad's own edges are boundary edges, §10.1.17): so the pixels
+ * strictly inside stay clear, and the edges' middles are drawn.  GL_POINT
+ * draws the four corners as points of size 3, the 3 x 3 pixels around
+ * each, and nothing between them.  Back faces culled (GL_CULL_FACE) draw
+ * nothing in either mode. */
+static void test_polygon_modes_are_rasterized(void)
+{
+	struct drv_context *ctx = compat_window_context();
+	static uint8_t px[W * H * 4];
+	float quad[8], cw[8];
+	int bad = 0;
+
+	CHECK(ctx);
+	if (!ctx)
+		return;
+	ndc(quad + 0, 5.5f, 5.5f);
+	ndc(quad + 2, 20.5f, 5.5f);
+	ndc(quad + 4, 20.5f, 15.5f);
+	ndc(quad + 6, 5.5f, 15.5f);
+	for (unsigned i = 0; i < 4; i++)
+		memcpy(cw + 2 * i, quad + 2 * ((4 - i) % 4), 2 * sizeof(float));
+	PROC(vertex_ptr_fn, "glVertexPointer")(2, GL_FLOAT, 0, quad);
+	PROC(client_state_fn, "glEnableClientState")(0x8074 /* GL_VERTEX_ARRAY */);
+	PROC(color4f_fn, "glColor4f")(1.0f, 1.0f, 1.0f, 1.0f);
+
+	GL(glPolygonMode)(GL_FRONT_AND_BACK, GL_LINE);
+	GL(glClear)(GL_COLOR_BUFFER_BIT);
+	GL(glDrawArrays)(0x0007 /* GL_QUADS */, 0, 4);
+	read_rgba8(0, 0, W, H, px);
+	CHECK(!drv_context_take_unsupported(ctx));
+	for (int y = 7; y <= 14; y++)
+		for (int x = 7; x <= 19; x++)
+			bad += px[4 * (y * W + x)] != 0;
+	CHECK_EQ_INT(bad, 0);
+	CHECK_EQ_INT(px[4 * (5 * W + 12)], 255);
+	CHECK_EQ_INT(px[4 * (15 * W + 12)], 255);
+	CHECK_EQ_INT(px[4 * (10 * W + 5)], 255);
+	CHECK_EQ_INT(px[4 * (10 * W + 20)], 255);
+	CHECK_EQ_INT(px[4 * (10 * W + 25)], 0);
+
+	GL(glPolygonMode)(GL_FRONT_AND_BACK, GL_POINT);
+	GL(glPointSize)(3.0f);
+	GL(glClear)(GL_COLOR_BUFFER_BIT);
+	GL(glDrawArrays)(0x0007 /* GL_QUADS */, 0, 4);
+	read_rgba8(0, 0, W, H, px);
+	CHECK(!drv_context_take_unsupported(ctx));
+	bad = 0;
+	for (int y = 0; y < H; y++)
+		for (int x = 0; x < W; x++) {
+			bool on = (abs(x - 5) <= 1 || abs(x - 20) <= 1) && (abs(y - 5) <= 1 || abs(y - 15) <= 1);
+			bad += px[4 * (y * W + x)] != (on ? 255 : 0);
+		}
+	CHECK_EQ_INT(bad, 0);
+
+	GL(glEnable)(GL_CULL_FACE);
+	for (unsigned m = 0; m < 2; m++) {
+		GL(glPolygonMode)(GL_FRONT_AND_BACK, m ? GL_LINE : GL_POINT);
+		PROC(vertex_ptr_fn, "glVertexPointer")(2, GL_FLOAT, 0, cw);
+		GL(glClear)(GL_COLOR_BUFFER_BIT);
+		GL(glDrawArrays)(0x0007 /* GL_QUADS */, 0, 4);
+		read_rgba8(0, 0, W, H, px);
+		CHECK(!drv_context_take_unsupported(ctx));
+		bad = 0;
+		for (int i = 0; i < W * H; i++)
+			bad += px[4 * i] != 0;
+		CHECK_EQ_INT(bad, 0);
+	}
+	dgl_done_clean(ctx);
+}
+
 int main(void)
 {
 	struct xt_err err = { 0 };
@@ -1184,6 +1327,8 @@ int main(void)
 	XT_RUN(test_point_size_and_clip_distances_reach_the_rasterizer);
 	XT_RUN(test_cull_distances_drop_primitives);
 	XT_RUN(test_gles_points_take_the_shaders_size);
+	XT_RUN(test_fixed_function_draw_is_the_current_colour);
+	XT_RUN(test_polygon_modes_are_rasterized);
 	dgl_screen_destroy();
 	XT_TEST_MAIN_END();
 }
