@@ -89,6 +89,8 @@ void drv_gl_ff_init(struct drv_context *ctx)
 	memset(ff, 0, sizeof *ff);
 	ff->matrix_mode = GL_MODELVIEW;
 	ff->clamp_vertex_color = GL_TRUE;   /* the initial value (ARB_color_buffer_float) */
+	for (unsigned u = 0; u < DRV_FF_TEXTURE_UNITS; u++)
+		ff->tex_env_mode[u] = 0x2100;   /* GL_MODULATE (§16.1) */
 	drv_gl_ff_stack_init(&ff->modelview, DRV_FF_MODELVIEW_DEPTH);
 	drv_gl_ff_stack_init(&ff->projection, DRV_FF_PROJECTION_DEPTH);
 	for (unsigned u = 0; u < DRV_FF_TEXTURE_UNITS; u++)
@@ -470,19 +472,70 @@ void drv_gl_vertex_source(const struct drv_context *ctx, const struct drv_progra
 	out->current = &ctx->ff.current[f];
 }
 
-/* ---- the fixed-function vertex program --------------------------------------------- */
+/* ---- the fixed-function programs ------------------------------------------------ */
 
-/* GL 4.6 compatibility §12.2 without lighting, texture coordinate
- * generation or fog: the position through the modelview and projection
- * matrices, and the primary colour as it is (the lighting-off path of
- * §12.2.1; clamped to [0, 1] with GL_CLAMP_VERTEX_COLOR, as every
- * compatibility vertex shader's colours, drv_glsl_translate.c).  What the
- * fragments get from it is the fixed-function fragment shader's
- * (drv_program_desc.ff_fragment); lighting is reported by name
- * (drv_gl_raster.c). */
-static const char ff_vertex_shader[] =
-	"#version 110\n"
-	"void main() { gl_Position = ftransform(); gl_FrontColor = gl_Color; }\n";
+/*
+ * Drawing without a program in a compatibility context runs GL's
+ * fixed-function vertex and fragment processing, which the driver
+ * compiles, as Mesa's state tracker does, into a vertex and a fragment
+ * shader for the state in use (enum drv_ff_program):
+ *
+ * - vertex processing without lighting, texture coordinate generation or
+ *   fog (GL 4.6 compatibility §12.2): the position through the modelview
+ *   and projection matrices, the primary colour as it is (the lighting-off
+ *   path of §12.2.1; clamped to [0, 1] with GL_CLAMP_VERTEX_COLOR, as every
+ *   compatibility vertex shader's colours, drv_glsl_translate.c), texture
+ *   coordinates 0 through texture matrix 0 when unit 0 textures (as a
+ *   varying of its own: the compiler takes no array inputs, gl_TexCoord[],
+ *   in fragment shaders yet);
+ * - fragment processing without colour sum or fog (§16): the interpolated
+ *   primary colour, or with a 2D texture of base format RGBA enabled on
+ *   unit 0 alone, the texel at (s / q, t / q) combined by the unit's
+ *   texture environment (table 16.1, RGBA row): GL_REPLACE Cs, As;
+ *   GL_MODULATE Cf Cs, Af As.
+ *
+ * Everything else (lighting, other units, targets, formats and
+ * environments, fog, colour sum) is reported by name for the pixels
+ * (drv_gl_raster.c, drv_gl_ff_fragment_unmodelled); the vertex processing
+ * is right regardless, so TF and queries are.
+ */
+static const char *const ff_vertex_shaders[DRV_FF_PROGRAMS] = {
+	[DRV_FF_PROG_COLOR] =
+		"#version 110\n"
+		"void main() { gl_Position = ftransform(); gl_FrontColor = gl_Color; }\n",
+	[DRV_FF_PROG_TEX0_REPLACE] =
+		"#version 110\n"
+		"varying vec4 ff_texcoord0;\n"
+		"void main() {\n"
+		"  gl_Position = ftransform(); gl_FrontColor = gl_Color;\n"
+		"  ff_texcoord0 = gl_TextureMatrix[0] * gl_MultiTexCoord0;\n"
+		"}\n",
+	[DRV_FF_PROG_TEX0_MODULATE] =
+		"#version 110\n"
+		"varying vec4 ff_texcoord0;\n"
+		"void main() {\n"
+		"  gl_Position = ftransform(); gl_FrontColor = gl_Color;\n"
+		"  ff_texcoord0 = gl_TextureMatrix[0] * gl_MultiTexCoord0;\n"
+		"}\n",
+};
+
+static const char *const ff_fragment_shaders[DRV_FF_PROGRAMS] = {
+	[DRV_FF_PROG_COLOR] =
+		"#version 110\n"
+		"void main() { gl_FragColor = gl_Color; }\n",
+	[DRV_FF_PROG_TEX0_REPLACE] =
+		"#version 110\n"
+		"uniform sampler2D ff_texture0;\n"
+		"varying vec4 ff_texcoord0;\n"
+		"void main() { gl_FragColor = texture2D(ff_texture0, ff_texcoord0.st / ff_texcoord0.q); }\n",
+	[DRV_FF_PROG_TEX0_MODULATE] =
+		"#version 110\n"
+		"uniform sampler2D ff_texture0;\n"
+		"varying vec4 ff_texcoord0;\n"
+		"void main() {\n"
+		"  gl_FragColor = gl_Color * texture2D(ff_texture0, ff_texcoord0.st / ff_texcoord0.q);\n"
+		"}\n",
+};
 
 static void ff_program_free(struct drv_context *ctx, struct drv_program_obj *p)
 {
@@ -495,14 +548,14 @@ static void ff_program_free(struct drv_context *ctx, struct drv_program_obj *p)
 	xt_free(p);
 }
 
-static struct drv_program_obj *ff_program_build(struct drv_context *ctx)
+static struct drv_program_obj *ff_program_build(struct drv_context *ctx, enum drv_ff_program k)
 {
 	struct drv_program_desc d = { 0 };
 	struct drv_program_obj *p = xt_calloc(1, sizeof *p);
 	struct xt_err err = { 0 };
 
-	d.source[DRV_STAGE_VERTEX] = ff_vertex_shader;
-	d.ff_fragment = true;
+	d.source[DRV_STAGE_VERTEX] = ff_vertex_shaders[k];
+	d.source[DRV_STAGE_FRAGMENT] = ff_fragment_shaders[k];
 	if (!p || drv_program_create(&d, &p->prog, &err) != XT_OK) {
 		xt_free(p);
 		drv_gl_error(ctx, GL_OUT_OF_MEMORY);
@@ -511,12 +564,13 @@ static struct drv_program_obj *ff_program_build(struct drv_context *ctx)
 	if (!p->prog->linked) {
 		/* A compiler defect, not the application's: say so by name. */
 		ff_program_free(ctx, p);
-		drv_gl_unsupported(ctx, "drawing without a program: the built-in fixed-function vertex "
+		drv_gl_unsupported(ctx, "drawing without a program: the built-in fixed-function "
 				   "program does not compile");
 		return NULL;
 	}
 	p->is_program = true;
 	p->linked = true;
+	/* zeroed: ff_texture0 samples unit 0 */
 	p->consts_size = (p->prog->const_buffer_size + 15u) & ~15u;
 	p->consts = xt_calloc(1, p->consts_size ? p->consts_size : 16);
 	if (!p->consts || !drv_pipe_shader_upload(ctx->screen->hw, &p->shader, p->prog)) {
@@ -527,23 +581,175 @@ static struct drv_program_obj *ff_program_build(struct drv_context *ctx)
 	return p;
 }
 
+/* The texture target unit u textures with: the highest-priority one
+ * enabled (§16.1: cube map, 3D, 2D, 1D), 0 when none is. */
+static unsigned tex_target(const struct drv_ff *ff, unsigned u)
+{
+	unsigned e = ff->tex_enabled[u];
+	return e & DRV_FF_TEX_CUBE ? DRV_FF_TEX_CUBE : e & DRV_FF_TEX_3D ? DRV_FF_TEX_3D :
+	       e & DRV_FF_TEX_2D ? DRV_FF_TEX_2D : e & DRV_FF_TEX_1D ? DRV_FF_TEX_1D : 0;
+}
+
+static bool rgba_format(GLenum f)
+{
+	switch (f) {
+	case GL_RGBA: case GL_RGBA8: case GL_RGBA16F: case GL_RGBA32F: case 0x805B /* GL_RGBA16 */:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* The program for the current fixed-function state; the state it does not
+ * apply is reported (drv_gl_ff_fragment_unmodelled). */
+static enum drv_ff_program ff_program_key(const struct drv_ff *ff)
+{
+	if (tex_target(ff, 0) != DRV_FF_TEX_2D)
+		return DRV_FF_PROG_COLOR;
+	return ff->tex_env_mode[0] == GL_REPLACE ? DRV_FF_PROG_TEX0_REPLACE
+	       : ff->tex_env_mode[0] == 0x2100 /* GL_MODULATE */ ? DRV_FF_PROG_TEX0_MODULATE : DRV_FF_PROG_COLOR;
+}
+
+const char *drv_gl_ff_fragment_unmodelled(struct drv_context *ctx, const struct drv_program_obj *p)
+{
+	const struct drv_ff *ff = &ctx->ff;
+	unsigned t = tex_target(ff, 0);
+
+	for (unsigned u = 1; u < DRV_FF_TEXTURE_UNITS; u++)
+		if (ff->tex_enabled[u])
+			return "were drawn with fixed-function texturing on a unit other than 0, which the "
+			       "driver does not apply";
+	if (!t)
+		return NULL;
+	if (t != DRV_FF_TEX_2D)
+		return "were drawn with fixed-function texturing of a 1D, 3D or cube-map texture, which "
+		       "the driver does not apply";
+	if (ff_program_key(ff) == DRV_FF_PROG_COLOR || ff->tex_env_other[0])
+		return "were drawn with a fixed-function texture environment other than GL_REPLACE or "
+		       "GL_MODULATE, which the driver does not apply";
+	if (!rgba_format(drv_gl_fb_texture_format(ctx, GL_TEXTURE_2D, 0)))
+		return "were drawn with fixed-function texturing of a texture whose base format is not "
+		       "GL_RGBA, which the driver does not apply";
+	return NULL;
+}
+
+bool drv_gl_is_ff_program(const struct drv_context *ctx, const struct drv_program_obj *p)
+{
+	for (unsigned k = 0; k < DRV_FF_PROGRAMS && p; k++)
+		if (p == ctx->ff.programs[k])
+			return true;
+	return false;
+}
+
 struct drv_program_obj *drv_gl_draw_program(struct drv_context *ctx)
 {
+	enum drv_ff_program k;
+
 	if (ctx->program)
 		return ctx->program;
 	if (ctx->pipeline)
 		return drv_gl_pipeline_draw_program(ctx);
 	if (ctx->gles || ctx->core)
 		return NULL;
-	if (!ctx->ff.program)
-		ctx->ff.program = ff_program_build(ctx);
-	return ctx->ff.program;
+	k = ff_program_key(&ctx->ff);
+	if (!ctx->ff.programs[k])
+		ctx->ff.programs[k] = ff_program_build(ctx, k);
+	return ctx->ff.programs[k];
 }
 
 void drv_gl_ff_fini(struct drv_context *ctx)
 {
-	ff_program_free(ctx, ctx->ff.program);
-	ctx->ff.program = NULL;
+	for (unsigned k = 0; k < DRV_FF_PROGRAMS; k++) {
+		ff_program_free(ctx, ctx->ff.programs[k]);
+		ctx->ff.programs[k] = NULL;
+	}
+}
+
+/* ---- texturing state (compatibility §16.1) ---------------------------------------- */
+
+static unsigned tex_cap_bit(GLenum cap)
+{
+	switch (cap) {
+	case 0x0DE0 /* GL_TEXTURE_1D */: return DRV_FF_TEX_1D;
+	case GL_TEXTURE_2D: return DRV_FF_TEX_2D;
+	case GL_TEXTURE_3D: return DRV_FF_TEX_3D;
+	case GL_TEXTURE_CUBE_MAP: return DRV_FF_TEX_CUBE;
+	default: return 0;
+	}
+}
+
+bool drv_gl_ff_set_tex_cap(struct drv_context *ctx, GLenum cap, bool on)
+{
+	unsigned bit = tex_cap_bit(cap), u = ctx->fb.active_unit;
+
+	if (ctx->core || (ctx->gles && ctx->major >= 2) || !bit)
+		return false;
+	/* the fixed-function units (Mesa: GL_MAX_TEXTURE_UNITS) */
+	if (u >= DRV_FF_TEXTURE_UNITS) {
+		drv_gl_error(ctx, GL_INVALID_OPERATION);
+		return true;
+	}
+	if (on)
+		ctx->ff.tex_enabled[u] |= (uint8_t)bit;
+	else
+		ctx->ff.tex_enabled[u] &= (uint8_t)~bit;
+	return true;
+}
+
+bool drv_gl_ff_tex_cap(const struct drv_context *ctx, GLenum cap, bool *on)
+{
+	unsigned bit = tex_cap_bit(cap), u = ctx->fb.active_unit;
+
+	if (ctx->core || (ctx->gles && ctx->major >= 2) || !bit)
+		return false;
+	*on = u < DRV_FF_TEXTURE_UNITS && (ctx->ff.tex_enabled[u] & bit);
+	return true;
+}
+
+/* glTexEnv (§16.1): GL_TEXTURE_ENV_MODE of the active unit is kept; any
+ * other value set (the environment colour, GL_COMBINE's operands, the LOD
+ * bias, point sprites' coordinate replacement) marks the unit, whose
+ * texturing is then reported. */
+static void tex_env(GLenum target, GLenum pname, GLint mode)
+{
+	struct drv_context *ctx = drv_gl_compat_ctx();
+	unsigned u;
+
+	if (!ctx)
+		return;
+	u = ctx->fb.active_unit;
+	if (target != 0x2300 /* GL_TEXTURE_ENV */ && target != 0x8500 /* GL_TEXTURE_FILTER_CONTROL */ &&
+	    target != 0x8861 /* GL_POINT_SPRITE */) {
+		drv_gl_error(ctx, GL_INVALID_ENUM);
+		return;
+	}
+	if (u >= DRV_FF_TEXTURE_UNITS) {
+		drv_gl_error(ctx, GL_INVALID_OPERATION);
+		return;
+	}
+	if (target != 0x2300 || pname != 0x2200 /* GL_TEXTURE_ENV_MODE */) {
+		ctx->ff.tex_env_other[u] = true;
+		return;
+	}
+	switch (mode) {
+	case 0x2100 /* GL_MODULATE */: case 0x2101 /* GL_DECAL */: case 0x0BE2 /* GL_BLEND */:
+	case GL_REPLACE: case 0x0104 /* GL_ADD */: case 0x8570 /* GL_COMBINE */:
+		ctx->ff.tex_env_mode[u] = (GLenum)mode;
+		return;
+	default:
+		drv_gl_error(ctx, GL_INVALID_ENUM);
+		return;
+	}
+}
+
+void drv_gl_TexEnvi(GLenum target, GLenum pname, GLint param)
+{
+	tex_env(target, pname, param);
+}
+
+void drv_gl_TexEnvf(GLenum target, GLenum pname, GLfloat param)
+{
+	tex_env(target, pname, (GLint)param);
 }
 
 /* ---- vertex colour clamping ------------------------------------------------------------ */
