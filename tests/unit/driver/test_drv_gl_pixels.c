@@ -1303,6 +1303,82 @@ static void test_polygon_modes_are_rasterized(void)
 	dgl_done_clean(ctx);
 }
 
+typedef void (*tex_envi_fn)(GLenum, GLenum, GLint);
+
+/* Fixed-function texturing (GL 4.6 compat §16.1, table 16.1's RGBA row):
+ * a 2 x 2 RGBA texture, nearest, on unit 0, over the whole window with
+ * texture coordinates (0, 0) to (1, 1), so each quarter of the window
+ * shows one texel (centres x + 0.5 < 20 have s < 0.5).  GL_REPLACE gives
+ * the texel; GL_MODULATE the texel times the current colour, component by
+ * component.  Texturing enabled per unit: glIsEnabled answers for the
+ * active unit; unit 1 enabled, or another environment, is reported. */
+static void test_fixed_function_texturing_on_unit_0(void)
+{
+	struct drv_context *ctx = compat_window_context();
+	static uint8_t px[W * H * 4];
+	static const float strip[8] = { -1, -1, 1, -1, -1, 1, 1, 1 };
+	static const float st[8] = { 0, 0, 1, 0, 0, 1, 1, 1 };
+	static const uint8_t texels[16] = { 255, 0, 0, 255, 0, 255, 0, 255,      /* row 0: red, green */
+					    0, 0, 255, 255, 255, 255, 255, 0 };  /* row 1: blue, white / 0 */
+	const float color[4] = { 0.5f, 1.0f, 0.25f, 0.5f };
+	GLuint tex = 0;
+	GLboolean on;
+	const char *why;
+	int bad = 0;
+
+	CHECK(ctx);
+	if (!ctx)
+		return;
+	GL(glGenTextures)(1, &tex);
+	GL(glBindTexture)(GL_TEXTURE_2D, tex);
+	GL(glTexImage2D)(GL_TEXTURE_2D, 0, GL_RGBA, 2, 2, 0, GL_RGBA, GL_UNSIGNED_BYTE, texels);
+	GL(glTexParameteri)(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+	GL(glTexParameteri)(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+	PROC(vertex_ptr_fn, "glVertexPointer")(2, GL_FLOAT, 0, strip);
+	PROC(client_state_fn, "glEnableClientState")(0x8074 /* GL_VERTEX_ARRAY */);
+	PROC(vertex_ptr_fn, "glTexCoordPointer")(2, GL_FLOAT, 0, st);
+	PROC(client_state_fn, "glEnableClientState")(0x8078 /* GL_TEXTURE_COORD_ARRAY */);
+	PROC(color4f_fn, "glColor4f")(color[0], color[1], color[2], color[3]);
+	GL(glEnable)(GL_TEXTURE_2D);
+	for (unsigned modulate = 0; modulate < 2; modulate++) {
+		PROC(tex_envi_fn, "glTexEnvi")(0x2300 /* GL_TEXTURE_ENV */, 0x2200 /* GL_TEXTURE_ENV_MODE */,
+					       modulate ? 0x2100 /* GL_MODULATE */ : GL_REPLACE);
+		GL(glClear)(GL_COLOR_BUFFER_BIT);
+		GL(glDrawArrays)(GL_TRIANGLE_STRIP, 0, 4);
+		memset(px, 0xEE, sizeof px);
+		read_rgba8(0, 0, W, H, px);
+		CHECK(!drv_context_take_unsupported(ctx));
+		for (int y = 0; y < H; y++)
+			for (int x = 0; x < W; x++) {
+				const uint8_t *t = texels + 4 * ((y >= H / 2) * 2 + (x >= W / 2)), *p = px + 4 * (y * W + x);
+				for (int c = 0; c < 4; c++) {
+					int want = modulate ? ubyte_of(t[c] / 255.0 * color[c]) : t[c];
+					bad += abs(p[c] - want) > (modulate ? 1 : 0);
+				}
+			}
+		CHECK_EQ_INT(bad, 0);
+	}
+	GL(glActiveTexture)(GL_TEXTURE1);
+	CHECK(!(on = GL(glIsEnabled)(GL_TEXTURE_2D)));
+	GL(glEnable)(GL_TEXTURE_2D);
+	GL(glDrawArrays)(GL_TRIANGLE_STRIP, 0, 4);
+	read_rgba8(0, 0, 1, 1, px);
+	why = drv_context_take_unsupported(ctx);
+	CHECK(why && strstr(why, "unit other than 0"));
+	GL(glDisable)(GL_TEXTURE_2D);
+	GL(glActiveTexture)(GL_TEXTURE0);
+	CHECK((on = GL(glIsEnabled)(GL_TEXTURE_2D)));
+	PROC(tex_envi_fn, "glTexEnvi")(0x2300 /* GL_TEXTURE_ENV */, 0x2200 /* GL_TEXTURE_ENV_MODE */,
+				       0x2101 /* GL_DECAL */);
+	GL(glDrawArrays)(GL_TRIANGLE_STRIP, 0, 4);
+	read_rgba8(0, 0, 1, 1, px);
+	why = drv_context_take_unsupported(ctx);
+	CHECK(why && strstr(why, "texture environment"));
+	GL(glDisable)(GL_TEXTURE_2D);
+	GL(glDeleteTextures)(1, &tex);
+	dgl_done_clean(ctx);
+}
+
 int main(void)
 {
 	struct xt_err err = { 0 };
@@ -1328,6 +1404,7 @@ int main(void)
 	XT_RUN(test_cull_distances_drop_primitives);
 	XT_RUN(test_gles_points_take_the_shaders_size);
 	XT_RUN(test_fixed_function_draw_is_the_current_colour);
+	XT_RUN(test_fixed_function_texturing_on_unit_0);
 	XT_RUN(test_polygon_modes_are_rasterized);
 	dgl_screen_destroy();
 	XT_TEST_MAIN_END();
