@@ -124,9 +124,9 @@ static bool culled(const struct gm_px *px, const struct cv *v, unsigned n)
  * culled).  A polygon of 2 vertices is a line segment; `xy` false: a point
  * (no x / y planes, no clip distances).  Edge flags: a vertex where the
  * polygon enters the plane starts the rest of the original edge and keeps
- * its flag; one where it leaves starts the edge along the plane, which is
- * not a boundary edge of the primitive (Assumption: as Mesa's draw module
- * clips, docs/pixel-pipeline.md). */
+ * its flag; one where it leaves starts the edge along the plane, a
+ * boundary edge for a user plane or clip distance, not for the view
+ * volume's (Assumption: as Mesa's draw module clips, docs/pixel-pipeline.md). */
 static unsigned clip_poly(const struct gm_px *px, struct cv *buf0, struct cv *buf1, unsigned n,
 			  bool xy, struct cv **out)
 {
@@ -137,7 +137,7 @@ static unsigned clip_poly(const struct gm_px *px, struct cv *buf0, struct cv *bu
 
 	for (unsigned p = 0; p < np && n; p++) {
 		float d[MAX_POLY];
-		bool all_in = true, all_out = true;
+		bool all_in = true, all_out = true, user = pl[p].kind == PL_UCP || pl[p].kind == PL_DIST;
 		unsigned m = 0;
 		for (unsigned i = 0; i < n; i++) {
 			d[i] = plane_dist(px, &pl[p], &in[i]);
@@ -164,7 +164,7 @@ static unsigned clip_poly(const struct gm_px *px, struct cv *buf0, struct cv *bu
 					o[m++] = in[i];
 				if ((d[i] >= 0) != (d[j] >= 0) && m < MAX_POLY) {
 					cv_lerp(&o[m], &in[i], &in[j], d[i] / (d[i] - d[j]), n_par);
-					o[m++].edge = d[i] >= 0 ? false : in[i].edge;
+					o[m++].edge = d[i] >= 0 ? user : in[i].edge;
 				}
 			}
 		}

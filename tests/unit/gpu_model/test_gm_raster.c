@@ -1307,6 +1307,46 @@ static void test_polygon_modes(void)
 	}
 }
 
+/* Polygon modes after clipping: the triangle (1.5, 1.5), (13.5, 1.5),
+ * (1.5, 13.5) in GL_LINE mode, cut at window x = 4.5 either by user plane
+ * 0 (-x_clip + 0.125 w_clip >= 0) or by the near plane (z_ndc = -1 at
+ * x = 4.5: -0.5 at the left vertices, -2.5 at the right one, linear).
+ * What remains of its edges (row 1 and column 1) is drawn either way; the
+ * new edge along the plane, column 4, is a boundary edge for the user
+ * plane and not for the view volume's near plane (docs/pixel-pipeline.md,
+ * Polygon modes). */
+static void test_polygon_mode_clipped_edges(void)
+{
+	struct vtx v[3] = { wv(1.5f, 1.5f, -0.5f, 1, 1, 1, 1, 1), wv(13.5f, 1.5f, -2.5f, 1, 1, 1, 1, 1),
+			    wv(1.5f, 13.5f, -0.5f, 1, 1, 1, 1, 1) };
+
+	for (unsigned user = 0; user < 2; user++) {
+		struct rt r;
+		rt_init(&r, W, H, V_COLOR_8_8_8_8, V_NUMBER_UNORM, 4, 1, ps_smooth, SPI_PS_INPUT_ENA_PERSP_CENTER_ENA(1));
+		pm4_set_context_reg(&r.t.cs, REG_PA_SU_LINE_CNTL, PA_SU_LINE_CNTL_WIDTH(8));
+		pm4_set_context_reg(&r.t.cs, REG_PA_SU_SC_MODE_CNTL,
+				    PA_SU_SC_MODE_CNTL_POLY_MODE(1) | PA_SU_SC_MODE_CNTL_POLYMODE_FRONT_PTYPE(1) |
+				    PA_SU_SC_MODE_CNTL_POLYMODE_BACK_PTYPE(1));
+		if (user) {
+			/* z inside: the near plane cuts nothing */
+			for (unsigned i = 0; i < 3; i++)
+				v[i].p[2] = 0;
+			pm4_set_context_reg(&r.t.cs, REG_PA_CL_CLIP_CNTL, PA_CL_CLIP_CNTL_UCP_ENA_0(1));
+			set_f(&r, REG_PA_CL_UCP_0_X, -1.0f);
+			set_f(&r, REG_PA_CL_UCP_0_W, 0.125f);
+		}
+		draw(&r, V_DI_PT_TRILIST, v, 3);
+		submit_clean(&r);
+		for (unsigned y = 2; y <= 6; y++) {
+			CHECK_EQ_INT(px8(&r, 1, y)[0], 255);
+			CHECK_EQ_INT(px8(&r, 4, y)[0], user ? 255 : 0);
+			CHECK_EQ_INT(px8(&r, 6, y)[0], 0);
+		}
+		CHECK_EQ_INT(px8(&r, 2, 1)[0], 255);
+		tgpu_fini(&r.t);
+	}
+}
+
 int main(void)
 {
 	XT_RUN(test_fill_rule_shared_edge);
@@ -1319,6 +1359,7 @@ int main(void)
 	XT_RUN(test_point_and_line);
 	XT_RUN(test_facing_and_culling);
 	XT_RUN(test_polygon_modes);
+	XT_RUN(test_polygon_mode_clipped_edges);
 	XT_RUN(test_flat_shading_provoking_vertex);
 	XT_RUN(test_user_plane_clip_and_scissor);
 	XT_RUN(test_stencil_mask);
