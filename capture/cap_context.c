@@ -629,6 +629,29 @@ GLuint cap_ctx_bound_buffer(GLenum target, bool accepted)
 	return bound_buffer(target, accepted);
 }
 
+/* After a program hook: the uniform block layouts of a program a link or
+ * creation may have given code (docs/trace-format.md, LAYOUT), written
+ * right after the call's RET so that a replay has them with the call. */
+static void observe_link(const struct cap_call *c)
+{
+	const union cap_arg *a = c->a;
+
+	switch (c->fid) {
+	case CAP_F_glLinkProgram:
+	case CAP_F_glLinkProgramARB:
+	case CAP_F_glProgramBinary:
+	case CAP_F_glProgramBinaryOES:
+		cap_observe_link(c->seq, (GLuint)a[0].u);
+		break;
+	case CAP_F_glCreateShaderProgramv:
+	case CAP_F_glCreateShaderProgramvEXT:
+		cap_observe_link(c->seq, (GLuint)c->ret.u);
+		break;
+	default:
+		break;
+	}
+}
+
 static void observe_post(struct cap_call *c, unsigned hook)
 {
 	const union cap_arg *a = c->a;
@@ -769,6 +792,10 @@ void cap_ctx_post(struct cap_thread *t, struct cap_call *c, unsigned hook)
 		cap_surface_post(t, c);
 		break;
 	case CAP_HOOK_PROGRAM:
+		cap_ctx_tf_changed(hook);
+		if (cap_g.observe)
+			observe_link(c);
+		break;
 	case CAP_HOOK_TF_STATE:
 		cap_ctx_tf_changed(hook);
 		break;

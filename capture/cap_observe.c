@@ -40,6 +40,7 @@
 #include "obs_gl_enums.h"
 #include "trace_enc.h"
 #include "trace_format.h"
+#include "trace_layout.h"
 #include "xt_log.h"
 
 /* The core's private enum values must be the registry's. */
@@ -149,6 +150,11 @@ static void gl_table(struct obs_gl *gl)
 	gl->BindBufferBase = CAP_REAL(glBindBufferBase);
 	gl->BindBufferRange = CAP_REAL(glBindBufferRange);
 	gl->DispatchCompute = CAP_REAL(glDispatchCompute);
+	gl->GetActiveUniformBlockiv = CAP_REAL(glGetActiveUniformBlockiv);
+	gl->GetActiveUniformBlockName = CAP_REAL(glGetActiveUniformBlockName);
+	gl->GetActiveUniformsiv = CAP_REAL(glGetActiveUniformsiv);
+	gl->GetActiveUniform = CAP_REAL(glGetActiveUniform);
+	gl->IsProgram = CAP_REAL(glIsProgram);
 }
 
 /*
@@ -395,6 +401,22 @@ void cap_observe_before_write(uint64_t seq, unsigned writes, int arg, const unio
 		return;
 	}
 	obs_async_before_write(&c, q, seq, kind, names, n);
+}
+
+void cap_observe_link(uint64_t seq, GLuint program)
+{
+	struct obs_ctx c;
+	struct obs_gl gl;
+	struct trace_layout l;
+	uint8_t *p, *s;
+
+	if (!obs_context(&c, &gl) || !obs_layout_read(&c, program, program, &l))
+		return;
+	if ((p = s = cap_rec_reserve(obs_layout_bound(&l))) != NULL) {
+		p = obs_layout_encode(&l, p);
+		cap_rec_commit(TRACE_REC_LAYOUT, TRACE_RECF_ATTACHED, seq, (size_t)(p - s));
+	}
+	obs_layout_free(&l);
 }
 
 void cap_observe_query(uint64_t seq, const char *func, GLuint id, GLenum pname,

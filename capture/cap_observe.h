@@ -41,6 +41,11 @@ void cap_observe_tf_end(uint64_t seq, bool paused_not_ended);
  * or after glGetQueryBufferObject*v (id is the query, params NULL: the
  * result went to a buffer).  When a query buffer was bound, params is NULL.
  */
+/* After a link that may have succeeded (glLinkProgram, glProgramBinary,
+ * glCreateShaderProgramv): the LAYOUT record of `program`'s uniform blocks
+ * (docs/trace-format.md), attached to call `seq`; nothing when it did not
+ * link or the context has no uniform blocks. */
+void cap_observe_link(uint64_t seq, GLuint program);
 void cap_observe_query(uint64_t seq, const char *func, GLuint id,
 		       GLenum pname, const void *params, size_t elem_bytes);
 

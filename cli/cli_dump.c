@@ -85,6 +85,7 @@ static const char *record_type_name(uint16_t type)
 	case TRACE_REC_CONTEXT: return "context";
 	case TRACE_REC_FRAME: return "frame";
 	case TRACE_REC_MEMWRITE: return "memwrite";
+	case TRACE_REC_LAYOUT: return "layout";
 	}
 	return NULL;
 }

@@ -29,7 +29,7 @@ struct named_count {
 };
 
 struct info {
-	uint64_t records, calls, observations, frames, threads, contexts, memwrites;
+	uint64_t records, calls, observations, frames, threads, contexts, memwrites, layouts;
 	uint64_t payload_bytes, first_call, last_call;
 	bool any_call;
 	uint64_t *per_func;          /* indexed by func_id */
@@ -182,6 +182,7 @@ static enum xt_rc gather(struct trace_reader *r, struct info *in)
 		case TRACE_REC_THREAD: in->threads++; break;
 		case TRACE_REC_FRAME: in->frames++; break;
 		case TRACE_REC_MEMWRITE: in->memwrites++; break;
+		case TRACE_REC_LAYOUT: in->layouts++; break;
 		case TRACE_REC_CONTEXT: {
 			rc = trace_reader_decode_value(r, &rec, &arena, &v);
 			const struct trace_value *ev = rc ? NULL : trace_value_get(&v, "event");
@@ -225,8 +226,10 @@ static void print_text(const char *path, struct trace_reader *r, struct info *in
 	if (in->any_call)
 		printf(" (numbers %" PRIu64 "-%" PRIu64 ")", in->first_call, in->last_call);
 	printf("\nthreads:       %" PRIu64 "\ncontexts:      %" PRIu64 "\nframes:        %" PRIu64
-	       "\nmemory writes: %" PRIu64 "\nobservations:  %" PRIu64 "\n",
-	       in->threads, in->contexts, in->frames, in->memwrites, in->observations);
+	       "\nmemory writes: %" PRIu64 "\nblock layouts: %" PRIu64 "%s\nobservations:  %" PRIu64 "\n",
+	       in->threads, in->contexts, in->frames, in->memwrites, in->layouts,
+	       in->layouts ? " (links with the uniform block layouts the driver chose)" : "",
+	       in->observations);
 	const char *source = property(in, "source");
 	if (source && !strcmp(source, "apitrace"))
 		printf("golden:        %s\n", property(in, "reference")
@@ -280,6 +283,7 @@ static int print_json(const char *path, struct trace_reader *r, struct info *in,
 	xt_jw_ku64(&w, "contexts", in->contexts);
 	xt_jw_ku64(&w, "frames", in->frames);
 	xt_jw_ku64(&w, "memwrites", in->memwrites);
+	xt_jw_ku64(&w, "layouts", in->layouts);
 	xt_jw_ku64(&w, "observations", in->observations);
 	xt_jw_kobj(&w, "properties");
 	for (size_t i = 0; i < in->nprops; i++)

@@ -123,6 +123,16 @@ struct obs_gl {
 	void (*BindBufferRange)(unsigned target, unsigned index, unsigned buffer, long offset,
 				long size);
 	void (*DispatchCompute)(unsigned x, unsigned y, unsigned z);
+	/* Optional: uniform block layouts (obs_layout_read; GL 3.1 / GLES
+	 * 3.0). */
+	void (*GetActiveUniformBlockiv)(unsigned program, unsigned index, unsigned pname, int *params);
+	void (*GetActiveUniformBlockName)(unsigned program, unsigned index, int buf_size, int *length,
+					  char *name);
+	void (*GetActiveUniformsiv)(unsigned program, int count, const unsigned *indices, unsigned pname,
+				    int *params);
+	void (*GetActiveUniform)(unsigned program, unsigned index, int buf_size, int *length, int *size,
+				 unsigned *type, char *name);
+	unsigned char (*IsProgram)(unsigned program);
 };
 
 /* Kinds of object name an observation writes (obs_ctx.app_name). */
@@ -229,6 +239,23 @@ struct obs_ctx {
 	void (*pending)(void *user, uint64_t seq, const char *kind, uint32_t count);
 	void (*commit_late)(void *user, uint64_t at, size_t n);
 };
+
+/*
+ * The layout the driver chose for each active uniform block of `program`
+ * (docs/trace-format.md, LAYOUT), asked with glGetActiveUniformBlockiv /
+ * glGetActiveUniformsiv; heap-allocated into *out (obs_layout_free).
+ * False, *out empty, when the context has no uniform blocks (below GL 3.1 /
+ * GLES 3.0, or the functions are missing), the program did not link, or
+ * memory ran out.  Changes no state; the application's pending GL errors
+ * are stashed and the queries' own drained (obs_ctx.stash / drain).
+ * `app_program` is the name the record carries.
+ */
+struct trace_layout;
+bool obs_layout_read(const struct obs_ctx *c, uint32_t program, uint32_t app_program, struct trace_layout *out);
+void obs_layout_free(struct trace_layout *l);
+/* Bytes obs_layout_encode writes at most, and the record's MAP value. */
+size_t obs_layout_bound(const struct trace_layout *l);
+uint8_t *obs_layout_encode(const struct trace_layout *l, uint8_t *p);
 
 /* After glEndTransformFeedback (paused false) or glPauseTransformFeedback
  * (paused true): one tf_buffer record per TF binding point with a buffer. */

@@ -10,6 +10,7 @@
 
 #include "replay_int.h"
 #include "trace_defined.h"
+#include "trace_layout.h"
 #include "trace_query.h"
 #include "xt_arena.h"
 #include "xt_buf.h"
@@ -49,6 +50,9 @@ struct replay {
 	struct trace_call call;
 	struct trace_ret ret;
 	bool have_call, have_ret;
+	/* its LAYOUT record (the uniform block layouts of a link), in arena */
+	struct trace_layout layout;
+	bool have_layout;
 	uint64_t last_no;             /* number of the last call executed */
 	struct trace_call last;       /* it (valid until the next call) */
 	bool last_valid;

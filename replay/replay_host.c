@@ -282,6 +282,7 @@ static enum xt_rc host_call(struct replay_backend *be, struct replay *rp,
 	host_obs_collect_errors(h, rp, x, call);
 	host_args_learn(h, x, f->id, call, ret, &args, &rv);
 	host_obs_after(h, rp, x, f->id, call, ret, &args, &rv);
+	host_obs_layout(h, rp, x, call);
 	return XT_OK;
 }
 

@@ -229,6 +229,11 @@ void host_args_learn(struct host *h, struct host_ctx *x, int id, const struct tr
 		     const union replay_arg *rv);
 
 /* ---- replay_obs.c ---- */
+/* After a call with a LAYOUT record (a link): compares the uniform block
+ * layouts the replay's driver chose with the recorded ones and warns,
+ * naming the block and member, where they differ (buffer contents the
+ * trace holds were written for the recorded layout; nothing is remapped). */
+void host_obs_layout(struct host *h, struct replay *rp, struct host_ctx *x, const struct trace_call *call);
 /* The hooks after a GL call (observations, mappings, returned values). */
 void host_obs_after(struct host *h, struct replay *rp, struct host_ctx *x, int id,
 		    const struct trace_call *call, const struct trace_ret *ret,

@@ -18,6 +18,7 @@
 
 #include "replay.h"
 #include "replay_lines.h"
+#include "trace_layout.h"
 #include "trace_reader.h"
 #include "xt_rc.h"
 
@@ -105,6 +106,9 @@ uint32_t replay_state_thread(const struct replay *rp);
  * number and counted.
  */
 void replay_unsupported(struct replay *rp, const struct trace_call *call, const char *why);
+/* The LAYOUT record of the call being executed (the uniform block
+ * layouts its link gave on the capturing driver), NULL when it has none. */
+const struct trace_layout *replay_call_layout(const struct replay *rp);
 /* Whether replay_unsupported was called for call number `no` (the last one). */
 bool replay_call_unsupported(const struct replay *rp, uint64_t no);
 

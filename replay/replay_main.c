@@ -160,6 +160,11 @@ static void check_leftovers(struct replay *rp)
 	xt_buf_reset(&rp->verdict_text);
 }
 
+const struct trace_layout *replay_call_layout(const struct replay *rp)
+{
+	return rp->have_layout ? &rp->layout : NULL;
+}
+
 uint32_t replay_state_thread(const struct replay *rp)
 {
 	return rp->last_valid ? rp->last.thread_no : 0;
@@ -206,6 +211,7 @@ static enum xt_rc execute_pending(struct replay *rp, struct xt_err *err)
 	trace_queries_call(rp->queries, &rp->call);
 	trace_defined_call(rp->defined, &rp->call, rp->have_ret ? &rp->ret : NULL);
 	rc = rp->be->ops->call(rp->be, rp, &rp->call, rp->have_ret ? &rp->ret : NULL, err);
+	rp->have_layout = false;
 	rp->sum.calls++;
 	progress(rp);
 	return rc;
@@ -228,6 +234,18 @@ static enum xt_rc handle(struct replay *rp, const struct trace_record *rec, bool
 		rp->have_ret = true;
 		return XT_OK;
 	}
+	if (rec->type == TRACE_REC_LAYOUT && rp->have_call && !rp->have_layout && rec->seq == rp->call.no) {
+		/* with the call: the backend lays out the link's blocks by it */
+		char why[200];
+		rc = trace_reader_decode_value(rp->reader, rec, &rp->arena, &v);
+		if (rc != XT_OK)
+			return xt_err_copy(err, trace_reader_err(rp->reader));
+		rc = trace_layout_of(&v, &rp->arena, &rp->layout, why, sizeof why);
+		if (rc != XT_OK)
+			return XT_FAIL(err, rc, "LAYOUT of call %" PRIu64 ": %s", rec->seq, why);
+		rp->have_layout = true;
+		return XT_OK;
+	}
 	if (rp->have_call && (rc = execute_pending(rp, err)) != XT_OK)
 		return rc;
 	switch (rec->type) {
@@ -246,6 +264,7 @@ static enum xt_rc handle(struct replay *rp, const struct trace_record *rec, bool
 			return xt_err_copy(err, trace_reader_err(rp->reader));
 		rp->have_call = true;
 		rp->have_ret = false;
+		rp->have_layout = false;
 		return XT_OK;
 	case TRACE_REC_OBSERVATION:
 		replay_check_observation(rp, rec->seq, rec);

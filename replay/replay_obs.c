@@ -20,6 +20,8 @@
 #include <string.h>
 
 #include "obs.h"
+#include "trace_layout.h"
+#include "xt_log.h"
 #include "replay_host.h"
 
 void (*host_gl_proc(const char *name))(void)
@@ -117,6 +119,11 @@ bool host_obs_gl(struct host *h)
 		PROC(GetRenderbufferParameteriv, "glGetRenderbufferParameteriv");
 		PROC(BindRenderbuffer, "glBindRenderbuffer");
 		PROC(GetTextureLevelParameteriv, "glGetTextureLevelParameteriv");
+		PROC(GetActiveUniformBlockiv, "glGetActiveUniformBlockiv");
+		PROC(GetActiveUniformBlockName, "glGetActiveUniformBlockName");
+		PROC(GetActiveUniformsiv, "glGetActiveUniformsiv");
+		PROC(GetActiveUniform, "glGetActiveUniform");
+		PROC(IsProgram, "glIsProgram");
 		h->obs_gl_ready = true;
 	}
 	return gl->GetIntegerv && gl->GetIntegeri_v && gl->GetInteger64i_v && gl->GetError &&
@@ -143,6 +150,82 @@ static bool obs_context(struct host *h, struct replay *rp, struct host_ctx *x,
 		.drain = err_drain, .app_name = app_name, .user = u,
 	};
 	return true;
+}
+
+/* ---- uniform block layouts ------------------------------------------------ */
+
+static const struct trace_layout_block *layout_block(const struct trace_layout *l, const char *name)
+{
+	for (uint32_t i = 0; i < l->n_blocks; i++)
+		if (!strcmp(l->blocks[i].name, name))
+			return &l->blocks[i];
+	return NULL;
+}
+
+/* The first difference of block `got` from the recorded `want`, into why;
+ * false when none. */
+static bool block_differs(const struct trace_layout_block *want, const struct trace_layout_block *got, char *why,
+			  size_t n)
+{
+	if (want->data_size != got->data_size) {
+		snprintf(why, n, "%u bytes, recorded %u", got->data_size, want->data_size);
+		return true;
+	}
+	for (uint32_t k = 0; k < want->n_members; k++) {
+		const struct trace_layout_member *w = &want->members[k], *g = NULL;
+		for (uint32_t j = 0; j < got->n_members && !g; j++)
+			if (!strcmp(got->members[j].name, w->name))
+				g = &got->members[j];
+		if (!g)
+			snprintf(why, n, "member \"%s\" is not active here", w->name);
+		else if (g->offset != w->offset)
+			snprintf(why, n, "member \"%s\" at offset %u, recorded %u", w->name, g->offset, w->offset);
+		else if (g->array_stride != w->array_stride)
+			snprintf(why, n, "member \"%s\": array stride %u, recorded %u", w->name, g->array_stride,
+				 w->array_stride);
+		else if (g->matrix_stride != w->matrix_stride)
+			snprintf(why, n, "member \"%s\": matrix stride %u, recorded %u", w->name, g->matrix_stride,
+				 w->matrix_stride);
+		else if (g->row_major != w->row_major)
+			snprintf(why, n, "member \"%s\" is %s here", w->name, g->row_major ? "row-major" : "column-major");
+		else
+			continue;
+		return true;
+	}
+	return false;
+}
+
+void host_obs_layout(struct host *h, struct replay *rp, struct host_ctx *x, const struct trace_call *call)
+{
+	const struct trace_layout *want = replay_call_layout(rp);
+	struct trace_layout got;
+	struct obs_ctx c;
+	struct obs_user u;
+	uint32_t program;
+
+	if (!want || !host_obs_gl(h))
+		return;
+	program = (uint32_t)replay_names_get(h->names, x->share_ns, GLAPI_O_SHADER_OBJECT, 0, want->program);
+	u = (struct obs_user){ h, rp, x };
+	c = (struct obs_ctx){
+		.gl = &h->obs_gl, .gles = x->gles, .major = x->major, .minor = x->minor,
+		.stash = err_stash, .drain = err_drain, .app_name = app_name, .user = &u,
+	};
+	if (!program || !obs_layout_read(&c, program, want->program, &got))
+		return;
+	for (uint32_t i = 0; i < want->n_blocks; i++) {
+		const struct trace_layout_block *g = layout_block(&got, want->blocks[i].name);
+		char why[240];
+		if (!g)
+			snprintf(why, sizeof why, "not active here");
+		else if (!block_differs(&want->blocks[i], g, why, sizeof why))
+			continue;
+		xt_warn("replay: call %llu (%s): uniform block \"%s\" of program %u is laid out otherwise than "
+			"on the capturing driver (%s); the buffer contents the trace holds follow the recorded "
+			"layout, which this driver does not read (a shared / packed block: GLSL 4.60 §4.4.5)",
+			(unsigned long long)call->no, call->name, want->blocks[i].name, want->program, why);
+	}
+	obs_layout_free(&got);
 }
 
 /* ---- frames -------------------------------------------------------------- */

@@ -138,6 +138,7 @@ struct sim {
 	size_t novr;
 	struct gm_reg_override *active;   /* those the GPU has now, novr room */
 	size_t nactive;
+	struct xt_buf layout_notes;    /* the driver's layout notes printed so far */
 };
 
 static struct sim *sim_of(struct replay_backend *be)
@@ -735,6 +736,64 @@ static enum xt_rc overrides_for_call(struct sim *s, uint64_t no, struct xt_err *
 	return XT_OK;
 }
 
+/*
+ * Hands the driver the uniform block layouts the trace recorded with this
+ * call (a link's LAYOUT record), so that it lays out `shared` / `packed`
+ * blocks as the capturing driver did; none for other calls, and for a
+ * link without a record (a trace from before them, an apitrace import),
+ * where the driver assumes std140 and says so (layout_notes).  In the
+ * call's arena; false when out of memory.
+ */
+static bool block_layouts(struct sim *s, struct sim_ctx *x, const struct trace_layout *l)
+{
+	struct drv_recorded_block *b = NULL;
+
+	if (l && l->n_blocks && !(b = xt_arena_alloc(&s->h.arena, l->n_blocks * sizeof *b)))
+		return false;
+	for (uint32_t i = 0; l && i < l->n_blocks; i++) {
+		const struct trace_layout_block *lb = &l->blocks[i];
+		struct drv_recorded_member *m = NULL;
+		if (lb->n_members && !(m = xt_arena_alloc(&s->h.arena, lb->n_members * sizeof *m)))
+			return false;
+		for (uint32_t k = 0; k < lb->n_members; k++)
+			m[k] = (struct drv_recorded_member){ lb->members[k].name, lb->members[k].offset,
+							     lb->members[k].array_stride,
+							     lb->members[k].matrix_stride, lb->members[k].row_major };
+		b[i] = (struct drv_recorded_block){ lb->name, lb->data_size, m, lb->n_members };
+	}
+	drv_context_set_block_layouts(x->drv, b, l ? l->n_blocks : 0, l != NULL);
+	return true;
+}
+
+/* What the driver's links could not lay out as the capturing driver did
+ * (drv_context_take_layout_notes): each distinct line once per replay, a
+ * warning naming the call where it first appeared. */
+static void layout_notes(struct sim *s, struct sim_ctx *x, const struct trace_call *call)
+{
+	struct xt_buf notes = { 0 };
+
+	if (!drv_context_take_layout_notes(x->drv, &notes))
+		return;
+	for (size_t at = 0; at < notes.len;) {
+		const char *line = (const char *)notes.data + at;
+		const char *nl = memchr(line, '\n', notes.len - at);
+		size_t n = nl ? (size_t)(nl - line) : notes.len - at;
+		bool seen = false;
+		for (size_t k = 0; k + n + 1 <= s->layout_notes.len && !seen;) {
+			const char *o = (const char *)s->layout_notes.data + k, *e = memchr(o, '\n', s->layout_notes.len - k);
+			seen = e && (size_t)(e - o) == n && !memcmp(o, line, n);
+			k = e ? (size_t)(e - (const char *)s->layout_notes.data) + 1 : s->layout_notes.len;
+		}
+		if (!seen && n) {
+			xt_warn("replay: call %llu (%s): %.*s", (unsigned long long)call->no, call->name, (int)n, line);
+			xt_buf_append(&s->layout_notes, line, n);
+			xt_buf_append(&s->layout_notes, "\n", 1);
+		}
+		at += n + 1;
+	}
+	xt_buf_fini(&notes);
+}
+
 static enum xt_rc sim_call(struct replay_backend *be, struct replay *rp,
 			   const struct trace_call *call, const struct trace_ret *ret,
 			   struct xt_err *err)
@@ -809,8 +868,11 @@ static enum xt_rc sim_call(struct replay_backend *be, struct replay *rp,
 		rc = host_args_program_binary(&s->h, &x->hx, call, &args);
 	if (rc != XT_OK)
 		return XT_FAIL(err, rc, "call %llu: out of memory", (unsigned long long)call->no);
+	if (!block_layouts(s, x, replay_call_layout(rp)))
+		return XT_FAIL(err, XT_ERR_NOMEM, "call %llu: out of memory", (unsigned long long)call->no);
 	drv_context_call_begin(x->drv);
 	replay_stubs[f->id].thunk(f->fn, args.a, &rv);
+	drv_context_set_block_layouts(x->drv, NULL, 0, false);   /* they were the call's arena's */
 	drv_context_call_end(x->drv, &pm4, &n_dw, &state_call);
 	unsigned from = x->hx.nerr;
 	for (int i = 0; i < 8; i++) {
@@ -823,6 +885,7 @@ static enum xt_rc sim_call(struct replay_backend *be, struct replay *rp,
 	why = drv_context_take_unsupported(x->drv);
 	if (why)
 		replay_unsupported(rp, call, why);
+	layout_notes(s, x, call);
 	check_faults(s, rp, call);
 	rc = artifacts(s, rp, x, call, pm4, n_dw, state_call, err);
 	if (rc)
@@ -873,6 +936,7 @@ static void sim_destroy(struct replay_backend *be)
 	xt_free(s->ctx);
 	xt_free(s->threads);
 	xt_free(s->dumped);
+	xt_buf_fini(&s->layout_notes);
 	xt_free(s->configs);
 	xt_free(s->surfaces);
 	xt_free(s->ovr);

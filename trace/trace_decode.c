@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "trace_int.h"
+#include "trace_layout.h"
 #include "trace_pixels.h"
 #include "trace_reader.h"
 
@@ -148,6 +149,7 @@ enum xt_rc trace_reader_decode_value(struct trace_reader *r, const struct trace_
 	case TRACE_REC_CONTEXT:
 	case TRACE_REC_FRAME:
 	case TRACE_REC_MEMWRITE:
+	case TRACE_REC_LAYOUT:
 		rc = trace_value_decode(&p, end, arena, out, &verr);
 		if (rc != XT_OK)
 			return value_fail(r, rec, rc, &verr);
@@ -203,6 +205,14 @@ enum xt_rc trace_reader_check_record(struct trace_reader *r, const struct trace_
 		if (rc == XT_OK && trace_pixels_is(&u.value) &&
 		    trace_pixels_of(&u.value, &px, why, sizeof why) != XT_OK)
 			return trace_reader_fail_record(r, rec, XT_ERR_CORRUPT, __FILE__, __LINE__, why);
+		return rc;
+	}
+	case TRACE_REC_LAYOUT: {
+		enum xt_rc rc = trace_reader_decode_value(r, rec, scratch, &u.value);
+		struct trace_layout l;
+		char why[200];
+		if (rc == XT_OK && (rc = trace_layout_of(&u.value, scratch, &l, why, sizeof why)) != XT_OK)
+			return trace_reader_fail_record(r, rec, rc, __FILE__, __LINE__, why);
 		return rc;
 	}
 	case TRACE_REC_THREAD:

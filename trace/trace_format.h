@@ -93,10 +93,10 @@
 #include "xt_hash.h"
 
 #define TRACE_MAGIC "XFBTRACE"
-#define TRACE_FORMAT_VERSION 3u
+#define TRACE_FORMAT_VERSION 4u
 /* The oldest version readers accept: 1 is 2 without the late observation
  * records (TRACE_REC_OBS_PENDING, TRACE_REC_OBS_LATE); 2 is 3 without
- * `pixels` observations. */
+ * `pixels` observations; 3 is 4 without LAYOUT records. */
 #define TRACE_FORMAT_VERSION_MIN 1u
 #define TRACE_FILE_HEADER_BYTES 32u
 #define TRACE_FILE_SPOOL 0x1u
@@ -167,6 +167,12 @@ enum trace_rec_type {
 	 * reader delivers it as an OBSERVATION of that call, in place of the
 	 * pending record; a compacted file never holds either type. */
 	TRACE_REC_OBS_LATE = 10,
+	/* A MAP value {"program": UINT, "blocks": ARRAY of MAP}: the layout
+	 * the driver chose for each active uniform block of `program`, read
+	 * after call `seq` (ATTACHED), a link that succeeded (glLinkProgram,
+	 * glProgramBinary, glCreateShaderProgramv); written right after the
+	 * call's RET.  Validated by trace_layout.h; docs/trace-format.md. */
+	TRACE_REC_LAYOUT = 11,
 };
 
 #define TRACE_RECF_ATTACHED 0x8000u  /* seq is the call this belongs to */

@@ -15,6 +15,18 @@
 
 /* --- drv_glsl_translate.c -------------------------------------------------- */
 
+/* What the application's source declares about its uniform blocks and
+ * opaque uniforms, which SPIR-V no longer says (drv_glsl_layout.c):
+ * glslang lays every block out as std140 and gives every block and sampler
+ * a binding of its own choosing. */
+enum drv_glsl_packing { DRV_PACK_SHARED, DRV_PACK_PACKED, DRV_PACK_STD140, DRV_PACK_STD430 };
+struct drv_glsl_decl {
+	char name[128];        /* the block name, or the uniform's name */
+	bool block;            /* a uniform block, else a uniform outside blocks */
+	uint8_t packing;       /* blocks: enum drv_glsl_packing, the default applied */
+	int32_t binding;       /* layout(binding = N), -1 when the source gives none */
+};
+
 struct drv_translation {
 	char *text;                     /* GLSL for glslang (malloc'd) */
 	int src_version;                /* #version of the input (110 if none, 100 for ES) */
@@ -24,6 +36,9 @@ struct drv_translation {
 	bool dst_es;
 	struct drv_builtin_map *maps;   /* malloc'd */
 	unsigned n_maps;
+	struct drv_glsl_decl *decls;    /* malloc'd: each uniform block, and each
+					 * uniform with an explicit binding */
+	unsigned n_decls;
 	/* further compilation units of the same stage (GL links several
 	 * shader objects of one stage), each translated on its own; glslang
 	 * parses them and links them with this one.  Borrowed, not freed by
@@ -54,9 +69,11 @@ const char *drv_translation_src_name(const struct drv_builtin_map *maps, unsigne
  * top comment) on the application's source of `stage`, written for
  * `version` (es: GLSL ES).  Violations are appended to `log` as compile
  * errors and return XT_ERR_INVALID; XT_ERR_NOMEM on allocation failure.
+ * The uniform blocks and explicit bindings it meets go to *decls
+ * (malloc'd, *n_decls entries; the caller frees them).
  */
 enum xt_rc drv_glsl_check_layouts(const char *src, enum drv_stage stage, int version, bool es,
-				  struct xt_buf *log);
+				  struct xt_buf *log, struct drv_glsl_decl **decls, unsigned *n_decls);
 
 /* --- drv_glslang.c ---------------------------------------------------------- */
 

@@ -21,6 +21,14 @@
  *     member's components, and of 8 when the block holds doubles
  *     (ARB_enhanced_layouts).
  *
+ * On the way it notes what SPIR-V loses (struct drv_glsl_decl): each
+ * uniform block's packing (std140, std430, shared or packed, from its own
+ * qualifiers or the default `layout(...) uniform;` sets; shared when none,
+ * GLSL 4.60 §4.4.5 and GLSL ES 3.00 §4.3.8.3) and explicit
+ * `layout(binding = N)` of blocks and opaque uniforms (GLSL 4.20 / ES 3.10
+ * §4.4.5-4.4.6): glslang lays every block out as std140 and binds what the
+ * source leaves unbound itself, so its SPIR-V cannot tell them apart.
+ *
  * How: the source is cut into tokens (comments dropped, preprocessor lines
  * skipped except #extension), then read as a sequence of declarations at
  * global scope; function bodies and struct definitions are skipped by brace
@@ -65,6 +73,9 @@ struct checker {
 	size_t n_consts, cap_consts;
 	struct xt_buf *log;
 	bool failed, nomem;
+	uint8_t default_packing;     /* `layout(std140) uniform;` so far */
+	struct drv_glsl_decl *decls; /* blocks and explicit bindings seen */
+	unsigned n_decls, cap_decls;
 };
 
 /* Built-in constants a layout value may use (the driver's limits). */
@@ -571,6 +582,63 @@ static void note_const(struct checker *c, const struct qualifiers *q, size_t i)
 	c->consts[c->n_consts++] = (struct named_value){ c->t[i + 1].s, c->t[i + 1].len, v };
 }
 
+/* The packing a declaration's qualifiers name, or `dflt`. */
+static uint8_t packing_of(const struct qualifiers *q, uint8_t dflt)
+{
+	static const char *const names[] = {
+		[DRV_PACK_SHARED] = "shared", [DRV_PACK_PACKED] = "packed",
+		[DRV_PACK_STD140] = "std140", [DRV_PACK_STD430] = "std430",
+	};
+
+	/* the last one named wins (GLSL 4.60 §4.4: later qualifiers override) */
+	for (unsigned k = q->n_ids; k-- > 0;)
+		for (uint8_t p = 0; p < sizeof names / sizeof names[0]; p++)
+			if (tok_eq(q->ids[k].name, names[p]))
+				return p;
+	return dflt;
+}
+
+/* Notes a uniform block (block) or a uniform named by token `name`. */
+static void note_decl(struct checker *c, const struct qualifiers *q, const struct tok *name, bool block)
+{
+	const struct layout_id *b = find_id(q, "binding");
+	struct drv_glsl_decl *d;
+
+	if (!block && !(b && b->known))
+		return;
+	if (c->n_decls == c->cap_decls) {
+		unsigned cap = c->cap_decls ? c->cap_decls * 2 : 8;
+		struct drv_glsl_decl *nd = realloc(c->decls, cap * sizeof *nd);
+		if (!nd) {
+			c->nomem = true;
+			return;
+		}
+		c->decls = nd;
+		c->cap_decls = cap;
+	}
+	d = &c->decls[c->n_decls++];
+	memset(d, 0, sizeof *d);
+	snprintf(d->name, sizeof d->name, "%.*s", (int)name->len, name->s);
+	d->block = block;
+	d->packing = block ? packing_of(q, c->default_packing) : DRV_PACK_SHARED;
+	d->binding = b && b->known ? (int32_t)b->value : -1;
+}
+
+/* The names a uniform declaration's list declares from token i on
+ * (`t0, t1[2];`), each noted with the declaration's qualifiers. */
+static void note_declarators(struct checker *c, const struct qualifiers *q, size_t i)
+{
+	while (i < c->n && c->t[i].kind == TOK_IDENT) {
+		int depth = 0;
+		note_decl(c, q, &c->t[i], false);
+		for (i++; i < c->n && (depth > 0 || (!is_punct(c, i, ',') && !is_punct(c, i, ';'))); i++)
+			depth += is_punct(c, i, '[') - is_punct(c, i, ']');
+		if (!is_punct(c, i, ','))
+			return;
+		i++;
+	}
+}
+
 static void check_declarations(struct checker *c)
 {
 	size_t i = 0;
@@ -588,17 +656,23 @@ static void check_declarations(struct checker *c)
 			const struct layout_id *st = find_id(&q, "stream");
 			if (gs && out && st && st->known && st->value >= 0)
 				c->default_stream = st->value;
+			if (q.storage && tok_eq(q.storage, "uniform"))
+				c->default_packing = packing_of(&q, c->default_packing);
 			i = b + 1;
 		} else if (q.storage && b + 1 < c->n && c->t[b].kind == TOK_IDENT && is_punct(c, b + 1, '{')) {
+			if (tok_eq(q.storage, "uniform"))
+				note_decl(c, &q, &c->t[b], true);
 			i = skip_statement(c, check_block(c, b + 1, &q, gs && out));
 		} else {
+			if (q.storage && tok_eq(q.storage, "uniform"))
+				note_declarators(c, &q, b + 1);
 			i = skip_statement(c, b);
 		}
 	}
 }
 
 enum xt_rc drv_glsl_check_layouts(const char *src, enum drv_stage stage, int version, bool es,
-				  struct xt_buf *log)
+				  struct xt_buf *log, struct drv_glsl_decl **decls, unsigned *n_decls)
 {
 	struct checker c;
 
@@ -613,7 +687,11 @@ enum xt_rc drv_glsl_check_layouts(const char *src, enum drv_stage stage, int ver
 		check_declarations(&c);
 	free(c.t);
 	free(c.consts);
-	if (c.nomem)
-		return XT_ERR_NOMEM;
-	return c.failed ? XT_ERR_INVALID : XT_OK;
+	if (c.nomem || c.failed) {
+		free(c.decls);
+		return c.nomem ? XT_ERR_NOMEM : XT_ERR_INVALID;
+	}
+	*decls = c.decls;
+	*n_decls = c.n_decls;
+	return XT_OK;
 }

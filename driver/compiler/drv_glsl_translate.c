@@ -28,7 +28,10 @@
  *   - user identifiers that are keywords of the target version but were
  *     free in 1.10 / 1.20 / ES 1.00 ("sample", "layout", "flat" ...) ->
  *     xt_r_<name>;
- *   - gl_InstanceIDARB -> gl_InstanceID; #extension lines follow
+ *   - gl_InstanceIDARB -> gl_InstanceID; `shared` and `packed` in a
+ *     layout(...) list -> std140 (glslang refuses them when generating
+ *     SPIR-V; drv_block_layout.c lays such blocks out);
+ *   - #extension lines follow
  *     `ext_rules`: dropped when core in the target, and an extension
  *     glslang lacks or takes in part raises the target to the version that
  *     made it core (GL_ARB_arrays_of_arrays -> 4.30), GL_ARB_compatibility
@@ -400,6 +403,15 @@ static void directive_name(const char *s, size_t n, size_t p, size_t *name, size
  * Rewrites (pass 2, out != NULL) or scans (pass 1) the code span s[b..e):
  * identifiers only, everything else copied.
  */
+/* Whether the identifier at p is an entry of a layout(...) list: the
+ * source before it (from b), spaces left out, ends in '(' or ','. */
+static bool in_layout_list(const char *s, size_t b, size_t p)
+{
+	while (p > b && isspace((unsigned char)s[p - 1]))
+		p--;
+	return p > b && (s[p - 1] == '(' || s[p - 1] == ',');
+}
+
 static void process_span(struct xlate *x, size_t b, size_t e, int line, struct xt_buf *out)
 {
 	const char *s = x->src;
@@ -491,6 +503,11 @@ static void process_span(struct xlate *x, size_t b, size_t e, int line, struct x
 					rep = builtin_consts[ci].reserved;
 			} else if (eq(id, len, "gl_InstanceIDARB")) {
 				rep = "gl_InstanceID";
+			} else if ((eq(id, len, "shared") || eq(id, len, "packed")) && in_layout_list(s, b, p)) {
+				/* glslang refuses both for SPIR-V; the block's packing
+				 * was noted from the source (drv_glsl_layout.c) and the
+				 * driver lays it out (drv_block_layout.c) */
+				rep = "std140";
 			} else if (x->old && in_list(new_keywords, sizeof new_keywords / sizeof new_keywords[0], id, len)) {
 				snprintf(tmp, sizeof tmp, "xt_r_%.*s", (int)len, id);
 				rep = tmp;
@@ -813,7 +830,7 @@ static enum xt_rc translate(const char *src, enum drv_stage stage, bool es_conte
 	if (x.failed)
 		goto fail;
 	/* rules glslang leaves out, under the version the application wrote */
-	rc = drv_glsl_check_layouts(src, stage, version, es, log);
+	rc = drv_glsl_check_layouts(src, stage, version, es, log, &out->decls, &out->n_decls);
 	if (rc != XT_OK) {
 		free(x.maps);
 		return rc;
@@ -891,6 +908,9 @@ static enum xt_rc translate(const char *src, enum drv_stage stage, bool es_conte
 	return XT_OK;
 fail:
 	free(x.maps);
+	free(out->decls);
+	out->decls = NULL;
+	out->n_decls = 0;
 	xt_buf_fini(&body);
 	xt_buf_fini(&hoisted);
 	xt_buf_fini(&res);
@@ -903,6 +923,7 @@ void drv_translation_fini(struct drv_translation *t)
 		return;
 	free(t->text);
 	free(t->maps);
+	free(t->decls);
 	memset(t, 0, sizeof *t);
 }
 

@@ -563,6 +563,8 @@ enum xt_rc drv_program_create(const struct drv_program_desc *desc, struct drv_pr
 	}
 	if (!ok)
 		goto done;
+	if ((rc = drv_program_apply_block_layouts(b)) != XT_OK)
+		goto fail;
 	if (no_vs) {
 		/* no executable vertex stage: drawing reports it (fixed
 		 * function); the tables answer the program queries */
@@ -657,6 +659,7 @@ void drv_program_destroy(struct drv_program *p)
 		free(p->hw[h].asm_text);
 	}
 	free(p->ps_unsupported);
+	free(p->layout_notes);
 	free(p->link_log);
 	free(p->attribs);
 	free(p->uniforms);

@@ -28,6 +28,9 @@ struct build {
 	uint32_t ps_vars[32];        /* the fragment shader's inputs (drv_ps_inputs) */
 	unsigned n_params;           /* the VS's param exports, one per ps_vars[0 .. n_params) */
 	uint32_t n_uniform_cap;
+	/* the shared / packed blocks laid out as recorded (drv_block_layout.c) */
+	char laid_out[DRV_MAX_UBOS][64];
+	unsigned n_laid_out;
 };
 
 /* drv_program_tables.c */
@@ -38,5 +41,17 @@ enum xt_rc drv_program_build_attribs(struct build *b);
 /* Default-block uniforms laid out once for all stages, their initializers,
  * and the uniform blocks. */
 enum xt_rc drv_program_build_uniforms(struct build *b);
+
+/* drv_block_layout.c */
+/* The source's note (drv_glsl_decl) on block or uniform `name` of stage s,
+ * from its main unit or a further one; NULL when none (not declared there
+ * with what is noted, or a SPIR-V stage, whose decorations say). */
+const struct drv_glsl_decl *drv_program_find_decl(const struct build *b, int s, const char *name, bool block);
+/* Lays the modules' shared / packed uniform blocks out as
+ * desc->block_layouts records them; what it cannot goes to layout_notes. */
+enum xt_rc drv_program_apply_block_layouts(struct build *b);
+/* GL_UNIFORM_BLOCK_DATA_SIZE of block `name`: the recorded one when the
+ * block was laid out as recorded, else std140_size. */
+uint32_t drv_program_block_size(const struct build *b, const char *name, uint32_t std140_size);
 
 #endif

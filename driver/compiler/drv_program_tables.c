@@ -202,9 +202,10 @@ static struct drv_uniform *new_uniform(struct build *b)
 	return &p->uniforms[p->n_uniforms++];
 }
 
-/* Adds the leaves of a default-block uniform of type t at byte `off`. */
+/* Adds the leaves of a default-block uniform (or a block member: the
+ * caller sets block and location) of type t at byte `off`. */
 static enum xt_rc add_leaves(struct build *b, const struct drv_smodule *m, uint32_t t, const char *name,
-			     uint32_t off, uint32_t mat_stride, int32_t *loc)
+			     uint32_t off, uint32_t mat_stride, bool row_major, int32_t *loc)
 {
 	const struct drv_sid *ty = drv_stype(m, t);
 	char nm[160];
@@ -215,7 +216,7 @@ static enum xt_rc add_leaves(struct build *b, const struct drv_smodule *m, uint3
 			enum xt_rc rc;
 			snprintf(nm, sizeof nm, "%s.%s", name, ty->members[i].name ? ty->members[i].name : "");
 			if ((rc = add_leaves(b, m, ty->members[i].type, nm, off + drv_stype_member_offset(m, t, i),
-					     ty->members[i].matrix_stride, loc)) != XT_OK)
+					     ty->members[i].matrix_stride, ty->members[i].row_major, loc)) != XT_OK)
 				return rc;
 		}
 		return XT_OK;
@@ -227,7 +228,8 @@ static enum xt_rc add_leaves(struct build *b, const struct drv_smodule *m, uint3
 			for (uint32_t i = 0; i < ty->count; i++) {
 				enum xt_rc rc;
 				snprintf(nm, sizeof nm, "%s[%u]", name, i);
-				if ((rc = add_leaves(b, m, ty->elem, nm, off + i * stride, mat_stride, loc)) != XT_OK)
+				if ((rc = add_leaves(b, m, ty->elem, nm, off + i * stride, mat_stride, row_major, loc)) !=
+				    XT_OK)
 					return rc;
 			}
 			return XT_OK;
@@ -243,6 +245,7 @@ static enum xt_rc add_leaves(struct build *b, const struct drv_smodule *m, uint3
 			u->offset = off;
 			u->array_stride = stride;
 			u->matrix_stride = et && et->op == SpvOpTypeMatrix ? (mat_stride ? mat_stride : 16) : 0;
+			u->row_major = et && et->op == SpvOpTypeMatrix && row_major;
 			u->block = -1;
 			*loc += (int32_t)ty->count;
 			return XT_OK;
@@ -261,6 +264,7 @@ static enum xt_rc add_leaves(struct build *b, const struct drv_smodule *m, uint3
 		u->offset = off;
 		u->array_stride = 0;
 		u->matrix_stride = ty->op == SpvOpTypeMatrix ? (mat_stride ? mat_stride : (size / ty->count <= 16 ? 16 : 32)) : 0;
+		u->row_major = ty->op == SpvOpTypeMatrix && row_major;
 		u->block = -1;
 	}
 	return XT_OK;
@@ -335,6 +339,70 @@ static enum xt_rc build_uniform_inits(struct build *b)
 	return XT_OK;
 }
 
+/* The initial texture units of sampler uniforms declared with
+ * layout(binding = N) (GLSL 4.20 §4.4.6: element i of an array gets
+ * N + i), in the constant buffer where glUniform1i writes the unit; the
+ * others start at 0.  glslang binds every sampler itself, so the source's
+ * qualifiers say which binding was written (drv_glsl_decl). */
+static enum xt_rc build_sampler_bindings(struct build *b)
+{
+	struct drv_program *p = b->p;
+
+	for (int s = 0; s < DRV_STAGE_COUNT; s++) {
+		const struct drv_smodule *m = &b->mod[s];
+		for (uint32_t i = 0; b->parsed[s] && i < m->n_vars; i++) {
+			const struct drv_svar *v = &m->vars[i];
+			const char *un = drv_program_user_name(b, (enum drv_stage)s, v->name);
+			const struct drv_glsl_decl *d;
+			uint32_t el;
+			if (v->storage != SpvStorageClassUniformConstant || v->sampler < 0 || !un ||
+			    !(d = drv_program_find_decl(b, s, un, false)) || d->binding < 0)
+				continue;
+			drv_stype_strip_arrays(m, v->type, &el);
+			if (!p->const_init && !(p->const_init = calloc(1, p->const_buffer_size + 16)))
+				return XT_ERR_NOMEM;
+			for (uint32_t e = 0; e < el && v->sampler + e < p->n_samplers; e++) {
+				uint32_t off = p->samplers[v->sampler + e].const_offset, unit = (uint32_t)d->binding + e;
+				if (off + 4 <= p->const_buffer_size)
+					memcpy(p->const_init + off, &unit, 4);
+			}
+		}
+	}
+	return XT_OK;
+}
+
+/*
+ * The members of uniform block `index` (variable v's block type) as
+ * active uniforms (GL 4.6 §7.3.1): named "Block.member" when the block
+ * has an instance name, "member" when not (§7.3.1.1), with their offsets
+ * and strides in the block and no location.
+ */
+static enum xt_rc add_block_members(struct build *b, const struct drv_smodule *m, const struct drv_svar *v,
+				    int32_t index)
+{
+	uint32_t el, t = drv_stype_strip_arrays(m, v->type, &el);
+	const struct drv_sid *bt = drv_stype(m, t);
+	const char *bn = b->p->ubos[index].name;
+	bool named = v->name && v->name[0];
+	unsigned first = b->p->n_uniforms;
+	int32_t loc = 0;
+	char nm[160];
+
+	for (uint32_t i = 0; bt && i < bt->n_members; i++) {
+		enum xt_rc rc;
+		const char *mn = bt->members[i].name ? bt->members[i].name : "";
+		snprintf(nm, sizeof nm, "%s%s%s", named ? bn : "", named ? "." : "", mn);
+		if ((rc = add_leaves(b, m, bt->members[i].type, nm, drv_stype_member_offset(m, t, i),
+				     bt->members[i].matrix_stride, bt->members[i].row_major, &loc)) != XT_OK)
+			return rc;
+	}
+	for (unsigned k = first; k < b->p->n_uniforms; k++) {
+		b->p->uniforms[k].block = index;
+		b->p->uniforms[k].location = -1;
+	}
+	return XT_OK;
+}
+
 /* One constant-buffer layout for all stages: the first stage to declare a
  * uniform places it; the others reuse its offset. */
 /* The uniform block of variable v of stage s (its block type bt, el array
@@ -368,11 +436,20 @@ static enum xt_rc add_ubo(struct build *b, const struct drv_smodule *m, const st
 	memset(u, 0, sizeof *u);
 	snprintf(u->name, sizeof u->name, "%s", bn);
 	drv_stype_std140(m, v->type, &sz, &al);
-	u->size_bytes = sz;
+	u->size_bytes = drv_program_block_size(b, bn, sz);
 	u->binding = 0;
+	/* layout(binding = N), GLSL 4.20 §4.4.5: the initial binding, which
+	 * glUniformBlockBinding changes later; of any stage declaring it */
+	for (int t = 0; t < DRV_STAGE_COUNT; t++) {
+		const struct drv_glsl_decl *d = drv_program_find_decl(b, t, bn, true);
+		if (d && d->binding >= 0) {
+			u->binding = (uint32_t)d->binding;
+			break;
+		}
+	}
 	u->stages = 1u << s;
 	*index = (int32_t)p->n_ubos++;
-	return XT_OK;
+	return add_block_members(b, m, v, *index);
 }
 
 /*
@@ -445,7 +522,8 @@ enum xt_rc drv_program_build_uniforms(struct build *b)
 			for (unsigned k = 0; k < p->n_uniforms; k++) {
 				const char *n = p->uniforms[k].name;
 				size_t len = strlen(un);
-				if (!strncmp(n, un, len) && (n[len] == 0 || n[len] == '[' || n[len] == '.')) {
+				if (p->uniforms[k].block < 0 && !strncmp(n, un, len) &&
+				    (n[len] == 0 || n[len] == '[' || n[len] == '.')) {
 					/* the leaf offset minus the leaf's position in
 					 * the variable is the variable's offset: only
 					 * the first leaf starts the variable */
@@ -464,7 +542,7 @@ enum xt_rc drv_program_build_uniforms(struct build *b)
 					al = 16;
 				v->mem_offset = (size_total + al - 1) / al * al;
 				size_total = v->mem_offset + sz;
-				if ((rc = add_leaves(b, m, v->type, un, v->mem_offset, 0, &loc)) != XT_OK)
+				if ((rc = add_leaves(b, m, v->type, un, v->mem_offset, 0, false, &loc)) != XT_OK)
 					return rc;
 			}
 		}
@@ -491,7 +569,7 @@ enum xt_rc drv_program_build_uniforms(struct build *b)
 			snprintf(nm, sizeof nm, el > 1 || drv_stype(m, v->type)->op == SpvOpTypeArray ?
 				 "%s[0]" : "%s", un);
 			for (unsigned k = 0; k < p->n_uniforms && !found; k++)
-				if ((found = !strcmp(p->uniforms[k].name, nm)))
+				if ((found = p->uniforms[k].block < 0 && !strcmp(p->uniforms[k].name, nm)))
 					v->sampler = sampler_slot(p, p->uniforms[k].offset);
 			for (uint32_t e = 0; found && v->sampler >= 0 && e < el && v->sampler + e < p->n_samplers; e++)
 				p->samplers[v->sampler + e].stages |= 1u << s;
@@ -522,5 +600,7 @@ enum xt_rc drv_program_build_uniforms(struct build *b)
 	p->const_buffer_size = (size_total + 15) / 16 * 16;
 	if ((rc = add_declared_ubos(b)) != XT_OK)
 		return rc;
-	return build_uniform_inits(b);
+	if ((rc = build_uniform_inits(b)) != XT_OK)
+		return rc;
+	return build_sampler_bindings(b);
 }

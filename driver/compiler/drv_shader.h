@@ -131,6 +131,7 @@ struct drv_uniform {
 	uint32_t array_stride; /* bytes between elements */
 	uint32_t matrix_stride;/* bytes between matrix columns (column-major), 0 if not a matrix */
 	int32_t block;         /* -1 default block, else index into drv_program.ubos */
+	bool row_major;        /* block members: GL_UNIFORM_IS_ROW_MAJOR */
 };
 
 /* Sampler slot k of the descriptor table (DRV_DESC_SAMPLER_OFFSET(k)): one
@@ -243,6 +244,22 @@ struct drv_vs_out_info {
 	unsigned pos_exports;               /* pos0 and those after it, 1..4 */
 };
 
+/* The layout another GL implementation chose for a uniform block of the
+ * `shared` or `packed` layout (GLSL 4.60 §4.4.5: implementation-dependent),
+ * as a trace recorded its answers to glGetActiveUniformBlockiv /
+ * glGetActiveUniformsiv (docs/trace-format.md, LAYOUT). */
+struct drv_block_member_layout {
+	const char *name;            /* as GL names it: "Block.member", "member[0]" ... */
+	uint32_t offset, array_stride, matrix_stride;
+	bool row_major;
+};
+struct drv_block_layout {
+	const char *name;            /* the block name */
+	uint32_t data_size;          /* GL_UNIFORM_BLOCK_DATA_SIZE */
+	const struct drv_block_member_layout *members;
+	unsigned n_members;
+};
+
 struct drv_program_desc {
 	bool es;                     /* OpenGL ES context (unversioned = #version 100) */
 	/* glCompileShader: stop after the front end (translator + glslang);
@@ -272,6 +289,15 @@ struct drv_program_desc {
 	/* glBindAttribLocation pairs (NULL-terminated name list, may be NULL) */
 	const char *const *attrib_names;
 	const uint32_t *attrib_locations;
+	/* The layouts a capturing driver chose for this link's uniform blocks
+	 * (any number, looked up by block name): used for the blocks the
+	 * source declares `shared` or `packed`, std140 / std430 blocks keep
+	 * theirs.  has_block_layouts: the caller knows them (a trace that
+	 * recorded them), even when there are none; without, a shared or
+	 * packed block is laid out as std140 and layout_notes says so. */
+	bool has_block_layouts;
+	const struct drv_block_layout *block_layouts;
+	unsigned n_block_layouts;
 };
 
 struct drv_program {
@@ -313,6 +339,10 @@ struct drv_program {
 	struct drv_builtin_map *builtins;
 	/* the translated GLSL handed to glslang, per stage (debugging) */
 	char *translated[DRV_STAGE_COUNT];
+	/* What the link could not lay out as the capturing driver did, one
+	 * line each naming the block (drv_program_desc.block_layouts), or
+	 * NULL: not a link error, the application sees nothing of it */
+	char *layout_notes;
 };
 
 /*

@@ -85,6 +85,36 @@ void (*drv_get_proc_address(const char *name))(void);
  */
 const char *drv_context_take_unsupported(struct drv_context *ctx);
 
+/*
+ * The layouts the capturing GL chose for the uniform blocks of a program
+ * (a trace's LAYOUT record, docs/trace-format.md), for the links that the
+ * next call on `ctx` makes (glLinkProgram, glProgramBinary,
+ * glCreateShaderProgramv): blocks the source declares `shared` or
+ * `packed`, whose layout is implementation-dependent (GLSL 4.60 §4.4.5),
+ * are laid out as recorded; std140 / std430 blocks as GL defines them.
+ * Borrowed until the next call of this function; (NULL, 0, false) before
+ * a call whose program has no record (an older trace): the driver lays
+ * shared / packed blocks out as std140 then.  What a link could not honour
+ * or had no record for goes to drv_context_take_layout_notes.
+ */
+struct drv_recorded_member {
+	const char *name;             /* "Block.member", "member[0]" ... as GL names it */
+	uint32_t offset, array_stride, matrix_stride;
+	bool row_major;
+};
+struct drv_recorded_block {
+	const char *name;
+	uint32_t data_size;           /* GL_UNIFORM_BLOCK_DATA_SIZE */
+	const struct drv_recorded_member *members;
+	unsigned n_members;
+};
+void drv_context_set_block_layouts(struct drv_context *ctx, const struct drv_recorded_block *blocks,
+				   unsigned n, bool recorded);
+/* Appends the notes of the links since the last take (one line per block
+ * not laid out as its capturing driver did, naming it and why) to `out`;
+ * false when there were none. */
+bool drv_context_take_layout_notes(struct drv_context *ctx, struct xt_buf *out);
+
 /* --- per-call artefacts ------------------------------------------------------ */
 
 /* Starts collecting the PM4 of one GL call. */

@@ -269,6 +269,9 @@ DRV_GL(GLint, GetProgramResourceLocation, (GLuint program, GLenum programInterfa
 /* drv_gl_uniform.c */
 DRV_GL(GLint, GetUniformLocation, (GLuint program, const GLchar *name))
 DRV_GL(void, GetActiveUniform, (GLuint program, GLuint index, GLsizei bufSize, GLsizei *length, GLint *size, GLenum *type, GLchar *name))
+DRV_GL(void, GetActiveUniformName, (GLuint program, GLuint uniformIndex, GLsizei bufSize, GLsizei *length, GLchar *uniformName))
+DRV_GL(void, GetUniformIndices, (GLuint program, GLsizei uniformCount, const GLchar *const *uniformNames, GLuint *uniformIndices))
+DRV_GL(void, GetActiveUniformsiv, (GLuint program, GLsizei uniformCount, const GLuint *uniformIndices, GLenum pname, GLint *params))
 DRV_GL(GLuint, GetUniformBlockIndex, (GLuint program, const GLchar *name))
 DRV_GL(void, UniformBlockBinding, (GLuint program, GLuint index, GLuint binding))
 DRV_GL(void, GetActiveUniformBlockiv, (GLuint program, GLuint index, GLenum pname, GLint *params))

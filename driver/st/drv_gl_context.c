@@ -47,6 +47,24 @@ const char *drv_context_take_unsupported(struct drv_context *ctx)
 	return why;
 }
 
+void drv_context_set_block_layouts(struct drv_context *ctx, const struct drv_recorded_block *blocks,
+				   unsigned n, bool recorded)
+{
+	ctx->rec_blocks = blocks;
+	ctx->n_rec_blocks = blocks ? n : 0;
+	ctx->has_rec_blocks = recorded;
+}
+
+bool drv_context_take_layout_notes(struct drv_context *ctx, struct xt_buf *out)
+{
+	bool any = ctx->layout_notes.len > 0;
+
+	if (any)
+		xt_buf_append(out, ctx->layout_notes.data, ctx->layout_notes.len);
+	xt_buf_reset(&ctx->layout_notes);
+	return any;
+}
+
 void drv_context_take_surface_events(struct drv_context *ctx, struct drv_surface_events *out)
 {
 	struct drv_pipe_surface_events ev;
@@ -376,6 +394,7 @@ void drv_context_destroy(struct drv_context *ctx)
 	drv_gl_fb_fini(ctx);
 	drv_gl_ff_fini(ctx);
 	drv_pipe_destroy(ctx->pipe);
+	xt_buf_fini(&ctx->layout_notes);
 	if (--ctx->shared->refs == 0) {
 		drv_names_each(&ctx->shared->buffers, free_buffer, ctx);
 		drv_names_each(&ctx->shared->shaders, free_shader_or_program, ctx);

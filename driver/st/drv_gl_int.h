@@ -338,6 +338,11 @@ struct drv_context {
 	int major, minor;
 	GLenum error;
 	const char *unsupported;     /* reason the current call is not modelled */
+	/* drv_context_set_block_layouts: for the links of the current call */
+	const struct drv_recorded_block *rec_blocks;
+	unsigned n_rec_blocks;
+	bool has_rec_blocks;
+	struct xt_buf layout_notes;  /* drv_context_take_layout_notes */
 	bool state_call;             /* the current call drew / changed TF or queries */
 
 	/* buffer bindings */

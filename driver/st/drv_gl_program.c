@@ -594,27 +594,71 @@ void drv_gl_LinkProgram(GLuint program)
 	drv_gl_program_link_desc(ctx, p, &d);
 }
 
+/* The recorded block layouts (drv_context_set_block_layouts) in the
+ * compiler's terms; false when out of memory. */
+static bool block_layouts(const struct drv_context *ctx, struct drv_program_desc *d)
+{
+	struct drv_block_layout *l;
+	unsigned total = 0;
+
+	d->has_block_layouts = ctx->has_rec_blocks;
+	if (!ctx->n_rec_blocks)
+		return true;
+	for (unsigned i = 0; i < ctx->n_rec_blocks; i++)
+		total += ctx->rec_blocks[i].n_members;
+	l = xt_calloc(1, ctx->n_rec_blocks * sizeof *l + total * sizeof(struct drv_block_member_layout));
+	if (!l)
+		return false;
+	struct drv_block_member_layout *m = (struct drv_block_member_layout *)(l + ctx->n_rec_blocks);
+	for (unsigned i = 0; i < ctx->n_rec_blocks; i++) {
+		const struct drv_recorded_block *r = &ctx->rec_blocks[i];
+		l[i] = (struct drv_block_layout){ r->name, r->data_size, m, r->n_members };
+		for (unsigned k = 0; k < r->n_members; k++)
+			*m++ = (struct drv_block_member_layout){ r->members[k].name, r->members[k].offset,
+								 r->members[k].array_stride,
+								 r->members[k].matrix_stride, r->members[k].row_major };
+	}
+	d->block_layouts = l;
+	d->n_block_layouts = ctx->n_rec_blocks;
+	return true;
+}
+
+static void free_block_layouts(struct drv_program_desc *d)
+{
+	xt_free((void *)d->block_layouts);
+	d->block_layouts = NULL;
+}
+
 void drv_gl_program_link_desc(struct drv_context *ctx, struct drv_program_obj *p,
 			      const struct drv_program_desc *dp)
 {
 	struct drv_program_desc d = *dp;
 	struct drv_program *prog = NULL;
 	struct xt_err err = { 0 };
+	enum xt_rc rc;
 
 	/* compatibility profile: no fragment shader is fixed-function
 	 * fragment processing (drv_program_desc.ff_fragment) */
 	d.ff_fragment = !ctx->core && !ctx->gles;
+	if (!block_layouts(ctx, &d)) {
+		drv_gl_error(ctx, GL_OUT_OF_MEMORY);
+		return;
+	}
 
 	xt_free(p->log);
 	p->log = NULL;
 	xt_free(p->binary);
 	p->binary = NULL;
 	p->binary_bytes = 0;
-	if (drv_program_create(&d, &prog, &err) != XT_OK) {
+	rc = drv_program_create(&d, &prog, &err);
+	free_block_layouts(&d);
+	if (rc != XT_OK) {
 		p->linked = false;
 		p->log = xt_strdup(xt_err_msg(&err));
 		return;
 	}
+	if (prog->layout_notes)
+		xt_buf_printf(&ctx->layout_notes, "%s", prog->layout_notes);
 	tf_list_as_gl_reports(&prog->tf, d.spirv[DRV_STAGE_VERTEX] != NULL);
 	drv_program_destroy(p->prog);
 	p->prog = prog;

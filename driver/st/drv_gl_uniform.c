@@ -410,6 +410,90 @@ void drv_gl_GetActiveUniform(GLuint program, GLuint index, GLsizei bufSize, GLsi
 		*type = u->type;
 }
 
+void drv_gl_GetActiveUniformName(GLuint program, GLuint uniformIndex, GLsizei bufSize, GLsizei *length,
+				 GLchar *uniformName)
+{
+	drv_gl_GetActiveUniform(program, uniformIndex, bufSize, length, NULL, NULL, uniformName);
+}
+
+/* The index of the active uniform `name` (GL 4.6 §7.3.1.1: an array's
+ * name, with or without "[0]"), or GL_INVALID_INDEX. */
+static GLuint uniform_index(const struct drv_program *prog, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (unsigned i = 0; i < prog->n_uniforms; i++) {
+		const char *u = prog->uniforms[i].name;
+		size_t un = strlen(u);
+		if (!strcmp(u, name) || (un == n + 3 && !strncmp(u, name, n) && !strcmp(u + n, "[0]")))
+			return i;
+	}
+	return GL_INVALID_INDEX;
+}
+
+void drv_gl_GetUniformIndices(GLuint program, GLsizei uniformCount, const GLchar *const *uniformNames,
+			      GLuint *uniformIndices)
+{
+	DRV_CTX(ctx);
+	struct drv_program_obj *p = drv_gl_program_lookup(ctx, program, "glGetUniformIndices");
+
+	if (!p)
+		return;
+	if (uniformCount < 0) {
+		drv_gl_error(ctx, GL_INVALID_VALUE);
+		return;
+	}
+	for (GLsizei i = 0; i < uniformCount; i++)
+		uniformIndices[i] = p->linked && uniformNames[i] ? uniform_index(p->prog, uniformNames[i])
+								 : GL_INVALID_INDEX;
+}
+
+/* GL 4.6 §7.3.1.1, table 7.6: a property of one active uniform; -1 for
+ * the block properties of a default-block uniform. */
+static bool uniform_property(const struct drv_uniform *u, GLenum pname, GLint *out)
+{
+	bool in_block = u->block >= 0;
+
+	switch (pname) {
+	case GL_UNIFORM_TYPE: *out = (GLint)u->type; return true;
+	case GL_UNIFORM_SIZE: *out = (GLint)u->size; return true;
+	case GL_UNIFORM_NAME_LENGTH: *out = (GLint)strlen(u->name) + 1; return true;
+	case GL_UNIFORM_BLOCK_INDEX: *out = u->block; return true;
+	case GL_UNIFORM_OFFSET: *out = in_block ? (GLint)u->offset : -1; return true;
+	case GL_UNIFORM_ARRAY_STRIDE: *out = in_block ? (GLint)u->array_stride : -1; return true;
+	case GL_UNIFORM_MATRIX_STRIDE: *out = in_block ? (GLint)u->matrix_stride : -1; return true;
+	case GL_UNIFORM_IS_ROW_MAJOR: *out = in_block && u->row_major; return true;
+	case GL_UNIFORM_ATOMIC_COUNTER_BUFFER_INDEX: *out = -1; return true;
+	default: return false;
+	}
+}
+
+void drv_gl_GetActiveUniformsiv(GLuint program, GLsizei uniformCount, const GLuint *uniformIndices, GLenum pname,
+				GLint *params)
+{
+	DRV_CTX(ctx);
+	struct drv_program_obj *p = drv_gl_program_lookup(ctx, program, "glGetActiveUniformsiv");
+	GLint v;
+
+	if (!p)
+		return;
+	if (uniformCount < 0) {
+		drv_gl_error(ctx, GL_INVALID_VALUE);
+		return;
+	}
+	for (GLsizei i = 0; i < uniformCount; i++)
+		if (!p->linked || uniformIndices[i] >= p->prog->n_uniforms) {
+			drv_gl_error(ctx, GL_INVALID_VALUE);
+			return;
+		}
+	if (uniformCount > 0 && !uniform_property(&p->prog->uniforms[uniformIndices[0]], pname, &v)) {
+		drv_gl_error(ctx, GL_INVALID_ENUM);
+		return;
+	}
+	for (GLsizei i = 0; i < uniformCount; i++)
+		uniform_property(&p->prog->uniforms[uniformIndices[i]], pname, &params[i]);
+}
+
 GLuint drv_gl_GetUniformBlockIndex(GLuint program, const GLchar *name)
 {
 	DRV_CTX_RET(ctx, GL_INVALID_INDEX);

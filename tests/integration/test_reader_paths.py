@@ -49,6 +49,32 @@ def test_every_reader_rejects_a_record_that_does_not_decode(xfbtrace, build_dir,
         assert " match" not in out.stdout and " differ" not in out.stdout, (argv, out.stdout)
 
 
+@pytest.fixture(scope="module")
+def blocks_trace(xfbtrace, build_dir, tmp_path_factory):
+    """A trace with a LAYOUT record that holds uniform blocks."""
+    d = tmp_path_factory.mktemp("layout")
+    trace = d / "blocks.xfbt"
+    out = run([xfbtrace, "capture", "-o", trace, "--",
+               build_dir / "tests" / "apps" / "tf-ubo-blocks-gl33"])
+    assert out.returncode == 0, out.stderr
+    return trace
+
+
+def test_every_reader_rejects_a_layout_record_that_breaks_the_format(xfbtrace, build_dir,
+                                                                     blocks_trace, tmp_path):
+    """A LAYOUT record decodes but one block lacks its data_size
+    (trace/trace_layout.c): corruption for every reader, named."""
+    bad = tmp_path / "bad.xfbt"
+    call = mangle(build_dir, blocks_trace, bad, "layout-size", 0)
+    for argv in READERS:
+        argv = [a.format(db=tmp_path / "r.db") for a in argv]
+        out = run([xfbtrace, *argv, bad])
+        assert out.returncode == 2, (argv, out.returncode, out.stdout[-1500:], out.stderr)
+        assert f"call {call}" in out.stderr and "LAYOUT record" in out.stderr \
+            and "data_size" in out.stderr, (argv, out.stderr)
+        assert " match" not in out.stdout and " differ" not in out.stdout, (argv, out.stdout)
+
+
 @pytest.mark.parametrize("what,n", [("obs-tag", 2), ("func-id", 3)])
 def test_sanitizer_build_rejects_them_cleanly(xfbtrace_san, build_dir, good_trace, tmp_path,
                                                what, n):

@@ -21,7 +21,7 @@ import pytest
 from conftest import coverage_rules, describe, piglit_line, run
 from tracefile import blob_bytes, observations, records
 
-APPS = ["tf-particles-gles3", "tf-separate-gl33", "tf-ubo-blocks-gl33", "tf-draw-paths-gl43"]
+APPS = ["tf-particles-gles3", "tf-separate-gl33", "tf-ubo-blocks-gl33", "tf-draw-paths-gl43", "tf-ubo-layout-gl42"]
 SUMMARY = re.compile(r"^(\d+) observations, (\d+) match, (\d+) differ", re.M)
 RETURNS = re.compile(r"^returned values: (\d+) compared, (\d+) differ", re.M)
 

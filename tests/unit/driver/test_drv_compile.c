@@ -382,6 +382,8 @@ static void dump_outputs(const struct drv_program *p, const char *what, unsigned
 		fprintf(stderr, " %g", k >= n_float ? (double)o[k] : dt_f(o[k]));
 	fprintf(stderr, "\n");
 	dt_dump(p);
+}
+
 /* textureSize (image_get_resinfo) of a sampler2D at a non-constant level:
  * a 4x4 texture with levels 0..1, so (4, 4) at level 0 and (2, 2) at 1. */
 static void test_vs_texture_size(void)

@@ -109,14 +109,14 @@ static void test_reader_names_non_traces_and_other_versions(void)
 		return;
 	/* A damaged version field is corruption; a consistent header of
 	 * another version is named as such. */
-	data[8] = 4;
+	data[8] = 5;
 	CHECK_EQ_INT(tu_write_file(path, data, len), 0);
 	CHECK_EQ_INT(read_with_message(path, msg, sizeof msg), XT_ERR_CORRUPT);
 	uint64_t h = xt_hash64(data, 24);
 	memcpy(data + 24, &h, 8);
 	CHECK_EQ_INT(tu_write_file(path, data, len), 0);
 	CHECK_EQ_INT(read_with_message(path, msg, sizeof msg), XT_ERR_VERSION);
-	CHECK(strstr(msg, "version 4; this build reads versions 1 to 3") != NULL);
+	CHECK(strstr(msg, "version 5; this build reads versions 1 to 4") != NULL);
 	data[8] = 2;
 	h = xt_hash64(data, 24);
 	memcpy(data + 24, &h, 8);

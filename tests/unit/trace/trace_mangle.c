@@ -13,7 +13,14 @@
  *              that no funcdef defines;
  *   pixels-width  the N-th OBSERVATION record of kind `pixels` gets a
  *              `width` one off (its low bit flipped): the record decodes,
- *              but its data no longer has width x height pixels.
+ *              but its data no longer has width x height pixels;
+ *   layout-size  the N-th LAYOUT record's first `data_size` key is
+ *              renamed (`data_sizf`): the record decodes, but a block
+ *              lacks its size;
+ *   layout-stride  the N-th LAYOUT record's first non-zero
+ *              `array_stride` (below 64, one varint byte) gets its low bit
+ *              flipped: still a valid record, with a layout the capturing
+ *              driver did not report.
  *
  * OUT is written in spool form (one stream, records in order, record checks
  * computed by the writer): the compactor reads through the same validation
@@ -42,16 +49,20 @@ int main(int argc, char **argv)
 	struct trace_record rec;
 	struct xt_err err;
 	uint64_t want, seen = 0;
-	bool obs_tag, pixels, done = false;
+	bool obs_tag, pixels, layout_size, layout_stride, done = false;
 	enum xt_rc rc;
 
 	if (argc != 5 || (strcmp(argv[3], "obs-tag") && strcmp(argv[3], "func-id") &&
-			  strcmp(argv[3], "pixels-width"))) {
-		fprintf(stderr, "usage: trace_mangle IN OUT obs-tag|func-id|pixels-width N\n");
+			  strcmp(argv[3], "pixels-width") && strcmp(argv[3], "layout-size") &&
+			  strcmp(argv[3], "layout-stride"))) {
+		fprintf(stderr, "usage: trace_mangle IN OUT obs-tag|func-id|pixels-width|layout-size|"
+			"layout-stride N\n");
 		return 2;
 	}
 	obs_tag = !strcmp(argv[3], "obs-tag");
 	pixels = !strcmp(argv[3], "pixels-width");
+	layout_size = !strcmp(argv[3], "layout-size");
+	layout_stride = !strcmp(argv[3], "layout-stride");
 	want = strtoull(argv[4], NULL, 10);
 	if (trace_reader_open(&r, argv[1], &err) != XT_OK)
 		return fail("cannot read the input", &err);
@@ -79,7 +90,32 @@ int main(int argc, char **argv)
 			w[sizeof width_key] ^= 1;
 			done = true;
 		}
-		if (!done && !obs_tag && !pixels && rec.type == TRACE_REC_CALL &&
+		if (!done && (layout_size || layout_stride) && rec.type == TRACE_REC_LAYOUT) {
+			/* keys: length byte, name; then the UINT's tag 0x04 */
+			static const uint8_t size_key[] = { 9, 'd', 'a', 't', 'a', '_', 's', 'i', 'z', 'e' };
+			static const uint8_t stride_key[] = { 12, 'a', 'r', 'r', 'a', 'y', '_', 's', 't', 'r', 'i',
+							      'd', 'e', 0x04 };
+			uint8_t *k = NULL;
+			if (layout_size) {
+				k = memmem(p, rec.payload_bytes, size_key, sizeof size_key);
+			} else {
+				for (uint8_t *q = p; q && !k;) {
+					q = memmem(q, rec.payload_bytes - (size_t)(q - p), stride_key, sizeof stride_key);
+					if (q && q[sizeof stride_key] > 0 && q[sizeof stride_key] < 64)
+						k = q;
+					else if (q)
+						q += sizeof stride_key;
+				}
+			}
+			if (k && seen++ == want) {
+				if (layout_size)
+					k[sizeof size_key - 1] = 'f';
+				else
+					k[sizeof stride_key] ^= 1;
+				done = true;
+			}
+		}
+		if (!done && !obs_tag && !pixels && !layout_size && !layout_stride && rec.type == TRACE_REC_CALL &&
 		    !(rec.flags & TRACE_RECF_FUNCDEF) && rec.payload_bytes >= 4 && seen++ == want) {
 			uint32_t id = 0x7fff0u;
 			memcpy(p, &id, 4);
