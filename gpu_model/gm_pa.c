@@ -303,12 +303,14 @@ static void emit_tri(struct gm_px *px, const struct wv *a, const struct wv *b, c
 	gm_sc_tri(px, t);
 }
 
-/* The point of half size `half` at window position c of clip vertex v: a
- * square of two triangles, with `front` its facing. */
-static void raster_point(struct gm_px *px, const struct cv *v, const struct wv *c, float half, bool front)
+/* The point at window position c of clip vertex v: a square of half size
+ * PA_SU_POINT_SIZE (or the vertex's), clamped, as two triangles with
+ * `front` their facing. */
+static void raster_point(struct gm_px *px, const struct cv *v, const struct wv *c, bool front)
 {
 	struct cv q[4];
 	struct wv w[4];
+	float half = px->point_half;
 	bool top1 = SPI_INTERP_CONTROL_0_PNT_SPRITE_TOP_1_GET(px->interp_cntl);
 
 	if (PA_CL_VS_OUT_CNTL_USE_VTX_POINT_SIZE_GET(px->vs_out_cntl))
@@ -416,7 +418,7 @@ static void draw_unfilled(struct gm_px *px, const struct wv *w, unsigned n, cons
 				struct wv e[2] = { w[i], w[(i + 1) % n] };
 				raster_segment(px, e, flat, front);
 			} else {
-				raster_point(px, w[i].v, &w[i], px->point_half, front);
+				raster_point(px, w[i].v, &w[i], front);
 			}
 		}
 	}
@@ -470,7 +472,7 @@ static void draw_point(struct gm_px *px, const struct gm_px_vtx *vin)
 		return;
 	if (!(fabsf(poly[0].c[0]) <= px->disc_x * poly[0].c[3]) || !(fabsf(poly[0].c[1]) <= px->disc_y * poly[0].c[3]))
 		return;
-	raster_point(px, &poly[0], &c, px->point_half, true);
+	raster_point(px, &poly[0], &c, true);
 }
 
 /* A line: clipped, then rasterized as a parallelogram. */
