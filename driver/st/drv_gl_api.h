@@ -41,6 +41,7 @@ DRV_GL(void, DrawPixels, (GLsizei w, GLsizei h, GLenum format, GLenum type, cons
 DRV_GL(void, CopyPixels, (GLint x, GLint y, GLsizei w, GLsizei h, GLenum type))
 DRV_GL(void, ProvokingVertex, (GLenum mode))
 DRV_GL(void, ClampColor, (GLenum target, GLenum clamp))
+DRV_GL(void, ShadeModel, (GLenum mode))
 DRV_GL(void, MemoryBarrier, (GLbitfield barriers))
 DRV_GL(void, TextureBarrier, (void))
 DRV_GL(void, BeginConditionalRender, (GLuint id, GLenum mode))

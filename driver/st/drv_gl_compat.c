@@ -67,6 +67,9 @@
 #define GL_POINT_SPRITE               0x8861
 #define GL_CLAMP_VERTEX_COLOR         0x891A
 #define GL_CLAMP_FRAGMENT_COLOR       0x891B
+#define GL_FLAT                       0x1D00
+#define GL_SMOOTH                     0x1D01
+#define GL_SHADE_MODEL                0x0B54
 
 /* The reserved input name of each fixed-function array. */
 static const char *const ff_input[DRV_FF_ARRAYS] = {
@@ -91,6 +94,7 @@ void drv_gl_ff_init(struct drv_context *ctx)
 	ff->clamp_vertex_color = GL_TRUE;   /* the initial value (ARB_color_buffer_float) */
 	for (unsigned u = 0; u < DRV_FF_TEXTURE_UNITS; u++)
 		ff->tex_env_mode[u] = 0x2100;   /* GL_MODULATE (§16.1) */
+	ff->shade_model = GL_SMOOTH;
 	drv_gl_ff_stack_init(&ff->modelview, DRV_FF_MODELVIEW_DEPTH);
 	drv_gl_ff_stack_init(&ff->projection, DRV_FF_PROJECTION_DEPTH);
 	for (unsigned u = 0; u < DRV_FF_TEXTURE_UNITS; u++)
@@ -379,6 +383,7 @@ unsigned drv_gl_ff_get(struct drv_context *ctx, GLenum pname, double *v)
 	switch (pname) {
 	case GL_MATRIX_MODE: v[0] = ff->matrix_mode; return 1;
 	case GL_CLAMP_VERTEX_COLOR: v[0] = ff->clamp_vertex_color; return !ctx->gles;
+	case GL_SHADE_MODEL: v[0] = ff->shade_model; return 1;
 	case GL_CLIENT_ACTIVE_TEXTURE: v[0] = GL_TEXTURE0 + ff->client_active_texture; return 1;
 	case GL_MAX_TEXTURE_COORDS: v[0] = DRV_FF_TEXTURE_UNITS; return 1;
 	case GL_MODELVIEW_STACK_DEPTH: v[0] = ff->modelview.top + 1; return 1;
@@ -499,43 +504,35 @@ void drv_gl_vertex_source(const struct drv_context *ctx, const struct drv_progra
  * (drv_gl_raster.c, drv_gl_ff_fragment_unmodelled); the vertex processing
  * is right regardless, so TF and queries are.
  */
-static const char *const ff_vertex_shaders[DRV_FF_PROGRAMS] = {
-	[DRV_FF_PROG_COLOR] =
-		"#version 110\n"
-		"void main() { gl_Position = ftransform(); gl_FrontColor = gl_Color; }\n",
-	[DRV_FF_PROG_TEX0_REPLACE] =
-		"#version 110\n"
-		"varying vec4 ff_texcoord0;\n"
-		"void main() {\n"
-		"  gl_Position = ftransform(); gl_FrontColor = gl_Color;\n"
-		"  ff_texcoord0 = gl_TextureMatrix[0] * gl_MultiTexCoord0;\n"
-		"}\n",
-	[DRV_FF_PROG_TEX0_MODULATE] =
-		"#version 110\n"
-		"varying vec4 ff_texcoord0;\n"
-		"void main() {\n"
-		"  gl_Position = ftransform(); gl_FrontColor = gl_Color;\n"
-		"  ff_texcoord0 = gl_TextureMatrix[0] * gl_MultiTexCoord0;\n"
-		"}\n",
-};
+/* The sources of program k with the colour smooth or `flat`
+ * (glShadeModel: GLSL 1.30's flat varying, clamped as the colour outputs
+ * are; gl_FrontColor is written as well, so that the state tracker sees
+ * the colour outputs, drv_gl_vertex_color_clamp_ok). */
+static void ff_sources(enum drv_ff_program k, bool flat, char *vs, size_t vs_size, char *fs, size_t fs_size)
+{
+	bool tex = k != DRV_FF_PROG_COLOR;
+	const char *io_out = flat ? "out" : "varying", *io_in = flat ? "in" : "varying";
+	const char *color = flat ? "ff_color" : "gl_Color";
+	const char *texel = "texture2D(ff_texture0, ff_texcoord0.st / ff_texcoord0.q)";
 
-static const char *const ff_fragment_shaders[DRV_FF_PROGRAMS] = {
-	[DRV_FF_PROG_COLOR] =
-		"#version 110\n"
-		"void main() { gl_FragColor = gl_Color; }\n",
-	[DRV_FF_PROG_TEX0_REPLACE] =
-		"#version 110\n"
-		"uniform sampler2D ff_texture0;\n"
-		"varying vec4 ff_texcoord0;\n"
-		"void main() { gl_FragColor = texture2D(ff_texture0, ff_texcoord0.st / ff_texcoord0.q); }\n",
-	[DRV_FF_PROG_TEX0_MODULATE] =
-		"#version 110\n"
-		"uniform sampler2D ff_texture0;\n"
-		"varying vec4 ff_texcoord0;\n"
-		"void main() {\n"
-		"  gl_FragColor = gl_Color * texture2D(ff_texture0, ff_texcoord0.st / ff_texcoord0.q);\n"
-		"}\n",
-};
+	snprintf(vs, vs_size,
+		 "#version %s\n%s%s%s%s"
+		 "void main() {\n"
+		 "  gl_Position = ftransform(); gl_FrontColor = gl_Color;\n%s%s"
+		 "}\n",
+		 flat ? "130" : "110", flat ? "flat out vec4 ff_color;\n" : "", tex ? io_out : "",
+		 tex ? " vec4 ff_texcoord0;" : "", tex ? "\n" : "",
+		 flat ? "  ff_color = clamp(gl_Color, 0.0, 1.0);\n" : "",
+		 tex ? "  ff_texcoord0 = gl_TextureMatrix[0] * gl_MultiTexCoord0;\n" : "");
+	snprintf(fs, fs_size,
+		 "#version %s\n%s%s%s%s%s"
+		 "void main() { gl_FragColor = %s%s%s; }\n",
+		 flat ? "130" : "110", flat ? "flat in vec4 ff_color;\n" : "",
+		 tex ? "uniform sampler2D ff_texture0;\n" : "", tex ? io_in : "", tex ? " vec4 ff_texcoord0;" : "",
+		 tex ? "\n" : "",
+		 k == DRV_FF_PROG_TEX0_REPLACE ? "" : color, k == DRV_FF_PROG_TEX0_MODULATE ? " * " : "",
+		 tex ? texel : "");
+}
 
 static void ff_program_free(struct drv_context *ctx, struct drv_program_obj *p)
 {
@@ -548,14 +545,16 @@ static void ff_program_free(struct drv_context *ctx, struct drv_program_obj *p)
 	xt_free(p);
 }
 
-static struct drv_program_obj *ff_program_build(struct drv_context *ctx, enum drv_ff_program k)
+static struct drv_program_obj *ff_program_build(struct drv_context *ctx, enum drv_ff_program k, bool flat)
 {
 	struct drv_program_desc d = { 0 };
 	struct drv_program_obj *p = xt_calloc(1, sizeof *p);
 	struct xt_err err = { 0 };
+	char vs[512], fs[512];
 
-	d.source[DRV_STAGE_VERTEX] = ff_vertex_shaders[k];
-	d.source[DRV_STAGE_FRAGMENT] = ff_fragment_shaders[k];
+	ff_sources(k, flat, vs, sizeof vs, fs, sizeof fs);
+	d.source[DRV_STAGE_VERTEX] = vs;
+	d.source[DRV_STAGE_FRAGMENT] = fs;
 	if (!p || drv_program_create(&d, &p->prog, &err) != XT_OK) {
 		xt_free(p);
 		drv_gl_error(ctx, GL_OUT_OF_MEMORY);
@@ -636,7 +635,7 @@ const char *drv_gl_ff_fragment_unmodelled(struct drv_context *ctx, const struct 
 bool drv_gl_is_ff_program(const struct drv_context *ctx, const struct drv_program_obj *p)
 {
 	for (unsigned k = 0; k < DRV_FF_PROGRAMS && p; k++)
-		if (p == ctx->ff.programs[k])
+		if (p == ctx->ff.programs[k][0] || p == ctx->ff.programs[k][1])
 			return true;
 	return false;
 }
@@ -644,6 +643,7 @@ bool drv_gl_is_ff_program(const struct drv_context *ctx, const struct drv_progra
 struct drv_program_obj *drv_gl_draw_program(struct drv_context *ctx)
 {
 	enum drv_ff_program k;
+	bool flat = ctx->ff.shade_model == GL_FLAT;
 
 	if (ctx->program)
 		return ctx->program;
@@ -652,17 +652,18 @@ struct drv_program_obj *drv_gl_draw_program(struct drv_context *ctx)
 	if (ctx->gles || ctx->core)
 		return NULL;
 	k = ff_program_key(&ctx->ff);
-	if (!ctx->ff.programs[k])
-		ctx->ff.programs[k] = ff_program_build(ctx, k);
-	return ctx->ff.programs[k];
+	if (!ctx->ff.programs[k][flat])
+		ctx->ff.programs[k][flat] = ff_program_build(ctx, k, flat);
+	return ctx->ff.programs[k][flat];
 }
 
 void drv_gl_ff_fini(struct drv_context *ctx)
 {
-	for (unsigned k = 0; k < DRV_FF_PROGRAMS; k++) {
-		ff_program_free(ctx, ctx->ff.programs[k]);
-		ctx->ff.programs[k] = NULL;
-	}
+	for (unsigned k = 0; k < DRV_FF_PROGRAMS; k++)
+		for (unsigned flat = 0; flat < 2; flat++) {
+			ff_program_free(ctx, ctx->ff.programs[k][flat]);
+			ctx->ff.programs[k][flat] = NULL;
+		}
 }
 
 /* ---- texturing state (compatibility §16.1) ---------------------------------------- */
@@ -750,6 +751,41 @@ void drv_gl_TexEnvi(GLenum target, GLenum pname, GLint param)
 void drv_gl_TexEnvf(GLenum target, GLenum pname, GLfloat param)
 {
 	tex_env(target, pname, (GLint)param);
+}
+
+/* ---- flat shading (compatibility §14.6.4 / glShadeModel) ---------------------------- */
+
+/* GL_FLAT: the colour varyings take the provoking vertex's value.  The
+ * fixed-function programs have a flat variant (drv_gl_draw_program); the
+ * application's programs do not get one (drv_gl_ff_shade_model_unmodelled). */
+void drv_gl_ShadeModel(GLenum mode)
+{
+	struct drv_context *ctx = drv_gl_compat_ctx();
+
+	if (!ctx)
+		return;
+	if (mode != GL_FLAT && mode != GL_SMOOTH) {
+		drv_gl_error(ctx, GL_INVALID_ENUM);
+		return;
+	}
+	ctx->ff.shade_model = mode;
+}
+
+const char *drv_gl_ff_shade_model_unmodelled(const struct drv_context *ctx, const struct drv_program_obj *p)
+{
+	if (ctx->ff.shade_model != GL_FLAT || !p || !p->prog || drv_gl_is_ff_program(ctx, p))
+		return NULL;
+	/* the colour varyings reach the fragments through gl_Color /
+	 * gl_SecondaryColor, or the fixed-function fragment shader of a
+	 * program without one */
+	for (unsigned i = 0; i < p->prog->n_builtins; i++) {
+		const struct drv_builtin_map *m = &p->prog->builtins[i];
+		if (m->stage == DRV_STAGE_FRAGMENT &&
+		    (!strcmp(m->glsl_name, "gl_Color") || !strcmp(m->glsl_name, "gl_SecondaryColor")))
+			return "were drawn with glShadeModel(GL_FLAT), which the driver does not apply to a "
+			       "program's colour varyings";
+	}
+	return NULL;
 }
 
 /* ---- vertex colour clamping ------------------------------------------------------------ */

@@ -321,7 +321,8 @@ struct drv_ff {
 	uint64_t version;            /* bumped at every matrix change */
 	/* the fixed-function programs (vertex and fragment processing), one per
 	 * enum drv_ff_program, each built at its first use (drv_gl_compat.c) */
-	struct drv_program_obj *programs[DRV_FF_PROGRAMS];
+	struct drv_program_obj *programs[DRV_FF_PROGRAMS][2];   /* [k][flat] */
+	GLenum shade_model;          /* glShadeModel: GL_SMOOTH initially */
 	/* glEnable(GL_TEXTURE_1D / 2D / 3D / CUBE_MAP) of each texture unit:
 	 * DRV_FF_TEX_* bits */
 	uint8_t tex_enabled[DRV_FF_TEXTURE_UNITS];
@@ -640,6 +641,10 @@ bool drv_gl_ff_constants(struct drv_context *ctx, struct drv_program_obj *p);
  * drv_gl_unsupported or GL_OUT_OF_MEMORY) when there is none. */
 struct drv_program_obj *drv_gl_draw_program(struct drv_context *ctx);
 void drv_gl_ff_fini(struct drv_context *ctx);
+/* glShadeModel(GL_FLAT) for a program (not a fixed-function one) whose
+ * fragments read the compatibility colour varyings, which the driver does
+ * not make flat: the sentence of the pixels' report; NULL otherwise. */
+const char *drv_gl_ff_shade_model_unmodelled(const struct drv_context *ctx, const struct drv_program_obj *p);
 /* Whether p is one of the fixed-function programs. */
 bool drv_gl_is_ff_program(const struct drv_context *ctx, const struct drv_program_obj *p);
 /* The fixed-function fragment state (texturing) the fixed-function program

@@ -411,6 +411,8 @@ static const char *unmodelled_state(struct drv_context *ctx, const struct drv_pr
 		if ((why = drv_gl_ff_fragment_unmodelled(ctx, p)))
 			return why;
 	} else {
+		if ((why = drv_gl_ff_shade_model_unmodelled(ctx, p)))
+			return why;
 		for (unsigned i = 0; i < p->n_attached; i++)
 			has_fs |= p->attached[i] && p->attached[i]->type == GL_FRAGMENT_SHADER;
 		/* a program without a fragment shader gets the primary colour

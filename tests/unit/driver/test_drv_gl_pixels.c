@@ -1304,14 +1304,17 @@ static void test_polygon_modes_are_rasterized(void)
 }
 
 typedef void (*tex_envi_fn)(GLenum, GLenum, GLint);
+typedef void (*color_ptr_fn)(GLint, GLenum, GLsizei, const void *);
+typedef void (*shade_model_fn)(GLenum);
 
 /* Fixed-function texturing (GL 4.6 compat §16.1, table 16.1's RGBA row):
  * a 2 x 2 RGBA texture, nearest, on unit 0, over the whole window with
  * texture coordinates (0, 0) to (1, 1), so each quarter of the window
  * shows one texel (centres x + 0.5 < 20 have s < 0.5).  GL_REPLACE gives
  * the texel; GL_MODULATE the texel times the current colour, component by
- * component.  Texturing enabled per unit: glIsEnabled answers for the
- * active unit; unit 1 enabled, or another environment, is reported. */
+ * component; either under glShadeModel(GL_FLAT) too.  Texturing is
+ * enabled per unit: glIsEnabled answers for the active unit; unit 1
+ * enabled, or another environment, is reported. */
 static void test_fixed_function_texturing_on_unit_0(void)
 {
 	struct drv_context *ctx = compat_window_context();
@@ -1340,7 +1343,11 @@ static void test_fixed_function_texturing_on_unit_0(void)
 	PROC(client_state_fn, "glEnableClientState")(0x8078 /* GL_TEXTURE_COORD_ARRAY */);
 	PROC(color4f_fn, "glColor4f")(color[0], color[1], color[2], color[3]);
 	GL(glEnable)(GL_TEXTURE_2D);
-	for (unsigned modulate = 0; modulate < 2; modulate++) {
+	/* the same under GL_FLAT: the colour is the current colour at every
+	 * vertex */
+	for (unsigned k = 0; k < 4; k++) {
+		unsigned modulate = k & 1;
+		PROC(shade_model_fn, "glShadeModel")(k >= 2 ? 0x1D00 /* GL_FLAT */ : 0x1D01 /* GL_SMOOTH */);
 		PROC(tex_envi_fn, "glTexEnvi")(0x2300 /* GL_TEXTURE_ENV */, 0x2200 /* GL_TEXTURE_ENV_MODE */,
 					       modulate ? 0x2100 /* GL_MODULATE */ : GL_REPLACE);
 		GL(glClear)(GL_COLOR_BUFFER_BIT);
@@ -1379,6 +1386,64 @@ static void test_fixed_function_texturing_on_unit_0(void)
 	dgl_done_clean(ctx);
 }
 
+
+/* glShadeModel (GL 4.6 compat §14.6.4 / table 13.x's provoking vertex):
+ * under GL_FLAT every fragment of a triangle takes the colour of its
+ * provoking vertex, the last by default, here blue, exactly; GL_SMOOTH
+ * interpolates (the centre pixel has red and green in it).  The state
+ * reads back as GL_SHADE_MODEL; another mode is GL_INVALID_ENUM.  A
+ * program of the application whose fragments read the colour varying is
+ * not made flat by the driver: its pixels are reported. */
+static void test_shade_model_flat_fixed_function(void)
+{
+	struct drv_context *ctx = compat_window_context();
+	static uint8_t px[W * H * 4];
+	static const float tri[6] = { -1, -1, 3, -1, -1, 3 };
+	static const float colors[12] = { 1, 0, 0, 1, 0, 1, 0, 1, 0, 0, 1, 1 };
+	GLint mode = 0;
+	GLuint prog;
+	const char *why;
+	int bad = 0;
+
+	CHECK(ctx);
+	if (!ctx)
+		return;
+	PROC(vertex_ptr_fn, "glVertexPointer")(2, GL_FLOAT, 0, tri);
+	PROC(client_state_fn, "glEnableClientState")(0x8074 /* GL_VERTEX_ARRAY */);
+	PROC(color_ptr_fn, "glColorPointer")(4, GL_FLOAT, 0, colors);
+	PROC(client_state_fn, "glEnableClientState")(0x8076 /* GL_COLOR_ARRAY */);
+	GL(glGetIntegerv)(0x0B54 /* GL_SHADE_MODEL */, &mode);
+	CHECK_EQ_INT(mode, 0x1D01 /* GL_SMOOTH */);
+	GL(glDrawArrays)(GL_TRIANGLES, 0, 3);
+	read_rgba8(W / 2, H / 2, 1, 1, px);
+	CHECK(!drv_context_take_unsupported(ctx));
+	CHECK(px[0] > 0 && px[1] > 0);
+	PROC(shade_model_fn, "glShadeModel")(0x1D00 /* GL_FLAT */);
+	GL(glGetIntegerv)(0x0B54 /* GL_SHADE_MODEL */, &mode);
+	CHECK_EQ_INT(mode, 0x1D00 /* GL_FLAT */);
+	GL(glClear)(GL_COLOR_BUFFER_BIT);
+	GL(glDrawArrays)(GL_TRIANGLES, 0, 3);
+	memset(px, 0xEE, sizeof px);
+	read_rgba8(0, 0, W, H, px);
+	CHECK(!drv_context_take_unsupported(ctx));
+	for (int i = 0; i < W * H; i++)
+		bad += px[4 * i] != 0 || px[4 * i + 1] != 0 || px[4 * i + 2] != 255 || px[4 * i + 3] != 255;
+	CHECK_EQ_INT(bad, 0);
+	PROC(shade_model_fn, "glShadeModel")(GL_LINE);
+	CHECK_EQ_INT(GL(glGetError)(), GL_INVALID_ENUM);
+
+	prog = dgl_program("#version 110\nvoid main() { gl_Position = gl_Vertex; gl_FrontColor = gl_Color; }\n",
+			   NULL, NULL, 0);
+	CHECK(prog);
+	GL(glUseProgram)(prog);
+	GL(glDrawArrays)(GL_TRIANGLES, 0, 3);
+	read_rgba8(0, 0, 1, 1, px);
+	why = drv_context_take_unsupported(ctx);
+	CHECK(why && strstr(why, "glShadeModel(GL_FLAT)"));
+	GL(glUseProgram)(0);
+	dgl_done_clean(ctx);
+}
+
 int main(void)
 {
 	struct xt_err err = { 0 };
@@ -1405,6 +1470,7 @@ int main(void)
 	XT_RUN(test_gles_points_take_the_shaders_size);
 	XT_RUN(test_fixed_function_draw_is_the_current_colour);
 	XT_RUN(test_fixed_function_texturing_on_unit_0);
+	XT_RUN(test_shade_model_flat_fixed_function);
 	XT_RUN(test_polygon_modes_are_rasterized);
 	dgl_screen_destroy();
 	XT_TEST_MAIN_END();
