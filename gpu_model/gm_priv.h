@@ -291,12 +291,12 @@ void gm_vgt_draw(struct gm *gm, const struct gm_draw *d);
 /* Input primitive list of a draw (gm_vgt_prim.c). */
 struct gm_prim_list {
 	uint32_t *verts;           /* n * verts_per_prim vertex ids */
-	/* per primitive, bit k: the edge from vertex k to vertex k + 1 (mod
-	 * 3) is one of the GL primitive's, not a diagonal tessellating a
-	 * quad or polygon (what a polygon mode of lines draws) */
-	uint8_t *edges;
 	uint32_t n;                /* primitives */
 	unsigned verts_per_prim;   /* incl. adjacency vertices */
+	/* per primitive, bit k: the edge from its vertex k to vertex k + 1
+	 * (mod 3) is a boundary edge, which polygon modes draw; the fan
+	 * edges inside a quad or polygon are not */
+	uint8_t *edges;
 };
 /* Assembles `prim_type` primitives from `count` vertex ids (restart flags in
  * `restart`, may be NULL).  `keep_adjacency` keeps adjacency vertices (GS
