@@ -227,3 +227,8 @@ ISA_OP(IMAGE_GET_RESINFO, "image_get_resinfo", VIMG, 4, 1, 8, 0)
 /* with the shader's LOD bias before the coordinates (GCN's address order,
  * GL's texture(s, P, bias)): src0 = v[c:c+2] = bias, s, t */
 ISA_OP(IMAGE_SAMPLE_B,   "image_sample_b",   VIMG, 4, 3, 8, 4)
+/* local data share (docs/isa.md "Compute shaders"): byte address
+ * = src0 + IMM12 (offset:N) in the workgroup's LDS; src1 = data */
+ISA_OP(DS_READ_B32,      "ds_read_b32",      DS, 1, 1, 0, 0)
+ISA_OP(DS_WRITE_B32,     "ds_write_b32",     DS, 0, 1, 1, 0)
+ISA_OP(DS_ADD_U32,       "ds_add_u32",       DS, 0, 1, 1, 0)

@@ -1,0 +1,249 @@
+/*
+ * test_gm_cs.c - the compute dispatcher (gm_cs.c, docs/compute.md):
+ * workgroups of two waves that exchange data through LDS across
+ * s_barrier, a sum by ds_add_u32, workgroup ids and thread ids in the
+ * registers COMPUTE_PGM_RSRC2 names, DISPATCH_INDIRECT, and dispatch
+ * state the model refuses by name.
+ */
+#include "gm_test_util.h"
+
+#define LOCAL 128u     /* threads per group: two waves */
+
+static uint64_t n_faults_of(struct gm *gm, enum gm_fault_kind k)
+{
+	uint64_t n = 0;
+	for (uint64_t i = 0; i < gm_fault_count(gm); i++)
+		n += gm_fault_get(gm, i) && gm_fault_get(gm, i)->kind == k;
+	return n;
+}
+
+/*
+ * Thread (g, i) of a 128-thread group: lds[i] = i + 1, barrier, lds[128] +=
+ * i + 1, barrier, then out[g * 128 + i] = lds[127 - i] (the other wave's
+ * value) and sums[g] = lds[128] + g.  Without the barriers the first wave
+ * would read zeros from the second.
+ */
+static const char *exchange_shader =
+	"v_lshl_b32 v1, v0, 2\n"            /* LDS byte address of lds[i] */
+	"v_add_u32 v2, v0, 1\n"
+	"ds_write_b32 v1, v2\n"
+	"s_waitcnt 0\n"
+	"s_barrier\n"
+	"v_mov_b32 v3, 0\n"
+	"ds_add_u32 v3, v2 offset:512\n"
+	"v_sub_u32 v4, 127, v0\n"
+	"v_lshl_b32 v4, v4, 2\n"
+	"ds_read_b32 v5, v4\n"
+	"s_waitcnt 0\n"
+	"s_barrier\n"
+	"ds_read_b32 v6, v3 offset:512\n"
+	"s_lshl_b32 s12, s8, 7\n"           /* gl_GlobalInvocationID.x = g * 128 + i */
+	"v_add_u32 v7, v0, s12\n"
+	"v_lshl_b32 v7, v7, 2\n"
+	"buffer_store_dword v5, v7, s[0:3], 0 offen\n"
+	"v_add_u32 v6, v6, s8\n"
+	"s_lshl_b32 s13, s8, 2\n"
+	"v_mov_b32 v8, s13\n"
+	"buffer_store_dword v6, v8, s[4:7], 0 offen\n"
+	"s_endpgm\n";
+
+static void bind_cs(struct tgpu *t, uint64_t va, const uint32_t *user, unsigned n_user, uint32_t rsrc2,
+		    unsigned nx, unsigned ny, unsigned nz)
+{
+	pm4_set_sh_reg(&t->cs, REG_COMPUTE_PGM_LO, (uint32_t)(va >> 8));
+	pm4_set_sh_reg(&t->cs, REG_COMPUTE_PGM_HI, (uint32_t)(va >> 40));
+	pm4_set_sh_reg(&t->cs, REG_COMPUTE_PGM_RSRC1, COMPUTE_PGM_RSRC1_VGPRS(3) | COMPUTE_PGM_RSRC1_SGPRS(2));
+	pm4_set_sh_reg(&t->cs, REG_COMPUTE_PGM_RSRC2, COMPUTE_PGM_RSRC2_USER_SGPR(n_user) | rsrc2);
+	pm4_set_sh_reg(&t->cs, REG_COMPUTE_NUM_THREAD_X, nx);
+	pm4_set_sh_reg(&t->cs, REG_COMPUTE_NUM_THREAD_Y, ny);
+	pm4_set_sh_reg(&t->cs, REG_COMPUTE_NUM_THREAD_Z, nz);
+	for (unsigned i = 0; i < n_user; i++)
+		pm4_set_sh_reg(&t->cs, REG_COMPUTE_USER_DATA_0 + 4 * i, user[i]);
+}
+
+static const uint32_t initiator = COMPUTE_DISPATCH_INITIATOR_COMPUTE_SHADER_EN(1) |
+				  COMPUTE_DISPATCH_INITIATOR_FORCE_START_AT_000(1);
+
+static void exchange_setup(struct tgpu *t, struct gm_bo **out, struct gm_bo **sums, unsigned groups)
+{
+	uint32_t user[8];
+	uint64_t cs;
+
+	*out = tgpu_bo(t, 4ull * LOCAL * groups);
+	*sums = tgpu_bo(t, 4ull * groups);
+	tgpu_desc(user, gm_bo_va(*out), 0, 4 * LOCAL * groups, V_BUF_DATA_FORMAT_32, V_BUF_NUM_FORMAT_UINT);
+	tgpu_desc(user + 4, gm_bo_va(*sums), 0, 4 * groups, V_BUF_DATA_FORMAT_32, V_BUF_NUM_FORMAT_UINT);
+	cs = tgpu_shader(t, exchange_shader);
+	/* s8 = workgroup id X; LDS: 129 dwords in 512-byte units */
+	bind_cs(t, cs, user, 8, COMPUTE_PGM_RSRC2_TGID_X_EN(1) | COMPUTE_PGM_RSRC2_LDS_SIZE(2), LOCAL, 1, 1);
+}
+
+static void check_exchange(struct gm_bo *out, struct gm_bo *sums, unsigned groups)
+{
+	unsigned bad = 0;
+	for (unsigned g = 0; g < groups; g++) {
+		for (unsigned i = 0; i < LOCAL; i++)
+			bad += rd32(out, g * LOCAL + i) != LOCAL - i;
+		CHECK_EQ_INT(rd32(sums, g), LOCAL * (LOCAL + 1) / 2 + g);
+	}
+	CHECK_EQ_INT(bad, 0);
+}
+
+static void test_lds_exchange_and_sum_across_barriers(void)
+{
+	struct tgpu t;
+	struct gm_bo *out, *sums;
+	struct gm_so_stats st;
+	tgpu_init(&t);
+	exchange_setup(&t, &out, &sums, 3);
+	pm4_dispatch_direct(&t.cs, 3, 1, 1, initiator);
+	tgpu_submit(&t);
+	CHECK_EQ_INT(gm_fault_count(t.gm), 0);
+	check_exchange(out, sums, 3);
+	gm_so_stats_get(t.gm, &st);
+	CHECK_EQ_INT(st.waves, 6);
+	{
+		uint32_t v = 0;
+		CHECK(gm_reg_get(t.gm, REG_COMPUTE_DIM_X, &v) && v == 3);
+	}
+	tgpu_fini(&t);
+}
+
+static void test_dispatch_indirect_reads_group_counts(void)
+{
+	struct tgpu t;
+	struct gm_bo *out, *sums, *args;
+	static const uint32_t counts[4] = { 0xDEAD, 4, 1, 1 };  /* at offset 4 */
+	tgpu_init(&t);
+	exchange_setup(&t, &out, &sums, 4);
+	args = tgpu_bo(&t, sizeof counts);
+	memcpy(gm_bo_map(args), counts, sizeof counts);
+	pm4_set_base(&t.cs, 1, gm_bo_va(args));
+	pm4_dispatch_indirect(&t.cs, 4, initiator);
+	tgpu_submit(&t);
+	CHECK_EQ_INT(gm_fault_count(t.gm), 0);
+	check_exchange(out, sums, 4);
+	tgpu_fini(&t);
+}
+
+/* 2 x 3 x 2 groups of 4 x 2 x 1 threads: each thread writes
+ * (gl_WorkGroupID, gl_LocalInvocationID) packed as g.x | g.y << 4 | g.z << 8
+ * | l.x << 12 | l.y << 16 at its gl_GlobalInvocationID's linear index, and
+ * the user SGPR s4 (standing for gl_NumWorkGroups.x) into a second buffer. */
+static void test_ids_in_three_dimensions(void)
+{
+	struct tgpu t;
+	struct gm_bo *out, *num;
+	uint32_t user[9];
+	uint64_t cs;
+	const unsigned W = 2 * 4, H = 3 * 2;   /* global size: 8 x 6 x 2 */
+	unsigned bad = 0;
+
+	tgpu_init(&t);
+	out = tgpu_bo(&t, 4ull * W * H * 2);
+	num = tgpu_bo(&t, 4);
+	tgpu_desc(user, gm_bo_va(out), 0, 4 * W * H * 2, V_BUF_DATA_FORMAT_32, V_BUF_NUM_FORMAT_UINT);
+	tgpu_desc(user + 4, gm_bo_va(num), 0, 4, V_BUF_DATA_FORMAT_32, V_BUF_NUM_FORMAT_UINT);
+	user[8] = 2;
+	cs = tgpu_shader(&t,
+		/* s9..s11 = group id X, Y, Z; v0, v1 = local id X, Y */
+		"s_lshl_b32 s12, s10, 4\n"
+		"s_or_b32 s12, s12, s9\n"
+		"s_lshl_b32 s13, s11, 8\n"
+		"s_or_b32 s12, s12, s13\n"
+		"v_lshl_b32 v2, v0, 12\n"
+		"v_lshl_b32 v3, v1, 16\n"
+		"v_or_b32 v2, v2, v3\n"
+		"v_or_b32 v2, v2, s12\n"
+		/* global id = group id * local size + local id */
+		"s_lshl_b32 s14, s9, 2\n"
+		"v_add_u32 v4, v0, s14\n"         /* gx */
+		"s_lshl_b32 s15, s10, 1\n"
+		"v_add_u32 v5, v1, s15\n"         /* gy */
+		"s_mul_i32 s16, s11, 48\n"        /* gz * 8 * 6 */
+		"v_mul_lo_u32 v5, v5, 8\n"
+		"v_add_u32 v4, v4, v5\n"
+		"v_add_u32 v4, v4, s16\n"
+		"v_lshl_b32 v4, v4, 2\n"
+		"buffer_store_dword v2, v4, s[0:3], 0 offen\n"
+		"v_mov_b32 v6, s8\n"
+		"v_mov_b32 v7, 0\n"
+		"buffer_store_dword v6, v7, s[4:7], 0 offen\n"
+		"s_endpgm\n");
+	bind_cs(&t, cs, user, 9,
+		COMPUTE_PGM_RSRC2_TGID_X_EN(1) | COMPUTE_PGM_RSRC2_TGID_Y_EN(1) |
+		COMPUTE_PGM_RSRC2_TGID_Z_EN(1) | COMPUTE_PGM_RSRC2_TIDIG_COMP_CNT(1), 4, 2, 1);
+	pm4_dispatch_direct(&t.cs, 2, 3, 2, initiator);
+	tgpu_submit(&t);
+	CHECK_EQ_INT(gm_fault_count(t.gm), 0);
+	for (unsigned z = 0; z < 2; z++)
+		for (unsigned y = 0; y < H; y++)
+			for (unsigned x = 0; x < W; x++) {
+				uint32_t want = (x / 4) | (y / 2) << 4 | z << 8 | (x % 4) << 12 | (y % 2) << 16;
+				bad += rd32(out, (z * H + y) * W + x) != want;
+			}
+	CHECK_EQ_INT(bad, 0);
+	CHECK_EQ_INT(rd32(num, 0), 2);
+	tgpu_fini(&t);
+}
+
+static void test_bad_dispatch_state_is_reported(void)
+{
+	struct tgpu t;
+	struct gm_bo *out, *sums;
+	tgpu_init(&t);
+	exchange_setup(&t, &out, &sums, 1);
+	pm4_dispatch_direct(&t.cs, 1, 1, 1, 0);           /* COMPUTE_SHADER_EN = 0 */
+	pm4_set_sh_reg(&t.cs, REG_COMPUTE_NUM_THREAD_X, 2048);
+	pm4_dispatch_direct(&t.cs, 1, 1, 1, initiator);   /* too many threads */
+	pm4_set_sh_reg(&t.cs, REG_COMPUTE_NUM_THREAD_X, LOCAL);
+	pm4_set_sh_reg(&t.cs, REG_COMPUTE_PGM_LO, 0);
+	pm4_set_sh_reg(&t.cs, REG_COMPUTE_PGM_HI, 0);
+	pm4_dispatch_direct(&t.cs, 1, 1, 1, initiator);   /* no program */
+	pm4_dispatch_direct(&t.cs, 0, 1, 1, initiator);   /* empty: runs nothing, no fault */
+	tgpu_submit(&t);
+	CHECK_EQ_INT(n_faults_of(t.gm, GM_FAULT_BAD_STATE), 3);
+	CHECK_EQ_INT(rd32(sums, 0), 0);
+	tgpu_fini(&t);
+}
+
+/* ds_* outside the group's LDS_SIZE read 0 and write nothing. */
+static void test_lds_out_of_bounds(void)
+{
+	struct tgpu t;
+	struct gm_bo *out;
+	uint32_t user[4];
+	uint64_t cs;
+	tgpu_init(&t);
+	out = tgpu_bo(&t, 8);
+	tgpu_desc(user, gm_bo_va(out), 0, 8, V_BUF_DATA_FORMAT_32, V_BUF_NUM_FORMAT_UINT);
+	cs = tgpu_shader(&t,
+		"v_mov_b32 v1, 508\n"
+		"v_mov_b32 v2, 77\n"
+		"ds_write_b32 v1, v2\n"             /* last dword of 512 bytes */
+		"ds_write_b32 v1, v2 offset:4\n"    /* past the end: dropped */
+		"ds_read_b32 v3, v1\n"
+		"ds_read_b32 v4, v1 offset:4\n"
+		"v_mov_b32 v5, 0\n"
+		"buffer_store_dword v3, v5, s[0:3], 0 offen\n"
+		"buffer_store_dword v4, v5, s[0:3], 0 offset:4 offen\n"
+		"s_endpgm\n");
+	bind_cs(&t, cs, user, 4, COMPUTE_PGM_RSRC2_LDS_SIZE(1), 1, 1, 1);
+	((uint32_t *)gm_bo_map(out))[1] = 0xFFFF;
+	pm4_dispatch_direct(&t.cs, 1, 1, 1, initiator);
+	tgpu_submit(&t);
+	CHECK_EQ_INT(gm_fault_count(t.gm), 0);
+	CHECK_EQ_INT(rd32(out, 0), 77);
+	CHECK_EQ_INT(rd32(out, 1), 0);
+	tgpu_fini(&t);
+}
+
+int main(void)
+{
+	XT_RUN(test_lds_exchange_and_sum_across_barriers);
+	XT_RUN(test_dispatch_indirect_reads_group_counts);
+	XT_RUN(test_ids_in_three_dimensions);
+	XT_RUN(test_bad_dispatch_state_is_reported);
+	XT_RUN(test_lds_out_of_bounds);
+	XT_TEST_MAIN_END();
+}
