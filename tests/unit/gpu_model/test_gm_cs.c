@@ -207,6 +207,68 @@ static void test_bad_dispatch_state_is_reported(void)
 	tgpu_fini(&t);
 }
 
+/*
+ * Barriers in a loop, with a wave that ends before the first one (it does
+ * not hold the others back): 192 threads, wave 2 (TG_SIZE bits [11:6])
+ * ends at once; for k = 0..3 thread i writes lds[i] = 10 i + k, barrier,
+ * adds lds[(i + 64) % 128] (the other wave's), barrier.  out[i] = the sum,
+ * out[200] = the wave count of TG_SIZE bits [5:0].
+ */
+static void test_barriers_in_a_loop_and_an_early_end(void)
+{
+	struct tgpu t;
+	struct gm_bo *out;
+	uint32_t user[4];
+	uint64_t cs;
+	unsigned bad = 0;
+
+	tgpu_init(&t);
+	out = tgpu_bo(&t, 4 * 256);
+	memset(gm_bo_map(out), 0xEE, 4 * 256);
+	tgpu_desc(user, gm_bo_va(out), 0, 4 * 256, V_BUF_DATA_FORMAT_32, V_BUF_NUM_FORMAT_UINT);
+	cs = tgpu_shader(&t,
+		"s_bfe_u32 s5, s4, 0x60006\n"
+		"s_cmp_eq_u32 s5, 2\n"
+		"s_cbranch_scc1 end\n"
+		"v_lshl_b32 v1, v0, 2\n"
+		"v_add_u32 v3, v0, 64\n"
+		"v_and_b32 v3, v3, 127\n"
+		"v_lshl_b32 v3, v3, 2\n"
+		"v_mov_b32 v2, 0\n"
+		"s_mov_b32 s6, 0\n"
+		"loop:\n"
+		"v_mul_lo_u32 v4, v0, 10\n"
+		"v_add_u32 v4, v4, s6\n"
+		"ds_write_b32 v1, v4\n"
+		"s_waitcnt 0\n"
+		"s_barrier\n"
+		"ds_read_b32 v5, v3\n"
+		"s_waitcnt 0\n"
+		"v_add_u32 v2, v2, v5\n"
+		"s_barrier\n"
+		"s_add_u32 s6, s6, 1\n"
+		"s_cmp_lt_u32 s6, 4\n"
+		"s_cbranch_scc1 loop\n"
+		"buffer_store_dword v2, v1, s[0:3], 0 offen\n"
+		"s_and_b32 s7, s4, 63\n"
+		"v_mov_b32 v6, s7\n"
+		"v_mov_b32 v7, 800\n"
+		"buffer_store_dword v6, v7, s[0:3], 0 offen\n"
+		"end:\n"
+		"s_endpgm\n");
+	bind_cs(&t, cs, user, 4, COMPUTE_PGM_RSRC2_TG_SIZE_EN(1) | COMPUTE_PGM_RSRC2_LDS_SIZE(1), 192, 1, 1);
+	pm4_dispatch_direct(&t.cs, 1, 1, 1, initiator);
+	tgpu_submit(&t);
+	CHECK_EQ_INT(gm_fault_count(t.gm), 0);
+	for (unsigned i = 0; i < 128; i++)
+		bad += rd32(out, i) != 4 * 10 * ((i + 64) % 128) + 6;
+	for (unsigned i = 128; i < 192; i++)
+		bad += rd32(out, i) != 0xEEEEEEEEu;
+	CHECK_EQ_INT(bad, 0);
+	CHECK_EQ_INT(rd32(out, 200), 3);
+	tgpu_fini(&t);
+}
+
 /* ds_* outside the group's LDS_SIZE read 0 and write nothing. */
 static void test_lds_out_of_bounds(void)
 {
@@ -243,6 +305,7 @@ int main(void)
 	XT_RUN(test_lds_exchange_and_sum_across_barriers);
 	XT_RUN(test_dispatch_indirect_reads_group_counts);
 	XT_RUN(test_ids_in_three_dimensions);
+	XT_RUN(test_barriers_in_a_loop_and_an_early_end);
 	XT_RUN(test_bad_dispatch_state_is_reported);
 	XT_RUN(test_lds_out_of_bounds);
 	XT_TEST_MAIN_END();
