@@ -232,3 +232,16 @@ ISA_OP(IMAGE_SAMPLE_B,   "image_sample_b",   VIMG, 4, 3, 8, 4)
 ISA_OP(DS_READ_B32,      "ds_read_b32",      DS, 1, 1, 0, 0)
 ISA_OP(DS_WRITE_B32,     "ds_write_b32",     DS, 0, 1, 1, 0)
 ISA_OP(DS_ADD_U32,       "ds_add_u32",       DS, 0, 1, 1, 0)
+/* buffer atomics (docs/isa.md "Instructions"): lane by lane in lane
+ * order, the old value returned in vdata with glc; cmpswap: vdata =
+ * v[d:d+1] = (new value, compare value) */
+ISA_OP(BUFFER_ATOMIC_SUB,     "buffer_atomic_sub",     VMEM, 1, 1, 4, 1)
+ISA_OP(BUFFER_ATOMIC_SMIN,    "buffer_atomic_smin",    VMEM, 1, 1, 4, 1)
+ISA_OP(BUFFER_ATOMIC_UMIN,    "buffer_atomic_umin",    VMEM, 1, 1, 4, 1)
+ISA_OP(BUFFER_ATOMIC_SMAX,    "buffer_atomic_smax",    VMEM, 1, 1, 4, 1)
+ISA_OP(BUFFER_ATOMIC_UMAX,    "buffer_atomic_umax",    VMEM, 1, 1, 4, 1)
+ISA_OP(BUFFER_ATOMIC_AND,     "buffer_atomic_and",     VMEM, 1, 1, 4, 1)
+ISA_OP(BUFFER_ATOMIC_OR,      "buffer_atomic_or",      VMEM, 1, 1, 4, 1)
+ISA_OP(BUFFER_ATOMIC_XOR,     "buffer_atomic_xor",     VMEM, 1, 1, 4, 1)
+ISA_OP(BUFFER_ATOMIC_SWAP,    "buffer_atomic_swap",    VMEM, 1, 1, 4, 1)
+ISA_OP(BUFFER_ATOMIC_CMPSWAP, "buffer_atomic_cmpswap", VMEM, 2, 1, 4, 1)

@@ -269,6 +269,83 @@ static void test_barriers_in_a_loop_and_an_early_end(void)
 	tgpu_fini(&t);
 }
 
+/*
+ * Buffer atomics from the 64 lanes of one wave, which the model applies in
+ * lane order: every operation's final value, and the old values glc
+ * returns (add, swap, cmpswap chains); without glc vdata is kept, also for
+ * a lane out of bounds.
+ */
+static void test_buffer_atomics(void)
+{
+	struct tgpu t;
+	struct gm_bo *mem, *ret;
+	uint32_t user[8];
+	uint64_t cs;
+	unsigned bad = 0;
+	static const uint32_t init[11] = { 0, 100, 1000, 5, 0xFFFFFFFBu, 0, 0xFFFFFFFFu, 0, 0, 7, 0 };
+
+	tgpu_init(&t);
+	mem = tgpu_bo(&t, 64);
+	ret = tgpu_bo(&t, 4 * 64 * 4);
+	memcpy(gm_bo_map(mem), init, sizeof init);
+	tgpu_desc(user, gm_bo_va(mem), 0, 48, V_BUF_DATA_FORMAT_32, V_BUF_NUM_FORMAT_UINT);
+	tgpu_desc(user + 4, gm_bo_va(ret), 0, 4 * 64 * 4, V_BUF_DATA_FORMAT_32, V_BUF_NUM_FORMAT_UINT);
+	cs = tgpu_shader(&t,
+		"v_lshl_b32 v13, v0, 2\n"                    /* return slot of the lane */
+		"v_add_u32 v1, v0, 1\n"
+		"buffer_atomic_add v1, off, s[0:3], 0 glc\n"
+		"buffer_store_dword v1, v13, s[4:7], 0 offen\n"
+		"v_mov_b32 v2, 1\n"
+		"buffer_atomic_sub v2, off, s[0:3], 0 offset:4\n"
+		"v_sub_u32 v3, v0, 32\n"
+		"buffer_atomic_smin v3, off, s[0:3], 0 offset:8\n"
+		"v_add_u32 v4, v0, 10\n"
+		"buffer_atomic_umin v4, off, s[0:3], 0 offset:12\n"
+		"v_mov_b32 v5, v0\n"
+		"buffer_atomic_smax v5, off, s[0:3], 0 offset:16\n"
+		"buffer_atomic_umax v5, off, s[0:3], 0 offset:20\n"
+		"v_and_b32 v6, v0, 31\n"
+		"v_lshl_b32 v6, 1, v6\n"
+		"v_not_b32 v7, v6\n"
+		"buffer_atomic_and v7, off, s[0:3], 0 offset:24\n"
+		"buffer_atomic_or v6, off, s[0:3], 0 offset:28\n"
+		"buffer_atomic_xor v6, off, s[0:3], 0 offset:32\n"
+		"v_mov_b32 v8, v0\n"
+		"buffer_atomic_swap v8, off, s[0:3], 0 offset:36 glc\n"
+		"buffer_store_dword v8, v13, s[4:7], 0 offset:256 offen\n"
+		"v_add_u32 v10, v0, 1\n"
+		"v_mov_b32 v11, v0\n"
+		"buffer_atomic_cmpswap v[10:11], off, s[0:3], 0 offset:40 glc\n"
+		"buffer_store_dword v10, v13, s[4:7], 0 offset:512 offen\n"
+		"v_mov_b32 v12, 77\n"
+		"buffer_atomic_add v12, off, s[0:3], 0 offset:48\n"   /* out of bounds */
+		"buffer_store_dword v12, v13, s[4:7], 0 offset:768 offen\n"
+		"s_endpgm\n");
+	bind_cs(&t, cs, user, 8, 0, 64, 1, 1);
+	pm4_dispatch_direct(&t.cs, 1, 1, 1, initiator);
+	tgpu_submit(&t);
+	CHECK_EQ_INT(gm_fault_count(t.gm), 0);
+	CHECK_EQ_INT(rd32(mem, 0), 64 * 65 / 2);
+	CHECK_EQ_INT(rd32(mem, 1), 36);
+	CHECK_EQ_INT(rd32(mem, 2), 0xFFFFFFE0u);
+	CHECK_EQ_INT(rd32(mem, 3), 5);
+	CHECK_EQ_INT(rd32(mem, 4), 63);
+	CHECK_EQ_INT(rd32(mem, 5), 63);
+	CHECK_EQ_INT(rd32(mem, 6), 0);
+	CHECK_EQ_INT(rd32(mem, 7), 0xFFFFFFFFu);
+	CHECK_EQ_INT(rd32(mem, 8), 0);
+	CHECK_EQ_INT(rd32(mem, 9), 63);
+	CHECK_EQ_INT(rd32(mem, 10), 64);
+	for (unsigned l = 0; l < 64; l++) {
+		bad += rd32(ret, l) != l * (l + 1) / 2;
+		bad += rd32(ret, 64 + l) != (l ? l - 1 : 7);
+		bad += rd32(ret, 128 + l) != l;
+		bad += rd32(ret, 192 + l) != 77;
+	}
+	CHECK_EQ_INT(bad, 0);
+	tgpu_fini(&t);
+}
+
 /* ds_* outside the group's LDS_SIZE read 0 and write nothing. */
 static void test_lds_out_of_bounds(void)
 {
@@ -306,6 +383,7 @@ int main(void)
 	XT_RUN(test_dispatch_indirect_reads_group_counts);
 	XT_RUN(test_ids_in_three_dimensions);
 	XT_RUN(test_barriers_in_a_loop_and_an_early_end);
+	XT_RUN(test_buffer_atomics);
 	XT_RUN(test_bad_dispatch_state_is_reported);
 	XT_RUN(test_lds_out_of_bounds);
 	XT_TEST_MAIN_END();
