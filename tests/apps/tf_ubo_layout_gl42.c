@@ -58,10 +58,14 @@ static const char vs[] =
 static const char *const varyings[] = { "v_shared", "v_packed", "v_bound" };
 
 /* A separable program made by glCreateShaderProgramv (GL 4.1), whose
- * shared block's layout a capture records as for glLinkProgram; not drawn. */
+ * shared block's layout a capture records as for glLinkProgram; not drawn.
+ * A separable program's shader redeclares the gl_PerVertex block it
+ * writes (GLSL 4.20 §7.1: NVIDIA's driver refuses to link it otherwise,
+ * Mesa does not ask). */
 static const char vs_separable[] =
 	"#version 420 core\n"
 	"uniform Separate { float s[2]; };\n"
+	"out gl_PerVertex { vec4 gl_Position; };\n"
 	"out vec4 v_s;\n"
 	"void main()\n"
 	"{\n"
