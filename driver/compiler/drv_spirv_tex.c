@@ -160,7 +160,9 @@ bool drv_sx_image(struct ctx *c, uint16_t op, const uint32_t *w, uint32_t n)
 {
 	const struct drv_sid *img;
 	struct opnd coord, lod = { 0 };
-	uint32_t slot, mask = n > 5 ? w[5] : 0, out[4], lod_id = 0, bias_id = 0;
+	uint32_t cv[4] = { 0, 0, 0, 0 };   /* the coordinates, projected / offset */
+	uint32_t slot, mask = n > 5 ? w[5] : 0, out[4], lod_id = 0, bias_id = 0, off_id = 0;
+	bool proj = op == SpvOpImageSampleProjImplicitLod || op == SpvOpImageSampleProjExplicitLod;
 	enum drv_img_kind kind;
 	unsigned da;
 	bool ok;
@@ -203,26 +205,37 @@ bool drv_sx_image(struct ctx *c, uint16_t op, const uint32_t *w, uint32_t n)
 		put(&sample);
 		return ok;
 	}
-	if (mask & ~(uint32_t)(SpvImageOperandsLodMask | SpvImageOperandsBiasMask)) {
-		const char *what = mask & SpvImageOperandsGradMask ? "explicit gradients (textureGrad)" :
-				   mask & (SpvImageOperandsOffsetMask | SpvImageOperandsConstOffsetMask |
-					   SpvImageOperandsConstOffsetsMask) ? "texel offsets (*Offset)" :
-				   "these image operands";
-		return FAIL(c, XT_ERR_UNSUPPORTED, "texture lookups with %s are not supported by the driver", what);
-	}
-	if (mask & SpvImageOperandsBiasMask) {
-		/* SPIR-V 1.6 §3.14: Bias only on implicit-LOD lookups, its
-		 * operand first (the operands follow the mask's bit order) */
-		if (op != SpvOpImageSampleImplicitLod || (mask & SpvImageOperandsLodMask) || n < 7)
-			return FAIL(c, XT_ERR_CORRUPT, "SPIR-V: image operand Bias other than alone on "
-				    "OpImageSampleImplicitLod");
-		bias_id = lod_id = w[6];
-	} else if (mask & SpvImageOperandsLodMask) {
-		if (n < 7)
-			return FAIL(c, XT_ERR_CORRUPT, "SPIR-V: image operand Lod without its value");
-		lod_id = w[6];
-	} else if (op == SpvOpImageSampleExplicitLod) {
-		return FAIL(c, XT_ERR_CORRUPT, "SPIR-V: OpImageSampleExplicitLod without Lod");
+	{
+		/* SPIR-V 1.6 §3.14: the operands follow the mask's bit order */
+		uint32_t k = 6;
+		if (mask & ~(uint32_t)(SpvImageOperandsLodMask | SpvImageOperandsBiasMask |
+				       SpvImageOperandsConstOffsetMask | SpvImageOperandsOffsetMask)) {
+			const char *what = mask & SpvImageOperandsGradMask ? "explicit gradients (textureGrad)" :
+					   mask & SpvImageOperandsConstOffsetsMask ? "textureGatherOffsets" :
+					   "these image operands";
+			return FAIL(c, XT_ERR_UNSUPPORTED, "texture lookups with %s are not supported by the driver",
+				    what);
+		}
+		if ((mask & SpvImageOperandsBiasMask) &&
+		    ((op != SpvOpImageSampleImplicitLod && op != SpvOpImageSampleProjImplicitLod) ||
+		     (mask & SpvImageOperandsLodMask)))
+			return FAIL(c, XT_ERR_CORRUPT, "SPIR-V: image operand Bias other than alone on an implicit-LOD "
+				    "lookup");
+		if (mask & SpvImageOperandsBiasMask)
+			bias_id = lod_id = k < n ? w[k++] : 0;
+		if (mask & SpvImageOperandsLodMask)
+			lod_id = k < n ? w[k++] : 0;
+		if (mask & (SpvImageOperandsConstOffsetMask | SpvImageOperandsOffsetMask))
+			off_id = k < n ? w[k++] : 0;
+		if (((mask & (SpvImageOperandsBiasMask | SpvImageOperandsLodMask)) && !lod_id) ||
+		    ((mask & (SpvImageOperandsConstOffsetMask | SpvImageOperandsOffsetMask)) && !off_id))
+			return FAIL(c, XT_ERR_CORRUPT, "SPIR-V: an image operand without its value");
+		if ((op == SpvOpImageSampleExplicitLod || op == SpvOpImageSampleProjExplicitLod) &&
+		    !(mask & SpvImageOperandsLodMask))
+			return FAIL(c, XT_ERR_CORRUPT, "SPIR-V: an explicit-LOD lookup without Lod");
+		if (off_id && op != SpvOpImageFetch)
+			return FAIL(c, XT_ERR_UNSUPPORTED, "texture lookups with texel offsets (texture*Offset) are not "
+				    "supported by the driver");
 	}
 	if (!get(c, w[4], &coord))
 		return false;
@@ -231,10 +244,48 @@ bool drv_sx_image(struct ctx *c, uint16_t op, const uint32_t *w, uint32_t n)
 		return false;
 	}
 	da = img->image_arrayed || img->image_dim == SpvDim3D || img->image_dim == SpvDimCube;
-	if (coord.n < 2u + da || type_slots(c, w[1]) != 4) {
+	if (coord.n < 2u + da + proj || type_slots(c, w[1]) != 4) {
 		put(&coord);
 		put(&lod);
 		return FAIL(c, XT_ERR_CORRUPT, "SPIR-V: texture lookup with %u coordinates", coord.n);
+	}
+	memcpy(cv, coord.v, (coord.n < 4 ? coord.n : 4) * sizeof *cv);
+	if (proj) {
+		/* textureProj: the coordinates divided by q, the component
+		 * after them (SPIR-V 1.6 OpImageSampleProj*; GLSL 4.60 §8.9.2),
+		 * as a multiplication by 1 / q (radeonsi / ACO: NIR's
+		 * lower_txp); the implicit LOD then follows the divided ones,
+		 * as GL 4.6 §8.14.1 takes it from s / q */
+		if (da > (img->image_dim == SpvDim3D) || img->image_dim == SpvDimCube) {
+			put(&coord);
+			put(&lod);
+			return FAIL(c, XT_ERR_CORRUPT, "SPIR-V: a projective lookup on an array or cube-map sampler");
+		}
+		uint32_t rq = V1(c, ISA_OP_V_RCP_F32, cv[2 + da]);
+		for (unsigned k = 0; k < 2 + da; k++)
+			cv[k] = fmul_(c, cv[k], rq);
+	}
+	if (off_id) {
+		/* texelFetchOffset: the offset added to the integer texel
+		 * coordinates i, j (3D: k; not an array's layer) before the
+		 * bounds check (GL 4.6 §8.14.2, "Texel Fetches": reads outside
+		 * the level stay out of range, 0 here as texelFetch's) */
+		struct opnd off;
+		unsigned dims = img->image_dim == SpvDim3D ? 3 : 2;
+		if (!get(c, off_id, &off)) {
+			put(&coord);
+			put(&lod);
+			return false;
+		}
+		if (off.n != dims) {
+			put(&coord);
+			put(&lod);
+			put(&off);
+			return FAIL(c, XT_ERR_CORRUPT, "SPIR-V: a texel offset of %u components", off.n);
+		}
+		for (unsigned k = 0; k < dims; k++)
+			cv[k] = V2(c, ISA_OP_V_ADD_U32, cv[k], off.v[k]);
+		put(&off);
 	}
 	if (op == SpvOpImageFetch) {
 		const struct drv_sid *ls = lod_id ? sid(c, lod_id) : NULL;
@@ -256,12 +307,12 @@ bool drv_sx_image(struct ctx *c, uint16_t op, const uint32_t *w, uint32_t n)
 				      .flags = da ? ISA_FLAG_DA : 0, .a = slot, .b = kind };
 		if (b)
 			in.src[0] = lod.v[0];
-		in.src[b] = coord.v[0];
-		in.src[b + 1] = coord.v[1];
+		in.src[b] = cv[0];
+		in.src[b + 1] = cv[1];
 		if (img->image_dim == SpvDimCube)
-			cube_coords(c, coord.v, &in.src[b]);
+			cube_coords(c, cv, &in.src[b]);
 		else if (da)
-			in.src[b + 2] = coord.v[2];
+			in.src[b + 2] = cv[2];
 		if (with_lod)
 			in.src[2 + da] = lod_id ? lod.v[0] : K(c, 0);
 		uint32_t res = drv_ir_emit(c->ir, &in);

@@ -57,8 +57,6 @@ const char *drv_sx_op_name(uint16_t op)
 	switch (op) {
 	case SpvOpImageSampleDrefImplicitLod: case SpvOpImageSampleDrefExplicitLod:
 		return "shadow-sampler lookup";
-	case SpvOpImageSampleProjImplicitLod: case SpvOpImageSampleProjExplicitLod:
-		return "textureProj";
 	case SpvOpImageGather: case SpvOpImageDrefGather: return "textureGather";
 	case SpvOpImageQuerySize: case SpvOpImageQuerySizeLod: return "textureSize / imageSize";
 	case SpvOpImageQueryLevels: return "textureQueryLevels";
@@ -74,6 +72,15 @@ const char *drv_sx_op_name(uint16_t op)
 	case SpvOpIAddCarry: case SpvOpISubBorrow: return "uaddCarry / usubBorrow";
 	case SpvOpUMulExtended: case SpvOpSMulExtended: return "umulExtended / imulExtended";
 	default: return NULL;
+	}
+}
+
+const char *drv_sx_compiler(const struct ctx *c)
+{
+	switch (c->ir->stage) {
+	case DRV_HW_PS: return "the driver's fragment compiler";
+	case DRV_HW_GS: return "the driver's geometry compiler";
+	default: return "the driver's vertex compiler";
 	}
 }
 
@@ -202,6 +209,7 @@ bool drv_sx_instruction(struct ctx *c, uint16_t op, const uint32_t *w, uint32_t 
 	case SpvOpAccessChain: case SpvOpInBoundsAccessChain: return drv_sx_access_chain(c, w, n);
 	case SpvOpExtInst: return n >= 5 && drv_sx_ext_inst(c, w, n);
 	case SpvOpImage: case SpvOpImageFetch: case SpvOpImageSampleImplicitLod: case SpvOpImageSampleExplicitLod:
+	case SpvOpImageSampleProjImplicitLod: case SpvOpImageSampleProjExplicitLod:
 		return drv_sx_image(c, op, w, n);
 	case SpvOpImageQuerySize: case SpvOpImageQuerySizeLod:
 		return drv_sx_image_size(c, op, w, n);
@@ -442,7 +450,7 @@ bool drv_sx_instruction(struct ctx *c, uint16_t op, const uint32_t *w, uint32_t 
 	{
 		const char *what = drv_sx_op_name(op);
 		if (what)
-			return FAIL(c, XT_ERR_UNSUPPORTED, "%s is not supported by the driver's vertex / geometry compiler", what);
+			return FAIL(c, XT_ERR_UNSUPPORTED, "%s is not supported by %s", what, drv_sx_compiler(c));
 		return FAIL(c, XT_ERR_UNSUPPORTED, "SPIR-V instruction with opcode %u is not supported by the driver", op);
 	}
 }

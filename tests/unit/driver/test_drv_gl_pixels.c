@@ -892,6 +892,126 @@ static void test_texture_sampling_in_fragment_shader(void)
 	dgl_done_clean(ctx);
 }
 
+/* textureProj and texelFetchOffset (GLSL 4.60 §8.9.2, §8.9.3).  An 8x8
+ * RGBA8 texture, texel (i, j) red 16 i, green 16 j, GL_NEAREST:
+ * textureProj(t, vec4(s q, t q, 99, q)) samples (s, t) (the third
+ * component is ignored for a 2D sampler, q divides), here s = x / 40,
+ * t = y / 24, so pixel (x, y) shows texel (floor(8 x / 40), floor(8 y / 24));
+ * the vec3 form likewise.  texelFetchOffset(t, P, 0, (1, -2)) reads texel
+ * P + (1, -2) (GL 4.6 §8.14.2: the offset is added to the integer
+ * coordinates), P = (x / 5, y / 3); pixels whose texel falls outside the
+ * level (undefined in GL) are not checked.  A 4x4x4 3D texture by
+ * textureProj(t3, vec4(P3 q, q)) with nearest filtering likewise. */
+static void test_texture_proj_and_fetch_offset(void)
+{
+	struct drv_context *ctx = window_context();
+	static uint8_t px[W * H * 4], texels[8 * 8 * 4], vol[4 * 4 * 4 * 4];
+	const char *vs = "#version 330\n"
+			 "const vec2 P[4] = vec2[4](vec2(-1.0, -1.0), vec2(1.0, -1.0), vec2(-1.0, 1.0), vec2(1.0, 1.0));\n"
+			 "void main() { gl_Position = vec4(P[gl_VertexID], 0.0, 1.0); }\n";
+	const char *fs[] = {
+		"#version 330\nuniform sampler2D t;\nout vec4 o;\n"
+		"void main() { vec2 p = gl_FragCoord.xy / vec2(40.0, 24.0);\n"
+		"  o = textureProj(t, vec4(p * 3.0, 99.0, 3.0)); }\n",
+		"#version 330\nuniform sampler2D t;\nout vec4 o;\n"
+		"void main() { vec2 p = gl_FragCoord.xy / vec2(40.0, 24.0);\n"
+		"  o = textureProj(t, vec3(p * 0.5, 0.5)); }\n",
+		"#version 330\nuniform sampler2D t;\nout vec4 o;\n"
+		"void main() { o = texelFetchOffset(t, ivec2(gl_FragCoord.xy) / ivec2(5, 3), 0, ivec2(1, -2)); }\n",
+		"#version 330\nuniform sampler3D t;\nout vec4 o;\n"
+		"void main() { vec3 p = vec3(gl_FragCoord.xy / vec2(40.0, 24.0), 0.625);\n"
+		"  o = textureProj(t, vec4(p * 2.0, 2.0)); }\n",
+	};
+	GLuint prog, tex[2] = { 0, 0 }, vao = 0;
+
+	CHECK(ctx);
+	if (!ctx)
+		return;
+	for (unsigned i = 0; i < 64; i++) {
+		texels[4 * i] = (uint8_t)(16 * (i % 8)), texels[4 * i + 1] = (uint8_t)(16 * (i / 8));
+		texels[4 * i + 2] = 0, texels[4 * i + 3] = 255;
+	}
+	for (unsigned i = 0; i < 64; i++) {
+		vol[4 * i] = (uint8_t)(16 * (i % 4)), vol[4 * i + 1] = (uint8_t)(16 * (i / 4 % 4));
+		vol[4 * i + 2] = (uint8_t)(16 * (i / 16)), vol[4 * i + 3] = 255;
+	}
+	GL(glGenVertexArrays)(1, &vao);
+	GL(glBindVertexArray)(vao);
+	GL(glGenTextures)(2, tex);
+	GL(glBindTexture)(GL_TEXTURE_2D, tex[0]);
+	GL(glTexImage2D)(GL_TEXTURE_2D, 0, GL_RGBA8, 8, 8, 0, GL_RGBA, GL_UNSIGNED_BYTE, texels);
+	GL(glTexParameteri)(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+	GL(glTexParameteri)(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+	GL(glBindTexture)(GL_TEXTURE_3D, tex[1]);
+	GL(glTexImage3D)(GL_TEXTURE_3D, 0, GL_RGBA8, 4, 4, 4, 0, GL_RGBA, GL_UNSIGNED_BYTE, vol);
+	GL(glTexParameteri)(GL_TEXTURE_3D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+	GL(glTexParameteri)(GL_TEXTURE_3D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+	for (unsigned k = 0; k < sizeof fs / sizeof fs[0]; k++) {
+		int bad = 0, checked = 0;
+		prog = program_vs_fs(vs, fs[k]);
+		CHECK(prog);
+		GL(glUseProgram)(prog);
+		GL(glClearColor)(0.0f, 0.0f, 1.0f, 1.0f);
+		GL(glClear)(GL_COLOR_BUFFER_BIT);
+		GL(glDrawArrays)(GL_TRIANGLE_STRIP, 0, 4);
+		read_rgba8(0, 0, W, H, px);
+		CHECK(!drv_context_take_unsupported(ctx));
+		for (int y = 0; y < H; y++)
+			for (int x = 0; x < W; x++) {
+				const uint8_t *p = &px[4 * (y * W + x)];
+				int i = k == 2 ? x / 5 + 1 : k == 3 ? x * 4 / W : x * 8 / W;
+				int j = k == 2 ? y / 3 - 2 : k == 3 ? y * 4 / H : y * 8 / H;
+				if (i < 0 || j < 0 || i > 7 || j > 7)
+					continue;
+				checked++;
+				bad += p[0] != 16 * i || p[1] != 16 * j || p[2] != (k == 3 ? 16 * 2 : 0) || p[3] != 255;
+			}
+		if (bad)
+			fprintf(stderr, "case %u: %d of %d pixels wrong; pixel (0, 0) %u %u %u\n", k, bad, checked,
+				px[0], px[1], px[2]);
+		CHECK(checked > W * H / 2);
+		CHECK_EQ_INT(bad, 0);
+	}
+	dgl_done_clean(ctx);
+}
+
+/* What the fragment compiler reports names it, not the vertex one: a
+ * multi-case switch (reported by the structured walk) and textureGather
+ * (by the instruction dispatch) in a fragment shader. */
+static void test_fragment_compile_errors_name_the_stage(void)
+{
+	struct drv_context *ctx = window_context();
+	const char *vs = "#version 330\n"
+			 "const vec2 P[4] = vec2[4](vec2(-1.0, -1.0), vec2(1.0, -1.0), vec2(-1.0, 1.0), vec2(1.0, 1.0));\n"
+			 "void main() { gl_Position = vec4(P[gl_VertexID], 0.0, 1.0); }\n";
+	const char *fs[] = {
+		"#version 330\nout vec4 o;\nvoid main() {\n  switch (int(gl_FragCoord.x) % 3) {\n"
+		"  case 0: o = vec4(1.0); break;\n  case 1: o = vec4(0.5); break;\n  default: o = vec4(0.0); }\n}\n",
+		"#version 400\nuniform sampler2D t;\nout vec4 o;\nvoid main() { o = textureGather(t, vec2(0.5)); }\n",
+	};
+	GLuint vao = 0;
+	uint8_t px[4];
+
+	CHECK(ctx);
+	if (!ctx)
+		return;
+	GL(glGenVertexArrays)(1, &vao);
+	GL(glBindVertexArray)(vao);
+	for (unsigned k = 0; k < sizeof fs / sizeof fs[0]; k++) {
+		GLuint prog = program_vs_fs(vs, fs[k]);
+		const char *why;
+		CHECK(prog);
+		GL(glUseProgram)(prog);
+		GL(glDrawArrays)(GL_TRIANGLE_STRIP, 0, 4);
+		read_rgba8(0, 0, 1, 1, px);
+		why = drv_context_take_unsupported(ctx);
+		CHECK(why && strstr(why, "the driver's fragment compiler") && !strstr(why, "vertex"));
+		if (why && !strstr(why, "the driver's fragment compiler"))
+			fprintf(stderr, "reason: %s\n", why);
+	}
+	dgl_done_clean(ctx);
+}
+
 /* A LOD bias (GLSL's texture(s, P, bias), image_sample_b): GL 4.6 §8.14.1
  * lambda = lambda_base + bias_texobj + bias_shader, clamped to the levels.
  * A 64x64 texture with 7 levels, level l's red 30 l, sampled at
@@ -1781,6 +1901,8 @@ int main(void)
 	XT_RUN(test_width_1_lines_are_logged_with_whole_clears_and_reads);
 	XT_RUN(test_texture_sampling_in_fragment_shader);
 	XT_RUN(test_texture_lod_bias_in_fragment_shader);
+	XT_RUN(test_texture_proj_and_fetch_offset);
+	XT_RUN(test_fragment_compile_errors_name_the_stage);
 	XT_RUN(test_sampling_pixels_not_drawn_is_reported);
 	XT_RUN(test_derivatives_fine_and_coarse);
 	XT_RUN(test_discard_writes_nothing);
