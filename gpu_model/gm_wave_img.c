@@ -2,11 +2,12 @@
  * gm_wave_img.c - image instructions (docs/isa.md "Images"): image_load and
  * image_load_mip (GL's texelFetch; image_load reads sample s of a 2D MSAA
  * image too, `da` carrying s), image_get_resinfo (GL's textureSize),
- * image_sample, image_sample_l and image_sample_b (1D, 2D,
+ * image_sample, image_sample_l and image_sample_b, their texel-offset forms
+ * image_sample_o, _l_o and _b_o, image_sample_d(_o) (1D, 2D,
  * 2D array and 3D images with `da`; nearest or (tri)linear, GCN's wrap
  * modes and border colours, mip levels
- * chosen by LOD: the one given, or the quad's derivatives in pixel
- * shaders plus the shader's bias) through a T# (SQ_IMG_RSRC_WORD0..7) and an S#
+ * chosen by LOD: the one given, the shader's derivatives (_d), or the
+ * quad's derivatives in pixel shaders plus the shader's bias) through a T# (SQ_IMG_RSRC_WORD0..7) and an S#
  * (SQ_IMG_SAMP_WORD0..3) in SGPRs, on linear images whose mip levels
  * follow each other from BASE_ADDRESS.
  */
@@ -229,7 +230,9 @@ static void sample_level(const struct timg *t, const struct tlevel *lv, const st
 }
 
 /* The level of detail of lane l (GL 4.6 §8.14.1): the given one
- * (image_sample_l, in register lod_reg), else in a pixel shader log2 of
+ * (image_sample_l, in register lod_reg), else log2 of rho from the
+ * shader's derivatives (image_sample_d, from register grad_reg), else in
+ * a pixel shader log2 of
  * the larger length of the quad's coordinate derivatives in texels of the
  * base level (eq. 8.7, with w for 3D images; computed exactly, where GCN
  * approximates; vc: the first coordinate register), elsewhere 0; plus the
@@ -237,11 +240,23 @@ static void sample_level(const struct timg *t, const struct tlevel *lv, const st
  * bias_reg), their sum clamped to [-16, 16] (GL's bias_max, radeonsi's
  * MAX_TEXTURE_LOD_BIAS), the result clamped to [MIN_LOD, MAX_LOD]. */
 static double lane_lod(const struct gm_wave *w, const struct gm_wave_env *env, bool explicit_lod, unsigned vc,
-		       unsigned lod_reg, int bias_reg, unsigned l, const double size[3], const struct tsamp *sp)
+		       unsigned lod_reg, int bias_reg, int grad_reg, unsigned l, const double size[3],
+		       const struct tsamp *sp)
 {
 	double lod = 0, bias = sp->bias;
 	if (explicit_lod) {
 		lod = f32(w->v[lod_reg][l]);
+	} else if (grad_reg >= 0) {
+		/* image_sample_d: the shader's ds/dx, dt/dx, ds/dy, dt/dy (a 2D
+		 * image or array), the same rho */
+		double dx = 0, dy = 0;
+		for (unsigned k = 0; k < 2; k++) {
+			double ddx = f32(w->v[grad_reg + k][l]) * size[k], ddy = f32(w->v[grad_reg + 2 + k][l]) * size[k];
+			dx += ddx * ddx;
+			dy += ddy * ddy;
+		}
+		double rho = sqrt(fmax(dx, dy));
+		lod = rho > 0 ? log2(rho) : -INFINITY;
 	} else if (env->interp) {
 		unsigned q = l & ~3u;
 		double dx = 0, dy = 0;
@@ -264,12 +279,12 @@ static double lane_lod(const struct gm_wave *w, const struct gm_wave_env *env, b
 	return lod < sp->min_lod ? sp->min_lod : lod > sp->max_lod ? sp->max_lod : lod;
 }
 
-/* Sampled value of lane l: magnification at LOD <= 0 (GL's c = 0, GCN's
+/* Sampled value of lane l at (st) plus the texel offset off: magnification at LOD <= 0 (GL's c = 0, GCN's
  * rule), else minification from the level(s) the LOD selects (GL 4.6
  * §8.14.3: nearest d = base + ceil(lod + 1/2) - 1, linear between
  * base + floor(lod) and the next, both clamped to LAST_LEVEL). */
 static void sample_lane(const struct timg *t, const struct tsamp *sp, struct gm_mem *mem, const double st[3],
-			uint32_t layer, double lod, uint32_t c[4], bool *unmapped)
+			const int off[3], uint32_t layer, double lod, uint32_t c[4], bool *unmapped)
 {
 	unsigned filt = lod > 0 ? sp->min : sp->mag, d = t->base_level, d2 = d;
 	double frac = 0;
@@ -289,8 +304,11 @@ static void sample_lane(const struct timg *t, const struct tsamp *sp, struct gm_
 	for (unsigned n = 0; n < (d2 != d ? 2u : 1u); n++) {
 		struct tlevel lv = tlevel(t, n ? d2 : d);
 		uint32_t cc[4];
-		double s = sp->unnorm ? st[0] : st[0] * lv.width, tt = sp->unnorm ? st[1] : st[1] * lv.height;
-		double r = sp->unnorm ? st[2] : st[2] * lv.depth;
+		/* the texel offset is added in the level's texel space, before
+		 * the wrap (GL 4.6 §8.14.2, u = s w + delta_u) */
+		double s = (sp->unnorm ? st[0] : st[0] * lv.width) + off[0];
+		double tt = (sp->unnorm ? st[1] : st[1] * lv.height) + off[1];
+		double r = (sp->unnorm ? st[2] : st[2] * lv.depth) + off[2];
 		sample_level(t, &lv, sp, filt, mem, s, tt, r, layer, n ? cc : c, unmapped);
 		if (n)
 			for (unsigned ch = 0; ch < 4; ch++)
@@ -328,12 +346,18 @@ void gm_wave_exec_img(struct gm_wave *w, const struct gm_dinst *dd, const struct
 	const struct isa_inst *in = &dd->i;
 	const char *name = isa_ops[in->op].name, *why = NULL;
 	const unsigned vd = in->dst - ISA_OPD_VGPR0, va = in->src[0] - ISA_OPD_VGPR0;
-	const bool biased = in->op == ISA_OP_IMAGE_SAMPLE_B;
-	/* image_sample_b: the bias in v[va], the coordinates after it */
-	const unsigned da = in->flags & ISA_FLAG_DA ? 1 : 0, vc = va + (biased ? 1 : 0), lod_reg = vc + 2 + da;
+	const bool offset = in->op == ISA_OP_IMAGE_SAMPLE_O || in->op == ISA_OP_IMAGE_SAMPLE_L_O ||
+			    in->op == ISA_OP_IMAGE_SAMPLE_B_O || in->op == ISA_OP_IMAGE_SAMPLE_D_O;
+	const bool biased = in->op == ISA_OP_IMAGE_SAMPLE_B || in->op == ISA_OP_IMAGE_SAMPLE_B_O;
+	const bool grads = in->op == ISA_OP_IMAGE_SAMPLE_D || in->op == ISA_OP_IMAGE_SAMPLE_D_O;
+	/* GCN's address order: the offset, the bias, the derivatives (4: 2D
+	 * images and arrays), the coordinates, the LOD */
+	const unsigned da = in->flags & ISA_FLAG_DA ? 1 : 0, vb = va + offset, vg = vb + biased;
+	const unsigned vc = vg + (grads ? 4 : 0), lod_reg = vc + 2 + da;
 	uint64_t exec = gm_wave_exec(w);
-	bool sample = in->op == ISA_OP_IMAGE_SAMPLE || in->op == ISA_OP_IMAGE_SAMPLE_L || biased;
-	bool with_lod = in->op == ISA_OP_IMAGE_SAMPLE_L || in->op == ISA_OP_IMAGE_LOAD_MIP, unmapped = false;
+	bool sample = in->op != ISA_OP_IMAGE_LOAD && in->op != ISA_OP_IMAGE_LOAD_MIP;
+	bool with_lod = in->op == ISA_OP_IMAGE_SAMPLE_L || in->op == ISA_OP_IMAGE_SAMPLE_L_O ||
+			in->op == ISA_OP_IMAGE_LOAD_MIP, unmapped = false;
 	struct tsamp sp;
 	struct timg t;
 	bool is_1d, is_3d, is_array, is_msaa;
@@ -360,6 +384,10 @@ void gm_wave_exec_img(struct gm_wave *w, const struct gm_dinst *dd, const struct
 	}
 	if (is_msaa && in->op != ISA_OP_IMAGE_LOAD) {
 		fault(env, w, pc_va, name, "a 2D MSAA image is only read by image_load (x, y, sample)");
+		return;
+	}
+	if (grads && (is_1d || is_3d || t.type == V_SQ_RSRC_IMG_CUBE)) {
+		fault(env, w, pc_va, name, "derivatives of other than a 2D image or 2D array are not modelled");
 		return;
 	}
 	if (da != (is_3d || is_array || is_msaa)) {
@@ -407,8 +435,12 @@ void gm_wave_exec_img(struct gm_wave *w, const struct gm_dinst *dd, const struct
 			double st[3] = { f32(w->v[vc][l]), is_1d ? 0.5 : f32(w->v[vc + 1][l]), is_3d ? f32(w->v[vc + 2][l]) : 0 };
 			double size[3] = { sp.unnorm ? 1 : b.width, is_1d ? 0 : sp.unnorm ? 1 : b.height,
 					   !is_3d ? 0 : sp.unnorm ? 1 : b.depth };
-			uint32_t layer = 0;
-			double lod = lane_lod(w, env, with_lod, vc, lod_reg, biased ? (int)va : -1, l, size, &sp);
+			uint32_t layer = 0, o = offset ? w->v[va][l] : 0;
+			/* signed 6-bit x, y, z at bits 0, 8, 16 */
+			int off[3] = { (int)((o & 0x3f) ^ 0x20) - 0x20, (int)((o >> 8 & 0x3f) ^ 0x20) - 0x20,
+				       is_3d ? (int)((o >> 16 & 0x3f) ^ 0x20) - 0x20 : 0 };
+			double lod = lane_lod(w, env, with_lod, vc, lod_reg, biased ? (int)vb : -1, grads ? (int)vg : -1,
+					      l, size, &sp);
 			if (is_array) {
 				/* GL 4.6 §8.14.2: layer = clamp(floor(r + 1/2), 0, d - 1) */
 				double r = floor(f32(w->v[vc + 2][l]) + 0.5);
@@ -416,7 +448,9 @@ void gm_wave_exec_img(struct gm_wave *w, const struct gm_dinst *dd, const struct
 			}
 			if (!isfinite(st[0]) || !isfinite(st[1]) || !isfinite(st[2]))
 				st[0] = st[1] = st[2] = 0;
-			sample_lane(&t, &sp, env->mem, st, layer, lod, c, &unmapped);
+			if (is_1d)
+				off[1] = 0;
+			sample_lane(&t, &sp, env->mem, st, off, layer, lod, c, &unmapped);
 		}
 		for (unsigned ch = 0; ch < 4; ch++) {
 			unsigned s = t.sel[ch];

@@ -227,3 +227,14 @@ ISA_OP(IMAGE_GET_RESINFO, "image_get_resinfo", VIMG, 4, 1, 8, 0)
 /* with the shader's LOD bias before the coordinates (GCN's address order,
  * GL's texture(s, P, bias)): src0 = v[c:c+2] = bias, s, t */
 ISA_OP(IMAGE_SAMPLE_B,   "image_sample_b",   VIMG, 4, 3, 8, 4)
+/* with a texel offset (GL's texture*Offset) in the first address VGPR:
+ * x, y, z signed 6-bit at bits 0, 8, 16 (GCN's layout), added to the
+ * texel coordinates of the level sampled before the wrap; the address
+ * order offset, bias, derivatives, coordinates, LOD (GCN's) */
+ISA_OP(IMAGE_SAMPLE_O,   "image_sample_o",   VIMG, 4, 3, 8, 4)
+ISA_OP(IMAGE_SAMPLE_L_O, "image_sample_l_o", VIMG, 4, 4, 8, 4)
+ISA_OP(IMAGE_SAMPLE_B_O, "image_sample_b_o", VIMG, 4, 4, 8, 4)
+/* with the shader's derivatives (GL's textureGrad) of a 2D image or array:
+ * src0 = ds/dx, dt/dx, ds/dy, dt/dy, s, t (_o: the offset first) */
+ISA_OP(IMAGE_SAMPLE_D,   "image_sample_d",   VIMG, 4, 6, 8, 4)
+ISA_OP(IMAGE_SAMPLE_D_O, "image_sample_d_o", VIMG, 4, 7, 8, 4)

@@ -619,8 +619,10 @@ static void emit_ins(struct em *e, const struct drv_ins *in, uint32_t idx)
 		 * from the table's sampler list (radeonsi's s_load_dwordx8 /
 		 * x4), then the image instruction */
 		static const char *const names[] = { "image_load", "image_load_mip", "image_sample", "image_sample_l",
-						     "image_get_resinfo", "image_sample_b" };
-		bool sample = in->b == DRV_IMG_SAMPLE || in->b == DRV_IMG_SAMPLE_L || in->b == DRV_IMG_SAMPLE_B;
+						     "image_get_resinfo", "image_sample_b", "image_sample_o",
+						     "image_sample_l_o", "image_sample_b_o", "image_sample_d",
+						     "image_sample_d_o" };
+		bool sample = in->b != DRV_IMG_LOAD && in->b != DRV_IMG_LOAD_MIP && in->b != DRV_IMG_RESINFO;
 		for (unsigned j = 0; j < in->n_src; j++) {
 			begin(e);
 			opd(e, in->src[j], a, sizeof a, false);

@@ -1012,6 +1012,79 @@ static void test_fragment_compile_errors_name_the_stage(void)
 	dgl_done_clean(ctx);
 }
 
+/* texture*Offset (image_sample_o, _l_o, _b_o) and textureGrad
+ * (image_sample_d, _d_o).  A 64x64 texture with 7 levels, texel (i, j) of
+ * level l red 4 i, green 4 j, blue 40 l, GL_NEAREST_MIPMAP_NEAREST,
+ * GL_REPEAT.  GL 4.6 §8.14.2: the offset is added to the texel
+ * coordinates of the level sampled (u = s w_l + delta_u) before the wrap,
+ * so an offset of 1 moves one texel of that level, not of level 0;
+ * §8.14.1: textureGrad's rho is the larger length of (ds/dx w, dt/dx h)
+ * and (ds/dy w, dt/dy h), lambda = log2(rho), whatever the coordinates'
+ * own derivatives; nearest-mipmap level ceil(lambda + 1/2) - 1 (§8.14.3).
+ * Each case: P = gl_FragCoord / div, level l of size n = 64 >> l, texel
+ * ((floor(P n) + offset) mod n). */
+static void test_texture_offset_and_grad(void)
+{
+	struct drv_context *ctx = window_context();
+	static uint8_t px[W * H * 4], lv[64 * 64 * 4];
+	const char *vs = "#version 330\n"
+			 "const vec2 P[4] = vec2[4](vec2(-1.0, -1.0), vec2(1.0, -1.0), vec2(-1.0, 1.0), vec2(1.0, 1.0));\n"
+			 "void main() { gl_Position = vec4(P[gl_VertexID], 0.0, 1.0); }\n";
+	static const struct { const char *lookup; int div, level, oi, oj; } cases[] = {
+		{ "textureOffset(t, gl_FragCoord.xy / 16.0, ivec2(1, -2))", 16, 2, 1, -2 },
+		{ "textureLodOffset(t, gl_FragCoord.xy / 32.0, 1.0, ivec2(-1, 2))", 32, 1, -1, 2 },
+		{ "textureOffset(t, gl_FragCoord.xy / 16.0, ivec2(2, 1), 1.0)", 16, 3, 2, 1 },
+		{ "textureGrad(t, gl_FragCoord.xy / 64.0, vec2(4.0 / 64.0, 0.0), vec2(0.0, 4.0 / 64.0))", 64, 2, 0, 0 },
+		{ "textureGradOffset(t, gl_FragCoord.xy / 64.0, vec2(0.0, 16.0 / 64.0), vec2(1.0 / 64.0, 0.0), "
+		  "ivec2(3, 0))", 64, 4, 3, 0 },
+		{ "textureProjOffset(t, vec3(gl_FragCoord.xy / 8.0, 2.0), ivec2(0, 5))", 16, 2, 0, 5 },
+	};
+	GLuint tex = 0, vao = 0;
+	char fs[512];
+
+	CHECK(ctx);
+	if (!ctx)
+		return;
+	GL(glGenVertexArrays)(1, &vao);
+	GL(glBindVertexArray)(vao);
+	GL(glGenTextures)(1, &tex);
+	GL(glBindTexture)(GL_TEXTURE_2D, tex);
+	for (int l = 0; l < 7; l++) {
+		int n = 64 >> l;
+		for (int i = 0; i < n * n; i++)
+			lv[4 * i] = (uint8_t)(4 * (i % n)), lv[4 * i + 1] = (uint8_t)(4 * (i / n)),
+			lv[4 * i + 2] = (uint8_t)(40 * l), lv[4 * i + 3] = 255;
+		GL(glTexImage2D)(GL_TEXTURE_2D, l, GL_RGBA8, n, n, 0, GL_RGBA, GL_UNSIGNED_BYTE, lv);
+	}
+	GL(glTexParameteri)(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST_MIPMAP_NEAREST);
+	GL(glTexParameteri)(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+	for (unsigned k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+		int bad = 0, n = 64 >> cases[k].level;
+		GLuint prog;
+		snprintf(fs, sizeof fs, "#version 330\nuniform sampler2D t;\nout vec4 o;\nvoid main() { o = %s; }\n",
+			 cases[k].lookup);
+		prog = program_vs_fs(vs, fs);
+		CHECK(prog);
+		GL(glUseProgram)(prog);
+		GL(glDrawArrays)(GL_TRIANGLE_STRIP, 0, 4);
+		read_rgba8(0, 0, W, H, px);
+		CHECK(!drv_context_take_unsupported(ctx));
+		for (int y = 0; y < H; y++)
+			for (int x = 0; x < W; x++) {
+				const uint8_t *p = &px[4 * (y * W + x)];
+				int i = (int)floor((x + 0.5) * n / cases[k].div) + cases[k].oi;
+				int j = (int)floor((y + 0.5) * n / cases[k].div) + cases[k].oj;
+				i = ((i % n) + n) % n, j = ((j % n) + n) % n;
+				bad += p[0] != 4 * i || p[1] != 4 * j || p[2] != 40 * cases[k].level;
+			}
+		if (bad)
+			fprintf(stderr, "%s: %d pixels wrong; pixel (0, 0) %u %u %u\n", cases[k].lookup, bad, px[0], px[1],
+				px[2]);
+		CHECK_EQ_INT(bad, 0);
+	}
+	dgl_done_clean(ctx);
+}
+
 /* A LOD bias (GLSL's texture(s, P, bias), image_sample_b): GL 4.6 §8.14.1
  * lambda = lambda_base + bias_texobj + bias_shader, clamped to the levels.
  * A 64x64 texture with 7 levels, level l's red 30 l, sampled at
@@ -1902,6 +1975,7 @@ int main(void)
 	XT_RUN(test_texture_sampling_in_fragment_shader);
 	XT_RUN(test_texture_lod_bias_in_fragment_shader);
 	XT_RUN(test_texture_proj_and_fetch_offset);
+	XT_RUN(test_texture_offset_and_grad);
 	XT_RUN(test_fragment_compile_errors_name_the_stage);
 	XT_RUN(test_sampling_pixels_not_drawn_is_reported);
 	XT_RUN(test_derivatives_fine_and_coarse);
