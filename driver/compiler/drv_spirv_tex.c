@@ -26,6 +26,14 @@
  * the S#'s LOD_BIAS): image_sample_b in a fragment shader, the bias in
  * the first address VGPR, before the coordinates (GCN's order, as
  * radeonsi / ACO emit it); elsewhere image_sample_l at LOD 0 + bias.
+ *
+ * textureProj (OpImageSampleProj*): the coordinates times 1 / q in the
+ * shader (radeonsi: NIR's lower_txp).  texelFetchOffset: the offset added
+ * to the integer coordinates.  texture*Offset: the _o forms with GCN's
+ * offset VGPR first (the model adds it in the sampled level's texels
+ * before the wrap, GL 4.6 §8.14.2; adding offset / size to normalized
+ * coordinates would be wrong for mipmaps).  textureGrad on 2D samplers and
+ * arrays: image_sample_d(_o), the derivatives before the coordinates.
  */
 #include "drv_spirv_to_ir_int.h"
 
