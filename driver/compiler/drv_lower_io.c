@@ -528,6 +528,29 @@ static void export_params(struct drv_ir *ir, const struct drv_smodule *m, const 
 	}
 }
 
+/* A colour output's locations (*locs: 1, or the elements of an array of
+ * scalars / vectors, element i at location + i: GL 4.6 §15.2.3, so
+ * gl_FragData[n] of a legacy shader, translated to xt_FragData[8], goes
+ * to draw buffer n) and the slots of each; false for other outputs. */
+static bool color_output(const struct drv_smodule *m, const struct drv_svar *v, uint32_t *locs, uint32_t *per)
+{
+	const struct drv_sid *t = drv_stype(m, v->type), *e;
+	if (v->location < 0 || v->builtin >= 0 || v->component > 0 || !t)
+		return false;
+	if (simple_io(m, v)) {
+		*locs = 1;
+		*per = v->slots;
+		return true;
+	}
+	e = t->op == SpvOpTypeArray ? drv_stype(m, t->elem) : NULL;
+	if (!e || !t->count || (e->op != SpvOpTypeFloat && e->op != SpvOpTypeInt && e->op != SpvOpTypeVector) ||
+	    v->slots % t->count || v->slots / t->count > 4 || drv_stype_slot_dwords(m, v->type, 0) != 1)
+		return false;
+	*locs = t->count;
+	*per = v->slots / t->count;
+	return true;
+}
+
 /* PS: gl_FragDepth to mrtz (x = depth; SPI_SHADER_Z_FORMAT 32_R,
  * DB_SHADER_CONTROL.Z_EXPORT_ENABLE), first, then every colour output
  * (location n, index 0) to mrt n, the last export `done`; exp null when
@@ -543,9 +566,11 @@ static enum xt_rc export_colors(struct drv_ir *ir, const struct drv_smodule *m, 
 			depth = (int)i;
 			continue;
 		}
-		if (v->builtin >= 0 || !simple_io(m, v) || v->location >= 8 || v->component > 0)
+		uint32_t locs, per;
+		if (!color_output(m, v, &locs, &per) || (uint32_t)v->location + locs > 8)
 			return XT_FAIL(err, XT_ERR_UNSUPPORTED, "a fragment shader output other than a colour "
-				       "of at most 4 components at locations 0..7 ('%s')", v->name);
+				       "(or an array of colours) of at most 4 components at locations 0..7 ('%s')",
+				       v->name);
 		last = (int)i;
 	}
 	if (depth >= 0) {
@@ -564,14 +589,18 @@ static enum xt_rc export_colors(struct drv_ir *ir, const struct drv_smodule *m, 
 	}
 	for (uint32_t i = 0; i < m->n_vars; i++) {
 		const struct drv_svar *v = &m->vars[i];
-		struct drv_ins in = { .op = DRV_OP_EXPORT_MRT, .n_src = 4, .a = (uint32_t)v->location,
-				      .b = (int)i == last };
+		uint32_t locs = 0, per = 0;
 		if (v->storage != SpvStorageClassOutput || (int)i == depth)
 			continue;
-		for (unsigned c = 0; c < 4; c++)
-			in.src[c] = c < v->slots ? drv_ir_reg_read(ir, v->reg_base + c)
-						 : drv_ir_const(ir, 1, c == 3 ? 0x3F800000u : 0);
-		drv_ir_emit(ir, &in);
+		color_output(m, v, &locs, &per);
+		for (uint32_t l = 0; l < locs; l++) {
+			struct drv_ins in = { .op = DRV_OP_EXPORT_MRT, .n_src = 4, .a = (uint32_t)v->location + l,
+					      .b = (int)i == last && l == locs - 1 };
+			for (unsigned c = 0; c < 4; c++)
+				in.src[c] = c < per ? drv_ir_reg_read(ir, v->reg_base + l * per + c)
+						    : drv_ir_const(ir, 1, c == 3 ? 0x3F800000u : 0);
+			drv_ir_emit(ir, &in);
+		}
 	}
 	return XT_OK;
 }

@@ -321,7 +321,9 @@ static enum xt_rc prepare_ps(struct build *b)
 			if (v->storage == SpvStorageClassOutput && v->builtin == SpvBuiltInFragDepth)
 				ps->writes_z = true;
 			else if (v->storage == SpvStorageClassOutput && v->location >= 0 && v->location < 8)
-				ps->colors_written |= 1u << v->location;
+				/* every location an output (an array: one an element) takes */
+				for (uint32_t l = v->location, left = drv_stype_locations(fs, v->type); l < 8 && left; l++, left--)
+					ps->colors_written |= 1u << l;
 		}
 		if (!why)
 			b->n_params = ps->n_inputs;

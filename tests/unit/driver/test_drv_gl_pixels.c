@@ -1085,6 +1085,71 @@ static void test_texture_offset_and_grad(void)
 	dgl_done_clean(ctx);
 }
 
+/* gl_FragData[n] (GLSL 1.30, compatibility context) and an array colour
+ * output `out vec4 o[3]` (GLSL 3.30): element n goes to location n, the
+ * draw buffer n (GL 4.6 §15.2.3, §17.4.1 glDrawBuffers); three RGBA8
+ * attachments each read back with glReadBuffer hold (n + 1) / 4 in red,
+ * 0.5 in green. */
+static void test_frag_data_and_array_outputs(void)
+{
+	static const char *const fs[] = {
+		"#version 130\nvoid main() {\n"
+		"  gl_FragData[0] = vec4(0.25, 0.5, 0.0, 1.0);\n"
+		"  gl_FragData[1] = vec4(0.5, 0.5, 0.0, 1.0);\n"
+		"  gl_FragData[2] = vec4(0.75, 0.5, 0.0, 1.0);\n}\n",
+		"#version 330\nout vec4 o[3];\nvoid main() {\n"
+		"  for (int i = 0; i < 3; i++) o[i] = vec4(float(i + 1) / 4.0, 0.5, 0.0, 1.0);\n}\n",
+	};
+	static const GLenum bufs[3] = { GL_COLOR_ATTACHMENT0, GL_COLOR_ATTACHMENT1, GL_COLOR_ATTACHMENT2 };
+
+	for (unsigned k = 0; k < 2; k++) {
+		struct drv_context *ctx = dgl_context(3, 3, k == 1);
+		struct drv_window win = { .width = W, .height = H, .red = 8, .green = 8, .blue = 8, .alpha = 8 };
+		const char *vs = "#version 130\n"
+				 "const vec2 P[4] = vec2[4](vec2(-1.0, -1.0), vec2(1.0, -1.0), vec2(-1.0, 1.0), "
+				 "vec2(1.0, 1.0));\n"
+				 "void main() { gl_Position = vec4(P[gl_VertexID], 0.0, 1.0); }\n";
+		GLuint prog, tex[3] = { 0, 0, 0 }, fbo = 0, vao = 0;
+		uint8_t px[4 * 4];
+
+		CHECK(ctx);
+		if (!ctx)
+			return;
+		drv_context_set_window(ctx, &win);
+		prog = program_vs_fs(vs, fs[k]);
+		CHECK(prog);
+		GL(glGenVertexArrays)(1, &vao);
+		GL(glBindVertexArray)(vao);
+		GL(glGenTextures)(3, tex);
+		GL(glGenFramebuffers)(1, &fbo);
+		GL(glBindFramebuffer)(GL_FRAMEBUFFER, fbo);
+		for (unsigned n = 0; n < 3; n++) {
+			GL(glBindTexture)(GL_TEXTURE_2D, tex[n]);
+			GL(glTexImage2D)(GL_TEXTURE_2D, 0, GL_RGBA8, 4, 4, 0, GL_RGBA, GL_UNSIGNED_BYTE, NULL);
+			GL(glFramebufferTexture2D)(GL_FRAMEBUFFER, bufs[n], GL_TEXTURE_2D, tex[n], 0);
+		}
+		GL(glDrawBuffers)(3, bufs);
+		GL(glClear)(GL_COLOR_BUFFER_BIT);
+		GL(glUseProgram)(prog);
+		GL(glViewport)(0, 0, 4, 4);
+		GL(glDrawArrays)(GL_TRIANGLE_STRIP, 0, 4);
+		for (unsigned n = 0; n < 3; n++) {
+			int bad = 0;
+			GL(glReadBuffer)(bufs[n]);
+			GL(glReadPixels)(0, 0, 2, 2, GL_RGBA, GL_UNSIGNED_BYTE, px);
+			for (int i = 0; i < 4; i++)
+				bad += px[4 * i] != ubyte_of((n + 1) / 4.0) || px[4 * i + 1] != ubyte_of(0.5) ||
+				       px[4 * i + 3] != 255;
+			if (bad)
+				fprintf(stderr, "%s: buffer %u pixel 0 %u %u %u %u\n", k ? "o[3]" : "gl_FragData", n, px[0],
+					px[1], px[2], px[3]);
+			CHECK_EQ_INT(bad, 0);
+		}
+		CHECK(!drv_context_take_unsupported(ctx));
+		dgl_done_clean(ctx);
+	}
+}
+
 /* A LOD bias (GLSL's texture(s, P, bias), image_sample_b): GL 4.6 §8.14.1
  * lambda = lambda_base + bias_texobj + bias_shader, clamped to the levels.
  * A 64x64 texture with 7 levels, level l's red 30 l, sampled at
@@ -1976,6 +2041,7 @@ int main(void)
 	XT_RUN(test_texture_lod_bias_in_fragment_shader);
 	XT_RUN(test_texture_proj_and_fetch_offset);
 	XT_RUN(test_texture_offset_and_grad);
+	XT_RUN(test_frag_data_and_array_outputs);
 	XT_RUN(test_fragment_compile_errors_name_the_stage);
 	XT_RUN(test_sampling_pixels_not_drawn_is_reported);
 	XT_RUN(test_derivatives_fine_and_coarse);
