@@ -392,9 +392,17 @@ int drv_ps_inputs(const struct drv_smodule *fs, struct drv_ps_input in[32], char
 			continue;
 		if (v->builtin == SpvBuiltInFrontFacing || v->builtin == SpvBuiltInFragCoord)
 			continue;                  /* system values (FRONT_FACE, POS_*), not interpolated */
+		if (v->builtin == SpvBuiltInPointCoord && n < 32) {
+			/* a PS input whose x, y the SC replaces by the point
+			 * sprite's s, t (SPI_PS_INPUT_CNTL_n.PT_SPRITE_TEX,
+			 * radeonsi's sprite_coord_enable); no VS output feeds it */
+			struct drv_ps_input pi = { .var = i, .loc = 0, .sprite = true };
+			insert_ps_input(fs, in, n++, &pi);
+			continue;
+		}
 		if (v->builtin >= 0) {
-			snprintf(why, why_size, "a fragment shader built-in input other than gl_FrontFacing "
-				 "(gl_FragCoord, gl_PointCoord, gl_SampleID ...)");
+			snprintf(why, why_size, "a fragment shader built-in input other than gl_FrontFacing, "
+				 "gl_FragCoord and gl_PointCoord (gl_SampleID, gl_SamplePosition ...)");
 			return -1;
 		}
 		if (v->location < 0) {

@@ -264,6 +264,9 @@ static void ps_input_map(struct build *b, const struct drv_smodule *last, unsign
 	ps->input_location[k] = (uint32_t)v->location + pi->loc;
 	ps->input_flat[k] = pi->flat;
 	ps->input_written[k] = false;
+	ps->input_sprite[k] = pi->sprite;
+	if (pi->sprite)
+		return;
 	for (uint32_t j = 0; j < v->slots; j++)
 		if (drv_stype_slot_loc_dword(fs, v->type, j) / 4 == pi->loc) {
 			ps->input_written[k] = drv_ps_input_source(last, fs, pi->var, j, &src_slot) >= 0;
@@ -313,7 +316,7 @@ static enum xt_rc prepare_ps(struct build *b)
 		for (unsigned k = 0; k < ps->n_inputs; k++)
 			ps_input_map(b, last, k);
 		for (unsigned k = 0; k < ps->n_inputs && !why; k++)
-			if (!ps->input_written[k])
+			if (!ps->input_written[k] && !ps->input_sprite[k])
 				why = "a fragment shader input no vertex shader output feeds (such as the "
 				      "compatibility varyings gl_Color / gl_SecondaryColor / gl_TexCoord)";
 		for (uint32_t i = 0; i < fs->n_vars; i++) {

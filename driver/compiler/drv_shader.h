@@ -221,6 +221,7 @@ struct drv_ps_info {
 	uint32_t input_location[DRV_MAX_PS_INPUTS];
 	bool input_flat[DRV_MAX_PS_INPUTS]; /* SPI_PS_INPUT_CNTL_n.FLAT_SHADE */
 	bool input_written[DRV_MAX_PS_INPUTS]; /* the VS writes it (else DEFAULT_VAL) */
+	bool input_sprite[DRV_MAX_PS_INPUTS];  /* gl_PointCoord: SPI_PS_INPUT_CNTL_n.PT_SPRITE_TEX */
 	uint32_t input_ena;                 /* SPI_PS_INPUT_ENA (= ADDR) */
 	uint32_t colors_written;            /* bit n: exp mrtn (location n, index 0) */
 	bool kills;                         /* discard (DB_SHADER_CONTROL.KILL_ENABLE) */

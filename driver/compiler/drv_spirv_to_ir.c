@@ -500,7 +500,7 @@ static bool load_inputs(struct ctx *c)
 			drv_ir_reg_write(c->ir, v->reg_base, drv_ir_op1(c->ir, DRV_OP_LOAD_SYSVAL, 1, 0, sv, 0));
 			continue;
 		}
-		if (v->builtin >= 0)
+		if (v->builtin >= 0 && !(c->ir->stage == DRV_HW_PS && v->builtin == SpvBuiltInPointCoord))
 			return FAIL(c, XT_ERR_UNSUPPORTED, "built-in input %d ('%s') is not supported by the driver",
 				    v->builtin, v->name);
 		if (c->ir->stage == DRV_HW_PS) {

@@ -592,6 +592,12 @@ const char *drv_pm4_ps_unusable(const struct drv_pipe *pipe, const struct drv_pr
 		       "simulated GPU does not rasterize";
 	if (rs->unmodelled)
 		return rs->unmodelled;
+	/* GLSL 4.60 §7.1.5: gl_PointCoord is undefined for other primitives
+	 * (the model would give (0, 0)): not drawn as if it were GL's */
+	for (unsigned n = 0; n < prog->ps.n_inputs && !pipe->draws_points; n++)
+		if (prog->ps.input_sprite[n])
+			return "were drawn by a fragment shader reading gl_PointCoord for primitives other "
+			       "than points (undefined in GL), which the simulated GPU does not rasterize";
 	/* 1, 2, 4 and 8 samples: the framebuffer atom programs each count's
 	 * pattern (msaa_patterns) */
 	for (unsigned i = 0; i < 9; i++) {
@@ -638,8 +644,21 @@ static void emit_ps(struct drv_pipe *pipe, struct pm4_cs *cs, const struct drv_p
 	if (pi->n_inputs && pm4_set_reg_seq(cs, REG_SPI_PS_INPUT_CNTL(0), pi->n_inputs)) {
 		for (unsigned n = 0; n < pi->n_inputs; n++)
 			pm4_emit(cs, SPI_PS_INPUT_CNTL_OFFSET(pi->input_written[n] ? n : 0x20) |
-				     SPI_PS_INPUT_CNTL_FLAT_SHADE(pi->input_flat[n]));
+				     SPI_PS_INPUT_CNTL_FLAT_SHADE(pi->input_flat[n]) |
+				     SPI_PS_INPUT_CNTL_PT_SPRITE_TEX(pi->input_sprite[n]));
 	}
+	/* gl_PointCoord (an input with PT_SPRITE_TEX): x, y the sprite's s,
+	 * t, z = 0, w = 1 (radeonsi's si_emit_spi_map); GL's default origin
+	 * GL_UPPER_LEFT (the sim has no glPointParameter: GL 4.6 §14.4.1,
+	 * t = 1/2 - (y_f + 1/2 - y_w) / size) is t = 0 at the largest window
+	 * y, the top row in GL's bottom-up rows: PNT_SPRITE_TOP_1 */
+	pm4_set_context_reg(cs, REG_SPI_INTERP_CONTROL_0,
+			    SPI_INTERP_CONTROL_0_PNT_SPRITE_ENA(1) |
+			    SPI_INTERP_CONTROL_0_PNT_SPRITE_OVRD_X(2) |   /* SPI_PNT_SPRITE_SEL_S */
+			    SPI_INTERP_CONTROL_0_PNT_SPRITE_OVRD_Y(3) |   /* _T */
+			    SPI_INTERP_CONTROL_0_PNT_SPRITE_OVRD_Z(0) |   /* _0 */
+			    SPI_INTERP_CONTROL_0_PNT_SPRITE_OVRD_W(1) |   /* _1 */
+			    SPI_INTERP_CONTROL_0_PNT_SPRITE_TOP_1(1));
 	pm4_set_context_reg(cs, REG_SPI_VS_OUT_CONFIG,
 			    SPI_VS_OUT_CONFIG_VS_EXPORT_COUNT(pi->n_inputs ? pi->n_inputs - 1 : 0));
 	/* colour exports: 32_ABGR for every written target that is bound (the

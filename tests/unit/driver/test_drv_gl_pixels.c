@@ -1150,6 +1150,62 @@ static void test_frag_data_and_array_outputs(void)
 	}
 }
 
+/* gl_PointCoord (GLSL 4.60 §7.1.5; GL 4.6 §14.4.1 with the default
+ * GL_POINT_SPRITE_COORD_ORIGIN GL_UPPER_LEFT): s = 1/2 + (x_f + 1/2 - x_w)
+ * / size, t = 1/2 - (y_f + 1/2 - y_w) / size for the fragment (x_f, y_f)
+ * of a point at (x_w, y_w).  A point of size 8 at window (12, 8) covers
+ * pixels 8..15 x 4..11; the shader writes (s, t) to red and green, within
+ * one unit of round(255 c).  Other primitives' gl_PointCoord is undefined
+ * (GLSL 4.60 §7.1.5): a triangle's pixels are reported when read. */
+static void test_point_coord_of_points(void)
+{
+	struct drv_context *ctx = window_context();
+	static uint8_t px[W * H * 4];
+	GLuint prog, vao = 0;
+	int bad = 0, covered = 0;
+	const char *why;
+
+	CHECK(ctx);
+	if (!ctx)
+		return;
+	prog = program_vs_fs("#version 330\nvoid main() { gl_Position = vec4(-0.4, -1.0 / 3.0, 0.0, 1.0); }\n",
+			     "#version 330\nout vec4 o;\nvoid main() { o = vec4(gl_PointCoord, 0.0, 1.0); }\n");
+	CHECK(prog);
+	GL(glGenVertexArrays)(1, &vao);
+	GL(glBindVertexArray)(vao);
+	GL(glClearColor)(0.0f, 0.0f, 1.0f, 1.0f);
+	GL(glClear)(GL_COLOR_BUFFER_BIT);
+	GL(glUseProgram)(prog);
+	GL(glPointSize)(8.0f);
+	GL(glDrawArrays)(GL_POINTS, 0, 1);
+	read_rgba8(0, 0, W, H, px);
+	CHECK(!drv_context_take_unsupported(ctx));
+	for (int y = 0; y < H; y++)
+		for (int x = 0; x < W; x++) {
+			const uint8_t *p = &px[4 * (y * W + x)];
+			bool in = x >= 8 && x < 16 && y >= 4 && y < 12;
+			if (!in) {
+				bad += p[2] != 255;
+				continue;
+			}
+			covered++;
+			int s = ubyte_of(0.5 + (x + 0.5 - 12) / 8), t = ubyte_of(0.5 - (y + 0.5 - 8) / 8);
+			if (abs(p[0] - s) > 1 || abs(p[1] - t) > 1 || p[2] != 0) {
+				if (!bad)
+					fprintf(stderr, "pixel (%d, %d): %u %u %u, want %d %d 0\n", x, y, p[0], p[1], p[2], s, t);
+				bad++;
+			}
+		}
+	CHECK_EQ_INT(covered, 64);
+	CHECK_EQ_INT(bad, 0);
+	/* a triangle: gl_PointCoord undefined, its pixels reported */
+	GL(glDrawArrays)(GL_TRIANGLES, 0, 3);
+	read_rgba8(0, 0, 1, 1, px);
+	why = drv_context_take_unsupported(ctx);
+	CHECK(why && strstr(why, "gl_PointCoord"));
+	dgl_done_clean(ctx);
+}
+
 /* A LOD bias (GLSL's texture(s, P, bias), image_sample_b): GL 4.6 §8.14.1
  * lambda = lambda_base + bias_texobj + bias_shader, clamped to the levels.
  * A 64x64 texture with 7 levels, level l's red 30 l, sampled at
@@ -2042,6 +2098,7 @@ int main(void)
 	XT_RUN(test_texture_proj_and_fetch_offset);
 	XT_RUN(test_texture_offset_and_grad);
 	XT_RUN(test_frag_data_and_array_outputs);
+	XT_RUN(test_point_coord_of_points);
 	XT_RUN(test_fragment_compile_errors_name_the_stage);
 	XT_RUN(test_sampling_pixels_not_drawn_is_reported);
 	XT_RUN(test_derivatives_fine_and_coarse);
