@@ -3,7 +3,8 @@
  * image_load_mip (GL's texelFetch; image_load reads sample s of a 2D MSAA
  * image too, `da` carrying s), image_get_resinfo (GL's textureSize),
  * image_sample, image_sample_l and image_sample_b, their texel-offset forms
- * image_sample_o, _l_o and _b_o, image_sample_d(_o) (1D, 2D,
+ * image_sample_o, _l_o and _b_o, image_sample_d(_o), image_gather4_lz(_o)
+ * (1D, 2D,
  * 2D array and 3D images with `da`; nearest or (tri)linear, GCN's wrap
  * modes and border colours, mip levels
  * chosen by LOD: the one given, the shader's derivatives (_d), or the
@@ -316,6 +317,32 @@ static void sample_lane(const struct timg *t, const struct tsamp *sp, struct gm_
 	}
 }
 
+/* image_gather4_lz(_o) of lane l (GL's textureGather, GL 4.6 §8.14.2):
+ * the four texels of the bilinear footprint at the base level, i0 =
+ * wrap(floor(u - 1/2)), j0 likewise, i1 = wrap(i0 + 1), j1 = wrap(j0 + 1),
+ * whatever the filters; x, y, z, w = (i0, j1), (i1, j1), (i1, j0),
+ * (i0, j0), each its channel `ch` after the T#'s DST_SEL. */
+static void gather_lane(const struct timg *t, const struct tsamp *sp, struct gm_mem *mem, const double st[3],
+			const int off[3], uint32_t layer, unsigned ch, uint32_t res[4], bool *unmapped)
+{
+	static const unsigned di[4] = { 0, 1, 1, 0 }, dj[4] = { 1, 1, 0, 0 };
+	struct tlevel lv = tlevel(t, t->base_level);
+	double u = (sp->unnorm ? st[0] : st[0] * lv.width) + off[0] - 0.5;
+	double v = (sp->unnorm ? st[1] : st[1] * lv.height) + off[1] - 0.5;
+	int64_t i0 = (int64_t)floor(u), j0 = (int64_t)floor(v);
+	unsigned s = t->sel[ch];
+
+	for (unsigned k = 0; k < 4; k++) {
+		int64_t x = wrap(sp->clamp[0], i0 + di[k], lv.width), y = wrap(sp->clamp[1], j0 + dj[k], lv.height);
+		uint32_t c[4] = { 0, 0, 0, 0 };
+		if (x < 0 || y < 0)
+			border_texel(sp->border, c);
+		else if (!texel(t, &lv, mem, (uint32_t)x, (uint32_t)y, layer, c))
+			*unmapped = true;
+		res[k] = s >= V_SQ_SEL_X ? c[s - V_SQ_SEL_X] : s == V_SQ_SEL_1 ? (t->is_int ? 1u : 0x3f800000u) : 0;
+	}
+}
+
 /* image_get_resinfo (GL's textureSize): the size of level BASE_LEVEL +
  * v[c] as integers, width, height (1D: 0), depth (3D), layers (2D array)
  * or faces (cube), else 0, then the number of levels (1 for a 2D MSAA
@@ -347,7 +374,9 @@ void gm_wave_exec_img(struct gm_wave *w, const struct gm_dinst *dd, const struct
 	const char *name = isa_ops[in->op].name, *why = NULL;
 	const unsigned vd = in->dst - ISA_OPD_VGPR0, va = in->src[0] - ISA_OPD_VGPR0;
 	const bool offset = in->op == ISA_OP_IMAGE_SAMPLE_O || in->op == ISA_OP_IMAGE_SAMPLE_L_O ||
-			    in->op == ISA_OP_IMAGE_SAMPLE_B_O || in->op == ISA_OP_IMAGE_SAMPLE_D_O;
+			    in->op == ISA_OP_IMAGE_SAMPLE_B_O || in->op == ISA_OP_IMAGE_SAMPLE_D_O ||
+			    in->op == ISA_OP_IMAGE_GATHER4_LZ_O;
+	const bool gather = in->op == ISA_OP_IMAGE_GATHER4_LZ || in->op == ISA_OP_IMAGE_GATHER4_LZ_O;
 	const bool biased = in->op == ISA_OP_IMAGE_SAMPLE_B || in->op == ISA_OP_IMAGE_SAMPLE_B_O;
 	const bool grads = in->op == ISA_OP_IMAGE_SAMPLE_D || in->op == ISA_OP_IMAGE_SAMPLE_D_O;
 	/* GCN's address order: the offset, the bias, the derivatives (4: 2D
@@ -386,6 +415,10 @@ void gm_wave_exec_img(struct gm_wave *w, const struct gm_dinst *dd, const struct
 		fault(env, w, pc_va, name, "a 2D MSAA image is only read by image_load (x, y, sample)");
 		return;
 	}
+	if (gather && (is_1d || is_3d || t.type == V_SQ_RSRC_IMG_CUBE || (in->imm & (in->imm - 1)))) {
+		fault(env, w, pc_va, name, "a gather of other than one channel (dmask) of a 2D image or 2D array");
+		return;
+	}
 	if (grads && (is_1d || is_3d || t.type == V_SQ_RSRC_IMG_CUBE)) {
 		fault(env, w, pc_va, name, "derivatives of other than a 2D image or 2D array are not modelled");
 		return;
@@ -399,7 +432,7 @@ void gm_wave_exec_img(struct gm_wave *w, const struct gm_dinst *dd, const struct
 		tsamp_read(&w->s[in->src[2]], &sp);
 		if (sp.border == V_SQ_TEX_BORDER_COLOR_REGISTER)
 			why = "border colours from the border-colour table are not modelled";
-		else if (t.is_int && (sp.mag || sp.min || sp.mip == V_SQ_TEX_Z_FILTER_LINEAR))
+		else if (t.is_int && !gather && (sp.mag || sp.min || sp.mip == V_SQ_TEX_Z_FILTER_LINEAR))
 			why = "linear filtering of an integer format";
 		if (why) {
 			fault(env, w, pc_va, name, why);
@@ -450,6 +483,11 @@ void gm_wave_exec_img(struct gm_wave *w, const struct gm_dinst *dd, const struct
 				st[0] = st[1] = st[2] = 0;
 			if (is_1d)
 				off[1] = 0;
+			if (gather) {
+				unsigned ch = in->imm & 1 ? 0 : in->imm & 2 ? 1 : in->imm & 4 ? 2 : 3;
+				gather_lane(&t, &sp, env->mem, st, off, layer, ch, res[l], &unmapped);
+				continue;
+			}
 			sample_lane(&t, &sp, env->mem, st, off, layer, lod, c, &unmapped);
 		}
 		for (unsigned ch = 0; ch < 4; ch++) {
@@ -461,13 +499,14 @@ void gm_wave_exec_img(struct gm_wave *w, const struct gm_dinst *dd, const struct
 	if (unmapped)
 		gm_fault_record(env->faults, GM_FAULT_BAD_ADDRESS, t.base,
 				"%s: image texels at 0x%llx are not mapped", name, (unsigned long long)t.base);
-	/* dmask: the enabled channels, packed into consecutive registers */
+	/* dmask: the enabled channels, packed into consecutive registers
+	 * (gather4: its four texels) */
 	for (unsigned l = 0; l < 64; l++) {
 		unsigned r = 0;
 		if (!(exec >> l & 1))
 			continue;
 		for (unsigned ch = 0; ch < 4; ch++)
-			if (in->imm >> ch & 1)
+			if (gather || (in->imm >> ch & 1))
 				w->v[vd + r++][l] = res[l][ch];
 	}
 }

@@ -238,3 +238,9 @@ ISA_OP(IMAGE_SAMPLE_B_O, "image_sample_b_o", VIMG, 4, 4, 8, 4)
  * src0 = ds/dx, dt/dx, ds/dy, dt/dy, s, t (_o: the offset first) */
 ISA_OP(IMAGE_SAMPLE_D,   "image_sample_d",   VIMG, 4, 6, 8, 4)
 ISA_OP(IMAGE_SAMPLE_D_O, "image_sample_d_o", VIMG, 4, 7, 8, 4)
+/* GL's textureGather: channel log2(dmask) (one bit) of the four texels of
+ * the bilinear footprint at the base level (_lz: LOD zero, as ACO emits
+ * it), x, y, z, w = (i0, j1), (i1, j1), (i1, j0), (i0, j0); _o: the
+ * offset VGPR first */
+ISA_OP(IMAGE_GATHER4_LZ,   "image_gather4_lz",   VIMG, 4, 2, 8, 4)
+ISA_OP(IMAGE_GATHER4_LZ_O, "image_gather4_lz_o", VIMG, 4, 3, 8, 4)

@@ -117,6 +117,10 @@ enum drv_img_kind {
 	 * coordinates; _o: the offset before them */
 	DRV_IMG_SAMPLE_D,     /* image_sample_d */
 	DRV_IMG_SAMPLE_D_O,   /* image_sample_d_o */
+	/* textureGather of channel imm (0..3): image_gather4_lz(_o, the offset
+	 * first) */
+	DRV_IMG_GATHER4_LZ,
+	DRV_IMG_GATHER4_LZ_O,
 };
 
 /* The address VGPRs of a DRV_OP_IMAGE of kind k besides its coordinates
@@ -124,7 +128,9 @@ enum drv_img_kind {
 static inline unsigned drv_img_extra(unsigned k)
 {
 	switch (k) {
-	case DRV_IMG_LOAD_MIP: case DRV_IMG_SAMPLE_L: case DRV_IMG_SAMPLE_B: case DRV_IMG_SAMPLE_O: return 1;
+	case DRV_IMG_LOAD_MIP: case DRV_IMG_SAMPLE_L: case DRV_IMG_SAMPLE_B: case DRV_IMG_SAMPLE_O:
+	case DRV_IMG_GATHER4_LZ_O:
+		return 1;
 	case DRV_IMG_SAMPLE_L_O: case DRV_IMG_SAMPLE_B_O: return 2;
 	case DRV_IMG_SAMPLE_D: return 4;
 	case DRV_IMG_SAMPLE_D_O: return 5;

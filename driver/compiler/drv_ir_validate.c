@@ -88,7 +88,7 @@ enum xt_rc drv_ir_validate(const struct drv_ir *ir, const char *pass, struct xt_
 		case DRV_OP_IMAGE:
 			if (in->size != 4 || in->a >= DRV_MAX_SAMPLERS || (in->flags & ~ISA_FLAG_DA) ||
 			    (in->b == DRV_IMG_RESINFO ? in->n_src != 1 || in->flags :
-			     in->b > DRV_IMG_SAMPLE_D_O ||
+			     in->b > DRV_IMG_GATHER4_LZ_O || in->imm > 3 ||
 			     in->n_src != 2u + (in->flags & ISA_FLAG_DA ? 1u : 0u) + drv_img_extra(in->b)))
 				BAD("IR invalid after %s: image %u operands", pass, i);
 			for (unsigned s = 0; s < in->n_src; s++)

@@ -34,6 +34,9 @@
  * before the wrap, GL 4.6 §8.14.2; adding offset / size to normalized
  * coordinates would be wrong for mipmaps).  textureGrad on 2D samplers and
  * arrays: image_sample_d(_o), the derivatives before the coordinates.
+ * textureGather(Offset) (OpImageGather) on 2D samplers and arrays:
+ * image_gather4_lz(_o), the channel in dmask (the base level, GL's rule,
+ * as ACO emits it).
  */
 #include "drv_spirv_to_ir_int.h"
 
@@ -221,7 +224,9 @@ bool drv_sx_image(struct ctx *c, uint16_t op, const uint32_t *w, uint32_t n)
 	const struct drv_sid *img;
 	struct opnd coord, lod = { 0 };
 	uint32_t cv[4] = { 0, 0, 0, 0 };   /* the coordinates, projected / offset */
-	uint32_t slot, mask = n > 5 ? w[5] : 0, out[4], lod_id = 0, bias_id = 0, off_id = 0, dx_id = 0, dy_id = 0;
+	/* OpImageGather has the component before the image operands */
+	const uint32_t mo = op == SpvOpImageGather ? 6 : 5;
+	uint32_t slot, mask = n > mo ? w[mo] : 0, out[4], comp = 0, lod_id = 0, bias_id = 0, off_id = 0, dx_id = 0, dy_id = 0;
 	uint32_t off_pk = 0;  /* a sampled lookup's texel offset, packed for the _o forms */
 	bool proj = op == SpvOpImageSampleProjImplicitLod || op == SpvOpImageSampleProjExplicitLod;
 	enum drv_img_kind kind;
@@ -268,7 +273,7 @@ bool drv_sx_image(struct ctx *c, uint16_t op, const uint32_t *w, uint32_t n)
 	}
 	{
 		/* SPIR-V 1.6 §3.14: the operands follow the mask's bit order */
-		uint32_t k = 6;
+		uint32_t k = mo + 1;
 		if (mask & ~(uint32_t)(SpvImageOperandsLodMask | SpvImageOperandsBiasMask | SpvImageOperandsGradMask |
 				       SpvImageOperandsConstOffsetMask | SpvImageOperandsOffsetMask)) {
 			const char *what = mask & SpvImageOperandsConstOffsetsMask ? "textureGatherOffsets" :
@@ -306,6 +311,17 @@ bool drv_sx_image(struct ctx *c, uint16_t op, const uint32_t *w, uint32_t n)
 				    "other than 2D and 2D array samplers are not supported by the driver");
 		if (off_id && op != SpvOpImageFetch && img->image_dim == SpvDimCube)
 			return FAIL(c, XT_ERR_CORRUPT, "SPIR-V: a texel offset on a cube-map lookup");
+		if (op == SpvOpImageGather) {
+			const struct drv_sid *cs = n > 5 ? sid(c, w[5]) : NULL;
+			if (img->image_dim != SpvDim2D)
+				return FAIL(c, XT_ERR_UNSUPPORTED, "textureGather on other than 2D and 2D array samplers "
+					    "is not supported by the driver");
+			if (mask & (SpvImageOperandsBiasMask | SpvImageOperandsLodMask | SpvImageOperandsGradMask))
+				return FAIL(c, XT_ERR_CORRUPT, "SPIR-V: OpImageGather with a LOD operand");
+			if (!cs || cs->kind != DRV_SID_CONST || cs->cval[0] > 3)
+				return FAIL(c, XT_ERR_CORRUPT, "SPIR-V: OpImageGather component not a constant 0..3");
+			comp = (uint32_t)cs->cval[0];
+		}
 	}
 	if (!get(c, w[4], &coord))
 		return false;
@@ -367,6 +383,10 @@ bool drv_sx_image(struct ctx *c, uint16_t op, const uint32_t *w, uint32_t n)
 	if (op == SpvOpImageFetch) {
 		const struct drv_sid *ls = lod_id ? sid(c, lod_id) : NULL;
 		kind = !lod_id || (ls && ls->kind == DRV_SID_CONST && ls->cval[0] == 0) ? DRV_IMG_LOAD : DRV_IMG_LOAD_MIP;
+	} else if (op == SpvOpImageGather) {
+		/* GL 4.6 §8.14.2: gathered from the base level whatever the
+		 * filters, so no LOD and no helper lanes */
+		kind = off_pk ? DRV_IMG_GATHER4_LZ_O : DRV_IMG_GATHER4_LZ;
 	} else if (dx_id) {
 		kind = off_pk ? DRV_IMG_SAMPLE_D_O : DRV_IMG_SAMPLE_D;
 	} else if (c->ir->stage == DRV_HW_PS && (bias_id || !lod_id)) {
@@ -384,7 +404,7 @@ bool drv_sx_image(struct ctx *c, uint16_t op, const uint32_t *w, uint32_t n)
 		/* GCN's address order: offset, bias, derivatives, coordinates, LOD */
 		bool with_lod = kind == DRV_IMG_LOAD_MIP || kind == DRV_IMG_SAMPLE_L || kind == DRV_IMG_SAMPLE_L_O;
 		struct drv_ins in = { .op = DRV_OP_IMAGE, .size = 4, .n_src = (uint8_t)(2 + da + drv_img_extra(kind)),
-				      .flags = da ? ISA_FLAG_DA : 0, .a = slot, .b = kind };
+				      .flags = da ? ISA_FLAG_DA : 0, .a = slot, .b = kind, .imm = comp };
 		unsigned b = 0;
 		if (off_pk)
 			in.src[b++] = off_pk;

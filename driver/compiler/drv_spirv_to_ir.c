@@ -57,7 +57,7 @@ const char *drv_sx_op_name(uint16_t op)
 	switch (op) {
 	case SpvOpImageSampleDrefImplicitLod: case SpvOpImageSampleDrefExplicitLod:
 		return "shadow-sampler lookup";
-	case SpvOpImageGather: case SpvOpImageDrefGather: return "textureGather";
+	case SpvOpImageDrefGather: return "textureGather of a shadow sampler";
 	case SpvOpImageQuerySize: case SpvOpImageQuerySizeLod: return "textureSize / imageSize";
 	case SpvOpImageQueryLevels: return "textureQueryLevels";
 	case SpvOpImageQueryLod: return "textureQueryLod";
@@ -209,7 +209,7 @@ bool drv_sx_instruction(struct ctx *c, uint16_t op, const uint32_t *w, uint32_t 
 	case SpvOpAccessChain: case SpvOpInBoundsAccessChain: return drv_sx_access_chain(c, w, n);
 	case SpvOpExtInst: return n >= 5 && drv_sx_ext_inst(c, w, n);
 	case SpvOpImage: case SpvOpImageFetch: case SpvOpImageSampleImplicitLod: case SpvOpImageSampleExplicitLod:
-	case SpvOpImageSampleProjImplicitLod: case SpvOpImageSampleProjExplicitLod:
+	case SpvOpImageSampleProjImplicitLod: case SpvOpImageSampleProjExplicitLod: case SpvOpImageGather:
 		return drv_sx_image(c, op, w, n);
 	case SpvOpImageQuerySize: case SpvOpImageQuerySizeLod:
 		return drv_sx_image_size(c, op, w, n);

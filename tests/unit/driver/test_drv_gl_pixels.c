@@ -976,7 +976,7 @@ static void test_texture_proj_and_fetch_offset(void)
 }
 
 /* What the fragment compiler reports names it, not the vertex one: a
- * multi-case switch (reported by the structured walk) and textureGather
+ * multi-case switch (reported by the structured walk) and textureQueryLod
  * (by the instruction dispatch) in a fragment shader. */
 static void test_fragment_compile_errors_name_the_stage(void)
 {
@@ -987,7 +987,7 @@ static void test_fragment_compile_errors_name_the_stage(void)
 	const char *fs[] = {
 		"#version 330\nout vec4 o;\nvoid main() {\n  switch (int(gl_FragCoord.x) % 3) {\n"
 		"  case 0: o = vec4(1.0); break;\n  case 1: o = vec4(0.5); break;\n  default: o = vec4(0.0); }\n}\n",
-		"#version 400\nuniform sampler2D t;\nout vec4 o;\nvoid main() { o = textureGather(t, vec2(0.5)); }\n",
+		"#version 400\nuniform sampler2D t;\nout vec4 o;\nvoid main() { o = textureQueryLod(t, vec2(0.5)).xyxy; }\n",
 	};
 	GLuint vao = 0;
 	uint8_t px[4];
@@ -1203,6 +1203,72 @@ static void test_point_coord_of_points(void)
 	read_rgba8(0, 0, 1, 1, px);
 	why = drv_context_take_unsupported(ctx);
 	CHECK(why && strstr(why, "gl_PointCoord"));
+	dgl_done_clean(ctx);
+}
+
+/* textureGather (GLSL 4.60 §8.9.4; GL 4.6 §8.14.2): component comp of the
+ * four texels the linear filter would use at the base level, i0 =
+ * floor(u - 1/2), j0 likewise, i1 = i0 + 1, j1 = j0 + 1, wrapped (GL_REPEAT
+ * here), whatever the filters (GL_NEAREST here); x, y, z, w = (i0, j1),
+ * (i1, j1), (i1, j0), (i0, j0).  A 4x4 RGBA8 texture, texel (i, j) red
+ * 16 i + 64 j, green 255 minus that; gathered at gl_FragCoord / (40, 24),
+ * red, and green with textureGatherOffset (1, -1): each channel of the
+ * pixel is one texel's value. */
+static void test_texture_gather(void)
+{
+	struct drv_context *ctx = window_context();
+	static uint8_t px[W * H * 4], texels[4 * 4 * 4];
+	const char *vs = "#version 330\n"
+			 "const vec2 P[4] = vec2[4](vec2(-1.0, -1.0), vec2(1.0, -1.0), vec2(-1.0, 1.0), vec2(1.0, 1.0));\n"
+			 "void main() { gl_Position = vec4(P[gl_VertexID], 0.0, 1.0); }\n";
+	static const struct { const char *lookup; int comp, oi, oj; } cases[] = {
+		{ "textureGather(t, gl_FragCoord.xy / vec2(40.0, 24.0))", 0, 0, 0 },
+		{ "textureGatherOffset(t, gl_FragCoord.xy / vec2(40.0, 24.0), ivec2(1, -1), 1)", 1, 1, -1 },
+	};
+	static const int di[4] = { 0, 1, 1, 0 }, dj[4] = { 1, 1, 0, 0 };
+	GLuint tex = 0, vao = 0;
+	char fs[512];
+
+	CHECK(ctx);
+	if (!ctx)
+		return;
+	for (unsigned i = 0; i < 16; i++) {
+		texels[4 * i] = (uint8_t)(16 * (i % 4) + 64 * (i / 4));
+		texels[4 * i + 1] = (uint8_t)(255 - texels[4 * i]);
+		texels[4 * i + 2] = 0, texels[4 * i + 3] = 255;
+	}
+	GL(glGenVertexArrays)(1, &vao);
+	GL(glBindVertexArray)(vao);
+	GL(glGenTextures)(1, &tex);
+	GL(glBindTexture)(GL_TEXTURE_2D, tex);
+	GL(glTexImage2D)(GL_TEXTURE_2D, 0, GL_RGBA8, 4, 4, 0, GL_RGBA, GL_UNSIGNED_BYTE, texels);
+	GL(glTexParameteri)(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+	GL(glTexParameteri)(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+	for (unsigned k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+		int bad = 0;
+		GLuint prog;
+		snprintf(fs, sizeof fs, "#version 400\nuniform sampler2D t;\nout vec4 o;\nvoid main() { o = %s; }\n",
+			 cases[k].lookup);
+		prog = program_vs_fs(vs, fs);
+		CHECK(prog);
+		GL(glUseProgram)(prog);
+		GL(glDrawArrays)(GL_TRIANGLE_STRIP, 0, 4);
+		read_rgba8(0, 0, W, H, px);
+		CHECK(!drv_context_take_unsupported(ctx));
+		for (int y = 0; y < H; y++)
+			for (int x = 0; x < W; x++) {
+				int i0 = (int)floor((x + 0.5) * 4 / W - 0.5) + cases[k].oi;
+				int j0 = (int)floor((y + 0.5) * 4 / H - 0.5) + cases[k].oj;
+				for (int c = 0; c < 4; c++) {
+					int i = ((i0 + di[c]) % 4 + 4) % 4, j = ((j0 + dj[c]) % 4 + 4) % 4;
+					bad += px[4 * (y * W + x) + c] != texels[4 * (j * 4 + i) + cases[k].comp];
+				}
+			}
+		if (bad)
+			fprintf(stderr, "%s: %d channels wrong; pixel (0, 0) %u %u %u %u\n", cases[k].lookup, bad, px[0],
+				px[1], px[2], px[3]);
+		CHECK_EQ_INT(bad, 0);
+	}
 	dgl_done_clean(ctx);
 }
 
@@ -2099,6 +2165,7 @@ int main(void)
 	XT_RUN(test_texture_offset_and_grad);
 	XT_RUN(test_frag_data_and_array_outputs);
 	XT_RUN(test_point_coord_of_points);
+	XT_RUN(test_texture_gather);
 	XT_RUN(test_fragment_compile_errors_name_the_stage);
 	XT_RUN(test_sampling_pixels_not_drawn_is_reported);
 	XT_RUN(test_derivatives_fine_and_coarse);
