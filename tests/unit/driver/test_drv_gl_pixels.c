@@ -1272,6 +1272,67 @@ static void test_texture_gather(void)
 	dgl_done_clean(ctx);
 }
 
+/* The offset and gradient forms on a 2D array (`da`: the layer after x,
+ * y; textureGradOffset takes all 8 address VGPRs: offset, 4 derivatives,
+ * x, y, layer).  An 8x8x3 RGBA8 array, texel (i, j) of layer L red 16 i,
+ * green 16 j, blue 40 L, GL_NEAREST, GL_REPEAT: pixel (x, y) at P =
+ * gl_FragCoord / (40, 24) shows texel ((floor(8 P) + offset) mod 8) of
+ * the layer asked (GL 4.6 §8.14.2). */
+static void test_array_offsets_and_grads(void)
+{
+	struct drv_context *ctx = window_context();
+	static uint8_t px[W * H * 4], texels[8 * 8 * 3 * 4];
+	const char *vs = "#version 330\n"
+			 "const vec2 P[4] = vec2[4](vec2(-1.0, -1.0), vec2(1.0, -1.0), vec2(-1.0, 1.0), vec2(1.0, 1.0));\n"
+			 "void main() { gl_Position = vec4(P[gl_VertexID], 0.0, 1.0); }\n";
+	static const struct { const char *lookup; int layer, oi, oj; } cases[] = {
+		{ "textureOffset(t, vec3(p, 2.0), ivec2(1, -2))", 2, 1, -2 },
+		{ "textureLodOffset(t, vec3(p, 1.0), 0.0, ivec2(-1, 3))", 1, -1, 3 },
+		{ "textureGrad(t, vec3(p, 0.0), vec2(0.125, 0.0), vec2(0.0, 0.125))", 0, 0, 0 },
+		{ "textureGradOffset(t, vec3(p, 1.0), vec2(0.125, 0.0), vec2(0.0, 0.125), ivec2(2, 2))", 1, 2, 2 },
+	};
+	GLuint tex = 0, vao = 0;
+	char fs[512];
+
+	CHECK(ctx);
+	if (!ctx)
+		return;
+	for (unsigned i = 0; i < 8 * 8 * 3; i++) {
+		texels[4 * i] = (uint8_t)(16 * (i % 8)), texels[4 * i + 1] = (uint8_t)(16 * (i / 8 % 8));
+		texels[4 * i + 2] = (uint8_t)(40 * (i / 64)), texels[4 * i + 3] = 255;
+	}
+	GL(glGenVertexArrays)(1, &vao);
+	GL(glBindVertexArray)(vao);
+	GL(glGenTextures)(1, &tex);
+	GL(glBindTexture)(GL_TEXTURE_2D_ARRAY, tex);
+	GL(glTexImage3D)(GL_TEXTURE_2D_ARRAY, 0, GL_RGBA8, 8, 8, 3, 0, GL_RGBA, GL_UNSIGNED_BYTE, texels);
+	GL(glTexParameteri)(GL_TEXTURE_2D_ARRAY, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+	GL(glTexParameteri)(GL_TEXTURE_2D_ARRAY, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+	for (unsigned k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+		int bad = 0;
+		GLuint prog;
+		snprintf(fs, sizeof fs, "#version 330\nuniform sampler2DArray t;\nout vec4 o;\n"
+			 "void main() { vec2 p = gl_FragCoord.xy / vec2(40.0, 24.0); o = %s; }\n", cases[k].lookup);
+		prog = program_vs_fs(vs, fs);
+		CHECK(prog);
+		GL(glUseProgram)(prog);
+		GL(glDrawArrays)(GL_TRIANGLE_STRIP, 0, 4);
+		read_rgba8(0, 0, W, H, px);
+		CHECK(!drv_context_take_unsupported(ctx));
+		for (int y = 0; y < H; y++)
+			for (int x = 0; x < W; x++) {
+				const uint8_t *p = &px[4 * (y * W + x)];
+				int i = ((x * 8 / W + cases[k].oi) % 8 + 8) % 8, j = ((y * 8 / H + cases[k].oj) % 8 + 8) % 8;
+				bad += p[0] != 16 * i || p[1] != 16 * j || p[2] != 40 * cases[k].layer;
+			}
+		if (bad)
+			fprintf(stderr, "%s: %d pixels wrong; pixel (0, 0) %u %u %u\n", cases[k].lookup, bad, px[0], px[1],
+				px[2]);
+		CHECK_EQ_INT(bad, 0);
+	}
+	dgl_done_clean(ctx);
+}
+
 /* A LOD bias (GLSL's texture(s, P, bias), image_sample_b): GL 4.6 §8.14.1
  * lambda = lambda_base + bias_texobj + bias_shader, clamped to the levels.
  * A 64x64 texture with 7 levels, level l's red 30 l, sampled at
@@ -2166,6 +2227,7 @@ int main(void)
 	XT_RUN(test_frag_data_and_array_outputs);
 	XT_RUN(test_point_coord_of_points);
 	XT_RUN(test_texture_gather);
+	XT_RUN(test_array_offsets_and_grads);
 	XT_RUN(test_fragment_compile_errors_name_the_stage);
 	XT_RUN(test_sampling_pixels_not_drawn_is_reported);
 	XT_RUN(test_derivatives_fine_and_coarse);
