@@ -200,6 +200,7 @@ struct drv_ir {
 	bool wqm;                    /* PS: runs the helper lanes (s_wqm_b64): implicit LOD,
 				      * derivatives */
 	bool kills;                  /* PS: discards (DRV_OP_RETURN a = 1) */
+	uint32_t query_levels;       /* bit k: textureQueryLevels of sampler slot k */
 	bool oom;                    /* an append failed; the IR is unusable */
 	bool skip_opt;               /* drv_ra runs no drv_opt (tests compare both) */
 	uint32_t num_vgprs;          /* set by drv_ra */

@@ -370,6 +370,9 @@ static enum xt_rc compile_hw(struct build *b, enum drv_hw_stage hw, enum drv_sta
 	}
 	if (rc == XT_OK && hw == DRV_HW_PS)
 		b->p->ps.kills = ir.kills;
+	for (unsigned k = 0; rc == XT_OK && k < b->p->n_samplers && k < 32; k++)
+		if (ir.query_levels >> k & 1)
+			b->p->samplers[k].queries_levels = true;
 	if (rc == XT_ERR_NOMEM) {
 		drv_ir_fini(&ir);
 		return rc;

@@ -141,6 +141,8 @@ struct drv_sampler {
 	uint32_t type;         /* GL sampler type (GL_SAMPLER_2D, GL_INT_SAMPLER_2D ...) */
 	uint32_t const_offset;
 	uint32_t stages;       /* 1 << drv_stage declaring it */
+	bool queries_levels;   /* textureQueryLevels reads it (an incomplete texture's 0
+				* is reported: its T# has one level) */
 };
 
 struct drv_ubo {

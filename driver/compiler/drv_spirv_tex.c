@@ -149,6 +149,21 @@ bool drv_sx_image_size(struct ctx *c, uint16_t op, const uint32_t *w, uint32_t n
 		return FAIL(c, XT_ERR_CORRUPT, "SPIR-V: short image size query");
 	if (!sampler_slot(c, w[3], &slot, &img))
 		return false;
+	if (op == SpvOpImageQueryLevels) {
+		/* textureQueryLevels (GLSL 4.60 §8.9.1): the levels base..q the
+		 * T# holds, image_get_resinfo's fourth channel; an incomplete
+		 * texture (GL: 0, its T# one level) is reported at the draw
+		 * (drv_sampler.queries_levels) */
+		if (img->image_ms || type_slots(c, w[1]) != 1)
+			return FAIL(c, XT_ERR_CORRUPT, "SPIR-V: textureQueryLevels of a multisampled image or to "
+				    "other than a scalar");
+		struct drv_ins in = { .op = DRV_OP_IMAGE, .size = 4, .n_src = 1, .src = { K(c, 0) }, .a = slot,
+				      .b = DRV_IMG_RESINFO };
+		out[0] = drv_ir_op1(c->ir, DRV_OP_COMPONENT, 1, drv_ir_emit(c->ir, &in), 3, 0);
+		if (slot < 32)
+			c->ir->query_levels |= 1u << slot;
+		return def(c, w[2], w[1], out, 1);
+	}
 	if (op == SpvOpImageQuerySize && !img->image_ms)
 		return FAIL(c, XT_ERR_UNSUPPORTED, "imageSize of storage images is not supported by the driver");
 	comps = img->image_arrayed || img->image_dim == SpvDim3D ? 3 : 2;

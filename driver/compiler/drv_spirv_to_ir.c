@@ -59,7 +59,6 @@ const char *drv_sx_op_name(uint16_t op)
 		return "shadow-sampler lookup";
 	case SpvOpImageDrefGather: return "textureGather of a shadow sampler";
 	case SpvOpImageQuerySize: case SpvOpImageQuerySizeLod: return "textureSize / imageSize";
-	case SpvOpImageQueryLevels: return "textureQueryLevels";
 	case SpvOpImageQueryLod: return "textureQueryLod";
 	case SpvOpImageRead: case SpvOpImageWrite: return "image load / store";
 	case SpvOpSampledImage: return "separate image and sampler";
@@ -211,7 +210,7 @@ bool drv_sx_instruction(struct ctx *c, uint16_t op, const uint32_t *w, uint32_t 
 	case SpvOpImage: case SpvOpImageFetch: case SpvOpImageSampleImplicitLod: case SpvOpImageSampleExplicitLod:
 	case SpvOpImageSampleProjImplicitLod: case SpvOpImageSampleProjExplicitLod: case SpvOpImageGather:
 		return drv_sx_image(c, op, w, n);
-	case SpvOpImageQuerySize: case SpvOpImageQuerySizeLod:
+	case SpvOpImageQuerySize: case SpvOpImageQuerySizeLod: case SpvOpImageQueryLevels:
 		return drv_sx_image_size(c, op, w, n);
 	case SpvOpDPdx: case SpvOpDPdy: case SpvOpFwidth: case SpvOpDPdxFine: case SpvOpDPdyFine:
 	case SpvOpFwidthFine: case SpvOpDPdxCoarse: case SpvOpDPdyCoarse: case SpvOpFwidthCoarse:

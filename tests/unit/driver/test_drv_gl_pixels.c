@@ -1333,6 +1333,58 @@ static void test_array_offsets_and_grads(void)
 	dgl_done_clean(ctx);
 }
 
+/* textureQueryLevels (GLSL 4.60 §8.9.1): the levels accessible, q - base
+ * + 1 with q = min(base + floor(log2(base size)), GL_TEXTURE_MAX_LEVEL)
+ * (GL 4.6 §8.14.3): a 64x64 texture with 7 levels gives 7, with
+ * GL_TEXTURE_BASE_LEVEL 2 gives 5, with GL_TEXTURE_MAX_LEVEL 3 too 2; an
+ * incomplete texture's 0 is reported (the sim's image has a level). */
+static void test_texture_query_levels(void)
+{
+	struct drv_context *ctx = window_context();
+	static uint8_t lv[64 * 64 * 4];
+	const char *vs = "#version 330\n"
+			 "const vec2 P[4] = vec2[4](vec2(-1.0, -1.0), vec2(1.0, -1.0), vec2(-1.0, 1.0), vec2(1.0, 1.0));\n"
+			 "void main() { gl_Position = vec4(P[gl_VertexID], 0.0, 1.0); }\n";
+	static const struct { GLint base, max, want; } cases[] = { { 0, 1000, 7 }, { 2, 1000, 5 }, { 2, 3, 2 } };
+	GLuint prog, tex[2] = { 0, 0 }, vao = 0;
+	uint8_t px[4];
+	const char *why;
+
+	CHECK(ctx);
+	if (!ctx)
+		return;
+	prog = program_vs_fs(vs, "#version 430\nuniform sampler2D t;\nout vec4 o;\n"
+				 "void main() { o = vec4(float(textureQueryLevels(t)) / 8.0); }\n");
+	CHECK(prog);
+	GL(glGenVertexArrays)(1, &vao);
+	GL(glBindVertexArray)(vao);
+	GL(glGenTextures)(2, tex);
+	GL(glBindTexture)(GL_TEXTURE_2D, tex[0]);
+	for (int l = 0; l < 7; l++)
+		GL(glTexImage2D)(GL_TEXTURE_2D, l, GL_RGBA8, 64 >> l, 64 >> l, 0, GL_RGBA, GL_UNSIGNED_BYTE, lv);
+	GL(glTexParameteri)(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST_MIPMAP_NEAREST);
+	GL(glUseProgram)(prog);
+	for (unsigned k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+		GL(glTexParameteri)(GL_TEXTURE_2D, GL_TEXTURE_BASE_LEVEL, cases[k].base);
+		GL(glTexParameteri)(GL_TEXTURE_2D, GL_TEXTURE_MAX_LEVEL, cases[k].max);
+		GL(glDrawArrays)(GL_TRIANGLE_STRIP, 0, 4);
+		read_rgba8(7, 5, 1, 1, px);
+		CHECK(!drv_context_take_unsupported(ctx));
+		if (px[0] != ubyte_of(cases[k].want / 8.0))
+			fprintf(stderr, "base %d max %d: red %u, want %d levels\n", cases[k].base, cases[k].max, px[0],
+				cases[k].want);
+		CHECK_EQ_INT(px[0], ubyte_of(cases[k].want / 8.0));
+	}
+	/* mipmapped filter, one level: incomplete */
+	GL(glBindTexture)(GL_TEXTURE_2D, tex[1]);
+	GL(glTexImage2D)(GL_TEXTURE_2D, 0, GL_RGBA8, 4, 4, 0, GL_RGBA, GL_UNSIGNED_BYTE, lv);
+	GL(glDrawArrays)(GL_TRIANGLE_STRIP, 0, 4);
+	read_rgba8(0, 0, 1, 1, px);
+	why = drv_context_take_unsupported(ctx);
+	CHECK(why && strstr(why, "textureQueryLevels of an incomplete texture"));
+	dgl_done_clean(ctx);
+}
+
 /* A LOD bias (GLSL's texture(s, P, bias), image_sample_b): GL 4.6 §8.14.1
  * lambda = lambda_base + bias_texobj + bias_shader, clamped to the levels.
  * A 64x64 texture with 7 levels, level l's red 30 l, sampled at
@@ -2228,6 +2280,7 @@ int main(void)
 	XT_RUN(test_point_coord_of_points);
 	XT_RUN(test_texture_gather);
 	XT_RUN(test_array_offsets_and_grads);
+	XT_RUN(test_texture_query_levels);
 	XT_RUN(test_fragment_compile_errors_name_the_stage);
 	XT_RUN(test_sampling_pixels_not_drawn_is_reported);
 	XT_RUN(test_derivatives_fine_and_coarse);
