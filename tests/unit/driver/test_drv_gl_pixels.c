@@ -1155,7 +1155,8 @@ static void test_frag_data_and_array_outputs(void)
  * / size, t = 1/2 - (y_f + 1/2 - y_w) / size for the fragment (x_f, y_f)
  * of a point at (x_w, y_w).  A point of size 8 at window (12, 8) covers
  * pixels 8..15 x 4..11; the shader writes (s, t) to red and green, within
- * one unit of round(255 c).  Other primitives' gl_PointCoord is undefined
+ * one unit of round(255 c), and a varying (0.5, from the vertex shader:
+ * the sprite's input takes no param) to blue.  Other primitives' gl_PointCoord is undefined
  * (GLSL 4.60 §7.1.5): a triangle's pixels are reported when read. */
 static void test_point_coord_of_points(void)
 {
@@ -1168,8 +1169,9 @@ static void test_point_coord_of_points(void)
 	CHECK(ctx);
 	if (!ctx)
 		return;
-	prog = program_vs_fs("#version 330\nvoid main() { gl_Position = vec4(-0.4, -1.0 / 3.0, 0.0, 1.0); }\n",
-			     "#version 330\nout vec4 o;\nvoid main() { o = vec4(gl_PointCoord, 0.0, 1.0); }\n");
+	prog = program_vs_fs("#version 330\nout float b;\n"
+			     "void main() { b = 0.5; gl_Position = vec4(-0.4, -1.0 / 3.0, 0.0, 1.0); }\n",
+			     "#version 330\nin float b;\nout vec4 o;\nvoid main() { o = vec4(gl_PointCoord, b, 1.0); }\n");
 	CHECK(prog);
 	GL(glGenVertexArrays)(1, &vao);
 	GL(glBindVertexArray)(vao);
@@ -1190,9 +1192,10 @@ static void test_point_coord_of_points(void)
 			}
 			covered++;
 			int s = ubyte_of(0.5 + (x + 0.5 - 12) / 8), t = ubyte_of(0.5 - (y + 0.5 - 8) / 8);
-			if (abs(p[0] - s) > 1 || abs(p[1] - t) > 1 || p[2] != 0) {
+			if (abs(p[0] - s) > 1 || abs(p[1] - t) > 1 || p[2] != 128) {
 				if (!bad)
-					fprintf(stderr, "pixel (%d, %d): %u %u %u, want %d %d 0\n", x, y, p[0], p[1], p[2], s, t);
+					fprintf(stderr, "pixel (%d, %d): %u %u %u, want %d %d 128\n", x, y, p[0], p[1], p[2], s,
+						t);
 				bad++;
 			}
 		}
