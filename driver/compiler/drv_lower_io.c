@@ -559,19 +559,24 @@ static bool color_output(const struct drv_smodule *m, const struct drv_svar *v, 
 	return true;
 }
 
-/* PS: gl_FragDepth to mrtz (x = depth; SPI_SHADER_Z_FORMAT 32_R,
- * DB_SHADER_CONTROL.Z_EXPORT_ENABLE), first, then every colour output
+/* PS: gl_FragDepth and gl_SampleMask[0] to mrtz (x = depth, z = the mask;
+ * SPI_SHADER_Z_FORMAT 32_R, 32_ABGR with the mask, DB_SHADER_CONTROL
+ * Z_EXPORT_ENABLE / MASK_EXPORT_ENABLE), first, then every colour output
  * (location n, index 0) to mrt n, the last export `done`; exp null when
  * there is none (radeonsi's epilogue, si_export_mrt_z then the colours). */
 static enum xt_rc export_colors(struct drv_ir *ir, const struct drv_smodule *m, struct xt_err *err)
 {
-	int last = -1, depth = -1;
+	int last = -1, depth = -1, mask = -1;
 	for (uint32_t i = 0; i < m->n_vars; i++) {
 		const struct drv_svar *v = &m->vars[i];
 		if (v->storage != SpvStorageClassOutput)
 			continue;
 		if (v->builtin == SpvBuiltInFragDepth && v->slots == 1) {
 			depth = (int)i;
+			continue;
+		}
+		if (v->builtin == SpvBuiltInSampleMask && v->slots == 1) {
+			mask = (int)i;   /* int gl_SampleMask[1]: at most 32 samples */
 			continue;
 		}
 		uint32_t locs, per;
@@ -581,11 +586,14 @@ static enum xt_rc export_colors(struct drv_ir *ir, const struct drv_smodule *m, 
 				       v->name);
 		last = (int)i;
 	}
-	if (depth >= 0) {
+	if (depth >= 0 || mask >= 0) {
 		struct drv_ins in = { .op = DRV_OP_EXPORT_MRT, .n_src = 4, .a = DRV_EXPORT_MRTZ, .b = last < 0 };
-		in.src[0] = drv_ir_reg_read(ir, m->vars[depth].reg_base);
-		for (unsigned c = 1; c < 4; c++)
+		for (unsigned c = 0; c < 4; c++)
 			in.src[c] = drv_ir_const(ir, 1, 0);
+		if (depth >= 0)
+			in.src[0] = drv_ir_reg_read(ir, m->vars[depth].reg_base);
+		if (mask >= 0)
+			in.src[2] = drv_ir_reg_read(ir, m->vars[mask].reg_base);
 		drv_ir_emit(ir, &in);
 		if (last < 0)
 			return XT_OK;
@@ -598,7 +606,7 @@ static enum xt_rc export_colors(struct drv_ir *ir, const struct drv_smodule *m, 
 	for (uint32_t i = 0; i < m->n_vars; i++) {
 		const struct drv_svar *v = &m->vars[i];
 		uint32_t locs = 0, per = 0;
-		if (v->storage != SpvStorageClassOutput || (int)i == depth)
+		if (v->storage != SpvStorageClassOutput || (int)i == depth || (int)i == mask)
 			continue;
 		color_output(m, v, &locs, &per);
 		for (uint32_t l = 0; l < locs; l++) {

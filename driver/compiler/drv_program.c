@@ -323,6 +323,8 @@ static enum xt_rc prepare_ps(struct build *b)
 			const struct drv_svar *v = &fs->vars[i];
 			if (v->storage == SpvStorageClassOutput && v->builtin == SpvBuiltInFragDepth)
 				ps->writes_z = true;
+			else if (v->storage == SpvStorageClassOutput && v->builtin == SpvBuiltInSampleMask)
+				ps->writes_mask = true;
 			else if (v->storage == SpvStorageClassOutput && v->location >= 0 && v->location < 8)
 				/* every location an output (an array: one an element) takes */
 				for (uint32_t l = v->location, left = drv_stype_locations(fs, v->type); l < 8 && left; l++, left--)

@@ -228,6 +228,7 @@ struct drv_ps_info {
 	uint32_t colors_written;            /* bit n: exp mrtn (location n, index 0) */
 	bool kills;                         /* discard (DB_SHADER_CONTROL.KILL_ENABLE) */
 	bool writes_z;                      /* gl_FragDepth: exp mrtz (Z_EXPORT_ENABLE) */
+	bool writes_mask;                   /* gl_SampleMask: exp mrtz's z (MASK_EXPORT_ENABLE) */
 };
 
 /* What the hardware VS (or the copy shader of stream 0) exports after

@@ -616,6 +616,7 @@ static void emit_ps(struct drv_pipe *pipe, struct pm4_cs *cs, const struct drv_p
 	const struct drv_ps_info *pi = &prog->ps;
 	uint64_t va;
 	uint32_t col_format = 0, shader_mask = 0;
+	bool mask_export = false;
 
 	if (drv_pm4_ps_unusable(pipe, prog)) {
 		/* no pixel shader: the primitives end after streamout */
@@ -670,14 +671,24 @@ static void emit_ps(struct drv_pipe *pipe, struct pm4_cs *cs, const struct drv_p
 		col_format |= (uint32_t)V_SPI_SHADER_32_ABGR << (4 * i);
 		shader_mask |= 0xFu << (4 * i);
 	}
-	/* gl_FragDepth: exp mrtz's x (radeonsi's si_get_spi_shader_z_format) */
+	/* gl_FragDepth: exp mrtz's x, gl_SampleMask its z (radeonsi's
+	 * si_get_spi_shader_z_format: 32_ABGR with the mask).  GL 4.6 §17.3.3:
+	 * the shader's mask applies only with SAMPLE_BUFFERS one, so
+	 * MASK_EXPORT_ENABLE only on a multisampled framebuffer */
+	for (unsigned i = 0; i < 9 && pi->writes_mask; i++) {
+		const struct drv_pipe_surface *sf = i < 8 ? pipe->fb.cbufs[i] : pipe->fb.zsbuf;
+		if (sf && sf->samples > 1)
+			mask_export = true;
+	}
 	pm4_set_context_reg(cs, REG_SPI_SHADER_Z_FORMAT,
-			    SPI_SHADER_Z_FORMAT_Z_EXPORT_FORMAT(pi->writes_z ? V_SPI_SHADER_32_R : V_SPI_SHADER_ZERO));
+			    SPI_SHADER_Z_FORMAT_Z_EXPORT_FORMAT(pi->writes_mask ? V_SPI_SHADER_32_ABGR :
+								pi->writes_z ? V_SPI_SHADER_32_R : V_SPI_SHADER_ZERO));
 	pm4_set_context_reg(cs, REG_SPI_SHADER_COL_FORMAT, col_format);
 	pm4_set_context_reg(cs, REG_CB_SHADER_MASK, shader_mask);
 	pm4_set_context_reg(cs, REG_DB_SHADER_CONTROL,
-			    DB_SHADER_CONTROL_Z_ORDER(pi->writes_z ? V_LATE_Z : V_EARLY_Z_THEN_LATE_Z) |
+			    DB_SHADER_CONTROL_Z_ORDER(pi->writes_z || mask_export ? V_LATE_Z : V_EARLY_Z_THEN_LATE_Z) |
 			    DB_SHADER_CONTROL_Z_EXPORT_ENABLE(pi->writes_z) |
+			    DB_SHADER_CONTROL_MASK_EXPORT_ENABLE(mask_export) |
 			    DB_SHADER_CONTROL_KILL_ENABLE(pi->kills));
 }
 

@@ -1388,6 +1388,70 @@ static void test_texture_query_levels(void)
 	dgl_done_clean(ctx);
 }
 
+/* gl_SampleMask (GL 4.6 §17.3.3): on a multisampled framebuffer the
+ * fragment's coverage is ANDed with the shader's mask, so white written
+ * to samples 0 and 2 of 4 over black resolves (§18.3.1, the average) to
+ * half white, and mask 0xF to white; on a single-sampled one (SAMPLE_BUFFERS
+ * 0) the mask is ignored: mask 0 still writes the pixel. */
+static void test_sample_mask_output(void)
+{
+	struct drv_context *ctx = window_context();
+	const char *vs = "#version 330\n"
+			 "const vec2 P[4] = vec2[4](vec2(-1.0, -1.0), vec2(1.0, -1.0), vec2(-1.0, 1.0), vec2(1.0, 1.0));\n"
+			 "void main() { gl_Position = vec4(P[gl_VertexID], 0.0, 1.0); }\n";
+	GLuint prog, vao = 0, fbo[2] = { 0, 0 }, rb[2] = { 0, 0 };
+	GLint loc;
+	uint8_t px[4];
+	static const struct { GLint mask; int lo, hi; } cases[] = { { 0x5, 127, 128 }, { 0xF, 255, 255 } };
+
+	CHECK(ctx);
+	if (!ctx)
+		return;
+	prog = program_vs_fs(vs, "#version 400\nuniform int m;\nout vec4 o;\n"
+				 "void main() { o = vec4(1.0); gl_SampleMask[0] = m; }\n");
+	CHECK(prog);
+	GL(glGenVertexArrays)(1, &vao);
+	GL(glBindVertexArray)(vao);
+	GL(glGenRenderbuffers)(2, rb);
+	GL(glGenFramebuffers)(2, fbo);
+	GL(glBindRenderbuffer)(GL_RENDERBUFFER, rb[0]);
+	GL(glRenderbufferStorageMultisample)(GL_RENDERBUFFER, 4, GL_RGBA8, 4, 4);
+	GL(glBindFramebuffer)(GL_FRAMEBUFFER, fbo[0]);
+	GL(glFramebufferRenderbuffer)(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, rb[0]);
+	GL(glBindRenderbuffer)(GL_RENDERBUFFER, rb[1]);
+	GL(glRenderbufferStorage)(GL_RENDERBUFFER, GL_RGBA8, 4, 4);
+	GL(glBindFramebuffer)(GL_FRAMEBUFFER, fbo[1]);
+	GL(glFramebufferRenderbuffer)(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, rb[1]);
+	GL(glUseProgram)(prog);
+	loc = GL(glGetUniformLocation)(prog, "m");
+	GL(glViewport)(0, 0, 4, 4);
+	GL(glClearColor)(0.0f, 0.0f, 0.0f, 1.0f);
+	for (unsigned k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+		GL(glBindFramebuffer)(GL_FRAMEBUFFER, fbo[0]);
+		GL(glClear)(GL_COLOR_BUFFER_BIT);
+		GL(glUniform1i)(loc, cases[k].mask);
+		GL(glDrawArrays)(GL_TRIANGLE_STRIP, 0, 4);
+		GL(glBindFramebuffer)(GL_READ_FRAMEBUFFER, fbo[0]);
+		GL(glBindFramebuffer)(GL_DRAW_FRAMEBUFFER, fbo[1]);
+		GL(glBlitFramebuffer)(0, 0, 4, 4, 0, 0, 4, 4, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+		GL(glBindFramebuffer)(GL_FRAMEBUFFER, fbo[1]);
+		read_rgba8(1, 2, 1, 1, px);
+		CHECK(!drv_context_take_unsupported(ctx));
+		if (px[0] < cases[k].lo || px[0] > cases[k].hi)
+			fprintf(stderr, "mask 0x%x: resolved red %u\n", (unsigned)cases[k].mask, px[0]);
+		CHECK(px[0] >= cases[k].lo && px[0] <= cases[k].hi && px[3] == 255);
+	}
+	/* single-sampled: mask 0 ignored */
+	GL(glBindFramebuffer)(GL_FRAMEBUFFER, fbo[1]);
+	GL(glClear)(GL_COLOR_BUFFER_BIT);
+	GL(glUniform1i)(loc, 0);
+	GL(glDrawArrays)(GL_TRIANGLE_STRIP, 0, 4);
+	read_rgba8(1, 2, 1, 1, px);
+	CHECK(!drv_context_take_unsupported(ctx));
+	CHECK_EQ_INT(px[0], 255);
+	dgl_done_clean(ctx);
+}
+
 /* A LOD bias (GLSL's texture(s, P, bias), image_sample_b): GL 4.6 §8.14.1
  * lambda = lambda_base + bias_texobj + bias_shader, clamped to the levels.
  * A 64x64 texture with 7 levels, level l's red 30 l, sampled at
@@ -2284,6 +2348,7 @@ int main(void)
 	XT_RUN(test_texture_gather);
 	XT_RUN(test_array_offsets_and_grads);
 	XT_RUN(test_texture_query_levels);
+	XT_RUN(test_sample_mask_output);
 	XT_RUN(test_fragment_compile_errors_name_the_stage);
 	XT_RUN(test_sampling_pixels_not_drawn_is_reported);
 	XT_RUN(test_derivatives_fine_and_coarse);
