@@ -41,7 +41,7 @@ struct render {
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: xfbtrace diff [--db FILE] [--json] [--tolerance ulps=N|abs=X]\n"
+		"usage: xfbtrace diff [--db FILE] [--json] [--tolerance ulps=N|abs=X[,ulps=N]]\n"
 		"                     [--image-tolerance max=X,pixels=N] [--limit N]\n"
 		"                     [--strict] [--pm4] [--regs] [--shaders]\n"
 		"                     [--color=WHEN] RUN_A RUN_B\n"
@@ -57,7 +57,8 @@ static void usage(FILE *f)
 		"  --db FILE          the results database (default: $XFBTRACE_DB)\n"
 		"  --json             one JSON object, for scripts\n"
 		"  --tolerance T      ulps=N: floats may differ by N units in the last\n"
-		"                     place; abs=X: by X.  Then +0.0 equals -0.0 and any\n"
+		"                     place; abs=X: by X; abs=X,ulps=N: by either (X near\n"
+		"                     zero, N for large values).  Then +0.0 equals -0.0 and any\n"
 		"                     NaN equals any NaN.  Default: bit for bit\n"
 		"  --image-tolerance T\n"
 		"                     max=X: pixels whose values differ by at most X (in\n"
@@ -467,6 +468,9 @@ static void tolerance_text(const struct diff_options *o, char *out, size_t n)
 	case TRACE_TOL_EXACT: snprintf(out, n, "exact (bit for bit)"); break;
 	case TRACE_TOL_ULPS: snprintf(out, n, "%" PRIu64 " ulps", o->tol.ulps); break;
 	case TRACE_TOL_ABS: snprintf(out, n, "absolute %g", o->tol.abs); break;
+	case TRACE_TOL_ABS_OR_ULPS:
+		snprintf(out, n, "absolute %g or %" PRIu64 " ulps", o->tol.abs, o->tol.ulps);
+		break;
 	}
 	if (o->img_tol.max > 0 || o->img_tol.pixels > 0) {
 		size_t k = strlen(out);
@@ -524,7 +528,7 @@ static enum xt_rc print_json(struct render *r, const struct db_run_info *a,
 			     const struct db_run_info *b, const struct diff_options *o,
 			     const struct diff_summary *s, bool same, const struct xt_buf *calls)
 {
-	static const char *const mode[] = { "exact", "ulps", "abs" };
+	static const char *const mode[] = { "exact", "ulps", "abs", "abs_or_ulps" };
 	struct xt_buf h = XT_BUF_INIT;
 	struct xt_jw w;
 
@@ -542,7 +546,9 @@ static enum xt_rc print_json(struct render *r, const struct db_run_info *a,
 	if (o->tol.mode == TRACE_TOL_ULPS)
 		xt_jw_ku64(&w, "value", o->tol.ulps);
 	else
-		xt_jw_knum(&w, "value", o->tol.mode == TRACE_TOL_ABS ? o->tol.abs : 0, 0);
+		xt_jw_knum(&w, "value", o->tol.mode != TRACE_TOL_EXACT ? o->tol.abs : 0, 0);
+	if (o->tol.mode == TRACE_TOL_ABS_OR_ULPS)
+		xt_jw_ku64(&w, "ulps", o->tol.ulps);
 	xt_jw_end(&w);
 	xt_jw_kobj(&w, "image_tolerance");
 	xt_jw_knum(&w, "max", o->img_tol.max, 0);
@@ -624,7 +630,7 @@ int cli_diff_main(int argc, char **argv)
 		case 's': o.strict = true; break;
 		case 't':
 			if (!trace_tol_parse(optarg, &o.tol))
-				return cli_fail(CMD, "--tolerance takes ulps=N or abs=X, not '%s'", optarg);
+				return cli_fail(CMD, "--tolerance takes ulps=N, abs=X or abs=X,ulps=N, not '%s'", optarg);
 			break;
 		case 'i':
 			if (!trace_img_tol_parse(optarg, &o.img_tol))

@@ -28,7 +28,7 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: xfbtrace replay [--backend host|sim] [--check [--tolerance ulps=N|abs=X]\n"
+		"usage: xfbtrace replay [--backend host|sim] [--check [--tolerance ulps=N|abs=X[,ulps=N]]\n"
 		"                       [--image-tolerance max=X,pixels=N] [--diff-dir DIR]\n"
 		"                       [--strict]] [--calls A-B] [--max-diffs N]\n"
 		"                       [--set-reg REG[.FIELD]=VALUE[@CALLS],...]\n"
@@ -82,7 +82,8 @@ static void usage(FILE *f)
 		"                Everything else, defined data and errors the\n"
 		"                application checks, is a difference\n"
 		"  --tolerance T ulps=N: floats may differ by N units in the last place;\n"
-		"                abs=X: by X (the rules of xfbtrace diff --tolerance)\n"
+		"                abs=X: by X; abs=X,ulps=N: by either (the rules of\n"
+		"                xfbtrace diff --tolerance)\n"
 		"  --image-tolerance T\n"
 		"                max=X: a pixel is within the tolerance when none of its\n"
 		"                values differs by more than X, in the type's units (0..255\n"
@@ -390,7 +391,7 @@ static int replay_cmd(int argc, char **argv, struct replay_reg_override **ovr_ou
 			break;
 		case 't':
 			if (!trace_tol_parse(optarg, &o.tol))
-				return cli_fail(CMD, "bad --tolerance '%s' (ulps=N or abs=X)", optarg);
+				return cli_fail(CMD, "bad --tolerance '%s' (ulps=N, abs=X or abs=X,ulps=N)", optarg);
 			break;
 		case 's':
 			strict = true;

@@ -405,6 +405,27 @@ static bool one_value(struct gm *gm, const struct pm4_packet *pkt, const char *n
 	return true;
 }
 
+/* DISPATCH_DIRECT: DIM_X, DIM_Y, DIM_Z, initiator; DISPATCH_INDIRECT:
+ * DATA_OFFSET from the SET_BASE index 1 base, initiator (gm_cs.c runs it). */
+static void dispatch_packet(struct gm *gm, const struct pm4_packet *pkt)
+{
+	uint32_t groups[3];
+
+	if (pkt->opcode == PKT3_DISPATCH_DIRECT) {
+		if (!pkt_len_ok(gm, "DISPATCH_DIRECT", pkt->payload_dw, 4, 4))
+			return;
+		memcpy(groups, pkt->payload, sizeof groups);
+		gm_cs_dispatch(gm, groups, pkt->payload[3]);
+		return;
+	}
+	if (!pkt_len_ok(gm, "DISPATCH_INDIRECT", pkt->payload_dw, 2, 2))
+		return;
+	for (unsigned i = 0; i < 3; i++)
+		if (!mem_read32(gm, gm->set_base_va + pkt->payload[0] + 4ull * i, &groups[i], "DISPATCH_INDIRECT"))
+			return;
+	gm_cs_dispatch(gm, groups, pkt->payload[1]);
+}
+
 static void execute(struct gm *gm, const struct pm4_packet *pkt)
 {
 	const unsigned opcode = pkt->opcode;
@@ -466,6 +487,8 @@ static void execute(struct gm *gm, const struct pm4_packet *pkt)
 	case PKT3_STRMOUT_BUFFER_UPDATE: gm_cp_strmout_buffer_update(gm, pkt); break;
 	case PKT3_SET_PREDICATION: gm_cp_set_predication(gm, pkt); break;
 	case PKT3_LOAD_CONTEXT_REG_INDEX: load_context_reg_index(gm, pkt); break;
+	case PKT3_DISPATCH_DIRECT:
+	case PKT3_DISPATCH_INDIRECT: dispatch_packet(gm, pkt); break;
 	case PKT3_DRAW_INDEX_AUTO:
 	case PKT3_DRAW_INDEX_2:
 	case PKT3_DRAW_INDEX_OFFSET_2:

@@ -24,8 +24,7 @@ struct cv {
 	float dist[8];
 	float a[GM_PX_MAX_PARAMS][4];
 	float sprite[2];           /* point sprite s, t (points only) */
-	bool edge;                 /* the edge to the next vertex is one of the
-				    * primitive's, not one clipping made */
+	bool edge;                 /* polygons: the edge to the next vertex is a boundary edge */
 };
 
 static void cv_from(struct cv *o, const struct gm_px_vtx *v, unsigned n_par)
@@ -50,6 +49,7 @@ static void cv_lerp(struct cv *o, const struct cv *a, const struct cv *b, float 
 			o->a[i][k] = a->a[i][k] + t * (b->a[i][k] - a->a[i][k]);
 	o->sprite[0] = a->sprite[0] + t * (b->sprite[0] - a->sprite[0]);
 	o->sprite[1] = a->sprite[1] + t * (b->sprite[1] - a->sprite[1]);
+	o->edge = a->edge;
 }
 
 /* Signed distance of a vertex to clip plane `p` (inside >= 0). */
@@ -122,7 +122,11 @@ static bool culled(const struct gm_px *px, const struct cv *v, unsigned n)
 
 /* Sutherland-Hodgman against every plane; returns the vertex count (0:
  * culled).  A polygon of 2 vertices is a line segment; `xy` false: a point
- * (no x / y planes, no clip distances). */
+ * (no x / y planes, no clip distances).  Edge flags: a vertex where the
+ * polygon enters the plane starts the rest of the original edge and keeps
+ * its flag; one where it leaves starts the edge along the plane, a
+ * boundary edge for a user plane or clip distance, not for the view
+ * volume's (Assumption: as Mesa's draw module clips, docs/pixel-pipeline.md). */
 static unsigned clip_poly(const struct gm_px *px, struct cv *buf0, struct cv *buf1, unsigned n,
 			  bool xy, struct cv **out)
 {
@@ -133,7 +137,7 @@ static unsigned clip_poly(const struct gm_px *px, struct cv *buf0, struct cv *bu
 
 	for (unsigned p = 0; p < np && n; p++) {
 		float d[MAX_POLY];
-		bool all_in = true, all_out = true;
+		bool all_in = true, all_out = true, user = pl[p].kind == PL_UCP || pl[p].kind == PL_DIST;
 		unsigned m = 0;
 		for (unsigned i = 0; i < n; i++) {
 			d[i] = plane_dist(px, &pl[p], &in[i]);
@@ -159,11 +163,8 @@ static unsigned clip_poly(const struct gm_px *px, struct cv *buf0, struct cv *bu
 				if (d[i] >= 0)
 					o[m++] = in[i];
 				if ((d[i] >= 0) != (d[j] >= 0) && m < MAX_POLY) {
-					/* entering: the rest of edge i follows; leaving:
-					 * the next edge lies on the plane */
 					cv_lerp(&o[m], &in[i], &in[j], d[i] / (d[i] - d[j]), n_par);
-					o[m].edge = d[i] < 0 && in[i].edge;
-					m++;
+					o[m++].edge = d[i] >= 0 ? user : in[i].edge;
 				}
 			}
 		}
@@ -302,35 +303,28 @@ static void emit_tri(struct gm_px *px, const struct wv *a, const struct wv *b, c
 	gm_sc_tri(px, t);
 }
 
-/* A point: a square of side 2 * half centred on the vertex. */
-static void draw_point(struct gm_px *px, const struct gm_px_vtx *vin)
+/* The point at window position c of clip vertex v: a square of half size
+ * PA_SU_POINT_SIZE (or the vertex's), clamped, as two triangles with
+ * `front` their facing. */
+static void raster_point(struct gm_px *px, const struct cv *v, const struct wv *c, const struct cv *flat,
+			 bool front)
 {
-	struct cv b0[MAX_POLY], b1[MAX_POLY], *poly, q[4];
-	struct wv c, w[4];
-	unsigned n_par = px->n_inputs ? GM_PX_MAX_PARAMS : 0;
+	struct cv q[4];
+	struct wv w[4];
 	float half = px->point_half;
 	bool top1 = SPI_INTERP_CONTROL_0_PNT_SPRITE_TOP_1_GET(px->interp_cntl);
 
-	cv_from(&b0[0], vin, n_par);
 	if (PA_CL_VS_OUT_CNTL_USE_VTX_POINT_SIZE_GET(px->vs_out_cntl))
-		half = vin->psize * 0.5f;
+		half = v->psize * 0.5f;
 	half = half < px->point_min ? px->point_min : half > px->point_max ? px->point_max : half;
-	if (culled(px, b0, 1))
-		return;
-	/* the vertex must be inside (no x / y clipping of points: a segment
-	 * of two equal ends is kept or dropped whole), and inside the discard
-	 * band PA_CL_GB_*_DISC_ADJ in x and y */
-	b0[1] = b0[0];
-	if (clip_poly(px, b0, b1, 2, false, &poly) != 2 || !to_window(px, &poly[0], &c) || !(half > 0))
-		return;
-	if (!(fabsf(poly[0].c[0]) <= px->disc_x * poly[0].c[3]) || !(fabsf(poly[0].c[1]) <= px->disc_y * poly[0].c[3]))
+	if (!(half > 0))
 		return;
 	for (unsigned i = 0; i < 4; i++) {
 		double dx = (i == 1 || i == 2) ? half : -half, dy = i >= 2 ? half : -half;
-		q[i] = poly[0];
-		w[i] = c;
-		w[i].X = snap(c.x + dx);
-		w[i].Y = snap(c.y + dy);
+		q[i] = *v;
+		w[i] = *c;
+		w[i].X = snap(c->x + dx);
+		w[i].Y = snap(c->y + dy);
 		w[i].x = (double)w[i].X / GM_PX_SUBPIX;
 		w[i].y = (double)w[i].Y / GM_PX_SUBPIX;
 		w[i].inv_w = 1.0;
@@ -339,8 +333,8 @@ static void draw_point(struct gm_px *px, const struct gm_px_vtx *vin)
 		q[i].sprite[1] = (dy > 0) != top1 ? 1.0f : 0.0f;
 		w[i].v = &q[i];
 	}
-	emit_tri(px, &w[0], &w[1], &w[2], &q[0], false, false, true, 1);
-	emit_tri(px, &w[0], &w[2], &w[3], &q[0], false, false, true, 1);
+	emit_tri(px, &w[0], &w[1], &w[2], flat, false, false, true, front);
+	emit_tri(px, &w[0], &w[2], &w[3], flat, false, false, true, front);
 }
 
 /* Logs a width-1 segment drawn with one raster sample (gm_lines_get):
@@ -369,9 +363,9 @@ static void log_line(struct gm_px *px, const struct wv e[2])
 		l->cb_va[i] = px->cb[i].on ? px->cb[i].va : 0;
 }
 
-/* A line in window space: a parallelogram displaced by +-half along the
- * minor axis; `front`: what the PS's FRONT_FACE reads. */
-static void emit_line(struct gm_px *px, const struct wv e[2], const struct cv *flat, bool front)
+/* The segment between window positions e[0], e[1]: a parallelogram
+ * displaced by +-half along the minor axis, with `front` its facing. */
+static void raster_segment(struct gm_px *px, const struct wv e[2], const struct cv *flat, bool front)
 {
 	struct wv w[4];
 	double half = px->line_half;
@@ -396,29 +390,11 @@ static void emit_line(struct gm_px *px, const struct wv e[2], const struct cv *f
 	emit_tri(px, &w[0], &w[2], &w[3], flat, false, true, false, front);
 }
 
-static void draw_line(struct gm_px *px, const struct gm_px_vtx *const vin[2], unsigned provoking)
-{
-	struct cv b0[MAX_POLY], b1[MAX_POLY], *poly, flat;
-	struct wv e[2];
-	unsigned n_par = px->n_inputs ? GM_PX_MAX_PARAMS : 0;
-
-	for (unsigned i = 0; i < 2; i++)
-		cv_from(&b0[i], vin[i], n_par);
-	flat = b0[provoking];
-	if (culled(px, b0, 2) || clip_poly(px, b0, b1, 2, true, &poly) != 2)
-		return;
-	if (!to_window(px, &poly[0], &e[0]) || !to_window(px, &poly[1], &e[1]))
-		return;
-	emit_line(px, e, &flat, true);
-}
-
-/* PA_SU_SC_MODE_CNTL.POLY_MODE: the clipped triangle's face decides, after
- * culling, whether it is filled (POLYMODE_*_PTYPE 2) or its edges drawn
- * as lines (1), as GL 4.6 §14.6.4 orders it: the edges of the GL
- * primitive (not a diagonal of a quad or polygon: gm_prim_list.edges),
- * not those clipping made, each a line of PA_SU_LINE_CNTL's width with the
- * triangle's provoking vertex and face.  Points (0) are not modelled. */
-static bool poly_mode_lines(struct gm_px *px, const struct wv *w, unsigned n, const struct cv *flat)
+/* A clipped polygon w[0..n) in a polygon mode (PA_SU_SC_MODE_CNTL.POLY_MODE,
+ * GL 4.6 §14.6.4): facing from its signed area, culling, then by the
+ * facing's POLYMODE_*_PTYPE its boundary edges as lines (0: points at the
+ * vertices that start one, 1: lines, 2: filled). */
+static void draw_unfilled(struct gm_px *px, const struct wv *w, unsigned n, const struct cv *flat)
 {
 	int64_t area = 0;
 	bool front;
@@ -427,24 +403,32 @@ static bool poly_mode_lines(struct gm_px *px, const struct wv *w, unsigned n, co
 	for (unsigned i = 1; i + 1 < n; i++)
 		area += (w[i].X - w[0].X) * (w[i + 1].Y - w[0].Y) - (w[i + 1].X - w[0].X) * (w[i].Y - w[0].Y);
 	if (area == 0)
-		return true;
+		return;
 	front = PA_SU_SC_MODE_CNTL_FACE_GET(px->su_mode) ? area < 0 : area > 0;
 	if ((front && PA_SU_SC_MODE_CNTL_CULL_FRONT_GET(px->su_mode)) ||
 	    (!front && PA_SU_SC_MODE_CNTL_CULL_BACK_GET(px->su_mode)))
-		return true;
+		return;
 	ptype = front ? PA_SU_SC_MODE_CNTL_POLYMODE_FRONT_PTYPE_GET(px->su_mode)
 		      : PA_SU_SC_MODE_CNTL_POLYMODE_BACK_PTYPE_GET(px->su_mode);
-	if (ptype != 1)
-		return ptype == 0;      /* 2: filled by the caller; 0: refused by gm_ps */
 	for (unsigned i = 0; i < n; i++) {
-		const struct wv e[2] = { w[i], w[(i + 1) % n] };
-		if (w[i].v->edge)
-			emit_line(px, e, flat, front);
+		if (ptype >= 2) {
+			if (i + 2 < n)
+				emit_tri(px, &w[0], &w[i + 1], &w[i + 2], flat, false, true, false, front);
+		} else if (w[i].v->edge) {
+			if (ptype == 1) {
+				struct wv e[2] = { w[i], w[(i + 1) % n] };
+				raster_segment(px, e, flat, front);
+			} else {
+				raster_point(px, w[i].v, &w[i], flat, front);
+			}
+		}
 	}
-	return true;
 }
 
-static void draw_tri(struct gm_px *px, const struct gm_px_vtx *const vin[3], unsigned provoking, uint8_t edges)
+/* A triangle; `edges` bit k: its edge from vertex k to k + 1 is a boundary
+ * edge (gm_prim_list.edges). */
+static void draw_tri(struct gm_px *px, const struct gm_px_vtx *const vin[3], unsigned provoking,
+		     unsigned edges)
 {
 	struct cv b0[MAX_POLY], b1[MAX_POLY], *poly, flat;
 	struct wv w[MAX_POLY];
@@ -463,10 +447,50 @@ static void draw_tri(struct gm_px *px, const struct gm_px_vtx *const vin[3], uns
 	for (unsigned i = 0; i < n; i++)
 		if (!to_window(px, &poly[i], &w[i]))
 			return;
-	if (PA_SU_SC_MODE_CNTL_POLY_MODE_GET(px->su_mode) && poly_mode_lines(px, w, n, &flat))
+	if (PA_SU_SC_MODE_CNTL_POLY_MODE_GET(px->su_mode)) {
+		draw_unfilled(px, w, n, &flat);
 		return;
+	}
 	for (unsigned i = 1; i + 1 < n; i++)
 		emit_tri(px, &w[0], &w[i], &w[i + 1], &flat, true, true, false, -1);
+}
+
+/* A point: a square of side 2 * half centred on the vertex. */
+static void draw_point(struct gm_px *px, const struct gm_px_vtx *vin)
+{
+	struct cv b0[MAX_POLY], b1[MAX_POLY], *poly;
+	struct wv c;
+	unsigned n_par = px->n_inputs ? GM_PX_MAX_PARAMS : 0;
+
+	cv_from(&b0[0], vin, n_par);
+	if (culled(px, b0, 1))
+		return;
+	/* the vertex must be inside (no x / y clipping of points: a segment
+	 * of two equal ends is kept or dropped whole), and inside the discard
+	 * band PA_CL_GB_*_DISC_ADJ in x and y */
+	b0[1] = b0[0];
+	if (clip_poly(px, b0, b1, 2, false, &poly) != 2 || !to_window(px, &poly[0], &c))
+		return;
+	if (!(fabsf(poly[0].c[0]) <= px->disc_x * poly[0].c[3]) || !(fabsf(poly[0].c[1]) <= px->disc_y * poly[0].c[3]))
+		return;
+	raster_point(px, &poly[0], &c, &poly[0], true);
+}
+
+/* A line: clipped, then rasterized as a parallelogram. */
+static void draw_line(struct gm_px *px, const struct gm_px_vtx *const vin[2], unsigned provoking)
+{
+	struct cv b0[MAX_POLY], b1[MAX_POLY], *poly, flat;
+	struct wv e[2];
+	unsigned n_par = px->n_inputs ? GM_PX_MAX_PARAMS : 0;
+
+	for (unsigned i = 0; i < 2; i++)
+		cv_from(&b0[i], vin[i], n_par);
+	flat = b0[provoking];
+	if (culled(px, b0, 2) || clip_poly(px, b0, b1, 2, true, &poly) != 2)
+		return;
+	if (!to_window(px, &poly[0], &e[0]) || !to_window(px, &poly[1], &e[1]))
+		return;
+	raster_segment(px, e, &flat, true);
 }
 
 void gm_pa_prims(struct gm_px *px, uint32_t prims, unsigned vpp, const uint8_t *edges)
@@ -478,7 +502,7 @@ void gm_pa_prims(struct gm_px *px, uint32_t prims, unsigned vpp, const uint8_t *
 		for (unsigned i = 0; i < vpp; i++)
 			v[i] = &px->vtx[p * vpp + i];
 		if (vpp == 3)
-			draw_tri(px, v, last ? 2 : 0, edges ? edges[p] : 7);
+			draw_tri(px, v, last ? 2 : 0, edges ? edges[p] : 7u);
 		else if (vpp == 2)
 			draw_line(px, v, last ? 1 : 0);
 		else

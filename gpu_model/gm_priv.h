@@ -164,6 +164,12 @@ struct gm_wave_env {
 	/* exp with its flags (pixel shaders: done, vm); preferred over export_ */
 	void (*export_ps)(void *ctx, struct gm_wave *w, const struct isa_inst *exp, uint64_t exec);
 	const struct gm_interp *interp; /* pixel-shader waves only */
+	/* compute waves (gm_cs.c): the workgroup's LDS, and s_barrier stops
+	 * the wave (gm_wave.at_barrier) so that the dispatcher can run the
+	 * group's other waves to it */
+	uint8_t *lds;
+	uint32_t lds_size;         /* bytes */
+	bool yield_at_barrier;
 };
 
 struct gm_wave {
@@ -176,6 +182,8 @@ struct gm_wave {
 	uint64_t lane_instructions;/* sum of active lanes over executed instructions */
 	uint32_t bc[6][64];        /* broadcast scratch for uniform sources */
 	bool killed;               /* stopped by a fault */
+	uint32_t ip;               /* where gm_wave_run resumes (0 after a reset) */
+	bool at_barrier;           /* stopped at an s_barrier (gm_wave_env.yield_at_barrier) */
 };
 
 static inline uint64_t gm_wave_exec(const struct gm_wave *w)
@@ -190,7 +198,9 @@ static inline void gm_wave_set_exec(struct gm_wave *w, uint64_t e)
 
 /* Resets a wave: all registers 0, exec = `exec`, allocation as given. */
 void gm_wave_reset(struct gm_wave *w, uint64_t exec, unsigned num_sgprs, unsigned num_vgprs);
-/* Runs to s_endpgm or a fault (recorded; w->killed set). */
+/* Runs to s_endpgm or a fault (recorded; w->killed set), or with
+ * env->yield_at_barrier to the next s_barrier (w->at_barrier set; a later
+ * call resumes after it). */
 void gm_wave_run(struct gm_wave *w, const struct gm_prog *p, const struct gm_wave_env *env);
 
 /* Per-class executors (gm_wave_valu.c, gm_wave_mem.c). */
@@ -207,6 +217,8 @@ void gm_wave_exec_smem(struct gm_wave *w, const struct gm_dinst *d, const struct
  * channels converted per NUM_FORMAT, missing ones (0, 0, 0, 1). */
 unsigned gm_format_bytes(unsigned df);
 void gm_fetch_formatted(unsigned df, unsigned nf, const uint8_t *p, uint32_t out[4]);
+/* ds_* on env->lds (gm_cs.c). */
+void gm_wave_exec_ds(struct gm_wave *w, const struct gm_dinst *d, const struct gm_wave_env *env);
 /* image_load / image_sample (gm_wave_img.c). */
 void gm_wave_exec_img(struct gm_wave *w, const struct gm_dinst *d, const struct gm_wave_env *env,
 		      uint64_t pc_va);
@@ -291,12 +303,12 @@ void gm_vgt_draw(struct gm *gm, const struct gm_draw *d);
 /* Input primitive list of a draw (gm_vgt_prim.c). */
 struct gm_prim_list {
 	uint32_t *verts;           /* n * verts_per_prim vertex ids */
-	/* per primitive, bit k: the edge from vertex k to vertex k + 1 (mod
-	 * 3) is one of the GL primitive's, not a diagonal tessellating a
-	 * quad or polygon (what a polygon mode of lines draws) */
-	uint8_t *edges;
 	uint32_t n;                /* primitives */
 	unsigned verts_per_prim;   /* incl. adjacency vertices */
+	/* per primitive, bit k: the edge from its vertex k to vertex k + 1
+	 * (mod 3) is a boundary edge, which polygon modes draw; the fan
+	 * edges inside a quad or polygon are not */
+	uint8_t *edges;
 };
 /* Assembles `prim_type` primitives from `count` vertex ids (restart flags in
  * `restart`, may be NULL).  `keep_adjacency` keeps adjacency vertices (GS
@@ -342,6 +354,10 @@ void gm_stage_fini(struct gm_stage *st);
  * index of the first SGPR after them. */
 unsigned gm_stage_wave_begin(struct gm *gm, const struct gm_stage *st, uint64_t exec);
 void gm_stage_wave_run(struct gm *gm, const struct gm_stage *st, struct gm_wave_env *env);
+
+/* Compute dispatch (gm_cs.c): runs groups[0] x groups[1] x groups[2]
+ * workgroups of the COMPUTE_* program to completion. */
+void gm_cs_dispatch(struct gm *gm, const uint32_t groups[3], uint32_t initiator);
 
 /* Geometry-shader path (gm_gs.c): ES -> GS -> copy shader for one instance. */
 struct gm_px;

@@ -93,11 +93,6 @@ bool gm_px_begin(struct gm *gm, struct gm_px *px)
 			   PA_SU_SC_MODE_CNTL_POLY_OFFSET_BACK_ENABLE__MASK |
 			   PA_SU_SC_MODE_CNTL_POLY_OFFSET_PARA_ENABLE__MASK))
 		return state_fault(px, REG_PA_SU_SC_MODE_CNTL, "polygon offset is not modelled");
-	if (PA_SU_SC_MODE_CNTL_POLY_MODE_GET(px->su_mode) &&
-	    (PA_SU_SC_MODE_CNTL_POLYMODE_FRONT_PTYPE_GET(px->su_mode) == 0 ||
-	     PA_SU_SC_MODE_CNTL_POLYMODE_BACK_PTYPE_GET(px->su_mode) == 0))
-		return state_fault(px, REG_PA_SU_SC_MODE_CNTL, "polygon mode GL_POINT (POLYMODE_*_PTYPE 0) is "
-				   "not modelled");
 	if (PA_SC_MODE_CNTL_0_LINE_STIPPLE_ENABLE_GET(mode0))
 		return state_fault(px, REG_PA_SC_MODE_CNTL_0, "line stipple is not modelled");
 	if (DB_ALPHA_TO_MASK_ALPHA_TO_MASK_ENABLE_GET(gm_regs_get(r, REG_DB_ALPHA_TO_MASK)))

@@ -141,8 +141,8 @@ void gm_px_end(struct gm_px *px);
 void gm_px_vs_export(void *ctx, struct gm_wave *w, unsigned target, unsigned vgpr, uint64_t exec);
 /* Clears the exported-vertex store before a VS wave. */
 void gm_px_vs_wave_begin(struct gm_px *px);
-/* Rasterizes the wave's primitives: lanes [p*vpp, p*vpp + vpp); edges[p]:
- * the triangle's edge flags (gm_prim_list.edges), NULL: all edges. */
+/* Rasterizes the wave's primitives: lanes [p*vpp, p*vpp + vpp); `edges`
+ * (triangles, may be NULL: all) the boundary edges of each, gm_prim_list. */
 void gm_pa_prims(struct gm_px *px, uint32_t prims, unsigned vpp, const uint8_t *edges);
 
 /* gm_sc.c: scan-converts a set-up triangle into quads (gm_ps_quad). */

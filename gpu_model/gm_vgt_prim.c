@@ -48,31 +48,22 @@
 
 struct out {
 	struct gm_prim_list *l;
-	uint32_t cap, cap_edges;
+	uint32_t cap;
 	bool nomem;
 	bool last;      /* PA_SU_SC_MODE_CNTL.PROVOKING_VTX_LAST */
 };
 
-/* Appends a primitive of nv vertex ids with its edge flags (gm_prim_list). */
-static void emit_edges(struct out *o, const uint32_t *v, unsigned nv, uint8_t edges)
+/* Emits one primitive of nv vertex ids; `edges` bit k: the edge from its
+ * corner k to corner k + 1 (mod 3) is a boundary edge (gm_prim_list). */
+static void emit_e(struct out *o, const uint32_t *v, unsigned nv, unsigned edges)
 {
 	struct gm_prim_list *l = o->l;
 	if (o->nomem)
 		return;
-	if (l->n + 1 > o->cap_edges) {
-		uint32_t cap = o->cap_edges ? o->cap_edges * 2 : 64;
-		uint8_t *e = xt_realloc(l->edges, cap);
-		if (!e) {
-			o->nomem = true;
-			return;
-		}
-		l->edges = e;
-		o->cap_edges = cap;
-	}
-	l->edges[l->n] = edges;
 	if ((l->n + 1) * nv > o->cap) {
 		uint32_t cap = o->cap ? o->cap * 2 : 192;
 		uint32_t *n;
+		uint8_t *e;
 		while (cap < (l->n + 1) * nv)
 			cap *= 2;
 		n = xt_realloc(l->verts, cap * sizeof *n);
@@ -81,48 +72,57 @@ static void emit_edges(struct out *o, const uint32_t *v, unsigned nv, uint8_t ed
 			return;
 		}
 		l->verts = n;
+		e = xt_realloc(l->edges, cap);
+		if (!e) {
+			o->nomem = true;
+			return;
+		}
+		l->edges = e;
 		o->cap = cap;
 	}
 	memcpy(l->verts + l->n * nv, v, nv * sizeof *v);
+	l->edges[l->n] = (uint8_t)edges;
 	l->n++;
 }
 
 static void emit(struct out *o, const uint32_t *v, unsigned nv)
 {
-	emit_edges(o, v, nv, 7);
+	emit_e(o, v, nv, 7);
 }
 
 /* Emits a triangle given in GL winding order as three corners of `per`
  * vertices each (1, or 2 with the adjacent vertex), the provoking vertex
- * at corner pv, rotated so that it is the first or the last corner. */
-static void emit_tri_edges(struct out *o, const uint32_t *c, unsigned per, unsigned pv, uint8_t edges)
+ * at corner pv, rotated so that it is the first or the last corner;
+ * `edges` bit k: corner k to k + 1 is a boundary edge (rotated along). */
+static void emit_tri_e(struct out *o, const uint32_t *c, unsigned per, unsigned pv, unsigned edges)
 {
-	unsigned shift = (pv + 3 - (o->last ? 2 : 0)) % 3;
+	unsigned shift = (pv + 3 - (o->last ? 2 : 0)) % 3, e = 0;
 	uint32_t v[6];
-	uint8_t e = 0;
 
 	for (unsigned k = 0; k < 3; k++) {
 		for (unsigned j = 0; j < per; j++)
 			v[k * per + j] = c[(k + shift) % 3 * per + j];
-		e |= (uint8_t)((edges >> (k + shift) % 3 & 1) << k);
+		e |= (edges >> ((k + shift) % 3) & 1u) << k;
 	}
-	emit_edges(o, v, 3 * per, e);
+	emit_e(o, v, 3 * per, e);
 }
 
 static void emit_tri(struct out *o, const uint32_t *c, unsigned per, unsigned pv)
 {
-	emit_tri_edges(o, c, per, pv, 7);
+	emit_tri_e(o, c, per, pv, 7);
 }
 
 /* A polygon b[0..n) in boundary order with its provoking vertex at p, as
- * the fan of triangles around p (each with p as its provoking vertex);
- * the fan's inner edges are not the polygon's. */
+ * the fan of triangles around p (each with p as its provoking vertex).
+ * The fan's interior edges (p to b[p + j], 1 < j < n - 1) are not boundary
+ * edges: polygon modes draw only the polygon's own (GL 4.6 compat
+ * §14.6.4, §10.1.17). */
 static void emit_polygon(struct out *o, const uint32_t *b, unsigned n, unsigned p)
 {
 	for (unsigned j = 1; j + 1 < n; j++) {
 		uint32_t c[3] = { b[p], b[(p + j) % n], b[(p + j + 1) % n] };
-		uint8_t edges = (uint8_t)((j == 1 ? 1 : 0) | 2 | (j + 2 == n ? 4 : 0));
-		emit_tri_edges(o, c, 1, 0, edges);
+		unsigned edges = 2u | (j == 1 ? 1u : 0u) | (j + 2 == n ? 4u : 0u);
+		emit_tri_e(o, c, 1, 0, edges);
 	}
 }
 
@@ -265,7 +265,7 @@ static void run(struct out *o, unsigned t, const uint32_t *s, uint32_t n, bool a
 enum xt_rc gm_prim_assemble(unsigned t, const uint32_t *ids, const uint8_t *restart, uint32_t count,
 			    bool keep_adjacency, bool provoking_last, struct gm_prim_list *l)
 {
-	struct out o = { l, 0, 0, false, provoking_last };
+	struct out o = { l, 0, false, provoking_last };
 	bool is_adj = t == V_DI_PT_LINELIST_ADJ || t == V_DI_PT_LINESTRIP_ADJ ||
 		      t == V_DI_PT_TRILIST_ADJ || t == V_DI_PT_TRISTRIP_ADJ;
 	bool adj = keep_adjacency && is_adj;

@@ -28,6 +28,8 @@ void gm_wave_reset(struct gm_wave *w, uint64_t exec, unsigned num_sgprs, unsigne
 	w->num_vgprs = num_vgprs;
 	w->instructions = w->lane_instructions = 0;
 	w->killed = false;
+	w->ip = 0;
+	w->at_barrier = false;
 	gm_wave_set_exec(w, exec);
 }
 
@@ -290,7 +292,7 @@ static bool branch_taken(const struct gm_wave *w, unsigned op)
 
 void gm_wave_run(struct gm_wave *w, const struct gm_prog *p, const struct gm_wave_env *env)
 {
-	uint32_t ip = 0;
+	uint32_t ip = w->ip;
 	uint64_t budget = env->max_instructions ? env->max_instructions : (1ull << 22);
 
 	if (p->max_vgpr > w->num_vgprs || p->max_sgpr > w->num_sgprs) {
@@ -300,6 +302,7 @@ void gm_wave_run(struct gm_wave *w, const struct gm_prog *p, const struct gm_wav
 		w->killed = true;
 		return;
 	}
+	w->at_barrier = false;
 	for (;;) {
 		const struct gm_dinst *d;
 		uint64_t pc_va, exec;
@@ -347,6 +350,11 @@ void gm_wave_run(struct gm_wave *w, const struct gm_prog *p, const struct gm_wav
 		case ISA_CLS_SOPP:
 			if (d->i.op == ISA_OP_S_ENDPGM)
 				return;
+			if (d->i.op == ISA_OP_S_BARRIER && env->yield_at_barrier) {
+				w->ip = ip;
+				w->at_barrier = true;
+				return;
+			}
 			break;
 		case ISA_CLS_BRANCH:
 			if (!branch_taken(w, d->i.op))
@@ -369,6 +377,7 @@ void gm_wave_run(struct gm_wave *w, const struct gm_prog *p, const struct gm_wav
 				return;
 			break;
 		case ISA_CLS_VQPERM: exec_vqperm(w, d); break;
+		case ISA_CLS_DS: gm_wave_exec_ds(w, d, env); break;
 		case ISA_CLS_VIMG: gm_wave_exec_img(w, d, env, pc_va); break;
 		case ISA_CLS_EXP:
 			if (env->export_ps)

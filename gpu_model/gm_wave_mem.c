@@ -356,6 +356,26 @@ static bool store_run_fast(struct gm_wave *w, const struct gm_dinst *dd, const s
 	return true;
 }
 
+/* What a buffer atomic leaves in memory over `old` with data `v` (and,
+ * for cmpswap, the compare value `cmp`). */
+static uint32_t atomic_result(unsigned op, uint32_t old, uint32_t v, uint32_t cmp)
+{
+	switch (op) {
+	case ISA_OP_BUFFER_ATOMIC_ADD: return old + v;
+	case ISA_OP_BUFFER_ATOMIC_SUB: return old - v;
+	case ISA_OP_BUFFER_ATOMIC_SMIN: return (int32_t)v < (int32_t)old ? v : old;
+	case ISA_OP_BUFFER_ATOMIC_UMIN: return v < old ? v : old;
+	case ISA_OP_BUFFER_ATOMIC_SMAX: return (int32_t)v > (int32_t)old ? v : old;
+	case ISA_OP_BUFFER_ATOMIC_UMAX: return v > old ? v : old;
+	case ISA_OP_BUFFER_ATOMIC_AND: return old & v;
+	case ISA_OP_BUFFER_ATOMIC_OR: return old | v;
+	case ISA_OP_BUFFER_ATOMIC_XOR: return old ^ v;
+	case ISA_OP_BUFFER_ATOMIC_SWAP: return v;
+	case ISA_OP_BUFFER_ATOMIC_CMPSWAP: return old == cmp ? v : old;
+	default: return old;
+	}
+}
+
 unsigned gm_wave_exec_vmem(struct gm_wave *w, const struct gm_dinst *dd, const struct gm_wave_env *env,
 			   uint64_t pc_va, unsigned max_run)
 {
@@ -367,9 +387,13 @@ unsigned gm_wave_exec_vmem(struct gm_wave *w, const struct gm_dinst *dd, const s
 	const unsigned va_reg = in->src[0] - ISA_OPD_VGPR0;
 	const bool is_store = in->op >= ISA_OP_BUFFER_STORE_DWORD && in->op <= ISA_OP_BUFFER_STORE_DWORDX4;
 	const bool is_format = in->op >= ISA_OP_BUFFER_LOAD_FORMAT_X && in->op <= ISA_OP_BUFFER_LOAD_FORMAT_XYZW;
-	const bool is_atomic = in->op == ISA_OP_BUFFER_ATOMIC_ADD;
+	const bool is_atomic = in->op == ISA_OP_BUFFER_ATOMIC_ADD ||
+			       (in->op >= ISA_OP_BUFFER_ATOMIC_SUB && in->op <= ISA_OP_BUFFER_ATOMIC_CMPSWAP);
 	uint32_t soffset = (uint32_t)gm_wave_ssrc(w, in->src[2], 1, in->literal, false);
-	unsigned elem_bytes = n * 4;
+	unsigned elem_bytes = is_atomic ? 4 : n * 4;
+	/* registers a lane with no memory access (out of bounds, a fault)
+	 * gets 0 in: an atomic returns only with glc, one register */
+	const unsigned ret_regs = is_store ? 0 : is_atomic ? ((in->flags & ISA_FLAG_GLC) ? 1 : 0) : n;
 	bool faulted = false;
 	struct desc d;
 
@@ -409,9 +433,8 @@ unsigned gm_wave_exec_vmem(struct gm_wave *w, const struct gm_dinst *dd, const s
 			in_bounds = d.stride ? index < d.num_records : rel + elem_bytes <= d.num_records;
 		va = d.base + soffset + rel + (uint64_t)index * d.stride;
 		if (!in_bounds) {
-			if (!is_store)
-				for (unsigned c = 0; c < n; c++)
-					w->v[vd + c][l] = 0;
+			for (unsigned c = 0; c < ret_regs; c++)
+				w->v[vd + c][l] = 0;
 			continue;
 		}
 		if (va - span_va < span_left && elem_bytes <= span_left - (va - span_va)) {
@@ -433,21 +456,20 @@ unsigned gm_wave_exec_vmem(struct gm_wave *w, const struct gm_dinst *dd, const s
 						"%s lane %u at PC 0x%llx: unmapped 0x%llx", info->name, l,
 						(unsigned long long)pc_va, (unsigned long long)va);
 			faulted = true;
-			if (!is_store)
-				for (unsigned c = 0; c < n; c++)
-					w->v[vd + c][l] = 0;
+			for (unsigned c = 0; c < ret_regs; c++)
+				w->v[vd + c][l] = 0;
 			continue;
 		}
 		if (is_store) {
 			for (unsigned c = 0; c < n; c++)
 				memcpy(p + 4 * c, &w->v[vd + c][l], 4);
 		} else if (is_atomic) {
-			uint32_t old, add = w->v[vd][l];
+			uint32_t old, v = w->v[vd][l];
 			memcpy(&old, p, 4);
-			old += add;
-			memcpy(p, &old, 4);
+			v = atomic_result(in->op, old, v, n > 1 ? w->v[vd + 1][l] : 0);
+			memcpy(p, &v, 4);
 			if (in->flags & ISA_FLAG_GLC)
-				w->v[vd][l] = old - add;
+				w->v[vd][l] = old;
 		} else if (is_format) {
 			uint32_t out[4];
 			fetch_format(&d, p, out);

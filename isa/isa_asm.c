@@ -235,6 +235,12 @@ static enum xt_rc parse_modifier(struct asm_state *st, struct isa_inst *in, cons
 		if (!strcmp(m, "glc")) { in->flags |= ISA_FLAG_GLC; return XT_OK; }
 		if (!strcmp(m, "slc")) { in->flags |= ISA_FLAG_SLC; return XT_OK; }
 	}
+	if (cls == ISA_CLS_DS && !strncmp(m, "offset:", 7)) {
+		if (!parse_uint(m + 7, &v) || v > 0xFFF)
+			return ASM_FAIL(st, "offset must be 0..4095, got '%s'", m + 7);
+		in->imm = (uint16_t)v;
+		return XT_OK;
+	}
 	if (cls == ISA_CLS_VIMG && !strcmp(m, "da")) {
 		in->flags |= ISA_FLAG_DA;
 		return XT_OK;

@@ -130,6 +130,8 @@ static enum xt_rc print_inst(const struct isa_inst *in, size_t pos, const uint8_
 		rc = xt_buf_printf(out, " %s", d);
 	for (unsigned i = 0; i < nsrc && !rc; i++)
 		rc = xt_buf_printf(out, "%s%s", (i || info->dst_regs) ? ", " : " ", s[i]);
+	if (!rc && info->cls == ISA_CLS_DS && in->imm)
+		rc = xt_buf_printf(out, " offset:%u", in->imm);
 	if (!rc && info->cls == ISA_CLS_VOP && (in->flags & ISA_FLAG_CLAMP))
 		rc = xt_buf_printf(out, " clamp");
 	return rc;

@@ -89,7 +89,7 @@ static enum xt_rc check_operands(const struct isa_inst *in, struct xt_err *err)
 	if (in->imm && !(info->cls == ISA_CLS_SOPP || info->cls == ISA_CLS_MSG ||
 			 info->cls == ISA_CLS_VMEM || info->cls == ISA_CLS_EXP ||
 			 info->cls == ISA_CLS_VINTERP || info->cls == ISA_CLS_VQPERM ||
-			 info->cls == ISA_CLS_VIMG))
+			 info->cls == ISA_CLS_VIMG || info->cls == ISA_CLS_DS))
 		return XT_FAIL(err, XT_ERR_CORRUPT, "%s takes no immediate", info->name);
 	if (info->cls == ISA_CLS_SOPP && in->imm && in->op != ISA_OP_S_NOP && in->op != ISA_OP_S_WAITCNT)
 		return XT_FAIL(err, XT_ERR_CORRUPT, "%s takes no immediate", info->name);
@@ -196,6 +196,14 @@ static enum xt_rc check_operands(const struct isa_inst *in, struct xt_err *err)
 			bad = "src0 (a VGPR)";
 		else if (in->imm > 0xFF)
 			bad = "the quad permutation";
+		break;
+	case ISA_CLS_DS:
+		if (info->dst_regs && !vreg_range_ok(in->dst, info->dst_regs))
+			bad = "dst (a VGPR)";
+		else if (!vreg_range_ok(in->src[0], 1))
+			bad = "the address (a VGPR)";
+		else if (info->src_regs[1] && !vreg_range_ok(in->src[1], info->src_regs[1]))
+			bad = "the data (a VGPR)";
 		break;
 	case ISA_CLS_MSG:
 		if ((in->imm & 0xF) < ISA_MSG_GS_EMIT || (in->imm & 0xF) > ISA_MSG_GS_DONE ||

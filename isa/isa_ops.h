@@ -227,6 +227,24 @@ ISA_OP(IMAGE_GET_RESINFO, "image_get_resinfo", VIMG, 4, 1, 8, 0)
 /* with the shader's LOD bias before the coordinates (GCN's address order,
  * GL's texture(s, P, bias)): src0 = v[c:c+2] = bias, s, t */
 ISA_OP(IMAGE_SAMPLE_B,   "image_sample_b",   VIMG, 4, 3, 8, 4)
+/* local data share (docs/isa.md "Compute shaders"): byte address
+ * = src0 + IMM12 (offset:N) in the workgroup's LDS; src1 = data */
+ISA_OP(DS_READ_B32,      "ds_read_b32",      DS, 1, 1, 0, 0)
+ISA_OP(DS_WRITE_B32,     "ds_write_b32",     DS, 0, 1, 1, 0)
+ISA_OP(DS_ADD_U32,       "ds_add_u32",       DS, 0, 1, 1, 0)
+/* buffer atomics (docs/isa.md "Instructions"): lane by lane in lane
+ * order, the old value returned in vdata with glc; cmpswap: vdata =
+ * v[d:d+1] = (new value, compare value) */
+ISA_OP(BUFFER_ATOMIC_SUB,     "buffer_atomic_sub",     VMEM, 1, 1, 4, 1)
+ISA_OP(BUFFER_ATOMIC_SMIN,    "buffer_atomic_smin",    VMEM, 1, 1, 4, 1)
+ISA_OP(BUFFER_ATOMIC_UMIN,    "buffer_atomic_umin",    VMEM, 1, 1, 4, 1)
+ISA_OP(BUFFER_ATOMIC_SMAX,    "buffer_atomic_smax",    VMEM, 1, 1, 4, 1)
+ISA_OP(BUFFER_ATOMIC_UMAX,    "buffer_atomic_umax",    VMEM, 1, 1, 4, 1)
+ISA_OP(BUFFER_ATOMIC_AND,     "buffer_atomic_and",     VMEM, 1, 1, 4, 1)
+ISA_OP(BUFFER_ATOMIC_OR,      "buffer_atomic_or",      VMEM, 1, 1, 4, 1)
+ISA_OP(BUFFER_ATOMIC_XOR,     "buffer_atomic_xor",     VMEM, 1, 1, 4, 1)
+ISA_OP(BUFFER_ATOMIC_SWAP,    "buffer_atomic_swap",    VMEM, 1, 1, 4, 1)
+ISA_OP(BUFFER_ATOMIC_CMPSWAP, "buffer_atomic_cmpswap", VMEM, 2, 1, 4, 1)
 /* with a texel offset (GL's texture*Offset) in the first address VGPR:
  * x, y, z signed 6-bit at bits 0, 8, 16 (GCN's layout), added to the
  * texel coordinates of the level sampled before the wrap; the address

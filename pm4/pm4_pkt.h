@@ -296,6 +296,29 @@ static inline void pm4_set_base(struct pm4_cs *cs, uint32_t base_index, uint64_t
 }
 enum xt_rc pm4_set_base_unpack(const struct pm4_packet *p, struct pm4_set_base *out);
 
+/* DISPATCH_DIRECT (0x15): dim_x x dim_y x dim_z workgroups. */
+static inline void pm4_dispatch_direct(struct pm4_cs *cs, uint32_t dim_x, uint32_t dim_y, uint32_t dim_z,
+				       uint32_t dispatch_initiator)
+{
+	if (!pm4_cs_room(cs, 5))
+		return;
+	pm4_emit_hdr(cs, PKT3_DISPATCH_DIRECT, 4);
+	pm4_emit(cs, dim_x);
+	pm4_emit(cs, dim_y);
+	pm4_emit(cs, dim_z);
+	pm4_emit(cs, dispatch_initiator);
+}
+
+/* DISPATCH_INDIRECT (0x16): the group counts at SET_BASE(1) + data_offset. */
+static inline void pm4_dispatch_indirect(struct pm4_cs *cs, uint32_t data_offset, uint32_t dispatch_initiator)
+{
+	if (!pm4_cs_room(cs, 3))
+		return;
+	pm4_emit_hdr(cs, PKT3_DISPATCH_INDIRECT, 2);
+	pm4_emit(cs, data_offset);
+	pm4_emit(cs, dispatch_initiator);
+}
+
 /* CLEAR_STATE (0x12), PFP_SYNC_ME (0x42): one dummy dword. */
 static inline void pm4_clear_state(struct pm4_cs *cs)
 {

@@ -13,26 +13,52 @@
 
 #include "trace_tol.h"
 
-bool trace_tol_parse(const char *s, struct trace_tol *o)
+/* One "ulps=N" or "abs=X" of a tolerance, into *t's field (and *mode). */
+static bool parse_one(const char *s, size_t len, struct trace_tol *t, enum trace_tol_mode *mode)
 {
-	char *end;
-	if (!strncmp(s, "ulps=", 5) && s[5] >= '0' && s[5] <= '9') {
-		unsigned long long n = strtoull(s + 5, &end, 10);
+	char buf[64], *end;
+
+	if (len >= sizeof buf)
+		return false;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	if (!strncmp(buf, "ulps=", 5) && buf[5] >= '0' && buf[5] <= '9') {
+		unsigned long long n = strtoull(buf + 5, &end, 10);
 		if (*end)
 			return false;
-		o->mode = TRACE_TOL_ULPS;
-		o->ulps = n;
+		*mode = TRACE_TOL_ULPS;
+		t->ulps = n;
 		return true;
 	}
-	if (!strncmp(s, "abs=", 4) && s[4]) {
-		double x = strtod(s + 4, &end);
+	if (!strncmp(buf, "abs=", 4) && buf[4]) {
+		double x = strtod(buf + 4, &end);
 		if (*end || !isfinite(x) || x < 0)
 			return false;
-		o->mode = TRACE_TOL_ABS;
-		o->abs = x;
+		*mode = TRACE_TOL_ABS;
+		t->abs = x;
 		return true;
 	}
 	return false;
+}
+
+bool trace_tol_parse(const char *s, struct trace_tol *o)
+{
+	const char *comma = strchr(s, ',');
+	struct trace_tol t = { .mode = TRACE_TOL_EXACT };
+	enum trace_tol_mode first, second;
+
+	if (!comma) {
+		if (!parse_one(s, strlen(s), &t, &t.mode))
+			return false;
+		*o = t;
+		return true;
+	}
+	if (!parse_one(s, (size_t)(comma - s), &t, &first) ||
+	    !parse_one(comma + 1, strlen(comma + 1), &t, &second) || first == second)
+		return false;
+	t.mode = TRACE_TOL_ABS_OR_ULPS;
+	*o = t;
+	return true;
 }
 
 /* Orders float bits: magnitude, negated when the sign bit is set. */
@@ -90,6 +116,8 @@ static bool compare_float(bool is64, uint64_t a, uint64_t b, const struct trace_
 	case TRACE_TOL_EXACT: return true;
 	case TRACE_TOL_ULPS: return isinf(fa) || isinf(fb) || *ulps > o->ulps;
 	case TRACE_TOL_ABS: return isinf(fa) || isinf(fb) || fabs(fb - fa) > o->abs;
+	case TRACE_TOL_ABS_OR_ULPS:
+		return isinf(fa) || isinf(fb) || (fabs(fb - fa) > o->abs && *ulps > o->ulps);
 	}
 	return true;
 }

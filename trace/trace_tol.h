@@ -8,7 +8,8 @@
  * bits do ("NaN payload").  With a tolerance (ulps or absolute): +0.0 and
  * -0.0 are equal, any NaN equals any NaN and differs from every number, an
  * infinity equals only itself, and finite values may be `ulps` units in the
- * last place (or `abs`) apart.  Integers are always compared exactly.
+ * last place (or `abs`, or either: "abs=X,ulps=N") apart.  Integers are
+ * always compared exactly.
  */
 #ifndef TRACE_TOL_H
 #define TRACE_TOL_H
@@ -22,6 +23,7 @@ enum trace_tol_mode {
 	TRACE_TOL_EXACT = 0,  /* bits must match */
 	TRACE_TOL_ULPS,       /* |a - b| <= ulps units in the last place */
 	TRACE_TOL_ABS,        /* |a - b| <= abs */
+	TRACE_TOL_ABS_OR_ULPS, /* either: abs near zero, ulps for large values */
 };
 
 struct trace_tol {
@@ -30,8 +32,9 @@ struct trace_tol {
 	double abs;
 };
 
-/* Parses "ulps=N" or "abs=X" (X finite, >= 0) into *t.  False, and *t
- * untouched, on anything else. */
+/* Parses "ulps=N", "abs=X" (X finite, >= 0) or both, comma-separated in
+ * either order ("abs=X,ulps=N": a value is within when either holds) into
+ * *t.  False, and *t untouched, on anything else. */
 bool trace_tol_parse(const char *s, struct trace_tol *t);
 
 enum trace_tol_scalar {

@@ -89,6 +89,39 @@ bool drv_pipe_shader_upload(struct drv_pipe_screen *screen, struct drv_pipe_shad
 			    const struct drv_program *prog);
 void drv_pipe_shader_release(struct drv_pipe_screen *screen, struct drv_pipe_shader *sh);
 
+/* ---- compute (drv_pm4_cs.c, docs/compute.md) ------------------------------------ */
+
+/* A compute shader in GPU memory with what the SPI needs to launch it.
+ * Its ABI: user SGPRs s[0:1] = the descriptor table's VA (drv_shader.h),
+ * s[2:3] = the VA of gl_NumWorkGroups (three dwords); then the workgroup
+ * id X, Y, Z in s4..s6; the thread's id in the group in v0..v2. */
+struct drv_pipe_compute {
+	struct drv_bo *code;
+	uint32_t num_sgprs, num_vgprs;
+	uint32_t block[3];         /* local size (layout(local_size_*)) */
+	uint32_t lds_bytes;        /* shared variables */
+};
+
+/* Uploads `bin` (replacing what `cs` held); false when out of memory. */
+bool drv_pipe_compute_upload(struct drv_pipe_screen *screen, struct drv_pipe_compute *cs,
+			     const struct drv_stage_binary *bin, const uint32_t block[3], uint32_t lds_bytes);
+void drv_pipe_compute_release(struct drv_pipe_screen *screen, struct drv_pipe_compute *cs);
+
+struct drv_pipe;
+
+/* One glDispatchCompute / glDispatchComputeIndirect (pipe_grid_info). */
+struct drv_pipe_grid {
+	uint32_t groups[3];        /* workgroups along X, Y, Z (direct) */
+	struct drv_pipe_buffer *indirect;  /* non-NULL: the counts are three dwords there */
+	uint64_t indirect_offset;  /* bytes, a multiple of 4 */
+	uint64_t desc_table_va;    /* user SGPRs s[0:1] */
+};
+
+/* Emits the compute state and the dispatch packet.  False (reported) when
+ * the model cannot run it. */
+bool drv_pipe_launch_grid(struct drv_pipe *pipe, const struct drv_pipe_compute *cs,
+			  const struct drv_pipe_grid *grid);
+
 /* ---- surfaces ------------------------------------------------------------------ */
 
 /* The formats of render targets and depth / stencil buffers. */

@@ -381,7 +381,7 @@ bool drv_pipe_blit(struct drv_pipe *pipe, const struct drv_pipe_blit_info *info)
  * no primitives for transform feedback, §13.3).
  *
  * Mesa draws a bitmap with a pixel shader that kills the fragments of
- * its 0s; the driver's compiler has no discard yet, so a bitmap is drawn
+ * its 0s; this driver draws it (written before its compiler had discard)
  * as rectangles covering exactly its 1s (runs of 1s, stacked while
  * consecutive rows have the same runs), each a 1 x 1 image of the
  * colour stretched over it: the same fragments, with the same colour.

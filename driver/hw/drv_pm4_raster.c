@@ -585,11 +585,8 @@ const char *drv_pm4_ps_unusable(const struct drv_pipe *pipe, const struct drv_pr
 		return prog->ps_unsupported ? prog->ps_unsupported
 		       : "were drawn by a draw whose fragment processing the driver cannot compile "
 			 "yet, which the simulated GPU therefore does not rasterize";
-	/* GL_LINE polygon modes are drawn (POLYMODE_*_PTYPE 1), points not */
-	if (rs->fill_front == DRV_FILL_POINT || rs->fill_back == DRV_FILL_POINT ||
-	    rs->offset_tri || rs->offset_line || rs->offset_point)
-		return "were drawn with the polygon mode GL_POINT or a polygon offset, which the "
-		       "simulated GPU does not rasterize";
+	if (rs->offset_tri || rs->offset_line || rs->offset_point)
+		return "were drawn with polygon offset, which the simulated GPU does not rasterize";
 	if (rs->unmodelled)
 		return rs->unmodelled;
 	/* GLSL 4.60 §7.1.5: gl_PointCoord is undefined for other primitives

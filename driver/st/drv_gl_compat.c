@@ -16,17 +16,16 @@
  * buffer, as Mesa's state tracker loads STATE_MVP_MATRIX and friends into
  * the constant buffer of a program that references them.
  *
- * Drawing without a program in a compatibility context runs a built-in
- * vertex program (drv_gl_draw_program), as Mesa's ffvertex_prog.c builds
- * one from the fixed-function state.  Ours computes the position
- * (ftransform()) and passes the primary colour on unlit (gl_FrontColor =
- * gl_Color); the compiler's fixed-function fragment stage
- * (drv_program_desc.ff_fragment) writes it.  With no program, transform
- * feedback cannot be active (glBeginTransformFeedback requires one), so
- * the position and colour are all that reach anything observable: the
- * primitive counts of PRIMITIVES_GENERATED and the pixels.  Lighting,
- * texturing, fog and colour sum are reported where the pixels are drawn
- * (drv_gl_raster.c unmodelled_state).
+ * Drawing without a program in a compatibility context runs built-in
+ * vertex and fragment programs generated from the fixed-function state
+ * (drv_gl_draw_program, "the fixed-function programs" below), as Mesa's
+ * ffvertex_prog.c and ff_fragment_shader.cpp build them.  With no
+ * program, transform feedback cannot be active (glBeginTransformFeedback
+ * requires one), so the position, the primitive counts of
+ * PRIMITIVES_GENERATED and the pixels are what reach anything observable.
+ * What the programs do not apply (lighting, other texture units, targets
+ * and environments, fog, colour sum) is reported where the pixels are
+ * drawn (drv_gl_raster.c unmodelled_state).
  *
  * Fixed-function uniforms other than the matrices (gl_ClipPlane,
  * gl_NormalScale, gl_TextureEnvColor) are reported as not modelled at the
@@ -70,9 +69,9 @@
 #define GL_POINT_SPRITE               0x8861
 #define GL_CLAMP_VERTEX_COLOR         0x891A
 #define GL_CLAMP_FRAGMENT_COLOR       0x891B
-#define GL_SHADE_MODEL                0x0B54
 #define GL_FLAT                       0x1D00
 #define GL_SMOOTH                     0x1D01
+#define GL_SHADE_MODEL                0x0B54
 
 /* The reserved input name of each fixed-function array. */
 static const char *const ff_input[DRV_FF_ARRAYS] = {
@@ -95,6 +94,8 @@ void drv_gl_ff_init(struct drv_context *ctx)
 	memset(ff, 0, sizeof *ff);
 	ff->matrix_mode = GL_MODELVIEW;
 	ff->clamp_vertex_color = GL_TRUE;   /* the initial value (ARB_color_buffer_float) */
+	for (unsigned u = 0; u < DRV_FF_TEXTURE_UNITS; u++)
+		ff->tex_env_mode[u] = 0x2100;   /* GL_MODULATE (§16.1) */
 	ff->shade_model = GL_SMOOTH;
 	drv_gl_ff_stack_init(&ff->modelview, DRV_FF_MODELVIEW_DEPTH);
 	drv_gl_ff_stack_init(&ff->projection, DRV_FF_PROJECTION_DEPTH);
@@ -344,22 +345,6 @@ void drv_gl_SecondaryColor3f(GLfloat r, GLfloat g, GLfloat b)
 	current(DRV_FF_SECONDARY_COLOR, r, g, b, 1.0f);
 }
 
-/* §13.6 (flatshading): the fixed-function fragment colour of a
- * primitive is its provoking vertex's with GL_FLAT.  Kept for the draws
- * that report it (drv_gl_raster.c unmodelled_state). */
-void drv_gl_ShadeModel(GLenum mode)
-{
-	struct drv_context *ctx = drv_gl_compat_ctx();
-
-	if (!ctx)
-		return;
-	if (mode != GL_FLAT && mode != GL_SMOOTH) {
-		drv_gl_error(ctx, GL_INVALID_ENUM);
-		return;
-	}
-	ctx->ff.shade_model = mode;
-}
-
 void drv_gl_Normal3f(GLfloat x, GLfloat y, GLfloat z) { current(DRV_FF_NORMAL, x, y, z, 1.0f); }
 void drv_gl_FogCoordf(GLfloat f) { current(DRV_FF_FOG_COORD, f, 0, 0, 1.0f); }
 void drv_gl_TexCoord2f(GLfloat s, GLfloat t) { current(DRV_FF_TEXCOORD0, s, t, 0, 1.0f); }
@@ -495,11 +480,62 @@ void drv_gl_vertex_source(const struct drv_context *ctx, const struct drv_progra
 	out->current = &ctx->ff.current[f];
 }
 
-/* ---- the fixed-function vertex program --------------------------------------------- */
+/* ---- the fixed-function programs ------------------------------------------------ */
 
-static const char ff_vertex_shader[] =
-	"#version 110\n"
-	"void main() { gl_Position = ftransform(); gl_FrontColor = gl_Color; }\n";
+/*
+ * Drawing without a program in a compatibility context runs GL's
+ * fixed-function vertex and fragment processing, which the driver
+ * compiles, as Mesa's state tracker does, into a vertex and a fragment
+ * shader for the state in use (enum drv_ff_program):
+ *
+ * - vertex processing without lighting, texture coordinate generation or
+ *   fog (GL 4.6 compatibility §12.2): the position through the modelview
+ *   and projection matrices, the primary colour as it is (the lighting-off
+ *   path of §12.2.1; clamped to [0, 1] with GL_CLAMP_VERTEX_COLOR, as every
+ *   compatibility vertex shader's colours, drv_glsl_translate.c), texture
+ *   coordinates 0 through texture matrix 0 when unit 0 textures (as a
+ *   varying of its own: the compiler takes no array inputs, gl_TexCoord[],
+ *   in fragment shaders yet);
+ * - fragment processing without colour sum or fog (§16): the interpolated
+ *   primary colour, or with a 2D texture of base format RGBA enabled on
+ *   unit 0 alone, the texel at (s / q, t / q) combined by the unit's
+ *   texture environment (table 16.1, RGBA row): GL_REPLACE Cs, As;
+ *   GL_MODULATE Cf Cs, Af As.
+ *
+ * Everything else (lighting, other units, targets, formats and
+ * environments, fog, colour sum) is reported by name for the pixels
+ * (drv_gl_raster.c, drv_gl_ff_fragment_unmodelled); the vertex processing
+ * is right regardless, so TF and queries are.
+ */
+/* The sources of program k with the colour smooth or `flat`
+ * (glShadeModel: GLSL 1.30's flat varying, clamped as the colour outputs
+ * are; gl_FrontColor is written as well, so that the state tracker sees
+ * the colour outputs, drv_gl_vertex_color_clamp_ok). */
+static void ff_sources(enum drv_ff_program k, bool flat, char *vs, size_t vs_size, char *fs, size_t fs_size)
+{
+	bool tex = k != DRV_FF_PROG_COLOR;
+	const char *io_out = flat ? "out" : "varying", *io_in = flat ? "in" : "varying";
+	const char *color = flat ? "ff_color" : "gl_Color";
+	const char *texel = "texture2D(ff_texture0, ff_texcoord0.st / ff_texcoord0.q)";
+
+	snprintf(vs, vs_size,
+		 "#version %s\n%s%s%s%s"
+		 "void main() {\n"
+		 "  gl_Position = ftransform(); gl_FrontColor = gl_Color;\n%s%s"
+		 "}\n",
+		 flat ? "130" : "110", flat ? "flat out vec4 ff_color;\n" : "", tex ? io_out : "",
+		 tex ? " vec4 ff_texcoord0;" : "", tex ? "\n" : "",
+		 flat ? "  ff_color = clamp(gl_Color, 0.0, 1.0);\n" : "",
+		 tex ? "  ff_texcoord0 = gl_TextureMatrix[0] * gl_MultiTexCoord0;\n" : "");
+	snprintf(fs, fs_size,
+		 "#version %s\n%s%s%s%s%s"
+		 "void main() { gl_FragColor = %s%s%s; }\n",
+		 flat ? "130" : "110", flat ? "flat in vec4 ff_color;\n" : "",
+		 tex ? "uniform sampler2D ff_texture0;\n" : "", tex ? io_in : "", tex ? " vec4 ff_texcoord0;" : "",
+		 tex ? "\n" : "",
+		 k == DRV_FF_PROG_TEX0_REPLACE ? "" : color, k == DRV_FF_PROG_TEX0_MODULATE ? " * " : "",
+		 tex ? texel : "");
+}
 
 static void ff_program_free(struct drv_context *ctx, struct drv_program_obj *p)
 {
@@ -512,14 +548,16 @@ static void ff_program_free(struct drv_context *ctx, struct drv_program_obj *p)
 	xt_free(p);
 }
 
-static struct drv_program_obj *ff_program_build(struct drv_context *ctx)
+static struct drv_program_obj *ff_program_build(struct drv_context *ctx, enum drv_ff_program k, bool flat)
 {
 	struct drv_program_desc d = { 0 };
 	struct drv_program_obj *p = xt_calloc(1, sizeof *p);
 	struct xt_err err = { 0 };
+	char vs[512], fs[512];
 
-	d.source[DRV_STAGE_VERTEX] = ff_vertex_shader;
-	d.ff_fragment = true;
+	ff_sources(k, flat, vs, sizeof vs, fs, sizeof fs);
+	d.source[DRV_STAGE_VERTEX] = vs;
+	d.source[DRV_STAGE_FRAGMENT] = fs;
 	if (!p || drv_program_create(&d, &p->prog, &err) != XT_OK) {
 		xt_free(p);
 		drv_gl_error(ctx, GL_OUT_OF_MEMORY);
@@ -528,12 +566,13 @@ static struct drv_program_obj *ff_program_build(struct drv_context *ctx)
 	if (!p->prog->linked) {
 		/* A compiler defect, not the application's: say so by name. */
 		ff_program_free(ctx, p);
-		drv_gl_unsupported(ctx, "drawing without a program: the built-in fixed-function vertex "
+		drv_gl_unsupported(ctx, "drawing without a program: the built-in fixed-function "
 				   "program does not compile");
 		return NULL;
 	}
 	p->is_program = true;
 	p->linked = true;
+	/* zeroed: ff_texture0 samples unit 0 */
 	p->consts_size = (p->prog->const_buffer_size + 15u) & ~15u;
 	p->consts = xt_calloc(1, p->consts_size ? p->consts_size : 16);
 	if (!p->consts || !drv_pipe_shader_upload(ctx->screen->hw, &p->shader, p->prog)) {
@@ -544,23 +583,220 @@ static struct drv_program_obj *ff_program_build(struct drv_context *ctx)
 	return p;
 }
 
+/* The texture target unit u textures with: the highest-priority one
+ * enabled (§16.1: cube map, 3D, 2D, 1D), 0 when none is. */
+static unsigned tex_target(const struct drv_ff *ff, unsigned u)
+{
+	unsigned e = ff->tex_enabled[u];
+	return e & DRV_FF_TEX_CUBE ? DRV_FF_TEX_CUBE : e & DRV_FF_TEX_3D ? DRV_FF_TEX_3D :
+	       e & DRV_FF_TEX_2D ? DRV_FF_TEX_2D : e & DRV_FF_TEX_1D ? DRV_FF_TEX_1D : 0;
+}
+
+static bool rgba_format(GLenum f)
+{
+	switch (f) {
+	case GL_RGBA: case GL_RGBA8: case GL_RGBA16F: case GL_RGBA32F: case 0x805B /* GL_RGBA16 */:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* The program for the current fixed-function state; the state it does not
+ * apply is reported (drv_gl_ff_fragment_unmodelled). */
+static enum drv_ff_program ff_program_key(const struct drv_ff *ff)
+{
+	if (tex_target(ff, 0) != DRV_FF_TEX_2D)
+		return DRV_FF_PROG_COLOR;
+	return ff->tex_env_mode[0] == GL_REPLACE ? DRV_FF_PROG_TEX0_REPLACE
+	       : ff->tex_env_mode[0] == 0x2100 /* GL_MODULATE */ ? DRV_FF_PROG_TEX0_MODULATE : DRV_FF_PROG_COLOR;
+}
+
+const char *drv_gl_ff_fragment_unmodelled(struct drv_context *ctx, const struct drv_program_obj *p)
+{
+	const struct drv_ff *ff = &ctx->ff;
+	unsigned t = tex_target(ff, 0);
+
+	for (unsigned u = 1; u < DRV_FF_TEXTURE_UNITS; u++)
+		if (ff->tex_enabled[u])
+			return "were drawn with fixed-function texturing on a unit other than 0, which the "
+			       "driver does not apply";
+	if (!t)
+		return NULL;
+	if (t != DRV_FF_TEX_2D)
+		return "were drawn with fixed-function texturing of a 1D, 3D or cube-map texture, which "
+		       "the driver does not apply";
+	if (ff_program_key(ff) == DRV_FF_PROG_COLOR || ff->tex_env_other[0])
+		return "were drawn with a fixed-function texture environment other than GL_REPLACE or "
+		       "GL_MODULATE, which the driver does not apply";
+	if (!rgba_format(drv_gl_fb_texture_format(ctx, GL_TEXTURE_2D, 0)))
+		return "were drawn with fixed-function texturing of a texture whose base format is not "
+		       "GL_RGBA, which the driver does not apply";
+	return NULL;
+}
+
+bool drv_gl_ff_texturing(const struct drv_context *ctx)
+{
+	for (unsigned u = 0; u < DRV_FF_TEXTURE_UNITS; u++)
+		if (ctx->ff.tex_enabled[u])
+			return true;
+	return false;
+}
+
+bool drv_gl_is_ff_program(const struct drv_context *ctx, const struct drv_program_obj *p)
+{
+	for (unsigned k = 0; k < DRV_FF_PROGRAMS && p; k++)
+		if (p == ctx->ff.programs[k][0] || p == ctx->ff.programs[k][1])
+			return true;
+	return false;
+}
+
 struct drv_program_obj *drv_gl_draw_program(struct drv_context *ctx)
 {
+	enum drv_ff_program k;
+	bool flat = ctx->ff.shade_model == GL_FLAT;
+
 	if (ctx->program)
 		return ctx->program;
 	if (ctx->pipeline)
 		return drv_gl_pipeline_draw_program(ctx);
 	if (ctx->gles || ctx->core)
 		return NULL;
-	if (!ctx->ff.program)
-		ctx->ff.program = ff_program_build(ctx);
-	return ctx->ff.program;
+	k = ff_program_key(&ctx->ff);
+	if (!ctx->ff.programs[k][flat])
+		ctx->ff.programs[k][flat] = ff_program_build(ctx, k, flat);
+	return ctx->ff.programs[k][flat];
 }
 
 void drv_gl_ff_fini(struct drv_context *ctx)
 {
-	ff_program_free(ctx, ctx->ff.program);
-	ctx->ff.program = NULL;
+	for (unsigned k = 0; k < DRV_FF_PROGRAMS; k++)
+		for (unsigned flat = 0; flat < 2; flat++) {
+			ff_program_free(ctx, ctx->ff.programs[k][flat]);
+			ctx->ff.programs[k][flat] = NULL;
+		}
+}
+
+/* ---- texturing state (compatibility §16.1) ---------------------------------------- */
+
+static unsigned tex_cap_bit(GLenum cap)
+{
+	switch (cap) {
+	case 0x0DE0 /* GL_TEXTURE_1D */: return DRV_FF_TEX_1D;
+	case GL_TEXTURE_2D: return DRV_FF_TEX_2D;
+	case GL_TEXTURE_3D: return DRV_FF_TEX_3D;
+	case GL_TEXTURE_CUBE_MAP: return DRV_FF_TEX_CUBE;
+	default: return 0;
+	}
+}
+
+bool drv_gl_ff_set_tex_cap(struct drv_context *ctx, GLenum cap, bool on)
+{
+	unsigned bit = tex_cap_bit(cap), u = ctx->fb.active_unit;
+
+	if (ctx->core || (ctx->gles && ctx->major >= 2) || !bit)
+		return false;
+	/* the fixed-function units (Mesa: GL_MAX_TEXTURE_UNITS) */
+	if (u >= DRV_FF_TEXTURE_UNITS) {
+		drv_gl_error(ctx, GL_INVALID_OPERATION);
+		return true;
+	}
+	if (on)
+		ctx->ff.tex_enabled[u] |= (uint8_t)bit;
+	else
+		ctx->ff.tex_enabled[u] &= (uint8_t)~bit;
+	return true;
+}
+
+bool drv_gl_ff_tex_cap(const struct drv_context *ctx, GLenum cap, bool *on)
+{
+	unsigned bit = tex_cap_bit(cap), u = ctx->fb.active_unit;
+
+	if (ctx->core || (ctx->gles && ctx->major >= 2) || !bit)
+		return false;
+	*on = u < DRV_FF_TEXTURE_UNITS && (ctx->ff.tex_enabled[u] & bit);
+	return true;
+}
+
+/* glTexEnv (§16.1): GL_TEXTURE_ENV_MODE of the active unit is kept; any
+ * other value set (the environment colour, GL_COMBINE's operands, the LOD
+ * bias, point sprites' coordinate replacement) marks the unit, whose
+ * texturing is then reported. */
+static void tex_env(GLenum target, GLenum pname, GLint mode)
+{
+	struct drv_context *ctx = drv_gl_compat_ctx();
+	unsigned u;
+
+	if (!ctx)
+		return;
+	u = ctx->fb.active_unit;
+	if (target != 0x2300 /* GL_TEXTURE_ENV */ && target != 0x8500 /* GL_TEXTURE_FILTER_CONTROL */ &&
+	    target != 0x8861 /* GL_POINT_SPRITE */) {
+		drv_gl_error(ctx, GL_INVALID_ENUM);
+		return;
+	}
+	if (u >= DRV_FF_TEXTURE_UNITS) {
+		drv_gl_error(ctx, GL_INVALID_OPERATION);
+		return;
+	}
+	if (target != 0x2300 || pname != 0x2200 /* GL_TEXTURE_ENV_MODE */) {
+		ctx->ff.tex_env_other[u] = true;
+		return;
+	}
+	switch (mode) {
+	case 0x2100 /* GL_MODULATE */: case 0x2101 /* GL_DECAL */: case 0x0BE2 /* GL_BLEND */:
+	case GL_REPLACE: case 0x0104 /* GL_ADD */: case 0x8570 /* GL_COMBINE */:
+		ctx->ff.tex_env_mode[u] = (GLenum)mode;
+		return;
+	default:
+		drv_gl_error(ctx, GL_INVALID_ENUM);
+		return;
+	}
+}
+
+void drv_gl_TexEnvi(GLenum target, GLenum pname, GLint param)
+{
+	tex_env(target, pname, param);
+}
+
+void drv_gl_TexEnvf(GLenum target, GLenum pname, GLfloat param)
+{
+	tex_env(target, pname, (GLint)param);
+}
+
+/* ---- flat shading (compatibility §14.6.4 / glShadeModel) ---------------------------- */
+
+/* GL_FLAT: the colour varyings take the provoking vertex's value.  The
+ * fixed-function programs have a flat variant (drv_gl_draw_program); the
+ * application's programs do not get one (drv_gl_ff_shade_model_unmodelled). */
+void drv_gl_ShadeModel(GLenum mode)
+{
+	struct drv_context *ctx = drv_gl_compat_ctx();
+
+	if (!ctx)
+		return;
+	if (mode != GL_FLAT && mode != GL_SMOOTH) {
+		drv_gl_error(ctx, GL_INVALID_ENUM);
+		return;
+	}
+	ctx->ff.shade_model = mode;
+}
+
+const char *drv_gl_ff_shade_model_unmodelled(const struct drv_context *ctx, const struct drv_program_obj *p)
+{
+	if (ctx->ff.shade_model != GL_FLAT || !p || !p->prog || drv_gl_is_ff_program(ctx, p))
+		return NULL;
+	/* the colour varyings reach the fragments through gl_Color /
+	 * gl_SecondaryColor, or the fixed-function fragment shader of a
+	 * program without one */
+	for (unsigned i = 0; i < p->prog->n_builtins; i++) {
+		const struct drv_builtin_map *m = &p->prog->builtins[i];
+		if (m->stage == DRV_STAGE_FRAGMENT &&
+		    (!strcmp(m->glsl_name, "gl_Color") || !strcmp(m->glsl_name, "gl_SecondaryColor")))
+			return "were drawn with glShadeModel(GL_FLAT), which the driver does not apply to a "
+			       "program's colour varyings";
+	}
+	return NULL;
 }
 
 /* ---- vertex colour clamping ------------------------------------------------------------ */

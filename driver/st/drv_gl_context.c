@@ -465,7 +465,7 @@ static void set_cap(struct drv_context *ctx, GLenum cap, bool on)
 		drv_gl_error(ctx, GL_INVALID_ENUM);
 		return;
 	}
-	if (drv_gl_ff_set_client_cap(ctx, cap, on))
+	if (drv_gl_ff_set_client_cap(ctx, cap, on) || drv_gl_ff_set_tex_cap(ctx, cap, on))
 		return;
 	switch (cap) {
 	case GL_RASTERIZER_DISCARD:
@@ -528,7 +528,7 @@ GLboolean drv_gl_IsEnabled(GLenum cap)
 		drv_gl_error(ctx, GL_INVALID_ENUM);
 		return GL_FALSE;
 	}
-	if (drv_gl_ff_client_cap(ctx, cap, &on))
+	if (drv_gl_ff_client_cap(ctx, cap, &on) || drv_gl_ff_tex_cap(ctx, cap, &on))
 		return on;
 	switch (cap) {
 	case GL_RASTERIZER_DISCARD: return ctx->rasterizer_discard;

@@ -265,6 +265,12 @@ static struct image *bound_at(struct drv_context *ctx, GLenum target, unsigned u
 	return name ? drv_names_get(&ctx->fb.textures, name) : NULL;
 }
 
+GLenum drv_gl_fb_texture_format(struct drv_context *ctx, GLenum target, unsigned unit)
+{
+	struct image *img = unit < DRV_MAX_TEXTURE_UNITS ? bound_at(ctx, target, unit) : NULL;
+	return img ? img->format : GL_NONE;
+}
+
 static struct image *bound(struct drv_context *ctx, GLenum target)
 {
 	return bound_at(ctx, target, ctx->fb.active_unit);
@@ -546,8 +552,6 @@ void drv_gl_TexParameterfv(GLenum target, GLenum pname, const GLfloat *params)
 {
 	tex_parameter(target, pname, NULL, params);
 }
-void drv_gl_TexEnvi(GLenum target, GLenum pname, GLint param) {}
-void drv_gl_TexEnvf(GLenum target, GLenum pname, GLfloat param) {}
 
 void drv_gl_GenerateMipmap(GLenum target)
 {

@@ -308,6 +308,12 @@ struct drv_ff_stack {
 	unsigned top;                /* index of the current matrix */
 	unsigned max_depth;          /* entries usable */
 };
+/* The fixed-function programs: vertex processing without lighting, and
+ * fragment processing of the primary colour, alone or with a 2D texture on
+ * unit 0 in the GL_REPLACE or GL_MODULATE environment (drv_gl_compat.c). */
+enum drv_ff_program { DRV_FF_PROG_COLOR, DRV_FF_PROG_TEX0_REPLACE, DRV_FF_PROG_TEX0_MODULATE, DRV_FF_PROGRAMS };
+enum { DRV_FF_TEX_1D = 1, DRV_FF_TEX_2D = 2, DRV_FF_TEX_3D = 4, DRV_FF_TEX_CUBE = 8 };
+
 struct drv_ff {
 	GLenum matrix_mode;          /* GL_MODELVIEW, GL_PROJECTION, GL_TEXTURE */
 	unsigned active_texture;     /* glActiveTexture unit: selects the texture matrix */
@@ -315,9 +321,16 @@ struct drv_ff {
 	struct drv_ff_stack modelview, projection, texture[DRV_FF_TEXTURE_UNITS];
 	struct drv_generic_attrib current[DRV_FF_ARRAYS]; /* glColor4f ... values */
 	uint64_t version;            /* bumped at every matrix change */
-	struct drv_program_obj *program; /* the fixed-function vertex program, built at first use */
+	/* the fixed-function programs (vertex and fragment processing), one per
+	 * enum drv_ff_program, each built at its first use (drv_gl_compat.c) */
+	struct drv_program_obj *programs[DRV_FF_PROGRAMS][2];   /* [k][flat] */
+	GLenum shade_model;          /* glShadeModel: GL_SMOOTH initially */
+	/* glEnable(GL_TEXTURE_1D / 2D / 3D / CUBE_MAP) of each texture unit:
+	 * DRV_FF_TEX_* bits */
+	uint8_t tex_enabled[DRV_FF_TEXTURE_UNITS];
+	GLenum tex_env_mode[DRV_FF_TEXTURE_UNITS];  /* GL_TEXTURE_ENV_MODE, GL_MODULATE initially */
+	bool tex_env_other[DRV_FF_TEXTURE_UNITS];   /* another glTexEnv value was set */
 	GLenum clamp_vertex_color;   /* glClampColor(GL_CLAMP_VERTEX_COLOR): GL_TRUE by default */
-	GLenum shade_model;          /* glShadeModel: GL_SMOOTH by default */
 	/* the current raster position (GL 4.6 compatibility §14.7,
 	 * drv_gl_pixrect.c) */
 	struct drv_raster_pos {
@@ -485,6 +498,9 @@ bool drv_tex_view(struct drv_context *ctx, struct drv_tex *t, const struct drv_p
 		  const char **why);
 
 /* ---- drv_gl_fb.c ---- */
+/* The internal format of level 0 of the texture bound to target on unit
+ * (GL_NONE: none, or no image yet). */
+GLenum drv_gl_fb_texture_format(struct drv_context *ctx, GLenum target, unsigned unit);
 /* The sampler views of prog's sampler slots: the 2D texture bound to the
  * unit each sampler uniform names (in consts).  False after
  * drv_gl_unsupported / a GL error.  A texture the sim cannot sample that
@@ -642,6 +658,24 @@ bool drv_gl_ff_constants(struct drv_context *ctx, struct drv_program_obj *p);
  * drv_gl_unsupported or GL_OUT_OF_MEMORY) when there is none. */
 struct drv_program_obj *drv_gl_draw_program(struct drv_context *ctx);
 void drv_gl_ff_fini(struct drv_context *ctx);
+/* glShadeModel(GL_FLAT) for a program (not a fixed-function one) whose
+ * fragments read the compatibility colour varyings, which the driver does
+ * not make flat: the sentence of the pixels' report; NULL otherwise. */
+const char *drv_gl_ff_shade_model_unmodelled(const struct drv_context *ctx, const struct drv_program_obj *p);
+/* Whether a texture target is enabled for fixed-function texturing on
+ * some unit (glEnable(GL_TEXTURE_2D) ...): what the fixed-function
+ * programs alone apply, a program without a fragment shader and a pixel
+ * rectangle (drv_gl_pixrect.c) do not. */
+bool drv_gl_ff_texturing(const struct drv_context *ctx);
+/* Whether p is one of the fixed-function programs. */
+bool drv_gl_is_ff_program(const struct drv_context *ctx, const struct drv_program_obj *p);
+/* The fixed-function fragment state (texturing) the fixed-function program
+ * p does not apply, as the sentence of the pixels' report; NULL if none. */
+const char *drv_gl_ff_fragment_unmodelled(struct drv_context *ctx, const struct drv_program_obj *p);
+/* glEnable / glDisable / glIsEnabled of the texturing caps of the active
+ * unit (compatibility): false when cap is not one. */
+bool drv_gl_ff_set_tex_cap(struct drv_context *ctx, GLenum cap, bool on);
+bool drv_gl_ff_tex_cap(const struct drv_context *ctx, GLenum cap, bool *on);
 /* Whether a draw with prog clamps vertex colours as the state asks (the
  * compiler clamps every colour a compatibility-profile vertex or geometry
  * shader writes, drv_glsl_translate.c); false after drv_gl_unsupported when

@@ -45,7 +45,6 @@
 #define GL_ZOOM_X                         0x0D16
 #define GL_ZOOM_Y                         0x0D17
 #define GL_LIGHTING                       0x0B50
-#define GL_TEXTURE_1D_CAP                 0x0DE0
 #define GL_FOG                            0x0B60
 #define GL_COLOR_SUM                      0x8458
 #define GL_COLOR_INDEX                    0x1900
@@ -227,14 +226,18 @@ unsigned drv_gl_raster_pos_get(struct drv_context *ctx, GLenum pname, double *v)
  * name, the draw framebuffer's surfaces marked with `mark`. */
 static bool drawable(struct drv_context *ctx, const char *call, const char *mark)
 {
-	static const GLenum ff_caps[] = { GL_TEXTURE_1D_CAP, GL_TEXTURE_2D, GL_TEXTURE_3D, GL_TEXTURE_CUBE_MAP,
-					  GL_FOG, GL_COLOR_SUM };
+	static const GLenum ff_caps[] = { GL_FOG, GL_COLOR_SUM };
 	const char *why = NULL;
 
 	if (ctx->ff.raster.unknown)
 		why = ctx->ff.raster.unknown;
 	else if (ctx->program || ctx->pipeline)
 		why = "a program in use (its fragment shader colours the fragments)";
+	/* the fragments' colour is the groups' (or the raster colour): the
+	 * fixed-function programs' texturing (drv_gl_compat.c) is not applied
+	 * to them (§14.8.1: texture coordinates of the raster position) */
+	if (!why && drv_gl_ff_texturing(ctx))
+		why = "fixed-function texturing, fog or colour sum on";
 	for (size_t i = 0; !why && i < sizeof ff_caps / sizeof ff_caps[0]; i++)
 		if (drv_gl_cap_enabled(ctx, ff_caps[i]))
 			why = "fixed-function texturing, fog or colour sum on";

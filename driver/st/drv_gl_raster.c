@@ -376,9 +376,10 @@ static unsigned logic_table(GLenum op)
 
 /* Compatibility / legacy per-fragment state the driver does not apply
  * (GL 4.6 compatibility §14.4 - §14.6, §15, §17.3): a reason, NULL when
- * none is on.  The fixed-function fragment stage (a program with no
- * fragment shader) is only the primary colour. */
-static const char *unmodelled_state(const struct drv_context *ctx, const struct drv_program_obj *p)
+ * none is on.  The fixed-function fragment stage of a program with no
+ * fragment shader is only the primary colour; that of drawing without a
+ * program is what drv_gl_compat.c's fixed-function programs do. */
+static const char *unmodelled_state(struct drv_context *ctx, const struct drv_program_obj *p)
 {
 	static const struct { GLenum cap; const char *why; } caps[] = {
 		{ 0x0BC0 /* GL_ALPHA_TEST */, "were drawn with the alpha test, which the driver does not apply" },
@@ -394,8 +395,8 @@ static const char *unmodelled_state(const struct drv_context *ctx, const struct 
 		{ 0x8643 /* GL_VERTEX_PROGRAM_TWO_SIDE */, "were drawn with two-sided colours, which the driver "
 							 "does not select" },
 	};
-	static const GLenum ff_caps[] = { 0x0DE0 /* GL_TEXTURE_1D */, GL_TEXTURE_2D, GL_TEXTURE_3D,
-					  GL_TEXTURE_CUBE_MAP, 0x0B60 /* GL_FOG */, 0x8458 /* GL_COLOR_SUM */ };
+	static const GLenum ff_caps[] = { 0x0B60 /* GL_FOG */, 0x8458 /* GL_COLOR_SUM */ };
+	const char *why;
 	bool has_fs = false;
 
 	for (size_t i = 0; i < sizeof caps / sizeof caps[0]; i++)
@@ -403,19 +404,27 @@ static const char *unmodelled_state(const struct drv_context *ctx, const struct 
 			return caps[i].why;
 	if (ctx->core || ctx->gles || !p)
 		return NULL;
-	/* the built-in vertex program (drv_gl_compat.c) passes the colour
-	 * on unlit */
-	if (p == ctx->ff.program && enabled(ctx, 0x0B50 /* GL_LIGHTING */))
-		return "were drawn with fixed-function lighting, which the driver does not apply";
-	for (unsigned i = 0; i < p->n_attached; i++)
-		has_fs |= p->attached[i] && p->attached[i]->type == GL_FRAGMENT_SHADER;
+	if (drv_gl_is_ff_program(ctx, p)) {
+		/* fixed-function vertex processing is unlit (drv_gl_compat.c) */
+		if (enabled(ctx, 0x0B50 /* GL_LIGHTING */))
+			return "were drawn with fixed-function lighting, which the driver does not apply";
+		if ((why = drv_gl_ff_fragment_unmodelled(ctx, p)))
+			return why;
+	} else {
+		if ((why = drv_gl_ff_shade_model_unmodelled(ctx, p)))
+			return why;
+		for (unsigned i = 0; i < p->n_attached; i++)
+			has_fs |= p->attached[i] && p->attached[i]->type == GL_FRAGMENT_SHADER;
+		/* a program without a fragment shader gets the primary colour
+		 * alone (drv_program_desc.ff_fragment) */
+		if (!has_fs && drv_gl_ff_texturing(ctx))
+			return "were drawn with fixed-function texturing, fog or colour sum, which the "
+			       "driver does not apply";
+	}
 	for (size_t i = 0; !has_fs && i < sizeof ff_caps / sizeof ff_caps[0]; i++)
 		if (enabled(ctx, ff_caps[i]))
 			return "were drawn with fixed-function texturing, fog or colour sum, which the "
 			       "driver does not apply";
-	if (!has_fs && ctx->ff.shade_model == 0x1D00 /* GL_FLAT */)
-		return "were drawn with flat shading of the fixed-function colour (glShadeModel(GL_FLAT)), "
-		       "which the driver does not apply";
 	return NULL;
 }
 

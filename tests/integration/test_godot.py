@@ -30,8 +30,12 @@ WROTE = re.compile(r"^xfbtrace capture: wrote (\S+)(?: \([^)]*\))?: (\d+) calls,
 # about 60) differs by a few ulps, at most 1.1e-5 in the runs measured (8 to
 # 60 frames; each frame's TF output is the next one's input, but particles
 # live 1.5 to 2 s, so the differences do not pile up): docs/status.md,
-# "Godot 3".
-SIM_TOLERANCE = "abs=1e-4"
+# "Godot 3".  Under load the frames' delta times grow and so do the values:
+# one run of CI's test set differed beyond 1e-4 (a value near 60 is 3.8e-6
+# an ulp), so large values may be 16 ulps apart instead (abs=X,ulps=N:
+# either holds); 3 fresh runs were within abs=1e-4 alone and beyond 16 ulps
+# alone (11 to 14 observations), within both together.
+SIM_TOLERANCE = "abs=1e-4,ulps=16"
 
 def godot_env(tmp):
     env = dict(os.environ)

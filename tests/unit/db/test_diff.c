@@ -240,9 +240,22 @@ static void test_tolerances_accept_close_values_but_not_nan_or_inf(void)
 	CHECK(trace_tol_differ(TRACE_TOL_F32, fbits(1.0f), fbits(1.02f), &o.tol, &why, &delta, &ulps));
 	CHECK(trace_tol_differ(TRACE_TOL_F32, fbits(-INFINITY), fbits(INFINITY), &o.tol, &why, &delta, &ulps));
 
+	/* either: 0.01 apart near zero, 2 ulps apart for large values */
+	CHECK(trace_tol_parse("ulps=2,abs=0.01", &o.tol));
+	CHECK_EQ_INT(o.tol.mode, TRACE_TOL_ABS_OR_ULPS);
+	CHECK(o.tol.ulps == 2 && o.tol.abs == 0.01);
+	CHECK(!trace_tol_differ(TRACE_TOL_F32, fbits(0.0f), fbits(0.005f), &o.tol, &why, &delta, &ulps));
+	CHECK(!trace_tol_differ(TRACE_TOL_F32, fbits(1e6f), fbits(1e6f) + 2, &o.tol, &why, &delta, &ulps));
+	CHECK(trace_tol_differ(TRACE_TOL_F32, fbits(1e6f), fbits(1e6f) + 3, &o.tol, &why, &delta, &ulps));
+	CHECK(trace_tol_differ(TRACE_TOL_F32, fbits(1.0f), fbits(1.02f), &o.tol, &why, &delta, &ulps));
+	CHECK(trace_tol_differ(TRACE_TOL_F32, fbits(1.0f), fbits(INFINITY), &o.tol, &why, &delta, &ulps));
+	CHECK(trace_tol_parse("abs=0.01,ulps=2", &o.tol));
+	CHECK_EQ_INT(o.tol.mode, TRACE_TOL_ABS_OR_ULPS);
+
 	struct diff_options keep = o;
 	const char *bad[] = { "ulps=", "ulps=-1", "ulps=3x", "abs=", "abs=-1", "abs=nan", "abs=inf",
-			      "rel=1", "" };
+			      "rel=1", "", "abs=1,abs=2", "ulps=1,ulps=2", "abs=1,", ",ulps=1",
+			      "abs=1,ulps=2,ulps=3" };
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		CHECK(!trace_tol_parse(bad[i], &o.tol));
 		CHECK(o.tol.mode == keep.tol.mode && o.tol.abs == keep.tol.abs);

@@ -2310,13 +2310,310 @@ static void test_polygon_mode_line_draws_the_triangles_edges(void)
 	check_pixel(px, clear, "the near plane's edge", -1);
 	CHECK(!drv_context_take_unsupported(ctx));
 
-	/* GL_POINT is not drawn: reported */
+	/* GL_POINT: the vertices as points of size 1, each with the
+	 * triangle's provoking vertex (C, blue) for the flat input, the edges
+	 * between them not drawn */
 	GL(glPolygonMode)(GL_FRONT_AND_BACK, GL_POINT);
+	GL(glUniform1f)(GL(glGetUniformLocation)(prog, "za"), 0.0f);
+	GL(glClear)(GL_COLOR_BUFFER_BIT);
+	GL(glDrawArrays)(GL_TRIANGLES, 0, 3);
+	read_rgba8(5, 4, 1, 1, px);
+	why = drv_context_take_unsupported(ctx);
+	if (why)
+		fprintf(stderr, "unsupported: %s\n", why);
+	CHECK(!why);
+	check_pixel(px, blue, "GL_POINT, point A", -1);
+	read_rgba8(30, 4, 1, 1, px);
+	check_pixel(px, blue, "GL_POINT, point B", -1);
+	read_rgba8(5, 20, 1, 1, px);
+	check_pixel(px, blue, "GL_POINT, point C", -1);
+	read_rgba8(15, 4, 1, 1, px);
+	check_pixel(px, clear, "GL_POINT, edge AB between the points", -1);
+	GL(glPolygonMode)(GL_FRONT_AND_BACK, GL_FILL);
+	dgl_done_clean(ctx);
+}
+
+/* A window context of the compatibility profile. */
+static struct drv_context *compat_window_context(void)
+{
+	struct drv_context *ctx = dgl_context(3, 0, false);
+	struct drv_window w = { .width = W, .height = H, .red = 8, .green = 8, .blue = 8,
+				.alpha = 8, .depth = 24, .stencil = 8 };
+	if (ctx)
+		drv_context_set_window(ctx, &w);
+	return ctx;
+}
+
+typedef void (*color4f_fn)(GLfloat, GLfloat, GLfloat, GLfloat);
+typedef void (*client_state_fn)(GLenum);
+typedef void (*vertex_ptr_fn)(GLint, GLenum, GLsizei, const void *);
+
+/* NDC of window position (x, y) of the W x H window (viewport transform,
+ * GL 4.6 §13.8.1, inverted). */
+static void ndc(float *o, float x, float y)
+{
+	o[0] = x / (W / 2.0f) - 1.0f;
+	o[1] = y / (H / 2.0f) - 1.0f;
+}
+
+/* No program in a compatibility context (GL 4.6 compat §12.2, §14.9, §16):
+ * fixed-function vertex processing without lighting passes the current
+ * colour on, clamped to [0, 1] (GL_CLAMP_VERTEX_COLOR is TRUE), and
+ * fixed-function fragment processing without texturing, colour sum or fog
+ * writes it: every pixel of a window-covering strip is round(c * 255)
+ * (equation 2.4).  With lighting on the colour is lighting's, which the
+ * driver does not compute: the read says so. */
+static void test_fixed_function_draw_is_the_current_colour(void)
+{
+	struct drv_context *ctx = compat_window_context();
+	static uint8_t px[W * H * 4];
+	static const float strip[8] = { -1, -1, 1, -1, -1, 1, 1, 1 };
+	const uint8_t want[2][4] = { { ubyte_of(0.25), ubyte_of(0.5), ubyte_of(0.75), 255 },
+				     { 255, 0, ubyte_of(0.5), 255 } };
+	const char *why;
+	int bad = 0;
+
+	CHECK(ctx);
+	if (!ctx)
+		return;
+	PROC(vertex_ptr_fn, "glVertexPointer")(2, GL_FLOAT, 0, strip);
+	PROC(client_state_fn, "glEnableClientState")(0x8074 /* GL_VERTEX_ARRAY */);
+	for (unsigned k = 0; k < 2; k++) {
+		if (k == 0)
+			PROC(color4f_fn, "glColor4f")(0.25f, 0.5f, 0.75f, 1.0f);
+		else
+			PROC(color4f_fn, "glColor4f")(2.0f, -1.0f, 0.5f, 3.0f);
+		GL(glClear)(GL_COLOR_BUFFER_BIT);
+		GL(glDrawArrays)(GL_TRIANGLE_STRIP, 0, 4);
+		memset(px, 0xEE, sizeof px);
+		read_rgba8(0, 0, W, H, px);
+		CHECK(!drv_context_take_unsupported(ctx));
+		for (int i = 0; i < W * H; i++)
+			bad += memcmp(px + 4 * i, want[k], 4) != 0;
+		CHECK_EQ_INT(bad, 0);
+	}
+	GL(glEnable)(0x0B50 /* GL_LIGHTING */);
+	GL(glDrawArrays)(GL_TRIANGLE_STRIP, 0, 4);
+	read_rgba8(0, 0, 1, 1, px);
+	why = drv_context_take_unsupported(ctx);
+	CHECK(why && strstr(why, "lighting"));
+	GL(glDisable)(0x0B50 /* GL_LIGHTING */);
+	dgl_done_clean(ctx);
+}
+
+/* glPolygonMode (GL 4.6 compat §14.6.4) on the sim: a GL_QUADS quad with
+ * corners at the pixel centres (5.5, 5.5) and (20.5, 15.5).  GL_LINE draws
+ * its four edges as width-1 lines (§14.5.1: one fragment per column on the
+ * horizontal ones, per row on the vertical ones, pixels within one of the
+ * rule's at the ends) and not the diagonal the driver splits it along
+ * (only a quad's own edges are boundary edges, §10.1.17): so the pixels
+ * strictly inside stay clear, and the edges' middles are drawn.  GL_POINT
+ * draws the four corners as points of size 3, the 3 x 3 pixels around
+ * each, and nothing between them.  Back faces culled (GL_CULL_FACE) draw
+ * nothing in either mode. */
+static void test_polygon_modes_are_rasterized(void)
+{
+	struct drv_context *ctx = compat_window_context();
+	static uint8_t px[W * H * 4];
+	float quad[8], cw[8];
+	int bad = 0;
+
+	CHECK(ctx);
+	if (!ctx)
+		return;
+	ndc(quad + 0, 5.5f, 5.5f);
+	ndc(quad + 2, 20.5f, 5.5f);
+	ndc(quad + 4, 20.5f, 15.5f);
+	ndc(quad + 6, 5.5f, 15.5f);
+	for (unsigned i = 0; i < 4; i++)
+		memcpy(cw + 2 * i, quad + 2 * ((4 - i) % 4), 2 * sizeof(float));
+	PROC(vertex_ptr_fn, "glVertexPointer")(2, GL_FLOAT, 0, quad);
+	PROC(client_state_fn, "glEnableClientState")(0x8074 /* GL_VERTEX_ARRAY */);
+	PROC(color4f_fn, "glColor4f")(1.0f, 1.0f, 1.0f, 1.0f);
+
+	GL(glPolygonMode)(GL_FRONT_AND_BACK, GL_LINE);
+	GL(glClear)(GL_COLOR_BUFFER_BIT);
+	GL(glDrawArrays)(0x0007 /* GL_QUADS */, 0, 4);
+	read_rgba8(0, 0, W, H, px);
+	CHECK(!drv_context_take_unsupported(ctx));
+	for (int y = 7; y <= 14; y++)
+		for (int x = 7; x <= 19; x++)
+			bad += px[4 * (y * W + x)] != 0;
+	CHECK_EQ_INT(bad, 0);
+	CHECK_EQ_INT(px[4 * (5 * W + 12)], 255);
+	CHECK_EQ_INT(px[4 * (15 * W + 12)], 255);
+	CHECK_EQ_INT(px[4 * (10 * W + 5)], 255);
+	CHECK_EQ_INT(px[4 * (10 * W + 20)], 255);
+	CHECK_EQ_INT(px[4 * (10 * W + 25)], 0);
+
+	GL(glPolygonMode)(GL_FRONT_AND_BACK, GL_POINT);
+	GL(glPointSize)(3.0f);
+	GL(glClear)(GL_COLOR_BUFFER_BIT);
+	GL(glDrawArrays)(0x0007 /* GL_QUADS */, 0, 4);
+	read_rgba8(0, 0, W, H, px);
+	CHECK(!drv_context_take_unsupported(ctx));
+	bad = 0;
+	for (int y = 0; y < H; y++)
+		for (int x = 0; x < W; x++) {
+			bool on = (abs(x - 5) <= 1 || abs(x - 20) <= 1) && (abs(y - 5) <= 1 || abs(y - 15) <= 1);
+			bad += px[4 * (y * W + x)] != (on ? 255 : 0);
+		}
+	CHECK_EQ_INT(bad, 0);
+
+	GL(glEnable)(GL_CULL_FACE);
+	for (unsigned m = 0; m < 2; m++) {
+		GL(glPolygonMode)(GL_FRONT_AND_BACK, m ? GL_LINE : GL_POINT);
+		PROC(vertex_ptr_fn, "glVertexPointer")(2, GL_FLOAT, 0, cw);
+		GL(glClear)(GL_COLOR_BUFFER_BIT);
+		GL(glDrawArrays)(0x0007 /* GL_QUADS */, 0, 4);
+		read_rgba8(0, 0, W, H, px);
+		CHECK(!drv_context_take_unsupported(ctx));
+		bad = 0;
+		for (int i = 0; i < W * H; i++)
+			bad += px[4 * i] != 0;
+		CHECK_EQ_INT(bad, 0);
+	}
+	dgl_done_clean(ctx);
+}
+
+typedef void (*tex_envi_fn)(GLenum, GLenum, GLint);
+typedef void (*color_ptr_fn)(GLint, GLenum, GLsizei, const void *);
+typedef void (*shade_model_fn)(GLenum);
+
+/* Fixed-function texturing (GL 4.6 compat §16.1, table 16.1's RGBA row):
+ * a 2 x 2 RGBA texture, nearest, on unit 0, over the whole window with
+ * texture coordinates (0, 0) to (1, 1), so each quarter of the window
+ * shows one texel (centres x + 0.5 < 20 have s < 0.5).  GL_REPLACE gives
+ * the texel; GL_MODULATE the texel times the current colour, component by
+ * component; either under glShadeModel(GL_FLAT) too.  Texturing is
+ * enabled per unit: glIsEnabled answers for the active unit; unit 1
+ * enabled, or another environment, is reported. */
+static void test_fixed_function_texturing_on_unit_0(void)
+{
+	struct drv_context *ctx = compat_window_context();
+	static uint8_t px[W * H * 4];
+	static const float strip[8] = { -1, -1, 1, -1, -1, 1, 1, 1 };
+	static const float st[8] = { 0, 0, 1, 0, 0, 1, 1, 1 };
+	static const uint8_t texels[16] = { 255, 0, 0, 255, 0, 255, 0, 255,      /* row 0: red, green */
+					    0, 0, 255, 255, 255, 255, 255, 0 };  /* row 1: blue, white / 0 */
+	const float color[4] = { 0.5f, 1.0f, 0.25f, 0.5f };
+	GLuint tex = 0;
+	GLboolean on;
+	const char *why;
+	int bad = 0;
+
+	CHECK(ctx);
+	if (!ctx)
+		return;
+	GL(glGenTextures)(1, &tex);
+	GL(glBindTexture)(GL_TEXTURE_2D, tex);
+	GL(glTexImage2D)(GL_TEXTURE_2D, 0, GL_RGBA, 2, 2, 0, GL_RGBA, GL_UNSIGNED_BYTE, texels);
+	GL(glTexParameteri)(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+	GL(glTexParameteri)(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+	PROC(vertex_ptr_fn, "glVertexPointer")(2, GL_FLOAT, 0, strip);
+	PROC(client_state_fn, "glEnableClientState")(0x8074 /* GL_VERTEX_ARRAY */);
+	PROC(vertex_ptr_fn, "glTexCoordPointer")(2, GL_FLOAT, 0, st);
+	PROC(client_state_fn, "glEnableClientState")(0x8078 /* GL_TEXTURE_COORD_ARRAY */);
+	PROC(color4f_fn, "glColor4f")(color[0], color[1], color[2], color[3]);
+	GL(glEnable)(GL_TEXTURE_2D);
+	/* the same under GL_FLAT: the colour is the current colour at every
+	 * vertex */
+	for (unsigned k = 0; k < 4; k++) {
+		unsigned modulate = k & 1;
+		PROC(shade_model_fn, "glShadeModel")(k >= 2 ? 0x1D00 /* GL_FLAT */ : 0x1D01 /* GL_SMOOTH */);
+		PROC(tex_envi_fn, "glTexEnvi")(0x2300 /* GL_TEXTURE_ENV */, 0x2200 /* GL_TEXTURE_ENV_MODE */,
+					       modulate ? 0x2100 /* GL_MODULATE */ : GL_REPLACE);
+		GL(glClear)(GL_COLOR_BUFFER_BIT);
+		GL(glDrawArrays)(GL_TRIANGLE_STRIP, 0, 4);
+		memset(px, 0xEE, sizeof px);
+		read_rgba8(0, 0, W, H, px);
+		CHECK(!drv_context_take_unsupported(ctx));
+		for (int y = 0; y < H; y++)
+			for (int x = 0; x < W; x++) {
+				const uint8_t *t = texels + 4 * ((y >= H / 2) * 2 + (x >= W / 2)), *p = px + 4 * (y * W + x);
+				for (int c = 0; c < 4; c++) {
+					int want = modulate ? ubyte_of(t[c] / 255.0 * color[c]) : t[c];
+					bad += abs(p[c] - want) > (modulate ? 1 : 0);
+				}
+			}
+		CHECK_EQ_INT(bad, 0);
+	}
+	GL(glActiveTexture)(GL_TEXTURE1);
+	CHECK(!(on = GL(glIsEnabled)(GL_TEXTURE_2D)));
+	GL(glEnable)(GL_TEXTURE_2D);
+	GL(glDrawArrays)(GL_TRIANGLE_STRIP, 0, 4);
+	read_rgba8(0, 0, 1, 1, px);
+	why = drv_context_take_unsupported(ctx);
+	CHECK(why && strstr(why, "unit other than 0"));
+	GL(glDisable)(GL_TEXTURE_2D);
+	GL(glActiveTexture)(GL_TEXTURE0);
+	CHECK((on = GL(glIsEnabled)(GL_TEXTURE_2D)));
+	PROC(tex_envi_fn, "glTexEnvi")(0x2300 /* GL_TEXTURE_ENV */, 0x2200 /* GL_TEXTURE_ENV_MODE */,
+				       0x2101 /* GL_DECAL */);
+	GL(glDrawArrays)(GL_TRIANGLE_STRIP, 0, 4);
+	read_rgba8(0, 0, 1, 1, px);
+	why = drv_context_take_unsupported(ctx);
+	CHECK(why && strstr(why, "texture environment"));
+	GL(glDisable)(GL_TEXTURE_2D);
+	GL(glDeleteTextures)(1, &tex);
+	dgl_done_clean(ctx);
+}
+
+
+/* glShadeModel (GL 4.6 compat §14.6.4 / table 13.x's provoking vertex):
+ * under GL_FLAT every fragment of a triangle takes the colour of its
+ * provoking vertex, the last by default, here blue, exactly; GL_SMOOTH
+ * interpolates (the centre pixel has red and green in it).  The state
+ * reads back as GL_SHADE_MODEL; another mode is GL_INVALID_ENUM.  A
+ * program of the application whose fragments read the colour varying is
+ * not made flat by the driver: its pixels are reported. */
+static void test_shade_model_flat_fixed_function(void)
+{
+	struct drv_context *ctx = compat_window_context();
+	static uint8_t px[W * H * 4];
+	static const float tri[6] = { -1, -1, 3, -1, -1, 3 };
+	static const float colors[12] = { 1, 0, 0, 1, 0, 1, 0, 1, 0, 0, 1, 1 };
+	GLint mode = 0;
+	GLuint prog;
+	const char *why;
+	int bad = 0;
+
+	CHECK(ctx);
+	if (!ctx)
+		return;
+	PROC(vertex_ptr_fn, "glVertexPointer")(2, GL_FLOAT, 0, tri);
+	PROC(client_state_fn, "glEnableClientState")(0x8074 /* GL_VERTEX_ARRAY */);
+	PROC(color_ptr_fn, "glColorPointer")(4, GL_FLOAT, 0, colors);
+	PROC(client_state_fn, "glEnableClientState")(0x8076 /* GL_COLOR_ARRAY */);
+	GL(glGetIntegerv)(0x0B54 /* GL_SHADE_MODEL */, &mode);
+	CHECK_EQ_INT(mode, 0x1D01 /* GL_SMOOTH */);
+	GL(glDrawArrays)(GL_TRIANGLES, 0, 3);
+	read_rgba8(W / 2, H / 2, 1, 1, px);
+	CHECK(!drv_context_take_unsupported(ctx));
+	CHECK(px[0] > 0 && px[1] > 0);
+	PROC(shade_model_fn, "glShadeModel")(0x1D00 /* GL_FLAT */);
+	GL(glGetIntegerv)(0x0B54 /* GL_SHADE_MODEL */, &mode);
+	CHECK_EQ_INT(mode, 0x1D00 /* GL_FLAT */);
+	GL(glClear)(GL_COLOR_BUFFER_BIT);
+	GL(glDrawArrays)(GL_TRIANGLES, 0, 3);
+	memset(px, 0xEE, sizeof px);
+	read_rgba8(0, 0, W, H, px);
+	CHECK(!drv_context_take_unsupported(ctx));
+	for (int i = 0; i < W * H; i++)
+		bad += px[4 * i] != 0 || px[4 * i + 1] != 0 || px[4 * i + 2] != 255 || px[4 * i + 3] != 255;
+	CHECK_EQ_INT(bad, 0);
+	PROC(shade_model_fn, "glShadeModel")(GL_LINE);
+	CHECK_EQ_INT(GL(glGetError)(), GL_INVALID_ENUM);
+
+	prog = dgl_program("#version 110\nvoid main() { gl_Position = gl_Vertex; gl_FrontColor = gl_Color; }\n",
+			   NULL, NULL, 0);
+	CHECK(prog);
+	GL(glUseProgram)(prog);
 	GL(glDrawArrays)(GL_TRIANGLES, 0, 3);
 	read_rgba8(0, 0, 1, 1, px);
 	why = drv_context_take_unsupported(ctx);
-	CHECK(why && strstr(why, "GL_POINT"));
-	GL(glPolygonMode)(GL_FRONT_AND_BACK, GL_FILL);
+	CHECK(why && strstr(why, "glShadeModel(GL_FLAT)"));
+	GL(glUseProgram)(0);
 	dgl_done_clean(ctx);
 }
 
@@ -2361,6 +2658,10 @@ int main(void)
 	XT_RUN(test_fragment_inputs_of_structs_arrays_matrices_and_blocks);
 	XT_RUN(test_fragment_inputs_after_a_geometry_shader);
 	XT_RUN(test_polygon_mode_line_draws_the_triangles_edges);
+	XT_RUN(test_fixed_function_draw_is_the_current_colour);
+	XT_RUN(test_fixed_function_texturing_on_unit_0);
+	XT_RUN(test_shade_model_flat_fixed_function);
+	XT_RUN(test_polygon_modes_are_rasterized);
 	dgl_screen_destroy();
 	XT_TEST_MAIN_END();
 }

@@ -1256,6 +1256,110 @@ static void test_msaa_8x_edge_samples(void)
 	tgpu_fini(&r.t);
 }
 
+/* Polygon modes (PA_SU_SC_MODE_CNTL.POLY_MODE, GL 4.6 compat §14.6.4): the
+ * square with corners at the pixel centres (1.5, 1.5) and (6.5, 6.5),
+ * counter-clockwise (front).  Its boundary edges as width-1 lines are the
+ * parallelograms [1.5, 6.5) x [1, 2) and so on (docs/pixel-pipeline.md):
+ * rows 1 and 6 for x = 1..5, columns 1 and 6 for y = 1..5.  As a quad the
+ * diagonal that splits it into two triangles is not an edge (§10.1.17:
+ * only the quad's own edges are boundary edges), so (3, 3) and (4, 4)
+ * stay empty; as a triangle strip of the same four vertices it is an edge
+ * of both triangles and is drawn.  In point mode the four vertices are
+ * points of size 2, the pixels [0, 2) and [5, 7) squared.  The facing
+ * picks the mode: filled front (POLYMODE_FRONT_PTYPE 2: the centres in
+ * [1.5, 6.5) squared, x, y = 1..5), lines back; and
+ * a culled face draws nothing. */
+static bool ring_pixel(unsigned x, unsigned y)
+{
+	return ((y == 1 || y == 6) && x >= 1 && x <= 5) || ((x == 1 || x == 6) && y >= 1 && y <= 5);
+}
+
+static void test_polygon_modes(void)
+{
+	struct vtx quad[4] = { wv(1.5f, 1.5f, 0, 1, 1, 1, 1, 1), wv(6.5f, 1.5f, 0, 1, 1, 1, 1, 1),
+			       wv(6.5f, 6.5f, 0, 1, 1, 1, 1, 1), wv(1.5f, 6.5f, 0, 1, 1, 1, 1, 1) };
+	struct vtx cw[4] = { quad[0], quad[3], quad[2], quad[1] };
+	struct vtx strip[4] = { quad[0], quad[1], quad[3], quad[2] };
+	enum { LINES_QUAD, LINES_STRIP, POINTS_QUAD, FILL_FRONT, LINE_BACK, CULLED_BACK, N_CASES };
+
+	for (unsigned c = 0; c < N_CASES; c++) {
+		struct rt r;
+		unsigned front = c == POINTS_QUAD ? 0 : c >= FILL_FRONT ? 2 : 1, back = c == POINTS_QUAD ? 0 : 1;
+		rt_init(&r, W, H, V_COLOR_8_8_8_8, V_NUMBER_UNORM, 4, 1, ps_smooth, SPI_PS_INPUT_ENA_PERSP_CENTER_ENA(1));
+		pm4_set_context_reg(&r.t.cs, REG_PA_SU_LINE_CNTL, PA_SU_LINE_CNTL_WIDTH(8));
+		pm4_set_context_reg(&r.t.cs, REG_PA_SU_POINT_SIZE, PA_SU_POINT_SIZE_WIDTH(16) | PA_SU_POINT_SIZE_HEIGHT(16));
+		pm4_set_context_reg(&r.t.cs, REG_PA_SU_POINT_MINMAX, PA_SU_POINT_MINMAX_MAX_SIZE(0xFFFF));
+		pm4_set_context_reg(&r.t.cs, REG_PA_SU_SC_MODE_CNTL,
+				    PA_SU_SC_MODE_CNTL_POLY_MODE(1) | PA_SU_SC_MODE_CNTL_POLYMODE_FRONT_PTYPE(front) |
+				    PA_SU_SC_MODE_CNTL_POLYMODE_BACK_PTYPE(back) |
+				    PA_SU_SC_MODE_CNTL_CULL_BACK(c == CULLED_BACK));
+		if (c == LINES_STRIP)
+			draw(&r, V_DI_PT_TRISTRIP, strip, 4);
+		else
+			draw(&r, V_DI_PT_QUADLIST, c == LINE_BACK || c == CULLED_BACK ? cw : quad, 4);
+		submit_clean(&r);
+		for (unsigned y = 0; y < H; y++)
+			for (unsigned x = 0; x < W; x++) {
+				bool on;
+				switch (c) {
+				case LINES_STRIP:
+					/* the diagonal (1.5, 6.5) - (6.5, 1.5): x-major ties
+					 * aside, the pixels x + y = 7 strictly inside */
+					on = ring_pixel(x, y) || (x + y == 7 && x >= 2 && x <= 5);
+					break;
+				case POINTS_QUAD: on = (x <= 1 || (x >= 5 && x <= 6)) && (y <= 1 || (y >= 5 && y <= 6)); break;
+				case FILL_FRONT: on = x >= 1 && x <= 5 && y >= 1 && y <= 5; break;
+				case CULLED_BACK: on = false; break;
+				default: on = ring_pixel(x, y); break;
+				}
+				if (px8(&r, x, y)[0] != (on ? 255 : 0))
+					fprintf(stderr, "case %u pixel (%u, %u)\n", c, x, y);
+				CHECK_EQ_INT(px8(&r, x, y)[0], on ? 255 : 0);
+			}
+		tgpu_fini(&r.t);
+	}
+}
+
+/* Polygon modes after clipping: the triangle (1.5, 1.5), (13.5, 1.5),
+ * (1.5, 13.5) in GL_LINE mode, cut at window x = 4.5 either by user plane
+ * 0 (-x_clip + 0.125 w_clip >= 0) or by the near plane (z_ndc = -1 at
+ * x = 4.5: -0.5 at the left vertices, -2.5 at the right one, linear).
+ * What remains of its edges (row 1 and column 1) is drawn either way; the
+ * new edge along the plane, column 4, is a boundary edge for the user
+ * plane and not for the view volume's near plane (docs/pixel-pipeline.md,
+ * Polygon modes). */
+static void test_polygon_mode_clipped_edges(void)
+{
+	struct vtx v[3] = { wv(1.5f, 1.5f, -0.5f, 1, 1, 1, 1, 1), wv(13.5f, 1.5f, -2.5f, 1, 1, 1, 1, 1),
+			    wv(1.5f, 13.5f, -0.5f, 1, 1, 1, 1, 1) };
+
+	for (unsigned user = 0; user < 2; user++) {
+		struct rt r;
+		rt_init(&r, W, H, V_COLOR_8_8_8_8, V_NUMBER_UNORM, 4, 1, ps_smooth, SPI_PS_INPUT_ENA_PERSP_CENTER_ENA(1));
+		pm4_set_context_reg(&r.t.cs, REG_PA_SU_LINE_CNTL, PA_SU_LINE_CNTL_WIDTH(8));
+		pm4_set_context_reg(&r.t.cs, REG_PA_SU_SC_MODE_CNTL,
+				    PA_SU_SC_MODE_CNTL_POLY_MODE(1) | PA_SU_SC_MODE_CNTL_POLYMODE_FRONT_PTYPE(1) |
+				    PA_SU_SC_MODE_CNTL_POLYMODE_BACK_PTYPE(1));
+		if (user) {
+			/* z inside: the near plane cuts nothing */
+			for (unsigned i = 0; i < 3; i++)
+				v[i].p[2] = 0;
+			pm4_set_context_reg(&r.t.cs, REG_PA_CL_CLIP_CNTL, PA_CL_CLIP_CNTL_UCP_ENA_0(1));
+			set_f(&r, REG_PA_CL_UCP_0_X, -1.0f);
+			set_f(&r, REG_PA_CL_UCP_0_W, 0.125f);
+		}
+		draw(&r, V_DI_PT_TRILIST, v, 3);
+		submit_clean(&r);
+		for (unsigned y = 2; y <= 6; y++) {
+			CHECK_EQ_INT(px8(&r, 1, y)[0], 255);
+			CHECK_EQ_INT(px8(&r, 4, y)[0], user ? 255 : 0);
+			CHECK_EQ_INT(px8(&r, 6, y)[0], 0);
+		}
+		CHECK_EQ_INT(px8(&r, 2, 1)[0], 255);
+		tgpu_fini(&r.t);
+	}
+}
+
 int main(void)
 {
 	XT_RUN(test_fill_rule_shared_edge);
@@ -1267,6 +1371,8 @@ int main(void)
 	XT_RUN(test_msaa_8x_edge_samples);
 	XT_RUN(test_point_and_line);
 	XT_RUN(test_facing_and_culling);
+	XT_RUN(test_polygon_modes);
+	XT_RUN(test_polygon_mode_clipped_edges);
 	XT_RUN(test_flat_shading_provoking_vertex);
 	XT_RUN(test_user_plane_clip_and_scissor);
 	XT_RUN(test_stencil_mask);

@@ -139,6 +139,35 @@ static void test_decoder_rejects_bad_operands(void)
 	CHECK(isa_decode(dw, 1, &in, NULL) == XT_ERR_CORRUPT);
 }
 
+/* LDS instructions (docs/isa.md "Compute shaders"): round trip, offset
+ * range, operands that must be VGPRs. */
+static void test_ds_encodings(void)
+{
+	static const char *src =
+		"ds_write_b32 v1, v2\n"
+		"ds_write_b32 v1, v2 offset:4092\n"
+		"ds_read_b32 v3, v1 offset:8\n"
+		"ds_add_u32 v0, v9 offset:512\n"
+		"s_barrier\n"
+		"s_endpgm\n";
+	struct xt_buf a, text = XT_BUF_INIT, b;
+	struct xt_err err = { 0 };
+	size_t n = asm_ok(src, &a);
+	CHECK(n == 12);
+	CHECK(isa_disassemble((const uint32_t *)a.data, n, 0, &text) == XT_OK);
+	xt_buf_append(&text, "", 1);
+	CHECK(strstr((const char *)text.data, "ds_read_b32 v3, v1 offset:8") != NULL);
+	CHECK(strstr((const char *)text.data, "ds_add_u32 v0, v9 offset:512") != NULL);
+	CHECK(asm_ok((const char *)text.data, &b) == n);
+	CHECK(b.len == a.len && !memcmp(a.data, b.data, a.len));
+	CHECK(isa_assemble("ds_write_b32 v1, v2 offset:4096\n", &b, &err) != XT_OK);
+	CHECK(isa_assemble("ds_write_b32 s1, v2\n", &b, &err) != XT_OK);
+	CHECK(isa_assemble("ds_read_b32 s3, v1\n", &b, &err) != XT_OK);
+	xt_buf_fini(&a);
+	xt_buf_fini(&b);
+	xt_buf_fini(&text);
+}
+
 /* The pixel-shader instructions' fields (docs/isa.md "Pixel shaders"). */
 static void test_pixel_shader_encodings(void)
 {
@@ -191,6 +220,7 @@ int main(void)
 	XT_RUN(test_asm_encodes_documented_fields);
 	XT_RUN(test_asm_reports_line_of_error);
 	XT_RUN(test_disasm_roundtrips_to_same_dwords);
+	XT_RUN(test_ds_encodings);
 	XT_RUN(test_disasm_survives_garbage);
 	XT_RUN(test_decoder_rejects_bad_operands);
 	XT_TEST_MAIN_END();

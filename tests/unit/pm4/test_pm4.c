@@ -613,6 +613,17 @@ static void test_builders_emit_the_sid_h_encodings(void)
 		pm4_num_instances(&cs, 9);
 		CHECK(emits("DRAW_INDEX_AUTO + NUM_INSTANCES", buf, &cs, want, 5));
 	}
+	{	/* DISPATCH_DIRECT 3 x 2 x 1, DISPATCH_INDIRECT at offset 16, with
+		 * radeonsi's initiator COMPUTE_SHADER_EN | FORCE_START_AT_000 | ORDER_MODE */
+		static const uint32_t want[] = { 0xC0031500, 3, 2, 1, 0x45, 0xC0011600, 16, 0x45 };
+		const uint32_t init = COMPUTE_DISPATCH_INITIATOR_COMPUTE_SHADER_EN(1) |
+				      COMPUTE_DISPATCH_INITIATOR_FORCE_START_AT_000(1) |
+				      COMPUTE_DISPATCH_INITIATOR_ORDER_MODE(1);
+		pm4_cs_init(&cs, buf, 16);
+		pm4_dispatch_direct(&cs, 3, 2, 1, init);
+		pm4_dispatch_indirect(&cs, 16, init);
+		CHECK(emits("DISPATCH_DIRECT + DISPATCH_INDIRECT", buf, &cs, want, 8));
+	}
 }
 
 static void test_builder_overflow_drops_whole_packet(void)
