@@ -901,7 +901,9 @@ static void test_texture_sampling_in_fragment_shader(void)
  * P + (1, -2) (GL 4.6 §8.14.2: the offset is added to the integer
  * coordinates), P = (x / 5, y / 3); pixels whose texel falls outside the
  * level (undefined in GL) are not checked.  A 4x4x4 3D texture by
- * textureProj(t3, vec4(P3 q, q)) with nearest filtering likewise. */
+ * textureProj(t3, vec4(P3 q, q)) with nearest filtering likewise, and
+ * textureOffset(t3, (P, 0.375), (1, 0, 1)) texel (floor(4 P) + (1, 0),
+ * 1 + 1) (image_sample_o, z in the offset's bits 16..21). */
 static void test_texture_proj_and_fetch_offset(void)
 {
 	struct drv_context *ctx = window_context();
@@ -921,6 +923,9 @@ static void test_texture_proj_and_fetch_offset(void)
 		"#version 330\nuniform sampler3D t;\nout vec4 o;\n"
 		"void main() { vec3 p = vec3(gl_FragCoord.xy / vec2(40.0, 24.0), 0.625);\n"
 		"  o = textureProj(t, vec4(p * 2.0, 2.0)); }\n",
+		"#version 330\nuniform sampler3D t;\nout vec4 o;\n"
+		"void main() { vec3 p = vec3(gl_FragCoord.xy / vec2(40.0, 24.0), 0.375);\n"
+		"  o = textureOffset(t, p, ivec3(1, 0, 1)); }\n",
 	};
 	GLuint prog, tex[2] = { 0, 0 }, vao = 0;
 
@@ -959,12 +964,12 @@ static void test_texture_proj_and_fetch_offset(void)
 		for (int y = 0; y < H; y++)
 			for (int x = 0; x < W; x++) {
 				const uint8_t *p = &px[4 * (y * W + x)];
-				int i = k == 2 ? x / 5 + 1 : k == 3 ? x * 4 / W : x * 8 / W;
-				int j = k == 2 ? y / 3 - 2 : k == 3 ? y * 4 / H : y * 8 / H;
+				int i = k == 2 ? x / 5 + 1 : k == 3 ? x * 4 / W : k == 4 ? (x * 4 / W + 1) % 4 : x * 8 / W;
+				int j = k == 2 ? y / 3 - 2 : k >= 3 ? y * 4 / H : y * 8 / H;
 				if (i < 0 || j < 0 || i > 7 || j > 7)
 					continue;
 				checked++;
-				bad += p[0] != 16 * i || p[1] != 16 * j || p[2] != (k == 3 ? 16 * 2 : 0) || p[3] != 255;
+				bad += p[0] != 16 * i || p[1] != 16 * j || p[2] != (k >= 3 ? 16 * 2 : 0) || p[3] != 255;
 			}
 		if (bad)
 			fprintf(stderr, "case %u: %d of %d pixels wrong; pixel (0, 0) %u %u %u\n", k, bad, checked,
