@@ -2,11 +2,13 @@
  * gm_wave_img.c - image instructions (docs/isa.md "Images"): image_load and
  * image_load_mip (GL's texelFetch; image_load reads sample s of a 2D MSAA
  * image too, `da` carrying s), image_get_resinfo (GL's textureSize),
- * image_sample, image_sample_l and image_sample_b (1D, 2D,
+ * image_sample, image_sample_l and image_sample_b, their texel-offset forms
+ * image_sample_o, _l_o and _b_o, image_sample_d(_o), image_gather4_lz(_o)
+ * (1D, 2D,
  * 2D array and 3D images with `da`; nearest or (tri)linear, GCN's wrap
  * modes and border colours, mip levels
- * chosen by LOD: the one given, or the quad's derivatives in pixel
- * shaders plus the shader's bias) through a T# (SQ_IMG_RSRC_WORD0..7) and an S#
+ * chosen by LOD: the one given, the shader's derivatives (_d), or the
+ * quad's derivatives in pixel shaders plus the shader's bias) through a T# (SQ_IMG_RSRC_WORD0..7) and an S#
  * (SQ_IMG_SAMP_WORD0..3) in SGPRs, on linear images whose mip levels
  * follow each other from BASE_ADDRESS.
  */
@@ -229,7 +231,9 @@ static void sample_level(const struct timg *t, const struct tlevel *lv, const st
 }
 
 /* The level of detail of lane l (GL 4.6 §8.14.1): the given one
- * (image_sample_l, in register lod_reg), else in a pixel shader log2 of
+ * (image_sample_l, in register lod_reg), else log2 of rho from the
+ * shader's derivatives (image_sample_d, from register grad_reg), else in
+ * a pixel shader log2 of
  * the larger length of the quad's coordinate derivatives in texels of the
  * base level (eq. 8.7, with w for 3D images; computed exactly, where GCN
  * approximates; vc: the first coordinate register), elsewhere 0; plus the
@@ -237,11 +241,23 @@ static void sample_level(const struct timg *t, const struct tlevel *lv, const st
  * bias_reg), their sum clamped to [-16, 16] (GL's bias_max, radeonsi's
  * MAX_TEXTURE_LOD_BIAS), the result clamped to [MIN_LOD, MAX_LOD]. */
 static double lane_lod(const struct gm_wave *w, const struct gm_wave_env *env, bool explicit_lod, unsigned vc,
-		       unsigned lod_reg, int bias_reg, unsigned l, const double size[3], const struct tsamp *sp)
+		       unsigned lod_reg, int bias_reg, int grad_reg, unsigned l, const double size[3],
+		       const struct tsamp *sp)
 {
 	double lod = 0, bias = sp->bias;
 	if (explicit_lod) {
 		lod = f32(w->v[lod_reg][l]);
+	} else if (grad_reg >= 0) {
+		/* image_sample_d: the shader's ds/dx, dt/dx, ds/dy, dt/dy (a 2D
+		 * image or array), the same rho */
+		double dx = 0, dy = 0;
+		for (unsigned k = 0; k < 2; k++) {
+			double ddx = f32(w->v[grad_reg + k][l]) * size[k], ddy = f32(w->v[grad_reg + 2 + k][l]) * size[k];
+			dx += ddx * ddx;
+			dy += ddy * ddy;
+		}
+		double rho = sqrt(fmax(dx, dy));
+		lod = rho > 0 ? log2(rho) : -INFINITY;
 	} else if (env->interp) {
 		unsigned q = l & ~3u;
 		double dx = 0, dy = 0;
@@ -264,12 +280,12 @@ static double lane_lod(const struct gm_wave *w, const struct gm_wave_env *env, b
 	return lod < sp->min_lod ? sp->min_lod : lod > sp->max_lod ? sp->max_lod : lod;
 }
 
-/* Sampled value of lane l: magnification at LOD <= 0 (GL's c = 0, GCN's
+/* Sampled value of lane l at (st) plus the texel offset off: magnification at LOD <= 0 (GL's c = 0, GCN's
  * rule), else minification from the level(s) the LOD selects (GL 4.6
  * §8.14.3: nearest d = base + ceil(lod + 1/2) - 1, linear between
  * base + floor(lod) and the next, both clamped to LAST_LEVEL). */
 static void sample_lane(const struct timg *t, const struct tsamp *sp, struct gm_mem *mem, const double st[3],
-			uint32_t layer, double lod, uint32_t c[4], bool *unmapped)
+			const int off[3], uint32_t layer, double lod, uint32_t c[4], bool *unmapped)
 {
 	unsigned filt = lod > 0 ? sp->min : sp->mag, d = t->base_level, d2 = d;
 	double frac = 0;
@@ -289,12 +305,41 @@ static void sample_lane(const struct timg *t, const struct tsamp *sp, struct gm_
 	for (unsigned n = 0; n < (d2 != d ? 2u : 1u); n++) {
 		struct tlevel lv = tlevel(t, n ? d2 : d);
 		uint32_t cc[4];
-		double s = sp->unnorm ? st[0] : st[0] * lv.width, tt = sp->unnorm ? st[1] : st[1] * lv.height;
-		double r = sp->unnorm ? st[2] : st[2] * lv.depth;
+		/* the texel offset is added in the level's texel space, before
+		 * the wrap (GL 4.6 §8.14.2, u = s w + delta_u) */
+		double s = (sp->unnorm ? st[0] : st[0] * lv.width) + off[0];
+		double tt = (sp->unnorm ? st[1] : st[1] * lv.height) + off[1];
+		double r = (sp->unnorm ? st[2] : st[2] * lv.depth) + off[2];
 		sample_level(t, &lv, sp, filt, mem, s, tt, r, layer, n ? cc : c, unmapped);
 		if (n)
 			for (unsigned ch = 0; ch < 4; ch++)
 				c[ch] = u32((float)((1 - frac) * f32(c[ch]) + frac * f32(cc[ch])));
+	}
+}
+
+/* image_gather4_lz(_o) of lane l (GL's textureGather, GL 4.6 §8.14.2):
+ * the four texels of the bilinear footprint at the base level, i0 =
+ * wrap(floor(u - 1/2)), j0 likewise, i1 = wrap(i0 + 1), j1 = wrap(j0 + 1),
+ * whatever the filters; x, y, z, w = (i0, j1), (i1, j1), (i1, j0),
+ * (i0, j0), each its channel `ch` after the T#'s DST_SEL. */
+static void gather_lane(const struct timg *t, const struct tsamp *sp, struct gm_mem *mem, const double st[3],
+			const int off[3], uint32_t layer, unsigned ch, uint32_t res[4], bool *unmapped)
+{
+	static const unsigned di[4] = { 0, 1, 1, 0 }, dj[4] = { 1, 1, 0, 0 };
+	struct tlevel lv = tlevel(t, t->base_level);
+	double u = (sp->unnorm ? st[0] : st[0] * lv.width) + off[0] - 0.5;
+	double v = (sp->unnorm ? st[1] : st[1] * lv.height) + off[1] - 0.5;
+	int64_t i0 = (int64_t)floor(u), j0 = (int64_t)floor(v);
+	unsigned s = t->sel[ch];
+
+	for (unsigned k = 0; k < 4; k++) {
+		int64_t x = wrap(sp->clamp[0], i0 + di[k], lv.width), y = wrap(sp->clamp[1], j0 + dj[k], lv.height);
+		uint32_t c[4] = { 0, 0, 0, 0 };
+		if (x < 0 || y < 0)
+			border_texel(sp->border, c);
+		else if (!texel(t, &lv, mem, (uint32_t)x, (uint32_t)y, layer, c))
+			*unmapped = true;
+		res[k] = s >= V_SQ_SEL_X ? c[s - V_SQ_SEL_X] : s == V_SQ_SEL_1 ? (t->is_int ? 1u : 0x3f800000u) : 0;
 	}
 }
 
@@ -328,12 +373,20 @@ void gm_wave_exec_img(struct gm_wave *w, const struct gm_dinst *dd, const struct
 	const struct isa_inst *in = &dd->i;
 	const char *name = isa_ops[in->op].name, *why = NULL;
 	const unsigned vd = in->dst - ISA_OPD_VGPR0, va = in->src[0] - ISA_OPD_VGPR0;
-	const bool biased = in->op == ISA_OP_IMAGE_SAMPLE_B;
-	/* image_sample_b: the bias in v[va], the coordinates after it */
-	const unsigned da = in->flags & ISA_FLAG_DA ? 1 : 0, vc = va + (biased ? 1 : 0), lod_reg = vc + 2 + da;
+	const bool offset = in->op == ISA_OP_IMAGE_SAMPLE_O || in->op == ISA_OP_IMAGE_SAMPLE_L_O ||
+			    in->op == ISA_OP_IMAGE_SAMPLE_B_O || in->op == ISA_OP_IMAGE_SAMPLE_D_O ||
+			    in->op == ISA_OP_IMAGE_GATHER4_LZ_O;
+	const bool gather = in->op == ISA_OP_IMAGE_GATHER4_LZ || in->op == ISA_OP_IMAGE_GATHER4_LZ_O;
+	const bool biased = in->op == ISA_OP_IMAGE_SAMPLE_B || in->op == ISA_OP_IMAGE_SAMPLE_B_O;
+	const bool grads = in->op == ISA_OP_IMAGE_SAMPLE_D || in->op == ISA_OP_IMAGE_SAMPLE_D_O;
+	/* GCN's address order: the offset, the bias, the derivatives (4: 2D
+	 * images and arrays), the coordinates, the LOD */
+	const unsigned da = in->flags & ISA_FLAG_DA ? 1 : 0, vb = va + offset, vg = vb + biased;
+	const unsigned vc = vg + (grads ? 4 : 0), lod_reg = vc + 2 + da;
 	uint64_t exec = gm_wave_exec(w);
-	bool sample = in->op == ISA_OP_IMAGE_SAMPLE || in->op == ISA_OP_IMAGE_SAMPLE_L || biased;
-	bool with_lod = in->op == ISA_OP_IMAGE_SAMPLE_L || in->op == ISA_OP_IMAGE_LOAD_MIP, unmapped = false;
+	bool sample = in->op != ISA_OP_IMAGE_LOAD && in->op != ISA_OP_IMAGE_LOAD_MIP;
+	bool with_lod = in->op == ISA_OP_IMAGE_SAMPLE_L || in->op == ISA_OP_IMAGE_SAMPLE_L_O ||
+			in->op == ISA_OP_IMAGE_LOAD_MIP, unmapped = false;
 	struct tsamp sp;
 	struct timg t;
 	bool is_1d, is_3d, is_array, is_msaa;
@@ -362,6 +415,14 @@ void gm_wave_exec_img(struct gm_wave *w, const struct gm_dinst *dd, const struct
 		fault(env, w, pc_va, name, "a 2D MSAA image is only read by image_load (x, y, sample)");
 		return;
 	}
+	if (gather && (is_1d || is_3d || t.type == V_SQ_RSRC_IMG_CUBE || (in->imm & (in->imm - 1)))) {
+		fault(env, w, pc_va, name, "a gather of other than one channel (dmask) of a 2D image or 2D array");
+		return;
+	}
+	if (grads && (is_1d || is_3d || t.type == V_SQ_RSRC_IMG_CUBE)) {
+		fault(env, w, pc_va, name, "derivatives of other than a 2D image or 2D array are not modelled");
+		return;
+	}
 	if (da != (is_3d || is_array || is_msaa)) {
 		fault(env, w, pc_va, name, da ? "da (a third coordinate) on a 1D or 2D image"
 					      : "a 3D, 2D array, cube or 2D MSAA image without da (its third coordinate)");
@@ -371,7 +432,7 @@ void gm_wave_exec_img(struct gm_wave *w, const struct gm_dinst *dd, const struct
 		tsamp_read(&w->s[in->src[2]], &sp);
 		if (sp.border == V_SQ_TEX_BORDER_COLOR_REGISTER)
 			why = "border colours from the border-colour table are not modelled";
-		else if (t.is_int && (sp.mag || sp.min || sp.mip == V_SQ_TEX_Z_FILTER_LINEAR))
+		else if (t.is_int && !gather && (sp.mag || sp.min || sp.mip == V_SQ_TEX_Z_FILTER_LINEAR))
 			why = "linear filtering of an integer format";
 		if (why) {
 			fault(env, w, pc_va, name, why);
@@ -407,8 +468,12 @@ void gm_wave_exec_img(struct gm_wave *w, const struct gm_dinst *dd, const struct
 			double st[3] = { f32(w->v[vc][l]), is_1d ? 0.5 : f32(w->v[vc + 1][l]), is_3d ? f32(w->v[vc + 2][l]) : 0 };
 			double size[3] = { sp.unnorm ? 1 : b.width, is_1d ? 0 : sp.unnorm ? 1 : b.height,
 					   !is_3d ? 0 : sp.unnorm ? 1 : b.depth };
-			uint32_t layer = 0;
-			double lod = lane_lod(w, env, with_lod, vc, lod_reg, biased ? (int)va : -1, l, size, &sp);
+			uint32_t layer = 0, o = offset ? w->v[va][l] : 0;
+			/* signed 6-bit x, y, z at bits 0, 8, 16 */
+			int off[3] = { (int)((o & 0x3f) ^ 0x20) - 0x20, (int)((o >> 8 & 0x3f) ^ 0x20) - 0x20,
+				       is_3d ? (int)((o >> 16 & 0x3f) ^ 0x20) - 0x20 : 0 };
+			double lod = lane_lod(w, env, with_lod, vc, lod_reg, biased ? (int)vb : -1, grads ? (int)vg : -1,
+					      l, size, &sp);
 			if (is_array) {
 				/* GL 4.6 §8.14.2: layer = clamp(floor(r + 1/2), 0, d - 1) */
 				double r = floor(f32(w->v[vc + 2][l]) + 0.5);
@@ -416,7 +481,14 @@ void gm_wave_exec_img(struct gm_wave *w, const struct gm_dinst *dd, const struct
 			}
 			if (!isfinite(st[0]) || !isfinite(st[1]) || !isfinite(st[2]))
 				st[0] = st[1] = st[2] = 0;
-			sample_lane(&t, &sp, env->mem, st, layer, lod, c, &unmapped);
+			if (is_1d)
+				off[1] = 0;
+			if (gather) {
+				unsigned ch = in->imm & 1 ? 0 : in->imm & 2 ? 1 : in->imm & 4 ? 2 : 3;
+				gather_lane(&t, &sp, env->mem, st, off, layer, ch, res[l], &unmapped);
+				continue;
+			}
+			sample_lane(&t, &sp, env->mem, st, off, layer, lod, c, &unmapped);
 		}
 		for (unsigned ch = 0; ch < 4; ch++) {
 			unsigned s = t.sel[ch];
@@ -427,13 +499,14 @@ void gm_wave_exec_img(struct gm_wave *w, const struct gm_dinst *dd, const struct
 	if (unmapped)
 		gm_fault_record(env->faults, GM_FAULT_BAD_ADDRESS, t.base,
 				"%s: image texels at 0x%llx are not mapped", name, (unsigned long long)t.base);
-	/* dmask: the enabled channels, packed into consecutive registers */
+	/* dmask: the enabled channels, packed into consecutive registers
+	 * (gather4: its four texels) */
 	for (unsigned l = 0; l < 64; l++) {
 		unsigned r = 0;
 		if (!(exec >> l & 1))
 			continue;
 		for (unsigned ch = 0; ch < 4; ch++)
-			if (in->imm >> ch & 1)
+			if (gather || (in->imm >> ch & 1))
 				w->v[vd + r++][l] = res[l][ch];
 	}
 }

@@ -245,3 +245,20 @@ ISA_OP(BUFFER_ATOMIC_OR,      "buffer_atomic_or",      VMEM, 1, 1, 4, 1)
 ISA_OP(BUFFER_ATOMIC_XOR,     "buffer_atomic_xor",     VMEM, 1, 1, 4, 1)
 ISA_OP(BUFFER_ATOMIC_SWAP,    "buffer_atomic_swap",    VMEM, 1, 1, 4, 1)
 ISA_OP(BUFFER_ATOMIC_CMPSWAP, "buffer_atomic_cmpswap", VMEM, 2, 1, 4, 1)
+/* with a texel offset (GL's texture*Offset) in the first address VGPR:
+ * x, y, z signed 6-bit at bits 0, 8, 16 (GCN's layout), added to the
+ * texel coordinates of the level sampled before the wrap; the address
+ * order offset, bias, derivatives, coordinates, LOD (GCN's) */
+ISA_OP(IMAGE_SAMPLE_O,   "image_sample_o",   VIMG, 4, 3, 8, 4)
+ISA_OP(IMAGE_SAMPLE_L_O, "image_sample_l_o", VIMG, 4, 4, 8, 4)
+ISA_OP(IMAGE_SAMPLE_B_O, "image_sample_b_o", VIMG, 4, 4, 8, 4)
+/* with the shader's derivatives (GL's textureGrad) of a 2D image or array:
+ * src0 = ds/dx, dt/dx, ds/dy, dt/dy, s, t (_o: the offset first) */
+ISA_OP(IMAGE_SAMPLE_D,   "image_sample_d",   VIMG, 4, 6, 8, 4)
+ISA_OP(IMAGE_SAMPLE_D_O, "image_sample_d_o", VIMG, 4, 7, 8, 4)
+/* GL's textureGather: channel log2(dmask) (one bit) of the four texels of
+ * the bilinear footprint at the base level (_lz: LOD zero, as ACO emits
+ * it), x, y, z, w = (i0, j1), (i1, j1), (i1, j0), (i0, j0); _o: the
+ * offset VGPR first */
+ISA_OP(IMAGE_GATHER4_LZ,   "image_gather4_lz",   VIMG, 4, 2, 8, 4)
+ISA_OP(IMAGE_GATHER4_LZ_O, "image_gather4_lz_o", VIMG, 4, 3, 8, 4)

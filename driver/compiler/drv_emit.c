@@ -619,8 +619,12 @@ static void emit_ins(struct em *e, const struct drv_ins *in, uint32_t idx)
 		 * from the table's sampler list (radeonsi's s_load_dwordx8 /
 		 * x4), then the image instruction */
 		static const char *const names[] = { "image_load", "image_load_mip", "image_sample", "image_sample_l",
-						     "image_get_resinfo", "image_sample_b" };
-		bool sample = in->b == DRV_IMG_SAMPLE || in->b == DRV_IMG_SAMPLE_L || in->b == DRV_IMG_SAMPLE_B;
+						     "image_get_resinfo", "image_sample_b", "image_sample_o",
+						     "image_sample_l_o", "image_sample_b_o", "image_sample_d",
+						     "image_sample_d_o", "image_gather4_lz", "image_gather4_lz_o" };
+		/* gather4: dmask selects the one channel gathered */
+		unsigned dmask = in->b == DRV_IMG_GATHER4_LZ || in->b == DRV_IMG_GATHER4_LZ_O ? 1u << in->imm : 0xFu;
+		bool sample = in->b != DRV_IMG_LOAD && in->b != DRV_IMG_LOAD_MIP && in->b != DRV_IMG_RESINFO;
 		for (unsigned j = 0; j < in->n_src; j++) {
 			begin(e);
 			opd(e, in->src[j], a, sizeof a, false);
@@ -634,8 +638,8 @@ static void emit_ins(struct em *e, const struct drv_ins *in, uint32_t idx)
 			  DRV_DESC_SAMPLER_OFFSET(in->a) + DRV_DESC_SAMPLER_SAMP);
 			snprintf(b, sizeof b, ", s[%u:%u]", DRV_SGPR_IMG + 8, DRV_SGPR_IMG + 11);
 		}
-		P(e, "%s v[%d:%d], v[8:%u], s[%u:%u]%s dmask:0xf%s", names[in->b], e->ir->vals[in->dst].phys,
-		  e->ir->vals[in->dst].phys + 3, 8 + in->n_src - 1, DRV_SGPR_IMG, DRV_SGPR_IMG + 7, b,
+		P(e, "%s v[%d:%d], v[8:%u], s[%u:%u]%s dmask:0x%x%s", names[in->b], e->ir->vals[in->dst].phys,
+		  e->ir->vals[in->dst].phys + 3, 8 + in->n_src - 1, DRV_SGPR_IMG, DRV_SGPR_IMG + 7, b, dmask,
 		  in->flags & ISA_FLAG_DA ? " da" : "");
 		break;
 	}

@@ -108,7 +108,35 @@ enum drv_img_kind {
 	DRV_IMG_SAMPLE_L,     /* image_sample_l: LOD src2 */
 	DRV_IMG_RESINFO,      /* image_get_resinfo: the size at level src0 (no coordinates) */
 	DRV_IMG_SAMPLE_B,     /* image_sample_b: src0 the LOD bias, the coordinates after it (PS) */
+	/* with a texel offset (x, y, z signed 6-bit at bits 0, 8, 16) as src0,
+	 * then as above */
+	DRV_IMG_SAMPLE_O,     /* image_sample_o (PS) */
+	DRV_IMG_SAMPLE_L_O,   /* image_sample_l_o */
+	DRV_IMG_SAMPLE_B_O,   /* image_sample_b_o (PS) */
+	/* src0..3 ds/dx, dt/dx, ds/dy, dt/dy (2D and 2D arrays), then the
+	 * coordinates; _o: the offset before them */
+	DRV_IMG_SAMPLE_D,     /* image_sample_d */
+	DRV_IMG_SAMPLE_D_O,   /* image_sample_d_o */
+	/* textureGather of channel imm (0..3): image_gather4_lz(_o, the offset
+	 * first) */
+	DRV_IMG_GATHER4_LZ,
+	DRV_IMG_GATHER4_LZ_O,
 };
+
+/* The address VGPRs of a DRV_OP_IMAGE of kind k besides its coordinates
+ * (2, ISA_FLAG_DA 3): the offset, the bias, the derivatives, the LOD. */
+static inline unsigned drv_img_extra(unsigned k)
+{
+	switch (k) {
+	case DRV_IMG_LOAD_MIP: case DRV_IMG_SAMPLE_L: case DRV_IMG_SAMPLE_B: case DRV_IMG_SAMPLE_O:
+	case DRV_IMG_GATHER4_LZ_O:
+		return 1;
+	case DRV_IMG_SAMPLE_L_O: case DRV_IMG_SAMPLE_B_O: return 2;
+	case DRV_IMG_SAMPLE_D: return 4;
+	case DRV_IMG_SAMPLE_D_O: return 5;
+	default: return 0;
+	}
+}
 
 enum drv_sysval {
 	DRV_SV_VERTEX_ID,     /* v0 + base vertex */
@@ -132,7 +160,7 @@ struct drv_ins {
 	uint8_t flags;        /* VALU: ISA_FLAG_NEG0..2 */
 	uint8_t n_src;
 	uint32_t dst;         /* value index, 0 = none */
-	uint32_t src[4];      /* value indices */
+	uint32_t src[8];      /* value indices (DRV_OP_IMAGE: up to 8 address VGPRs) */
 	uint32_t a, b;        /* op-specific (see enum) */
 	uint64_t imm;         /* CONST */
 };
@@ -172,6 +200,7 @@ struct drv_ir {
 	bool wqm;                    /* PS: runs the helper lanes (s_wqm_b64): implicit LOD,
 				      * derivatives */
 	bool kills;                  /* PS: discards (DRV_OP_RETURN a = 1) */
+	uint32_t query_levels;       /* bit k: textureQueryLevels of sampler slot k */
 	bool oom;                    /* an append failed; the IR is unusable */
 	bool skip_opt;               /* drv_ra runs no drv_opt (tests compare both) */
 	uint32_t num_vgprs;          /* set by drv_ra */

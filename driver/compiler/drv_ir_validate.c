@@ -50,7 +50,7 @@ enum xt_rc drv_ir_validate(const struct drv_ir *ir, const char *pass, struct xt_
 		const struct drv_ins *in = &ir->ins[i];
 		if (in->op >= DRV_OP_COUNT)
 			BAD("IR invalid after %s: instruction %u has unknown op %u", pass, i, in->op);
-		if (in->n_src > 4)
+		if (in->n_src > (in->op == DRV_OP_IMAGE ? 8 : 4))
 			BAD("IR invalid after %s: instruction %u has %u sources", pass, i, in->n_src);
 		for (unsigned s = 0; s < in->n_src; s++) {
 			uint32_t v = in->src[s];
@@ -88,9 +88,8 @@ enum xt_rc drv_ir_validate(const struct drv_ir *ir, const char *pass, struct xt_
 		case DRV_OP_IMAGE:
 			if (in->size != 4 || in->a >= DRV_MAX_SAMPLERS || (in->flags & ~ISA_FLAG_DA) ||
 			    (in->b == DRV_IMG_RESINFO ? in->n_src != 1 || in->flags :
-			     in->n_src != 2u + (in->flags & ISA_FLAG_DA ? 1u : 0u) +
-					  (in->b == DRV_IMG_LOAD_MIP || in->b == DRV_IMG_SAMPLE_L ||
-					   in->b == DRV_IMG_SAMPLE_B ? 1u : 0u)))
+			     in->b > DRV_IMG_GATHER4_LZ_O || in->imm > 3 ||
+			     in->n_src != 2u + (in->flags & ISA_FLAG_DA ? 1u : 0u) + drv_img_extra(in->b)))
 				BAD("IR invalid after %s: image %u operands", pass, i);
 			for (unsigned s = 0; s < in->n_src; s++)
 				if (ir->vals[in->src[s]].size != 1)

@@ -392,9 +392,17 @@ int drv_ps_inputs(const struct drv_smodule *fs, struct drv_ps_input in[32], char
 			continue;
 		if (v->builtin == SpvBuiltInFrontFacing || v->builtin == SpvBuiltInFragCoord)
 			continue;                  /* system values (FRONT_FACE, POS_*), not interpolated */
+		if (v->builtin == SpvBuiltInPointCoord && n < 32) {
+			/* a PS input whose x, y the SC replaces by the point
+			 * sprite's s, t (SPI_PS_INPUT_CNTL_n.PT_SPRITE_TEX,
+			 * radeonsi's sprite_coord_enable); no VS output feeds it */
+			struct drv_ps_input pi = { .var = i, .loc = 0, .sprite = true };
+			insert_ps_input(fs, in, n++, &pi);
+			continue;
+		}
 		if (v->builtin >= 0) {
-			snprintf(why, why_size, "a fragment shader built-in input other than gl_FrontFacing "
-				 "(gl_FragCoord, gl_PointCoord, gl_SampleID ...)");
+			snprintf(why, why_size, "a fragment shader built-in input other than gl_FrontFacing, "
+				 "gl_FragCoord and gl_PointCoord (gl_SampleID, gl_SamplePosition ...)");
 			return -1;
 		}
 		if (v->location < 0) {
@@ -528,13 +536,37 @@ static void export_params(struct drv_ir *ir, const struct drv_smodule *m, const 
 	}
 }
 
-/* PS: gl_FragDepth to mrtz (x = depth; SPI_SHADER_Z_FORMAT 32_R,
- * DB_SHADER_CONTROL.Z_EXPORT_ENABLE), first, then every colour output
+/* A colour output's locations (*locs: 1, or the elements of an array of
+ * scalars / vectors, element i at location + i: GL 4.6 §15.2.3, so
+ * gl_FragData[n] of a legacy shader, translated to xt_FragData[8], goes
+ * to draw buffer n) and the slots of each; false for other outputs. */
+static bool color_output(const struct drv_smodule *m, const struct drv_svar *v, uint32_t *locs, uint32_t *per)
+{
+	const struct drv_sid *t = drv_stype(m, v->type), *e;
+	if (v->location < 0 || v->builtin >= 0 || v->component > 0 || !t)
+		return false;
+	if (simple_io(m, v)) {
+		*locs = 1;
+		*per = v->slots;
+		return true;
+	}
+	e = t->op == SpvOpTypeArray ? drv_stype(m, t->elem) : NULL;
+	if (!e || !t->count || (e->op != SpvOpTypeFloat && e->op != SpvOpTypeInt && e->op != SpvOpTypeVector) ||
+	    v->slots % t->count || v->slots / t->count > 4 || drv_stype_slot_dwords(m, v->type, 0) != 1)
+		return false;
+	*locs = t->count;
+	*per = v->slots / t->count;
+	return true;
+}
+
+/* PS: gl_FragDepth and gl_SampleMask[0] to mrtz (x = depth, z = the mask;
+ * SPI_SHADER_Z_FORMAT 32_R, 32_ABGR with the mask, DB_SHADER_CONTROL
+ * Z_EXPORT_ENABLE / MASK_EXPORT_ENABLE), first, then every colour output
  * (location n, index 0) to mrt n, the last export `done`; exp null when
  * there is none (radeonsi's epilogue, si_export_mrt_z then the colours). */
 static enum xt_rc export_colors(struct drv_ir *ir, const struct drv_smodule *m, struct xt_err *err)
 {
-	int last = -1, depth = -1;
+	int last = -1, depth = -1, mask = -1;
 	for (uint32_t i = 0; i < m->n_vars; i++) {
 		const struct drv_svar *v = &m->vars[i];
 		if (v->storage != SpvStorageClassOutput)
@@ -543,16 +575,25 @@ static enum xt_rc export_colors(struct drv_ir *ir, const struct drv_smodule *m, 
 			depth = (int)i;
 			continue;
 		}
-		if (v->builtin >= 0 || !simple_io(m, v) || v->location >= 8 || v->component > 0)
+		if (v->builtin == SpvBuiltInSampleMask && v->slots == 1) {
+			mask = (int)i;   /* int gl_SampleMask[1]: at most 32 samples */
+			continue;
+		}
+		uint32_t locs, per;
+		if (!color_output(m, v, &locs, &per) || (uint32_t)v->location + locs > 8)
 			return XT_FAIL(err, XT_ERR_UNSUPPORTED, "a fragment shader output other than a colour "
-				       "of at most 4 components at locations 0..7 ('%s')", v->name);
+				       "(or an array of colours) of at most 4 components at locations 0..7 ('%s')",
+				       v->name);
 		last = (int)i;
 	}
-	if (depth >= 0) {
+	if (depth >= 0 || mask >= 0) {
 		struct drv_ins in = { .op = DRV_OP_EXPORT_MRT, .n_src = 4, .a = DRV_EXPORT_MRTZ, .b = last < 0 };
-		in.src[0] = drv_ir_reg_read(ir, m->vars[depth].reg_base);
-		for (unsigned c = 1; c < 4; c++)
+		for (unsigned c = 0; c < 4; c++)
 			in.src[c] = drv_ir_const(ir, 1, 0);
+		if (depth >= 0)
+			in.src[0] = drv_ir_reg_read(ir, m->vars[depth].reg_base);
+		if (mask >= 0)
+			in.src[2] = drv_ir_reg_read(ir, m->vars[mask].reg_base);
 		drv_ir_emit(ir, &in);
 		if (last < 0)
 			return XT_OK;
@@ -564,14 +605,18 @@ static enum xt_rc export_colors(struct drv_ir *ir, const struct drv_smodule *m, 
 	}
 	for (uint32_t i = 0; i < m->n_vars; i++) {
 		const struct drv_svar *v = &m->vars[i];
-		struct drv_ins in = { .op = DRV_OP_EXPORT_MRT, .n_src = 4, .a = (uint32_t)v->location,
-				      .b = (int)i == last };
-		if (v->storage != SpvStorageClassOutput || (int)i == depth)
+		uint32_t locs = 0, per = 0;
+		if (v->storage != SpvStorageClassOutput || (int)i == depth || (int)i == mask)
 			continue;
-		for (unsigned c = 0; c < 4; c++)
-			in.src[c] = c < v->slots ? drv_ir_reg_read(ir, v->reg_base + c)
-						 : drv_ir_const(ir, 1, c == 3 ? 0x3F800000u : 0);
-		drv_ir_emit(ir, &in);
+		color_output(m, v, &locs, &per);
+		for (uint32_t l = 0; l < locs; l++) {
+			struct drv_ins in = { .op = DRV_OP_EXPORT_MRT, .n_src = 4, .a = (uint32_t)v->location + l,
+					      .b = (int)i == last && l == locs - 1 };
+			for (unsigned c = 0; c < 4; c++)
+				in.src[c] = c < per ? drv_ir_reg_read(ir, v->reg_base + l * per + c)
+						    : drv_ir_const(ir, 1, c == 3 ? 0x3F800000u : 0);
+			drv_ir_emit(ir, &in);
+		}
 	}
 	return XT_OK;
 }

@@ -264,6 +264,9 @@ static void ps_input_map(struct build *b, const struct drv_smodule *last, unsign
 	ps->input_location[k] = (uint32_t)v->location + pi->loc;
 	ps->input_flat[k] = pi->flat;
 	ps->input_written[k] = false;
+	ps->input_sprite[k] = pi->sprite;
+	if (pi->sprite)
+		return;
 	for (uint32_t j = 0; j < v->slots; j++)
 		if (drv_stype_slot_loc_dword(fs, v->type, j) / 4 == pi->loc) {
 			ps->input_written[k] = drv_ps_input_source(last, fs, pi->var, j, &src_slot) >= 0;
@@ -313,15 +316,19 @@ static enum xt_rc prepare_ps(struct build *b)
 		for (unsigned k = 0; k < ps->n_inputs; k++)
 			ps_input_map(b, last, k);
 		for (unsigned k = 0; k < ps->n_inputs && !why; k++)
-			if (!ps->input_written[k])
+			if (!ps->input_written[k] && !ps->input_sprite[k])
 				why = "a fragment shader input no vertex shader output feeds (such as the "
 				      "compatibility varyings gl_Color / gl_SecondaryColor / gl_TexCoord)";
 		for (uint32_t i = 0; i < fs->n_vars; i++) {
 			const struct drv_svar *v = &fs->vars[i];
 			if (v->storage == SpvStorageClassOutput && v->builtin == SpvBuiltInFragDepth)
 				ps->writes_z = true;
+			else if (v->storage == SpvStorageClassOutput && v->builtin == SpvBuiltInSampleMask)
+				ps->writes_mask = true;
 			else if (v->storage == SpvStorageClassOutput && v->location >= 0 && v->location < 8)
-				ps->colors_written |= 1u << v->location;
+				/* every location an output (an array: one an element) takes */
+				for (uint32_t l = v->location, left = drv_stype_locations(fs, v->type); l < 8 && left; l++, left--)
+					ps->colors_written |= 1u << l;
 		}
 		if (!why)
 			b->n_params = ps->n_inputs;
@@ -365,6 +372,9 @@ static enum xt_rc compile_hw(struct build *b, enum drv_hw_stage hw, enum drv_sta
 	}
 	if (rc == XT_OK && hw == DRV_HW_PS)
 		b->p->ps.kills = ir.kills;
+	for (unsigned k = 0; rc == XT_OK && k < b->p->n_samplers && k < 32; k++)
+		if (ir.query_levels >> k & 1)
+			b->p->samplers[k].queries_levels = true;
 	if (rc == XT_ERR_NOMEM) {
 		drv_ir_fini(&ir);
 		return rc;

@@ -593,7 +593,7 @@ enum xt_rc drv_program_build_uniforms(struct build *b)
 				if (!ns)
 					return XT_ERR_NOMEM;
 				p->samplers = ns;
-				ns[p->n_samplers++] = (struct drv_sampler){ type, u->offset + 4 * e, 1u << s };
+				ns[p->n_samplers++] = (struct drv_sampler){ type, u->offset + 4 * e, 1u << s, false };
 			}
 		}
 	}

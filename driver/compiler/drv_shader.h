@@ -141,6 +141,8 @@ struct drv_sampler {
 	uint32_t type;         /* GL sampler type (GL_SAMPLER_2D, GL_INT_SAMPLER_2D ...) */
 	uint32_t const_offset;
 	uint32_t stages;       /* 1 << drv_stage declaring it */
+	bool queries_levels;   /* textureQueryLevels reads it (an incomplete texture's 0
+				* is reported: its T# has one level) */
 };
 
 struct drv_ubo {
@@ -221,10 +223,12 @@ struct drv_ps_info {
 	uint32_t input_location[DRV_MAX_PS_INPUTS];
 	bool input_flat[DRV_MAX_PS_INPUTS]; /* SPI_PS_INPUT_CNTL_n.FLAT_SHADE */
 	bool input_written[DRV_MAX_PS_INPUTS]; /* the VS writes it (else DEFAULT_VAL) */
+	bool input_sprite[DRV_MAX_PS_INPUTS];  /* gl_PointCoord: SPI_PS_INPUT_CNTL_n.PT_SPRITE_TEX */
 	uint32_t input_ena;                 /* SPI_PS_INPUT_ENA (= ADDR) */
 	uint32_t colors_written;            /* bit n: exp mrtn (location n, index 0) */
 	bool kills;                         /* discard (DB_SHADER_CONTROL.KILL_ENABLE) */
 	bool writes_z;                      /* gl_FragDepth: exp mrtz (Z_EXPORT_ENABLE) */
+	bool writes_mask;                   /* gl_SampleMask: exp mrtz's z (MASK_EXPORT_ENABLE) */
 };
 
 /* What the hardware VS (or the copy shader of stream 0) exports after

@@ -243,6 +243,7 @@ struct drv_ps_input {
 	uint32_t var;          /* index into fs->vars */
 	uint32_t loc;
 	bool flat, noperspective;
+	bool sprite;           /* gl_PointCoord: the SC's point sprite (s, t), no param */
 };
 /* The PS inputs of fragment shader `fs`, ordered by location and
  * component, at most 32 (the hardware's params): PS input n is the n-th.

@@ -212,10 +212,10 @@ static bool terminator(struct ctx *c, const struct block *b)
 	case SpvOpSwitch:
 		if ((W[b->end] >> 16) == 3)
 			return switch_once(c, b, w[2]);
-		return FAIL(c, XT_ERR_UNSUPPORTED, "switch statement is not supported by the driver's vertex / geometry compiler");
+		return FAIL(c, XT_ERR_UNSUPPORTED, "switch statement is not supported by %s", drv_sx_compiler(c));
 	default:
-		return FAIL(c, XT_ERR_UNSUPPORTED, "%s is not supported by the driver's vertex / geometry compiler",
-			    drv_sx_op_name(op) ? drv_sx_op_name(op) : "this terminator");
+		return FAIL(c, XT_ERR_UNSUPPORTED, "%s is not supported by %s",
+			    drv_sx_op_name(op) ? drv_sx_op_name(op) : "this terminator", drv_sx_compiler(c));
 	}
 }
 

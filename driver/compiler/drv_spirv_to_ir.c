@@ -57,11 +57,8 @@ const char *drv_sx_op_name(uint16_t op)
 	switch (op) {
 	case SpvOpImageSampleDrefImplicitLod: case SpvOpImageSampleDrefExplicitLod:
 		return "shadow-sampler lookup";
-	case SpvOpImageSampleProjImplicitLod: case SpvOpImageSampleProjExplicitLod:
-		return "textureProj";
-	case SpvOpImageGather: case SpvOpImageDrefGather: return "textureGather";
+	case SpvOpImageDrefGather: return "textureGather of a shadow sampler";
 	case SpvOpImageQuerySize: case SpvOpImageQuerySizeLod: return "textureSize / imageSize";
-	case SpvOpImageQueryLevels: return "textureQueryLevels";
 	case SpvOpImageQueryLod: return "textureQueryLod";
 	case SpvOpImageRead: case SpvOpImageWrite: return "image load / store";
 	case SpvOpSampledImage: return "separate image and sampler";
@@ -74,6 +71,15 @@ const char *drv_sx_op_name(uint16_t op)
 	case SpvOpIAddCarry: case SpvOpISubBorrow: return "uaddCarry / usubBorrow";
 	case SpvOpUMulExtended: case SpvOpSMulExtended: return "umulExtended / imulExtended";
 	default: return NULL;
+	}
+}
+
+const char *drv_sx_compiler(const struct ctx *c)
+{
+	switch (c->ir->stage) {
+	case DRV_HW_PS: return "the driver's fragment compiler";
+	case DRV_HW_GS: return "the driver's geometry compiler";
+	default: return "the driver's vertex compiler";
 	}
 }
 
@@ -202,8 +208,9 @@ bool drv_sx_instruction(struct ctx *c, uint16_t op, const uint32_t *w, uint32_t 
 	case SpvOpAccessChain: case SpvOpInBoundsAccessChain: return drv_sx_access_chain(c, w, n);
 	case SpvOpExtInst: return n >= 5 && drv_sx_ext_inst(c, w, n);
 	case SpvOpImage: case SpvOpImageFetch: case SpvOpImageSampleImplicitLod: case SpvOpImageSampleExplicitLod:
+	case SpvOpImageSampleProjImplicitLod: case SpvOpImageSampleProjExplicitLod: case SpvOpImageGather:
 		return drv_sx_image(c, op, w, n);
-	case SpvOpImageQuerySize: case SpvOpImageQuerySizeLod:
+	case SpvOpImageQuerySize: case SpvOpImageQuerySizeLod: case SpvOpImageQueryLevels:
 		return drv_sx_image_size(c, op, w, n);
 	case SpvOpDPdx: case SpvOpDPdy: case SpvOpFwidth: case SpvOpDPdxFine: case SpvOpDPdyFine:
 	case SpvOpFwidthFine: case SpvOpDPdxCoarse: case SpvOpDPdyCoarse: case SpvOpFwidthCoarse:
@@ -442,7 +449,7 @@ bool drv_sx_instruction(struct ctx *c, uint16_t op, const uint32_t *w, uint32_t 
 	{
 		const char *what = drv_sx_op_name(op);
 		if (what)
-			return FAIL(c, XT_ERR_UNSUPPORTED, "%s is not supported by the driver's vertex / geometry compiler", what);
+			return FAIL(c, XT_ERR_UNSUPPORTED, "%s is not supported by %s", what, drv_sx_compiler(c));
 		return FAIL(c, XT_ERR_UNSUPPORTED, "SPIR-V instruction with opcode %u is not supported by the driver", op);
 	}
 }
@@ -492,7 +499,7 @@ static bool load_inputs(struct ctx *c)
 			drv_ir_reg_write(c->ir, v->reg_base, drv_ir_op1(c->ir, DRV_OP_LOAD_SYSVAL, 1, 0, sv, 0));
 			continue;
 		}
-		if (v->builtin >= 0)
+		if (v->builtin >= 0 && !(c->ir->stage == DRV_HW_PS && v->builtin == SpvBuiltInPointCoord))
 			return FAIL(c, XT_ERR_UNSUPPORTED, "built-in input %d ('%s') is not supported by the driver",
 				    v->builtin, v->name);
 		if (c->ir->stage == DRV_HW_PS) {

@@ -253,6 +253,9 @@ bool drv_sx_ext_inst(struct ctx *c, const uint32_t *w, uint32_t n);
 /* drv_spirv_to_ir.c: one instruction of a block body; an opcode's name */
 bool drv_sx_instruction(struct ctx *c, uint16_t op, const uint32_t *w, uint32_t n);
 const char *drv_sx_op_name(uint16_t op);
+/* The compiler of the shader's stage, for messages: "the driver's
+ * fragment compiler" and so on. */
+const char *drv_sx_compiler(const struct ctx *c);
 /* drv_spirv_cfg.c: emits the blocks reachable from `label`, structured */
 bool drv_sx_walk(struct ctx *c, uint32_t label);
 

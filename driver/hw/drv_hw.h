@@ -86,6 +86,8 @@ struct drv_pipe {
 	uint32_t prim_type;          /* VGT_PRIMITIVE_TYPE (+1; 0 = unknown) */
 	uint32_t index_type;         /* +1; 0 = unknown */
 	uint32_t gs_out_prim;        /* +1 */
+	bool draws_points;           /* the draw being emitted rasterizes points (its
+				      * primitive, or the GS's output) */
 	uint32_t num_instances;      /* +1 */
 	uint64_t vs_va;              /* program emitted by the shader atom */
 	uint32_t strmout_config, strmout_buffer_config;

@@ -589,6 +589,12 @@ const char *drv_pm4_ps_unusable(const struct drv_pipe *pipe, const struct drv_pr
 		return "were drawn with polygon offset, which the simulated GPU does not rasterize";
 	if (rs->unmodelled)
 		return rs->unmodelled;
+	/* GLSL 4.60 §7.1.5: gl_PointCoord is undefined for other primitives
+	 * (the model would give (0, 0)): not drawn as if it were GL's */
+	for (unsigned n = 0; n < prog->ps.n_inputs && !pipe->draws_points; n++)
+		if (prog->ps.input_sprite[n])
+			return "were drawn by a fragment shader reading gl_PointCoord for primitives other "
+			       "than points (undefined in GL), which the simulated GPU does not rasterize";
 	/* 1, 2, 4 and 8 samples: the framebuffer atom programs each count's
 	 * pattern (msaa_patterns) */
 	for (unsigned i = 0; i < 9; i++) {
@@ -607,6 +613,7 @@ static void emit_ps(struct drv_pipe *pipe, struct pm4_cs *cs, const struct drv_p
 	const struct drv_ps_info *pi = &prog->ps;
 	uint64_t va;
 	uint32_t col_format = 0, shader_mask = 0;
+	bool mask_export = false;
 
 	if (drv_pm4_ps_unusable(pipe, prog)) {
 		/* no pixel shader: the primitives end after streamout */
@@ -635,8 +642,21 @@ static void emit_ps(struct drv_pipe *pipe, struct pm4_cs *cs, const struct drv_p
 	if (pi->n_inputs && pm4_set_reg_seq(cs, REG_SPI_PS_INPUT_CNTL(0), pi->n_inputs)) {
 		for (unsigned n = 0; n < pi->n_inputs; n++)
 			pm4_emit(cs, SPI_PS_INPUT_CNTL_OFFSET(pi->input_written[n] ? n : 0x20) |
-				     SPI_PS_INPUT_CNTL_FLAT_SHADE(pi->input_flat[n]));
+				     SPI_PS_INPUT_CNTL_FLAT_SHADE(pi->input_flat[n]) |
+				     SPI_PS_INPUT_CNTL_PT_SPRITE_TEX(pi->input_sprite[n]));
 	}
+	/* gl_PointCoord (an input with PT_SPRITE_TEX): x, y the sprite's s,
+	 * t, z = 0, w = 1 (radeonsi's si_emit_spi_map); GL's default origin
+	 * GL_UPPER_LEFT (the sim has no glPointParameter: GL 4.6 §14.4.1,
+	 * t = 1/2 - (y_f + 1/2 - y_w) / size) is t = 0 at the largest window
+	 * y, the top row in GL's bottom-up rows: PNT_SPRITE_TOP_1 */
+	pm4_set_context_reg(cs, REG_SPI_INTERP_CONTROL_0,
+			    SPI_INTERP_CONTROL_0_PNT_SPRITE_ENA(1) |
+			    SPI_INTERP_CONTROL_0_PNT_SPRITE_OVRD_X(2) |   /* SPI_PNT_SPRITE_SEL_S */
+			    SPI_INTERP_CONTROL_0_PNT_SPRITE_OVRD_Y(3) |   /* _T */
+			    SPI_INTERP_CONTROL_0_PNT_SPRITE_OVRD_Z(0) |   /* _0 */
+			    SPI_INTERP_CONTROL_0_PNT_SPRITE_OVRD_W(1) |   /* _1 */
+			    SPI_INTERP_CONTROL_0_PNT_SPRITE_TOP_1(1));
 	pm4_set_context_reg(cs, REG_SPI_VS_OUT_CONFIG,
 			    SPI_VS_OUT_CONFIG_VS_EXPORT_COUNT(pi->n_inputs ? pi->n_inputs - 1 : 0));
 	/* colour exports: 32_ABGR for every written target that is bound (the
@@ -648,14 +668,24 @@ static void emit_ps(struct drv_pipe *pipe, struct pm4_cs *cs, const struct drv_p
 		col_format |= (uint32_t)V_SPI_SHADER_32_ABGR << (4 * i);
 		shader_mask |= 0xFu << (4 * i);
 	}
-	/* gl_FragDepth: exp mrtz's x (radeonsi's si_get_spi_shader_z_format) */
+	/* gl_FragDepth: exp mrtz's x, gl_SampleMask its z (radeonsi's
+	 * si_get_spi_shader_z_format: 32_ABGR with the mask).  GL 4.6 §17.3.3:
+	 * the shader's mask applies only with SAMPLE_BUFFERS one, so
+	 * MASK_EXPORT_ENABLE only on a multisampled framebuffer */
+	for (unsigned i = 0; i < 9 && pi->writes_mask; i++) {
+		const struct drv_pipe_surface *sf = i < 8 ? pipe->fb.cbufs[i] : pipe->fb.zsbuf;
+		if (sf && sf->samples > 1)
+			mask_export = true;
+	}
 	pm4_set_context_reg(cs, REG_SPI_SHADER_Z_FORMAT,
-			    SPI_SHADER_Z_FORMAT_Z_EXPORT_FORMAT(pi->writes_z ? V_SPI_SHADER_32_R : V_SPI_SHADER_ZERO));
+			    SPI_SHADER_Z_FORMAT_Z_EXPORT_FORMAT(pi->writes_mask ? V_SPI_SHADER_32_ABGR :
+								pi->writes_z ? V_SPI_SHADER_32_R : V_SPI_SHADER_ZERO));
 	pm4_set_context_reg(cs, REG_SPI_SHADER_COL_FORMAT, col_format);
 	pm4_set_context_reg(cs, REG_CB_SHADER_MASK, shader_mask);
 	pm4_set_context_reg(cs, REG_DB_SHADER_CONTROL,
-			    DB_SHADER_CONTROL_Z_ORDER(pi->writes_z ? V_LATE_Z : V_EARLY_Z_THEN_LATE_Z) |
+			    DB_SHADER_CONTROL_Z_ORDER(pi->writes_z || mask_export ? V_LATE_Z : V_EARLY_Z_THEN_LATE_Z) |
 			    DB_SHADER_CONTROL_Z_EXPORT_ENABLE(pi->writes_z) |
+			    DB_SHADER_CONTROL_MASK_EXPORT_ENABLE(mask_export) |
 			    DB_SHADER_CONTROL_KILL_ENABLE(pi->kills));
 }
 

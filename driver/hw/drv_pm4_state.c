@@ -762,6 +762,8 @@ bool drv_pipe_draw(struct drv_pipe *pipe, const struct drv_pipe_draw_state *stat
 		drv_hw_out_of_memory(pipe);
 		return false;
 	}
+	pipe->draws_points = (prog->has_gs ? drv_pm4_gs_out_prim(prog->gs.output_prim) : gs_out_prim(pt)) ==
+			     V_POINTLIST;
 	cs = drv_hw_cs(pipe->screen, (prog->has_gs ? 112 + 80 : 112) + DRV_PM4_PIXEL_STATE_DW);
 	if (prog->has_gs)
 		drv_pm4_gs_emit_rings(pipe, cs);

@@ -713,6 +713,19 @@ bool drv_gl_fb_sampler_views(struct drv_context *ctx, const struct drv_program *
 		/* incomplete: a T# of the sampler's type (its coordinates) */
 		if (!views[k].buffer)
 			views[k].target = hw_target;
+		/* GLSL 4.60 §8.9.1: textureQueryLevels of an incomplete texture
+		 * is 0, which a T# (at least one level) cannot answer */
+		if (!views[k].buffer && prog->samplers[k].queries_levels) {
+			static const char text[] = "textureQueryLevels of an incomplete texture (0 in GL; the "
+						   "sim's image has one level)";
+			if (prog->samplers[k].stages == 1u << DRV_STAGE_FRAGMENT) {
+				*ps_why = "were drawn by a fragment shader asking textureQueryLevels of an "
+					  "incomplete texture (0 in GL; the sim's image has one level)";
+			} else {
+				drv_gl_unsupported(ctx, text);
+				return false;
+			}
+		}
 		/* level 0 sampled from a surface whose pixels are not GL's
 		 * (a draw the sim could not do drew them): neither are the
 		 * values read from it */

@@ -525,6 +525,73 @@ static void test_vs_texture_lookups(void)
 	drv_program_destroy(p);
 }
 
+/* The new lookups outside a fragment shader (no derivatives: textureOffset
+ * at LOD 0, image_sample_l_o; GLSL 4.60 §8.9): the RGBA32F texture of
+ * test_vs_texture_lookups, level 0 texel (x, y) = (x, y, 10 + x + 4y, 1),
+ * level 1 (100 + x, 100 + y, 0, 1), nearest filters (GL 4.6 §8.14):
+ * textureOffset at (0.125, 0.125) + (1, 2) texels reads (1, 2);
+ * textureGrad with ds/dx = 0.5 (rho 2, lambda 1) reads level 1 texel (0, 0)
+ * at s = 0.375; textureGather of z at (0.5, 0.5) the footprint i0 = j0 = 1:
+ * (1, 2), (2, 2), (2, 1), (1, 1); textureProj (0.5, 0.25) / 2 reads (1, 0);
+ * texelFetchOffset (2, 1) + (1, 1) reads (3, 2). */
+static void test_vs_offsets_grads_gather_proj(void)
+{
+	static const char vs[] =
+		"#version 400\n"
+		"uniform sampler2D tex;\n"
+		"out vec4 a;\nout vec4 g;\nout vec4 t;\nout vec4 q;\nout vec4 f;\n"
+		"void main() {\n"
+		"  a = textureOffset(tex, vec2(0.125, 0.125), ivec2(1, 2));\n"
+		"  g = textureGrad(tex, vec2(0.375, 0.125), vec2(0.5, 0.0), vec2(0.0));\n"
+		"  t = textureGather(tex, vec2(0.5, 0.5), 2);\n"
+		"  q = textureProj(tex, vec3(0.5, 0.25, 2.0));\n"
+		"  f = texelFetchOffset(tex, ivec2(2, 1), 0, ivec2(1, 1));\n"
+		"  gl_Position = vec4(0.0);\n"
+		"}\n";
+	static const char *const v[] = { "a", "g", "t", "q", "f" };
+	static const float want[20] = { 1, 2, 19, 1, 100, 100, 0, 1, 19, 20, 16, 15, 1, 0, 11, 1, 3, 2, 21, 1 };
+	static struct dt_run r;
+	static float texels[(16 + 4) * 4];
+	struct drv_program *p = dt_compile(vs, NULL, v, 5, DRV_GL_INTERLEAVED_ATTRIBS);
+	int ts;
+	bool ok = true;
+
+	DT_REQUIRE_LINKED(p);
+	memset(&r, 0, sizeof r);
+	ts = sampler_slot(p, "tex");
+	CHECK(ts >= 0);
+	if (ts < 0) {
+		drv_program_destroy(p);
+		return;
+	}
+	for (unsigned i = 0; i < 16; i++) {
+		texels[4 * i] = (float)(i % 4), texels[4 * i + 1] = (float)(i / 4);
+		texels[4 * i + 2] = (float)(10 + i), texels[4 * i + 3] = 1;
+	}
+	for (unsigned i = 0; i < 4; i++) {
+		texels[64 + 4 * i] = (float)(100 + i % 2), texels[64 + 4 * i + 1] = (float)(100 + i / 2);
+		texels[64 + 4 * i + 2] = 0, texels[64 + 4 * i + 3] = 1;
+	}
+	r.tex[ts] = texels;
+	r.tex_bytes[ts] = sizeof texels;
+	tex_desc(r.tex_desc[ts], V_BUF_DATA_FORMAT_32_32_32_32, V_IMG_NUM_FORMAT_FLOAT, 4, 4, 1,
+		 V_SQ_TEX_XY_FILTER_POINT, V_SQ_TEX_Z_FILTER_POINT);
+	run_points(p, &r, N);
+	CHECK_EQ_INT(r.faults, 0);
+	for (unsigned i = 0; i < N && ok; i++) {
+		const uint32_t *o = &r.so[0][i * 20];
+		for (unsigned k = 0; k < 20; k++)
+			ok &= dt_f(o[k]) == want[k];
+		if (!ok)
+			dump_outputs(p, "vertex", i, o, 20, 20);
+	}
+	CHECK(ok);
+	CHECK(strstr(p->hw[DRV_HW_VS].asm_text, "image_sample_l_o") != NULL);
+	CHECK(strstr(p->hw[DRV_HW_VS].asm_text, "image_sample_d") != NULL);
+	CHECK(strstr(p->hw[DRV_HW_VS].asm_text, "image_gather4_lz v") != NULL);
+	drv_program_destroy(p);
+}
+
 /* A geometry shader samples too: texelFetch and textureLod (LOD 0 and 1)
  * of the RGBA32F texture of test_vs_texture_lookups, per emitted vertex,
  * with the texture's slot shared by the vertex shader that also reads it. */
@@ -875,6 +942,7 @@ int main(void)
 	XT_RUN(test_vs_uniforms_matrix_and_block);
 	XT_RUN(test_vs_doubles_captured_exactly);
 	XT_RUN(test_vs_texture_lookups);
+	XT_RUN(test_vs_offsets_grads_gather_proj);
 	XT_RUN(test_vs_texture_size);
 	XT_RUN(test_gs_texture_lookups);
 	XT_RUN(test_vs_array_and_3d_lookups);

@@ -892,6 +892,571 @@ static void test_texture_sampling_in_fragment_shader(void)
 	dgl_done_clean(ctx);
 }
 
+/* textureProj and texelFetchOffset (GLSL 4.60 §8.9.2, §8.9.3).  An 8x8
+ * RGBA8 texture, texel (i, j) red 16 i, green 16 j, GL_NEAREST:
+ * textureProj(t, vec4(s q, t q, 99, q)) samples (s, t) (the third
+ * component is ignored for a 2D sampler, q divides), here s = x / 40,
+ * t = y / 24, so pixel (x, y) shows texel (floor(8 x / 40), floor(8 y / 24));
+ * the vec3 form likewise.  texelFetchOffset(t, P, 0, (1, -2)) reads texel
+ * P + (1, -2) (GL 4.6 §8.14.2: the offset is added to the integer
+ * coordinates), P = (x / 5, y / 3); pixels whose texel falls outside the
+ * level (undefined in GL) are not checked.  A 4x4x4 3D texture by
+ * textureProj(t3, vec4(P3 q, q)) with nearest filtering likewise, and
+ * textureOffset(t3, (P, 0.375), (1, 0, 1)) texel (floor(4 P) + (1, 0),
+ * 1 + 1) (image_sample_o, z in the offset's bits 16..21). */
+static void test_texture_proj_and_fetch_offset(void)
+{
+	struct drv_context *ctx = window_context();
+	static uint8_t px[W * H * 4], texels[8 * 8 * 4], vol[4 * 4 * 4 * 4];
+	const char *vs = "#version 330\n"
+			 "const vec2 P[4] = vec2[4](vec2(-1.0, -1.0), vec2(1.0, -1.0), vec2(-1.0, 1.0), vec2(1.0, 1.0));\n"
+			 "void main() { gl_Position = vec4(P[gl_VertexID], 0.0, 1.0); }\n";
+	const char *fs[] = {
+		"#version 330\nuniform sampler2D t;\nout vec4 o;\n"
+		"void main() { vec2 p = gl_FragCoord.xy / vec2(40.0, 24.0);\n"
+		"  o = textureProj(t, vec4(p * 3.0, 99.0, 3.0)); }\n",
+		"#version 330\nuniform sampler2D t;\nout vec4 o;\n"
+		"void main() { vec2 p = gl_FragCoord.xy / vec2(40.0, 24.0);\n"
+		"  o = textureProj(t, vec3(p * 0.5, 0.5)); }\n",
+		"#version 330\nuniform sampler2D t;\nout vec4 o;\n"
+		"void main() { o = texelFetchOffset(t, ivec2(gl_FragCoord.xy) / ivec2(5, 3), 0, ivec2(1, -2)); }\n",
+		"#version 330\nuniform sampler3D t;\nout vec4 o;\n"
+		"void main() { vec3 p = vec3(gl_FragCoord.xy / vec2(40.0, 24.0), 0.625);\n"
+		"  o = textureProj(t, vec4(p * 2.0, 2.0)); }\n",
+		"#version 330\nuniform sampler3D t;\nout vec4 o;\n"
+		"void main() { vec3 p = vec3(gl_FragCoord.xy / vec2(40.0, 24.0), 0.375);\n"
+		"  o = textureOffset(t, p, ivec3(1, 0, 1)); }\n",
+	};
+	GLuint prog, tex[2] = { 0, 0 }, vao = 0;
+
+	CHECK(ctx);
+	if (!ctx)
+		return;
+	for (unsigned i = 0; i < 64; i++) {
+		texels[4 * i] = (uint8_t)(16 * (i % 8)), texels[4 * i + 1] = (uint8_t)(16 * (i / 8));
+		texels[4 * i + 2] = 0, texels[4 * i + 3] = 255;
+	}
+	for (unsigned i = 0; i < 64; i++) {
+		vol[4 * i] = (uint8_t)(16 * (i % 4)), vol[4 * i + 1] = (uint8_t)(16 * (i / 4 % 4));
+		vol[4 * i + 2] = (uint8_t)(16 * (i / 16)), vol[4 * i + 3] = 255;
+	}
+	GL(glGenVertexArrays)(1, &vao);
+	GL(glBindVertexArray)(vao);
+	GL(glGenTextures)(2, tex);
+	GL(glBindTexture)(GL_TEXTURE_2D, tex[0]);
+	GL(glTexImage2D)(GL_TEXTURE_2D, 0, GL_RGBA8, 8, 8, 0, GL_RGBA, GL_UNSIGNED_BYTE, texels);
+	GL(glTexParameteri)(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+	GL(glTexParameteri)(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+	GL(glBindTexture)(GL_TEXTURE_3D, tex[1]);
+	GL(glTexImage3D)(GL_TEXTURE_3D, 0, GL_RGBA8, 4, 4, 4, 0, GL_RGBA, GL_UNSIGNED_BYTE, vol);
+	GL(glTexParameteri)(GL_TEXTURE_3D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+	GL(glTexParameteri)(GL_TEXTURE_3D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+	for (unsigned k = 0; k < sizeof fs / sizeof fs[0]; k++) {
+		int bad = 0, checked = 0;
+		prog = program_vs_fs(vs, fs[k]);
+		CHECK(prog);
+		GL(glUseProgram)(prog);
+		GL(glClearColor)(0.0f, 0.0f, 1.0f, 1.0f);
+		GL(glClear)(GL_COLOR_BUFFER_BIT);
+		GL(glDrawArrays)(GL_TRIANGLE_STRIP, 0, 4);
+		read_rgba8(0, 0, W, H, px);
+		CHECK(!drv_context_take_unsupported(ctx));
+		for (int y = 0; y < H; y++)
+			for (int x = 0; x < W; x++) {
+				const uint8_t *p = &px[4 * (y * W + x)];
+				int i = k == 2 ? x / 5 + 1 : k == 3 ? x * 4 / W : k == 4 ? (x * 4 / W + 1) % 4 : x * 8 / W;
+				int j = k == 2 ? y / 3 - 2 : k >= 3 ? y * 4 / H : y * 8 / H;
+				if (i < 0 || j < 0 || i > 7 || j > 7)
+					continue;
+				checked++;
+				bad += p[0] != 16 * i || p[1] != 16 * j || p[2] != (k >= 3 ? 16 * 2 : 0) || p[3] != 255;
+			}
+		if (bad)
+			fprintf(stderr, "case %u: %d of %d pixels wrong; pixel (0, 0) %u %u %u\n", k, bad, checked,
+				px[0], px[1], px[2]);
+		CHECK(checked > W * H / 2);
+		CHECK_EQ_INT(bad, 0);
+	}
+	dgl_done_clean(ctx);
+}
+
+/* What the fragment compiler reports names it, not the vertex one: a
+ * multi-case switch (reported by the structured walk) and textureQueryLod
+ * (by the instruction dispatch) in a fragment shader. */
+static void test_fragment_compile_errors_name_the_stage(void)
+{
+	struct drv_context *ctx = window_context();
+	const char *vs = "#version 330\n"
+			 "const vec2 P[4] = vec2[4](vec2(-1.0, -1.0), vec2(1.0, -1.0), vec2(-1.0, 1.0), vec2(1.0, 1.0));\n"
+			 "void main() { gl_Position = vec4(P[gl_VertexID], 0.0, 1.0); }\n";
+	const char *fs[] = {
+		"#version 330\nout vec4 o;\nvoid main() {\n  switch (int(gl_FragCoord.x) % 3) {\n"
+		"  case 0: o = vec4(1.0); break;\n  case 1: o = vec4(0.5); break;\n  default: o = vec4(0.0); }\n}\n",
+		"#version 400\nuniform sampler2D t;\nout vec4 o;\nvoid main() { o = textureQueryLod(t, vec2(0.5)).xyxy; }\n",
+	};
+	GLuint vao = 0;
+	uint8_t px[4];
+
+	CHECK(ctx);
+	if (!ctx)
+		return;
+	GL(glGenVertexArrays)(1, &vao);
+	GL(glBindVertexArray)(vao);
+	for (unsigned k = 0; k < sizeof fs / sizeof fs[0]; k++) {
+		GLuint prog = program_vs_fs(vs, fs[k]);
+		const char *why;
+		CHECK(prog);
+		GL(glUseProgram)(prog);
+		GL(glDrawArrays)(GL_TRIANGLE_STRIP, 0, 4);
+		read_rgba8(0, 0, 1, 1, px);
+		why = drv_context_take_unsupported(ctx);
+		CHECK(why && strstr(why, "the driver's fragment compiler") && !strstr(why, "vertex"));
+		if (why && !strstr(why, "the driver's fragment compiler"))
+			fprintf(stderr, "reason: %s\n", why);
+	}
+	dgl_done_clean(ctx);
+}
+
+/* texture*Offset (image_sample_o, _l_o, _b_o) and textureGrad
+ * (image_sample_d, _d_o).  A 64x64 texture with 7 levels, texel (i, j) of
+ * level l red 4 i, green 4 j, blue 40 l, GL_NEAREST_MIPMAP_NEAREST,
+ * GL_REPEAT.  GL 4.6 §8.14.2: the offset is added to the texel
+ * coordinates of the level sampled (u = s w_l + delta_u) before the wrap,
+ * so an offset of 1 moves one texel of that level, not of level 0;
+ * §8.14.1: textureGrad's rho is the larger length of (ds/dx w, dt/dx h)
+ * and (ds/dy w, dt/dy h), lambda = log2(rho), whatever the coordinates'
+ * own derivatives; nearest-mipmap level ceil(lambda + 1/2) - 1 (§8.14.3).
+ * Each case: P = gl_FragCoord / div, level l of size n = 64 >> l, texel
+ * ((floor(P n) + offset) mod n). */
+static void test_texture_offset_and_grad(void)
+{
+	struct drv_context *ctx = window_context();
+	static uint8_t px[W * H * 4], lv[64 * 64 * 4];
+	const char *vs = "#version 330\n"
+			 "const vec2 P[4] = vec2[4](vec2(-1.0, -1.0), vec2(1.0, -1.0), vec2(-1.0, 1.0), vec2(1.0, 1.0));\n"
+			 "void main() { gl_Position = vec4(P[gl_VertexID], 0.0, 1.0); }\n";
+	static const struct { const char *lookup; int div, level, oi, oj; } cases[] = {
+		{ "textureOffset(t, gl_FragCoord.xy / 16.0, ivec2(1, -2))", 16, 2, 1, -2 },
+		{ "textureLodOffset(t, gl_FragCoord.xy / 32.0, 1.0, ivec2(-1, 2))", 32, 1, -1, 2 },
+		{ "textureOffset(t, gl_FragCoord.xy / 16.0, ivec2(2, 1), 1.0)", 16, 3, 2, 1 },
+		{ "textureGrad(t, gl_FragCoord.xy / 64.0, vec2(4.0 / 64.0, 0.0), vec2(0.0, 4.0 / 64.0))", 64, 2, 0, 0 },
+		{ "textureGradOffset(t, gl_FragCoord.xy / 64.0, vec2(0.0, 16.0 / 64.0), vec2(1.0 / 64.0, 0.0), "
+		  "ivec2(3, 0))", 64, 4, 3, 0 },
+		{ "textureProjOffset(t, vec3(gl_FragCoord.xy / 8.0, 2.0), ivec2(0, 5))", 16, 2, 0, 5 },
+	};
+	GLuint tex = 0, vao = 0;
+	char fs[512];
+
+	CHECK(ctx);
+	if (!ctx)
+		return;
+	GL(glGenVertexArrays)(1, &vao);
+	GL(glBindVertexArray)(vao);
+	GL(glGenTextures)(1, &tex);
+	GL(glBindTexture)(GL_TEXTURE_2D, tex);
+	for (int l = 0; l < 7; l++) {
+		int n = 64 >> l;
+		for (int i = 0; i < n * n; i++)
+			lv[4 * i] = (uint8_t)(4 * (i % n)), lv[4 * i + 1] = (uint8_t)(4 * (i / n)),
+			lv[4 * i + 2] = (uint8_t)(40 * l), lv[4 * i + 3] = 255;
+		GL(glTexImage2D)(GL_TEXTURE_2D, l, GL_RGBA8, n, n, 0, GL_RGBA, GL_UNSIGNED_BYTE, lv);
+	}
+	GL(glTexParameteri)(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST_MIPMAP_NEAREST);
+	GL(glTexParameteri)(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+	for (unsigned k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+		int bad = 0, n = 64 >> cases[k].level;
+		GLuint prog;
+		snprintf(fs, sizeof fs, "#version 330\nuniform sampler2D t;\nout vec4 o;\nvoid main() { o = %s; }\n",
+			 cases[k].lookup);
+		prog = program_vs_fs(vs, fs);
+		CHECK(prog);
+		GL(glUseProgram)(prog);
+		GL(glDrawArrays)(GL_TRIANGLE_STRIP, 0, 4);
+		read_rgba8(0, 0, W, H, px);
+		CHECK(!drv_context_take_unsupported(ctx));
+		for (int y = 0; y < H; y++)
+			for (int x = 0; x < W; x++) {
+				const uint8_t *p = &px[4 * (y * W + x)];
+				int i = (int)floor((x + 0.5) * n / cases[k].div) + cases[k].oi;
+				int j = (int)floor((y + 0.5) * n / cases[k].div) + cases[k].oj;
+				i = ((i % n) + n) % n, j = ((j % n) + n) % n;
+				bad += p[0] != 4 * i || p[1] != 4 * j || p[2] != 40 * cases[k].level;
+			}
+		if (bad)
+			fprintf(stderr, "%s: %d pixels wrong; pixel (0, 0) %u %u %u\n", cases[k].lookup, bad, px[0], px[1],
+				px[2]);
+		CHECK_EQ_INT(bad, 0);
+	}
+	dgl_done_clean(ctx);
+}
+
+/* gl_FragData[n] (GLSL 1.30, compatibility context) and an array colour
+ * output `out vec4 o[3]` (GLSL 3.30): element n goes to location n, the
+ * draw buffer n (GL 4.6 §15.2.3, §17.4.1 glDrawBuffers); three RGBA8
+ * attachments each read back with glReadBuffer hold (n + 1) / 4 in red,
+ * 0.5 in green. */
+static void test_frag_data_and_array_outputs(void)
+{
+	static const char *const fs[] = {
+		"#version 130\nvoid main() {\n"
+		"  gl_FragData[0] = vec4(0.25, 0.5, 0.0, 1.0);\n"
+		"  gl_FragData[1] = vec4(0.5, 0.5, 0.0, 1.0);\n"
+		"  gl_FragData[2] = vec4(0.75, 0.5, 0.0, 1.0);\n}\n",
+		"#version 330\nout vec4 o[3];\nvoid main() {\n"
+		"  for (int i = 0; i < 3; i++) o[i] = vec4(float(i + 1) / 4.0, 0.5, 0.0, 1.0);\n}\n",
+	};
+	static const GLenum bufs[3] = { GL_COLOR_ATTACHMENT0, GL_COLOR_ATTACHMENT1, GL_COLOR_ATTACHMENT2 };
+
+	for (unsigned k = 0; k < 2; k++) {
+		struct drv_context *ctx = dgl_context(3, 3, k == 1);
+		struct drv_window win = { .width = W, .height = H, .red = 8, .green = 8, .blue = 8, .alpha = 8 };
+		const char *vs = "#version 130\n"
+				 "const vec2 P[4] = vec2[4](vec2(-1.0, -1.0), vec2(1.0, -1.0), vec2(-1.0, 1.0), "
+				 "vec2(1.0, 1.0));\n"
+				 "void main() { gl_Position = vec4(P[gl_VertexID], 0.0, 1.0); }\n";
+		GLuint prog, tex[3] = { 0, 0, 0 }, fbo = 0, vao = 0;
+		uint8_t px[4 * 4];
+
+		CHECK(ctx);
+		if (!ctx)
+			return;
+		drv_context_set_window(ctx, &win);
+		prog = program_vs_fs(vs, fs[k]);
+		CHECK(prog);
+		GL(glGenVertexArrays)(1, &vao);
+		GL(glBindVertexArray)(vao);
+		GL(glGenTextures)(3, tex);
+		GL(glGenFramebuffers)(1, &fbo);
+		GL(glBindFramebuffer)(GL_FRAMEBUFFER, fbo);
+		for (unsigned n = 0; n < 3; n++) {
+			GL(glBindTexture)(GL_TEXTURE_2D, tex[n]);
+			GL(glTexImage2D)(GL_TEXTURE_2D, 0, GL_RGBA8, 4, 4, 0, GL_RGBA, GL_UNSIGNED_BYTE, NULL);
+			GL(glFramebufferTexture2D)(GL_FRAMEBUFFER, bufs[n], GL_TEXTURE_2D, tex[n], 0);
+		}
+		GL(glDrawBuffers)(3, bufs);
+		GL(glClear)(GL_COLOR_BUFFER_BIT);
+		GL(glUseProgram)(prog);
+		GL(glViewport)(0, 0, 4, 4);
+		GL(glDrawArrays)(GL_TRIANGLE_STRIP, 0, 4);
+		for (unsigned n = 0; n < 3; n++) {
+			int bad = 0;
+			GL(glReadBuffer)(bufs[n]);
+			GL(glReadPixels)(0, 0, 2, 2, GL_RGBA, GL_UNSIGNED_BYTE, px);
+			for (int i = 0; i < 4; i++)
+				bad += px[4 * i] != ubyte_of((n + 1) / 4.0) || px[4 * i + 1] != ubyte_of(0.5) ||
+				       px[4 * i + 3] != 255;
+			if (bad)
+				fprintf(stderr, "%s: buffer %u pixel 0 %u %u %u %u\n", k ? "o[3]" : "gl_FragData", n, px[0],
+					px[1], px[2], px[3]);
+			CHECK_EQ_INT(bad, 0);
+		}
+		CHECK(!drv_context_take_unsupported(ctx));
+		dgl_done_clean(ctx);
+	}
+}
+
+/* gl_PointCoord (GLSL 4.60 §7.1.5; GL 4.6 §14.4.1 with the default
+ * GL_POINT_SPRITE_COORD_ORIGIN GL_UPPER_LEFT): s = 1/2 + (x_f + 1/2 - x_w)
+ * / size, t = 1/2 - (y_f + 1/2 - y_w) / size for the fragment (x_f, y_f)
+ * of a point at (x_w, y_w).  A point of size 8 at window (12, 8) covers
+ * pixels 8..15 x 4..11; the shader writes (s, t) to red and green, within
+ * one unit of round(255 c), and a varying (0.5, from the vertex shader:
+ * the sprite's input takes no param) to blue.  Other primitives' gl_PointCoord is undefined
+ * (GLSL 4.60 §7.1.5): a triangle's pixels are reported when read. */
+static void test_point_coord_of_points(void)
+{
+	struct drv_context *ctx = window_context();
+	static uint8_t px[W * H * 4];
+	GLuint prog, vao = 0;
+	int bad = 0, covered = 0;
+	const char *why;
+
+	CHECK(ctx);
+	if (!ctx)
+		return;
+	prog = program_vs_fs("#version 330\nout float b;\n"
+			     "void main() { b = 0.5; gl_Position = vec4(-0.4, -1.0 / 3.0, 0.0, 1.0); }\n",
+			     "#version 330\nin float b;\nout vec4 o;\nvoid main() { o = vec4(gl_PointCoord, b, 1.0); }\n");
+	CHECK(prog);
+	GL(glGenVertexArrays)(1, &vao);
+	GL(glBindVertexArray)(vao);
+	GL(glClearColor)(0.0f, 0.0f, 1.0f, 1.0f);
+	GL(glClear)(GL_COLOR_BUFFER_BIT);
+	GL(glUseProgram)(prog);
+	GL(glPointSize)(8.0f);
+	GL(glDrawArrays)(GL_POINTS, 0, 1);
+	read_rgba8(0, 0, W, H, px);
+	CHECK(!drv_context_take_unsupported(ctx));
+	for (int y = 0; y < H; y++)
+		for (int x = 0; x < W; x++) {
+			const uint8_t *p = &px[4 * (y * W + x)];
+			bool in = x >= 8 && x < 16 && y >= 4 && y < 12;
+			if (!in) {
+				bad += p[2] != 255;
+				continue;
+			}
+			covered++;
+			int s = ubyte_of(0.5 + (x + 0.5 - 12) / 8), t = ubyte_of(0.5 - (y + 0.5 - 8) / 8);
+			if (abs(p[0] - s) > 1 || abs(p[1] - t) > 1 || p[2] != 128) {
+				if (!bad)
+					fprintf(stderr, "pixel (%d, %d): %u %u %u, want %d %d 128\n", x, y, p[0], p[1], p[2], s,
+						t);
+				bad++;
+			}
+		}
+	CHECK_EQ_INT(covered, 64);
+	CHECK_EQ_INT(bad, 0);
+	/* a triangle: gl_PointCoord undefined, its pixels reported */
+	GL(glDrawArrays)(GL_TRIANGLES, 0, 3);
+	read_rgba8(0, 0, 1, 1, px);
+	why = drv_context_take_unsupported(ctx);
+	CHECK(why && strstr(why, "gl_PointCoord"));
+	dgl_done_clean(ctx);
+}
+
+/* textureGather (GLSL 4.60 §8.9.4; GL 4.6 §8.14.2): component comp of the
+ * four texels the linear filter would use at the base level, i0 =
+ * floor(u - 1/2), j0 likewise, i1 = i0 + 1, j1 = j0 + 1, wrapped (GL_REPEAT
+ * here), whatever the filters (GL_NEAREST here); x, y, z, w = (i0, j1),
+ * (i1, j1), (i1, j0), (i0, j0).  A 4x4 RGBA8 texture, texel (i, j) red
+ * 16 i + 64 j, green 255 minus that; gathered at gl_FragCoord / (40, 24),
+ * red, and green with textureGatherOffset (1, -1): each channel of the
+ * pixel is one texel's value. */
+static void test_texture_gather(void)
+{
+	struct drv_context *ctx = window_context();
+	static uint8_t px[W * H * 4], texels[4 * 4 * 4];
+	const char *vs = "#version 330\n"
+			 "const vec2 P[4] = vec2[4](vec2(-1.0, -1.0), vec2(1.0, -1.0), vec2(-1.0, 1.0), vec2(1.0, 1.0));\n"
+			 "void main() { gl_Position = vec4(P[gl_VertexID], 0.0, 1.0); }\n";
+	static const struct { const char *lookup; int comp, oi, oj; } cases[] = {
+		{ "textureGather(t, gl_FragCoord.xy / vec2(40.0, 24.0))", 0, 0, 0 },
+		{ "textureGatherOffset(t, gl_FragCoord.xy / vec2(40.0, 24.0), ivec2(1, -1), 1)", 1, 1, -1 },
+	};
+	static const int di[4] = { 0, 1, 1, 0 }, dj[4] = { 1, 1, 0, 0 };
+	GLuint tex = 0, vao = 0;
+	char fs[512];
+
+	CHECK(ctx);
+	if (!ctx)
+		return;
+	for (unsigned i = 0; i < 16; i++) {
+		texels[4 * i] = (uint8_t)(16 * (i % 4) + 64 * (i / 4));
+		texels[4 * i + 1] = (uint8_t)(255 - texels[4 * i]);
+		texels[4 * i + 2] = 0, texels[4 * i + 3] = 255;
+	}
+	GL(glGenVertexArrays)(1, &vao);
+	GL(glBindVertexArray)(vao);
+	GL(glGenTextures)(1, &tex);
+	GL(glBindTexture)(GL_TEXTURE_2D, tex);
+	GL(glTexImage2D)(GL_TEXTURE_2D, 0, GL_RGBA8, 4, 4, 0, GL_RGBA, GL_UNSIGNED_BYTE, texels);
+	GL(glTexParameteri)(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+	GL(glTexParameteri)(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+	for (unsigned k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+		int bad = 0;
+		GLuint prog;
+		snprintf(fs, sizeof fs, "#version 400\nuniform sampler2D t;\nout vec4 o;\nvoid main() { o = %s; }\n",
+			 cases[k].lookup);
+		prog = program_vs_fs(vs, fs);
+		CHECK(prog);
+		GL(glUseProgram)(prog);
+		GL(glDrawArrays)(GL_TRIANGLE_STRIP, 0, 4);
+		read_rgba8(0, 0, W, H, px);
+		CHECK(!drv_context_take_unsupported(ctx));
+		for (int y = 0; y < H; y++)
+			for (int x = 0; x < W; x++) {
+				int i0 = (int)floor((x + 0.5) * 4 / W - 0.5) + cases[k].oi;
+				int j0 = (int)floor((y + 0.5) * 4 / H - 0.5) + cases[k].oj;
+				for (int c = 0; c < 4; c++) {
+					int i = ((i0 + di[c]) % 4 + 4) % 4, j = ((j0 + dj[c]) % 4 + 4) % 4;
+					bad += px[4 * (y * W + x) + c] != texels[4 * (j * 4 + i) + cases[k].comp];
+				}
+			}
+		if (bad)
+			fprintf(stderr, "%s: %d channels wrong; pixel (0, 0) %u %u %u %u\n", cases[k].lookup, bad, px[0],
+				px[1], px[2], px[3]);
+		CHECK_EQ_INT(bad, 0);
+	}
+	dgl_done_clean(ctx);
+}
+
+/* The offset and gradient forms on a 2D array (`da`: the layer after x,
+ * y; textureGradOffset takes all 8 address VGPRs: offset, 4 derivatives,
+ * x, y, layer).  An 8x8x3 RGBA8 array, texel (i, j) of layer L red 16 i,
+ * green 16 j, blue 40 L, GL_NEAREST, GL_REPEAT: pixel (x, y) at P =
+ * gl_FragCoord / (40, 24) shows texel ((floor(8 P) + offset) mod 8) of
+ * the layer asked (GL 4.6 §8.14.2). */
+static void test_array_offsets_and_grads(void)
+{
+	struct drv_context *ctx = window_context();
+	static uint8_t px[W * H * 4], texels[8 * 8 * 3 * 4];
+	const char *vs = "#version 330\n"
+			 "const vec2 P[4] = vec2[4](vec2(-1.0, -1.0), vec2(1.0, -1.0), vec2(-1.0, 1.0), vec2(1.0, 1.0));\n"
+			 "void main() { gl_Position = vec4(P[gl_VertexID], 0.0, 1.0); }\n";
+	static const struct { const char *lookup; int layer, oi, oj; } cases[] = {
+		{ "textureOffset(t, vec3(p, 2.0), ivec2(1, -2))", 2, 1, -2 },
+		{ "textureLodOffset(t, vec3(p, 1.0), 0.0, ivec2(-1, 3))", 1, -1, 3 },
+		{ "textureGrad(t, vec3(p, 0.0), vec2(0.125, 0.0), vec2(0.0, 0.125))", 0, 0, 0 },
+		{ "textureGradOffset(t, vec3(p, 1.0), vec2(0.125, 0.0), vec2(0.0, 0.125), ivec2(2, 2))", 1, 2, 2 },
+	};
+	GLuint tex = 0, vao = 0;
+	char fs[512];
+
+	CHECK(ctx);
+	if (!ctx)
+		return;
+	for (unsigned i = 0; i < 8 * 8 * 3; i++) {
+		texels[4 * i] = (uint8_t)(16 * (i % 8)), texels[4 * i + 1] = (uint8_t)(16 * (i / 8 % 8));
+		texels[4 * i + 2] = (uint8_t)(40 * (i / 64)), texels[4 * i + 3] = 255;
+	}
+	GL(glGenVertexArrays)(1, &vao);
+	GL(glBindVertexArray)(vao);
+	GL(glGenTextures)(1, &tex);
+	GL(glBindTexture)(GL_TEXTURE_2D_ARRAY, tex);
+	GL(glTexImage3D)(GL_TEXTURE_2D_ARRAY, 0, GL_RGBA8, 8, 8, 3, 0, GL_RGBA, GL_UNSIGNED_BYTE, texels);
+	GL(glTexParameteri)(GL_TEXTURE_2D_ARRAY, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+	GL(glTexParameteri)(GL_TEXTURE_2D_ARRAY, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+	for (unsigned k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+		int bad = 0;
+		GLuint prog;
+		snprintf(fs, sizeof fs, "#version 330\nuniform sampler2DArray t;\nout vec4 o;\n"
+			 "void main() { vec2 p = gl_FragCoord.xy / vec2(40.0, 24.0); o = %s; }\n", cases[k].lookup);
+		prog = program_vs_fs(vs, fs);
+		CHECK(prog);
+		GL(glUseProgram)(prog);
+		GL(glDrawArrays)(GL_TRIANGLE_STRIP, 0, 4);
+		read_rgba8(0, 0, W, H, px);
+		CHECK(!drv_context_take_unsupported(ctx));
+		for (int y = 0; y < H; y++)
+			for (int x = 0; x < W; x++) {
+				const uint8_t *p = &px[4 * (y * W + x)];
+				int i = ((x * 8 / W + cases[k].oi) % 8 + 8) % 8, j = ((y * 8 / H + cases[k].oj) % 8 + 8) % 8;
+				bad += p[0] != 16 * i || p[1] != 16 * j || p[2] != 40 * cases[k].layer;
+			}
+		if (bad)
+			fprintf(stderr, "%s: %d pixels wrong; pixel (0, 0) %u %u %u\n", cases[k].lookup, bad, px[0], px[1],
+				px[2]);
+		CHECK_EQ_INT(bad, 0);
+	}
+	dgl_done_clean(ctx);
+}
+
+/* textureQueryLevels (GLSL 4.60 §8.9.1): the levels accessible, q - base
+ * + 1 with q = min(base + floor(log2(base size)), GL_TEXTURE_MAX_LEVEL)
+ * (GL 4.6 §8.14.3): a 64x64 texture with 7 levels gives 7, with
+ * GL_TEXTURE_BASE_LEVEL 2 gives 5, with GL_TEXTURE_MAX_LEVEL 3 too 2; an
+ * incomplete texture's 0 is reported (the sim's image has a level). */
+static void test_texture_query_levels(void)
+{
+	struct drv_context *ctx = window_context();
+	static uint8_t lv[64 * 64 * 4];
+	const char *vs = "#version 330\n"
+			 "const vec2 P[4] = vec2[4](vec2(-1.0, -1.0), vec2(1.0, -1.0), vec2(-1.0, 1.0), vec2(1.0, 1.0));\n"
+			 "void main() { gl_Position = vec4(P[gl_VertexID], 0.0, 1.0); }\n";
+	static const struct { GLint base, max, want; } cases[] = { { 0, 1000, 7 }, { 2, 1000, 5 }, { 2, 3, 2 } };
+	GLuint prog, tex[2] = { 0, 0 }, vao = 0;
+	uint8_t px[4];
+	const char *why;
+
+	CHECK(ctx);
+	if (!ctx)
+		return;
+	prog = program_vs_fs(vs, "#version 430\nuniform sampler2D t;\nout vec4 o;\n"
+				 "void main() { o = vec4(float(textureQueryLevels(t)) / 8.0); }\n");
+	CHECK(prog);
+	GL(glGenVertexArrays)(1, &vao);
+	GL(glBindVertexArray)(vao);
+	GL(glGenTextures)(2, tex);
+	GL(glBindTexture)(GL_TEXTURE_2D, tex[0]);
+	for (int l = 0; l < 7; l++)
+		GL(glTexImage2D)(GL_TEXTURE_2D, l, GL_RGBA8, 64 >> l, 64 >> l, 0, GL_RGBA, GL_UNSIGNED_BYTE, lv);
+	GL(glTexParameteri)(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST_MIPMAP_NEAREST);
+	GL(glUseProgram)(prog);
+	for (unsigned k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+		GL(glTexParameteri)(GL_TEXTURE_2D, GL_TEXTURE_BASE_LEVEL, cases[k].base);
+		GL(glTexParameteri)(GL_TEXTURE_2D, GL_TEXTURE_MAX_LEVEL, cases[k].max);
+		GL(glDrawArrays)(GL_TRIANGLE_STRIP, 0, 4);
+		read_rgba8(7, 5, 1, 1, px);
+		CHECK(!drv_context_take_unsupported(ctx));
+		if (px[0] != ubyte_of(cases[k].want / 8.0))
+			fprintf(stderr, "base %d max %d: red %u, want %d levels\n", cases[k].base, cases[k].max, px[0],
+				cases[k].want);
+		CHECK_EQ_INT(px[0], ubyte_of(cases[k].want / 8.0));
+	}
+	/* mipmapped filter, one level: incomplete */
+	GL(glBindTexture)(GL_TEXTURE_2D, tex[1]);
+	GL(glTexImage2D)(GL_TEXTURE_2D, 0, GL_RGBA8, 4, 4, 0, GL_RGBA, GL_UNSIGNED_BYTE, lv);
+	GL(glDrawArrays)(GL_TRIANGLE_STRIP, 0, 4);
+	read_rgba8(0, 0, 1, 1, px);
+	why = drv_context_take_unsupported(ctx);
+	CHECK(why && strstr(why, "textureQueryLevels of an incomplete texture"));
+	dgl_done_clean(ctx);
+}
+
+/* gl_SampleMask (GL 4.6 §17.3.3): on a multisampled framebuffer the
+ * fragment's coverage is ANDed with the shader's mask, so white written
+ * to samples 0 and 2 of 4 over black resolves (§18.3.1, the average) to
+ * half white, and mask 0xF to white; on a single-sampled one (SAMPLE_BUFFERS
+ * 0) the mask is ignored: mask 0 still writes the pixel. */
+static void test_sample_mask_output(void)
+{
+	struct drv_context *ctx = window_context();
+	const char *vs = "#version 330\n"
+			 "const vec2 P[4] = vec2[4](vec2(-1.0, -1.0), vec2(1.0, -1.0), vec2(-1.0, 1.0), vec2(1.0, 1.0));\n"
+			 "void main() { gl_Position = vec4(P[gl_VertexID], 0.0, 1.0); }\n";
+	GLuint prog, vao = 0, fbo[2] = { 0, 0 }, rb[2] = { 0, 0 };
+	GLint loc;
+	uint8_t px[4];
+	static const struct { GLint mask; int lo, hi; } cases[] = { { 0x5, 127, 128 }, { 0xF, 255, 255 } };
+
+	CHECK(ctx);
+	if (!ctx)
+		return;
+	prog = program_vs_fs(vs, "#version 400\nuniform int m;\nout vec4 o;\n"
+				 "void main() { o = vec4(1.0); gl_SampleMask[0] = m; }\n");
+	CHECK(prog);
+	GL(glGenVertexArrays)(1, &vao);
+	GL(glBindVertexArray)(vao);
+	GL(glGenRenderbuffers)(2, rb);
+	GL(glGenFramebuffers)(2, fbo);
+	GL(glBindRenderbuffer)(GL_RENDERBUFFER, rb[0]);
+	GL(glRenderbufferStorageMultisample)(GL_RENDERBUFFER, 4, GL_RGBA8, 4, 4);
+	GL(glBindFramebuffer)(GL_FRAMEBUFFER, fbo[0]);
+	GL(glFramebufferRenderbuffer)(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, rb[0]);
+	GL(glBindRenderbuffer)(GL_RENDERBUFFER, rb[1]);
+	GL(glRenderbufferStorage)(GL_RENDERBUFFER, GL_RGBA8, 4, 4);
+	GL(glBindFramebuffer)(GL_FRAMEBUFFER, fbo[1]);
+	GL(glFramebufferRenderbuffer)(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, rb[1]);
+	GL(glUseProgram)(prog);
+	loc = GL(glGetUniformLocation)(prog, "m");
+	GL(glViewport)(0, 0, 4, 4);
+	GL(glClearColor)(0.0f, 0.0f, 0.0f, 1.0f);
+	for (unsigned k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+		GL(glBindFramebuffer)(GL_FRAMEBUFFER, fbo[0]);
+		GL(glClear)(GL_COLOR_BUFFER_BIT);
+		GL(glUniform1i)(loc, cases[k].mask);
+		GL(glDrawArrays)(GL_TRIANGLE_STRIP, 0, 4);
+		GL(glBindFramebuffer)(GL_READ_FRAMEBUFFER, fbo[0]);
+		GL(glBindFramebuffer)(GL_DRAW_FRAMEBUFFER, fbo[1]);
+		GL(glBlitFramebuffer)(0, 0, 4, 4, 0, 0, 4, 4, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+		GL(glBindFramebuffer)(GL_FRAMEBUFFER, fbo[1]);
+		read_rgba8(1, 2, 1, 1, px);
+		CHECK(!drv_context_take_unsupported(ctx));
+		if (px[0] < cases[k].lo || px[0] > cases[k].hi)
+			fprintf(stderr, "mask 0x%x: resolved red %u\n", (unsigned)cases[k].mask, px[0]);
+		CHECK(px[0] >= cases[k].lo && px[0] <= cases[k].hi && px[3] == 255);
+	}
+	/* single-sampled: mask 0 ignored */
+	GL(glBindFramebuffer)(GL_FRAMEBUFFER, fbo[1]);
+	GL(glClear)(GL_COLOR_BUFFER_BIT);
+	GL(glUniform1i)(loc, 0);
+	GL(glDrawArrays)(GL_TRIANGLE_STRIP, 0, 4);
+	read_rgba8(1, 2, 1, 1, px);
+	CHECK(!drv_context_take_unsupported(ctx));
+	CHECK_EQ_INT(px[0], 255);
+	dgl_done_clean(ctx);
+}
+
 /* A LOD bias (GLSL's texture(s, P, bias), image_sample_b): GL 4.6 §8.14.1
  * lambda = lambda_base + bias_texobj + bias_shader, clamped to the levels.
  * A 64x64 texture with 7 levels, level l's red 30 l, sampled at
@@ -2078,6 +2643,15 @@ int main(void)
 	XT_RUN(test_width_1_lines_are_logged_with_whole_clears_and_reads);
 	XT_RUN(test_texture_sampling_in_fragment_shader);
 	XT_RUN(test_texture_lod_bias_in_fragment_shader);
+	XT_RUN(test_texture_proj_and_fetch_offset);
+	XT_RUN(test_texture_offset_and_grad);
+	XT_RUN(test_frag_data_and_array_outputs);
+	XT_RUN(test_point_coord_of_points);
+	XT_RUN(test_texture_gather);
+	XT_RUN(test_array_offsets_and_grads);
+	XT_RUN(test_texture_query_levels);
+	XT_RUN(test_sample_mask_output);
+	XT_RUN(test_fragment_compile_errors_name_the_stage);
 	XT_RUN(test_sampling_pixels_not_drawn_is_reported);
 	XT_RUN(test_derivatives_fine_and_coarse);
 	XT_RUN(test_discard_writes_nothing);

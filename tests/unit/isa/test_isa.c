@@ -84,6 +84,13 @@ static const char *roundtrip_src =
 	"  image_sample_l v[12:15], v[1:4], s[16:23], s[24:27] dmask:0xf da\n"
 	"  image_sample_b v[12:15], v[1:3], s[16:23], s[24:27] dmask:0xf\n"
 	"  image_sample_b v[12:15], v[1:4], s[16:23], s[24:27] dmask:0x1 da\n"
+	"  image_sample_o v[12:15], v[1:3], s[16:23], s[24:27] dmask:0xf\n"
+	"  image_sample_l_o v[12:15], v[1:5], s[16:23], s[24:27] dmask:0xf da\n"
+	"  image_sample_b_o v[12:15], v[1:4], s[16:23], s[24:27] dmask:0x3\n"
+	"  image_sample_d v[12:15], v[0:5], s[16:23], s[24:27] dmask:0xf\n"
+	"  image_sample_d_o v[12:15], v[0:7], s[16:23], s[24:27] dmask:0xf da\n"
+	"  image_gather4_lz v[12:15], v[0:1], s[16:23], s[24:27] dmask:0x2\n"
+	"  image_gather4_lz_o v[12:15], v[0:3], s[16:23], s[24:27] dmask:0x8 da\n"
 	"  s_branch start\n"
 	"  s_endpgm\n";
 
