@@ -8,6 +8,34 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+/* The length of the well-formed UTF-8 sequence of 2 to 4 bytes at u[0]
+ * (RFC 3629: no overlong forms, no surrogates, at most U+10FFFF), or 0. */
+static size_t utf8_sequence(const unsigned char *u, size_t n)
+{
+	size_t len;
+	uint32_t cp, min;
+
+	if (u[0] >= 0xc2 && u[0] <= 0xdf) {
+		len = 2, cp = u[0] & 0x1fu, min = 0x80;
+	} else if (u[0] >= 0xe0 && u[0] <= 0xef) {
+		len = 3, cp = u[0] & 0x0fu, min = 0x800;
+	} else if (u[0] >= 0xf0 && u[0] <= 0xf4) {
+		len = 4, cp = u[0] & 0x07u, min = 0x10000;
+	} else {
+		return 0;
+	}
+	if (n < len)
+		return 0;
+	for (size_t i = 1; i < len; i++) {
+		if ((u[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (u[i] & 0x3fu);
+	}
+	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return len;
+}
+
 enum xt_rc xt_json_str(struct xt_buf *b, const char *s, size_t n)
 {
 	static const char hex[] = "0123456789abcdef";
@@ -29,9 +57,16 @@ enum xt_rc xt_json_str(struct xt_buf *b, const char *s, size_t n)
 		} else if (c == '\t') {
 			*o++ = '\\';
 			*o++ = 't';
+		} else if (c >= 0x80 && utf8_sequence(u + i, n - i)) {
+			/* well-formed UTF-8 ("§" in verdict reasons): as is */
+			size_t len = utf8_sequence(u + i, n - i);
+			for (size_t k = 0; k < len; k++)
+				*o++ = u[i + k];
+			i += len - 1;
 		} else if (c < 0x20 || c == 0x7f || c >= 0x80) {
-			/* Bytes >= 0x80 are escaped one by one: the text may not
-			 * be UTF-8 (shader sources, names from hostile traces). */
+			/* Other bytes >= 0x80 are escaped one by one as the code
+			 * points U+0080..U+00FF: the text may not be UTF-8 (shader
+			 * sources, names from hostile traces), and JSON must be. */
 			*o++ = '\\';
 			*o++ = 'u';
 			*o++ = '0';

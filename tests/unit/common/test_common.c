@@ -255,6 +255,28 @@ static void test_json_writer_refuses_what_is_not_json(void)
 	xt_buf_fini(&b);
 }
 
+/* Well-formed UTF-8 passes as is; every other byte >= 0x80 (an overlong
+ * form, a surrogate, a cut or stray sequence) is escaped as U+0080..U+00FF,
+ * so the output is valid UTF-8 JSON whatever the input. */
+static void test_json_strings_keep_utf8_and_escape_other_bytes(void)
+{
+	static const struct { const char *in, *out; } cases[] = {
+		{ "GL 4.6 \xc2\xa7" "18.3.1", "\"GL 4.6 \xc2\xa7" "18.3.1\"" },   /* § */
+		{ "\xe2\x82\xac \xf0\x9f\x98\x80", "\"\xe2\x82\xac \xf0\x9f\x98\x80\"" },
+		{ "\xa7", "\"\\u00a7\"" },                        /* a lone continuation byte */
+		{ "\xc0\xaf", "\"\\u00c0\\u00af\"" },            /* overlong '/' */
+		{ "\xed\xa0\x80", "\"\\u00ed\\u00a0\\u0080\"" }, /* a surrogate */
+		{ "\xe2\x82", "\"\\u00e2\\u0082\"" },            /* cut short */
+		{ "\xf4\x90\x80\x80", "\"\\u00f4\\u0090\\u0080\\u0080\"" }, /* > U+10FFFF */
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct xt_buf b = XT_BUF_INIT;
+		CHECK_EQ_INT(xt_json_str(&b, cases[i].in, strlen(cases[i].in)), XT_OK);
+		CHECK(b.len == strlen(cases[i].out) && !memcmp(b.data, cases[i].out, b.len));
+		xt_buf_fini(&b);
+	}
+}
+
 static void test_json_writer_reports_the_first_failed_append(void)
 {
 	struct xt_buf b = XT_BUF_INIT;
@@ -284,5 +306,6 @@ int main(void)
 	XT_RUN(test_json_writer_places_commas_and_nests);
 	XT_RUN(test_json_writer_refuses_what_is_not_json);
 	XT_RUN(test_json_writer_reports_the_first_failed_append);
+	XT_RUN(test_json_strings_keep_utf8_and_escape_other_bytes);
 	XT_TEST_MAIN_END();
 }
