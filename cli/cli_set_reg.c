@@ -54,13 +54,18 @@ static void field_list(const struct pm4_reg_info *r, char *out, size_t n)
 		k += (size_t)snprintf(out + k, n - k, "%s%s", i ? " " : "", r->fields[i].name);
 }
 
-/* A whole-register value: an integer (0xHEX, decimal), or a float with a
- * point or an exponent (its f32 bits). */
-static bool parse_whole(const char *s, uint32_t *out)
+/* A whole-register value, as the register database types it: for an f32
+ * register a float with a point or an exponent (its bits) or 0xHEX bits;
+ * for any other an integer (0xHEX, decimal).  A float for an integer
+ * register, or a bare decimal for an f32 one, is refused: either is more
+ * likely a slip than the bits meant. */
+static bool parse_whole(const char *s, bool f32, uint32_t *out)
 {
 	char *end;
 
-	if (*s >= '0' && *s <= '9') {
+	if (f32 && *s >= '0' && *s <= '9' && !strpbrk(s, "xX.eE"))
+		return false;
+	if (*s >= '0' && *s <= '9' && (!f32 || strpbrk(s, "xX"))) {
 		errno = 0;
 		unsigned long long v = strtoull(s, &end, 0);
 		if (!*end && !errno && v <= UINT32_MAX) {
@@ -68,7 +73,7 @@ static bool parse_whole(const char *s, uint32_t *out)
 			return true;
 		}
 	}
-	if (!*s || isspace((unsigned char)*s) || !strpbrk(s, ".eE") || strpbrk(s, "xX"))
+	if (!f32 || !*s || isspace((unsigned char)*s) || !strpbrk(s, ".eE") || strpbrk(s, "xX"))
 		return false;
 	errno = 0;
 	float f = strtof(s, &end);
@@ -120,9 +125,14 @@ static bool parse_item(char *item, struct replay_reg_override *o, char *msg, siz
 	o->reg = r->offset;
 	if (!f) {
 		o->mask = UINT32_MAX;
-		if (!parse_whole(value, &o->value)) {
-			snprintf(msg, n, "%s: bad value '%s' (0xHEX, a decimal below 2^32, or a float "
-				 "such as 1.5 for its f32 bits)", r->name, value);
+		const bool f32 = r->type == PM4_TYPE_F32;
+		if (!parse_whole(value, f32, &o->value)) {
+			if (f32)
+				snprintf(msg, n, "%s holds a float: bad value '%s' (a float such as 1.5 or "
+					 "2.0, or 0xHEX for its bits)", r->name, value);
+			else
+				snprintf(msg, n, "%s holds an integer: bad value '%s' (0xHEX or a decimal "
+					 "below 2^32)", r->name, value);
 			return false;
 		}
 		return true;

@@ -188,9 +188,14 @@ def test_call_range_limits_the_override(xfbtrace, case):
     (["--backend", "sim", "--set-reg", "CB_BLEND0_CONTROL.COLOR_SRCBLEND=BLEND_NOPE"],
      "bad value 'BLEND_NOPE' (an integer or a value name of its enum)"),
     (["--backend", "sim", "--set-reg", "PA_CL_VPORT_XOFFSET_0=4x"], "bad value '4x'"),
+    # the register database's type decides how a whole value reads
+    (["--backend", "sim", "--set-reg", "PA_CL_VPORT_XOFFSET_0=40"],
+     "PA_CL_VPORT_XOFFSET_0 holds a float: bad value '40'"),
+    (["--backend", "sim", "--set-reg", "CB_BLEND0_CONTROL=1.5"],
+     "CB_BLEND0_CONTROL holds an integer: bad value '1.5'"),
     (["--backend", "sim", "--set-reg", "PA_CL_VPORT_XOFFSET_0"], "expected REGISTER[.FIELD]=VALUE"),
-    (["--backend", "sim", "--set-reg", "PA_CL_VPORT_XOFFSET_0=1@x"], "bad call range 'x'"),
-    (["--set-reg", "PA_CL_VPORT_XOFFSET_0=1"], "give --backend sim"),
+    (["--backend", "sim", "--set-reg", "PA_CL_VPORT_XOFFSET_0=1.0@x"], "bad call range 'x'"),
+    (["--set-reg", "PA_CL_VPORT_XOFFSET_0=1.0"], "give --backend sim"),
 ])
 def test_bad_overrides_are_usage_errors(xfbtrace, case, args, message):
     _, trace, _, _, _ = case
