@@ -111,11 +111,52 @@ static NOINLINE void bench_tf(int n)
  * read-back polls it (the first poll of a fence flushes).
  */
 #define PART_FENCES 64
+
+/* Fences in flight, polled as the read-back polls them: the first poll of
+ * a fence flushes, later ones do not. */
+struct fence_ring {
+	GLsync fence[PART_FENCES];
+	unsigned head, count;
+	bool flushed;
+};
+
+static void fences_push(struct fence_ring *r)
+{
+	if (r->count < PART_FENCES)
+		r->fence[(r->head + r->count++) % PART_FENCES] =
+			glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+}
+
+/* Retires the fences that have signalled, oldest first. */
+static void fences_poll(struct fence_ring *r)
+{
+	while (r->count) {
+		GLenum st = glClientWaitSync(r->fence[r->head], r->flushed ? 0 :
+					     GL_SYNC_FLUSH_COMMANDS_BIT, 0);
+		r->flushed = true;
+		if (st == GL_TIMEOUT_EXPIRED)
+			break;
+		glDeleteSync(r->fence[r->head]);
+		r->head = (r->head + 1) % PART_FENCES;
+		r->count--;
+		r->flushed = false;
+	}
+}
+
+/* Waits for and retires every fence left. */
+static void fences_drain(struct fence_ring *r)
+{
+	while (r->count) {
+		glClientWaitSync(r->fence[r->head], GL_SYNC_FLUSH_COMMANDS_BIT, 1000000000);
+		glDeleteSync(r->fence[r->head]);
+		r->head = (r->head + 1) % PART_FENCES;
+		r->count--;
+	}
+}
+
 static NOINLINE void bench_tf_parts(int n, GLuint dst, bool fences)
 {
-	GLsync fence[PART_FENCES];
-	unsigned head = 0, count = 0;
-	bool flushed = false;
+	struct fence_ring ring = { .head = 0 };
 
 	for (int i = 0; i < n; i++) {
 		glBeginTransformFeedback(GL_POINTS);
@@ -129,28 +170,11 @@ static NOINLINE void bench_tf_parts(int n, GLuint dst, bool fences)
 		}
 		if (!fences)
 			continue;
-		if ((i & 7) == 7 && count < PART_FENCES) {
-			fence[(head + count++) % PART_FENCES] =
-				glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
-		}
-		while (count) {
-			GLenum r = glClientWaitSync(fence[head], flushed ? 0 :
-						    GL_SYNC_FLUSH_COMMANDS_BIT, 0);
-			flushed = true;
-			if (r == GL_TIMEOUT_EXPIRED)
-				break;
-			glDeleteSync(fence[head]);
-			head = (head + 1) % PART_FENCES;
-			count--;
-			flushed = false;
-		}
+		if ((i & 7) == 7)
+			fences_push(&ring);
+		fences_poll(&ring);
 	}
-	while (count) {
-		glClientWaitSync(fence[head], GL_SYNC_FLUSH_COMMANDS_BIT, 1000000000);
-		glDeleteSync(fence[head]);
-		head = (head + 1) % PART_FENCES;
-		count--;
-	}
+	fences_drain(&ring);
 	glFinish();
 }
 
@@ -515,40 +539,22 @@ static void keep_range(const struct keep_gl *k, enum keep mode, int i)
 
 static NOINLINE void bench_tf_keep(int n, const struct keep_gl *k, enum keep mode)
 {
-	GLsync fence[PART_FENCES];
-	unsigned head = 0, count = 0;
-	bool flushed = false;
+	struct fence_ring ring = { .head = 0 };
 
 	for (int i = 0; i < n; i++) {
 		glBeginTransformFeedback(GL_POINTS);
 		glDrawArrays(GL_POINTS, 0, 16);
 		glEndTransformFeedback();
 		keep_range(k, mode, i);
-		if ((i & 31) == 31 && count < PART_FENCES) {
+		if ((i & 31) == 31 && ring.count < PART_FENCES) {
 			if (mode != KEEP_COPY && mode != KEEP_COPY2 && mode != KEEP_COPY4 &&
 			    mode != KEEP_COPY_NAMED)
 				k->barrier(0x00004000);   /* GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT */
-			fence[(head + count++) % PART_FENCES] =
-				glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+			fences_push(&ring);
 		}
-		while (count) {
-			GLenum r = glClientWaitSync(fence[head], flushed ? 0 :
-						    GL_SYNC_FLUSH_COMMANDS_BIT, 0);
-			flushed = true;
-			if (r == GL_TIMEOUT_EXPIRED)
-				break;
-			glDeleteSync(fence[head]);
-			head = (head + 1) % PART_FENCES;
-			count--;
-			flushed = false;
-		}
+		fences_poll(&ring);
 	}
-	while (count) {
-		glClientWaitSync(fence[head], GL_SYNC_FLUSH_COMMANDS_BIT, 1000000000);
-		glDeleteSync(fence[head]);
-		head = (head + 1) % PART_FENCES;
-		count--;
-	}
+	fences_drain(&ring);
 	glFinish();
 }
 

@@ -28,6 +28,15 @@
 #define W 40
 #define H 24
 
+
+/* A triangle strip of gl_VertexID 0..3 covering the viewport: the vertex
+ * shader of the pixel tests that shade every pixel. */
+#define QUAD_CORNERS \
+	"const vec2 P[4] = vec2[4](vec2(-1.0, -1.0), vec2(1.0, -1.0), vec2(-1.0, 1.0), vec2(1.0, 1.0));\n"
+static const char quad_vs[] =
+	"#version 330\n" QUAD_CORNERS
+	"void main() { gl_Position = vec4(P[gl_VertexID], 0.0, 1.0); }\n";
+
 static struct drv_context *window_context(void)
 {
 	struct drv_context *ctx = dgl_context(3, 3, true);
@@ -809,9 +818,7 @@ static void test_texture_sampling_in_fragment_shader(void)
 	struct drv_context *ctx = window_context();
 	static uint8_t px[W * H * 4], texels[4 * 4 * 4];
 	static uint8_t lv[64 * 64 * 4];
-	const char *vs = "#version 330\n"
-			 "const vec2 P[4] = vec2[4](vec2(-1.0, -1.0), vec2(1.0, -1.0), vec2(-1.0, 1.0), vec2(1.0, 1.0));\n"
-			 "void main() { gl_Position = vec4(P[gl_VertexID], 0.0, 1.0); }\n";
+	const char *vs = quad_vs;
 	GLuint prog, mip_prog, tex = 0, mtex = 0, vao = 0;
 	int bad = 0;
 
@@ -908,9 +915,7 @@ static void test_texture_proj_and_fetch_offset(void)
 {
 	struct drv_context *ctx = window_context();
 	static uint8_t px[W * H * 4], texels[8 * 8 * 4], vol[4 * 4 * 4 * 4];
-	const char *vs = "#version 330\n"
-			 "const vec2 P[4] = vec2[4](vec2(-1.0, -1.0), vec2(1.0, -1.0), vec2(-1.0, 1.0), vec2(1.0, 1.0));\n"
-			 "void main() { gl_Position = vec4(P[gl_VertexID], 0.0, 1.0); }\n";
+	const char *vs = quad_vs;
 	const char *fs[] = {
 		"#version 330\nuniform sampler2D t;\nout vec4 o;\n"
 		"void main() { vec2 p = gl_FragCoord.xy / vec2(40.0, 24.0);\n"
@@ -986,9 +991,7 @@ static void test_texture_proj_and_fetch_offset(void)
 static void test_fragment_compile_errors_name_the_stage(void)
 {
 	struct drv_context *ctx = window_context();
-	const char *vs = "#version 330\n"
-			 "const vec2 P[4] = vec2[4](vec2(-1.0, -1.0), vec2(1.0, -1.0), vec2(-1.0, 1.0), vec2(1.0, 1.0));\n"
-			 "void main() { gl_Position = vec4(P[gl_VertexID], 0.0, 1.0); }\n";
+	const char *vs = quad_vs;
 	const char *fs[] = {
 		"#version 330\nout vec4 o;\nvoid main() {\n  switch (int(gl_FragCoord.x) % 3) {\n"
 		"  case 0: o = vec4(1.0); break;\n  case 1: o = vec4(0.5); break;\n  default: o = vec4(0.0); }\n}\n",
@@ -1032,9 +1035,7 @@ static void test_texture_offset_and_grad(void)
 {
 	struct drv_context *ctx = window_context();
 	static uint8_t px[W * H * 4], lv[64 * 64 * 4];
-	const char *vs = "#version 330\n"
-			 "const vec2 P[4] = vec2[4](vec2(-1.0, -1.0), vec2(1.0, -1.0), vec2(-1.0, 1.0), vec2(1.0, 1.0));\n"
-			 "void main() { gl_Position = vec4(P[gl_VertexID], 0.0, 1.0); }\n";
+	const char *vs = quad_vs;
 	static const struct { const char *lookup; int div, level, oi, oj; } cases[] = {
 		{ "textureOffset(t, gl_FragCoord.xy / 16.0, ivec2(1, -2))", 16, 2, 1, -2 },
 		{ "textureLodOffset(t, gl_FragCoord.xy / 32.0, 1.0, ivec2(-1, 2))", 32, 1, -1, 2 },
@@ -1226,9 +1227,7 @@ static void test_texture_gather(void)
 {
 	struct drv_context *ctx = window_context();
 	static uint8_t px[W * H * 4], texels[4 * 4 * 4];
-	const char *vs = "#version 330\n"
-			 "const vec2 P[4] = vec2[4](vec2(-1.0, -1.0), vec2(1.0, -1.0), vec2(-1.0, 1.0), vec2(1.0, 1.0));\n"
-			 "void main() { gl_Position = vec4(P[gl_VertexID], 0.0, 1.0); }\n";
+	const char *vs = quad_vs;
 	static const struct { const char *lookup; int comp, oi, oj; } cases[] = {
 		{ "textureGather(t, gl_FragCoord.xy / vec2(40.0, 24.0))", 0, 0, 0 },
 		{ "textureGatherOffset(t, gl_FragCoord.xy / vec2(40.0, 24.0), ivec2(1, -1), 1)", 1, 1, -1 },
@@ -1290,9 +1289,7 @@ static void test_array_offsets_and_grads(void)
 {
 	struct drv_context *ctx = window_context();
 	static uint8_t px[W * H * 4], texels[8 * 8 * 3 * 4];
-	const char *vs = "#version 330\n"
-			 "const vec2 P[4] = vec2[4](vec2(-1.0, -1.0), vec2(1.0, -1.0), vec2(-1.0, 1.0), vec2(1.0, 1.0));\n"
-			 "void main() { gl_Position = vec4(P[gl_VertexID], 0.0, 1.0); }\n";
+	const char *vs = quad_vs;
 	static const struct { const char *lookup; int layer, oi, oj; } cases[] = {
 		{ "textureOffset(t, vec3(p, 2.0), ivec2(1, -2))", 2, 1, -2 },
 		{ "textureLodOffset(t, vec3(p, 1.0), 0.0, ivec2(-1, 3))", 1, -1, 3 },
@@ -1350,9 +1347,7 @@ static void test_texture_query_levels(void)
 {
 	struct drv_context *ctx = window_context();
 	static uint8_t lv[64 * 64 * 4];
-	const char *vs = "#version 330\n"
-			 "const vec2 P[4] = vec2[4](vec2(-1.0, -1.0), vec2(1.0, -1.0), vec2(-1.0, 1.0), vec2(1.0, 1.0));\n"
-			 "void main() { gl_Position = vec4(P[gl_VertexID], 0.0, 1.0); }\n";
+	const char *vs = quad_vs;
 	static const struct { GLint base, max, want; } cases[] = { { 0, 1000, 7 }, { 2, 1000, 5 }, { 2, 3, 2 } };
 	GLuint prog, tex[2] = { 0, 0 }, vao = 0;
 	uint8_t px[4];
@@ -1401,9 +1396,7 @@ static void test_texture_query_levels(void)
 static void test_sample_mask_output(void)
 {
 	struct drv_context *ctx = window_context();
-	const char *vs = "#version 330\n"
-			 "const vec2 P[4] = vec2[4](vec2(-1.0, -1.0), vec2(1.0, -1.0), vec2(-1.0, 1.0), vec2(1.0, 1.0));\n"
-			 "void main() { gl_Position = vec4(P[gl_VertexID], 0.0, 1.0); }\n";
+	const char *vs = quad_vs;
 	GLuint prog, vao = 0, fbo[2] = { 0, 0 }, rb[2] = { 0, 0 };
 	GLint loc;
 	uint8_t px[4];
@@ -1467,9 +1460,7 @@ static void test_texture_lod_bias_in_fragment_shader(void)
 {
 	struct drv_context *ctx = window_context();
 	static uint8_t px[W * H * 4], lv[64 * 64 * 4];
-	const char *vs = "#version 330\n"
-			 "const vec2 P[4] = vec2[4](vec2(-1.0, -1.0), vec2(1.0, -1.0), vec2(-1.0, 1.0), vec2(1.0, 1.0));\n"
-			 "void main() { gl_Position = vec4(P[gl_VertexID], 0.0, 1.0); }\n";
+	const char *vs = quad_vs;
 	static const struct { float shader, texobj; unsigned level; } cases[] = {
 		{ 0.0f, 0.0f, 2 }, { 1.0f, 0.0f, 3 }, { 1.0f, -2.0f, 1 }, { -3.0f, 0.0f, 0 },
 		{ -1.0f, 2.5f, 3 }, { 20.0f, 0.0f, 6 },
@@ -1518,9 +1509,7 @@ static void test_texture_lod_bias_in_fragment_shader(void)
 static void test_sampling_pixels_not_drawn_is_reported(void)
 {
 	struct drv_context *ctx = window_context();
-	const char *vs = "#version 330\n"
-			 "const vec2 P[4] = vec2[4](vec2(-1.0, -1.0), vec2(1.0, -1.0), vec2(-1.0, 1.0), vec2(1.0, 1.0));\n"
-			 "void main() { gl_Position = vec4(P[gl_VertexID], 0.0, 1.0); }\n";
+	const char *vs = quad_vs;
 	GLuint undrawn, sampling, vs_sampling, tex = 0, fbo = 0, vao = 0;
 	uint8_t px[4];
 	const char *why;
@@ -1587,9 +1576,7 @@ static void test_sampling_pixels_not_drawn_is_reported(void)
 static void test_derivatives_fine_and_coarse(void)
 {
 	struct drv_context *ctx = window_context();
-	const char *vs = "#version 330\n"
-			 "const vec2 P[4] = vec2[4](vec2(-1.0, -1.0), vec2(1.0, -1.0), vec2(-1.0, 1.0), vec2(1.0, 1.0));\n"
-			 "void main() { gl_Position = vec4(P[gl_VertexID], 0.0, 1.0); }\n";
+	const char *vs = quad_vs;
 	static float px[W * H * 4];
 	GLuint plain, coarse, fb = 0, rb = 0, vao = 0;
 
@@ -1647,7 +1634,7 @@ static void test_discard_writes_nothing(void)
 {
 	struct drv_context *ctx = window_context();
 	const char *vs = "#version 330\nuniform float z;\n"
-			 "const vec2 P[4] = vec2[4](vec2(-1.0, -1.0), vec2(1.0, -1.0), vec2(-1.0, 1.0), vec2(1.0, 1.0));\n"
+			 QUAD_CORNERS
 			 "void main() { gl_Position = vec4(P[gl_VertexID], z, 1.0); }\n";
 	static uint8_t px[W * H * 4];
 	static const uint8_t texels[4 * 4] = { 255, 0, 0, 255, 255, 0, 0, 0, 255, 0, 0, 255, 255, 0, 0, 0 };
@@ -1722,9 +1709,7 @@ static void test_discard_writes_nothing(void)
 static void test_frag_depth_is_written(void)
 {
 	struct drv_context *ctx = window_context();
-	const char *vs = "#version 330\n"
-			 "const vec2 P[4] = vec2[4](vec2(-1.0, -1.0), vec2(1.0, -1.0), vec2(-1.0, 1.0), vec2(1.0, 1.0));\n"
-			 "void main() { gl_Position = vec4(P[gl_VertexID], 0.0, 1.0); }\n";
+	const char *vs = quad_vs;
 	static uint8_t px[W * H * 4];
 	GLuint red, green, vao = 0;
 	float z = -1.0f;
@@ -1770,11 +1755,9 @@ static void test_unsampled_texture_reported_where_it_matters(void)
 	struct drv_context *ctx = window_context();
 	static uint8_t px[W * H * 4];
 	static uint16_t texels[4 * 4 * 4];
-	const char *vs = "#version 330\n"
-			 "const vec2 P[4] = vec2[4](vec2(-1.0, -1.0), vec2(1.0, -1.0), vec2(-1.0, 1.0), vec2(1.0, 1.0));\n"
-			 "void main() { gl_Position = vec4(P[gl_VertexID], 0.0, 1.0); }\n";
+	const char *vs = quad_vs;
 	const char *vs_tex = "#version 330\nuniform sampler2D t;\nout vec4 c;\n"
-			     "const vec2 P[4] = vec2[4](vec2(-1.0, -1.0), vec2(1.0, -1.0), vec2(-1.0, 1.0), vec2(1.0, 1.0));\n"
+			     QUAD_CORNERS
 			     "void main() { c = textureLod(t, vec2(0.5), 0.0); gl_Position = vec4(P[gl_VertexID], 0.0, 1.0); }\n";
 	GLuint fs_prog, vs_prog, tex = 0, vao = 0;
 
@@ -2073,7 +2056,7 @@ static void test_fragment_inputs_of_structs_arrays_matrices_and_blocks(void)
 	struct drv_context *ctx = window_context();
 	static const char vs[] =
 		"#version 330\n"
-		"const vec2 P[4] = vec2[4](vec2(-1.0, -1.0), vec2(1.0, -1.0), vec2(-1.0, 1.0), vec2(1.0, 1.0));\n"
+		QUAD_CORNERS
 		"struct S { vec2 a; float b[2]; };\n"
 		"out S s;\n"
 		"out mat2x3 m;\n"
@@ -2168,7 +2151,7 @@ static void test_fragment_inputs_after_a_geometry_shader(void)
 		"flat out int g_id;\n"
 		"out float g_arr[2];\n"
 		"out GBlk { vec2 u; } gb;\n"
-		"const vec2 P[4] = vec2[4](vec2(-1.0, -1.0), vec2(1.0, -1.0), vec2(-1.0, 1.0), vec2(1.0, 1.0));\n"
+		QUAD_CORNERS
 		"void main() {\n"
 		"  for (int i = 0; i < 4; i++) {\n"
 		"    g_color = vec4(10.0, 20.0, 30.0, 255.0) / 255.0; g_id = i;\n"
