@@ -42,33 +42,6 @@ static const char *vs =
 	"  gl_Position = vec4(0.0, 0.0, 0.0, 1.0);\n"
 	"}\n";
 
-static GLuint program(void)
-{
-	static const char *const varyings[] = { "a" };
-	GLuint sh = glCreateShader(GL_VERTEX_SHADER), prog = glCreateProgram();
-	GLint ok = 0;
-	char log[1024];
-
-	glShaderSource(sh, 1, &vs, NULL);
-	glCompileShader(sh);
-	glGetShaderiv(sh, GL_COMPILE_STATUS, &ok);
-	if (!ok) {
-		glGetShaderInfoLog(sh, sizeof log, NULL, log);
-		fprintf(stderr, "compile: %s\n", log);
-		exit(2);
-	}
-	glAttachShader(prog, sh);
-	glTransformFeedbackVaryings(prog, 1, varyings, GL_INTERLEAVED_ATTRIBS);
-	glLinkProgram(prog);
-	glGetProgramiv(prog, GL_LINK_STATUS, &ok);
-	if (!ok) {
-		glGetProgramInfoLog(prog, sizeof log, NULL, log);
-		fprintf(stderr, "link: %s\n", log);
-		exit(2);
-	}
-	return prog;
-}
-
 int main(void)
 {
 	static const GLfloat mat[16] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16 };
@@ -86,13 +59,14 @@ int main(void)
 	const GLsizei counts[2] = { 3, 2 };
 	GLfloat got_m[16], got_v[3], readback[8];
 	GLint indices[2] = { -1, -1 };
+	static const char *const varyings[] = { "a" };
 	GLuint prog, ubo, tf, ebo, vao, fbo = 0;
 	GLenum err;
 
 	cap_test_gl_current(4, 5, EGL_CONTEXT_OPENGL_COMPATIBILITY_PROFILE_BIT);
 	cap_test_bind_fbo();
 	glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, (GLint *)&fbo);
-	prog = program();
+	prog = cap_test_gl_tf_program(vs, varyings, 1);
 	glUseProgram(prog);
 	glUniformMatrix4fv(glGetUniformLocation(prog, "m"), 1, GL_FALSE, mat);
 	glUniform3fv(glGetUniformLocation(prog, "v"), 1, vec);

@@ -2,7 +2,10 @@
  * cap_test_gl.c - surfaceless EGL with a desktop GL context for the
  * capture's test programs (cap_test_gl.h).
  */
+#define GL_GLEXT_PROTOTYPES
 #include "cap_test_gl.h"
+
+#include <GL/glext.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,4 +57,31 @@ void cap_test_gl_current(int major, int minor, EGLint profile)
 		fprintf(stderr, "cannot make the desktop GL context current\n");
 		exit(77);
 	}
+}
+
+GLuint cap_test_gl_tf_program(const char *vs, const char *const *varyings, int count)
+{
+	GLuint sh = glCreateShader(GL_VERTEX_SHADER), prog = glCreateProgram();
+	GLint ok = 0;
+	char log[1024];
+
+	glShaderSource(sh, 1, &vs, NULL);
+	glCompileShader(sh);
+	glGetShaderiv(sh, GL_COMPILE_STATUS, &ok);
+	if (!ok) {
+		glGetShaderInfoLog(sh, sizeof log, NULL, log);
+		fprintf(stderr, "compile: %s\n", log);
+		exit(2);
+	}
+	glAttachShader(prog, sh);
+	glTransformFeedbackVaryings(prog, count, varyings, GL_INTERLEAVED_ATTRIBS);
+	glLinkProgram(prog);
+	glGetProgramiv(prog, GL_LINK_STATUS, &ok);
+	if (!ok) {
+		glGetProgramInfoLog(prog, sizeof log, NULL, log);
+		fprintf(stderr, "link: %s\n", log);
+		exit(2);
+	}
+	glDeleteShader(sh);
+	return prog;
 }

@@ -11,6 +11,7 @@
 
 #include <EGL/egl.h>
 #include <EGL/eglext.h>
+#include <GL/gl.h>
 
 struct cap_test_gl {
 	EGLDisplay dpy;
@@ -30,5 +31,10 @@ EGLContext cap_test_gl_context(const struct cap_test_gl *g, int major, int minor
 /* cap_test_gl_init, then a context as above made current without a
  * surface. */
 void cap_test_gl_current(int major, int minor, EGLint profile);
+
+/* A program of vertex shader `vs` whose `count` varyings transform
+ * feedback captures interleaved; exits 2 with the compile or link log
+ * when it does not build. */
+GLuint cap_test_gl_tf_program(const char *vs, const char *const *varyings, int count);
 
 #endif

@@ -84,24 +84,12 @@ int main(void)
 {
 	static const char *const varyings[] = { "a" };
 	static const unsigned char upload[TF_BYTES];   /* zeros */
-	GLuint prog, shader, vao, query, r, d, e, f, s;
+	GLuint prog, vao, query, r, d, e, f, s;
 	GLuint passed = 1;
-	GLint ok = 0;
 
 	cap_test_gl_current(4, 4, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT);
 	cap_test_bind_fbo();
-	prog = glCreateProgram();
-	shader = glCreateShader(GL_VERTEX_SHADER);
-	glShaderSource(shader, 1, &vs, NULL);
-	glCompileShader(shader);
-	glAttachShader(prog, shader);
-	glTransformFeedbackVaryings(prog, 1, varyings, GL_INTERLEAVED_ATTRIBS);
-	glLinkProgram(prog);
-	glGetProgramiv(prog, GL_LINK_STATUS, &ok);
-	if (!ok) {
-		fprintf(stderr, "cap-tf-copy-choice: link failed\n");
-		return 2;
-	}
+	prog = cap_test_gl_tf_program(vs, varyings, 1);
 	glUseProgram(prog);
 	glGenVertexArrays(1, &vao);
 	glBindVertexArray(vao);

@@ -33,24 +33,12 @@ int main(void)
 {
 	static const char *const varyings[] = { "a" };
 	const GLbitfield flags = GL_MAP_READ_BIT | GL_MAP_PERSISTENT_BIT | GL_MAP_COHERENT_BIT;
-	GLuint prog, shader, vao, tfb;
-	GLint ok = 0;
+	GLuint prog, vao, tfb;
 
 	cap_test_gl_current(4, 4, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT);
 	cap_test_bind_fbo();
 
-	prog = glCreateProgram();
-	shader = glCreateShader(GL_VERTEX_SHADER);
-	glShaderSource(shader, 1, &vs, NULL);
-	glCompileShader(shader);
-	glAttachShader(prog, shader);
-	glTransformFeedbackVaryings(prog, 1, varyings, GL_INTERLEAVED_ATTRIBS);
-	glLinkProgram(prog);
-	glGetProgramiv(prog, GL_LINK_STATUS, &ok);
-	if (!ok) {
-		fprintf(stderr, "link failed\n");
-		return 2;
-	}
+	prog = cap_test_gl_tf_program(vs, varyings, 1);
 	glUseProgram(prog);
 	glGenVertexArrays(1, &vao);
 	glBindVertexArray(vao);

@@ -51,8 +51,7 @@ int main(int argc, char **argv)
 	const int imm = argc > 1 && !strcmp(argv[1], "imm");
 	const int first = argc > 1 && !strcmp(argv[1], "first");
 	GLfloat verts[19][4];
-	GLuint prog, shader, vbo, tfb, query;
-	GLint ok = 0;
+	GLuint prog, vbo, tfb, query;
 
 	cap_test_gl_current(3, 0, 0);
 	cap_test_bind_fbo();
@@ -63,18 +62,7 @@ int main(int argc, char **argv)
 		verts[i][3] = 1.0f;
 	}
 
-	prog = glCreateProgram();
-	shader = glCreateShader(GL_VERTEX_SHADER);
-	glShaderSource(shader, 1, &vs, NULL);
-	glCompileShader(shader);
-	glAttachShader(prog, shader);
-	glTransformFeedbackVaryings(prog, 1, varyings, GL_INTERLEAVED_ATTRIBS);
-	glLinkProgram(prog);
-	glGetProgramiv(prog, GL_LINK_STATUS, &ok);
-	if (!ok) {
-		fprintf(stderr, "link failed\n");
-		return 2;
-	}
+	prog = cap_test_gl_tf_program(vs, varyings, 1);
 	glUseProgram(prog);
 
 	glGenBuffers(1, &vbo);
