@@ -402,11 +402,7 @@ static void test_vs_texture_size(void)
 	struct drv_program *p = dt_compile(vs, NULL, v, 1, DRV_GL_INTERLEAVED_ATTRIBS);
 	int ts;
 
-	CHECK(p && p->linked);
-	if (!p || !p->linked) {
-		drv_program_destroy(p);
-		return;
-	}
+	DT_REQUIRE_LINKED(p);
 	memset(&r, 0, sizeof r);
 	ts = sampler_slot(p, "tex");
 	CHECK(ts >= 0);
